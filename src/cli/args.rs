@@ -1,0 +1,129 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+lbsim: a load-balancing laboratory (simulation engine)
+
+usage:
+  lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
+  lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
+  lbsim fields      list every scenario field with its default and allowed values
+  lbsim policies    list the routing policies
+
+SCENARIO is a TOML file (see scenarios/); `default` means every field at its default.
+Durations are seconds, or take a unit: 500ms, 30s, 2m.";
+
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Run(RunArgs),
+    Sweep(RunArgs),
+    Fields,
+    Policies,
+    Help,
+}
+
+#[derive(Debug, Default, PartialEq)]
+pub struct RunArgs {
+    pub scenario: Option<PathBuf>,
+    /// `(key, value)` in the order given; for a sweep, the swept one too.
+    pub sets: Vec<(String, String)>,
+    pub json: bool,
+}
+
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some(command) = args.first() else { return Ok(Command::Help) };
+    match command.as_str() {
+        "run" => Ok(Command::Run(parse_run(&args[1..])?)),
+        "sweep" => Ok(Command::Sweep(parse_run(&args[1..])?)),
+        "fields" => Ok(Command::Fields),
+        "policies" => Ok(Command::Policies),
+        "help" | "--help" | "-h" => Ok(Command::Help),
+        other => Err(format!("unknown command `{other}`; expected run, sweep, fields or policies")),
+    }
+}
+
+fn parse_run(args: &[String]) -> Result<RunArgs, String> {
+    let mut run = RunArgs::default();
+    let mut named_scenario = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value_of = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--json" => run.json = true,
+            "--seed" => run.sets.push(("seed".into(), value_of("--seed")?)),
+            "--duration" => run.sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
+            "--warmup" => run.sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
+            "--set" => {
+                let pair = value_of("--set")?;
+                let (key, value) =
+                    pair.split_once('=').ok_or_else(|| format!("--set takes key=value, not `{pair}`"))?;
+                run.sets.push((key.trim().to_string(), value.trim().to_string()));
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
+            path if !named_scenario => {
+                named_scenario = true;
+                run.scenario = (path != "default").then(|| PathBuf::from(path));
+            }
+            extra => return Err(format!("unexpected argument `{extra}`")),
+        }
+    }
+    Ok(run)
+}
+
+/// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
+fn seconds(text: &str) -> Result<String, String> {
+    let bad = || format!("`{text}` is not a duration; use seconds, or a unit: 500ms, 30s, 2m");
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(bad());
+    }
+    Ok(format!("{}", value * scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_a_run() {
+        let parsed =
+            parse(&args("run a.toml --seed 3 --duration 2m --warmup 500ms --set policy=random --json"));
+        assert_eq!(
+            parsed,
+            Ok(Command::Run(RunArgs {
+                scenario: Some("a.toml".into()),
+                sets: vec![
+                    ("seed".into(), "3".into()),
+                    ("duration_s".into(), "120".into()),
+                    ("warmup_s".into(), "0.5".into()),
+                    ("policy".into(), "random".into()),
+                ],
+                json: true,
+            }))
+        );
+    }
+
+    #[test]
+    fn rejects_what_it_does_not_know() {
+        assert!(parse(&args("walk")).is_err());
+        assert!(parse(&args("run a.toml --fast")).is_err());
+        assert!(parse(&args("run a.toml --duration soon")).is_err());
+        assert!(parse(&args("run a.toml --set policy")).is_err());
+        assert!(parse(&args("run a.toml --seed")).is_err());
+        assert!(parse(&args("run a.toml b.toml")).is_err());
+    }
+}

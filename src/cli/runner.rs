@@ -1,0 +1,113 @@
+//! Runs scenarios for the command line, with progress on a terminal.
+
+use super::args::{self, Command, RunArgs};
+use super::report;
+use lbsim::{Scenario, Simulation, Summary, Time};
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+/// Runs the command line; returns the process exit code.
+pub fn main_with(argv: &[String]) -> i32 {
+    match dispatch(argv) {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("lbsim: {message}");
+            2
+        }
+    }
+}
+
+fn dispatch(argv: &[String]) -> Result<(), String> {
+    match args::parse(argv)? {
+        Command::Help => println!("{}", args::USAGE),
+        Command::Fields => print!("{}", report::fields()),
+        Command::Policies => print!("{}", report::policies()),
+        Command::Run(run) => {
+            let scenario = load(&run, None)?;
+            let (summary, wall_s) = simulate(&scenario)?;
+            if run.json {
+                println!("{}", json(&scenario, &summary, wall_s));
+            } else {
+                print!("{}", report::summary(&scenario, &summary, wall_s));
+            }
+        }
+        Command::Sweep(run) => sweep(&run)?,
+    }
+    Ok(())
+}
+
+/// The scenario file with the `--set` overrides applied; for a sweep, the
+/// swept field at `swept`.
+fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
+    let mut scenario = match &run.scenario {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Scenario::default(),
+    };
+    for (key, value) in &run.sets {
+        let value = match swept {
+            Some((k, v)) if k == key => v,
+            _ => value.as_str(),
+        };
+        scenario.set(key, value).map_err(|e| e.to_string())?;
+    }
+    Ok(scenario)
+}
+
+fn sweep(run: &RunArgs) -> Result<(), String> {
+    let (key, values) = run
+        .sets
+        .iter()
+        .find(|(_, v)| v.contains(','))
+        .ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    if !run.json {
+        println!("{}", report::sweep_header(key));
+    }
+    let mut rows = Vec::new();
+    for value in values.split(',').map(str::trim) {
+        let scenario = load(run, Some((key, value)))?;
+        let (summary, wall_s) = simulate(&scenario)?;
+        if run.json {
+            rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
+        } else {
+            println!("{}", report::sweep_row(value, &summary));
+        }
+    }
+    if run.json {
+        println!("{}", serde_json::json!({ "field": key, "rows": rows }));
+    }
+    Ok(())
+}
+
+/// Runs to the scenario's duration; shows progress on a terminal once the
+/// run has taken more than a second.
+fn simulate(scenario: &Scenario) -> Result<(Summary, f64), String> {
+    let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let end = Time::from_secs(scenario.duration_s);
+    let interactive = std::io::stderr().is_terminal();
+    let chunks = 200u64;
+    for k in 1..=chunks {
+        sim.advance_to(Time(end.0 / chunks * k).max(if k == chunks { end } else { Time::ZERO }), u64::MAX);
+        if interactive && started.elapsed().as_secs_f64() > 1.0 {
+            eprint!(
+                "\r  {:>3}% · {:.1} of {:.1} simulated s",
+                k * 100 / chunks,
+                sim.now().as_secs(),
+                end.as_secs()
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if interactive && started.elapsed().as_secs_f64() > 1.0 {
+        eprint!("\r{:60}\r", "");
+    }
+    Ok((sim.summary(), started.elapsed().as_secs_f64()))
+}
+
+fn json(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
+    serde_json::json!({ "scenario": scenario, "summary": summary, "wall_s": wall_s }).to_string()
+}

@@ -1,0 +1,293 @@
+//! How requests move: one handler per event.
+
+use super::session::{Request, Session, Stage};
+use super::{Chooser, Event, Simulation};
+use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
+use crate::policy::{Board, Pick, View};
+use crate::time::Time;
+
+impl Simulation {
+    pub(super) fn handle(&mut self, event: Event) {
+        match event {
+            Event::SessionArrival { generation } => {
+                if generation == self.arrival_generation {
+                    self.schedule_next_arrival();
+                    let client = self.rng.index(self.scenario.clients as usize) as u32;
+                    self.start_session(client);
+                }
+            }
+            Event::ClientStarts { client } => self.start_session(client),
+            Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
+            Event::ArriveAtServer { session } => self.arrive_at_server(session),
+            Event::QueueTimeout { session, ticket } => self.queue_timeout(session, ticket),
+            Event::ServiceDone { session } => self.service_done(session),
+            Event::BounceArrives { session } => self.bounce_arrives(session),
+            Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
+            Event::ResponseAtClient { session } => self.response_at_client(session),
+            Event::BoardRefresh { generation } => {
+                if generation == self.board_generation {
+                    self.refresh_board();
+                }
+            }
+            Event::Sample => {
+                let servers = self.servers.iter().map(|s| (s.busy, s.queued, s.speed));
+                self.metrics.sample(self.now, servers);
+                self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
+            }
+        }
+    }
+
+    pub(super) fn schedule_next_arrival(&mut self) {
+        let requests_per_sec = self.scenario.load * self.scenario.capacity_per_sec();
+        let sessions_per_sec = requests_per_sec / f64::from(self.scenario.session_length);
+        let gap = Time::from_secs(self.rng.exponential(1.0 / sessions_per_sec));
+        let generation = self.arrival_generation;
+        self.events.push(self.now + gap, Event::SessionArrival { generation });
+    }
+
+    /// Copies the true loads to the board and schedules the next copy, when
+    /// the scenario asks for stale load.
+    pub(super) fn refresh_board(&mut self) {
+        for (entry, server) in self.board.iter_mut().zip(&self.servers) {
+            *entry = server.load().0;
+        }
+        if self.scenario.staleness_ms > 0.0 {
+            let generation = self.board_generation;
+            let next = self.now + Time::from_ms(self.scenario.staleness_ms);
+            self.events.push(next, Event::BoardRefresh { generation });
+        }
+    }
+
+    fn start_session(&mut self, client: u32) {
+        self.metrics.counts.sessions_started += 1;
+        self.metrics.counts.created += 1;
+        let session = Session {
+            client,
+            balancer: None,
+            started: self.now,
+            remaining: self.scenario.session_length - 1,
+            request: Request::new(self.now),
+        };
+        let id = self.sessions.insert(session);
+        if self.scenario.balancers > 0 {
+            let balancer = self.rng.index(self.scenario.balancers as usize) as u32;
+            if let Some(s) = self.sessions.get_mut(id) {
+                s.balancer = Some(balancer);
+            }
+            self.send_to_balancer(id);
+        } else {
+            let pick = self.choose(client as usize, None);
+            self.send_to_server(id, client as usize, pick.position);
+        }
+    }
+
+    /// Runs `chooser`'s policy. `avoid` is the server that just sent a request back.
+    fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
+        let servers = &self.servers;
+        let live = |s: usize| servers[s].load();
+        let board =
+            if self.scenario.staleness_ms > 0.0 { Board::Stale(&self.board) } else { Board::Live(&live) };
+        let Chooser { pool, known, policy, .. } = &mut self.choosers[chooser];
+        let avoid = avoid.and_then(|server| match pool {
+            None => Some(server as usize),
+            Some(pool) => pool.binary_search(&server).ok(),
+        });
+        let view = View { now: self.now, pool: pool.as_deref(), pool_len: known.len(), known, board, avoid };
+        let pick = policy.pick(&view, &mut self.rng);
+        if let Some(staleness) = pick.staleness {
+            self.metrics.on_piggyback_decision(self.now, staleness);
+        }
+        pick
+    }
+
+    /// Handshake time owed on a connection that goes cold at `warm_until`;
+    /// marks it warm from now on.
+    fn connect(warm_until: &mut Time, now: Time, timing: super::Timing) -> Time {
+        let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
+        *warm_until = timing.idle_timeout.map_or(Time(u64::MAX), |idle| now + handshake + idle);
+        handshake
+    }
+
+    fn send_to_balancer(&mut self, id: u32) {
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(balancer) = session.balancer else { return };
+        let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
+        let handshake = Self::connect(&mut self.client_links[link], self.now, self.timing);
+        let departs = self.now + handshake;
+        session.request.travel(Stage::ToBalancer, departs, departs + self.timing.client_delay);
+        self.events.push(departs + self.timing.client_delay, Event::ArriveAtBalancer { session: id });
+    }
+
+    /// Sends session `id`'s request from `chooser` to the server at `position`
+    /// of its pool. A client choosing for itself may owe a handshake first.
+    fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
+        let slots = self.scenario.slots;
+        let via_balancer = self.scenario.balancers > 0;
+        let chooser = &mut self.choosers[chooser];
+        chooser.on_send(position, slots);
+        let server = chooser.server_at(position);
+        let (handshake, delay) = if via_balancer {
+            (Time::ZERO, self.timing.balancer_delay)
+        } else {
+            let handshake = Self::connect(&mut chooser.warm_until[position], self.now, self.timing);
+            (handshake, self.timing.client_delay)
+        };
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let departs = self.now + handshake;
+        session.request.server = server;
+        session.request.travel(Stage::ToServer, departs, departs + delay);
+        self.events.push(departs + delay, Event::ArriveAtServer { session: id });
+    }
+
+    fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
+        let Some(balancer) = self.sessions.get(id).and_then(|s| s.balancer) else { return };
+        let pick = self.choose(balancer as usize, avoid);
+        self.send_to_server(id, balancer as usize, pick.position);
+    }
+
+    fn arrive_at_server(&mut self, id: u32) {
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let server = session.request.server as usize;
+        if self.servers[server].has_free_slot() {
+            self.start_service(id, server);
+            return;
+        }
+        let ticket = self.next_ticket;
+        self.next_ticket = self.next_ticket.wrapping_add(1).max(1);
+        let request = &mut session.request;
+        request.stage = Stage::Queued;
+        request.ticket = ticket;
+        request.queued_at = self.now;
+        request.first_queued.get_or_insert(self.now);
+        self.servers[server].enqueue(id, ticket);
+        if let Some(timeout) = self.timing.queue_timeout {
+            self.events.push(self.now + timeout, Event::QueueTimeout { session: id, ticket });
+        }
+    }
+
+    fn start_service(&mut self, id: u32, server: usize) {
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let request = &mut session.request;
+        let queue_time = request.first_queued.map_or(Time::ZERO, |t| self.now - t);
+        let duration =
+            Time(libm::round(self.service.draw(&mut self.rng) / self.servers[server].speed) as u64);
+        request.ticket = 0;
+        request.travel(Stage::InService, self.now, self.now + duration);
+        self.servers[server].busy += 1;
+        self.metrics.on_service_start(self.now, server, queue_time);
+        self.events.push(self.now + duration, Event::ServiceDone { session: id });
+    }
+
+    fn queue_timeout(&mut self, id: u32, ticket: u32) {
+        if !self.sessions.holds_ticket(id, ticket) {
+            return;
+        }
+        let Some(timeout) = self.timing.queue_timeout else { return };
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let request = &mut session.request;
+        // A later event covers a timeout that was lengthened while queued.
+        if self.now < request.queued_at + timeout {
+            return;
+        }
+        request.ticket = 0;
+        request.retries += 1;
+        request.reported = self.servers[request.server as usize].load();
+        request.measured_at = self.now;
+        let delay =
+            if session.balancer.is_some() { self.timing.balancer_delay } else { self.timing.client_delay };
+        request.travel(Stage::Bounced, self.now, self.now + delay);
+        let server = request.server as usize;
+        let sessions = &self.sessions;
+        self.servers[server].forget_one(|s, t| sessions.holds_ticket(s, t));
+        self.metrics.counts.bounces += 1;
+        self.events.push(self.now + delay, Event::BounceArrives { session: id });
+    }
+
+    fn service_done(&mut self, id: u32) {
+        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
+        self.servers[server].busy -= 1;
+        let sessions = &self.sessions;
+        if let Some(next) = self.servers[server].pop_live(|s, t| sessions.holds_ticket(s, t)) {
+            self.start_service(next, server);
+        }
+        let load = self.servers[server].load();
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let (stage, delay, event) = match session.balancer {
+            Some(_) => (
+                Stage::ResponseToBalancer,
+                self.timing.balancer_delay,
+                Event::ResponseAtBalancer { session: id },
+            ),
+            None => {
+                (Stage::ResponseToClient, self.timing.client_delay, Event::ResponseAtClient { session: id })
+            }
+        };
+        session.request.reported = load;
+        session.request.measured_at = self.now;
+        session.request.travel(stage, self.now, self.now + delay);
+        self.events.push(self.now + delay, event);
+    }
+
+    /// The chooser that sent session `id`'s request hears back from its server.
+    fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
+        let session = self.sessions.get(id)?;
+        let chooser = session.balancer.unwrap_or(session.client) as usize;
+        let r = &session.request;
+        self.choosers[chooser].on_return(r.server, r.reported, r.measured_at);
+        Some((chooser, r.server))
+    }
+
+    fn bounce_arrives(&mut self, id: u32) {
+        let Some((chooser, server)) = self.tell_chooser(id) else { return };
+        let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
+        if retries > self.scenario.retry_budget {
+            self.fail(id, FailureReason::RetryBudgetExhausted);
+            return;
+        }
+        let pick = self.choose(chooser, Some(server));
+        self.send_to_server(id, chooser, pick.position);
+    }
+
+    fn fail(&mut self, id: u32, reason: FailureReason) {
+        self.sessions.remove(id);
+        self.metrics.on_failure(reason);
+    }
+
+    fn response_at_balancer(&mut self, id: u32) {
+        self.tell_chooser(id);
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let arrives = self.now + self.timing.client_delay;
+        session.request.travel(Stage::ResponseToClient, self.now, arrives);
+        self.events.push(arrives, Event::ResponseAtClient { session: id });
+    }
+
+    fn response_at_client(&mut self, id: u32) {
+        let via_balancer = self.scenario.balancers > 0;
+        if !via_balancer {
+            self.tell_chooser(id);
+        }
+        let Some(session) = self.sessions.get_mut(id) else { return };
+        let (client, server) = (session.client as usize, session.request.server);
+        let latency = self.now - session.request.created;
+        self.metrics.on_request_completed(self.now, server as usize, latency, session.request.retries);
+        if session.remaining == 0 {
+            let started = session.started;
+            self.sessions.remove(id);
+            self.metrics.on_session_completed(self.now, started);
+            return;
+        }
+        session.remaining -= 1;
+        session.request = Request::new(self.now);
+        self.metrics.counts.created += 1;
+        if via_balancer {
+            self.send_to_balancer(id);
+            return;
+        }
+        // The session stays with its server unless the pool has since changed.
+        let position = match self.choosers[client].position_of(server) {
+            Some(position) => position,
+            None => self.choose(client, None).position,
+        };
+        self.send_to_server(id, client, position);
+    }
+}

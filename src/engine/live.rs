@@ -1,0 +1,89 @@
+//! Changing settings while a simulation runs.
+
+use super::chooser::draw_pool;
+use super::{Event, Simulation, Timing};
+use crate::policy;
+use crate::scenario::{fields, Demand, Scenario, ScenarioError};
+
+impl Simulation {
+    /// Changes one live field (`policy`, `load`, `staleness_ms`, ...) without
+    /// a reset. Fields that shape the whole simulation return
+    /// [`ScenarioError::NotLive`]; rebuild for those.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
+        let field = fields::find(key)?;
+        if !field.live {
+            return Err(ScenarioError::NotLive { field: field.key });
+        }
+        let mut next = self.scenario.clone();
+        next.set(key, value)?;
+        let before = std::mem::replace(&mut self.scenario, next);
+        self.timing = Timing::of(&self.scenario);
+        let now = self.scenario.clone();
+        if (before.policy, before.choices) != (now.policy, now.choices) {
+            self.rebuild_policies();
+        }
+        if before.subset_size != now.subset_size {
+            self.redraw_pools();
+        }
+        if before.staleness_ms != now.staleness_ms {
+            self.restart_board();
+        }
+        if before.load != now.load && now.demand == Demand::Continuous {
+            self.arrival_generation += 1;
+            self.schedule_next_arrival();
+        }
+        if before.queue_timeout_ms != now.queue_timeout_ms {
+            self.reschedule_queue_timeouts();
+        }
+        Ok(())
+    }
+
+    /// Applies every live field of `scenario` that differs from the current one.
+    pub fn set_live_fields(&mut self, scenario: &Scenario) -> Result<(), ScenarioError> {
+        for (key, value) in scenario.to_pairs() {
+            let field = fields::find(key)?;
+            if field.text(&self.scenario) != value {
+                self.set(key, &value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn rebuild_policies(&mut self) {
+        for chooser in &mut self.choosers {
+            chooser.policy =
+                policy::build(self.scenario.policy, self.scenario.choices, chooser.pool_len(), &mut self.rng);
+        }
+    }
+
+    fn redraw_pools(&mut self) {
+        let n = self.servers.len();
+        let mut scratch: Vec<u32> = (0..n as u32).collect();
+        for i in 0..self.choosers.len() {
+            let pool = draw_pool(self.scenario.subset_size, n, &mut scratch, &mut self.rng);
+            self.choosers[i].change_pool(pool, n);
+        }
+        self.rebuild_policies();
+    }
+
+    /// Starts a new chain of board refreshes (or none, for live load).
+    pub(super) fn restart_board(&mut self) {
+        self.board_generation += 1;
+        self.refresh_board();
+    }
+
+    /// Gives every queued request a timeout event for the new deadline; events
+    /// for the old deadline find themselves early (and do nothing) or the
+    /// request gone.
+    fn reschedule_queue_timeouts(&mut self) {
+        let Some(timeout) = self.timing.queue_timeout else { return };
+        let sessions = &self.sessions;
+        for server in &self.servers {
+            for (session, ticket) in server.live_entries(|s, t| sessions.holds_ticket(s, t)) {
+                let queued_at = sessions.get(session).map_or(self.now, |s| s.request.queued_at);
+                let due = (queued_at + timeout).max(self.now);
+                self.events.push(due, Event::QueueTimeout { session, ticket });
+            }
+        }
+    }
+}

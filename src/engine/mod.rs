@@ -1,0 +1,218 @@
+//! The discrete-event simulation: clients, optional balancers, servers.
+//!
+//! Integer time; one event queue ordered by `(time, sequence)`; one seeded
+//! generator owned by the simulation; no wall clock. The API suits a frame
+//! loop: build from a scenario, [`Simulation::advance_to`] a simulated time
+//! with a cap on events, change live settings with [`Simulation::set`], and
+//! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
+
+mod chooser;
+mod events;
+mod flow;
+mod live;
+mod server;
+mod service;
+mod session;
+mod snapshot;
+mod summary;
+
+pub use events::Event;
+pub use session::Stage;
+pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
+pub use summary::{Books, Summary};
+
+use crate::metrics::{Metrics, SAMPLE_INTERVAL};
+use crate::rng::SimRng;
+use crate::scenario::{Demand, Scenario, ScenarioError};
+use crate::time::Time;
+use chooser::{draw_pool, Chooser};
+use events::EventQueue;
+use server::Server;
+use service::ServiceTime;
+use session::Sessions;
+
+pub struct Simulation {
+    scenario: Scenario,
+    now: Time,
+    rng: SimRng,
+    events: EventQueue,
+    servers: Vec<Server>,
+    /// One per balancer, or one per client when clients choose for themselves.
+    choosers: Vec<Chooser>,
+    /// With balancers: when each client's connection to each balancer goes
+    /// cold, `clients × balancers` entries.
+    client_links: Vec<Time>,
+    sessions: Sessions,
+    /// Server loads as of the last refresh, for policies reading stale load.
+    board: Vec<u64>,
+    board_generation: u32,
+    arrival_generation: u32,
+    next_ticket: u32,
+    service: ServiceTime,
+    timing: Timing,
+    metrics: Metrics,
+    events_processed: u64,
+    trace_hash: u64,
+}
+
+/// The scenario's durations, converted once.
+#[derive(Clone, Copy)]
+struct Timing {
+    client_delay: Time,
+    balancer_delay: Time,
+    handshake: Time,
+    queue_timeout: Option<Time>,
+    idle_timeout: Option<Time>,
+}
+
+impl Timing {
+    fn of(scenario: &Scenario) -> Timing {
+        let client_delay = Time::from_ms(scenario.client_delay_ms);
+        Timing {
+            client_delay,
+            balancer_delay: Time::from_ms(scenario.balancer_delay_ms),
+            handshake: Time(client_delay.0 * 2 * u64::from(scenario.handshake_round_trips)),
+            queue_timeout: scenario.queue_timeout_ms.map(Time::from_ms),
+            idle_timeout: scenario.idle_timeout_ms.map(Time::from_ms),
+        }
+    }
+}
+
+/// What one call to [`Simulation::advance_to`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Advance {
+    pub events: u64,
+    /// False when the event cap stopped it short of the target time.
+    pub reached: bool,
+}
+
+impl Simulation {
+    /// Builds a simulation; `scenario.seed` seeds its generator.
+    pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+        scenario.validate()?;
+        let scenario = scenario.clone();
+        let mut rng = SimRng::new(scenario.seed);
+        let servers: Vec<Server> = (0..scenario.servers as usize)
+            .map(|i| Server::new(scenario.slots, scenario.server_speeds[i % scenario.server_speeds.len()]))
+            .collect();
+        let n = servers.len();
+        let mut scratch: Vec<u32> = (0..n as u32).collect();
+        let choosers = (0..scenario.choosers())
+            .map(|_| {
+                let pool = draw_pool(scenario.subset_size, n, &mut scratch, &mut rng);
+                Chooser::new(pool, n, scenario.policy, scenario.choices, &mut rng)
+            })
+            .collect();
+        let links =
+            if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
+        let mut sim = Simulation {
+            now: Time::ZERO,
+            events: EventQueue::default(),
+            servers,
+            choosers,
+            client_links: vec![Time::ZERO; links],
+            sessions: Sessions::default(),
+            board: vec![0; n],
+            board_generation: 0,
+            arrival_generation: 0,
+            next_ticket: 1,
+            service: ServiceTime::from_scenario(&scenario),
+            timing: Timing::of(&scenario),
+            metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s)),
+            events_processed: 0,
+            trace_hash: 0xcbf2_9ce4_8422_2325,
+            rng,
+            scenario,
+        };
+        match sim.scenario.demand {
+            Demand::Spike => {
+                for client in 0..sim.scenario.clients {
+                    sim.events.push(Time::ZERO, Event::ClientStarts { client });
+                }
+            }
+            Demand::Continuous => sim.schedule_next_arrival(),
+        }
+        sim.restart_board();
+        sim.events.push(SAMPLE_INTERVAL, Event::Sample);
+        Ok(sim)
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// A hash of every event processed so far (time and kind): equal hashes
+    /// mean the same run, event for event.
+    pub fn trace_hash(&self) -> u64 {
+        self.trace_hash
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Processes the next event, if any, and returns its time.
+    pub fn step(&mut self) -> Option<Time> {
+        let (time, event) = self.events.pop()?;
+        self.now = time;
+        self.events_processed += 1;
+        self.mix_trace(time, event);
+        self.handle(event);
+        Some(time)
+    }
+
+    /// Processes events due up to `target`, at most `max_events` of them. If
+    /// all were processed the clock moves to `target` even when nothing was due.
+    pub fn advance_to(&mut self, target: Time, max_events: u64) -> Advance {
+        let mut events = 0;
+        while events < max_events {
+            match self.events.next_time() {
+                Some(t) if t <= target => {
+                    self.step();
+                    events += 1;
+                }
+                _ => {
+                    self.now = self.now.max(target);
+                    return Advance { events, reached: true };
+                }
+            }
+        }
+        let reached = self.events.next_time().is_none_or(|t| t > target);
+        if reached {
+            self.now = self.now.max(target);
+        }
+        Advance { events, reached }
+    }
+
+    /// Runs to the scenario's duration.
+    pub fn run(&mut self) {
+        self.advance_to(Time::from_secs(self.scenario.duration_s), u64::MAX);
+    }
+
+    fn mix_trace(&mut self, time: Time, event: Event) {
+        let (kind, a, b) = match event {
+            Event::SessionArrival { generation } => (1, generation, 0),
+            Event::ClientStarts { client } => (2, client, 0),
+            Event::ArriveAtBalancer { session } => (3, session, 0),
+            Event::ArriveAtServer { session } => (4, session, 0),
+            Event::QueueTimeout { session, ticket } => (5, session, ticket),
+            Event::ServiceDone { session } => (6, session, 0),
+            Event::BounceArrives { session } => (7, session, 0),
+            Event::ResponseAtBalancer { session } => (8, session, 0),
+            Event::ResponseAtClient { session } => (9, session, 0),
+            Event::BoardRefresh { generation } => (10, generation, 0),
+            Event::Sample => (11, 0, 0),
+        };
+        for word in [time.0, kind << 56 | u64::from(a) << 24 ^ u64::from(b)] {
+            self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! A compact, read-only picture of the simulation for drawing.
+
+use super::session::Stage;
+use super::Simulation;
+use crate::metrics::{Counts, SamplePoint};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ServerView {
+    pub busy: u32,
+    pub queued: u32,
+    pub slots: u32,
+    pub speed: f64,
+}
+
+/// The hop a request is on, naming its two ends' tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Hop {
+    /// At a client, opening a connection to a server or balancer.
+    Handshake,
+    ClientToBalancer,
+    ClientToServer,
+    BalancerToServer,
+    /// Waiting in a server's queue (`to` is the server).
+    Queued,
+    /// In one of a server's slots (`to` is the server).
+    InService,
+    /// Sent back by a queue timeout to the client that chose the server.
+    BounceToClient,
+    /// Sent back by a queue timeout to the balancer that chose the server.
+    BounceToBalancer,
+    ServerToBalancer,
+    ServerToClient,
+    BalancerToClient,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RequestView {
+    pub hop: Hop,
+    /// Index of the hop's start in its tier (client, balancer or server).
+    pub from: u32,
+    /// Index of the hop's end in its tier.
+    pub to: u32,
+    /// How far along the hop, 0 to 1.
+    pub progress: f32,
+    pub retries: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Snapshot {
+    pub time_ms: f64,
+    pub clients: u32,
+    pub balancers: u32,
+    pub servers: Vec<ServerView>,
+    /// Requests in flight, up to the cap asked for.
+    pub requests: Vec<RequestView>,
+    /// All requests in flight, drawn or not.
+    pub in_flight: u64,
+    /// Sessions under way at each client.
+    pub client_sessions: Vec<u32>,
+    pub counts: Counts,
+    pub latest: Option<SamplePoint>,
+}
+
+impl Simulation {
+    pub fn snapshot(&self, max_requests: usize) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        self.snapshot_into(&mut snapshot, max_requests);
+        snapshot
+    }
+
+    /// Refills `snapshot`, reusing its buffers (one per frame, no allocation).
+    pub fn snapshot_into(&self, snapshot: &mut Snapshot, max_requests: usize) {
+        snapshot.time_ms = self.now.as_ms();
+        snapshot.clients = self.scenario.clients;
+        snapshot.balancers = self.scenario.balancers;
+        snapshot.servers.clear();
+        snapshot.servers.extend(self.servers.iter().map(|s| ServerView {
+            busy: s.busy,
+            queued: s.queued,
+            slots: s.slots,
+            speed: s.speed,
+        }));
+        snapshot.client_sessions.clear();
+        snapshot.client_sessions.resize(self.scenario.clients as usize, 0);
+        snapshot.requests.clear();
+        for (_, session) in self.sessions.iter() {
+            snapshot.client_sessions[session.client as usize] += 1;
+            if snapshot.requests.len() < max_requests {
+                snapshot.requests.push(self.view_of(session));
+            }
+        }
+        snapshot.in_flight = self.sessions.live();
+        snapshot.counts = self.metrics.counts;
+        snapshot.latest = self.metrics.series.back().copied();
+    }
+
+    fn view_of(&self, session: &super::session::Session) -> RequestView {
+        let r = &session.request;
+        let (client, server) = (session.client, r.server);
+        let balancer = session.balancer.unwrap_or(0);
+        let via = session.balancer.is_some();
+        let (hop, from, to) = match r.stage {
+            _ if self.now < r.departs => {
+                (Hop::Handshake, client, if r.stage == Stage::ToBalancer { balancer } else { server })
+            }
+            Stage::ToBalancer => (Hop::ClientToBalancer, client, balancer),
+            Stage::ToServer if via => (Hop::BalancerToServer, balancer, server),
+            Stage::ToServer => (Hop::ClientToServer, client, server),
+            Stage::Queued => (Hop::Queued, server, server),
+            Stage::InService => (Hop::InService, server, server),
+            Stage::Bounced if via => (Hop::BounceToBalancer, server, balancer),
+            Stage::Bounced => (Hop::BounceToClient, server, client),
+            Stage::ResponseToBalancer => (Hop::ServerToBalancer, server, balancer),
+            Stage::ResponseToClient if via => (Hop::BalancerToClient, balancer, client),
+            Stage::ResponseToClient => (Hop::ServerToClient, server, client),
+        };
+        let span = r.arrives.0.saturating_sub(r.departs.0);
+        let progress = match hop {
+            Hop::Handshake | Hop::Queued => 0.0,
+            _ if span == 0 => 1.0,
+            _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
+        };
+        RequestView { hop, from, to, progress, retries: r.retries }
+    }
+}

@@ -1,0 +1,90 @@
+//! The numbers a run ends with.
+
+use super::Simulation;
+use crate::metrics::{percentile_curve, Counts, Distribution, FailureReason, SamplePoint};
+use serde::Serialize;
+
+/// Every request created is completed, failed, or in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Books {
+    pub created: u64,
+    pub completed: u64,
+    pub failed: u64,
+    pub in_flight: u64,
+}
+
+impl Books {
+    pub fn balanced(&self) -> bool {
+        self.created == self.completed + self.failed + self.in_flight
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub seed: u64,
+    pub policy: &'static str,
+    pub simulated_s: f64,
+    /// Simulated seconds after the warm-up, which the statistics cover.
+    pub measured_s: f64,
+    pub counts: Counts,
+    pub in_flight: u64,
+    pub failures: Vec<(FailureReason, u64)>,
+    /// Completed requests per simulated second after the warm-up.
+    pub throughput: f64,
+    pub latency_ms: Distribution,
+    pub queue_ms: Distribution,
+    pub session_ms: Distribution,
+    /// Session-time percentiles p0, p1, ..., p100: the client-experience curve.
+    pub session_curve_ms: Vec<f64>,
+    /// Age of the older counter behind each piggybacked power-of-two decision.
+    pub decision_staleness_ms: Distribution,
+    pub mean_retries: f64,
+    /// Mean over the live series of the per-server load coefficient of variation.
+    pub mean_load_cv: f64,
+    pub completed_per_server: Vec<u64>,
+    pub events: u64,
+    pub trace_hash: String,
+}
+
+impl Simulation {
+    pub fn books(&self) -> Books {
+        let counts = &self.metrics.counts;
+        Books {
+            created: counts.created,
+            completed: counts.completed,
+            failed: counts.failed,
+            in_flight: self.sessions.live(),
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        let m = &self.metrics;
+        let measured_s = (self.now - m.warmup_end).as_secs();
+        let series: Vec<&SamplePoint> =
+            m.series.iter().filter(|p| p.time_ms >= m.warmup_end.as_ms()).collect();
+        Summary {
+            seed: self.scenario.seed,
+            policy: self.scenario.policy.name(),
+            simulated_s: self.now.as_secs(),
+            measured_s,
+            counts: m.counts,
+            in_flight: self.sessions.live(),
+            failures: m.failures.clone(),
+            throughput: if measured_s > 0.0 { m.latency.count() as f64 / measured_s } else { 0.0 },
+            latency_ms: Distribution::of(&m.latency),
+            queue_ms: Distribution::of(&m.queue_time),
+            session_ms: Distribution::of(&m.session_time),
+            session_curve_ms: percentile_curve(&m.session_time),
+            decision_staleness_ms: Distribution::of(&m.decision_staleness),
+            mean_retries: m.retries.mean().unwrap_or(0.0),
+            mean_load_cv: if series.is_empty() {
+                0.0
+            } else {
+                series.iter().map(|p| p.load_cv).sum::<f64>() / series.len() as f64
+            },
+            completed_per_server: m.completed_per_server.clone(),
+            events: self.events_processed,
+            trace_hash: format!("{:016x}", self.trace_hash),
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! lbsim: a load-balancing laboratory.
+//!
+//! A deterministic discrete-event simulation of clients sending sessions of
+//! requests, directly or through a tier of load balancers, to servers with a
+//! fixed number of slots and a FIFO queue with a timeout. The model follows
+//! the essay in `shared/seeds/000_*` (see the README); it also expresses the
+//! classic M/M/c and supermarket queueing systems exactly, so it is checked
+//! against theory.
+//!
+//! The engine has no web dependency. The browser front end (`web`, compiled
+//! only for wasm32) and the command line use it as any outside crate would.
+
+pub mod engine;
+pub mod metrics;
+pub mod policy;
+pub mod rng;
+pub mod scenario;
+pub mod time;
+
+pub use engine::{Simulation, Snapshot, Summary};
+pub use scenario::{Scenario, ScenarioError};
+pub use time::Time;

@@ -1,0 +1,239 @@
+//! What the simulation measures: per-request latency and queue time, per
+//! session time, counts, and periodic samples for live charts; all in
+//! bounded memory.
+
+mod histogram;
+mod window;
+
+pub use histogram::Histogram;
+pub use window::WindowedHistogram;
+
+use crate::time::Time;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// How often the live series gets a point, in simulated time.
+pub const SAMPLE_INTERVAL: Time = Time(250 * Time::NANOS_PER_MS);
+/// Slices in the sliding window behind the live percentiles (4 × 250 ms = 1 s).
+const WINDOW_SLICES: usize = 4;
+/// Points kept in the live series (two minutes of simulated time).
+pub const SERIES_POINTS: usize = 480;
+
+/// Summary statistics of one measured quantity, in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Distribution {
+    pub count: u64,
+    pub mean: f64,
+    pub p0: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub p999: f64,
+    pub p100: f64,
+}
+
+impl Distribution {
+    pub fn of(histogram: &Histogram) -> Distribution {
+        let q = histogram.quantiles(&[0.0, 0.5, 0.9, 0.99, 0.999, 1.0]);
+        let ms = |i: usize| q[i].map_or(0.0, |ns| Time(ns).as_ms());
+        Distribution {
+            count: histogram.count(),
+            mean: histogram.mean().map_or(0.0, |ns| ns / Time::NANOS_PER_MS as f64),
+            p0: ms(0),
+            p50: ms(1),
+            p90: ms(2),
+            p99: ms(3),
+            p999: ms(4),
+            p100: ms(5),
+        }
+    }
+}
+
+/// The percentiles p0, p1, ..., p100 of a histogram, in milliseconds
+/// (empty when nothing was recorded).
+pub fn percentile_curve(histogram: &Histogram) -> Vec<f64> {
+    if histogram.count() == 0 {
+        return Vec::new();
+    }
+    let qs: Vec<f64> = (0..=100).map(|p| p as f64 / 100.0).collect();
+    histogram.quantiles(&qs).into_iter().map(|v| v.map_or(0.0, |ns| Time(ns).as_ms())).collect()
+}
+
+/// Why a request failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureReason {
+    /// It timed out of queues more often than the retry budget allows.
+    RetryBudgetExhausted,
+}
+
+/// Running totals since time zero. The books: `created` equals `completed`
+/// plus `failed` plus the requests in flight, at every instant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub created: u64,
+    pub completed: u64,
+    pub failed: u64,
+    pub bounces: u64,
+    pub sessions_started: u64,
+    pub sessions_completed: u64,
+    pub sessions_failed: u64,
+}
+
+/// One point of the live series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SamplePoint {
+    pub time_ms: f64,
+    /// Queue-time and latency percentiles over the last second (ms).
+    pub queue_p50: f64,
+    pub queue_p90: f64,
+    pub queue_p99: f64,
+    pub latency_p50: f64,
+    pub latency_p90: f64,
+    pub latency_p99: f64,
+    /// Completed requests per simulated second over the last interval.
+    pub throughput: f64,
+    /// Queue timeouts per simulated second over the last interval.
+    pub bounce_rate: f64,
+    /// Coefficient of variation, across servers, of work started per unit of
+    /// speed during the last interval (0 = perfectly even).
+    pub load_cv: f64,
+    pub busy_slots: u64,
+    pub queued: u64,
+}
+
+pub struct Metrics {
+    pub warmup_end: Time,
+    pub counts: Counts,
+    pub failures: Vec<(FailureReason, u64)>,
+    pub latency: Histogram,
+    pub queue_time: Histogram,
+    pub session_time: Histogram,
+    /// Retries (queue timeouts) suffered by each completed request.
+    pub retries: Histogram,
+    /// Age of the older load counter behind each piggybacked decision.
+    pub decision_staleness: Histogram,
+    pub completed_per_server: Vec<u64>,
+    pub recent_latency: WindowedHistogram,
+    pub recent_queue_time: WindowedHistogram,
+    pub series: VecDeque<SamplePoint>,
+    started_this_interval: Vec<u32>,
+    counts_at_last_sample: Counts,
+    scratch: Histogram,
+}
+
+impl Metrics {
+    pub fn new(servers: usize, warmup_end: Time) -> Metrics {
+        Metrics {
+            warmup_end,
+            counts: Counts::default(),
+            failures: Vec::new(),
+            latency: Histogram::default(),
+            queue_time: Histogram::default(),
+            session_time: Histogram::default(),
+            retries: Histogram::default(),
+            decision_staleness: Histogram::default(),
+            completed_per_server: vec![0; servers],
+            recent_latency: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
+            recent_queue_time: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
+            series: VecDeque::with_capacity(SERIES_POINTS),
+            started_this_interval: vec![0; servers],
+            counts_at_last_sample: Counts::default(),
+            scratch: Histogram::default(),
+        }
+    }
+
+    fn measuring(&self, now: Time) -> bool {
+        now >= self.warmup_end
+    }
+
+    /// A request left a queue (or skipped it) and took a slot.
+    pub fn on_service_start(&mut self, now: Time, server: usize, queue_time: Time) {
+        self.started_this_interval[server] += 1;
+        self.recent_queue_time.record(now, queue_time.0);
+        if self.measuring(now) {
+            self.queue_time.record(queue_time.0);
+        }
+    }
+
+    pub fn on_request_completed(&mut self, now: Time, server: usize, latency: Time, retries: u32) {
+        self.counts.completed += 1;
+        self.recent_latency.record(now, latency.0);
+        if self.measuring(now) {
+            self.latency.record(latency.0);
+            self.retries.record(retries.into());
+            self.completed_per_server[server] += 1;
+        }
+    }
+
+    pub fn on_session_completed(&mut self, now: Time, started: Time) {
+        self.counts.sessions_completed += 1;
+        if self.measuring(now) && started >= self.warmup_end {
+            self.session_time.record((now - started).0);
+        }
+    }
+
+    /// A request failed; its session ends with it.
+    pub fn on_failure(&mut self, reason: FailureReason) {
+        self.counts.failed += 1;
+        self.counts.sessions_failed += 1;
+        match self.failures.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => self.failures.push((reason, 1)),
+        }
+    }
+
+    pub fn on_piggyback_decision(&mut self, now: Time, staleness: Time) {
+        if self.measuring(now) {
+            self.decision_staleness.record(staleness.0);
+        }
+    }
+
+    /// Adds a point to the live series. `servers` yields each server's
+    /// (busy slots, queued requests, speed).
+    pub fn sample(&mut self, now: Time, servers: impl Iterator<Item = (u32, u32, f64)>) {
+        self.recent_queue_time.advance(now);
+        self.recent_latency.advance(now);
+        let mut busy_slots = 0u64;
+        let mut queued = 0u64;
+        let (mut sum, mut sum_sq, mut n) = (0.0, 0.0, 0.0);
+        for ((busy, waiting, speed), started) in servers.zip(&mut self.started_this_interval) {
+            busy_slots += u64::from(busy);
+            queued += u64::from(waiting);
+            let work = f64::from(*started) / speed;
+            sum += work;
+            sum_sq += work * work;
+            n += 1.0;
+            *started = 0;
+        }
+        let mean = sum / n;
+        let load_cv = if mean > 0.0 { (sum_sq / n - mean * mean).max(0.0).sqrt() / mean } else { 0.0 };
+
+        self.recent_queue_time.merged_into(&mut self.scratch);
+        let queue = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
+        self.recent_latency.merged_into(&mut self.scratch);
+        let latency = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
+        let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
+        let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
+        let last = self.counts_at_last_sample;
+        let point = SamplePoint {
+            time_ms: now.as_ms(),
+            queue_p50: ms(queue[0]),
+            queue_p90: ms(queue[1]),
+            queue_p99: ms(queue[2]),
+            latency_p50: ms(latency[0]),
+            latency_p90: ms(latency[1]),
+            latency_p99: ms(latency[2]),
+            throughput: (self.counts.completed - last.completed) as f64 * per_sec,
+            bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
+            load_cv,
+            busy_slots,
+            queued,
+        };
+        self.counts_at_last_sample = self.counts;
+        if self.series.len() == SERIES_POINTS {
+            self.series.pop_front();
+        }
+        self.series.push_back(point);
+    }
+}

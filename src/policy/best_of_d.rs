@@ -1,0 +1,140 @@
+//! Power of d choices (Mitzenmacher; Azar, Broder, Karlin and Upfal): draw d
+//! distinct servers at random and keep the least loaded.
+//!
+//! With piggybacked load the chooser only knows what responses told it, so,
+//! following the seed essay, it falls back to a random candidate with
+//! probability sqrt(staleness in ms) percent, staleness being the age of the
+//! oldest counter compared (a counter never learned is infinitely stale).
+
+use super::{Pick, Policy, Signal, View};
+use crate::rng::SimRng;
+use crate::time::Time;
+
+pub const MAX_CHOICES: usize = 10;
+
+pub struct BestOfD {
+    d: usize,
+    signal: Signal,
+}
+
+impl BestOfD {
+    pub fn new(d: usize, signal: Signal) -> BestOfD {
+        BestOfD { d: d.clamp(1, MAX_CHOICES), signal }
+    }
+}
+
+/// Probability of ignoring load that is `staleness` old: sqrt(ms) percent.
+pub fn fallback_probability(staleness: Option<Time>) -> f64 {
+    staleness.map_or(1.0, |age| (libm::sqrt(age.as_ms()) / 100.0).min(1.0))
+}
+
+/// Fills `into` with `d` distinct positions drawn uniformly from `0..n` in
+/// random order (`d <= n`).
+fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usize; MAX_CHOICES]) {
+    let mut drawn = 0;
+    while drawn < d {
+        let candidate = rng.index(n);
+        if !into[..drawn].contains(&candidate) {
+            into[drawn] = candidate;
+            drawn += 1;
+        }
+    }
+}
+
+impl Policy for BestOfD {
+    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+        let n = view.pool_len;
+        let d = self.d.min(n);
+        if d <= 1 {
+            return Pick::at(rng.index(n));
+        }
+        let mut candidates = [0usize; MAX_CHOICES];
+        distinct_candidates(d, n, rng, &mut candidates);
+        let candidates = &candidates[..d];
+
+        let mut staleness = None;
+        if self.signal.age(view, candidates[0]).is_some() {
+            let oldest = candidates
+                .iter()
+                .map(|&c| self.signal.age(view, c).flatten())
+                .try_fold(Time::ZERO, |oldest, age| age.map(|a| oldest.max(a)));
+            if rng.chance(fallback_probability(oldest)) {
+                return Pick { position: candidates[0], staleness: oldest };
+            }
+            staleness = oldest;
+        }
+        let best =
+            candidates.iter().copied().min_by_key(|&c| self.signal.load(view, c)).unwrap_or(candidates[0]);
+        Pick { position: best, staleness }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{testing::view, Known, Load};
+    use super::*;
+
+    #[test]
+    fn candidates_are_distinct_and_in_range() {
+        let mut rng = SimRng::new(9);
+        let mut buf = [0; MAX_CHOICES];
+        for n in 2..12 {
+            for d in 2..=n.min(MAX_CHOICES) {
+                distinct_candidates(d, n, &mut rng, &mut buf);
+                let mut c = buf[..d].to_vec();
+                assert!(c.iter().all(|&x| x < n));
+                c.sort();
+                c.dedup();
+                assert_eq!(c.len(), d);
+            }
+        }
+    }
+
+    #[test]
+    fn with_two_servers_always_takes_the_lighter() {
+        let known = [Known::default(); 2];
+        let loads = [Load::new(3, 10).0, Load::new(0, 4).0];
+        let mut rng = SimRng::new(1);
+        for _ in 0..50 {
+            let pick = BestOfD::new(2, Signal::Board).pick(&view(&known, &loads), &mut rng);
+            assert_eq!(pick.position, 1);
+        }
+    }
+
+    #[test]
+    fn fallback_follows_square_root_of_staleness() {
+        assert_eq!(fallback_probability(Some(Time::ZERO)), 0.0);
+        assert!((fallback_probability(Some(Time::from_ms(100.0))) - 0.1).abs() < 1e-12);
+        assert_eq!(fallback_probability(Some(Time::from_ms(10_000.0))), 1.0);
+        assert_eq!(fallback_probability(None), 1.0);
+    }
+
+    #[test]
+    fn piggyback_with_fresh_counters_uses_them() {
+        let mut known = [Known::default(); 2];
+        let now = Time::from_ms(1000.0);
+        known[0] = Known { in_flight: 0, reported: Load::new(5, 10), measured_at: Some(now) };
+        known[1] = Known { in_flight: 0, reported: Load::new(0, 1), measured_at: Some(now) };
+        let loads = [0, 0];
+        let mut rng = SimRng::new(4);
+        for _ in 0..50 {
+            let pick = BestOfD::new(2, Signal::Piggyback).pick(&view(&known, &loads), &mut rng);
+            assert_eq!(pick.position, 1);
+            assert_eq!(pick.staleness, Some(Time::ZERO));
+        }
+    }
+
+    #[test]
+    fn piggyback_never_learned_is_random() {
+        let known = [Known::default(); 2];
+        let loads = [0, 0];
+        let mut rng = SimRng::new(4);
+        let mut counts = [0; 2];
+        for _ in 0..400 {
+            let pick = BestOfD::new(2, Signal::Piggyback).pick(&view(&known, &loads), &mut rng);
+            counts[pick.position] += 1;
+        }
+        // Binomial(400, 1/2): sd 10; allow 5 sd.
+        assert!((150..=250).contains(&counts[0]), "{counts:?}");
+    }
+}

@@ -1,0 +1,64 @@
+//! The least-loaded server of the whole pool by some signal: least-connections
+//! (the chooser's own in-flight counts, so several balancers each see only a
+//! part of the truth) or join-the-shortest-queue (true load from the board).
+//! The scan starts at a random position so that ties are not always broken
+//! toward the same server.
+
+use super::{Pick, Policy, Signal, View};
+use crate::rng::SimRng;
+
+pub struct LeastLoaded {
+    signal: Signal,
+}
+
+impl LeastLoaded {
+    pub fn new(signal: Signal) -> LeastLoaded {
+        LeastLoaded { signal }
+    }
+}
+
+impl Policy for LeastLoaded {
+    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+        let n = view.pool_len;
+        let start = rng.index(n);
+        let mut best = start;
+        let mut best_load = self.signal.load(view, start);
+        for offset in 1..n {
+            let position = (start + offset) % n;
+            let load = self.signal.load(view, position);
+            if load < best_load {
+                best = position;
+                best_load = load;
+            }
+        }
+        Pick::at(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{testing::view, Known, Load};
+    use super::*;
+
+    #[test]
+    fn finds_the_shortest_queue() {
+        let known = [Known::default(); 4];
+        let loads = [Load::new(2, 1).0, Load::new(0, 10).0, Load::new(1, 0).0, Load::new(0, 9).0];
+        let mut rng = SimRng::new(3);
+        for _ in 0..20 {
+            let pick = LeastLoaded::new(Signal::Board).pick(&view(&known, &loads), &mut rng);
+            assert_eq!(pick.position, 3);
+        }
+    }
+
+    #[test]
+    fn least_connections_reads_only_its_own_counts() {
+        let mut known = [Known::default(); 3];
+        known[0].in_flight = 4;
+        known[1].in_flight = 1;
+        known[2].in_flight = 3;
+        let loads = [0, 100, 0];
+        let pick = LeastLoaded::new(Signal::InFlight).pick(&view(&known, &loads), &mut SimRng::new(1));
+        assert_eq!(pick.position, 1);
+    }
+}

@@ -1,0 +1,106 @@
+//! Load signals: what a policy compares.
+
+use super::View;
+use crate::time::Time;
+
+/// A server's load as one comparable number: requests queued first, busy
+/// slots as the tie-break (the essay's load metric).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Load(pub u64);
+
+impl Load {
+    pub fn new(queued: u32, busy: u32) -> Load {
+        Load(u64::from(queued) << 32 | u64::from(busy))
+    }
+    pub fn queued(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+    pub fn busy(self) -> u32 {
+        self.0 as u32
+    }
+    /// The load after one more request arrives at a server with `slots` slots.
+    pub fn plus_one(self, slots: u32) -> Load {
+        if self.queued() == 0 && self.busy() < slots {
+            Load::new(0, self.busy() + 1)
+        } else {
+            Load::new(self.queued().saturating_add(1), self.busy())
+        }
+    }
+}
+
+/// What one chooser knows about one server of its pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Requests this chooser has sent there that have not come back.
+    pub in_flight: u32,
+    /// The load the server last reported, plus this chooser's sends since.
+    pub reported: Load,
+    /// When the server measured `reported`; `None` before any response.
+    pub measured_at: Option<Time>,
+}
+
+/// True loads by server index.
+#[derive(Clone, Copy)]
+pub enum Board<'a> {
+    /// Read straight from the servers (no staleness).
+    Live(&'a dyn Fn(usize) -> Load),
+    /// As of the last periodic refresh.
+    Stale(&'a [u64]),
+}
+
+impl Board<'_> {
+    pub fn load(&self, server: usize) -> Load {
+        match self {
+            Board::Live(read) => read(server),
+            Board::Stale(loads) => Load(loads[server]),
+        }
+    }
+}
+
+/// Which knowledge a policy compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// The servers' true load from the board.
+    Board,
+    /// The chooser's own count of requests in flight.
+    InFlight,
+    /// Load reported on responses, updated optimistically on sends.
+    Piggyback,
+}
+
+impl Signal {
+    pub fn load(self, view: &View, position: usize) -> Load {
+        match self {
+            Signal::Board => view.board.load(view.server(position)),
+            Signal::InFlight => Load(u64::from(view.known[position].in_flight)),
+            Signal::Piggyback => view.known[position].reported,
+        }
+    }
+
+    /// How old the signal is at a pool position: `None` for signals that are
+    /// always current, `Some(None)` for a counter never learned.
+    pub fn age(self, view: &View, position: usize) -> Option<Option<Time>> {
+        match self {
+            Signal::Piggyback => Some(view.known[position].measured_at.map(|t| view.now - t)),
+            Signal::Board | Signal::InFlight => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queue_length_outranks_busy_slots() {
+        assert!(Load::new(0, 9) < Load::new(1, 0));
+        assert!(Load::new(2, 3) < Load::new(2, 4));
+    }
+
+    #[test]
+    fn plus_one_fills_slots_then_queue() {
+        assert_eq!(Load::new(0, 2).plus_one(3), Load::new(0, 3));
+        assert_eq!(Load::new(0, 3).plus_one(3), Load::new(1, 3));
+        assert_eq!(Load::new(4, 3).plus_one(3), Load::new(5, 3));
+    }
+}

@@ -1,0 +1,58 @@
+//! Errors in scenario text, always naming the field at fault.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScenarioError {
+    /// The text is not valid TOML.
+    Syntax { message: String, line: Option<usize> },
+    /// A field name that the scenario does not have.
+    UnknownField { field: String, suggestion: Option<&'static str> },
+    /// A value of the wrong type or outside the allowed range.
+    BadValue { field: &'static str, value: String, allowed: String },
+    /// Values that are each allowed but do not fit together.
+    Combination { fields: &'static str, message: String },
+    /// A field that cannot change while a simulation runs.
+    NotLive { field: &'static str },
+}
+
+impl ScenarioError {
+    /// The field (or fields) the error is about, when there is one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ScenarioError::Syntax { .. } => None,
+            ScenarioError::UnknownField { field, .. } => Some(field),
+            ScenarioError::BadValue { field, .. } | ScenarioError::NotLive { field } => Some(field),
+            ScenarioError::Combination { fields, .. } => Some(fields),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::Syntax { message, line: Some(line) } => {
+                write!(f, "scenario is not valid TOML (line {line}): {message}")
+            }
+            ScenarioError::Syntax { message, line: None } => {
+                write!(f, "scenario is not valid TOML: {message}")
+            }
+            ScenarioError::UnknownField { field, suggestion: Some(s) } => {
+                write!(f, "unknown field `{field}` (did you mean `{s}`?)")
+            }
+            ScenarioError::UnknownField { field, suggestion: None } => {
+                write!(f, "unknown field `{field}`; `lbsim fields` lists them all")
+            }
+            ScenarioError::BadValue { field, value, allowed } => {
+                write!(f, "field `{field}`: {value} is not allowed; expected {allowed}")
+            }
+            ScenarioError::Combination { fields, message } => write!(f, "fields {fields}: {message}"),
+            ScenarioError::NotLive { field } => write!(
+                f,
+                "field `{field}` shapes the whole simulation and cannot change while it runs; rebuild instead"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}

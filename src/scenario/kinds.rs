@@ -1,0 +1,71 @@
+//! The named choices a scenario offers.
+
+use serde::Serialize;
+
+macro_rules! named_choice {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn from_name(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+named_choice! {
+    /// How requests arrive.
+    Demand {
+        Spike => "spike",
+        Continuous => "continuous",
+    }
+}
+
+named_choice! {
+    /// The distribution of a request's service time.
+    ServiceDistribution {
+        Constant => "constant",
+        Exponential => "exponential",
+        Lognormal => "lognormal",
+        Pareto => "pareto",
+    }
+}
+
+named_choice! {
+    /// How a chooser (client or balancer) picks a server.
+    PolicyKind {
+        Random => "random",
+        RoundRobin => "round-robin",
+        Repick => "repick",
+        LeastConnections => "least-connections",
+        PowerOfD => "power-of-d",
+        ShortestQueue => "shortest-queue",
+        Piggyback => "p2c-piggyback",
+    }
+}
+
+impl PolicyKind {
+    /// One line for people choosing a policy.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PolicyKind::Random => "uniformly random server",
+            PolicyKind::RoundRobin => "each chooser cycles through its pool",
+            PolicyKind::Repick => "random; after a queue timeout, a different server",
+            PolicyKind::LeastConnections => "fewest requests this chooser has in flight",
+            PolicyKind::PowerOfD => "best of `choices` random servers by their true load",
+            PolicyKind::ShortestQueue => "least-loaded server of the pool by true load",
+            PolicyKind::Piggyback => "best of two by load learned from responses; random when that is stale",
+        }
+    }
+}

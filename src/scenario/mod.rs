@@ -1,0 +1,170 @@
+//! Scenarios: every setting of a simulation, with defaults, ranges and parsing.
+//!
+//! One flat table of named fields (see [`fields`]) is the single source of
+//! truth: TOML files, `--set key=value` on the command line, the browser's URL
+//! hash and its controls all read and write a [`Scenario`] through it, so they
+//! agree on names, defaults, ranges and error messages.
+
+mod error;
+pub mod fields;
+mod kinds;
+
+pub use error::ScenarioError;
+pub use fields::{Field, FieldKind, FIELDS};
+pub use kinds::{Demand, PolicyKind, ServiceDistribution};
+
+use serde::Serialize;
+
+/// The complete description of one simulation run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub servers: u32,
+    pub slots: u32,
+    /// `None`: requests wait in the queue for as long as it takes.
+    pub queue_timeout_ms: Option<f64>,
+    /// Relative speed of each server, repeated in order across the servers.
+    pub server_speeds: Vec<f64>,
+    pub service: ServiceDistribution,
+    pub service_mean_ms: f64,
+    pub service_cv: f64,
+    pub pareto_shape: f64,
+    pub clients: u32,
+    pub session_length: u32,
+    pub handshake_round_trips: u32,
+    /// `None`: a warm connection never goes cold.
+    pub idle_timeout_ms: Option<f64>,
+    /// `None`: every chooser may pick any server.
+    pub subset_size: Option<u32>,
+    pub balancers: u32,
+    pub client_delay_ms: f64,
+    pub balancer_delay_ms: f64,
+    pub demand: Demand,
+    pub load: f64,
+    pub policy: PolicyKind,
+    pub choices: u32,
+    pub staleness_ms: f64,
+    pub retry_budget: u32,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+}
+
+impl Default for Scenario {
+    fn default() -> Scenario {
+        Scenario {
+            servers: 10,
+            slots: 10,
+            queue_timeout_ms: Some(100.0),
+            server_speeds: vec![1.0],
+            service: ServiceDistribution::Exponential,
+            service_mean_ms: 20.0,
+            service_cv: 1.0,
+            pareto_shape: 2.5,
+            clients: 20,
+            session_length: 10,
+            handshake_round_trips: 2,
+            idle_timeout_ms: None,
+            subset_size: None,
+            balancers: 0,
+            client_delay_ms: 5.0,
+            balancer_delay_ms: 1.0,
+            demand: Demand::Continuous,
+            load: 0.9,
+            policy: PolicyKind::Random,
+            choices: 2,
+            staleness_ms: 0.0,
+            retry_budget: 10,
+            seed: 1,
+            duration_s: 60.0,
+            warmup_s: 0.0,
+        }
+    }
+}
+
+/// The most per-server entries all choosers together may track
+/// (`clients` or `balancers`, times the pool size).
+pub const MAX_KNOWLEDGE_ENTRIES: u64 = 4_000_000;
+
+impl Scenario {
+    /// Parses a TOML scenario. Every field is optional; unknown fields and
+    /// out-of-range values are errors naming the field.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax {
+            message: e.message().to_string(),
+            line: e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1)),
+        })?;
+        let mut scenario = Scenario::default();
+        for (key, value) in &table {
+            fields::find(key)?.set_toml(&mut scenario, value)?;
+        }
+        scenario.check()?;
+        Ok(scenario)
+    }
+
+    /// Applies `key=value` (the command line's `--set` and the URL hash).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
+        fields::find(key)?.set_text(self, value)?;
+        self.check()
+    }
+
+    /// Every field as `(key, text)` in table order; `set` accepts each back.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        FIELDS.iter().map(|f| (f.key, f.text(self))).collect()
+    }
+
+    /// The number of servers one chooser picks among.
+    pub fn pool_size(&self) -> u32 {
+        self.subset_size.map_or(self.servers, |s| s.min(self.servers))
+    }
+
+    /// The parties that choose servers: the balancers, or the clients themselves.
+    pub fn choosers(&self) -> u32 {
+        if self.balancers > 0 {
+            self.balancers
+        } else {
+            self.clients
+        }
+    }
+
+    /// Total service capacity in requests per second.
+    pub fn capacity_per_sec(&self) -> f64 {
+        let speed_sum: f64 =
+            (0..self.servers as usize).map(|i| self.server_speeds[i % self.server_speeds.len()]).sum();
+        speed_sum * self.slots as f64 * 1000.0 / self.service_mean_ms
+    }
+
+    /// Checks every field's range and the rules between fields, for a
+    /// scenario built in code rather than parsed.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let mut copy = Scenario::default();
+        for field in FIELDS {
+            field.set_text(&mut copy, &field.text(self))?;
+        }
+        self.check()
+    }
+
+    /// Checks the rules that involve more than one field.
+    fn check(&self) -> Result<(), ScenarioError> {
+        let entries = self.choosers() as u64 * self.pool_size() as u64;
+        if entries > MAX_KNOWLEDGE_ENTRIES {
+            return Err(ScenarioError::Combination {
+                fields: "clients, balancers, subset_size",
+                message: format!(
+                    "{} choosers each tracking {} servers is {entries} entries; at most {MAX_KNOWLEDGE_ENTRIES} are allowed (use balancers or a smaller subset_size)",
+                    self.choosers(),
+                    self.pool_size()
+                ),
+            });
+        }
+        if self.warmup_s >= self.duration_s {
+            return Err(ScenarioError::Combination {
+                fields: "warmup_s, duration_s",
+                message: format!(
+                    "warmup_s ({}) must be shorter than duration_s ({})",
+                    self.warmup_s, self.duration_s
+                ),
+            });
+        }
+        Ok(())
+    }
+}
