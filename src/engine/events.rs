@@ -3,7 +3,7 @@
 
 use crate::time::Time;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Something that happens at an instant. Requests are named by their
 /// session, which has at most one request in flight.
@@ -49,16 +49,23 @@ pub enum Event {
     Sample,
 }
 
+/// An event with its place in the order: time in the high 64 bits of `key`,
+/// sequence in the low 64, so one integer comparison orders events.
 #[derive(Clone, Copy, Debug)]
 struct Scheduled {
-    time: Time,
-    sequence: u64,
+    key: u128,
     event: Event,
+}
+
+impl Scheduled {
+    fn time(&self) -> Time {
+        Time((self.key >> 64) as u64)
+    }
 }
 
 impl PartialEq for Scheduled {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.sequence) == (other.time, other.sequence)
+        self.key == other.key
     }
 }
 impl Eq for Scheduled {}
@@ -70,28 +77,86 @@ impl PartialOrd for Scheduled {
 impl Ord for Scheduled {
     /// Reversed, so the max-heap pops the earliest event first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.sequence).cmp(&(self.time, self.sequence))
+        other.key.cmp(&self.key)
     }
 }
+
+/// Events scheduled a fixed delay ahead (network hops, queue timeouts) arrive
+/// in time order, so each such delay gets a FIFO lane instead of the heap;
+/// only events at random times (service completions, arrivals) pay for heap
+/// operations. Popping takes the earliest `(time, sequence)` of the heap top
+/// and the lane fronts, so the order is exactly that of a single heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// One-way client delay.
+    Client,
+    /// A handshake's round trips, then the one-way client delay.
+    AfterHandshake,
+    /// One-way balancer delay.
+    Balancer,
+    /// Queue timeouts.
+    Timeout,
+}
+
+const LANES: usize = 4;
 
 #[derive(Default)]
 pub struct EventQueue {
     heap: BinaryHeap<Scheduled>,
+    lanes: [VecDeque<Scheduled>; LANES],
     next_sequence: u64,
 }
 
 impl EventQueue {
     pub fn push(&mut self, time: Time, event: Event) {
-        self.heap.push(Scheduled { time, sequence: self.next_sequence, event });
+        let scheduled = self.stamp(time, event);
+        self.heap.push(scheduled);
+    }
+
+    /// Schedules into a FIFO lane; falls back to the heap when `time` is
+    /// earlier than the lane's last event (a handshake or a changed setting
+    /// broke the lane's order).
+    pub fn push_in_lane(&mut self, lane: Lane, time: Time, event: Event) {
+        let scheduled = self.stamp(time, event);
+        let lane = &mut self.lanes[lane as usize];
+        match lane.back() {
+            Some(last) if last.key > scheduled.key => self.heap.push(scheduled),
+            _ => lane.push_back(scheduled),
+        }
+    }
+
+    fn stamp(&mut self, time: Time, event: Event) -> Scheduled {
         self.next_sequence += 1;
+        Scheduled { key: u128::from(time.0) << 64 | u128::from(self.next_sequence), event }
+    }
+
+    /// Where the earliest event is (`LANES` for the heap) and its key.
+    fn earliest(&self) -> Option<(usize, u128)> {
+        let mut place = LANES;
+        let mut key = self.heap.peek().map_or(u128::MAX, |s| s.key);
+        for (index, lane) in self.lanes.iter().enumerate() {
+            if let Some(front) = lane.front() {
+                if front.key < key {
+                    key = front.key;
+                    place = index;
+                }
+            }
+        }
+        (key != u128::MAX || place != LANES).then_some((place, key))
     }
 
     pub fn next_time(&self) -> Option<Time> {
-        self.heap.peek().map(|s| s.time)
+        self.earliest().map(|(_, key)| Time((key >> 64) as u64))
     }
 
-    pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|s| (s.time, s.event))
+    /// Takes the earliest event if it is due at or before `until`.
+    pub fn pop_until(&mut self, until: Time) -> Option<(Time, Event)> {
+        let (place, key) = self.earliest()?;
+        if key >> 64 > u128::from(until.0) {
+            return None;
+        }
+        let scheduled = if place == LANES { self.heap.pop() } else { self.lanes[place].pop_front() }?;
+        Some((scheduled.time(), scheduled.event))
     }
 }
 
@@ -106,7 +171,7 @@ mod tests {
         q.push(Time(1), Event::ClientStarts { client: 1 });
         q.push(Time(5), Event::ClientStarts { client: 2 });
         q.push(Time(1), Event::ClientStarts { client: 3 });
-        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        let order: Vec<_> = std::iter::from_fn(|| q.pop_until(Time(u64::MAX))).collect();
         assert_eq!(
             order,
             vec![

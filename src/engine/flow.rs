@@ -1,5 +1,6 @@
 //! How requests move: one handler per event.
 
+use super::events::Lane;
 use super::session::{Request, Session, Stage};
 use super::{Chooser, Event, Simulation};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
@@ -38,7 +39,7 @@ impl Simulation {
     }
 
     pub(super) fn schedule_next_arrival(&mut self) {
-        let requests_per_sec = self.scenario.load * self.scenario.capacity_per_sec();
+        let requests_per_sec = self.scenario.load * self.capacity_per_sec;
         let sessions_per_sec = requests_per_sec / f64::from(self.scenario.session_length);
         let gap = Time::from_secs(self.rng.exponential(1.0 / sessions_per_sec));
         let generation = self.arrival_generation;
@@ -114,8 +115,13 @@ impl Simulation {
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
         let handshake = Self::connect(&mut self.client_links[link], self.now, self.timing);
         let departs = self.now + handshake;
+        let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
         session.request.travel(Stage::ToBalancer, departs, departs + self.timing.client_delay);
-        self.events.push(departs + self.timing.client_delay, Event::ArriveAtBalancer { session: id });
+        self.events.push_in_lane(
+            lane,
+            departs + self.timing.client_delay,
+            Event::ArriveAtBalancer { session: id },
+        );
     }
 
     /// Sends session `id`'s request from `chooser` to the server at `position`
@@ -126,17 +132,18 @@ impl Simulation {
         let chooser = &mut self.choosers[chooser];
         chooser.on_send(position, slots);
         let server = chooser.server_at(position);
-        let (handshake, delay) = if via_balancer {
-            (Time::ZERO, self.timing.balancer_delay)
+        let (handshake, delay, lane) = if via_balancer {
+            (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
         } else {
             let handshake = Self::connect(&mut chooser.warm_until[position], self.now, self.timing);
-            (handshake, self.timing.client_delay)
+            let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
+            (handshake, self.timing.client_delay, lane)
         };
         let Some(session) = self.sessions.get_mut(id) else { return };
         let departs = self.now + handshake;
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
-        self.events.push(departs + delay, Event::ArriveAtServer { session: id });
+        self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
@@ -161,7 +168,11 @@ impl Simulation {
         request.first_queued.get_or_insert(self.now);
         self.servers[server].enqueue(id, ticket);
         if let Some(timeout) = self.timing.queue_timeout {
-            self.events.push(self.now + timeout, Event::QueueTimeout { session: id, ticket });
+            self.events.push_in_lane(
+                Lane::Timeout,
+                self.now + timeout,
+                Event::QueueTimeout { session: id, ticket },
+            );
         }
     }
 
@@ -193,14 +204,13 @@ impl Simulation {
         request.retries += 1;
         request.reported = self.servers[request.server as usize].load();
         request.measured_at = self.now;
-        let delay =
-            if session.balancer.is_some() { self.timing.balancer_delay } else { self.timing.client_delay };
+        let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
         request.travel(Stage::Bounced, self.now, self.now + delay);
         let server = request.server as usize;
         let sessions = &self.sessions;
         self.servers[server].forget_one(|s, t| sessions.holds_ticket(s, t));
         self.metrics.counts.bounces += 1;
-        self.events.push(self.now + delay, Event::BounceArrives { session: id });
+        self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
     }
 
     fn service_done(&mut self, id: u32) {
@@ -212,20 +222,15 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let (stage, delay, event) = match session.balancer {
-            Some(_) => (
-                Stage::ResponseToBalancer,
-                self.timing.balancer_delay,
-                Event::ResponseAtBalancer { session: id },
-            ),
-            None => {
-                (Stage::ResponseToClient, self.timing.client_delay, Event::ResponseAtClient { session: id })
-            }
+        let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
+        let (stage, event) = match session.balancer {
+            Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { session: id }),
+            None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
         };
         session.request.reported = load;
         session.request.measured_at = self.now;
         session.request.travel(stage, self.now, self.now + delay);
-        self.events.push(self.now + delay, event);
+        self.events.push_in_lane(lane, self.now + delay, event);
     }
 
     /// The chooser that sent session `id`'s request hears back from its server.
@@ -258,7 +263,7 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
-        self.events.push(arrives, Event::ResponseAtClient { session: id });
+        self.events.push_in_lane(Lane::Client, arrives, Event::ResponseAtClient { session: id });
     }
 
     fn response_at_client(&mut self, id: u32) {

@@ -1,6 +1,7 @@
 //! Changing settings while a simulation runs.
 
 use super::chooser::draw_pool;
+use super::events::Lane;
 use super::{Event, Simulation, Timing};
 use crate::policy;
 use crate::scenario::{fields, Demand, Scenario, ScenarioError};
@@ -82,7 +83,7 @@ impl Simulation {
             for (session, ticket) in server.live_entries(|s, t| sessions.holds_ticket(s, t)) {
                 let queued_at = sessions.get(session).map_or(self.now, |s| s.request.queued_at);
                 let due = (queued_at + timeout).max(self.now);
-                self.events.push(due, Event::QueueTimeout { session, ticket });
+                self.events.push_in_lane(Lane::Timeout, due, Event::QueueTimeout { session, ticket });
             }
         }
     }

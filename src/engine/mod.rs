@@ -26,7 +26,7 @@ use crate::rng::SimRng;
 use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use chooser::{draw_pool, Chooser};
-use events::EventQueue;
+use events::{EventQueue, Lane};
 use server::Server;
 use service::ServiceTime;
 use session::Sessions;
@@ -49,6 +49,8 @@ pub struct Simulation {
     arrival_generation: u32,
     next_ticket: u32,
     service: ServiceTime,
+    /// Requests per second all servers together complete at full load.
+    capacity_per_sec: f64,
     timing: Timing,
     metrics: Metrics,
     events_processed: u64,
@@ -74,6 +76,16 @@ impl Timing {
             handshake: Time(client_delay.0 * 2 * u64::from(scenario.handshake_round_trips)),
             queue_timeout: scenario.queue_timeout_ms.map(Time::from_ms),
             idle_timeout: scenario.idle_timeout_ms.map(Time::from_ms),
+        }
+    }
+
+    /// The delay, and its event lane, between a server and the tier that
+    /// sent it requests (a balancer, or the client itself).
+    fn server_hop(&self, via_balancer: bool) -> (Time, Lane) {
+        if via_balancer {
+            (self.balancer_delay, Lane::Balancer)
+        } else {
+            (self.client_delay, Lane::Client)
         }
     }
 }
@@ -117,6 +129,7 @@ impl Simulation {
             arrival_generation: 0,
             next_ticket: 1,
             service: ServiceTime::from_scenario(&scenario),
+            capacity_per_sec: scenario.capacity_per_sec(),
             timing: Timing::of(&scenario),
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s)),
             events_processed: 0,
@@ -161,12 +174,16 @@ impl Simulation {
 
     /// Processes the next event, if any, and returns its time.
     pub fn step(&mut self) -> Option<Time> {
-        let (time, event) = self.events.pop()?;
+        let (time, event) = self.events.pop_until(Time(u64::MAX))?;
+        self.process(time, event);
+        Some(time)
+    }
+
+    fn process(&mut self, time: Time, event: Event) {
         self.now = time;
         self.events_processed += 1;
         self.mix_trace(time, event);
         self.handle(event);
-        Some(time)
     }
 
     /// Processes events due up to `target`, at most `max_events` of them. If
@@ -174,16 +191,12 @@ impl Simulation {
     pub fn advance_to(&mut self, target: Time, max_events: u64) -> Advance {
         let mut events = 0;
         while events < max_events {
-            match self.events.next_time() {
-                Some(t) if t <= target => {
-                    self.step();
-                    events += 1;
-                }
-                _ => {
-                    self.now = self.now.max(target);
-                    return Advance { events, reached: true };
-                }
-            }
+            let Some((time, event)) = self.events.pop_until(target) else {
+                self.now = self.now.max(target);
+                return Advance { events, reached: true };
+            };
+            self.process(time, event);
+            events += 1;
         }
         let reached = self.events.next_time().is_none_or(|t| t > target);
         if reached {

@@ -441,7 +441,9 @@ mod tests {
 
     #[test]
     fn suggests_a_near_miss() {
-        for (typo, meant) in [("polcy", Some("policy")), ("service_mean", Some("service_mean_ms")), ("colour", None)] {
+        for (typo, meant) in
+            [("polcy", Some("policy")), ("service_mean", Some("service_mean_ms")), ("colour", None)]
+        {
             match find(typo) {
                 Err(ScenarioError::UnknownField { suggestion, .. }) => assert_eq!(suggestion, meant),
                 other => panic!("{:?}", other.map(|f| f.key)),
