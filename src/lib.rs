@@ -16,6 +16,12 @@ pub mod policy;
 pub mod rng;
 pub mod scenario;
 pub mod time;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+// Lets the browser front end name the engine `lbsim::`, as an outside crate would.
+#[cfg(target_arch = "wasm32")]
+extern crate self as lbsim;
 
 pub use engine::{Simulation, Snapshot, Summary};
 pub use scenario::{Scenario, ScenarioError};

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds the release browser app and the native command line, then runs the
+# end-to-end tests in headless Chromium (tests/browser/*.test.mjs).
+#   LBSIM_SOAK=1 scripts/browser-test.sh   also runs the ten-minute memory soak
+#   node tests/browser/bench.mjs           prints the benchmarks (after a build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh test
+export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
+trunk build --release --offline
+cargo build --release
+node --test --test-concurrency=1 tests/browser/

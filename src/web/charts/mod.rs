@@ -1,0 +1,128 @@
+//! The charts, drawn with plotters: queue-time percentiles over time, the
+//! client-experience curve (session time p0…p100, the seed essay's main
+//! chart) and the load across servers. Each takes its data and a drawing
+//! area, and is generic over the backend; the page draws them on canvases.
+
+mod clients;
+mod load;
+mod percentiles;
+
+pub use clients::{draw as clients, Curve};
+pub use load::draw as load;
+pub use percentiles::draw as percentiles;
+
+use super::theme::{Colour, Palette};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub type Drawn = Result<(), Box<dyn std::error::Error>>;
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+const FONT: &str = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif";
+
+/// Sizes and colours shared by the charts.
+pub struct ChartStyle<'a> {
+    pub palette: &'a Palette,
+    /// Device pixels per CSS pixel: the canvases draw in device pixels.
+    pub scale: f64,
+}
+
+impl ChartStyle<'_> {
+    fn px(&self, css: f64) -> u32 {
+        (css * self.scale).round() as u32
+    }
+
+    fn text(&self, css: f64, colour: Colour) -> TextStyle<'static> {
+        (FONT, css * self.scale).into_font().color(&colour.rgb())
+    }
+
+    fn stroke(&self, colour: Colour, css: f64) -> ShapeStyle {
+        colour.rgb().stroke_width(self.px(css))
+    }
+
+    /// A chart with f64 axes filling `area`, with its mesh and axis titles.
+    fn chart<'a, DB: DrawingBackend + 'a>(
+        &self,
+        area: &'a DrawingArea<DB, Shift>,
+        x: std::ops::Range<f64>,
+        y: std::ops::Range<f64>,
+        titles: (&str, &str),
+    ) -> Result<Chart<'a, DB>, Box<dyn std::error::Error>>
+    where
+        DB::ErrorType: 'static,
+    {
+        area.fill(&self.palette.panel.rgb())?;
+        let mut chart = ChartBuilder::on(area)
+            .margin_top(self.px(10.0))
+            .margin_right(self.px(16.0))
+            .margin_left(self.px(6.0))
+            .margin_bottom(self.px(4.0))
+            .x_label_area_size(self.px(44.0))
+            .y_label_area_size(self.px(58.0))
+            .build_cartesian_2d(x, y)?;
+        let labels = self.text(13.0, self.palette.muted);
+        let tick = |v: &f64| short_number(*v);
+        chart
+            .configure_mesh()
+            .x_desc(titles.0)
+            .y_desc(titles.1)
+            .axis_desc_style(self.text(14.0, self.palette.ink))
+            .label_style(labels)
+            .x_labels(6)
+            .y_labels(5)
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(self.palette.line.rgb().stroke_width(1))
+            .axis_style(self.stroke(self.palette.muted, 1.0))
+            .draw()?;
+        Ok(chart)
+    }
+
+    /// The legend in the chart's upper left corner.
+    fn legend<'a, DB: DrawingBackend + 'a>(&self, chart: &mut Chart<'a, DB>) -> Drawn
+    where
+        DB::ErrorType: 'static,
+    {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .margin(self.px(8.0))
+            .legend_area_size(self.px(22.0))
+            .label_font(self.text(13.0, self.palette.ink))
+            .background_style(self.palette.panel.rgb().mix(0.85))
+            .border_style(self.palette.line.rgb())
+            .draw()?;
+        Ok(())
+    }
+
+    /// A legend entry's sample: a short line.
+    fn legend_line(&self, colour: Colour) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+        let (length, style) = (self.px(18.0) as i32, self.stroke(colour, 3.0));
+        move |(x, y)| PathElement::new(vec![(x, y), (x + length, y)], style)
+    }
+}
+
+/// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k.
+fn short_number(v: f64) -> String {
+    if v.abs() >= 10_000.0 {
+        format!("{:.0}k", v / 1000.0)
+    } else if v.abs() >= 100.0 || v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.1}").trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The next value above `v` of the form 1, 2 or 5 × 10^k.
+fn nice_ceiling(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return 1.0;
+    }
+    let magnitude = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|c| *c >= v).unwrap_or(10.0 * magnitude)
+}

@@ -1,0 +1,49 @@
+//! Queue time over simulated time: p50, p90 and p99 over the last second,
+//! sampled every quarter second, for the last half minute.
+
+use super::{nice_ceiling, ChartStyle, Drawn};
+use crate::web::theme::Colour;
+use lbsim::metrics::SamplePoint;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::collections::VecDeque;
+
+/// A percentile's name, colour, and where a sample keeps it.
+type Line = (&'static str, Colour, fn(&SamplePoint) -> f64);
+
+/// Simulated seconds shown.
+const WINDOW_S: f64 = 30.0;
+
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &VecDeque<SamplePoint>,
+    style: &ChartStyle,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let end_s = series.back().map_or(0.0, |p| p.time_ms / 1000.0);
+    let start_s = (end_s - WINDOW_S).max(0.0);
+    let shown = || series.iter().filter(move |p| p.time_ms / 1000.0 >= start_s);
+    let top = nice_ceiling(shown().map(|p| p.queue_p99).fold(0.0, f64::max) * 1.1);
+    let mut chart = style.chart(
+        area,
+        start_s..start_s + WINDOW_S,
+        0.0..top,
+        ("simulated time (s)", "queue time (ms)"),
+    )?;
+    let palette = style.palette;
+    let lines: [Line; 3] = [
+        ("p99", palette.p99, |p| p.queue_p99),
+        ("p90", palette.p90, |p| p.queue_p90),
+        ("p50", palette.p50, |p| p.queue_p50),
+    ];
+    for (name, colour, value) in lines {
+        let points = shown().map(|p| (p.time_ms / 1000.0, value(p)));
+        chart
+            .draw_series(LineSeries::new(points, style.stroke(colour, 2.5)))?
+            .label(name)
+            .legend(style.legend_line(colour));
+    }
+    style.legend(&mut chart)
+}

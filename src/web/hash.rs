@@ -1,0 +1,120 @@
+//! The URL hash mirrors every setting as `key=value&key=value`, so reloading
+//! or sharing the link restores exactly that state. Entries that are
+//! unknown, malformed or out of range become [`Notice`]s naming the entry and
+//! the value used instead; the rest of the hash still applies.
+
+use super::controls::CONTROLS;
+use super::params::{Params, SPEED_KEY};
+use lbsim::scenario::FIELDS;
+use lbsim::ScenarioError;
+
+/// A message about one setting that could not be used as given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub message: String,
+}
+
+impl Notice {
+    /// `key=value` was refused with `error`; `used` is the value kept instead.
+    pub fn rejected(key: &str, value: &str, error: &ScenarioError, used: &str) -> Notice {
+        let message = match error {
+            ScenarioError::UnknownField { suggestion: Some(s), .. } => {
+                format!("“{key}” is not a setting (did you mean “{s}”?); ignored.")
+            }
+            ScenarioError::UnknownField { suggestion: None, .. } => {
+                format!("“{key}” is not a setting; ignored.")
+            }
+            ScenarioError::BadValue { allowed, .. } => {
+                format!("“{key}={value}”: expected {allowed}; using {used} instead.")
+            }
+            other => format!("“{key}={value}”: {other}; using {used} instead."),
+        };
+        Notice { message }
+    }
+}
+
+/// The settings a hash describes, starting from the defaults.
+pub fn parse(hash: &str) -> (Params, Vec<Notice>) {
+    let mut params = Params::default();
+    let mut notices = Vec::new();
+    // Entries refused only for how they combine with others are tried again
+    // once everything else is in place, so their order does not matter.
+    let mut combinations = Vec::new();
+    for entry in hash.trim_start_matches('#').split('&').filter(|e| !e.is_empty()) {
+        let Some((key, raw)) = entry.split_once('=') else {
+            notices.push(Notice {
+                message: format!("“{}” is not of the form key=value; ignored.", decode(entry)),
+            });
+            continue;
+        };
+        let (key, value) = (decode(key), decode(raw));
+        match params.set(&key, &value) {
+            Ok(()) => {}
+            Err(ScenarioError::Combination { .. }) => combinations.push((key, value)),
+            Err(error) => notices.push(Notice::rejected(&key, &value, &error, &params.text(&key))),
+        }
+    }
+    for (key, value) in combinations {
+        if let Err(error) = params.set(&key, &value) {
+            notices.push(Notice::rejected(&key, &value, &error, &params.text(&key)));
+        }
+    }
+    (params, notices)
+}
+
+/// The hash for `params`: every control's setting, any other field that
+/// differs from its default, and the speed.
+pub fn format(params: &Params) -> String {
+    let defaults = Params::default();
+    let mut entries: Vec<String> = FIELDS
+        .iter()
+        .filter(|f| {
+            CONTROLS.iter().any(|c| c.key == f.key) || f.text(&params.scenario) != f.text(&defaults.scenario)
+        })
+        .map(|f| format!("{}={}", f.key, encode(&f.text(&params.scenario))))
+        .collect();
+    entries.push(format!("{SPEED_KEY}={}", encode(&params.text(SPEED_KEY))));
+    entries.join("&")
+}
+
+/// Percent-encodes all but the characters values are made of.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b',' | b'-' | b'_' | b'~' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes and `+`; malformed escapes stay as they are.
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| text.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match (bytes[i], escaped) {
+            (_, Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', None) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, None) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,55 @@
+//! How far the simulation moves each frame: wall time since the last frame
+//! times the speed, with two caps so that a slow frame never snowballs.
+//!
+//! The wall time one frame may account for is capped (a tab coming back from
+//! the background resumes where it was, with no catch-up), and so is the
+//! number of events one frame may process. The event cap follows a measured
+//! rate so the simulation's share of a frame stays near a fixed budget; when
+//! the cap bites the simulation simply runs slower than asked, owing nothing.
+
+/// The most wall time one frame may account for, in milliseconds.
+const MAX_FRAME_MS: f64 = 100.0;
+/// The wall time the simulation may use in one frame, in milliseconds.
+const SIMULATION_BUDGET_MS: f64 = 5.0;
+/// Fewest events a frame may process, however slow the measured rate.
+const MIN_EVENTS_PER_FRAME: u64 = 500;
+
+pub struct Pace {
+    last_frame_ms: Option<f64>,
+    /// Measured events per wall millisecond (a moving average).
+    events_per_ms: f64,
+}
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace { last_frame_ms: None, events_per_ms: 2_000.0 }
+    }
+}
+
+impl Pace {
+    /// The wall milliseconds this frame accounts for (0 on the first frame
+    /// after a pause).
+    pub fn wall_step(&mut self, now_ms: f64) -> f64 {
+        let step = self.last_frame_ms.map_or(0.0, |last| (now_ms - last).clamp(0.0, MAX_FRAME_MS));
+        self.last_frame_ms = Some(now_ms);
+        step
+    }
+
+    /// Forgets the last frame, so the next one starts afresh.
+    pub fn pause(&mut self) {
+        self.last_frame_ms = None;
+    }
+
+    pub fn event_cap(&self) -> u64 {
+        ((self.events_per_ms * SIMULATION_BUDGET_MS) as u64).max(MIN_EVENTS_PER_FRAME)
+    }
+
+    /// Records that `events` took `wall_ms`; only frames with enough work
+    /// to time reliably move the estimate.
+    pub fn observe(&mut self, events: u64, wall_ms: f64) {
+        if events >= MIN_EVENTS_PER_FRAME && wall_ms > 0.5 {
+            let rate = events as f64 / wall_ms;
+            self.events_per_ms += 0.2 * (rate - self.events_per_ms);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! A canvas and its 2D context, kept crisp on high-density screens: the
+//! backing store follows the canvas's displayed size times the device pixel
+//! ratio, checked at the start of every frame that draws it.
+
+use super::dom;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub struct Surface {
+    pub canvas: HtmlCanvasElement,
+    pub context: CanvasRenderingContext2d,
+    /// Displayed size in CSS pixels.
+    pub width: f64,
+    pub height: f64,
+    /// Device pixels per CSS pixel.
+    pub scale: f64,
+}
+
+impl Surface {
+    pub fn new(id: &str) -> Result<Surface, JsValue> {
+        let canvas: HtmlCanvasElement = dom::by_id(id)?;
+        let context: CanvasRenderingContext2d =
+            canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2D canvas context"))?.dyn_into()?;
+        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0 })
+    }
+
+    /// Matches the backing store to the displayed size; true when it changed.
+    pub fn fit(&mut self) -> bool {
+        let scale = dom::window().device_pixel_ratio().max(1.0);
+        let (width, height) = (f64::from(self.canvas.client_width()), f64::from(self.canvas.client_height()));
+        let (pixels_wide, pixels_high) = ((width * scale).round() as u32, (height * scale).round() as u32);
+        if (width, height, scale) == (self.width, self.height, self.scale)
+            && (pixels_wide, pixels_high) == (self.canvas.width(), self.canvas.height())
+        {
+            return false;
+        }
+        self.canvas.set_width(pixels_wide);
+        self.canvas.set_height(pixels_high);
+        (self.width, self.height, self.scale) = (width, height, scale);
+        true
+    }
+
+    /// Clears the canvas and sets the transform so drawing is in CSS pixels.
+    pub fn begin(&self) {
+        let context = &self.context;
+        let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        context.clear_rect(0.0, 0.0, f64::from(self.canvas.width()), f64::from(self.canvas.height()));
+        let _ = context.set_transform(self.scale, 0.0, 0.0, self.scale, 0.0, 0.0);
+    }
+}

@@ -1,0 +1,97 @@
+//! Colours, read from the stylesheet's custom properties so the page, its
+//! legend and the canvases share one palette (Okabe–Ito hues for request and
+//! server states; light and dark variants follow the system setting).
+
+use super::dom;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Colour {
+    pub r: u8,
+    pub g: u8,
+    pub b: u8,
+}
+
+impl Colour {
+    /// `#rrggbb`; anything else is black.
+    fn parse(text: &str) -> Colour {
+        let hex = text.trim().trim_start_matches('#');
+        let part = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+        Colour { r: part(0), g: part(2), b: part(4) }
+    }
+
+    /// The colour `t` of the way (0 to 1) from `self` to `other`.
+    pub fn mix(self, other: Colour, t: f64) -> Colour {
+        let lerp = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+        Colour { r: lerp(self.r, other.r), g: lerp(self.g, other.g), b: lerp(self.b, other.b) }
+    }
+
+    pub fn css(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
+    }
+
+    pub fn rgb(self) -> plotters::style::RGBColor {
+        plotters::style::RGBColor(self.r, self.g, self.b)
+    }
+}
+
+/// Shades of server load in the compact view: idle, four steps of busy
+/// slots, full.
+pub const LOAD_SHADES: usize = 6;
+
+pub struct Palette {
+    pub ink: Colour,
+    pub muted: Colour,
+    pub line: Colour,
+    pub panel: Colour,
+    pub request: Colour,
+    pub retry: Colour,
+    pub bounce: Colour,
+    pub response: Colour,
+    pub handshake: Colour,
+    pub busy: Colour,
+    pub queued: Colour,
+    pub free: Colour,
+    pub client: Colour,
+    pub balancer: Colour,
+    pub p50: Colour,
+    pub p90: Colour,
+    pub p99: Colour,
+    /// `LOAD_SHADES` colours from free to busy, as CSS text.
+    pub load_shades: Vec<String>,
+}
+
+impl Palette {
+    /// The palette the stylesheet declares for the current colour scheme.
+    pub fn read() -> Palette {
+        let document = dom::document();
+        let style = document
+            .document_element()
+            .and_then(|root| dom::window().get_computed_style(&root).ok().flatten());
+        let get = |name: &str| {
+            Colour::parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
+        };
+        let (free, busy) = (get("--c-free"), get("--c-busy"));
+        Palette {
+            ink: get("--ink"),
+            muted: get("--muted"),
+            line: get("--line"),
+            panel: get("--panel"),
+            request: get("--c-request"),
+            retry: get("--c-retry"),
+            bounce: get("--c-bounce"),
+            response: get("--c-response"),
+            handshake: get("--c-handshake"),
+            busy,
+            queued: get("--c-queued"),
+            free,
+            client: get("--c-client"),
+            balancer: get("--c-balancer"),
+            p50: get("--c-p50"),
+            p90: get("--c-p90"),
+            p99: get("--c-p99"),
+            load_shades: (0..LOAD_SHADES)
+                .map(|i| free.mix(busy, i as f64 / (LOAD_SHADES - 1) as f64).css())
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Where things go on the topology canvas: clients in a column on the left,
+//! balancers (when there are any) in the middle, servers on the right, as
+//! rows (detailed view) or a grid of cells (compact view).
+
+/// A rectangle in CSS pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub fn centre(&self) -> (f64, f64) {
+        (self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+}
+
+/// `n` equal cells filling a rectangle, column by column.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid {
+    area: Rect,
+    rows: usize,
+    pub cell_w: f64,
+    pub cell_h: f64,
+}
+
+impl Grid {
+    /// One column while cells stay at least `min_cell` high, otherwise as
+    /// many columns as keep cells roughly square.
+    pub fn new(n: usize, area: Rect, min_cell: f64) -> Grid {
+        let n = n.max(1);
+        let cols = if area.h / n as f64 >= min_cell {
+            1
+        } else {
+            ((n as f64 * area.w / area.h).sqrt().ceil() as usize).clamp(1, n)
+        };
+        let rows = n.div_ceil(cols);
+        Grid { area, rows, cell_w: area.w / cols as f64, cell_h: area.h / rows as f64 }
+    }
+
+    pub fn cell(&self, i: usize) -> Rect {
+        let (col, row) = (i / self.rows, i % self.rows);
+        Rect {
+            x: self.area.x + col as f64 * self.cell_w,
+            y: self.area.y + row as f64 * self.cell_h,
+            w: self.cell_w,
+            h: self.cell_h,
+        }
+    }
+}
+
+/// Past this many servers the canvas shows the compact view.
+pub const COMPACT_ABOVE: usize = 50;
+/// Height of the band of tier labels at the top.
+pub const LABEL_BAND: f64 = 26.0;
+const MARGIN: f64 = 12.0;
+
+pub struct Layout {
+    pub clients: Grid,
+    pub balancers: Option<Grid>,
+    pub servers: Grid,
+    /// Left edge of the server area, where requests arrive.
+    pub servers_x: f64,
+    pub compact: bool,
+}
+
+impl Layout {
+    pub fn new(width: f64, height: f64, clients: usize, balancers: usize, servers: usize) -> Layout {
+        let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
+        let tall = bottom - top;
+        let client_w = (width * 0.06).clamp(18.0, 48.0);
+        let clients = Grid::new(clients, Rect { x: MARGIN, y: top, w: client_w, h: tall }, 6.0);
+        let balancer_w = (width * 0.07).clamp(24.0, 64.0);
+        let balancers = (balancers > 0).then(|| {
+            let area = Rect { x: width * 0.40 - balancer_w / 2.0, y: top, w: balancer_w, h: tall };
+            Grid::new(balancers, area, 10.0)
+        });
+        let servers_x = width * if balancers.is_some() { 0.55 } else { 0.45 };
+        let compact = servers > COMPACT_ABOVE;
+        let area = Rect { x: servers_x, y: top, w: width - MARGIN - servers_x, h: tall };
+        let servers =
+            if compact { Grid::new(servers, area, f64::INFINITY) } else { Grid::new(servers, area, 0.0) };
+        Layout { clients, balancers, servers, servers_x, compact }
+    }
+
+    /// Where a request leaves or reaches client `i`.
+    pub fn client_anchor(&self, i: usize) -> (f64, f64) {
+        let cell = self.clients.cell(i);
+        (cell.x + cell.w * 0.75, cell.y + cell.h / 2.0)
+    }
+
+    pub fn balancer_anchor(&self, i: usize) -> (f64, f64) {
+        self.balancers.map_or((0.0, 0.0), |grid| grid.cell(i).centre())
+    }
+
+    /// Where a request reaches server `i`: its row's entrance, or its cell.
+    pub fn server_anchor(&self, i: usize) -> (f64, f64) {
+        let cell = self.servers.cell(i);
+        if self.compact {
+            cell.centre()
+        } else {
+            (cell.x, cell.y + cell.h / 2.0)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The topology canvas: clients, balancers and servers, with each server's
+//! slots and queue, and requests moving as dots along their hops at the pace
+//! of their network delay. Past [`COMPACT_ABOVE`] servers it switches to a
+//! compact grid of cells coloured by load, so a thousand servers stay
+//! readable and cheap to draw.
+//!
+//! Drawing only reads: [`draw`] takes a snapshot and a surface. Shapes of one
+//! colour are gathered into one path and filled once, which keeps the cost
+//! per frame low at large sizes.
+
+mod layout;
+mod requests;
+mod servers;
+mod tiers;
+
+use super::surface::Surface;
+use super::theme::Palette;
+use layout::Layout;
+use lbsim::Snapshot;
+
+pub use layout::COMPACT_ABOVE;
+
+/// The most in-flight requests drawn as dots in a frame.
+pub fn max_requests(servers: usize) -> usize {
+    if servers > COMPACT_ABOVE {
+        600
+    } else {
+        2_000
+    }
+}
+
+pub fn draw(snapshot: &Snapshot, surface: &Surface, palette: &Palette) {
+    surface.begin();
+    let context = &surface.context;
+    let layout = Layout::new(
+        surface.width,
+        surface.height,
+        snapshot.clients as usize,
+        snapshot.balancers as usize,
+        snapshot.servers.len(),
+    );
+    tiers::draw_labels(context, &layout, snapshot, palette);
+    servers::draw(context, &layout, &snapshot.servers, palette);
+    tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
+    tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
+    requests::draw(context, &layout, &snapshot.requests, palette);
+}

@@ -1,0 +1,185 @@
+//! Servers. Detailed view: one row each, its slots as cells (filled while
+//! busy) in a box, its queue as cells growing leftwards towards arriving
+//! requests. Compact view: one cell each, shaded by busy slots, with a bar
+//! for its queue.
+
+use super::layout::{Layout, Rect};
+use crate::web::theme::{Palette, LOAD_SHADES};
+use lbsim::engine::ServerView;
+use web_sys::CanvasRenderingContext2d;
+
+pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+    if layout.compact {
+        draw_cells(context, layout, servers, palette);
+    } else {
+        draw_rows(context, layout, servers, palette);
+    }
+}
+
+/// How one server row is laid out in the detailed view.
+struct Row {
+    /// Distance between slot (and queue) cells, and a cell's side.
+    pitch: f64,
+    side: f64,
+    /// Slot cells per line in the box; 0 draws the slots as one bar.
+    per_line: usize,
+    box_rect: Rect,
+    /// Right edge of the queue, which grows leftwards from it.
+    queue_end: f64,
+    queue_start: f64,
+}
+
+impl Row {
+    fn new(cell: Rect, slots: usize) -> Row {
+        let pitch = (cell.h * 0.7).clamp(3.0, 16.0);
+        let side = (pitch * 0.8).max(2.0);
+        let label_w = if cell.h >= 14.0 { 46.0 } else { 0.0 };
+        let available = cell.w * 0.5;
+        let per_line = ((available / pitch).floor() as usize).max(1);
+        let lines = slots.div_ceil(per_line);
+        let fits = lines as f64 * pitch <= cell.h - 2.0;
+        let (per_line, box_w, box_h) = if fits {
+            (per_line, slots.min(per_line) as f64 * pitch + 4.0, lines as f64 * pitch + 4.0)
+        } else {
+            (0, available, (cell.h * 0.7).min(18.0))
+        };
+        let box_x = cell.x + cell.w - label_w - box_w;
+        let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
+        Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start: cell.x + 6.0 }
+    }
+
+    fn slot_cell(&self, i: usize) -> Rect {
+        let (line, col) = (i / self.per_line, i % self.per_line);
+        Rect {
+            x: self.box_rect.x + 2.0 + col as f64 * self.pitch + (self.pitch - self.side) / 2.0,
+            y: self.box_rect.y + 2.0 + line as f64 * self.pitch + (self.pitch - self.side) / 2.0,
+            w: self.side,
+            h: self.side,
+        }
+    }
+
+    /// Queue cells that fit between the row's entrance and its box.
+    fn queue_capacity(&self) -> usize {
+        ((self.queue_end - self.queue_start) / self.pitch).floor().max(0.0) as usize
+    }
+}
+
+fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+    let rows: Vec<(Rect, Row)> = (0..servers.len())
+        .map(|i| {
+            let cell = layout.servers.cell(i);
+            (cell, Row::new(cell, servers[i].slots as usize))
+        })
+        .collect();
+
+    // Lanes from each row's entrance to its box, and the boxes.
+    context.begin_path();
+    for (cell, row) in &rows {
+        let y = cell.y + cell.h / 2.0;
+        context.move_to(cell.x, y);
+        context.line_to(row.box_rect.x, y);
+        let b = row.box_rect;
+        context.rect(b.x, b.y, b.w, b.h);
+    }
+    context.set_stroke_style_str(&palette.line.css());
+    context.set_line_width(1.0);
+    context.stroke();
+
+    let mut texts = Vec::new();
+    for busy in [true, false] {
+        context.begin_path();
+        for ((_, row), server) in rows.iter().zip(servers) {
+            let b = row.box_rect;
+            if row.per_line == 0 {
+                let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
+                let (x, w) =
+                    if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
+                context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
+            } else {
+                let range = if busy { 0..server.busy } else { server.busy..server.slots };
+                for slot in range {
+                    let c = row.slot_cell(slot as usize);
+                    context.rect(c.x, c.y, c.w, c.h);
+                }
+            }
+        }
+        context.set_fill_style_str(&if busy { palette.busy } else { palette.free }.css());
+        context.fill();
+    }
+
+    context.begin_path();
+    for ((cell, row), server) in rows.iter().zip(servers) {
+        let capacity = row.queue_capacity();
+        let queued = server.queued as usize;
+        let shown = if queued > capacity { capacity.saturating_sub(3) } else { queued };
+        let y = cell.y + (cell.h - row.side) / 2.0;
+        for k in 0..shown {
+            context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+        }
+        if shown < queued {
+            texts.push((
+                row.queue_end - shown as f64 * row.pitch - 4.0,
+                cell.y + cell.h / 2.0,
+                queued.to_string(),
+            ));
+        }
+    }
+    context.set_fill_style_str(&palette.queued.css());
+    context.fill();
+
+    context.set_font("600 12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_text_baseline("middle");
+    context.set_text_align("right");
+    for (x, y, text) in &texts {
+        let _ = context.fill_text(text, *x, *y);
+    }
+    context.set_fill_style_str(&palette.muted.css());
+    context.set_text_align("left");
+    for ((cell, row), server) in rows.iter().zip(servers) {
+        if cell.h >= 14.0 {
+            let b = row.box_rect;
+            let _ = context.fill_text(
+                &format!("{}/{}", server.busy, server.slots),
+                b.x + b.w + 6.0,
+                b.y + b.h / 2.0,
+            );
+        }
+    }
+}
+
+/// The shade for a server: idle, steps of busy slots, full.
+fn shade(server: &ServerView) -> usize {
+    if server.busy == 0 {
+        return 0;
+    }
+    let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
+    (1 + (fraction * (LOAD_SHADES - 2) as f64) as usize).min(LOAD_SHADES - 1)
+}
+
+fn draw_cells(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    palette: &Palette,
+) {
+    let grid = &layout.servers;
+    let inset = if grid.cell_w.min(grid.cell_h) >= 5.0 { 1.0 } else { 0.0 };
+    for (level, colour) in palette.load_shades.iter().enumerate() {
+        context.begin_path();
+        for (i, _) in servers.iter().enumerate().filter(|(_, s)| shade(s) == level) {
+            let c = grid.cell(i);
+            context.rect(c.x + inset, c.y + inset, c.w - 2.0 * inset, c.h - 2.0 * inset);
+        }
+        context.set_fill_style_str(colour);
+        context.fill();
+    }
+    context.begin_path();
+    for (i, server) in servers.iter().enumerate().filter(|(_, s)| s.queued > 0) {
+        let c = grid.cell(i);
+        let fraction = (f64::from(server.queued) / f64::from(server.slots.max(1))).min(1.0);
+        let h = ((c.h - 2.0 * inset) * fraction).max(1.5);
+        context.rect(c.x + inset, c.y + c.h - inset - h, c.w - 2.0 * inset, h);
+    }
+    context.set_fill_style_str(&palette.queued.css());
+    context.fill();
+}

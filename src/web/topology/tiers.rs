@@ -1,0 +1,92 @@
+//! Clients (filled while they wait for a response), balancers, and the
+//! labels naming each tier.
+
+use super::layout::{Layout, Rect, LABEL_BAND};
+use crate::web::theme::Palette;
+use lbsim::Snapshot;
+use std::f64::consts::TAU;
+use web_sys::CanvasRenderingContext2d;
+
+/// Above this many clients they are drawn as small squares, not circles.
+const CIRCLES_UP_TO: usize = 150;
+
+pub fn draw_labels(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    snapshot: &Snapshot,
+    palette: &Palette,
+) {
+    context.set_font("600 13px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_fill_style_str(&palette.muted.css());
+    context.set_text_baseline("middle");
+    let y = LABEL_BAND / 2.0 + 2.0;
+    context.set_text_align("left");
+    let client_x = layout.clients.cell(0).x;
+    let _ = context.fill_text(&format!("Clients · {}", snapshot.clients), client_x, y);
+    if let Some(balancers) = &layout.balancers {
+        context.set_text_align("center");
+        let _ = context.fill_text(
+            &format!("Balancers · {}", snapshot.balancers),
+            balancers.cell(0).centre().0,
+            y,
+        );
+    }
+    context.set_text_align("left");
+    let slots = snapshot.servers.first().map_or(0, |s| s.slots);
+    let text = format!("Servers · {} × {} slots", snapshot.servers.len(), slots);
+    let _ = context.fill_text(&text, layout.servers_x, y);
+}
+
+pub fn draw_clients(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    sessions: &[u32],
+    palette: &Palette,
+) {
+    let grid = &layout.clients;
+    let size = grid.cell_w.min(grid.cell_h);
+    if sessions.len() <= CIRCLES_UP_TO && size >= 5.0 {
+        let radius = (size * 0.36).clamp(2.0, 8.0);
+        for (waiting, fill) in [(true, true), (false, false)] {
+            context.begin_path();
+            for (i, _) in sessions.iter().enumerate().filter(|(_, n)| (**n > 0) == waiting) {
+                let (x, y) = layout.client_anchor(i);
+                let x = x - grid.cell_w * 0.25;
+                context.move_to(x + radius, y);
+                let _ = context.arc(x, y, radius, 0.0, TAU);
+            }
+            if fill {
+                context.set_fill_style_str(&palette.client.css());
+                context.fill();
+            } else {
+                context.set_stroke_style_str(&palette.muted.css());
+                context.set_line_width(1.5);
+                context.stroke();
+            }
+        }
+    } else {
+        let inset = if size >= 4.0 { 0.5 } else { 0.0 };
+        for waiting in [true, false] {
+            context.begin_path();
+            for (i, _) in sessions.iter().enumerate().filter(|(_, n)| (**n > 0) == waiting) {
+                let Rect { x, y, w, h } = grid.cell(i);
+                context.rect(x + inset, y + inset, w - 2.0 * inset, h - 2.0 * inset);
+            }
+            let colour = if waiting { palette.client } else { palette.free };
+            context.set_fill_style_str(&colour.css());
+            context.fill();
+        }
+    }
+}
+
+pub fn draw_balancers(context: &CanvasRenderingContext2d, layout: &Layout, count: usize, palette: &Palette) {
+    let Some(grid) = &layout.balancers else { return };
+    let size = (grid.cell_w.min(grid.cell_h) * 0.8).max(1.0);
+    context.begin_path();
+    for i in 0..count {
+        let (x, y) = grid.cell(i).centre();
+        context.rect(x - size / 2.0, y - size / 2.0, size, size);
+    }
+    context.set_fill_style_str(&palette.balancer.css());
+    context.fill();
+}

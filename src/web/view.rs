@@ -1,0 +1,116 @@
+//! Everything drawn each frame: the topology on every frame, the charts in
+//! turn at a throttled rate so they never cost the animation its frames.
+
+use super::charts::{self, ChartStyle, Curve};
+use super::surface::Surface;
+use super::theme::Palette;
+use super::topology;
+use lbsim::metrics::percentile_curve;
+use lbsim::{Simulation, Snapshot};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsValue;
+
+/// Wall milliseconds between two chart redraws (each chart is redrawn every
+/// `CHARTS` times this while the simulation runs).
+const CHART_INTERVAL_MS: f64 = 120.0;
+const CHARTS: usize = 3;
+const CHART_IDS: [&str; CHARTS] = ["chart-percentiles", "chart-clients", "chart-load"];
+
+pub struct View {
+    topology: Surface,
+    charts: [Surface; CHARTS],
+    palette: Palette,
+    /// Charts whose data or size changed since they were last drawn.
+    stale: [bool; CHARTS],
+    next_chart: usize,
+    last_chart_ms: f64,
+    /// The client-experience curve from before the last change, and its label.
+    reference: Option<(String, Vec<f64>)>,
+    /// Reused each redraw of the load chart.
+    loads: Vec<(u32, u32)>,
+}
+
+impl View {
+    pub fn new() -> Result<View, JsValue> {
+        Ok(View {
+            topology: Surface::new("topology")?,
+            charts: [Surface::new(CHART_IDS[0])?, Surface::new(CHART_IDS[1])?, Surface::new(CHART_IDS[2])?],
+            palette: Palette::read(),
+            stale: [true; CHARTS],
+            next_chart: 0,
+            last_chart_ms: f64::NEG_INFINITY,
+            reference: None,
+            loads: Vec::new(),
+        })
+    }
+
+    /// Re-reads the palette (the colour scheme changed) and redraws all.
+    pub fn restyle(&mut self) {
+        self.palette = Palette::read();
+        self.invalidate();
+    }
+
+    /// Marks every chart for redrawing: its data changed outside a frame.
+    pub fn invalidate(&mut self) {
+        self.stale = [true; CHARTS];
+    }
+
+    /// Whether a chart still waits to be redrawn.
+    pub fn pending(&self) -> bool {
+        self.stale.iter().any(|s| *s)
+    }
+
+    /// Keeps the current client-experience curve for comparison.
+    pub fn keep_reference(&mut self, sim: &Simulation, label: String) {
+        let curve = percentile_curve(&sim.metrics().session_time);
+        if !curve.is_empty() {
+            self.reference = Some((label, curve));
+        }
+    }
+
+    /// Draws the topology, and one chart when one is due.
+    pub fn draw(&mut self, sim: &Simulation, snapshot: &Snapshot, now_ms: f64, running: bool) {
+        self.topology.fit();
+        topology::draw(snapshot, &self.topology, &self.palette);
+        for (surface, stale) in self.charts.iter_mut().zip(&mut self.stale) {
+            *stale |= surface.fit();
+        }
+        if running && now_ms - self.last_chart_ms >= CHART_INTERVAL_MS {
+            self.stale[self.next_chart] = true;
+        }
+        let Some(index) = (0..CHARTS).map(|k| (self.next_chart + k) % CHARTS).find(|i| self.stale[*i]) else {
+            return;
+        };
+        self.draw_chart(index, sim, snapshot);
+        self.stale[index] = false;
+        self.next_chart = (index + 1) % CHARTS;
+        self.last_chart_ms = now_ms;
+    }
+
+    fn draw_chart(&mut self, index: usize, sim: &Simulation, snapshot: &Snapshot) {
+        let surface = &self.charts[index];
+        let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
+        let area = backend.into_drawing_area();
+        let style = ChartStyle { palette: &self.palette, scale: surface.scale };
+        let drawn = match index {
+            0 => charts::percentiles(&area, &sim.metrics().series, &style),
+            1 => {
+                let values = percentile_curve(&sim.metrics().session_time);
+                let current = Curve { label: "since the start", values: &values };
+                let reference = self.reference.as_ref().map(|(label, values)| Curve { label, values });
+                charts::clients(&area, current, reference, &style)
+            }
+            _ => {
+                self.loads.clear();
+                self.loads.extend(snapshot.servers.iter().map(|s| (s.busy, s.queued)));
+                self.loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
+                let slots = snapshot.servers.first().map_or(0, |s| s.slots);
+                charts::load(&area, &self.loads, slots, &style)
+            }
+        };
+        if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
+            web_sys::console::warn_1(&JsValue::from_str(&format!("{}: {error}", CHART_IDS[index])));
+        }
+    }
+}

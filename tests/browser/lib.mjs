@@ -1,0 +1,120 @@
+// Shared by the browser tests and benchmarks: a static server for dist/,
+// headless Chromium through playwright-core, and page helpers.
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { extname, join, normalize, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'dist');
+export const ARTIFACTS = join(ROOT, 'tests', 'browser', 'artifacts');
+export const CLI = join(ROOT, 'target', 'release', 'lbsim');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+};
+
+/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serveDist() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error('dist/ is missing: build it first with `trunk build --release --offline`');
+  }
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(DIST)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-precise-memory-info',
+  '--js-flags=--expose-gc',
+];
+
+/** Headless Chromium with a fresh profile (playwright makes a temp one). */
+export function launch() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Opens the app at `hash` in a new page and waits for the test hooks.
+ * Returns { page, errors }: console errors and uncaught exceptions seen.
+ */
+export async function openApp(browser, url, { hash = '', width = 1440, height = 1000, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(url + (hash ? `#${hash}` : ''));
+  await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+/**
+ * How much of a canvas is drawn: the fraction of pixels that differ from
+ * its most common colour (the background).
+ */
+export function drawnFraction(page, id) {
+  return page.evaluate((id) => {
+    const canvas = document.getElementById(id);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const counts = new Map();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = (data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3];
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const background = Math.max(...counts.values());
+    const total = data.length / 4;
+    return total === 0 ? 0 : (total - background) / total;
+  }, id);
+}
+
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Runs the native command line on `hash`'s settings; returns its JSON. */
+export function nativeRun(hash) {
+  if (!existsSync(CLI)) throw new Error('target/release/lbsim is missing: run `cargo build --release` first');
+  const sets = hash.split('&').filter(Boolean).flatMap((entry) => ['--set', entry]);
+  return JSON.parse(execFileSync(CLI, ['run', 'default', ...sets, '--json'], { encoding: 'utf8' }));
+}
+
+/** The current URL hash as a Map of key to value. */
+export async function hashEntries(page) {
+  const hash = await page.evaluate(() => location.hash.slice(1));
+  return new Map(hash.split('&').filter(Boolean).map((entry) => entry.split('=')));
+}
+
+export const summary = async (page) => JSON.parse(await page.evaluate(() => window.lbsim.summary()));
