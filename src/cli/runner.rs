@@ -47,13 +47,11 @@ fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> 
         }
         None => Scenario::default(),
     };
-    for (key, value) in &run.sets {
-        let value = match swept {
-            Some((k, v)) if k == key => v,
-            _ => value.as_str(),
-        };
-        scenario.set(key, value).map_err(|e| e.to_string())?;
-    }
+    let pairs = run.sets.iter().map(|(key, value)| match swept {
+        Some((k, v)) if k == key => (key.as_str(), v),
+        _ => (key.as_str(), value.as_str()),
+    });
+    scenario.set_many(pairs).map_err(|e| e.to_string())?;
     Ok(scenario)
 }
 

@@ -59,6 +59,11 @@ impl Histogram {
         self.total
     }
 
+    /// The exact sum of every value recorded.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
     pub fn mean(&self) -> Option<f64> {
         (self.total > 0).then(|| self.sum as f64 / self.total as f64)
     }

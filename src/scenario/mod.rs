@@ -107,6 +107,18 @@ impl Scenario {
         self.check()
     }
 
+    /// Applies several `key=value` pairs, checking the rules between fields
+    /// once at the end (so `duration_s` and `warmup_s` may change together).
+    pub fn set_many<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(), ScenarioError> {
+        for (key, value) in pairs {
+            fields::find(key)?.set_text(self, value)?;
+        }
+        self.check()
+    }
+
     /// Every field as `(key, text)` in table order; `set` accepts each back.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         FIELDS.iter().map(|f| (f.key, f.text(self))).collect()

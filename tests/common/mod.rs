@@ -1,0 +1,66 @@
+//! Shared helpers for the integration tests: building scenarios from
+//! `key=value` pairs, and batch-means estimates with standard errors.
+#![allow(dead_code)]
+
+use lbsim::{Scenario, Simulation, Time};
+
+/// The default scenario with `pairs` applied.
+pub fn scenario(pairs: &[(&str, &str)]) -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.set_many(pairs.iter().copied()).unwrap_or_else(|e| panic!("{e}"));
+    scenario
+}
+
+/// A scenario file from `scenarios/` with `pairs` applied.
+pub fn scenario_file(name: &str, pairs: &[(&str, &str)]) -> Scenario {
+    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut scenario = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    scenario.set_many(pairs.iter().copied()).unwrap_or_else(|e| panic!("{e}"));
+    scenario
+}
+
+/// A mean with its standard error.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate {
+    pub mean: f64,
+    pub se: f64,
+}
+
+impl Estimate {
+    /// The mean and standard error of independent observations.
+    pub fn of(values: &[f64]) -> Estimate {
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        Estimate { mean, se: (variance / n).sqrt() }
+    }
+
+    /// Whether this estimate exceeds `other` by more than `k` standard errors
+    /// of the difference.
+    pub fn above(&self, other: &Estimate, k: f64) -> bool {
+        self.mean - other.mean > k * (self.se * self.se + other.se * other.se).sqrt()
+    }
+}
+
+/// Mean queue wait in ms after the scenario's warm-up, with a batch-means
+/// standard error: the measured span is cut into `batches` equal batches whose
+/// means are close to independent when batches are long against the queue's
+/// relaxation time.
+pub fn mean_queue_wait(scenario: &Scenario, batches: usize) -> Estimate {
+    let mut sim = Simulation::new(scenario).unwrap_or_else(|e| panic!("{e}"));
+    let start = Time::from_secs(scenario.warmup_s);
+    let span = Time::from_secs(scenario.duration_s) - start;
+    sim.advance_to(start, u64::MAX);
+    let mut last = (0u64, 0u128);
+    let mut means = Vec::with_capacity(batches);
+    for k in 1..=batches as u64 {
+        sim.advance_to(start + Time(span.0 / batches as u64 * k), u64::MAX);
+        let h = &sim.metrics().queue_time;
+        let (count, sum) = (h.count() - last.0, h.sum() - last.1);
+        means.push(sum as f64 / count.max(1) as f64 / 1e6);
+        last = (h.count(), h.sum());
+    }
+    assert!(sim.books().balanced());
+    Estimate::of(&means)
+}
