@@ -1,0 +1,133 @@
+//! Invariants under random scenarios and random live changes: the books
+//! always balance, every request ends or is in flight, and a seed fixes the
+//! whole run.
+
+mod common;
+use lbsim::scenario::{Demand, PolicyKind, ServiceDistribution};
+use lbsim::{Scenario, Simulation, Time};
+use proptest::prelude::*;
+
+fn small_scenario() -> impl Strategy<Value = Scenario> {
+    (
+        (1u32..12, 1u32..5, 1u32..25, 0u32..4, 1u32..6),
+        (0usize..PolicyKind::ALL.len(), 0usize..2, 0usize..4, 2u32..4),
+        (0.1f64..1.5, prop::option::of(1.0f64..150.0), 0u32..4, prop::option::of(1u32..12)),
+        (0.0f64..8.0, 0.0f64..4.0, 0u32..3, prop::option::of(5.0f64..200.0), 0.0f64..30.0),
+        any::<u64>(),
+    )
+        .prop_map(|(sizes, choices, rates, network, seed)| {
+            let (servers, slots, clients, balancers, session_length) = sizes;
+            let (policy, demand, service, d) = choices;
+            let (load, queue_timeout_ms, retry_budget, subset_size) = rates;
+            let (client_delay_ms, balancer_delay_ms, handshake_round_trips, idle_timeout_ms, staleness_ms) =
+                network;
+            Scenario {
+                servers,
+                slots,
+                clients,
+                balancers,
+                session_length,
+                policy: PolicyKind::ALL[policy],
+                demand: [Demand::Spike, Demand::Continuous][demand],
+                service: ServiceDistribution::ALL[service],
+                service_mean_ms: 5.0,
+                choices: d,
+                load,
+                queue_timeout_ms,
+                retry_budget,
+                subset_size,
+                client_delay_ms,
+                balancer_delay_ms,
+                handshake_round_trips,
+                idle_timeout_ms,
+                staleness_ms,
+                seed: seed >> 11,
+                duration_s: 2.0,
+                ..Scenario::default()
+            }
+        })
+}
+
+/// A live change: (field, value).
+fn live_change() -> impl Strategy<Value = (&'static str, String)> {
+    prop_oneof![
+        (0usize..PolicyKind::ALL.len()).prop_map(|i| ("policy", PolicyKind::NAMES[i].to_string())),
+        (0.05f64..1.5).prop_map(|x| ("load", x.to_string())),
+        (0.0f64..50.0).prop_map(|x| ("staleness_ms", x.to_string())),
+        prop::option::of(1u32..12).prop_map(|s| ("subset_size", s.map_or("all".into(), |s| s.to_string()))),
+        prop::option::of(1.0f64..150.0)
+            .prop_map(|t| ("queue_timeout_ms", t.map_or("none".into(), |t| t.to_string()))),
+        (0u32..4).prop_map(|b| ("retry_budget", b.to_string())),
+        (2u32..5).prop_map(|d| ("choices", d.to_string())),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// After every single event, and through live changes at random instants.
+    #[test]
+    fn books_balance_at_every_instant(
+        scenario in small_scenario(),
+        changes in prop::collection::vec((1u64..400, live_change()), 0..6),
+    ) {
+        let mut sim = Simulation::new(&scenario).unwrap();
+        for (gap_ms, (key, value)) in changes {
+            let until = sim.now() + Time::from_ms(gap_ms as f64);
+            while sim.now() < until && sim.step().is_some() {
+                prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+            }
+            sim.set(key, &value).unwrap();
+        }
+        sim.advance_to(Time::from_secs(2.0), 200_000);
+        prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+        let snapshot = sim.snapshot(usize::MAX);
+        prop_assert_eq!(snapshot.requests.len() as u64, sim.books().in_flight);
+        for request in &snapshot.requests {
+            prop_assert!((0.0..=1.0).contains(&request.progress));
+        }
+    }
+
+    /// A spike ends: every request it created completes or fails.
+    #[test]
+    fn a_spike_drains_completely(scenario in small_scenario()) {
+        let scenario = Scenario { demand: Demand::Spike, ..scenario };
+        let mut sim = Simulation::new(&scenario).unwrap();
+        sim.advance_to(Time::from_secs(600.0), 2_000_000);
+        let books = sim.books();
+        prop_assert_eq!(books.in_flight, 0);
+        prop_assert_eq!(books.created, books.completed + books.failed);
+        let counts = sim.summary().counts;
+        let clients = u64::from(scenario.clients);
+        prop_assert_eq!(counts.sessions_started, clients);
+        prop_assert_eq!(counts.sessions_completed + counts.sessions_failed, clients);
+        // A failure ends its session, so each failed session holds one failed request.
+        prop_assert_eq!(counts.failed, counts.sessions_failed);
+        if counts.failed == 0 {
+            prop_assert_eq!(books.created, clients * u64::from(scenario.session_length));
+        }
+    }
+
+    /// The same scenario and seed give the same run, event for event.
+    #[test]
+    fn a_seed_fixes_the_run(scenario in small_scenario()) {
+        let run = |s: &Scenario| {
+            let mut sim = Simulation::new(s).unwrap();
+            sim.run();
+            (serde_json::to_string(&sim.summary()).unwrap(), sim.trace_hash())
+        };
+        let (first, hash) = run(&scenario);
+        prop_assert_eq!(run(&scenario), (first, hash));
+    }
+}
+
+#[test]
+fn different_seeds_give_different_runs() {
+    let run = |seed: &str| {
+        let mut sim = Simulation::new(&common::scenario(&[("seed", seed), ("duration_s", "3")])).unwrap();
+        sim.run();
+        sim.trace_hash()
+    };
+    assert_eq!(run("5"), run("5"));
+    assert_ne!(run("5"), run("6"));
+}
