@@ -196,13 +196,20 @@ pub fn format_number(x: f64) -> String {
 pub fn find(key: &str) -> Result<&'static Field, ScenarioError> {
     FIELDS.iter().find(|f| f.key == key).ok_or_else(|| ScenarioError::UnknownField {
         field: key.to_string(),
+        // Dropped letters are the commonest slip, so a field that contains the
+        // typo as a subsequence ranks first; then the nearest by edit distance.
         suggestion: FIELDS
             .iter()
-            .map(|f| (edit_distance(key, f.key), f.key))
-            .filter(|(d, _)| *d <= 3)
+            .map(|f| (!is_subsequence(key, f.key), edit_distance(key, f.key), f.key))
+            .filter(|(_, d, _)| *d <= 3)
             .min()
-            .map(|(_, k)| k),
+            .map(|(_, _, k)| k),
     })
+}
+
+fn is_subsequence(short: &str, long: &str) -> bool {
+    let mut letters = long.chars();
+    short.chars().all(|c| letters.any(|l| l == c))
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

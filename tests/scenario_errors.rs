@@ -1,0 +1,79 @@
+//! Malformed and out-of-range scenarios: each gives a clear error naming the
+//! field, never a panic.
+
+use lbsim::{Scenario, ScenarioError, Simulation};
+
+/// (scenario text, field the error must name, words the message must contain)
+const CASES: &[(&str, &str, &str)] = &[
+    ("servers = 0", "servers", "whole number from 1 to 10000"),
+    ("servers = 20000", "servers", "whole number from 1 to 10000"),
+    ("servers = 2.5", "servers", "whole number"),
+    ("servers = \"ten\"", "servers", "whole number"),
+    ("slots = -1", "slots", "from 1 to 1000"),
+    ("load = 0", "load", "from 0.05 to 1.5"),
+    ("load = 3.0", "load", "from 0.05 to 1.5"),
+    ("load = nan", "load", "number"),
+    ("policy = \"best\"", "policy", "one of random, round-robin"),
+    ("policy = 2", "policy", "one of"),
+    ("demand = \"bursty\"", "demand", "spike, continuous"),
+    ("service = \"gamma\"", "service", "constant, exponential, lognormal, pareto"),
+    ("queue_timeout_ms = -5", "queue_timeout_ms", "\"none\" or milliseconds"),
+    ("queue_timeout_ms = \"never\"", "queue_timeout_ms", "\"none\""),
+    ("subset_size = 0", "subset_size", "\"all\" or a whole number"),
+    ("subset_size = \"some\"", "subset_size", "\"all\""),
+    ("server_speeds = []", "server_speeds", "list of 1 to 100 numbers"),
+    ("server_speeds = [1, \"fast\"]", "server_speeds", "list"),
+    ("server_speeds = 2", "server_speeds", "list"),
+    ("choices = 1", "choices", "from 2 to 10"),
+    ("pareto_shape = 1.0", "pareto_shape", "from 1.05"),
+    ("seed = -3", "seed", "whole number from 0"),
+    ("warmup_s = 100\nduration_s = 50", "warmup_s, duration_s", "must be shorter"),
+    ("clients = 100000\nservers = 1000", "clients, balancers, subset_size", "entries"),
+    ("sever = 3", "sever", "did you mean `servers`"),
+    ("colour = \"blue\"", "colour", "lbsim fields"),
+    ("[servers]\ncount = 3", "servers", "whole number"),
+];
+
+#[test]
+fn each_bad_scenario_names_its_field() {
+    assert!(CASES.len() >= 15);
+    for (text, field, words) in CASES {
+        let error = Scenario::from_toml(text).expect_err(text);
+        let message = error.to_string();
+        assert_eq!(error.field(), Some(*field), "{text}: {message}");
+        assert!(message.contains(words), "{text}: `{message}` lacks `{words}`");
+        assert!(message.contains(field.split(',').next().unwrap()), "{text}: {message}");
+    }
+}
+
+#[test]
+fn syntax_errors_give_a_line() {
+    match Scenario::from_toml("servers = 3\nload = = 0.5\n") {
+        Err(ScenarioError::Syntax { line: Some(2), .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_useful_scenario_is_three_lines() {
+    let scenario = Scenario::from_toml("servers = 50\npolicy = \"power-of-d\"\nload = 0.95\n").unwrap();
+    assert_eq!((scenario.servers, scenario.load), (50, 0.95));
+    assert_eq!(Scenario { servers: 50, load: 0.95, policy: scenario.policy, ..Scenario::default() }, scenario);
+}
+
+#[test]
+fn structural_fields_refuse_live_changes() {
+    let mut sim = Simulation::new(&Scenario::default()).unwrap();
+    assert_eq!(sim.set("servers", "20"), Err(ScenarioError::NotLive { field: "servers" }));
+    assert!(matches!(sim.set("load", "9"), Err(ScenarioError::BadValue { field: "load", .. })));
+    assert_eq!(sim.scenario().load, 0.9, "a refused change leaves the scenario as it was");
+    assert!(sim.set("policy", "power-of-d").is_ok());
+}
+
+#[test]
+fn scenarios_built_in_code_are_checked_too() {
+    let bad = Scenario { servers: 0, ..Scenario::default() };
+    assert!(matches!(Simulation::new(&bad), Err(ScenarioError::BadValue { field: "servers", .. })));
+    let bad = Scenario { load: f64::INFINITY, ..Scenario::default() };
+    assert!(Simulation::new(&bad).is_err());
+}
