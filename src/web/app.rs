@@ -121,7 +121,7 @@ impl App {
         if !changed.is_empty() {
             let label =
                 changed.iter().take(2).map(|f| format!("{} = {}", f.key, f.text(old))).collect::<Vec<_>>();
-            self.view.keep_reference(&self.sim, label.join(", "));
+            self.view.keep_reference(&self.sim, &label.join(", "));
         }
         let applied = if changed.iter().any(|f| !f.live) {
             Simulation::new(new).map(|sim| self.sim = sim)

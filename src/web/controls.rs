@@ -49,6 +49,8 @@ pub enum Widget {
 
 /// What a control shows beside its label.
 pub enum Show {
+    /// Nothing: the input shows its value itself.
+    Nothing,
     /// The value and its unit.
     Value(&'static str),
     /// What the chosen policy does.
@@ -121,7 +123,7 @@ pub static CONTROLS: &[Control] = &[
         label: "Demand",
         group: Group::Load,
         widget: Widget::Choice,
-        show: Show::Value(""),
+        show: Show::Nothing,
     },
     Control {
         key: "clients",
@@ -161,9 +163,9 @@ pub static CONTROLS: &[Control] = &[
         label: "Service-time distribution",
         group: Group::Servers,
         widget: Widget::Choice,
-        show: Show::Value(""),
+        show: Show::Nothing,
     },
-    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Whole, show: Show::Value("") },
+    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Whole, show: Show::Nothing },
 ];
 
 enum Input {
@@ -294,12 +296,15 @@ impl Item {
             Input::Slider(input) | Input::Number(input) => input,
         };
         element.set_id(key);
-        let help = dom::create("p", "help")?;
-        help.set_id(&format!("{key}-help"));
-        help.set_text_content(Some(Params::help(key)));
         element.set_attribute("aria-describedby", &format!("{key}-value {key}-help"))?;
         row.append_child(element)?;
-        row.append_child(&help)?;
+        // The policy's description stands in for the field's help.
+        if !matches!(control.show, Show::PolicyDescription) {
+            let help = dom::create("p", "help")?;
+            help.set_id(&format!("{key}-help"));
+            help.set_text_content(Some(Params::help(key)));
+            row.append_child(&help)?;
+        }
         container.append_child(&row)?;
         Ok(Item { control, input, output, ladder })
     }
@@ -307,6 +312,7 @@ impl Item {
     fn show(&mut self, params: &Params) {
         let text = params.text(self.control.key);
         let shown = match self.control.show {
+            Show::Nothing => String::new(),
             Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text.clone(),
             Show::Value(unit) => format!("{text} {unit}"),
             Show::PolicyDescription => PolicyKind::from_name(&text).map_or("", |p| p.describe()).to_string(),

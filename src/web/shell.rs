@@ -63,19 +63,21 @@ pub fn mount() -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Keyboard shortcuts, outside form controls: space plays or pauses, "s"
-/// steps, "r" resets.
+/// Keyboard shortcuts, outside text fields and menus: space plays or
+/// pauses (unless a button has focus: space presses it), "s" steps, "r"
+/// resets.
 fn shortcut(app: &mut App, event: &Event) {
     let Some(key) = event.dyn_ref::<KeyboardEvent>() else { return };
-    let in_control = event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"));
-    if in_control || key.ctrl_key() || key.meta_key() || key.alt_key() {
+    let tag = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name());
+    if matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"))
+        || key.ctrl_key()
+        || key.meta_key()
+        || key.alt_key()
+    {
         return;
     }
     match key.key().as_str() {
-        " " => app.toggle_play(),
+        " " if tag.as_deref() != Some("BUTTON") => app.toggle_play(),
         "s" => app.step(),
         "r" => app.reset(),
         _ => return,

@@ -1,7 +1,8 @@
 //! Everything drawn each frame: the topology on every frame, the charts in
 //! turn at a throttled rate so they never cost the animation its frames.
 
-use super::charts::{self, ChartStyle, Curve};
+use super::charts::{self, ChartStyle};
+use super::dom;
 use super::surface::Surface;
 use super::theme::Palette;
 use super::topology;
@@ -10,6 +11,7 @@ use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
+use web_sys::HtmlElement;
 
 /// Wall milliseconds between two chart redraws (each chart is redrawn every
 /// `CHARTS` times this while the simulation runs).
@@ -25,8 +27,11 @@ pub struct View {
     stale: [bool; CHARTS],
     next_chart: usize,
     last_chart_ms: f64,
-    /// The client-experience curve from before the last change, and its label.
-    reference: Option<(String, Vec<f64>)>,
+    /// The client-experience curve from before the last change.
+    reference: Vec<f64>,
+    /// Its entry in the chart's legend, and the entry's text.
+    reference_legend: HtmlElement,
+    reference_label: HtmlElement,
     /// Reused each redraw of the load chart.
     loads: Vec<(u32, u32)>,
 }
@@ -40,7 +45,9 @@ impl View {
             stale: [true; CHARTS],
             next_chart: 0,
             last_chart_ms: f64::NEG_INFINITY,
-            reference: None,
+            reference: Vec::new(),
+            reference_legend: dom::by_id("reference-legend")?,
+            reference_label: dom::by_id("reference-label")?,
             loads: Vec::new(),
         })
     }
@@ -61,11 +68,14 @@ impl View {
         self.stale.iter().any(|s| *s)
     }
 
-    /// Keeps the current client-experience curve for comparison.
-    pub fn keep_reference(&mut self, sim: &Simulation, label: String) {
+    /// Keeps the current client-experience curve for comparison, labelled
+    /// with the settings it was made with.
+    pub fn keep_reference(&mut self, sim: &Simulation, label: &str) {
         let curve = percentile_curve(&sim.metrics().session_time);
         if !curve.is_empty() {
-            self.reference = Some((label, curve));
+            self.reference = curve;
+            self.reference_label.set_text_content(Some(&format!("before, with {label}")));
+            self.reference_legend.set_hidden(false);
         }
     }
 
@@ -96,10 +106,9 @@ impl View {
         let drawn = match index {
             0 => charts::percentiles(&area, &sim.metrics().series, &style),
             1 => {
-                let values = percentile_curve(&sim.metrics().session_time);
-                let current = Curve { label: "since the start", values: &values };
-                let reference = self.reference.as_ref().map(|(label, values)| Curve { label, values });
-                charts::clients(&area, current, reference, &style)
+                let current = percentile_curve(&sim.metrics().session_time);
+                let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
+                charts::clients(&area, &current, reference, &style)
             }
             _ => {
                 self.loads.clear();

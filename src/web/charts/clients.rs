@@ -7,23 +7,16 @@ use super::{nice_ceiling, ChartStyle, Drawn};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// A labelled curve of 101 values, p0 to p100, in milliseconds.
-pub struct Curve<'a> {
-    pub label: &'a str,
-    pub values: &'a [f64],
-}
-
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    current: Curve,
-    reference: Option<Curve>,
+    current: &[f64],
+    reference: Option<&[f64]>,
     style: &ChartStyle,
 ) -> Drawn
 where
     DB::ErrorType: 'static,
 {
-    let highest =
-        current.values.iter().chain(reference.iter().flat_map(|r| r.values)).fold(0.0, |a, b| b.max(a));
+    let highest = current.iter().chain(reference.into_iter().flatten()).fold(0.0, |a: f64, b| a.max(*b));
     let top = nice_ceiling(highest * 1.05);
     let mut chart = style.chart(
         area,
@@ -32,13 +25,10 @@ where
         ("percentile of sessions (p0 fastest)", "session time (ms)"),
     )?;
     let palette = style.palette;
-    let curves = reference.iter().map(|c| (c, palette.muted)).chain([(&current, palette.request)]);
-    for (curve, colour) in curves {
-        let points = curve.values.iter().enumerate().map(|(p, ms)| (p as f64, *ms));
-        chart
-            .draw_series(LineSeries::new(points, style.stroke(colour, 3.0)))?
-            .label(curve.label)
-            .legend(style.legend_line(colour));
+    let curves = reference.map(|c| (c, palette.muted)).into_iter().chain([(current, palette.request)]);
+    for (values, colour) in curves {
+        let points = values.iter().enumerate().map(|(p, ms)| (p as f64, *ms));
+        chart.draw_series(LineSeries::new(points, style.stroke(colour, 3.0)))?;
     }
-    style.legend(&mut chart)
+    Ok(())
 }

@@ -32,29 +32,20 @@ where
         let queued = group.iter().map(|(_, q)| f64::from(*q)).sum::<f64>() / count;
         (bar as f64 * width, busy, queued)
     };
-    chart
-        .draw_series((0..bars).map(|bar| {
-            let (x, busy, _) = mean(bar);
-            Rectangle::new([(x + gap, 0.0), (x + width - gap, busy)], palette.busy.rgb().filled())
-        }))?
-        .label("in service")
-        .legend(style.legend_line(palette.busy));
-    chart
-        .draw_series((0..bars).map(|bar| {
-            let (x, busy, queued) = mean(bar);
-            Rectangle::new([(x + gap, busy), (x + width - gap, busy + queued)], palette.queued.rgb().filled())
-        }))?
-        .label("queued")
-        .legend(style.legend_line(palette.queued));
+    chart.draw_series((0..bars).map(|bar| {
+        let (x, busy, _) = mean(bar);
+        Rectangle::new([(x + gap, 0.0), (x + width - gap, busy)], palette.busy.rgb().filled())
+    }))?;
+    chart.draw_series((0..bars).map(|bar| {
+        let (x, busy, queued) = mean(bar);
+        Rectangle::new([(x + gap, busy), (x + width - gap, busy + queued)], palette.queued.rgb().filled())
+    }))?;
     let capacity = [(0.0, f64::from(slots)), (n as f64, f64::from(slots))];
-    chart
-        .draw_series(DashedLineSeries::new(
-            capacity,
-            style.px(6.0),
-            style.px(4.0),
-            style.stroke(palette.muted, 1.5),
-        ))?
-        .label("slots")
-        .legend(style.legend_line(palette.muted));
-    style.legend(&mut chart)
+    chart.draw_series(DashedLineSeries::new(
+        capacity,
+        style.px(6.0),
+        style.px(4.0),
+        style.stroke(palette.muted, 1.5),
+    ))?;
+    Ok(())
 }

@@ -2,12 +2,13 @@
 //! client-experience curve (session time p0…p100, the seed essay's main
 //! chart) and the load across servers. Each takes its data and a drawing
 //! area, and is generic over the backend; the page draws them on canvases.
+//! Their legends are HTML beside the canvases, sharing the page's palette.
 
 mod clients;
 mod load;
 mod percentiles;
 
-pub use clients::{draw as clients, Curve};
+pub use clients::draw as clients;
 pub use load::draw as load;
 pub use percentiles::draw as percentiles;
 
@@ -79,29 +80,6 @@ impl ChartStyle<'_> {
             .axis_style(self.stroke(self.palette.muted, 1.0))
             .draw()?;
         Ok(chart)
-    }
-
-    /// The legend in the chart's upper left corner.
-    fn legend<'a, DB: DrawingBackend + 'a>(&self, chart: &mut Chart<'a, DB>) -> Drawn
-    where
-        DB::ErrorType: 'static,
-    {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .margin(self.px(8.0))
-            .legend_area_size(self.px(22.0))
-            .label_font(self.text(13.0, self.palette.ink))
-            .background_style(self.palette.panel.rgb().mix(0.85))
-            .border_style(self.palette.line.rgb())
-            .draw()?;
-        Ok(())
-    }
-
-    /// A legend entry's sample: a short line.
-    fn legend_line(&self, colour: Colour) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-        let (length, style) = (self.px(18.0) as i32, self.stroke(colour, 3.0));
-        move |(x, y)| PathElement::new(vec![(x, y), (x + length, y)], style)
     }
 }
 

@@ -176,8 +176,9 @@ fn draw_cells(
     context.begin_path();
     for (i, server) in servers.iter().enumerate().filter(|(_, s)| s.queued > 0) {
         let c = grid.cell(i);
+        // At most 60% of the cell, so its shade of busy slots still shows.
         let fraction = (f64::from(server.queued) / f64::from(server.slots.max(1))).min(1.0);
-        let h = ((c.h - 2.0 * inset) * fraction).max(1.5);
+        let h = ((c.h - 2.0 * inset) * 0.6 * fraction).max(1.5);
         context.rect(c.x + inset, c.y + c.h - inset - h, c.w - 2.0 * inset, h);
     }
     context.set_fill_style_str(&palette.queued.css());
