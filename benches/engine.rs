@@ -1,1 +1,58 @@
-fn main() {}
+//! Engine throughput: events per second and simulated requests per
+//! wall-clock second, median of several runs (the machine is shared and
+//! noisy, so medians, not single runs).
+//!
+//! `cargo bench --bench engine` runs scenarios/benchmark.toml (1,000 servers ×
+//! 10 slots, load 0.9, power-of-two with piggybacked load, about 100,000
+//! requests per simulated second for 60 s) and the small M/M/3 scenario.
+//! `LBSIM_BENCH_RUNS=N` sets the number of runs (default 5).
+
+use lbsim::{Scenario, Simulation};
+use std::time::Instant;
+
+struct Run {
+    wall_s: f64,
+    events: u64,
+    requests: u64,
+}
+
+fn run_once(scenario: &Scenario) -> Run {
+    let mut sim = Simulation::new(scenario).expect("valid scenario");
+    let started = Instant::now();
+    sim.run();
+    let wall_s = started.elapsed().as_secs_f64();
+    let books = sim.books();
+    Run { wall_s, events: sim.events_processed(), requests: books.completed + books.failed }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    let runs: usize = std::env::var("LBSIM_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
+    for name in ["benchmark.toml", "mmc.toml"] {
+        let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("scenario file");
+        let scenario = Scenario::from_toml(&text).expect("valid scenario");
+        let results: Vec<Run> = (0..runs).map(|_| run_once(&scenario)).collect();
+        let walls: Vec<f64> = results.iter().map(|r| r.wall_s).collect();
+        let events_per_s: Vec<f64> = results.iter().map(|r| r.events as f64 / r.wall_s).collect();
+        let requests_per_s: Vec<f64> = results.iter().map(|r| r.requests as f64 / r.wall_s).collect();
+        println!(
+            "{name}: {:.0} simulated s, {} events, {} requests per run; {runs} runs",
+            scenario.duration_s, results[0].events, results[0].requests
+        );
+        println!("  wall time      median {:.3} s   (runs: {:?})", median(walls.clone()), rounded(&walls));
+        println!("  events/s       median {:.2} M", median(events_per_s) / 1e6);
+        println!(
+            "  requests/s     median {:.2} M simulated requests per wall second",
+            median(requests_per_s) / 1e6
+        );
+    }
+}
+
+fn rounded(values: &[f64]) -> Vec<f64> {
+    values.iter().map(|v| (v * 1000.0).round() / 1000.0).collect()
+}

@@ -26,7 +26,8 @@ fn run_prints_a_readable_summary() {
 
 #[test]
 fn json_output_is_complete_and_repeatable() {
-    let args = ["run", "default", "--duration", "3s", "--warmup", "500ms", "--set", "policy=repick", "--json"];
+    let args =
+        ["run", "default", "--duration", "3s", "--warmup", "500ms", "--set", "policy=repick", "--json"];
     let first: serde_json::Value = serde_json::from_slice(&lbsim(&args).stdout).unwrap();
     let second: serde_json::Value = serde_json::from_slice(&lbsim(&args).stdout).unwrap();
     assert_eq!(first["summary"], second["summary"]);
@@ -86,4 +87,11 @@ fn errors_are_messages_not_panics() {
         assert!(stderr.starts_with("lbsim: ") && stderr.contains(words), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn readme_documents_every_field_as_the_command_line_does() {
+    let table = text(&lbsim(&["fields", "--markdown"]).stdout);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(readme.contains(&table), "README's field table is out of date: paste `lbsim fields --markdown`");
 }

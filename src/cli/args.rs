@@ -8,8 +8,8 @@ lbsim: a load-balancing laboratory (simulation engine)
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
-  lbsim fields      list every scenario field with its default and allowed values
-  lbsim policies    list the routing policies
+  lbsim fields [--markdown]   list every scenario field with its default and allowed values
+  lbsim policies              list the routing policies
 
 SCENARIO is a TOML file (see scenarios/); `default` means every field at its default.
 Durations are seconds, or take a unit: 500ms, 30s, 2m.";
@@ -18,7 +18,7 @@ Durations are seconds, or take a unit: 500ms, 30s, 2m.";
 pub enum Command {
     Run(RunArgs),
     Sweep(RunArgs),
-    Fields,
+    Fields { markdown: bool },
     Policies,
     Help,
 }
@@ -36,7 +36,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     match command.as_str() {
         "run" => Ok(Command::Run(parse_run(&args[1..])?)),
         "sweep" => Ok(Command::Sweep(parse_run(&args[1..])?)),
-        "fields" => Ok(Command::Fields),
+        "fields" => match &args[1..] {
+            [] => Ok(Command::Fields { markdown: false }),
+            [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
+            _ => Err("fields takes only --markdown".into()),
+        },
         "policies" => Ok(Command::Policies),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`; expected run, sweep, fields or policies")),

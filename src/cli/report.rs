@@ -116,6 +116,23 @@ pub fn fields() -> String {
     out
 }
 
+/// The same, as the Markdown table in the README.
+pub fn fields_markdown() -> String {
+    let mut out = String::from("| field | default | allowed | live | meaning |\n|---|---|---|---|---|\n");
+    for field in lbsim::scenario::FIELDS {
+        let live = if field.live { "yes" } else { "" };
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | {live} | {} |",
+            field.key,
+            field.default_text(),
+            field.allowed(),
+            field.help
+        );
+    }
+    out
+}
+
 pub fn policies() -> String {
     lbsim::scenario::PolicyKind::ALL.iter().map(|p| format!("{:<20}{}\n", p.name(), p.describe())).collect()
 }

@@ -20,7 +20,8 @@ pub fn main_with(argv: &[String]) -> i32 {
 fn dispatch(argv: &[String]) -> Result<(), String> {
     match args::parse(argv)? {
         Command::Help => println!("{}", args::USAGE),
-        Command::Fields => print!("{}", report::fields()),
+        Command::Fields { markdown: false } => print!("{}", report::fields()),
+        Command::Fields { markdown: true } => print!("{}", report::fields_markdown()),
         Command::Policies => print!("{}", report::policies()),
         Command::Run(run) => {
             let scenario = load(&run, None)?;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The project's test command: installs what is missing, then runs every check
+# and every test (formatting, lints for native and wasm32, the engine's tests,
+# and the end-to-end tests in headless Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh test
+
+echo "== formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
+
+echo "== engine (native)"
+cargo test
+
+echo "== browser app (headless Chromium)"
+scripts/browser-test.sh
