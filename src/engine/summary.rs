@@ -38,10 +38,15 @@ pub struct Summary {
     pub session_curve_ms: Vec<f64>,
     /// Age of the older counter behind each piggybacked power-of-two decision.
     pub decision_staleness_ms: Distribution,
+    /// Queue timeouts per completed request.
     pub mean_retries: f64,
     /// Mean over the live series of the per-server load coefficient of variation.
     pub mean_load_cv: f64,
     pub completed_per_server: Vec<u64>,
+    /// Per server, busy slots and queued requests averaged over the samples
+    /// taken every 250 ms after the warm-up.
+    pub mean_busy_per_server: Vec<f64>,
+    pub mean_queued_per_server: Vec<f64>,
     pub events: u64,
     pub trace_hash: String,
 }
@@ -76,15 +81,21 @@ impl Simulation {
             session_ms: Distribution::of(&m.session_time),
             session_curve_ms: percentile_curve(&m.session_time),
             decision_staleness_ms: Distribution::of(&m.decision_staleness),
-            mean_retries: m.retries.mean().unwrap_or(0.0),
+            mean_retries: m.retries as f64 / m.latency.count().max(1) as f64,
             mean_load_cv: if series.is_empty() {
                 0.0
             } else {
                 series.iter().map(|p| p.load_cv).sum::<f64>() / series.len() as f64
             },
             completed_per_server: m.completed_per_server.clone(),
+            mean_busy_per_server: per_sample(&m.busy_sums, m.samples_measured),
+            mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
         }
     }
+}
+
+fn per_sample(sums: &[u64], samples: u64) -> Vec<f64> {
+    sums.iter().map(|&sum| sum as f64 / samples.max(1) as f64).collect()
 }

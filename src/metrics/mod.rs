@@ -18,6 +18,8 @@ pub const SAMPLE_INTERVAL: Time = Time(250 * Time::NANOS_PER_MS);
 const WINDOW_SLICES: usize = 4;
 /// Points kept in the live series (two minutes of simulated time).
 pub const SERIES_POINTS: usize = 480;
+/// Samples of every server's state kept (thirty seconds of simulated time).
+pub const SERVER_HISTORY: usize = 120;
 
 /// Summary statistics of one measured quantity, in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -109,11 +111,19 @@ pub struct Metrics {
     pub latency: Histogram,
     pub queue_time: Histogram,
     pub session_time: Histogram,
-    /// Retries (queue timeouts) suffered by each completed request.
-    pub retries: Histogram,
+    /// Queue timeouts suffered by the completed requests, in total.
+    pub retries: u64,
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
+    /// Per server, sums of busy slots and of queued requests over the samples
+    /// taken after the warm-up, and how many samples that was.
+    pub busy_sums: Vec<u64>,
+    pub queued_sums: Vec<u64>,
+    pub samples_measured: u64,
+    /// Per server (busy slots, queued requests) at each of the last
+    /// `SERVER_HISTORY` samples, oldest first.
+    pub server_history: VecDeque<Vec<(u32, u32)>>,
     pub recent_latency: WindowedHistogram,
     pub recent_queue_time: WindowedHistogram,
     pub series: VecDeque<SamplePoint>,
@@ -131,9 +141,13 @@ impl Metrics {
             latency: Histogram::default(),
             queue_time: Histogram::default(),
             session_time: Histogram::default(),
-            retries: Histogram::default(),
+            retries: 0,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
+            busy_sums: vec![0; servers],
+            queued_sums: vec![0; servers],
+            samples_measured: 0,
+            server_history: VecDeque::with_capacity(SERVER_HISTORY),
             recent_latency: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
             recent_queue_time: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
             series: VecDeque::with_capacity(SERIES_POINTS),
@@ -161,7 +175,7 @@ impl Metrics {
         self.recent_latency.record(now, latency.0);
         if self.measuring(now) {
             self.latency.record(latency.0);
-            self.retries.record(retries.into());
+            self.retries += u64::from(retries);
             self.completed_per_server[server] += 1;
         }
     }
@@ -194,10 +208,22 @@ impl Metrics {
     pub fn sample(&mut self, now: Time, servers: impl Iterator<Item = (u32, u32, f64)>) {
         self.recent_queue_time.advance(now);
         self.recent_latency.advance(now);
+        let measuring = self.measuring(now);
+        self.samples_measured += u64::from(measuring);
+        let mut history =
+            if self.server_history.len() == SERVER_HISTORY { self.server_history.pop_front() } else { None }
+                .unwrap_or_default();
+        history.clear();
         let mut busy_slots = 0u64;
         let mut queued = 0u64;
         let (mut sum, mut sum_sq, mut n) = (0.0, 0.0, 0.0);
-        for ((busy, waiting, speed), started) in servers.zip(&mut self.started_this_interval) {
+        for (index, (busy, waiting, speed)) in servers.enumerate() {
+            history.push((busy, waiting));
+            if measuring {
+                self.busy_sums[index] += u64::from(busy);
+                self.queued_sums[index] += u64::from(waiting);
+            }
+            let started = &mut self.started_this_interval[index];
             busy_slots += u64::from(busy);
             queued += u64::from(waiting);
             let work = f64::from(*started) / speed;
@@ -231,9 +257,38 @@ impl Metrics {
             queued,
         };
         self.counts_at_last_sample = self.counts;
+        self.server_history.push_back(history);
         if self.series.len() == SERIES_POINTS {
             self.series.pop_front();
         }
         self.series.push_back(point);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_track_each_server_and_the_spread_of_work() {
+        let mut m = Metrics::new(2, Time::ZERO);
+        m.on_service_start(Time(1), 0, Time::ZERO);
+        m.on_service_start(Time(1), 1, Time::ZERO);
+        m.sample(SAMPLE_INTERVAL, [(1, 0, 1.0), (1, 2, 1.0)].into_iter());
+        assert_eq!(m.series.back().unwrap().load_cv, 0.0);
+        assert_eq!(m.server_history.back().unwrap(), &vec![(1, 0), (1, 2)]);
+        assert_eq!((m.queued_sums.clone(), m.samples_measured), (vec![0, 2], 1));
+        // Work 3 and 0: mean 1.5, standard deviation 1.5.
+        for _ in 0..3 {
+            m.on_service_start(Time(2), 0, Time::ZERO);
+        }
+        m.sample(SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 1.0), (0, 0, 1.0)].into_iter());
+        assert!((m.series.back().unwrap().load_cv - 1.0).abs() < 1e-12);
+        // A server twice as fast is expected to start twice the work.
+        m.on_service_start(Time(3), 0, Time::ZERO);
+        m.on_service_start(Time(3), 0, Time::ZERO);
+        m.on_service_start(Time(3), 1, Time::ZERO);
+        m.sample(Time(3) + SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 2.0), (0, 0, 1.0)].into_iter());
+        assert_eq!(m.series.back().unwrap().load_cv, 0.0);
     }
 }
