@@ -10,8 +10,6 @@ pub struct Chooser {
     /// Servers this chooser may pick, ascending; `None` means all.
     pub pool: Option<Vec<u32>>,
     pub known: Vec<Known>,
-    /// For a client choosing for itself: when each pool connection goes cold.
-    pub warm_until: Vec<Time>,
     pub policy: Box<dyn Policy>,
 }
 
@@ -24,12 +22,7 @@ impl Chooser {
         rng: &mut SimRng,
     ) -> Chooser {
         let len = pool.as_ref().map_or(servers, Vec::len);
-        Chooser {
-            pool,
-            known: vec![Known::default(); len],
-            warm_until: vec![Time::ZERO; len],
-            policy: policy::build(kind, choices, len, rng),
-        }
+        Chooser { pool, known: vec![Known::default(); len], policy: policy::build(kind, choices, len, rng) }
     }
 
     pub fn pool_len(&self) -> usize {
@@ -71,17 +64,14 @@ impl Chooser {
     pub fn change_pool(&mut self, pool: Option<Vec<u32>>, servers: usize) {
         let len = pool.as_ref().map_or(servers, Vec::len);
         let mut known = vec![Known::default(); len];
-        let mut warm = vec![Time::ZERO; len];
-        for position in 0..len {
+        for (position, entry) in known.iter_mut().enumerate() {
             let server = pool.as_ref().map_or(position as u32, |p| p[position]);
             if let Some(old) = self.position_of(server) {
-                known[position] = self.known[old];
-                warm[position] = self.warm_until[old];
+                *entry = self.known[old];
             }
         }
         self.pool = pool;
         self.known = known;
-        self.warm_until = warm;
     }
 }
 

@@ -135,7 +135,7 @@ impl Simulation {
         let (handshake, delay, lane) = if via_balancer {
             (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
         } else {
-            let handshake = Self::connect(&mut chooser.warm_until[position], self.now, self.timing);
+            let handshake = Self::connect(&mut chooser.known[position].warm_until, self.now, self.timing);
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };

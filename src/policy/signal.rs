@@ -37,6 +37,9 @@ pub struct Known {
     pub reported: Load,
     /// When the server measured `reported`; `None` before any response.
     pub measured_at: Option<Time>,
+    /// For a client choosing for itself: when its connection to the server
+    /// goes cold (kept here so that a send touches one entry).
+    pub warm_until: Time,
 }
 
 /// True loads by server index.
