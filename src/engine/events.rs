@@ -100,17 +100,33 @@ pub enum Lane {
 
 const LANES: usize = 4;
 
-#[derive(Default)]
 pub struct EventQueue {
     heap: BinaryHeap<Scheduled>,
     lanes: [VecDeque<Scheduled>; LANES],
+    /// The key of each lane's first event, then of the heap's, `u128::MAX`
+    /// when empty: finding the next event is a scan of five integers.
+    fronts: [u128; LANES + 1],
     next_sequence: u64,
+}
+
+const EMPTY: u128 = u128::MAX;
+const HEAP: usize = LANES;
+
+impl Default for EventQueue {
+    fn default() -> EventQueue {
+        EventQueue {
+            heap: BinaryHeap::new(),
+            lanes: Default::default(),
+            fronts: [EMPTY; LANES + 1],
+            next_sequence: 0,
+        }
+    }
 }
 
 impl EventQueue {
     pub fn push(&mut self, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
-        self.heap.push(scheduled);
+        self.push_heap(scheduled);
     }
 
     /// Schedules into a FIFO lane; falls back to the heap when `time` is
@@ -118,11 +134,21 @@ impl EventQueue {
     /// broke the lane's order).
     pub fn push_in_lane(&mut self, lane: Lane, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
-        let lane = &mut self.lanes[lane as usize];
-        match lane.back() {
-            Some(last) if last.key > scheduled.key => self.heap.push(scheduled),
-            _ => lane.push_back(scheduled),
+        let index = lane as usize;
+        let queue = &mut self.lanes[index];
+        match queue.back() {
+            Some(last) if last.key > scheduled.key => self.push_heap(scheduled),
+            Some(_) => queue.push_back(scheduled),
+            None => {
+                queue.push_back(scheduled);
+                self.fronts[index] = scheduled.key;
+            }
         }
+    }
+
+    fn push_heap(&mut self, scheduled: Scheduled) {
+        self.fronts[HEAP] = self.fronts[HEAP].min(scheduled.key);
+        self.heap.push(scheduled);
     }
 
     fn stamp(&mut self, time: Time, event: Event) -> Scheduled {
@@ -130,32 +156,38 @@ impl EventQueue {
         Scheduled { key: u128::from(time.0) << 64 | u128::from(self.next_sequence), event }
     }
 
-    /// Where the earliest event is (`LANES` for the heap) and its key.
-    fn earliest(&self) -> Option<(usize, u128)> {
-        let mut place = LANES;
-        let mut key = self.heap.peek().map_or(u128::MAX, |s| s.key);
-        for (index, lane) in self.lanes.iter().enumerate() {
-            if let Some(front) = lane.front() {
-                if front.key < key {
-                    key = front.key;
-                    place = index;
-                }
+    /// Which front holds the earliest event, and its key (`EMPTY` if none).
+    fn earliest(&self) -> (usize, u128) {
+        let mut place = HEAP;
+        for index in 0..LANES {
+            if self.fronts[index] < self.fronts[place] {
+                place = index;
             }
         }
-        (key != u128::MAX || place != LANES).then_some((place, key))
+        (place, self.fronts[place])
     }
 
     pub fn next_time(&self) -> Option<Time> {
-        self.earliest().map(|(_, key)| Time((key >> 64) as u64))
+        let (_, key) = self.earliest();
+        (key != EMPTY).then_some(Time((key >> 64) as u64))
     }
 
     /// Takes the earliest event if it is due at or before `until`.
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, Event)> {
-        let (place, key) = self.earliest()?;
-        if key >> 64 > u128::from(until.0) {
+        let (place, key) = self.earliest();
+        if key == EMPTY || key >> 64 > u128::from(until.0) {
             return None;
         }
-        let scheduled = if place == LANES { self.heap.pop() } else { self.lanes[place].pop_front() }?;
+        let scheduled = if place == HEAP {
+            let top = self.heap.pop();
+            self.fronts[HEAP] = self.heap.peek().map_or(EMPTY, |s| s.key);
+            top
+        } else {
+            let queue = &mut self.lanes[place];
+            let first = queue.pop_front();
+            self.fronts[place] = queue.front().map_or(EMPTY, |s| s.key);
+            first
+        }?;
         Some((scheduled.time(), scheduled.event))
     }
 }
@@ -181,5 +213,24 @@ mod tests {
                 (Time(5), Event::ClientStarts { client: 2 }),
             ]
         );
+    }
+
+    #[test]
+    fn lanes_and_heap_merge_into_one_order() {
+        let mut q = EventQueue::default();
+        let e = |client| Event::ClientStarts { client };
+        q.push_in_lane(Lane::Client, Time(3), e(1));
+        q.push(Time(3), e(2));
+        q.push_in_lane(Lane::Timeout, Time(2), e(3));
+        q.push_in_lane(Lane::Client, Time(5), e(4));
+        // Earlier than the lane's last event: it must still come out in order.
+        q.push_in_lane(Lane::Client, Time(4), e(5));
+        q.push_in_lane(Lane::Balancer, Time(3), e(6));
+        assert_eq!(q.next_time(), Some(Time(2)));
+        assert_eq!(q.pop_until(Time(1)), None);
+        let order: Vec<_> =
+            std::iter::from_fn(|| q.pop_until(Time(u64::MAX))).map(|(t, e)| (t.0, e)).collect();
+        assert_eq!(order, vec![(2, e(3)), (3, e(1)), (3, e(2)), (3, e(6)), (4, e(5)), (5, e(4))]);
+        assert_eq!(q.next_time(), None);
     }
 }
