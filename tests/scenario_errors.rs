@@ -58,7 +58,10 @@ fn syntax_errors_give_a_line() {
 fn a_useful_scenario_is_three_lines() {
     let scenario = Scenario::from_toml("servers = 50\npolicy = \"power-of-d\"\nload = 0.95\n").unwrap();
     assert_eq!((scenario.servers, scenario.load), (50, 0.95));
-    assert_eq!(Scenario { servers: 50, load: 0.95, policy: scenario.policy, ..Scenario::default() }, scenario);
+    assert_eq!(
+        Scenario { servers: 50, load: 0.95, policy: scenario.policy, ..Scenario::default() },
+        scenario
+    );
 }
 
 #[test]

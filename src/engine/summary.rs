@@ -64,6 +64,7 @@ impl Simulation {
 
     pub fn summary(&self) -> Summary {
         let m = &self.metrics;
+        let latency = m.latency.measured();
         let measured_s = (self.now - m.warmup_end).as_secs();
         let series: Vec<&SamplePoint> =
             m.series.iter().filter(|p| p.time_ms >= m.warmup_end.as_ms()).collect();
@@ -75,13 +76,13 @@ impl Simulation {
             counts: m.counts,
             in_flight: self.sessions.live(),
             failures: m.failures.clone(),
-            throughput: if measured_s > 0.0 { m.latency.count() as f64 / measured_s } else { 0.0 },
-            latency_ms: Distribution::of(&m.latency),
-            queue_ms: Distribution::of(&m.queue_time),
+            throughput: if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 },
+            latency_ms: Distribution::of(&latency),
+            queue_ms: Distribution::of(&m.queue_time.measured()),
             session_ms: Distribution::of(&m.session_time),
             session_curve_ms: percentile_curve(&m.session_time),
             decision_staleness_ms: Distribution::of(&m.decision_staleness),
-            mean_retries: m.retries as f64 / m.latency.count().max(1) as f64,
+            mean_retries: m.retries as f64 / latency.count().max(1) as f64,
             mean_load_cv: if series.is_empty() {
                 0.0
             } else {

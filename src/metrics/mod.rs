@@ -6,7 +6,7 @@ mod histogram;
 mod window;
 
 pub use histogram::Histogram;
-pub use window::WindowedHistogram;
+pub use window::Recorder;
 
 use crate::time::Time;
 use serde::Serialize;
@@ -108,8 +108,8 @@ pub struct Metrics {
     pub warmup_end: Time,
     pub counts: Counts,
     pub failures: Vec<(FailureReason, u64)>,
-    pub latency: Histogram,
-    pub queue_time: Histogram,
+    pub latency: Recorder,
+    pub queue_time: Recorder,
     pub session_time: Histogram,
     /// Queue timeouts suffered by the completed requests, in total.
     pub retries: u64,
@@ -124,8 +124,6 @@ pub struct Metrics {
     /// Per server (busy slots, queued requests) at each of the last
     /// `SERVER_HISTORY` samples, oldest first.
     pub server_history: VecDeque<Vec<(u32, u32)>>,
-    pub recent_latency: WindowedHistogram,
-    pub recent_queue_time: WindowedHistogram,
     pub series: VecDeque<SamplePoint>,
     started_this_interval: Vec<u32>,
     counts_at_last_sample: Counts,
@@ -133,13 +131,16 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// `warmup_end` is rounded up to a multiple of [`SAMPLE_INTERVAL`], where
+    /// the sliding windows' slices begin.
     pub fn new(servers: usize, warmup_end: Time) -> Metrics {
+        let warmup_end = Time(warmup_end.0.div_ceil(SAMPLE_INTERVAL.0) * SAMPLE_INTERVAL.0);
         Metrics {
             warmup_end,
             counts: Counts::default(),
             failures: Vec::new(),
-            latency: Histogram::default(),
-            queue_time: Histogram::default(),
+            latency: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
+            queue_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             session_time: Histogram::default(),
             retries: 0,
             decision_staleness: Histogram::default(),
@@ -148,8 +149,6 @@ impl Metrics {
             queued_sums: vec![0; servers],
             samples_measured: 0,
             server_history: VecDeque::with_capacity(SERVER_HISTORY),
-            recent_latency: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
-            recent_queue_time: WindowedHistogram::new(SAMPLE_INTERVAL, WINDOW_SLICES),
             series: VecDeque::with_capacity(SERIES_POINTS),
             started_this_interval: vec![0; servers],
             counts_at_last_sample: Counts::default(),
@@ -164,17 +163,13 @@ impl Metrics {
     /// A request left a queue (or skipped it) and took a slot.
     pub fn on_service_start(&mut self, now: Time, server: usize, queue_time: Time) {
         self.started_this_interval[server] += 1;
-        self.recent_queue_time.record(now, queue_time.0);
-        if self.measuring(now) {
-            self.queue_time.record(queue_time.0);
-        }
+        self.queue_time.record(now, queue_time.0);
     }
 
     pub fn on_request_completed(&mut self, now: Time, server: usize, latency: Time, retries: u32) {
         self.counts.completed += 1;
-        self.recent_latency.record(now, latency.0);
+        self.latency.record(now, latency.0);
         if self.measuring(now) {
-            self.latency.record(latency.0);
             self.retries += u64::from(retries);
             self.completed_per_server[server] += 1;
         }
@@ -206,8 +201,8 @@ impl Metrics {
     /// Adds a point to the live series. `servers` yields each server's
     /// (busy slots, queued requests, speed).
     pub fn sample(&mut self, now: Time, servers: impl Iterator<Item = (u32, u32, f64)>) {
-        self.recent_queue_time.advance(now);
-        self.recent_latency.advance(now);
+        self.queue_time.advance(now);
+        self.latency.advance(now);
         let measuring = self.measuring(now);
         self.samples_measured += u64::from(measuring);
         let mut history =
@@ -235,9 +230,9 @@ impl Metrics {
         let mean = sum / n;
         let load_cv = if mean > 0.0 { (sum_sq / n - mean * mean).max(0.0).sqrt() / mean } else { 0.0 };
 
-        self.recent_queue_time.merged_into(&mut self.scratch);
+        self.queue_time.window_into(&mut self.scratch);
         let queue = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
-        self.recent_latency.merged_into(&mut self.scratch);
+        self.latency.window_into(&mut self.scratch);
         let latency = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();

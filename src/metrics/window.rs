@@ -1,56 +1,86 @@
-//! A histogram over a sliding window of recent simulated time, kept as a ring
-//! of slices so memory stays bounded however long the simulation runs.
+//! A quantity recorded once per value and read two ways: over a sliding
+//! window of recent simulated time (for live charts) and over the whole run
+//! after the warm-up (for summaries).
+//!
+//! Values go into a ring of time slices. When a slice slides out of the
+//! window it is added to the settled total if it began at or after the end of
+//! the warm-up, so the warm-up is in effect rounded up to a slice boundary.
+//! Memory stays bounded however long the simulation runs.
 
 use super::Histogram;
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
-pub struct WindowedHistogram {
+pub struct Recorder {
     slices: Vec<Histogram>,
     slice_length: u64,
     /// Index (time / slice_length) of the newest slice.
     newest: u64,
+    warmup_end: Time,
+    /// Slices that left the window after the warm-up, merged.
+    settled: Histogram,
 }
 
-impl WindowedHistogram {
-    pub fn new(slice_length: Time, slices: usize) -> WindowedHistogram {
-        WindowedHistogram {
+impl Recorder {
+    pub fn new(slice_length: Time, slices: usize, warmup_end: Time) -> Recorder {
+        Recorder {
             slices: vec![Histogram::default(); slices.max(1)],
             slice_length: slice_length.0.max(1),
             newest: 0,
+            warmup_end,
+            settled: Histogram::default(),
         }
     }
 
-    /// Drops slices that have slid out of the window ending at `now`.
+    /// Slides the window to end at `now`, settling the slices that leave it.
     pub fn advance(&mut self, now: Time) {
         let target = now.0 / self.slice_length;
         if target <= self.newest {
             return;
         }
-        let stale = (target - self.newest).min(self.slices.len() as u64);
-        for k in 1..=stale {
-            let index = ((self.newest + k) % self.slices.len() as u64) as usize;
-            self.slices[index].clear();
+        // The window holds slices (newest - n, newest] and will hold
+        // (target - n, target]; those in the first but not the second leave.
+        let n = self.slices.len() as u64;
+        if target >= n {
+            for index in (self.newest + 1).saturating_sub(n)..=self.newest.min(target - n) {
+                self.settle(index);
+            }
         }
         self.newest = target;
     }
 
+    fn settle(&mut self, index: u64) {
+        let slot = (index % self.slices.len() as u64) as usize;
+        if index * self.slice_length >= self.warmup_end.0 {
+            self.settled.merge(&self.slices[slot]);
+        }
+        self.slices[slot].clear();
+    }
+
     pub fn record(&mut self, now: Time, value: u64) {
         self.advance(now);
-        let index = (self.newest % self.slices.len() as u64) as usize;
-        self.slices[index].record(value);
+        let slot = (self.newest % self.slices.len() as u64) as usize;
+        self.slices[slot].record(value);
     }
 
     /// Everything recorded within the window, merged into `into`.
-    pub fn merged_into(&self, into: &mut Histogram) {
+    pub fn window_into(&self, into: &mut Histogram) {
         into.clear();
         for slice in &self.slices {
             into.merge(slice);
         }
     }
 
-    pub fn span(&self) -> Time {
-        Time(self.slice_length * self.slices.len() as u64)
+    /// Everything recorded after the warm-up.
+    pub fn measured(&self) -> Histogram {
+        let mut total = self.settled.clone();
+        let n = self.slices.len() as u64;
+        for index in self.newest.saturating_sub(n - 1)..=self.newest {
+            if index * self.slice_length >= self.warmup_end.0 {
+                total.merge(&self.slices[(index % n) as usize]);
+            }
+        }
+        total
     }
 }
 
@@ -58,21 +88,37 @@ impl WindowedHistogram {
 mod tests {
     use super::*;
 
+    fn counts(r: &Recorder) -> (u64, u64) {
+        let mut window = Histogram::default();
+        r.window_into(&mut window);
+        (window.count(), r.measured().count())
+    }
+
     #[test]
-    fn old_values_slide_out() {
-        let mut w = WindowedHistogram::new(Time(10), 3);
-        w.record(Time(0), 1);
-        w.record(Time(15), 2);
-        w.record(Time(25), 3);
-        let mut merged = Histogram::default();
-        w.merged_into(&mut merged);
-        assert_eq!(merged.count(), 3);
-        w.advance(Time(31));
-        w.merged_into(&mut merged);
-        assert_eq!(merged.count(), 2);
-        w.advance(Time(1_000));
-        w.merged_into(&mut merged);
-        assert_eq!(merged.count(), 0);
-        assert_eq!(w.span(), Time(30));
+    fn old_values_slide_out_of_the_window_but_stay_measured() {
+        let mut r = Recorder::new(Time(10), 3, Time::ZERO);
+        r.record(Time(0), 1);
+        r.record(Time(15), 2);
+        r.record(Time(25), 3);
+        assert_eq!(counts(&r), (3, 3));
+        r.advance(Time(31));
+        assert_eq!(counts(&r), (2, 3));
+        r.advance(Time(1_000));
+        assert_eq!(counts(&r), (0, 3));
+        r.record(Time(1_001), 4);
+        assert_eq!(counts(&r), (1, 4));
+    }
+
+    #[test]
+    fn slices_before_the_warmup_are_not_measured() {
+        let mut r = Recorder::new(Time(10), 2, Time(20));
+        for t in (0..60).step_by(5) {
+            r.record(Time(t), t);
+        }
+        // Slices 0 and 1 (times 0..20) are warm-up; 2 to 5 count.
+        assert_eq!(r.measured().count(), 8);
+        assert_eq!(r.measured().quantile(0.0), Some(20));
+        r.advance(Time(10_000));
+        assert_eq!(r.measured().count(), 8);
     }
 }

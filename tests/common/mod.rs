@@ -56,7 +56,7 @@ pub fn mean_queue_wait(scenario: &Scenario, batches: usize) -> Estimate {
     let mut means = Vec::with_capacity(batches);
     for k in 1..=batches as u64 {
         sim.advance_to(start + Time(span.0 / batches as u64 * k), u64::MAX);
-        let h = &sim.metrics().queue_time;
+        let h = sim.metrics().queue_time.measured();
         let (count, sum) = (h.count() - last.0, h.sum() - last.1);
         means.push(sum as f64 / count.max(1) as f64 / 1e6);
         last = (h.count(), h.sum());
