@@ -18,7 +18,8 @@ use wasm_bindgen::prelude::*;
 /// - `advance(ms)`: advances the simulation by `ms` simulated milliseconds;
 /// - `frameCosts()`: wall milliseconds each frame since the last call spent
 ///   simulating and drawing;
-/// - `wasmMemoryBytes()`: the size of the WebAssembly memory.
+/// - `wasmMemoryBytes()`: the size of the WebAssembly memory;
+/// - `panic()`: panics, to show that a panic is reported on the page.
 pub fn install(app: &Rc<RefCell<App>>, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
     let hooks = Object::new();
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
@@ -47,6 +48,10 @@ pub fn install(app: &Rc<RefCell<App>>, frames: &Rc<FrameLoop>) -> Result<(), JsV
             .byte_length() as f64
     };
     set("wasmMemoryBytes", Closure::<dyn Fn() -> f64>::new(memory).into_js_value())?;
+    set(
+        "panic",
+        Closure::<dyn Fn()>::new(|| panic!("panic requested by window.lbsim.panic()")).into_js_value(),
+    )?;
     Reflect::set(&dom::window(), &JsValue::from_str("lbsim"), &hooks)?;
     Ok(())
 }

@@ -32,9 +32,15 @@ impl Params {
         fields::find(key).map(|f| f.text(&self.scenario)).unwrap_or_default()
     }
 
+    /// Changes one setting; on error nothing changes.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
         if key != SPEED_KEY {
-            return self.scenario.set(key, text);
+            // `Scenario::set` keeps a value that fails only the checks across
+            // fields, so try it on a copy.
+            let mut scenario = self.scenario.clone();
+            scenario.set(key, text)?;
+            self.scenario = scenario;
+            return Ok(());
         }
         match text.trim().parse::<f64>() {
             Ok(speed) if (SPEED_MIN..=SPEED_MAX).contains(&speed) => {

@@ -47,7 +47,7 @@ impl Readouts {
         set(&self.bounces, &group_thousands(latest.bounce_rate.round() as u64));
         set(&self.sim_time, &format!("{:.1}", snapshot.time_ms / 1000.0));
         let speed = match actual_speed {
-            Some(speed) => format!("running at {}× real time", significant(speed)),
+            Some(speed) => format!("{}× real time", significant(speed)),
             None => "paused".to_string(),
         };
         set(&self.actual_speed, &speed);

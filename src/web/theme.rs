@@ -58,6 +58,8 @@ pub struct Palette {
     pub p99: Colour,
     /// `LOAD_SHADES` colours from free to busy, as CSS text.
     pub load_shades: Vec<String>,
+    /// `LOAD_SHADES` colours from free to a waiting client, as CSS text.
+    pub client_shades: Vec<String>,
 }
 
 impl Palette {
@@ -70,7 +72,10 @@ impl Palette {
         let get = |name: &str| {
             Colour::parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
         };
-        let (free, busy) = (get("--c-free"), get("--c-busy"));
+        let (free, busy, client) = (get("--c-free"), get("--c-busy"), get("--c-client"));
+        let shades = |to: Colour| {
+            (0..LOAD_SHADES).map(|i| free.mix(to, i as f64 / (LOAD_SHADES - 1) as f64).css()).collect()
+        };
         Palette {
             ink: get("--ink"),
             muted: get("--muted"),
@@ -84,14 +89,13 @@ impl Palette {
             busy,
             queued: get("--c-queued"),
             free,
-            client: get("--c-client"),
+            client,
             balancer: get("--c-balancer"),
             p50: get("--c-p50"),
             p90: get("--c-p90"),
             p99: get("--c-p99"),
-            load_shades: (0..LOAD_SHADES)
-                .map(|i| free.mix(busy, i as f64 / (LOAD_SHADES - 1) as f64).css())
-                .collect(),
+            load_shades: shades(busy),
+            client_shades: shades(client),
         }
     }
 }

@@ -192,3 +192,14 @@ test('a thousand servers switch to the compact view', async () => {
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('a panic shows a visible message instead of a silently frozen page', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await assert.rejects(page.evaluate(() => window.lbsim.panic()));
+  const banner = page.locator('#panic');
+  await banner.waitFor({ state: 'visible' });
+  assert.match(await banner.textContent(), /internal error: .*panic requested by window\.lbsim\.panic\(\)/s);
+  assert.ok(errors.some((e) => e.includes('panic requested')), 'the panic is logged to the console');
+  await screenshot(page, 'panic');
+  await page.context().close();
+});

@@ -51,6 +51,8 @@ impl Grid {
     }
 }
 
+/// The most client cells drawn; beyond it, clients share cells.
+const MAX_CLIENT_CELLS: usize = 1_000;
 /// Past this many servers the canvas shows the compact view.
 pub const COMPACT_ABOVE: usize = 50;
 /// Height of the band of tier labels at the top.
@@ -59,6 +61,7 @@ const MARGIN: f64 = 12.0;
 
 pub struct Layout {
     pub clients: Grid,
+    pub clients_per_cell: usize,
     pub balancers: Option<Grid>,
     pub servers: Grid,
     /// Left edge of the server area, where requests arrive.
@@ -71,23 +74,32 @@ impl Layout {
         let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
         let tall = bottom - top;
         let client_w = (width * 0.06).clamp(18.0, 48.0);
-        let clients = Grid::new(clients, Rect { x: MARGIN, y: top, w: client_w, h: tall }, 6.0);
+        let clients_per_cell = clients.div_ceil(MAX_CLIENT_CELLS).max(1);
+        let client_area = Rect { x: MARGIN, y: top, w: client_w, h: tall };
+        let client_cells = Grid::new(clients.div_ceil(clients_per_cell), client_area, 6.0);
         let balancer_w = (width * 0.07).clamp(24.0, 64.0);
         let balancers = (balancers > 0).then(|| {
             let area = Rect { x: width * 0.40 - balancer_w / 2.0, y: top, w: balancer_w, h: tall };
             Grid::new(balancers, area, 10.0)
         });
-        let servers_x = width * if balancers.is_some() { 0.55 } else { 0.45 };
+        // Narrow screens give the servers a larger share of the width.
+        let servers_x = width
+            * match (balancers.is_some(), width >= 600.0) {
+                (true, true) => 0.55,
+                (true, false) => 0.5,
+                (false, true) => 0.45,
+                (false, false) => 0.35,
+            };
         let compact = servers > COMPACT_ABOVE;
         let area = Rect { x: servers_x, y: top, w: width - MARGIN - servers_x, h: tall };
         let servers =
             if compact { Grid::new(servers, area, f64::INFINITY) } else { Grid::new(servers, area, 0.0) };
-        Layout { clients, balancers, servers, servers_x, compact }
+        Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact }
     }
 
     /// Where a request leaves or reaches client `i`.
     pub fn client_anchor(&self, i: usize) -> (f64, f64) {
-        let cell = self.clients.cell(i);
+        let cell = self.clients.cell(i / self.clients_per_cell);
         (cell.x + cell.w * 0.75, cell.y + cell.h / 2.0)
     }
 

@@ -30,21 +30,28 @@ struct Row {
 }
 
 impl Row {
+    /// Slots as one line of cells (shrunk down to 5 px if need be), else
+    /// as several lines, else as a bar.
     fn new(cell: Rect, slots: usize) -> Row {
-        let pitch = (cell.h * 0.7).clamp(3.0, 16.0);
-        let side = (pitch * 0.8).max(2.0);
+        let largest = (cell.h * 0.7).clamp(3.0, 16.0);
         let label_w = if cell.h >= 14.0 { 46.0 } else { 0.0 };
         let available = cell.w * 0.5;
-        let per_line = ((available / pitch).floor() as usize).max(1);
-        let lines = slots.div_ceil(per_line);
-        let fits = lines as f64 * pitch <= cell.h - 2.0;
-        let (per_line, box_w, box_h) = if fits {
-            (per_line, slots.min(per_line) as f64 * pitch + 4.0, lines as f64 * pitch + 4.0)
+        let one_line = (available / slots.max(1) as f64).min(largest);
+        let per_line = ((available / largest).floor() as usize).max(1);
+        let (pitch, per_line) = if one_line >= 5.0 {
+            (one_line, slots.max(1))
+        } else if slots.div_ceil(per_line) as f64 * largest <= cell.h - 2.0 {
+            (largest, per_line)
         } else {
-            (0, available, (cell.h * 0.7).min(18.0))
+            (largest, 0)
+        };
+        let (box_w, box_h) = match per_line {
+            0 => (available, (cell.h * 0.7).min(18.0)),
+            n => (slots.min(n) as f64 * pitch + 4.0, slots.div_ceil(n) as f64 * pitch + 4.0),
         };
         let box_x = cell.x + cell.w - label_w - box_w;
         let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
+        let side = (pitch * 0.8).max(2.0);
         Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start: cell.x + 6.0 }
     }
 

@@ -3,170 +3,17 @@
 //! which settings to show and how. Each control shows its value; keyboard
 //! operation comes from the native inputs.
 
+mod table;
+
+pub use table::CONTROLS;
+
 use super::dom;
-use super::params::{Params, SPEED_KEY};
+use super::params::Params;
 use lbsim::scenario::{fields, FieldKind, PolicyKind};
+use table::{Control, Group, Show, Widget};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};
-
-/// Where a control sits on the page.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Group {
-    Transport,
-    Routing,
-    Load,
-    Servers,
-    Run,
-}
-
-impl Group {
-    const PANEL: [Group; 4] = [Group::Routing, Group::Load, Group::Servers, Group::Run];
-
-    fn title(self) -> &'static str {
-        match self {
-            Group::Transport => "",
-            Group::Routing => "Routing",
-            Group::Load => "Demand",
-            Group::Servers => "Servers",
-            Group::Run => "Run",
-        }
-    }
-}
-
-/// How a control edits its setting.
-pub enum Widget {
-    /// A drop-down of the field's names.
-    Choice,
-    /// A slider over these values (those the field accepts), plus the
-    /// current value when it is not among them.
-    Presets(&'static [&'static str]),
-    /// A slider over the field's whole range in steps of this size.
-    Steps(f64),
-    /// A box for a whole number in the field's range.
-    Whole,
-}
-
-/// What a control shows beside its label.
-pub enum Show {
-    /// Nothing: the input shows its value itself.
-    Nothing,
-    /// The value and its unit.
-    Value(&'static str),
-    /// What the chosen policy does.
-    PolicyDescription,
-    /// The load, and the request rate it means.
-    OfferedLoad,
-}
-
-pub struct Control {
-    pub key: &'static str,
-    pub label: &'static str,
-    pub group: Group,
-    pub widget: Widget,
-    pub show: Show,
-}
-
-/// Every control, in page order. Keys are field keys (or the speed).
-pub static CONTROLS: &[Control] = &[
-    Control {
-        key: SPEED_KEY,
-        label: "Speed",
-        group: Group::Transport,
-        widget: Widget::Presets(&["0.1", "0.2", "0.25", "0.5", "1", "2", "3", "5", "10"]),
-        show: Show::Value("×"),
-    },
-    Control {
-        key: "policy",
-        label: "Policy",
-        group: Group::Routing,
-        widget: Widget::Choice,
-        show: Show::PolicyDescription,
-    },
-    Control {
-        key: "staleness_ms",
-        label: "Staleness of load information",
-        group: Group::Routing,
-        widget: Widget::Presets(&[
-            "0", "1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000",
-            "60000",
-        ]),
-        show: Show::Value("ms"),
-    },
-    Control {
-        key: "subset_size",
-        label: "Pool (subset) size",
-        group: Group::Routing,
-        widget: Widget::Presets(&[
-            "1", "2", "3", "4", "5", "6", "8", "10", "15", "20", "30", "50", "100", "all",
-        ]),
-        show: Show::Value("servers"),
-    },
-    Control {
-        key: "balancers",
-        label: "Balancers (0 = clients choose)",
-        group: Group::Routing,
-        widget: Widget::Presets(&[
-            "0", "1", "2", "3", "4", "5", "10", "20", "50", "100", "200", "500", "1000",
-        ]),
-        show: Show::Value(""),
-    },
-    Control {
-        key: "load",
-        label: "Offered load",
-        group: Group::Load,
-        widget: Widget::Steps(0.05),
-        show: Show::OfferedLoad,
-    },
-    Control {
-        key: "demand",
-        label: "Demand",
-        group: Group::Load,
-        widget: Widget::Choice,
-        show: Show::Nothing,
-    },
-    Control {
-        key: "clients",
-        label: "Clients",
-        group: Group::Load,
-        widget: Widget::Presets(&[
-            "1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000",
-        ]),
-        show: Show::Value(""),
-    },
-    Control {
-        key: "servers",
-        label: "Servers",
-        group: Group::Servers,
-        widget: Widget::Presets(&[
-            "1", "2", "3", "4", "5", "6", "8", "10", "12", "15", "20", "25", "30", "40", "50", "75", "100",
-            "150", "200", "300", "500", "750", "1000",
-        ]),
-        show: Show::Value(""),
-    },
-    Control {
-        key: "slots",
-        label: "Slots per server",
-        group: Group::Servers,
-        widget: Widget::Presets(&["1", "2", "3", "4", "5", "8", "10", "16", "20", "32", "50", "100"]),
-        show: Show::Value(""),
-    },
-    Control {
-        key: "queue_timeout_ms",
-        label: "Queue timeout",
-        group: Group::Servers,
-        widget: Widget::Presets(&["5", "10", "20", "50", "100", "200", "500", "1000", "5000", "none"]),
-        show: Show::Value("ms"),
-    },
-    Control {
-        key: "service",
-        label: "Service-time distribution",
-        group: Group::Servers,
-        widget: Widget::Choice,
-        show: Show::Nothing,
-    },
-    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Whole, show: Show::Nothing },
-];
 
 enum Input {
     Select(HtmlSelectElement),
