@@ -23,10 +23,10 @@ pub enum Event {
     ArriveAtServer {
         session: u32,
     },
-    /// A queued request's timeout; stale unless the request still holds `ticket`.
+    /// The oldest request queued at `server` may have timed out (stale unless
+    /// it is the server's pending timeout).
     QueueTimeout {
-        session: u32,
-        ticket: u32,
+        server: u32,
     },
     ServiceDone {
         session: u32,
@@ -94,11 +94,9 @@ pub enum Lane {
     AfterHandshake,
     /// One-way balancer delay.
     Balancer,
-    /// Queue timeouts.
-    Timeout,
 }
 
-const LANES: usize = 4;
+const LANES: usize = 3;
 
 pub struct EventQueue {
     heap: BinaryHeap<Scheduled>,
@@ -221,7 +219,7 @@ mod tests {
         let e = |client| Event::ClientStarts { client };
         q.push_in_lane(Lane::Client, Time(3), e(1));
         q.push(Time(3), e(2));
-        q.push_in_lane(Lane::Timeout, Time(2), e(3));
+        q.push_in_lane(Lane::AfterHandshake, Time(2), e(3));
         q.push_in_lane(Lane::Client, Time(5), e(4));
         // Earlier than the lane's last event: it must still come out in order.
         q.push_in_lane(Lane::Client, Time(4), e(5));

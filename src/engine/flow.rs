@@ -20,7 +20,7 @@ impl Simulation {
             Event::ClientStarts { client } => self.start_session(client),
             Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
             Event::ArriveAtServer { session } => self.arrive_at_server(session),
-            Event::QueueTimeout { session, ticket } => self.queue_timeout(session, ticket),
+            Event::QueueTimeout { server } => self.queue_timeout(server as usize),
             Event::ServiceDone { session } => self.service_done(session),
             Event::BounceArrives { session } => self.bounce_arrives(session),
             Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
@@ -31,7 +31,7 @@ impl Simulation {
                 }
             }
             Event::Sample => {
-                let servers = self.servers.iter().map(|s| (s.busy, s.queued, s.speed));
+                let servers = self.servers.iter().map(|s| (s.busy, s.queued(), s.speed));
                 self.metrics.sample(self.now, servers);
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
             }
@@ -159,21 +159,22 @@ impl Simulation {
             self.start_service(id, server);
             return;
         }
-        let ticket = self.next_ticket;
-        self.next_ticket = self.next_ticket.wrapping_add(1).max(1);
         let request = &mut session.request;
         request.stage = Stage::Queued;
-        request.ticket = ticket;
         request.queued_at = self.now;
         request.first_queued.get_or_insert(self.now);
-        self.servers[server].enqueue(id, ticket);
+        self.servers[server].queue.push_back(id);
         if let Some(timeout) = self.timing.queue_timeout {
-            self.events.push_in_lane(
-                Lane::Timeout,
-                self.now + timeout,
-                Event::QueueTimeout { session: id, ticket },
-            );
+            if self.servers[server].timeout_due.is_none() {
+                self.arm_queue_timeout(server, self.now + timeout);
+            }
         }
+    }
+
+    /// Schedules `server`'s one pending timeout event; any earlier one is now stale.
+    pub(super) fn arm_queue_timeout(&mut self, server: usize, due: Time) {
+        self.servers[server].timeout_due = Some(due);
+        self.events.push(due, Event::QueueTimeout { server: server as u32 });
     }
 
     fn start_service(&mut self, id: u32, server: usize) {
@@ -182,33 +183,40 @@ impl Simulation {
         let queue_time = request.first_queued.map_or(Time::ZERO, |t| self.now - t);
         let duration =
             Time(libm::round(self.service.draw(&mut self.rng) / self.servers[server].speed) as u64);
-        request.ticket = 0;
         request.travel(Stage::InService, self.now, self.now + duration);
         self.servers[server].busy += 1;
         self.metrics.on_service_start(self.now, server, queue_time);
         self.events.push(self.now + duration, Event::ServiceDone { session: id });
     }
 
-    fn queue_timeout(&mut self, id: u32, ticket: u32) {
-        if !self.sessions.holds_ticket(id, ticket) {
+    /// Sends back every request at the front of `server`'s queue whose timeout
+    /// has passed, then arms the timeout of the oldest one left.
+    fn queue_timeout(&mut self, server: usize) {
+        if self.servers[server].timeout_due != Some(self.now) {
             return;
         }
+        self.servers[server].timeout_due = None;
         let Some(timeout) = self.timing.queue_timeout else { return };
+        while let Some(&oldest) = self.servers[server].queue.front() {
+            let due = self.sessions.get(oldest).map_or(self.now, |s| s.request.queued_at) + timeout;
+            if due > self.now {
+                self.arm_queue_timeout(server, due);
+                return;
+            }
+            self.servers[server].queue.pop_front();
+            self.bounce(oldest, server);
+        }
+    }
+
+    fn bounce(&mut self, id: u32, server: usize) {
+        let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
-        // A later event covers a timeout that was lengthened while queued.
-        if self.now < request.queued_at + timeout {
-            return;
-        }
-        request.ticket = 0;
         request.retries += 1;
-        request.reported = self.servers[request.server as usize].load();
+        request.reported = load;
         request.measured_at = self.now;
         let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
         request.travel(Stage::Bounced, self.now, self.now + delay);
-        let server = request.server as usize;
-        let sessions = &self.sessions;
-        self.servers[server].forget_one(|s, t| sessions.holds_ticket(s, t));
         self.metrics.counts.bounces += 1;
         self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
     }
@@ -216,8 +224,7 @@ impl Simulation {
     fn service_done(&mut self, id: u32) {
         let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
         self.servers[server].busy -= 1;
-        let sessions = &self.sessions;
-        if let Some(next) = self.servers[server].pop_live(|s, t| sessions.holds_ticket(s, t)) {
+        if let Some(next) = self.servers[server].queue.pop_front() {
             self.start_service(next, server);
         }
         let load = self.servers[server].load();

@@ -1,8 +1,7 @@
 //! Changing settings while a simulation runs.
 
 use super::chooser::draw_pool;
-use super::events::Lane;
-use super::{Event, Simulation, Timing};
+use super::{Simulation, Timing};
 use crate::policy;
 use crate::scenario::{fields, Demand, Scenario, ScenarioError};
 
@@ -73,18 +72,18 @@ impl Simulation {
         self.refresh_board();
     }
 
-    /// Gives every queued request a timeout event for the new deadline; events
-    /// for the old deadline find themselves early (and do nothing) or the
-    /// request gone.
+    /// Re-arms every server's queue timeout for its oldest request under the
+    /// new setting (or disarms it, for "none").
     fn reschedule_queue_timeouts(&mut self) {
-        let Some(timeout) = self.timing.queue_timeout else { return };
-        let sessions = &self.sessions;
-        for server in &self.servers {
-            for (session, ticket) in server.live_entries(|s, t| sessions.holds_ticket(s, t)) {
-                let queued_at = sessions.get(session).map_or(self.now, |s| s.request.queued_at);
-                let due = (queued_at + timeout).max(self.now);
-                self.events.push_in_lane(Lane::Timeout, due, Event::QueueTimeout { session, ticket });
-            }
+        for server in 0..self.servers.len() {
+            self.servers[server].timeout_due = None;
+            let (Some(timeout), Some(&oldest)) =
+                (self.timing.queue_timeout, self.servers[server].queue.front())
+            else {
+                continue;
+            };
+            let queued_at = self.sessions.get(oldest).map_or(self.now, |s| s.request.queued_at);
+            self.arm_queue_timeout(server, (queued_at + timeout).max(self.now));
         }
     }
 }

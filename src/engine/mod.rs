@@ -15,6 +15,8 @@ mod service;
 mod session;
 mod snapshot;
 mod summary;
+#[cfg(test)]
+mod tests;
 
 pub use events::Event;
 pub use session::Stage;
@@ -47,7 +49,6 @@ pub struct Simulation {
     board: Vec<u64>,
     board_generation: u32,
     arrival_generation: u32,
-    next_ticket: u32,
     service: ServiceTime,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
@@ -127,7 +128,6 @@ impl Simulation {
             board: vec![0; n],
             board_generation: 0,
             arrival_generation: 0,
-            next_ticket: 1,
             service: ServiceTime::from_scenario(&scenario),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing: Timing::of(&scenario),
@@ -211,20 +211,20 @@ impl Simulation {
     }
 
     fn mix_trace(&mut self, time: Time, event: Event) {
-        let (kind, a, b) = match event {
-            Event::SessionArrival { generation } => (1, generation, 0),
-            Event::ClientStarts { client } => (2, client, 0),
-            Event::ArriveAtBalancer { session } => (3, session, 0),
-            Event::ArriveAtServer { session } => (4, session, 0),
-            Event::QueueTimeout { session, ticket } => (5, session, ticket),
-            Event::ServiceDone { session } => (6, session, 0),
-            Event::BounceArrives { session } => (7, session, 0),
-            Event::ResponseAtBalancer { session } => (8, session, 0),
-            Event::ResponseAtClient { session } => (9, session, 0),
-            Event::BoardRefresh { generation } => (10, generation, 0),
-            Event::Sample => (11, 0, 0),
+        let (kind, id) = match event {
+            Event::SessionArrival { generation } => (1, generation),
+            Event::ClientStarts { client } => (2, client),
+            Event::ArriveAtBalancer { session } => (3, session),
+            Event::ArriveAtServer { session } => (4, session),
+            Event::QueueTimeout { server } => (5, server),
+            Event::ServiceDone { session } => (6, session),
+            Event::BounceArrives { session } => (7, session),
+            Event::ResponseAtBalancer { session } => (8, session),
+            Event::ResponseAtClient { session } => (9, session),
+            Event::BoardRefresh { generation } => (10, generation),
+            Event::Sample => (11, 0),
         };
-        for word in [time.0, kind << 56 | u64::from(a) << 24 ^ u64::from(b)] {
+        for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }

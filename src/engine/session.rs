@@ -32,8 +32,6 @@ pub struct Request {
     pub arrives: Time,
     pub first_queued: Option<Time>,
     pub queued_at: Time,
-    /// Identifies the current stay in a queue; 0 when not queued.
-    pub ticket: u32,
     pub retries: u32,
     /// The load its server reported on the response or bounce, and when.
     pub reported: Load,
@@ -50,7 +48,6 @@ impl Request {
             arrives: now,
             first_queued: None,
             queued_at: now,
-            ticket: 0,
             retries: 0,
             reported: Load::default(),
             measured_at: now,
@@ -110,11 +107,6 @@ impl Sessions {
 
     pub fn get_mut(&mut self, id: u32) -> Option<&mut Session> {
         self.slots.get_mut(id as usize)?.as_mut()
-    }
-
-    /// Whether `id` is queued with `ticket` (a live queue entry).
-    pub fn holds_ticket(&self, id: u32, ticket: u32) -> bool {
-        self.get(id).is_some_and(|s| s.request.ticket == ticket && s.request.stage == Stage::Queued)
     }
 
     /// Sessions alive, each with exactly one request in flight.

@@ -78,7 +78,7 @@ impl Simulation {
         snapshot.servers.clear();
         snapshot.servers.extend(self.servers.iter().map(|s| ServerView {
             busy: s.busy,
-            queued: s.queued,
+            queued: s.queued(),
             slots: s.slots,
             speed: s.speed,
         }));

@@ -1,0 +1,90 @@
+//! Hand-computed cases for the engine's mechanics.
+
+use super::Simulation;
+use crate::scenario::Scenario;
+use crate::time::Time;
+
+/// One server with one slot, constant 1 s service, no network: three clients
+/// arrive at once; one is served, two wait.
+fn one_slot(pairs: &[(&str, &str)]) -> Simulation {
+    let mut scenario = Scenario::default();
+    let base = [
+        ("servers", "1"),
+        ("slots", "1"),
+        ("clients", "3"),
+        ("demand", "spike"),
+        ("session_length", "1"),
+        ("service", "constant"),
+        ("service_mean_ms", "1000"),
+        ("client_delay_ms", "0"),
+        ("handshake_round_trips", "0"),
+        ("queue_timeout_ms", "100"),
+        ("retry_budget", "0"),
+    ];
+    scenario.set_many(base.iter().chain(pairs).copied()).unwrap();
+    Simulation::new(&scenario).unwrap()
+}
+
+#[test]
+fn queued_requests_bounce_exactly_at_their_timeout() {
+    let mut sim = one_slot(&[]);
+    sim.advance_to(Time::from_ms(99.999), u64::MAX);
+    assert_eq!((sim.books().failed, sim.summary().counts.bounces), (0, 0));
+    sim.advance_to(Time::from_ms(100.0), u64::MAX);
+    // Both waiting requests time out together; with no retry budget they fail.
+    assert_eq!((sim.books().failed, sim.summary().counts.bounces), (2, 2));
+    sim.advance_to(Time::from_ms(1000.0), u64::MAX);
+    assert_eq!(sim.books().completed, 1);
+    assert!(sim.books().balanced());
+}
+
+#[test]
+fn a_lengthened_timeout_applies_to_requests_already_waiting() {
+    let mut sim = one_slot(&[]);
+    sim.advance_to(Time::from_ms(50.0), u64::MAX);
+    sim.set("queue_timeout_ms", "500").unwrap();
+    sim.advance_to(Time::from_ms(499.0), u64::MAX);
+    assert_eq!(sim.summary().counts.bounces, 0);
+    sim.advance_to(Time::from_ms(500.0), u64::MAX);
+    assert_eq!(sim.summary().counts.bounces, 2);
+}
+
+#[test]
+fn a_shortened_timeout_fires_at_once_for_requests_past_it() {
+    let mut sim = one_slot(&[("queue_timeout_ms", "400")]);
+    sim.advance_to(Time::from_ms(300.0), u64::MAX);
+    sim.set("queue_timeout_ms", "200").unwrap();
+    sim.advance_to(Time::from_ms(300.0), u64::MAX);
+    assert_eq!(sim.summary().counts.bounces, 2);
+}
+
+#[test]
+fn no_timeout_means_waiting_for_a_slot() {
+    let mut sim = one_slot(&[("queue_timeout_ms", "none")]);
+    sim.advance_to(Time::from_ms(3000.0), u64::MAX);
+    let summary = sim.summary();
+    assert_eq!((summary.counts.bounces, summary.counts.completed), (0, 3));
+    // Waits of 0, 1 and 2 seconds.
+    assert_eq!((summary.queue_ms.p0, summary.queue_ms.p100), (0.0, 2000.0));
+    assert!((summary.queue_ms.mean - 1000.0).abs() < 1e-9);
+}
+
+#[test]
+fn queue_time_counts_the_trip_back_after_a_timeout() {
+    // Two clients, 10 ms from one one-slot server with 150 ms service. Both
+    // arrive at 10 ms; A is served until 160 ms. B queues at 10 ms, times out
+    // at 110, is back at its client at 120 and at the server at 130, and gets
+    // the slot at 160: a queue time of 150 ms, the 20 ms trip included.
+    let mut sim = one_slot(&[
+        ("clients", "2"),
+        ("client_delay_ms", "10"),
+        ("service_mean_ms", "150"),
+        ("retry_budget", "5"),
+    ]);
+    sim.advance_to(Time::from_secs(1.0), u64::MAX);
+    let summary = sim.summary();
+    assert_eq!((summary.counts.completed, summary.counts.bounces), (2, 1));
+    assert_eq!((summary.queue_ms.p0, summary.queue_ms.p100), (0.0, 150.0));
+    // B's latency: 160 + 150 service + 10 back = 320 ms from its start at 0.
+    assert_eq!(summary.latency_ms.p100, 320.0);
+}
