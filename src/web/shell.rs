@@ -49,6 +49,7 @@ pub fn mount() -> Result<(), JsValue> {
     on(&button("reset")?, "click", Box::new(|app, _| app.reset()))?;
     on(&button("notice-dismiss")?, "click", Box::new(|app, _| app.dismiss_notices()))?;
     on(&window, "keydown", Box::new(shortcut))?;
+    // A new window size needs nothing but a frame, which fits the canvases.
     on(&window, "resize", Box::new(|_, _| {}))?;
     on(
         &window,

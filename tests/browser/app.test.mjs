@@ -100,6 +100,24 @@ test('pause freezes simulated time and step advances it', async () => {
   await page.context().close();
 });
 
+test('a long gap between frames (a tab back from the background) causes no catch-up', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  const before = await simTime(page);
+  // No frame can run while the page's main thread is busy for 3 s: the next
+  // frame comes 3 s after the last, as when a hidden tab is shown again.
+  await page.evaluate(() => {
+    const end = performance.now() + 3000;
+    while (performance.now() < end);
+  });
+  await page.waitForTimeout(300);
+  const advanced = (await simTime(page)) - before;
+  // At 1x: about 300 ms of frames plus one frame capped at 100 ms, not 3 s.
+  assert.ok(advanced < 1000, `simulated ${advanced} ms over 3.3 s with a 3 s gap between frames`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('loading a hash restores every control', async () => {
   const wanted = {
     policy: 'p2c-piggyback', staleness_ms: '50', subset_size: '5', balancers: '3', load: '0.7',

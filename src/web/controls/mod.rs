@@ -9,7 +9,7 @@ pub use table::CONTROLS;
 
 use super::dom;
 use super::params::Params;
-use lbsim::scenario::{fields, FieldKind, PolicyKind};
+use lbsim::scenario::{fields, Demand, FieldKind, PolicyKind};
 use table::{Control, Group, Show, Widget};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -163,6 +163,9 @@ impl Item {
             Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text.clone(),
             Show::Value(unit) => format!("{text} {unit}"),
             Show::PolicyDescription => PolicyKind::from_name(&text).map_or("", |p| p.describe()).to_string(),
+            Show::OfferedLoad if params.scenario.demand == Demand::Spike => {
+                format!("{text} × capacity (for continuous demand)")
+            }
             Show::OfferedLoad => {
                 let rate = params.scenario.load * params.scenario.capacity_per_sec();
                 format!("{text} × capacity ≈ {} req/s", group_thousands(rate.round() as u64))
