@@ -94,6 +94,25 @@ impl Histogram {
         self.sum += other.sum;
     }
 
+    /// What was recorded after `earlier`, a copy of this histogram taken
+    /// before: the distribution of only the later records (for the browser's
+    /// client-experience curve since a setting changed). Their exact minimum
+    /// and maximum are unknown, so the ends are bucket values.
+    pub fn since(&self, earlier: &Histogram) -> Histogram {
+        let mut counts = self.counts.clone();
+        for (count, before) in counts.iter_mut().zip(&earlier.counts) {
+            *count = count.saturating_sub(*before);
+        }
+        let ends = |index: Option<usize>| index.map_or(0, bucket_value);
+        Histogram {
+            total: counts.iter().sum(),
+            sum: self.sum.saturating_sub(earlier.sum),
+            min: ends(counts.iter().position(|c| *c > 0)),
+            max: ends(counts.iter().rposition(|c| *c > 0)),
+            counts,
+        }
+    }
+
     /// The value at quantile `q` (0 to 1) by nearest rank; the exact minimum
     /// and maximum at the ends. `None` when empty.
     pub fn quantile(&self, q: f64) -> Option<u64> {
@@ -183,6 +202,22 @@ mod tests {
             h.quantiles(&[0.0, 0.25, 0.26, 0.5, 0.75, 1.0]),
             vec![Some(10), Some(10), Some(20), Some(20), Some(30), Some(40)]
         );
+    }
+
+    #[test]
+    fn since_keeps_only_later_records() {
+        let mut h = Histogram::default();
+        h.record(10);
+        h.record(1_000);
+        let earlier = h.clone();
+        for v in [20, 30, 40] {
+            h.record(v);
+        }
+        let later = h.since(&earlier);
+        assert_eq!(later.count(), 3);
+        assert_eq!(later.mean(), Some(30.0));
+        assert_eq!(later.quantiles(&[0.0, 0.5, 1.0]), vec![Some(20), Some(30), Some(40)]);
+        assert_eq!(h.since(&h).quantile(0.5), None);
     }
 
     #[test]

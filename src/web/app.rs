@@ -118,12 +118,13 @@ impl App {
         }
         let (old, new) = (&self.params.scenario, &next.scenario);
         let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
+        let structural = changed.iter().any(|f| !f.live);
         if !changed.is_empty() {
             let label =
                 changed.iter().take(2).map(|f| format!("{} = {}", f.key, f.text(old))).collect::<Vec<_>>();
-            self.view.keep_reference(&self.sim, &label.join(", "));
+            self.view.settings_changing(&self.sim, &label.join(", "), !structural);
         }
-        let applied = if changed.iter().any(|f| !f.live) {
+        let applied = if structural {
             Simulation::new(new).map(|sim| self.sim = sim)
         } else {
             self.sim.set_live_fields(new)
@@ -176,6 +177,7 @@ impl App {
     pub fn reset(&mut self) {
         if let Ok(sim) = Simulation::new(&self.params.scenario) {
             self.sim = sim;
+            self.view.restarted();
         }
         self.view.invalidate();
         self.readouts_stale = true;

@@ -6,7 +6,7 @@ use super::dom;
 use super::surface::Surface;
 use super::theme::Palette;
 use super::topology;
-use lbsim::metrics::percentile_curve;
+use lbsim::metrics::{percentile_curve, Histogram};
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -32,6 +32,10 @@ pub struct View {
     /// Its entry in the chart's legend, and the entry's text.
     reference_legend: HtmlElement,
     reference_label: HtmlElement,
+    /// Session times recorded when a setting last changed live: the current
+    /// curve shows only the sessions completed since.
+    baseline: Option<Histogram>,
+    current_label: HtmlElement,
     /// Reused each redraw of the load chart.
     loads: Vec<(u32, u32)>,
 }
@@ -48,6 +52,8 @@ impl View {
             reference: Vec::new(),
             reference_legend: dom::by_id("reference-legend")?,
             reference_label: dom::by_id("reference-label")?,
+            baseline: None,
+            current_label: dom::by_id("current-label")?,
             loads: Vec::new(),
         })
     }
@@ -68,14 +74,37 @@ impl View {
         self.stale.iter().any(|s| *s)
     }
 
-    /// Keeps the current client-experience curve for comparison, labelled
-    /// with the settings it was made with.
-    pub fn keep_reference(&mut self, sim: &Simulation, label: &str) {
-        let curve = percentile_curve(&sim.metrics().session_time);
+    /// Settings described by `label` are about to change: keeps the current
+    /// client-experience curve for comparison and, for a change made live
+    /// (the simulation goes on), starts the current curve afresh.
+    pub fn settings_changing(&mut self, sim: &Simulation, label: &str, live: bool) {
+        let curve = self.current_curve(sim);
         if !curve.is_empty() {
             self.reference = curve;
             self.reference_label.set_text_content(Some(&format!("before, with {label}")));
             self.reference_legend.set_hidden(false);
+        }
+        if live {
+            self.baseline = Some(sim.metrics().session_time.clone());
+            let text = format!("since the change at {:.1} s", sim.now().as_secs());
+            self.current_label.set_text_content(Some(&text));
+        } else {
+            self.restarted();
+        }
+    }
+
+    /// The simulation starts over: the current curve covers it all.
+    pub fn restarted(&mut self) {
+        self.baseline = None;
+        self.current_label.set_text_content(Some("since the start"));
+    }
+
+    /// Session time by percentile, since the start or the last live change.
+    fn current_curve(&self, sim: &Simulation) -> Vec<f64> {
+        let sessions = &sim.metrics().session_time;
+        match &self.baseline {
+            Some(baseline) => percentile_curve(&sessions.since(baseline)),
+            None => percentile_curve(sessions),
         }
     }
 
@@ -106,7 +135,7 @@ impl View {
         let drawn = match index {
             0 => charts::percentiles(&area, &sim.metrics().series, &style),
             1 => {
-                let current = percentile_curve(&sim.metrics().session_time);
+                let current = self.current_curve(sim);
                 let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
                 charts::clients(&area, &current, reference, &style)
             }

@@ -96,11 +96,16 @@ fn short_number(v: f64) -> String {
     }
 }
 
-/// The next value above `v` of the form 1, 2 or 5 × 10^k.
+/// The next value above `v` that makes a tidy axis: 1, 1.2, 1.5, 2, 2.5, 3,
+/// 4, 5, 6 or 8 × 10^k.
 fn nice_ceiling(v: f64) -> f64 {
     if v <= 0.0 || !v.is_finite() {
         return 1.0;
     }
     let magnitude = 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|c| *c >= v).unwrap_or(10.0 * magnitude)
+    [1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|c| *c >= v)
+        .unwrap_or(10.0 * magnitude)
 }
