@@ -43,14 +43,24 @@ impl Readouts {
         let latest = snapshot.latest.unwrap_or_default();
         set(&self.p50, &milliseconds(latest.queue_p50));
         set(&self.p99, &milliseconds(latest.queue_p99));
-        set(&self.throughput, &group_thousands(latest.throughput.round() as u64));
-        set(&self.bounces, &group_thousands(latest.bounce_rate.round() as u64));
+        set(&self.throughput, &compact_count(latest.throughput));
+        set(&self.bounces, &compact_count(latest.bounce_rate));
         set(&self.sim_time, &format!("{:.1}", snapshot.time_ms / 1000.0));
         let speed = match actual_speed {
             Some(speed) => format!("{}× real time", significant(speed)),
             None => "paused".to_string(),
         };
         set(&self.actual_speed, &speed);
+    }
+}
+
+/// Counts in at most five characters: 4,536, 89.7k, 120k, 1.2M.
+fn compact_count(x: f64) -> String {
+    match x {
+        x if x >= 1e6 => format!("{:.1}M", x / 1e6),
+        x if x >= 1e5 => format!("{:.0}k", x / 1e3),
+        x if x >= 1e4 => format!("{:.1}k", x / 1e3),
+        x => group_thousands(x.round() as u64),
     }
 }
 

@@ -19,7 +19,7 @@ const FRAMES = [
   ['default settings', ''],
   ['1,000 servers, 20,000 req/s', 'servers=1000&slots=1&load=0.4&clients=1000'],
 ];
-const RUNS = 3;
+const RUNS = 5;
 const FRAME_SECONDS = Number(process.env.LBSIM_BENCH_FRAME_SECONDS ?? 15);
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

@@ -17,11 +17,13 @@ impl Rect {
     }
 }
 
-/// `n` equal cells filling a rectangle, column by column.
+/// `n` equal cells filling a rectangle, column by column (or row by row).
 #[derive(Clone, Copy, Debug)]
 pub struct Grid {
     area: Rect,
     rows: usize,
+    cols: usize,
+    by_rows: bool,
     pub cell_w: f64,
     pub cell_h: f64,
 }
@@ -37,11 +39,18 @@ impl Grid {
             ((n as f64 * area.w / area.h).sqrt().ceil() as usize).clamp(1, n)
         };
         let rows = n.div_ceil(cols);
-        Grid { area, rows, cell_w: area.w / cols as f64, cell_h: area.h / rows as f64 }
+        Grid { area, rows, cols, by_rows: false, cell_w: area.w / cols as f64, cell_h: area.h / rows as f64 }
+    }
+
+    /// The same grid, filled row by row (a part-filled last row reads more
+    /// naturally than a part-filled last column in a wide grid).
+    pub fn by_rows(self) -> Grid {
+        Grid { by_rows: true, ..self }
     }
 
     pub fn cell(&self, i: usize) -> Rect {
-        let (col, row) = (i / self.rows, i % self.rows);
+        let (col, row) =
+            if self.by_rows { (i % self.cols, i / self.cols) } else { (i / self.rows, i % self.rows) };
         Rect {
             x: self.area.x + col as f64 * self.cell_w,
             y: self.area.y + row as f64 * self.cell_h,
@@ -92,8 +101,11 @@ impl Layout {
             };
         let compact = servers > COMPACT_ABOVE;
         let area = Rect { x: servers_x, y: top, w: width - MARGIN - servers_x, h: tall };
-        let servers =
-            if compact { Grid::new(servers, area, f64::INFINITY) } else { Grid::new(servers, area, 0.0) };
+        let servers = if compact {
+            Grid::new(servers, area, f64::INFINITY).by_rows()
+        } else {
+            Grid::new(servers, area, 0.0)
+        };
         Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact }
     }
 
