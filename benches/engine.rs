@@ -3,8 +3,10 @@
 //! noisy, so medians, not single runs).
 //!
 //! `cargo bench --bench engine` runs scenarios/benchmark.toml (1,000 servers ×
-//! 10 slots, load 0.9, power-of-two with piggybacked load, about 100,000
-//! requests per simulated second for 60 s) and the small M/M/3 scenario.
+//! 10 slots, load 0.9, power-of-two with piggybacked load from 1,000 clients,
+//! about 100,000 requests per simulated second for 60 s), the same with each
+//! client choosing among a subset of 10 servers (as the essay advises, and
+//! far less client state), and the small M/M/3 scenario.
 //! `LBSIM_BENCH_RUNS=N` sets the number of runs (default 5).
 
 use lbsim::{Scenario, Simulation};
@@ -32,16 +34,22 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 fn main() {
     let runs: usize = std::env::var("LBSIM_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
-    for name in ["benchmark.toml", "mmc.toml"] {
+    let cases = [("benchmark.toml", ""), ("benchmark.toml", "10"), ("mmc.toml", "")];
+    for (name, subset) in cases {
         let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("scenario file");
-        let scenario = Scenario::from_toml(&text).expect("valid scenario");
+        let mut scenario = Scenario::from_toml(&text).expect("valid scenario");
+        let mut label = name.to_string();
+        if !subset.is_empty() {
+            scenario.set("subset_size", subset).expect("valid subset");
+            label = format!("{name} with subset_size = {subset}");
+        }
         let results: Vec<Run> = (0..runs).map(|_| run_once(&scenario)).collect();
         let walls: Vec<f64> = results.iter().map(|r| r.wall_s).collect();
         let events_per_s: Vec<f64> = results.iter().map(|r| r.events as f64 / r.wall_s).collect();
         let requests_per_s: Vec<f64> = results.iter().map(|r| r.requests as f64 / r.wall_s).collect();
         println!(
-            "{name}: {:.0} simulated s, {} events, {} requests per run; {runs} runs",
+            "{label}: {:.0} simulated s, {} events, {} requests per run; {runs} runs",
             scenario.duration_s, results[0].events, results[0].requests
         );
         println!("  wall time      median {:.3} s   (runs: {:?})", median(walls.clone()), rounded(&walls));
