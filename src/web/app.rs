@@ -120,9 +120,15 @@ impl App {
         let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
         let structural = changed.iter().any(|f| !f.live);
         if !changed.is_empty() {
-            let label =
-                changed.iter().take(2).map(|f| format!("{} = {}", f.key, f.text(old))).collect::<Vec<_>>();
-            self.view.settings_changing(&self.sim, &label.join(", "), !structural);
+            let describe = |scenario, joint: &str| {
+                let words: Vec<_> = changed
+                    .iter()
+                    .take(2)
+                    .map(|f| format!("{} {joint} {}", f.key, f.text(scenario)))
+                    .collect();
+                words.join(", ")
+            };
+            self.view.settings_changing(&self.sim, &describe(old, "="), &describe(new, "→"), !structural);
         }
         let applied = if structural {
             Simulation::new(new).map(|sim| self.sim = sim)

@@ -1,7 +1,7 @@
 //! Everything drawn each frame: the topology on every frame, the charts in
 //! turn at a throttled rate so they never cost the animation its frames.
 
-use super::charts::{self, ChartStyle};
+use super::charts::{self, ChartStyle, Marker};
 use super::dom;
 use super::surface::Surface;
 use super::theme::Palette;
@@ -18,6 +18,8 @@ use web_sys::HtmlElement;
 const CHART_INTERVAL_MS: f64 = 120.0;
 const CHARTS: usize = 3;
 const CHART_IDS: [&str; CHARTS] = ["chart-percentiles", "chart-clients", "chart-load"];
+/// Live changes remembered for marking.
+const MAX_MARKERS: usize = 8;
 
 pub struct View {
     topology: Surface,
@@ -36,6 +38,8 @@ pub struct View {
     /// curve shows only the sessions completed since.
     baseline: Option<Histogram>,
     current_label: HtmlElement,
+    /// Live changes of settings, marked on the percentile chart.
+    markers: Vec<Marker>,
     /// Reused each redraw of the load chart.
     loads: Vec<(u32, u32)>,
 }
@@ -54,6 +58,7 @@ impl View {
             reference_label: dom::by_id("reference-label")?,
             baseline: None,
             current_label: dom::by_id("current-label")?,
+            markers: Vec::new(),
             loads: Vec::new(),
         })
     }
@@ -74,17 +79,22 @@ impl View {
         self.stale.iter().any(|s| *s)
     }
 
-    /// Settings described by `label` are about to change: keeps the current
-    /// client-experience curve for comparison and, for a change made live
-    /// (the simulation goes on), starts the current curve afresh.
-    pub fn settings_changing(&mut self, sim: &Simulation, label: &str, live: bool) {
+    /// Settings are about to change from `before` to `after` (both in
+    /// words): keeps the current client-experience curve for comparison
+    /// and, for a change made live (the simulation goes on), marks it on the
+    /// percentile chart and starts the current curve afresh.
+    pub fn settings_changing(&mut self, sim: &Simulation, before: &str, after: &str, live: bool) {
         let curve = self.current_curve(sim);
         if !curve.is_empty() {
             self.reference = curve;
-            self.reference_label.set_text_content(Some(&format!("before, with {label}")));
+            self.reference_label.set_text_content(Some(&format!("before, with {before}")));
             self.reference_legend.set_hidden(false);
         }
         if live {
+            if self.markers.len() == MAX_MARKERS {
+                self.markers.remove(0);
+            }
+            self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
             self.baseline = Some(sim.metrics().session_time.clone());
             let text = format!("since the change at {:.1} s", sim.now().as_secs());
             self.current_label.set_text_content(Some(&text));
@@ -96,6 +106,7 @@ impl View {
     /// The simulation starts over: the current curve covers it all.
     pub fn restarted(&mut self) {
         self.baseline = None;
+        self.markers.clear();
         self.current_label.set_text_content(Some("since the start"));
     }
 
@@ -133,7 +144,7 @@ impl View {
         let area = backend.into_drawing_area();
         let style = ChartStyle { palette: &self.palette, scale: surface.scale };
         let drawn = match index {
-            0 => charts::percentiles(&area, &sim.metrics().series, &style),
+            0 => charts::percentiles(&area, &sim.metrics().series, &self.markers, &style),
             1 => {
                 let current = self.current_curve(sim);
                 let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());

@@ -10,7 +10,7 @@ mod percentiles;
 
 pub use clients::draw as clients;
 pub use load::draw as load;
-pub use percentiles::draw as percentiles;
+pub use percentiles::{draw as percentiles, Marker};
 
 use super::theme::{Colour, Palette};
 use plotters::coord::types::RangedCoordf64;

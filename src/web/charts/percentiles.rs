@@ -1,5 +1,6 @@
 //! Queue time over simulated time: p50, p90 and p99 over the last second,
-//! sampled every quarter second, for the last half minute.
+//! sampled every quarter second, for the last half minute, with the moments
+//! settings changed live marked.
 
 use super::{nice_ceiling, ChartStyle, Drawn};
 use crate::web::theme::Colour;
@@ -11,12 +12,19 @@ use std::collections::VecDeque;
 /// A percentile's colour, and where a sample keeps it.
 type Line = (Colour, fn(&SamplePoint) -> f64);
 
+/// A setting changed live at `time_s` simulated seconds, as `label` says.
+pub struct Marker {
+    pub time_s: f64,
+    pub label: String,
+}
+
 /// Simulated seconds shown.
 const WINDOW_S: f64 = 30.0;
 
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     series: &VecDeque<SamplePoint>,
+    markers: &[Marker],
     style: &ChartStyle,
 ) -> Drawn
 where
@@ -33,6 +41,15 @@ where
         ("simulated time (s)", "queue time (ms)"),
     )?;
     let palette = style.palette;
+    let (left, right) = (start_s, start_s + WINDOW_S);
+    for marker in markers.iter().filter(|m| (left..=right).contains(&m.time_s)) {
+        let line = [(marker.time_s, 0.0), (marker.time_s, top)];
+        let (dash, gap) = (style.px(4.0), style.px(3.0));
+        chart.draw_series(DashedLineSeries::new(line, dash, gap, style.stroke(palette.muted, 1.0)))?;
+        let offset = (style.px(4.0) as i32, style.px(2.0) as i32);
+        let text = Text::new(marker.label.clone(), offset, style.text(12.0, palette.muted));
+        chart.plotting_area().draw(&(EmptyElement::at((marker.time_s, top)) + text))?;
+    }
     let lines: [Line; 3] =
         [(palette.p99, |p| p.queue_p99), (palette.p90, |p| p.queue_p90), (palette.p50, |p| p.queue_p50)];
     for (colour, value) in lines {
