@@ -16,6 +16,8 @@ pub struct Recorder {
     slice_length: u64,
     /// Index (time / slice_length) of the newest slice.
     newest: u64,
+    /// Where the newest slice ends: `advance` has nothing to do before it.
+    newest_end: u64,
     warmup_end: Time,
     /// Slices that left the window after the warm-up, merged.
     settled: Histogram,
@@ -27,6 +29,7 @@ impl Recorder {
             slices: vec![Histogram::default(); slices.max(1)],
             slice_length: slice_length.0.max(1),
             newest: 0,
+            newest_end: slice_length.0.max(1),
             warmup_end,
             settled: Histogram::default(),
         }
@@ -34,10 +37,10 @@ impl Recorder {
 
     /// Slides the window to end at `now`, settling the slices that leave it.
     pub fn advance(&mut self, now: Time) {
-        let target = now.0 / self.slice_length;
-        if target <= self.newest {
+        if now.0 < self.newest_end {
             return;
         }
+        let target = now.0 / self.slice_length;
         // The window holds slices (newest - n, newest] and will hold
         // (target - n, target]; those in the first but not the second leave.
         let n = self.slices.len() as u64;
@@ -47,6 +50,7 @@ impl Recorder {
             }
         }
         self.newest = target;
+        self.newest_end = (target + 1).saturating_mul(self.slice_length);
     }
 
     fn settle(&mut self, index: u64) {
