@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
+cargo fetch # Trunk builds offline; this fetches the wasm32 dependencies first
 export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
 trunk build --release --offline
 cargo build --release
