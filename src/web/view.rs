@@ -40,6 +40,8 @@ pub struct View {
     current_label: HtmlElement,
     /// Live changes of settings, marked on the percentile chart.
     markers: Vec<Marker>,
+    /// The legend's entry for the compact view, shown while it is.
+    compact_legend: HtmlElement,
     /// Reused each redraw of the load chart.
     loads: Vec<(u32, u32)>,
 }
@@ -59,6 +61,7 @@ impl View {
             baseline: None,
             current_label: dom::by_id("current-label")?,
             markers: Vec::new(),
+            compact_legend: dom::by_id("compact-legend")?,
             loads: Vec::new(),
         })
     }
@@ -117,6 +120,11 @@ impl View {
             Some(baseline) => percentile_curve(&sessions.since(baseline)),
             None => percentile_curve(sessions),
         }
+    }
+
+    /// Shows the legend's entry for the compact view when `servers` need it.
+    pub fn fit_legend(&self, servers: usize) {
+        self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
     }
 
     /// Draws the topology, and one chart when one is due.

@@ -143,14 +143,16 @@ impl Item {
             Input::Slider(input) | Input::Number(input) => input,
         };
         element.set_id(key);
-        element.set_attribute("aria-describedby", &format!("{key}-value {key}-help"))?;
         row.append_child(element)?;
         // The policy's description stands in for the field's help.
-        if !matches!(control.show, Show::PolicyDescription) {
+        if matches!(control.show, Show::PolicyDescription) {
+            element.set_attribute("aria-describedby", &format!("{key}-value"))?;
+        } else {
             let help = dom::create("p", "help")?;
             help.set_id(&format!("{key}-help"));
             help.set_text_content(Some(Params::help(key)));
             row.append_child(&help)?;
+            element.set_attribute("aria-describedby", &format!("{key}-value {key}-help"))?;
         }
         container.append_child(&row)?;
         Ok(Item { control, input, output, ladder })
