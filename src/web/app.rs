@@ -149,7 +149,7 @@ impl App {
         if let Ok(history) = dom::window().history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
         }
-        self.view.fit_legend(self.params.scenario.servers as usize);
+        self.view.show_compact_legend(self.params.scenario.servers as usize);
         self.view.invalidate();
         self.readouts_stale = true;
     }

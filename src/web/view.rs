@@ -123,7 +123,7 @@ impl View {
     }
 
     /// Shows the legend's entry for the compact view when `servers` need it.
-    pub fn fit_legend(&self, servers: usize) {
+    pub fn show_compact_legend(&self, servers: usize) {
         self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
     }
 
