@@ -96,6 +96,12 @@ test('pause freezes simulated time and step advances it', async () => {
   assert.ok((await simTime(page)) > stepped, 'the s key steps');
   await page.click('#play');
   await page.waitForFunction((t) => window.lbsim.simTime() > t + 300, stepped + 1);
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press(' ');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'space pauses');
+  const spaced = await simTime(page);
+  await page.waitForTimeout(300);
+  assert.equal(await simTime(page), spaced, 'time moved after space paused');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
