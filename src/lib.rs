@@ -16,11 +16,11 @@ pub mod policy;
 pub mod rng;
 pub mod scenario;
 pub mod time;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod web;
 
 // Lets the browser front end name the engine `lbsim::`, as an outside crate would.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 extern crate self as lbsim;
 
 pub use engine::{Simulation, Snapshot, Summary};

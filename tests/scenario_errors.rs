@@ -80,3 +80,14 @@ fn scenarios_built_in_code_are_checked_too() {
     let bad = Scenario { load: f64::INFINITY, ..Scenario::default() };
     assert!(Simulation::new(&bad).is_err());
 }
+
+#[test]
+fn a_refused_setting_leaves_the_scenario_usable() {
+    let mut scenario = Scenario { servers: 1000, ..Scenario::default() };
+    let before = scenario.clone();
+    assert!(scenario.set("clients", "100000").is_err(), "too many entries for full pools");
+    assert_eq!(scenario, before);
+    assert!(scenario.set("clients", "500").is_ok());
+    assert!(scenario.set_many([("load", "0.5"), ("servers", "0")]).is_err());
+    assert_eq!(scenario.load, 0.9, "nothing of a refused batch applies");
+}

@@ -102,21 +102,25 @@ impl Scenario {
     }
 
     /// Applies `key=value` (the command line's `--set` and the URL hash).
+    /// On any error the scenario is left as it was.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
-        fields::find(key)?.set_text(self, value)?;
-        self.check()
+        self.set_many([(key, value)])
     }
 
     /// Applies several `key=value` pairs, checking the rules between fields
     /// once at the end (so `duration_s` and `warmup_s` may change together).
+    /// On any error the scenario is left as it was.
     pub fn set_many<'a>(
         &mut self,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<(), ScenarioError> {
+        let mut next = self.clone();
         for (key, value) in pairs {
-            fields::find(key)?.set_text(self, value)?;
+            fields::find(key)?.set_text(&mut next, value)?;
         }
-        self.check()
+        next.check()?;
+        *self = next;
+        Ok(())
     }
 
     /// Every field as `(key, text)` in table order; `set` accepts each back.

@@ -35,12 +35,7 @@ impl Params {
     /// Changes one setting; on error nothing changes.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
         if key != SPEED_KEY {
-            // `Scenario::set` keeps a value that fails only the checks across
-            // fields, so try it on a copy.
-            let mut scenario = self.scenario.clone();
-            scenario.set(key, text)?;
-            self.scenario = scenario;
-            return Ok(());
+            return self.scenario.set(key, text);
         }
         match text.trim().parse::<f64>() {
             Ok(speed) if (SPEED_MIN..=SPEED_MAX).contains(&speed) => {
