@@ -65,11 +65,10 @@ impl Simulation {
         let session = Session {
             client,
             balancer: None,
-            started: self.now,
-            remaining: self.scenario.session_length - 1,
+            remaining: (self.scenario.session_length - 1) as u16,
             request: Request::new(self.now),
         };
-        let id = self.sessions.insert(session);
+        let id = self.sessions.insert(session, self.now);
         if self.scenario.balancers > 0 {
             let balancer = self.rng.index(self.scenario.balancers as usize) as u32;
             if let Some(s) = self.sessions.get_mut(id) {
@@ -160,8 +159,7 @@ impl Simulation {
             return;
         }
         let request = &mut session.request;
-        request.stage = Stage::Queued;
-        request.queued_at = self.now;
+        request.travel(Stage::Queued, self.now, self.now);
         request.first_queued.get_or_insert(self.now);
         self.servers[server].queue.push_back(id);
         if let Some(timeout) = self.timing.queue_timeout {
@@ -198,7 +196,7 @@ impl Simulation {
         self.servers[server].timeout_due = None;
         let Some(timeout) = self.timing.queue_timeout else { return };
         while let Some(&oldest) = self.servers[server].queue.front() {
-            let due = self.sessions.get(oldest).map_or(self.now, |s| s.request.queued_at) + timeout;
+            let due = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs) + timeout;
             if due > self.now {
                 self.arm_queue_timeout(server, due);
                 return;
@@ -212,9 +210,8 @@ impl Simulation {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
-        request.retries += 1;
+        request.retries = request.retries.saturating_add(1);
         request.reported = load;
-        request.measured_at = self.now;
         let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
         request.travel(Stage::Bounced, self.now, self.now + delay);
         self.metrics.counts.bounces += 1;
@@ -235,7 +232,6 @@ impl Simulation {
             None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
         };
         session.request.reported = load;
-        session.request.measured_at = self.now;
         session.request.travel(stage, self.now, self.now + delay);
         self.events.push_in_lane(lane, self.now + delay, event);
     }
@@ -245,14 +241,15 @@ impl Simulation {
         let session = self.sessions.get(id)?;
         let chooser = session.balancer.unwrap_or(session.client) as usize;
         let r = &session.request;
-        self.choosers[chooser].on_return(r.server, r.reported, r.measured_at);
+        // The request left its server, which measured `reported`, at `departs`.
+        self.choosers[chooser].on_return(r.server, r.reported, r.departs);
         Some((chooser, r.server))
     }
 
     fn bounce_arrives(&mut self, id: u32) {
         let Some((chooser, server)) = self.tell_chooser(id) else { return };
         let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
-        if retries > self.scenario.retry_budget {
+        if u32::from(retries) > self.scenario.retry_budget {
             self.fail(id, FailureReason::RetryBudgetExhausted);
             return;
         }
@@ -280,16 +277,20 @@ impl Simulation {
         }
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (client, server) = (session.client as usize, session.request.server);
-        let latency = self.now - session.request.created;
-        self.metrics.on_request_completed(self.now, server as usize, latency, session.request.retries);
-        if session.remaining == 0 {
-            let started = session.started;
+        let (retries, last) = (session.request.retries, session.remaining == 0);
+        let started = self.sessions.started(id);
+        self.metrics.on_request_completed(
+            self.now,
+            server as usize,
+            self.now - started.request,
+            retries.into(),
+        );
+        if last {
             self.sessions.remove(id);
-            self.metrics.on_session_completed(self.now, started);
+            self.metrics.on_session_completed(self.now, started.session);
             return;
         }
-        session.remaining -= 1;
-        session.request = Request::new(self.now);
+        self.sessions.next_request(id, self.now);
         self.metrics.counts.created += 1;
         if via_balancer {
             self.send_to_balancer(id);

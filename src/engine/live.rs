@@ -82,8 +82,8 @@ impl Simulation {
             else {
                 continue;
             };
-            let queued_at = self.sessions.get(oldest).map_or(self.now, |s| s.request.queued_at);
-            self.arm_queue_timeout(server, (queued_at + timeout).max(self.now));
+            let joined = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs);
+            self.arm_queue_timeout(server, (joined + timeout).max(self.now));
         }
     }
 }

@@ -21,36 +21,34 @@ pub enum Stage {
     ResponseToClient,
 }
 
+/// The request a session has in flight: what every event touches, packed
+/// so that a whole session fits one 64-byte cache line.
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub created: Time,
-    pub server: u32,
-    pub stage: Stage,
     /// The current hop leaves at `departs` (later than now while a handshake
-    /// is under way) and ends at `arrives`.
+    /// is under way) and ends at `arrives`. While queued, `departs` is when
+    /// it joined the queue; travelling back from a server, when it left it
+    /// (and so when the server measured `reported`).
     pub departs: Time,
     pub arrives: Time,
     pub first_queued: Option<Time>,
-    pub queued_at: Time,
-    pub retries: u32,
-    /// The load its server reported on the response or bounce, and when.
+    /// The load its server reported on the response or bounce.
     pub reported: Load,
-    pub measured_at: Time,
+    pub server: u32,
+    pub retries: u16,
+    pub stage: Stage,
 }
 
 impl Request {
     pub fn new(now: Time) -> Request {
         Request {
-            created: now,
-            server: 0,
-            stage: Stage::ToServer,
             departs: now,
             arrives: now,
             first_queued: None,
-            queued_at: now,
-            retries: 0,
             reported: Load::default(),
-            measured_at: now,
+            server: 0,
+            retries: 0,
+            stage: Stage::ToServer,
         }
     }
 
@@ -62,33 +60,45 @@ impl Request {
 }
 
 #[derive(Clone, Debug)]
+#[repr(align(64))]
 pub struct Session {
     pub client: u32,
     pub balancer: Option<u32>,
-    pub started: Time,
     /// Requests still to be sent after the current one.
-    pub remaining: u32,
+    pub remaining: u16,
     pub request: Request,
+}
+
+/// When a session started and when its current request was created: read
+/// once per request, so kept apart from the session's hot line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Started {
+    pub session: Time,
+    pub request: Time,
 }
 
 /// Sessions by index, reusing freed places.
 #[derive(Default)]
 pub struct Sessions {
     slots: Vec<Option<Session>>,
+    started: Vec<Started>,
     free: Vec<u32>,
     live: u64,
 }
 
 impl Sessions {
-    pub fn insert(&mut self, session: Session) -> u32 {
+    pub fn insert(&mut self, session: Session, now: Time) -> u32 {
         self.live += 1;
+        let started = Started { session: now, request: now };
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = Some(session);
+                self.started[id as usize] = started;
                 id
             }
             None => {
                 self.slots.push(Some(session));
+                self.started.push(started);
                 (self.slots.len() - 1) as u32
             }
         }
@@ -109,6 +119,21 @@ impl Sessions {
         self.slots.get_mut(id as usize)?.as_mut()
     }
 
+    pub fn started(&self, id: u32) -> Started {
+        self.started.get(id as usize).copied().unwrap_or_default()
+    }
+
+    /// Session `id` sends its next request, created at `now`.
+    pub fn next_request(&mut self, id: u32, now: Time) {
+        if let (Some(Some(session)), Some(started)) =
+            (self.slots.get_mut(id as usize), self.started.get_mut(id as usize))
+        {
+            session.remaining = session.remaining.saturating_sub(1);
+            session.request = Request::new(now);
+            started.request = now;
+        }
+    }
+
     /// Sessions alive, each with exactly one request in flight.
     pub fn live(&self) -> u64 {
         self.live
@@ -116,5 +141,15 @@ impl Sessions {
 
     pub fn iter(&self) -> impl Iterator<Item = (u32, &Session)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|s| (i as u32, s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_fits_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Option<Session>>(), 64);
     }
 }

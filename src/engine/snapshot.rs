@@ -122,6 +122,6 @@ impl Simulation {
             _ if span == 0 => 1.0,
             _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
         };
-        RequestView { hop, from, to, progress, retries: r.retries }
+        RequestView { hop, from, to, progress, retries: r.retries.into() }
     }
 }
