@@ -1,7 +1,8 @@
 //! The table of scenario fields: name, meaning, allowed values, whether it
 //! may change while a simulation runs, and how to read and write it.
 
-use super::{Demand, PolicyKind, Scenario, ScenarioError, ServiceDistribution};
+pub use super::table::FIELDS;
+use super::{Scenario, ScenarioError};
 
 /// What values a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -31,31 +32,31 @@ pub enum Value {
 }
 
 impl Value {
-    fn count(&self) -> u64 {
+    pub(super) fn count(&self) -> u64 {
         match self {
             Value::Count(n) => *n,
             _ => 0,
         }
     }
-    fn number(&self) -> f64 {
+    pub(super) fn number(&self) -> f64 {
         match self {
             Value::Number(x) => *x,
             _ => 0.0,
         }
     }
-    fn choice(&self) -> &'static str {
+    pub(super) fn choice(&self) -> &'static str {
         match self {
             Value::Choice(name) => name,
             _ => "",
         }
     }
-    fn optional(&self) -> Option<f64> {
+    pub(super) fn optional(&self) -> Option<f64> {
         match self {
             Value::Optional(x) => *x,
             _ => None,
         }
     }
-    fn list(&self) -> Vec<f64> {
+    pub(super) fn list(&self) -> Vec<f64> {
         match self {
             Value::List(xs) => xs.clone(),
             _ => Vec::new(),
@@ -69,8 +70,8 @@ pub struct Field {
     pub kind: FieldKind,
     /// Whether the field may change while a simulation runs.
     pub live: bool,
-    get: fn(&Scenario) -> Value,
-    put: fn(&mut Scenario, &Value),
+    pub(super) get: fn(&Scenario) -> Value,
+    pub(super) put: fn(&mut Scenario, &Value),
 }
 
 impl Field {
@@ -226,211 +227,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
-
-const MAX_SEED: u64 = (1 << 53) - 1;
-
-pub static FIELDS: &[Field] = &[
-    Field {
-        key: "servers",
-        help: "number of servers",
-        kind: FieldKind::Count { min: 1, max: 10_000 },
-        live: false,
-        get: |s| Value::Count(s.servers.into()),
-        put: |s, v| s.servers = v.count() as u32,
-    },
-    Field {
-        key: "slots",
-        help: "requests one server works on at once; more wait in its queue",
-        kind: FieldKind::Count { min: 1, max: 1_000 },
-        live: false,
-        get: |s| Value::Count(s.slots.into()),
-        put: |s, v| s.slots = v.count() as u32,
-    },
-    Field {
-        key: "queue_timeout_ms",
-        help: "a request still queued after this long is sent back to its chooser to pick again",
-        kind: FieldKind::MillisOrNone { min: 0.1, max: 600_000.0 },
-        live: true,
-        get: |s| Value::Optional(s.queue_timeout_ms),
-        put: |s, v| s.queue_timeout_ms = v.optional(),
-    },
-    Field {
-        key: "server_speeds",
-        help: "relative speed of each server, repeated across the servers (2 = twice as fast)",
-        kind: FieldKind::NumberList { min: 0.01, max: 100.0, max_len: 100 },
-        live: false,
-        get: |s| Value::List(s.server_speeds.clone()),
-        put: |s, v| s.server_speeds = v.list(),
-    },
-    Field {
-        key: "service",
-        help: "distribution of service times",
-        kind: FieldKind::Choice(ServiceDistribution::NAMES),
-        live: false,
-        get: |s| Value::Choice(s.service.name()),
-        put: |s, v| s.service = ServiceDistribution::from_name(v.choice()).unwrap_or(s.service),
-    },
-    Field {
-        key: "service_mean_ms",
-        help: "mean service time at speed 1",
-        kind: FieldKind::Number { min: 0.001, max: 600_000.0 },
-        live: false,
-        get: |s| Value::Number(s.service_mean_ms),
-        put: |s, v| s.service_mean_ms = v.number(),
-    },
-    Field {
-        key: "service_cv",
-        help: "coefficient of variation of lognormal service times",
-        kind: FieldKind::Number { min: 0.05, max: 10.0 },
-        live: false,
-        get: |s| Value::Number(s.service_cv),
-        put: |s, v| s.service_cv = v.number(),
-    },
-    Field {
-        key: "pareto_shape",
-        help: "tail index of Pareto service times (smaller is heavier)",
-        kind: FieldKind::Number { min: 1.05, max: 10.0 },
-        live: false,
-        get: |s| Value::Number(s.pareto_shape),
-        put: |s, v| s.pareto_shape = v.number(),
-    },
-    Field {
-        key: "clients",
-        help: "number of clients",
-        kind: FieldKind::Count { min: 1, max: 100_000 },
-        live: false,
-        get: |s| Value::Count(s.clients.into()),
-        put: |s, v| s.clients = v.count() as u32,
-    },
-    Field {
-        key: "session_length",
-        help: "requests in one session, sent one after another to one server",
-        kind: FieldKind::Count { min: 1, max: 10_000 },
-        live: false,
-        get: |s| Value::Count(s.session_length.into()),
-        put: |s, v| s.session_length = v.count() as u32,
-    },
-    Field {
-        key: "handshake_round_trips",
-        help: "round trips a client spends opening a connection to a server or balancer",
-        kind: FieldKind::Count { min: 0, max: 20 },
-        live: false,
-        get: |s| Value::Count(s.handshake_round_trips.into()),
-        put: |s, v| s.handshake_round_trips = v.count() as u32,
-    },
-    Field {
-        key: "idle_timeout_ms",
-        help: "a connection unused for this long goes cold and needs a new handshake",
-        kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
-        live: false,
-        get: |s| Value::Optional(s.idle_timeout_ms),
-        put: |s, v| s.idle_timeout_ms = v.optional(),
-    },
-    Field {
-        key: "subset_size",
-        help: "servers each chooser may pick from, drawn at random per chooser (above servers means all)",
-        kind: FieldKind::CountOrAll { min: 1, max: 10_000 },
-        live: true,
-        get: |s| Value::Count(s.subset_size.map_or(0, u64::from)),
-        put: |s, v| s.subset_size = Some(v.count() as u32).filter(|&n| n > 0),
-    },
-    Field {
-        key: "balancers",
-        help: "load balancers between clients and servers; 0 means clients choose servers themselves",
-        kind: FieldKind::Count { min: 0, max: 1_000 },
-        live: false,
-        get: |s| Value::Count(s.balancers.into()),
-        put: |s, v| s.balancers = v.count() as u32,
-    },
-    Field {
-        key: "client_delay_ms",
-        help: "one-way network delay between a client and a server or balancer",
-        kind: FieldKind::Number { min: 0.0, max: 10_000.0 },
-        live: false,
-        get: |s| Value::Number(s.client_delay_ms),
-        put: |s, v| s.client_delay_ms = v.number(),
-    },
-    Field {
-        key: "balancer_delay_ms",
-        help: "one-way network delay between a balancer and a server",
-        kind: FieldKind::Number { min: 0.0, max: 10_000.0 },
-        live: false,
-        get: |s| Value::Number(s.balancer_delay_ms),
-        put: |s, v| s.balancer_delay_ms = v.number(),
-    },
-    Field {
-        key: "demand",
-        help: "spike: every client starts one session at time 0; continuous: sessions arrive as a Poisson process",
-        kind: FieldKind::Choice(Demand::NAMES),
-        live: false,
-        get: |s| Value::Choice(s.demand.name()),
-        put: |s, v| s.demand = Demand::from_name(v.choice()).unwrap_or(s.demand),
-    },
-    Field {
-        key: "load",
-        help: "continuous demand as a fraction of total server capacity",
-        kind: FieldKind::Number { min: 0.05, max: 1.5 },
-        live: true,
-        get: |s| Value::Number(s.load),
-        put: |s, v| s.load = v.number(),
-    },
-    Field {
-        key: "policy",
-        help: "how a chooser picks a server (see `lbsim policies`)",
-        kind: FieldKind::Choice(PolicyKind::NAMES),
-        live: true,
-        get: |s| Value::Choice(s.policy.name()),
-        put: |s, v| s.policy = PolicyKind::from_name(v.choice()).unwrap_or(s.policy),
-    },
-    Field {
-        key: "choices",
-        help: "candidates drawn by power-of-d",
-        kind: FieldKind::Count { min: 2, max: 10 },
-        live: true,
-        get: |s| Value::Count(s.choices.into()),
-        put: |s, v| s.choices = v.count() as u32,
-    },
-    Field {
-        key: "staleness_ms",
-        help: "age of the load board that power-of-d and shortest-queue read; 0 reads live load",
-        kind: FieldKind::Number { min: 0.0, max: 60_000.0 },
-        live: true,
-        get: |s| Value::Number(s.staleness_ms),
-        put: |s, v| s.staleness_ms = v.number(),
-    },
-    Field {
-        key: "retry_budget",
-        help: "queue timeouts one request may suffer before it fails",
-        kind: FieldKind::Count { min: 0, max: 1_000 },
-        live: true,
-        get: |s| Value::Count(s.retry_budget.into()),
-        put: |s, v| s.retry_budget = v.count() as u32,
-    },
-    Field {
-        key: "seed",
-        help: "seed of the simulation's random generator",
-        kind: FieldKind::Count { min: 0, max: MAX_SEED },
-        live: false,
-        get: |s| Value::Count(s.seed),
-        put: |s, v| s.seed = v.count(),
-    },
-    Field {
-        key: "duration_s",
-        help: "simulated seconds a command-line run lasts",
-        kind: FieldKind::Number { min: 0.001, max: 86_400.0 },
-        live: false,
-        get: |s| Value::Number(s.duration_s),
-        put: |s, v| s.duration_s = v.number(),
-    },
-    Field {
-        key: "warmup_s",
-        help: "simulated seconds at the start left out of the statistics",
-        kind: FieldKind::Number { min: 0.0, max: 86_400.0 },
-        live: false,
-        get: |s| Value::Number(s.warmup_s),
-        put: |s, v| s.warmup_s = v.number(),
-    },
-];
 
 #[cfg(test)]
 mod tests {

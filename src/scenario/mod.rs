@@ -8,6 +8,7 @@
 mod error;
 pub mod fields;
 mod kinds;
+mod table;
 
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
