@@ -1,7 +1,7 @@
 //! A chooser (a client choosing for itself, or a balancer): its pool of
 //! servers, what it knows about each, and its policy.
 
-use crate::policy::{self, Known, Load, Policy};
+use crate::policy::{self, Board, Known, Load, Pick, Policy, View};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
@@ -38,6 +38,14 @@ impl Chooser {
 
     pub fn server_at(&self, position: usize) -> u32 {
         self.pool.as_ref().map_or(position as u32, |pool| pool[position])
+    }
+
+    /// Runs the policy on what this chooser knows. `avoid` is the server that
+    /// just sent a request back, if any.
+    pub fn pick(&mut self, now: Time, board: Board, avoid: Option<u32>, rng: &mut SimRng) -> Pick {
+        let avoid = avoid.and_then(|server| self.position_of(server));
+        let Chooser { pool, known, policy } = self;
+        policy.pick(&View { now, pool: pool.as_deref(), known, board, avoid }, rng)
     }
 
     /// A request goes out to the server at `position`: count it, and assume

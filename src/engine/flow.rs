@@ -2,9 +2,9 @@
 
 use super::events::Lane;
 use super::session::{Request, Session, Stage};
-use super::{Chooser, Event, Simulation};
+use super::{Event, Simulation};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
-use crate::policy::{Board, Pick, View};
+use crate::policy::{Board, Pick};
 use crate::time::Time;
 
 impl Simulation {
@@ -87,13 +87,7 @@ impl Simulation {
         let live = |s: usize| servers[s].load();
         let board =
             if self.scenario.staleness_ms > 0.0 { Board::Stale(&self.board) } else { Board::Live(&live) };
-        let Chooser { pool, known, policy, .. } = &mut self.choosers[chooser];
-        let avoid = avoid.and_then(|server| match pool {
-            None => Some(server as usize),
-            Some(pool) => pool.binary_search(&server).ok(),
-        });
-        let view = View { now: self.now, pool: pool.as_deref(), pool_len: known.len(), known, board, avoid };
-        let pick = policy.pick(&view, &mut self.rng);
+        let pick = self.choosers[chooser].pick(self.now, board, avoid, &mut self.rng);
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }

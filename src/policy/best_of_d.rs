@@ -43,7 +43,7 @@ fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usize; 
 
 impl Policy for BestOfD {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        let n = view.pool_len;
+        let n = view.pool_len();
         let d = self.d.min(n);
         if d <= 1 {
             return Pick::at(rng.index(n));

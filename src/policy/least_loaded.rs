@@ -19,7 +19,7 @@ impl LeastLoaded {
 
 impl Policy for LeastLoaded {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        let n = view.pool_len;
+        let n = view.pool_len();
         let start = rng.index(n);
         let mut best = start;
         let mut best_load = self.signal.load(view, start);

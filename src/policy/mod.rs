@@ -31,7 +31,6 @@ pub struct View<'a> {
     pub now: Time,
     /// The servers this chooser may pick, ascending; `None` means all of them.
     pub pool: Option<&'a [u32]>,
-    pub pool_len: usize,
     /// The chooser's knowledge, one entry per pool position.
     pub known: &'a [Known],
     /// True server load, by server index (live or as of the last board refresh).
@@ -41,6 +40,11 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
+    /// How many servers the chooser picks among (at least 1).
+    pub fn pool_len(&self) -> usize {
+        self.known.len()
+    }
+
     /// The server at a pool position.
     pub fn server(&self, position: usize) -> usize {
         self.pool.map_or(position, |pool| pool[position] as usize)
@@ -62,7 +66,7 @@ impl Pick {
 }
 
 pub trait Policy {
-    /// Picks a pool position; `view.pool_len` is at least 1.
+    /// Picks a pool position; `view.pool_len()` is at least 1.
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick;
 }
 
@@ -85,13 +89,6 @@ pub(crate) mod testing {
 
     /// A view of `n` servers, all in the pool, with the given true loads.
     pub fn view<'a>(known: &'a [Known], loads: &'a [u64]) -> View<'a> {
-        View {
-            now: Time::from_ms(1000.0),
-            pool: None,
-            pool_len: known.len(),
-            known,
-            board: Board::Stale(loads),
-            avoid: None,
-        }
+        View { now: Time::from_ms(1000.0), pool: None, known, board: Board::Stale(loads), avoid: None }
     }
 }

@@ -7,7 +7,7 @@ pub struct RandomPick;
 
 impl Policy for RandomPick {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        Pick::at(rng.index(view.pool_len))
+        Pick::at(rng.index(view.pool_len()))
     }
 }
 

@@ -9,11 +9,11 @@ pub struct Repick;
 impl Policy for Repick {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
         match view.avoid {
-            Some(avoid) if view.pool_len > 1 => {
-                let position = rng.index(view.pool_len - 1);
+            Some(avoid) if view.pool_len() > 1 => {
+                let position = rng.index(view.pool_len() - 1);
                 Pick::at(if position >= avoid { position + 1 } else { position })
             }
-            _ => Pick::at(rng.index(view.pool_len)),
+            _ => Pick::at(rng.index(view.pool_len())),
         }
     }
 }

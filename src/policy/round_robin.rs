@@ -16,7 +16,7 @@ impl RoundRobin {
 
 impl Policy for RoundRobin {
     fn pick(&mut self, view: &View, _rng: &mut SimRng) -> Pick {
-        let position = self.next % view.pool_len;
+        let position = self.next % view.pool_len();
         self.next = position + 1;
         Pick::at(position)
     }
