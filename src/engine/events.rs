@@ -1,9 +1,10 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
+use super::wheel::Wheel;
 use crate::time::Time;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Something that happens at an instant. Requests are named by their
 /// session, which has at most one request in flight.
@@ -52,9 +53,9 @@ pub enum Event {
 /// An event with its place in the order: time in the high 64 bits of `key`,
 /// sequence in the low 64, so one integer comparison orders events.
 #[derive(Clone, Copy, Debug)]
-struct Scheduled {
-    key: u128,
-    event: Event,
+pub struct Scheduled {
+    pub key: u128,
+    pub event: Event,
 }
 
 impl Scheduled {
@@ -75,17 +76,16 @@ impl PartialOrd for Scheduled {
     }
 }
 impl Ord for Scheduled {
-    /// Reversed, so the max-heap pops the earliest event first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
+        self.key.cmp(&other.key)
     }
 }
 
 /// Events scheduled a fixed delay ahead (network hops, queue timeouts) arrive
-/// in time order, so each such delay gets a FIFO lane instead of the heap;
-/// only events at random times (service completions, arrivals) pay for heap
-/// operations. Popping takes the earliest `(time, sequence)` of the heap top
-/// and the lane fronts, so the order is exactly that of a single heap.
+/// in time order, so each such delay gets a FIFO lane; events at random
+/// times (service completions, arrivals) go to a timing [`Wheel`]. Popping
+/// takes the earliest `(time, sequence)` of the wheel and the lane fronts,
+/// so the order is exactly that of a single priority queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lane {
     /// One-way client delay.
@@ -99,21 +99,21 @@ pub enum Lane {
 const LANES: usize = 3;
 
 pub struct EventQueue {
-    heap: BinaryHeap<Scheduled>,
+    wheel: Wheel,
     lanes: [VecDeque<Scheduled>; LANES],
-    /// The key of each lane's first event, then of the heap's, `u128::MAX`
+    /// The key of each lane's first event, then of the wheel's, `u128::MAX`
     /// when empty: finding the next event is a scan of five integers.
     fronts: [u128; LANES + 1],
     next_sequence: u64,
 }
 
 const EMPTY: u128 = u128::MAX;
-const HEAP: usize = LANES;
+const WHEEL: usize = LANES;
 
 impl Default for EventQueue {
     fn default() -> EventQueue {
         EventQueue {
-            heap: BinaryHeap::new(),
+            wheel: Wheel::default(),
             lanes: Default::default(),
             fronts: [EMPTY; LANES + 1],
             next_sequence: 0,
@@ -124,10 +124,10 @@ impl Default for EventQueue {
 impl EventQueue {
     pub fn push(&mut self, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
-        self.push_heap(scheduled);
+        self.push_wheel(scheduled);
     }
 
-    /// Schedules into a FIFO lane; falls back to the heap when `time` is
+    /// Schedules into a FIFO lane; falls back to the wheel when `time` is
     /// earlier than the lane's last event (a handshake or a changed setting
     /// broke the lane's order).
     pub fn push_in_lane(&mut self, lane: Lane, time: Time, event: Event) {
@@ -135,7 +135,7 @@ impl EventQueue {
         let index = lane as usize;
         let queue = &mut self.lanes[index];
         match queue.back() {
-            Some(last) if last.key > scheduled.key => self.push_heap(scheduled),
+            Some(last) if last.key > scheduled.key => self.push_wheel(scheduled),
             Some(_) => queue.push_back(scheduled),
             None => {
                 queue.push_back(scheduled);
@@ -144,9 +144,9 @@ impl EventQueue {
         }
     }
 
-    fn push_heap(&mut self, scheduled: Scheduled) {
-        self.fronts[HEAP] = self.fronts[HEAP].min(scheduled.key);
-        self.heap.push(scheduled);
+    fn push_wheel(&mut self, scheduled: Scheduled) {
+        self.fronts[WHEEL] = self.fronts[WHEEL].min(scheduled.key);
+        self.wheel.push(scheduled);
     }
 
     fn stamp(&mut self, time: Time, event: Event) -> Scheduled {
@@ -156,7 +156,7 @@ impl EventQueue {
 
     /// Which front holds the earliest event, and its key (`EMPTY` if none).
     fn earliest(&self) -> (usize, u128) {
-        let mut place = HEAP;
+        let mut place = WHEEL;
         for index in 0..LANES {
             if self.fronts[index] < self.fronts[place] {
                 place = index;
@@ -176,10 +176,10 @@ impl EventQueue {
         if key == EMPTY || key >> 64 > u128::from(until.0) {
             return None;
         }
-        let scheduled = if place == HEAP {
-            let top = self.heap.pop();
-            self.fronts[HEAP] = self.heap.peek().map_or(EMPTY, |s| s.key);
-            top
+        let scheduled = if place == WHEEL {
+            let first = self.wheel.pop();
+            self.fronts[WHEEL] = self.wheel.peek().map_or(EMPTY, |s| s.key);
+            first
         } else {
             let queue = &mut self.lanes[place];
             let first = queue.pop_front();
@@ -214,7 +214,7 @@ mod tests {
     }
 
     #[test]
-    fn lanes_and_heap_merge_into_one_order() {
+    fn lanes_and_wheel_merge_into_one_order() {
         let mut q = EventQueue::default();
         let e = |client| Event::ClientStarts { client };
         q.push_in_lane(Lane::Client, Time(3), e(1));

@@ -17,6 +17,7 @@ mod snapshot;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod wheel;
 
 pub use events::Event;
 pub use session::Stage;
