@@ -61,10 +61,7 @@ impl Chooser {
         if let Some(position) = self.position_of(server) {
             let known = &mut self.known[position];
             known.in_flight = known.in_flight.saturating_sub(1);
-            if known.measured_at.is_none_or(|t| t <= measured_at) {
-                known.reported = reported;
-                known.measured_at = Some(measured_at);
-            }
+            known.learn(reported, measured_at);
         }
     }
 

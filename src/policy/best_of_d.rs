@@ -113,10 +113,8 @@ mod tests {
     fn piggyback_with_fresh_counters_uses_them() {
         let mut known = [Known::default(); 2];
         let now = Time::from_ms(1000.0);
-        known[0] =
-            Known { in_flight: 0, reported: Load::new(5, 10), measured_at: Some(now), ..Known::default() };
-        known[1] =
-            Known { in_flight: 0, reported: Load::new(0, 1), measured_at: Some(now), ..Known::default() };
+        known[0].learn(Load::new(5, 10), now);
+        known[1].learn(Load::new(0, 1), now);
         let loads = [0, 0];
         let mut rng = SimRng::new(4);
         for _ in 0..50 {
