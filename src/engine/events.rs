@@ -170,6 +170,16 @@ impl EventQueue {
         (key != EMPTY).then_some(Time((key >> 64) as u64))
     }
 
+    /// Events `distance` places behind the front of each lane and of the
+    /// wheel: some of what will run soon, so its data can be loaded ahead.
+    pub fn ahead(&self, distance: usize) -> impl Iterator<Item = Event> + '_ {
+        self.lanes
+            .iter()
+            .filter_map(move |lane| lane.get(distance))
+            .chain(self.wheel.ahead(distance))
+            .map(|s| s.event)
+    }
+
     /// Takes the earliest event if it is due at or before `until`.
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, Event)> {
         let (place, key) = self.earliest();

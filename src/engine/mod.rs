@@ -10,6 +10,7 @@ mod chooser;
 mod events;
 mod flow;
 mod live;
+mod prefetch;
 mod server;
 mod service;
 mod session;
@@ -184,6 +185,7 @@ impl Simulation {
         self.now = time;
         self.events_processed += 1;
         self.mix_trace(time, event);
+        self.prefetch();
         self.handle(event);
     }
 

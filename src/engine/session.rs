@@ -119,6 +119,11 @@ impl Sessions {
         self.slots.get_mut(id as usize)?.as_mut()
     }
 
+    /// Where session `id` is kept, without reading it (for prefetching).
+    pub fn place(&self, id: u32) -> Option<&Option<Session>> {
+        self.slots.get(id as usize)
+    }
+
     pub fn started(&self, id: u32) -> Started {
         self.started.get(id as usize).copied().unwrap_or_default()
     }

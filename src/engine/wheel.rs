@@ -27,9 +27,11 @@ pub struct Wheel {
     ring: Vec<Vec<Scheduled>>,
     /// Bit `i` is set when `ring[i]` holds events.
     occupied: Vec<u64>,
-    /// Every event of bucket `current` or earlier, latest first. Empty only
-    /// when the whole wheel is.
+    /// Every event of bucket `current` or earlier, earliest first, from
+    /// `due[next]` on (the earlier ones have been taken). Exhausted only when
+    /// the whole wheel is empty.
     due: Vec<Scheduled>,
+    next: usize,
     current: u64,
     /// Events beyond the ring's reach, earliest on top.
     far: BinaryHeap<Reverse<Scheduled>>,
@@ -41,6 +43,7 @@ impl Default for Wheel {
             ring: vec![Vec::new(); BUCKETS],
             occupied: vec![0; WORDS],
             due: Vec::new(),
+            next: 0,
             current: 0,
             far: BinaryHeap::new(),
         }
@@ -54,19 +57,25 @@ fn bucket_of(scheduled: &Scheduled) -> u64 {
 impl Wheel {
     /// The earliest event, if any.
     pub fn peek(&self) -> Option<&Scheduled> {
-        self.due.last()
+        self.due.get(self.next)
+    }
+
+    /// The event `distance` places behind the earliest, within its bucket.
+    pub fn ahead(&self, distance: usize) -> Option<&Scheduled> {
+        self.due.get(self.next + distance)
     }
 
     pub fn push(&mut self, scheduled: Scheduled) {
         self.place(scheduled);
-        if self.due.is_empty() {
+        if self.next == self.due.len() {
             self.refill();
         }
     }
 
     pub fn pop(&mut self) -> Option<Scheduled> {
-        let first = self.due.pop();
-        if self.due.is_empty() {
+        let first = self.due.get(self.next).copied();
+        self.next += 1;
+        if self.next >= self.due.len() {
             self.refill();
         }
         first
@@ -75,7 +84,7 @@ impl Wheel {
     fn place(&mut self, scheduled: Scheduled) {
         let bucket = bucket_of(&scheduled);
         if bucket <= self.current {
-            let at = self.due.partition_point(|s| s.key > scheduled.key);
+            let at = self.next + self.due[self.next..].partition_point(|s| s.key < scheduled.key);
             self.due.insert(at, scheduled);
         } else if bucket < self.current + BUCKETS as u64 {
             let slot = bucket as usize % BUCKETS;
@@ -88,7 +97,15 @@ impl Wheel {
 
     /// Moves the next occupied bucket into `due` (the wheel's earliest
     /// events), bringing far events into the ring as it comes within reach.
+    ///
+    /// A bucket holds its events in the order they were scheduled, except
+    /// that events brought in from far come first, in key order, and were
+    /// scheduled before any other event of their bucket. So among events at
+    /// the same time the order in the bucket is the sequence order, and a
+    /// stable sort by time alone puts the bucket in key order.
     fn refill(&mut self) {
+        self.due.clear();
+        self.next = 0;
         while self.due.is_empty() {
             match self.next_occupied() {
                 Some(bucket) => {
@@ -96,7 +113,7 @@ impl Wheel {
                     let slot = bucket as usize % BUCKETS;
                     self.occupied[slot / 64] &= !(1 << (slot % 64));
                     std::mem::swap(&mut self.due, &mut self.ring[slot]);
-                    self.due.sort_unstable_by_key(|s| Reverse(s.key));
+                    self.due.sort_by_key(|s| (s.key >> 64) as u64);
                 }
                 None => match self.far.peek() {
                     Some(Reverse(next)) => self.current = bucket_of(next),

@@ -14,8 +14,9 @@ use crate::time::Time;
 pub struct Recorder {
     slices: Vec<Histogram>,
     slice_length: u64,
-    /// Index (time / slice_length) of the newest slice.
+    /// Index (time / slice_length) of the newest slice, and where it is in `slices`.
     newest: u64,
+    newest_slot: usize,
     /// Where the newest slice ends: `advance` has nothing to do before it.
     newest_end: u64,
     warmup_end: Time,
@@ -29,6 +30,7 @@ impl Recorder {
             slices: vec![Histogram::default(); slices.max(1)],
             slice_length: slice_length.0.max(1),
             newest: 0,
+            newest_slot: 0,
             newest_end: slice_length.0.max(1),
             warmup_end,
             settled: Histogram::default(),
@@ -50,6 +52,7 @@ impl Recorder {
             }
         }
         self.newest = target;
+        self.newest_slot = (target % n) as usize;
         self.newest_end = (target + 1).saturating_mul(self.slice_length);
     }
 
@@ -63,8 +66,7 @@ impl Recorder {
 
     pub fn record(&mut self, now: Time, value: u64) {
         self.advance(now);
-        let slot = (self.newest % self.slices.len() as u64) as usize;
-        self.slices[slot].record(value);
+        self.slices[self.newest_slot].record(value);
     }
 
     /// Everything recorded within the window, merged into `into`.

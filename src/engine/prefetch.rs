@@ -1,0 +1,74 @@
+//! Loading ahead what soon-due events will touch.
+//!
+//! A large simulation keeps more state than the processor's caches hold:
+//! 12,000 live sessions, and with 1,000 clients choosing among 1,000 servers
+//! a million entries of per-server knowledge. Each event touches a session
+//! and often one of those entries, at effectively random places, so most of
+//! the time an event takes would be spent waiting for memory. The next events
+//! are known, though: they wait at the fronts of the FIFO lanes and of the
+//! wheel's due bucket. Before each event we ask the processor to start
+//! loading the session of an event a little further back, and the chooser's
+//! knowledge for a response a little closer (its session is loaded by then).
+//! This changes nothing but timing.
+
+use super::{Event, Simulation};
+
+/// How far behind each queue's front to load sessions, and knowledge.
+const SESSION_DISTANCE: usize = 16;
+const KNOWN_DISTANCE: usize = 8;
+
+/// Hints that `value` will be read soon.
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch has no effect on the program's state and never
+    // faults, whatever the address; SSE is part of the x86_64 baseline.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+impl Event {
+    /// The session whose request the event moves, if it moves one.
+    fn session(self) -> Option<u32> {
+        match self {
+            Event::ArriveAtBalancer { session }
+            | Event::ArriveAtServer { session }
+            | Event::ServiceDone { session }
+            | Event::BounceArrives { session }
+            | Event::ResponseAtBalancer { session }
+            | Event::ResponseAtClient { session } => Some(session),
+            Event::SessionArrival { .. }
+            | Event::ClientStarts { .. }
+            | Event::QueueTimeout { .. }
+            | Event::BoardRefresh { .. }
+            | Event::Sample => None,
+        }
+    }
+}
+
+impl Simulation {
+    pub(super) fn prefetch(&self) {
+        for event in self.events.ahead(SESSION_DISTANCE) {
+            if let Some(place) = event.session().and_then(|id| self.sessions.place(id)) {
+                prefetch(place);
+            }
+        }
+        for event in self.events.ahead(KNOWN_DISTANCE) {
+            let (Event::ResponseAtClient { session: id }
+            | Event::ResponseAtBalancer { session: id }
+            | Event::BounceArrives { session: id }) = event
+            else {
+                continue;
+            };
+            if let Some(session) = self.sessions.get(id) {
+                let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
+                if let Some(position) = chooser.position_of(session.request.server) {
+                    prefetch(&chooser.known[position]);
+                }
+            }
+        }
+    }
+}
