@@ -35,6 +35,9 @@ pub struct Wheel {
     current: u64,
     /// Events beyond the ring's reach, earliest on top.
     far: BinaryHeap<Reverse<Scheduled>>,
+    /// Emptied bucket buffers, reused most recent first: only the buckets in
+    /// use hold memory, and it stays warm in the cache.
+    spare: Vec<Vec<Scheduled>>,
 }
 
 impl Default for Wheel {
@@ -46,6 +49,7 @@ impl Default for Wheel {
             next: 0,
             current: 0,
             far: BinaryHeap::new(),
+            spare: Vec::new(),
         }
     }
 }
@@ -88,7 +92,11 @@ impl Wheel {
             self.due.insert(at, scheduled);
         } else if bucket < self.current + BUCKETS as u64 {
             let slot = bucket as usize % BUCKETS;
-            self.ring[slot].push(scheduled);
+            let events = &mut self.ring[slot];
+            if events.capacity() == 0 {
+                *events = self.spare.pop().unwrap_or_default();
+            }
+            events.push(scheduled);
             self.occupied[slot / 64] |= 1 << (slot % 64);
         } else {
             self.far.push(Reverse(scheduled));
@@ -104,7 +112,11 @@ impl Wheel {
     /// the same time the order in the bucket is the sequence order, and a
     /// stable sort by time alone puts the bucket in key order.
     fn refill(&mut self) {
-        self.due.clear();
+        let mut drained = std::mem::take(&mut self.due);
+        if drained.capacity() > 0 {
+            drained.clear();
+            self.spare.push(drained);
+        }
         self.next = 0;
         while self.due.is_empty() {
             match self.next_occupied() {
@@ -112,7 +124,7 @@ impl Wheel {
                     self.current = bucket;
                     let slot = bucket as usize % BUCKETS;
                     self.occupied[slot / 64] &= !(1 << (slot % 64));
-                    std::mem::swap(&mut self.due, &mut self.ring[slot]);
+                    self.due = std::mem::take(&mut self.ring[slot]);
                     self.due.sort_by_key(|s| (s.key >> 64) as u64);
                 }
                 None => match self.far.peek() {
