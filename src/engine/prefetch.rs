@@ -7,15 +7,17 @@
 //! the time an event takes would be spent waiting for memory. The next events
 //! are known, though: they wait at the fronts of the FIFO lanes and of the
 //! wheel's due bucket. Before each event we ask the processor to start
-//! loading the session of an event a little further back, and the chooser's
-//! knowledge for a response a little closer (its session is loaded by then).
+//! loading the session of an event a little further back, and for an event a
+//! little closer (its session loaded by then) the server it arrives at or
+//! leaves, or for a response the chooser's knowledge of that server.
 //! This changes nothing but timing.
 
 use super::{Event, Simulation};
 
-/// How far behind each queue's front to load sessions, and knowledge.
+/// How far behind each queue's front to load sessions, and then what the
+/// session points to (its server, or its chooser's knowledge of the server).
 const SESSION_DISTANCE: usize = 16;
-const KNOWN_DISTANCE: usize = 8;
+const NEAR_DISTANCE: usize = 8;
 
 /// Hints that `value` will be read soon.
 fn prefetch<T>(value: &T) {
@@ -56,18 +58,29 @@ impl Simulation {
                 prefetch(place);
             }
         }
-        for event in self.events.ahead(KNOWN_DISTANCE) {
-            let (Event::ResponseAtClient { session: id }
-            | Event::ResponseAtBalancer { session: id }
-            | Event::BounceArrives { session: id }) = event
+        for event in self.events.ahead(NEAR_DISTANCE) {
+            let Some((id, session)) = event.session().and_then(|id| Some((id, self.sessions.get(id)?)))
             else {
                 continue;
             };
-            if let Some(session) = self.sessions.get(id) {
-                let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
-                if let Some(position) = chooser.position_of(session.request.server) {
-                    prefetch(&chooser.known[position]);
+            match event {
+                Event::ArriveAtServer { .. } | Event::ServiceDone { .. } => {
+                    if let Some(server) = self.servers.get(session.request.server as usize) {
+                        prefetch(server);
+                    }
                 }
+                Event::ResponseAtClient { .. }
+                | Event::ResponseAtBalancer { .. }
+                | Event::BounceArrives { .. } => {
+                    let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
+                    if let Some(position) = chooser.position_of(session.request.server) {
+                        prefetch(&chooser.known[position]);
+                    }
+                    if let Some(started) = self.sessions.started_place(id) {
+                        prefetch(started);
+                    }
+                }
+                _ => {}
             }
         }
     }

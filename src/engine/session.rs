@@ -124,6 +124,11 @@ impl Sessions {
         self.slots.get(id as usize)
     }
 
+    /// Where session `id`'s start times are kept, without reading them.
+    pub fn started_place(&self, id: u32) -> Option<&Started> {
+        self.started.get(id as usize)
+    }
+
     pub fn started(&self, id: u32) -> Started {
         self.started.get(id as usize).copied().unwrap_or_default()
     }
