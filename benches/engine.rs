@@ -6,7 +6,9 @@
 //! 10 slots, load 0.9, power-of-two with piggybacked load from 1,000 clients,
 //! about 100,000 requests per simulated second for 60 s), the same with each
 //! client choosing among a subset of 10 servers (as the essay advises, and
-//! far less client state), and the small M/M/3 scenario.
+//! far less client state), the same with the default 20 clients (the
+//! benchmark's settings with nothing else changed from the defaults), and the
+//! small M/M/3 scenario.
 //! `LBSIM_BENCH_RUNS=N` sets the number of runs (default 5).
 
 use lbsim::{Scenario, Simulation};
@@ -34,15 +36,20 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 fn main() {
     let runs: usize = std::env::var("LBSIM_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
-    let cases = [("benchmark.toml", ""), ("benchmark.toml", "10"), ("mmc.toml", "")];
-    for (name, subset) in cases {
+    let cases = [
+        ("benchmark.toml", None),
+        ("benchmark.toml", Some(("subset_size", "10"))),
+        ("benchmark.toml", Some(("clients", "20"))),
+        ("mmc.toml", None),
+    ];
+    for (name, change) in cases {
         let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("scenario file");
         let mut scenario = Scenario::from_toml(&text).expect("valid scenario");
         let mut label = name.to_string();
-        if !subset.is_empty() {
-            scenario.set("subset_size", subset).expect("valid subset");
-            label = format!("{name} with subset_size = {subset}");
+        if let Some((field, value)) = change {
+            scenario.set(field, value).expect("valid setting");
+            label = format!("{name} with {field} = {value}");
         }
         let results: Vec<Run> = (0..runs).map(|_| run_once(&scenario)).collect();
         let walls: Vec<f64> = results.iter().map(|r| r.wall_s).collect();
