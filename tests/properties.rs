@@ -63,7 +63,8 @@ fn live_change() -> impl Strategy<Value = (&'static str, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 256 cases each, or PROPTEST_CASES for a longer run.
+    #![proptest_config(ProptestConfig::default())]
 
     /// After every single event, and through live changes at random instants.
     #[test]
