@@ -105,6 +105,8 @@ pub struct EventQueue {
     /// when empty: finding the next event is a scan of five integers.
     fronts: [u128; LANES + 1],
     next_sequence: u64,
+    /// Where the last event was taken from (a lane's index, or `WHEEL`).
+    taken_from: usize,
 }
 
 const EMPTY: u128 = u128::MAX;
@@ -117,6 +119,7 @@ impl Default for EventQueue {
             lanes: Default::default(),
             fronts: [EMPTY; LANES + 1],
             next_sequence: 0,
+            taken_from: WHEEL,
         }
     }
 }
@@ -170,16 +173,17 @@ impl EventQueue {
         (key != EMPTY).then_some(Time((key >> 64) as u64))
     }
 
-    /// Events `distance` places behind the front of each lane, and half as
-    /// far in the wheel (which takes about half as many of a simulation's
-    /// events as its busiest lane): some of what will run soon, so that its
+    /// The event `distance` places behind the front of the queue the last
+    /// event was taken from (half as far in the wheel, which takes about half
+    /// as many of a simulation's events as its busiest lane): each time a
+    /// queue moves on by one, one more of what will run soon, so that its
     /// data can be loaded ahead.
-    pub fn ahead(&self, distance: usize) -> impl Iterator<Item = Event> + '_ {
-        self.lanes
-            .iter()
-            .filter_map(move |lane| lane.get(distance))
-            .chain(self.wheel.ahead(distance / 2))
-            .map(|s| s.event)
+    pub fn ahead(&self, distance: usize) -> Option<Event> {
+        let scheduled = match self.lanes.get(self.taken_from) {
+            Some(lane) => lane.get(distance),
+            None => self.wheel.ahead(distance / 2),
+        };
+        scheduled.map(|s| s.event)
     }
 
     /// Takes the earliest event if it is due at or before `until`.
@@ -188,6 +192,7 @@ impl EventQueue {
         if key == EMPTY || key >> 64 > u128::from(until.0) {
             return None;
         }
+        self.taken_from = place;
         let scheduled = if place == WHEEL {
             let first = self.wheel.pop();
             self.fronts[WHEEL] = self.wheel.peek().map_or(EMPTY, |s| s.key);

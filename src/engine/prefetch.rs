@@ -52,36 +52,34 @@ impl Event {
 }
 
 impl Simulation {
+    /// Called once per event, after its queue moved on by one.
     pub(super) fn prefetch(&self) {
-        for event in self.events.ahead(SESSION_DISTANCE) {
-            if let Some(place) = event.session().and_then(|id| self.sessions.place(id)) {
-                prefetch(place);
-            }
+        let session_ahead = self.events.ahead(SESSION_DISTANCE).and_then(Event::session);
+        if let Some(place) = session_ahead.and_then(|id| self.sessions.place(id)) {
+            prefetch(place);
         }
-        for event in self.events.ahead(NEAR_DISTANCE) {
-            let Some((id, session)) = event.session().and_then(|id| Some((id, self.sessions.get(id)?)))
-            else {
-                continue;
-            };
-            match event {
-                Event::ArriveAtServer { .. } | Event::ServiceDone { .. } => {
-                    if let Some(server) = self.servers.get(session.request.server as usize) {
-                        prefetch(server);
-                    }
+        let Some(event) = self.events.ahead(NEAR_DISTANCE) else { return };
+        let Some((id, session)) = event.session().and_then(|id| Some((id, self.sessions.get(id)?))) else {
+            return;
+        };
+        match event {
+            Event::ArriveAtServer { .. } | Event::ServiceDone { .. } => {
+                if let Some(server) = self.servers.get(session.request.server as usize) {
+                    prefetch(server);
                 }
-                Event::ResponseAtClient { .. }
-                | Event::ResponseAtBalancer { .. }
-                | Event::BounceArrives { .. } => {
-                    let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
-                    if let Some(position) = chooser.position_of(session.request.server) {
-                        prefetch(&chooser.known[position]);
-                    }
-                    if let Some(started) = self.sessions.started_place(id) {
-                        prefetch(started);
-                    }
-                }
-                _ => {}
             }
+            Event::ResponseAtClient { .. }
+            | Event::ResponseAtBalancer { .. }
+            | Event::BounceArrives { .. } => {
+                let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
+                if let Some(position) = chooser.position_of(session.request.server) {
+                    prefetch(&chooser.known[position]);
+                }
+                if let Some(started) = self.sessions.started_place(id) {
+                    prefetch(started);
+                }
+            }
+            _ => {}
         }
     }
 }
