@@ -55,7 +55,7 @@ impl Default for Wheel {
 }
 
 fn bucket_of(scheduled: &Scheduled) -> u64 {
-    (scheduled.key >> (64 + BUCKET_SHIFT)) as u64
+    scheduled.time >> BUCKET_SHIFT
 }
 
 impl Wheel {
@@ -88,7 +88,7 @@ impl Wheel {
     fn place(&mut self, scheduled: Scheduled) {
         let bucket = bucket_of(&scheduled);
         if bucket <= self.current {
-            let at = self.next + self.due[self.next..].partition_point(|s| s.key < scheduled.key);
+            let at = self.next + self.due[self.next..].partition_point(|s| s.key() < scheduled.key());
             self.due.insert(at, scheduled);
         } else if bucket < self.current + BUCKETS as u64 {
             let slot = bucket as usize % BUCKETS;
@@ -125,7 +125,7 @@ impl Wheel {
                     let slot = bucket as usize % BUCKETS;
                     self.occupied[slot / 64] &= !(1 << (slot % 64));
                     self.due = std::mem::take(&mut self.ring[slot]);
-                    self.due.sort_by_key(|s| (s.key >> 64) as u64);
+                    self.due.sort_by_key(|s| s.time);
                 }
                 None => match self.far.peek() {
                     Some(Reverse(next)) => self.current = bucket_of(next),
@@ -171,7 +171,7 @@ mod tests {
     use crate::rng::SimRng;
 
     fn at(time: u64, sequence: u64) -> Scheduled {
-        Scheduled { key: u128::from(time) << 64 | u128::from(sequence), event: Event::Sample }
+        Scheduled { time, sequence, event: Event::Sample }
     }
 
     /// Pushes and pops interleaved at random, against a sorted list.
@@ -187,16 +187,16 @@ mod tests {
                 let span = spans[rng.index(spans.len())];
                 let scheduled = at(now + rng.next_u64() % span, sequence);
                 wheel.push(scheduled);
-                reference.push(Reverse(scheduled.key));
+                reference.push(Reverse(scheduled.key()));
             } else {
-                let popped = wheel.pop().map(|s| s.key);
+                let popped = wheel.pop().map(|s| s.key());
                 assert_eq!(popped, reference.pop().map(|Reverse(k)| k));
                 now = (popped.unwrap_or(0) >> 64) as u64;
             }
-            assert_eq!(wheel.peek().map(|s| s.key), reference.peek().map(|Reverse(k)| *k));
+            assert_eq!(wheel.peek().map(|s| s.key()), reference.peek().map(|Reverse(k)| *k));
         }
         while let Some(Reverse(key)) = reference.pop() {
-            assert_eq!(wheel.pop().map(|s| s.key), Some(key));
+            assert_eq!(wheel.pop().map(|s| s.key()), Some(key));
         }
         assert!(wheel.pop().is_none());
     }
