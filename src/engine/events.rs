@@ -114,19 +114,19 @@ pub struct EventQueue {
 const EMPTY: u128 = u128::MAX;
 const WHEEL: usize = LANES;
 
-impl Default for EventQueue {
-    fn default() -> EventQueue {
+impl EventQueue {
+    /// A queue for a simulation of about `events_per_sec` events at random
+    /// times per simulated second (it sizes the wheel's buckets).
+    pub fn new(events_per_sec: f64) -> EventQueue {
         EventQueue {
-            wheel: Wheel::default(),
+            wheel: Wheel::for_rate(events_per_sec),
             lanes: Default::default(),
             fronts: [EMPTY; LANES + 1],
             next_sequence: 0,
             taken_from: WHEEL,
         }
     }
-}
 
-impl EventQueue {
     pub fn push(&mut self, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
         self.push_wheel(scheduled);
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn earliest_first_and_ties_in_insertion_order() {
-        let mut q = EventQueue::default();
+        let mut q = EventQueue::new(1e5);
         q.push(Time(5), Event::Sample);
         q.push(Time(1), Event::ClientStarts { client: 1 });
         q.push(Time(5), Event::ClientStarts { client: 2 });
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn lanes_and_wheel_merge_into_one_order() {
-        let mut q = EventQueue::default();
+        let mut q = EventQueue::new(1e5);
         let e = |client| Event::ClientStarts { client };
         q.push_in_lane(Lane::Client, Time(3), e(1));
         q.push(Time(3), e(2));

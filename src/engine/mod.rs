@@ -122,7 +122,7 @@ impl Simulation {
             if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
         let mut sim = Simulation {
             now: Time::ZERO,
-            events: EventQueue::default(),
+            events: EventQueue::new(Self::random_time_events_per_sec(&scenario)),
             servers,
             choosers,
             client_links: vec![Time::ZERO; links],
@@ -150,6 +150,16 @@ impl Simulation {
         sim.restart_board();
         sim.events.push(SAMPLE_INTERVAL, Event::Sample);
         Ok(sim)
+    }
+
+    /// About how many events at random times (mostly service completions) a
+    /// simulated second holds: the servers' throughput.
+    fn random_time_events_per_sec(scenario: &Scenario) -> f64 {
+        let busy = match scenario.demand {
+            Demand::Continuous => scenario.load.min(1.0),
+            Demand::Spike => 1.0,
+        };
+        scenario.capacity_per_sec() * busy
     }
 
     pub fn scenario(&self) -> &Scenario {

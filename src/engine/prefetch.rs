@@ -11,7 +11,8 @@
 //! little closer (its session loaded by then) the server it arrives at or
 //! leaves, or for a response the chooser's knowledge of that server.
 //! This changes nothing but timing. Only x86_64 gets the hint; elsewhere
-//! (WebAssembly has no prefetch) the lookups are skipped too.
+//! (WebAssembly has no prefetch), and in small simulations, the lookups are
+//! skipped too.
 
 use super::{Event, Simulation};
 
@@ -19,6 +20,9 @@ use super::{Event, Simulation};
 /// session points to (its server, or its chooser's knowledge of the server).
 const SESSION_DISTANCE: usize = 16;
 const NEAR_DISTANCE: usize = 8;
+/// With fewer sessions than this (256 KB of them) a simulation's state
+/// mostly stays in the caches, and looking ahead costs more than it saves.
+const SESSIONS_WORTH_IT: usize = 4096;
 
 /// Hints that `value` will be read soon.
 fn prefetch<T>(value: &T) {
@@ -55,7 +59,7 @@ impl Event {
 impl Simulation {
     /// Called once per event, after its queue moved on by one.
     pub(super) fn prefetch(&self) {
-        if !cfg!(target_arch = "x86_64") {
+        if !cfg!(target_arch = "x86_64") || self.sessions.places() < SESSIONS_WORTH_IT {
             return;
         }
         let session_ahead = self.events.ahead(SESSION_DISTANCE).and_then(Event::session);

@@ -144,6 +144,11 @@ impl Sessions {
         }
     }
 
+    /// The most sessions alive at once so far (the places kept for them).
+    pub fn places(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Sessions alive, each with exactly one request in flight.
     pub fn live(&self) -> u64 {
         self.live

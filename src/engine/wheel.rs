@@ -1,14 +1,15 @@
 //! A timing wheel for events at random times (service completions,
 //! arrivals, timeouts): the event queue's replacement for a binary heap.
 //!
-//! Time is cut into buckets of `2^BUCKET_SHIFT` ns; a ring of `BUCKETS`
-//! buckets covers the near future, and events beyond it wait in a heap until
-//! the ring reaches them. Scheduling is an append to a bucket; when the clock
-//! reaches a bucket its few events are sorted once and taken from the end.
-//! This is the calendar-queue idea (Brown, 1988) with a fixed width and a
-//! bitmap of occupied buckets. A binary heap of the ~10,000 pending service
-//! completions of a large simulation costs a dozen cache-missing levels per
-//! event; the wheel costs a sort of a bucket of a few dozen.
+//! Time is cut into buckets of `2^shift` ns; a ring of `BUCKETS` buckets
+//! covers the near future, and events beyond it wait in a heap until the
+//! ring reaches them. Scheduling is an append to a bucket; when the clock
+//! reaches a bucket its few events are sorted once and taken in order.
+//! This is the calendar-queue idea (Brown, 1988) with a width chosen from the
+//! expected event rate (a few dozen events a bucket) and a bitmap of occupied
+//! buckets. A binary heap of the ~10,000 pending service completions of a
+//! large simulation costs a dozen cache-missing levels per event; the wheel
+//! costs a sort of a bucket of a few dozen.
 //!
 //! Events come out in exactly the order of their keys, as from a heap.
 
@@ -16,13 +17,18 @@ use super::events::Scheduled;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Bucket width: 2^18 ns, about a quarter of a millisecond.
-const BUCKET_SHIFT: u32 = 18;
-/// Buckets in the ring: with the width above, about 4.3 s of simulated time.
+/// Buckets in the ring: 4.3 s of simulated time at a width of 2^18 ns.
 const BUCKETS: usize = 1 << 14;
+/// Events a bucket should hold on average: enough that moving from bucket to
+/// bucket costs little per event, few enough that sorting one is quick.
+const EVENTS_PER_BUCKET: f64 = 32.0;
+/// The narrowest and widest buckets: 2^10 ns (1 µs) and 2^30 ns (1.07 s).
+const SHIFTS: (u32, u32) = (10, 30);
 const WORDS: usize = BUCKETS / 64;
 
 pub struct Wheel {
+    /// Buckets are `2^shift` ns wide.
+    shift: u32,
     /// Events of bucket `b` (for `current < b < current + BUCKETS`) at `b % BUCKETS`.
     ring: Vec<Vec<Scheduled>>,
     /// Bit `i` is set when `ring[i]` holds events.
@@ -40,9 +46,14 @@ pub struct Wheel {
     spare: Vec<Vec<Scheduled>>,
 }
 
-impl Default for Wheel {
-    fn default() -> Wheel {
+impl Wheel {
+    /// A wheel for about `events_per_sec` events per simulated second (any
+    /// rate works; this one just sets the bucket width).
+    pub fn for_rate(events_per_sec: f64) -> Wheel {
+        let width_ns = EVENTS_PER_BUCKET / events_per_sec.max(1e-9) * 1e9;
+        let shift = (libm::log2(width_ns).floor() as u32).clamp(SHIFTS.0, SHIFTS.1);
         Wheel {
+            shift,
             ring: vec![Vec::new(); BUCKETS],
             occupied: vec![0; WORDS],
             due: Vec::new(),
@@ -54,11 +65,11 @@ impl Default for Wheel {
     }
 }
 
-fn bucket_of(scheduled: &Scheduled) -> u64 {
-    scheduled.time >> BUCKET_SHIFT
-}
-
 impl Wheel {
+    fn bucket_of(&self, scheduled: &Scheduled) -> u64 {
+        scheduled.time >> self.shift
+    }
+
     /// The earliest event, if any.
     pub fn peek(&self) -> Option<&Scheduled> {
         self.due.get(self.next)
@@ -86,7 +97,7 @@ impl Wheel {
     }
 
     fn place(&mut self, scheduled: Scheduled) {
-        let bucket = bucket_of(&scheduled);
+        let bucket = self.bucket_of(&scheduled);
         if bucket <= self.current {
             let at = self.next + self.due[self.next..].partition_point(|s| s.key() < scheduled.key());
             self.due.insert(at, scheduled);
@@ -128,12 +139,12 @@ impl Wheel {
                     self.due.sort_by_key(|s| s.time);
                 }
                 None => match self.far.peek() {
-                    Some(Reverse(next)) => self.current = bucket_of(next),
+                    Some(Reverse(next)) => self.current = self.bucket_of(next),
                     None => return,
                 },
             }
             while let Some(Reverse(next)) = self.far.peek() {
-                if bucket_of(next) >= self.current + BUCKETS as u64 {
+                if self.bucket_of(next) >= self.current + BUCKETS as u64 {
                     break;
                 }
                 let Some(Reverse(next)) = self.far.pop() else { break };
@@ -174,11 +185,17 @@ mod tests {
         Scheduled { time, sequence, event: Event::Sample }
     }
 
-    /// Pushes and pops interleaved at random, against a sorted list.
+    /// Pushes and pops interleaved at random, against a sorted list, with
+    /// buckets from the narrowest to the widest.
     #[test]
     fn pops_in_key_order_like_a_heap() {
+        for rate in [1e12, 1e5, 1e-3] {
+            pops_in_key_order(Wheel::for_rate(rate));
+        }
+    }
+
+    fn pops_in_key_order(mut wheel: Wheel) {
         let mut rng = SimRng::new(3);
-        let mut wheel = Wheel::default();
         let mut reference: BinaryHeap<Reverse<u128>> = BinaryHeap::new();
         let mut now = 0u64;
         let spans = [1u64 << 10, 1 << 20, 1 << 28, 1 << 34, 1 << 40];
