@@ -63,9 +63,7 @@ impl Wheel {
             spare: Vec::new(),
         }
     }
-}
 
-impl Wheel {
     fn bucket_of(&self, scheduled: &Scheduled) -> u64 {
         scheduled.time >> self.shift
     }
