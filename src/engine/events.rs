@@ -50,6 +50,25 @@ pub enum Event {
     Sample,
 }
 
+impl Event {
+    /// The session whose request the event moves, if it moves one.
+    pub fn session(self) -> Option<u32> {
+        match self {
+            Event::ArriveAtBalancer { session }
+            | Event::ArriveAtServer { session }
+            | Event::ServiceDone { session }
+            | Event::BounceArrives { session }
+            | Event::ResponseAtBalancer { session }
+            | Event::ResponseAtClient { session } => Some(session),
+            Event::SessionArrival { .. }
+            | Event::ClientStarts { .. }
+            | Event::QueueTimeout { .. }
+            | Event::BoardRefresh { .. }
+            | Event::Sample => None,
+        }
+    }
+}
+
 /// An event with its place in the order, `(time, sequence)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Scheduled {

@@ -37,25 +37,6 @@ fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-impl Event {
-    /// The session whose request the event moves, if it moves one.
-    fn session(self) -> Option<u32> {
-        match self {
-            Event::ArriveAtBalancer { session }
-            | Event::ArriveAtServer { session }
-            | Event::ServiceDone { session }
-            | Event::BounceArrives { session }
-            | Event::ResponseAtBalancer { session }
-            | Event::ResponseAtClient { session } => Some(session),
-            Event::SessionArrival { .. }
-            | Event::ClientStarts { .. }
-            | Event::QueueTimeout { .. }
-            | Event::BoardRefresh { .. }
-            | Event::Sample => None,
-        }
-    }
-}
-
 impl Simulation {
     /// Called once per event, after its queue moved on by one.
     pub(super) fn prefetch(&self) {
