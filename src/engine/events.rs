@@ -180,13 +180,13 @@ impl EventQueue {
 
     /// Which front holds the earliest event, and its key (`EMPTY` if none).
     fn earliest(&self) -> (usize, u128) {
-        let mut place = WHEEL;
-        for index in 0..LANES {
-            if self.fronts[index] < self.fronts[place] {
-                place = index;
+        let (mut place, mut key) = (WHEEL, self.fronts[WHEEL]);
+        for (index, &front) in self.fronts[..LANES].iter().enumerate() {
+            if front < key {
+                (place, key) = (index, front);
             }
         }
-        (place, self.fronts[place])
+        (place, key)
     }
 
     pub fn next_time(&self) -> Option<Time> {

@@ -44,6 +44,8 @@ pub struct Wheel {
     /// Emptied bucket buffers, reused most recent first: only the buckets in
     /// use hold memory, and it stays warm in the cache.
     spare: Vec<Vec<Scheduled>>,
+    /// Scratch for sorting a bucket: (time within the bucket, place) pairs.
+    order: Vec<u64>,
 }
 
 impl Wheel {
@@ -61,6 +63,7 @@ impl Wheel {
             current: 0,
             far: BinaryHeap::new(),
             spare: Vec::new(),
+            order: Vec::new(),
         }
     }
 
@@ -133,8 +136,8 @@ impl Wheel {
                     self.current = bucket;
                     let slot = bucket as usize % BUCKETS;
                     self.occupied[slot / 64] &= !(1 << (slot % 64));
-                    self.due = std::mem::take(&mut self.ring[slot]);
-                    self.due.sort_by_key(|s| s.time);
+                    let events = std::mem::take(&mut self.ring[slot]);
+                    self.due = self.sorted(events);
                 }
                 None => match self.far.peek() {
                     Some(Reverse(next)) => self.current = self.bucket_of(next),
@@ -149,6 +152,28 @@ impl Wheel {
                 self.place(next);
             }
         }
+    }
+
+    /// A bucket's events in key order. They are in sequence order already
+    /// (see `refill`), so a stable sort by time is enough; it is done on
+    /// single integers, time within the bucket then place, and then applied.
+    fn sorted(&mut self, mut events: Vec<Scheduled>) -> Vec<Scheduled> {
+        const PLACE_BITS: u32 = 16;
+        if events.len() > 1 << PLACE_BITS {
+            events.sort_by_key(|s| s.time);
+            return events;
+        }
+        let start = self.current << self.shift;
+        self.order.clear();
+        self.order.extend(
+            events.iter().enumerate().map(|(place, s)| (s.time - start) << PLACE_BITS | place as u64),
+        );
+        self.order.sort_unstable();
+        let mut sorted = self.spare.pop().unwrap_or_default();
+        sorted.extend(self.order.iter().map(|key| events[(key & ((1 << PLACE_BITS) - 1)) as usize]));
+        events.clear();
+        self.spare.push(events);
+        sorted
     }
 
     /// The first occupied bucket after `current`, searching the ring once round.

@@ -38,10 +38,14 @@ impl Recorder {
     }
 
     /// Slides the window to end at `now`, settling the slices that leave it.
+    #[inline]
     pub fn advance(&mut self, now: Time) {
-        if now.0 < self.newest_end {
-            return;
+        if now.0 >= self.newest_end {
+            self.slide(now);
         }
+    }
+
+    fn slide(&mut self, now: Time) {
         let target = now.0 / self.slice_length;
         // The window holds slices (newest - n, newest] and will hold
         // (target - n, target]; those in the first but not the second leave.
