@@ -146,6 +146,7 @@ impl EventQueue {
         }
     }
 
+    #[inline(always)]
     pub fn push(&mut self, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
         self.push_wheel(scheduled);
@@ -154,6 +155,7 @@ impl EventQueue {
     /// Schedules into a FIFO lane; falls back to the wheel when `time` is
     /// earlier than the lane's last event (a handshake or a changed setting
     /// broke the lane's order).
+    #[inline(always)]
     pub fn push_in_lane(&mut self, lane: Lane, time: Time, event: Event) {
         let scheduled = self.stamp(time, event);
         let index = lane as usize;
@@ -168,6 +170,7 @@ impl EventQueue {
         }
     }
 
+    #[inline(always)]
     fn push_wheel(&mut self, scheduled: Scheduled) {
         self.fronts[WHEEL] = self.fronts[WHEEL].min(scheduled.key());
         self.wheel.push(scheduled);

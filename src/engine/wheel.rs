@@ -81,6 +81,7 @@ impl Wheel {
         self.due.get(self.next + distance)
     }
 
+    #[inline(always)]
     pub fn push(&mut self, scheduled: Scheduled) {
         self.place(scheduled);
         if self.next == self.due.len() {
@@ -97,6 +98,7 @@ impl Wheel {
         first
     }
 
+    #[inline(always)]
     fn place(&mut self, scheduled: Scheduled) {
         let bucket = self.bucket_of(&scheduled);
         if bucket <= self.current {
