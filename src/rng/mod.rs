@@ -4,6 +4,8 @@
 //! seed yields the same numbers natively and in WebAssembly (where `usize` is
 //! 32 bits and the platform maths library differs).
 
+mod ziggurat;
+
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -43,7 +45,7 @@ impl SimRng {
 
     /// An exponential draw with the given mean.
     pub fn exponential(&mut self, mean: f64) -> f64 {
-        -mean * libm::log(self.unit())
+        mean * ziggurat::exponential(self)
     }
 
     /// A standard normal draw (Box–Muller, one of the pair).
