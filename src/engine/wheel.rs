@@ -25,6 +25,8 @@ const EVENTS_PER_BUCKET: f64 = 32.0;
 /// The narrowest and widest buckets: 2^10 ns (1 µs) and 2^30 ns (1.07 s).
 const SHIFTS: (u32, u32) = (10, 30);
 const WORDS: usize = BUCKETS / 64;
+/// How many events `due` keeps ahead of the next one when it can.
+const LOOKAHEAD: usize = 16;
 
 pub struct Wheel {
     /// Buckets are `2^shift` ns wide.
@@ -35,10 +37,14 @@ pub struct Wheel {
     occupied: Vec<u64>,
     /// Every event of bucket `current` or earlier, earliest first, from
     /// `due[next]` on (the earlier ones have been taken). Exhausted only when
-    /// the whole wheel is empty.
+    /// the whole wheel is empty; topped up with the next buckets while fewer
+    /// than `LOOKAHEAD` are left, so that the events a little ahead can be
+    /// seen (and their data loaded early) across bucket boundaries.
     due: Vec<Scheduled>,
     next: usize,
     current: u64,
+    /// Events in the ring's buckets.
+    in_ring: usize,
     /// Events beyond the ring's reach, earliest on top.
     far: BinaryHeap<Reverse<Scheduled>>,
     /// Emptied bucket buffers, reused most recent first: only the buckets in
@@ -61,6 +67,7 @@ impl Wheel {
             due: Vec::new(),
             next: 0,
             current: 0,
+            in_ring: 0,
             far: BinaryHeap::new(),
             spare: Vec::new(),
             order: Vec::new(),
@@ -92,7 +99,8 @@ impl Wheel {
     pub fn pop(&mut self) -> Option<Scheduled> {
         let first = self.due.get(self.next).copied();
         self.next += 1;
-        if self.next >= self.due.len() {
+        let left = self.due.len().saturating_sub(self.next);
+        if left == 0 || (left < LOOKAHEAD && self.in_ring > 0) {
             self.refill();
         }
         first
@@ -111,36 +119,39 @@ impl Wheel {
                 *events = self.spare.pop().unwrap_or_default();
             }
             events.push(scheduled);
+            self.in_ring += 1;
             self.occupied[slot / 64] |= 1 << (slot % 64);
         } else {
             self.far.push(Reverse(scheduled));
         }
     }
 
-    /// Moves the next occupied bucket into `due` (the wheel's earliest
-    /// events), bringing far events into the ring as it comes within reach.
+    /// Moves the next occupied buckets into `due` (the wheel's earliest
+    /// events) until it holds `LOOKAHEAD` events or the ring is empty,
+    /// bringing far events into the ring as it comes within reach.
     ///
     /// A bucket holds its events in the order they were scheduled, except
     /// that events brought in from far come first, in key order, and were
     /// scheduled before any other event of their bucket. So among events at
     /// the same time the order in the bucket is the sequence order, and a
-    /// stable sort by time alone puts the bucket in key order.
+    /// stable sort by time alone puts the bucket in key order. Buckets are
+    /// appended in time order, so `due` stays in key order.
     fn refill(&mut self) {
-        let mut drained = std::mem::take(&mut self.due);
-        if drained.capacity() > 0 {
-            drained.clear();
-            self.spare.push(drained);
-        }
+        self.due.drain(..self.next.min(self.due.len()));
         self.next = 0;
-        while self.due.is_empty() {
-            match self.next_occupied() {
+        while self.due.len() < LOOKAHEAD {
+            let bucket = if self.in_ring > 0 { self.next_occupied() } else { None };
+            match bucket {
                 Some(bucket) => {
                     self.current = bucket;
                     let slot = bucket as usize % BUCKETS;
                     self.occupied[slot / 64] &= !(1 << (slot % 64));
                     let events = std::mem::take(&mut self.ring[slot]);
-                    self.due = self.sorted(events);
+                    self.in_ring -= events.len();
+                    self.append_sorted(events);
                 }
+                // Far events are later than any in `due`; they can wait.
+                None if !self.due.is_empty() => return,
                 None => match self.far.peek() {
                     Some(Reverse(next)) => self.current = self.bucket_of(next),
                     None => return,
@@ -156,26 +167,27 @@ impl Wheel {
         }
     }
 
-    /// A bucket's events in key order. They are in sequence order already
-    /// (see `refill`), so a stable sort by time is enough; it is done on
-    /// single integers, time within the bucket then place, and then applied.
-    fn sorted(&mut self, mut events: Vec<Scheduled>) -> Vec<Scheduled> {
+    /// Appends the events of bucket `current` to `due` in key order. They
+    /// are in sequence order already (see `refill`), so a stable sort by
+    /// time is enough; it is done on single integers, time within the
+    /// bucket then place, and then applied.
+    fn append_sorted(&mut self, mut events: Vec<Scheduled>) {
         const PLACE_BITS: u32 = 16;
         if events.len() > 1 << PLACE_BITS {
             events.sort_by_key(|s| s.time);
-            return events;
+            self.due.extend_from_slice(&events);
+        } else {
+            let start = self.current << self.shift;
+            self.order.clear();
+            self.order.extend(
+                events.iter().enumerate().map(|(place, s)| (s.time - start) << PLACE_BITS | place as u64),
+            );
+            self.order.sort_unstable();
+            let place_of = |key: &u64| (key & ((1 << PLACE_BITS) - 1)) as usize;
+            self.due.extend(self.order.iter().map(|key| events[place_of(key)]));
         }
-        let start = self.current << self.shift;
-        self.order.clear();
-        self.order.extend(
-            events.iter().enumerate().map(|(place, s)| (s.time - start) << PLACE_BITS | place as u64),
-        );
-        self.order.sort_unstable();
-        let mut sorted = self.spare.pop().unwrap_or_default();
-        sorted.extend(self.order.iter().map(|key| events[(key & ((1 << PLACE_BITS) - 1)) as usize]));
         events.clear();
         self.spare.push(events);
-        sorted
     }
 
     /// The first occupied bucket after `current`, searching the ring once round.
