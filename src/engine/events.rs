@@ -123,8 +123,11 @@ pub struct EventQueue {
     wheel: Wheel,
     lanes: [VecDeque<Scheduled>; LANES],
     /// The key of each lane's first event, then of the wheel's, `u128::MAX`
-    /// when empty: finding the next event is a scan of five integers.
+    /// when empty.
     fronts: [u128; LANES + 1],
+    /// The lane whose front is earliest: the next event is there or in the
+    /// wheel, one comparison.
+    earliest_lane: usize,
     next_sequence: u64,
     /// Where the last event was taken from (a lane's index, or `WHEEL`).
     taken_from: usize,
@@ -141,6 +144,7 @@ impl EventQueue {
             wheel: Wheel::for_rate(events_per_sec),
             lanes: Default::default(),
             fronts: [EMPTY; LANES + 1],
+            earliest_lane: 0,
             next_sequence: 0,
             taken_from: WHEEL,
         }
@@ -166,6 +170,9 @@ impl EventQueue {
             None => {
                 queue.push_back(scheduled);
                 self.fronts[index] = scheduled.key();
+                if scheduled.key() < self.fronts[self.earliest_lane] {
+                    self.earliest_lane = index;
+                }
             }
         }
     }
@@ -183,13 +190,12 @@ impl EventQueue {
 
     /// Which front holds the earliest event, and its key (`EMPTY` if none).
     fn earliest(&self) -> (usize, u128) {
-        let (mut place, mut key) = (WHEEL, self.fronts[WHEEL]);
-        for (index, &front) in self.fronts[..LANES].iter().enumerate() {
-            if front < key {
-                (place, key) = (index, front);
-            }
+        let (lane, wheel) = (self.fronts[self.earliest_lane], self.fronts[WHEEL]);
+        if lane < wheel {
+            (self.earliest_lane, lane)
+        } else {
+            (WHEEL, wheel)
         }
-        (place, key)
     }
 
     pub fn next_time(&self) -> Option<Time> {
@@ -225,6 +231,7 @@ impl EventQueue {
             let queue = &mut self.lanes[place];
             let first = queue.pop_front();
             self.fronts[place] = queue.front().map_or(EMPTY, |s| s.key());
+            self.earliest_lane = (0..LANES).min_by_key(|&lane| self.fronts[lane]).unwrap_or(0);
             first
         }?;
         Some((Time(scheduled.time), scheduled.event))
