@@ -41,6 +41,7 @@ fn bucket_value(index: usize) -> u64 {
 }
 
 impl Histogram {
+    #[inline]
     pub fn record(&mut self, value: u64) {
         let index = bucket_of(value);
         if index >= self.counts.len() {
