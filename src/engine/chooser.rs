@@ -1,81 +1,144 @@
-//! A chooser (a client choosing for itself, or a balancer): its pool of
-//! servers, what it knows about each, and its policy.
+//! The choosers (clients choosing for themselves, or balancers): each one's
+//! pool of servers and policy, and one table of what every chooser knows
+//! about each server of its pool.
+//!
+//! The table is kept in one piece, chooser after chooser: with 1,000 clients
+//! each choosing among 1,000 servers it is a million entries (32 MB) read at
+//! random, and one allocation can ask for huge pages.
 
+use super::huge_pages;
 use crate::policy::{self, Board, Known, Load, Pick, Policy, View};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
 
-pub struct Chooser {
+struct Member {
     /// Servers this chooser may pick, ascending; `None` means all.
-    pub pool: Option<Vec<u32>>,
-    pub known: Vec<Known>,
-    pub policy: Box<dyn Policy>,
+    pool: Option<Vec<u32>>,
+    /// Where this chooser's entries begin in the table.
+    start: usize,
+    policy: Box<dyn Policy>,
 }
 
-impl Chooser {
+pub struct Choosers {
+    members: Vec<Member>,
+    /// Entry `start + position` is what a chooser knows of the server at
+    /// `position` of its pool.
+    known: Vec<Known>,
+    servers: usize,
+}
+
+impl Choosers {
+    /// Draws each chooser's pool of `subset_size` servers (all when `None`)
+    /// and builds its policy, chooser by chooser.
     pub fn new(
-        pool: Option<Vec<u32>>,
+        count: usize,
         servers: usize,
-        kind: PolicyKind,
-        choices: u32,
+        subset_size: Option<u32>,
+        (kind, choices): (PolicyKind, u32),
         rng: &mut SimRng,
-    ) -> Chooser {
-        let len = pool.as_ref().map_or(servers, Vec::len);
-        Chooser { pool, known: vec![Known::default(); len], policy: policy::build(kind, choices, len, rng) }
+    ) -> Choosers {
+        let mut scratch: Vec<u32> = (0..servers as u32).collect();
+        let mut members = Vec::with_capacity(count);
+        let mut start = 0;
+        for _ in 0..count {
+            let pool = draw_pool(subset_size, servers, &mut scratch, rng);
+            let len = pool.as_ref().map_or(servers, Vec::len);
+            let policy = policy::build(kind, choices, len, rng);
+            members.push(Member { pool, start, policy });
+            start += len;
+        }
+        Choosers { members, known: huge_pages::filled(start, Known::default()), servers }
     }
 
-    pub fn pool_len(&self) -> usize {
-        self.known.len()
+    pub fn pool_len(&self, chooser: usize) -> usize {
+        self.members[chooser].pool.as_ref().map_or(self.servers, Vec::len)
     }
 
-    pub fn position_of(&self, server: u32) -> Option<usize> {
-        match &self.pool {
-            None => Some(server as usize).filter(|&p| p < self.known.len()),
+    pub fn position_of(&self, chooser: usize, server: u32) -> Option<usize> {
+        match &self.members[chooser].pool {
+            None => Some(server as usize).filter(|&p| p < self.servers),
             Some(pool) => pool.binary_search(&server).ok(),
         }
     }
 
-    pub fn server_at(&self, position: usize) -> u32 {
-        self.pool.as_ref().map_or(position as u32, |pool| pool[position])
+    pub fn server_at(&self, chooser: usize, position: usize) -> u32 {
+        self.members[chooser].pool.as_ref().map_or(position as u32, |pool| pool[position])
     }
 
-    /// Runs the policy on what this chooser knows. `avoid` is the server that
+    /// What `chooser` knows of the server at `position` of its pool.
+    pub fn entry(&self, chooser: usize, position: usize) -> &Known {
+        &self.known[self.members[chooser].start + position]
+    }
+
+    pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
+        &mut self.known[self.members[chooser].start + position]
+    }
+
+    /// Runs `chooser`'s policy on what it knows. `avoid` is the server that
     /// just sent a request back, if any.
-    pub fn pick(&mut self, now: Time, board: Board, avoid: Option<u32>, rng: &mut SimRng) -> Pick {
-        let avoid = avoid.and_then(|server| self.position_of(server));
-        let Chooser { pool, known, policy } = self;
+    pub fn pick(
+        &mut self,
+        chooser: usize,
+        now: Time,
+        board: Board,
+        avoid: Option<u32>,
+        rng: &mut SimRng,
+    ) -> Pick {
+        let avoid = avoid.and_then(|server| self.position_of(chooser, server));
+        let len = self.pool_len(chooser);
+        let Member { pool, start, policy } = &mut self.members[chooser];
+        let known = &self.known[*start..*start + len];
         policy.pick(&View { now, pool: pool.as_deref(), known, board, avoid }, rng)
     }
 
     /// A request goes out to the server at `position`: count it, and assume
     /// it adds one to that server's load.
-    pub fn on_send(&mut self, position: usize, slots: u32) {
-        let known = &mut self.known[position];
+    pub fn on_send(&mut self, chooser: usize, position: usize, slots: u32) {
+        let known = self.entry_mut(chooser, position);
         known.in_flight += 1;
         known.reported = known.reported.plus_one(slots);
     }
 
     /// A response or bounce came back from `server`, carrying its load.
-    pub fn on_return(&mut self, server: u32, reported: Load, measured_at: Time) {
-        if let Some(position) = self.position_of(server) {
-            let known = &mut self.known[position];
+    pub fn on_return(&mut self, chooser: usize, server: u32, reported: Load, measured_at: Time) {
+        if let Some(position) = self.position_of(chooser, server) {
+            let known = self.entry_mut(chooser, position);
             known.in_flight = known.in_flight.saturating_sub(1);
             known.learn(reported, measured_at);
         }
     }
 
-    /// Moves to a new pool, keeping what it knew of servers in both.
-    pub fn change_pool(&mut self, pool: Option<Vec<u32>>, servers: usize) {
-        let len = pool.as_ref().map_or(servers, Vec::len);
-        let mut known = vec![Known::default(); len];
-        for (position, entry) in known.iter_mut().enumerate() {
-            let server = pool.as_ref().map_or(position as u32, |p| p[position]);
-            if let Some(old) = self.position_of(server) {
-                *entry = self.known[old];
-            }
+    /// Gives every chooser a new policy of `kind`.
+    pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
+        for chooser in 0..self.members.len() {
+            let len = self.pool_len(chooser);
+            self.members[chooser].policy = policy::build(kind, choices, len, rng);
         }
-        self.pool = pool;
+    }
+
+    /// Draws every chooser a new pool, keeping what each knew of the servers
+    /// in both its old and its new pool.
+    pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
+        let mut scratch: Vec<u32> = (0..self.servers as u32).collect();
+        let pools: Vec<_> =
+            self.members.iter().map(|_| draw_pool(subset_size, self.servers, &mut scratch, rng)).collect();
+        let total = pools.iter().map(|pool| pool.as_ref().map_or(self.servers, Vec::len)).sum();
+        let mut known = huge_pages::filled(total, Known::default());
+        let mut start = 0;
+        for (chooser, pool) in pools.into_iter().enumerate() {
+            let len = pool.as_ref().map_or(self.servers, Vec::len);
+            for (position, entry) in known[start..start + len].iter_mut().enumerate() {
+                let server = pool.as_ref().map_or(position as u32, |p| p[position]);
+                if let Some(old) = self.position_of(chooser, server) {
+                    *entry = *self.entry(chooser, old);
+                }
+            }
+            let member = &mut self.members[chooser];
+            member.pool = pool;
+            member.start = start;
+            start += len;
+        }
         self.known = known;
     }
 }
@@ -83,12 +146,7 @@ impl Chooser {
 /// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).
 /// `scratch` is any permutation of `0..servers`; a partial Fisher–Yates
 /// shuffle of it gives a uniform subset.
-pub fn draw_pool(
-    size: Option<u32>,
-    servers: usize,
-    scratch: &mut [u32],
-    rng: &mut SimRng,
-) -> Option<Vec<u32>> {
+fn draw_pool(size: Option<u32>, servers: usize, scratch: &mut [u32], rng: &mut SimRng) -> Option<Vec<u32>> {
     let size = size? as usize;
     if size >= servers {
         return None;
@@ -120,16 +178,38 @@ mod tests {
         assert_eq!(draw_pool(None, 50, &mut scratch, &mut rng), None);
     }
 
+    /// (server, requests in flight) for each server of `chooser`'s pool with some.
+    fn in_flight(choosers: &Choosers, chooser: usize) -> Vec<(u32, u32)> {
+        (0..choosers.pool_len(chooser))
+            .map(|p| (choosers.server_at(chooser, p), choosers.entry(chooser, p).in_flight))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
     #[test]
-    fn changing_pool_keeps_shared_knowledge() {
+    fn redrawing_pools_keeps_shared_knowledge() {
         let mut rng = SimRng::new(1);
-        let mut chooser = Chooser::new(Some(vec![1, 4, 7]), 10, PolicyKind::Random, 2, &mut rng);
-        chooser.on_send(1, 10);
-        chooser.change_pool(Some(vec![0, 4]), 10);
-        assert_eq!(chooser.position_of(4), Some(1));
-        assert_eq!(chooser.known[1].in_flight, 1);
-        assert_eq!(chooser.known[0].in_flight, 0);
-        chooser.on_return(7, Load::new(0, 1), Time(5));
-        assert_eq!(chooser.known.iter().map(|k| k.in_flight).sum::<u32>(), 1);
+        let mut choosers = Choosers::new(3, 10, Some(4), (PolicyKind::Random, 2), &mut rng);
+        for chooser in 0..3 {
+            for position in 0..4 {
+                for _ in 0..=position {
+                    choosers.on_send(chooser, position, 10);
+                }
+            }
+        }
+        let before: Vec<_> = (0..3).map(|c| in_flight(&choosers, c)).collect();
+        choosers.redraw_pools(Some(6), &mut rng);
+        for (chooser, before) in before.iter().enumerate() {
+            assert_eq!(choosers.pool_len(chooser), 6);
+            let kept: Vec<_> =
+                before.iter().copied().filter(|&(s, _)| choosers.position_of(chooser, s).is_some()).collect();
+            assert_eq!(in_flight(&choosers, chooser), kept);
+        }
+        // A response from a server no longer in the pool changes nothing.
+        let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
+        let total = |c: &Choosers| (0..6).map(|p| c.entry(0, p).in_flight).sum::<u32>();
+        let sum = total(&choosers);
+        choosers.on_return(0, outside, Load::new(0, 1), Time(5));
+        assert_eq!(total(&choosers), sum);
     }
 }

@@ -87,7 +87,7 @@ impl Simulation {
         let live = |s: usize| servers[s].load();
         let board =
             if self.scenario.staleness_ms > 0.0 { Board::Stale(&self.board) } else { Board::Live(&live) };
-        let pick = self.choosers[chooser].pick(self.now, board, avoid, &mut self.rng);
+        let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.rng);
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }
@@ -122,13 +122,13 @@ impl Simulation {
     fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
-        let chooser = &mut self.choosers[chooser];
-        chooser.on_send(position, slots);
-        let server = chooser.server_at(position);
+        self.choosers.on_send(chooser, position, slots);
+        let server = self.choosers.server_at(chooser, position);
         let (handshake, delay, lane) = if via_balancer {
             (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
         } else {
-            let handshake = Self::connect(&mut chooser.known[position].warm_until, self.now, self.timing);
+            let warm_until = &mut self.choosers.entry_mut(chooser, position).warm_until;
+            let handshake = Self::connect(warm_until, self.now, self.timing);
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };
@@ -236,7 +236,7 @@ impl Simulation {
         let chooser = session.balancer.unwrap_or(session.client) as usize;
         let r = &session.request;
         // The request left its server, which measured `reported`, at `departs`.
-        self.choosers[chooser].on_return(r.server, r.reported, r.departs);
+        self.choosers.on_return(chooser, r.server, r.reported, r.departs);
         Some((chooser, r.server))
     }
 
@@ -291,7 +291,7 @@ impl Simulation {
             return;
         }
         // The session stays with its server unless the pool has since changed.
-        let position = match self.choosers[client].position_of(server) {
+        let position = match self.choosers.position_of(client, server) {
             Some(position) => position,
             None => self.choose(client, None).position,
         };

@@ -1,8 +1,6 @@
 //! Changing settings while a simulation runs.
 
-use super::chooser::draw_pool;
 use super::{Simulation, Timing};
-use crate::policy;
 use crate::scenario::{fields, Demand, Scenario, ScenarioError};
 
 impl Simulation {
@@ -50,19 +48,11 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
-        for chooser in &mut self.choosers {
-            chooser.policy =
-                policy::build(self.scenario.policy, self.scenario.choices, chooser.pool_len(), &mut self.rng);
-        }
+        self.choosers.rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.rng);
     }
 
     fn redraw_pools(&mut self) {
-        let n = self.servers.len();
-        let mut scratch: Vec<u32> = (0..n as u32).collect();
-        for i in 0..self.choosers.len() {
-            let pool = draw_pool(self.scenario.subset_size, n, &mut scratch, &mut self.rng);
-            self.choosers[i].change_pool(pool, n);
-        }
+        self.choosers.redraw_pools(self.scenario.subset_size, &mut self.rng);
         self.rebuild_policies();
     }
 

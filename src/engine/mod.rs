@@ -9,6 +9,7 @@
 mod chooser;
 mod events;
 mod flow;
+mod huge_pages;
 mod live;
 mod prefetch;
 mod server;
@@ -29,7 +30,7 @@ use crate::metrics::{Metrics, SAMPLE_INTERVAL};
 use crate::rng::SimRng;
 use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
-use chooser::{draw_pool, Chooser};
+use chooser::Choosers;
 use events::{EventQueue, Lane};
 use server::Server;
 use service::ServiceTime;
@@ -42,7 +43,7 @@ pub struct Simulation {
     events: EventQueue,
     servers: Vec<Server>,
     /// One per balancer, or one per client when clients choose for themselves.
-    choosers: Vec<Chooser>,
+    choosers: Choosers,
     /// With balancers: when each client's connection to each balancer goes
     /// cold, `clients × balancers` entries.
     client_links: Vec<Time>,
@@ -111,13 +112,8 @@ impl Simulation {
             .map(|i| Server::new(scenario.slots, scenario.server_speeds[i % scenario.server_speeds.len()]))
             .collect();
         let n = servers.len();
-        let mut scratch: Vec<u32> = (0..n as u32).collect();
-        let choosers = (0..scenario.choosers())
-            .map(|_| {
-                let pool = draw_pool(scenario.subset_size, n, &mut scratch, &mut rng);
-                Chooser::new(pool, n, scenario.policy, scenario.choices, &mut rng)
-            })
-            .collect();
+        let policy = (scenario.policy, scenario.choices);
+        let choosers = Choosers::new(scenario.choosers() as usize, n, scenario.subset_size, policy, &mut rng);
         let links =
             if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
         let mut sim = Simulation {

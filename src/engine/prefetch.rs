@@ -60,9 +60,9 @@ impl Simulation {
             Event::ResponseAtClient { .. }
             | Event::ResponseAtBalancer { .. }
             | Event::BounceArrives { .. } => {
-                let chooser = &self.choosers[session.balancer.unwrap_or(session.client) as usize];
-                if let Some(position) = chooser.position_of(session.request.server) {
-                    prefetch(&chooser.known[position]);
+                let chooser = session.balancer.unwrap_or(session.client) as usize;
+                if let Some(position) = self.choosers.position_of(chooser, session.request.server) {
+                    prefetch(self.choosers.entry(chooser, position));
                 }
                 if let Some(started) = self.sessions.started_place(id) {
                     prefetch(started);
