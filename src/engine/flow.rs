@@ -154,7 +154,7 @@ impl Simulation {
         }
         let request = &mut session.request;
         request.travel(Stage::Queued, self.now, self.now);
-        request.first_queued.get_or_insert(self.now);
+        request.queued_at(self.now);
         self.servers[server].queue.push_back(id);
         if let Some(timeout) = self.timing.queue_timeout {
             if self.servers[server].timeout_due.is_none() {
@@ -172,7 +172,7 @@ impl Simulation {
     fn start_service(&mut self, id: u32, server: usize) {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
-        let queue_time = request.first_queued.map_or(Time::ZERO, |t| self.now - t);
+        let queue_time = request.queue_time(self.now);
         let duration =
             Time(libm::round(self.service.draw(&mut self.rng) / self.servers[server].speed) as u64);
         request.travel(Stage::InService, self.now, self.now + duration);
@@ -272,16 +272,12 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (client, server) = (session.client as usize, session.request.server);
         let (retries, last) = (session.request.retries, session.remaining == 0);
-        let started = self.sessions.started(id);
-        self.metrics.on_request_completed(
-            self.now,
-            server as usize,
-            self.now - started.request,
-            retries.into(),
-        );
+        let latency = self.now - session.request.created;
+        self.metrics.on_request_completed(self.now, server as usize, latency, retries.into());
         if last {
+            let started = self.sessions.started(id);
             self.sessions.remove(id);
-            self.metrics.on_session_completed(self.now, started.session);
+            self.metrics.on_session_completed(self.now, started);
             return;
         }
         self.sessions.next_request(id, self.now);

@@ -48,9 +48,7 @@ impl Simulation {
             prefetch(place);
         }
         let Some(event) = self.events.ahead(NEAR_DISTANCE) else { return };
-        let Some((id, session)) = event.session().and_then(|id| Some((id, self.sessions.get(id)?))) else {
-            return;
-        };
+        let Some(session) = event.session().and_then(|id| self.sessions.get(id)) else { return };
         match event {
             Event::ArriveAtServer { .. } | Event::ServiceDone { .. } => {
                 if let Some(server) = self.servers.get(session.request.server as usize) {
@@ -63,9 +61,6 @@ impl Simulation {
                 let chooser = session.balancer.unwrap_or(session.client) as usize;
                 if let Some(position) = self.choosers.position_of(chooser, session.request.server) {
                     prefetch(self.choosers.entry(chooser, position));
-                }
-                if let Some(started) = self.sessions.started_place(id) {
-                    prefetch(started);
                 }
             }
             _ => {}

@@ -31,7 +31,11 @@ pub struct Request {
     /// (and so when the server measured `reported`).
     pub departs: Time,
     pub arrives: Time,
-    pub first_queued: Option<Time>,
+    /// When the request was created (its latency runs from here).
+    pub created: Time,
+    /// When it first joined a server's queue; `NOT_QUEUED` before that (an
+    /// `Option<Time>` would take 16 bytes and the session a second line).
+    first_queued: Time,
     /// The load its server reported on the response or bounce.
     pub reported: Load,
     pub server: u32,
@@ -44,7 +48,8 @@ impl Request {
         Request {
             departs: now,
             arrives: now,
-            first_queued: None,
+            created: now,
+            first_queued: NOT_QUEUED,
             reported: Load::default(),
             server: 0,
             retries: 0,
@@ -57,7 +62,26 @@ impl Request {
         self.departs = departs;
         self.arrives = arrives;
     }
+
+    /// Notes that the request is joining a queue at `now`; only the first
+    /// time counts.
+    pub fn queued_at(&mut self, now: Time) {
+        if self.first_queued == NOT_QUEUED {
+            self.first_queued = now;
+        }
+    }
+
+    /// Time since it first joined a queue (zero if it never waited).
+    pub fn queue_time(&self, now: Time) -> Time {
+        if self.first_queued == NOT_QUEUED {
+            Time::ZERO
+        } else {
+            now - self.first_queued
+        }
+    }
 }
+
+const NOT_QUEUED: Time = Time(u64::MAX);
 
 #[derive(Clone, Debug)]
 #[repr(align(64))]
@@ -69,19 +93,13 @@ pub struct Session {
     pub request: Request,
 }
 
-/// When a session started and when its current request was created: read
-/// once per request, so kept apart from the session's hot line.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Started {
-    pub session: Time,
-    pub request: Time,
-}
-
 /// Sessions by index, reusing freed places.
 #[derive(Default)]
 pub struct Sessions {
     slots: Vec<Option<Session>>,
-    started: Vec<Started>,
+    /// When each session started: read once per session, so kept apart
+    /// from the session's line.
+    started: Vec<Time>,
     free: Vec<u32>,
     live: u64,
 }
@@ -89,16 +107,15 @@ pub struct Sessions {
 impl Sessions {
     pub fn insert(&mut self, session: Session, now: Time) -> u32 {
         self.live += 1;
-        let started = Started { session: now, request: now };
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = Some(session);
-                self.started[id as usize] = started;
+                self.started[id as usize] = now;
                 id
             }
             None => {
                 self.slots.push(Some(session));
-                self.started.push(started);
+                self.started.push(now);
                 (self.slots.len() - 1) as u32
             }
         }
@@ -124,23 +141,16 @@ impl Sessions {
         self.slots.get(id as usize)
     }
 
-    /// Where session `id`'s start times are kept, without reading them.
-    pub fn started_place(&self, id: u32) -> Option<&Started> {
-        self.started.get(id as usize)
-    }
-
-    pub fn started(&self, id: u32) -> Started {
+    /// When session `id` started.
+    pub fn started(&self, id: u32) -> Time {
         self.started.get(id as usize).copied().unwrap_or_default()
     }
 
     /// Session `id` sends its next request, created at `now`.
     pub fn next_request(&mut self, id: u32, now: Time) {
-        if let (Some(Some(session)), Some(started)) =
-            (self.slots.get_mut(id as usize), self.started.get_mut(id as usize))
-        {
+        if let Some(session) = self.get_mut(id) {
             session.remaining = session.remaining.saturating_sub(1);
             session.request = Request::new(now);
-            started.request = now;
         }
     }
 
