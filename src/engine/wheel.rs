@@ -38,9 +38,9 @@ pub struct Wheel {
     ring: Vec<Vec<Scheduled>>,
     /// Bit `i` is set when `ring[i]` holds events.
     occupied: Vec<u64>,
-    /// Every event of bucket `current` or earlier, earliest first, from
-    /// `due[next]` on (the earlier ones have been taken). Exhausted only when
-    /// the whole wheel is empty; topped up with the next buckets while fewer
+    /// The events of the buckets up to `current` as they were when moved
+    /// here, earliest first, from `due[next]` on (the earlier ones have been
+    /// taken). Exhausted only when the ring and `far` are empty; topped up with the next buckets while fewer
     /// than `LOOKAHEAD` are left, so that the events a little ahead can be
     /// seen (and their data loaded early) across bucket boundaries.
     due: Vec<Scheduled>,
@@ -48,6 +48,10 @@ pub struct Wheel {
     current: u64,
     /// Events in the ring's buckets.
     in_ring: usize,
+    /// Events scheduled into buckets already moved into `due` (the next
+    /// session arrival, mostly), earliest on top: a heap push instead of an
+    /// insertion into the middle of `due`.
+    soon: BinaryHeap<Reverse<Scheduled>>,
     /// Events beyond the ring's reach, earliest on top.
     far: BinaryHeap<Reverse<Scheduled>>,
     /// Emptied bucket buffers, reused most recent first: only the buckets in
@@ -71,6 +75,7 @@ impl Wheel {
             next: 0,
             current: 0,
             in_ring: 0,
+            soon: BinaryHeap::new(),
             far: BinaryHeap::new(),
             spare: Vec::new(),
             order: Vec::new(),
@@ -83,10 +88,15 @@ impl Wheel {
 
     /// The earliest event, if any.
     pub fn peek(&self) -> Option<&Scheduled> {
-        self.due.get(self.next)
+        let due = self.due.get(self.next);
+        match self.soon.peek() {
+            Some(Reverse(soon)) if due.is_none_or(|due| soon.key() < due.key()) => Some(soon),
+            _ => due,
+        }
     }
 
-    /// The event `distance` places behind the earliest, within its bucket.
+    /// The event `distance` places behind the next one of `due` (not
+    /// counting the few in `soon`).
     pub fn ahead(&self, distance: usize) -> Option<&Scheduled> {
         self.due.get(self.next + distance)
     }
@@ -100,6 +110,11 @@ impl Wheel {
     }
 
     pub fn pop(&mut self) -> Option<Scheduled> {
+        if let Some(Reverse(soon)) = self.soon.peek() {
+            if self.due.get(self.next).is_none_or(|due| soon.key() < due.key()) {
+                return self.soon.pop().map(|Reverse(soon)| soon);
+            }
+        }
         let first = self.due.get(self.next).copied();
         self.next += 1;
         let left = self.due.len().saturating_sub(self.next);
@@ -113,8 +128,7 @@ impl Wheel {
     fn place(&mut self, scheduled: Scheduled) {
         let bucket = self.bucket_of(&scheduled);
         if bucket <= self.current {
-            let at = self.next + self.due[self.next..].partition_point(|s| s.key() < scheduled.key());
-            self.due.insert(at, scheduled);
+            self.soon.push(Reverse(scheduled));
         } else if bucket < self.current + BUCKETS as u64 {
             let slot = bucket as usize % BUCKETS;
             let events = &mut self.ring[slot];
