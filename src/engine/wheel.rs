@@ -4,7 +4,8 @@
 //! Time is cut into buckets of `2^shift` ns; a ring of `BUCKETS` buckets
 //! covers the near future, and events beyond it wait in a heap until the
 //! ring reaches them. Scheduling is an append to a bucket; when the clock
-//! reaches a bucket its events are sorted once and taken in order.
+//! reaches a bucket its events are sorted once and taken in order. The few
+//! events scheduled into a bucket already taken up wait in a small heap.
 //! This is the calendar-queue idea (Brown, 1988) with a width chosen from the
 //! expected event rate (about a hundred events a bucket) and a bitmap of
 //! occupied buckets. A binary heap of the ~10,000 pending service completions
@@ -40,9 +41,10 @@ pub struct Wheel {
     occupied: Vec<u64>,
     /// The events of the buckets up to `current` as they were when moved
     /// here, earliest first, from `due[next]` on (the earlier ones have been
-    /// taken). Exhausted only when the ring and `far` are empty; topped up with the next buckets while fewer
-    /// than `LOOKAHEAD` are left, so that the events a little ahead can be
-    /// seen (and their data loaded early) across bucket boundaries.
+    /// taken). Exhausted only when the ring and `far` are empty; topped up
+    /// with the next buckets while fewer than `LOOKAHEAD` are left, so that
+    /// the events a little ahead can be seen (and their data loaded early)
+    /// across bucket boundaries.
     due: Vec<Scheduled>,
     next: usize,
     current: u64,
