@@ -12,6 +12,8 @@ pub struct Time(pub u64);
 
 impl Time {
     pub const ZERO: Time = Time(0);
+    /// An instant that never comes: the sentinel for "not yet" and "forever".
+    pub const NEVER: Time = Time(u64::MAX);
     pub const NANOS_PER_MS: u64 = 1_000_000;
 
     /// Converts milliseconds to simulated time, rounding to the nearest nanosecond.

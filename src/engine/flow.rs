@@ -98,7 +98,7 @@ impl Simulation {
     /// marks it warm from now on.
     fn connect(warm_until: &mut Time, now: Time, timing: super::Timing) -> Time {
         let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
-        *warm_until = timing.idle_timeout.map_or(Time(u64::MAX), |idle| now + handshake + idle);
+        *warm_until = timing.idle_timeout.map_or(Time::NEVER, |idle| now + handshake + idle);
         handshake
     }
 

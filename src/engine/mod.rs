@@ -182,7 +182,7 @@ impl Simulation {
 
     /// Processes the next event, if any, and returns its time.
     pub fn step(&mut self) -> Option<Time> {
-        let (time, event) = self.events.pop_until(Time(u64::MAX))?;
+        let (time, event) = self.events.pop_until(Time::NEVER)?;
         self.process(time, event);
         Some(time)
     }

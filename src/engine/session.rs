@@ -33,7 +33,7 @@ pub struct Request {
     pub arrives: Time,
     /// When the request was created (its latency runs from here).
     pub created: Time,
-    /// When it first joined a server's queue; `NOT_QUEUED` before that (an
+    /// When it first joined a server's queue; `Time::NEVER` before that (an
     /// `Option<Time>` would take 16 bytes and the session a second line).
     first_queued: Time,
     /// The load its server reported on the response or bounce.
@@ -49,7 +49,7 @@ impl Request {
             departs: now,
             arrives: now,
             created: now,
-            first_queued: NOT_QUEUED,
+            first_queued: Time::NEVER,
             reported: Load::default(),
             server: 0,
             retries: 0,
@@ -66,22 +66,20 @@ impl Request {
     /// Notes that the request is joining a queue at `now`; only the first
     /// time counts.
     pub fn queued_at(&mut self, now: Time) {
-        if self.first_queued == NOT_QUEUED {
+        if self.first_queued == Time::NEVER {
             self.first_queued = now;
         }
     }
 
     /// Time since it first joined a queue (zero if it never waited).
     pub fn queue_time(&self, now: Time) -> Time {
-        if self.first_queued == NOT_QUEUED {
+        if self.first_queued == Time::NEVER {
             Time::ZERO
         } else {
             now - self.first_queued
         }
     }
 }
-
-const NOT_QUEUED: Time = Time(u64::MAX);
 
 #[derive(Clone, Debug)]
 #[repr(align(64))]

@@ -37,32 +37,30 @@ pub struct Known {
     pub in_flight: u32,
     /// The load the server last reported, plus this chooser's sends since.
     pub reported: Load,
-    /// When the server measured `reported`; `NEVER` before any response (an
-    /// `Option<Time>` would take 16 bytes).
+    /// When the server measured `reported`; `Time::NEVER` before any
+    /// response (an `Option<Time>` would take 16 bytes).
     measured_at: Time,
     /// For a client choosing for itself: when its connection to the server
     /// goes cold (kept here so that a send touches one entry).
     pub warm_until: Time,
 }
 
-const NEVER: Time = Time(u64::MAX);
-
 impl Default for Known {
     fn default() -> Known {
-        Known { in_flight: 0, reported: Load::default(), measured_at: NEVER, warm_until: Time::ZERO }
+        Known { in_flight: 0, reported: Load::default(), measured_at: Time::NEVER, warm_until: Time::ZERO }
     }
 }
 
 impl Known {
     /// When the server measured the load last reported, if it ever did.
     pub fn measured_at(&self) -> Option<Time> {
-        (self.measured_at != NEVER).then_some(self.measured_at)
+        (self.measured_at != Time::NEVER).then_some(self.measured_at)
     }
 
     /// Takes a load the server measured at `at`, unless a later measurement
     /// already arrived (responses can overtake one another).
     pub fn learn(&mut self, reported: Load, at: Time) {
-        if self.measured_at == NEVER || self.measured_at <= at {
+        if self.measured_at == Time::NEVER || self.measured_at <= at {
             self.reported = reported;
             self.measured_at = at;
         }
