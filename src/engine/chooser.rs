@@ -43,7 +43,7 @@ impl Choosers {
         let mut start = 0;
         for _ in 0..count {
             let pool = draw_pool(subset_size, servers, &mut scratch, rng);
-            let len = pool.as_ref().map_or(servers, Vec::len);
+            let len = len_of(&pool, servers);
             let policy = policy::build(kind, choices, len, rng);
             members.push(Member { pool, start, policy });
             start += len;
@@ -52,7 +52,7 @@ impl Choosers {
     }
 
     pub fn pool_len(&self, chooser: usize) -> usize {
-        self.members[chooser].pool.as_ref().map_or(self.servers, Vec::len)
+        len_of(&self.members[chooser].pool, self.servers)
     }
 
     pub fn position_of(&self, chooser: usize, server: u32) -> Option<usize> {
@@ -63,7 +63,7 @@ impl Choosers {
     }
 
     pub fn server_at(&self, chooser: usize, position: usize) -> u32 {
-        self.members[chooser].pool.as_ref().map_or(position as u32, |pool| pool[position])
+        server_at(&self.members[chooser].pool, position)
     }
 
     /// What `chooser` knows of the server at `position` of its pool.
@@ -123,14 +123,13 @@ impl Choosers {
         let mut scratch: Vec<u32> = (0..self.servers as u32).collect();
         let pools: Vec<_> =
             self.members.iter().map(|_| draw_pool(subset_size, self.servers, &mut scratch, rng)).collect();
-        let total = pools.iter().map(|pool| pool.as_ref().map_or(self.servers, Vec::len)).sum();
+        let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
         let mut known = huge_pages::filled(total, Known::default());
         let mut start = 0;
         for (chooser, pool) in pools.into_iter().enumerate() {
-            let len = pool.as_ref().map_or(self.servers, Vec::len);
+            let len = len_of(&pool, self.servers);
             for (position, entry) in known[start..start + len].iter_mut().enumerate() {
-                let server = pool.as_ref().map_or(position as u32, |p| p[position]);
-                if let Some(old) = self.position_of(chooser, server) {
+                if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
                     *entry = *self.entry(chooser, old);
                 }
             }
@@ -141,6 +140,16 @@ impl Choosers {
         }
         self.known = known;
     }
+}
+
+/// How many servers a pool holds (`None`: all of them).
+fn len_of(pool: &Option<Vec<u32>>, servers: usize) -> usize {
+    pool.as_ref().map_or(servers, Vec::len)
+}
+
+/// The server at `position` of a pool (`None`: all servers, in order).
+fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
+    pool.as_ref().map_or(position as u32, |pool| pool[position])
 }
 
 /// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).
