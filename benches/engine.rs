@@ -31,7 +31,8 @@ fn run_once(scenario: &Scenario) -> Run {
     Run { wall_s, events: sim.events_processed(), requests: books.completed + books.failed }
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }
@@ -55,20 +56,17 @@ fn main() {
         }
         let results: Vec<Run> = (0..runs).map(|_| run_once(&scenario)).collect();
         let walls: Vec<f64> = results.iter().map(|r| r.wall_s).collect();
-        let events_per_s: Vec<f64> = results.iter().map(|r| r.events as f64 / r.wall_s).collect();
-        let requests_per_s: Vec<f64> = results.iter().map(|r| r.requests as f64 / r.wall_s).collect();
+        let wall_s = median(walls.iter().copied());
+        let events_per_s = median(results.iter().map(|r| r.events as f64 / r.wall_s));
+        let requests_per_s = median(results.iter().map(|r| r.requests as f64 / r.wall_s));
         println!(
             "{label}: {:.0} simulated s, {} events, {} requests per run; {runs} runs",
             scenario.duration_s, results[0].events, results[0].requests
         );
-        println!("  wall time      median {:.3} s   (runs: {:?})", median(walls.clone()), rounded(&walls));
-        println!("  events/s       median {:.2} M", median(events_per_s.clone()) / 1e6);
-        println!(
-            "  requests/s     median {:.2} M simulated requests per wall second",
-            median(requests_per_s) / 1e6
-        );
+        println!("  wall time      median {wall_s:.3} s   (runs: {:?})", rounded(&walls));
+        println!("  events/s       median {:.2} M", events_per_s / 1e6);
+        println!("  requests/s     median {:.2} M simulated requests per wall second", requests_per_s / 1e6);
         if name == "benchmark.toml" {
-            let (events_per_s, wall_s) = (median(events_per_s), median(walls));
             println!(
                 "  targets        ≥ 10 M events/s: {}; 60 simulated s in under 3 s: {}",
                 verdict(events_per_s >= 10e6),
