@@ -6,7 +6,7 @@
 //! and often one of those entries, at effectively random places, so most of
 //! the time an event takes would be spent waiting for memory. The next events
 //! are known, though: they wait at the fronts of the FIFO lanes and of the
-//! wheel's due bucket. Before each event we ask the processor to start
+//! wheel's due list. Before each event we ask the processor to start
 //! loading the session of an event a little further back, and for an event a
 //! little closer (its session loaded by then) the server it arrives at or
 //! leaves, or for a response the chooser's knowledge of that server.

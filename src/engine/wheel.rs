@@ -90,11 +90,17 @@ impl Wheel {
 
     /// The earliest event, if any.
     pub fn peek(&self) -> Option<&Scheduled> {
-        let due = self.due.get(self.next);
-        match self.soon.peek() {
-            Some(Reverse(soon)) if due.is_none_or(|due| soon.key() < due.key()) => Some(soon),
-            _ => due,
+        if self.soon_first() {
+            self.soon.peek().map(|Reverse(soon)| soon)
+        } else {
+            self.due.get(self.next)
         }
+    }
+
+    /// Whether the earliest event waits in `soon` rather than in `due`.
+    fn soon_first(&self) -> bool {
+        let due = self.due.get(self.next);
+        self.soon.peek().is_some_and(|Reverse(soon)| due.is_none_or(|due| soon.key() < due.key()))
     }
 
     /// The event `distance` places behind the next one of `due` (not
@@ -112,10 +118,8 @@ impl Wheel {
     }
 
     pub fn pop(&mut self) -> Option<Scheduled> {
-        if let Some(Reverse(soon)) = self.soon.peek() {
-            if self.due.get(self.next).is_none_or(|due| soon.key() < due.key()) {
-                return self.soon.pop().map(|Reverse(soon)| soon);
-            }
+        if self.soon_first() {
+            return self.soon.pop().map(|Reverse(soon)| soon);
         }
         let first = self.due.get(self.next).copied();
         self.next += 1;
