@@ -280,7 +280,7 @@ impl Simulation {
             self.metrics.on_session_completed(self.now, started);
             return;
         }
-        self.sessions.next_request(id, self.now);
+        session.next_request(self.now);
         self.metrics.counts.created += 1;
         if via_balancer {
             self.send_to_balancer(id);

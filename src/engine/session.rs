@@ -91,6 +91,14 @@ pub struct Session {
     pub request: Request,
 }
 
+impl Session {
+    /// The session moves on to its next request, created at `now`.
+    pub fn next_request(&mut self, now: Time) {
+        self.remaining = self.remaining.saturating_sub(1);
+        self.request = Request::new(now);
+    }
+}
+
 /// Sessions by index, reusing freed places.
 #[derive(Default)]
 pub struct Sessions {
@@ -142,14 +150,6 @@ impl Sessions {
     /// When session `id` started.
     pub fn started(&self, id: u32) -> Time {
         self.started.get(id as usize).copied().unwrap_or_default()
-    }
-
-    /// Session `id` sends its next request, created at `now`.
-    pub fn next_request(&mut self, id: u32, now: Time) {
-        if let Some(session) = self.get_mut(id) {
-            session.remaining = session.remaining.saturating_sub(1);
-            session.request = Request::new(now);
-        }
     }
 
     /// The most sessions alive at once so far (the places kept for them).
