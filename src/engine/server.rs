@@ -9,6 +9,8 @@ use crate::policy::Load;
 use crate::time::Time;
 use std::collections::VecDeque;
 
+/// One cache line, aligned to a line: every arrival and completion reads it.
+#[repr(align(64))]
 pub struct Server {
     pub slots: u32,
     pub speed: f64,
@@ -34,5 +36,13 @@ impl Server {
 
     pub fn has_free_slot(&self) -> bool {
         self.busy < self.slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_server_fills_one_cache_line() {
+        assert_eq!(std::mem::size_of::<super::Server>(), 64);
     }
 }

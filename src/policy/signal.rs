@@ -28,10 +28,11 @@ impl Load {
     }
 }
 
-/// What one chooser knows about one server of its pool: 32 bytes, so two
-/// share a cache line (with every client choosing among 1,000 servers this
-/// table is the simulation's largest).
+/// What one chooser knows about one server of its pool: 32 bytes, aligned so
+/// that two share a cache line and none straddles two (with every client
+/// choosing among 1,000 servers this table is the simulation's largest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
 pub struct Known {
     /// Requests this chooser has sent there that have not come back.
     pub in_flight: u32,
