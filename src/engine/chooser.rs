@@ -3,10 +3,13 @@
 //! about each server of its pool.
 //!
 //! The table is kept in one piece, chooser after chooser: with 1,000 clients
-//! each choosing among 1,000 servers it is a million entries (32 MB) read at
-//! random, and one allocation can ask for huge pages.
+//! each choosing among 1,000 servers it is a million entries (16 MB) read at
+//! random, and one allocation can ask for huge pages. Clients choosing for
+//! themselves also keep, place for place, whether each of their connections
+//! is warm.
 
-use super::huge_pages;
+use super::connections::Connections;
+use super::{huge_pages, Timing};
 use crate::policy::{self, Board, Known, Load, Pick, Policy, View};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
@@ -25,16 +28,19 @@ pub struct Choosers {
     /// Entry `start + position` is what a chooser knows of the server at
     /// `position` of its pool.
     known: Vec<Known>,
+    /// The connections to the servers, entry for entry with `known`.
+    connections: Connections,
     servers: usize,
 }
 
 impl Choosers {
     /// Draws each chooser's pool of `subset_size` servers (all when `None`)
-    /// and builds its policy, chooser by chooser.
+    /// and builds its policy, chooser by chooser. `clients_connect`: whether
+    /// the choosers are clients, who open connections to servers themselves.
     pub fn new(
         count: usize,
         servers: usize,
-        subset_size: Option<u32>,
+        (subset_size, clients_connect, timing): (Option<u32>, bool, &Timing),
         (kind, choices): (PolicyKind, u32),
         rng: &mut SimRng,
     ) -> Choosers {
@@ -48,7 +54,8 @@ impl Choosers {
             members.push(Member { pool, start, policy });
             start += len;
         }
-        Choosers { members, known: huge_pages::filled(start, Known::default()), servers }
+        let connections = Connections::new(start, clients_connect, timing);
+        Choosers { members, known: huge_pages::filled(start, Known::default()), connections, servers }
     }
 
     pub fn pool_len(&self, chooser: usize) -> usize {
@@ -75,6 +82,19 @@ impl Choosers {
         &mut self.known[self.members[chooser].start + position]
     }
 
+    /// The handshake `chooser` owes before sending to the server at
+    /// `position` at `now`; the connection is warm from then on.
+    pub fn connect(&mut self, chooser: usize, position: usize, now: Time, timing: &Timing) -> Time {
+        self.connections.open(self.members[chooser].start + position, now, timing)
+    }
+
+    /// Hints that `chooser` will soon use what it knows of the server at
+    /// `position`, and its connection to it.
+    pub fn prefetch(&self, chooser: usize, position: usize) {
+        super::prefetch::prefetch(self.entry(chooser, position));
+        self.connections.prefetch(self.members[chooser].start + position);
+    }
+
     /// Runs `chooser`'s policy on what it knows. `avoid` is the server that
     /// just sent a request back, if any.
     pub fn pick(
@@ -95,9 +115,7 @@ impl Choosers {
     /// A request goes out to the server at `position`: count it, and assume
     /// it adds one to that server's load.
     pub fn on_send(&mut self, chooser: usize, position: usize, slots: u32) {
-        let known = self.entry_mut(chooser, position);
-        known.in_flight += 1;
-        known.reported = known.reported.plus_one(slots);
+        self.entry_mut(chooser, position).sent(slots);
     }
 
     /// A response or bounce came back from `server`, carrying its load.
@@ -118,19 +136,22 @@ impl Choosers {
     }
 
     /// Draws every chooser a new pool, keeping what each knew of the servers
-    /// in both its old and its new pool.
+    /// in both its old and its new pool, and its connections to them.
     pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
         let mut scratch: Vec<u32> = (0..self.servers as u32).collect();
         let pools: Vec<_> =
             self.members.iter().map(|_| draw_pool(subset_size, self.servers, &mut scratch, rng)).collect();
         let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
         let mut known = huge_pages::filled(total, Known::default());
+        let mut connections = self.connections.cold(total);
         let mut start = 0;
         for (chooser, pool) in pools.into_iter().enumerate() {
             let len = len_of(&pool, self.servers);
-            for (position, entry) in known[start..start + len].iter_mut().enumerate() {
+            for position in 0..len {
                 if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
-                    *entry = *self.entry(chooser, old);
+                    let old = self.members[chooser].start + old;
+                    known[start + position] = self.known[old];
+                    self.connections.copy_into(old, &mut connections, start + position);
                 }
             }
             let member = &mut self.members[chooser];
@@ -139,6 +160,7 @@ impl Choosers {
             start += len;
         }
         self.known = known;
+        self.connections = connections;
     }
 }
 
@@ -198,7 +220,14 @@ mod tests {
     #[test]
     fn redrawing_pools_keeps_shared_knowledge() {
         let mut rng = SimRng::new(1);
-        let mut choosers = Choosers::new(3, 10, Some(4), (PolicyKind::Random, 2), &mut rng);
+        let timing = Timing {
+            client_delay: Time::ZERO,
+            balancer_delay: Time::ZERO,
+            handshake: Time(7),
+            queue_timeout: None,
+            idle_timeout: None,
+        };
+        let mut choosers = Choosers::new(3, 10, (Some(4), true, &timing), (PolicyKind::Random, 2), &mut rng);
         for chooser in 0..3 {
             for position in 0..4 {
                 for _ in 0..=position {

@@ -1,5 +1,6 @@
 //! How requests move: one handler per event.
 
+use super::connections;
 use super::events::Lane;
 use super::session::{Request, Session, Stage};
 use super::{Event, Simulation};
@@ -94,19 +95,11 @@ impl Simulation {
         pick
     }
 
-    /// Handshake time owed on a connection that goes cold at `warm_until`;
-    /// marks it warm from now on.
-    fn connect(warm_until: &mut Time, now: Time, timing: super::Timing) -> Time {
-        let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
-        *warm_until = timing.idle_timeout.map_or(Time::NEVER, |idle| now + handshake + idle);
-        handshake
-    }
-
     fn send_to_balancer(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let Some(balancer) = session.balancer else { return };
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
-        let handshake = Self::connect(&mut self.client_links[link], self.now, self.timing);
+        let handshake = connections::open(&mut self.client_links[link], self.now, &self.timing);
         let departs = self.now + handshake;
         let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
         session.request.travel(Stage::ToBalancer, departs, departs + self.timing.client_delay);
@@ -127,8 +120,7 @@ impl Simulation {
         let (handshake, delay, lane) = if via_balancer {
             (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
         } else {
-            let warm_until = &mut self.choosers.entry_mut(chooser, position).warm_until;
-            let handshake = Self::connect(warm_until, self.now, self.timing);
+            let handshake = self.choosers.connect(chooser, position, self.now, &self.timing);
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };

@@ -7,6 +7,7 @@
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
 
 mod chooser;
+mod connections;
 mod events;
 mod flow;
 mod huge_pages;
@@ -113,7 +114,9 @@ impl Simulation {
             .collect();
         let n = servers.len();
         let policy = (scenario.policy, scenario.choices);
-        let choosers = Choosers::new(scenario.choosers() as usize, n, scenario.subset_size, policy, &mut rng);
+        let timing = Timing::of(&scenario);
+        let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
+        let choosers = Choosers::new(scenario.choosers() as usize, n, pools, policy, &mut rng);
         let links =
             if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
         let mut sim = Simulation {
@@ -128,7 +131,7 @@ impl Simulation {
             arrival_generation: 0,
             service: ServiceTime::from_scenario(&scenario),
             capacity_per_sec: scenario.capacity_per_sec(),
-            timing: Timing::of(&scenario),
+            timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s)),
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,

@@ -25,7 +25,7 @@ const NEAR_DISTANCE: usize = 8;
 const SESSIONS_WORTH_IT: usize = 4096;
 
 /// Hints that `value` will be read soon.
-fn prefetch<T>(value: &T) {
+pub(super) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch has no effect on the program's state and never
     // faults, whatever the address; SSE is part of the x86_64 baseline.
@@ -60,7 +60,7 @@ impl Simulation {
             | Event::BounceArrives { .. } => {
                 let chooser = session.balancer.unwrap_or(session.client) as usize;
                 if let Some(position) = self.choosers.position_of(chooser, session.request.server) {
-                    prefetch(self.choosers.entry(chooser, position));
+                    self.choosers.prefetch(chooser, position);
                 }
             }
             _ => {}

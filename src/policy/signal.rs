@@ -28,41 +28,64 @@ impl Load {
     }
 }
 
-/// What one chooser knows about one server of its pool: 32 bytes, aligned so
-/// that two share a cache line and none straddles two (with every client
-/// choosing among 1,000 servers this table is the simulation's largest).
+/// What one chooser knows about one server of its pool: 16 bytes, aligned so
+/// that four share a cache line and none straddles two (with every client
+/// choosing among 1,000 servers this table is the simulation's largest, and
+/// the smaller it is the more of it the caches hold).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(align(32))]
+#[repr(align(16))]
 pub struct Known {
     /// Requests this chooser has sent there that have not come back.
     pub in_flight: u32,
-    /// The load the server last reported, plus this chooser's sends since.
-    pub reported: Load,
+    /// The load the server last reported, plus this chooser's sends since,
+    /// packed into 32 bits (see [`Known::reported`]).
+    reported: u32,
     /// When the server measured `reported`; `Time::NEVER` before any
-    /// response (an `Option<Time>` would take 16 bytes).
+    /// response (an `Option<Time>` would take twice the room).
     measured_at: Time,
-    /// For a client choosing for itself: when its connection to the server
-    /// goes cold (kept here so that a send touches one entry).
-    pub warm_until: Time,
+}
+
+/// Busy slots take the low bits of a packed load: up to 1,023, and a
+/// scenario allows at most 1,000 slots.
+const BUSY_BITS: u32 = 10;
+/// Queued requests take the other 22 bits and stop counting at 4,194,303.
+const MAX_QUEUED: u32 = u32::MAX >> BUSY_BITS;
+
+fn pack(load: Load) -> u32 {
+    load.queued().min(MAX_QUEUED) << BUSY_BITS | load.busy().min((1 << BUSY_BITS) - 1)
 }
 
 impl Default for Known {
     fn default() -> Known {
-        Known { in_flight: 0, reported: Load::default(), measured_at: Time::NEVER, warm_until: Time::ZERO }
+        Known { in_flight: 0, reported: 0, measured_at: Time::NEVER }
     }
 }
 
 impl Known {
+    /// The load last reported plus the sends since. A queue longer than
+    /// 4,194,303 requests is known as that long: a chooser comparing two
+    /// such servers sees a tie.
+    pub fn reported(&self) -> Load {
+        Load::new(self.reported >> BUSY_BITS, self.reported & ((1 << BUSY_BITS) - 1))
+    }
+
     /// When the server measured the load last reported, if it ever did.
     pub fn measured_at(&self) -> Option<Time> {
         (self.measured_at != Time::NEVER).then_some(self.measured_at)
+    }
+
+    /// This chooser sent the server a request: assume it adds one to the
+    /// load of a server with `slots` slots.
+    pub fn sent(&mut self, slots: u32) {
+        self.in_flight += 1;
+        self.reported = pack(self.reported().plus_one(slots));
     }
 
     /// Takes a load the server measured at `at`, unless a later measurement
     /// already arrived (responses can overtake one another).
     pub fn learn(&mut self, reported: Load, at: Time) {
         if self.measured_at == Time::NEVER || self.measured_at <= at {
-            self.reported = reported;
+            self.reported = pack(reported);
             self.measured_at = at;
         }
     }
@@ -102,7 +125,7 @@ impl Signal {
         match self {
             Signal::Board => view.board.load(view.server(position)),
             Signal::InFlight => Load(u64::from(view.known[position].in_flight)),
-            Signal::Piggyback => view.known[position].reported,
+            Signal::Piggyback => view.known[position].reported(),
         }
     }
 
@@ -132,10 +155,23 @@ mod tests {
         assert_eq!(known.measured_at(), None);
         known.learn(Load::new(2, 0), Time(10));
         known.learn(Load::new(5, 0), Time(7));
-        assert_eq!((known.reported, known.measured_at()), (Load::new(2, 0), Some(Time(10))));
+        assert_eq!((known.reported(), known.measured_at()), (Load::new(2, 0), Some(Time(10))));
         known.learn(Load::new(1, 0), Time(10));
-        assert_eq!(known.reported, Load::new(1, 0));
-        assert_eq!(std::mem::size_of::<Known>(), 32);
+        assert_eq!(known.reported(), Load::new(1, 0));
+        assert_eq!(std::mem::size_of::<Known>(), 16);
+    }
+
+    #[test]
+    fn packed_loads_keep_every_slot_count_and_cap_long_queues() {
+        let mut known = Known::default();
+        for load in [Load::new(0, 0), Load::new(0, 1_000), Load::new(7, 3), Load::new(MAX_QUEUED, 1_000)] {
+            known.learn(load, Time(1));
+            assert_eq!(known.reported(), load);
+        }
+        known.learn(Load::new(u32::MAX, 2), Time(2));
+        assert_eq!(known.reported(), Load::new(MAX_QUEUED, 2));
+        known.sent(2);
+        assert_eq!((known.reported(), known.in_flight), (Load::new(MAX_QUEUED, 2), 1));
     }
 
     #[test]
