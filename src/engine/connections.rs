@@ -3,7 +3,8 @@
 //!
 //! Clients choosing servers for themselves hold a connection to every server
 //! of their pool, so there is one entry per pool place, in step with the
-//! choosers' table of knowledge. Without an idle timeout a connection stays
+//! choosers' table of knowledge; behind balancers, each client holds one to
+//! every balancer. Without an idle timeout a connection stays
 //! warm once opened and one bit records it (a million connections in 128 KB,
 //! which the caches hold); with one, each entry is the time it goes cold.
 
@@ -24,13 +25,14 @@ impl Connections {
     /// `entries` cold connections, tracked when `clients_connect` and the
     /// scenario has a handshake.
     pub fn new(entries: usize, clients_connect: bool, timing: &Timing) -> Connections {
-        if !clients_connect || timing.handshake == Time::ZERO {
+        let kind = if !clients_connect || timing.handshake == Time::ZERO {
             Connections::Untracked
         } else if timing.idle_timeout.is_none() {
-            Connections::Lasting(vec![0; entries.div_ceil(64)])
+            Connections::Lasting(Vec::new())
         } else {
-            Connections::Expiring(super::huge_pages::filled(entries, Time::ZERO))
-        }
+            Connections::Expiring(Vec::new())
+        };
+        kind.cold(entries)
     }
 
     /// The same kind of table, `entries` long, every connection cold.
@@ -53,7 +55,11 @@ impl Connections {
             }
             Connections::Lasting(_) => Time::ZERO,
             Connections::Expiring(warm_until) => match warm_until.get_mut(entry) {
-                Some(warm_until) => open(warm_until, now, timing),
+                Some(warm_until) => {
+                    let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
+                    *warm_until = timing.idle_timeout.map_or(Time::NEVER, |idle| now + handshake + idle);
+                    handshake
+                }
                 None => Time::ZERO,
             },
         }
@@ -102,14 +108,6 @@ fn mark_open(bits: &mut [u64], entry: usize) {
     if let Some(word) = bits.get_mut(entry / 64) {
         *word |= 1 << (entry % 64);
     }
-}
-
-/// The handshake owed on a connection that goes cold at `warm_until`, which
-/// is warm from `now` on.
-pub fn open(warm_until: &mut Time, now: Time, timing: &Timing) -> Time {
-    let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
-    *warm_until = timing.idle_timeout.map_or(Time::NEVER, |idle| now + handshake + idle);
-    handshake
 }
 
 #[cfg(test)]

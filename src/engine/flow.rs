@@ -1,6 +1,5 @@
 //! How requests move: one handler per event.
 
-use super::connections;
 use super::events::Lane;
 use super::session::{Request, Session, Stage};
 use super::{Event, Simulation};
@@ -99,7 +98,7 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let Some(balancer) = session.balancer else { return };
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
-        let handshake = connections::open(&mut self.client_links[link], self.now, &self.timing);
+        let handshake = self.client_links.open(link, self.now, &self.timing);
         let departs = self.now + handshake;
         let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
         session.request.travel(Stage::ToBalancer, departs, departs + self.timing.client_delay);

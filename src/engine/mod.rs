@@ -32,6 +32,7 @@ use crate::rng::SimRng;
 use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use chooser::Choosers;
+use connections::Connections;
 use events::{EventQueue, Lane};
 use server::Server;
 use service::ServiceTime;
@@ -45,9 +46,9 @@ pub struct Simulation {
     servers: Vec<Server>,
     /// One per balancer, or one per client when clients choose for themselves.
     choosers: Choosers,
-    /// With balancers: when each client's connection to each balancer goes
-    /// cold, `clients × balancers` entries.
-    client_links: Vec<Time>,
+    /// With balancers: each client's connection to each balancer,
+    /// `clients × balancers` entries.
+    client_links: Connections,
     sessions: Sessions,
     /// Server loads as of the last refresh, for policies reading stale load.
     board: Vec<u64>,
@@ -124,7 +125,7 @@ impl Simulation {
             events: EventQueue::new(Self::random_time_events_per_sec(&scenario)),
             servers,
             choosers,
-            client_links: vec![Time::ZERO; links],
+            client_links: Connections::new(links, true, &timing),
             sessions: Sessions::default(),
             board: vec![0; n],
             board_generation: 0,
