@@ -73,11 +73,6 @@ impl Choosers {
         server_at(&self.members[chooser].pool, position)
     }
 
-    /// What `chooser` knows of the server at `position` of its pool.
-    pub fn entry(&self, chooser: usize, position: usize) -> &Known {
-        &self.known[self.members[chooser].start + position]
-    }
-
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
         &mut self.known[self.members[chooser].start + position]
     }
@@ -91,8 +86,11 @@ impl Choosers {
     /// Hints that `chooser` will soon use what it knows of the server at
     /// `position`, and its connection to it.
     pub fn prefetch(&self, chooser: usize, position: usize) {
-        super::prefetch::prefetch(self.entry(chooser, position));
-        self.connections.prefetch(self.members[chooser].start + position);
+        let entry = self.members[chooser].start + position;
+        if let Some(known) = self.known.get(entry) {
+            super::prefetch::prefetch(known);
+        }
+        self.connections.prefetch(entry);
     }
 
     /// Runs `chooser`'s policy on what it knows. `avoid` is the server that
@@ -209,10 +207,15 @@ mod tests {
         assert_eq!(draw_pool(None, 50, &mut scratch, &mut rng), None);
     }
 
+    /// What `chooser` knows of the server at `position` of its pool.
+    fn entry(choosers: &Choosers, chooser: usize, position: usize) -> &Known {
+        &choosers.known[choosers.members[chooser].start + position]
+    }
+
     /// (server, requests in flight) for each server of `chooser`'s pool with some.
     fn in_flight(choosers: &Choosers, chooser: usize) -> Vec<(u32, u32)> {
         (0..choosers.pool_len(chooser))
-            .map(|p| (choosers.server_at(chooser, p), choosers.entry(chooser, p).in_flight))
+            .map(|p| (choosers.server_at(chooser, p), entry(choosers, chooser, p).in_flight))
             .filter(|&(_, n)| n > 0)
             .collect()
     }
@@ -245,7 +248,7 @@ mod tests {
         }
         // A response from a server no longer in the pool changes nothing.
         let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
-        let total = |c: &Choosers| (0..6).map(|p| c.entry(0, p).in_flight).sum::<u32>();
+        let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
         let sum = total(&choosers);
         choosers.on_return(0, outside, Load::new(0, 1), Time(5));
         assert_eq!(total(&choosers), sum);

@@ -48,11 +48,12 @@ pub struct Known {
 /// Busy slots take the low bits of a packed load: up to 1,023, and a
 /// scenario allows at most 1,000 slots.
 const BUSY_BITS: u32 = 10;
+const BUSY_MASK: u32 = (1 << BUSY_BITS) - 1;
 /// Queued requests take the other 22 bits and stop counting at 4,194,303.
 const MAX_QUEUED: u32 = u32::MAX >> BUSY_BITS;
 
 fn pack(load: Load) -> u32 {
-    load.queued().min(MAX_QUEUED) << BUSY_BITS | load.busy().min((1 << BUSY_BITS) - 1)
+    load.queued().min(MAX_QUEUED) << BUSY_BITS | load.busy().min(BUSY_MASK)
 }
 
 impl Default for Known {
@@ -66,7 +67,7 @@ impl Known {
     /// 4,194,303 requests is known as that long: a chooser comparing two
     /// such servers sees a tie.
     pub fn reported(&self) -> Load {
-        Load::new(self.reported >> BUSY_BITS, self.reported & ((1 << BUSY_BITS) - 1))
+        Load::new(self.reported >> BUSY_BITS, self.reported & BUSY_MASK)
     }
 
     /// When the server measured the load last reported, if it ever did.
