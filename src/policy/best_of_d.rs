@@ -6,7 +6,7 @@
 //! probability sqrt(staleness in ms) percent, staleness being the age of the
 //! oldest counter compared (a counter never learned is infinitely stale).
 
-use super::{Pick, Policy, Signal, View};
+use super::{lowest, Pick, Policy, Signal, View};
 use crate::rng::SimRng;
 use crate::time::Time;
 
@@ -63,8 +63,7 @@ impl Policy for BestOfD {
             }
             staleness = oldest;
         }
-        let best =
-            candidates.iter().copied().min_by_key(|&c| self.signal.load(view, c)).unwrap_or(candidates[0]);
+        let best = lowest(candidates.iter().copied(), |c| self.signal.load(view, c), rng);
         Pick { position: best, staleness }
     }
 }

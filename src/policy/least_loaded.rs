@@ -4,7 +4,7 @@
 //! The scan starts at a random position so that ties are not always broken
 //! toward the same server.
 
-use super::{Pick, Policy, Signal, View};
+use super::{lowest, Pick, Policy, Signal, View};
 use crate::rng::SimRng;
 
 pub struct LeastLoaded {
@@ -19,19 +19,7 @@ impl LeastLoaded {
 
 impl Policy for LeastLoaded {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        let n = view.pool_len();
-        let start = rng.index(n);
-        let mut best = start;
-        let mut best_load = self.signal.load(view, start);
-        for offset in 1..n {
-            let position = (start + offset) % n;
-            let load = self.signal.load(view, position);
-            if load < best_load {
-                best = position;
-                best_load = load;
-            }
-        }
-        Pick::at(best)
+        Pick::at(lowest(0..view.pool_len(), |position| self.signal.load(view, position), rng))
     }
 }
 
