@@ -8,27 +8,7 @@
 //! standard error to be small, so a wrong model cannot slip through a wide band.
 
 mod common;
-use common::{mean_queue_wait, scenario, Estimate};
-
-fn classic(servers: u32, slots: u32, load: f64, policy: &str, duration_s: f64) -> lbsim::Scenario {
-    let (servers, slots, load, duration) =
-        (servers.to_string(), slots.to_string(), load.to_string(), duration_s.to_string());
-    scenario(&[
-        ("servers", &servers),
-        ("slots", &slots),
-        ("load", &load),
-        ("policy", policy),
-        ("service", "exponential"),
-        ("service_mean_ms", "1"),
-        ("queue_timeout_ms", "none"),
-        ("client_delay_ms", "0"),
-        ("handshake_round_trips", "0"),
-        ("session_length", "1"),
-        ("duration_s", &duration),
-        ("warmup_s", "2"),
-        ("seed", "20261130"),
-    ])
-}
+use common::{classic, mean_queue_wait, Estimate};
 
 /// Erlang C: the probability an arrival waits in an M/M/c queue with offered
 /// load `a` = lambda / mu (in slots).

@@ -11,7 +11,7 @@
 //! until the best-informed policy is worse than picking at random.
 
 mod common;
-use common::{scenario, Estimate};
+use common::{classic, Estimate};
 use lbsim::{Simulation, Time};
 
 const LAMBDA: f64 = 0.9;
@@ -102,24 +102,10 @@ fn rk4_step(v: &mut [f64], arrivals: f64, dt: f64, stages: &mut [Vec<f64>; 5]) {
 /// single-slot servers joining the posted shortest queue of a board
 /// refreshed every `period_ms`, measured for `measured_s` after a 1 s warm-up.
 fn measured_time_in_system(servers: u32, period_ms: f64, measured_s: f64, seed: u64) -> f64 {
-    let (servers, period, seed) = (servers.to_string(), period_ms.to_string(), seed.to_string());
-    let duration = (1.0 + measured_s).to_string();
-    let s = scenario(&[
-        ("servers", &servers),
-        ("slots", "1"),
-        ("load", &LAMBDA.to_string()),
-        ("policy", "shortest-queue"),
-        ("staleness_ms", &period),
-        ("service", "exponential"),
-        ("service_mean_ms", "1"),
-        ("queue_timeout_ms", "none"),
-        ("client_delay_ms", "0"),
-        ("handshake_round_trips", "0"),
-        ("session_length", "1"),
-        ("duration_s", &duration),
-        ("warmup_s", "1"),
-        ("seed", &seed),
-    ]);
+    let mut s = classic(servers, 1, LAMBDA, "shortest-queue", 1.0 + measured_s);
+    s.staleness_ms = period_ms;
+    s.warmup_s = 1.0;
+    s.seed = seed;
     let mut sim = Simulation::new(&s).unwrap();
     sim.advance_to(Time::from_secs(s.duration_s), u64::MAX);
     assert!(sim.books().balanced());

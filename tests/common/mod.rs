@@ -11,6 +11,29 @@ pub fn scenario(pairs: &[(&str, &str)]) -> Scenario {
     scenario
 }
 
+/// Exactly an M/M/c queue per server: Poisson arrivals, exponential service
+/// with a mean of 1 ms, sessions of one request, no queue timeout, no network
+/// delay and no handshake; a 2 s warm-up and a fixed seed.
+pub fn classic(servers: u32, slots: u32, load: f64, policy: &str, duration_s: f64) -> lbsim::Scenario {
+    let (servers, slots, load, duration) =
+        (servers.to_string(), slots.to_string(), load.to_string(), duration_s.to_string());
+    scenario(&[
+        ("servers", &servers),
+        ("slots", &slots),
+        ("load", &load),
+        ("policy", policy),
+        ("service", "exponential"),
+        ("service_mean_ms", "1"),
+        ("queue_timeout_ms", "none"),
+        ("client_delay_ms", "0"),
+        ("handshake_round_trips", "0"),
+        ("session_length", "1"),
+        ("duration_s", &duration),
+        ("warmup_s", "2"),
+        ("seed", "20261130"),
+    ])
+}
+
 /// A scenario file from `scenarios/` with `pairs` applied.
 pub fn scenario_file(name: &str, pairs: &[(&str, &str)]) -> Scenario {
     let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
