@@ -32,6 +32,25 @@ const CASES: &[(&str, &str, &str)] = &[
     ("sever = 3", "sever", "did you mean `servers`"),
     ("colour = \"blue\"", "colour", "lbsim fields"),
     ("[servers]\ncount = 3", "servers", "whole number"),
+    // A value of the wrong type says so, for every kind of field alike.
+    ("load = \"0.5\"", "load", "wrong type: `\"0.5\"` is text (write numbers without quotes)"),
+    ("queue_timeout_ms = \"100\"", "queue_timeout_ms", "wrong type: `\"100\"` is text"),
+    ("subset_size = \"7\"", "subset_size", "wrong type: `\"7\"` is text"),
+    ("servers = 2.5", "servers", "wrong type: `2.5` is a number with a decimal point"),
+    ("policy = 2", "policy", "wrong type: `2` is a whole number"),
+    ("server_speeds = 2", "server_speeds", "wrong type"),
+    ("seed = true", "seed", "wrong type: `true` is true or false"),
+    ("load = \"\"", "load", "wrong type: `\"\"` is text"),
+    // A board refreshed more often than every microsecond is refused (a
+    // period that rounds to zero nanoseconds once hung the simulation).
+    ("staleness_ms = 0.0000001", "staleness_ms", "0, or a number from 0.001 to 60000"),
+    ("staleness_ms = -1", "staleness_ms", "0, or a number from 0.001"),
+    // Rates the nanosecond clock cannot represent.
+    (
+        "servers = 10000\nslots = 1000\nserver_speeds = [100]\nservice_mean_ms = 0.001\nsession_length = 1",
+        "load, servers, slots, server_speeds, service_mean_ms, session_length",
+        "at most 1e9 are allowed",
+    ),
 ];
 
 #[test]
@@ -52,6 +71,27 @@ fn syntax_errors_give_a_line() {
         Err(ScenarioError::Syntax { line: Some(2), .. }) => {}
         other => panic!("{other:?}"),
     }
+    // An error that starts at the very beginning of its line: the repeated key.
+    match Scenario::from_toml("servers = 3\nload = 0.5\n\npolicy = \"random\"\nload = 0.7\n") {
+        Err(error @ ScenarioError::Syntax { line: Some(5), .. }) => {
+            assert!(error.to_string().contains("(line 5): duplicate key"), "{error}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn empty_names_and_values_are_visible_in_messages() {
+    let mut scenario = Scenario::default();
+    let empty_key = scenario.set("", "3").unwrap_err().to_string();
+    assert_eq!(empty_key, "a field name is empty; `lbsim fields` lists them all");
+    let empty_value = scenario.set("load", "").unwrap_err().to_string();
+    assert_eq!(
+        empty_value,
+        "field `load`: an empty value is not allowed; expected a number from 0.05 to 1.5"
+    );
+    let spaced = scenario.set("policy", " best ").unwrap_err().to_string();
+    assert!(spaced.contains("` best `"), "{spaced}");
 }
 
 #[test]

@@ -8,8 +8,11 @@ pub enum ScenarioError {
     Syntax { message: String, line: Option<usize> },
     /// A field name that the scenario does not have.
     UnknownField { field: String, suggestion: Option<&'static str> },
-    /// A value of the wrong type or outside the allowed range.
+    /// A value outside the allowed range or set.
     BadValue { field: &'static str, value: String, allowed: String },
+    /// A scenario file's value of the wrong type: text for a number, a
+    /// fraction for a whole number, a single value for a list.
+    WrongType { field: &'static str, value: String, found: &'static str, allowed: String },
     /// Values that are each allowed but do not fit together.
     Combination { fields: &'static str, message: String },
     /// A field that cannot change while a simulation runs.
@@ -22,7 +25,9 @@ impl ScenarioError {
         match self {
             ScenarioError::Syntax { .. } => None,
             ScenarioError::UnknownField { field, .. } => Some(field),
-            ScenarioError::BadValue { field, .. } | ScenarioError::NotLive { field } => Some(field),
+            ScenarioError::BadValue { field, .. }
+            | ScenarioError::WrongType { field, .. }
+            | ScenarioError::NotLive { field } => Some(field),
             ScenarioError::Combination { fields, .. } => Some(fields),
         }
     }
@@ -37,6 +42,9 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Syntax { message, line: None } => {
                 write!(f, "scenario is not valid TOML: {message}")
             }
+            ScenarioError::UnknownField { field, .. } if field.trim().is_empty() => {
+                write!(f, "a field name is empty; `lbsim fields` lists them all")
+            }
             ScenarioError::UnknownField { field, suggestion: Some(s) } => {
                 write!(f, "unknown field `{field}` (did you mean `{s}`?)")
             }
@@ -44,7 +52,10 @@ impl fmt::Display for ScenarioError {
                 write!(f, "unknown field `{field}`; `lbsim fields` lists them all")
             }
             ScenarioError::BadValue { field, value, allowed } => {
-                write!(f, "field `{field}`: {value} is not allowed; expected {allowed}")
+                write!(f, "field `{field}`: {} is not allowed; expected {allowed}", shown(value))
+            }
+            ScenarioError::WrongType { field, value, found, allowed } => {
+                write!(f, "field `{field}`: wrong type: {} is {found}; expected {allowed}", shown(value))
             }
             ScenarioError::Combination { fields, message } => write!(f, "fields {fields}: {message}"),
             ScenarioError::NotLive { field } => write!(
@@ -56,3 +67,13 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// A value as a message shows it: in backticks, so that spaces and an empty
+/// value are visible.
+fn shown(value: &str) -> String {
+    if value.is_empty() {
+        "an empty value".into()
+    } else {
+        format!("`{value}`")
+    }
+}

@@ -11,6 +11,9 @@ pub enum FieldKind {
     Count { min: u64, max: u64 },
     /// A number in `min..=max`.
     Number { min: f64, max: f64 },
+    /// 0 (the setting is off), or a number in `min..=max`: for values that
+    /// would be meaningless, or unworkable, between 0 and `min`.
+    ZeroOrNumber { min: f64, max: f64 },
     /// One of a fixed set of names.
     Choice(&'static [&'static str]),
     /// A number of milliseconds in `min..=max`, or "none".
@@ -100,6 +103,9 @@ impl Field {
             FieldKind::Number { min, max } => {
                 format!("a number from {} to {}", format_number(min), format_number(max))
             }
+            FieldKind::ZeroOrNumber { min, max } => {
+                format!("0, or a number from {} to {}", format_number(min), format_number(max))
+            }
             FieldKind::Choice(names) => format!("one of {}", names.join(", ")),
             FieldKind::MillisOrNone { min, max } => {
                 format!("\"none\" or milliseconds from {} to {}", format_number(min), format_number(max))
@@ -122,7 +128,7 @@ impl Field {
     }
 
     pub fn set_toml(&self, scenario: &mut Scenario, raw: &toml::Value) -> Result<(), ScenarioError> {
-        let value = self.parse_toml(raw).ok_or_else(|| self.bad(&raw.to_string()))?;
+        let value = self.parse_toml(raw)?;
         (self.put)(scenario, &value);
         Ok(())
     }
@@ -135,6 +141,10 @@ impl Field {
         match self.kind {
             FieldKind::Count { min, max } => count_in(text.parse().ok()?, min, max).map(Value::Count),
             FieldKind::Number { min, max } => number_in(text.parse().ok()?, min, max).map(Value::Number),
+            FieldKind::ZeroOrNumber { min, max } => match text.parse().ok()? {
+                0.0 => Some(Value::Number(0.0)),
+                x => number_in(x, min, max).map(Value::Number),
+            },
             FieldKind::Choice(names) => names.iter().find(|n| **n == text).map(|n| Value::Choice(n)),
             FieldKind::MillisOrNone { min, max } => match text {
                 "none" => Some(Value::Optional(None)),
@@ -152,31 +162,58 @@ impl Field {
         }
     }
 
-    fn parse_toml(&self, raw: &toml::Value) -> Option<Value> {
-        match (self.kind, raw) {
-            (FieldKind::Count { .. } | FieldKind::CountOrAll { .. }, toml::Value::Integer(n)) => {
-                self.parse_text(&n.to_string())
+    /// A TOML value of the type the field takes, parsed as its text would
+    /// be; a value of another type (a quoted number, a decimal for a whole
+    /// number, a single number for a list) is a [`ScenarioError::WrongType`].
+    fn parse_toml(&self, raw: &toml::Value) -> Result<Value, ScenarioError> {
+        use toml::Value::{Array, Float, Integer, String};
+        let text = match (self.kind, raw) {
+            (FieldKind::Count { .. } | FieldKind::CountOrAll { .. }, Integer(n)) => n.to_string(),
+            (
+                FieldKind::Number { .. } | FieldKind::ZeroOrNumber { .. } | FieldKind::MillisOrNone { .. },
+                Integer(_) | Float(_),
+            ) => raw.to_string(),
+            (FieldKind::Choice(_), String(s)) => s.clone(),
+            (FieldKind::MillisOrNone { .. }, String(s))
+                if s != "none" && s.trim().parse::<f64>().is_err() =>
+            {
+                return Err(self.bad(&raw.to_string()));
             }
-            (
-                FieldKind::Number { .. } | FieldKind::MillisOrNone { .. },
-                toml::Value::Integer(_) | toml::Value::Float(_),
-            ) => self.parse_text(&raw.to_string()),
-            (
-                FieldKind::Choice(_) | FieldKind::MillisOrNone { .. } | FieldKind::CountOrAll { .. },
-                toml::Value::String(s),
-            ) => self.parse_text(s),
-            (FieldKind::NumberList { .. }, toml::Value::Array(items)) => {
-                let texts: Option<Vec<String>> = items
+            (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && s.trim().parse::<f64>().is_err() => {
+                return Err(self.bad(&raw.to_string()));
+            }
+            (FieldKind::MillisOrNone { .. }, String(s)) if s == "none" => s.clone(),
+            (FieldKind::CountOrAll { .. }, String(s)) if s == "all" => s.clone(),
+            (FieldKind::NumberList { .. }, Array(items)) => {
+                let numbers: Option<Vec<std::string::String>> = items
                     .iter()
-                    .map(|item| match item {
-                        toml::Value::Integer(_) | toml::Value::Float(_) => Some(item.to_string()),
-                        _ => None,
-                    })
+                    .map(|item| matches!(item, Integer(_) | Float(_)).then(|| item.to_string()))
                     .collect();
-                self.parse_text(&texts?.join(","))
+                numbers
+                    .ok_or_else(|| self.wrong_type(raw, "a list with something other than numbers in it"))?
+                    .join(",")
             }
-            _ => None,
-        }
+            _ => return Err(self.wrong_type(raw, type_of(raw))),
+        };
+        self.parse_text(&text).ok_or_else(|| self.bad(&raw.to_string()))
+    }
+
+    fn wrong_type(&self, raw: &toml::Value, found: &'static str) -> ScenarioError {
+        ScenarioError::WrongType { field: self.key, value: raw.to_string(), found, allowed: self.allowed() }
+    }
+}
+
+/// What kind of TOML value `raw` is, in words for an error message.
+fn type_of(raw: &toml::Value) -> &'static str {
+    match raw {
+        toml::Value::String(s) if s.trim().parse::<f64>().is_ok() => "text (write numbers without quotes)",
+        toml::Value::String(_) => "text",
+        toml::Value::Integer(_) => "a whole number",
+        toml::Value::Float(_) => "a number with a decimal point",
+        toml::Value::Boolean(_) => "true or false",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "a list",
+        toml::Value::Table(_) => "a table",
     }
 }
 

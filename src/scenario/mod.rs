@@ -82,6 +82,10 @@ impl Default for Scenario {
     }
 }
 
+/// The most sessions a continuous demand may start per simulated second: one
+/// per nanosecond on average, the resolution of the simulation's clock.
+pub const MAX_SESSIONS_PER_SEC: f64 = 1e9;
+
 /// The most per-server entries all choosers together may track
 /// (`clients` or `balancers`, times the pool size).
 pub const MAX_KNOWLEDGE_ENTRIES: u64 = 4_000_000;
@@ -92,7 +96,9 @@ impl Scenario {
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         let table: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax {
             message: e.message().to_string(),
-            line: e.span().map(|span| text[..span.start.min(text.len())].lines().count().max(1)),
+            // Lines before the error's start, plus its own (`lines()` would
+            // miss the line of an error that starts at the beginning of one).
+            line: e.span().map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1),
         })?;
         let mut scenario = Scenario::default();
         for (key, value) in &table {
@@ -170,6 +176,15 @@ impl Scenario {
                     "{} choosers each tracking {} servers is {entries} entries; at most {MAX_KNOWLEDGE_ENTRIES} are allowed (use balancers or a smaller subset_size)",
                     self.choosers(),
                     self.pool_size()
+                ),
+            });
+        }
+        let sessions_per_sec = self.load * self.capacity_per_sec() / f64::from(self.session_length);
+        if self.demand == Demand::Continuous && sessions_per_sec > MAX_SESSIONS_PER_SEC {
+            return Err(ScenarioError::Combination {
+                fields: "load, servers, slots, server_speeds, service_mean_ms, session_length",
+                message: format!(
+                    "sessions would arrive {sessions_per_sec:.3e} times per simulated second; the clock counts whole nanoseconds, so at most {MAX_SESSIONS_PER_SEC:.0e} are allowed (lower load or capacity, or raise service_mean_ms or session_length)"
                 ),
             });
         }

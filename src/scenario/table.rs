@@ -169,8 +169,8 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "staleness_ms",
-        help: "age of the load board that power-of-d and shortest-queue read; 0 reads live load",
-        kind: FieldKind::Number { min: 0.0, max: 60_000.0 },
+        help: "period between refreshes of the load board that power-of-d and shortest-queue read; 0 reads live load",
+        kind: FieldKind::ZeroOrNumber { min: 0.001, max: 60_000.0 },
         live: true,
         get: |s| Value::Number(s.staleness_ms),
         put: |s, v| s.staleness_ms = v.number(),
