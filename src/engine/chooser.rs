@@ -229,6 +229,7 @@ mod tests {
             handshake: Time(7),
             queue_timeout: None,
             idle_timeout: None,
+            board_refresh: None,
         };
         let mut choosers = Choosers::new(3, 10, (Some(4), true, &timing), (PolicyKind::Random, 2), &mut rng);
         for chooser in 0..3 {

@@ -121,6 +121,7 @@ mod tests {
             handshake: Time::from_ms(handshake_ms),
             queue_timeout: None,
             idle_timeout: idle_ms.map(Time::from_ms),
+            board_refresh: None,
         }
     }
 

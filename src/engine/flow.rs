@@ -2,7 +2,7 @@
 
 use super::events::Lane;
 use super::session::{Request, Session, Stage};
-use super::{Event, Simulation};
+use super::{Event, Halt, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::{Board, Pick};
 use crate::time::Time;
@@ -41,7 +41,13 @@ impl Simulation {
     pub(super) fn schedule_next_arrival(&mut self) {
         let requests_per_sec = self.scenario.load * self.capacity_per_sec;
         let sessions_per_sec = requests_per_sec / f64::from(self.scenario.session_length);
-        let gap = Time::from_secs(self.rng.exponential(1.0 / sessions_per_sec));
+        // Whole nanoseconds, carrying the fraction to the next gap: rounding
+        // each gap on its own would shift the rate by up to half a tick per
+        // gap, several percent when gaps are a few nanoseconds long.
+        let exact = self.rng.exponential(1e9 / sessions_per_sec) + self.arrival_carry;
+        let whole = libm::floor(exact);
+        self.arrival_carry = exact - whole;
+        let gap = Time(whole as u64);
         let generation = self.arrival_generation;
         self.events.push(self.now + gap, Event::SessionArrival { generation });
     }
@@ -52,14 +58,17 @@ impl Simulation {
         for (entry, server) in self.board.iter_mut().zip(&self.servers) {
             *entry = server.load().0;
         }
-        if self.scenario.staleness_ms > 0.0 {
+        if let Some(period) = self.timing.board_refresh {
             let generation = self.board_generation;
-            let next = self.now + Time::from_ms(self.scenario.staleness_ms);
-            self.events.push(next, Event::BoardRefresh { generation });
+            self.events.push(self.now + period, Event::BoardRefresh { generation });
         }
     }
 
     fn start_session(&mut self, client: u32) {
+        if self.sessions.live() >= MAX_IN_FLIGHT {
+            self.halt = Some(Halt::TooManyInFlight { at: self.now });
+            return;
+        }
         self.metrics.counts.sessions_started += 1;
         self.metrics.counts.created += 1;
         let session = Session {
@@ -86,7 +95,7 @@ impl Simulation {
         let servers = &self.servers;
         let live = |s: usize| servers[s].load();
         let board =
-            if self.scenario.staleness_ms > 0.0 { Board::Stale(&self.board) } else { Board::Live(&live) };
+            if self.timing.board_refresh.is_some() { Board::Stale(&self.board) } else { Board::Live(&live) };
         let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.rng);
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);

@@ -27,7 +27,7 @@ pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, Summary};
 
-use crate::metrics::{Metrics, SAMPLE_INTERVAL};
+use crate::metrics::Metrics;
 use crate::rng::SimRng;
 use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
@@ -54,6 +54,11 @@ pub struct Simulation {
     board: Vec<u64>,
     board_generation: u32,
     arrival_generation: u32,
+    /// The fraction of a nanosecond the arrival clock owes the next gap, so
+    /// that rounding gaps to whole nanoseconds keeps the asked rate exactly.
+    arrival_carry: f64,
+    /// Why the simulation stopped for good, if it did.
+    halt: Option<Halt>,
     service: ServiceTime,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
@@ -71,6 +76,8 @@ struct Timing {
     handshake: Time,
     queue_timeout: Option<Time>,
     idle_timeout: Option<Time>,
+    /// How often the load board is refreshed; `None`: policies read live load.
+    board_refresh: Option<Time>,
 }
 
 impl Timing {
@@ -82,6 +89,9 @@ impl Timing {
             handshake: Time(client_delay.0 * 2 * u64::from(scenario.handshake_round_trips)),
             queue_timeout: scenario.queue_timeout_ms.map(Time::from_ms),
             idle_timeout: scenario.idle_timeout_ms.map(Time::from_ms),
+            // The field's range keeps a positive period at 1 µs or more, so a
+            // refresh never reschedules itself at the same instant.
+            board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
         }
     }
 
@@ -92,6 +102,30 @@ impl Timing {
             (self.balancer_delay, Lane::Balancer)
         } else {
             (self.client_delay, Lane::Client)
+        }
+    }
+}
+
+/// The most requests a simulation holds in flight at once. Past it (an
+/// overload with no queue timeout, run long enough) the simulation stops
+/// with [`Halt::TooManyInFlight`] rather than grow its memory without bound.
+pub const MAX_IN_FLIGHT: u64 = 1 << 24;
+
+/// Why a simulation stopped before its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A new request would have exceeded [`MAX_IN_FLIGHT`] at this time.
+    TooManyInFlight { at: Time },
+}
+
+impl std::fmt::Display for Halt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Halt::TooManyInFlight { at } => write!(
+                f,
+                "the simulation stopped at {:.3} simulated s with {MAX_IN_FLIGHT} requests in flight, the most it holds: the servers cannot keep up (lower load, or set queue_timeout_ms so that waiting requests bounce and fail)",
+                at.as_secs()
+            ),
         }
     }
 }
@@ -130,6 +164,8 @@ impl Simulation {
             board: vec![0; n],
             board_generation: 0,
             arrival_generation: 0,
+            arrival_carry: 0.0,
+            halt: None,
             service: ServiceTime::from_scenario(&scenario),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
@@ -148,7 +184,7 @@ impl Simulation {
             Demand::Continuous => sim.schedule_next_arrival(),
         }
         sim.restart_board();
-        sim.events.push(SAMPLE_INTERVAL, Event::Sample);
+        sim.events.push(sim.metrics.first_sample(), Event::Sample);
         Ok(sim)
     }
 
@@ -184,8 +220,17 @@ impl Simulation {
         &self.metrics
     }
 
+    /// Why the simulation stopped for good, if it did; it then processes
+    /// no more events.
+    pub fn halted(&self) -> Option<Halt> {
+        self.halt
+    }
+
     /// Processes the next event, if any, and returns its time.
     pub fn step(&mut self) -> Option<Time> {
+        if self.halt.is_some() {
+            return None;
+        }
         let (time, event) = self.events.pop_until(Time::NEVER)?;
         self.process(time, event);
         Some(time)
@@ -200,10 +245,14 @@ impl Simulation {
     }
 
     /// Processes events due up to `target`, at most `max_events` of them. If
-    /// all were processed the clock moves to `target` even when nothing was due.
+    /// all were processed the clock moves to `target` even when nothing was
+    /// due. A halted simulation (see [`Simulation::halted`]) does nothing.
     pub fn advance_to(&mut self, target: Time, max_events: u64) -> Advance {
         let mut events = 0;
         while events < max_events {
+            if self.halt.is_some() {
+                return Advance { events, reached: false };
+            }
             let Some((time, event)) = self.events.pop_until(target) else {
                 self.now = self.now.max(target);
                 return Advance { events, reached: true };

@@ -33,6 +33,9 @@ pub struct Summary {
     pub throughput: f64,
     pub latency_ms: Distribution,
     pub queue_ms: Distribution,
+    /// The share of requests that waited in a queue at all (queue time above
+    /// zero): Erlang C's probability of waiting. 0 when none was measured.
+    pub waited_share: f64,
     pub session_ms: Distribution,
     /// Session-time percentiles p0, p1, ..., p100: the client-experience curve.
     pub session_curve_ms: Vec<f64>,
@@ -49,6 +52,8 @@ pub struct Summary {
     pub mean_queued_per_server: Vec<f64>,
     pub events: u64,
     pub trace_hash: String,
+    /// What the figures above cannot show, in words (an empty measured period).
+    pub warnings: Vec<String>,
 }
 
 impl Simulation {
@@ -65,6 +70,7 @@ impl Simulation {
     pub fn summary(&self) -> Summary {
         let m = &self.metrics;
         let latency = m.latency.measured();
+        let queue = m.queue_time.measured();
         let measured_s = (self.now - m.warmup_end).as_secs();
         let series: Vec<&SamplePoint> =
             m.series.iter().filter(|p| p.time_ms >= m.warmup_end.as_ms()).collect();
@@ -78,7 +84,12 @@ impl Simulation {
             failures: m.failures.clone(),
             throughput: if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 },
             latency_ms: Distribution::of(&latency),
-            queue_ms: Distribution::of(&m.queue_time.measured()),
+            queue_ms: Distribution::of(&queue),
+            waited_share: if queue.count() > 0 {
+                1.0 - queue.zeros() as f64 / queue.count() as f64
+            } else {
+                0.0
+            },
             session_ms: Distribution::of(&m.session_time),
             session_curve_ms: percentile_curve(&m.session_time),
             decision_staleness_ms: Distribution::of(&m.decision_staleness),
@@ -93,6 +104,23 @@ impl Simulation {
             mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
+            warnings: self.warnings(latency.count(), measured_s),
+        }
+    }
+
+    fn warnings(&self, measured_requests: u64, measured_s: f64) -> Vec<String> {
+        let warmup_s = self.metrics.warmup_end.as_secs();
+        if measured_requests > 0 {
+            Vec::new()
+        } else if self.now <= self.metrics.warmup_end {
+            vec![format!(
+                "nothing was measured: the run ended at {:.3} s, within the warm-up of {warmup_s} s",
+                self.now.as_secs()
+            )]
+        } else {
+            vec![format!(
+                "no request completed in the {measured_s:.3} s measured after the warm-up of {warmup_s} s; lengthen duration_s or shorten warmup_s"
+            )]
         }
     }
 }

@@ -88,3 +88,30 @@ fn queue_time_counts_the_trip_back_after_a_timeout() {
     // B's latency: 160 + 150 service + 10 back = 320 ms from its start at 0.
     assert_eq!(summary.latency_ms.p100, 320.0);
 }
+
+#[test]
+fn the_warmup_ends_exactly_where_it_is_asked_to() {
+    // The same run measured from 0 and from 0.1 s: what the second measures
+    // is what the first recorded after 0.1 s. (The warm-up once rounded up
+    // to the next 250 ms.)
+    let run = |warmup: &str| {
+        let mut scenario = Scenario::default();
+        scenario.set_many([("duration_s", "2"), ("warmup_s", warmup)]).unwrap();
+        Simulation::new(&scenario).unwrap()
+    };
+    let mut whole = run("0");
+    whole.advance_to(Time::from_ms(100.0), u64::MAX);
+    let (latency_before, queue_before) =
+        (whole.metrics().latency.measured().count(), whole.metrics().queue_time.measured().count());
+    whole.run();
+    let mut measured = run("0.1");
+    measured.run();
+    let (whole_s, measured_s) = (whole.summary(), measured.summary());
+    assert_eq!(measured_s.latency_ms.count, whole_s.latency_ms.count - latency_before);
+    assert_eq!(measured_s.queue_ms.count, whole_s.queue_ms.count - queue_before);
+    assert!(latency_before > 0 && measured_s.latency_ms.count > 0);
+    assert!((measured_s.measured_s - 1.9).abs() < 1e-9, "{}", measured_s.measured_s);
+    // Samples are taken every 250 ms counted from the end of the warm-up.
+    let first = measured.metrics().series.front().unwrap().time_ms;
+    assert_eq!(first, 100.0);
+}

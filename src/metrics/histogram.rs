@@ -61,6 +61,11 @@ impl Histogram {
     }
 
     /// The exact sum of every value recorded.
+    /// How many recorded values were exactly zero.
+    pub fn zeros(&self) -> u64 {
+        self.counts.first().copied().unwrap_or(0)
+    }
+
     pub fn sum(&self) -> u128 {
         self.sum
     }

@@ -131,10 +131,9 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// `warmup_end` is rounded up to a multiple of [`SAMPLE_INTERVAL`], where
-    /// the sliding windows' slices begin.
+    /// Statistics cover what happens from `warmup_end` on, exactly: samples
+    /// and the sliding windows' slices are laid out so that one begins there.
     pub fn new(servers: usize, warmup_end: Time) -> Metrics {
-        let warmup_end = Time(warmup_end.0.div_ceil(SAMPLE_INTERVAL.0) * SAMPLE_INTERVAL.0);
         Metrics {
             warmup_end,
             counts: Counts::default(),
@@ -153,6 +152,15 @@ impl Metrics {
             started_this_interval: vec![0; servers],
             counts_at_last_sample: Counts::default(),
             scratch: Histogram::default(),
+        }
+    }
+
+    /// When the first sample is due: the first multiple of
+    /// [`SAMPLE_INTERVAL`] after time zero, counted from the warm-up's end.
+    pub fn first_sample(&self) -> Time {
+        match self.warmup_end.0 % SAMPLE_INTERVAL.0 {
+            0 => SAMPLE_INTERVAL,
+            phase => Time(phase),
         }
     }
 

@@ -2,9 +2,9 @@
 //! window of recent simulated time (for live charts) and over the whole run
 //! after the warm-up (for summaries).
 //!
-//! Values go into a ring of time slices. When a slice slides out of the
-//! window it is added to the settled total if it began at or after the end of
-//! the warm-up, so the warm-up is in effect rounded up to a slice boundary.
+//! Values go into a ring of time slices, laid out so that one begins exactly
+//! where the warm-up ends. When a slice slides out of the window it is added
+//! to the settled total if it began at or after the end of the warm-up.
 //! Memory stays bounded however long the simulation runs.
 
 use super::Histogram;
@@ -14,25 +14,32 @@ use crate::time::Time;
 pub struct Recorder {
     slices: Vec<Histogram>,
     slice_length: u64,
-    /// Index (time / slice_length) of the newest slice, and where it is in `slices`.
+    /// Added to every time before it is cut into slices, so that the
+    /// warm-up's end falls on a slice boundary.
+    shift: u64,
+    /// Index ((time + shift) / slice_length) of the newest slice, and where it is in `slices`.
     newest: u64,
     newest_slot: usize,
     /// Where the newest slice ends: `advance` has nothing to do before it.
     newest_end: u64,
-    warmup_end: Time,
+    /// The first slice after the warm-up.
+    first_measured: u64,
     /// Slices that left the window after the warm-up, merged.
     settled: Histogram,
 }
 
 impl Recorder {
     pub fn new(slice_length: Time, slices: usize, warmup_end: Time) -> Recorder {
+        let slice_length = slice_length.0.max(1);
+        let shift = (slice_length - warmup_end.0 % slice_length) % slice_length;
         Recorder {
             slices: vec![Histogram::default(); slices.max(1)],
-            slice_length: slice_length.0.max(1),
+            slice_length,
+            shift,
             newest: 0,
             newest_slot: 0,
-            newest_end: slice_length.0.max(1),
-            warmup_end,
+            newest_end: slice_length,
+            first_measured: (warmup_end.0 + shift) / slice_length,
             settled: Histogram::default(),
         }
     }
@@ -40,13 +47,15 @@ impl Recorder {
     /// Slides the window to end at `now`, settling the slices that leave it.
     #[inline]
     pub fn advance(&mut self, now: Time) {
-        if now.0 >= self.newest_end {
-            self.slide(now);
+        let shifted = now.0 + self.shift;
+        if shifted >= self.newest_end {
+            self.slide(shifted);
         }
     }
 
-    fn slide(&mut self, now: Time) {
-        let target = now.0 / self.slice_length;
+    /// Slides to the slice holding the (shifted) time `shifted`.
+    fn slide(&mut self, shifted: u64) {
+        let target = shifted / self.slice_length;
         // The window holds slices (newest - n, newest] and will hold
         // (target - n, target]; those in the first but not the second leave.
         let n = self.slices.len() as u64;
@@ -62,7 +71,7 @@ impl Recorder {
 
     fn settle(&mut self, index: u64) {
         let slot = (index % self.slices.len() as u64) as usize;
-        if index * self.slice_length >= self.warmup_end.0 {
+        if self.measures(index) {
             self.settled.merge(&self.slices[slot]);
         }
         self.slices[slot].clear();
@@ -81,12 +90,17 @@ impl Recorder {
         }
     }
 
+    /// Whether slice `index` lies after the warm-up.
+    fn measures(&self, index: u64) -> bool {
+        index >= self.first_measured
+    }
+
     /// Everything recorded after the warm-up.
     pub fn measured(&self) -> Histogram {
         let mut total = self.settled.clone();
         let n = self.slices.len() as u64;
         for index in self.newest.saturating_sub(n - 1)..=self.newest {
-            if index * self.slice_length >= self.warmup_end.0 {
+            if self.measures(index) {
                 total.merge(&self.slices[(index % n) as usize]);
             }
         }
@@ -130,5 +144,18 @@ mod tests {
         assert_eq!(r.measured().quantile(0.0), Some(20));
         r.advance(Time(10_000));
         assert_eq!(r.measured().count(), 8);
+    }
+
+    #[test]
+    fn a_warmup_between_slice_boundaries_is_kept_exactly() {
+        let mut r = Recorder::new(Time(10), 2, Time(25));
+        for t in (0..60).step_by(5) {
+            r.record(Time(t), t);
+        }
+        // Values at 25, 30, ..., 55 count; 20 (just before) does not.
+        assert_eq!(r.measured().count(), 7);
+        assert_eq!(r.measured().quantile(0.0), Some(25));
+        r.advance(Time(10_000));
+        assert_eq!(r.measured().count(), 7);
     }
 }

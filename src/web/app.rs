@@ -77,6 +77,7 @@ impl App {
             self.pace.observe(advance.events, dom::now_ms() - started);
             let achieved = (self.sim.now() - before).as_ms() / wall_ms;
             self.actual_speed += 0.1 * (achieved - self.actual_speed);
+            self.stop_if_halted();
         }
         let max_requests = topology::max_requests(self.params.scenario.servers as usize);
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
@@ -176,8 +177,17 @@ impl App {
     pub fn advance(&mut self, ms: f64) {
         let target = self.sim.now() + Time::from_ms(ms);
         self.sim.advance_to(target, u64::MAX);
+        self.stop_if_halted();
         self.view.invalidate();
         self.readouts_stale = true;
+    }
+
+    /// Pauses, saying why, when the simulation has stopped for good.
+    fn stop_if_halted(&mut self) {
+        if let Some(halt) = self.sim.halted() {
+            self.set_playing(false);
+            self.notices.show(&[Notice { message: format!("{halt}. Reset to start again.") }]);
+        }
     }
 
     /// Starts the same scenario over from its seed.
