@@ -56,6 +56,55 @@ fn sweep_prints_one_row_per_value() {
 }
 
 #[test]
+fn sweep_checks_every_value_before_running_any() {
+    let out = lbsim(&["sweep", "default", "--set", "load=0.5,0.7,9", "--duration", "60"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("field `load`: `9` is not allowed"), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "", "no row may run before the bad value is found");
+}
+
+#[test]
+fn an_empty_measured_period_is_reported() {
+    // Ten simulated seconds of nothing: one server, a request a minute.
+    let args = [
+        "run",
+        "default",
+        "--duration",
+        "10",
+        "--warmup",
+        "9.9",
+        "--set",
+        "servers=1",
+        "--set",
+        "slots=1",
+        "--set",
+        "service_mean_ms=600000",
+        "--set",
+        "load=0.05",
+        "--json",
+    ];
+    let out = lbsim(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = &json["summary"];
+    assert_eq!(summary["latency_ms"]["count"], 0);
+    assert!((summary["measured_s"].as_f64().unwrap() - 0.1).abs() < 1e-9, "the warm-up is not rounded");
+    let warning = summary["warnings"][0].as_str().unwrap();
+    assert!(warning.starts_with("no request completed in the 0.100 s measured"), "{warning}");
+    let readable = text(&lbsim(&args[..args.len() - 1]).stdout);
+    assert!(readable.contains("warning: no request completed"), "{readable}");
+}
+
+#[test]
+fn the_staleness_field_is_described_as_a_refresh_period() {
+    let stdout = text(&lbsim(&["fields"]).stdout);
+    assert!(
+        stdout.contains("staleness_ms (live)\n    period between refreshes of the load board"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn fields_lists_every_field_with_default_and_range() {
     let stdout = text(&lbsim(&["fields"]).stdout);
     for field in lbsim::scenario::FIELDS {
@@ -69,6 +118,14 @@ fn errors_are_messages_not_panics() {
     std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let broken = format!("{}/broken.toml", env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(&broken, "servers = [\n").unwrap();
+    let file = |name: &str, text: &str| {
+        let path = format!("{}/{name}", env!("CARGO_TARGET_TMPDIR"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let quoted_load = file("quoted-load.toml", "load = \"0.5\"\n");
+    let quoted_timeout = file("quoted-timeout.toml", "queue_timeout_ms = \"100\"\n");
+    let repeated = file("repeated.toml", "load = 0.5\nservers = 3\nload = 0.7\n");
     let cases: &[(&[&str], &str)] = &[
         (&["walk"], "unknown command"),
         (&["run", "no/such/file.toml"], "cannot read"),
@@ -79,6 +136,14 @@ fn errors_are_messages_not_panics() {
         (&["run", "default", "--warmup", "90", "--duration", "60"], "warmup_s"),
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
         (&["run", "default", "--bogus"], "unknown option"),
+        (&["run"], "run needs a SCENARIO: a TOML file (see scenarios/), or `default`"),
+        (&["sweep", "--set", "load=0.5,0.7"], "sweep needs a SCENARIO"),
+        (&["run", "default", "--set", "=3"], "a field name is empty"),
+        (&["run", "default", "--set", "load="], "field `load`: an empty value is not allowed"),
+        (&["run", &quoted_load], "field `load`: wrong type: `\"0.5\"` is text"),
+        (&["run", &quoted_timeout], "field `queue_timeout_ms`: wrong type: `\"100\"` is text"),
+        (&["run", &repeated], "(line 3): duplicate key"),
+        (&["run", "default", "--set", "staleness_ms=0.0000001"], "field `staleness_ms`"),
     ];
     for (args, words) in cases {
         let out = lbsim(args);

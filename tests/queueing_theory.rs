@@ -8,7 +8,7 @@
 //! standard error to be small, so a wrong model cannot slip through a wide band.
 
 mod common;
-use common::{classic, mean_queue_wait, Estimate};
+use common::{classic, mean_queue_wait, waited_share, Estimate};
 
 /// Erlang C: the probability an arrival waits in an M/M/c queue with offered
 /// load `a` = lambda / mu (in slots).
@@ -32,7 +32,7 @@ fn mmc_wait(c: u32, rho: f64) -> f64 {
 
 fn check(label: &str, estimate: Estimate, theory: f64, max_relative_se: f64, allowance: f64) {
     println!(
-        "{label}: simulated {:.4} ± {:.4} ms, theory {:.4} ms ({:+.2}%)",
+        "{label}: simulated {:.4} ± {:.4}, theory {:.4} ({:+.2}%)",
         estimate.mean,
         estimate.se,
         theory,
@@ -77,6 +77,28 @@ fn mm10_waits_match_erlang_c() {
         let estimate = mean_queue_wait(&classic(1, 10, rho, "random", seconds), 40);
         check(&format!("M/M/10 rho {rho}"), estimate, mmc_wait(10, rho), 0.04, 0.0);
     }
+}
+
+/// Erlang C's headline figure, the probability of waiting at all, against the
+/// share of requests the summary reports as having waited: M/M/1 (where it
+/// is rho), M/M/3 with lambda = 10 and mu = 4 a second (C = 0.7022), and
+/// M/M/10 at rho 0.9.
+#[test]
+fn waited_share_matches_erlang_c() {
+    for (slots, rho, seconds) in [(1, 0.7, 200.0), (3, 10.0 / 12.0, 200.0), (10, 0.9, 200.0)] {
+        let s = classic(1, slots, rho, "random", seconds);
+        let estimate = waited_share(&s, 40);
+        let theory = erlang_c(slots, rho * slots as f64);
+        check(&format!("P(wait) M/M/{slots} rho {rho:.3}"), estimate, theory, 0.01, 0.0);
+        let mut sim = lbsim::Simulation::new(&s).unwrap();
+        sim.run();
+        let summary = sim.summary().waited_share;
+        assert!(
+            (summary - theory).abs() <= 4.0 * estimate.se,
+            "the summary's share {summary}, theory {theory}"
+        );
+    }
+    assert!((erlang_c(3, 2.5) - 0.7022).abs() < 1e-4);
 }
 
 /// Mitzenmacher's supermarket model: n → ∞ single-slot servers, Poisson

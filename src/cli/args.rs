@@ -23,9 +23,17 @@ pub enum Command {
     Help,
 }
 
-#[derive(Debug, Default, PartialEq)]
+/// Where a run's scenario comes from.
+#[derive(Debug, PartialEq)]
+pub enum ScenarioSource {
+    File(PathBuf),
+    /// `default`: every field at its default.
+    Default,
+}
+
+#[derive(Debug, PartialEq)]
 pub struct RunArgs {
-    pub scenario: Option<PathBuf>,
+    pub scenario: ScenarioSource,
     /// `(key, value)` in the order given; for a sweep, the swept one too.
     pub sets: Vec<(String, String)>,
     pub json: bool,
@@ -34,8 +42,8 @@ pub struct RunArgs {
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let Some(command) = args.first() else { return Ok(Command::Help) };
     match command.as_str() {
-        "run" => Ok(Command::Run(parse_run(&args[1..])?)),
-        "sweep" => Ok(Command::Sweep(parse_run(&args[1..])?)),
+        "run" => Ok(Command::Run(parse_run("run", &args[1..])?)),
+        "sweep" => Ok(Command::Sweep(parse_run("sweep", &args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -47,32 +55,34 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     }
 }
 
-fn parse_run(args: &[String]) -> Result<RunArgs, String> {
-    let mut run = RunArgs::default();
-    let mut named_scenario = false;
+fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
+    let mut scenario = None;
+    let mut sets = Vec::new();
+    let mut json = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value_of = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
         match arg.as_str() {
-            "--json" => run.json = true,
-            "--seed" => run.sets.push(("seed".into(), value_of("--seed")?)),
-            "--duration" => run.sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
-            "--warmup" => run.sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
+            "--json" => json = true,
+            "--seed" => sets.push(("seed".into(), value_of("--seed")?)),
+            "--duration" => sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
+            "--warmup" => sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
             "--set" => {
                 let pair = value_of("--set")?;
                 let (key, value) =
                     pair.split_once('=').ok_or_else(|| format!("--set takes key=value, not `{pair}`"))?;
-                run.sets.push((key.trim().to_string(), value.trim().to_string()));
+                sets.push((key.trim().to_string(), value.trim().to_string()));
             }
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            path if !named_scenario => {
-                named_scenario = true;
-                run.scenario = (path != "default").then(|| PathBuf::from(path));
-            }
+            "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
+            path if scenario.is_none() => scenario = Some(ScenarioSource::File(PathBuf::from(path))),
             extra => return Err(format!("unexpected argument `{extra}`")),
         }
     }
-    Ok(run)
+    let scenario = scenario.ok_or_else(|| {
+        format!("{command} needs a SCENARIO: a TOML file (see scenarios/), or `default` for every field at its default")
+    })?;
+    Ok(RunArgs { scenario, sets, json })
 }
 
 /// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
@@ -109,7 +119,7 @@ mod tests {
         assert_eq!(
             parsed,
             Ok(Command::Run(RunArgs {
-                scenario: Some("a.toml".into()),
+                scenario: ScenarioSource::File("a.toml".into()),
                 sets: vec![
                     ("seed".into(), "3".into()),
                     ("duration_s".into(), "120".into()),
@@ -129,5 +139,6 @@ mod tests {
         assert!(parse(&args("run a.toml --set policy")).is_err());
         assert!(parse(&args("run a.toml --seed")).is_err());
         assert!(parse(&args("run a.toml b.toml")).is_err());
+        assert!(parse(&args("run --seed 3")).is_err());
     }
 }

@@ -20,9 +20,9 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     );
     let _ = writeln!(
         out,
-        "simulated {:.1} s ({:.1} s measured after warm-up) · {} events in {:.2} s wall ({:.1} M events/s)",
-        summary.simulated_s,
-        summary.measured_s,
+        "simulated {} s ({} s measured after warm-up) · {} events in {:.2} s wall ({:.1} M events/s)",
+        seconds(summary.simulated_s),
+        seconds(summary.measured_s),
         summary.events,
         wall_s,
         summary.events as f64 / wall_s.max(1e-9) / 1e6
@@ -34,6 +34,15 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     );
     for (reason, count) in &summary.failures {
         let _ = writeln!(out, "  failed ({reason:?}): {count}");
+    }
+    let _ = writeln!(
+        out,
+        "waited in a queue: {:.2}% of {} requests that reached a slot",
+        100.0 * summary.waited_share,
+        summary.queue_ms.count
+    );
+    for warning in &summary.warnings {
+        let _ = writeln!(out, "warning: {warning}");
     }
     let _ = writeln!(
         out,
@@ -59,6 +68,15 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         );
     }
     out
+}
+
+/// Simulated seconds to a tenth, or to a millisecond below ten seconds.
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.3}")
+    } else {
+        format!("{s:.1}")
+    }
 }
 
 fn row(name: &str, d: &Distribution) -> String {

@@ -1,6 +1,6 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
-use super::args::{self, Command, RunArgs};
+use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::report;
 use lbsim::{Scenario, Simulation, Summary, Time};
 use std::io::{IsTerminal, Write};
@@ -41,12 +41,12 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
 /// swept field at `swept`.
 fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
     let mut scenario = match &run.scenario {
-        Some(path) => {
+        ScenarioSource::File(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => Scenario::default(),
+        ScenarioSource::Default => Scenario::default(),
     };
     let pairs = run.sets.iter().map(|(key, value)| match swept {
         Some((k, v)) if k == key => (key.as_str(), v),
@@ -62,13 +62,17 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
         .iter()
         .find(|(_, v)| v.contains(','))
         .ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    // Every value is checked before any runs, so a typo late in the list
+    // does not cost the runs before it.
+    let values: Vec<&str> = values.split(',').map(str::trim).collect();
+    let scenarios =
+        values.iter().map(|value| load(run, Some((key, value)))).collect::<Result<Vec<_>, _>>()?;
     if !run.json {
         println!("{}", report::sweep_header(key));
     }
     let mut rows = Vec::new();
-    for value in values.split(',').map(str::trim) {
-        let scenario = load(run, Some((key, value)))?;
-        let (summary, wall_s) = simulate(&scenario)?;
+    for (value, scenario) in values.iter().zip(&scenarios) {
+        let (summary, wall_s) = simulate(scenario)?;
         if run.json {
             rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
         } else {
@@ -103,6 +107,9 @@ fn simulate(scenario: &Scenario) -> Result<(Summary, f64), String> {
     }
     if interactive && started.elapsed().as_secs_f64() > 1.0 {
         eprint!("\r{:60}\r", "");
+    }
+    if let Some(halt) = sim.halted() {
+        return Err(halt.to_string());
     }
     Ok((sim.summary(), started.elapsed().as_secs_f64()))
 }

@@ -2,6 +2,7 @@
 //! `key=value` pairs, and batch-means estimates with standard errors.
 #![allow(dead_code)]
 
+use lbsim::metrics::Histogram;
 use lbsim::{Scenario, Simulation, Time};
 
 /// The default scenario with `pairs` applied.
@@ -66,24 +67,33 @@ impl Estimate {
     }
 }
 
-/// Mean queue wait in ms after the scenario's warm-up, with a batch-means
-/// standard error: the measured span is cut into `batches` equal batches whose
-/// means are close to independent when batches are long against the queue's
-/// relaxation time.
-pub fn mean_queue_wait(scenario: &Scenario, batches: usize) -> Estimate {
+/// One figure of the queue times recorded after the scenario's warm-up,
+/// with a batch-means standard error: the measured span is cut into
+/// `batches` equal batches whose figures are close to independent when
+/// batches are long against the queue's relaxation time.
+pub fn batch_means(scenario: &Scenario, batches: usize, figure: fn(&Histogram) -> f64) -> Estimate {
     let mut sim = Simulation::new(scenario).unwrap_or_else(|e| panic!("{e}"));
     let start = Time::from_secs(scenario.warmup_s);
     let span = Time::from_secs(scenario.duration_s) - start;
     sim.advance_to(start, u64::MAX);
-    let mut last = (0u64, 0u128);
-    let mut means = Vec::with_capacity(batches);
+    let mut before = Histogram::default();
+    let mut values = Vec::with_capacity(batches);
     for k in 1..=batches as u64 {
         sim.advance_to(start + Time(span.0 / batches as u64 * k), u64::MAX);
-        let h = sim.metrics().queue_time.measured();
-        let (count, sum) = (h.count() - last.0, h.sum() - last.1);
-        means.push(sum as f64 / count.max(1) as f64 / 1e6);
-        last = (h.count(), h.sum());
+        let now = sim.metrics().queue_time.measured();
+        values.push(figure(&now.since(&before)));
+        before = now;
     }
     assert!(sim.books().balanced());
-    Estimate::of(&means)
+    Estimate::of(&values)
+}
+
+/// Mean queue wait in ms, by batch means.
+pub fn mean_queue_wait(scenario: &Scenario, batches: usize) -> Estimate {
+    batch_means(scenario, batches, |h| h.sum() as f64 / h.count().max(1) as f64 / 1e6)
+}
+
+/// The share of requests that waited at all (queue time above zero), by batch means.
+pub fn waited_share(scenario: &Scenario, batches: usize) -> Estimate {
+    batch_means(scenario, batches, |h| 1.0 - h.zeros() as f64 / h.count().max(1) as f64)
 }
