@@ -10,8 +10,8 @@
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
-use crate::policy::{self, Board, Known, Load, Pick, Policy, View};
-use crate::rng::SimRng;
+use crate::policy::{self, Board, Known, PackedLoad, Pick, Policy, View};
+use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
 
@@ -117,7 +117,7 @@ impl Choosers {
     }
 
     /// A response or bounce came back from `server`, carrying its load.
-    pub fn on_return(&mut self, chooser: usize, server: u32, reported: Load, measured_at: Time) {
+    pub fn on_return(&mut self, chooser: usize, server: u32, reported: PackedLoad, measured_at: Time) {
         if let Some(position) = self.position_of(chooser, server) {
             let known = self.entry_mut(chooser, position);
             known.in_flight = known.in_flight.saturating_sub(1);
@@ -251,7 +251,7 @@ mod tests {
         let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
         let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
         let sum = total(&choosers);
-        choosers.on_return(0, outside, Load::new(0, 1), Time(5));
+        choosers.on_return(0, outside, policy::Load::new(0, 1).into(), Time(5));
         assert_eq!(total(&choosers), sum);
     }
 }

@@ -1,10 +1,11 @@
 //! How requests move: one handler per event.
 
 use super::events::Lane;
-use super::session::{Request, Session, Stage};
+use super::session::{Session, Stage};
 use super::{Event, Halt, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::{Board, Pick};
+use crate::rng::Draw;
 use crate::time::Time;
 
 impl Simulation {
@@ -13,7 +14,7 @@ impl Simulation {
             Event::SessionArrival { generation } => {
                 if generation == self.arrival_generation {
                     self.schedule_next_arrival();
-                    let client = self.rng.index(self.scenario.clients as usize) as u32;
+                    let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
                     self.start_session(client);
                 }
             }
@@ -44,7 +45,7 @@ impl Simulation {
         // Whole nanoseconds, carrying the fraction to the next gap: rounding
         // each gap on its own would shift the rate by up to half a tick per
         // gap, several percent when gaps are a few nanoseconds long.
-        let exact = self.rng.exponential(1e9 / sessions_per_sec) + self.arrival_carry;
+        let exact = self.streams.arrivals.exponential(1e9 / sessions_per_sec) + self.arrival_carry;
         let whole = libm::floor(exact);
         self.arrival_carry = exact - whole;
         let gap = Time(whole as u64);
@@ -69,20 +70,16 @@ impl Simulation {
             self.halt = Some(Halt::TooManyInFlight { at: self.now });
             return;
         }
+        let number = self.metrics.counts.sessions_started as u32;
         self.metrics.counts.sessions_started += 1;
         self.metrics.counts.created += 1;
-        let session = Session {
-            client,
-            balancer: None,
-            remaining: (self.scenario.session_length - 1) as u16,
-            request: Request::new(self.now),
-        };
+        let balancers = self.scenario.balancers as usize;
+        let balancer = (balancers > 0).then(|| self.streams.routing.index(balancers) as u32);
+        let length = self.scenario.session_length;
+        let demand = self.service.demand(self.streams.work, number, (length - 1) as u16);
+        let session = Session::new(client, balancer, number, length, self.now, demand);
         let id = self.sessions.insert(session, self.now);
-        if self.scenario.balancers > 0 {
-            let balancer = self.rng.index(self.scenario.balancers as usize) as u32;
-            if let Some(s) = self.sessions.get_mut(id) {
-                s.balancer = Some(balancer);
-            }
+        if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
             let pick = self.choose(client as usize, None);
@@ -96,7 +93,7 @@ impl Simulation {
         let live = |s: usize| servers[s].load();
         let board =
             if self.timing.board_refresh.is_some() { Board::Stale(&self.board) } else { Board::Live(&live) };
-        let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.rng);
+        let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.streams.routing);
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }
@@ -105,7 +102,7 @@ impl Simulation {
 
     fn send_to_balancer(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let Some(balancer) = session.balancer else { return };
+        let Some(balancer) = session.balancer() else { return };
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
         let handshake = self.client_links.open(link, self.now, &self.timing);
         let departs = self.now + handshake;
@@ -140,7 +137,7 @@ impl Simulation {
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
-        let Some(balancer) = self.sessions.get(id).and_then(|s| s.balancer) else { return };
+        let Some(balancer) = self.sessions.get(id).and_then(|s| s.balancer()) else { return };
         let pick = self.choose(balancer as usize, avoid);
         self.send_to_server(id, balancer as usize, pick.position);
     }
@@ -173,8 +170,7 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
         let queue_time = request.queue_time(self.now);
-        let duration =
-            Time(libm::round(self.service.draw(&mut self.rng) / self.servers[server].speed) as u64);
+        let duration = Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64);
         request.travel(Stage::InService, self.now, self.now + duration);
         self.servers[server].busy += 1;
         self.metrics.on_service_start(self.now, server, queue_time);
@@ -203,10 +199,10 @@ impl Simulation {
     fn bounce(&mut self, id: u32, server: usize) {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
+        let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
         let request = &mut session.request;
         request.retries = request.retries.saturating_add(1);
-        request.reported = load;
-        let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
+        request.reported = load.into();
         request.travel(Stage::Bounced, self.now, self.now + delay);
         self.metrics.counts.bounces += 1;
         self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
@@ -220,12 +216,12 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let (delay, lane) = self.timing.server_hop(session.balancer.is_some());
-        let (stage, event) = match session.balancer {
+        let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
+        let (stage, event) = match session.balancer() {
             Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { session: id }),
             None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
         };
-        session.request.reported = load;
+        session.request.reported = load.into();
         session.request.travel(stage, self.now, self.now + delay);
         self.events.push_in_lane(lane, self.now + delay, event);
     }
@@ -233,7 +229,7 @@ impl Simulation {
     /// The chooser that sent session `id`'s request hears back from its server.
     fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
         let session = self.sessions.get(id)?;
-        let chooser = session.balancer.unwrap_or(session.client) as usize;
+        let chooser = session.balancer().unwrap_or(session.client) as usize;
         let r = &session.request;
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, r.server, r.reported, r.departs);
@@ -280,7 +276,8 @@ impl Simulation {
             self.metrics.on_session_completed(self.now, started);
             return;
         }
-        session.next_request(self.now);
+        let demand = self.service.demand(self.streams.work, session.number, session.remaining - 1);
+        session.next_request(self.now, demand);
         self.metrics.counts.created += 1;
         if via_balancer {
             self.send_to_balancer(id);

@@ -48,11 +48,12 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
-        self.choosers.rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.rng);
+        self.choosers
+            .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
     }
 
     fn redraw_pools(&mut self) {
-        self.choosers.redraw_pools(self.scenario.subset_size, &mut self.rng);
+        self.choosers.redraw_pools(self.scenario.subset_size, &mut self.streams.routing);
         self.rebuild_policies();
     }
 

@@ -1,7 +1,8 @@
 //! The discrete-event simulation: clients, optional balancers, servers.
 //!
-//! Integer time; one event queue ordered by `(time, sequence)`; one seeded
-//! generator owned by the simulation; no wall clock. The API suits a frame
+//! Integer time; one event queue ordered by `(time, sequence)`; one seed,
+//! split into a random stream per purpose (see [`Streams`]) so that two
+//! settings compare on common random numbers; no wall clock. The API suits a frame
 //! loop: build from a scenario, [`Simulation::advance_to`] a simulated time
 //! with a cap on events, change live settings with [`Simulation::set`], and
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
@@ -28,7 +29,7 @@ pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, Summary};
 
 use crate::metrics::Metrics;
-use crate::rng::SimRng;
+use crate::rng::Streams;
 use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use chooser::Choosers;
@@ -41,7 +42,7 @@ use session::Sessions;
 pub struct Simulation {
     scenario: Scenario,
     now: Time,
-    rng: SimRng,
+    streams: Streams,
     events: EventQueue,
     servers: Vec<Server>,
     /// One per balancer, or one per client when clients choose for themselves.
@@ -143,7 +144,7 @@ impl Simulation {
     pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
         scenario.validate()?;
         let scenario = scenario.clone();
-        let mut rng = SimRng::new(scenario.seed);
+        let mut streams = Streams::new(scenario.seed);
         let servers: Vec<Server> = (0..scenario.servers as usize)
             .map(|i| Server::new(scenario.slots, scenario.server_speeds[i % scenario.server_speeds.len()]))
             .collect();
@@ -151,7 +152,7 @@ impl Simulation {
         let policy = (scenario.policy, scenario.choices);
         let timing = Timing::of(&scenario);
         let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
-        let choosers = Choosers::new(scenario.choosers() as usize, n, pools, policy, &mut rng);
+        let choosers = Choosers::new(scenario.choosers() as usize, n, pools, policy, &mut streams.routing);
         let links =
             if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
         let mut sim = Simulation {
@@ -172,7 +173,7 @@ impl Simulation {
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s)),
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,
-            rng,
+            streams,
             scenario,
         };
         match sim.scenario.demand {

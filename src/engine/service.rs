@@ -1,6 +1,6 @@
 //! Service-time draws, scaled so every distribution has the scenario's mean.
 
-use crate::rng::SimRng;
+use crate::rng::{Demands, Draw};
 use crate::scenario::{Scenario, ServiceDistribution};
 
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +41,13 @@ impl ServiceTime {
         }
     }
 
-    pub fn draw(&self, rng: &mut SimRng) -> f64 {
+    /// The demand of the `session`th session's request with `remaining` more
+    /// behind it: keyed by the request, so the same whatever the routing.
+    pub fn demand(&self, work: Demands, session: u32, remaining: u16) -> f32 {
+        self.draw(&mut work.of(session, remaining)) as f32
+    }
+
+    pub fn draw(&self, rng: &mut impl Draw) -> f64 {
         match *self {
             ServiceTime::Constant { mean } => mean,
             ServiceTime::Exponential { mean } => rng.exponential(mean),
@@ -54,6 +60,7 @@ impl ServiceTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SimRng;
 
     fn sample_mean(service: ServiceDistribution, n: usize) -> (f64, f64) {
         let scenario = Scenario {

@@ -99,8 +99,8 @@ impl Simulation {
     fn view_of(&self, session: &super::session::Session) -> RequestView {
         let r = &session.request;
         let (client, server) = (session.client, r.server);
-        let balancer = session.balancer.unwrap_or(0);
-        let via = session.balancer.is_some();
+        let balancer = session.balancer().unwrap_or(0);
+        let via = session.balancer().is_some();
         let (hop, from, to) = match r.stage {
             _ if self.now < r.departs => {
                 (Hop::Handshake, client, if r.stage == Stage::ToBalancer { balancer } else { server })

@@ -115,3 +115,48 @@ fn the_warmup_ends_exactly_where_it_is_asked_to() {
     let first = measured.metrics().series.front().unwrap().time_ms;
     assert_eq!(first, 100.0);
 }
+
+/// Each session's arrival time and client, and the service time of each
+/// request served, keyed by (session number, requests still to follow).
+type RoutingFreeDraws = (Vec<(Time, u32)>, std::collections::HashMap<(u32, u16), Time>);
+
+/// What a run drew that does not depend on routing.
+fn routing_free_draws(pairs: &[(&str, &str)]) -> RoutingFreeDraws {
+    let mut scenario = Scenario::default();
+    scenario.set_many([("duration_s", "2")].iter().chain(pairs).copied()).unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    let (mut arrivals, mut demands) = (Vec::new(), std::collections::HashMap::new());
+    while sim.step().is_some_and(|t| t < Time::from_secs(2.0)) {
+        if sim.metrics.counts.sessions_started > arrivals.len() as u64 {
+            let newest = sim.sessions.iter().map(|(_, s)| s).max_by_key(|s| s.number).unwrap();
+            arrivals.push((sim.now, newest.client));
+        }
+        for (_, session) in sim.sessions.iter() {
+            if session.request.stage == super::Stage::InService {
+                let key = (session.number, session.remaining);
+                demands.entry(key).or_insert(session.request.arrives - session.request.departs);
+            }
+        }
+    }
+    (arrivals, demands)
+}
+
+#[test]
+fn routing_does_not_shift_arrivals_or_service_demands() {
+    let (arrivals, demands) = routing_free_draws(&[("policy", "random")]);
+    assert!(arrivals.len() > 500 && demands.len() > 5_000, "{} {}", arrivals.len(), demands.len());
+    for other in [
+        &[("policy", "shortest-queue")][..],
+        &[("policy", "p2c-piggyback"), ("subset_size", "3")],
+        &[("policy", "power-of-d"), ("choices", "3"), ("staleness_ms", "50")],
+        &[("policy", "least-connections"), ("balancers", "3")],
+    ] {
+        let (other_arrivals, other_demands) = routing_free_draws(other);
+        assert_eq!(arrivals, other_arrivals, "{other:?}: arrivals differ");
+        let common: Vec<_> = demands.keys().filter(|k| other_demands.contains_key(k)).collect();
+        assert!(common.len() > demands.len() * 9 / 10, "{other:?}: {} in common", common.len());
+        for key in common {
+            assert_eq!(demands[key], other_demands[key], "{other:?}: request {key:?}");
+        }
+    }
+}

@@ -239,7 +239,7 @@ impl Wheel {
 mod tests {
     use super::super::events::Event;
     use super::*;
-    use crate::rng::SimRng;
+    use crate::rng::{Draw, SimRng};
 
     fn at(time: u64, sequence: u64) -> Scheduled {
         Scheduled { time, sequence, event: Event::Sample }

@@ -7,7 +7,7 @@
 //! oldest counter compared (a counter never learned is infinitely stale).
 
 use super::{lowest, Pick, Policy, Signal, View};
-use crate::rng::SimRng;
+use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
 pub const MAX_CHOICES: usize = 10;

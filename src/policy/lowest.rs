@@ -9,7 +9,7 @@
 //! calls [`lowest`], which counts the tied minima and draws one of them.
 
 use super::Load;
-use crate::rng::SimRng;
+use crate::rng::{Draw, SimRng};
 
 /// The position, among `candidates`, whose `load` is least; each of k tied
 /// minima is returned with probability 1/k. The generator is used only when

@@ -22,9 +22,9 @@ use lowest::lowest;
 pub use random::RandomPick;
 pub use repick::Repick;
 pub use round_robin::RoundRobin;
-pub use signal::{Board, Known, Load, Signal};
+pub use signal::{Board, Known, Load, PackedLoad, Signal};
 
-use crate::rng::SimRng;
+use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
 

@@ -1,7 +1,7 @@
 //! Uniform random choice: needs no information and cannot herd.
 
 use super::{Pick, Policy, View};
-use crate::rng::SimRng;
+use crate::rng::{Draw, SimRng};
 
 pub struct RandomPick;
 

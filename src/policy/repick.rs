@@ -2,7 +2,7 @@
 //! the one that sent the request back.
 
 use super::{Pick, Policy, View};
-use crate::rng::SimRng;
+use crate::rng::{Draw, SimRng};
 
 pub struct Repick;
 

@@ -37,9 +37,8 @@ impl Load {
 pub struct Known {
     /// Requests this chooser has sent there that have not come back.
     pub in_flight: u32,
-    /// The load the server last reported, plus this chooser's sends since,
-    /// packed into 32 bits (see [`Known::reported`]).
-    reported: u32,
+    /// The load the server last reported, plus this chooser's sends since.
+    reported: PackedLoad,
     /// When the server measured `reported`; `Time::NEVER` before any
     /// response (an `Option<Time>` would take twice the room).
     measured_at: Time,
@@ -52,22 +51,34 @@ const BUSY_MASK: u32 = (1 << BUSY_BITS) - 1;
 /// Queued requests take the other 22 bits and stop counting at 4,194,303.
 const MAX_QUEUED: u32 = u32::MAX >> BUSY_BITS;
 
-fn pack(load: Load) -> u32 {
-    load.queued().min(MAX_QUEUED) << BUSY_BITS | load.busy().min(BUSY_MASK)
+/// A [`Load`] in 32 bits, for tables and requests where room counts. A
+/// queue longer than 4,194,303 requests is kept as that long: a chooser
+/// comparing two such servers sees a tie.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PackedLoad(u32);
+
+impl From<Load> for PackedLoad {
+    fn from(load: Load) -> PackedLoad {
+        PackedLoad(load.queued().min(MAX_QUEUED) << BUSY_BITS | load.busy().min(BUSY_MASK))
+    }
+}
+
+impl PackedLoad {
+    pub fn load(self) -> Load {
+        Load::new(self.0 >> BUSY_BITS, self.0 & BUSY_MASK)
+    }
 }
 
 impl Default for Known {
     fn default() -> Known {
-        Known { in_flight: 0, reported: 0, measured_at: Time::NEVER }
+        Known { in_flight: 0, reported: PackedLoad::default(), measured_at: Time::NEVER }
     }
 }
 
 impl Known {
-    /// The load last reported plus the sends since. A queue longer than
-    /// 4,194,303 requests is known as that long: a chooser comparing two
-    /// such servers sees a tie.
+    /// The load last reported plus the sends since (packed: see [`PackedLoad`]).
     pub fn reported(&self) -> Load {
-        Load::new(self.reported >> BUSY_BITS, self.reported & BUSY_MASK)
+        self.reported.load()
     }
 
     /// When the server measured the load last reported, if it ever did.
@@ -79,14 +90,14 @@ impl Known {
     /// load of a server with `slots` slots.
     pub fn sent(&mut self, slots: u32) {
         self.in_flight += 1;
-        self.reported = pack(self.reported().plus_one(slots));
+        self.reported = self.reported().plus_one(slots).into();
     }
 
     /// Takes a load the server measured at `at`, unless a later measurement
     /// already arrived (responses can overtake one another).
-    pub fn learn(&mut self, reported: Load, at: Time) {
+    pub fn learn(&mut self, reported: impl Into<PackedLoad>, at: Time) {
         if self.measured_at == Time::NEVER || self.measured_at <= at {
-            self.reported = pack(reported);
+            self.reported = reported.into();
             self.measured_at = at;
         }
     }

@@ -8,6 +8,8 @@
 //! are computed once with `libm`, so they are the same natively and in
 //! WebAssembly, and so are the draws.
 
+use super::Draw;
+#[cfg(test)]
 use super::SimRng;
 use std::sync::OnceLock;
 
@@ -41,7 +43,7 @@ fn strips() -> &'static Strips {
 }
 
 /// A draw from the exponential distribution with mean 1.
-pub fn exponential(rng: &mut SimRng) -> f64 {
+pub fn exponential<R: Draw + ?Sized>(rng: &mut R) -> f64 {
     let Strips { x, f } = strips();
     loop {
         let bits = rng.next_u64();
