@@ -204,7 +204,7 @@ impl Simulation {
         request.retries = request.retries.saturating_add(1);
         request.reported = load.into();
         request.travel(Stage::Bounced, self.now, self.now + delay);
-        self.metrics.counts.bounces += 1;
+        self.metrics.on_bounce(self.now);
         self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
     }
 

@@ -8,6 +8,7 @@
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
 
 mod chooser;
+mod compare;
 mod connections;
 mod events;
 mod flow;
@@ -26,7 +27,8 @@ mod wheel;
 pub use events::Event;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, Summary};
+pub use compare::Comparison;
+pub use summary::{Books, Confidence, Summary};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;

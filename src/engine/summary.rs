@@ -1,7 +1,8 @@
 //! The numbers a run ends with.
 
 use super::Simulation;
-use crate::metrics::{percentile_curve, Counts, Distribution, FailureReason, SamplePoint};
+use crate::metrics::Histogram;
+use crate::metrics::{percentile_curve, Counts, Distribution, FailureReason, Figures, Interval, SamplePoint};
 use serde::Serialize;
 
 /// Every request created is completed, failed, or in flight.
@@ -52,8 +53,24 @@ pub struct Summary {
     pub mean_queued_per_server: Vec<f64>,
     pub events: u64,
     pub trace_hash: String,
+    /// The headline figures with 95% confidence intervals.
+    pub confidence: Confidence,
     /// What the figures above cannot show, in words (an empty measured period).
     pub warnings: Vec<String>,
+}
+
+/// Headline figures with 95% confidence intervals by batch means (see
+/// `metrics::confidence`), from the batches of measured time that are
+/// complete (the last second or so is in the figures, not in the spread).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Confidence {
+    /// How many batches, and how long each is in simulated seconds.
+    pub batches: usize,
+    pub batch_s: f64,
+    pub queue_ms: Figures,
+    pub latency_ms: Figures,
+    /// Completed requests per simulated second.
+    pub throughput: Interval,
 }
 
 impl Simulation {
@@ -104,7 +121,23 @@ impl Simulation {
             mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
+            confidence: self.confidence(&queue, &latency, measured_s),
             warnings: self.warnings(latency.count(), measured_s),
+        }
+    }
+
+    fn confidence(&self, queue: &Histogram, latency: &Histogram, measured_s: f64) -> Confidence {
+        let (queue_batches, _) = self.metrics.queue_time.batches();
+        let (latency_batches, batch) = self.metrics.latency.batches();
+        let batch_s = batch.as_secs();
+        let per_batch: Vec<f64> = latency_batches.iter().map(|b| b.count() as f64 / batch_s).collect();
+        let throughput = if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 };
+        Confidence {
+            batches: latency_batches.len(),
+            batch_s,
+            queue_ms: Figures::of(queue, queue_batches),
+            latency_ms: Figures::of(latency, latency_batches),
+            throughput: Interval::of(throughput, &per_batch),
         }
     }
 

@@ -60,12 +60,12 @@ impl Histogram {
         self.total
     }
 
-    /// The exact sum of every value recorded.
     /// How many recorded values were exactly zero.
     pub fn zeros(&self) -> u64 {
         self.counts.first().copied().unwrap_or(0)
     }
 
+    /// The exact sum of every value recorded.
     pub fn sum(&self) -> u128 {
         self.sum
     }

@@ -2,9 +2,13 @@
 //! session time, counts, and periodic samples for live charts; all in
 //! bounded memory.
 
+mod batches;
+mod confidence;
 mod histogram;
 mod window;
 
+pub use batches::{Batches, MAX_BATCHES};
+pub use confidence::{t_975, Figures, Interval};
 pub use histogram::Histogram;
 pub use window::Recorder;
 
@@ -113,6 +117,8 @@ pub struct Metrics {
     pub session_time: Histogram,
     /// Queue timeouts suffered by the completed requests, in total.
     pub retries: u64,
+    /// Queue timeouts after the warm-up.
+    pub measured_bounces: u64,
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
@@ -142,6 +148,7 @@ impl Metrics {
             queue_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             session_time: Histogram::default(),
             retries: 0,
+            measured_bounces: 0,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             busy_sums: vec![0; servers],
@@ -188,6 +195,12 @@ impl Metrics {
         if self.measuring(now) && started >= self.warmup_end {
             self.session_time.record((now - started).0);
         }
+    }
+
+    /// A queued request timed out and goes back to its chooser.
+    pub fn on_bounce(&mut self, now: Time) {
+        self.counts.bounces += 1;
+        self.measured_bounces += u64::from(self.measuring(now));
     }
 
     /// A request failed; its session ends with it.

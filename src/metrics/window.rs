@@ -4,10 +4,10 @@
 //!
 //! Values go into a ring of time slices, laid out so that one begins exactly
 //! where the warm-up ends. When a slice slides out of the window it is added
-//! to the settled total if it began at or after the end of the warm-up.
+//! to the settled batches if it began at or after the end of the warm-up.
 //! Memory stays bounded however long the simulation runs.
 
-use super::Histogram;
+use super::{Batches, Histogram};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -24,8 +24,8 @@ pub struct Recorder {
     newest_end: u64,
     /// The first slice after the warm-up.
     first_measured: u64,
-    /// Slices that left the window after the warm-up, merged.
-    settled: Histogram,
+    /// Slices that left the window after the warm-up, merged into batches.
+    settled: Batches,
 }
 
 impl Recorder {
@@ -40,7 +40,7 @@ impl Recorder {
             newest_slot: 0,
             newest_end: slice_length,
             first_measured: (warmup_end.0 + shift) / slice_length,
-            settled: Histogram::default(),
+            settled: Batches::new(Time::from_secs(1.0).0 / slice_length),
         }
     }
 
@@ -72,7 +72,7 @@ impl Recorder {
     fn settle(&mut self, index: u64) {
         let slot = (index % self.slices.len() as u64) as usize;
         if self.measures(index) {
-            self.settled.merge(&self.slices[slot]);
+            self.settled.add(index - self.first_measured, &self.slices[slot]);
         }
         self.slices[slot].clear();
     }
@@ -97,7 +97,7 @@ impl Recorder {
 
     /// Everything recorded after the warm-up.
     pub fn measured(&self) -> Histogram {
-        let mut total = self.settled.clone();
+        let mut total = self.settled.total();
         let n = self.slices.len() as u64;
         for index in self.newest.saturating_sub(n - 1)..=self.newest {
             if self.measures(index) {
@@ -105,6 +105,12 @@ impl Recorder {
             }
         }
         total
+    }
+
+    /// The batches of measured time that have left the window, and how
+    /// long each is.
+    pub fn batches(&self) -> (&[Histogram], Time) {
+        (self.settled.complete(), Time(self.settled.length() * self.slice_length))
     }
 }
 
