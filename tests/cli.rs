@@ -160,3 +160,46 @@ fn readme_documents_every_field_as_the_command_line_does() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     assert!(readme.contains(&table), "README's field table is out of date: paste `lbsim fields --markdown`");
 }
+
+#[test]
+fn compare_prints_both_runs_and_b_over_a_with_intervals() {
+    let base =
+        ["compare", "scenarios/continuous-random.toml", "--duration", "20", "--vs", "policy=power-of-d"];
+    let out = lbsim(&base);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for words in [
+        "A: policy random",
+        "B: policy power-of-d",
+        "common random numbers: both seed 1",
+        "queue time p99 ms",
+    ] {
+        assert!(stdout.contains(words), "{words}: {stdout}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&base[..], &["--json"]].concat()).stdout).unwrap();
+    let p99 = |side: &str| json[side]["summary"]["queue_ms"]["p99"].as_f64().unwrap();
+    let ratio = &json["comparison"]["queue_p99"];
+    let (estimate, half) = (ratio["estimate"].as_f64().unwrap(), ratio["half_width"].as_f64().unwrap());
+    assert!((estimate - p99("b") / p99("a")).abs() < 1e-12, "{ratio}");
+    assert!(half > 0.0 && estimate + half < 1.0, "{ratio}");
+    assert_eq!(json["a"]["scenario"]["seed"], json["b"]["scenario"]["seed"]);
+    assert_eq!(json["common_random_numbers"], true);
+
+    let independent: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&base[..], &["--json", "--independent-seeds"]].concat()).stdout)
+            .unwrap();
+    assert_eq!(independent["b"]["scenario"]["seed"], 2);
+    assert_eq!(independent["common_random_numbers"], false);
+}
+
+#[test]
+fn compare_names_what_is_wrong() {
+    let out = lbsim(&["compare", "default", "--set", "policy=random"]);
+    assert!(text(&out.stderr).contains("--vs"), "{}", text(&out.stderr));
+    let out = lbsim(&["compare", "default", "--vs", "policy=fastest"]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--vs") && stderr.contains("policy"), "{stderr}");
+    let out = lbsim(&["run", "default", "--vs", "policy=random"]);
+    assert!(text(&out.stderr).contains("belongs to compare"), "{}", text(&out.stderr));
+}

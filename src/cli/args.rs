@@ -8,6 +8,11 @@ lbsim: a load-balancing laboratory (simulation engine)
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
+  lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
+                [--seed N] [--duration D] [--warmup D] [--json]
+                runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and
+                prints both summaries and B over A with 95% intervals; --independent-seeds gives B
+                the next seed instead, to see how much wider the intervals are without them
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
 
@@ -18,6 +23,7 @@ Durations are seconds, or take a unit: 500ms, 30s, 2m.";
 pub enum Command {
     Run(RunArgs),
     Sweep(RunArgs),
+    Compare(RunArgs),
     Fields { markdown: bool },
     Policies,
     Help,
@@ -36,6 +42,10 @@ pub struct RunArgs {
     pub scenario: ScenarioSource,
     /// `(key, value)` in the order given; for a sweep, the swept one too.
     pub sets: Vec<(String, String)>,
+    /// For a comparison: what B sets on top of A, and whether B draws from
+    /// the next seed rather than A's.
+    pub vs: Vec<(String, String)>,
+    pub independent_seeds: bool,
     pub json: bool,
 }
 
@@ -44,6 +54,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     match command.as_str() {
         "run" => Ok(Command::Run(parse_run("run", &args[1..])?)),
         "sweep" => Ok(Command::Sweep(parse_run("sweep", &args[1..])?)),
+        "compare" => {
+            let run = parse_run("compare", &args[1..])?;
+            if run.vs.is_empty() {
+                return Err("compare needs at least one --vs key=value: what B changes from A".into());
+            }
+            Ok(Command::Compare(run))
+        }
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -51,13 +68,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         },
         "policies" => Ok(Command::Policies),
         "help" | "--help" | "-h" => Ok(Command::Help),
-        other => Err(format!("unknown command `{other}`; expected run, sweep, fields or policies")),
+        other => Err(format!("unknown command `{other}`; expected run, sweep, compare, fields or policies")),
     }
 }
 
 fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut scenario = None;
     let mut sets = Vec::new();
+    let mut vs = Vec::new();
+    let mut independent_seeds = false;
     let mut json = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -67,12 +86,12 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--seed" => sets.push(("seed".into(), value_of("--seed")?)),
             "--duration" => sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
             "--warmup" => sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
-            "--set" => {
-                let pair = value_of("--set")?;
-                let (key, value) =
-                    pair.split_once('=').ok_or_else(|| format!("--set takes key=value, not `{pair}`"))?;
-                sets.push((key.trim().to_string(), value.trim().to_string()));
+            "--set" => sets.push(key_value("--set", &value_of("--set")?)?),
+            "--vs" | "--independent-seeds" if command != "compare" => {
+                return Err(format!("{arg} belongs to compare, not {command}"))
             }
+            "--vs" => vs.push(key_value("--vs", &value_of("--vs")?)?),
+            "--independent-seeds" => independent_seeds = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
             path if scenario.is_none() => scenario = Some(ScenarioSource::File(PathBuf::from(path))),
@@ -82,7 +101,12 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file (see scenarios/), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, json })
+}
+
+fn key_value(flag: &str, pair: &str) -> Result<(String, String), String> {
+    let (key, value) = pair.split_once('=').ok_or_else(|| format!("{flag} takes key=value, not `{pair}`"))?;
+    Ok((key.trim().to_string(), value.trim().to_string()))
 }
 
 /// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
@@ -126,6 +150,8 @@ mod tests {
                     ("warmup_s".into(), "0.5".into()),
                     ("policy".into(), "random".into()),
                 ],
+                vs: Vec::new(),
+                independent_seeds: false,
                 json: true,
             }))
         );
@@ -140,5 +166,19 @@ mod tests {
         assert!(parse(&args("run a.toml --seed")).is_err());
         assert!(parse(&args("run a.toml b.toml")).is_err());
         assert!(parse(&args("run --seed 3")).is_err());
+        assert!(parse(&args("run a.toml --vs policy=random")).is_err());
+        assert!(parse(&args("compare a.toml --set policy=random")).is_err());
+    }
+
+    #[test]
+    fn parses_a_comparison() {
+        let Ok(Command::Compare(run)) =
+            parse(&args("compare a.toml --set policy=random --vs policy=power-of-d --independent-seeds"))
+        else {
+            panic!("not a comparison");
+        };
+        assert_eq!(run.sets, vec![("policy".into(), "random".into())]);
+        assert_eq!(run.vs, vec![("policy".into(), "power-of-d".into())]);
+        assert!(run.independent_seeds);
     }
 }

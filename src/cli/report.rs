@@ -1,6 +1,7 @@
 //! Readable summaries for people.
 
-use lbsim::metrics::Distribution;
+use lbsim::engine::Comparison;
+use lbsim::metrics::{Distribution, Interval};
 use lbsim::{Scenario, Summary};
 use std::fmt::Write;
 
@@ -59,6 +60,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     if summary.decision_staleness_ms.count > 0 {
         let _ = writeln!(out, "{}", row("staleness", &summary.decision_staleness_ms));
     }
+    let _ = write!(out, "{}", confidence(summary));
     let per_server = &summary.completed_per_server;
     if let (Some(min), Some(max)) = (per_server.iter().min(), per_server.iter().max()) {
         let _ = writeln!(
@@ -68,6 +70,89 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         );
     }
     out
+}
+
+/// The headline figures with their 95% intervals.
+fn confidence(summary: &Summary) -> String {
+    let c = &summary.confidence;
+    if c.batches < 2 {
+        return format!(
+            "95% intervals need at least 2 batches of {} s after the warm-up; this run has {}\n",
+            seconds(c.batch_s),
+            c.batches
+        );
+    }
+    format!(
+        "95% intervals (batch means, {} batches of {} s): queue time mean {} ms, p99 {} ms · latency p99 {} ms · {} completed/s\n",
+        c.batches,
+        seconds(c.batch_s),
+        plus_minus(&c.queue_ms.mean),
+        plus_minus(&c.queue_ms.p99),
+        plus_minus(&c.latency_ms.p99),
+        plus_minus(&c.throughput),
+    )
+}
+
+/// `12.34 ± 0.56`, with the digits the interval justifies (at least two).
+fn plus_minus(interval: &Interval) -> String {
+    match interval.half_width {
+        Some(h) if h > 0.0 => {
+            let decimals = (1 - h.log10().floor() as i32).clamp(0, 6) as usize;
+            format!("{:.*} ± {:.*}", decimals, interval.estimate, decimals, h)
+        }
+        _ => format!("{:.2}", interval.estimate),
+    }
+}
+
+/// B over A, figure by figure.
+pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison, shared: bool) -> String {
+    let mut out = String::new();
+    let changes: Vec<String> = vs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let seeds = if shared {
+        format!("common random numbers: both seed {}", a.seed)
+    } else {
+        format!("independent seeds: A {}, B {}", a.seed, b.seed)
+    };
+    let _ = writeln!(out, "B ({}) over A · {seeds}", changes.join(", "));
+    let _ = match c.batches {
+        0 | 1 => writeln!(
+            out,
+            "no intervals: they need at least 2 batches of {} s after the warm-up in both runs; run longer\n",
+            seconds(c.batch_s)
+        ),
+        k => writeln!(
+            out,
+            "95% intervals by batch means over {k} batches of {} s, paired batch by batch\n",
+            seconds(c.batch_s)
+        ),
+    };
+    let _ = writeln!(out, "{:<20}{:>12}{:>12}{:>22}{:>22}", "", "A", "B", "B / A", "95% interval");
+    let rows = [
+        ("queue time p99 ms", a.queue_ms.p99, b.queue_ms.p99, c.queue_p99),
+        ("queue time mean ms", a.queue_ms.mean, b.queue_ms.mean, c.queue_mean),
+        ("latency p99 ms", a.latency_ms.p99, b.latency_ms.p99, c.latency_p99),
+        ("completed/s", a.throughput, b.throughput, c.throughput),
+    ];
+    for (name, a, b, ratio) in rows {
+        let bounds = ratio.bounds().map_or("–".into(), |(low, high)| format!("{low:.3} to {high:.3}"));
+        let _ = writeln!(out, "{name:<20}{a:>12.2}{b:>12.2}{:>22}{bounds:>22}", ratio_text(&ratio));
+    }
+    let bounces = c.bounces.map_or("– (none in A)".into(), |r| format!("{r:.3}"));
+    let (a_bounces, b_bounces) = c.measured_bounces;
+    let _ = writeln!(
+        out,
+        "{:<20}{a_bounces:>12}{b_bounces:>12}{bounces:>22}{:>22}",
+        "bounces", "(not per batch)"
+    );
+    out
+}
+
+fn ratio_text(ratio: &Interval) -> String {
+    if ratio.estimate.is_nan() {
+        "– (A is zero)".into()
+    } else {
+        format!("{:.3}", ratio.estimate)
+    }
 }
 
 /// Simulated seconds to a tenth, or to a millisecond below ten seconds.

@@ -2,7 +2,8 @@
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::report;
-use lbsim::{Scenario, Simulation, Summary, Time};
+use lbsim::engine::Comparison;
+use lbsim::{Scenario, Simulation, Time};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
@@ -25,7 +26,8 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Policies => print!("{}", report::policies()),
         Command::Run(run) => {
             let scenario = load(&run, None)?;
-            let (summary, wall_s) = simulate(&scenario)?;
+            let (sim, wall_s) = simulate(&scenario)?;
+            let summary = sim.summary();
             if run.json {
                 println!("{}", json(&scenario, &summary, wall_s));
             } else {
@@ -33,6 +35,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
             }
         }
         Command::Sweep(run) => sweep(&run)?,
+        Command::Compare(run) => compare(&run)?,
     }
     Ok(())
 }
@@ -72,7 +75,8 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     }
     let mut rows = Vec::new();
     for (value, scenario) in values.iter().zip(&scenarios) {
-        let (summary, wall_s) = simulate(scenario)?;
+        let (sim, wall_s) = simulate(scenario)?;
+        let summary = sim.summary();
         if run.json {
             rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
         } else {
@@ -85,9 +89,42 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A (the scenario with `--set`) and B (A with `--vs`), run to the same
+/// simulated time; B shares A's seed unless asked for independent seeds.
+fn compare(run: &RunArgs) -> Result<(), String> {
+    let a = load(run, None)?;
+    let mut b = a.clone();
+    b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
+    if run.independent_seeds {
+        b.seed = if a.seed < lbsim::scenario::MAX_SEED { a.seed + 1 } else { a.seed - 1 };
+    }
+    let (sim_a, wall_a) = simulate(&a)?;
+    let (sim_b, wall_b) = simulate(&b)?;
+    let comparison = Comparison::of(&sim_a, &sim_b);
+    let (summary_a, summary_b) = (sim_a.summary(), sim_b.summary());
+    if run.json {
+        let side = |scenario: &Scenario, summary, wall_s| serde_json::json!({ "scenario": scenario, "summary": summary, "wall_s": wall_s });
+        let out = serde_json::json!({
+            "a": side(&a, &summary_a, wall_a),
+            "b": side(&b, &summary_b, wall_b),
+            "common_random_numbers": !run.independent_seeds,
+            "comparison": comparison,
+        });
+        println!("{out}");
+    } else {
+        print!("A: {}", report::summary(&a, &summary_a, wall_a));
+        print!("\nB: {}", report::summary(&b, &summary_b, wall_b));
+        print!(
+            "\n{}",
+            report::comparison(&run.vs, &summary_a, &summary_b, &comparison, !run.independent_seeds)
+        );
+    }
+    Ok(())
+}
+
 /// Runs to the scenario's duration; shows progress on a terminal once the
 /// run has taken more than a second.
-fn simulate(scenario: &Scenario) -> Result<(Summary, f64), String> {
+fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
     let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
@@ -111,9 +148,10 @@ fn simulate(scenario: &Scenario) -> Result<(Summary, f64), String> {
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
     }
-    Ok((sim.summary(), started.elapsed().as_secs_f64()))
+    let wall_s = started.elapsed().as_secs_f64();
+    Ok((sim, wall_s))
 }
 
-fn json(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
+fn json(scenario: &Scenario, summary: &lbsim::Summary, wall_s: f64) -> String {
     serde_json::json!({ "scenario": scenario, "summary": summary, "wall_s": wall_s }).to_string()
 }

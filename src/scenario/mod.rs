@@ -13,6 +13,7 @@ mod table;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{Demand, PolicyKind, ServiceDistribution};
+pub use table::MAX_SEED;
 
 use serde::Serialize;
 

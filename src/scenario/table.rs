@@ -4,7 +4,8 @@
 use super::fields::{Field, FieldKind, Value};
 use super::{Demand, PolicyKind, ServiceDistribution};
 
-const MAX_SEED: u64 = (1 << 53) - 1;
+/// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 pub static FIELDS: &[Field] = &[
     Field {
