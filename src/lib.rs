@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod policy;
 pub mod rng;
 pub mod scenario;
+pub mod theory;
 pub mod time;
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod web;

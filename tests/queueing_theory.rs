@@ -9,26 +9,7 @@
 
 mod common;
 use common::{classic, mean_queue_wait, waited_share, Estimate};
-
-/// Erlang C: the probability an arrival waits in an M/M/c queue with offered
-/// load `a` = lambda / mu (in slots).
-fn erlang_c(c: u32, a: f64) -> f64 {
-    let rho = a / c as f64;
-    let mut term = 1.0;
-    let mut sum = 0.0;
-    for k in 0..c {
-        sum += term;
-        term *= a / (k + 1) as f64;
-    }
-    let last = term / (1.0 - rho);
-    last / (sum + last)
-}
-
-/// Mean wait in queue (ms) of M/M/c with unit-mean (1 ms) service at utilisation rho.
-fn mmc_wait(c: u32, rho: f64) -> f64 {
-    let lambda = rho * c as f64;
-    erlang_c(c, lambda) / (c as f64 - lambda)
-}
+use lbsim::theory::{erlang_c, mmc_wait, supermarket_wait};
 
 fn check(label: &str, estimate: Estimate, theory: f64, max_relative_se: f64, allowance: f64) {
     println!(
@@ -45,14 +26,6 @@ fn check(label: &str, estimate: Estimate, theory: f64, max_relative_se: f64, all
         estimate.mean,
         estimate.se
     );
-}
-
-#[test]
-fn erlang_c_formula_matches_hand_computed_values() {
-    // M/M/1: P(wait) = rho, Wq = rho / (1 - rho).
-    assert!((mmc_wait(1, 0.5) - 1.0).abs() < 1e-12);
-    // M/M/2 at rho 0.5: C = 1/3, Wq = (1/3) / (2 - 1) = 1/3.
-    assert!((mmc_wait(2, 0.5) - 1.0 / 3.0).abs() < 1e-12);
 }
 
 #[test]
@@ -101,17 +74,7 @@ fn waited_share_matches_erlang_c() {
     assert!((erlang_c(3, 2.5) - 0.7022).abs() < 1e-4);
 }
 
-/// Mitzenmacher's supermarket model: n → ∞ single-slot servers, Poisson
-/// arrivals at rate lambda·n, unit exponential service, each arrival joins
-/// the shorter of d random queues. The fraction of queues with at least i
-/// customers is lambda^((d^i - 1)/(d - 1)), so the mean time in system is
-/// sum over i ≥ 1 of lambda^((d^i - d)/(d - 1)), and the mean wait is that
-/// minus the unit service time.
-fn supermarket_wait(d: u32, lambda: f64) -> f64 {
-    let d = d as f64;
-    (1..40).map(|i| lambda.powf((d.powi(i) - d) / (d - 1.0))).sum::<f64>() - 1.0
-}
-
+/// The supermarket model's n → ∞ limit is `lbsim::theory::supermarket_wait`.
 /// Finite n: a system of 100 servers waits slightly longer than the n → ∞
 /// limit (its load fluctuates; the correction shrinks like 1/n). We allow 5%
 /// of the limit at n = 100 on top of 4 standard errors, and check that the

@@ -2,6 +2,7 @@
 
 use lbsim::engine::Comparison;
 use lbsim::metrics::{Distribution, Interval};
+use lbsim::theory::Theory;
 use lbsim::{Scenario, Summary};
 use std::fmt::Write;
 
@@ -61,6 +62,9 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         let _ = writeln!(out, "{}", row("staleness", &summary.decision_staleness_ms));
     }
     let _ = write!(out, "{}", confidence(summary));
+    if let Some(theory) = &summary.theory {
+        let _ = write!(out, "{}", theory_beside(theory, summary));
+    }
     let per_server = &summary.completed_per_server;
     if let (Some(min), Some(max)) = (per_server.iter().min(), per_server.iter().max()) {
         let _ = writeln!(
@@ -91,6 +95,31 @@ fn confidence(summary: &Summary) -> String {
         plus_minus(&c.latency_ms.p99),
         plus_minus(&c.throughput),
     )
+}
+
+/// The model's mean wait and probability of waiting beside the measured ones.
+fn theory_beside(theory: &Theory, summary: &Summary) -> String {
+    let mut out = String::new();
+    let exactly = if theory.caveats.is_empty() { "exactly" } else { "near" };
+    let _ = writeln!(out, "\ntheory: this scenario is {exactly} {}", theory.model);
+    let wait = match theory.mean_wait_ms {
+        w if w >= 100.0 => format!("{w:.1} ms"),
+        w if w.is_finite() => format!("{w:.3} ms"),
+        _ => "infinite".into(),
+    };
+    let _ = writeln!(
+        out,
+        "  mean queue time: theory {wait} · measured {} ms",
+        plus_minus(&summary.confidence.queue_ms.mean)
+    );
+    if let Some(share) = theory.waited_share {
+        let _ =
+            writeln!(out, "  share that waited: theory {share:.4} · measured {:.4}", summary.waited_share);
+    }
+    for caveat in &theory.caveats {
+        let _ = writeln!(out, "  near, not exact: {caveat}");
+    }
+    out
 }
 
 /// `12.34 ± 0.56`, with the digits the interval justifies (at least two).

@@ -3,6 +3,7 @@
 use super::Simulation;
 use crate::metrics::Histogram;
 use crate::metrics::{percentile_curve, Counts, Distribution, FailureReason, Figures, Interval, SamplePoint};
+use crate::theory::{self, Theory};
 use serde::Serialize;
 
 /// Every request created is completed, failed, or in flight.
@@ -55,6 +56,8 @@ pub struct Summary {
     pub trace_hash: String,
     /// The headline figures with 95% confidence intervals.
     pub confidence: Confidence,
+    /// What queueing theory says of this scenario, where it knows.
+    pub theory: Option<Theory>,
     /// What the figures above cannot show, in words (an empty measured period).
     pub warnings: Vec<String>,
 }
@@ -122,6 +125,7 @@ impl Simulation {
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
             confidence: self.confidence(&queue, &latency, measured_s),
+            theory: theory::of(&self.scenario),
             warnings: self.warnings(latency.count(), measured_s),
         }
     }
