@@ -24,10 +24,10 @@ mod summary;
 mod tests;
 mod wheel;
 
+pub use compare::Comparison;
 pub use events::Event;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use compare::Comparison;
 pub use summary::{Books, Confidence, Summary};
 
 use crate::metrics::Metrics;
