@@ -203,3 +203,54 @@ fn compare_names_what_is_wrong() {
     let out = lbsim(&["run", "default", "--vs", "policy=random"]);
     assert!(text(&out.stderr).contains("belongs to compare"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn csv_files_name_their_origin_and_hold_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("lbsim-csv-{}", std::process::id()));
+    let out = lbsim(&[
+        "run",
+        "scenarios/continuous-random.toml",
+        "--duration",
+        "150",
+        "--seed",
+        "4",
+        "--csv",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let version = env!("CARGO_PKG_VERSION");
+    let series =
+        std::fs::read_to_string(dir.join(format!("continuous-random_seed-4_lbsim-{version}_series.csv")))
+            .unwrap();
+    let servers =
+        std::fs::read_to_string(dir.join(format!("continuous-random_seed-4_lbsim-{version}_servers.csv")))
+            .unwrap();
+    assert!(series.starts_with("time_s,queue_p50_ms,"), "{series}");
+    // A sample every 250 ms from the first to the last: more than the two
+    // minutes the simulation itself keeps.
+    assert_eq!(series.lines().count(), 1 + 600);
+    assert!(series.lines().last().unwrap().starts_with("150,"));
+    assert!(servers.starts_with("server,completed,") && servers.lines().count() == 1 + 10, "{servers}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn until_precision_stops_once_the_p99_is_known_that_well() {
+    let args = [
+        "run",
+        "scenarios/continuous-random.toml",
+        "--duration",
+        "3600",
+        "--until-precision",
+        "5%",
+        "--json",
+    ];
+    let json: serde_json::Value = serde_json::from_slice(&lbsim(&args).stdout).unwrap();
+    let simulated = json["summary"]["simulated_s"].as_f64().unwrap();
+    assert_eq!(json["precision"]["reached"], true, "{}", json["precision"]);
+    assert!(simulated < 3600.0, "{simulated}");
+    let p99 = &json["summary"]["confidence"]["queue_ms"]["p99"];
+    assert!(p99["half_width"].as_f64().unwrap() <= 0.05 * p99["estimate"].as_f64().unwrap(), "{p99}");
+    let short = lbsim(&["run", "default", "--duration", "5", "--until-precision", "0.1%"]);
+    assert!(text(&short.stdout).contains("precision not reached"), "{}", text(&short.stdout));
+}

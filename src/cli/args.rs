@@ -7,6 +7,9 @@ lbsim: a load-balancing laboratory (simulation engine)
 
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
+                [--until-precision P%] [--csv DIR]
+                --until-precision stops once the p99 queue time's 95% interval is within P% of it
+                (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]
@@ -46,6 +49,10 @@ pub struct RunArgs {
     /// the next seed rather than A's.
     pub vs: Vec<(String, String)>,
     pub independent_seeds: bool,
+    /// For a run: stop once the p99 queue time's interval is this narrow
+    /// (a fraction of it), and where to write CSV files.
+    pub until_precision: Option<f64>,
+    pub csv: Option<PathBuf>,
     pub json: bool,
 }
 
@@ -77,6 +84,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut sets = Vec::new();
     let mut vs = Vec::new();
     let mut independent_seeds = false;
+    let mut until_precision = None;
+    let mut csv = None;
     let mut json = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -91,6 +100,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 return Err(format!("{arg} belongs to compare, not {command}"))
             }
             "--vs" => vs.push(key_value("--vs", &value_of("--vs")?)?),
+            "--until-precision" | "--csv" if command != "run" => {
+                return Err(format!("{arg} belongs to run, not {command}"))
+            }
+            "--until-precision" => until_precision = Some(percent(&value_of("--until-precision")?)?),
+            "--csv" => csv = Some(PathBuf::from(value_of("--csv")?)),
             "--independent-seeds" => independent_seeds = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
@@ -101,7 +115,17 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file (see scenarios/), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, json })
+}
+
+/// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').trim().parse::<f64>() {
+        Ok(value) if value > 0.0 && value < 100.0 => Ok(value / 100.0),
+        _ => Err(format!(
+            "--until-precision takes a percentage above 0 and below 100, such as 2%, not `{text}`"
+        )),
+    }
 }
 
 fn key_value(flag: &str, pair: &str) -> Result<(String, String), String> {
@@ -152,6 +176,8 @@ mod tests {
                 ],
                 vs: Vec::new(),
                 independent_seeds: false,
+                until_precision: None,
+                csv: None,
                 json: true,
             }))
         );
@@ -168,6 +194,17 @@ mod tests {
         assert!(parse(&args("run --seed 3")).is_err());
         assert!(parse(&args("run a.toml --vs policy=random")).is_err());
         assert!(parse(&args("compare a.toml --set policy=random")).is_err());
+        assert!(parse(&args("run a.toml --until-precision 0%")).is_err());
+        assert!(parse(&args("run a.toml --until-precision soon")).is_err());
+        assert!(parse(&args("sweep a.toml --set load=1,2 --csv out")).is_err());
+    }
+
+    #[test]
+    fn parses_a_precision_and_a_csv_folder() {
+        let Ok(Command::Run(run)) = parse(&args("run a.toml --until-precision 2% --csv out")) else {
+            panic!("not a run");
+        };
+        assert_eq!((run.until_precision, run.csv), (Some(0.02), Some("out".into())));
     }
 
     #[test]

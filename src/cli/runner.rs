@@ -3,6 +3,8 @@
 use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::report;
 use lbsim::engine::Comparison;
+use lbsim::export;
+use lbsim::metrics::SamplePoint;
 use lbsim::{Scenario, Simulation, Time};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -24,20 +26,62 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Fields { markdown: false } => print!("{}", report::fields()),
         Command::Fields { markdown: true } => print!("{}", report::fields_markdown()),
         Command::Policies => print!("{}", report::policies()),
-        Command::Run(run) => {
-            let scenario = load(&run, None)?;
-            let (sim, wall_s) = simulate(&scenario)?;
-            let summary = sim.summary();
-            if run.json {
-                println!("{}", json(&scenario, &summary, wall_s));
-            } else {
-                print!("{}", report::summary(&scenario, &summary, wall_s));
-            }
-        }
+        Command::Run(run) => single(&run)?,
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
     }
     Ok(())
+}
+
+/// `run`: one scenario, perhaps until a precision, perhaps writing CSV.
+fn single(run: &RunArgs) -> Result<(), String> {
+    let scenario = load(run, None)?;
+    let mut watch =
+        Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
+    let (sim, wall_s) = simulate_watching(&scenario, &mut watch)?;
+    let summary = sim.summary();
+    let precision = run.until_precision.map(|target| {
+        let p99 = summary.confidence.queue_ms.p99;
+        let reached = watch.precise(&summary);
+        let relative = p99.half_width.map(|h| h / p99.estimate.max(f64::MIN_POSITIVE));
+        serde_json::json!({ "target": target, "reached": reached, "relative_half_width": relative })
+    });
+    if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
+        let name = scenario_name(run);
+        let files = [
+            (export::file_name(&name, scenario.seed, "series"), export::series_csv(series)),
+            (export::file_name(&name, scenario.seed, "servers"), export::servers_csv(&summary)),
+        ];
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for (file, text) in files {
+            let path = dir.join(file);
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    if run.json {
+        let mut out = json(&scenario, &summary, wall_s);
+        if let Some(precision) = precision {
+            out["precision"] = precision;
+        }
+        println!("{out}");
+    } else {
+        if let Some(precision) = precision {
+            print!("{}", report::precision(&precision, &summary));
+        }
+        print!("{}", report::summary(&scenario, &summary, wall_s));
+    }
+    Ok(())
+}
+
+/// The scenario file's stem, or `default`.
+fn scenario_name(run: &RunArgs) -> String {
+    match &run.scenario {
+        ScenarioSource::File(path) => {
+            path.file_stem().map_or("scenario".into(), |stem| stem.to_string_lossy().into_owned())
+        }
+        ScenarioSource::Default => "default".into(),
+    }
 }
 
 /// The scenario file with the `--set` overrides applied; for a sweep, the
@@ -122,16 +166,56 @@ fn compare(run: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs to the scenario's duration; shows progress on a terminal once the
-/// run has taken more than a second.
+/// What a run watches for on its way: a precision to stop at, and the live
+/// series to keep (the simulation keeps only its last two minutes).
+#[derive(Default)]
+struct Watch {
+    until_precision: Option<f64>,
+    series: Option<Vec<SamplePoint>>,
+}
+
+/// Batches a precision needs before it is believed.
+const MIN_BATCHES_FOR_PRECISION: usize = 10;
+
+impl Watch {
+    /// Whether the p99 queue time's interval is as narrow as asked.
+    fn precise(&self, summary: &lbsim::Summary) -> bool {
+        let Some(target) = self.until_precision else { return false };
+        let p99 = summary.confidence.queue_ms.p99;
+        summary.confidence.batches >= MIN_BATCHES_FOR_PRECISION
+            && p99.half_width.is_some_and(|h| h <= target * p99.estimate)
+    }
+
+    /// Takes the series points newer than those kept; returns whether to stop.
+    fn look(&mut self, sim: &Simulation) -> bool {
+        if let Some(series) = &mut self.series {
+            let last = series.last().map_or(f64::NEG_INFINITY, |p| p.time_ms);
+            series.extend(sim.metrics().series.iter().filter(|p| p.time_ms > last));
+        }
+        self.until_precision.is_some() && self.precise(&sim.summary())
+    }
+}
+
+/// Runs to the scenario's duration.
 fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
+    simulate_watching(scenario, &mut Watch::default())
+}
+
+/// Runs to the scenario's duration, or until `watch` says stop, in steps
+/// short enough that no series point is missed; shows progress on a terminal
+/// once the run has taken more than a second.
+fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulation, f64), String> {
     let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
     let interactive = std::io::stderr().is_terminal();
-    let chunks = 200u64;
+    let longest_step = Time::from_secs(60.0);
+    let chunks = 200u64.max(end.0.div_ceil(longest_step.0));
     for k in 1..=chunks {
         sim.advance_to(Time(end.0 / chunks * k).max(if k == chunks { end } else { Time::ZERO }), u64::MAX);
+        if watch.look(&sim) {
+            break;
+        }
         if interactive && started.elapsed().as_secs_f64() > 1.0 {
             eprint!(
                 "\r  {:>3}% · {:.1} of {:.1} simulated s",
@@ -152,6 +236,6 @@ fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
     Ok((sim, wall_s))
 }
 
-fn json(scenario: &Scenario, summary: &lbsim::Summary, wall_s: f64) -> String {
-    serde_json::json!({ "scenario": scenario, "summary": summary, "wall_s": wall_s }).to_string()
+fn json(scenario: &Scenario, summary: &lbsim::Summary, wall_s: f64) -> serde_json::Value {
+    serde_json::json!({ "scenario": scenario, "summary": summary, "wall_s": wall_s })
 }
