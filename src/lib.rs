@@ -14,6 +14,7 @@ pub mod engine;
 pub mod export;
 pub mod metrics;
 pub mod policy;
+pub mod presets;
 pub mod rng;
 pub mod scenario;
 pub mod theory;

@@ -254,3 +254,18 @@ fn until_precision_stops_once_the_p99_is_known_that_well() {
     let short = lbsim(&["run", "default", "--duration", "5", "--until-precision", "0.1%"]);
     assert!(text(&short.stdout).contains("precision not reached"), "{}", text(&short.stdout));
 }
+
+#[test]
+fn presets_run_by_name_as_their_files_do() {
+    let listed = text(&lbsim(&["presets"]).stdout);
+    assert!(listed.contains("continuous-random\n    Sessions arrive continuously"), "{listed}");
+    let by_name = lbsim(&["run", "continuous-random", "--duration", "3", "--json"]);
+    let by_file = lbsim(&["run", "scenarios/continuous-random.toml", "--duration", "3", "--json"]);
+    let trace = |out: &Output| {
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["summary"]["trace_hash"].clone()
+    };
+    assert_eq!(trace(&by_name), trace(&by_file));
+    let missing = text(&lbsim(&["run", "no-such-preset"]).stderr);
+    assert!(missing.contains("lbsim presets"), "{missing}");
+}

@@ -18,8 +18,10 @@ usage:
                 the next seed instead, to see how much wider the intervals are without them
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
+  lbsim presets               list the presets: the scenarios/ files, compiled in
 
-SCENARIO is a TOML file (see scenarios/); `default` means every field at its default.
+SCENARIO is a TOML file, or the name of a preset (`continuous-random`: see `lbsim presets`);
+`default` means every field at its default.
 Durations are seconds, or take a unit: 500ms, 30s, 2m.";
 
 #[derive(Debug, PartialEq)]
@@ -29,6 +31,7 @@ pub enum Command {
     Compare(RunArgs),
     Fields { markdown: bool },
     Policies,
+    Presets,
     Help,
 }
 
@@ -74,8 +77,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             _ => Err("fields takes only --markdown".into()),
         },
         "policies" => Ok(Command::Policies),
+        "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
-        other => Err(format!("unknown command `{other}`; expected run, sweep, compare, fields or policies")),
+        other => Err(format!(
+            "unknown command `{other}`; expected run, sweep, compare, fields, policies or presets"
+        )),
     }
 }
 
@@ -113,7 +119,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
         }
     }
     let scenario = scenario.ok_or_else(|| {
-        format!("{command} needs a SCENARIO: a TOML file (see scenarios/), or `default` for every field at its default")
+        format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
     Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, json })
 }

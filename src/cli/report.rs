@@ -286,3 +286,8 @@ pub fn fields_markdown() -> String {
 pub fn policies() -> String {
     lbsim::scenario::PolicyKind::ALL.iter().map(|p| format!("{:<20}{}\n", p.name(), p.describe())).collect()
 }
+
+/// Every preset, with what it shows.
+pub fn presets() -> String {
+    lbsim::presets::PRESETS.iter().map(|p| format!("{}\n    {}\n", p.name, p.description())).collect()
+}

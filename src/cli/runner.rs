@@ -5,6 +5,7 @@ use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
+use lbsim::presets::Preset;
 use lbsim::{Scenario, Simulation, Time};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -26,6 +27,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Fields { markdown: false } => print!("{}", report::fields()),
         Command::Fields { markdown: true } => print!("{}", report::fields_markdown()),
         Command::Policies => print!("{}", report::policies()),
+        Command::Presets => print!("{}", report::presets()),
         Command::Run(run) => single(&run)?,
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
@@ -84,13 +86,21 @@ fn scenario_name(run: &RunArgs) -> String {
     }
 }
 
-/// The scenario file with the `--set` overrides applied; for a sweep, the
-/// swept field at `swept`.
+/// The scenario file (or the preset of that name, when no such file exists)
+/// with the `--set` overrides applied; for a sweep, the swept field at `swept`.
 fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
     let mut scenario = match &run.scenario {
         ScenarioSource::File(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let preset = path.to_str().and_then(Preset::find).filter(|_| !path.exists());
+            let text = match preset {
+                Some(preset) => preset.toml.to_string(),
+                None => std::fs::read_to_string(path).map_err(|e| {
+                    format!(
+                        "cannot read {}: {e} (nor is it a preset: `lbsim presets` lists them)",
+                        path.display()
+                    )
+                })?,
+            };
             Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         ScenarioSource::Default => Scenario::default(),

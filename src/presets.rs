@@ -1,0 +1,73 @@
+//! The scenario files of `scenarios/`, compiled in: the presets the browser
+//! offers and the command line runs by name, so both read the same files.
+
+use crate::scenario::{Scenario, ScenarioError};
+
+/// A scenario file by name (its file name without `.toml`), with its text.
+pub struct Preset {
+    pub name: &'static str,
+    pub toml: &'static str,
+}
+
+macro_rules! presets {
+    ($($name:literal),+ $(,)?) => {
+        &[$(Preset { name: $name, toml: include_str!(concat!("../scenarios/", $name, ".toml")) }),+]
+    };
+}
+
+/// Every file in `scenarios/` (a test checks that none is missing).
+pub static PRESETS: &[Preset] = presets![
+    "spike-random",
+    "continuous-random",
+    "continuous-repick",
+    "p2c-cheating",
+    "p2c-stale",
+    "subsets",
+    "balancers-20",
+    "balancers-3",
+    "theory-mm3",
+    "theory-mm100",
+    "theory-supermarket",
+    "mmc",
+    "benchmark",
+];
+
+impl Preset {
+    pub fn find(name: &str) -> Option<&'static Preset> {
+        PRESETS.iter().find(|p| p.name == name)
+    }
+
+    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+        Scenario::from_toml(self.toml)
+    }
+
+    /// The file's opening comment, as one paragraph: what the preset shows.
+    pub fn description(&self) -> String {
+        let lines = self.toml.lines().map_while(|line| line.strip_prefix('#')).map(str::trim);
+        lines.collect::<Vec<_>>().join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scenario_file_is_a_preset_that_parses_and_describes_itself() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter_map(|name| name.strip_suffix(".toml").map(String::from))
+            .collect();
+        files.sort();
+        let mut names: Vec<String> = PRESETS.iter().map(|p| p.name.to_string()).collect();
+        names.sort();
+        assert_eq!(files, names);
+        for preset in PRESETS {
+            preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+            assert!(preset.description().len() > 40, "{}: {}", preset.name, preset.description());
+        }
+        assert!(Preset::find("theory-mm3").unwrap().description().starts_with("M/M/3 exactly"));
+    }
+}
