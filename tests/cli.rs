@@ -136,7 +136,7 @@ fn errors_are_messages_not_panics() {
         (&["run", "default", "--warmup", "90", "--duration", "60"], "warmup_s"),
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
         (&["run", "default", "--bogus"], "unknown option"),
-        (&["run"], "run needs a SCENARIO: a TOML file (see scenarios/), or `default`"),
+        (&["run"], "run needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default`"),
         (&["sweep", "--set", "load=0.5,0.7"], "sweep needs a SCENARIO"),
         (&["run", "default", "--set", "=3"], "a field name is empty"),
         (&["run", "default", "--set", "load="], "field `load`: an empty value is not allowed"),
