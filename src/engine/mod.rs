@@ -14,6 +14,7 @@ mod events;
 mod flow;
 mod huge_pages;
 mod live;
+mod narrate;
 mod prefetch;
 mod server;
 mod service;
@@ -26,6 +27,7 @@ mod wheel;
 
 pub use compare::Comparison;
 pub use events::Event;
+pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, Confidence, Summary};

@@ -1,0 +1,235 @@
+//! One event at a time, told in words: for stepping through a simulation
+//! ("request 2/10 of session 41 (client 7) is sent back by server 3 after
+//! 100 ms in its queue") and for highlighting what it involved.
+
+use super::session::{Session, Stage};
+use super::{Event, Simulation};
+use crate::time::Time;
+use serde::Serialize;
+
+/// An event that just happened, in words, with what it involved.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Told {
+    pub time_ms: f64,
+    pub text: String,
+    pub session: Option<u32>,
+    pub client: Option<u32>,
+    pub balancer: Option<u32>,
+    pub server: Option<u32>,
+}
+
+/// What the event's session looked like, before and after.
+#[derive(Clone, Copy)]
+struct Seen {
+    client: u32,
+    balancer: Option<u32>,
+    number: u32,
+    /// 1-based position of the request in the session.
+    request: u32,
+    server: u32,
+    stage: Stage,
+    created: Time,
+}
+
+impl Seen {
+    fn of(session: &Session, length: u32) -> Seen {
+        Seen {
+            client: session.client,
+            balancer: session.balancer(),
+            number: session.number,
+            request: length - u32::from(session.remaining),
+            server: session.request.server,
+            stage: session.request.stage,
+            created: session.request.created,
+        }
+    }
+
+    fn request(&self, length: u32) -> String {
+        format!("request {}/{length} of session {} (client {})", self.request, self.number, self.client)
+    }
+}
+
+impl Simulation {
+    /// Processes exactly one event and tells what it was; `None` when no
+    /// event is left or the simulation has halted.
+    pub fn step_told(&mut self) -> Option<Told> {
+        if self.halt.is_some() {
+            return None;
+        }
+        let (time, event) = self.events.pop_until(Time::NEVER)?;
+        let length = self.scenario.session_length;
+        let seen = |sim: &Simulation, id: u32| sim.sessions.get(id).map(|s| Seen::of(s, length));
+        let before = event.session().and_then(|id| seen(self, id));
+        let (counts, timed_out) = (self.metrics.counts, self.timeout_front(event));
+        let queued_before = before.map_or(0, |s| self.servers[s.server as usize].queued());
+        self.process(time, event);
+        let after = event.session().and_then(|id| seen(self, id));
+        let now = self.metrics.counts;
+        let mut told = Told { time_ms: time.as_ms(), session: event.session(), ..Told::default() };
+        let involve = |told: &mut Told, s: &Seen, server: bool| {
+            told.client = Some(s.client);
+            told.balancer = s.balancer;
+            told.server = server.then_some(s.server);
+        };
+        told.text = match (event, before) {
+            (Event::SessionArrival { .. } | Event::ClientStarts { .. }, _) => {
+                if now.sessions_started == counts.sessions_started {
+                    "a scheduled arrival is dropped: the load changed since it was scheduled".into()
+                } else {
+                    let number = counts.sessions_started as u32;
+                    let new = self.sessions.iter().map(|(_, s)| s).find(|s| s.number == number);
+                    match new.map(|s| Seen::of(s, length)) {
+                        Some(s) => {
+                            involve(&mut told, &s, false);
+                            let to = match s.balancer {
+                                Some(b) => format!("through balancer {b}"),
+                                None => format!("to server {}", s.server),
+                            };
+                            format!("session {number} starts at client {}: {length} requests, the first sent {to}", s.client)
+                        }
+                        None => format!("session {number} starts"),
+                    }
+                }
+            }
+            (Event::ArriveAtBalancer { .. }, Some(s)) => {
+                let a = after.unwrap_or(s);
+                involve(&mut told, &a, true);
+                format!(
+                    "{} reaches balancer {}, which sends it to server {}",
+                    s.request(length),
+                    a.balancer.unwrap_or(0),
+                    a.server
+                )
+            }
+            (Event::ArriveAtServer { .. }, Some(s)) => {
+                involve(&mut told, &s, true);
+                let waiting = self.servers[s.server as usize].queued();
+                match after.map(|a| a.stage) {
+                    Some(Stage::InService) => {
+                        format!("{} reaches server {} and takes a free slot", s.request(length), s.server)
+                    }
+                    _ => format!(
+                        "{} reaches server {} and joins its queue ({waiting} waiting)",
+                        s.request(length),
+                        s.server
+                    ),
+                }
+            }
+            (Event::QueueTimeout { server }, _) => {
+                told.server = Some(server);
+                let sent_back = now.bounces - counts.bounces;
+                let timeout = self.timing.queue_timeout.map_or(0.0, |t| t.as_ms());
+                match (sent_back, timed_out) {
+                    (0, _) => {
+                        format!("server {server} checks its queue: nothing has waited {timeout} ms yet")
+                    }
+                    (1, Some(s)) => {
+                        involve(&mut told, &s, true);
+                        format!(
+                            "{} is sent back by server {server} after {timeout} ms in its queue",
+                            s.request(length)
+                        )
+                    }
+                    (n, _) => format!(
+                        "server {server} sends back {n} requests that waited {timeout} ms in its queue"
+                    ),
+                }
+            }
+            (Event::ServiceDone { .. }, Some(s)) => {
+                involve(&mut told, &s, true);
+                let next = if self.servers[s.server as usize].queued() < queued_before {
+                    "; the oldest queued request takes the slot"
+                } else {
+                    ""
+                };
+                let to = if s.balancer.is_some() { "its balancer" } else { "the client" };
+                format!(
+                    "server {} finishes {}; the response heads back to {to}{next}",
+                    s.server,
+                    s.request(length)
+                )
+            }
+            (Event::BounceArrives { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                let chooser = s.balancer.map_or(format!("client {}", s.client), |b| format!("balancer {b}"));
+                match after {
+                    Some(a) => {
+                        told.server = Some(a.server);
+                        format!(
+                            "{} is back at {chooser}, which sends it to server {} instead",
+                            s.request(length),
+                            a.server
+                        )
+                    }
+                    None => format!(
+                        "{} is back at {chooser} and fails: its retry budget is spent",
+                        s.request(length)
+                    ),
+                }
+            }
+            (Event::ResponseAtBalancer { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                format!(
+                    "the response to {} passes balancer {} on its way to the client",
+                    s.request(length),
+                    s.balancer.unwrap_or(0)
+                )
+            }
+            (Event::ResponseAtClient { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                let latency = (time - s.created).as_ms();
+                match after {
+                    Some(a) => format!("client {} has the response to {} after {latency:.1} ms and sends request {}/{length}", s.client, s.request(length), a.request),
+                    None => format!("client {} has the response to {} after {latency:.1} ms: session {} is complete", s.client, s.request(length), s.number),
+                }
+            }
+            (Event::BoardRefresh { generation }, _) => match generation == self.board_generation {
+                true => "the load board is copied from the servers".into(),
+                false => "a board refresh from an earlier period is dropped".into(),
+            },
+            (Event::Sample, _) => "a point is added to the live charts".into(),
+            (_, None) => "an event for a session that has already ended".into(),
+        };
+        Some(told)
+    }
+
+    /// Before a queue timeout: the request at the front of the server's queue.
+    fn timeout_front(&self, event: Event) -> Option<Seen> {
+        let Event::QueueTimeout { server } = event else { return None };
+        let id = *self.servers[server as usize].queue.front()?;
+        self.sessions.get(id).map(|s| Seen::of(s, self.scenario.session_length))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Scenario, Simulation};
+
+    #[test]
+    fn each_step_is_one_event_told_in_words() {
+        let mut scenario = Scenario::default();
+        scenario.set_many([("load", "1.2"), ("queue_timeout_ms", "20"), ("servers", "3")]).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let mut texts = Vec::new();
+        for _ in 0..20_000 {
+            let before = sim.events_processed();
+            let told = sim.step_told().unwrap();
+            assert_eq!(sim.events_processed(), before + 1);
+            assert!(!told.text.is_empty());
+            texts.push(told.text);
+        }
+        for words in [
+            "starts at client",
+            "and takes a free slot",
+            "and joins its queue",
+            "is sent back by server",
+            "which sends it to server",
+            "the response heads back to the client",
+            "and sends request 2/10",
+            "a point is added to the live charts",
+        ] {
+            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
+        }
+        assert!(sim.books().balanced());
+    }
+}
