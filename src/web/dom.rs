@@ -1,5 +1,6 @@
-//! Small DOM helpers, and [`Listeners`]: the one place event listeners are
-//! added, which keeps their closures alive and can remove them all again.
+//! Small DOM helpers; [`Ids`], the element ids of one view; and
+//! [`Listeners`]: the one place event listeners are added, which keeps their
+//! closures alive and can remove them all again.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -13,21 +14,27 @@ pub fn document() -> Document {
     window().document().expect("the window has a document")
 }
 
-/// The element with `id`, as the type the page declares it to be.
-pub fn by_id<T: JsCast>(id: &str) -> Result<T, JsValue> {
-    document()
-        .get_element_by_id(id)
-        .ok_or_else(|| JsValue::from_str(&format!("the page has no #{id}")))?
-        .dyn_into::<T>()
-        .map_err(|_| JsValue::from_str(&format!("#{id} is not the expected kind of element")))
-}
-
-/// A new element with the given tag and class (none when empty).
-pub fn create(tag: &str, class: &str) -> Result<HtmlElement, JsValue> {
-    let element: HtmlElement = document().create_element(tag)?.dyn_into()?;
+/// A new element with the given tag and class (none when empty), as the
+/// type the tag makes.
+pub fn create<T: JsCast>(tag: &str, class: &str) -> Result<T, JsValue> {
+    let element = document().create_element(tag)?;
     if !class.is_empty() {
         element.set_class_name(class);
     }
+    element.dyn_into::<T>().map_err(|_| JsValue::from_str(&format!("<{tag}> is not the expected kind")))
+}
+
+/// A new element appended to `parent`.
+pub fn child<T: JsCast>(parent: &Element, tag: &str, class: &str) -> Result<T, JsValue> {
+    let element: Element = create(tag, class)?;
+    parent.append_child(&element)?;
+    element.dyn_into::<T>().map_err(|_| JsValue::from_str(&format!("<{tag}> is not the expected kind")))
+}
+
+/// A new element with text, appended to `parent`.
+pub fn text_child(parent: &Element, tag: &str, class: &str, text: &str) -> Result<HtmlElement, JsValue> {
+    let element: HtmlElement = child(parent, tag, class)?;
+    element.set_text_content(Some(text));
     Ok(element)
 }
 
@@ -42,6 +49,26 @@ pub fn set_attributes(element: &Element, attributes: &[(&str, &str)]) -> Result<
 /// and measuring their cost; the simulation never reads it).
 pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
+}
+
+/// The element ids of one view's parts. Labels and descriptions need ids;
+/// prefixing them with the root's id (`lab-policy`) keeps several views on
+/// one page apart. A root without an id gives bare names (`policy`), which
+/// only one view per page may have.
+#[derive(Clone)]
+pub struct Ids {
+    prefix: String,
+}
+
+impl Ids {
+    pub fn for_root(root: &Element) -> Ids {
+        let id = root.id();
+        Ids { prefix: if id.is_empty() { String::new() } else { format!("{id}-") } }
+    }
+
+    pub fn of(&self, part: &str) -> String {
+        format!("{}{part}", self.prefix)
+    }
 }
 
 /// Event listeners added through one helper, their closures kept here.

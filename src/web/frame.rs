@@ -1,8 +1,8 @@
-//! The animation frame loop: at most one frame in flight. A frame asks for
-//! the next only while the app wants one (running, or charts left to draw);
-//! anything else that changes the picture calls [`FrameLoop::request`].
+//! The animation frame loop, one per page whatever the number of views: at
+//! most one frame in flight. A frame asks for the next only while some view
+//! wants one (running, or charts left to draw); anything else that changes
+//! the picture calls [`FrameLoop::request`].
 
-use super::app::App;
 use super::dom;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -18,14 +18,15 @@ pub struct FrameLoop {
 }
 
 impl FrameLoop {
-    /// Starts the loop for `app` with a first frame.
-    pub fn start(app: Rc<RefCell<App>>) -> Rc<FrameLoop> {
+    /// Starts the loop with a first frame; `tick` draws one frame and says
+    /// whether another is wanted.
+    pub fn start(mut tick: impl FnMut(f64) -> bool + 'static) -> Rc<FrameLoop> {
         let frames = Rc::new(FrameLoop { pending: Cell::new(None), callback: RefCell::new(None) });
         let weak = Rc::downgrade(&frames);
         let callback = FrameCallback::new(move |now_ms: f64| {
             let Some(frames) = weak.upgrade() else { return };
             frames.pending.set(None);
-            if app.borrow_mut().frame(now_ms) {
+            if tick(now_ms) {
                 frames.request();
             }
         });

@@ -1,9 +1,11 @@
 //! The URL hash mirrors every setting as `key=value&key=value`, so reloading
-//! or sharing the link restores exactly that state. Entries that are
+//! or sharing the link restores exactly that state: the scenario's fields,
+//! the speed, and the view's options (see `options`). Entries that are
 //! unknown, malformed or out of range become [`Notice`]s naming the entry and
 //! the value used instead; the rest of the hash still applies.
 
 use super::controls::CONTROLS;
+use super::options::{Kind, Options};
 use super::params::{Params, SPEED_KEY};
 use lbsim::scenario::FIELDS;
 use lbsim::ScenarioError;
@@ -33,9 +35,17 @@ impl Notice {
     }
 }
 
-/// The settings a hash describes, starting from the defaults.
-pub fn parse(hash: &str) -> (Params, Vec<Notice>) {
+/// What a hash describes, each part starting from its defaults.
+pub struct Parsed {
+    pub params: Params,
+    pub options: Options,
+    pub notices: Vec<Notice>,
+}
+
+/// The settings and options a hash describes for a view of `kind`.
+pub fn parse(hash: &str, kind: Kind) -> Parsed {
     let mut params = Params::default();
+    let mut options = Options::defaults(kind);
     let mut notices = Vec::new();
     // Entries refused only for how they combine with others are tried again
     // once everything else is in place, so their order does not matter.
@@ -48,6 +58,12 @@ pub fn parse(hash: &str) -> (Params, Vec<Notice>) {
             continue;
         };
         let (key, value) = (decode(key), decode(raw));
+        if Options::has(&key) {
+            if let Err(error) = options.set(&key, &value) {
+                notices.push(Notice::rejected(&key, &value, &error, &options.text(&key)));
+            }
+            continue;
+        }
         match params.set(&key, &value) {
             Ok(()) => {}
             Err(ScenarioError::Combination { .. }) => combinations.push((key, value)),
@@ -59,21 +75,35 @@ pub fn parse(hash: &str) -> (Params, Vec<Notice>) {
             notices.push(Notice::rejected(&key, &value, &error, &params.text(&key)));
         }
     }
-    (params, notices)
+    Parsed { params, options, notices }
 }
 
-/// The hash for `params`: every control's setting, any other field that
-/// differs from its default, and the speed.
-pub fn format(params: &Params) -> String {
+/// Which scenario fields a hash lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    /// Every control's setting and any other field that differs from its
+    /// default: short, for the address bar.
+    Shown,
+    /// Every field, so the link means the same even if defaults change.
+    Every,
+}
+
+/// The hash for `params` and the options of a view of `kind`: the fields
+/// asked for, the speed, and the options that differ from that kind's.
+pub fn format(params: &Params, options: &Options, kind: Kind, fields: Fields) -> String {
     let defaults = Params::default();
     let mut entries: Vec<String> = FIELDS
         .iter()
         .filter(|f| {
-            CONTROLS.iter().any(|c| c.key == f.key) || f.text(&params.scenario) != f.text(&defaults.scenario)
+            fields == Fields::Every
+                || CONTROLS.iter().any(|c| c.key == f.key)
+                || f.text(&params.scenario) != f.text(&defaults.scenario)
         })
         .map(|f| format!("{}={}", f.key, encode(&f.text(&params.scenario))))
         .collect();
     entries.push(format!("{SPEED_KEY}={}", encode(&params.text(SPEED_KEY))));
+    let option_entries = options.entries(&Options::defaults(kind));
+    entries.extend(option_entries.iter().map(|(key, text)| format!("{key}={}", encode(text))));
     entries.join("&")
 }
 

@@ -3,12 +3,16 @@
 //! scenario's field table and every setting mirrored in the URL hash.
 //!
 //! Built only for wasm32 (see `lib.rs`), it uses the engine exactly as an
-//! outside crate would. Its shape follows eframe's web runner: one [`app::App`]
-//! behind `Rc<RefCell<..>>`, one helper that adds DOM listeners and keeps
-//! their closures ([`dom::Listeners`]), at most one animation frame in flight
-//! ([`frame::FrameLoop`]), and a `destroy()` that stops it all.
+//! outside crate would. A page holds any number of simulation views
+//! ([`view::View`]), each mounted on an element it is given and owning
+//! everything inside it; the lab (`index.html`) and an embed (`embed.html`)
+//! are one view each. The shape follows eframe's web runner: each view behind
+//! `Rc<RefCell<..>>`, one helper that adds DOM listeners and keeps their
+//! closures ([`dom::Listeners`]), one animation loop per page with at most
+//! one frame in flight ([`frame::FrameLoop`]), and a `destroy()` that stops
+//! it all ([`page`]).
 
-mod app;
+mod canvases;
 mod charts;
 mod controls;
 mod dom;
@@ -16,14 +20,18 @@ mod frame;
 mod hash;
 mod hooks;
 mod notice;
+mod options;
 mod pace;
+mod page;
 mod panic;
 mod params;
+mod parts;
 mod readouts;
-mod shell;
+mod share;
 mod surface;
 mod theme;
 mod topology;
+mod transport;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -31,5 +39,5 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
     panic::install();
-    shell::mount()
+    page::mount()
 }

@@ -1,27 +1,38 @@
-//! The notice area: settings that could not be used as given, each naming
-//! the entry and the value used instead. Visible until dismissed.
+//! A view's notice area: settings that could not be used as given, each
+//! naming the entry and the value used instead. Visible until dismissed.
 
-use super::dom;
+use super::dom::{self, Ids};
 use super::hash::Notice;
 use wasm_bindgen::JsValue;
-use web_sys::HtmlElement;
+use web_sys::{Element, HtmlElement};
 
 pub struct Notices {
     root: HtmlElement,
     list: HtmlElement,
+    pub dismiss: HtmlElement,
 }
 
 impl Notices {
-    pub fn new() -> Result<Notices, JsValue> {
-        Ok(Notices { root: dom::by_id("notice")?, list: dom::by_id("notice-list")? })
+    /// Builds the (hidden) notice area at the end of `parent`.
+    pub fn build(parent: &Element, ids: &Ids) -> Result<Notices, JsValue> {
+        let root: HtmlElement = dom::child(parent, "div", "notice")?;
+        dom::set_attributes(
+            &root,
+            &[("id", &ids.of("notice")), ("role", "status"), ("aria-live", "polite")],
+        )?;
+        root.set_hidden(true);
+        let text: HtmlElement = dom::child(&root, "div", "")?;
+        dom::text_child(&text, "strong", "", "Some settings in the link were not used as given.")?;
+        let list: HtmlElement = dom::child(&text, "ul", "")?;
+        list.set_id(&ids.of("notice-list"));
+        let dismiss = dom::text_child(&root, "button", "quiet", "Dismiss")?;
+        dom::set_attributes(&dismiss, &[("id", &ids.of("notice-dismiss")), ("type", "button")])?;
+        Ok(Notices { root, list, dismiss })
     }
 
     pub fn show(&self, notices: &[Notice]) {
         for notice in notices {
-            if let Ok(item) = dom::create("li", "") {
-                item.set_text_content(Some(&notice.message));
-                let _ = self.list.append_child(&item);
-            }
+            let _ = dom::text_child(&self.list, "li", "", &notice.message);
         }
         if !notices.is_empty() {
             self.root.set_hidden(false);

@@ -3,10 +3,10 @@
 //! the speed actually achieved. Updated a few times a second.
 
 use super::controls::group_thousands;
-use super::dom;
+use super::dom::{self, Ids};
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
-use web_sys::HtmlElement;
+use web_sys::{Element, HtmlElement};
 
 const INTERVAL_MS: f64 = 150.0;
 
@@ -21,16 +21,29 @@ pub struct Readouts {
 }
 
 impl Readouts {
-    pub fn new() -> Result<Readouts, JsValue> {
-        Ok(Readouts {
-            p50: dom::by_id("p50")?,
-            p99: dom::by_id("p99")?,
-            throughput: dom::by_id("throughput")?,
-            bounces: dom::by_id("bounces")?,
-            sim_time: dom::by_id("sim-time")?,
-            actual_speed: dom::by_id("actual-speed")?,
-            last_ms: f64::NEG_INFINITY,
-        })
+    /// Builds the readouts at the end of `parent`.
+    pub fn build(parent: &Element, ids: &Ids) -> Result<Readouts, JsValue> {
+        let row: HtmlElement = dom::child(parent, "div", "readouts")?;
+        row.set_attribute("aria-live", "off")?;
+        // Each readout: a name over a figure and its unit; returns the box
+        // and the figure's value.
+        let readout = |name: &str, part: &str, unit: &str, initial: &str| -> Result<_, JsValue> {
+            let readout: HtmlElement = dom::child(&row, "div", "readout")?;
+            dom::text_child(&readout, "span", "name", name)?;
+            let figure: HtmlElement = dom::child(&readout, "span", "figure")?;
+            let value = dom::text_child(&figure, "span", "", initial)?;
+            value.set_id(&ids.of(part));
+            dom::text_child(&figure, "span", "unit", unit)?;
+            Ok((readout, value))
+        };
+        let (_, p50) = readout("p50 queue time", "p50", "ms", "–")?;
+        let (_, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        let (_, throughput) = readout("Throughput", "throughput", "req/s", "–")?;
+        let (_, bounces) = readout("Bounces", "bounces", "/s", "–")?;
+        let (clock, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
+        let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
+        actual_speed.set_id(&ids.of("actual-speed"));
+        Ok(Readouts { p50, p99, throughput, bounces, sim_time, actual_speed, last_ms: f64::NEG_INFINITY })
     }
 
     /// Shows the snapshot's figures, at most every `INTERVAL_MS` unless forced.

@@ -18,8 +18,7 @@ pub struct Surface {
 }
 
 impl Surface {
-    pub fn new(id: &str) -> Result<Surface, JsValue> {
-        let canvas: HtmlCanvasElement = dom::by_id(id)?;
+    pub fn new(canvas: HtmlCanvasElement) -> Result<Surface, JsValue> {
         let context: CanvasRenderingContext2d =
             canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2D canvas context"))?.dyn_into()?;
         Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0 })

@@ -1,8 +1,10 @@
 //! Colours, read from the stylesheet's custom properties so the page, its
 //! legend and the canvases share one palette (Okabe–Ito hues for request and
-//! server states; light and dark variants follow the system setting).
+//! server states; light and dark variants follow the system setting or the
+//! view's `theme` option).
 
 use super::dom;
+use web_sys::Element;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Colour {
@@ -63,12 +65,10 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// The palette the stylesheet declares for the current colour scheme.
-    pub fn read() -> Palette {
-        let document = dom::document();
-        let style = document
-            .document_element()
-            .and_then(|root| dom::window().get_computed_style(&root).ok().flatten());
+    /// The palette the stylesheet declares for `element` (a view's root,
+    /// which may have a theme of its own).
+    pub fn read(element: &Element) -> Palette {
+        let style = dom::window().get_computed_style(element).ok().flatten();
         let get = |name: &str| {
             Colour::parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
         };

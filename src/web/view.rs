@@ -1,173 +1,371 @@
-//! Everything drawn each frame: the topology on every frame, the charts in
-//! turn at a throttled rate so they never cost the animation its frames.
+//! A simulation view: a scenario running, and what a page shows of it
+//! (readouts, topology, charts, controls, transport), all built inside the
+//! root element it is mounted on. One instance lives behind
+//! `Rc<RefCell<..>>` (see `page`); DOM events and animation frames call its
+//! methods. Each frame is "simulate, draw, ask for the next".
 
-use super::charts::{self, ChartStyle, Marker};
+use super::canvases::Canvases;
+use super::controls::Controls;
 use super::dom;
-use super::surface::Surface;
-use super::theme::Palette;
+use super::hash::{self, Fields, Notice, Parsed};
+use super::notice::Notices;
+use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY};
+use super::pace::Pace;
+use super::params::Params;
+use super::parts::Parts;
+use super::readouts::Readouts;
+use super::share::{self, Share};
 use super::topology;
-use lbsim::metrics::{percentile_curve, Histogram};
-use lbsim::{Simulation, Snapshot};
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use super::transport::Transport;
+use lbsim::scenario::{fields, FieldKind, FIELDS};
+use lbsim::{Scenario, Simulation, Snapshot, Time};
 use wasm_bindgen::JsValue;
-use web_sys::HtmlElement;
+use web_sys::{EventTarget, HtmlElement};
 
-/// Wall milliseconds between two chart redraws (each chart is redrawn every
-/// `CHARTS` times this while the simulation runs).
-const CHART_INTERVAL_MS: f64 = 120.0;
-const CHARTS: usize = 3;
-const CHART_IDS: [&str; CHARTS] = ["chart-percentiles", "chart-clients", "chart-load"];
-/// Live changes remembered for marking.
-const MAX_MARKERS: usize = 8;
+/// Frame costs kept for the test hooks (about a minute of frames).
+const MAX_FRAME_COSTS: usize = 4_096;
+/// Wall milliseconds one press of "step" accounts for: one frame at 60 Hz.
+const STEP_WALL_MS: f64 = 1000.0 / 60.0;
 
 pub struct View {
-    topology: Surface,
-    charts: [Surface; CHARTS],
-    palette: Palette,
-    /// Charts whose data or size changed since they were last drawn.
-    stale: [bool; CHARTS],
-    next_chart: usize,
-    last_chart_ms: f64,
-    /// The client-experience curve from before the last change.
-    reference: Vec<f64>,
-    /// Its entry in the chart's legend, and the entry's text.
-    reference_legend: HtmlElement,
-    reference_label: HtmlElement,
-    /// Session times recorded when a setting last changed live: the current
-    /// curve shows only the sessions completed since.
-    baseline: Option<Histogram>,
-    current_label: HtmlElement,
-    /// Live changes of settings, marked on the percentile chart.
-    markers: Vec<Marker>,
-    /// The legend's entry for the compact view, shown while it is.
-    compact_legend: HtmlElement,
-    /// Reused each redraw of the load chart.
-    loads: Vec<(u32, u32)>,
+    root: HtmlElement,
+    kind: Kind,
+    /// Whether the view mirrors its state in the page's URL hash.
+    owns_hash: bool,
+    options: Options,
+    params: Params,
+    sim: Simulation,
+    snapshot: Snapshot,
+    playing: bool,
+    /// Whether the view is on screen (scrolled into sight).
+    on_screen: bool,
+    pace: Pace,
+    /// Simulated time per wall time over recent frames.
+    actual_speed: f64,
+    canvases: Canvases,
+    controls: Controls,
+    readouts: Readouts,
+    readouts_stale: bool,
+    notices: Notices,
+    transport: Transport,
+    share: Option<Share>,
+    /// Wall milliseconds recent frames spent simulating and drawing.
+    frame_costs: Vec<f64>,
 }
 
 impl View {
-    pub fn new() -> Result<View, JsValue> {
-        Ok(View {
-            topology: Surface::new("topology")?,
-            charts: [Surface::new(CHART_IDS[0])?, Surface::new(CHART_IDS[1])?, Surface::new(CHART_IDS[2])?],
-            palette: Palette::read(),
-            stale: [true; CHARTS],
-            next_chart: 0,
-            last_chart_ms: f64::NEG_INFINITY,
-            reference: Vec::new(),
-            reference_legend: dom::by_id("reference-legend")?,
-            reference_label: dom::by_id("reference-label")?,
-            baseline: None,
-            current_label: dom::by_id("current-label")?,
-            markers: Vec::new(),
-            compact_legend: dom::by_id("compact-legend")?,
-            loads: Vec::new(),
-        })
-    }
-
-    /// Re-reads the palette (the colour scheme changed) and redraws all.
-    pub fn restyle(&mut self) {
-        self.palette = Palette::read();
-        self.invalidate();
-    }
-
-    /// Marks every chart for redrawing: its data changed outside a frame.
-    pub fn invalidate(&mut self) {
-        self.stale = [true; CHARTS];
-    }
-
-    /// Whether a chart still waits to be redrawn.
-    pub fn pending(&self) -> bool {
-        self.stale.iter().any(|s| *s)
-    }
-
-    /// Settings are about to change from `before` to `after` (both in
-    /// words): keeps the current client-experience curve for comparison
-    /// and, for a change made live (the simulation goes on), marks it on the
-    /// percentile chart and starts the current curve afresh.
-    pub fn settings_changing(&mut self, sim: &Simulation, before: &str, after: &str, live: bool) {
-        let curve = self.current_curve(sim);
-        if !curve.is_empty() {
-            self.reference = curve;
-            self.reference_label.set_text_content(Some(&format!("before, with {before}")));
-            self.reference_legend.set_hidden(false);
-        }
-        if live {
-            if self.markers.len() == MAX_MARKERS {
-                self.markers.remove(0);
+    /// Builds a view of `kind` inside `root` for the settings and options in
+    /// `hash`, showing notices for any entry that could not be used.
+    pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
+        let Parsed { params, options, mut notices } = hash::parse(hash, kind);
+        let Parts { notices: notices_area, readouts, canvases, transport, share, controls } =
+            Parts::build(root, kind, &options)?;
+        let (sim, params) = match Simulation::new(&params.scenario) {
+            Ok(sim) => (sim, params),
+            Err(error) => {
+                notices.push(Notice { message: format!("Settings not applied: {error}.") });
+                let sim =
+                    Simulation::new(&Scenario::default()).map_err(|e| JsValue::from_str(&e.to_string()))?;
+                (sim, Params::default())
             }
-            self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
-            self.baseline = Some(sim.metrics().session_time.clone());
-            let text = format!("since the change at {:.1} s", sim.now().as_secs());
-            self.current_label.set_text_content(Some(&text));
-        } else {
-            self.restarted();
+        };
+        let mut view = View {
+            root: root.clone(),
+            kind,
+            owns_hash,
+            sim,
+            params,
+            snapshot: Snapshot::default(),
+            playing: true,
+            // Until the page's observer first reports, so a view never in
+            // sight never runs.
+            on_screen: false,
+            pace: Pace::default(),
+            actual_speed: 1.0,
+            canvases,
+            controls,
+            readouts,
+            readouts_stale: true,
+            notices: notices_area,
+            transport,
+            share,
+            frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
+            options,
+        };
+        view.notices.show(&notices);
+        view.set_playing(view.options.autoplay);
+        view.settings_changed();
+        Ok(view)
+    }
+
+    /// One animation frame; returns whether another one is wanted.
+    pub fn frame(&mut self, now_ms: f64) -> bool {
+        let started = dom::now_ms();
+        let wall_ms = self.pace.wall_step(now_ms);
+        if self.playing && wall_ms > 0.0 {
+            let before = self.sim.now();
+            let target = before + Time::from_ms(wall_ms * self.params.speed);
+            let advance = self.sim.advance_to(target, self.pace.event_cap());
+            self.pace.observe(advance.events, dom::now_ms() - started);
+            let achieved = (self.sim.now() - before).as_ms() / wall_ms;
+            self.actual_speed += 0.1 * (achieved - self.actual_speed);
+            self.stop_if_halted();
+        }
+        let max_requests = topology::max_requests(self.params.scenario.servers as usize);
+        self.sim.snapshot_into(&mut self.snapshot, max_requests);
+        self.canvases.draw(&self.sim, &self.snapshot, now_ms, self.playing);
+        let speed = self.playing.then_some(self.actual_speed);
+        self.readouts.show(&self.snapshot, speed, now_ms, std::mem::take(&mut self.readouts_stale));
+        if self.frame_costs.len() < MAX_FRAME_COSTS {
+            self.frame_costs.push(dom::now_ms() - started);
+        }
+        self.playing || self.canvases.pending()
+    }
+
+    /// The view was scrolled out of sight or back. Out of sight it gets no
+    /// frames (see [`View::rest`]).
+    pub fn set_on_screen(&mut self, on_screen: bool) {
+        if !on_screen {
+            self.rest();
+        }
+        self.on_screen = on_screen;
+    }
+
+    /// The view gets no frame this time (out of sight, or the tab hidden):
+    /// its next frame starts afresh, so its clock resumes where it stopped
+    /// instead of jumping ahead by the time it was away.
+    pub fn rest(&mut self) {
+        self.pace.pause();
+    }
+
+    pub fn on_screen(&self) -> bool {
+        self.on_screen
+    }
+
+    /// The person edited control `key`.
+    pub fn control_changed(&mut self, key: &str) {
+        let Some(text) = self.controls.read(key) else { return };
+        let mut next = self.params.clone();
+        match next.set(key, &text) {
+            Ok(()) => self.change_to(next),
+            Err(error) => {
+                self.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
+                self.controls.show(&self.params);
+            }
         }
     }
 
-    /// The simulation starts over: the current curve covers it all.
-    pub fn restarted(&mut self) {
-        self.baseline = None;
-        self.markers.clear();
-        self.current_label.set_text_content(Some("since the start"));
+    /// The URL hash changed (a pasted or edited link). Returns false when
+    /// the view must be built again, because its options changed.
+    pub fn hash_changed(&mut self, hash: &str) -> bool {
+        let Parsed { params, options, notices } = hash::parse(hash, self.kind);
+        if options != self.options {
+            return false;
+        }
+        self.notices.show(&notices);
+        self.change_to(params);
+        self.settings_changed();
+        true
     }
 
-    /// Session time by percentile, since the start or the last live change.
-    fn current_curve(&self, sim: &Simulation) -> Vec<f64> {
-        let sessions = &sim.metrics().session_time;
-        match &self.baseline {
-            Some(baseline) => percentile_curve(&sessions.since(baseline)),
-            None => percentile_curve(sessions),
+    /// Draws a seed from the browser's cryptographic generator.
+    pub fn new_seed(&mut self) {
+        let Ok(FieldKind::Count { max, .. }) = fields::find("seed").map(|f| f.kind) else { return };
+        match getrandom::u64() {
+            // The remainder's bias is below 2⁻¹⁰ for the seed's range (2⁵³).
+            Ok(draw) => {
+                let mut next = self.params.clone();
+                if next.set("seed", &(draw % (max + 1)).to_string()).is_ok() {
+                    self.change_to(next);
+                }
+            }
+            Err(error) => self.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
         }
     }
 
-    /// Shows the legend's entry for the compact view when `servers` need it.
-    pub fn show_compact_legend(&self, servers: usize) {
-        self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
+    /// Shows the embed snippet for the current state.
+    pub fn copy_embed_code(&self) {
+        let Some(share) = &self.share else { return };
+        let mut options = Options::defaults(Kind::Embed);
+        for (key, text) in [
+            (CHARTS_KEY, self.options.text(CHARTS_KEY)),
+            (HEIGHT_KEY, share::SNIPPET_HEIGHT.to_string()),
+            (AUTOPLAY_KEY, if self.playing { "1" } else { "0" }.to_string()),
+        ] {
+            let _ = options.set(key, &text);
+        }
+        share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
     }
 
-    /// Draws the topology, and one chart when one is due.
-    pub fn draw(&mut self, sim: &Simulation, snapshot: &Snapshot, now_ms: f64, running: bool) {
-        self.topology.fit();
-        topology::draw(snapshot, &self.topology, &self.palette);
-        for (surface, stale) in self.charts.iter_mut().zip(&mut self.stale) {
-            *stale |= surface.fit();
-        }
-        if running && now_ms - self.last_chart_ms >= CHART_INTERVAL_MS {
-            self.stale[self.next_chart] = true;
-        }
-        let Some(index) = (0..CHARTS).map(|k| (self.next_chart + k) % CHARTS).find(|i| self.stale[*i]) else {
+    /// Moves to `next`: live settings change in place; structural ones
+    /// rebuild the simulation from the same seed.
+    fn change_to(&mut self, next: Params) {
+        if next == self.params {
             return;
+        }
+        let (old, new) = (&self.params.scenario, &next.scenario);
+        let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
+        let structural = changed.iter().any(|f| !f.live);
+        if !changed.is_empty() {
+            let describe = |scenario, joint: &str| {
+                let words: Vec<_> = changed
+                    .iter()
+                    .take(2)
+                    .map(|f| format!("{} {joint} {}", f.key, f.text(scenario)))
+                    .collect();
+                words.join(", ")
+            };
+            self.canvases.settings_changing(&self.sim, &describe(old, "="), &describe(new, "→"), !structural);
+        }
+        let applied = if structural {
+            Simulation::new(new).map(|sim| self.sim = sim)
+        } else {
+            self.sim.set_live_fields(new)
         };
-        self.draw_chart(index, sim, snapshot);
-        self.stale[index] = false;
-        self.next_chart = (index + 1) % CHARTS;
-        self.last_chart_ms = now_ms;
+        match applied {
+            Ok(()) => self.params = next,
+            Err(error) => self.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]),
+        }
+        self.settings_changed();
     }
 
-    fn draw_chart(&mut self, index: usize, sim: &Simulation, snapshot: &Snapshot) {
-        let surface = &self.charts[index];
-        let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
-        let area = backend.into_drawing_area();
-        let style = ChartStyle { palette: &self.palette, scale: surface.scale };
-        let drawn = match index {
-            0 => charts::percentiles(&area, &sim.metrics().series, &self.markers, &style),
-            1 => {
-                let current = self.current_curve(sim);
-                let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
-                charts::clients(&area, &current, reference, &style)
+    /// Shows the settings in the controls and the URL, and redraws all.
+    fn settings_changed(&mut self) {
+        self.controls.show(&self.params);
+        if self.owns_hash {
+            let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
+            if let Ok(history) = dom::window().history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
-            _ => {
-                self.loads.clear();
-                self.loads.extend(snapshot.servers.iter().map(|s| (s.busy, s.queued)));
-                self.loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
-                let slots = snapshot.servers.first().map_or(0, |s| s.slots);
-                charts::load(&area, &self.loads, slots, &style)
-            }
-        };
-        if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
-            web_sys::console::warn_1(&JsValue::from_str(&format!("{}: {error}", CHART_IDS[index])));
+        }
+        self.canvases.show_compact_legend(self.params.scenario.servers as usize);
+        self.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+
+    pub fn toggle_play(&mut self) {
+        self.set_playing(!self.playing);
+    }
+
+    fn set_playing(&mut self, playing: bool) {
+        self.playing = playing;
+        self.pace.pause();
+        self.transport.show_playing(playing);
+        self.readouts_stale = true;
+    }
+
+    /// Pauses, then advances by one frame's worth of simulated time.
+    pub fn step(&mut self) {
+        self.set_playing(false);
+        self.advance(STEP_WALL_MS * self.params.speed);
+    }
+
+    /// Advances the simulation by `ms` of simulated time at once.
+    pub fn advance(&mut self, ms: f64) {
+        let target = self.sim.now() + Time::from_ms(ms);
+        self.sim.advance_to(target, u64::MAX);
+        self.stop_if_halted();
+        self.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+
+    /// Pauses, saying why, when the simulation has stopped for good.
+    fn stop_if_halted(&mut self) {
+        if let Some(halt) = self.sim.halted() {
+            self.set_playing(false);
+            self.notices.show(&[Notice { message: format!("{halt}. Reset to start again.") }]);
+        }
+    }
+
+    /// Starts the same scenario over from its seed.
+    pub fn reset(&mut self) {
+        if let Ok(sim) = Simulation::new(&self.params.scenario) {
+            self.sim = sim;
+            self.canvases.restarted();
+        }
+        self.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+
+    pub fn dismiss_notices(&self) {
+        self.notices.dismiss();
+    }
+
+    pub fn restyle(&mut self) {
+        self.canvases.restyle();
+    }
+
+    /// Every element that reports an edit or a press, with its event and
+    /// what it does to the view.
+    pub fn targets(&self) -> Vec<(EventTarget, &'static str, Target)> {
+        let mut targets: Vec<_> = self
+            .controls
+            .inputs()
+            .into_iter()
+            .map(|(key, target, kind)| (target, kind, Target::Control(key)))
+            .collect();
+        let mut add = |element: &HtmlElement, target| targets.push((element.clone().into(), "click", target));
+        add(&self.transport.play, Target::Play);
+        add(&self.transport.step, Target::Step);
+        add(&self.transport.reset, Target::Reset);
+        add(&self.notices.dismiss, Target::DismissNotices);
+        if let Some(button) = &self.controls.new_seed {
+            add(button, Target::NewSeed);
+        }
+        if let Some(share) = &self.share {
+            add(&share.button, Target::CopyEmbedCode);
+        }
+        targets
+    }
+
+    pub fn root(&self) -> &HtmlElement {
+        &self.root
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub fn owns_hash(&self) -> bool {
+        self.owns_hash
+    }
+
+    pub fn sim_time_ms(&self) -> f64 {
+        self.sim.now().as_ms()
+    }
+
+    pub fn summary_json(&self) -> String {
+        serde_json::to_string(&self.sim.summary()).unwrap_or_default()
+    }
+
+    /// The frame costs recorded since the last call.
+    pub fn take_frame_costs(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.frame_costs)
+    }
+}
+
+/// What pressing or editing one of a view's elements does.
+#[derive(Clone, Copy)]
+pub enum Target {
+    Control(&'static str),
+    Play,
+    Step,
+    Reset,
+    DismissNotices,
+    NewSeed,
+    CopyEmbedCode,
+}
+
+impl Target {
+    pub fn act(self, view: &mut View) {
+        match self {
+            Target::Control(key) => view.control_changed(key),
+            Target::Play => view.toggle_play(),
+            Target::Step => view.step(),
+            Target::Reset => view.reset(),
+            Target::DismissNotices => view.dismiss_notices(),
+            Target::NewSeed => view.new_seed(),
+            Target::CopyEmbedCode => view.copy_embed_code(),
         }
     }
 }

@@ -1,5 +1,6 @@
-// Shared by the browser tests and benchmarks: a static server for dist/,
-// headless Chromium through playwright-core, and page helpers.
+// Shared by the browser tests and benchmarks: a static server for dist/
+// (and for the demo and test pages kept here), headless Chromium through
+// playwright-core, and page helpers.
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
+/** The demo and test pages (embeds.html, views.html), served beside dist/. */
+export const PAGES = join(ROOT, 'tests', 'browser');
 export const ARTIFACTS = join(ROOT, 'tests', 'browser', 'artifacts');
 export const CLI = join(ROOT, 'target', 'release', 'lbsim');
 
@@ -20,18 +23,25 @@ const TYPES = {
   '.css': 'text/css',
 };
 
-/** Serves dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
+/**
+ * Serves dist/ on 127.0.0.1 at a free port, and the HTML pages of
+ * tests/browser/ at the same level, so they load the built module as the
+ * lab does; resolves to { url, close }.
+ */
 export async function serveDist() {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error('dist/ is missing: build it first with `trunk build --release --offline`');
   }
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(DIST)) {
+    const name = path === '/' ? 'index.html' : path;
+    const built = normalize(join(DIST, name));
+    const page = normalize(join(PAGES, name));
+    if (!built.startsWith(DIST) || !page.startsWith(PAGES)) {
       response.writeHead(403).end();
       return;
     }
+    const file = existsSync(built) || extname(page) !== '.html' ? built : page;
     try {
       const body = await readFile(file);
       response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
@@ -82,7 +92,7 @@ export async function openApp(browser, url, { hash = '', width = 1440, height = 
 
 /**
  * How much of a canvas is drawn: the fraction of pixels that differ from
- * its most common colour (the background).
+ * its most common colour (the background). `page` may also be a frame.
  */
 export function drawnFraction(page, id) {
   return page.evaluate((id) => {

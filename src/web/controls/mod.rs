@@ -1,18 +1,17 @@
-//! The controls: one labelled HTML input per setting, generated from the
-//! scenario's field table (names, ranges, choices) plus a short list of
-//! which settings to show and how. Each control shows its value; keyboard
-//! operation comes from the native inputs.
+//! The controls: one labelled HTML input per setting a view shows,
+//! generated from the scenario's field table (names, ranges, choices) plus a
+//! short list of how to show each setting. Each control shows its value;
+//! keyboard operation comes from the native inputs.
 
 mod table;
 
 pub use table::CONTROLS;
 
-use super::dom;
+use super::dom::{self, Ids};
 use super::params::Params;
 use lbsim::scenario::{fields, Demand, FieldKind, PolicyKind};
 use table::{Control, Group, Show, Widget};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 enum Input {
@@ -31,28 +30,55 @@ struct Item {
 
 pub struct Controls {
     items: Vec<Item>,
+    /// The seed control's "New seed" button, when the seed has a control.
+    pub new_seed: Option<HtmlElement>,
+}
+
+/// Where a view puts its controls.
+pub enum Placement<'a> {
+    /// The lab's: the speed beside the transport buttons, the rest in the
+    /// panel, in titled groups, in the table's order.
+    Grouped { transport: &'a Element, panel: &'a Element },
+    /// An embed's: all in one row, in the order asked for.
+    Flat(&'a Element),
 }
 
 impl Controls {
-    /// Builds every control into the page.
-    pub fn build() -> Result<Controls, JsValue> {
-        let panel: HtmlElement = dom::by_id("controls")?;
-        let mut containers = vec![(Group::Transport, dom::by_id::<Element>("transport")?)];
-        for group in Group::PANEL {
-            let fieldset = dom::create("fieldset", "group")?;
-            let legend = dom::create("legend", "")?;
-            legend.set_text_content(Some(group.title()));
-            fieldset.append_child(&legend)?;
-            panel.append_child(&fieldset)?;
-            containers.push((group, fieldset.into()));
+    /// Builds the controls for `keys` (keys of [`CONTROLS`]).
+    pub fn build(keys: &[&'static str], placement: Placement, ids: &Ids) -> Result<Controls, JsValue> {
+        let mut items = Vec::with_capacity(keys.len());
+        let mut new_seed = None;
+        let mut add = |control: &'static Control, container: &Element| -> Result<(), JsValue> {
+            let (item, button) = Item::build(control, container, ids)?;
+            new_seed = new_seed.take().or(button);
+            items.push(item);
+            Ok(())
+        };
+        match placement {
+            Placement::Grouped { transport, panel } => {
+                let mut groups: Vec<(Group, Element)> = vec![(Group::Transport, transport.clone())];
+                for control in CONTROLS.iter().filter(|c| keys.contains(&c.key)) {
+                    let container = match groups.iter().find(|(g, _)| *g == control.group) {
+                        Some((_, container)) => container.clone(),
+                        None => {
+                            let fieldset: Element = dom::child(panel, "fieldset", "group")?;
+                            dom::text_child(&fieldset, "legend", "", control.group.title())?;
+                            groups.push((control.group, fieldset.clone()));
+                            fieldset
+                        }
+                    };
+                    add(control, &container)?;
+                }
+            }
+            Placement::Flat(row) => {
+                for key in keys {
+                    if let Some(control) = CONTROLS.iter().find(|c| c.key == *key) {
+                        add(control, row)?;
+                    }
+                }
+            }
         }
-        let mut items = Vec::with_capacity(CONTROLS.len());
-        for control in CONTROLS {
-            let (_, container) =
-                containers.iter().find(|(g, _)| *g == control.group).expect("every group has a container");
-            items.push(Item::build(control, container)?);
-        }
-        Ok(Controls { items })
+        Ok(Controls { items, new_seed })
     }
 
     /// Each control's key, its input, and the event that reports an edit.
@@ -92,32 +118,37 @@ impl Controls {
 }
 
 impl Item {
-    fn build(control: &'static Control, container: &Element) -> Result<Item, JsValue> {
+    /// Builds the control into `container`; returns it and its "New seed"
+    /// button, if it has one.
+    fn build(
+        control: &'static Control,
+        container: &Element,
+        ids: &Ids,
+    ) -> Result<(Item, Option<HtmlElement>), JsValue> {
         let key = control.key;
+        let (id, value_id, help_id) =
+            (ids.of(key), ids.of(&format!("{key}-value")), ids.of(&format!("{key}-help")));
         let field_kind = fields::find(key).ok().map(|f| f.kind);
-        let row = dom::create("div", "control")?;
-        let head = dom::create("div", "control-head")?;
-        let label = dom::create("label", "")?;
-        label.set_attribute("for", key)?;
-        label.set_text_content(Some(control.label));
-        let output = dom::create("output", "value")?;
-        dom::set_attributes(&output, &[("for", key), ("id", &format!("{key}-value"))])?;
-        head.append_child(&label)?;
-        head.append_child(&output)?;
-        row.append_child(&head)?;
+        let row: HtmlElement = dom::child(container, "div", "control")?;
+        let head: HtmlElement = dom::child(&row, "div", "control-head")?;
+        let label = dom::text_child(&head, "label", "", control.label)?;
+        label.set_attribute("for", &id)?;
+        let output_class = match control.show {
+            Show::PolicyDescription => "value description",
+            _ => "value",
+        };
+        let output: HtmlElement = dom::child(&head, "output", output_class)?;
+        dom::set_attributes(&output, &[("for", &id), ("id", &value_id)])?;
 
         let (input, ladder) = match (&control.widget, field_kind) {
             (Widget::Choice, Some(FieldKind::Choice(names))) => {
-                let select: HtmlSelectElement = dom::document().create_element("select")?.dyn_into()?;
+                let select: HtmlSelectElement = dom::create("select", "")?;
                 for name in names {
-                    let option = dom::create("option", "")?;
-                    option.set_attribute("value", name)?;
-                    option.set_text_content(Some(name));
-                    select.append_child(&option)?;
+                    dom::text_child(&select, "option", "", name)?.set_attribute("value", name)?;
                 }
                 (Input::Select(select), Vec::new())
             }
-            (Widget::Whole, Some(FieldKind::Count { min, max })) => {
+            (Widget::Seed, Some(FieldKind::Count { min, max })) => {
                 let input = new_input("number")?;
                 dom::set_attributes(
                     &input,
@@ -142,20 +173,32 @@ impl Item {
             Input::Select(select) => select,
             Input::Slider(input) | Input::Number(input) => input,
         };
-        element.set_id(key);
-        row.append_child(element)?;
+        element.set_id(&id);
+        let new_seed = match control.widget {
+            Widget::Seed => {
+                let line: HtmlElement = dom::child(&row, "div", "seed-line")?;
+                line.append_child(element)?;
+                let button = dom::text_child(&line, "button", "quiet new-seed", "New seed")?;
+                dom::set_attributes(
+                    &button,
+                    &[("id", &ids.of("new-seed")), ("type", "button"), ("title", "Draw a random seed")],
+                )?;
+                Some(button)
+            }
+            _ => {
+                row.append_child(element)?;
+                None
+            }
+        };
         // The policy's description stands in for the field's help.
         if matches!(control.show, Show::PolicyDescription) {
-            element.set_attribute("aria-describedby", &format!("{key}-value"))?;
+            element.set_attribute("aria-describedby", &value_id)?;
         } else {
-            let help = dom::create("p", "help")?;
-            help.set_id(&format!("{key}-help"));
-            help.set_text_content(Some(Params::help(key)));
-            row.append_child(&help)?;
-            element.set_attribute("aria-describedby", &format!("{key}-value {key}-help"))?;
+            let help = dom::text_child(&row, "p", "help", Params::help(key))?;
+            help.set_id(&help_id);
+            element.set_attribute("aria-describedby", &format!("{value_id} {help_id}"))?;
         }
-        container.append_child(&row)?;
-        Ok(Item { control, input, output, ladder })
+        Ok((Item { control, input, output, ladder }, new_seed))
     }
 
     fn show(&mut self, params: &Params) {
@@ -191,7 +234,7 @@ impl Item {
 }
 
 fn new_input(kind: &str) -> Result<HtmlInputElement, JsValue> {
-    let input: HtmlInputElement = dom::document().create_element("input")?.dyn_into()?;
+    let input: HtmlInputElement = dom::create("input", "")?;
     input.set_type(kind);
     if kind == "range" {
         dom::set_attributes(&input, &[("min", "0"), ("step", "1")])?;

@@ -14,8 +14,6 @@ pub enum Group {
 }
 
 impl Group {
-    pub const PANEL: [Group; 4] = [Group::Routing, Group::Load, Group::Servers, Group::Run];
-
     pub fn title(self) -> &'static str {
         match self {
             Group::Transport => "",
@@ -36,8 +34,9 @@ pub enum Widget {
     Presets(&'static [&'static str]),
     /// A slider over the field's whole range in steps of this size.
     Steps(f64),
-    /// A box for a whole number in the field's range.
-    Whole,
+    /// A box for the seed (a whole number in the field's range), and a
+    /// button that draws a new one.
+    Seed,
 }
 
 /// What a control shows beside its label.
@@ -158,5 +157,5 @@ pub static CONTROLS: &[Control] = &[
         widget: Widget::Choice,
         show: Show::Nothing,
     },
-    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Whole, show: Show::Nothing },
+    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Seed, show: Show::Nothing },
 ];

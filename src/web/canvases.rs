@@ -1,0 +1,310 @@
+//! Everything a view draws each frame: the topology on every frame, its
+//! charts in turn at a throttled rate so they never cost the animation its
+//! frames. It builds its canvases and their HTML legends into the view.
+
+use super::charts::{self, ChartStyle, Marker};
+use super::dom::{self, Ids};
+use super::options::Chart;
+use super::surface::Surface;
+use super::theme::Palette;
+use super::topology;
+use lbsim::metrics::{percentile_curve, Histogram};
+use lbsim::{Simulation, Snapshot};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlCanvasElement, HtmlElement};
+
+/// Wall milliseconds between two chart redraws (each chart is redrawn every
+/// so many times this while the simulation runs).
+const CHART_INTERVAL_MS: f64 = 120.0;
+/// Live changes remembered for marking.
+const MAX_MARKERS: usize = 8;
+
+/// One legend entry: the chip's extra class, its colour, and its text.
+type Entry = (&'static str, &'static str, &'static str);
+
+/// The topology's legend; the last entry shows only in the compact view.
+const TOPOLOGY_LEGEND: [Entry; 10] = [
+    ("dot", "var(--c-request)", "request"),
+    ("dot", "var(--c-retry)", "retry after a bounce"),
+    ("dot", "var(--c-bounce)", "bounced by queue timeout"),
+    ("dot", "var(--c-response)", "response"),
+    ("dot", "var(--c-handshake)", "handshake"),
+    ("", "var(--c-busy)", "busy slot"),
+    ("", "var(--c-free)", "free slot"),
+    ("", "var(--c-queued)", "queued"),
+    ("dot", "var(--c-client)", "client waiting"),
+    ("shades", "", "many servers: shade = share of slots busy, orange bar = queue"),
+];
+
+struct ChartSurface {
+    chart: Chart,
+    surface: Surface,
+    /// Its data or size changed since it was last drawn.
+    stale: bool,
+}
+
+/// The client chart's legend: the current curve's text, and the entry for
+/// the curve from before the last change with its text.
+struct ClientsLegend {
+    current: HtmlElement,
+    reference: HtmlElement,
+    reference_label: HtmlElement,
+}
+
+pub struct Canvases {
+    root: Element,
+    topology: Surface,
+    charts: Vec<ChartSurface>,
+    palette: Palette,
+    next_chart: usize,
+    last_chart_ms: f64,
+    /// The client-experience curve from before the last change.
+    reference: Vec<f64>,
+    clients_legend: Option<ClientsLegend>,
+    /// Session times recorded when a setting last changed live: the current
+    /// curve shows only the sessions completed since.
+    baseline: Option<Histogram>,
+    /// Live changes of settings, marked on the percentile chart.
+    markers: Vec<Marker>,
+    /// The legend's entry for the compact view, shown while it is.
+    compact_legend: HtmlElement,
+    /// Reused each redraw of the load chart.
+    loads: Vec<(u32, u32)>,
+}
+
+impl Canvases {
+    /// Builds the topology and its legend into `stage`, and a figure for
+    /// each of `charts` into `figures`; colours come from the view's `root`.
+    pub fn build(
+        root: &Element,
+        stage: &Element,
+        figures: &Element,
+        charts: &[Chart],
+        ids: &Ids,
+    ) -> Result<Canvases, JsValue> {
+        let label = "Clients, balancers and servers; dots are requests travelling between them";
+        let topology = canvas(stage, "topology", &ids.of("topology"), label)?;
+        let (compact_legend, _) = legend(stage, &TOPOLOGY_LEGEND)?.pop().ok_or("no legend")?;
+        compact_legend.set_id(&ids.of("compact-legend"));
+        compact_legend.set_hidden(true);
+        let mut surfaces = Vec::with_capacity(charts.len());
+        let mut clients_legend = None;
+        for &chart in charts {
+            let figure: HtmlElement = dom::child(figures, "figure", "")?;
+            let id = ids.of(&format!("chart-{}", chart.key()));
+            let canvas = match chart {
+                Chart::Percentiles => {
+                    dom::text_child(
+                        &figure,
+                        "figcaption",
+                        "",
+                        "Queue time percentiles over the last second",
+                    )?;
+                    legend(
+                        &figure,
+                        &[
+                            ("line", "var(--c-p50)", "p50"),
+                            ("line", "var(--c-p90)", "p90"),
+                            ("line", "var(--c-p99)", "p99"),
+                        ],
+                    )?;
+                    canvas(&figure, "", &id, "p50, p90 and p99 queue time over simulated time")?
+                }
+                Chart::Clients => {
+                    dom::text_child(
+                        &figure,
+                        "figcaption",
+                        "",
+                        "Client experience: session time by percentile",
+                    )?;
+                    let mut entries = legend(
+                        &figure,
+                        &[("line", "var(--c-request)", "since the start"), ("line", "var(--muted)", "")],
+                    )?;
+                    let (reference, reference_label) = entries.pop().ok_or("no legend")?;
+                    let (_, current) = entries.pop().ok_or("no legend")?;
+                    reference.set_hidden(true);
+                    current.set_id(&ids.of("current-label"));
+                    reference.set_id(&ids.of("reference-legend"));
+                    reference_label.set_id(&ids.of("reference-label"));
+                    clients_legend = Some(ClientsLegend { current, reference, reference_label });
+                    canvas(&figure, "", &id, "Session time from the fastest to the slowest client")?
+                }
+                Chart::Load => {
+                    dom::text_child(&figure, "figcaption", "", "Load across servers right now")?;
+                    legend(
+                        &figure,
+                        &[
+                            ("", "var(--c-busy)", "in service"),
+                            ("", "var(--c-queued)", "queued"),
+                            ("line dashed", "", "slots per server"),
+                        ],
+                    )?;
+                    canvas(&figure, "", &id, "Requests in service and queued at each server, busiest first")?
+                }
+            };
+            surfaces.push(ChartSurface { chart, surface: Surface::new(canvas)?, stale: true });
+        }
+        Ok(Canvases {
+            root: root.clone(),
+            topology: Surface::new(topology)?,
+            charts: surfaces,
+            palette: Palette::read(root),
+            next_chart: 0,
+            last_chart_ms: f64::NEG_INFINITY,
+            reference: Vec::new(),
+            clients_legend,
+            baseline: None,
+            markers: Vec::new(),
+            compact_legend,
+            loads: Vec::new(),
+        })
+    }
+
+    /// Re-reads the palette (the colour scheme changed) and redraws all.
+    pub fn restyle(&mut self) {
+        self.palette = Palette::read(&self.root);
+        self.invalidate();
+    }
+
+    /// Marks every chart for redrawing: its data changed outside a frame.
+    pub fn invalidate(&mut self) {
+        for chart in &mut self.charts {
+            chart.stale = true;
+        }
+    }
+
+    /// Whether a chart still waits to be redrawn.
+    pub fn pending(&self) -> bool {
+        self.charts.iter().any(|c| c.stale)
+    }
+
+    /// Settings are about to change from `before` to `after` (both in
+    /// words): keeps the current client-experience curve for comparison
+    /// and, for a change made live (the simulation goes on), marks it on the
+    /// percentile chart and starts the current curve afresh.
+    pub fn settings_changing(&mut self, sim: &Simulation, before: &str, after: &str, live: bool) {
+        let curve = self.current_curve(sim);
+        if !curve.is_empty() {
+            self.reference = curve;
+            if let Some(legend) = &self.clients_legend {
+                legend.reference_label.set_text_content(Some(&format!("before, with {before}")));
+                legend.reference.set_hidden(false);
+            }
+        }
+        if live {
+            if self.markers.len() == MAX_MARKERS {
+                self.markers.remove(0);
+            }
+            self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
+            self.baseline = Some(sim.metrics().session_time.clone());
+            let text = format!("since the change at {:.1} s", sim.now().as_secs());
+            self.set_current_label(&text);
+        } else {
+            self.restarted();
+        }
+    }
+
+    /// The simulation starts over: the current curve covers it all.
+    pub fn restarted(&mut self) {
+        self.baseline = None;
+        self.markers.clear();
+        self.set_current_label("since the start");
+    }
+
+    fn set_current_label(&self, text: &str) {
+        if let Some(legend) = &self.clients_legend {
+            legend.current.set_text_content(Some(text));
+        }
+    }
+
+    /// Session time by percentile, since the start or the last live change.
+    fn current_curve(&self, sim: &Simulation) -> Vec<f64> {
+        let sessions = &sim.metrics().session_time;
+        match &self.baseline {
+            Some(baseline) => percentile_curve(&sessions.since(baseline)),
+            None => percentile_curve(sessions),
+        }
+    }
+
+    /// Shows the legend's entry for the compact view when `servers` need it.
+    pub fn show_compact_legend(&self, servers: usize) {
+        self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
+    }
+
+    /// Draws the topology, and one chart when one is due.
+    pub fn draw(&mut self, sim: &Simulation, snapshot: &Snapshot, now_ms: f64, running: bool) {
+        self.topology.fit();
+        topology::draw(snapshot, &self.topology, &self.palette);
+        for chart in &mut self.charts {
+            chart.stale |= chart.surface.fit();
+        }
+        let count = self.charts.len();
+        if count == 0 {
+            return;
+        }
+        if running && now_ms - self.last_chart_ms >= CHART_INTERVAL_MS {
+            self.charts[self.next_chart % count].stale = true;
+        }
+        let Some(index) = (0..count).map(|k| (self.next_chart + k) % count).find(|i| self.charts[*i].stale)
+        else {
+            return;
+        };
+        self.draw_chart(index, sim, snapshot);
+        self.charts[index].stale = false;
+        self.next_chart = (index + 1) % count;
+        self.last_chart_ms = now_ms;
+    }
+
+    fn draw_chart(&mut self, index: usize, sim: &Simulation, snapshot: &Snapshot) {
+        let ChartSurface { chart, surface, .. } = &self.charts[index];
+        let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
+        let area = backend.into_drawing_area();
+        let style = ChartStyle { palette: &self.palette, scale: surface.scale };
+        let drawn = match chart {
+            Chart::Percentiles => charts::percentiles(&area, &sim.metrics().series, &self.markers, &style),
+            Chart::Clients => {
+                let current = self.current_curve(sim);
+                let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
+                charts::clients(&area, &current, reference, &style)
+            }
+            Chart::Load => {
+                self.loads.clear();
+                self.loads.extend(snapshot.servers.iter().map(|s| (s.busy, s.queued)));
+                self.loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
+                let slots = snapshot.servers.first().map_or(0, |s| s.slots);
+                charts::load(&area, &self.loads, slots, &style)
+            }
+        };
+        if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
+            web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", chart.key())));
+        }
+    }
+}
+
+/// Appends a legend of `entries` to `parent`; returns each entry's item and
+/// its text.
+fn legend(parent: &Element, entries: &[Entry]) -> Result<Vec<(HtmlElement, HtmlElement)>, JsValue> {
+    let list: HtmlElement = dom::child(parent, "ul", "legend")?;
+    list.set_attribute("aria-label", "Legend")?;
+    entries
+        .iter()
+        .map(|(chip, colour, text)| {
+            let item: HtmlElement = dom::child(&list, "li", "")?;
+            let swatch: HtmlElement = dom::child(&item, "span", &format!("chip {chip}"))?;
+            if !colour.is_empty() {
+                swatch.style().set_property("background", colour)?;
+            }
+            let label = dom::text_child(&item, "span", "", text)?;
+            Ok((item, label))
+        })
+        .collect()
+}
+
+fn canvas(parent: &Element, class: &str, id: &str, label: &str) -> Result<HtmlCanvasElement, JsValue> {
+    let canvas: HtmlCanvasElement = dom::child(parent, "canvas", class)?;
+    dom::set_attributes(&canvas, &[("id", id), ("role", "img"), ("aria-label", label)])?;
+    Ok(canvas)
+}

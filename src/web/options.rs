@@ -1,0 +1,200 @@
+//! How a view looks, as opposed to what it simulates: which controls and
+//! charts it shows, a caption, its height, whether it starts playing, and
+//! its colour theme. These come in the same `key=value` entries as the
+//! scenario's fields (see `hash`), and a bad value is refused the same way,
+//! with an error naming the entry and what it allows.
+
+use super::controls::CONTROLS;
+use lbsim::ScenarioError;
+
+/// What kind of page a view is the heart of; it sets the view's defaults and
+/// its chrome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The laboratory: every control, every chart, and the sharing tools.
+    Lab,
+    /// An embed: one simulation with few controls, for a post or a slide.
+    Embed,
+}
+
+impl Kind {
+    /// The kind named by a root's `data-lbsim` attribute.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        match name {
+            "lab" => Some(Kind::Lab),
+            "embed" => Some(Kind::Embed),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chart {
+    Percentiles,
+    Clients,
+    Load,
+}
+
+impl Chart {
+    pub const ALL: [Chart; 3] = [Chart::Percentiles, Chart::Clients, Chart::Load];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Chart::Percentiles => "percentiles",
+            Chart::Clients => "clients",
+            Chart::Load => "load",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follows the system's light or dark setting.
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    const NAMES: [(&'static str, Theme); 3] =
+        [("auto", Theme::Auto), ("light", Theme::Light), ("dark", Theme::Dark)];
+
+    pub fn name(self) -> &'static str {
+        Theme::NAMES.iter().find(|(_, t)| *t == self).map_or("auto", |(n, _)| n)
+    }
+}
+
+pub const CONTROLS_KEY: &str = "controls";
+pub const CHARTS_KEY: &str = "charts";
+pub const CAPTION_KEY: &str = "caption";
+pub const HEIGHT_KEY: &str = "height";
+pub const AUTOPLAY_KEY: &str = "autoplay";
+pub const THEME_KEY: &str = "theme";
+/// Every option's key, in the order links write them.
+pub const KEYS: [&str; 6] = [CONTROLS_KEY, CHARTS_KEY, CAPTION_KEY, HEIGHT_KEY, AUTOPLAY_KEY, THEME_KEY];
+
+const HEIGHT_MIN: u32 = 240;
+const HEIGHT_MAX: u32 = 4000;
+const CAPTION_MAX_CHARS: usize = 200;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Keys of the controls shown, in the order given.
+    pub controls: Vec<&'static str>,
+    pub charts: Vec<Chart>,
+    pub caption: String,
+    /// The view's height in CSS pixels; `None` fills what the page gives.
+    pub height: Option<u32>,
+    pub autoplay: bool,
+    pub theme: Theme,
+}
+
+impl Options {
+    pub fn defaults(kind: Kind) -> Options {
+        let (controls, charts) = match kind {
+            Kind::Lab => (CONTROLS.iter().map(|c| c.key).collect(), Chart::ALL.to_vec()),
+            Kind::Embed => (vec!["policy"], vec![Chart::Percentiles]),
+        };
+        Options { controls, charts, caption: String::new(), height: None, autoplay: true, theme: Theme::Auto }
+    }
+
+    /// Whether `key` names an option rather than a scenario field.
+    pub fn has(key: &str) -> bool {
+        KEYS.contains(&key)
+    }
+
+    /// The option `key` as text that [`Options::set`] accepts back.
+    pub fn text(&self, key: &str) -> String {
+        match key {
+            CONTROLS_KEY => list_text(&self.controls, CONTROLS.len()),
+            CHARTS_KEY => {
+                list_text(&self.charts.iter().map(|c| c.key()).collect::<Vec<_>>(), Chart::ALL.len())
+            }
+            CAPTION_KEY => self.caption.clone(),
+            HEIGHT_KEY => self.height.map_or_else(|| "auto".to_string(), |h| h.to_string()),
+            AUTOPLAY_KEY => if self.autoplay { "1" } else { "0" }.to_string(),
+            THEME_KEY => self.theme.name().to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// Changes one option; on error nothing changes.
+    pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
+        let key = KEYS
+            .iter()
+            .copied()
+            .find(|k| *k == key)
+            .ok_or_else(|| ScenarioError::UnknownField { field: key.to_string(), suggestion: None })?;
+        let bad = |allowed: String| ScenarioError::BadValue { field: key, value: text.to_string(), allowed };
+        let text = text.trim();
+        match key {
+            CONTROLS_KEY => {
+                let keys: Vec<&'static str> = CONTROLS.iter().map(|c| c.key).collect();
+                self.controls = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
+            }
+            CHARTS_KEY => {
+                let keys = Chart::ALL.map(Chart::key);
+                let chosen = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
+                self.charts =
+                    chosen.iter().filter_map(|k| Chart::ALL.into_iter().find(|c| c.key() == *k)).collect();
+            }
+            CAPTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.caption = text.to_string(),
+            CAPTION_KEY => return Err(bad(format!("text of at most {CAPTION_MAX_CHARS} characters"))),
+            HEIGHT_KEY if text == "auto" => self.height = None,
+            HEIGHT_KEY => match text.parse::<u32>() {
+                Ok(h) if (HEIGHT_MIN..=HEIGHT_MAX).contains(&h) => self.height = Some(h),
+                _ => return Err(bad(format!("\"auto\" or whole pixels from {HEIGHT_MIN} to {HEIGHT_MAX}"))),
+            },
+            AUTOPLAY_KEY => match text {
+                "1" => self.autoplay = true,
+                "0" => self.autoplay = false,
+                _ => return Err(bad("0 (start paused) or 1 (start playing)".to_string())),
+            },
+            _ => {
+                let names = Theme::NAMES.map(|(n, _)| n);
+                self.theme = Theme::NAMES
+                    .iter()
+                    .find(|(n, _)| *n == text)
+                    .map(|(_, t)| *t)
+                    .ok_or_else(|| bad(format!("one of {}", names.join(", "))))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `(key, text)` for every option that differs from `defaults`.
+    pub fn entries(&self, defaults: &Options) -> Vec<(&'static str, String)> {
+        KEYS.iter().filter(|k| self.text(k) != defaults.text(k)).map(|k| (*k, self.text(k))).collect()
+    }
+}
+
+/// "all", "none", or the names joined by commas.
+fn list_text(names: &[&str], all: usize) -> String {
+    match names.len() {
+        0 => "none".to_string(),
+        n if n == all => "all".to_string(),
+        _ => names.join(","),
+    }
+}
+
+/// The names in a comma-separated `text` ("all" and "none" included), each
+/// once, in the order given; `None` when one is not among `known`.
+fn parse_list(text: &str, known: &[&'static str]) -> Option<Vec<&'static str>> {
+    match text {
+        "all" => return Some(known.to_vec()),
+        "none" | "" => return Some(Vec::new()),
+        _ => {}
+    }
+    let mut chosen = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        let known = *known.iter().find(|k| **k == name)?;
+        if !chosen.contains(&known) {
+            chosen.push(known);
+        }
+    }
+    Some(chosen)
+}
+
+fn list_allowed(known: &[&str]) -> String {
+    format!("\"all\", \"none\", or a comma-separated list of {}", known.join(", "))
+}

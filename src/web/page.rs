@@ -1,0 +1,235 @@
+//! The views of a page, and what they share. Every element with a
+//! `data-lbsim` attribute (its kind: `lab` or `embed`) gets a view. A view
+//! takes its settings from its `data-lbsim-settings` attribute or, for at
+//! most one view per page, from the page's URL hash, which it then mirrors.
+//!
+//! One animation loop drives every view. A view out of sight (an
+//! IntersectionObserver watches each root) or in a hidden tab gets no frames,
+//! so it uses no simulated time and no drawing. The page's listeners and
+//! each view's own are kept until [`destroy`].
+
+use super::dom::{self, Listeners};
+use super::frame::FrameLoop;
+use super::hooks;
+use super::options::Kind;
+use super::view::{Target, View};
+use js_sys::Array;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Event, EventTarget, HtmlElement, IntersectionObserver, IntersectionObserverEntry, KeyboardEvent,
+    VisibilityState,
+};
+
+/// A view and the listeners on its own elements (added again when it is
+/// built again).
+pub struct Mounted {
+    pub view: Rc<RefCell<View>>,
+    listeners: RefCell<Listeners>,
+}
+
+struct Page {
+    views: Rc<Vec<Rc<Mounted>>>,
+    frames: Rc<FrameLoop>,
+    listeners: Listeners,
+    observer: IntersectionObserver,
+    /// The observer's callback, kept alive as long as the observer.
+    _on_intersection: IntersectionCallback,
+}
+
+type IntersectionCallback = Closure<dyn FnMut(Array)>;
+
+thread_local! {
+    static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
+}
+
+pub fn mount() -> Result<(), JsValue> {
+    let window = dom::window();
+    let roots = dom::document().query_selector_all("[data-lbsim]")?;
+    let mut mounted = Vec::new();
+    let mut hash_taken = false;
+    for index in 0..roots.length() {
+        let root: HtmlElement = roots.item(index).ok_or("a view's root went missing")?.dyn_into()?;
+        let name = root.get_attribute("data-lbsim").unwrap_or_default();
+        let kind = Kind::from_name(&name)
+            .ok_or_else(|| JsValue::from_str(&format!("data-lbsim=\"{name}\": expected lab or embed")))?;
+        let (settings, owns_hash) =
+            match root.get_attribute("data-lbsim-settings") {
+                Some(settings) => (settings, false),
+                None if !hash_taken => (window.location().hash()?, true),
+                None => return Err(JsValue::from_str(
+                    "only one view on a page may follow the URL hash: give the others data-lbsim-settings",
+                )),
+            };
+        hash_taken |= owns_hash;
+        let view = View::mount(&root, kind, &settings, owns_hash)?;
+        mounted.push(Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() }));
+    }
+    let views = Rc::new(mounted);
+    let frames = {
+        let views = views.clone();
+        FrameLoop::start(move |now_ms| tick(&views, now_ms))
+    };
+    for view in views.iter() {
+        view.listen(&frames)?;
+    }
+    let (observer, on_intersection) = observe(&views, &frames)?;
+    let mut listeners = Listeners::default();
+    let owner = views.iter().find(|m| m.view.borrow().owns_hash()).cloned();
+    if let Some(owner) = owner {
+        // The view that owns the page's hash is its main view: it takes
+        // the page's keyboard shortcuts and follows edits of the link.
+        let (view, requester) = (owner.view.clone(), frames.clone());
+        listeners.add(&window, "keydown", move |event| {
+            shortcut(&mut view.borrow_mut(), &event);
+            requester.request();
+        })?;
+        let requester = frames.clone();
+        listeners.add(&window, "hashchange", move |_| {
+            let hash = dom::window().location().hash().unwrap_or_default();
+            if !owner.view.borrow_mut().hash_changed(&hash) {
+                if let Err(error) = owner.rebuild(&hash, &requester) {
+                    web_sys::console::error_1(&error);
+                }
+            }
+            requester.request();
+        })?;
+    }
+    // A new window size or a shown tab needs nothing but a frame, which
+    // fits the canvases or resumes the views.
+    let document = dom::document();
+    for (target, kind) in [(window.unchecked_ref::<EventTarget>(), "resize"), (&document, "visibilitychange")]
+    {
+        let requester = frames.clone();
+        listeners.add(target, kind, move |_| requester.request())?;
+    }
+    if let Ok(Some(scheme)) = window.match_media("(prefers-color-scheme: dark)") {
+        let (views, requester) = (views.clone(), frames.clone());
+        listeners.add(&scheme, "change", move |_| {
+            for mounted in views.iter() {
+                mounted.view.borrow_mut().restyle();
+            }
+            requester.request();
+        })?;
+    }
+    hooks::install(&views, &frames)?;
+    PAGE.with(|page| {
+        *page.borrow_mut() =
+            Some(Page { views, frames, listeners, observer, _on_intersection: on_intersection })
+    });
+    Ok(())
+}
+
+/// One frame of every view in sight; returns whether another is wanted.
+fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
+    let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
+    let mut more = false;
+    for mounted in views {
+        let mut view = mounted.view.borrow_mut();
+        if hidden || !view.on_screen() {
+            view.rest();
+        } else {
+            more |= view.frame(now_ms);
+        }
+    }
+    more
+}
+
+/// Watches every view's root, so views out of sight stop and come back.
+fn observe(
+    views: &Rc<Vec<Rc<Mounted>>>,
+    frames: &Rc<FrameLoop>,
+) -> Result<(IntersectionObserver, IntersectionCallback), JsValue> {
+    let (watched, requester) = (views.clone(), frames.clone());
+    let on_intersection = IntersectionCallback::new(move |entries: Array| {
+        for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
+            let target = entry.target();
+            if let Some(mounted) = watched.iter().find(|m| m.view.borrow().root().is_same_node(Some(&target)))
+            {
+                mounted.view.borrow_mut().set_on_screen(entry.is_intersecting());
+            }
+        }
+        requester.request();
+    });
+    let observer = IntersectionObserver::new(on_intersection.as_ref().unchecked_ref())?;
+    for mounted in views.iter() {
+        observer.observe(mounted.view.borrow().root());
+    }
+    Ok((observer, on_intersection))
+}
+
+impl Mounted {
+    /// Listens to the view's own elements, and for a view that is not the
+    /// page's main one, to keys pressed inside it.
+    fn listen(&self, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
+        let mut listeners = self.listeners.borrow_mut();
+        let view = self.view.borrow();
+        for (target, kind, action) in view.targets() {
+            let (view, requester) = (self.view.clone(), frames.clone());
+            listeners.add(&target, kind, move |_| {
+                action.act(&mut view.borrow_mut());
+                requester.request();
+            })?;
+        }
+        if !view.owns_hash() {
+            let (view, requester) = (self.view.clone(), frames.clone());
+            listeners.add(self.view.borrow().root(), "keydown", move |event| {
+                shortcut(&mut view.borrow_mut(), &event);
+                requester.request();
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Builds the view again on its root for `hash` (its options changed).
+    fn rebuild(&self, hash: &str, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
+        self.listeners.borrow_mut().remove_all();
+        let (root, kind, on_screen) = {
+            let view = self.view.borrow();
+            (view.root().clone(), view.kind(), view.on_screen())
+        };
+        let mut fresh = View::mount(&root, kind, hash, true)?;
+        fresh.set_on_screen(on_screen);
+        *self.view.borrow_mut() = fresh;
+        self.listen(frames)
+    }
+}
+
+/// Keyboard shortcuts, outside text fields and menus: space plays or
+/// pauses (unless a button has focus: space presses it), "s" steps, "r"
+/// resets.
+fn shortcut(view: &mut View, event: &Event) {
+    let Some(key) = event.dyn_ref::<KeyboardEvent>() else { return };
+    let tag = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name());
+    if matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"))
+        || key.ctrl_key()
+        || key.meta_key()
+        || key.alt_key()
+    {
+        return;
+    }
+    let target = match key.key().as_str() {
+        " " if tag.as_deref() != Some("BUTTON") => Target::Play,
+        "s" => Target::Step,
+        "r" => Target::Reset,
+        _ => return,
+    };
+    target.act(view);
+    event.prevent_default();
+}
+
+/// Stops every view: cancels the frame in flight and removes every listener
+/// and the observer.
+#[wasm_bindgen]
+pub fn destroy() {
+    if let Some(mut page) = PAGE.with(|page| page.borrow_mut().take()) {
+        page.frames.destroy();
+        page.listeners.remove_all();
+        page.observer.disconnect();
+        for mounted in page.views.iter() {
+            mounted.listeners.borrow_mut().remove_all();
+        }
+    }
+}

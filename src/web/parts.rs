@@ -1,0 +1,80 @@
+//! What a view is made of, built inside its root: the notice area, a
+//! caption, the stage (readouts, topology and its legend, transport), the
+//! lab's settings panel or an embed's few controls, and the charts. Each
+//! module builds its own elements into the containers made here.
+
+use super::canvases::Canvases;
+use super::controls::{Controls, Placement};
+use super::dom::{self, Ids};
+use super::notice::Notices;
+use super::options::{Kind, Options, Theme};
+use super::readouts::Readouts;
+use super::share::Share;
+use super::transport::Transport;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+pub struct Parts {
+    pub notices: Notices,
+    pub readouts: Readouts,
+    pub canvases: Canvases,
+    pub transport: Transport,
+    /// The lab's "Copy embed code".
+    pub share: Option<Share>,
+    pub controls: Controls,
+}
+
+impl Parts {
+    /// Empties `root` and builds a view of `kind` with `options` in it.
+    pub fn build(root: &HtmlElement, kind: Kind, options: &Options) -> Result<Parts, JsValue> {
+        let ids = Ids::for_root(root);
+        root.set_text_content(None);
+        root.set_class_name(match kind {
+            Kind::Lab => "lbsim-view lbsim-lab",
+            Kind::Embed => "lbsim-view lbsim-embed",
+        });
+        apply_look(root, options)?;
+        let notices = Notices::build(root, &ids)?;
+        let caption = dom::text_child(root, "p", "caption", &options.caption)?;
+        caption.set_hidden(options.caption.is_empty());
+        let layout: Element = dom::child(root, "div", "layout")?;
+        let stage: Element = dom::child(&layout, "section", "stage")?;
+        stage.set_attribute("aria-label", "Simulation")?;
+        let panel = match kind {
+            Kind::Lab => {
+                let panel: Element = dom::child(&layout, "aside", "controls")?;
+                dom::set_attributes(&panel, &[("id", &ids.of("controls")), ("aria-label", "Settings")])?;
+                dom::text_child(&panel, "h2", "", "Settings")?;
+                Some(panel)
+            }
+            Kind::Embed => None,
+        };
+        let figures: HtmlElement = dom::child(&layout, "section", "charts")?;
+        figures.set_attribute("aria-label", "Charts")?;
+        figures.set_hidden(options.charts.is_empty());
+
+        let readouts = Readouts::build(&stage, &ids)?;
+        let canvases = Canvases::build(root, &stage, &figures, &options.charts, &ids)?;
+        let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
+        let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
+        let placement = match &panel {
+            Some(panel) => Placement::Grouped { transport: &transport.controls, panel },
+            None => Placement::Flat(&transport.controls),
+        };
+        let controls = Controls::build(&options.controls, placement, &ids)?;
+        Ok(Parts { notices, readouts, canvases, transport, share, controls })
+    }
+}
+
+/// The options that change only how the view looks: its theme and height.
+fn apply_look(root: &HtmlElement, options: &Options) -> Result<(), JsValue> {
+    match options.theme {
+        Theme::Auto => root.remove_attribute("data-theme")?,
+        theme => root.set_attribute("data-theme", theme.name())?,
+    }
+    match options.height {
+        Some(height) => root.style().set_property("height", &format!("{height}px"))?,
+        None => root.style().remove_property("height").map(|_| ())?,
+    }
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! A view's playback row: play or pause, step, reset, a place for controls
+//! beside them (the speed, in the lab; an embed's few controls), and in the
+//! lab a line on the keyboard shortcuts.
+
+use super::dom::{self, Ids};
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+pub struct Transport {
+    pub play: HtmlElement,
+    pub step: HtmlElement,
+    pub reset: HtmlElement,
+    /// Where controls beside the buttons go.
+    pub controls: Element,
+}
+
+impl Transport {
+    /// Builds the row at the end of `parent`; `hint` adds the shortcuts line.
+    pub fn build(parent: &Element, ids: &Ids, hint: bool) -> Result<Transport, JsValue> {
+        let row: HtmlElement = dom::child(parent, "div", "transport")?;
+        dom::set_attributes(&row, &[("role", "group"), ("aria-label", "Playback")])?;
+        let button = |part: &str, class: &str, text: &str, title: &str| -> Result<HtmlElement, JsValue> {
+            let button = dom::text_child(&row, "button", class, text)?;
+            dom::set_attributes(&button, &[("id", &ids.of(part)), ("type", "button")])?;
+            if !title.is_empty() {
+                button.set_title(title);
+            }
+            Ok(button)
+        };
+        let play = button("play", "play", "Pause", "")?;
+        play.set_attribute("aria-pressed", "false")?;
+        let step = button("step", "", "Step", "Advance one frame (shortcut: s)")?;
+        let reset = button("reset", "", "Reset", "Start over from the same seed (shortcut: r)")?;
+        let controls: Element = dom::child(&row, "div", "transport-controls")?;
+        controls.set_id(&ids.of("transport"));
+        if hint {
+            let line: HtmlElement = dom::child(&row, "p", "hint")?;
+            line.set_inner_html("Keys: space plays or pauses, <kbd>s</kbd> steps, <kbd>r</kbd> resets.");
+        }
+        Ok(Transport { play, step, reset, controls })
+    }
+
+    /// Shows whether the view is playing.
+    pub fn show_playing(&self, playing: bool) {
+        self.play.set_text_content(Some(if playing { "Pause" } else { "Play" }));
+        let _ = self.play.set_attribute("aria-pressed", if playing { "false" } else { "true" });
+    }
+}

@@ -1,0 +1,98 @@
+// embed.html: one view, configured entirely by its link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, drawnFraction, screenshot, summary } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const simTime = (page) => page.evaluate(() => window.lbsim.simTime());
+const settle = (page) => page.waitForTimeout(1200);
+const embed = (options) => openApp(browser, `${server.url}embed.html`, options);
+
+test('an embed shows only the controls and charts asked for, with its caption, height and theme', async () => {
+  const hash = 'policy=power-of-d&controls=policy,staleness_ms&charts=percentiles,load&caption=Power%20of%20two&height=600&theme=dark';
+  const { page, errors } = await embed({ hash, width: 1280, height: 800 });
+  await page.waitForFunction(() => window.lbsim.simTime() > 2000);
+  await settle(page);
+  const shown = await page.evaluate(() => ({
+    controls: [...document.querySelectorAll('.control select, .control input')].map((e) => e.id),
+    canvases: [...document.querySelectorAll('canvas')].map((e) => e.id),
+    caption: document.querySelector('.caption').textContent,
+    height: document.querySelector('[data-lbsim]').getBoundingClientRect().height,
+    background: getComputedStyle(document.querySelector('[data-lbsim]')).backgroundColor,
+    settingsPanel: document.querySelector('aside') !== null,
+  }));
+  assert.deepEqual(shown.controls, ['policy', 'staleness_ms']);
+  assert.deepEqual(shown.canvases, ['topology', 'chart-percentiles', 'chart-load']);
+  assert.equal(shown.caption, 'Power of two');
+  assert.equal(shown.height, 600);
+  const [r, g, b] = shown.background.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 150, `dark background expected, got ${shown.background}`);
+  assert.equal(shown.settingsPanel, false, 'no settings panel in an embed');
+  for (const id of shown.canvases) {
+    const drawn = await drawnFraction(page, id);
+    assert.ok(drawn > 0.01, `#${id} is blank (${(drawn * 100).toFixed(2)}% of pixels drawn)`);
+  }
+  assert.equal((await summary(page)).policy, 'power-of-d');
+  await page.selectOption('#policy', 'random');
+  assert.equal((await summary(page)).policy, 'random', 'the embed\'s control changes its simulation');
+  assert.match(await page.evaluate(() => location.hash), /policy=random.*controls=policy,staleness_ms/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('an embed with no options shows the policy control and the percentile chart, and plays', async () => {
+  const { page, errors } = await embed({ width: 1280, height: 800 });
+  await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  const ids = await page.evaluate(() => [...document.querySelectorAll('canvas, .control select, .control input')].map((e) => e.id));
+  assert.deepEqual(ids, ['topology', 'policy', 'chart-percentiles']);
+  const height = await page.evaluate(() => document.querySelector('[data-lbsim]').getBoundingClientRect().height);
+  assert.equal(height, 800, 'fills the window, as a bare link for a slide');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('autoplay=0 starts paused until play is pressed', async () => {
+  const { page, errors } = await embed({ hash: 'autoplay=0&charts=none&controls=none' });
+  await page.waitForTimeout(800);
+  assert.equal(await simTime(page), 0, 'time moved before play');
+  assert.equal(await page.textContent('#play'), 'Play');
+  assert.ok((await drawnFraction(page, 'topology')) > 0.01, 'the paused topology is drawn');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('canvas').length), 1);
+  await page.click('#play');
+  await page.waitForFunction(() => window.lbsim.simTime() > 300);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('bad view options give notices naming each entry and what it allows; the embed still runs', async () => {
+  const hash = 'controls=policy,colour&charts=pie&height=5&autoplay=maybe&theme=blue&caption=Fine&servers=0';
+  const { page, errors } = await embed({ hash });
+  const notice = page.locator('#notice');
+  await notice.waitFor({ state: 'visible' });
+  const text = await notice.textContent();
+  for (const fragment of [
+    '“controls=policy,colour”: expected "all", "none", or a comma-separated list of speed, policy',
+    'using policy instead',
+    '“charts=pie”: expected "all", "none", or a comma-separated list of percentiles, clients, load',
+    '“height=5”: expected "auto" or whole pixels from 240 to 4000',
+    '“autoplay=maybe”: expected 0 (start paused) or 1 (start playing)',
+    '“theme=blue”: expected one of auto, light, dark',
+    '“servers=0”',
+  ]) {
+    assert.ok(text.includes(fragment), `notice lacks "${fragment}": ${text}`);
+  }
+  assert.equal(await page.textContent('.caption'), 'Fine', 'good options still apply');
+  await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

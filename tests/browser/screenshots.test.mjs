@@ -1,0 +1,39 @@
+// The lab and an embed at desktop and phone width, light and dark: no
+// sideways scrolling, no console error, and a screenshot of each in
+// tests/browser/artifacts/ to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, screenshot } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PAGES = [
+  ['lab', '', 'policy=power-of-d'],
+  ['embed', 'embed.html', 'policy=power-of-d&controls=policy,staleness_ms&charts=percentiles,clients&caption=Power%20of%20two%2C%20live%20load'],
+];
+
+for (const [name, path, hash] of PAGES) {
+  for (const [width, height] of [[1280, 800], [360, 780]]) {
+    for (const colorScheme of ['light', 'dark']) {
+      test(`${name} at ${width} px, ${colorScheme}`, async () => {
+        const { page, errors } = await openApp(browser, server.url + path, { hash, width, height, colorScheme });
+        await page.waitForFunction(() => window.lbsim.simTime() > 3000);
+        await page.waitForTimeout(1200);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+        await screenshot(page, `${name}-${width}-${colorScheme}`);
+        assert.deepEqual(errors, []);
+        await page.context().close();
+      });
+    }
+  }
+}
