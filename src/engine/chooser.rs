@@ -31,31 +31,63 @@ pub struct Choosers {
     /// The connections to the servers, entry for entry with `known`.
     connections: Connections,
     servers: usize,
+    /// Each server's nominal weight, for the weighted policies.
+    weights: Vec<f64>,
+    /// Whether the policy times round trips, or hears from idle servers.
+    times_round_trips: bool,
+    hears_idle_servers: bool,
 }
 
 impl Choosers {
     /// Draws each chooser's pool of `subset_size` servers (all when `None`)
     /// and builds its policy, chooser by chooser. `clients_connect`: whether
-    /// the choosers are clients, who open connections to servers themselves.
+    /// the choosers are clients, who open connections to servers themselves;
+    /// `weights`, each server's nominal weight.
     pub fn new(
         count: usize,
-        servers: usize,
+        weights: Vec<f64>,
         (subset_size, clients_connect, timing): (Option<u32>, bool, &Timing),
         (kind, choices): (PolicyKind, u32),
         rng: &mut SimRng,
     ) -> Choosers {
+        let servers = weights.len();
         let mut scratch: Vec<u32> = (0..servers as u32).collect();
         let mut members = Vec::with_capacity(count);
         let mut start = 0;
         for _ in 0..count {
             let pool = draw_pool(subset_size, servers, &mut scratch, rng);
             let len = len_of(&pool, servers);
-            let policy = policy::build(kind, choices, len, rng);
+            let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
             members.push(Member { pool, start, policy });
             start += len;
         }
         let connections = Connections::new(start, clients_connect, timing);
-        Choosers { members, known: huge_pages::filled(start, Known::default()), connections, servers }
+        Choosers {
+            members,
+            known: huge_pages::filled(start, Known::default()),
+            connections,
+            servers,
+            weights,
+            times_round_trips: kind.times_round_trips(),
+            hears_idle_servers: kind.hears_idle_servers(),
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether servers falling idle should be reported to the choosers.
+    pub fn hear_idle_servers(&self) -> bool {
+        self.hears_idle_servers
+    }
+
+    /// `server` fell idle and tells `chooser`; false when the server is not
+    /// in that chooser's pool (the report is lost).
+    pub fn on_idle(&mut self, chooser: usize, server: u32) -> bool {
+        let Some(position) = self.position_of(chooser, server) else { return false };
+        self.members[chooser].policy.on_idle(position);
+        true
     }
 
     pub fn pool_len(&self, chooser: usize) -> usize {
@@ -116,21 +148,35 @@ impl Choosers {
         self.entry_mut(chooser, position).sent(slots);
     }
 
-    /// A response or bounce came back from `server`, carrying its load.
-    pub fn on_return(&mut self, chooser: usize, server: u32, reported: PackedLoad, measured_at: Time) {
+    /// A response or bounce came back from `server`, carrying its load;
+    /// `round_trip`, for a response to a request never sent back, is how long
+    /// after its creation it came back (at `now`).
+    pub fn on_return(
+        &mut self,
+        chooser: usize,
+        server: u32,
+        (reported, measured_at): (PackedLoad, Time),
+        round_trip: Option<Time>,
+        now: Time,
+    ) {
         if let Some(position) = self.position_of(chooser, server) {
             let known = self.entry_mut(chooser, position);
             known.in_flight = known.in_flight.saturating_sub(1);
             known.learn(reported, measured_at);
+            if let (true, Some(round_trip)) = (self.times_round_trips, round_trip) {
+                self.members[chooser].policy.on_response(position, round_trip, now);
+            }
         }
     }
 
     /// Gives every chooser a new policy of `kind`.
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
         for chooser in 0..self.members.len() {
-            let len = self.pool_len(chooser);
-            self.members[chooser].policy = policy::build(kind, choices, len, rng);
+            let weights = pool_weights(&self.members[chooser].pool, &self.weights);
+            self.members[chooser].policy = policy::build(kind, choices, &weights, rng);
         }
+        self.times_round_trips = kind.times_round_trips();
+        self.hears_idle_servers = kind.hears_idle_servers();
     }
 
     /// Draws every chooser a new pool, keeping what each knew of the servers
@@ -159,6 +205,14 @@ impl Choosers {
         }
         self.known = known;
         self.connections = connections;
+    }
+}
+
+/// The nominal weight of each position of a pool.
+fn pool_weights(pool: &Option<Vec<u32>>, weights: &[f64]) -> Vec<f64> {
+    match pool {
+        None => weights.to_vec(),
+        Some(pool) => pool.iter().map(|&server| weights[server as usize]).collect(),
     }
 }
 
@@ -231,7 +285,8 @@ mod tests {
             idle_timeout: None,
             board_refresh: None,
         };
-        let mut choosers = Choosers::new(3, 10, (Some(4), true, &timing), (PolicyKind::Random, 2), &mut rng);
+        let mut choosers =
+            Choosers::new(3, vec![1.0; 10], (Some(4), true, &timing), (PolicyKind::Random, 2), &mut rng);
         for chooser in 0..3 {
             for position in 0..4 {
                 for _ in 0..=position {
@@ -251,7 +306,7 @@ mod tests {
         let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
         let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
         let sum = total(&choosers);
-        choosers.on_return(0, outside, policy::Load::new(0, 1).into(), Time(5));
+        choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), None, Time(5));
         assert_eq!(total(&choosers), sum);
     }
 }

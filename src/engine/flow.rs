@@ -145,6 +145,9 @@ impl Simulation {
     fn arrive_at_server(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let server = session.request.server as usize;
+        if self.choosers.hear_idle_servers() {
+            self.idle_listed[server] = false;
+        }
         if self.servers[server].has_free_slot() {
             self.start_service(id, server);
             return;
@@ -214,6 +217,7 @@ impl Simulation {
         if let Some(next) = self.servers[server].queue.pop_front() {
             self.start_service(next, server);
         }
+        self.report_if_idle(server);
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
@@ -226,13 +230,32 @@ impl Simulation {
         self.events.push_in_lane(lane, self.now + delay, event);
     }
 
+    /// Join-the-idle-queue: `server`, if it has a free slot, nothing queued
+    /// and has not said so since a request last reached it, tells a chooser
+    /// drawn at random.
+    pub(super) fn report_if_idle(&mut self, server: usize) {
+        let s = &self.servers[server];
+        if !self.choosers.hear_idle_servers()
+            || self.idle_listed[server]
+            || !s.queue.is_empty()
+            || !s.has_free_slot()
+        {
+            return;
+        }
+        let chooser = self.streams.routing.index(self.choosers.count());
+        self.idle_listed[server] = self.choosers.on_idle(chooser, server as u32);
+    }
+
     /// The chooser that sent session `id`'s request hears back from its server.
     fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
         let session = self.sessions.get(id)?;
         let chooser = session.balancer().unwrap_or(session.client) as usize;
         let r = &session.request;
+        // A response (not a bounce) to a request never sent back times one server.
+        let answered = r.retries == 0 && r.stage != Stage::Bounced;
+        let round_trip = answered.then(|| self.now - r.created);
         // The request left its server, which measured `reported`, at `departs`.
-        self.choosers.on_return(chooser, r.server, r.reported, r.departs);
+        self.choosers.on_return(chooser, r.server, (r.reported, r.departs), round_trip, self.now);
         Some((chooser, r.server))
     }
 

@@ -50,6 +50,15 @@ impl Simulation {
     fn rebuild_policies(&mut self) {
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
+        self.report_idle_servers();
+    }
+
+    /// Join-the-idle-queue starts with every idle server told to a chooser.
+    pub(super) fn report_idle_servers(&mut self) {
+        self.idle_listed.iter_mut().for_each(|listed| *listed = false);
+        for server in 0..self.servers.len() {
+            self.report_if_idle(server);
+        }
     }
 
     fn redraw_pools(&mut self) {

@@ -55,6 +55,9 @@ pub struct Simulation {
     /// `clients × balancers` entries.
     client_links: Connections,
     sessions: Sessions,
+    /// For join-the-idle-queue: whether each server has told a chooser it is
+    /// idle since a request last reached it.
+    idle_listed: Vec<bool>,
     /// Server loads as of the last refresh, for policies reading stale load.
     board: Vec<u64>,
     board_generation: u32,
@@ -156,7 +159,13 @@ impl Simulation {
         let policy = (scenario.policy, scenario.choices);
         let timing = Timing::of(&scenario);
         let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
-        let choosers = Choosers::new(scenario.choosers() as usize, n, pools, policy, &mut streams.routing);
+        let choosers = Choosers::new(
+            scenario.choosers() as usize,
+            scenario.weights(),
+            pools,
+            policy,
+            &mut streams.routing,
+        );
         let links =
             if scenario.balancers > 0 { scenario.clients as usize * scenario.balancers as usize } else { 0 };
         let mut sim = Simulation {
@@ -166,6 +175,7 @@ impl Simulation {
             choosers,
             client_links: Connections::new(links, true, &timing),
             sessions: Sessions::default(),
+            idle_listed: vec![false; n],
             board: vec![0; n],
             board_generation: 0,
             arrival_generation: 0,
@@ -180,6 +190,7 @@ impl Simulation {
             streams,
             scenario,
         };
+        sim.report_idle_servers();
         match sim.scenario.demand {
             Demand::Spike => {
                 for client in 0..sim.scenario.clients {

@@ -9,20 +9,28 @@
 //! scenario changes.
 
 mod best_of_d;
+mod join_idle_queue;
 mod least_loaded;
 mod lowest;
+mod peak_ewma;
 mod random;
 mod repick;
 mod round_robin;
 mod signal;
+mod weighted_random;
+mod weighted_round_robin;
 
 pub use best_of_d::BestOfD;
+pub use join_idle_queue::JoinIdleQueue;
 pub use least_loaded::LeastLoaded;
 use lowest::lowest;
+pub use peak_ewma::PeakEwma;
 pub use random::RandomPick;
 pub use repick::Repick;
 pub use round_robin::RoundRobin;
 pub use signal::{Board, Known, Load, PackedLoad, Signal};
+pub use weighted_random::WeightedRandom;
+pub use weighted_round_robin::WeightedRoundRobin;
 
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
@@ -70,10 +78,21 @@ impl Pick {
 pub trait Policy {
     /// Picks a pool position; `view.pool_len()` is at least 1.
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick;
+
+    /// A request sent to `position` (and never sent back) was answered
+    /// `round_trip` after it was created. Told only to policies whose kind
+    /// [`PolicyKind::times_round_trips`].
+    fn on_response(&mut self, _position: usize, _round_trip: Time, _now: Time) {}
+
+    /// The server at `position` fell idle and told this chooser. Told only
+    /// to policies whose kind [`PolicyKind::hears_idle_servers`].
+    fn on_idle(&mut self, _position: usize) {}
 }
 
-/// Builds a chooser's policy for `kind`; `choices` is d for power-of-d.
-pub fn build(kind: PolicyKind, choices: u32, pool_len: usize, rng: &mut SimRng) -> Box<dyn Policy> {
+/// Builds a chooser's policy for `kind`: `choices` is d for the best-of-d
+/// policies, `weights` the nominal weight of each pool position.
+pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) -> Box<dyn Policy> {
+    let pool_len = weights.len();
     match kind {
         PolicyKind::Random => Box::new(RandomPick),
         PolicyKind::RoundRobin => Box::new(RoundRobin::starting_at(rng.index(pool_len.max(1)))),
@@ -82,6 +101,13 @@ pub fn build(kind: PolicyKind, choices: u32, pool_len: usize, rng: &mut SimRng) 
         PolicyKind::ShortestQueue => Box::new(LeastLoaded::new(Signal::Board)),
         PolicyKind::PowerOfD => Box::new(BestOfD::new(choices as usize, Signal::Board)),
         PolicyKind::Piggyback => Box::new(BestOfD::new(2, Signal::Piggyback)),
+        PolicyKind::LeastRequest => Box::new(BestOfD::new(choices as usize, Signal::InFlight)),
+        PolicyKind::PeakEwma => Box::new(PeakEwma::new(pool_len)),
+        PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue::new(pool_len)),
+        PolicyKind::WeightedRoundRobin => {
+            Box::new(WeightedRoundRobin::new(weights, rng.index(pool_len.max(1))))
+        }
+        PolicyKind::WeightedRandom => Box::new(WeightedRandom::new(weights)),
     }
 }
 
@@ -111,7 +137,7 @@ mod tests {
         let board: Vec<u64> = loads.iter().map(|&l| Load::new(l, 0).0).collect();
         let least = *loads.iter().min().unwrap();
         let tied: Vec<usize> = (0..loads.len()).filter(|&p| loads[p] == least).collect();
-        let mut policy = build(kind, choices, loads.len(), rng);
+        let mut policy = build(kind, choices, &vec![1.0; loads.len()], rng);
         let mut counts = vec![0u64; tied.len()];
         for _ in 0..20_000 {
             let position = policy.pick(&view(&known, &board), rng).position;
@@ -141,6 +167,8 @@ mod tests {
                 (PolicyKind::PowerOfD, 2),
                 (PolicyKind::PowerOfD, 5.min(n)),
                 (PolicyKind::Piggyback, 2),
+                (PolicyKind::LeastRequest, 2),
+                (PolicyKind::LeastRequest, n),
             ] {
                 let counts = tied_counts(kind, choices, loads, &mut rng);
                 assert!(counts.iter().sum::<u64>() > 3_000, "{kind:?}: too few tied picks {counts:?}");

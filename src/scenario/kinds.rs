@@ -52,6 +52,11 @@ named_choice! {
         PowerOfD => "power-of-d",
         ShortestQueue => "shortest-queue",
         Piggyback => "p2c-piggyback",
+        LeastRequest => "least-request",
+        PeakEwma => "peak-ewma",
+        JoinIdleQueue => "join-idle-queue",
+        WeightedRoundRobin => "weighted-round-robin",
+        WeightedRandom => "weighted-random",
     }
 }
 
@@ -66,6 +71,27 @@ impl PolicyKind {
             PolicyKind::PowerOfD => "best of `choices` random servers by their true load",
             PolicyKind::ShortestQueue => "least-loaded server of the pool by true load",
             PolicyKind::Piggyback => "best of two by load learned from responses; random when that is stale",
+            PolicyKind::LeastRequest => {
+                "best of `choices` random servers by this chooser's requests in flight"
+            }
+            PolicyKind::PeakEwma => {
+                "best of two by peak-sensitive average round trip × (requests in flight + 1)"
+            }
+            PolicyKind::JoinIdleQueue => {
+                "a server that fell idle and told this chooser; random when none did"
+            }
+            PolicyKind::WeightedRoundRobin => "cycles through the pool in proportion to `server_weights`",
+            PolicyKind::WeightedRandom => "random, in proportion to `server_weights`",
         }
+    }
+
+    /// Whether the policy times round trips (its chooser tells it each one).
+    pub fn times_round_trips(self) -> bool {
+        self == PolicyKind::PeakEwma
+    }
+
+    /// Whether servers tell choosers when they fall idle.
+    pub fn hears_idle_servers(self) -> bool {
+        self == PolicyKind::JoinIdleQueue
     }
 }

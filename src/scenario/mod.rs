@@ -26,6 +26,9 @@ pub struct Scenario {
     pub queue_timeout_ms: Option<f64>,
     /// Relative speed of each server, repeated in order across the servers.
     pub server_speeds: Vec<f64>,
+    /// Nominal weight of each server (what weighted policies believe),
+    /// repeated in order across the servers.
+    pub server_weights: Vec<f64>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
     pub service_cv: f64,
@@ -58,6 +61,7 @@ impl Default for Scenario {
             slots: 10,
             queue_timeout_ms: Some(100.0),
             server_speeds: vec![1.0],
+            server_weights: vec![1.0],
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
             service_cv: 1.0,
@@ -137,6 +141,11 @@ impl Scenario {
     }
 
     /// The number of servers one chooser picks among.
+    /// The nominal weight of every server, in order.
+    pub fn weights(&self) -> Vec<f64> {
+        (0..self.servers as usize).map(|i| self.server_weights[i % self.server_weights.len()]).collect()
+    }
+
     pub fn pool_size(&self) -> u32 {
         self.subset_size.map_or(self.servers, |s| s.min(self.servers))
     }

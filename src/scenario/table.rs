@@ -41,6 +41,14 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.server_speeds = v.list(),
     },
     Field {
+        key: "server_weights",
+        help: "nominal weight of each server, repeated across the servers, as weighted-round-robin and weighted-random read it (what a machine should do, not what server_speeds says it does)",
+        kind: FieldKind::NumberList { min: 0.01, max: 100.0, max_len: 100 },
+        live: false,
+        get: |s| Value::List(s.server_weights.clone()),
+        put: |s, v| s.server_weights = v.list(),
+    },
+    Field {
         key: "service",
         help: "distribution of service times",
         kind: FieldKind::Choice(ServiceDistribution::NAMES),
