@@ -2,7 +2,7 @@
 //! (`scenarios/continuous-random.toml`: 10 servers × 10 slots, 20 clients,
 //! load 0.9, 100 ms queue timeout), each against random on common random
 //! numbers: the p99 queue time of the policy over random's, with its 95%
-//! interval from paired batches.
+//! interval from paired batches; and the imbalance they leave.
 
 mod common;
 
@@ -59,4 +59,27 @@ fn weighted_policies_follow_the_weights() {
         println!("{policy}: share of the weight-1 server {share:.4} (expected 0.25)");
         assert!((share - 0.25).abs() < 0.036, "{policy}: {share}");
     }
+}
+
+/// The seed's split of imbalance: round-robin over servers of unequal speed
+/// leaves the slow ones always busier (persistent); random over equal
+/// servers makes them take turns (temporal). The persistent share of the
+/// variance over 5 seeds, judged 4 standard errors from one half.
+#[test]
+fn imbalance_is_persistent_under_weightless_round_robin_and_temporal_under_random() {
+    let share = |pairs: &[(&str, &str)]| {
+        let values: Vec<f64> = (1..=5)
+            .map(|seed| {
+                let seed = seed.to_string();
+                let pairs = [pairs, &[("seed", seed.as_str()), ("duration_s", "30")]].concat();
+                run(&scenario_file("continuous-random.toml", &pairs)).summary().imbalance.persistent_share
+            })
+            .collect();
+        common::Estimate::of(&values)
+    };
+    let round_robin = share(&[("policy", "round-robin"), ("server_speeds", "1,2"), ("load", "0.6")]);
+    let random = share(&[("policy", "random"), ("load", "0.6")]);
+    println!("persistent share: round-robin over speeds 1,2 {round_robin:?}; random over equal servers {random:?}");
+    assert!(round_robin.mean - 4.0 * round_robin.se > 0.5, "{round_robin:?}");
+    assert!(random.mean + 4.0 * random.se < 0.5, "{random:?}");
 }

@@ -72,6 +72,15 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
             "\ncompleted per server: min {min}, max {max} · mean load cv {:.3} · trace {}",
             summary.mean_load_cv, summary.trace_hash
         );
+        let i = &summary.imbalance;
+        let _ = writeln!(
+            out,
+            "imbalance of work across servers per 250 ms: cv {:.3}, {:.0}% persistent, {:.0}% temporal · lag-1 autocorrelation {:.2}",
+            i.cv,
+            100.0 * i.persistent_share,
+            100.0 * (1.0 - i.persistent_share),
+            i.autocorrelation
+        );
     }
     out
 }

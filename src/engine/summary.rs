@@ -2,7 +2,9 @@
 
 use super::Simulation;
 use crate::metrics::Histogram;
-use crate::metrics::{percentile_curve, Counts, Distribution, FailureReason, Figures, Interval, SamplePoint};
+use crate::metrics::{
+    percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
+};
 use crate::theory::{self, Theory};
 use serde::Serialize;
 
@@ -47,6 +49,9 @@ pub struct Summary {
     pub mean_retries: f64,
     /// Mean over the live series of the per-server load coefficient of variation.
     pub mean_load_cv: f64,
+    /// The spread of work across servers after the warm-up, split into
+    /// persistent and temporal imbalance.
+    pub imbalance: Imbalance,
     pub completed_per_server: Vec<u64>,
     /// Per server, busy slots and queued requests averaged over the samples
     /// taken every 250 ms after the warm-up.
@@ -119,6 +124,7 @@ impl Simulation {
             } else {
                 series.iter().map(|p| p.load_cv).sum::<f64>() / series.len() as f64
             },
+            imbalance: m.imbalance.imbalance(),
             completed_per_server: m.completed_per_server.clone(),
             mean_busy_per_server: per_sample(&m.busy_sums, m.samples_measured),
             mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),

@@ -5,11 +5,13 @@
 mod batches;
 mod confidence;
 mod histogram;
+mod imbalance;
 mod window;
 
 pub use batches::{Batches, MAX_BATCHES};
 pub use confidence::{t_975, Figures, Interval};
 pub use histogram::Histogram;
+pub use imbalance::{Imbalance, ImbalanceSums};
 pub use window::Recorder;
 
 use crate::time::Time;
@@ -127,11 +129,15 @@ pub struct Metrics {
     pub busy_sums: Vec<u64>,
     pub queued_sums: Vec<u64>,
     pub samples_measured: u64,
+    /// The spread of work across servers over the measured samples.
+    pub imbalance: ImbalanceSums,
     /// Per server (busy slots, queued requests) at each of the last
     /// `SERVER_HISTORY` samples, oldest first.
     pub server_history: VecDeque<Vec<(u32, u32)>>,
     pub series: VecDeque<SamplePoint>,
     started_this_interval: Vec<u32>,
+    /// Each server's work started in the last interval, per unit of speed.
+    work: Vec<f64>,
     counts_at_last_sample: Counts,
     scratch: Histogram,
 }
@@ -154,9 +160,11 @@ impl Metrics {
             busy_sums: vec![0; servers],
             queued_sums: vec![0; servers],
             samples_measured: 0,
+            imbalance: ImbalanceSums::new(servers),
             server_history: VecDeque::with_capacity(SERVER_HISTORY),
             series: VecDeque::with_capacity(SERIES_POINTS),
             started_this_interval: vec![0; servers],
+            work: Vec::with_capacity(servers),
             counts_at_last_sample: Counts::default(),
             scratch: Histogram::default(),
         }
@@ -230,6 +238,7 @@ impl Metrics {
             if self.server_history.len() == SERVER_HISTORY { self.server_history.pop_front() } else { None }
                 .unwrap_or_default();
         history.clear();
+        self.work.clear();
         let mut busy_slots = 0u64;
         let mut queued = 0u64;
         let (mut sum, mut sum_sq, mut n) = (0.0, 0.0, 0.0);
@@ -246,10 +255,14 @@ impl Metrics {
             sum += work;
             sum_sq += work * work;
             n += 1.0;
+            self.work.push(work);
             *started = 0;
         }
         let mean = sum / n;
         let load_cv = if mean > 0.0 { (sum_sq / n - mean * mean).max(0.0).sqrt() / mean } else { 0.0 };
+        if measuring {
+            self.imbalance.add(&self.work, mean);
+        }
 
         self.queue_time.window_into(&mut self.scratch);
         let queue = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
