@@ -269,3 +269,41 @@ fn presets_run_by_name_as_their_files_do() {
     let missing = text(&lbsim(&["run", "no-such-preset"]).stderr);
     assert!(missing.contains("lbsim presets"), "{missing}");
 }
+
+#[test]
+fn capacity_finds_each_policys_highest_load_within_the_objective() {
+    let args = [
+        "capacity",
+        "continuous-random",
+        "--slo",
+        "p99=50ms",
+        "--set",
+        "policy=random,power-of-d",
+        "--duration",
+        "30",
+        "--json",
+    ];
+    let out = lbsim(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let outcomes = json["outcomes"].as_array().unwrap();
+    let capacity = |i: usize| outcomes[i]["capacity"].as_f64().unwrap();
+    assert_eq!(
+        (outcomes[0]["policy"].as_str(), outcomes[1]["policy"].as_str()),
+        (Some("random"), Some("power-of-d"))
+    );
+    // Power of two sustains more load than random within 50 ms of p99 queue time.
+    assert!(0.05 < capacity(0) && capacity(0) + 0.05 < capacity(1) && capacity(1) <= 1.0, "{json}");
+    for outcome in outcomes {
+        let c = outcome["capacity"].as_f64().unwrap();
+        for probe in outcome["probes"].as_array().unwrap() {
+            let load = probe["load"].as_f64().unwrap();
+            // The search is a bisection: every probe at or below the capacity held.
+            assert_eq!(probe["holds"].as_bool().unwrap(), load <= c, "{outcome}");
+        }
+    }
+    let missing = text(&lbsim(&["capacity", "default"]).stderr);
+    assert!(missing.contains("--slo p99=MS"), "{missing}");
+    let bad = text(&lbsim(&["capacity", "default", "--slo", "p50=3"]).stderr);
+    assert!(bad.contains("--slo takes"), "{bad}");
+}

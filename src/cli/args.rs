@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use super::capacity::Objective;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -16,6 +17,10 @@ usage:
                 runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and
                 prints both summaries and B over A with 95% intervals; --independent-seeds gives B
                 the next seed instead, to see how much wider the intervals are without them
+  lbsim capacity SCENARIO --slo p99=MS [--set policy=a,b,...] [--set key=value]... [--seed N]
+                [--duration D] [--warmup D] [--json]
+                for each policy, the highest load at which the p99 queue time (or latency-p99=MS) stays
+                within the objective: bisection on load, policies in parallel on every core
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -29,6 +34,7 @@ pub enum Command {
     Run(RunArgs),
     Sweep(RunArgs),
     Compare(RunArgs),
+    Capacity(RunArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -56,6 +62,8 @@ pub struct RunArgs {
     /// (a fraction of it), and where to write CSV files.
     pub until_precision: Option<f64>,
     pub csv: Option<PathBuf>,
+    /// For a capacity search: the objective.
+    pub slo: Option<Objective>,
     pub json: bool,
 }
 
@@ -71,6 +79,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Compare(run))
         }
+        "capacity" => {
+            let run = parse_run("capacity", &args[1..])?;
+            if run.slo.is_none() {
+                return Err("capacity needs --slo p99=MS (queue time) or latency-p99=MS".into());
+            }
+            Ok(Command::Capacity(run))
+        }
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -80,7 +95,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, fields, policies or presets"
+            "unknown command `{other}`; expected run, sweep, compare, capacity, fields, policies or presets"
         )),
     }
 }
@@ -92,6 +107,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut independent_seeds = false;
     let mut until_precision = None;
     let mut csv = None;
+    let mut slo = None;
     let mut json = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -111,6 +127,10 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             }
             "--until-precision" => until_precision = Some(percent(&value_of("--until-precision")?)?),
             "--csv" => csv = Some(PathBuf::from(value_of("--csv")?)),
+            "--slo" if command != "capacity" => {
+                return Err(format!("--slo belongs to capacity, not {command}"))
+            }
+            "--slo" => slo = Some(Objective::parse(&value_of("--slo")?)?),
             "--independent-seeds" => independent_seeds = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
@@ -121,7 +141,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, json })
 }
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.
@@ -184,6 +204,7 @@ mod tests {
                 independent_seeds: false,
                 until_precision: None,
                 csv: None,
+                slo: None,
                 json: true,
             }))
         );

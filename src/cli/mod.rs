@@ -1,6 +1,8 @@
-//! The native command line: run a scenario, sweep one field, list fields.
+//! The native command line: run a scenario, sweep one field, compare two
+//! settings, search for capacity, list fields, policies and presets.
 
 pub mod args;
+mod capacity;
 pub mod report;
 mod runner;
 

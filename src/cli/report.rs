@@ -300,3 +300,53 @@ pub fn policies() -> String {
 pub fn presets() -> String {
     lbsim::presets::PRESETS.iter().map(|p| format!("{}\n    {}\n", p.name, p.description())).collect()
 }
+
+/// The capacity table, then each policy's load-versus-p99 points.
+pub fn capacity(
+    base: &Scenario,
+    objective: &super::capacity::Objective,
+    outcomes: &[super::capacity::Outcome],
+    wall_s: f64,
+    threads: usize,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "effective capacity at {} · seed {} · {} s per probe (4× when the p99's interval straddles the target) · {wall_s:.1} s wall on {threads} threads\n",
+        objective.describe(),
+        base.seed,
+        seconds(base.duration_s)
+    );
+    let _ = writeln!(
+        out,
+        "{:<22}{:>10}{:>12}{:>22}{:>8}",
+        "policy", "capacity", "req/s", "p99 there (ms)", "probes"
+    );
+    for o in outcomes {
+        let at = o.capacity.and_then(|c| o.probes.iter().find(|p| p.load == c));
+        let p99 = at.and_then(|p| p.p99_ms).map_or("–".into(), |p| plus_minus(&p));
+        let capacity = match o.capacity {
+            Some(c) if c >= 1.0 => "1 (all)".into(),
+            Some(c) => format!("{c:.3}"),
+            None => "< 0.05".into(),
+        };
+        let rate = o.requests_per_sec.map_or("–".into(), |r| format!("{r:.0}"));
+        let _ = writeln!(out, "{:<22}{capacity:>10}{rate:>12}{p99:>22}{:>8}", o.policy, o.probes.len());
+    }
+    let _ = writeln!(out, "\nload → p99 (ms), per probe:");
+    for o in outcomes {
+        let points: Vec<String> = o
+            .probes
+            .iter()
+            .map(|p| {
+                format!(
+                    "{:.3}→{}",
+                    p.load,
+                    p.p99_ms.map_or("halted".into(), |i| format!("{:.1}", i.estimate))
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "  {}: {}", o.policy, points.join(", "));
+    }
+    out
+}

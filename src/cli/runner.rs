@@ -1,6 +1,7 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
+use super::capacity;
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
@@ -31,6 +32,33 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Run(run) => single(&run)?,
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
+        Command::Capacity(run) => capacity(&run)?,
+    }
+    Ok(())
+}
+
+/// `capacity`: each policy of the `--set policy=a,b,...` list (or the
+/// scenario's own) searched for its highest load within the objective.
+fn capacity(run: &RunArgs) -> Result<(), String> {
+    let objective = run.slo.ok_or("capacity needs --slo")?;
+    let policies: Vec<String> = match run.sets.iter().rev().find(|(k, _)| k == "policy") {
+        Some((_, list)) => list.split(',').map(|p| p.trim().to_string()).collect(),
+        None => vec![load(run, None)?.policy.name().to_string()],
+    };
+    let scenarios = policies
+        .iter()
+        .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let started = Instant::now();
+    let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
+    let wall_s = started.elapsed().as_secs_f64();
+    let used = cores.min(scenarios.len());
+    if run.json {
+        let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
+        println!("{out}");
+    } else {
+        print!("{}", report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used));
     }
     Ok(())
 }
