@@ -79,7 +79,9 @@ fn imbalance_is_persistent_under_weightless_round_robin_and_temporal_under_rando
     };
     let round_robin = share(&[("policy", "round-robin"), ("server_speeds", "1,2"), ("load", "0.6")]);
     let random = share(&[("policy", "random"), ("load", "0.6")]);
-    println!("persistent share: round-robin over speeds 1,2 {round_robin:?}; random over equal servers {random:?}");
+    println!(
+        "persistent share: round-robin over speeds 1,2 {round_robin:?}; random over equal servers {random:?}"
+    );
     assert!(round_robin.mean - 4.0 * round_robin.se > 0.5, "{round_robin:?}");
     assert!(random.mean + 4.0 * random.se < 0.5, "{random:?}");
 }

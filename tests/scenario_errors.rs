@@ -51,6 +51,21 @@ const CASES: &[(&str, &str, &str)] = &[
         "load, servers, slots, server_speeds, service_mean_ms, session_length",
         "at most 1e9 are allowed",
     ),
+    ("class_shares = [99, 1]\nclass_costs = [1]", "class_shares, class_costs", "2 shares but 1 costs"),
+    ("class_costs = [1, 100]", "class_shares, class_costs", "one share and one cost per request class"),
+    ("class_shares = [0.5, 0]\nclass_costs = [1, 2]", "class_shares", "from 0.0001"),
+    ("class_shares = []", "class_shares", "a list of 1 to 8 numbers"),
+    (
+        "class_costs = [1, 2, 3, 4, 5, 6, 7, 8, 9]\nclass_shares = [1, 1, 1, 1, 1, 1, 1, 1, 1]",
+        "class_costs",
+        "a list of 1 to 8 numbers",
+    ),
+    ("class_costs = -1", "class_costs", "from 0.001"),
+    ("class_shares = \"half\"", "class_shares", "wrong type"),
+    ("server_weights = [0]", "server_weights", "from 0.01 to 100"),
+    ("server_weights = []", "server_weights", "a list of 1 to 100 numbers"),
+    ("server_weights = [1, \"two\"]", "server_weights", "wrong type"),
+    ("policy = \"least-work \"", "policy", "least-work"),
 ];
 
 #[test]

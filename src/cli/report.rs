@@ -61,6 +61,18 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     if summary.decision_staleness_ms.count > 0 {
         let _ = writeln!(out, "{}", row("staleness", &summary.decision_staleness_ms));
     }
+    for (i, class) in summary.classes.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "class {i} ({:.2}% of requests, mean service {:.2} ms): queue time p50 {:.2} p99 {:.2} · latency p50 {:.2} p99 {:.2} ms",
+            100.0 * class.share,
+            class.mean_service_ms,
+            class.queue_ms.p50,
+            class.queue_ms.p99,
+            class.latency_ms.p50,
+            class.latency_ms.p99
+        );
+    }
     let _ = write!(out, "{}", confidence(summary));
     if let Some(theory) = &summary.theory {
         let _ = write!(out, "{}", theory_beside(theory, summary));

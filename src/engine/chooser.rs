@@ -33,6 +33,12 @@ pub struct Choosers {
     servers: usize,
     /// Each server's nominal weight, for the weighted policies.
     weights: Vec<f64>,
+    /// With several request classes: each class's mean service time (ms),
+    /// and, entry for entry with `known`, the work each chooser has in flight
+    /// at each server (the sum of its requests' class means). Empty with one
+    /// class, where work is requests.
+    class_means: Vec<f32>,
+    work: Vec<f32>,
     /// Whether the policy times round trips, or hears from idle servers.
     times_round_trips: bool,
     hears_idle_servers: bool,
@@ -45,7 +51,7 @@ impl Choosers {
     /// `weights`, each server's nominal weight.
     pub fn new(
         count: usize,
-        weights: Vec<f64>,
+        (weights, class_means): (Vec<f64>, Vec<f64>),
         (subset_size, clients_connect, timing): (Option<u32>, bool, &Timing),
         (kind, choices): (PolicyKind, u32),
         rng: &mut SimRng,
@@ -62,12 +68,15 @@ impl Choosers {
             start += len;
         }
         let connections = Connections::new(start, clients_connect, timing);
+        let several = class_means.len() > 1;
         Choosers {
             members,
             known: huge_pages::filled(start, Known::default()),
             connections,
             servers,
             weights,
+            class_means: if several { class_means.iter().map(|&m| m as f32).collect() } else { Vec::new() },
+            work: if several { vec![0.0; start] } else { Vec::new() },
             times_round_trips: kind.times_round_trips(),
             hears_idle_servers: kind.hears_idle_servers(),
         }
@@ -139,13 +148,24 @@ impl Choosers {
         let len = self.pool_len(chooser);
         let Member { pool, start, policy } = &mut self.members[chooser];
         let known = &self.known[*start..*start + len];
-        policy.pick(&View { now, pool: pool.as_deref(), known, board, avoid }, rng)
+        let work = self.work.get(*start..*start + len).unwrap_or(&[]);
+        policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid }, rng)
     }
 
     /// A request goes out to the server at `position`: count it, and assume
     /// it adds one to that server's load.
-    pub fn on_send(&mut self, chooser: usize, position: usize, slots: u32) {
+    pub fn on_send(&mut self, chooser: usize, position: usize, slots: u32, class: u8) {
         self.entry_mut(chooser, position).sent(slots);
+        self.add_work(chooser, position, class, 1.0);
+    }
+
+    /// Adds (or, with `sign` −1, takes back) a request of `class` to the
+    /// work `chooser` has in flight at `position`.
+    fn add_work(&mut self, chooser: usize, position: usize, class: u8, sign: f32) {
+        if let Some(&mean) = self.class_means.get(usize::from(class)) {
+            let entry = &mut self.work[self.members[chooser].start + position];
+            *entry = (*entry + sign * mean).max(0.0);
+        }
     }
 
     /// A response or bounce came back from `server`, carrying its load;
@@ -156,13 +176,14 @@ impl Choosers {
         chooser: usize,
         server: u32,
         (reported, measured_at): (PackedLoad, Time),
-        round_trip: Option<Time>,
+        (class, round_trip): (u8, Option<Time>),
         now: Time,
     ) {
         if let Some(position) = self.position_of(chooser, server) {
             let known = self.entry_mut(chooser, position);
             known.in_flight = known.in_flight.saturating_sub(1);
             known.learn(reported, measured_at);
+            self.add_work(chooser, position, class, -1.0);
             if let (true, Some(round_trip)) = (self.times_round_trips, round_trip) {
                 self.members[chooser].policy.on_response(position, round_trip, now);
             }
@@ -187,6 +208,7 @@ impl Choosers {
             self.members.iter().map(|_| draw_pool(subset_size, self.servers, &mut scratch, rng)).collect();
         let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
         let mut known = huge_pages::filled(total, Known::default());
+        let mut work = if self.work.is_empty() { Vec::new() } else { vec![0.0; total] };
         let mut connections = self.connections.cold(total);
         let mut start = 0;
         for (chooser, pool) in pools.into_iter().enumerate() {
@@ -195,6 +217,9 @@ impl Choosers {
                 if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
                     let old = self.members[chooser].start + old;
                     known[start + position] = self.known[old];
+                    if let Some(w) = work.get_mut(start + position) {
+                        *w = self.work[old];
+                    }
                     self.connections.copy_into(old, &mut connections, start + position);
                 }
             }
@@ -204,6 +229,7 @@ impl Choosers {
             start += len;
         }
         self.known = known;
+        self.work = work;
         self.connections = connections;
     }
 }
@@ -285,12 +311,17 @@ mod tests {
             idle_timeout: None,
             board_refresh: None,
         };
-        let mut choosers =
-            Choosers::new(3, vec![1.0; 10], (Some(4), true, &timing), (PolicyKind::Random, 2), &mut rng);
+        let mut choosers = Choosers::new(
+            3,
+            (vec![1.0; 10], vec![1.0]),
+            (Some(4), true, &timing),
+            (PolicyKind::Random, 2),
+            &mut rng,
+        );
         for chooser in 0..3 {
             for position in 0..4 {
                 for _ in 0..=position {
-                    choosers.on_send(chooser, position, 10);
+                    choosers.on_send(chooser, position, 10, 0);
                 }
             }
         }
@@ -306,7 +337,7 @@ mod tests {
         let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
         let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
         let sum = total(&choosers);
-        choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), None, Time(5));
+        choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), (0, None), Time(5));
         assert_eq!(total(&choosers), sum);
     }
 }

@@ -76,7 +76,7 @@ impl Simulation {
         let balancers = self.scenario.balancers as usize;
         let balancer = (balancers > 0).then(|| self.streams.routing.index(balancers) as u32);
         let length = self.scenario.session_length;
-        let demand = self.service.demand(self.streams.work, number, (length - 1) as u16);
+        let demand = self.work.demand(self.streams.work, number, (length - 1) as u16);
         let session = Session::new(client, balancer, number, length, self.now, demand);
         let id = self.sessions.insert(session, self.now);
         if balancer.is_some() {
@@ -120,7 +120,8 @@ impl Simulation {
     fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
-        self.choosers.on_send(chooser, position, slots);
+        let class = self.sessions.get(id).map_or(0, |s| s.request.class);
+        self.choosers.on_send(chooser, position, slots, class);
         let server = self.choosers.server_at(chooser, position);
         let (handshake, delay, lane) = if via_balancer {
             (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
@@ -176,7 +177,7 @@ impl Simulation {
         let duration = Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64);
         request.travel(Stage::InService, self.now, self.now + duration);
         self.servers[server].busy += 1;
-        self.metrics.on_service_start(self.now, server, queue_time);
+        self.metrics.on_service_start(self.now, server, queue_time, request.class);
         self.events.push(self.now + duration, Event::ServiceDone { session: id });
     }
 
@@ -255,7 +256,7 @@ impl Simulation {
         let answered = r.retries == 0 && r.stage != Stage::Bounced;
         let round_trip = answered.then(|| self.now - r.created);
         // The request left its server, which measured `reported`, at `departs`.
-        self.choosers.on_return(chooser, r.server, (r.reported, r.departs), round_trip, self.now);
+        self.choosers.on_return(chooser, r.server, (r.reported, r.departs), (r.class, round_trip), self.now);
         Some((chooser, r.server))
     }
 
@@ -292,14 +293,15 @@ impl Simulation {
         let (client, server) = (session.client as usize, session.request.server);
         let (retries, last) = (session.request.retries, session.remaining == 0);
         let latency = self.now - session.request.created;
-        self.metrics.on_request_completed(self.now, server as usize, latency, retries.into());
+        let class = session.request.class;
+        self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         if last {
             let started = self.sessions.started(id);
             self.sessions.remove(id);
             self.metrics.on_session_completed(self.now, started);
             return;
         }
-        let demand = self.service.demand(self.streams.work, session.number, session.remaining - 1);
+        let demand = self.work.demand(self.streams.work, session.number, session.remaining - 1);
         session.next_request(self.now, demand);
         self.metrics.counts.created += 1;
         if via_balancer {

@@ -30,7 +30,7 @@ pub use events::Event;
 pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, Confidence, Summary};
+pub use summary::{Books, ClassSummary, Confidence, Summary};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;
@@ -40,7 +40,7 @@ use chooser::Choosers;
 use connections::Connections;
 use events::{EventQueue, Lane};
 use server::Server;
-use service::ServiceTime;
+use service::Work;
 use session::Sessions;
 
 pub struct Simulation {
@@ -67,7 +67,8 @@ pub struct Simulation {
     arrival_carry: f64,
     /// Why the simulation stopped for good, if it did.
     halt: Option<Halt>,
-    service: ServiceTime,
+    /// Each request's class and service demand.
+    work: Work,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -161,7 +162,7 @@ impl Simulation {
         let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
         let choosers = Choosers::new(
             scenario.choosers() as usize,
-            scenario.weights(),
+            (scenario.weights(), scenario.class_means_ms()),
             pools,
             policy,
             &mut streams.routing,
@@ -181,10 +182,10 @@ impl Simulation {
             arrival_generation: 0,
             arrival_carry: 0.0,
             halt: None,
-            service: ServiceTime::from_scenario(&scenario),
+            work: Work::from_scenario(&scenario),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
-            metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s)),
+            metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,
             streams,

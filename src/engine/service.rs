@@ -23,10 +23,52 @@ pub enum ServiceTime {
     },
 }
 
+/// The work requests bring: each request's class, drawn by the classes'
+/// shares, and its service demand from its class's distribution.
+#[derive(Clone, Debug)]
+pub struct Work {
+    classes: Vec<ServiceTime>,
+    /// Running totals of the classes' shares, normalised to end at 1.
+    cumulative: Vec<f64>,
+}
+
+impl Work {
+    pub fn from_scenario(scenario: &Scenario) -> Work {
+        let means = scenario.class_means_ms();
+        let classes = means.iter().map(|&mean| ServiceTime::with_mean(scenario, mean)).collect();
+        let total: f64 = scenario.class_shares.iter().sum();
+        let cumulative = scenario
+            .class_shares
+            .iter()
+            .scan(0.0, |sum, share| {
+                *sum += share / total;
+                Some(*sum)
+            })
+            .collect();
+        Work { classes, cumulative }
+    }
+
+    /// The class and demand of the `session`th session's request with
+    /// `remaining` more behind it: keyed by the request, so the same whatever
+    /// the routing. With one class nothing is drawn for the class.
+    pub fn demand(&self, work: Demands, session: u32, remaining: u16) -> (u8, f32) {
+        let mut rng = work.of(session, remaining);
+        let class = match self.cumulative.len() {
+            1 => 0,
+            n => {
+                let u = rng.unit();
+                self.cumulative.iter().position(|&c| u < c).unwrap_or(n - 1)
+            }
+        };
+        (class as u8, self.classes[class].draw(&mut rng) as f32)
+    }
+}
+
 impl ServiceTime {
-    /// Service times in nanoseconds at speed 1.
-    pub fn from_scenario(scenario: &Scenario) -> ServiceTime {
-        let mean = scenario.service_mean_ms * 1e6;
+    /// Service times in nanoseconds at speed 1, of the scenario's
+    /// distribution with a mean of `mean_ms`.
+    pub fn with_mean(scenario: &Scenario, mean_ms: f64) -> ServiceTime {
+        let mean = mean_ms * 1e6;
         match scenario.service {
             ServiceDistribution::Constant => ServiceTime::Constant { mean },
             ServiceDistribution::Exponential => ServiceTime::Exponential { mean },
@@ -41,12 +83,6 @@ impl ServiceTime {
         }
     }
 
-    /// The demand of the `session`th session's request with `remaining` more
-    /// behind it: keyed by the request, so the same whatever the routing.
-    pub fn demand(&self, work: Demands, session: u32, remaining: u16) -> f32 {
-        self.draw(&mut work.of(session, remaining)) as f32
-    }
-
     pub fn draw(&self, rng: &mut impl Draw) -> f64 {
         match *self {
             ServiceTime::Constant { mean } => mean,
@@ -59,6 +95,26 @@ impl ServiceTime {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn classes_take_their_shares_and_costs() {
+        let mut scenario = Scenario::default();
+        scenario
+            .set_many([("class_shares", "99,1"), ("class_costs", "1,100"), ("service", "constant")])
+            .unwrap();
+        let work = Work::from_scenario(&scenario);
+        let demands = crate::rng::Streams::new(3).work;
+        let n = 100_000;
+        let drawn: Vec<(u8, f32)> = (0..n).map(|i| work.demand(demands, i, 0)).collect();
+        let heavy = drawn.iter().filter(|(c, _)| *c == 1).count() as f64;
+        // Binomial(100000, 0.01): sd 31.5; allow 5.
+        assert!((heavy - 1000.0).abs() < 5.0 * 31.5, "{heavy}");
+        // Mean cost 0.99 + 1 = 1.99: the light class takes 20 / 1.99 ms.
+        let light = 20e6 / 1.99;
+        // Single precision: within 1 in 10 million.
+        let exact = |c: u8| light * if c == 1 { 100.0 } else { 1.0 };
+        assert!(drawn.iter().all(|&(c, d)| (f64::from(d) / exact(c) - 1.0).abs() < 1e-7));
+    }
+
     use super::*;
     use crate::rng::SimRng;
 
@@ -70,7 +126,7 @@ mod tests {
             pareto_shape: 3.5,
             ..Scenario::default()
         };
-        let st = ServiceTime::from_scenario(&scenario);
+        let st = ServiceTime::with_mean(&scenario, scenario.service_mean_ms);
         let mut rng = SimRng::new(11);
         let draws: Vec<f64> = (0..n).map(|_| st.draw(&mut rng) / 1e6).collect();
         let mean = draws.iter().sum::<f64>() / n as f64;

@@ -46,10 +46,13 @@ pub struct Request {
     pub demand: f32,
     pub retries: u16,
     pub stage: Stage,
+    /// Its request class (index into the scenario's classes).
+    pub class: u8,
 }
 
 impl Request {
-    pub fn new(now: Time, demand: f32) -> Request {
+    /// A request created at `now` of class and demand `(class, demand)`.
+    pub fn new(now: Time, (class, demand): (u8, f32)) -> Request {
         Request {
             departs: now,
             arrives: now,
@@ -60,6 +63,7 @@ impl Request {
             demand,
             retries: 0,
             stage: Stage::ToServer,
+            class,
         }
     }
 
@@ -113,7 +117,7 @@ impl Session {
         number: u32,
         length: u32,
         now: Time,
-        demand: f32,
+        demand: (u8, f32),
     ) -> Session {
         Session {
             client,
@@ -130,7 +134,7 @@ impl Session {
 
     /// The session moves on to its next request, created at `now`, which
     /// brings `demand`.
-    pub fn next_request(&mut self, now: Time, demand: f32) {
+    pub fn next_request(&mut self, now: Time, demand: (u8, f32)) {
         self.remaining = self.remaining.saturating_sub(1);
         self.request = Request::new(now, demand);
     }

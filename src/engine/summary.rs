@@ -59,12 +59,23 @@ pub struct Summary {
     pub mean_queued_per_server: Vec<f64>,
     pub events: u64,
     pub trace_hash: String,
+    /// With several request classes, each one's figures.
+    pub classes: Vec<ClassSummary>,
     /// The headline figures with 95% confidence intervals.
     pub confidence: Confidence,
     /// What queueing theory says of this scenario, where it knows.
     pub theory: Option<Theory>,
     /// What the figures above cannot show, in words (an empty measured period).
     pub warnings: Vec<String>,
+}
+
+/// One request class's share, mean service time and what its requests saw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassSummary {
+    pub share: f64,
+    pub mean_service_ms: f64,
+    pub queue_ms: Distribution,
+    pub latency_ms: Distribution,
 }
 
 /// Headline figures with 95% confidence intervals by batch means (see
@@ -130,10 +141,25 @@ impl Simulation {
             mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
+            classes: self.class_summaries(),
             confidence: self.confidence(&queue, &latency, measured_s),
             theory: theory::of(&self.scenario),
             warnings: self.warnings(latency.count(), measured_s),
         }
+    }
+
+    fn class_summaries(&self) -> Vec<ClassSummary> {
+        let m = &self.metrics;
+        let total: f64 = self.scenario.class_shares.iter().sum();
+        let means = self.scenario.class_means_ms();
+        (0..m.class_latency.len())
+            .map(|c| ClassSummary {
+                share: self.scenario.class_shares[c] / total,
+                mean_service_ms: means[c],
+                queue_ms: Distribution::of(&m.class_queue_time[c]),
+                latency_ms: Distribution::of(&m.class_latency[c]),
+            })
+            .collect()
     }
 
     fn confidence(&self, queue: &Histogram, latency: &Histogram, measured_s: f64) -> Confidence {

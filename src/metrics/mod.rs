@@ -121,6 +121,10 @@ pub struct Metrics {
     pub retries: u64,
     /// Queue timeouts after the warm-up.
     pub measured_bounces: u64,
+    /// With several request classes, each class's queue time and latency
+    /// after the warm-up (empty with one class).
+    pub class_queue_time: Vec<Histogram>,
+    pub class_latency: Vec<Histogram>,
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
@@ -145,7 +149,8 @@ pub struct Metrics {
 impl Metrics {
     /// Statistics cover what happens from `warmup_end` on, exactly: samples
     /// and the sliding windows' slices are laid out so that one begins there.
-    pub fn new(servers: usize, warmup_end: Time) -> Metrics {
+    pub fn new(servers: usize, warmup_end: Time, classes: usize) -> Metrics {
+        let per_class = if classes > 1 { vec![Histogram::default(); classes] } else { Vec::new() };
         Metrics {
             warmup_end,
             counts: Counts::default(),
@@ -155,6 +160,8 @@ impl Metrics {
             session_time: Histogram::default(),
             retries: 0,
             measured_bounces: 0,
+            class_queue_time: per_class.clone(),
+            class_latency: per_class,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             busy_sums: vec![0; servers],
@@ -184,17 +191,29 @@ impl Metrics {
     }
 
     /// A request left a queue (or skipped it) and took a slot.
-    pub fn on_service_start(&mut self, now: Time, server: usize, queue_time: Time) {
+    pub fn on_service_start(&mut self, now: Time, server: usize, queue_time: Time, class: u8) {
         self.started_this_interval[server] += 1;
         self.queue_time.record(now, queue_time.0);
+        if !self.class_queue_time.is_empty() && self.measuring(now) {
+            self.class_queue_time[usize::from(class)].record(queue_time.0);
+        }
     }
 
-    pub fn on_request_completed(&mut self, now: Time, server: usize, latency: Time, retries: u32) {
+    pub fn on_request_completed(
+        &mut self,
+        now: Time,
+        server: usize,
+        latency: Time,
+        (retries, class): (u32, u8),
+    ) {
         self.counts.completed += 1;
         self.latency.record(now, latency.0);
         if self.measuring(now) {
             self.retries += u64::from(retries);
             self.completed_per_server[server] += 1;
+            if !self.class_latency.is_empty() {
+                self.class_latency[usize::from(class)].record(latency.0);
+            }
         }
     }
 
@@ -300,23 +319,23 @@ mod tests {
 
     #[test]
     fn samples_track_each_server_and_the_spread_of_work() {
-        let mut m = Metrics::new(2, Time::ZERO);
-        m.on_service_start(Time(1), 0, Time::ZERO);
-        m.on_service_start(Time(1), 1, Time::ZERO);
+        let mut m = Metrics::new(2, Time::ZERO, 1);
+        m.on_service_start(Time(1), 0, Time::ZERO, 0);
+        m.on_service_start(Time(1), 1, Time::ZERO, 0);
         m.sample(SAMPLE_INTERVAL, [(1, 0, 1.0), (1, 2, 1.0)].into_iter());
         assert_eq!(m.series.back().unwrap().load_cv, 0.0);
         assert_eq!(m.server_history.back().unwrap(), &vec![(1, 0), (1, 2)]);
         assert_eq!((m.queued_sums.clone(), m.samples_measured), (vec![0, 2], 1));
         // Work 3 and 0: mean 1.5, standard deviation 1.5.
         for _ in 0..3 {
-            m.on_service_start(Time(2), 0, Time::ZERO);
+            m.on_service_start(Time(2), 0, Time::ZERO, 0);
         }
         m.sample(SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 1.0), (0, 0, 1.0)].into_iter());
         assert!((m.series.back().unwrap().load_cv - 1.0).abs() < 1e-12);
         // A server twice as fast is expected to start twice the work.
-        m.on_service_start(Time(3), 0, Time::ZERO);
-        m.on_service_start(Time(3), 0, Time::ZERO);
-        m.on_service_start(Time(3), 1, Time::ZERO);
+        m.on_service_start(Time(3), 0, Time::ZERO, 0);
+        m.on_service_start(Time(3), 0, Time::ZERO, 0);
+        m.on_service_start(Time(3), 1, Time::ZERO, 0);
         m.sample(Time(3) + SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 2.0), (0, 0, 1.0)].into_iter());
         assert_eq!(m.series.back().unwrap().load_cv, 0.0);
     }

@@ -59,7 +59,8 @@ mod tests {
             policy.on_idle(position);
         }
         // Four reports, room for three: the first (2) fell off.
-        let picks: Vec<usize> = (0..3).map(|_| policy.pick(&view(&known, &loads), &mut rng).position).collect();
+        let picks: Vec<usize> =
+            (0..3).map(|_| policy.pick(&view(&known, &loads), &mut rng).position).collect();
         assert_eq!(picks, [1, 1, 0]);
         assert!(policy.pick(&view(&known, &loads), &mut rng).position < 3);
     }

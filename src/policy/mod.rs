@@ -43,6 +43,9 @@ pub struct View<'a> {
     pub pool: Option<&'a [u32]>,
     /// The chooser's knowledge, one entry per pool position.
     pub known: &'a [Known],
+    /// With several request classes, the work (ms of mean service) the
+    /// chooser has in flight at each pool position; empty with one class.
+    pub work: &'a [f32],
     /// True server load, by server index (live or as of the last board refresh).
     pub board: Board<'a>,
     /// After a queue timeout: the pool position of the server that sent the request back.
@@ -101,6 +104,7 @@ pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) 
         PolicyKind::ShortestQueue => Box::new(LeastLoaded::new(Signal::Board)),
         PolicyKind::PowerOfD => Box::new(BestOfD::new(choices as usize, Signal::Board)),
         PolicyKind::Piggyback => Box::new(BestOfD::new(2, Signal::Piggyback)),
+        PolicyKind::LeastWork => Box::new(LeastLoaded::new(Signal::Work)),
         PolicyKind::LeastRequest => Box::new(BestOfD::new(choices as usize, Signal::InFlight)),
         PolicyKind::PeakEwma => Box::new(PeakEwma::new(pool_len)),
         PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue::new(pool_len)),
@@ -188,6 +192,13 @@ pub(crate) mod testing {
 
     /// A view of `n` servers, all in the pool, with the given true loads.
     pub fn view<'a>(known: &'a [Known], loads: &'a [u64]) -> View<'a> {
-        View { now: Time::from_ms(1000.0), pool: None, known, board: Board::Stale(loads), avoid: None }
+        View {
+            now: Time::from_ms(1000.0),
+            pool: None,
+            known,
+            work: &[],
+            board: Board::Stale(loads),
+            avoid: None,
+        }
     }
 }

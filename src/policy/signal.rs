@@ -130,6 +130,9 @@ pub enum Signal {
     InFlight,
     /// Load reported on responses, updated optimistically on sends.
     Piggyback,
+    /// The chooser's own work in flight: its requests weighted by their
+    /// class's mean service time (requests, with one class).
+    Work,
 }
 
 impl Signal {
@@ -138,6 +141,10 @@ impl Signal {
             Signal::Board => view.board.load(view.server(position)),
             Signal::InFlight => Load(u64::from(view.known[position].in_flight)),
             Signal::Piggyback => view.known[position].reported(),
+            Signal::Work => match view.work.get(position) {
+                Some(&ms) => Load((f64::from(ms) * 1000.0) as u64),
+                None => Load(u64::from(view.known[position].in_flight)),
+            },
         }
     }
 
@@ -146,7 +153,7 @@ impl Signal {
     pub fn age(self, view: &View, position: usize) -> Option<Option<Time>> {
         match self {
             Signal::Piggyback => Some(view.known[position].measured_at().map(|t| view.now - t)),
-            Signal::Board | Signal::InFlight => None,
+            Signal::Board | Signal::InFlight | Signal::Work => None,
         }
     }
 }

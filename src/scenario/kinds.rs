@@ -53,6 +53,7 @@ named_choice! {
         ShortestQueue => "shortest-queue",
         Piggyback => "p2c-piggyback",
         LeastRequest => "least-request",
+        LeastWork => "least-work",
         PeakEwma => "peak-ewma",
         JoinIdleQueue => "join-idle-queue",
         WeightedRoundRobin => "weighted-round-robin",
@@ -71,6 +72,9 @@ impl PolicyKind {
             PolicyKind::PowerOfD => "best of `choices` random servers by their true load",
             PolicyKind::ShortestQueue => "least-loaded server of the pool by true load",
             PolicyKind::Piggyback => "best of two by load learned from responses; random when that is stale",
+            PolicyKind::LeastWork => {
+                "least work this chooser has in flight: its requests weighted by their class's mean cost"
+            }
             PolicyKind::LeastRequest => {
                 "best of `choices` random servers by this chooser's requests in flight"
             }

@@ -31,6 +31,10 @@ pub struct Scenario {
     pub server_weights: Vec<f64>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
+    /// Request classes: each one's share of requests and relative cost (its
+    /// mean service time over the lightest's), in the same order.
+    pub class_shares: Vec<f64>,
+    pub class_costs: Vec<f64>,
     pub service_cv: f64,
     pub pareto_shape: f64,
     pub clients: u32,
@@ -64,6 +68,8 @@ impl Default for Scenario {
             server_weights: vec![1.0],
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
+            class_shares: vec![1.0],
+            class_costs: vec![1.0],
             service_cv: 1.0,
             pareto_shape: 2.5,
             clients: 20,
@@ -141,6 +147,15 @@ impl Scenario {
     }
 
     /// The number of servers one chooser picks among.
+    /// Each class's mean service time in ms: its cost scaled so that the mean
+    /// over all requests stays `service_mean_ms` (so `load` keeps its meaning).
+    pub fn class_means_ms(&self) -> Vec<f64> {
+        let total_share: f64 = self.class_shares.iter().sum();
+        let mean_cost: f64 =
+            self.class_shares.iter().zip(&self.class_costs).map(|(s, c)| s * c).sum::<f64>() / total_share;
+        self.class_costs.iter().map(|c| self.service_mean_ms * c / mean_cost).collect()
+    }
+
     /// The nominal weight of every server, in order.
     pub fn weights(&self) -> Vec<f64> {
         (0..self.servers as usize).map(|i| self.server_weights[i % self.server_weights.len()]).collect()
@@ -195,6 +210,16 @@ impl Scenario {
                 fields: "load, servers, slots, server_speeds, service_mean_ms, session_length",
                 message: format!(
                     "sessions would arrive {sessions_per_sec:.3e} times per simulated second; the clock counts whole nanoseconds, so at most {MAX_SESSIONS_PER_SEC:.0e} are allowed (lower load or capacity, or raise service_mean_ms or session_length)"
+                ),
+            });
+        }
+        if self.class_shares.len() != self.class_costs.len() {
+            return Err(ScenarioError::Combination {
+                fields: "class_shares, class_costs",
+                message: format!(
+                    "{} shares but {} costs: give one share and one cost per request class",
+                    self.class_shares.len(),
+                    self.class_costs.len()
                 ),
             });
         }

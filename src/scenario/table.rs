@@ -65,6 +65,22 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.service_mean_ms = v.number(),
     },
     Field {
+        key: "class_shares",
+        help: "share of requests in each request class, in order (normalised to sum to 1); one class by default",
+        kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: 8 },
+        live: false,
+        get: |s| Value::List(s.class_shares.clone()),
+        put: |s, v| s.class_shares = v.list(),
+    },
+    Field {
+        key: "class_costs",
+        help: "relative mean service time of each request class, in order (1,100: the second costs 100 times the first); scaled so the mean over all requests is service_mean_ms",
+        kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: 8 },
+        live: false,
+        get: |s| Value::List(s.class_costs.clone()),
+        put: |s, v| s.class_costs = v.list(),
+    },
+    Field {
         key: "service_cv",
         help: "coefficient of variation of lognormal service times",
         kind: FieldKind::Number { min: 0.05, max: 10.0 },

@@ -1,0 +1,72 @@
+//! Work, not requests (seed 001): with one request class costing 100 times
+//! the other (1% of requests, half of the work), a balancer routing on work
+//! in flight against one routing on requests in flight, on common random
+//! numbers: p99 queue time (or latency) of least-work over
+//! least-connections, with its 95% interval from paired batches.
+
+mod common;
+
+use common::scenario_file;
+use lbsim::engine::Comparison;
+use lbsim::{Simulation, Time};
+
+fn compare(slots: &str, seed: &str) -> Comparison {
+    let pairs = |policy: &'static str| {
+        let pairs = [
+            ("policy", policy),
+            ("class_shares", "99,1"),
+            ("class_costs", "1,100"),
+            ("balancers", "1"),
+            ("slots", slots),
+            ("load", "0.7"),
+            ("queue_timeout_ms", "none"),
+            ("duration_s", "300"),
+            ("seed", seed),
+        ];
+        let mut sim = Simulation::new(&scenario_file("continuous-random.toml", &pairs)).unwrap();
+        sim.advance_to(Time::from_secs(300.0), u64::MAX);
+        let summary = sim.summary();
+        assert_eq!(summary.classes.len(), 2);
+        assert!(summary.classes[1].latency_ms.count > 500, "{:?}", summary.classes[1]);
+        sim
+    };
+    let (connections, work) = (pairs("least-connections"), pairs("least-work"));
+    Comparison::of(&connections, &work)
+}
+
+/// One slot per server: the seed's claim holds. Counting requests, a server
+/// holding an expensive request looks as free as any other and collects a
+/// queue behind it; counting work, it is passed over until it is done.
+#[test]
+fn with_one_slot_work_aware_routing_cuts_the_tail() {
+    for seed in ["1", "2"] {
+        let r = compare("1", seed).queue_p99;
+        println!(
+            "one slot, seed {seed}: p99 queue time least-work / least-connections {:.3} ({:?})",
+            r.estimate,
+            r.bounds()
+        );
+        assert!(r.bounds().unwrap().1 < 0.7, "{r:?}");
+    }
+}
+
+/// Ten slots per server: the model disagrees with the seed. Work in flight
+/// ignores that a server runs ten requests at once: a server busy with one
+/// expensive request still has nine free slots, yet least-work sends the
+/// light requests elsewhere until those servers hold a hundred light
+/// requests' worth each, and queues form there. Least-connections does far
+/// better.
+#[test]
+fn with_ten_slots_counting_work_without_slots_backfires() {
+    for seed in ["1", "2"] {
+        // Least-connections queues almost nothing here (its p99 queue time
+        // is 0), so compare p99 latency.
+        let r = compare("10", seed).latency_p99;
+        println!(
+            "ten slots, seed {seed}: p99 latency least-work / least-connections {:.3} ({:?})",
+            r.estimate,
+            r.bounds()
+        );
+        assert!(r.bounds().unwrap().0 > 2.0, "{r:?}");
+    }
+}
