@@ -11,6 +11,7 @@
 //! only for wasm32) and the command line use it as any outside crate would.
 
 pub mod engine;
+pub mod explain;
 pub mod export;
 pub mod metrics;
 pub mod policy;

@@ -2,8 +2,8 @@
 //! over the last simulated second, bounces per second, simulated time, and
 //! the speed actually achieved. Updated a few times a second.
 
-use super::controls::group_thousands;
 use super::dom::{self, Ids};
+use lbsim::explain::readback::thousands;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -73,7 +73,7 @@ fn compact_count(x: f64) -> String {
         x if x >= 1e6 => format!("{:.1}M", x / 1e6),
         x if x >= 1e5 => format!("{:.0}k", x / 1e3),
         x if x >= 1e4 => format!("{:.1}k", x / 1e3),
-        x => group_thousands(x.round() as u64),
+        x => thousands(x.round() as u64),
     }
 }
 

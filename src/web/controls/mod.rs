@@ -9,6 +9,7 @@ pub use table::CONTROLS;
 
 use super::dom::{self, Ids};
 use super::params::Params;
+use lbsim::explain::readback::thousands;
 use lbsim::scenario::{fields, Demand, FieldKind, PolicyKind};
 use table::{Control, Group, Show, Widget};
 use wasm_bindgen::prelude::*;
@@ -213,7 +214,7 @@ impl Item {
             }
             Show::OfferedLoad => {
                 let rate = params.scenario.load * params.scenario.capacity_per_sec();
-                format!("{text} × capacity ≈ {} req/s", group_thousands(rate.round() as u64))
+                format!("{text} × capacity ≈ {} req/s", thousands(rate.round() as u64))
             }
         };
         self.output.set_text_content(Some(&shown));
@@ -249,17 +250,4 @@ fn insert_in_order(ladder: &mut Vec<String>, text: String) -> usize {
     let index = ladder.iter().position(|v| rank(v) > rank(&text)).unwrap_or(ladder.len());
     ladder.insert(index, text);
     index
-}
-
-/// 12345 as "12,345".
-pub fn group_thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

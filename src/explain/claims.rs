@@ -1,0 +1,198 @@
+//! A claim of the explainer's prose, as a comparison of two figures that a
+//! test can check: `queue_p99 < 0.5 * queue_p99@versus` says the section's
+//! p99 queue time is less than half its twin's. Each side is a number, or
+//! a figure of the section's simulation (or, with `@versus`, of its twin),
+//! optionally scaled by a number.
+
+use crate::Summary;
+use std::fmt;
+
+/// How a figure is read from a summary.
+type Reader = fn(&Summary) -> f64;
+
+/// Figures a claim can name, each read from a summary.
+const FIGURES: [(&str, Reader); 12] = [
+    ("queue_p50", |s| s.queue_ms.p50),
+    ("queue_p99", |s| s.queue_ms.p99),
+    ("queue_max", |s| s.queue_ms.p100),
+    ("queue_mean", |s| s.queue_ms.mean),
+    ("latency_p50", |s| s.latency_ms.p50),
+    ("latency_p99", |s| s.latency_ms.p99),
+    ("session_p50", |s| s.session_ms.p50),
+    ("session_p99", |s| s.session_ms.p99),
+    ("throughput", |s| s.throughput),
+    ("bounces", |s| s.counts.bounces as f64),
+    ("staleness_p50", |s| s.decision_staleness_ms.p50),
+    ("server_spread", server_spread),
+];
+
+/// The busiest server's completed requests over the quietest's (infinite
+/// when one completed none).
+fn server_spread(summary: &Summary) -> f64 {
+    let per_server = &summary.completed_per_server;
+    let (min, max) = (per_server.iter().min(), per_server.iter().max());
+    match (min, max) {
+        (Some(&min), Some(&max)) if min > 0 => max as f64 / min as f64,
+        _ => f64::INFINITY,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Term {
+    Number(f64),
+    Figure { scale: f64, figure: usize, versus: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Less,
+    Greater,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    text: String,
+    left: Term,
+    op: Op,
+    right: Term,
+}
+
+/// What a claim came to: both sides' values and whether it holds.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Verdict {
+    pub claim: String,
+    pub left: f64,
+    pub right: f64,
+    pub holds: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClaimError {
+    /// The text is not `term < term` or `term > term`.
+    Malformed { claim: String, why: String },
+    /// The claim reads the twin, and there is none.
+    NoVersus { claim: String },
+}
+
+impl fmt::Display for ClaimError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            ClaimError::Malformed { claim, why } => write!(f, "claim `{claim}`: {why}"),
+            ClaimError::NoVersus { claim } => {
+                write!(f, "claim `{claim}` reads @versus, but the simulation has no versus twin")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClaimError {}
+
+impl Claim {
+    /// Parses every claim of a `;`-separated list.
+    pub fn parse_all(text: &str) -> Result<Vec<Claim>, ClaimError> {
+        text.split(';').map(str::trim).filter(|c| !c.is_empty()).map(Claim::parse).collect()
+    }
+
+    pub fn parse(text: &str) -> Result<Claim, ClaimError> {
+        let malformed = |why: String| ClaimError::Malformed { claim: text.to_string(), why };
+        let (at, op) = text
+            .find(['<', '>'])
+            .map(|at| (at, if text.as_bytes()[at] == b'<' { Op::Less } else { Op::Greater }))
+            .ok_or_else(|| malformed("expected `<` or `>` between two terms".to_string()))?;
+        let left = parse_term(&text[..at]).map_err(malformed)?;
+        let right = parse_term(&text[at + 1..]).map_err(malformed)?;
+        Ok(Claim { text: text.trim().to_string(), left, op, right })
+    }
+
+    pub fn reads_versus(&self) -> bool {
+        [self.left, self.right].iter().any(|t| matches!(t, Term::Figure { versus: true, .. }))
+    }
+
+    /// Checks the claim against a simulation's summary and its twin's.
+    pub fn check(&self, summary: &Summary, versus: Option<&Summary>) -> Result<Verdict, ClaimError> {
+        let value = |term: Term| match term {
+            Term::Number(x) => Ok(x),
+            Term::Figure { scale, figure, versus: false } => Ok(scale * (FIGURES[figure].1)(summary)),
+            Term::Figure { scale, figure, versus: true } => versus
+                .map(|v| scale * (FIGURES[figure].1)(v))
+                .ok_or_else(|| ClaimError::NoVersus { claim: self.text.clone() }),
+        };
+        let (left, right) = (value(self.left)?, value(self.right)?);
+        let holds = match self.op {
+            Op::Less => left < right,
+            Op::Greater => left > right,
+        };
+        Ok(Verdict { claim: self.text.clone(), left, right, holds })
+    }
+}
+
+/// `2`, `queue_p99`, `0.5 * queue_p99@versus`.
+fn parse_term(text: &str) -> Result<Term, String> {
+    let text = text.trim();
+    if let Ok(x) = text.parse::<f64>() {
+        return Ok(Term::Number(x));
+    }
+    let (scale, figure) = match text.split_once('*') {
+        Some((scale, figure)) => {
+            let scale = scale.trim();
+            (scale.parse::<f64>().map_err(|_| format!("`{scale}` is not a number"))?, figure.trim())
+        }
+        None => (1.0, text),
+    };
+    let (figure, versus) = match figure.strip_suffix("@versus") {
+        Some(figure) => (figure, true),
+        None => (figure, false),
+    };
+    let figure = FIGURES.iter().position(|(name, _)| *name == figure).ok_or_else(|| {
+        let names: Vec<_> = FIGURES.iter().map(|(n, _)| *n).collect();
+        format!("`{figure}` is not a figure; expected one of {}", names.join(", "))
+    })?;
+    Ok(Term::Figure { scale, figure, versus })
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Scenario, Simulation};
+
+    fn summary(policy: &str) -> Summary {
+        let mut scenario = Scenario::default();
+        scenario.set("policy", policy).unwrap();
+        scenario.set("duration_s", "5").unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        sim.run();
+        sim.summary()
+    }
+
+    #[test]
+    fn a_claim_compares_scaled_figures_of_both_simulations() {
+        let (random, p2c) = (summary("random"), summary("power-of-d"));
+        let claim = Claim::parse("queue_p99 < 0.5 * queue_p99@versus").unwrap();
+        let verdict = claim.check(&p2c, Some(&random)).unwrap();
+        assert_eq!(verdict.left, p2c.queue_ms.p99);
+        assert_eq!(verdict.right, 0.5 * random.queue_ms.p99);
+        assert!(verdict.holds);
+        assert!(!claim.check(&random, Some(&p2c)).unwrap().holds);
+        let bounded = Claim::parse("bounces > 0").unwrap();
+        assert_eq!(bounded.check(&random, None).unwrap().left, random.counts.bounces as f64);
+    }
+
+    #[test]
+    fn bad_claims_say_what_is_wrong() {
+        let error = |text| Claim::parse(text).unwrap_err().to_string();
+        assert!(error("queue_p99").contains("expected `<` or `>`"));
+        assert!(error("queue_p98 < 1").contains("`queue_p98` is not a figure; expected one of queue_p50"));
+        assert!(error("x * queue_p99 < 1").contains("`x` is not a number"));
+        let needs_twin = Claim::parse("queue_p99 < queue_p99@versus").unwrap();
+        assert!(needs_twin.reads_versus());
+        let missing = needs_twin.check(&summary("random"), None).unwrap_err();
+        assert!(matches!(missing, ClaimError::NoVersus { .. }));
+        assert_eq!(Claim::parse_all("bounces > 0; queue_p99 > 1 ;").unwrap().len(), 2);
+    }
+}

@@ -1,0 +1,258 @@
+//! Sentences that read a simulation's numbers back in words, for the
+//! explainer's sections and for screen readers. A section chooses which
+//! sentences it shows; each is computed from the whole run's summary (and
+//! its versus twin's), so it always says what the picture shows.
+
+use crate::{Scenario, Summary};
+
+/// Requests a run must have completed before its sentences mean anything.
+const MIN_COMPLETED: u64 = 200;
+/// A ratio within this factor of 1 reads as "about the same".
+const SAME_WITHIN: f64 = 1.05;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sentence {
+    /// Median, mean and p99 queue time: why percentiles, not averages.
+    Tail,
+    /// How a spike fell on the servers, and whether it is over.
+    Spike,
+    /// How many requests the queue timeout sent back, and what that does
+    /// to queue time.
+    Bounces,
+    /// p99 and mean queue time against the versus twin's.
+    Versus,
+    /// How old the counters behind piggybacked decisions were, and how
+    /// often that falls back to random.
+    Staleness,
+}
+
+impl Sentence {
+    const NAMES: [(&'static str, Sentence); 5] = [
+        ("tail", Sentence::Tail),
+        ("spike", Sentence::Spike),
+        ("bounces", Sentence::Bounces),
+        ("versus", Sentence::Versus),
+        ("staleness", Sentence::Staleness),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Sentence::NAMES.iter().find(|(_, s)| *s == self).map_or("", |(n, _)| n)
+    }
+}
+
+/// The sentences a view shows, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Readback(pub Vec<Sentence>);
+
+/// The twin a view is compared with: its summary, and words for how it
+/// differs ("random", "subset_size = all").
+pub struct Versus<'a> {
+    pub summary: &'a Summary,
+    pub label: &'a str,
+}
+
+impl Readback {
+    pub fn names() -> Vec<&'static str> {
+        Sentence::NAMES.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// A comma-separated list of sentence names ("none" or empty for none).
+    pub fn parse(text: &str) -> Option<Readback> {
+        if matches!(text.trim(), "" | "none") {
+            return Some(Readback::default());
+        }
+        let mut sentences = Vec::new();
+        for name in text.split(',').map(str::trim) {
+            let sentence = Sentence::NAMES.iter().find(|(n, _)| *n == name)?.1;
+            if !sentences.contains(&sentence) {
+                sentences.push(sentence);
+            }
+        }
+        Some(Readback(sentences))
+    }
+
+    pub fn text(&self) -> String {
+        match self.0.is_empty() {
+            true => "none".to_string(),
+            false => self.0.iter().map(|s| s.name()).collect::<Vec<_>>().join(","),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The sentences for a run of `scenario` with `summary`, beside its twin.
+    pub fn words(&self, scenario: &Scenario, summary: &Summary, versus: Option<Versus>) -> String {
+        if summary.counts.completed < MIN_COMPLETED {
+            return format!(
+                "Collecting: {} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…",
+                summary.counts.completed
+            );
+        }
+        let sentences: Vec<String> =
+            self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref())).collect();
+        sentences.join(" ")
+    }
+}
+
+fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Versus>) -> Option<String> {
+    let timeout =
+        scenario.queue_timeout_ms.map_or("queue timeout".to_string(), |t| format!("{} timeout", ms(t)));
+    Some(match sentence {
+        Sentence::Tail => {
+            let q = &s.queue_ms;
+            let tail = match q.mean > 0.0 {
+                true => format!(", {:.1}× the mean", q.p99 / q.mean),
+                false => String::new(),
+            };
+            format!(
+                "Of {} requests, the median waited {} in a queue and the mean {}; one in a hundred waited more than {}{tail}.",
+                thousands(q.count),
+                ms(q.p50),
+                ms(q.mean),
+                ms(q.p99),
+            )
+        }
+        Sentence::Spike => {
+            let per_server = &s.completed_per_server;
+            let (max, min) = (per_server.iter().max()?, per_server.iter().min()?);
+            let over = s.in_flight == 0 && s.counts.sessions_started > 0;
+            let tail = match over {
+                true => " The spike is over: press Reset (or r) to replay it.",
+                false => "",
+            };
+            format!(
+                "{} of {} requests waited out the {timeout} and went back to pick again; the busiest server has completed {} requests, the quietest {}.{tail}",
+                thousands(s.counts.bounces),
+                thousands(s.counts.created),
+                thousands(*max),
+                thousands(*min),
+            )
+        }
+        Sentence::Bounces => {
+            let per_thousand = 1000.0 * s.counts.bounces as f64 / s.counts.created.max(1) as f64;
+            format!(
+                "{} requests ({per_thousand:.1} in a thousand) waited out the {timeout} and went back to pick again. The longest queue time so far is {}: it counts the trip back and the wait at the next server.",
+                thousands(s.counts.bounces),
+                ms(s.queue_ms.p100),
+            )
+        }
+        Sentence::Versus => {
+            let v = versus?;
+            let p99 = compare(s.queue_ms.p99, v.summary.queue_ms.p99);
+            let mean = compare(s.queue_ms.mean, v.summary.queue_ms.mean);
+            format!(
+                "p99 queue time is {p99} than with {} on the same arrivals ({} against {}); the mean is {mean}.",
+                v.label,
+                ms(s.queue_ms.p99),
+                ms(v.summary.queue_ms.p99),
+            )
+        }
+        Sentence::Staleness => {
+            let staleness = &s.decision_staleness_ms;
+            if staleness.count == 0 {
+                return Some("No decision has compared two learned counters yet.".to_string());
+            }
+            let fallback = staleness.p50.sqrt().min(100.0);
+            format!(
+                "The median decision compared counters {} old, so such a decision falls back to random about {fallback:.0}% of the time.",
+                ms(staleness.p50)
+            )
+        }
+    })
+}
+
+/// "3.8× lower", "1.4× higher", "about the same (0.98×)".
+fn compare(value: f64, reference: f64) -> String {
+    if value <= 0.0 || reference <= 0.0 {
+        return match (value > 0.0, reference > 0.0) {
+            (false, false) => "the same (zero)".to_string(),
+            (false, true) => "lower (zero)".to_string(),
+            _ => "higher (the other is zero)".to_string(),
+        };
+    }
+    let ratio = value / reference;
+    if ratio < 1.0 / SAME_WITHIN {
+        format!("{:.1}× lower", 1.0 / ratio)
+    } else if ratio > SAME_WITHIN {
+        format!("{ratio:.1}× higher")
+    } else {
+        format!("about the same ({ratio:.2}×)")
+    }
+}
+
+/// Milliseconds for reading: "0.40 ms", "4.1 ms", "72 ms", "1.2 s".
+pub fn ms(x: f64) -> String {
+    match x {
+        x if x >= 1000.0 => format!("{:.1} s", x / 1000.0),
+        x if x >= 100.0 => format!("{x:.0} ms"),
+        x if x >= 1.0 => format!("{x:.1} ms"),
+        x => format!("{x:.2} ms"),
+    }
+}
+
+/// 12345 as "12,345".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Simulation;
+
+    fn run(pairs: &[(&str, &str)]) -> (Scenario, Summary) {
+        let mut scenario = Scenario::default();
+        for (key, value) in pairs {
+            scenario.set(key, value).unwrap();
+        }
+        let mut sim = Simulation::new(&scenario).unwrap();
+        sim.run();
+        (scenario, sim.summary())
+    }
+
+    #[test]
+    fn sentences_read_the_summary_back() {
+        let (scenario, random) = run(&[("duration_s", "10")]);
+        let (_, p2c) = run(&[("duration_s", "10"), ("policy", "power-of-d")]);
+        let readback = Readback::parse("tail, versus").unwrap();
+        let words = readback.words(&scenario, &p2c, Some(Versus { summary: &random, label: "random" }));
+        let ratio = random.queue_ms.p99 / p2c.queue_ms.p99;
+        assert!(words.contains(&format!("p99 queue time is {ratio:.1}× lower than with random")), "{words}");
+        assert!(words.contains(&format!("waited more than {}", ms(p2c.queue_ms.p99))), "{words}");
+        // Without a twin, the comparison is left out rather than made up.
+        assert!(!readback.words(&scenario, &p2c, None).contains("than with"));
+    }
+
+    #[test]
+    fn a_run_too_short_to_mean_much_says_so() {
+        let (scenario, summary) = run(&[("duration_s", "0.05")]);
+        assert!(Readback::parse("tail").unwrap().words(&scenario, &summary, None).starts_with("Collecting"));
+    }
+
+    #[test]
+    fn a_finished_spike_offers_a_replay() {
+        let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "10")]);
+        assert_eq!(summary.in_flight, 0);
+        let words = Readback::parse("spike").unwrap().words(&scenario, &summary, None);
+        assert!(words.contains("The spike is over"), "{words}");
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_refused() {
+        let readback = Readback::parse("versus,staleness,versus").unwrap();
+        assert_eq!(readback.text(), "versus,staleness");
+        assert_eq!(Readback::parse("none").unwrap(), Readback::default());
+        assert_eq!(Readback::parse("tail,oops"), None);
+        assert_eq!(compare(10.0, 10.2), "about the same (0.98×)");
+    }
+}
