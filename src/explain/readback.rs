@@ -132,21 +132,28 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         }
         Sentence::Bounces => {
             let per_thousand = 1000.0 * s.counts.bounces as f64 / s.counts.created.max(1) as f64;
+            let longest = match scenario.queue_timeout_ms {
+                Some(t) if s.queue_ms.p100 > t => format!(
+                    " The longest queue time so far, {}, is longer than the timeout: it counts the trip back and the wait at the next server.",
+                    ms(s.queue_ms.p100)
+                ),
+                _ => " No request has yet waited longer than the timeout.".to_string(),
+            };
             format!(
-                "{} requests ({per_thousand:.1} in a thousand) waited out the {timeout} and went back to pick again. The longest queue time so far is {}: it counts the trip back and the wait at the next server.",
+                "{} requests ({per_thousand:.1} in a thousand) waited out the {timeout} and went back to pick again.{longest}",
                 thousands(s.counts.bounces),
-                ms(s.queue_ms.p100),
             )
         }
         Sentence::Versus => {
             let v = versus?;
-            let p99 = compare(s.queue_ms.p99, v.summary.queue_ms.p99);
-            let mean = compare(s.queue_ms.mean, v.summary.queue_ms.mean);
+            let with = format!("with {}", v.label);
             format!(
-                "p99 queue time is {p99} than with {} on the same arrivals ({} against {}); the mean is {mean}.",
-                v.label,
+                "Over {} simulated seconds, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
+                s.simulated_s.round(),
+                compare(s.queue_ms.p99, v.summary.queue_ms.p99, &with),
                 ms(s.queue_ms.p99),
                 ms(v.summary.queue_ms.p99),
+                compare(s.queue_ms.mean, v.summary.queue_ms.mean, "")
             )
         }
         Sentence::Staleness => {
@@ -163,22 +170,27 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
     })
 }
 
-/// "3.8× lower", "1.4× higher", "about the same (0.98×)".
-fn compare(value: f64, reference: f64) -> String {
+/// "3.8× lower than with random", "1.4× higher", "about the same as with
+/// random (0.98×)"; `than` names what `reference` is (or is empty).
+fn compare(value: f64, reference: f64, than: &str) -> String {
+    let (than, as_) = match than.is_empty() {
+        true => (String::new(), String::new()),
+        false => (format!(" than {than}"), format!(" as {than}")),
+    };
     if value <= 0.0 || reference <= 0.0 {
         return match (value > 0.0, reference > 0.0) {
-            (false, false) => "the same (zero)".to_string(),
-            (false, true) => "lower (zero)".to_string(),
-            _ => "higher (the other is zero)".to_string(),
+            (false, false) => format!("zero, the same{as_}"),
+            (false, true) => format!("zero, lower{than}"),
+            _ => format!("higher{than}, where that is zero"),
         };
     }
     let ratio = value / reference;
     if ratio < 1.0 / SAME_WITHIN {
-        format!("{:.1}× lower", 1.0 / ratio)
+        format!("{:.1}× lower{than}", 1.0 / ratio)
     } else if ratio > SAME_WITHIN {
-        format!("{ratio:.1}× higher")
+        format!("{ratio:.1}× higher{than}")
     } else {
-        format!("about the same ({ratio:.2}×)")
+        format!("about the same{as_} ({ratio:.2}×)")
     }
 }
 
@@ -227,7 +239,10 @@ mod tests {
         let readback = Readback::parse("tail, versus").unwrap();
         let words = readback.words(&scenario, &p2c, Some(Versus { summary: &random, label: "random" }));
         let ratio = random.queue_ms.p99 / p2c.queue_ms.p99;
-        assert!(words.contains(&format!("p99 queue time is {ratio:.1}× lower than with random")), "{words}");
+        assert!(
+            words.contains(&format!("p99 queue time is {ratio:.1}× lower than with random on")),
+            "{words}"
+        );
         assert!(words.contains(&format!("waited more than {}", ms(p2c.queue_ms.p99))), "{words}");
         // Without a twin, the comparison is left out rather than made up.
         assert!(!readback.words(&scenario, &p2c, None).contains("than with"));
@@ -253,6 +268,7 @@ mod tests {
         assert_eq!(readback.text(), "versus,staleness");
         assert_eq!(Readback::parse("none").unwrap(), Readback::default());
         assert_eq!(Readback::parse("tail,oops"), None);
-        assert_eq!(compare(10.0, 10.2), "about the same (0.98×)");
+        assert_eq!(compare(10.0, 10.2, "with random"), "about the same as with random (0.98×)");
+        assert_eq!(compare(30.0, 10.0, ""), "3.0× higher");
     }
 }

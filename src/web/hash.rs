@@ -47,9 +47,7 @@ pub fn parse(hash: &str, kind: Kind) -> Parsed {
     let mut params = Params::default();
     let mut options = Options::defaults(kind);
     let mut notices = Vec::new();
-    // Entries refused only for how they combine with others are tried again
-    // once everything else is in place, so their order does not matter.
-    let mut combinations = Vec::new();
+    let mut settings = Vec::new();
     for entry in hash.trim_start_matches('#').split('&').filter(|e| !e.is_empty()) {
         let Some((key, raw)) = entry.split_once('=') else {
             notices.push(Notice {
@@ -62,18 +60,12 @@ pub fn parse(hash: &str, kind: Kind) -> Parsed {
             if let Err(error) = options.set(&key, &value) {
                 notices.push(Notice::rejected(&key, &value, &error, &options.text(&key)));
             }
-            continue;
-        }
-        match params.set(&key, &value) {
-            Ok(()) => {}
-            Err(ScenarioError::Combination { .. }) => combinations.push((key, value)),
-            Err(error) => notices.push(Notice::rejected(&key, &value, &error, &params.text(&key))),
+        } else {
+            settings.push((key, value));
         }
     }
-    for (key, value) in combinations {
-        if let Err(error) = params.set(&key, &value) {
-            notices.push(Notice::rejected(&key, &value, &error, &params.text(&key)));
-        }
+    for (key, value, error) in params.set_all(settings) {
+        notices.push(Notice::rejected(&key, &value, &error, &params.text(&key)));
     }
     Parsed { params, options, notices }
 }

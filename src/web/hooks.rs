@@ -6,8 +6,9 @@ use super::dom;
 use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
-use super::page::Mounted;
+use super::page::{Mounted, Views};
 use js_sys::{Array, Float64Array, Object, Reflect};
+use lbsim::explain::Claim;
 use lbsim::Simulation;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -15,21 +16,21 @@ use wasm_bindgen::prelude::*;
 /// Installs `window.lbsim`:
 /// - `simTime()`, `summary()`, `advance(ms)`, `frameCosts()`: those of the
 ///   page's first view (see [`view_hooks`]);
-/// - `views()`: the same four hooks for every view on the page, in page
-///   order, plus `onScreen()`;
+/// - `views()`: the same hooks for every view on the page, in page order
+///   (then those the script API mounted), plus the rest of [`view_hooks`];
 /// - `wasmMemoryBytes()`: the size of the WebAssembly memory;
 /// - `panic()`: panics, to show that a panic is reported on the page.
-pub fn install(views: &Rc<Vec<Rc<Mounted>>>, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
-    let all = Array::new();
-    for mounted in views.iter() {
-        all.push(&view_hooks(mounted, frames)?.into());
-    }
-    let hooks = match views.first() {
+pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
+    let hooks = match views.borrow().first() {
         Some(first) => view_hooks(first, frames)?,
         None => Object::new(),
     };
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
-    set("views", Closure::<dyn Fn() -> Array>::new(move || all.clone()).into_js_value())?;
+    let (all, frames) = (views.clone(), frames.clone());
+    let every = move || -> Result<Array, JsValue> {
+        all.borrow().iter().map(|mounted| view_hooks(mounted, &frames).map(JsValue::from)).collect()
+    };
+    set("views", Closure::<dyn Fn() -> Result<Array, JsValue>>::new(every).into_js_value())?;
     let memory = || {
         wasm_bindgen::memory()
             .unchecked_into::<js_sys::WebAssembly::Memory>()
@@ -52,6 +53,10 @@ pub fn install(views: &Rc<Vec<Rc<Mounted>>>, frames: &Rc<FrameLoop>) -> Result<(
 /// - `advance(ms)`: advances the simulation by `ms` simulated milliseconds;
 /// - `frameCosts()`: wall milliseconds each frame since the last call spent
 ///   simulating and drawing;
+/// - `versusSummary()`: the versus twin's summary as JSON, or null;
+/// - `claim(text)`: an explainer claim checked against both summaries, as
+///   JSON (`claim`, `left`, `right`, `holds`); a bad claim throws;
+/// - `readback()`: the sentences under the view, as last shown;
 /// - `onScreen()`: whether the view is in sight (and so gets frames).
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
@@ -73,6 +78,23 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let costs = move || Float64Array::from(reader.borrow_mut().take_frame_costs().as_slice());
     set("frameCosts", Closure::<dyn Fn() -> Float64Array>::new(costs).into_js_value())?;
+    let reader = view.clone();
+    let versus =
+        move || reader.borrow().twin().map(|twin| serde_json::to_string(&twin.summary()).unwrap_or_default());
+    set("versusSummary", Closure::<dyn Fn() -> Option<String>>::new(versus).into_js_value())?;
+    let reader = view.clone();
+    let claim = move |text: String| -> Result<String, JsValue> {
+        let view = reader.borrow();
+        let claim = Claim::parse(&text).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+        let versus = view.twin().map(Simulation::summary);
+        let verdict = claim
+            .check(&view.sim().summary(), versus.as_ref())
+            .map_err(|e| js_sys::Error::new(&e.to_string()))?;
+        Ok(serde_json::to_string(&verdict).unwrap_or_default())
+    };
+    set("claim", Closure::<dyn Fn(String) -> Result<String, JsValue>>::new(claim).into_js_value())?;
+    let reader = view.clone();
+    set("readback", Closure::<dyn Fn() -> String>::new(move || reader.borrow().readback()).into_js_value())?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
     Ok(hooks)

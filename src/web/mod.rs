@@ -12,6 +12,7 @@
 //! one frame in flight ([`frame::FrameLoop`]), and a `destroy()` that stops
 //! it all ([`page`]).
 
+mod api;
 mod canvases;
 mod charts;
 mod controls;
@@ -19,6 +20,7 @@ mod dom;
 mod frame;
 mod hash;
 mod hooks;
+mod narration;
 mod notice;
 mod options;
 mod pace;

@@ -5,6 +5,9 @@
 //! with an error naming the entry and what it allows.
 
 use super::controls::CONTROLS;
+use super::params::Params;
+use lbsim::explain::Readback;
+use lbsim::scenario::fields;
 use lbsim::ScenarioError;
 
 /// What kind of page a view is the heart of; it sets the view's defaults and
@@ -70,8 +73,11 @@ pub const CAPTION_KEY: &str = "caption";
 pub const HEIGHT_KEY: &str = "height";
 pub const AUTOPLAY_KEY: &str = "autoplay";
 pub const THEME_KEY: &str = "theme";
+pub const VERSUS_KEY: &str = "versus";
+pub const SAY_KEY: &str = "say";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 6] = [CONTROLS_KEY, CHARTS_KEY, CAPTION_KEY, HEIGHT_KEY, AUTOPLAY_KEY, THEME_KEY];
+pub const KEYS: [&str; 8] =
+    [CONTROLS_KEY, CHARTS_KEY, CAPTION_KEY, HEIGHT_KEY, AUTOPLAY_KEY, THEME_KEY, VERSUS_KEY, SAY_KEY];
 
 const HEIGHT_MIN: u32 = 240;
 const HEIGHT_MAX: u32 = 4000;
@@ -87,6 +93,12 @@ pub struct Options {
     pub height: Option<u32>,
     pub autoplay: bool,
     pub theme: Theme,
+    /// The settings in which a twin simulation differs from the view's
+    /// (field key and value): the twin runs beside it, unseen, on the same
+    /// seed, and the view's sentences compare the two.
+    pub versus: Vec<(&'static str, String)>,
+    /// The sentences that read the numbers back under the view.
+    pub say: Readback,
 }
 
 impl Options {
@@ -95,7 +107,16 @@ impl Options {
             Kind::Lab => (CONTROLS.iter().map(|c| c.key).collect(), Chart::ALL.to_vec()),
             Kind::Embed => (vec!["policy"], vec![Chart::Percentiles]),
         };
-        Options { controls, charts, caption: String::new(), height: None, autoplay: true, theme: Theme::Auto }
+        Options {
+            controls,
+            charts,
+            caption: String::new(),
+            height: None,
+            autoplay: true,
+            theme: Theme::Auto,
+            versus: Vec::new(),
+            say: Readback::default(),
+        }
     }
 
     /// Whether `key` names an option rather than a scenario field.
@@ -114,6 +135,11 @@ impl Options {
             HEIGHT_KEY => self.height.map_or_else(|| "auto".to_string(), |h| h.to_string()),
             AUTOPLAY_KEY => if self.autoplay { "1" } else { "0" }.to_string(),
             THEME_KEY => self.theme.name().to_string(),
+            VERSUS_KEY => {
+                let pairs: Vec<_> = self.versus.iter().map(|(key, value)| format!("{key}:{value}")).collect();
+                pairs.join(";")
+            }
+            SAY_KEY => self.say.text(),
             _ => String::new(),
         }
     }
@@ -145,6 +171,12 @@ impl Options {
                 Ok(h) if (HEIGHT_MIN..=HEIGHT_MAX).contains(&h) => self.height = Some(h),
                 _ => return Err(bad(format!("\"auto\" or whole pixels from {HEIGHT_MIN} to {HEIGHT_MAX}"))),
             },
+            VERSUS_KEY => self.versus = parse_versus(text)?,
+            SAY_KEY => {
+                self.say = Readback::parse(text).ok_or_else(|| {
+                    bad(format!("\"none\" or a comma-separated list of {}", Readback::names().join(", ")))
+                })?
+            }
             AUTOPLAY_KEY => match text {
                 "1" => self.autoplay = true,
                 "0" => self.autoplay = false,
@@ -165,6 +197,36 @@ impl Options {
     /// `(key, text)` for every option that differs from `defaults`.
     pub fn entries(&self, defaults: &Options) -> Vec<(&'static str, String)> {
         KEYS.iter().filter(|k| self.text(k) != defaults.text(k)).map(|k| (*k, self.text(k))).collect()
+    }
+}
+
+/// `key:value` pairs separated by `;`, each a scenario field and a value
+/// it accepts.
+fn parse_versus(text: &str) -> Result<Vec<(&'static str, String)>, ScenarioError> {
+    let bad = |why: String| ScenarioError::BadValue {
+        field: VERSUS_KEY,
+        value: text.to_string(),
+        allowed: format!(
+            "settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0); {why}"
+        ),
+    };
+    let mut pairs = Vec::new();
+    for pair in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once(':').ok_or_else(|| bad(format!("`{pair}` has no `:`")))?;
+        let field = fields::find(key.trim()).map_err(|e| bad(e.to_string()))?;
+        let value = value.trim().to_string();
+        Params::default().set(field.key, &value).map_err(|e| bad(e.to_string()))?;
+        pairs.push((field.key, value));
+    }
+    Ok(pairs)
+}
+
+/// What the twin of a view with `versus` differs by, for people: the
+/// policy's name alone, or "key = value" pairs.
+pub fn versus_label(versus: &[(&str, String)]) -> String {
+    match versus {
+        [("policy", policy)] => policy.clone(),
+        pairs => pairs.iter().map(|(key, value)| format!("{key} = {value}")).collect::<Vec<_>>().join(", "),
     }
 }
 

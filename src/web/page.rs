@@ -30,8 +30,12 @@ pub struct Mounted {
     listeners: RefCell<Listeners>,
 }
 
+/// Every view on the page, in page order, then those the script API
+/// mounted, in the order it did.
+pub type Views = Rc<RefCell<Vec<Rc<Mounted>>>>;
+
 struct Page {
-    views: Rc<Vec<Rc<Mounted>>>,
+    views: Views,
     frames: Rc<FrameLoop>,
     listeners: Listeners,
     observer: IntersectionObserver,
@@ -67,17 +71,17 @@ pub fn mount() -> Result<(), JsValue> {
         let view = View::mount(&root, kind, &settings, owns_hash)?;
         mounted.push(Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() }));
     }
-    let views = Rc::new(mounted);
+    let views: Views = Rc::new(RefCell::new(mounted));
     let frames = {
         let views = views.clone();
-        FrameLoop::start(move |now_ms| tick(&views, now_ms))
+        FrameLoop::start(move |now_ms| tick(&views.borrow(), now_ms))
     };
-    for view in views.iter() {
+    for view in views.borrow().iter() {
         view.listen(&frames)?;
     }
     let (observer, on_intersection) = observe(&views, &frames)?;
     let mut listeners = Listeners::default();
-    let owner = views.iter().find(|m| m.view.borrow().owns_hash()).cloned();
+    let owner = views.borrow().iter().find(|m| m.view.borrow().owns_hash()).cloned();
     if let Some(owner) = owner {
         // The view that owns the page's hash is its main view: it takes
         // the page's keyboard shortcuts and follows edits of the link.
@@ -108,7 +112,7 @@ pub fn mount() -> Result<(), JsValue> {
     if let Ok(Some(scheme)) = window.match_media("(prefers-color-scheme: dark)") {
         let (views, requester) = (views.clone(), frames.clone());
         listeners.add(&scheme, "change", move |_| {
-            for mounted in views.iter() {
+            for mounted in views.borrow().iter() {
                 mounted.view.borrow_mut().restyle();
             }
             requester.request();
@@ -139,13 +143,14 @@ fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
 
 /// Watches every view's root, so views out of sight stop and come back.
 fn observe(
-    views: &Rc<Vec<Rc<Mounted>>>,
+    views: &Views,
     frames: &Rc<FrameLoop>,
 ) -> Result<(IntersectionObserver, IntersectionCallback), JsValue> {
     let (watched, requester) = (views.clone(), frames.clone());
     let on_intersection = IntersectionCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
             let target = entry.target();
+            let watched = watched.borrow();
             if let Some(mounted) = watched.iter().find(|m| m.view.borrow().root().is_same_node(Some(&target)))
             {
                 mounted.view.borrow_mut().set_on_screen(entry.is_intersecting());
@@ -154,7 +159,7 @@ fn observe(
         requester.request();
     });
     let observer = IntersectionObserver::new(on_intersection.as_ref().unchecked_ref())?;
-    for mounted in views.iter() {
+    for mounted in views.borrow().iter() {
         observer.observe(mounted.view.borrow().root());
     }
     Ok((observer, on_intersection))
@@ -228,8 +233,50 @@ pub fn destroy() {
         page.frames.destroy();
         page.listeners.remove_all();
         page.observer.disconnect();
-        for mounted in page.views.iter() {
+        for mounted in page.views.borrow().iter() {
             mounted.listeners.borrow_mut().remove_all();
         }
     }
+}
+
+/// Mounts a view of `kind` on `root` for `settings` (as in a hash), beside
+/// the page's others: driven by the same loop, watched by the same observer.
+pub fn add_view(root: &HtmlElement, kind: Kind, settings: &str) -> Result<Rc<Mounted>, JsValue> {
+    PAGE.with(|page| {
+        let page = page.borrow();
+        let page = page.as_ref().ok_or("the page's views were destroyed")?;
+        if page.views.borrow().iter().any(|m| m.view.borrow().root().is_same_node(Some(root))) {
+            return Err(JsValue::from_str("a view is already mounted on this element"));
+        }
+        let view = View::mount(root, kind, settings, false)?;
+        let mounted = Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() });
+        mounted.listen(&page.frames)?;
+        page.observer.observe(root);
+        page.views.borrow_mut().push(mounted.clone());
+        page.frames.request();
+        Ok(mounted)
+    })
+}
+
+/// Takes a view off the page: its listeners and its elements go, and it
+/// gets no more frames.
+pub fn remove_view(mounted: &Rc<Mounted>) {
+    mounted.listeners.borrow_mut().remove_all();
+    let root = mounted.view.borrow().root().clone();
+    root.set_text_content(None);
+    PAGE.with(|page| {
+        if let Some(page) = page.borrow().as_ref() {
+            page.observer.unobserve(&root);
+            page.views.borrow_mut().retain(|m| !Rc::ptr_eq(m, mounted));
+        }
+    });
+}
+
+/// Asks the page's loop for a frame (after a change made from outside it).
+pub fn request_frame() {
+    PAGE.with(|page| {
+        if let Some(page) = page.borrow().as_ref() {
+            page.frames.request();
+        }
+    });
 }

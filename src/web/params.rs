@@ -54,6 +54,26 @@ impl Params {
         }
     }
 
+    /// Changes every `(key, value)`; returns those refused, with why. A
+    /// value refused only for how it combines with others is tried again
+    /// once everything else is in place, so the order does not matter.
+    pub fn set_all(&mut self, entries: Vec<(String, String)>) -> Vec<(String, String, ScenarioError)> {
+        let (mut refused, mut combinations) = (Vec::new(), Vec::new());
+        for (key, value) in entries {
+            match self.set(&key, &value) {
+                Ok(()) => {}
+                Err(ScenarioError::Combination { .. }) => combinations.push((key, value)),
+                Err(error) => refused.push((key, value, error)),
+            }
+        }
+        for (key, value) in combinations {
+            if let Err(error) = self.set(&key, &value) {
+                refused.push((key, value, error));
+            }
+        }
+        refused
+    }
+
     /// What the setting means, for labels' descriptions.
     pub fn help(key: &str) -> &'static str {
         if key == SPEED_KEY {

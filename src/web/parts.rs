@@ -1,11 +1,12 @@
 //! What a view is made of, built inside its root: the notice area, a
-//! caption, the stage (readouts, topology and its legend, transport), the
+//! caption, the sentences that read the numbers back, the stage (readouts, topology and its legend, transport), the
 //! lab's settings panel or an embed's few controls, and the charts. Each
 //! module builds its own elements into the containers made here.
 
 use super::canvases::Canvases;
 use super::controls::{Controls, Placement};
 use super::dom::{self, Ids};
+use super::narration::Narration;
 use super::notice::Notices;
 use super::options::{Kind, Options, Theme};
 use super::readouts::Readouts;
@@ -16,6 +17,7 @@ use web_sys::{Element, HtmlElement};
 
 pub struct Parts {
     pub notices: Notices,
+    pub narration: Narration,
     pub readouts: Readouts,
     pub canvases: Canvases,
     pub transport: Transport,
@@ -37,6 +39,7 @@ impl Parts {
         let notices = Notices::build(root, &ids)?;
         let caption = dom::text_child(root, "p", "caption", &options.caption)?;
         caption.set_hidden(options.caption.is_empty());
+        let narration = Narration::build(root, options)?;
         let layout: Element = dom::child(root, "div", "layout")?;
         let stage: Element = dom::child(&layout, "section", "stage")?;
         stage.set_attribute("aria-label", "Simulation")?;
@@ -62,7 +65,7 @@ impl Parts {
             None => Placement::Flat(&transport.controls),
         };
         let controls = Controls::build(&options.controls, placement, &ids)?;
-        Ok(Parts { notices, readouts, canvases, transport, share, controls })
+        Ok(Parts { notices, narration, readouts, canvases, transport, share, controls })
     }
 }
 

@@ -8,6 +8,7 @@ use super::canvases::Canvases;
 use super::controls::Controls;
 use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
+use super::narration::{self, Narration};
 use super::notice::Notices;
 use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY};
 use super::pace::Pace;
@@ -18,7 +19,7 @@ use super::share::{self, Share};
 use super::topology;
 use super::transport::Transport;
 use lbsim::scenario::{fields, FieldKind, FIELDS};
-use lbsim::{Scenario, Simulation, Snapshot, Time};
+use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsValue;
 use web_sys::{EventTarget, HtmlElement};
 
@@ -35,6 +36,9 @@ pub struct View {
     options: Options,
     params: Params,
     sim: Simulation,
+    /// The versus twin: the same scenario with the options' `versus`
+    /// settings, on the same seed, kept at the same simulated time.
+    twin: Option<Simulation>,
     snapshot: Snapshot,
     playing: bool,
     /// Whether the view is on screen (scrolled into sight).
@@ -46,6 +50,7 @@ pub struct View {
     controls: Controls,
     readouts: Readouts,
     readouts_stale: bool,
+    narration: Narration,
     notices: Notices,
     transport: Transport,
     share: Option<Share>,
@@ -58,7 +63,7 @@ impl View {
     /// `hash`, showing notices for any entry that could not be used.
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
-        let Parts { notices: notices_area, readouts, canvases, transport, share, controls } =
+        let Parts { notices: notices_area, narration, readouts, canvases, transport, share, controls } =
             Parts::build(root, kind, &options)?;
         let (sim, params) = match Simulation::new(&params.scenario) {
             Ok(sim) => (sim, params),
@@ -74,6 +79,7 @@ impl View {
             kind,
             owns_hash,
             sim,
+            twin: None,
             params,
             snapshot: Snapshot::default(),
             playing: true,
@@ -86,6 +92,7 @@ impl View {
             controls,
             readouts,
             readouts_stale: true,
+            narration,
             notices: notices_area,
             transport,
             share,
@@ -93,6 +100,7 @@ impl View {
             options,
         };
         view.notices.show(&notices);
+        view.restart_twin();
         view.set_playing(view.options.autoplay);
         view.settings_changed();
         Ok(view)
@@ -105,8 +113,11 @@ impl View {
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
             let target = before + Time::from_ms(wall_ms * self.params.speed);
-            let advance = self.sim.advance_to(target, self.pace.event_cap());
-            self.pace.observe(advance.events, dom::now_ms() - started);
+            let mut events = self.sim.advance_to(target, self.pace.event_cap()).events;
+            if let Some(twin) = &mut self.twin {
+                events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
+            }
+            self.pace.observe(events, dom::now_ms() - started);
             let achieved = (self.sim.now() - before).as_ms() / wall_ms;
             self.actual_speed += 0.1 * (achieved - self.actual_speed);
             self.stop_if_halted();
@@ -115,7 +126,12 @@ impl View {
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
         self.canvases.draw(&self.sim, &self.snapshot, now_ms, self.playing);
         let speed = self.playing.then_some(self.actual_speed);
-        self.readouts.show(&self.snapshot, speed, now_ms, std::mem::take(&mut self.readouts_stale));
+        let stale = std::mem::take(&mut self.readouts_stale);
+        self.readouts.show(&self.snapshot, speed, now_ms, stale);
+        let (options, scenario, sim, twin) =
+            (&self.options, &self.params.scenario, &self.sim, self.twin.as_ref());
+        self.narration.update(now_ms, stale, || narration::words(options, scenario, sim, twin));
+        self.narration.announce(now_ms, self.playing, &self.snapshot);
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
         }
@@ -147,7 +163,7 @@ impl View {
         let Some(text) = self.controls.read(key) else { return };
         let mut next = self.params.clone();
         match next.set(key, &text) {
-            Ok(()) => self.change_to(next),
+            Ok(()) => self.apply(next),
             Err(error) => {
                 self.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
                 self.controls.show(&self.params);
@@ -163,9 +179,16 @@ impl View {
             return false;
         }
         self.notices.show(&notices);
-        self.change_to(params);
+        self.apply(params);
         self.settings_changed();
         true
+    }
+
+    /// Sets one setting from a script; on error nothing changes.
+    pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
+        let mut next = self.params.clone();
+        next.set(key, text)?;
+        self.change_to(next)
     }
 
     /// Draws a seed from the browser's cryptographic generator.
@@ -176,7 +199,7 @@ impl View {
             Ok(draw) => {
                 let mut next = self.params.clone();
                 if next.set("seed", &(draw % (max + 1)).to_string()).is_ok() {
-                    self.change_to(next);
+                    self.apply(next);
                 }
             }
             Err(error) => self.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
@@ -197,15 +220,24 @@ impl View {
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
     }
 
+    /// Moves to `next`, saying so on the page when it cannot.
+    fn apply(&mut self, next: Params) {
+        if let Err(error) = self.change_to(next) {
+            self.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]);
+        }
+    }
+
     /// Moves to `next`: live settings change in place; structural ones
-    /// rebuild the simulation from the same seed.
-    fn change_to(&mut self, next: Params) {
+    /// rebuild the simulation from the same seed. On error nothing changes.
+    fn change_to(&mut self, next: Params) -> Result<(), ScenarioError> {
         if next == self.params {
-            return;
+            return Ok(());
         }
         let (old, new) = (&self.params.scenario, &next.scenario);
         let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
-        let structural = changed.iter().any(|f| !f.live);
+        // A view compared with a twin starts both over on any change, so
+        // that the comparison covers one setting from one start.
+        let structural = changed.iter().any(|f| !f.live) || !self.options.versus.is_empty();
         if !changed.is_empty() {
             let describe = |scenario, joint: &str| {
                 let words: Vec<_> = changed
@@ -222,11 +254,34 @@ impl View {
         } else {
             self.sim.set_live_fields(new)
         };
-        match applied {
-            Ok(()) => self.params = next,
-            Err(error) => self.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]),
+        let applied = applied.map(|()| self.params = next);
+        if structural {
+            self.restart_twin();
         }
         self.settings_changed();
+        applied
+    }
+
+    /// Starts the versus twin (if the options ask for one) from the seed,
+    /// beside a simulation that has just started too.
+    fn restart_twin(&mut self) {
+        if self.options.versus.is_empty() {
+            return;
+        }
+        let mut scenario = self.params.scenario.clone();
+        let made = self
+            .options
+            .versus
+            .iter()
+            .try_for_each(|(key, value)| scenario.set(key, value))
+            .and_then(|()| Simulation::new(&scenario));
+        match made {
+            Ok(twin) => self.twin = Some(twin),
+            Err(error) => {
+                self.twin = None;
+                self.notices.show(&[Notice { message: format!("No versus simulation: {error}.") }]);
+            }
+        }
     }
 
     /// Shows the settings in the controls and the URL, and redraws all.
@@ -247,7 +302,7 @@ impl View {
         self.set_playing(!self.playing);
     }
 
-    fn set_playing(&mut self, playing: bool) {
+    pub fn set_playing(&mut self, playing: bool) {
         self.playing = playing;
         self.pace.pause();
         self.transport.show_playing(playing);
@@ -264,6 +319,9 @@ impl View {
     pub fn advance(&mut self, ms: f64) {
         let target = self.sim.now() + Time::from_ms(ms);
         self.sim.advance_to(target, u64::MAX);
+        if let Some(twin) = &mut self.twin {
+            twin.advance_to(target, u64::MAX);
+        }
         self.stop_if_halted();
         self.canvases.invalidate();
         self.readouts_stale = true;
@@ -281,6 +339,7 @@ impl View {
     pub fn reset(&mut self) {
         if let Ok(sim) = Simulation::new(&self.params.scenario) {
             self.sim = sim;
+            self.restart_twin();
             self.canvases.restarted();
         }
         self.canvases.invalidate();
@@ -336,6 +395,19 @@ impl View {
 
     pub fn summary_json(&self) -> String {
         serde_json::to_string(&self.sim.summary()).unwrap_or_default()
+    }
+
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    pub fn twin(&self) -> Option<&Simulation> {
+        self.twin.as_ref()
+    }
+
+    /// The sentences under the view, as last shown.
+    pub fn readback(&self) -> String {
+        self.narration.readback()
     }
 
     /// The frame costs recorded since the last call.

@@ -76,6 +76,13 @@ pub static CONTROLS: &[Control] = &[
         show: Show::PolicyDescription,
     },
     Control {
+        key: "choices",
+        label: "Choices (d) compared",
+        group: Group::Routing,
+        widget: Widget::Presets(&["2", "3", "4", "5", "6", "8", "10"]),
+        show: Show::Value("servers"),
+    },
+    Control {
         key: "staleness_ms",
         label: "Staleness of load information",
         group: Group::Routing,

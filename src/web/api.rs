@@ -1,0 +1,193 @@
+//! The script API, for authors who want more than an iframe:
+//!
+//! ```js
+//! import init, { mount, run } from './lbsim.js';
+//! await init();
+//! const view = mount(element, { policy: 'power-of-d', load: 0.95 }, { controls: ['policy', 'load'] });
+//! view.pause(); view.step(); view.set('policy', 'random'); view.play();
+//! const summary = view.summary();            // a plain object, as `lbsim run --json` prints
+//! const figure = run({ policy: 'random' }, 30); // headless, to 30 simulated seconds
+//! ```
+//!
+//! Scenario objects take the scenario's fields (`lbsim fields`), with
+//! numbers, strings, lists (`server_speeds: [1, 2]`) and `null` for "none";
+//! view options take the embed's entries (`controls`, `charts`, `caption`,
+//! `height`, `autoplay`, `theme`, `versus`, `say`). Anything that cannot be
+//! used raises an `Error` whose message names the field and what it allows,
+//! as the command line says it.
+
+use super::hash::{self, Fields};
+use super::options::{Kind, Options};
+use super::page::{self, Mounted};
+use super::params::Params;
+use lbsim::scenario::fields;
+use lbsim::{ScenarioError, Simulation, Time};
+use serde::Serialize;
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlElement;
+
+/// A simulation view mounted by a script.
+#[wasm_bindgen]
+pub struct SimulationView {
+    mounted: Rc<Mounted>,
+}
+
+/// Mounts a simulation view on `element`: the scenario's fields from
+/// `scenario`, the view's look from `options` (both optional objects).
+#[wasm_bindgen]
+pub fn mount(element: HtmlElement, scenario: JsValue, options: JsValue) -> Result<SimulationView, JsError> {
+    let params = params_of(&scenario)?;
+    let mut chosen = Options::defaults(Kind::Embed);
+    for (key, text) in entries_of(&options, "options")? {
+        if !Options::has(&key) {
+            let keys = super::options::KEYS.join(", ");
+            return Err(JsError::new(&format!("option `{key}` is not known; expected one of {keys}")));
+        }
+        chosen.set(&key, &text).map_err(|e| error(&e))?;
+    }
+    let settings = hash::format(&params, &chosen, Kind::Embed, Fields::Every);
+    let mounted = page::add_view(&element, Kind::Embed, &settings).map_err(|e| {
+        JsError::new(&e.as_string().unwrap_or_else(|| "the view could not be mounted".to_string()))
+    })?;
+    Ok(SimulationView { mounted })
+}
+
+/// Runs a scenario headless to `until_s` simulated seconds (or its
+/// `duration_s`) and returns its summary.
+#[wasm_bindgen]
+pub fn run(scenario: JsValue, until_s: Option<f64>) -> Result<JsValue, JsError> {
+    let mut params = params_of(&scenario)?;
+    if let Some(seconds) = until_s {
+        params.set("duration_s", &fields::format_number(seconds)).map_err(|e| error(&e))?;
+    }
+    let mut sim = Simulation::new(&params.scenario).map_err(|e| error(&e))?;
+    sim.run();
+    plain(&sim.summary())
+}
+
+#[wasm_bindgen]
+impl SimulationView {
+    pub fn play(&self) {
+        self.act(|view| view.set_playing(true));
+    }
+
+    pub fn pause(&self) {
+        self.act(|view| view.set_playing(false));
+    }
+
+    /// Pauses, then advances by one frame's worth of simulated time.
+    pub fn step(&self) {
+        self.act(|view| view.step());
+    }
+
+    /// Starts over from the same seed.
+    pub fn reset(&self) {
+        self.act(|view| view.reset());
+    }
+
+    /// Advances by `ms` simulated milliseconds at once.
+    pub fn advance(&self, ms: f64) -> Result<(), JsError> {
+        if !(ms.is_finite() && ms >= 0.0 && Time::from_ms(ms) < Time::NEVER) {
+            return Err(JsError::new(&format!(
+                "advance: `{ms}` is not allowed; expected milliseconds of 0 or more"
+            )));
+        }
+        self.act(|view| view.advance(ms));
+        Ok(())
+    }
+
+    /// Sets one field (or `speed`), live or by starting over, as its
+    /// control would.
+    pub fn set(&self, field: &str, value: JsValue) -> Result<(), JsError> {
+        let value: Value = serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&e.to_string()))?;
+        let text = text_of(&value).ok_or_else(|| not_a_value(field))?;
+        self.mounted.view.borrow_mut().set(field, &text).map_err(|e| error(&e))?;
+        page::request_frame();
+        Ok(())
+    }
+
+    /// The run's summary so far, as `lbsim run --json` gives it.
+    pub fn summary(&self) -> Result<JsValue, JsError> {
+        plain(&self.mounted.view.borrow().sim().summary())
+    }
+
+    /// Simulated milliseconds so far.
+    #[wasm_bindgen(js_name = simTime)]
+    pub fn sim_time(&self) -> f64 {
+        self.mounted.view.borrow().sim_time_ms()
+    }
+
+    /// Takes the view off the page and empties its element.
+    pub fn destroy(self) {
+        page::remove_view(&self.mounted);
+    }
+}
+
+impl SimulationView {
+    fn act(&self, action: impl FnOnce(&mut super::view::View)) {
+        action(&mut self.mounted.view.borrow_mut());
+        page::request_frame();
+    }
+}
+
+/// The settings a scenario object gives, every one checked.
+fn params_of(scenario: &JsValue) -> Result<Params, JsError> {
+    let mut params = Params::default();
+    let refused = params.set_all(entries_of(scenario, "scenario")?);
+    match refused.first() {
+        Some((_, _, why)) => Err(error(why)),
+        None => Ok(params),
+    }
+}
+
+/// An object's entries as `(key, text)`; `undefined` and `null` have none.
+fn entries_of(object: &JsValue, what: &str) -> Result<Vec<(String, String)>, JsError> {
+    if object.is_undefined() || object.is_null() {
+        return Ok(Vec::new());
+    }
+    let value: Value = serde_wasm_bindgen::from_value(object.clone())
+        .map_err(|e| JsError::new(&format!("{what}: expected an object of settings ({e})")))?;
+    let Value::Object(map) = value else {
+        return Err(JsError::new(&format!(
+            "{what}: expected an object of settings, as {{ policy: 'random' }}"
+        )));
+    };
+    map.iter()
+        .map(|(key, value)| Ok((key.clone(), text_of(value).ok_or_else(|| not_a_value(key))?)))
+        .collect()
+}
+
+/// A value as the text a field or option reads: numbers as written, `null`
+/// as "none", booleans as 1 or 0, lists joined by commas, and an object
+/// (the `versus` option's) as `key:value` pairs joined by ";".
+fn text_of(value: &Value) -> Option<String> {
+    Some(match value {
+        Value::String(text) => text.clone(),
+        Value::Number(number) => fields::format_number(number.as_f64()?),
+        Value::Bool(on) => if *on { "1" } else { "0" }.to_string(),
+        Value::Null => "none".to_string(),
+        Value::Array(items) => items.iter().map(text_of).collect::<Option<Vec<_>>>()?.join(","),
+        Value::Object(pairs) => {
+            let pairs: Option<Vec<_>> =
+                pairs.iter().map(|(key, value)| Some(format!("{key}:{}", text_of(value)?))).collect();
+            pairs?.join(";")
+        }
+    })
+}
+
+fn not_a_value(key: &str) -> JsError {
+    JsError::new(&format!("field `{key}`: expected a number, a string, a list or null"))
+}
+
+fn error(error: &ScenarioError) -> JsError {
+    JsError::new(&error.to_string())
+}
+
+/// A plain JavaScript object (maps as objects, not `Map`s).
+fn plain(value: &impl Serialize) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}

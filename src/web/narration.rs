@@ -1,0 +1,91 @@
+//! What a view says in words: the sentences its options ask for, read back
+//! from the whole run's numbers (and its versus twin's), and a short
+//! summary for screen readers in a polite live region, announced at most
+//! every few seconds ("p99 queue time 212 ms, rising; 3 requests bounced in
+//! the last second").
+
+use super::dom;
+use super::options::{versus_label, Options};
+use lbsim::explain::readback::{ms, Versus};
+use lbsim::{Scenario, Simulation, Snapshot};
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+/// Wall milliseconds between two rewrites of the sentences.
+const READBACK_INTERVAL_MS: f64 = 1_000.0;
+/// Wall milliseconds between two announcements to screen readers.
+const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
+/// A change of p99 by less than this factor is "steady".
+const STEADY_WITHIN: f64 = 1.1;
+
+pub struct Narration {
+    readback: Option<HtmlElement>,
+    live: HtmlElement,
+    last_readback_ms: f64,
+    last_announced_ms: f64,
+    announced_p99: Option<f64>,
+}
+
+impl Narration {
+    /// Builds the sentences' paragraph (when `options` asks for any) and the
+    /// live region at the end of `parent`.
+    pub fn build(parent: &Element, options: &Options) -> Result<Narration, JsValue> {
+        let readback = match options.say.is_empty() {
+            true => None,
+            false => Some(dom::text_child(parent, "p", "readback", "")?),
+        };
+        let live = dom::text_child(parent, "p", "visually-hidden", "")?;
+        dom::set_attributes(&live, &[("aria-live", "polite"), ("aria-atomic", "true")])?;
+        Ok(Narration {
+            readback,
+            live,
+            last_readback_ms: f64::NEG_INFINITY,
+            last_announced_ms: f64::NEG_INFINITY,
+            announced_p99: None,
+        })
+    }
+
+    /// Rewrites the sentences when they are due (or `force`d).
+    pub fn update(&mut self, now_ms: f64, force: bool, words: impl FnOnce() -> String) {
+        if let Some(readback) = &self.readback {
+            if force || now_ms - self.last_readback_ms >= READBACK_INTERVAL_MS {
+                self.last_readback_ms = now_ms;
+                readback.set_text_content(Some(&words()));
+            }
+        }
+    }
+
+    /// Tells screen readers the latest second's figures, with their trend.
+    pub fn announce(&mut self, now_ms: f64, playing: bool, snapshot: &Snapshot) {
+        if !playing || now_ms - self.last_announced_ms < ANNOUNCE_INTERVAL_MS {
+            return;
+        }
+        let Some(latest) = snapshot.latest else { return };
+        self.last_announced_ms = now_ms;
+        let p99 = latest.queue_p99;
+        let trend = match self.announced_p99.replace(p99) {
+            Some(before) if p99 > before * STEADY_WITHIN => ", rising",
+            Some(before) if p99 * STEADY_WITHIN < before => ", falling",
+            Some(_) => ", steady",
+            None => "",
+        };
+        let bounced = latest.bounce_rate.round() as u64;
+        let requests = if bounced == 1 { "request" } else { "requests" };
+        let text =
+            format!("p99 queue time {}{trend}; {bounced} {requests} bounced in the last second.", ms(p99));
+        self.live.set_text_content(Some(&text));
+    }
+
+    /// The sentences as last shown.
+    pub fn readback(&self) -> String {
+        self.readback.as_ref().and_then(|r| r.text_content()).unwrap_or_default()
+    }
+}
+
+/// The sentences `options` asks for, for a run of `scenario` beside its twin.
+pub fn words(options: &Options, scenario: &Scenario, sim: &Simulation, twin: Option<&Simulation>) -> String {
+    let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
+    let label = versus_label(&options.versus);
+    let versus = twin_summary.as_ref().map(|summary| Versus { summary, label: &label });
+    options.say.words(scenario, &summary, versus)
+}

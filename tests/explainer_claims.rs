@@ -1,0 +1,97 @@
+//! The explainer's claims, checked natively. Each section of `explain.html`
+//! states what its prose asserts in `data-claim` and configures its
+//! simulation (and its versus twin) in `data-lbsim-settings`. The browser
+//! test checks each claim at the page's own seed; this one checks that it
+//! is no accident of that seed: it holds on every one of several seeds,
+//! after the same 30 simulated seconds the browser test runs.
+
+use lbsim::explain::Claim;
+use lbsim::{Scenario, Simulation, Summary};
+
+const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+const SIMULATED_S: &str = "30";
+/// Entries of a view's settings that are not scenario fields.
+const VIEW_OPTIONS: [&str; 8] =
+    ["controls", "charts", "caption", "height", "autoplay", "theme", "say", "speed"];
+
+struct Section {
+    id: String,
+    claims: Vec<Claim>,
+    scenario: Scenario,
+    versus: Option<Scenario>,
+}
+
+/// The value of `name="..."` in `tag`, unescaped.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
+    let end = start + tag[start..].find('"')?;
+    Some(tag[start..end].replace("&amp;", "&").replace("%20", " "))
+}
+
+fn sections() -> Vec<Section> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html");
+    let html = std::fs::read_to_string(path).unwrap();
+    let mut sections = Vec::new();
+    for chunk in html.split("<section").skip(1) {
+        let Some(claim) = attribute(chunk, "data-claim") else { continue };
+        let id = attribute(chunk, "id").unwrap();
+        let settings =
+            attribute(chunk, "data-lbsim-settings").unwrap_or_else(|| panic!("{id}: no simulation"));
+        let mut scenario = Scenario::default();
+        let mut versus = None;
+        for (key, value) in settings.split('&').map(|e| e.split_once('=').unwrap()) {
+            match key {
+                "versus" => versus = Some(value.to_string()),
+                key if VIEW_OPTIONS.contains(&key) => {}
+                key => scenario.set(key, value).unwrap_or_else(|e| panic!("{id}: {e}")),
+            }
+        }
+        scenario.set("duration_s", SIMULATED_S).unwrap();
+        let versus = versus.map(|pairs| {
+            let mut twin = scenario.clone();
+            for (key, value) in pairs.split(';').map(|p| p.split_once(':').unwrap()) {
+                twin.set(key, value).unwrap_or_else(|e| panic!("{id}: {e}"));
+            }
+            twin
+        });
+        let claims = Claim::parse_all(&claim).unwrap_or_else(|e| panic!("{id}: {e}"));
+        sections.push(Section { id, claims, scenario, versus });
+    }
+    sections
+}
+
+fn run(scenario: &Scenario, seed: u64) -> Summary {
+    let mut scenario = scenario.clone();
+    scenario.seed = seed;
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.run();
+    assert!(sim.books().balanced());
+    sim.summary()
+}
+
+#[test]
+fn the_explainer_has_its_sections_each_with_a_claim() {
+    let ids: Vec<String> = sections().into_iter().map(|s| s.id).collect();
+    let expected =
+        ["one-server", "spike", "continuous", "repick", "power-of-two", "stale", "subsets", "balancers"];
+    assert_eq!(ids, expected);
+}
+
+#[test]
+fn every_claim_of_the_explainer_holds_on_every_seed() {
+    let mut failures = Vec::new();
+    for section in sections() {
+        for seed in SEEDS {
+            let summary = run(&section.scenario, seed);
+            let versus = section.versus.as_ref().map(|twin| run(twin, seed));
+            for claim in &section.claims {
+                let verdict = claim.check(&summary, versus.as_ref()).unwrap();
+                println!("{} seed {seed}: {claim}: {:.2} vs {:.2}", section.id, verdict.left, verdict.right);
+                if !verdict.holds {
+                    failures.push(format!("{} seed {seed}: {verdict:?}", section.id));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
