@@ -32,8 +32,10 @@ install_build_tools() {
 
 install_node_packages() {
   # binaryen's npm build gives a wasm-opt that handles today's modules
-  # (Debian's older binaryen corrupts them); playwright-core drives Chromium.
-  if [ ! -x tests/browser/node_modules/.bin/wasm-opt ] || [ ! -d tests/browser/node_modules/playwright-core ]; then
+  # (Debian's older binaryen corrupts them); playwright-core drives Chromium;
+  # axe-core checks the pages' accessibility in it.
+  local modules=tests/browser/node_modules
+  if [ ! -x $modules/.bin/wasm-opt ] || [ ! -d $modules/playwright-core ] || [ ! -d $modules/axe-core ]; then
     say "installing node packages in tests/browser"
     (cd tests/browser && npm ci --no-audit --no-fund)
   fi

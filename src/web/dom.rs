@@ -45,6 +45,11 @@ pub fn set_attributes(element: &Element, attributes: &[(&str, &str)]) -> Result<
     Ok(())
 }
 
+/// Whether the media query (a user preference) matches.
+pub fn prefers(query: &str) -> bool {
+    window().match_media(query).ok().flatten().is_some_and(|list| list.matches())
+}
+
 /// Milliseconds from the page's performance clock (only for pacing frames
 /// and measuring their cost; the simulation never reads it).
 pub fn now_ms() -> f64 {

@@ -57,6 +57,7 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `claim(text)`: an explainer claim checked against both summaries, as
 ///   JSON (`claim`, `left`, `right`, `holds`); a bad claim throws;
 /// - `readback()`: the sentences under the view, as last shown;
+/// - `requestsDrawn()`: how many requests in flight the last frame drew;
 /// - `onScreen()`: whether the view is in sight (and so gets frames).
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
@@ -95,6 +96,11 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     set("claim", Closure::<dyn Fn(String) -> Result<String, JsValue>>::new(claim).into_js_value())?;
     let reader = view.clone();
     set("readback", Closure::<dyn Fn() -> String>::new(move || reader.borrow().readback()).into_js_value())?;
+    let reader = view.clone();
+    set(
+        "requestsDrawn",
+        Closure::<dyn Fn() -> usize>::new(move || reader.borrow().requests_drawn()).into_js_value(),
+    )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
     Ok(hooks)

@@ -19,8 +19,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Event, EventTarget, HtmlElement, IntersectionObserver, IntersectionObserverEntry, KeyboardEvent,
-    VisibilityState,
+    Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver, IntersectionObserverEntry,
+    KeyboardEvent, VisibilityState,
 };
 
 /// A view and the listeners on its own elements (added again when it is
@@ -44,6 +44,10 @@ struct Page {
 }
 
 type IntersectionCallback = Closure<dyn FnMut(Array)>;
+
+/// Readers who ask for less motion see no request dots moving; figures and
+/// charts still update.
+pub const REDUCED_MOTION: &str = "(prefers-reduced-motion: reduce)";
 
 thread_local! {
     static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
@@ -114,6 +118,16 @@ pub fn mount() -> Result<(), JsValue> {
         listeners.add(&scheme, "change", move |_| {
             for mounted in views.borrow().iter() {
                 mounted.view.borrow_mut().restyle();
+            }
+            requester.request();
+        })?;
+    }
+    if let Ok(Some(motion)) = window.match_media(REDUCED_MOTION) {
+        let (views, requester) = (views.clone(), frames.clone());
+        listeners.add(&motion, "change", move |_| {
+            let reduced = dom::prefers(REDUCED_MOTION);
+            for mounted in views.borrow().iter() {
+                mounted.view.borrow_mut().set_reduced_motion(reduced);
             }
             requester.request();
         })?;
@@ -202,20 +216,29 @@ impl Mounted {
     }
 }
 
-/// Keyboard shortcuts, outside text fields and menus: space plays or
-/// pauses (unless a button has focus: space presses it), "s" steps, "r"
-/// resets.
+/// Keyboard shortcuts: space plays or pauses, "s" steps, "r" resets, from
+/// anywhere but a control that itself uses the key (a button takes space;
+/// a number or text box takes every key). Sliders and menus are worked by
+/// their arrow keys, so the shortcuts act from them too: a teacher who has
+/// just chosen a policy can pause at once. Escape leaves a control.
 fn shortcut(view: &mut View, event: &Event) {
     let Some(key) = event.dyn_ref::<KeyboardEvent>() else { return };
-    let tag = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name());
-    if matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"))
-        || key.ctrl_key()
-        || key.meta_key()
-        || key.alt_key()
-    {
+    let element = event.target().and_then(|t| t.dyn_into::<HtmlElement>().ok());
+    let tag = element.as_ref().map(|e| e.tag_name());
+    let typed_into = match element.as_ref().and_then(|e| e.dyn_ref::<HtmlInputElement>()) {
+        Some(input) => input.type_() != "range",
+        None => matches!(tag.as_deref(), Some("TEXTAREA")),
+    };
+    if typed_into || key.ctrl_key() || key.meta_key() || key.alt_key() {
         return;
     }
     let target = match key.key().as_str() {
+        "Escape" => {
+            if let Some(element) = element.filter(|e| e.tag_name() != "BODY") {
+                let _ = element.blur();
+            }
+            return;
+        }
         " " if tag.as_deref() != Some("BUTTON") => Target::Play,
         "s" => Target::Step,
         "r" => Target::Reset,

@@ -41,8 +41,13 @@ impl Parts {
         caption.set_hidden(options.caption.is_empty());
         let narration = Narration::build(root, options)?;
         let layout: Element = dom::child(root, "div", "layout")?;
+        // Landmarks named apart when a page holds several views.
+        let named = |what: &str| match view_name(root, options) {
+            Some(name) => format!("{what}: {name}"),
+            None => what.to_string(),
+        };
         let stage: Element = dom::child(&layout, "section", "stage")?;
-        stage.set_attribute("aria-label", "Simulation")?;
+        stage.set_attribute("aria-label", &named("Simulation"))?;
         let panel = match kind {
             Kind::Lab => {
                 let panel: Element = dom::child(&layout, "aside", "controls")?;
@@ -53,7 +58,7 @@ impl Parts {
             Kind::Embed => None,
         };
         let figures: HtmlElement = dom::child(&layout, "section", "charts")?;
-        figures.set_attribute("aria-label", "Charts")?;
+        figures.set_attribute("aria-label", &named("Charts"))?;
         figures.set_hidden(options.charts.is_empty());
 
         let readouts = Readouts::build(&stage, &ids)?;
@@ -67,6 +72,18 @@ impl Parts {
         let controls = Controls::build(&options.controls, placement, &ids)?;
         Ok(Parts { notices, narration, readouts, canvases, transport, share, controls })
     }
+}
+
+/// What to call a view: its caption, or else the heading of the section of
+/// the page it sits in (an explainer's).
+fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
+    if !options.caption.is_empty() {
+        return Some(options.caption.clone());
+    }
+    let section = root.closest("section").ok().flatten()?;
+    let heading = section.query_selector("h2, h3").ok().flatten()?.text_content()?;
+    let heading = heading.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!heading.is_empty()).then_some(heading)
 }
 
 /// The options that change only how the view looks: its theme and height.

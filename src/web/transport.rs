@@ -27,15 +27,18 @@ impl Transport {
             }
             Ok(button)
         };
-        let play = button("play", "play", "Pause", "")?;
-        play.set_attribute("aria-pressed", "false")?;
+        // A button that says what it will do (its name changes between
+        // Play and Pause), so it carries no pressed state to contradict it.
+        let play = button("play", "play", "Pause", "Play or pause (shortcut: space)")?;
         let step = button("step", "", "Step", "Advance one frame (shortcut: s)")?;
         let reset = button("reset", "", "Reset", "Start over from the same seed (shortcut: r)")?;
         let controls: Element = dom::child(&row, "div", "transport-controls")?;
         controls.set_id(&ids.of("transport"));
         if hint {
             let line: HtmlElement = dom::child(&row, "p", "hint")?;
-            line.set_inner_html("Keys: space plays or pauses, <kbd>s</kbd> steps, <kbd>r</kbd> resets.");
+            line.set_inner_html(
+                "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps, <kbd>r</kbd> resets, <kbd>Esc</kbd> leaves a control.",
+            );
         }
         Ok(Transport { play, step, reset, controls })
     }
@@ -43,6 +46,5 @@ impl Transport {
     /// Shows whether the view is playing.
     pub fn show_playing(&self, playing: bool) {
         self.play.set_text_content(Some(if playing { "Pause" } else { "Play" }));
-        let _ = self.play.set_attribute("aria-pressed", if playing { "false" } else { "true" });
     }
 }

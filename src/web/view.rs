@@ -43,6 +43,8 @@ pub struct View {
     playing: bool,
     /// Whether the view is on screen (scrolled into sight).
     on_screen: bool,
+    /// The reader asked for reduced motion: no request dots move.
+    reduced_motion: bool,
     pace: Pace,
     /// Simulated time per wall time over recent frames.
     actual_speed: f64,
@@ -86,6 +88,7 @@ impl View {
             // Until the page's observer first reports, so a view never in
             // sight never runs.
             on_screen: false,
+            reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
             actual_speed: 1.0,
             canvases,
@@ -122,7 +125,10 @@ impl View {
             self.actual_speed += 0.1 * (achieved - self.actual_speed);
             self.stop_if_halted();
         }
-        let max_requests = topology::max_requests(self.params.scenario.servers as usize);
+        let max_requests = match self.reduced_motion {
+            true => 0,
+            false => topology::max_requests(self.params.scenario.servers as usize),
+        };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
         self.canvases.draw(&self.sim, &self.snapshot, now_ms, self.playing);
         let speed = self.playing.then_some(self.actual_speed);
@@ -352,6 +358,17 @@ impl View {
 
     pub fn restyle(&mut self) {
         self.canvases.restyle();
+    }
+
+    /// The reader's preference for reduced motion changed.
+    pub fn set_reduced_motion(&mut self, reduced: bool) {
+        self.reduced_motion = reduced;
+        self.canvases.invalidate();
+    }
+
+    /// How many requests the last frame drew in flight.
+    pub fn requests_drawn(&self) -> usize {
+        self.snapshot.requests.len()
     }
 
     /// Every element that reports an edit or a press, with its event and
