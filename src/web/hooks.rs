@@ -6,7 +6,7 @@ use super::dom;
 use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
-use super::page::{Mounted, Views};
+use super::page::{self, Mounted, Views};
 use js_sys::{Array, Float64Array, Object, Reflect};
 use lbsim::explain::Claim;
 use lbsim::Simulation;
@@ -18,6 +18,8 @@ use wasm_bindgen::prelude::*;
 ///   page's first view (see [`view_hooks`]);
 /// - `views()`: the same hooks for every view on the page, in page order
 ///   (then those the script API mounted), plus the rest of [`view_hooks`];
+/// - `pageFrameCosts()`: wall milliseconds each animation frame since the
+///   last call spent on all the page's views together;
 /// - `wasmMemoryBytes()`: the size of the WebAssembly memory;
 /// - `panic()`: panics, to show that a panic is reported on the page.
 pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
@@ -39,6 +41,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
             .byte_length() as f64
     };
     set("wasmMemoryBytes", Closure::<dyn Fn() -> f64>::new(memory).into_js_value())?;
+    let page_costs = || Float64Array::from(page::take_page_frame_costs().as_slice());
+    set("pageFrameCosts", Closure::<dyn Fn() -> Float64Array>::new(page_costs).into_js_value())?;
     set(
         "panic",
         Closure::<dyn Fn()>::new(|| panic!("panic requested by window.lbsim.panic()")).into_js_value(),

@@ -140,8 +140,17 @@ pub fn mount() -> Result<(), JsValue> {
     Ok(())
 }
 
+/// Frame costs of the whole page kept for the test hooks (about a minute).
+const MAX_PAGE_FRAME_COSTS: usize = 4_096;
+
+thread_local! {
+    /// Wall milliseconds each animation frame spent on all views together.
+    static PAGE_FRAME_COSTS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
 /// One frame of every view in sight; returns whether another is wanted.
 fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
+    let started = dom::now_ms();
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
     let mut more = false;
     for mounted in views {
@@ -152,7 +161,18 @@ fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
             more |= view.frame(now_ms);
         }
     }
+    PAGE_FRAME_COSTS.with(|costs| {
+        let mut costs = costs.borrow_mut();
+        if costs.len() < MAX_PAGE_FRAME_COSTS {
+            costs.push(dom::now_ms() - started);
+        }
+    });
     more
+}
+
+/// The whole page's frame costs since the last call.
+pub fn take_page_frame_costs() -> Vec<f64> {
+    PAGE_FRAME_COSTS.with(|costs| std::mem::take(&mut *costs.borrow_mut()))
 }
 
 /// Watches every view's root, so views out of sight stop and come back.
