@@ -76,6 +76,8 @@ pub struct Layout {
     /// Left edge of the server area, where requests arrive.
     pub servers_x: f64,
     pub compact: bool,
+    /// The whole drawing's width.
+    pub width: f64,
 }
 
 impl Layout {
@@ -106,7 +108,7 @@ impl Layout {
         } else {
             Grid::new(servers, area, 0.0)
         };
-        Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact }
+        Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact, width }
     }
 
     /// Where a request leaves or reaches client `i`.

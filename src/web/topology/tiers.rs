@@ -10,6 +10,11 @@ use web_sys::CanvasRenderingContext2d;
 /// Above this many clients they are drawn as small squares, not circles.
 const CIRCLES_UP_TO: usize = 150;
 
+/// Space kept between two tiers' labels.
+const LABEL_GAP: f64 = 10.0;
+
+/// Names each tier above it, in the longest wording that fits its room
+/// (a phone's narrow canvas gets the short ones).
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
@@ -20,25 +25,47 @@ pub fn draw_labels(
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_baseline("middle");
     let y = LABEL_BAND / 2.0 + 2.0;
-    context.set_text_align("left");
-    let client_x = layout.clients.cell(0).x;
-    let clients = match layout.clients_per_cell {
-        1 => format!("Clients · {}", snapshot.clients),
-        n => format!("Clients · {} ({n} a cell)", snapshot.clients),
+    let fit = |wordings: &[String], room: f64| -> Option<(String, f64)> {
+        wordings
+            .iter()
+            .map(|w| (w.clone(), context.measure_text(w).map_or(f64::INFINITY, |m| m.width())))
+            .find(|(_, width)| *width <= room)
     };
-    let _ = context.fill_text(&clients, client_x, y);
-    if let Some(balancers) = &layout.balancers {
-        context.set_text_align("center");
-        let _ = context.fill_text(
-            &format!("Balancers · {}", snapshot.balancers),
-            balancers.cell(0).centre().0,
-            y,
-        );
-    }
-    context.set_text_align("left");
     let slots = snapshot.servers.first().map_or(0, |s| s.slots);
-    let text = format!("Servers · {} × {} slots", snapshot.servers.len(), slots);
-    let _ = context.fill_text(&text, layout.servers_x, y);
+    let servers = snapshot.servers.len();
+    let wordings = [
+        format!("Servers · {servers} × {slots} slots"),
+        format!("Servers · {servers}"),
+        format!("{servers} × {slots}"),
+    ];
+    context.set_text_align("left");
+    if let Some((text, _)) = fit(&wordings, layout.width - layout.servers_x) {
+        let _ = context.fill_text(&text, layout.servers_x, y);
+    }
+    let client_x = layout.clients.cell(0).x;
+    let mut clients_room = layout.servers_x - client_x - LABEL_GAP;
+    if let Some(balancers) = &layout.balancers {
+        let centre = balancers.cell(0).centre().0;
+        let half_room = (layout.servers_x - LABEL_GAP - centre).min(centre - client_x);
+        let n = snapshot.balancers;
+        let wordings = [format!("Balancers · {n}"), format!("{n} balancers"), n.to_string()];
+        if let Some((text, width)) = fit(&wordings, 2.0 * half_room) {
+            context.set_text_align("center");
+            let _ = context.fill_text(&text, centre, y);
+            clients_room = centre - width / 2.0 - LABEL_GAP - client_x;
+        }
+    }
+    let n = snapshot.clients;
+    let wordings = match layout.clients_per_cell {
+        1 => vec![format!("Clients · {n}"), n.to_string()],
+        per_cell => {
+            vec![format!("Clients · {n} ({per_cell} a cell)"), format!("Clients · {n}"), n.to_string()]
+        }
+    };
+    context.set_text_align("left");
+    if let Some((text, _)) = fit(&wordings, clients_room) {
+        let _ = context.fill_text(&text, client_x, y);
+    }
 }
 
 /// Clients as circles (filled while waiting), or when there are many as
