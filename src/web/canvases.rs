@@ -27,10 +27,10 @@ type Entry = (&'static str, &'static str, &'static str);
 /// The topology's legend; the last entry shows only in the compact view.
 const TOPOLOGY_LEGEND: [Entry; 10] = [
     ("dot", "var(--c-request)", "request"),
-    ("dot", "var(--c-retry)", "retry after a bounce"),
-    ("dot", "var(--c-bounce)", "bounced by queue timeout"),
+    ("ring", "var(--c-retry)", "retry after a bounce"),
+    ("cross", "var(--c-bounce)", "bounced by queue timeout"),
     ("dot", "var(--c-response)", "response"),
-    ("dot", "var(--c-handshake)", "handshake"),
+    ("", "var(--c-handshake)", "handshake"),
     ("", "var(--c-busy)", "busy slot"),
     ("", "var(--c-free)", "free slot"),
     ("", "var(--c-queued)", "queued"),
@@ -105,8 +105,8 @@ impl Canvases {
                     legend(
                         &figure,
                         &[
-                            ("line", "var(--c-p50)", "p50"),
-                            ("line", "var(--c-p90)", "p90"),
+                            ("line dotted", "var(--c-p50)", "p50"),
+                            ("line dashed", "var(--c-p90)", "p90"),
                             ("line", "var(--c-p99)", "p99"),
                         ],
                     )?;
@@ -121,7 +121,10 @@ impl Canvases {
                     )?;
                     let mut entries = legend(
                         &figure,
-                        &[("line", "var(--c-request)", "since the start"), ("line", "var(--muted)", "")],
+                        &[
+                            ("line", "var(--c-request)", "since the start"),
+                            ("line dashed", "var(--muted)", ""),
+                        ],
                     )?;
                     let (reference, reference_label) = entries.pop().ok_or("no legend")?;
                     let (_, current) = entries.pop().ok_or("no legend")?;
@@ -139,7 +142,7 @@ impl Canvases {
                         &[
                             ("", "var(--c-busy)", "in service"),
                             ("", "var(--c-queued)", "queued"),
-                            ("line dashed", "", "slots per server"),
+                            ("line dashed", "var(--muted)", "slots per server"),
                         ],
                     )?;
                     canvas(&figure, "", &id, "Requests in service and queued at each server, busiest first")?
@@ -295,7 +298,7 @@ fn legend(parent: &Element, entries: &[Entry]) -> Result<Vec<(HtmlElement, HtmlE
             let item: HtmlElement = dom::child(&list, "li", "")?;
             let swatch: HtmlElement = dom::child(&item, "span", &format!("chip {chip}"))?;
             if !colour.is_empty() {
-                swatch.style().set_property("background", colour)?;
+                swatch.style().set_property("--chip", colour)?;
             }
             let label = dom::text_child(&item, "span", "", text)?;
             Ok((item, label))

@@ -9,8 +9,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::collections::VecDeque;
 
-/// A percentile's colour, and where a sample keeps it.
-type Line = (Colour, fn(&SamplePoint) -> f64);
+/// A percentile's name, colour, dash and gap (none: solid), and where a
+/// sample keeps it. Dashes tell the lines apart without their colours.
+type Line = (&'static str, Colour, Option<(f64, f64)>, fn(&SamplePoint) -> f64);
 
 /// A setting changed live at `time_s` simulated seconds, as `label` says.
 pub struct Marker {
@@ -50,11 +51,26 @@ where
         let text = Text::new(marker.label.clone(), offset, style.text(12.0, palette.muted));
         chart.plotting_area().draw(&(EmptyElement::at((marker.time_s, top)) + text))?;
     }
-    let lines: [Line; 3] =
-        [(palette.p99, |p| p.queue_p99), (palette.p90, |p| p.queue_p90), (palette.p50, |p| p.queue_p50)];
-    for (colour, value) in lines {
+    let lines: [Line; 3] = [
+        ("p99", palette.p99, None, |p| p.queue_p99),
+        ("p90", palette.p90, Some((6.0, 4.0)), |p| p.queue_p90),
+        ("p50", palette.p50, Some((2.0, 3.0)), |p| p.queue_p50),
+    ];
+    for (name, colour, dashes, value) in lines {
         let points = shown().map(|p| (p.time_ms / 1000.0, value(p)));
-        chart.draw_series(LineSeries::new(points, style.stroke(colour, 2.5)))?;
+        let stroke = style.stroke(colour, 2.5);
+        match dashes {
+            None => chart.draw_series(LineSeries::new(points, stroke))?,
+            Some((dash, gap)) => {
+                chart.draw_series(DashedLineSeries::new(points, style.px(dash), style.px(gap), stroke))?
+            }
+        };
+        // Each line is named where it ends, beside its newest point.
+        if let Some(last) = series.back() {
+            let offset = (style.px(5.0) as i32, -(style.px(7.0) as i32));
+            let text = Text::new(name, offset, style.text(12.0, colour));
+            chart.plotting_area().draw(&(EmptyElement::at((last.time_ms / 1000.0, value(last))) + text))?;
+        }
     }
     Ok(())
 }

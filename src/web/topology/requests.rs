@@ -1,7 +1,9 @@
-//! Requests in flight as dots moving along their hop. Outgoing requests use
+//! Requests in flight as marks moving along their hop. Outgoing requests use
 //! a lane just above the line between the two ends, returning ones (responses
 //! and bounces) a lane just below, so a request sent back by a queue timeout
-//! is seen travelling back and then trying again in another colour.
+//! is seen travelling back and then trying again. Each state has its shape
+//! as well as its colour (a dot, a ring for a retry, a cross for a bounce, a
+//! square for a handshake), so none relies on colour alone.
 
 use super::layout::Layout;
 use crate::web::theme::{Colour, Palette};
@@ -35,6 +37,15 @@ impl Class {
         }
     }
 
+    fn shape(self) -> Shape {
+        match self {
+            Class::Response | Class::Outgoing => Shape::Dot,
+            Class::Retry => Shape::Ring,
+            Class::Bounce => Shape::Cross,
+            Class::Handshake => Shape::Square,
+        }
+    }
+
     fn colour(self, palette: &Palette) -> Colour {
         match self {
             Class::Response => palette.response,
@@ -43,6 +54,39 @@ impl Class {
             Class::Bounce => palette.bounce,
             Class::Handshake => palette.handshake,
         }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Dot,
+    Ring,
+    Cross,
+    Square,
+}
+
+impl Shape {
+    /// Adds the shape at `(x, y)` to the current path.
+    fn trace(self, context: &CanvasRenderingContext2d, (x, y): (f64, f64), radius: f64) {
+        match self {
+            Shape::Dot | Shape::Ring => {
+                context.move_to(x + radius, y);
+                let _ = context.arc(x, y, radius, 0.0, TAU);
+            }
+            Shape::Cross => {
+                let r = radius * 1.1;
+                context.move_to(x - r, y - r);
+                context.line_to(x + r, y + r);
+                context.move_to(x + r, y - r);
+                context.line_to(x - r, y + r);
+            }
+            Shape::Square => context.rect(x - radius, y - radius, 2.0 * radius, 2.0 * radius),
+        }
+    }
+
+    /// Whether the shape is drawn by its outline rather than filled.
+    fn stroked(self) -> bool {
+        matches!(self, Shape::Ring | Shape::Cross)
     }
 }
 
@@ -80,16 +124,22 @@ pub fn draw(
     requests: &[RequestView],
     palette: &Palette,
 ) {
-    let radius = if layout.compact { 2.0 } else { 3.5 };
+    let radius: f64 = if layout.compact { 2.0 } else { 3.5 };
     let lane = radius * 0.9;
+    context.set_line_width((radius * 0.6).max(1.5));
     for class in Class::ALL {
+        let shape = class.shape();
         context.begin_path();
         for request in requests.iter().filter(|r| Class::of(r) == Some(class)) {
-            let (x, y) = position(layout, request, lane);
-            context.move_to(x + radius, y);
-            let _ = context.arc(x, y, radius, 0.0, TAU);
+            shape.trace(context, position(layout, request, lane), radius);
         }
-        context.set_fill_style_str(&class.colour(palette).css());
-        context.fill();
+        let colour = class.colour(palette).css();
+        if shape.stroked() {
+            context.set_stroke_style_str(&colour);
+            context.stroke();
+        } else {
+            context.set_fill_style_str(&colour);
+            context.fill();
+        }
     }
 }
