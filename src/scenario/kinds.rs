@@ -69,14 +69,14 @@ impl PolicyKind {
             PolicyKind::RoundRobin => "each chooser cycles through its pool",
             PolicyKind::Repick => "random; after a queue timeout, a different server",
             PolicyKind::LeastConnections => "fewest requests this chooser has in flight",
-            PolicyKind::PowerOfD => "best of `choices` random servers by their true load",
+            PolicyKind::PowerOfD => "best of d random servers by their true load (d: choices)",
             PolicyKind::ShortestQueue => "least-loaded server of the pool by true load",
             PolicyKind::Piggyback => "best of two by load learned from responses; random when that is stale",
             PolicyKind::LeastWork => {
                 "least work this chooser has in flight: its requests weighted by their class's mean cost"
             }
             PolicyKind::LeastRequest => {
-                "best of `choices` random servers by this chooser's requests in flight"
+                "best of d random servers by this chooser's requests in flight (d: choices)"
             }
             PolicyKind::PeakEwma => {
                 "best of two by peak-sensitive average round trip × (requests in flight + 1)"
@@ -84,8 +84,10 @@ impl PolicyKind {
             PolicyKind::JoinIdleQueue => {
                 "a server that fell idle and told this chooser; random when none did"
             }
-            PolicyKind::WeightedRoundRobin => "cycles through the pool in proportion to `server_weights`",
-            PolicyKind::WeightedRandom => "random, in proportion to `server_weights`",
+            PolicyKind::WeightedRoundRobin => {
+                "cycles through the pool in proportion to the servers' nominal weights"
+            }
+            PolicyKind::WeightedRandom => "random, in proportion to the servers' nominal weights",
         }
     }
 

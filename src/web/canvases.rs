@@ -100,7 +100,7 @@ impl Canvases {
                         &figure,
                         "figcaption",
                         "",
-                        "Queue time percentiles over the last second",
+                        "Queue time: p50, p90 and p99 over a rolling one-second window",
                     )?;
                     legend(
                         &figure,
