@@ -7,15 +7,15 @@ use crate::metrics::SamplePoint;
 use crate::Summary;
 use std::fmt::Write;
 
-/// `continuous-random_seed-7_lbsim-0.1.0_series.csv`: what a file holds, and
-/// where it came from. Characters other than letters, digits, `-` and `_`
-/// in the scenario's name become `-`.
+/// `continuous-random_seed-7_lbsim-0.1.0_series.csv` for `series.csv`: what a
+/// file holds, and where it came from. Characters other than letters,
+/// digits, `-` and `_` in the scenario's name become `-`.
 pub fn file_name(scenario: &str, seed: u64, what: &str) -> String {
     let scenario: String = scenario
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
         .collect();
-    format!("{scenario}_seed-{seed}_lbsim-{}_{what}.csv", env!("CARGO_PKG_VERSION"))
+    format!("{scenario}_seed-{seed}_lbsim-{}_{what}", env!("CARGO_PKG_VERSION"))
 }
 
 pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued";
@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn files_are_named_after_their_origin() {
         assert_eq!(
-            file_name("p2c stale/2", 7, "series"),
+            file_name("p2c stale/2", 7, "series.csv"),
             format!("p2c-stale-2_seed-7_lbsim-{}_series.csv", env!("CARGO_PKG_VERSION"))
         );
     }

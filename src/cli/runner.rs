@@ -79,8 +79,8 @@ fn single(run: &RunArgs) -> Result<(), String> {
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
         let name = scenario_name(run);
         let files = [
-            (export::file_name(&name, scenario.seed, "series"), export::series_csv(series)),
-            (export::file_name(&name, scenario.seed, "servers"), export::servers_csv(&summary)),
+            (export::file_name(&name, scenario.seed, "series.csv"), export::series_csv(series)),
+            (export::file_name(&name, scenario.seed, "servers.csv"), export::servers_csv(&summary)),
         ];
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         for (file, text) in files {

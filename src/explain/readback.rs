@@ -3,6 +3,8 @@
 //! sentences it shows; each is computed from the whole run's summary (and
 //! its versus twin's), so it always says what the picture shows.
 
+use crate::engine::Comparison;
+use crate::metrics::Interval;
 use crate::{Scenario, Summary};
 
 /// Requests a run must have completed before its sentences mean anything.
@@ -24,15 +26,23 @@ pub enum Sentence {
     /// How old the counters behind piggybacked decisions were, and how
     /// often that falls back to random.
     Staleness,
+    /// Queueing theory's mean wait beside the measured one and its 95%
+    /// interval, and why the scenario is only near the model, where it is.
+    Theory,
+    /// The twin (B) over this simulation (A), figure by figure, with 95%
+    /// intervals from their paired batches.
+    Ratios,
 }
 
 impl Sentence {
-    const NAMES: [(&'static str, Sentence); 5] = [
+    const NAMES: [(&'static str, Sentence); 7] = [
         ("tail", Sentence::Tail),
         ("spike", Sentence::Spike),
         ("bounces", Sentence::Bounces),
         ("versus", Sentence::Versus),
         ("staleness", Sentence::Staleness),
+        ("theory", Sentence::Theory),
+        ("ratios", Sentence::Ratios),
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,6 +59,8 @@ pub struct Readback(pub Vec<Sentence>);
 pub struct Versus<'a> {
     pub summary: &'a Summary,
     pub label: &'a str,
+    /// The twin over this simulation, batch by batch.
+    pub comparison: Option<&'a Comparison>,
 }
 
 impl Readback {
@@ -156,6 +168,36 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 compare(s.queue_ms.mean, v.summary.queue_ms.mean, "")
             )
         }
+        Sentence::Theory => {
+            let Some(theory) = &s.theory else {
+                return Some("Queueing theory has no closed form for this scenario.".to_string());
+            };
+            let measured = s.confidence.queue_ms.mean;
+            let interval = measured.half_width.map_or(String::new(), |h| format!(" ± {}", ms(h)));
+            let near = match theory.caveats.first() {
+                Some(caveat) => format!(" Only near the model: {caveat}."),
+                None => " The scenario is the model exactly.".to_string(),
+            };
+            format!(
+                "Theory ({}) gives a mean queue wait of {}; measured {}{interval} (95%, batch means).{near}",
+                theory.model,
+                ms(theory.mean_wait_ms),
+                ms(measured.estimate),
+            )
+        }
+        Sentence::Ratios => {
+            let c = versus?.comparison?;
+            let (a, b) = c.measured_bounces;
+            let bounces = format!("bounces {} in A, {} in B", thousands(a), thousands(b));
+            format!(
+                "B ({}) over A: p99 queue time {}, mean queue time {}, p99 latency {}, throughput {}; {bounces}.",
+                versus?.label,
+                times(&c.queue_p99),
+                times(&c.queue_mean),
+                times(&c.latency_p99),
+                times(&c.throughput),
+            )
+        }
         Sentence::Staleness => {
             let staleness = &s.decision_staleness_ms;
             if staleness.count == 0 {
@@ -191,6 +233,14 @@ fn compare(value: f64, reference: f64, than: &str) -> String {
         format!("{ratio:.1}× higher{than}")
     } else {
         format!("about the same{as_} ({ratio:.2}×)")
+    }
+}
+
+/// "0.27× (0.24–0.29)": a ratio and its 95% interval, when there is one.
+fn times(ratio: &Interval) -> String {
+    match ratio.bounds() {
+        Some((low, high)) => format!("{:.2}× ({low:.2}–{high:.2})", ratio.estimate),
+        None => format!("{:.2}×", ratio.estimate),
     }
 }
 
@@ -237,7 +287,11 @@ mod tests {
         let (scenario, random) = run(&[("duration_s", "10")]);
         let (_, p2c) = run(&[("duration_s", "10"), ("policy", "power-of-d")]);
         let readback = Readback::parse("tail, versus").unwrap();
-        let words = readback.words(&scenario, &p2c, Some(Versus { summary: &random, label: "random" }));
+        let words = readback.words(
+            &scenario,
+            &p2c,
+            Some(Versus { summary: &random, label: "random", comparison: None }),
+        );
         let ratio = random.queue_ms.p99 / p2c.queue_ms.p99;
         assert!(
             words.contains(&format!("p99 queue time is {ratio:.1}× lower than with random on")),
@@ -246,6 +300,52 @@ mod tests {
         assert!(words.contains(&format!("waited more than {}", ms(p2c.queue_ms.p99))), "{words}");
         // Without a twin, the comparison is left out rather than made up.
         assert!(!readback.words(&scenario, &p2c, None).contains("than with"));
+    }
+
+    #[test]
+    fn ratios_are_read_with_their_intervals() {
+        let scenario = Scenario::default();
+        let mut a = Simulation::new(&scenario).unwrap();
+        let mut twin = scenario.clone();
+        twin.set("policy", "power-of-d").unwrap();
+        let mut b = Simulation::new(&twin).unwrap();
+        a.run();
+        b.run();
+        let comparison = Comparison::of(&a, &b);
+        let (low, high) = comparison.queue_p99.bounds().unwrap();
+        let b_summary = b.summary();
+        let versus = Versus { summary: &b_summary, label: "power-of-d", comparison: Some(&comparison) };
+        let words = Readback::parse("ratios").unwrap().words(&scenario, &a.summary(), Some(versus));
+        let expected = format!(
+            "B (power-of-d) over A: p99 queue time {:.2}× ({low:.2}–{high:.2})",
+            comparison.queue_p99.estimate
+        );
+        assert!(words.starts_with(&expected), "{words}");
+    }
+
+    #[test]
+    fn theory_is_read_beside_the_measurement() {
+        let (scenario, summary) = run(&[
+            ("servers", "1"),
+            ("slots", "3"),
+            ("service_mean_ms", "250"),
+            ("load", "0.8333333333333334"),
+            ("queue_timeout_ms", "none"),
+            ("session_length", "1"),
+            ("handshake_round_trips", "0"),
+            ("client_delay_ms", "0"),
+            ("duration_s", "600"),
+        ]);
+        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
+        let theory = summary.theory.as_ref().unwrap();
+        assert!(
+            words.starts_with(&format!("Theory ({}) gives a mean queue wait of 351 ms", theory.model)),
+            "{words}"
+        );
+        assert!(words.contains("± ") && words.ends_with("The scenario is the model exactly."), "{words}");
+        let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "2")]);
+        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
+        assert_eq!(words, "Queueing theory has no closed form for this scenario.");
     }
 
     #[test]

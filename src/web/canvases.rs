@@ -8,6 +8,7 @@ use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
 use super::topology;
+use lbsim::engine::Told;
 use lbsim::metrics::{percentile_curve, Histogram};
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
@@ -75,17 +76,18 @@ pub struct Canvases {
 }
 
 impl Canvases {
-    /// Builds the topology and its legend into `stage`, and a figure for
-    /// each of `charts` into `figures`; colours come from the view's `root`.
+    /// Builds the topology into `pane`, its legend into `stage`, and a
+    /// figure for each of `charts` into `figures`; colours come from the
+    /// view's `root`.
     pub fn build(
         root: &Element,
-        stage: &Element,
+        (pane, stage): (&Element, &Element),
         figures: &Element,
         charts: &[Chart],
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
         let label = "Clients, balancers and servers; dots are requests travelling between them";
-        let topology = canvas(stage, "topology", &ids.of("topology"), label)?;
+        let topology = canvas(pane, "topology", &ids.of("topology"), label)?;
         let (compact_legend, _) = legend(stage, &TOPOLOGY_LEGEND)?.pop().ok_or("no legend")?;
         compact_legend.set_id(&ids.of("compact-legend"));
         compact_legend.set_hidden(true);
@@ -179,6 +181,12 @@ impl Canvases {
         }
     }
 
+    /// Every canvas, the topology's first, with the name of what it shows.
+    pub fn elements(&self) -> Vec<(HtmlCanvasElement, String)> {
+        let charts = self.charts.iter().map(|c| (c.surface.canvas.clone(), c.chart.key().to_string()));
+        std::iter::once((self.topology.canvas.clone(), "topology".to_string())).chain(charts).collect()
+    }
+
     /// Whether a chart still waits to be redrawn.
     pub fn pending(&self) -> bool {
         self.charts.iter().any(|c| c.stale)
@@ -237,10 +245,23 @@ impl Canvases {
         self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
     }
 
+    /// Draws another simulation's topology (compare mode's twin) on
+    /// `surface`, in this view's colours.
+    pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
+        topology::draw(snapshot, None, surface, &self.palette);
+    }
+
     /// Draws the topology, and one chart when one is due.
-    pub fn draw(&mut self, sim: &Simulation, snapshot: &Snapshot, now_ms: f64, running: bool) {
+    pub fn draw(
+        &mut self,
+        sim: &Simulation,
+        snapshot: &Snapshot,
+        highlight: Option<&Told>,
+        now_ms: f64,
+        running: bool,
+    ) {
         self.topology.fit();
-        topology::draw(snapshot, &self.topology, &self.palette);
+        topology::draw(snapshot, highlight, &self.topology, &self.palette);
         for chart in &mut self.charts {
             chart.stale |= chart.surface.fit();
         }

@@ -74,6 +74,11 @@ impl Ids {
     pub fn of(&self, part: &str) -> String {
         format!("{}{part}", self.prefix)
     }
+
+    /// The ids of a part that repeats the view's own (`versus-p99`).
+    pub fn nested(&self, part: &str) -> Ids {
+        Ids { prefix: format!("{}{part}-", self.prefix) }
+    }
 }
 
 /// Event listeners added through one helper, their closures kept here.

@@ -5,8 +5,10 @@
 //! the last second").
 
 use super::dom;
-use super::options::{versus_label, Options};
+use super::options::{versus_label, Kind, Options};
+use lbsim::engine::Comparison;
 use lbsim::explain::readback::{ms, Versus};
+use lbsim::explain::{Readback, Sentence};
 use lbsim::{Scenario, Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -19,6 +21,8 @@ const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
 const STEADY_WITHIN: f64 = 1.1;
 
 pub struct Narration {
+    /// The sentences shown, and where.
+    say: Readback,
     readback: Option<HtmlElement>,
     live: HtmlElement,
     last_readback_ms: f64,
@@ -27,16 +31,21 @@ pub struct Narration {
 }
 
 impl Narration {
-    /// Builds the sentences' paragraph (when `options` asks for any) and the
-    /// live region at the end of `parent`.
-    pub fn build(parent: &Element, options: &Options) -> Result<Narration, JsValue> {
-        let readback = match options.say.is_empty() {
+    /// Builds the sentences' paragraph (when `options` asks for any, or
+    /// the lab compares) and the live region at the end of `parent`.
+    pub fn build(parent: &Element, kind: Kind, options: &Options) -> Result<Narration, JsValue> {
+        let say = match (kind, options.say.is_empty() && !options.versus.is_empty()) {
+            (Kind::Lab, true) => Readback(vec![Sentence::Versus, Sentence::Ratios]),
+            _ => options.say.clone(),
+        };
+        let readback = match say.is_empty() {
             true => None,
             false => Some(dom::text_child(parent, "p", "readback", "")?),
         };
         let live = dom::text_child(parent, "p", "visually-hidden", "")?;
         dom::set_attributes(&live, &[("aria-live", "polite"), ("aria-atomic", "true")])?;
         Ok(Narration {
+            say,
             readback,
             live,
             last_readback_ms: f64::NEG_INFINITY,
@@ -45,14 +54,31 @@ impl Narration {
         })
     }
 
-    /// Rewrites the sentences when they are due (or `force`d).
-    pub fn update(&mut self, now_ms: f64, force: bool, words: impl FnOnce() -> String) {
-        if let Some(readback) = &self.readback {
-            if force || now_ms - self.last_readback_ms >= READBACK_INTERVAL_MS {
-                self.last_readback_ms = now_ms;
-                readback.set_text_content(Some(&words()));
-            }
+    /// Rewrites the sentences, for a run of `scenario` beside its twin,
+    /// when they are due (or `force`d).
+    pub fn update(
+        &mut self,
+        now_ms: f64,
+        force: bool,
+        versus: &[(&str, String)],
+        scenario: &Scenario,
+        sim: &Simulation,
+        twin: Option<&Simulation>,
+    ) {
+        let Some(readback) = &self.readback else { return };
+        if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
+            return;
         }
+        self.last_readback_ms = now_ms;
+        let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
+        let comparison = twin.map(|twin| Comparison::of(sim, twin));
+        let label = versus_label(versus);
+        let versus = twin_summary.as_ref().map(|summary| Versus {
+            summary,
+            label: &label,
+            comparison: comparison.as_ref(),
+        });
+        readback.set_text_content(Some(&self.say.words(scenario, &summary, versus)));
     }
 
     /// Tells screen readers the latest second's figures, with their trend.
@@ -80,12 +106,4 @@ impl Narration {
     pub fn readback(&self) -> String {
         self.readback.as_ref().and_then(|r| r.text_content()).unwrap_or_default()
     }
-}
-
-/// The sentences `options` asks for, for a run of `scenario` beside its twin.
-pub fn words(options: &Options, scenario: &Scenario, sim: &Simulation, twin: Option<&Simulation>) -> String {
-    let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
-    let label = versus_label(&options.versus);
-    let versus = twin_summary.as_ref().map(|summary| Versus { summary, label: &label });
-    options.say.words(scenario, &summary, versus)
 }

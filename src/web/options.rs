@@ -75,9 +75,19 @@ pub const AUTOPLAY_KEY: &str = "autoplay";
 pub const THEME_KEY: &str = "theme";
 pub const VERSUS_KEY: &str = "versus";
 pub const SAY_KEY: &str = "say";
+pub const PRESENTER_KEY: &str = "presenter";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 8] =
-    [CONTROLS_KEY, CHARTS_KEY, CAPTION_KEY, HEIGHT_KEY, AUTOPLAY_KEY, THEME_KEY, VERSUS_KEY, SAY_KEY];
+pub const KEYS: [&str; 9] = [
+    CONTROLS_KEY,
+    CHARTS_KEY,
+    CAPTION_KEY,
+    HEIGHT_KEY,
+    AUTOPLAY_KEY,
+    THEME_KEY,
+    VERSUS_KEY,
+    SAY_KEY,
+    PRESENTER_KEY,
+];
 
 const HEIGHT_MIN: u32 = 240;
 const HEIGHT_MAX: u32 = 4000;
@@ -99,6 +109,9 @@ pub struct Options {
     pub versus: Vec<(&'static str, String)>,
     /// The sentences that read the numbers back under the view.
     pub say: Readback,
+    /// The presenter view, for a projector: large type, strong contrast,
+    /// the settings folded away behind one key.
+    pub presenter: bool,
 }
 
 impl Options {
@@ -116,6 +129,7 @@ impl Options {
             theme: Theme::Auto,
             versus: Vec::new(),
             say: Readback::default(),
+            presenter: false,
         }
     }
 
@@ -140,6 +154,7 @@ impl Options {
                 pairs.join(";")
             }
             SAY_KEY => self.say.text(),
+            PRESENTER_KEY => if self.presenter { "1" } else { "0" }.to_string(),
             _ => String::new(),
         }
     }
@@ -181,6 +196,11 @@ impl Options {
                 "1" => self.autoplay = true,
                 "0" => self.autoplay = false,
                 _ => return Err(bad("0 (start paused) or 1 (start playing)".to_string())),
+            },
+            PRESENTER_KEY => match text {
+                "1" => self.presenter = true,
+                "0" => self.presenter = false,
+                _ => return Err(bad("0 (the usual view) or 1 (the presenter view)".to_string())),
             },
             _ => {
                 let names = Theme::NAMES.map(|(n, _)| n);

@@ -236,7 +236,8 @@ impl Mounted {
     }
 }
 
-/// Keyboard shortcuts: space plays or pauses, "s" steps, "r" resets, from
+/// Keyboard shortcuts: space plays or pauses, "s" steps, "r" resets, "p"
+/// turns the presenter view on or off and "h" shows its settings, from
 /// anywhere but a control that itself uses the key (a button takes space;
 /// a number or text box takes every key). Sliders and menus are worked by
 /// their arrow keys, so the shortcuts act from them too: a teacher who has
@@ -262,6 +263,8 @@ fn shortcut(view: &mut View, event: &Event) {
         " " if tag.as_deref() != Some("BUTTON") => Target::Play,
         "s" => Target::Step,
         "r" => Target::Reset,
+        "p" => Target::Presenter,
+        "h" => Target::Settings,
         _ => return,
     };
     target.act(view);

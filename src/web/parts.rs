@@ -6,12 +6,15 @@
 use super::canvases::Canvases;
 use super::controls::{Controls, Placement};
 use super::dom::{self, Ids};
+use super::event_log::EventLog;
 use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{Kind, Options, Theme};
+use super::options::{versus_label, Kind, Options, Theme, VERSUS_KEY};
 use super::readouts::Readouts;
 use super::share::Share;
+use super::take_away::TakeAway;
 use super::transport::Transport;
+use super::twin_pane::{CompareForm, TwinPane};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -20,9 +23,15 @@ pub struct Parts {
     pub narration: Narration,
     pub readouts: Readouts,
     pub canvases: Canvases,
+    /// Compare mode's B, in the lab when the options name a twin.
+    pub twin_pane: Option<TwinPane>,
     pub transport: Transport,
+    pub event_log: EventLog,
+    pub take_away: TakeAway,
     /// The lab's "Copy embed code".
     pub share: Option<Share>,
+    /// The lab's compare form.
+    pub compare_form: Option<CompareForm>,
     pub controls: Controls,
 }
 
@@ -39,7 +48,7 @@ impl Parts {
         let notices = Notices::build(root, &ids)?;
         let caption = dom::text_child(root, "p", "caption", &options.caption)?;
         caption.set_hidden(options.caption.is_empty());
-        let narration = Narration::build(root, options)?;
+        let narration = Narration::build(root, kind, options)?;
         let layout: Element = dom::child(root, "div", "layout")?;
         // Landmarks named apart when a page holds several views.
         let named = |what: &str| match view_name(root, options) {
@@ -61,16 +70,47 @@ impl Parts {
         figures.set_attribute("aria-label", &named("Charts"))?;
         figures.set_hidden(options.charts.is_empty());
 
-        let readouts = Readouts::build(&stage, &ids)?;
-        let canvases = Canvases::build(root, &stage, &figures, &options.charts, &ids)?;
+        // Compare mode in the lab: A and B side by side in the stage.
+        let split = kind == Kind::Lab && !options.versus.is_empty();
+        let (pane, panes) = match split {
+            true => {
+                let panes: Element = dom::child(&stage, "div", "panes")?;
+                let pane: Element = dom::child(&panes, "div", "pane pane-a")?;
+                dom::text_child(&pane, "h3", "pane-title", "A: these settings")?;
+                (pane, Some(panes))
+            }
+            false => (stage.clone(), None),
+        };
+        let readouts = Readouts::build(&pane, &ids)?;
+        let canvases = Canvases::build(root, (&pane, &stage), &figures, &options.charts, &ids)?;
+        let twin_pane =
+            panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
+        let event_log = EventLog::build(&stage, &ids)?;
         let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
         let placement = match &panel {
             Some(panel) => Placement::Grouped { transport: &transport.controls, panel },
             None => Placement::Flat(&transport.controls),
         };
         let controls = Controls::build(&options.controls, placement, &ids)?;
-        Ok(Parts { notices, narration, readouts, canvases, transport, share, controls })
+        let versus = options.text(VERSUS_KEY);
+        let compare_form =
+            panel.as_ref().map(|panel| CompareForm::build(panel, &ids, &versus)).transpose()?;
+        // At the end of the lab's settings panel; under an embed, folded away.
+        let take_away = TakeAway::build(panel.as_ref().unwrap_or(root), &ids, canvases.elements())?;
+        Ok(Parts {
+            notices,
+            narration,
+            readouts,
+            canvases,
+            twin_pane,
+            transport,
+            event_log,
+            take_away,
+            share,
+            compare_form,
+            controls,
+        })
     }
 }
 
@@ -86,8 +126,10 @@ fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
     (!heading.is_empty()).then_some(heading)
 }
 
-/// The options that change only how the view looks: its theme and height.
-fn apply_look(root: &HtmlElement, options: &Options) -> Result<(), JsValue> {
+/// The options that change only how the view looks: its theme, height and
+/// the presenter view.
+pub fn apply_look(root: &HtmlElement, options: &Options) -> Result<(), JsValue> {
+    root.class_list().toggle_with_force("presenter", options.presenter)?;
     match options.theme {
         Theme::Auto => root.remove_attribute("data-theme")?,
         theme => root.set_attribute("data-theme", theme.name())?,

@@ -10,13 +10,16 @@ pub struct Transport {
     pub play: HtmlElement,
     pub step: HtmlElement,
     pub reset: HtmlElement,
+    /// The lab's button for the presenter view.
+    pub present: Option<HtmlElement>,
     /// Where controls beside the buttons go.
     pub controls: Element,
 }
 
 impl Transport {
-    /// Builds the row at the end of `parent`; `hint` adds the shortcuts line.
-    pub fn build(parent: &Element, ids: &Ids, hint: bool) -> Result<Transport, JsValue> {
+    /// Builds the row at the end of `parent`; `lab` adds the presenter
+    /// button and the shortcuts line.
+    pub fn build(parent: &Element, ids: &Ids, lab: bool) -> Result<Transport, JsValue> {
         let row: HtmlElement = dom::child(parent, "div", "transport")?;
         dom::set_attributes(&row, &[("role", "group"), ("aria-label", "Playback")])?;
         let button = |part: &str, class: &str, text: &str, title: &str| -> Result<HtmlElement, JsValue> {
@@ -30,17 +33,27 @@ impl Transport {
         // A button that says what it will do (its name changes between
         // Play and Pause), so it carries no pressed state to contradict it.
         let play = button("play", "play", "Pause", "Play or pause (shortcut: space)")?;
-        let step = button("step", "", "Step", "Advance one frame (shortcut: s)")?;
+        let step = button("step", "", "Step", "Pause and process the next event, told below (shortcut: s)")?;
         let reset = button("reset", "", "Reset", "Start over from the same seed (shortcut: r)")?;
+        let present = match lab {
+            true => Some(button(
+                "present",
+                "",
+                "Present",
+                "Large type for a projector; h shows the settings (shortcut: p)",
+            )?),
+            false => None,
+        };
         let controls: Element = dom::child(&row, "div", "transport-controls")?;
         controls.set_id(&ids.of("transport"));
-        if hint {
+        if lab {
             let line: HtmlElement = dom::child(&row, "p", "hint")?;
             line.set_inner_html(
-                "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps, <kbd>r</kbd> resets, <kbd>Esc</kbd> leaves a control.",
+                "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps one event, <kbd>r</kbd> resets, \
+                 <kbd>p</kbd> presents, <kbd>h</kbd> shows the settings while presenting, <kbd>Esc</kbd> leaves a control.",
             );
         }
-        Ok(Transport { play, step, reset, controls })
+        Ok(Transport { play, step, reset, present, controls })
     }
 
     /// Shows whether the view is playing.

@@ -7,17 +7,20 @@
 use super::canvases::Canvases;
 use super::controls::Controls;
 use super::dom;
+use super::event_log::EventLog;
 use super::hash::{self, Fields, Notice, Parsed};
-use super::narration::{self, Narration};
+use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY};
+use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, VERSUS_KEY};
 use super::pace::Pace;
 use super::params::Params;
 use super::parts::Parts;
 use super::readouts::Readouts;
 use super::share::{self, Share};
+use super::take_away::{Download, TakeAway};
 use super::topology;
 use super::transport::Transport;
+use super::twin_pane::{CompareForm, TwinPane};
 use lbsim::scenario::{fields, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsValue;
@@ -25,8 +28,6 @@ use web_sys::{EventTarget, HtmlElement};
 
 /// Frame costs kept for the test hooks (about a minute of frames).
 const MAX_FRAME_COSTS: usize = 4_096;
-/// Wall milliseconds one press of "step" accounts for: one frame at 60 Hz.
-const STEP_WALL_MS: f64 = 1000.0 / 60.0;
 
 pub struct View {
     root: HtmlElement,
@@ -49,12 +50,16 @@ pub struct View {
     /// Simulated time per wall time over recent frames.
     actual_speed: f64,
     canvases: Canvases,
+    twin_pane: Option<TwinPane>,
+    compare_form: Option<CompareForm>,
     controls: Controls,
     readouts: Readouts,
     readouts_stale: bool,
     narration: Narration,
     notices: Notices,
     transport: Transport,
+    event_log: EventLog,
+    take_away: TakeAway,
     share: Option<Share>,
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
@@ -65,8 +70,19 @@ impl View {
     /// `hash`, showing notices for any entry that could not be used.
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
-        let Parts { notices: notices_area, narration, readouts, canvases, transport, share, controls } =
-            Parts::build(root, kind, &options)?;
+        let Parts {
+            notices: notices_area,
+            narration,
+            readouts,
+            canvases,
+            twin_pane,
+            transport,
+            event_log,
+            take_away,
+            share,
+            compare_form,
+            controls,
+        } = Parts::build(root, kind, &options)?;
         let (sim, params) = match Simulation::new(&params.scenario) {
             Ok(sim) => (sim, params),
             Err(error) => {
@@ -92,12 +108,16 @@ impl View {
             pace: Pace::default(),
             actual_speed: 1.0,
             canvases,
+            twin_pane,
+            compare_form,
             controls,
             readouts,
             readouts_stale: true,
             narration,
             notices: notices_area,
             transport,
+            event_log,
+            take_away,
             share,
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             options,
@@ -130,13 +150,16 @@ impl View {
             false => topology::max_requests(self.params.scenario.servers as usize),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
-        self.canvases.draw(&self.sim, &self.snapshot, now_ms, self.playing);
+        let highlight = self.event_log.highlighted.as_ref();
+        self.canvases.draw(&self.sim, &self.snapshot, highlight, now_ms, self.playing);
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         self.readouts.show(&self.snapshot, speed, now_ms, stale);
-        let (options, scenario, sim, twin) =
-            (&self.options, &self.params.scenario, &self.sim, self.twin.as_ref());
-        self.narration.update(now_ms, stale, || narration::words(options, scenario, sim, twin));
+        let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
+        self.narration.update(now_ms, stale, &self.options.versus, scenario, &self.sim, twin);
+        if let (Some(pane), Some(twin)) = (&mut self.twin_pane, twin) {
+            pane.draw(twin, &self.canvases, max_requests, now_ms, speed, stale);
+        }
         self.narration.announce(now_ms, self.playing, &self.snapshot);
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
@@ -226,6 +249,47 @@ impl View {
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
     }
 
+    /// The person set what B changes in the compare form: the link takes
+    /// the new options, and the page builds the view again for them.
+    pub fn compare_entered(&mut self) {
+        let Some(form) = &self.compare_form else { return };
+        let text = form.input.value();
+        let mut options = self.options.clone();
+        if let Err(error) = options.set(VERSUS_KEY, &text) {
+            self.notices.show(&[Notice::rejected(VERSUS_KEY, &text, &error, &self.options.text(VERSUS_KEY))]);
+            return;
+        }
+        if options != self.options {
+            let hash = hash::format(&self.params, &options, self.kind, Fields::Shown);
+            let _ = dom::window().location().set_hash(&hash);
+        }
+    }
+
+    /// Turns the presenter view on or off (the link remembers it).
+    pub fn toggle_presenter(&mut self) {
+        self.options.presenter = !self.options.presenter;
+        if !self.options.presenter {
+            let _ = self.root.class_list().remove_1("settings-shown");
+        }
+        let _ = super::parts::apply_look(&self.root, &self.options);
+        self.settings_changed();
+    }
+
+    /// In the presenter view, shows or folds away the settings.
+    pub fn toggle_settings(&self) {
+        if self.options.presenter {
+            let _ = self.root.class_list().toggle("settings-shown");
+        }
+    }
+
+    /// Downloads figures or a picture, named after the view (its element's
+    /// id, or else its policy).
+    pub fn download(&self, what: Download) {
+        let id = self.root.id();
+        let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
+        self.take_away.download(what, &name, &self.sim);
+    }
+
     /// Moves to `next`, saying so on the page when it cannot.
     fn apply(&mut self, next: Params) {
         if let Err(error) = self.change_to(next) {
@@ -310,15 +374,32 @@ impl View {
 
     pub fn set_playing(&mut self, playing: bool) {
         self.playing = playing;
+        if playing {
+            self.event_log.unhighlight();
+        }
         self.pace.pause();
         self.transport.show_playing(playing);
         self.readouts_stale = true;
     }
 
-    /// Pauses, then advances by one frame's worth of simulated time.
+    /// Pauses, then processes exactly one event, tells it in the event log
+    /// and highlights what it involved. The twin follows to the same time.
     pub fn step(&mut self) {
         self.set_playing(false);
-        self.advance(STEP_WALL_MS * self.params.speed);
+        match self.sim.step_told() {
+            Some(told) => self.event_log.push(told),
+            None => {
+                let why =
+                    self.sim.halted().map_or("No event is left to step to.".to_string(), |h| format!("{h}."));
+                self.event_log.push_none(&why);
+            }
+        }
+        if let Some(twin) = &mut self.twin {
+            twin.advance_to(self.sim.now(), u64::MAX);
+        }
+        self.stop_if_halted();
+        self.canvases.invalidate();
+        self.readouts_stale = true;
     }
 
     /// Advances the simulation by `ms` of simulated time at once.
@@ -346,6 +427,7 @@ impl View {
         if let Ok(sim) = Simulation::new(&self.params.scenario) {
             self.sim = sim;
             self.restart_twin();
+            self.event_log.clear();
             self.canvases.restarted();
         }
         self.canvases.invalidate();
@@ -384,12 +466,22 @@ impl View {
         add(&self.transport.play, Target::Play);
         add(&self.transport.step, Target::Step);
         add(&self.transport.reset, Target::Reset);
+        if let Some(present) = &self.transport.present {
+            add(present, Target::Presenter);
+        }
         add(&self.notices.dismiss, Target::DismissNotices);
         if let Some(button) = &self.controls.new_seed {
             add(button, Target::NewSeed);
         }
         if let Some(share) = &self.share {
             add(&share.button, Target::CopyEmbedCode);
+        }
+        for (button, download) in &self.take_away.buttons {
+            add(button, Target::Download(*download));
+        }
+        if let Some(form) = &self.compare_form {
+            add(&form.button, Target::Compare);
+            targets.push((form.input.clone().into(), "change", Target::Compare));
         }
         targets
     }
@@ -443,6 +535,10 @@ pub enum Target {
     DismissNotices,
     NewSeed,
     CopyEmbedCode,
+    Download(Download),
+    Presenter,
+    Settings,
+    Compare,
 }
 
 impl Target {
@@ -455,6 +551,10 @@ impl Target {
             Target::DismissNotices => view.dismiss_notices(),
             Target::NewSeed => view.new_seed(),
             Target::CopyEmbedCode => view.copy_embed_code(),
+            Target::Download(what) => view.download(what),
+            Target::Presenter => view.toggle_presenter(),
+            Target::Settings => view.toggle_settings(),
+            Target::Compare => view.compare_entered(),
         }
     }
 }

@@ -15,8 +15,10 @@ mod tiers;
 
 use super::surface::Surface;
 use super::theme::Palette;
-use layout::Layout;
+use layout::{Layout, Rect};
+use lbsim::engine::Told;
 use lbsim::Snapshot;
+use web_sys::CanvasRenderingContext2d;
 
 pub use layout::COMPACT_ABOVE;
 
@@ -29,7 +31,9 @@ pub fn max_requests(servers: usize) -> usize {
     }
 }
 
-pub fn draw(snapshot: &Snapshot, surface: &Surface, palette: &Palette) {
+/// Draws the snapshot; `highlight` (an event stepped to) rings the
+/// client, balancer and server it involved.
+pub fn draw(snapshot: &Snapshot, highlight: Option<&Told>, surface: &Surface, palette: &Palette) {
     surface.begin();
     let context = &surface.context;
     let layout = Layout::new(
@@ -44,4 +48,25 @@ pub fn draw(snapshot: &Snapshot, surface: &Surface, palette: &Palette) {
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
     requests::draw(context, &layout, &snapshot.requests, palette);
+    if let Some(told) = highlight {
+        draw_highlight(context, &layout, told, palette);
+    }
+}
+
+/// A ring in the ink colour around each part an event involved.
+fn draw_highlight(context: &CanvasRenderingContext2d, layout: &Layout, told: &Told, palette: &Palette) {
+    context.set_stroke_style_str(&palette.ink.css());
+    context.set_line_width(2.5);
+    context.begin_path();
+    let ring = |rect: Rect| context.rect(rect.x - 3.0, rect.y - 3.0, rect.w + 6.0, rect.h + 6.0);
+    if let Some(client) = told.client {
+        ring(layout.clients.cell(client as usize / layout.clients_per_cell));
+    }
+    if let (Some(balancer), Some(grid)) = (told.balancer, &layout.balancers) {
+        ring(grid.cell(balancer as usize));
+    }
+    if let Some(server) = told.server {
+        ring(layout.servers.cell(server as usize));
+    }
+    context.stroke();
 }

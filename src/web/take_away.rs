@@ -1,0 +1,103 @@
+//! Figures to take away from any view: the live series and each server's
+//! share of the work as CSV (the same files `lbsim run --csv` writes), and
+//! each chart as a PNG, all named after the view, the seed and the version.
+
+use super::dom::{self, Ids};
+use lbsim::{export, Simulation};
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, HtmlAnchorElement, HtmlCanvasElement, HtmlElement};
+
+/// What a button downloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Download {
+    Series,
+    Servers,
+    /// The view's canvas of this index: the topology, then each chart.
+    Picture(usize),
+}
+
+pub struct TakeAway {
+    /// Each button and what it downloads.
+    pub buttons: Vec<(HtmlElement, Download)>,
+    canvases: Vec<HtmlCanvasElement>,
+}
+
+impl TakeAway {
+    /// Builds a folded "Take away" box at the end of `parent`, offering
+    /// the CSV files and a PNG of each of `canvases` (with their names).
+    pub fn build(
+        parent: &Element,
+        ids: &Ids,
+        canvases: Vec<(HtmlCanvasElement, String)>,
+    ) -> Result<TakeAway, JsValue> {
+        let details: HtmlElement = dom::child(parent, "details", "take-away")?;
+        details.set_id(&ids.of("take-away"));
+        dom::text_child(&details, "summary", "", "Take away: data and pictures")?;
+        let row: HtmlElement = dom::child(&details, "div", "take-away-buttons")?;
+        let mut buttons = Vec::new();
+        let mut add = |part: &str, text: &str, download| -> Result<(), JsValue> {
+            let button = dom::text_child(&row, "button", "quiet", text)?;
+            dom::set_attributes(&button, &[("id", &ids.of(part)), ("type", "button")])?;
+            buttons.push((button, download));
+            Ok(())
+        };
+        add("download-series", "Series (CSV)", Download::Series)?;
+        add("download-servers", "Servers (CSV)", Download::Servers)?;
+        let mut kept = Vec::with_capacity(canvases.len());
+        for (index, (canvas, name)) in canvases.into_iter().enumerate() {
+            add(
+                &format!("download-{name}"),
+                &format!("{} (PNG)", capitalised(&name)),
+                Download::Picture(index),
+            )?;
+            kept.push(canvas);
+        }
+        Ok(TakeAway { buttons, canvases: kept })
+    }
+
+    /// Downloads `what` of `sim`, its files named after `name`.
+    pub fn download(&self, what: Download, name: &str, sim: &Simulation) {
+        let seed = sim.scenario().seed;
+        let result = match what {
+            Download::Series => {
+                let file = export::file_name(name, seed, "series.csv");
+                save_text(&file, &export::series_csv(&sim.metrics().series))
+            }
+            Download::Servers => {
+                save_text(&export::file_name(name, seed, "servers.csv"), &export::servers_csv(&sim.summary()))
+            }
+            Download::Picture(index) => match self.canvases.get(index) {
+                Some(canvas) => {
+                    let part = canvas.id().rsplit('-').next().unwrap_or("chart").to_string();
+                    canvas.to_data_url().and_then(|url| {
+                        save_url(&export::file_name(name, seed, &format!("{part}.png")), &url)
+                    })
+                }
+                None => Ok(()),
+            },
+        };
+        if let Err(error) = result {
+            web_sys::console::error_1(&error);
+        }
+    }
+}
+
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// Saves `text` as a CSV file called `file`.
+fn save_text(file: &str, text: &str) -> Result<(), JsValue> {
+    let url = format!("data:text/csv;charset=utf-8,{}", js_sys::encode_uri_component(text));
+    save_url(file, &url)
+}
+
+/// Saves what `url` holds as `file`, by a click on a link that says so.
+fn save_url(file: &str, url: &str) -> Result<(), JsValue> {
+    let link: HtmlAnchorElement = dom::create("a", "")?;
+    link.set_href(url);
+    link.set_download(file);
+    link.click();
+    Ok(())
+}

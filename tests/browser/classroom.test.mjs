@@ -1,0 +1,152 @@
+// What a classroom needs from the lab: compare mode (A and B side by side
+// on common random numbers, the ratios with their intervals, the same
+// numbers as `lbsim compare`), the presenter view, stepping one event at a
+// time with a log, theory beside measurement, and figures to take away.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { serveDist, launch, openApp, hashEntries, summary, CLI } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+
+test('compare mode loads from its link: A and B advance together, with the ratios, as lbsim compare gives them', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&versus=policy:random' });
+  assert.equal(await page.textContent('.pane-b .pane-title'), 'B: random');
+  assert.equal(await page.inputValue('#versus'), 'policy:random');
+  await page.waitForFunction(() => window.lbsim.simTime() > 1500);
+  await page.click('#play');
+  const [a, b] = await page.evaluate(() => [window.lbsim.views()[0].simTime(), JSON.parse(window.lbsim.views()[0].versusSummary()).simulated_s * 1000]);
+  assert.ok(Math.abs(a - b) < 1e-6, `A at ${a} ms, B at ${b} ms`);
+  assert.ok(Number(await page.textContent('#versus-sim-time')) > 1, 'B shows its own time');
+
+  await page.evaluate(() => window.lbsim.views()[0].advance(20_000 - window.lbsim.views()[0].simTime()));
+  await page.waitForFunction(() => window.lbsim.views()[0].readback().includes('over A'));
+  const words = await page.evaluate(() => window.lbsim.views()[0].readback());
+  const native = JSON.parse(execFileSync(CLI, ['compare', 'default', '--set', 'policy=power-of-d', '--vs', 'policy=random', '--duration', '20', '--json'], { encoding: 'utf8' }));
+  const browserA = await summary(page);
+  const browserB = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].versusSummary()));
+  assert.equal(browserA.trace_hash, native.a.summary.trace_hash);
+  assert.equal(browserB.trace_hash, native.b.summary.trace_hash);
+  const { estimate, half_width: half } = native.comparison.queue_p99;
+  const expected = `B (random) over A: p99 queue time ${estimate.toFixed(2)}× (${(estimate - half).toFixed(2)}–${(estimate + half).toFixed(2)})`;
+  assert.ok(words.includes(expected), `${words}\nexpected ${expected}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the compare form sets what B changes, in the link; a bad entry is refused with a notice', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d' });
+  assert.equal(await page.locator('.pane-b').count(), 0);
+  await page.fill('#versus', 'policy:random;load:0.95');
+  await page.click('#compare');
+  await page.waitForSelector('.pane-b');
+  assert.equal((await hashEntries(page)).get('versus'), 'policy%3Arandom%3Bload%3A0.95');
+  assert.equal(await page.textContent('.pane-b .pane-title'), 'B: policy = random, load = 0.95');
+  await page.fill('#versus', 'policy:fastest');
+  await page.click('#compare');
+  assert.match(await page.textContent('#notice-list'), /“versus=policy:fastest”: expected settings as key:value pairs/);
+  await page.fill('#versus', '');
+  await page.click('#compare');
+  await page.waitForFunction(() => !document.querySelector('.pane-b'));
+  assert.equal((await hashEntries(page)).has('versus'), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the presenter view: p toggles it, h shows the settings, the link keeps it', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 1920, height: 1080 });
+  await page.keyboard.press('p');
+  assert.equal(await page.evaluate(() => document.querySelector('[data-lbsim]').classList.contains('presenter')), true);
+  assert.equal(await page.isVisible('.masthead'), false, 'the page text gives way');
+  assert.equal(await page.isVisible('#controls'), false, 'settings folded away');
+  assert.equal((await hashEntries(page)).get('presenter'), '1');
+  await page.keyboard.press('h');
+  assert.equal(await page.isVisible('#controls'), true, 'h shows the settings');
+  const big = await page.evaluate(() => parseFloat(getComputedStyle(document.getElementById('p99')).fontSize));
+  assert.ok(big >= 40, `the p99 figure is ${big} px`);
+  await page.reload();
+  await page.waitForFunction(() => window.lbsim !== undefined);
+  assert.equal(await page.evaluate(() => document.querySelector('[data-lbsim]').classList.contains('presenter')), true, 'the link restores it');
+  await page.click('#present');
+  assert.equal(await page.isVisible('.masthead'), true);
+  assert.equal((await hashEntries(page)).has('presenter'), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('step advances exactly one event and the log tells it in words', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  await page.click('#play');
+  const before = (await summary(page)).events;
+  await page.click('#step');
+  assert.equal((await summary(page)).events, before + 1);
+  assert.equal(await page.isVisible('#event-log'), true);
+  const first = await page.textContent('#event-log li');
+  assert.match(first, /^\d+\.\d{3} s.*(request|session)/);
+  await page.keyboard.press('s');
+  assert.equal((await summary(page)).events, before + 2);
+  assert.equal(await page.locator('#event-log li').count(), 2);
+  await page.keyboard.press('r');
+  assert.equal(await page.isVisible('#event-log'), false, 'reset empties the log');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('theory beside measurement in the browser: M/M/3, M/M/100 and the supermarket model', async () => {
+  const cases = [
+    ['servers=1&slots=3&service_mean_ms=250&load=0.8333333333333334&queue_timeout_ms=none&session_length=1&handshake_round_trips=0&client_delay_ms=0', 3_600_000, /gives a mean queue wait of 351 ms/],
+    ['servers=1&slots=100&service_mean_ms=1000&load=0.9&queue_timeout_ms=none&session_length=1&handshake_round_trips=0&client_delay_ms=0', 3_600_000, /gives a mean queue wait of 21\.7 ms/],
+    ['servers=100&slots=1&service_mean_ms=10&load=0.9&policy=power-of-d&choices=2&queue_timeout_ms=none&session_length=1&handshake_round_trips=0&client_delay_ms=0', 600_000, /gives a mean queue wait of 16\.1 ms/],
+  ];
+  for (const [settings, ms, theory] of cases) {
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash: `${settings}&say=theory&autoplay=0` });
+    await page.evaluate((ms) => window.lbsim.advance(ms), ms);
+    await page.waitForFunction(() => window.lbsim.views()[0].readback().startsWith('Theory'));
+    const words = await page.evaluate(() => window.lbsim.views()[0].readback());
+    assert.match(words, theory);
+    const s = await summary(page);
+    const { estimate, half_width: half } = s.confidence.queue_ms.mean;
+    console.log(`${words}\n  measured ${estimate.toFixed(2)} ± ${half.toFixed(2)} ms, theory ${s.theory.mean_wait_ms.toFixed(2)} ms`);
+    assert.ok(words.includes(`measured ${estimate >= 100 ? estimate.toFixed(0) : estimate.toFixed(1)} ms ±`), words);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
+test('figures to take away: the series and servers as CSV, each canvas as PNG, named after their origin', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#policy=power-of-d&seed=9`);
+  await page.waitForFunction(() => window.lbsim?.simTime() > 2000);
+  await page.click('#take-away summary');
+  const take = async (id) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
+    return { name: download.suggestedFilename(), body: await readFile(await download.path()) };
+  };
+  const series = await take('download-series');
+  assert.match(series.name, /^power-of-d_seed-9_lbsim-[\d.]+_series\.csv$/);
+  const rows = series.body.toString().trim().split('\n');
+  assert.match(rows[0], /^time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms/);
+  assert.ok(rows.length > 5);
+  const servers = await take('download-servers');
+  assert.equal(servers.body.toString().split('\n')[0], 'server,completed,mean_busy_slots,mean_queued');
+  for (const part of ['topology', 'percentiles', 'clients', 'load']) {
+    const png = await take(`download-${part}`);
+    assert.match(png.name, new RegExp(`_${part}\\.png$`));
+    assert.deepEqual([...png.body.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
+    assert.ok(png.body.length > 2000, `${part}.png is ${png.body.length} bytes`);
+  }
+  await context.close();
+});
