@@ -27,7 +27,8 @@ pub enum Sentence {
     /// often that falls back to random.
     Staleness,
     /// Queueing theory's mean wait beside the measured one and its 95%
-    /// interval, and why the scenario is only near the model, where it is.
+    /// interval, and why the scenario is only near the model, where it is;
+    /// nothing where theory knows no answer.
     Theory,
     /// The twin (B) over this simulation (A), figure by figure, with 95%
     /// intervals from their paired batches.
@@ -94,16 +95,20 @@ impl Readback {
         self.0.is_empty()
     }
 
-    /// The sentences for a run of `scenario` with `summary`, beside its twin.
+    /// The sentences for a run of `scenario` with `summary`, beside its twin;
+    /// empty when none applies (theory, for a scenario it does not know).
     pub fn words(&self, scenario: &Scenario, summary: &Summary, versus: Option<Versus>) -> String {
+        let sentences: Vec<String> =
+            self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref())).collect();
+        if sentences.is_empty() {
+            return String::new();
+        }
         if summary.counts.completed < MIN_COMPLETED {
             return format!(
                 "Collecting: {} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…",
                 summary.counts.completed
             );
         }
-        let sentences: Vec<String> =
-            self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref())).collect();
         sentences.join(" ")
     }
 }
@@ -169,9 +174,7 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             )
         }
         Sentence::Theory => {
-            let Some(theory) = &s.theory else {
-                return Some("Queueing theory has no closed form for this scenario.".to_string());
-            };
+            let theory = s.theory.as_ref()?;
             let measured = s.confidence.queue_ms.mean;
             let interval = measured.half_width.map_or(String::new(), |h| format!(" ± {}", ms(h)));
             let near = match theory.caveats.first() {
@@ -345,7 +348,7 @@ mod tests {
         assert!(words.contains("± ") && words.ends_with("The scenario is the model exactly."), "{words}");
         let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "2")]);
         let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
-        assert_eq!(words, "Queueing theory has no closed form for this scenario.");
+        assert_eq!(words, "", "theory is silent where it knows no answer");
     }
 
     #[test]

@@ -34,13 +34,19 @@ impl Narration {
     /// Builds the sentences' paragraph (when `options` asks for any, or
     /// the lab compares) and the live region at the end of `parent`.
     pub fn build(parent: &Element, kind: Kind, options: &Options) -> Result<Narration, JsValue> {
-        let say = match (kind, options.say.is_empty() && !options.versus.is_empty()) {
-            (Kind::Lab, true) => Readback(vec![Sentence::Versus, Sentence::Ratios]),
+        // The lab says what theory knows, and in compare mode the ratios.
+        let say = match (kind, options.say.is_empty(), options.versus.is_empty()) {
+            (Kind::Lab, true, true) => Readback(vec![Sentence::Theory]),
+            (Kind::Lab, true, false) => Readback(vec![Sentence::Versus, Sentence::Ratios, Sentence::Theory]),
             _ => options.say.clone(),
         };
         let readback = match say.is_empty() {
             true => None,
-            false => Some(dom::text_child(parent, "p", "readback", "")?),
+            false => {
+                let readback = dom::text_child(parent, "p", "readback", "")?;
+                readback.set_hidden(true);
+                Some(readback)
+            }
         };
         let live = dom::text_child(parent, "p", "visually-hidden", "")?;
         dom::set_attributes(&live, &[("aria-live", "polite"), ("aria-atomic", "true")])?;
@@ -78,7 +84,9 @@ impl Narration {
             label: &label,
             comparison: comparison.as_ref(),
         });
-        readback.set_text_content(Some(&self.say.words(scenario, &summary, versus)));
+        let words = self.say.words(scenario, &summary, versus);
+        readback.set_hidden(words.is_empty());
+        readback.set_text_content(Some(&words));
     }
 
     /// Tells screen readers the latest second's figures, with their trend.

@@ -53,9 +53,12 @@ test('every control of the lab is reached and worked by keyboard alone, with a v
     const focused = await page.evaluate(() => {
       const e = document.activeElement;
       const style = getComputedStyle(e);
-      return { id: e.id, ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
+      const folded = e.tagName === 'SUMMARY' && !e.parentElement.open;
+      return { id: e.id, folded, ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
     });
     if (controls.includes(focused.id)) reached.set(focused.id, focused.ring);
+    // A folded box (Take away) opens with Enter, as a keyboard user would.
+    if (focused.folded) await page.keyboard.press('Enter');
   }
   assert.deepEqual(controls.filter((id) => !reached.has(id)), [], 'controls Tab never reached');
   assert.deepEqual([...reached].filter(([, ring]) => !ring).map(([id]) => id), [], 'controls without a focus ring');
