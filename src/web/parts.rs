@@ -76,7 +76,7 @@ impl Parts {
             true => {
                 let panes: Element = dom::child(&stage, "div", "panes")?;
                 let pane: Element = dom::child(&panes, "div", "pane pane-a")?;
-                dom::text_child(&pane, "h3", "pane-title", "A: these settings")?;
+                dom::text_child(&pane, "h2", "pane-title", "A: these settings")?;
                 (pane, Some(panes))
             }
             false => (stage.clone(), None),

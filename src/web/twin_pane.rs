@@ -21,7 +21,7 @@ impl TwinPane {
     /// Builds the pane at the end of `parent`, titled with what B changes.
     pub fn build(parent: &Element, ids: &Ids, label: &str) -> Result<TwinPane, JsValue> {
         let pane: Element = dom::child(parent, "div", "pane pane-b")?;
-        dom::text_child(&pane, "h3", "pane-title", &format!("B: {label}"))?;
+        dom::text_child(&pane, "h2", "pane-title", &format!("B: {label}"))?;
         let ids = ids.nested("versus");
         let readouts = Readouts::build(&pane, &ids)?;
         let canvas: HtmlCanvasElement = dom::child(&pane, "canvas", "topology")?;
