@@ -29,6 +29,7 @@ mod page;
 mod panic;
 mod params;
 mod parts;
+mod preset_picker;
 mod readouts;
 mod share;
 mod surface;

@@ -10,6 +10,7 @@ use super::event_log::EventLog;
 use super::narration::Narration;
 use super::notice::Notices;
 use super::options::{versus_label, Kind, Options, Theme, VERSUS_KEY};
+use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::Share;
 use super::take_away::TakeAway;
@@ -30,8 +31,9 @@ pub struct Parts {
     pub take_away: TakeAway,
     /// The lab's "Copy embed code".
     pub share: Option<Share>,
-    /// The lab's compare form.
+    /// The lab's compare form and presets.
     pub compare_form: Option<CompareForm>,
+    pub presets: Option<PresetPicker>,
     pub controls: Controls,
 }
 
@@ -88,6 +90,7 @@ impl Parts {
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
         let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
+        let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
         let placement = match &panel {
             Some(panel) => Placement::Grouped { transport: &transport.controls, panel },
             None => Placement::Flat(&transport.controls),
@@ -109,6 +112,7 @@ impl Parts {
             take_away,
             share,
             compare_form,
+            presets,
             controls,
         })
     }

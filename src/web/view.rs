@@ -15,6 +15,7 @@ use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, VERSUS
 use super::pace::Pace;
 use super::params::Params;
 use super::parts::Parts;
+use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::{self, Share};
 use super::take_away::{Download, TakeAway};
@@ -52,6 +53,7 @@ pub struct View {
     canvases: Canvases,
     twin_pane: Option<TwinPane>,
     compare_form: Option<CompareForm>,
+    presets: Option<PresetPicker>,
     controls: Controls,
     readouts: Readouts,
     readouts_stale: bool,
@@ -81,6 +83,7 @@ impl View {
             take_away,
             share,
             compare_form,
+            presets,
             controls,
         } = Parts::build(root, kind, &options)?;
         let (sim, params) = match Simulation::new(&params.scenario) {
@@ -110,6 +113,7 @@ impl View {
             canvases,
             twin_pane,
             compare_form,
+            presets,
             controls,
             readouts,
             readouts_stale: true,
@@ -249,6 +253,17 @@ impl View {
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
     }
 
+    /// The person chose a preset: its every field, at the same speed,
+    /// from its start.
+    pub fn preset_chosen(&mut self) {
+        let Some((_, scenario)) = self.presets.as_ref().and_then(PresetPicker::chosen) else {
+            self.settings_changed();
+            return;
+        };
+        self.apply(Params { scenario, speed: self.params.speed });
+        self.reset();
+    }
+
     /// The person set what B changes in the compare form: the link takes
     /// the new options, and the page builds the view again for them.
     pub fn compare_entered(&mut self) {
@@ -357,6 +372,9 @@ impl View {
     /// Shows the settings in the controls and the URL, and redraws all.
     fn settings_changed(&mut self) {
         self.controls.show(&self.params);
+        if let Some(presets) = &self.presets {
+            presets.show(&self.params.scenario);
+        }
         if self.owns_hash {
             let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
             if let Ok(history) = dom::window().history() {
@@ -462,26 +480,30 @@ impl View {
             .into_iter()
             .map(|(key, target, kind)| (target, kind, Target::Control(key)))
             .collect();
-        let mut add = |element: &HtmlElement, target| targets.push((element.clone().into(), "click", target));
-        add(&self.transport.play, Target::Play);
-        add(&self.transport.step, Target::Step);
-        add(&self.transport.reset, Target::Reset);
+        let mut add =
+            |element: &HtmlElement, kind, target| targets.push((element.clone().into(), kind, target));
+        add(&self.transport.play, "click", Target::Play);
+        add(&self.transport.step, "click", Target::Step);
+        add(&self.transport.reset, "click", Target::Reset);
         if let Some(present) = &self.transport.present {
-            add(present, Target::Presenter);
+            add(present, "click", Target::Presenter);
         }
-        add(&self.notices.dismiss, Target::DismissNotices);
+        add(&self.notices.dismiss, "click", Target::DismissNotices);
         if let Some(button) = &self.controls.new_seed {
-            add(button, Target::NewSeed);
+            add(button, "click", Target::NewSeed);
         }
         if let Some(share) = &self.share {
-            add(&share.button, Target::CopyEmbedCode);
+            add(&share.button, "click", Target::CopyEmbedCode);
         }
         for (button, download) in &self.take_away.buttons {
-            add(button, Target::Download(*download));
+            add(button, "click", Target::Download(*download));
         }
         if let Some(form) = &self.compare_form {
-            add(&form.button, Target::Compare);
-            targets.push((form.input.clone().into(), "change", Target::Compare));
+            add(&form.button, "click", Target::Compare);
+            add(&form.input, "change", Target::Compare);
+        }
+        if let Some(presets) = &self.presets {
+            add(&presets.select, "change", Target::Preset);
         }
         targets
     }
@@ -539,6 +561,7 @@ pub enum Target {
     Presenter,
     Settings,
     Compare,
+    Preset,
 }
 
 impl Target {
@@ -555,6 +578,7 @@ impl Target {
             Target::Presenter => view.toggle_presenter(),
             Target::Settings => view.toggle_settings(),
             Target::Compare => view.compare_entered(),
+            Target::Preset => view.preset_chosen(),
         }
     }
 }

@@ -151,3 +151,24 @@ test('figures to take away: the series and servers as CSV, each canvas as PNG, n
   }
   await context.close();
 });
+
+test('the presets are the scenarios/ files the command line runs, and load as it runs them', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'speed=2' });
+  const offered = await page.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value).filter(Boolean));
+  const listed = execFileSync(CLI, ['presets'], { encoding: 'utf8' }).split('\n').filter((line) => /^\S/.test(line));
+  assert.deepEqual(offered.sort(), listed.sort());
+  await page.selectOption('#preset', 'p2c-cheating');
+  assert.equal((await hashEntries(page)).get('policy'), 'power-of-d');
+  assert.equal((await hashEntries(page)).get('speed'), '2', 'the speed stays');
+  assert.match(await page.textContent('#preset-help'), /^Power of two choices reading every server's true load/);
+  await page.click('#play');
+  await page.evaluate(() => window.lbsim.advance(5000 - window.lbsim.simTime()));
+  const native = JSON.parse(execFileSync(CLI, ['run', 'p2c-cheating', '--duration', '5', '--json'], { encoding: 'utf8' }));
+  assert.equal((await summary(page)).trace_hash, native.summary.trace_hash);
+  await page.selectOption('#policy', 'random');
+  assert.equal(await page.inputValue('#preset'), 'continuous-random', 'the menu names the preset the settings are');
+  await page.selectOption('#policy', 'round-robin');
+  assert.equal(await page.inputValue('#preset'), '', 'settings of no preset are your own');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
