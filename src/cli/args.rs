@@ -325,6 +325,7 @@ mod tests {
             ("plot a.toml --chart compare --out f.svg", "needs at least one --vs"),
             ("plot a.toml --chart clients --vs policy=random --out f.svg", "belong to --chart compare"),
             ("plot a.toml --chart clients", "plot needs --out"),
+            ("plot a.toml --chart clients --json --out f.svg", "--json belongs to run"),
             ("plot a.toml --chart clients --out f.png", "ending in .svg, not `f.png`"),
             ("plot a.toml --chart clients --theme sepia --out f.svg", "--theme takes light or dark"),
             ("run a.toml --chart clients", "--chart belongs to plot, not run"),

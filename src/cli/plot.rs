@@ -108,6 +108,9 @@ impl Plot {
         if !compared && (!run.vs.is_empty() || run.independent_seeds) {
             return Err("--vs and --independent-seeds belong to --chart compare".into());
         }
+        if run.json {
+            return Err("--json belongs to run, sweep, compare and capacity: plot writes SVG".into());
+        }
         let out = options.out.clone().ok_or("plot needs --out FILE.svg")?;
         if out.extension().is_none_or(|e| e != "svg") {
             return Err(format!(
