@@ -1,7 +1,7 @@
 //! Command-line arguments.
 
 use super::capacity::Objective;
-use super::plot::{ChartKind, Metric, Plot};
+use super::plot::{theme, ChartKind, Metric, Plot};
 use lbsim::charts::Palette;
 use std::path::PathBuf;
 
@@ -176,14 +176,6 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
     Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, plot, json })
-}
-
-fn theme(text: &str) -> Result<Palette, String> {
-    match text {
-        "light" => Ok(Palette::LIGHT),
-        "dark" => Ok(Palette::DARK),
-        _ => Err(format!("--theme takes light or dark, not `{text}`")),
-    }
 }
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.

@@ -51,6 +51,15 @@ impl Metric {
     }
 }
 
+/// The palette `--theme` names: the stylesheet's light or dark colours.
+pub fn theme(text: &str) -> Result<Palette, String> {
+    match text {
+        "light" => Ok(Palette::LIGHT),
+        "dark" => Ok(Palette::DARK),
+        _ => Err(format!("--theme takes light or dark, not `{text}`")),
+    }
+}
+
 /// What a plot draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Figure {
