@@ -9,7 +9,11 @@
 //!
 //! The engine has no web dependency. The browser front end (`web`, compiled
 //! only for wasm32) and the command line use it as any outside crate would.
+//! The charts (`charts`, with either) read the engine's series and snapshots
+//! and draw with plotters: on canvases in the browser, to SVG natively.
 
+#[cfg(feature = "charts")]
+pub mod charts;
 pub mod engine;
 pub mod explain;
 pub mod export;

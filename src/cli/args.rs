@@ -1,6 +1,8 @@
 //! Command-line arguments.
 
 use super::capacity::Objective;
+use super::plot::{theme, ChartKind, Metric, Plot};
+use lbsim::charts::Palette;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -21,6 +23,13 @@ usage:
                 [--duration D] [--warmup D] [--json]
                 for each policy, the highest load at which the p99 queue time (or latency-p99=MS) stays
                 within the objective: bisection on load, policies in parallel on every core
+  lbsim plot SCENARIO --chart percentiles|clients|load|compare --out FILE.svg [--metric queue|latency|session]
+                [--theme light|dark] [--set key=value]... [--vs key=value]... [--independent-seeds]
+                [--seed N] [--duration D] [--warmup D]
+                runs the scenario and draws one of the lab's charts to an SVG file: percentiles (p50, p90 and
+                p99 over the run of --metric queue, the default, or latency), clients (session time p0 to
+                p100), load (each server at the end), or compare (A and B, as compare runs them: the p99 of
+                --metric queue or latency over the run, or with --metric session their session-time curves)
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -35,6 +44,7 @@ pub enum Command {
     Sweep(RunArgs),
     Compare(RunArgs),
     Capacity(RunArgs),
+    Plot(RunArgs, Plot),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -64,7 +74,18 @@ pub struct RunArgs {
     pub csv: Option<PathBuf>,
     /// For a capacity search: the objective.
     pub slo: Option<Objective>,
+    /// For a plot: its options as given.
+    pub plot: PlotArgs,
     pub json: bool,
+}
+
+/// `lbsim plot`'s options as given; [`Plot::of`] checks them together.
+#[derive(Debug, Default, PartialEq)]
+pub struct PlotArgs {
+    pub chart: Option<ChartKind>,
+    pub metric: Option<Metric>,
+    pub theme: Option<Palette>,
+    pub out: Option<PathBuf>,
 }
 
 pub fn parse(args: &[String]) -> Result<Command, String> {
@@ -86,6 +107,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Capacity(run))
         }
+        "plot" => {
+            let run = parse_run("plot", &args[1..])?;
+            let plot = Plot::of(&run)?;
+            Ok(Command::Plot(run, plot))
+        }
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -95,7 +121,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, fields, policies or presets"
+            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, fields, policies or presets"
         )),
     }
 }
@@ -108,6 +134,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut until_precision = None;
     let mut csv = None;
     let mut slo = None;
+    let mut plot = PlotArgs::default();
     let mut json = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -118,8 +145,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--duration" => sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
             "--warmup" => sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
             "--set" => sets.push(key_value("--set", &value_of("--set")?)?),
-            "--vs" | "--independent-seeds" if command != "compare" => {
-                return Err(format!("{arg} belongs to compare, not {command}"))
+            "--vs" | "--independent-seeds" if command != "compare" && command != "plot" => {
+                return Err(format!("{arg} belongs to compare and plot, not {command}"))
             }
             "--vs" => vs.push(key_value("--vs", &value_of("--vs")?)?),
             "--until-precision" | "--csv" if command != "run" => {
@@ -131,6 +158,13 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 return Err(format!("--slo belongs to capacity, not {command}"))
             }
             "--slo" => slo = Some(Objective::parse(&value_of("--slo")?)?),
+            "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {
+                return Err(format!("{arg} belongs to plot, not {command}"))
+            }
+            "--chart" => plot.chart = Some(ChartKind::parse(&value_of("--chart")?)?),
+            "--metric" => plot.metric = Some(Metric::parse(&value_of("--metric")?)?),
+            "--theme" => plot.theme = Some(theme(&value_of("--theme")?)?),
+            "--out" => plot.out = Some(PathBuf::from(value_of("--out")?)),
             "--independent-seeds" => independent_seeds = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
@@ -141,7 +175,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, plot, json })
 }
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.
@@ -205,6 +239,7 @@ mod tests {
                 until_precision: None,
                 csv: None,
                 slo: None,
+                plot: PlotArgs::default(),
                 json: true,
             }))
         );
@@ -244,5 +279,51 @@ mod tests {
         assert_eq!(run.sets, vec![("policy".into(), "random".into())]);
         assert_eq!(run.vs, vec![("policy".into(), "power-of-d".into())]);
         assert!(run.independent_seeds);
+    }
+
+    #[test]
+    fn parses_a_plot_and_checks_its_options_together() {
+        use super::super::plot::Figure;
+        use lbsim::charts::SeriesMetric;
+        let line =
+            "plot a.toml --chart compare --vs policy=power-of-d --metric latency --theme dark --out f.svg";
+        let Ok(Command::Plot(run, plot)) = parse(&args(line)) else { panic!("not a plot") };
+        assert_eq!(run.vs, vec![("policy".into(), "power-of-d".into())]);
+        let expected = Plot {
+            figure: Figure::CompareSeries(SeriesMetric::Latency),
+            palette: Palette::DARK,
+            out: "f.svg".into(),
+        };
+        assert_eq!(plot, expected);
+        let Ok(Command::Plot(_, plot)) = parse(&args("plot a.toml --chart percentiles --out f.svg")) else {
+            panic!("not a plot")
+        };
+        assert_eq!(
+            (plot.figure, plot.palette),
+            (Figure::Percentiles(SeriesMetric::QueueTime), Palette::LIGHT)
+        );
+        for (line, error) in [
+            ("plot a.toml --out f.svg", "plot needs --chart"),
+            (
+                "plot a.toml --chart pie --out f.svg",
+                "--chart takes percentiles, clients, load or compare, not `pie`",
+            ),
+            ("plot a.toml --chart percentiles --metric session --out f.svg", "--metric session: "),
+            (
+                "plot a.toml --chart percentiles --metric speed --out f.svg",
+                "--metric takes queue, latency or session",
+            ),
+            ("plot a.toml --chart load --metric queue --out f.svg", "--metric belongs to"),
+            ("plot a.toml --chart compare --out f.svg", "needs at least one --vs"),
+            ("plot a.toml --chart clients --vs policy=random --out f.svg", "belong to --chart compare"),
+            ("plot a.toml --chart clients", "plot needs --out"),
+            ("plot a.toml --chart clients --json --out f.svg", "--json belongs to run"),
+            ("plot a.toml --chart clients --out f.png", "ending in .svg, not `f.png`"),
+            ("plot a.toml --chart clients --theme sepia --out f.svg", "--theme takes light or dark"),
+            ("run a.toml --chart clients", "--chart belongs to plot, not run"),
+        ] {
+            let error_given = parse(&args(line)).expect_err(line);
+            assert!(error_given.contains(error), "{line}: {error_given}");
+        }
     }
 }

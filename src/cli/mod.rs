@@ -1,8 +1,10 @@
 //! The native command line: run a scenario, sweep one field, compare two
-//! settings, search for capacity, list fields, policies and presets.
+//! settings, search for capacity, draw a chart to SVG, list fields,
+//! policies and presets.
 
 pub mod args;
 mod capacity;
+mod plot;
 pub mod report;
 mod runner;
 

@@ -2,6 +2,7 @@
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::capacity;
+use super::plot;
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
@@ -33,6 +34,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
         Command::Capacity(run) => capacity(&run)?,
+        Command::Plot(run, figure) => plot::plot(&run, &figure)?,
     }
     Ok(())
 }
@@ -116,7 +118,7 @@ fn scenario_name(run: &RunArgs) -> String {
 
 /// The scenario file (or the preset of that name, when no such file exists)
 /// with the `--set` overrides applied; for a sweep, the swept field at `swept`.
-fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
+pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
     let mut scenario = match &run.scenario {
         ScenarioSource::File(path) => {
             let preset = path.to_str().and_then(Preset::find).filter(|_| !path.exists());
@@ -171,15 +173,20 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// A (the scenario with `--set`) and B (A with `--vs`), run to the same
+/// A (the scenario with `--set`) and B (A with `--vs`), to run to the same
 /// simulated time; B shares A's seed unless asked for independent seeds.
-fn compare(run: &RunArgs) -> Result<(), String> {
+pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
     let a = load(run, None)?;
     let mut b = a.clone();
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
         b.seed = if a.seed < lbsim::scenario::MAX_SEED { a.seed + 1 } else { a.seed - 1 };
     }
+    Ok((a, b))
+}
+
+fn compare(run: &RunArgs) -> Result<(), String> {
+    let (a, b) = sides(run)?;
     let (sim_a, wall_a) = simulate(&a)?;
     let (sim_b, wall_b) = simulate(&b)?;
     let comparison = Comparison::of(&sim_a, &sim_b);
@@ -235,8 +242,15 @@ impl Watch {
 }
 
 /// Runs to the scenario's duration.
-fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
+pub(super) fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
     simulate_watching(scenario, &mut Watch::default())
+}
+
+/// Runs to the scenario's duration, keeping the whole live series.
+pub(super) fn simulate_keeping_series(scenario: &Scenario) -> Result<(Simulation, Vec<SamplePoint>), String> {
+    let mut watch = Watch { until_precision: None, series: Some(Vec::new()) };
+    let (sim, _) = simulate_watching(scenario, &mut watch)?;
+    Ok((sim, watch.series.unwrap_or_default()))
 }
 
 /// Runs to the scenario's duration, or until `watch` says stop, in steps

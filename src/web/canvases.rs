@@ -2,12 +2,12 @@
 //! charts in turn at a throttled rate so they never cost the animation its
 //! frames. It builds its canvases and their HTML legends into the view.
 
-use super::charts::{self, ChartStyle, Marker};
 use super::dom::{self, Ids};
 use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
 use super::topology;
+use lbsim::charts::{self, ChartStyle, Marker, SeriesMetric, Span};
 use lbsim::engine::Told;
 use lbsim::metrics::{percentile_curve, Histogram};
 use lbsim::{Simulation, Snapshot};
@@ -286,18 +286,19 @@ impl Canvases {
         let ChartSurface { chart, surface, .. } = &self.charts[index];
         let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
         let area = backend.into_drawing_area();
-        let style = ChartStyle { palette: &self.palette, scale: surface.scale };
+        let style = ChartStyle { palette: self.palette.charts(), scale: surface.scale };
         let drawn = match chart {
-            Chart::Percentiles => charts::percentiles(&area, &sim.metrics().series, &self.markers, &style),
+            Chart::Percentiles => {
+                let series = &sim.metrics().series;
+                charts::percentiles(&area, series, SeriesMetric::QueueTime, Span::Live, &self.markers, &style)
+            }
             Chart::Clients => {
                 let current = self.current_curve(sim);
                 let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
                 charts::clients(&area, &current, reference, &style)
             }
             Chart::Load => {
-                self.loads.clear();
-                self.loads.extend(snapshot.servers.iter().map(|s| (s.busy, s.queued)));
-                self.loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
+                charts::busiest_first(&snapshot.servers, &mut self.loads);
                 let slots = snapshot.servers.first().map_or(0, |s| s.slots);
                 charts::load(&area, &self.loads, slots, &style)
             }

@@ -14,7 +14,6 @@
 
 mod api;
 mod canvases;
-mod charts;
 mod controls;
 mod dom;
 mod event_log;

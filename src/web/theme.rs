@@ -4,36 +4,14 @@
 //! view's `theme` option).
 
 use super::dom;
+pub use lbsim::charts::Colour;
 use web_sys::Element;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Colour {
-    pub r: u8,
-    pub g: u8,
-    pub b: u8,
-}
-
-impl Colour {
-    /// `#rrggbb`; anything else is black.
-    fn parse(text: &str) -> Colour {
-        let hex = text.trim().trim_start_matches('#');
-        let part = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
-        Colour { r: part(0), g: part(2), b: part(4) }
-    }
-
-    /// The colour `t` of the way (0 to 1) from `self` to `other`.
-    pub fn mix(self, other: Colour, t: f64) -> Colour {
-        let lerp = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
-        Colour { r: lerp(self.r, other.r), g: lerp(self.g, other.g), b: lerp(self.b, other.b) }
-    }
-
-    pub fn css(self) -> String {
-        format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
-    }
-
-    pub fn rgb(self) -> plotters::style::RGBColor {
-        plotters::style::RGBColor(self.r, self.g, self.b)
-    }
+/// `#rrggbb`; anything else is black.
+fn parse(text: &str) -> Colour {
+    let hex = text.trim().trim_start_matches('#');
+    let part = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+    Colour { r: part(0), g: part(2), b: part(4) }
 }
 
 /// Shades of server load in the compact view: idle, four steps of busy
@@ -70,7 +48,7 @@ impl Palette {
     pub fn read(element: &Element) -> Palette {
         let style = dom::window().get_computed_style(element).ok().flatten();
         let get = |name: &str| {
-            Colour::parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
+            parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
         };
         let (free, busy, client) = (get("--c-free"), get("--c-busy"), get("--c-client"));
         let shades = |to: Colour| {
@@ -96,6 +74,22 @@ impl Palette {
             p99: get("--c-p99"),
             load_shades: shades(busy),
             client_shades: shades(client),
+        }
+    }
+
+    /// The colours the charts draw with.
+    pub fn charts(&self) -> lbsim::charts::Palette {
+        lbsim::charts::Palette {
+            ink: self.ink,
+            muted: self.muted,
+            line: self.line,
+            panel: self.panel,
+            request: self.request,
+            busy: self.busy,
+            queued: self.queued,
+            p50: self.p50,
+            p90: self.p90,
+            p99: self.p99,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! curve, kept from before the last change of a setting, shows the
 //! difference the change made.
 
+use super::stroke::Stroke;
 use super::{nice_ceiling, ChartStyle, Drawn};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,7 +17,22 @@ pub fn draw<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let highest = current.iter().chain(reference.into_iter().flatten()).fold(0.0, |a: f64, b| a.max(*b));
+    let solid = |colour| Stroke { colour, width: 3.0, dashes: None };
+    let reference = reference.map(|curve| (solid(style.palette.muted), curve));
+    let shown: Vec<_> = reference.into_iter().chain([(solid(style.palette.request), current)]).collect();
+    curves(area, &shown, style)
+}
+
+/// Each of `curves`, session times in ms from p0 to p100, in its stroke.
+pub(super) fn curves<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curves: &[(Stroke, &[f64])],
+    style: &ChartStyle,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let highest = curves.iter().flat_map(|(_, values)| values.iter()).fold(0.0, |a: f64, b| a.max(*b));
     let top = nice_ceiling(highest * 1.05);
     let mut chart = style.chart(
         area,
@@ -24,11 +40,9 @@ where
         0.0..top,
         ("percentile of sessions (p0 fastest)", "session time (ms)"),
     )?;
-    let palette = style.palette;
-    let curves = reference.map(|c| (c, palette.muted)).into_iter().chain([(current, palette.request)]);
-    for (values, colour) in curves {
+    for (stroke, values) in curves {
         let points = values.iter().enumerate().map(|(p, ms)| (p as f64, *ms));
-        chart.draw_series(LineSeries::new(points, style.stroke(colour, 3.0)))?;
+        stroke.draw(&mut chart, points, style)?;
     }
     Ok(())
 }

@@ -1,18 +1,24 @@
-//! The charts, drawn with plotters: queue-time percentiles over time, the
-//! client-experience curve (session time p0…p100, the seed essay's main
-//! chart) and the load across servers. Each takes its data and a drawing
-//! area, and is generic over the backend; the page draws them on canvases.
-//! Their legends are HTML beside the canvases, sharing the page's palette.
+//! The charts, drawn with plotters: queue-time or latency percentiles over
+//! time, the client-experience curve (session time p0…p100, the seed
+//! essay's main chart), the load across servers, and two runs compared on
+//! the same axes. Each takes its data and a drawing area, and is generic
+//! over the backend: the browser draws them on canvases, with legends in
+//! HTML beside them, and `lbsim plot` draws them to SVG files, where a
+//! chart that needs a legend draws it above itself.
 
 mod clients;
+mod compare;
 mod load;
+mod palette;
 mod percentiles;
+mod stroke;
 
 pub use clients::draw as clients;
-pub use load::draw as load;
-pub use percentiles::{draw as percentiles, Marker};
+pub use compare::{series as compare_series, sessions as compare_sessions};
+pub use load::{busiest_first, draw as load, figure as load_figure};
+pub use palette::{Colour, Palette};
+pub use percentiles::{draw as percentiles, Marker, SeriesMetric, Span};
 
-use super::theme::{Colour, Palette};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -24,13 +30,13 @@ type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoor
 const FONT: &str = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif";
 
 /// Sizes and colours shared by the charts.
-pub struct ChartStyle<'a> {
-    pub palette: &'a Palette,
+pub struct ChartStyle {
+    pub palette: Palette,
     /// Device pixels per CSS pixel: the canvases draw in device pixels.
     pub scale: f64,
 }
 
-impl ChartStyle<'_> {
+impl ChartStyle {
     fn px(&self, css: f64) -> u32 {
         (css * self.scale).round() as u32
     }

@@ -2,9 +2,42 @@
 //! and queued at each server, with the slot count marked. Many servers are
 //! grouped into as many bars as the width shows, each the mean of its group.
 
+use super::stroke::{legend_above, Chip, Stroke};
 use super::{nice_ceiling, ChartStyle, Drawn};
+use crate::engine::ServerView;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// Each of `servers`' `(busy, queued)`, busiest first, into `loads` (kept
+/// from one drawing to the next, so as not to allocate each time).
+pub fn busiest_first(servers: &[ServerView], loads: &mut Vec<(u32, u32)>) {
+    loads.clear();
+    loads.extend(servers.iter().map(|s| (s.busy, s.queued)));
+    loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
+}
+
+/// The slot count's line.
+fn slots_stroke(style: &ChartStyle) -> Stroke {
+    Stroke { colour: style.palette.muted, width: 1.5, dashes: Some((6.0, 4.0)) }
+}
+
+/// The chart with its legend above it, for a figure that stands alone.
+pub fn figure<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    servers: &[(u32, u32)],
+    slots: u32,
+    style: &ChartStyle,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let entries = [
+        (Chip::Swatch(style.palette.busy), "in service"),
+        (Chip::Swatch(style.palette.queued), "queued"),
+        (Chip::Line(slots_stroke(style)), "slots per server"),
+    ];
+    draw(&legend_above(area, &entries, style)?, servers, slots, style)
+}
 
 /// Each server's `(busy, queued)`, sorted busiest first.
 pub fn draw<DB: DrawingBackend>(
@@ -41,11 +74,5 @@ where
         Rectangle::new([(x + gap, busy), (x + width - gap, busy + queued)], palette.queued.rgb().filled())
     }))?;
     let capacity = [(0.0, f64::from(slots)), (n as f64, f64::from(slots))];
-    chart.draw_series(DashedLineSeries::new(
-        capacity,
-        style.px(6.0),
-        style.px(4.0),
-        style.stroke(palette.muted, 1.5),
-    ))?;
-    Ok(())
+    slots_stroke(style).draw(&mut chart, capacity, style)
 }

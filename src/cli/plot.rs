@@ -1,0 +1,198 @@
+//! `lbsim plot`: runs a scenario (or A and B, as `compare` does) and draws
+//! one of the lab's charts to an SVG file, with the code the browser draws
+//! them with.
+
+use super::args::RunArgs;
+use super::runner::{self, simulate};
+use lbsim::charts::{self, ChartStyle, Palette, SeriesMetric, Span};
+use lbsim::metrics::percentile_curve;
+use lbsim::scenario::fields;
+use lbsim::Scenario;
+use plotters::prelude::*;
+use std::path::PathBuf;
+
+/// The chart `--chart` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    Percentiles,
+    Clients,
+    Load,
+    Compare,
+}
+
+impl ChartKind {
+    pub fn parse(text: &str) -> Result<ChartKind, String> {
+        match text {
+            "percentiles" => Ok(ChartKind::Percentiles),
+            "clients" => Ok(ChartKind::Clients),
+            "load" => Ok(ChartKind::Load),
+            "compare" => Ok(ChartKind::Compare),
+            _ => Err(format!("--chart takes percentiles, clients, load or compare, not `{text}`")),
+        }
+    }
+}
+
+/// The time `--metric` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Queue,
+    Latency,
+    Session,
+}
+
+impl Metric {
+    pub fn parse(text: &str) -> Result<Metric, String> {
+        match text {
+            "queue" => Ok(Metric::Queue),
+            "latency" => Ok(Metric::Latency),
+            "session" => Ok(Metric::Session),
+            _ => Err(format!("--metric takes queue, latency or session, not `{text}`")),
+        }
+    }
+}
+
+/// The palette `--theme` names: the stylesheet's light or dark colours.
+pub fn theme(text: &str) -> Result<Palette, String> {
+    match text {
+        "light" => Ok(Palette::LIGHT),
+        "dark" => Ok(Palette::DARK),
+        _ => Err(format!("--theme takes light or dark, not `{text}`")),
+    }
+}
+
+/// What a plot draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Figure {
+    /// p50, p90 and p99 over the whole run.
+    Percentiles(SeriesMetric),
+    /// Session time, p0 to p100.
+    Clients,
+    /// Each server's busy slots and queue at the end, busiest first.
+    Load,
+    /// A's and B's p99 over the whole run.
+    CompareSeries(SeriesMetric),
+    /// A's and B's session time, p0 to p100.
+    CompareSessions,
+}
+
+/// A plot, its options checked together.
+#[derive(Debug, PartialEq)]
+pub struct Plot {
+    pub figure: Figure,
+    pub palette: Palette,
+    pub out: PathBuf,
+}
+
+/// The SVG's width and height, in CSS pixels.
+const SIZE: (u32, u32) = (800, 450);
+
+impl Plot {
+    pub fn of(run: &RunArgs) -> Result<Plot, String> {
+        let options = &run.plot;
+        let chart = options.chart.ok_or("plot needs --chart percentiles, clients, load or compare")?;
+        let series = |metric| match metric {
+            None | Some(Metric::Queue) => Ok(SeriesMetric::QueueTime),
+            Some(Metric::Latency) => Ok(SeriesMetric::Latency),
+            Some(Metric::Session) => {
+                Err("--metric session: the percentile series has queue time and latency \
+                only; session time is --chart clients, or --chart compare --metric session")
+            }
+        };
+        let figure = match (chart, options.metric) {
+            (ChartKind::Percentiles, metric) => Figure::Percentiles(series(metric)?),
+            (ChartKind::Clients, None | Some(Metric::Session)) => Figure::Clients,
+            (ChartKind::Clients | ChartKind::Load, Some(_)) => {
+                return Err("--metric belongs to --chart percentiles and compare: clients always shows \
+                    session time, and load requests at each server"
+                    .into())
+            }
+            (ChartKind::Load, None) => Figure::Load,
+            (ChartKind::Compare, Some(Metric::Session)) => Figure::CompareSessions,
+            (ChartKind::Compare, metric) => Figure::CompareSeries(series(metric)?),
+        };
+        let compared = chart == ChartKind::Compare;
+        if compared && run.vs.is_empty() {
+            return Err("--chart compare needs at least one --vs key=value: what B changes from A".into());
+        }
+        if !compared && (!run.vs.is_empty() || run.independent_seeds) {
+            return Err("--vs and --independent-seeds belong to --chart compare".into());
+        }
+        if run.json {
+            return Err("--json belongs to run, sweep, compare and capacity: plot writes SVG".into());
+        }
+        let out = options.out.clone().ok_or("plot needs --out FILE.svg")?;
+        if out.extension().is_none_or(|e| e != "svg") {
+            return Err(format!(
+                "--out writes SVG: give a file name ending in .svg, not `{}`",
+                out.display()
+            ));
+        }
+        Ok(Plot { figure, palette: options.theme.unwrap_or(Palette::LIGHT), out })
+    }
+}
+
+/// Runs what `plot` needs and writes its chart to its file.
+pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let style = ChartStyle { palette: plot.palette, scale: 1.0 };
+        let drawn = match plot.figure {
+            Figure::Percentiles(metric) => {
+                let (_, series) = runner::simulate_keeping_series(&runner::load(run, None)?)?;
+                charts::percentiles(&area, &series, metric, Span::Whole, &[], &style)
+            }
+            Figure::Clients => {
+                let (sim, _) = simulate(&runner::load(run, None)?)?;
+                charts::clients(&area, &percentile_curve(&sim.metrics().session_time), None, &style)
+            }
+            Figure::Load => {
+                let (sim, _) = simulate(&runner::load(run, None)?)?;
+                let servers = sim.snapshot(0).servers;
+                let mut loads = Vec::new();
+                charts::busiest_first(&servers, &mut loads);
+                let slots = servers.first().map_or(0, |s| s.slots);
+                charts::load_figure(&area, &loads, slots, &style)
+            }
+            Figure::CompareSeries(metric) => {
+                let (a, b) = runner::sides(run)?;
+                let (_, series_a) = runner::simulate_keeping_series(&a)?;
+                let (_, series_b) = runner::simulate_keeping_series(&b)?;
+                let [name_a, name_b] = settings(run, [&a, &b]);
+                charts::compare_series(&area, [(&name_a, &series_a), (&name_b, &series_b)], metric, &style)
+            }
+            Figure::CompareSessions => {
+                let (a, b) = runner::sides(run)?;
+                let curve = |scenario| {
+                    simulate(scenario).map(|(sim, _)| percentile_curve(&sim.metrics().session_time))
+                };
+                let (curve_a, curve_b) = (curve(&a)?, curve(&b)?);
+                let [name_a, name_b] = settings(run, [&a, &b]);
+                charts::compare_sessions(&area, [(&name_a, &curve_a), (&name_b, &curve_b)], &style)
+            }
+        };
+        drawn
+            .and_then(|()| area.present().map_err(Into::into))
+            .map_err(|e| format!("drawing the chart: {e}"))?;
+    }
+    std::fs::write(&plot.out, svg).map_err(|e| format!("cannot write {}: {e}", plot.out.display()))?;
+    eprintln!("wrote {}", plot.out.display());
+    Ok(())
+}
+
+/// What tells A and B apart, for each: the `--vs` fields' values in each
+/// (`policy=random`), and the seeds when they differ.
+fn settings(run: &RunArgs, sides: [&Scenario; 2]) -> [String; 2] {
+    sides.map(|scenario| {
+        let mut pairs: Vec<String> = run
+            .vs
+            .iter()
+            .filter_map(|(key, _)| fields::find(key).ok())
+            .map(|field| format!("{}={}", field.key, field.text(scenario)))
+            .collect();
+        if run.independent_seeds {
+            pairs.push(format!("seed={}", scenario.seed));
+        }
+        pairs.join(", ")
+    })
+}
