@@ -18,7 +18,7 @@ pub fn file_name(scenario: &str, seed: u64, what: &str) -> String {
     format!("{scenario}_seed-{seed}_lbsim-{}_{what}", env!("CARGO_PKG_VERSION"))
 }
 
-pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued";
+pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,session_p50_ms,session_p90_ms,session_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued";
 
 /// One row per sample (every 250 simulated ms); percentiles over the second
 /// before the sample, rates over the 250 ms before it.
@@ -27,7 +27,7 @@ pub fn series_csv<'a>(points: impl IntoIterator<Item = &'a SamplePoint>) -> Stri
     for p in points {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{:.6},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{}",
             p.time_ms / 1000.0,
             p.queue_p50,
             p.queue_p90,
@@ -35,6 +35,9 @@ pub fn series_csv<'a>(points: impl IntoIterator<Item = &'a SamplePoint>) -> Stri
             p.latency_p50,
             p.latency_p90,
             p.latency_p99,
+            p.session_p50,
+            p.session_p90,
+            p.session_p99,
             p.throughput,
             p.bounce_rate,
             p.load_cv,
@@ -84,7 +87,7 @@ mod tests {
         assert_eq!(lines[0], SERIES_HEADER);
         assert_eq!(lines.len(), 1 + 8);
         assert!(lines[8].starts_with("2,"), "{}", lines[8]);
-        assert!(lines.iter().all(|l| l.split(',').count() == 12));
+        assert!(lines.iter().all(|l| l.split(',').count() == 15));
         let servers = servers_csv(&sim.summary());
         assert_eq!(servers.lines().count(), 1 + Scenario::default().servers as usize);
         assert!(servers.lines().nth(1).unwrap().starts_with("0,"));

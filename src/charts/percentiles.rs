@@ -16,6 +16,8 @@ pub enum SeriesMetric {
     QueueTime,
     /// From wanting to send to the response.
     Latency,
+    /// A whole session of requests, as its client saw it.
+    SessionTime,
 }
 
 impl SeriesMetric {
@@ -23,6 +25,7 @@ impl SeriesMetric {
         match self {
             SeriesMetric::QueueTime => "queue time (ms)",
             SeriesMetric::Latency => "latency (ms)",
+            SeriesMetric::SessionTime => "session time (ms)",
         }
     }
 
@@ -31,6 +34,7 @@ impl SeriesMetric {
         match self {
             SeriesMetric::QueueTime => [p.queue_p50, p.queue_p90, p.queue_p99],
             SeriesMetric::Latency => [p.latency_p50, p.latency_p90, p.latency_p99],
+            SeriesMetric::SessionTime => [p.session_p50, p.session_p90, p.session_p99],
         }
     }
 }

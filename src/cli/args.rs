@@ -27,7 +27,7 @@ usage:
                 [--theme light|dark] [--set key=value]... [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D]
                 runs the scenario and draws one of the lab's charts to an SVG file: percentiles (p50, p90 and
-                p99 over the run of --metric queue, the default, or latency), clients (session time p0 to
+                p99 over the run of --metric queue, the default, latency or session), clients (session time p0 to
                 p100), load (each server at the end), or compare (A and B, as compare runs them: the p99 of
                 --metric queue or latency over the run, or with --metric session their session-time curves)
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
@@ -308,7 +308,6 @@ mod tests {
                 "plot a.toml --chart pie --out f.svg",
                 "--chart takes percentiles, clients, load or compare, not `pie`",
             ),
-            ("plot a.toml --chart percentiles --metric session --out f.svg", "--metric session: "),
             (
                 "plot a.toml --chart percentiles --metric speed --out f.svg",
                 "--metric takes queue, latency or session",

@@ -91,12 +91,9 @@ impl Plot {
         let options = &run.plot;
         let chart = options.chart.ok_or("plot needs --chart percentiles, clients, load or compare")?;
         let series = |metric| match metric {
-            None | Some(Metric::Queue) => Ok(SeriesMetric::QueueTime),
+            None | Some(Metric::Queue) => Ok::<_, String>(SeriesMetric::QueueTime),
             Some(Metric::Latency) => Ok(SeriesMetric::Latency),
-            Some(Metric::Session) => {
-                Err("--metric session: the percentile series has queue time and latency \
-                only; session time is --chart clients, or --chart compare --metric session")
-            }
+            Some(Metric::Session) => Ok(SeriesMetric::SessionTime),
         };
         let figure = match (chart, options.metric) {
             (ChartKind::Percentiles, metric) => Figure::Percentiles(series(metric)?),
@@ -144,7 +141,12 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             }
             Figure::Clients => {
                 let (sim, _) = simulate(&runner::load(run, None)?)?;
-                charts::clients(&area, &percentile_curve(&sim.metrics().session_time), None, &style)
+                charts::clients(
+                    &area,
+                    &percentile_curve(&sim.metrics().session_time.measured()),
+                    None,
+                    &style,
+                )
             }
             Figure::Load => {
                 let (sim, _) = simulate(&runner::load(run, None)?)?;
@@ -164,7 +166,8 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             Figure::CompareSessions => {
                 let (a, b) = runner::sides(run)?;
                 let curve = |scenario| {
-                    simulate(scenario).map(|(sim, _)| percentile_curve(&sim.metrics().session_time))
+                    simulate(scenario)
+                        .map(|(sim, _)| percentile_curve(&sim.metrics().session_time.measured()))
                 };
                 let (curve_a, curve_b) = (curve(&a)?, curve(&b)?);
                 let [name_a, name_b] = settings(run, [&a, &b]);

@@ -107,6 +107,7 @@ impl Simulation {
         let m = &self.metrics;
         let latency = m.latency.measured();
         let queue = m.queue_time.measured();
+        let sessions = m.session_time.measured();
         let measured_s = (self.now - m.warmup_end).as_secs();
         let series: Vec<&SamplePoint> =
             m.series.iter().filter(|p| p.time_ms >= m.warmup_end.as_ms()).collect();
@@ -126,8 +127,8 @@ impl Simulation {
             } else {
                 0.0
             },
-            session_ms: Distribution::of(&m.session_time),
-            session_curve_ms: percentile_curve(&m.session_time),
+            session_ms: Distribution::of(&sessions),
+            session_curve_ms: percentile_curve(&sessions),
             decision_staleness_ms: Distribution::of(&m.decision_staleness),
             mean_retries: m.retries as f64 / latency.count().max(1) as f64,
             mean_load_cv: if series.is_empty() {

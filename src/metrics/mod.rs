@@ -99,6 +99,10 @@ pub struct SamplePoint {
     pub latency_p50: f64,
     pub latency_p90: f64,
     pub latency_p99: f64,
+    /// Session-time percentiles of the sessions that ended in the last second.
+    pub session_p50: f64,
+    pub session_p90: f64,
+    pub session_p99: f64,
     /// Completed requests per simulated second over the last interval.
     pub throughput: f64,
     /// Queue timeouts per simulated second over the last interval.
@@ -116,7 +120,9 @@ pub struct Metrics {
     pub failures: Vec<(FailureReason, u64)>,
     pub latency: Recorder,
     pub queue_time: Recorder,
-    pub session_time: Histogram,
+    /// Sessions' times, from sessions started after the warm-up (and, for
+    /// the live window, during it).
+    pub session_time: Recorder,
     /// Queue timeouts suffered by the completed requests, in total.
     pub retries: u64,
     /// Queue timeouts after the warm-up.
@@ -157,7 +163,7 @@ impl Metrics {
             failures: Vec::new(),
             latency: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             queue_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
-            session_time: Histogram::default(),
+            session_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             retries: 0,
             measured_bounces: 0,
             class_queue_time: per_class.clone(),
@@ -219,8 +225,8 @@ impl Metrics {
 
     pub fn on_session_completed(&mut self, now: Time, started: Time) {
         self.counts.sessions_completed += 1;
-        if self.measuring(now) && started >= self.warmup_end {
-            self.session_time.record((now - started).0);
+        if started >= self.warmup_end || !self.measuring(now) {
+            self.session_time.record(now, (now - started).0);
         }
     }
 
@@ -251,6 +257,7 @@ impl Metrics {
     pub fn sample(&mut self, now: Time, servers: impl Iterator<Item = (u32, u32, f64)>) {
         self.queue_time.advance(now);
         self.latency.advance(now);
+        self.session_time.advance(now);
         let measuring = self.measuring(now);
         self.samples_measured += u64::from(measuring);
         let mut history =
@@ -287,6 +294,8 @@ impl Metrics {
         let queue = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
         self.latency.window_into(&mut self.scratch);
         let latency = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
+        self.session_time.window_into(&mut self.scratch);
+        let session = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
         let last = self.counts_at_last_sample;
@@ -298,6 +307,9 @@ impl Metrics {
             latency_p50: ms(latency[0]),
             latency_p90: ms(latency[1]),
             latency_p99: ms(latency[2]),
+            session_p50: ms(session[0]),
+            session_p90: ms(session[1]),
+            session_p99: ms(session[2]),
             throughput: (self.counts.completed - last.completed) as f64 * per_sec,
             bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
             load_cv,

@@ -210,7 +210,7 @@ impl Canvases {
                 self.markers.remove(0);
             }
             self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
-            self.baseline = Some(sim.metrics().session_time.clone());
+            self.baseline = Some(sim.metrics().session_time.measured());
             let text = format!("since the change at {:.1} s", sim.now().as_secs());
             self.set_current_label(&text);
         } else {
@@ -233,7 +233,7 @@ impl Canvases {
 
     /// Session time by percentile, since the start or the last live change.
     fn current_curve(&self, sim: &Simulation) -> Vec<f64> {
-        let sessions = &sim.metrics().session_time;
+        let sessions = &sim.metrics().session_time.measured();
         match &self.baseline {
             Some(baseline) => percentile_curve(&sessions.since(baseline)),
             None => percentile_curve(sessions),
