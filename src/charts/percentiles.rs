@@ -1,4 +1,4 @@
-//! Queue time or latency over simulated time: p50, p90 and p99 over the last
+//! Queue time, latency or session time over simulated time: p50, p90 and p99 over the last
 //! second, sampled every quarter second, for the last half minute or the
 //! whole run, with the moments settings changed live marked.
 
@@ -21,6 +21,27 @@ pub enum SeriesMetric {
 }
 
 impl SeriesMetric {
+    pub const ALL: [SeriesMetric; 3] =
+        [SeriesMetric::QueueTime, SeriesMetric::Latency, SeriesMetric::SessionTime];
+
+    /// The name a link or a command line gives it.
+    pub fn key(self) -> &'static str {
+        match self {
+            SeriesMetric::QueueTime => "queue",
+            SeriesMetric::Latency => "latency",
+            SeriesMetric::SessionTime => "session",
+        }
+    }
+
+    /// What it is, for people: "Queue time".
+    pub fn title(self) -> &'static str {
+        match self {
+            SeriesMetric::QueueTime => "Queue time",
+            SeriesMetric::Latency => "Latency",
+            SeriesMetric::SessionTime => "Session time",
+        }
+    }
+
     fn axis_title(self) -> &'static str {
         match self {
             SeriesMetric::QueueTime => "queue time (ms)",

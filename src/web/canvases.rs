@@ -14,7 +14,7 @@ use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlSelectElement};
 
 /// Wall milliseconds between two chart redraws (each chart is redrawn every
 /// so many times this while the simulation runs).
@@ -54,6 +54,20 @@ struct ClientsLegend {
     reference_label: HtmlElement,
 }
 
+pub struct PercentilesCaption {
+    title: HtmlElement,
+    pub select: HtmlSelectElement,
+}
+
+/// The percentile chart's caption for `metric`: exactly what it plots.
+fn percentiles_title(metric: SeriesMetric) -> String {
+    format!("{}: p50, p90 and p99 over a rolling one-second window", metric.title())
+}
+
+fn percentiles_label(metric: SeriesMetric) -> String {
+    format!("p50, p90 and p99 {} over simulated time", metric.title().to_lowercase())
+}
+
 pub struct Canvases {
     root: Element,
     topology: Surface,
@@ -64,6 +78,9 @@ pub struct Canvases {
     /// The client-experience curve from before the last change.
     reference: Vec<f64>,
     clients_legend: Option<ClientsLegend>,
+    /// The percentile chart's title and its choice of what it plots.
+    pub percentiles_caption: Option<PercentilesCaption>,
+    metric: SeriesMetric,
     /// Session times recorded when a setting last changed live: the current
     /// curve shows only the sessions completed since.
     baseline: Option<Histogram>,
@@ -84,6 +101,7 @@ impl Canvases {
         (pane, stage): (&Element, &Element),
         figures: &Element,
         charts: &[Chart],
+        metric: SeriesMetric,
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
         let label = "Clients, balancers and servers; dots are requests travelling between them";
@@ -93,17 +111,24 @@ impl Canvases {
         compact_legend.set_hidden(true);
         let mut surfaces = Vec::with_capacity(charts.len());
         let mut clients_legend = None;
+        let mut percentiles_caption = None;
         for &chart in charts {
             let figure: HtmlElement = dom::child(figures, "figure", "")?;
             let id = ids.of(&format!("chart-{}", chart.key()));
             let canvas = match chart {
                 Chart::Percentiles => {
-                    dom::text_child(
-                        &figure,
-                        "figcaption",
-                        "",
-                        "Queue time: p50, p90 and p99 over a rolling one-second window",
-                    )?;
+                    let caption: HtmlElement = dom::child(&figure, "figcaption", "")?;
+                    let title = dom::text_child(&caption, "span", "chart-title", &percentiles_title(metric))?;
+                    let choice: HtmlElement = dom::child(&caption, "label", "metric-choice")?;
+                    dom::text_child(&choice, "span", "", "Plot")?;
+                    let select: HtmlSelectElement = dom::child(&choice, "select", "")?;
+                    select.set_id(&ids.of("metric"));
+                    for each in SeriesMetric::ALL {
+                        dom::text_child(&select, "option", "", &each.title().to_lowercase())?
+                            .set_attribute("value", each.key())?;
+                    }
+                    select.set_value(metric.key());
+                    percentiles_caption = Some(PercentilesCaption { title, select });
                     legend(
                         &figure,
                         &[
@@ -112,7 +137,7 @@ impl Canvases {
                             ("line", "var(--c-p99)", "p99"),
                         ],
                     )?;
-                    canvas(&figure, "", &id, "p50, p90 and p99 queue time over simulated time")?
+                    canvas(&figure, "", &id, &percentiles_label(metric))?
                 }
                 Chart::Clients => {
                     dom::text_child(
@@ -161,6 +186,8 @@ impl Canvases {
             last_chart_ms: f64::NEG_INFINITY,
             reference: Vec::new(),
             clients_legend,
+            percentiles_caption,
+            metric,
             baseline: None,
             markers: Vec::new(),
             compact_legend,
@@ -179,6 +206,19 @@ impl Canvases {
         for chart in &mut self.charts {
             chart.stale = true;
         }
+    }
+
+    /// The percentile chart plots `metric` from now on.
+    pub fn set_metric(&mut self, metric: SeriesMetric) {
+        self.metric = metric;
+        if let Some(caption) = &self.percentiles_caption {
+            caption.title.set_text_content(Some(&percentiles_title(metric)));
+            caption.select.set_value(metric.key());
+        }
+        for chart in self.charts.iter_mut().filter(|c| c.chart == Chart::Percentiles) {
+            let _ = chart.surface.canvas.set_attribute("aria-label", &percentiles_label(metric));
+        }
+        self.invalidate();
     }
 
     /// Every canvas, the topology's first, with the name of what it shows.
@@ -290,7 +330,7 @@ impl Canvases {
         let drawn = match chart {
             Chart::Percentiles => {
                 let series = &sim.metrics().series;
-                charts::percentiles(&area, series, SeriesMetric::QueueTime, Span::Live, &self.markers, &style)
+                charts::percentiles(&area, series, self.metric, Span::Live, &self.markers, &style)
             }
             Chart::Clients => {
                 let current = self.current_curve(sim);

@@ -6,6 +6,7 @@
 
 use super::controls::CONTROLS;
 use super::params::Params;
+use lbsim::charts::SeriesMetric;
 use lbsim::explain::Readback;
 use lbsim::scenario::fields;
 use lbsim::ScenarioError;
@@ -76,8 +77,9 @@ pub const THEME_KEY: &str = "theme";
 pub const VERSUS_KEY: &str = "versus";
 pub const SAY_KEY: &str = "say";
 pub const PRESENTER_KEY: &str = "presenter";
+pub const METRIC_KEY: &str = "metric";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 10] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     CAPTION_KEY,
@@ -87,6 +89,7 @@ pub const KEYS: [&str; 9] = [
     VERSUS_KEY,
     SAY_KEY,
     PRESENTER_KEY,
+    METRIC_KEY,
 ];
 
 const HEIGHT_MIN: u32 = 240;
@@ -112,6 +115,8 @@ pub struct Options {
     /// The presenter view, for a projector: large type, strong contrast,
     /// the settings folded away behind one key.
     pub presenter: bool,
+    /// The time the percentile chart plots.
+    pub metric: SeriesMetric,
 }
 
 impl Options {
@@ -130,6 +135,7 @@ impl Options {
             versus: Vec::new(),
             say: Readback::default(),
             presenter: false,
+            metric: SeriesMetric::QueueTime,
         }
     }
 
@@ -155,6 +161,7 @@ impl Options {
             }
             SAY_KEY => self.say.text(),
             PRESENTER_KEY => if self.presenter { "1" } else { "0" }.to_string(),
+            METRIC_KEY => self.metric.key().to_string(),
             _ => String::new(),
         }
     }
@@ -197,6 +204,12 @@ impl Options {
                 "0" => self.autoplay = false,
                 _ => return Err(bad("0 (start paused) or 1 (start playing)".to_string())),
             },
+            METRIC_KEY => {
+                let keys = SeriesMetric::ALL.map(SeriesMetric::key);
+                self.metric = SeriesMetric::ALL.into_iter().find(|m| m.key() == text).ok_or_else(|| {
+                    bad(format!("one of {} (what the percentile chart plots)", keys.join(", ")))
+                })?;
+            }
             PRESENTER_KEY => match text {
                 "1" => self.presenter = true,
                 "0" => self.presenter = false,

@@ -84,7 +84,8 @@ impl Parts {
             false => (stage.clone(), None),
         };
         let readouts = Readouts::build(&pane, &ids)?;
-        let canvases = Canvases::build(root, (&pane, &stage), &figures, &options.charts, &ids)?;
+        let canvases =
+            Canvases::build(root, (&pane, &stage), &figures, &options.charts, options.metric, &ids)?;
         let twin_pane =
             panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;

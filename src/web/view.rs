@@ -11,7 +11,7 @@ use super::event_log::EventLog;
 use super::hash::{self, Fields, Notice, Parsed};
 use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, VERSUS_KEY};
+use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY};
 use super::pace::Pace;
 use super::params::Params;
 use super::parts::Parts;
@@ -251,6 +251,17 @@ impl View {
             let _ = options.set(key, &text);
         }
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
+    }
+
+    /// The person chose what the percentile chart plots; the link keeps it.
+    pub fn metric_chosen(&mut self) {
+        let Some(caption) = &self.canvases.percentiles_caption else { return };
+        let mut options = self.options.clone();
+        if options.set(METRIC_KEY, &caption.select.value()).is_ok() && options != self.options {
+            self.canvases.set_metric(options.metric);
+            self.options = options;
+            self.settings_changed();
+        }
     }
 
     /// The person chose a preset: its every field, at the same speed,
@@ -502,6 +513,9 @@ impl View {
             add(&form.button, "click", Target::Compare);
             add(&form.input, "change", Target::Compare);
         }
+        if let Some(caption) = &self.canvases.percentiles_caption {
+            add(&caption.select, "change", Target::Metric);
+        }
         if let Some(presets) = &self.presets {
             add(&presets.select, "change", Target::Preset);
         }
@@ -562,6 +576,7 @@ pub enum Target {
     Settings,
     Compare,
     Preset,
+    Metric,
 }
 
 impl Target {
@@ -579,6 +594,7 @@ impl Target {
             Target::Settings => view.toggle_settings(),
             Target::Compare => view.compare_entered(),
             Target::Preset => view.preset_chosen(),
+            Target::Metric => view.metric_chosen(),
         }
     }
 }

@@ -172,3 +172,26 @@ test('the presets are the scenarios/ files the command line runs, and load as it
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the percentile chart switches between queue time, latency and session time, and the link keeps the choice', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.waitForFunction(() => window.lbsim.simTime() > 3000);
+  const pixels = () => page.evaluate(() => document.getElementById('chart-percentiles').toDataURL());
+  const title = () => page.textContent('#chart-percentiles').then(() => page.textContent('.chart-title'));
+  assert.match(await title(), /^Queue time: p50, p90 and p99 over a rolling one-second window$/);
+  await page.click('#play');
+  await page.waitForTimeout(300);
+  const queue = await pixels();
+  for (const [value, words] of [['latency', 'Latency'], ['session', 'Session time']]) {
+    await page.selectOption('#metric', value);
+    assert.equal((await hashEntries(page)).get('metric'), value);
+    assert.equal(await title(), `${words}: p50, p90 and p99 over a rolling one-second window`);
+    await page.waitForTimeout(400);
+    assert.notEqual(await pixels(), queue, `${value}: the chart did not change`);
+  }
+  await page.reload();
+  await page.waitForFunction(() => window.lbsim !== undefined);
+  assert.equal(await page.inputValue('#metric'), 'session', 'the link restores the choice');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
