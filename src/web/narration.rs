@@ -110,6 +110,16 @@ impl Narration {
         self.live.set_text_content(Some(&text));
     }
 
+    /// Moves the sentences (and the live region) before `sibling`.
+    pub fn place_before(&self, sibling: &Element) -> Result<(), JsValue> {
+        let parent = sibling.parent_node().ok_or("the view's layout has no parent")?;
+        if let Some(readback) = &self.readback {
+            parent.insert_before(readback, Some(sibling))?;
+        }
+        parent.insert_before(&self.live, Some(sibling))?;
+        Ok(())
+    }
+
     /// The sentences as last shown.
     pub fn readback(&self) -> String {
         self.readback.as_ref().and_then(|r| r.text_content()).unwrap_or_default()

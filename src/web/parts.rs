@@ -50,7 +50,6 @@ impl Parts {
         let notices = Notices::build(root, &ids)?;
         let caption = dom::text_child(root, "p", "caption", &options.caption)?;
         caption.set_hidden(options.caption.is_empty());
-        let narration = Narration::build(root, kind, options)?;
         let layout: Element = dom::child(root, "div", "layout")?;
         // Landmarks named apart when a page holds several views.
         let named = |what: &str| match view_name(root, options) {
@@ -90,16 +89,28 @@ impl Parts {
             panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
-        let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
-        let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
+        // The sentences: in the lab under its picture; in an embed above it,
+        // under its caption, where an explainer's reader looks first.
+        let narration = match kind {
+            Kind::Lab => Narration::build(&stage, kind, options)?,
+            Kind::Embed => {
+                let narration = Narration::build(root, kind, options)?;
+                narration.place_before(&layout)?;
+                narration
+            }
+        };
         let placement = match &panel {
             Some(panel) => Placement::Grouped { transport: &transport.controls, panel },
             None => Placement::Flat(&transport.controls),
         };
         let controls = Controls::build(&options.controls, placement, &ids)?;
+        // The lab's panel: the settings first, so the policy is in sight;
+        // then presets, comparison and the sharing tools.
+        let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
         let versus = options.text(VERSUS_KEY);
         let compare_form =
             panel.as_ref().map(|panel| CompareForm::build(panel, &ids, &versus)).transpose()?;
+        let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
         // At the end of the lab's settings panel; under an embed, folded away.
         let take_away = TakeAway::build(panel.as_ref().unwrap_or(root), &ids, canvases.elements())?;
         Ok(Parts {

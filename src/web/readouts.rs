@@ -38,7 +38,7 @@ impl Readouts {
         };
         let (_, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         let (_, p99) = readout("p99 queue time", "p99", "ms", "–")?;
-        let (_, throughput) = readout("Throughput", "throughput", "req/s", "–")?;
+        let (_, throughput) = readout("Throughput", "throughput", "/s", "–")?;
         let (_, bounces) = readout("Bounces", "bounces", "/s", "–")?;
         let (clock, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;

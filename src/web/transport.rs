@@ -47,7 +47,8 @@ impl Transport {
         let controls: Element = dom::child(&row, "div", "transport-controls")?;
         controls.set_id(&ids.of("transport"));
         if lab {
-            let line: HtmlElement = dom::child(&row, "p", "hint")?;
+            // Beside the stage's other parts, so a page can place it apart.
+            let line: HtmlElement = dom::child(parent, "p", "hint")?;
             line.set_inner_html(
                 "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps one event, <kbd>r</kbd> resets, \
                  <kbd>p</kbd> presents, <kbd>h</kbd> shows the settings while presenting, <kbd>Esc</kbd> leaves a control.",

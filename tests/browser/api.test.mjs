@@ -39,7 +39,7 @@ test('a mounted view plays, pauses, steps, resets, takes settings and gives its 
   const state = () => page.evaluate(() => ({ time: window.example.simTime(), policy: window.example.summary().policy }));
   assert.deepEqual(await state(), { time: 0, policy: 'power-of-d' }, 'autoplay: false starts paused');
   assert.equal(await page.locator('#host .caption').textContent(), 'Power of two at 95% load');
-  assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#host select, #host input')].map((e) => e.id)),
+  assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#host .control select, #host .control input')].map((e) => e.id)),
     ['host-policy', 'host-load']);
 
   await page.evaluate(() => window.example.play());

@@ -1,0 +1,51 @@
+// Cause and effect on one screen: at 1280 × 720 and 1920 × 1080 the policy
+// control, the play button, the topology and the queue-time chart all lie
+// inside the window without scrolling; on a 360 × 780 phone the picture
+// starts within the first screen. No text is cut off sideways.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, screenshot } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const boxes = (page, ids) => page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [id, { top: r.top, bottom: r.bottom, left: r.left, right: r.right }];
+})), ids);
+
+for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`at ${width} × ${height} (${colorScheme}) the policy, play, topology and queue-time chart are all in sight`, async () => {
+      const { page, errors } = await openApp(browser, server.url, { width, height, colorScheme });
+      await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+      const parts = ['policy', 'play', 'topology', 'chart-percentiles'];
+      for (const [id, box] of Object.entries(await boxes(page, parts))) {
+        assert.ok(box.top >= 0 && box.left >= 0 && box.bottom <= height && box.right <= width,
+          `${id} is at ${JSON.stringify(box)} in a ${width} × ${height} window`);
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+      await page.screenshot({ path: `tests/browser/artifacts/lab-${width}x${height}-${colorScheme}.png` });
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}
+
+test('on a 360 × 780 phone the picture starts within the first screen', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 360, height: 780 });
+  const { topology } = await boxes(page, ['topology']);
+  assert.ok(topology.top < 780 - 100, `the topology starts at ${topology.top} px`);
+  await screenshot(page, 'lab-360x780');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
