@@ -136,7 +136,7 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             let (max, min) = (per_server.iter().max()?, per_server.iter().min()?);
             let over = s.in_flight == 0 && s.counts.sessions_started > 0;
             let tail = match over {
-                true => " The spike is over: press Reset (or r) to replay it.",
+                true => " The spike is over: press Replay to watch it again.",
                 false => "",
             };
             format!(

@@ -62,6 +62,35 @@ named_choice! {
 }
 
 impl PolicyKind {
+    /// Its name for people, as a menu shows it (the identifier stays for links).
+    pub fn title(self) -> &'static str {
+        match self {
+            PolicyKind::Random => "random",
+            PolicyKind::RoundRobin => "round-robin",
+            PolicyKind::Repick => "random, repick after a bounce",
+            PolicyKind::LeastConnections => "least connections (own count)",
+            PolicyKind::PowerOfD => "power of d choices, live load",
+            PolicyKind::ShortestQueue => "shortest queue, live load",
+            PolicyKind::Piggyback => "power of two, learned load",
+            PolicyKind::LeastWork => "least work in flight (own count)",
+            PolicyKind::LeastRequest => "least requests of d (own count)",
+            PolicyKind::PeakEwma => "peak-EWMA latency of two",
+            PolicyKind::JoinIdleQueue => "join the idle queue",
+            PolicyKind::WeightedRoundRobin => "weighted round-robin",
+            PolicyKind::WeightedRandom => "weighted random",
+        }
+    }
+
+    /// Whether the policy draws `choices` candidates.
+    pub fn uses_choices(self) -> bool {
+        matches!(self, PolicyKind::PowerOfD | PolicyKind::LeastRequest)
+    }
+
+    /// Whether the policy reads the load board that `staleness_ms` refreshes.
+    pub fn reads_board(self) -> bool {
+        matches!(self, PolicyKind::PowerOfD | PolicyKind::ShortestQueue)
+    }
+
     /// One line for people choosing a policy.
     pub fn describe(self) -> &'static str {
         match self {

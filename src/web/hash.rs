@@ -70,6 +70,20 @@ pub fn parse(hash: &str, kind: Kind) -> Parsed {
     Parsed { params, options, notices }
 }
 
+/// The keys of `hash`'s entries.
+pub fn entries(hash: &str) -> Vec<String> {
+    hash.trim_start_matches('#')
+        .split('&')
+        .filter_map(|entry| entry.split_once('='))
+        .map(|(k, _)| decode(k))
+        .collect()
+}
+
+/// Whether `hash` has an entry for `key`.
+pub fn names(hash: &str, key: &str) -> bool {
+    entries(hash).iter().any(|k| k == key)
+}
+
 /// Which scenario fields a hash lists.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Fields {

@@ -87,6 +87,7 @@ pub fn mount() -> Result<(), JsValue> {
     let mut listeners = Listeners::default();
     let owner = views.borrow().iter().find(|m| m.view.borrow().owns_hash()).cloned();
     if let Some(owner) = owner {
+        let owner_view = owner.view.clone();
         // The view that owns the page's hash is its main view: it takes
         // the page's keyboard shortcuts and follows edits of the link.
         let (view, requester) = (owner.view.clone(), frames.clone());
@@ -102,8 +103,10 @@ pub fn mount() -> Result<(), JsValue> {
                     web_sys::console::error_1(&error);
                 }
             }
+            mark_steps(&owner.view.borrow());
             requester.request();
         })?;
+        mark_steps(&owner_view.borrow());
     }
     // A new window size or a shown tab needs nothing but a frame, which
     // fits the canvases or resumes the views.
@@ -209,6 +212,9 @@ impl Mounted {
             let (view, requester) = (self.view.clone(), frames.clone());
             listeners.add(&target, kind, move |_| {
                 action.act(&mut view.borrow_mut());
+                if view.borrow().owns_hash() {
+                    mark_steps(&view.borrow());
+                }
                 requester.request();
             })?;
         }
@@ -233,6 +239,31 @@ impl Mounted {
         fresh.set_on_screen(on_screen);
         *self.view.borrow_mut() = fresh;
         self.listen(frames)
+    }
+}
+
+/// Marks the link of the page's essay steps (`.steps a`) that shows what
+/// the main view shows (`aria-current`), and puts its caption (what to
+/// watch, from `data-caption`) in the page's `.step-caption`.
+fn mark_steps(view: &View) {
+    let document = dom::document();
+    let Ok(links) = document.query_selector_all(".steps a[href^='#']") else { return };
+    let mut caption = None;
+    for index in 0..links.length() {
+        let Some(link) = links.item(index).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
+            continue;
+        };
+        let current = caption.is_none() && link.get_attribute("href").is_some_and(|href| view.shows(&href));
+        let _ = match current {
+            true => link.set_attribute("aria-current", "step"),
+            false => link.remove_attribute("aria-current"),
+        };
+        if current {
+            caption = link.get_attribute("data-caption");
+        }
+    }
+    if let Ok(Some(line)) = document.query_selector(".step-caption") {
+        line.set_text_content(Some(caption.as_deref().unwrap_or("")));
     }
 }
 

@@ -7,7 +7,7 @@ use lbsim::{Scenario, ScenarioError};
 
 /// The key of the animation speed, the one setting that is not a scenario field.
 pub const SPEED_KEY: &str = "speed";
-const SPEED_MIN: f64 = 0.1;
+const SPEED_MIN: f64 = 0.01;
 const SPEED_MAX: f64 = 10.0;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -57,8 +57,13 @@ impl Transport {
         Ok(Transport { play, step, reset, present, controls })
     }
 
-    /// Shows whether the view is playing.
-    pub fn show_playing(&self, playing: bool) {
-        self.play.set_text_content(Some(if playing { "Pause" } else { "Play" }));
+    /// Shows whether the view is playing, or that it is over and can replay.
+    pub fn show_playing(&self, playing: bool, over: bool) {
+        let text = match (playing, over) {
+            (true, _) => "Pause",
+            (false, false) => "Play",
+            (false, true) => "Replay",
+        };
+        self.play.set_text_content(Some(text));
     }
 }

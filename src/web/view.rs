@@ -13,7 +13,7 @@ use super::narration::Narration;
 use super::notice::Notices;
 use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY};
 use super::pace::Pace;
-use super::params::Params;
+use super::params::{Params, SPEED_KEY};
 use super::parts::Parts;
 use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
@@ -22,7 +22,7 @@ use super::take_away::{Download, TakeAway};
 use super::topology;
 use super::transport::Transport;
 use super::twin_pane::{CompareForm, TwinPane};
-use lbsim::scenario::{fields, FieldKind, FIELDS};
+use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsValue;
 use web_sys::{EventTarget, HtmlElement};
@@ -148,6 +148,10 @@ impl View {
             let achieved = (self.sim.now() - before).as_ms() / wall_ms;
             self.actual_speed += 0.1 * (achieved - self.actual_speed);
             self.stop_if_halted();
+            if self.spike_over() {
+                // Over: pause on the final picture, offering a replay.
+                self.set_playing(false);
+            }
         }
         let max_requests = match self.reduced_motion {
             true => 0,
@@ -194,6 +198,10 @@ impl View {
     /// The person edited control `key`.
     pub fn control_changed(&mut self, key: &str) {
         let Some(text) = self.controls.read(key) else { return };
+        if Controls::unused(key, &self.params) {
+            self.controls.show(&self.params);
+            return;
+        }
         let mut next = self.params.clone();
         match next.set(key, &text) {
             Ok(()) => self.apply(next),
@@ -207,14 +215,26 @@ impl View {
     /// The URL hash changed (a pasted or edited link). Returns false when
     /// the view must be built again, because its options changed.
     pub fn hash_changed(&mut self, hash: &str) -> bool {
-        let Parsed { params, options, notices } = hash::parse(hash, self.kind);
+        let Parsed { mut params, options, notices } = hash::parse(hash, self.kind);
         if options != self.options {
             return false;
+        }
+        // A link that does not say how fast (an essay's step) keeps the
+        // speed the person chose.
+        if !hash::names(hash, SPEED_KEY) {
+            params.speed = self.params.speed;
         }
         self.notices.show(&notices);
         self.apply(params);
         self.settings_changed();
         true
+    }
+
+    /// Whether the view runs the scenario `link` (a hash) describes,
+    /// whatever the speed.
+    pub fn shows(&self, link: &str) -> bool {
+        let Parsed { params, notices, .. } = hash::parse(link, self.kind);
+        notices.is_empty() && params.scenario == self.params.scenario
     }
 
     /// Sets one setting from a script; on error nothing changes.
@@ -397,8 +417,18 @@ impl View {
         self.readouts_stale = true;
     }
 
+    /// Plays or pauses; a spike that is over plays again from its start.
     pub fn toggle_play(&mut self) {
+        if !self.playing && self.spike_over() {
+            self.reset();
+        }
         self.set_playing(!self.playing);
+    }
+
+    /// Every session of a spike has ended: nothing more will happen.
+    fn spike_over(&self) -> bool {
+        let counts = self.sim.books();
+        self.params.scenario.demand == Demand::Spike && counts.created > 0 && counts.in_flight == 0
     }
 
     pub fn set_playing(&mut self, playing: bool) {
@@ -407,7 +437,7 @@ impl View {
             self.event_log.unhighlight();
         }
         self.pace.pause();
-        self.transport.show_playing(playing);
+        self.transport.show_playing(playing, self.spike_over());
         self.readouts_stale = true;
     }
 

@@ -25,6 +25,9 @@ struct Item {
     control: &'static Control,
     input: Input,
     output: HtmlElement,
+    row: HtmlElement,
+    /// The field's help, or why the control does nothing at the moment.
+    help: Option<HtmlElement>,
     /// A slider's values, in order; its position is an index into them.
     ladder: Vec<String>,
 }
@@ -110,6 +113,12 @@ impl Controls {
         })
     }
 
+    /// Whether control `key` has no effect under `params` (so an edit of it
+    /// is refused).
+    pub fn unused(key: &str, params: &Params) -> bool {
+        unused_under(key, params).is_some()
+    }
+
     /// Shows `params` in every control.
     pub fn show(&mut self, params: &Params) {
         for item in &mut self.items {
@@ -134,6 +143,12 @@ impl Item {
         let head: HtmlElement = dom::child(&row, "div", "control-head")?;
         let label = dom::text_child(&head, "label", "", control.label)?;
         label.set_attribute("for", &id)?;
+        if fields::find(key).is_ok_and(|f| !f.live) {
+            // Marked, so nobody is surprised when the run starts over.
+            let mark = dom::text_child(&label, "span", "restarts", " ↻")?;
+            dom::set_attributes(&mark, &[("aria-hidden", "true"), ("title", RESTARTS)])?;
+            dom::text_child(&label, "span", "visually-hidden", &format!(" ({RESTARTS})"))?;
+        }
         let output_class = match control.show {
             Show::PolicyDescription => "value description",
             _ => "value",
@@ -145,7 +160,10 @@ impl Item {
             (Widget::Choice, Some(FieldKind::Choice(names))) => {
                 let select: HtmlSelectElement = dom::create("select", "")?;
                 for name in names {
-                    dom::text_child(&select, "option", "", name)?.set_attribute("value", name)?;
+                    // Policies by their names for people; links keep the identifiers.
+                    let text =
+                        PolicyKind::from_name(name).filter(|_| key == "policy").map_or(*name, |p| p.title());
+                    dom::text_child(&select, "option", "", text)?.set_attribute("value", name)?;
                 }
                 (Input::Select(select), Vec::new())
             }
@@ -192,14 +210,16 @@ impl Item {
             }
         };
         // The policy's description stands in for the field's help.
-        if matches!(control.show, Show::PolicyDescription) {
+        let help = if matches!(control.show, Show::PolicyDescription) {
             element.set_attribute("aria-describedby", &value_id)?;
+            None
         } else {
             let help = dom::text_child(&row, "p", "help", Params::help(key))?;
             help.set_id(&help_id);
             element.set_attribute("aria-describedby", &format!("{value_id} {help_id}"))?;
-        }
-        Ok((Item { control, input, output, ladder }, new_seed))
+            Some(help)
+        };
+        Ok((Item { control, input, output, row, help, ladder }, new_seed))
     }
 
     fn show(&mut self, params: &Params) {
@@ -218,6 +238,16 @@ impl Item {
             }
         };
         self.output.set_text_content(Some(&shown));
+        let unused = unused_under(self.control.key, params);
+        let element: &HtmlElement = match &self.input {
+            Input::Select(select) => select,
+            Input::Slider(input) | Input::Number(input) => input,
+        };
+        let _ = element.set_attribute("aria-disabled", if unused.is_some() { "true" } else { "false" });
+        let _ = self.row.class_list().toggle_with_force("unused", unused.is_some());
+        if let Some(help) = &self.help {
+            help.set_text_content(Some(unused.as_deref().unwrap_or(Params::help(self.control.key))));
+        }
         match &self.input {
             Input::Select(select) => select.set_value(&text),
             Input::Number(input) => input.set_value(&text),
@@ -232,6 +262,24 @@ impl Item {
             }
         }
     }
+}
+
+/// What a mark beside a label means.
+const RESTARTS: &str = "changing this starts the run over, from the same seed";
+
+/// Why control `key` has no effect under `params`, when it has none.
+fn unused_under(key: &str, params: &Params) -> Option<String> {
+    let policy = params.scenario.policy;
+    let why = match key {
+        "choices" if !policy.uses_choices() => {
+            "only power of d choices and least requests of d draw d candidates"
+        }
+        "staleness_ms" if !policy.reads_board() => {
+            "only power of d choices and shortest queue read the load board this refreshes"
+        }
+        _ => return None,
+    };
+    Some(format!("Not used by {}: {why}.", policy.title()))
 }
 
 fn new_input(kind: &str) -> Result<HtmlInputElement, JsValue> {

@@ -65,7 +65,10 @@ pub static CONTROLS: &[Control] = &[
         key: SPEED_KEY,
         label: "Speed",
         group: Group::Transport,
-        widget: Widget::Presets(&["0.1", "0.2", "0.25", "0.5", "1", "2", "3", "5", "10"]),
+        // Down to 0.01×, slow enough to follow one request's hop by eye.
+        widget: Widget::Presets(&[
+            "0.01", "0.02", "0.05", "0.1", "0.2", "0.25", "0.5", "1", "2", "3", "5", "10",
+        ]),
         show: Show::Value("×"),
     },
     Control {

@@ -1,0 +1,85 @@
+// What the lab's controls and steps say: policies by names for people,
+// settings that restart the run marked, controls that do nothing under the
+// current policy marked unused with the reason; slow motion to 0.01×; the
+// essay's steps keep the chosen speed, mark the current one and say what to
+// watch; a spike that is over offers a replay.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, hashEntries } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('controls speak plainly: policy names, restart marks, unused controls and why', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  const option = await page.evaluate(() => {
+    const o = document.querySelector('#policy option[value="p2c-piggyback"]');
+    return { text: o.textContent, value: o.value };
+  });
+  assert.deepEqual(option, { text: 'power of two, learned load', value: 'p2c-piggyback' });
+  const marked = await page.evaluate(() => [...document.querySelectorAll('.control')]
+    .filter((row) => row.querySelector('.restarts')).map((row) => row.querySelector('select, input').id));
+  assert.ok(marked.includes('servers') && marked.includes('seed') && !marked.includes('policy') && !marked.includes('load'), `${marked}`);
+  assert.equal(await page.getAttribute('#choices', 'aria-disabled'), 'true', 'random draws no candidates');
+  assert.match(await page.textContent('#choices-help'), /^Not used by random: only power of d choices/);
+  await page.focus('#choices');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await hashEntries(page)).get('choices'), '2', 'an unused control takes no edit');
+  await page.selectOption('#policy', 'power-of-d');
+  assert.equal(await page.getAttribute('#choices', 'aria-disabled'), 'false');
+  await page.focus('#choices');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await hashEntries(page)).get('choices'), '3');
+  assert.equal(await page.getAttribute('#staleness_ms', 'aria-disabled'), 'false');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('slow motion down to 0.01×: a five-millisecond hop lasts half a second', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'speed=0.01' });
+  const start = await page.evaluate(() => window.lbsim.simTime());
+  await page.waitForTimeout(1000);
+  const advanced = (await page.evaluate(() => window.lbsim.simTime())) - start;
+  assert.ok(advanced > 5 && advanced < 15, `${advanced} simulated ms in a wall second`);
+  assert.equal(await page.textContent('#speed-value'), '0.01 ×');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the essay steps keep the chosen speed, mark the current one and say what to watch', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'speed=3' });
+  assert.equal(await page.getAttribute('.steps a[href="#policy=random"]', 'aria-current'), 'step', 'the defaults are step 2');
+  await page.click('.steps a[href="#policy=power-of-d"]');
+  await page.waitForFunction(() => location.hash.includes('policy=power-of-d'));
+  assert.equal((await hashEntries(page)).get('speed'), '3', 'the step kept the speed');
+  assert.equal(await page.getAttribute('.steps a[href="#policy=power-of-d"]', 'aria-current'), 'step');
+  assert.equal(await page.locator('.steps a[aria-current]').count(), 1);
+  assert.match(await page.textContent('.step-caption'), /^Watch p99 fall/);
+  await page.selectOption('#policy', 'round-robin');
+  assert.equal(await page.locator('.steps a[aria-current]').count(), 0, 'no step is these settings');
+  assert.equal(await page.textContent('.step-caption'), '');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a spike that is over pauses on its last picture and offers a replay', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'demand=spike&clients=200&speed=10' });
+  await page.waitForFunction(() => document.getElementById('play').textContent === 'Replay', null, { timeout: 20_000 });
+  const over = await page.evaluate(() => window.lbsim.simTime());
+  assert.ok(over > 500, `over at ${over} ms`);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.lbsim.simTime()), over, 'time stands still once it is over');
+  await page.click('#play');
+  assert.equal(await page.textContent('#play'), 'Pause');
+  assert.ok((await page.evaluate(() => window.lbsim.simTime())) < over, 'replay starts from the beginning');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
