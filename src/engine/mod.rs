@@ -237,6 +237,12 @@ impl Simulation {
         &self.metrics
     }
 
+    /// Starts the "after" curve afresh: from now on it counts only the
+    /// sessions that start from now on (see `Metrics::sessions_since_mark`).
+    pub fn mark_sessions(&mut self) {
+        self.metrics.mark_sessions(self.now);
+    }
+
     /// Why the simulation stopped for good, if it did; it then processes
     /// no more events.
     pub fn halted(&self) -> Option<Halt> {

@@ -160,3 +160,26 @@ fn routing_does_not_shift_arrivals_or_service_demands() {
         }
     }
 }
+
+#[test]
+fn the_after_curve_counts_only_sessions_started_after_the_mark() {
+    let mut scenario = Scenario::default();
+    scenario.set("policy", "random").unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.advance_to(Time::from_secs(5.0), u64::MAX);
+    let (before, all_before) =
+        (sim.metrics().counts.sessions_completed, sim.metrics().sessions_since_mark.1.count());
+    assert_eq!(all_before, before, "without a mark the curve has every session");
+    sim.mark_sessions();
+    scenario.set("policy", "power-of-d").unwrap();
+    sim.set_live_fields(&scenario).unwrap();
+    // No session lasts less than ten round trips of 10 ms: in the next
+    // 50 ms sessions end, but every one of them began before the mark.
+    sim.advance_to(Time::from_secs(5.05), u64::MAX);
+    assert!(sim.metrics().counts.sessions_completed > before, "no session ended at all");
+    assert_eq!(sim.metrics().sessions_since_mark.1.count(), 0);
+    sim.advance_to(Time::from_secs(10.0), u64::MAX);
+    let after = sim.metrics().sessions_since_mark.1.count();
+    let completed_since = sim.metrics().counts.sessions_completed - before;
+    assert!(after > 100 && after < completed_since, "{after} of {completed_since}");
+}

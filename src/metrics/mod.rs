@@ -123,6 +123,9 @@ pub struct Metrics {
     /// Sessions' times, from sessions started after the warm-up (and, for
     /// the live window, during it).
     pub session_time: Recorder,
+    /// The live chart's "after" curve: session times of the sessions that
+    /// started at or after a mark (a live change of settings), from it on.
+    pub sessions_since_mark: (Time, Histogram),
     /// Queue timeouts suffered by the completed requests, in total.
     pub retries: u64,
     /// Queue timeouts after the warm-up.
@@ -164,6 +167,7 @@ impl Metrics {
             latency: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             queue_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             session_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
+            sessions_since_mark: (Time(0), Histogram::default()),
             retries: 0,
             measured_bounces: 0,
             class_queue_time: per_class.clone(),
@@ -228,6 +232,14 @@ impl Metrics {
         if started >= self.warmup_end || !self.measuring(now) {
             self.session_time.record(now, (now - started).0);
         }
+        if started >= self.sessions_since_mark.0 {
+            self.sessions_since_mark.1.record((now - started).0);
+        }
+    }
+
+    /// From `now` on, the "after" curve counts only sessions started since.
+    pub fn mark_sessions(&mut self, now: Time) {
+        self.sessions_since_mark = (now, Histogram::default());
     }
 
     /// A queued request timed out and goes back to its chooser.

@@ -9,7 +9,7 @@ use super::theme::Palette;
 use super::topology;
 use lbsim::charts::{self, ChartStyle, Marker, SeriesMetric, Span};
 use lbsim::engine::Told;
-use lbsim::metrics::{percentile_curve, Histogram};
+use lbsim::metrics::percentile_curve;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -52,11 +52,26 @@ struct ClientsLegend {
     current: HtmlElement,
     reference: HtmlElement,
     reference_label: HtmlElement,
+    pin: HtmlElement,
 }
 
 pub struct PercentilesCaption {
     title: HtmlElement,
     pub select: HtmlSelectElement,
+}
+
+/// Sessions a curve waits for before it is drawn.
+const MIN_CURVE_SESSIONS: u64 = 100;
+
+/// Session time by percentile of the sessions started since the engine's
+/// last mark (the start, or the last live change); empty until there are
+/// enough of them to mean something.
+fn current_curve(sim: &Simulation) -> Vec<f64> {
+    let sessions = &sim.metrics().sessions_since_mark.1;
+    match sessions.count() < MIN_CURVE_SESSIONS {
+        true => Vec::new(),
+        false => percentile_curve(sessions),
+    }
 }
 
 /// The percentile chart's caption for `metric`: exactly what it plots.
@@ -81,9 +96,11 @@ pub struct Canvases {
     /// The percentile chart's title and its choice of what it plots.
     pub percentiles_caption: Option<PercentilesCaption>,
     metric: SeriesMetric,
-    /// Session times recorded when a setting last changed live: the current
-    /// curve shows only the sessions completed since.
-    baseline: Option<Histogram>,
+    /// When a setting last changed live (simulated seconds): the current
+    /// curve counts only sessions started since (the engine's mark).
+    changed_at: Option<f64>,
+    /// In compare mode, B's name: its curve is the reference.
+    versus: Option<String>,
     /// Live changes of settings, marked on the percentile chart.
     markers: Vec<Marker>,
     /// The legend's entry for the compact view, shown while it is.
@@ -159,7 +176,10 @@ impl Canvases {
                     current.set_id(&ids.of("current-label"));
                     reference.set_id(&ids.of("reference-legend"));
                     reference_label.set_id(&ids.of("reference-label"));
-                    clients_legend = Some(ClientsLegend { current, reference, reference_label });
+                    let pin =
+                        dom::text_child(&figure, "button", "quiet pin", "Pin this curve as the baseline")?;
+                    dom::set_attributes(&pin, &[("id", &ids.of("pin-baseline")), ("type", "button")])?;
+                    clients_legend = Some(ClientsLegend { current, reference, reference_label, pin });
                     canvas(&figure, "", &id, "Session time from the fastest to the slowest client")?
                 }
                 Chart::Load => {
@@ -188,7 +208,8 @@ impl Canvases {
             clients_legend,
             percentiles_caption,
             metric,
-            baseline: None,
+            changed_at: None,
+            versus: None,
             markers: Vec::new(),
             compact_legend,
             loads: Vec::new(),
@@ -233,51 +254,79 @@ impl Canvases {
     }
 
     /// Settings are about to change from `before` to `after` (both in
-    /// words): keeps the current client-experience curve for comparison
-    /// and, for a change made live (the simulation goes on), marks it on the
-    /// percentile chart and starts the current curve afresh.
+    /// words). The first change pins the curve so far as the baseline (it
+    /// stays until another is pinned); a change made live (the simulation
+    /// goes on) is marked on the percentile chart, and the current curve
+    /// waits for sessions started after it.
     pub fn settings_changing(&mut self, sim: &Simulation, before: &str, after: &str, live: bool) {
-        let curve = self.current_curve(sim);
-        if !curve.is_empty() {
-            self.reference = curve;
-            if let Some(legend) = &self.clients_legend {
-                legend.reference_label.set_text_content(Some(&format!("before, with {before}")));
-                legend.reference.set_hidden(false);
-            }
+        if self.reference.is_empty() {
+            self.pin(sim, &format!("before, with {before}"));
         }
         if live {
             if self.markers.len() == MAX_MARKERS {
                 self.markers.remove(0);
             }
             self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
-            self.baseline = Some(sim.metrics().session_time.measured());
-            let text = format!("since the change at {:.1} s", sim.now().as_secs());
-            self.set_current_label(&text);
+            self.changed_at = Some(sim.now().as_secs());
         } else {
             self.restarted();
         }
     }
 
+    /// Keeps the current curve as the baseline, named by `words`.
+    pub fn pin(&mut self, sim: &Simulation, words: &str) {
+        let curve = current_curve(sim);
+        if curve.is_empty() {
+            return;
+        }
+        self.reference = curve;
+        if let Some(legend) = &self.clients_legend {
+            legend.reference_label.set_text_content(Some(words));
+            legend.reference.set_hidden(false);
+        }
+        self.invalidate();
+    }
+
+    /// Compare mode: B's curve (`label`) is the reference, not a baseline.
+    pub fn compare_with(&mut self, label: &str) {
+        self.versus = Some(label.to_string());
+        if let Some(legend) = &self.clients_legend {
+            legend.reference_label.set_text_content(Some(&format!("B: {label}")));
+            legend.reference.set_hidden(false);
+            legend.pin.set_hidden(true);
+        }
+    }
+
     /// The simulation starts over: the current curve covers it all.
     pub fn restarted(&mut self) {
-        self.baseline = None;
+        self.changed_at = None;
         self.markers.clear();
-        self.set_current_label("since the start");
     }
 
-    fn set_current_label(&self, text: &str) {
-        if let Some(legend) = &self.clients_legend {
-            legend.current.set_text_content(Some(text));
-        }
+    /// Says what the current curve counts, and whether it has enough yet.
+    fn label_current(&self, sim: &Simulation) {
+        let Some(legend) = &self.clients_legend else { return };
+        let count = sim.metrics().sessions_since_mark.1.count();
+        let since = match self.changed_at {
+            Some(at) => format!("started since the change at {at:.1} s"),
+            None => "since the start".to_string(),
+        };
+        let text = match count < MIN_CURVE_SESSIONS {
+            true => format!("collecting… {count} sessions {since}"),
+            false => format!("A: sessions {since}"),
+        };
+        let text = if self.versus.is_some() { text } else { text.replacen("A: ", "", 1) };
+        legend.current.set_text_content(Some(&text));
+        // Nothing to pin until the curve is drawn.
+        let _ = match count < MIN_CURVE_SESSIONS {
+            true => legend.pin.set_attribute("disabled", ""),
+            false => legend.pin.remove_attribute("disabled"),
+        };
     }
 
-    /// Session time by percentile, since the start or the last live change.
-    fn current_curve(&self, sim: &Simulation) -> Vec<f64> {
-        let sessions = &sim.metrics().session_time.measured();
-        match &self.baseline {
-            Some(baseline) => percentile_curve(&sessions.since(baseline)),
-            None => percentile_curve(sessions),
-        }
+    /// The pin button, when the chart has one.
+    pub fn pin_button(&self) -> Option<&HtmlElement> {
+        self.clients_legend.as_ref().map(|legend| &legend.pin)
     }
 
     /// Shows the legend's entry for the compact view when `servers` need it.
@@ -294,7 +343,7 @@ impl Canvases {
     /// Draws the topology, and one chart when one is due.
     pub fn draw(
         &mut self,
-        sim: &Simulation,
+        (sim, twin): (&Simulation, Option<&Simulation>),
         snapshot: &Snapshot,
         highlight: Option<&Told>,
         now_ms: f64,
@@ -316,13 +365,18 @@ impl Canvases {
         else {
             return;
         };
-        self.draw_chart(index, sim, snapshot);
+        self.draw_chart(index, (sim, twin), snapshot);
         self.charts[index].stale = false;
         self.next_chart = (index + 1) % count;
         self.last_chart_ms = now_ms;
     }
 
-    fn draw_chart(&mut self, index: usize, sim: &Simulation, snapshot: &Snapshot) {
+    fn draw_chart(
+        &mut self,
+        index: usize,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        snapshot: &Snapshot,
+    ) {
         let ChartSurface { chart, surface, .. } = &self.charts[index];
         let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
         let area = backend.into_drawing_area();
@@ -333,9 +387,14 @@ impl Canvases {
                 charts::percentiles(&area, series, self.metric, Span::Live, &self.markers, &style)
             }
             Chart::Clients => {
-                let current = self.current_curve(sim);
-                let reference = (!self.reference.is_empty()).then_some(self.reference.as_slice());
-                charts::clients(&area, &current, reference, &style)
+                self.label_current(sim);
+                let current = current_curve(sim);
+                let twin_curve = twin.filter(|_| self.versus.is_some()).map(current_curve);
+                let reference = match &twin_curve {
+                    Some(curve) => Some(curve.as_slice()),
+                    None => (!self.reference.is_empty()).then_some(self.reference.as_slice()),
+                };
+                charts::clients(&area, &current, reference.filter(|r| !r.is_empty()), &style)
             }
             Chart::Load => {
                 charts::busiest_first(&snapshot.servers, &mut self.loads);

@@ -11,7 +11,9 @@ use super::event_log::EventLog;
 use super::hash::{self, Fields, Notice, Parsed};
 use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY};
+use super::options::{
+    versus_label, Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY,
+};
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
 use super::parts::Parts;
@@ -127,6 +129,9 @@ impl View {
             options,
         };
         view.notices.show(&notices);
+        if view.twin_pane.is_some() {
+            view.canvases.compare_with(&versus_label(&view.options.versus));
+        }
         view.restart_twin();
         view.set_playing(view.options.autoplay);
         view.settings_changed();
@@ -159,7 +164,7 @@ impl View {
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
         let highlight = self.event_log.highlighted.as_ref();
-        self.canvases.draw(&self.sim, &self.snapshot, highlight, now_ms, self.playing);
+        self.canvases.draw((&self.sim, self.twin.as_ref()), &self.snapshot, highlight, now_ms, self.playing);
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         self.readouts.show(&self.snapshot, speed, now_ms, stale);
@@ -273,6 +278,14 @@ impl View {
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
     }
 
+    /// Keeps the client-experience curve so far as the baseline to compare
+    /// later settings with.
+    pub fn pin_baseline(&mut self) {
+        let words =
+            format!("pinned at {:.1} s: {}", self.sim.now().as_secs(), self.params.scenario.policy.title());
+        self.canvases.pin(&self.sim, &words);
+    }
+
     /// The person chose what the percentile chart plots; the link keeps it.
     pub fn metric_chosen(&mut self) {
         let Some(caption) = &self.canvases.percentiles_caption else { return };
@@ -368,6 +381,7 @@ impl View {
         let applied = if structural {
             Simulation::new(new).map(|sim| self.sim = sim)
         } else {
+            self.sim.mark_sessions();
             self.sim.set_live_fields(new)
         };
         let applied = applied.map(|()| self.params = next);
@@ -543,6 +557,9 @@ impl View {
             add(&form.button, "click", Target::Compare);
             add(&form.input, "change", Target::Compare);
         }
+        if let Some(pin) = self.canvases.pin_button() {
+            add(pin, "click", Target::PinBaseline);
+        }
         if let Some(caption) = &self.canvases.percentiles_caption {
             add(&caption.select, "change", Target::Metric);
         }
@@ -607,6 +624,7 @@ pub enum Target {
     Compare,
     Preset,
     Metric,
+    PinBaseline,
 }
 
 impl Target {
@@ -625,6 +643,7 @@ impl Target {
             Target::Compare => view.compare_entered(),
             Target::Preset => view.preset_chosen(),
             Target::Metric => view.metric_chosen(),
+            Target::PinBaseline => view.pin_baseline(),
         }
     }
 }

@@ -83,3 +83,35 @@ test('a spike that is over pauses on its last picture and offers a replay', asyn
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('honest curves: after a change the current curve waits for sessions started since, and the baseline stays pinned', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'speed=3' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 6000);
+  await page.click('#play');
+  await page.selectOption('#policy', 'power-of-d');
+  // Paused right after the change, no session started since has ended yet.
+  await page.waitForFunction(() => document.getElementById('current-label').textContent.startsWith('collecting'));
+  assert.match(await page.textContent('#current-label'), /^collecting… 0 sessions started since the change at [\d.]+ s$/);
+  await page.click('#play');
+  assert.equal(await page.isVisible('#reference-legend'), true);
+  assert.match(await page.textContent('#reference-label'), /^before, with policy = random/);
+  await page.waitForFunction(() => document.getElementById('current-label').textContent.startsWith('sessions started since'), null, { timeout: 20_000 });
+  // A slider step changes the settings again; the baseline stays.
+  await page.focus('#load');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent('#reference-label'), /^before, with policy = random/, 'a slider step replaced the baseline');
+  await page.waitForFunction(() => !document.getElementById('pin-baseline').disabled, null, { timeout: 20_000 });
+  await page.click('#pin-baseline');
+  assert.match(await page.textContent('#reference-label'), /^pinned at [\d.]+ s: power of d choices, live load$/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('in compare mode the client-experience chart shows B beside A', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&versus=policy:random' });
+  assert.equal(await page.textContent('#reference-label'), 'B: random');
+  assert.equal(await page.isVisible('#pin-baseline'), false);
+  await page.waitForFunction(() => document.getElementById('current-label').textContent.startsWith('A: sessions'), null, { timeout: 20_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
