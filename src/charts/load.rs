@@ -36,14 +36,17 @@ where
         (Chip::Swatch(style.palette.queued), "queued"),
         (Chip::Line(slots_stroke(style)), "slots per server"),
     ];
-    draw(&legend_above(area, &entries, style)?, servers, slots, style)
+    draw(&legend_above(area, &entries, style)?, servers, slots, 0, style)
 }
 
-/// Each server's `(busy, queued)`, sorted busiest first.
+/// Each server's `(busy, queued)`, sorted busiest first. The scale reaches
+/// at least `peak`, the most any server has held so far, so that it does
+/// not rescale as conditions change and hide the contrast it should show.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     servers: &[(u32, u32)],
     slots: u32,
+    peak: u32,
     style: &ChartStyle,
 ) -> Drawn
 where
@@ -51,7 +54,7 @@ where
 {
     let n = servers.len().max(1);
     let bars = n.min((area.dim_in_pixel().0 / style.px(4.0).max(1)) as usize).max(1);
-    let highest = servers.iter().map(|(b, q)| b + q).max().unwrap_or(0);
+    let highest = servers.iter().map(|(b, q)| b + q).max().unwrap_or(0).max(peak);
     let top = nice_ceiling((f64::from(highest) * 1.1).max(f64::from(slots) * 1.25));
     let mut chart =
         style.chart(area, 0.0..n as f64, 0.0..top, ("servers, busiest first", "requests at server"))?;

@@ -34,6 +34,9 @@ pub struct ChartStyle {
     pub palette: Palette,
     /// Device pixels per CSS pixel: the canvases draw in device pixels.
     pub scale: f64,
+    /// How much larger than its base size text is drawn: a wide chart (a
+    /// projector's) gets larger type, so ticks stay legible from afar.
+    pub type_scale: f64,
 }
 
 impl ChartStyle {
@@ -42,7 +45,13 @@ impl ChartStyle {
     }
 
     fn text(&self, css: f64, colour: Colour) -> TextStyle<'static> {
-        (FONT, css * self.scale).into_font().color(&colour.rgb())
+        (FONT, css * self.scale * self.type_scale).into_font().color(&colour.rgb())
+    }
+
+    /// The type scale for a chart `width` CSS pixels wide: 1 up to 480 px,
+    /// growing with the width to 1.6.
+    pub fn type_scale_for(width: f64) -> f64 {
+        (width / 480.0).clamp(1.0, 1.6)
     }
 
     fn stroke(&self, colour: Colour, css: f64) -> ShapeStyle {
@@ -66,8 +75,8 @@ impl ChartStyle {
             .margin_right(self.px(16.0))
             .margin_left(self.px(6.0))
             .margin_bottom(self.px(4.0))
-            .x_label_area_size(self.px(44.0))
-            .y_label_area_size(self.px(58.0))
+            .x_label_area_size(self.px(44.0 * self.type_scale))
+            .y_label_area_size(self.px(58.0 * self.type_scale))
             .build_cartesian_2d(x, y)?;
         let labels = self.text(13.0, self.palette.muted);
         let tick = |v: &f64| short_number(*v);

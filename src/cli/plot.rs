@@ -133,7 +133,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let style = ChartStyle { palette: plot.palette, scale: 1.0 };
+        let style = ChartStyle { palette: plot.palette, scale: 1.0, type_scale: 1.0 };
         let drawn = match plot.figure {
             Figure::Percentiles(metric) => {
                 let (_, series) = runner::simulate_keeping_series(&runner::load(run, None)?)?;

@@ -21,6 +21,8 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlSelectElement};
 const CHART_INTERVAL_MS: f64 = 120.0;
 /// Live changes remembered for marking.
 const MAX_MARKERS: usize = 8;
+/// Live changes closer than this (simulated seconds) share one mark.
+const MERGE_MARKERS_S: f64 = 3.0;
 
 /// One legend entry: the chip's extra class, its colour, and its text.
 type Entry = (&'static str, &'static str, &'static str);
@@ -107,6 +109,9 @@ pub struct Canvases {
     compact_legend: HtmlElement,
     /// Reused each redraw of the load chart.
     loads: Vec<(u32, u32)>,
+    /// The most requests any server has held since the start: the load
+    /// chart's scale never shrinks below it.
+    load_peak: u32,
 }
 
 impl Canvases {
@@ -213,6 +218,7 @@ impl Canvases {
             markers: Vec::new(),
             compact_legend,
             loads: Vec::new(),
+            load_peak: 0,
         })
     }
 
@@ -263,11 +269,18 @@ impl Canvases {
             self.pin(sim, &format!("before, with {before}"));
         }
         if live {
-            if self.markers.len() == MAX_MARKERS {
-                self.markers.remove(0);
+            let now_s = sim.now().as_secs();
+            match self.markers.last_mut() {
+                // Changes close together share one mark, so labels never overprint.
+                Some(last) if now_s - last.time_s < MERGE_MARKERS_S => last.label = after.to_string(),
+                _ => {
+                    if self.markers.len() == MAX_MARKERS {
+                        self.markers.remove(0);
+                    }
+                    self.markers.push(Marker { time_s: now_s, label: after.to_string() });
+                }
             }
-            self.markers.push(Marker { time_s: sim.now().as_secs(), label: after.to_string() });
-            self.changed_at = Some(sim.now().as_secs());
+            self.changed_at = Some(now_s);
         } else {
             self.restarted();
         }
@@ -300,6 +313,7 @@ impl Canvases {
     /// The simulation starts over: the current curve covers it all.
     pub fn restarted(&mut self) {
         self.changed_at = None;
+        self.load_peak = 0;
         self.markers.clear();
     }
 
@@ -380,7 +394,11 @@ impl Canvases {
         let ChartSurface { chart, surface, .. } = &self.charts[index];
         let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
         let area = backend.into_drawing_area();
-        let style = ChartStyle { palette: self.palette.charts(), scale: surface.scale };
+        let style = ChartStyle {
+            palette: self.palette.charts(),
+            scale: surface.scale,
+            type_scale: ChartStyle::type_scale_for(surface.width),
+        };
         let drawn = match chart {
             Chart::Percentiles => {
                 let series = &sim.metrics().series;
@@ -399,7 +417,9 @@ impl Canvases {
             Chart::Load => {
                 charts::busiest_first(&snapshot.servers, &mut self.loads);
                 let slots = snapshot.servers.first().map_or(0, |s| s.slots);
-                charts::load(&area, &self.loads, slots, &style)
+                let highest = self.loads.first().map_or(0, |(busy, queued)| busy + queued);
+                self.load_peak = self.load_peak.max(highest);
+                charts::load(&area, &self.loads, slots, self.load_peak, &style)
             }
         };
         if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {

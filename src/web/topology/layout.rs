@@ -111,6 +111,12 @@ impl Layout {
         Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact, width }
     }
 
+    /// The labels' font size in CSS pixels: larger on a wide (projected)
+    /// picture, never below 12.
+    pub fn label_px(&self) -> f64 {
+        (self.width / 45.0).clamp(12.0, 20.0)
+    }
+
     /// Where a request leaves or reaches client `i`.
     pub fn client_anchor(&self, i: usize) -> (f64, f64) {
         let cell = self.clients.cell(i / self.clients_per_cell);

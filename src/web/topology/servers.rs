@@ -137,6 +137,8 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.set_font("600 12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
     context.set_text_baseline("middle");
     context.set_text_align("right");
+    // Queue lengths in the ink colour: orange text on white is too faint.
+    context.set_fill_style_str(&palette.ink.css());
     for (x, y, text) in &texts {
         let _ = context.fill_text(text, *x, *y);
     }

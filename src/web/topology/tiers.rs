@@ -21,7 +21,10 @@ pub fn draw_labels(
     snapshot: &Snapshot,
     palette: &Palette,
 ) {
-    context.set_font("600 13px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_font(&format!(
+        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+        layout.label_px()
+    ));
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_baseline("middle");
     let y = LABEL_BAND / 2.0 + 2.0;
