@@ -45,6 +45,8 @@ pub struct RequestView {
     /// How far along the hop, 0 to 1.
     pub progress: f32,
     pub retries: u32,
+    /// The client whose session the request is part of.
+    pub client: u32,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -122,6 +124,6 @@ impl Simulation {
             _ if span == 0 => 1.0,
             _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
         };
-        RequestView { hop, from, to, progress, retries: r.retries.into() }
+        RequestView { hop, from, to, progress, retries: r.retries.into(), client }
     }
 }

@@ -6,9 +6,8 @@ use super::dom::{self, Ids};
 use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
-use super::topology;
+use super::topology::{self, Focus};
 use lbsim::charts::{self, ChartStyle, Marker, SeriesMetric, Span};
-use lbsim::engine::Told;
 use lbsim::metrics::percentile_curve;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
@@ -248,6 +247,15 @@ impl Canvases {
         self.invalidate();
     }
 
+    /// The topology's canvas, and the client drawn at a point of it.
+    pub fn client_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<u32> {
+        topology::client_at(snapshot, &self.topology, point)
+    }
+
+    pub fn topology_canvas(&self) -> &HtmlCanvasElement {
+        &self.topology.canvas
+    }
+
     /// Every canvas, the topology's first, with the name of what it shows.
     pub fn elements(&self) -> Vec<(HtmlCanvasElement, String)> {
         let charts = self.charts.iter().map(|c| (c.surface.canvas.clone(), c.chart.key().to_string()));
@@ -351,7 +359,7 @@ impl Canvases {
     /// Draws another simulation's topology (compare mode's twin) on
     /// `surface`, in this view's colours.
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
-        topology::draw(snapshot, None, surface, &self.palette);
+        topology::draw(snapshot, Focus::default(), surface, &self.palette);
     }
 
     /// Draws the topology, and one chart when one is due.
@@ -359,12 +367,12 @@ impl Canvases {
         &mut self,
         (sim, twin): (&Simulation, Option<&Simulation>),
         snapshot: &Snapshot,
-        highlight: Option<&Told>,
+        focus: Focus,
         now_ms: f64,
         running: bool,
     ) {
         self.topology.fit();
-        topology::draw(snapshot, highlight, &self.topology, &self.palette);
+        topology::draw(snapshot, focus, &self.topology, &self.palette);
         for chart in &mut self.charts {
             chart.stale |= chart.surface.fit();
         }

@@ -4,7 +4,8 @@
 //! until the simulation plays again.
 
 use super::dom::{self, Ids};
-use lbsim::engine::Told;
+use lbsim::engine::{Hop, Told};
+use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -12,6 +13,8 @@ use web_sys::{Element, HtmlElement};
 const KEPT: usize = 8;
 
 pub struct EventLog {
+    /// What the followed client is doing, in words.
+    following: HtmlElement,
     panel: HtmlElement,
     list: HtmlElement,
     /// The newest event, while it is highlighted.
@@ -21,6 +24,9 @@ pub struct EventLog {
 impl EventLog {
     /// Builds the (hidden until the first step) log at the end of `parent`.
     pub fn build(parent: &Element, ids: &Ids) -> Result<EventLog, JsValue> {
+        let following = dom::text_child(parent, "p", "following", "")?;
+        dom::set_attributes(&following, &[("id", &ids.of("following")), ("aria-live", "polite")])?;
+        following.set_hidden(true);
         let panel: HtmlElement = dom::child(parent, "section", "event-log")?;
         dom::set_attributes(
             &panel,
@@ -30,7 +36,7 @@ impl EventLog {
         dom::text_child(&panel, "h3", "", "Step by step: the latest events")?;
         let list: HtmlElement = dom::child(&panel, "ol", "")?;
         dom::set_attributes(&list, &[("aria-live", "polite"), ("reversed", "")])?;
-        Ok(EventLog { panel, list, highlighted: None })
+        Ok(EventLog { following, panel, list, highlighted: None })
     }
 
     /// Adds the event just processed, at the top, and highlights it.
@@ -61,6 +67,36 @@ impl EventLog {
         }
     }
 
+    /// Says what `client` is doing now, from the snapshot.
+    pub fn show_following(&self, client: u32, snapshot: &Snapshot) {
+        let doing: Vec<String> = snapshot
+            .requests
+            .iter()
+            .filter(|r| r.client == client)
+            .map(|r| doing(r.hop, r.to, r.from))
+            .collect();
+        let sessions = snapshot.client_sessions.get(client as usize).copied().unwrap_or(0);
+        let now = match doing.is_empty() {
+            true => "idle, between sessions".to_string(),
+            false => doing.join("; "),
+        };
+        let text = format!(
+            "Following client {client} ({sessions} session{} under way): {now}. Click it again to stop.",
+            if sessions == 1 { "" } else { "s" }
+        );
+        if self.following.text_content().as_deref() != Some(&text) {
+            self.following.set_text_content(Some(&text));
+        }
+        self.following.set_hidden(false);
+    }
+
+    /// Hides the followed client's line when nobody is followed.
+    pub fn stop_following_if(&self, stopped: bool) {
+        if stopped {
+            self.following.set_hidden(true);
+        }
+    }
+
     /// The simulation plays (or starts over): nothing is highlighted.
     pub fn unhighlight(&mut self) {
         self.highlighted = None;
@@ -71,5 +107,25 @@ impl EventLog {
         self.list.set_text_content(None);
         self.panel.set_hidden(true);
         self.highlighted = None;
+    }
+}
+
+/// A request's hop, in words: where it is and where it goes.
+fn doing(hop: Hop, to: u32, from: u32) -> String {
+    match hop {
+        Hop::Handshake => "opening a connection".to_string(),
+        Hop::ClientToBalancer => format!("a request on its way to balancer {to}"),
+        Hop::ClientToServer | Hop::BalancerToServer => format!("a request on its way to server {to}"),
+        Hop::Queued => format!("a request waiting in server {to}'s queue"),
+        Hop::InService => format!("a request in service at server {to}"),
+        Hop::BounceToClient | Hop::BounceToBalancer => {
+            format!("a request bounced by server {from}, going back")
+        }
+        Hop::ServerToBalancer | Hop::ServerToClient | Hop::BalancerToClient => {
+            format!(
+                "a response on its way back from {} {from}",
+                if hop == Hop::BalancerToClient { "balancer" } else { "server" }
+            )
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
 use super::page::{self, Mounted, Views};
-use js_sys::{Array, Float64Array, Object, Reflect};
+use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use lbsim::explain::Claim;
 use lbsim::Simulation;
 use std::rc::Rc;
@@ -62,6 +62,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 ///   JSON (`claim`, `left`, `right`, `holds`); a bad claim throws;
 /// - `readback()`: the sentences under the view, as last shown;
 /// - `requestsDrawn()`: how many requests in flight the last frame drew;
+/// - `follow(client)`: follows a client (or none, with null), as a click does;
+/// - `followedRequests()`: the client of each request the last frame drew
+///   as followed;
 /// - `onScreen()`: whether the view is in sight (and so gets frames).
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
@@ -74,10 +77,10 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         "summary",
         Closure::<dyn Fn() -> String>::new(move || reader.borrow().summary_json()).into_js_value(),
     )?;
-    let (stepper, frames) = (view.clone(), frames.clone());
+    let (stepper, requester) = (view.clone(), frames.clone());
     let advance = move |ms: f64| {
         stepper.borrow_mut().advance(ms);
-        frames.request();
+        requester.request();
     };
     set("advance", Closure::<dyn Fn(f64)>::new(advance).into_js_value())?;
     let reader = view.clone();
@@ -105,6 +108,15 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         "requestsDrawn",
         Closure::<dyn Fn() -> usize>::new(move || reader.borrow().requests_drawn()).into_js_value(),
     )?;
+    let (follower, requester) = (view.clone(), frames.clone());
+    let follow = move |client: Option<u32>| {
+        follower.borrow_mut().follow(client);
+        requester.request();
+    };
+    set("follow", Closure::<dyn Fn(Option<u32>)>::new(follow).into_js_value())?;
+    let reader = view.clone();
+    let followed = move || Uint32Array::from(reader.borrow().followed_requests().as_slice());
+    set("followedRequests", Closure::<dyn Fn() -> Uint32Array>::new(followed).into_js_value())?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
     Ok(hooks)

@@ -210,8 +210,8 @@ impl Mounted {
         let view = self.view.borrow();
         for (target, kind, action) in view.targets() {
             let (view, requester) = (self.view.clone(), frames.clone());
-            listeners.add(&target, kind, move |_| {
-                action.act(&mut view.borrow_mut());
+            listeners.add(&target, kind, move |event| {
+                action.act(&mut view.borrow_mut(), &event);
                 if view.borrow().owns_hash() {
                     mark_steps(&view.borrow());
                 }
@@ -298,7 +298,7 @@ fn shortcut(view: &mut View, event: &Event) {
         "h" => Target::Settings,
         _ => return,
     };
-    target.act(view);
+    target.act(view, event);
     event.prevent_default();
 }
 

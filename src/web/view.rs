@@ -21,13 +21,14 @@ use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::{self, Share};
 use super::take_away::{Download, TakeAway};
-use super::topology;
+use super::topology::{self, Focus};
 use super::transport::Transport;
 use super::twin_pane::{CompareForm, TwinPane};
 use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
-use web_sys::{EventTarget, HtmlElement};
+use web_sys::{Event, EventTarget, HtmlElement, MouseEvent};
 
 /// Frame costs kept for the test hooks (about a minute of frames).
 const MAX_FRAME_COSTS: usize = 4_096;
@@ -47,6 +48,8 @@ pub struct View {
     playing: bool,
     /// Whether the view is on screen (scrolled into sight).
     on_screen: bool,
+    /// The client whose session the person follows, clicked in the topology.
+    followed: Option<u32>,
     /// The reader asked for reduced motion: no request dots move.
     reduced_motion: bool,
     pace: Pace,
@@ -109,6 +112,7 @@ impl View {
             // Until the page's observer first reports, so a view never in
             // sight never runs.
             on_screen: false,
+            followed: None,
             reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
             actual_speed: 1.0,
@@ -163,8 +167,11 @@ impl View {
             false => topology::max_requests(self.params.scenario.servers as usize),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
-        let highlight = self.event_log.highlighted.as_ref();
-        self.canvases.draw((&self.sim, self.twin.as_ref()), &self.snapshot, highlight, now_ms, self.playing);
+        let focus = Focus { told: self.event_log.highlighted.as_ref(), client: self.followed };
+        self.canvases.draw((&self.sim, self.twin.as_ref()), &self.snapshot, focus, now_ms, self.playing);
+        if let Some(client) = self.followed {
+            self.event_log.show_following(client, &self.snapshot);
+        }
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         self.readouts.show(&self.snapshot, speed, now_ms, stale);
@@ -521,6 +528,26 @@ impl View {
         self.canvases.invalidate();
     }
 
+    /// The person clicked the topology at `point` (CSS pixels): follows
+    /// the client there, or stops following when it is followed already or
+    /// no client is there.
+    pub fn clicked_topology(&mut self, point: (f64, f64)) {
+        let client = self.canvases.client_at(&self.snapshot, point);
+        self.follow(if client == self.followed { None } else { client });
+    }
+
+    /// Follows `client`'s requests (or none).
+    pub fn follow(&mut self, client: Option<u32>) {
+        self.followed = client.filter(|c| *c < self.params.scenario.clients);
+        self.event_log.stop_following_if(self.followed.is_none());
+        self.canvases.invalidate();
+    }
+
+    /// The clients of the requests the last frame drew followed.
+    pub fn followed_requests(&self) -> Vec<u32> {
+        self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
+    }
+
     /// How many requests the last frame drew in flight.
     pub fn requests_drawn(&self) -> usize {
         self.snapshot.requests.len()
@@ -557,6 +584,7 @@ impl View {
             add(&form.button, "click", Target::Compare);
             add(&form.input, "change", Target::Compare);
         }
+        add(self.canvases.topology_canvas(), "click", Target::Topology);
         if let Some(pin) = self.canvases.pin_button() {
             add(pin, "click", Target::PinBaseline);
         }
@@ -625,11 +653,18 @@ pub enum Target {
     Preset,
     Metric,
     PinBaseline,
+    /// A click in the topology, at the event's point.
+    Topology,
 }
 
 impl Target {
-    pub fn act(self, view: &mut View) {
+    pub fn act(self, view: &mut View, event: &Event) {
         match self {
+            Target::Topology => {
+                if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
+                    view.clicked_topology((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
+                }
+            }
             Target::Control(key) => view.control_changed(key),
             Target::Play => view.toggle_play(),
             Target::Step => view.step(),

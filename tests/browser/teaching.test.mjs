@@ -115,3 +115,33 @@ test('in compare mode the client-experience chart shows B beside A', async () =>
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('clicking a client follows its session: only its requests stand out, and the page says what they do', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'speed=0.05' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 200);
+  // Click the first client's cell, where the layout puts it.
+  const box = await page.evaluate(() => document.getElementById('topology').getBoundingClientRect().toJSON());
+  let followed = null;
+  for (let y = 30; y < box.height && followed === null; y += 4) {
+    await page.mouse.click(box.x + 26, box.y + y);
+    followed = await page.evaluate(() => {
+      const text = document.getElementById('following').textContent;
+      return document.getElementById('following').hidden ? null : text;
+    });
+  }
+  assert.match(followed ?? '', /^Following client \d+ \(\d+ sessions? under way\): .+\. Click it again to stop\.$/);
+  const client = Number(followed.match(/client (\d+)/)[1]);
+  await page.evaluate((c) => window.lbsim.views()[0].follow(c), client);
+  await page.waitForFunction(() => window.lbsim.views()[0].followedRequests().length > 0, null, { timeout: 20_000 });
+  const { own, all } = await page.evaluate(() => ({
+    own: Array.from(window.lbsim.views()[0].followedRequests()),
+    all: window.lbsim.views()[0].requestsDrawn(),
+  }));
+  assert.ok(own.every((c) => c === client), `${own}`);
+  assert.ok(all > own.length, 'every request was highlighted');
+  await page.screenshot({ path: 'tests/browser/artifacts/slow-motion-followed-client.png' });
+  await page.evaluate(() => window.lbsim.views()[0].follow(null));
+  assert.equal(await page.isVisible('#following'), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -15,6 +15,10 @@ impl Rect {
     pub fn centre(&self) -> (f64, f64) {
         (self.x + self.w / 2.0, self.y + self.h / 2.0)
     }
+
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        (self.x..=self.x + self.w).contains(&x) && (self.y..=self.y + self.h).contains(&y)
+    }
 }
 
 /// `n` equal cells filling a rectangle, column by column (or row by row).
@@ -109,6 +113,13 @@ impl Layout {
             Grid::new(servers, area, 0.0)
         };
         Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact, width }
+    }
+
+    /// The first client of the cell at `(x, y)`, if a client cell is there.
+    pub fn client_at(&self, x: f64, y: f64, clients: usize) -> Option<u32> {
+        let cells = clients.div_ceil(self.clients_per_cell);
+        let cell = (0..cells).find(|&i| self.clients.cell(i).contains(x, y))?;
+        Some((cell * self.clients_per_cell) as u32)
     }
 
     /// The labels' font size in CSS pixels: larger on a wide (projected)

@@ -31,9 +31,17 @@ pub fn max_requests(servers: usize) -> usize {
     }
 }
 
-/// Draws the snapshot; `highlight` (an event stepped to) rings the
-/// client, balancer and server it involved.
-pub fn draw(snapshot: &Snapshot, highlight: Option<&Told>, surface: &Surface, palette: &Palette) {
+/// What the person is looking at closely: an event stepped to, whose client,
+/// balancer and server are ringed; a client followed, whose requests stand
+/// out while the others fade.
+#[derive(Clone, Copy, Default)]
+pub struct Focus<'a> {
+    pub told: Option<&'a Told>,
+    pub client: Option<u32>,
+}
+
+/// Draws the snapshot, with what is in `focus` brought forward.
+pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Palette) {
     surface.begin();
     let context = &surface.context;
     let layout = Layout::new(
@@ -47,10 +55,26 @@ pub fn draw(snapshot: &Snapshot, highlight: Option<&Told>, surface: &Surface, pa
     servers::draw(context, &layout, &snapshot.servers, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
-    requests::draw(context, &layout, &snapshot.requests, palette);
-    if let Some(told) = highlight {
+    requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
+    if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
     }
+    if let Some(client) = focus.client {
+        let ring = Told { client: Some(client), ..Told::default() };
+        draw_highlight(context, &layout, &ring, palette);
+    }
+}
+
+/// The client drawn at `(x, y)` (CSS pixels on the surface), if any.
+pub fn client_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<u32> {
+    let layout = Layout::new(
+        surface.width,
+        surface.height,
+        snapshot.clients as usize,
+        snapshot.balancers as usize,
+        snapshot.servers.len(),
+    );
+    layout.client_at(x, y, snapshot.clients as usize)
 }
 
 /// A ring in the ink colour around each part an event involved.

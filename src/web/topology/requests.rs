@@ -118,19 +118,51 @@ fn position(layout: &Layout, request: &RequestView, lane: f64) -> (f64, f64) {
     (start.0 + (end.0 - start.0) * t, start.1 + (end.1 - start.1) * t + offset)
 }
 
+/// Draws `requests`; with a `followed` client, the others faded and its own
+/// larger, on top, each joined to its client by a line.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     requests: &[RequestView],
+    followed: Option<u32>,
     palette: &Palette,
 ) {
     let radius: f64 = if layout.compact { 2.0 } else { 3.5 };
     let lane = radius * 0.9;
+    let is_followed = |r: &RequestView| Some(r.client) == followed;
+    context.set_global_alpha(if followed.is_some() { 0.3 } else { 1.0 });
+    draw_marks(context, layout, requests.iter().filter(|r| !is_followed(r)), radius, lane, palette);
+    context.set_global_alpha(1.0);
+    if let Some(client) = followed {
+        let own: Vec<&RequestView> = requests.iter().filter(|r| is_followed(r)).collect();
+        context.set_stroke_style_str(&palette.ink.css());
+        context.set_line_width(1.5);
+        context.begin_path();
+        let (cx, cy) = layout.client_anchor(client as usize);
+        for request in &own {
+            let (x, y) = position(layout, request, lane);
+            context.move_to(cx, cy);
+            context.line_to(x, y);
+        }
+        context.stroke();
+        draw_marks(context, layout, own.into_iter(), radius * 1.8, lane, palette);
+    }
+}
+
+/// The requests' marks, one path per class and shape.
+fn draw_marks<'a>(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    requests: impl Iterator<Item = &'a RequestView> + Clone,
+    radius: f64,
+    lane: f64,
+    palette: &Palette,
+) {
     context.set_line_width((radius * 0.6).max(1.5));
     for class in Class::ALL {
         let shape = class.shape();
         context.begin_path();
-        for request in requests.iter().filter(|r| Class::of(r) == Some(class)) {
+        for request in requests.clone().filter(|r| Class::of(r) == Some(class)) {
             shape.trace(context, position(layout, request, lane), radius);
         }
         let colour = class.colour(palette).css();
