@@ -49,3 +49,17 @@ test('on a 360 × 780 phone the picture starts within the first screen', async (
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+for (const [width, height] of [[1024, 768], [1280, 900], [360, 780]]) {
+  test(`at ${width} × ${height}, light and dark: nothing scrolls sideways (screenshots kept)`, async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const { page, errors } = await openApp(browser, server.url, { width, height, colorScheme });
+      await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+      await page.screenshot({ path: `tests/browser/artifacts/lab-${width}x${height}-${colorScheme}.png` });
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    }
+  });
+}
