@@ -33,6 +33,15 @@ fn extremes(kind: FieldKind) -> Vec<String> {
             vec![n(max); max_len].join(","),
             (0..max_len).map(|i| n(if i % 2 == 0 { min } else { max })).collect::<Vec<_>>().join(","),
         ],
+        FieldKind::CountList { min, max, max_len } => vec![
+            min.to_string(),
+            max.to_string(),
+            format!("{min},{max}"),
+            (0..max_len)
+                .map(|i| if i % 2 == 0 { min } else { max }.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        ],
     }
 }
 

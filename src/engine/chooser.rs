@@ -190,6 +190,16 @@ impl Choosers {
         }
     }
 
+    /// `chooser` cancelled its request of `class` at `server` (a hedge's
+    /// loser): it is no longer in flight there.
+    pub fn on_cancel(&mut self, chooser: usize, server: u32, class: u8) {
+        if let Some(position) = self.position_of(chooser, server) {
+            let known = self.entry_mut(chooser, position);
+            known.in_flight = known.in_flight.saturating_sub(1);
+            self.add_work(chooser, position, class, -1.0);
+        }
+    }
+
     /// Gives every chooser a new policy of `kind`.
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
         for chooser in 0..self.members.len() {
@@ -310,6 +320,7 @@ mod tests {
             queue_timeout: None,
             idle_timeout: None,
             board_refresh: None,
+            hedge_after: None,
         };
         let mut choosers = Choosers::new(
             3,

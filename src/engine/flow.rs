@@ -1,7 +1,7 @@
 //! How requests move: one handler per event.
 
 use super::events::Lane;
-use super::session::{Session, Stage};
+use super::session::{Fate, Session, Stage};
 use super::{Event, Halt, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::{Board, Pick};
@@ -26,6 +26,7 @@ impl Simulation {
             Event::BounceArrives { session } => self.bounce_arrives(session),
             Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
             Event::ResponseAtClient { session } => self.response_at_client(session),
+            Event::HedgeDue { session } => self.hedge_due(session),
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -88,7 +89,7 @@ impl Simulation {
     }
 
     /// Runs `chooser`'s policy. `avoid` is the server that just sent a request back.
-    fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
+    pub(super) fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
         let servers = &self.servers;
         let live = |s: usize| servers[s].load();
         let board =
@@ -117,7 +118,7 @@ impl Simulation {
 
     /// Sends session `id`'s request from `chooser` to the server at `position`
     /// of its pool. A client choosing for itself may owe a handshake first.
-    fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
+    pub(super) fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
         let class = self.sessions.get(id).map_or(0, |s| s.request.class);
@@ -135,6 +136,9 @@ impl Simulation {
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
         self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
+        if self.timing.hedge_after.is_some() {
+            self.arm_hedge(id);
+        }
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
@@ -145,6 +149,10 @@ impl Simulation {
 
     fn arrive_at_server(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
+        if session.fate == Fate::Lost {
+            self.discard(id);
+            return;
+        }
         let server = session.request.server as usize;
         if self.choosers.hear_idle_servers() {
             self.idle_listed[server] = false;
@@ -156,9 +164,10 @@ impl Simulation {
         let request = &mut session.request;
         request.travel(Stage::Queued, self.now, self.now);
         request.queued_at(self.now);
-        self.servers[server].queue.push_back(id);
+        let level = self.work.level(request.class);
+        self.servers[server].queue.push(level, id);
         if let Some(timeout) = self.timing.queue_timeout {
-            if self.servers[server].timeout_due.is_none() {
+            if self.servers[server].timeout_due().is_none() {
                 self.arm_queue_timeout(server, self.now + timeout);
             }
         }
@@ -166,7 +175,7 @@ impl Simulation {
 
     /// Schedules `server`'s one pending timeout event; any earlier one is now stale.
     pub(super) fn arm_queue_timeout(&mut self, server: usize, due: Time) {
-        self.servers[server].timeout_due = Some(due);
+        self.servers[server].set_timeout_due(Some(due));
         self.events.push(due, Event::QueueTimeout { server: server as u32 });
     }
 
@@ -181,28 +190,45 @@ impl Simulation {
         self.events.push(self.now + duration, Event::ServiceDone { session: id });
     }
 
-    /// Sends back every request at the front of `server`'s queue whose timeout
-    /// has passed, then arms the timeout of the oldest one left.
+    /// Sends back every request at the front of a level of `server`'s queue
+    /// whose timeout has passed, then arms the timeout of the oldest one left.
     fn queue_timeout(&mut self, server: usize) {
-        if self.servers[server].timeout_due != Some(self.now) {
+        if self.servers[server].timeout_due() != Some(self.now) {
             return;
         }
-        self.servers[server].timeout_due = None;
+        self.servers[server].set_timeout_due(None);
         let Some(timeout) = self.timing.queue_timeout else { return };
-        while let Some(&oldest) = self.servers[server].queue.front() {
-            let due = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs) + timeout;
-            if due > self.now {
-                self.arm_queue_timeout(server, due);
-                return;
+        for level in 0..self.servers[server].queue.levels() {
+            while let Some(oldest) = self.servers[server].queue.front(level) {
+                if self.joined(oldest) + timeout > self.now {
+                    break;
+                }
+                self.servers[server].queue.pop_front(level);
+                self.bounce(oldest, server);
             }
-            self.servers[server].queue.pop_front();
-            self.bounce(oldest, server);
         }
+        if let Some(joined) = self.oldest_queued(server) {
+            self.arm_queue_timeout(server, joined + timeout);
+        }
+    }
+
+    /// When session `id`'s request joined the queue it waits in.
+    fn joined(&self, id: u32) -> Time {
+        self.sessions.get(id).map_or(self.now, |s| s.request.departs)
+    }
+
+    /// When the oldest request waiting at `server` joined its queue.
+    pub(super) fn oldest_queued(&self, server: usize) -> Option<Time> {
+        self.servers[server].queue.fronts().map(|id| self.joined(id)).min()
     }
 
     fn bounce(&mut self, id: u32, server: usize) {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
+        if session.fate == Fate::Copy {
+            self.drop_copy(id);
+            return;
+        }
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
         let request = &mut session.request;
         request.retries = request.retries.saturating_add(1);
@@ -213,12 +239,13 @@ impl Simulation {
     }
 
     fn service_done(&mut self, id: u32) {
-        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
-        self.servers[server].busy -= 1;
-        if let Some(next) = self.servers[server].queue.pop_front() {
-            self.start_service(next, server);
+        let Some(session) = self.sessions.get(id) else { return };
+        let (server, fate) = (session.request.server as usize, session.fate);
+        if fate == Fate::Answers {
+            self.free_slot(server);
+        } else if self.ends_in_service(id, fate) {
+            return;
         }
-        self.report_if_idle(server);
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
@@ -229,6 +256,16 @@ impl Simulation {
         session.request.reported = load.into();
         session.request.travel(stage, self.now, self.now + delay);
         self.events.push_in_lane(lane, self.now + delay, event);
+    }
+
+    /// A slot of `server` frees: the next queued request takes it.
+    #[inline]
+    pub(super) fn free_slot(&mut self, server: usize) {
+        self.servers[server].busy -= 1;
+        if let Some(next) = self.servers[server].queue.pop_next() {
+            self.start_service(next, server);
+        }
+        self.report_if_idle(server);
     }
 
     /// Join-the-idle-queue: `server`, if it has a free slot, nothing queued
@@ -261,6 +298,10 @@ impl Simulation {
     }
 
     fn bounce_arrives(&mut self, id: u32) {
+        if self.sessions.get(id).is_some_and(|s| s.fate == Fate::Lost) {
+            self.discard(id);
+            return;
+        }
         let Some((chooser, server)) = self.tell_chooser(id) else { return };
         let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
         if u32::from(retries) > self.scenario.retry_budget {
@@ -272,7 +313,7 @@ impl Simulation {
     }
 
     fn fail(&mut self, id: u32, reason: FailureReason) {
-        self.sessions.remove(id);
+        self.end_place(id);
         self.metrics.on_failure(reason);
     }
 
@@ -297,7 +338,7 @@ impl Simulation {
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         if last {
             let started = self.sessions.started(id);
-            self.sessions.remove(id);
+            self.end_place(id);
             self.metrics.on_session_completed(self.now, started);
             return;
         }

@@ -76,13 +76,11 @@ impl Simulation {
     /// new setting (or disarms it, for "none").
     fn reschedule_queue_timeouts(&mut self) {
         for server in 0..self.servers.len() {
-            self.servers[server].timeout_due = None;
-            let (Some(timeout), Some(&oldest)) =
-                (self.timing.queue_timeout, self.servers[server].queue.front())
+            self.servers[server].set_timeout_due(None);
+            let (Some(timeout), Some(joined)) = (self.timing.queue_timeout, self.oldest_queued(server))
             else {
                 continue;
             };
-            let joined = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs);
             self.arm_queue_timeout(server, (joined + timeout).max(self.now));
         }
     }

@@ -30,6 +30,8 @@ pub struct Work {
     classes: Vec<ServiceTime>,
     /// Running totals of the classes' shares, normalised to end at 1.
     cumulative: Vec<f64>,
+    /// Each class's priority level, 0 the highest (see `Scenario::class_levels`).
+    levels: Vec<u8>,
 }
 
 impl Work {
@@ -45,7 +47,20 @@ impl Work {
                 Some(*sum)
             })
             .collect();
-        Work { classes, cumulative }
+        Work { classes, cumulative, levels: scenario.class_levels() }
+    }
+
+    /// A hedged copy's demand: drawn afresh from its class's distribution
+    /// (what a copy escapes is a slow server, not a large request), keyed by
+    /// its request like the request's own.
+    pub fn copy_demand(&self, work: Demands, (session, remaining): (u32, u16), class: u8) -> f32 {
+        let service = &self.classes[usize::from(class).min(self.classes.len() - 1)];
+        service.draw(&mut work.of_copy(session, remaining)) as f32
+    }
+
+    /// The priority level of `class` (0 is served first).
+    pub fn level(&self, class: u8) -> usize {
+        self.levels.get(usize::from(class)).map_or(0, |&level| usize::from(level))
     }
 
     /// The class and demand of the `session`th session's request with

@@ -53,9 +53,9 @@ pub struct Snapshot {
     pub clients: u32,
     pub balancers: u32,
     pub servers: Vec<ServerView>,
-    /// Requests in flight, up to the cap asked for.
+    /// Requests in flight (hedged copies too), up to the cap asked for.
     pub requests: Vec<RequestView>,
-    /// All requests in flight, drawn or not.
+    /// All requests in flight (hedged copies too), drawn or not.
     pub in_flight: u64,
     /// Sessions under way at each client.
     pub client_sessions: Vec<u32>,
@@ -86,7 +86,7 @@ impl Simulation {
         snapshot.client_sessions.resize(self.scenario.clients as usize, 0);
         snapshot.requests.clear();
         for (_, session) in self.sessions.iter() {
-            snapshot.client_sessions[session.client as usize] += 1;
+            snapshot.client_sessions[session.client as usize] += u32::from(session.fate.answers());
             if snapshot.requests.len() < max_requests {
                 snapshot.requests.push(self.view_of(session));
             }

@@ -22,6 +22,8 @@ pub enum FieldKind {
     CountOrAll { min: u64, max: u64 },
     /// A list of up to `max_len` numbers, each in `min..=max`.
     NumberList { min: f64, max: f64, max_len: usize },
+    /// A list of up to `max_len` whole numbers, each in `min..=max`.
+    CountList { min: u64, max: u64, max_len: usize },
 }
 
 /// A field's value, in the shape its kind gives it.
@@ -118,6 +120,9 @@ impl Field {
                 format_number(min),
                 format_number(max)
             ),
+            FieldKind::CountList { min, max, max_len } => {
+                format!("a list of 1 to {max_len} whole numbers, each from {min} to {max}")
+            }
         }
     }
 
@@ -159,6 +164,13 @@ impl Field {
                     text.split(',').map(|item| number_in(item.trim().parse().ok()?, min, max)).collect();
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
+            FieldKind::CountList { min, max, max_len } => {
+                let items: Option<Vec<f64>> = text
+                    .split(',')
+                    .map(|item| count_in(item.trim().parse().ok()?, min, max).map(|n| n as f64))
+                    .collect();
+                items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
+            }
         }
     }
 
@@ -191,6 +203,15 @@ impl Field {
                     .collect();
                 numbers
                     .ok_or_else(|| self.wrong_type(raw, "a list with something other than numbers in it"))?
+                    .join(",")
+            }
+            (FieldKind::CountList { .. }, Array(items)) => {
+                let counts: Option<Vec<std::string::String>> =
+                    items.iter().map(|item| matches!(item, Integer(_)).then(|| item.to_string())).collect();
+                counts
+                    .ok_or_else(|| {
+                        self.wrong_type(raw, "a list with something other than whole numbers in it")
+                    })?
                     .join(",")
             }
             _ => return Err(self.wrong_type(raw, type_of(raw))),

@@ -12,7 +12,7 @@ mod table;
 
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{Demand, PolicyKind, ServiceDistribution};
+pub use kinds::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
 pub use table::MAX_SEED;
 
 use serde::Serialize;
@@ -35,6 +35,8 @@ pub struct Scenario {
     /// mean service time over the lightest's), in the same order.
     pub class_shares: Vec<f64>,
     pub class_costs: Vec<f64>,
+    /// Each class's priority (higher is served first), or one for all.
+    pub class_priorities: Vec<u32>,
     pub service_cv: f64,
     pub pareto_shape: f64,
     pub clients: u32,
@@ -53,6 +55,9 @@ pub struct Scenario {
     pub choices: u32,
     pub staleness_ms: f64,
     pub retry_budget: u32,
+    /// `None`: choosers never hedge.
+    pub hedge_after_ms: Option<f64>,
+    pub hedge_cancel: HedgeCancel,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
@@ -70,6 +75,7 @@ impl Default for Scenario {
             service_mean_ms: 20.0,
             class_shares: vec![1.0],
             class_costs: vec![1.0],
+            class_priorities: vec![0],
             service_cv: 1.0,
             pareto_shape: 2.5,
             clients: 20,
@@ -86,6 +92,8 @@ impl Default for Scenario {
             choices: 2,
             staleness_ms: 0.0,
             retry_budget: 10,
+            hedge_after_ms: None,
+            hedge_cancel: HedgeCancel::InService,
             seed: 1,
             duration_s: 60.0,
             warmup_s: 0.0,
@@ -156,6 +164,30 @@ impl Scenario {
         self.class_costs.iter().map(|c| self.service_mean_ms * c / mean_cost).collect()
     }
 
+    /// Each class's priority level: 0 for the highest priority, then one
+    /// per distinct priority below it.
+    pub fn class_levels(&self) -> Vec<u8> {
+        let mut distinct = self.class_priorities.clone();
+        distinct.sort_unstable_by(|a, b| b.cmp(a));
+        distinct.dedup();
+        (0..self.class_shares.len())
+            .map(|class| {
+                let priority = self.class_priorities[class % self.class_priorities.len()];
+                distinct.iter().position(|&p| p == priority).unwrap_or(0) as u8
+            })
+            .collect()
+    }
+
+    /// How many priority levels the classes fall into.
+    pub fn priority_levels(&self) -> usize {
+        self.class_levels().iter().max().map_or(1, |&top| usize::from(top) + 1)
+    }
+
+    /// The speed server `server` starts with.
+    pub fn speed_of(&self, server: usize) -> f64 {
+        self.server_speeds[server % self.server_speeds.len()]
+    }
+
     /// The nominal weight of every server, in order.
     pub fn weights(&self) -> Vec<f64> {
         (0..self.servers as usize).map(|i| self.server_weights[i % self.server_weights.len()]).collect()
@@ -220,6 +252,16 @@ impl Scenario {
                     "{} shares but {} costs: give one share and one cost per request class",
                     self.class_shares.len(),
                     self.class_costs.len()
+                ),
+            });
+        }
+        let priorities = self.class_priorities.len();
+        if priorities != 1 && priorities != self.class_shares.len() {
+            return Err(ScenarioError::Combination {
+                fields: "class_priorities, class_shares",
+                message: format!(
+                    "{priorities} priorities for {} request classes: give one priority per class, or one for all",
+                    self.class_shares.len()
                 ),
             });
         }

@@ -2,7 +2,7 @@
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
 use super::fields::{Field, FieldKind, Value};
-use super::{Demand, PolicyKind, ServiceDistribution};
+use super::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
 
 /// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -79,6 +79,14 @@ pub static FIELDS: &[Field] = &[
         live: false,
         get: |s| Value::List(s.class_costs.clone()),
         put: |s, v| s.class_costs = v.list(),
+    },
+    Field {
+        key: "class_priorities",
+        help: "priority of each request class, in order, or one for all (higher is served first: each server keeps a queue per priority and serves the highest that holds a request, never interrupting one in service)",
+        kind: FieldKind::CountList { min: 0, max: 100, max_len: 8 },
+        live: false,
+        get: |s| Value::List(s.class_priorities.iter().map(|&p| f64::from(p)).collect()),
+        put: |s, v| s.class_priorities = v.list().into_iter().map(|p| p as u32).collect(),
     },
     Field {
         key: "service_cv",
@@ -207,6 +215,22 @@ pub static FIELDS: &[Field] = &[
         live: true,
         get: |s| Value::Count(s.retry_budget.into()),
         put: |s, v| s.retry_budget = v.count() as u32,
+    },
+    Field {
+        key: "hedge_after_ms",
+        help: "a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers",
+        kind: FieldKind::MillisOrNone { min: 0.001, max: 600_000.0 },
+        live: true,
+        get: |s| Value::Optional(s.hedge_after_ms),
+        put: |s, v| s.hedge_after_ms = v.optional(),
+    },
+    Field {
+        key: "hedge_cancel",
+        help: "which losing copies of a hedged request stop at once: in-service (all of them), or queued (one already in service is left to finish)",
+        kind: FieldKind::Choice(HedgeCancel::NAMES),
+        live: true,
+        get: |s| Value::Choice(s.hedge_cancel.name()),
+        put: |s, v| s.hedge_cancel = HedgeCancel::from_name(v.choice()).unwrap_or(s.hedge_cancel),
     },
     Field {
         key: "seed",
