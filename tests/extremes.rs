@@ -42,6 +42,12 @@ fn extremes(kind: FieldKind) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(","),
         ],
+        FieldKind::SpeedSchedule => vec![
+            "none".into(),
+            "0@0s:0.01".into(),
+            "0@86400s:100".into(),
+            (0..100).map(|i| format!("0@{}s:{}", i % 3, [0.01, 100.0][i % 2])).collect::<Vec<_>>().join(","),
+        ],
     }
 }
 

@@ -1,9 +1,10 @@
-//! Invariants under random scenarios (with request classes, priorities and
-//! hedging) and random live changes: the books always balance, every request
-//! and every hedged copy ends or is in flight, and a seed fixes the whole run.
+//! Invariants under random scenarios (with request classes, priorities,
+//! hedging and drift) and random live changes: the books always balance,
+//! every request and every hedged copy ends or is in flight, and a seed
+//! fixes the whole run.
 
 mod common;
-use lbsim::scenario::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
+use lbsim::scenario::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, SpeedChange};
 use lbsim::{Scenario, Simulation, Time};
 use proptest::prelude::*;
 
@@ -13,7 +14,13 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
         (0usize..PolicyKind::ALL.len(), 0usize..2, 0usize..4, 2u32..4),
         (0.1f64..1.5, prop::option::of(1.0f64..150.0), 0u32..4, prop::option::of(1u32..12)),
         (0.0f64..8.0, 0.0f64..4.0, 0u32..3, prop::option::of(5.0f64..200.0), 0.0f64..30.0),
-        (0usize..3, 0u32..3, prop::option::of(0.5f64..60.0), 0usize..2),
+        (
+            0usize..3,
+            0u32..3,
+            prop::option::of(0.5f64..60.0),
+            0usize..2,
+            prop::option::of((0.0f64..2.0, 0.05f64..4.0)),
+        ),
         any::<u64>(),
     )
         .prop_map(|(sizes, choices, rates, network, extras, seed)| {
@@ -23,7 +30,7 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
             let (client_delay_ms, balancer_delay_ms, handshake_round_trips, idle_timeout_ms, staleness_ms) =
                 network;
             // One, two or three request classes, the last the dearest and the first the most urgent.
-            let (extra_classes, top_priority, hedge_after_ms, cancel) = extras;
+            let (extra_classes, top_priority, hedge_after_ms, cancel, drift) = extras;
             let classes = 1 + extra_classes;
             let class_shares = (0..classes).map(|c| [8.0, 2.0, 1.0][c]).collect();
             let class_costs = (0..classes).map(|c| [1.0, 4.0, 30.0][c]).collect();
@@ -53,6 +60,11 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
                 class_priorities,
                 hedge_after_ms,
                 hedge_cancel: HedgeCancel::ALL[cancel],
+                // Server 0 drifts to another speed during the run.
+                speed_changes: drift
+                    .map(|(at_s, speed)| SpeedChange { server: 0, at_s, speed })
+                    .into_iter()
+                    .collect(),
                 seed: seed >> 11,
                 duration_s: 2.0,
                 ..Scenario::default()

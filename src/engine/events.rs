@@ -53,6 +53,10 @@ pub enum Event {
     HedgeDue {
         session: u32,
     },
+    /// The scenario's `change`th scheduled speed change is due.
+    SpeedChange {
+        change: u32,
+    },
 }
 
 impl Event {
@@ -70,7 +74,8 @@ impl Event {
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
-            | Event::Sample => None,
+            | Event::Sample
+            | Event::SpeedChange { .. } => None,
         }
     }
 }

@@ -27,6 +27,11 @@ impl Simulation {
             Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
             Event::ResponseAtClient { session } => self.response_at_client(session),
             Event::HedgeDue { session } => self.hedge_due(session),
+            Event::SpeedChange { change } => {
+                if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
+                    self.servers[change.server as usize].speed = change.speed;
+                }
+            }
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();

@@ -211,6 +211,9 @@ impl Simulation {
         }
         sim.restart_board();
         sim.events.push(sim.metrics.first_sample(), Event::Sample);
+        for (change, due) in sim.scenario.speed_changes.iter().enumerate() {
+            sim.events.push(Time::from_secs(due.at_s), Event::SpeedChange { change: change as u32 });
+        }
         Ok(sim)
     }
 
@@ -313,6 +316,7 @@ impl Simulation {
             Event::BoardRefresh { generation } => (10, generation),
             Event::Sample => (11, 0),
             Event::HedgeDue { session } => (12, session),
+            Event::SpeedChange { change } => (13, change),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

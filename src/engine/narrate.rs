@@ -207,6 +207,13 @@ impl Simulation {
                 false => "a board refresh from an earlier period is dropped".into(),
             },
             (Event::Sample, _) => "a point is added to the live charts".into(),
+            (Event::SpeedChange { change }, _) => match self.scenario.speed_changes.get(change as usize) {
+                Some(c) => {
+                    told.server = Some(c.server);
+                    format!("server {} now runs at speed {}", c.server, c.speed)
+                }
+                None => "a speed change no longer in the scenario is dropped".into(),
+            },
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)

@@ -1,6 +1,7 @@
 //! The table of scenario fields: name, meaning, allowed values, whether it
 //! may change while a simulation runs, and how to read and write it.
 
+use super::drift::{self, SpeedChange};
 pub use super::table::FIELDS;
 use super::{Scenario, ScenarioError};
 
@@ -24,6 +25,8 @@ pub enum FieldKind {
     NumberList { min: f64, max: f64, max_len: usize },
     /// A list of up to `max_len` whole numbers, each in `min..=max`.
     CountList { min: u64, max: u64, max_len: usize },
+    /// "none", or a schedule of servers' speed changes (see [`drift`](super::drift)).
+    SpeedSchedule,
 }
 
 /// A field's value, in the shape its kind gives it.
@@ -34,6 +37,7 @@ pub enum Value {
     Choice(&'static str),
     Optional(Option<f64>),
     List(Vec<f64>),
+    Schedule(Vec<SpeedChange>),
 }
 
 impl Value {
@@ -67,6 +71,12 @@ impl Value {
             _ => Vec::new(),
         }
     }
+    pub(super) fn schedule(&self) -> Vec<SpeedChange> {
+        match self {
+            Value::Schedule(changes) => changes.clone(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 pub struct Field {
@@ -90,6 +100,7 @@ impl Field {
             Value::Optional(Some(x)) => format_number(x),
             Value::Optional(None) => "none".into(),
             Value::List(xs) => xs.iter().map(|x| format_number(*x)).collect::<Vec<_>>().join(","),
+            Value::Schedule(changes) => drift::text(&changes),
         }
     }
 
@@ -123,6 +134,13 @@ impl Field {
             FieldKind::CountList { min, max, max_len } => {
                 format!("a list of 1 to {max_len} whole numbers, each from {min} to {max}")
             }
+            FieldKind::SpeedSchedule => format!(
+                "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
+                drift::MAX_CHANGES,
+                format_number(drift::LATEST_S),
+                format_number(drift::SPEEDS.0),
+                format_number(drift::SPEEDS.1)
+            ),
         }
     }
 
@@ -171,6 +189,7 @@ impl Field {
                     .collect();
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
+            FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
         }
     }
 
@@ -185,7 +204,7 @@ impl Field {
                 FieldKind::Number { .. } | FieldKind::ZeroOrNumber { .. } | FieldKind::MillisOrNone { .. },
                 Integer(_) | Float(_),
             ) => raw.to_string(),
-            (FieldKind::Choice(_), String(s)) => s.clone(),
+            (FieldKind::Choice(_) | FieldKind::SpeedSchedule, String(s)) => s.clone(),
             (FieldKind::MillisOrNone { .. }, String(s))
                 if s != "none" && s.trim().parse::<f64>().is_err() =>
             {

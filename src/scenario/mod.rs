@@ -5,11 +5,13 @@
 //! hash and its controls all read and write a [`Scenario`] through it, so they
 //! agree on names, defaults, ranges and error messages.
 
+pub mod drift;
 mod error;
 pub mod fields;
 mod kinds;
 mod table;
 
+pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
@@ -29,6 +31,8 @@ pub struct Scenario {
     /// Nominal weight of each server (what weighted policies believe),
     /// repeated in order across the servers.
     pub server_weights: Vec<f64>,
+    /// Scheduled changes of servers' speeds, in any order.
+    pub speed_changes: Vec<SpeedChange>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
     /// Request classes: each one's share of requests and relative cost (its
@@ -71,6 +75,7 @@ impl Default for Scenario {
             queue_timeout_ms: Some(100.0),
             server_speeds: vec![1.0],
             server_weights: vec![1.0],
+            speed_changes: Vec::new(),
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
             class_shares: vec![1.0],
@@ -252,6 +257,17 @@ impl Scenario {
                     "{} shares but {} costs: give one share and one cost per request class",
                     self.class_shares.len(),
                     self.class_costs.len()
+                ),
+            });
+        }
+        if let Some(change) = self.speed_changes.iter().find(|c| c.server >= self.servers) {
+            return Err(ScenarioError::Combination {
+                fields: "speed_changes, servers",
+                message: format!(
+                    "a change at {} s is for server {}, but servers are numbered 0 to {}",
+                    fields::format_number(change.at_s),
+                    change.server,
+                    self.servers - 1
                 ),
             });
         }

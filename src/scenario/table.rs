@@ -49,6 +49,14 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.server_weights = v.list(),
     },
     Field {
+        key: "speed_changes",
+        help: "scheduled changes of servers' speeds (drift: a noisy neighbour, a throttled machine); requests already in service keep the time they were given, and load stays a fraction of the starting capacity",
+        kind: FieldKind::SpeedSchedule,
+        live: false,
+        get: |s| Value::Schedule(s.speed_changes.clone()),
+        put: |s, v| s.speed_changes = v.schedule(),
+    },
+    Field {
         key: "service",
         help: "distribution of service times",
         kind: FieldKind::Choice(ServiceDistribution::NAMES),
