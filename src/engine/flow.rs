@@ -203,17 +203,20 @@ impl Simulation {
         }
         self.servers[server].set_timeout_due(None);
         let Some(timeout) = self.timing.queue_timeout else { return };
+        let mut next = Time::NEVER;
         for level in 0..self.servers[server].queue.levels() {
             while let Some(oldest) = self.servers[server].queue.front(level) {
-                if self.joined(oldest) + timeout > self.now {
+                let due = self.joined(oldest) + timeout;
+                if due > self.now {
+                    next = next.min(due);
                     break;
                 }
                 self.servers[server].queue.pop_front(level);
                 self.bounce(oldest, server);
             }
         }
-        if let Some(joined) = self.oldest_queued(server) {
-            self.arm_queue_timeout(server, joined + timeout);
+        if next != Time::NEVER {
+            self.arm_queue_timeout(server, next);
         }
     }
 

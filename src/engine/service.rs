@@ -1,7 +1,7 @@
 //! Service-time draws, scaled so every distribution has the scenario's mean.
 
 use crate::rng::{Demands, Draw};
-use crate::scenario::{Scenario, ServiceDistribution};
+use crate::scenario::{Scenario, ServiceDistribution, MAX_CLASSES};
 
 #[derive(Clone, Copy, Debug)]
 pub enum ServiceTime {
@@ -30,8 +30,9 @@ pub struct Work {
     classes: Vec<ServiceTime>,
     /// Running totals of the classes' shares, normalised to end at 1.
     cumulative: Vec<f64>,
-    /// Each class's priority level, 0 the highest (see `Scenario::class_levels`).
-    levels: Vec<u8>,
+    /// Each class's priority level, 0 the highest (see
+    /// `Scenario::class_levels`), in place: read on every queued arrival.
+    levels: [u8; MAX_CLASSES],
 }
 
 impl Work {
@@ -47,7 +48,11 @@ impl Work {
                 Some(*sum)
             })
             .collect();
-        Work { classes, cumulative, levels: scenario.class_levels() }
+        let mut levels = [0; MAX_CLASSES];
+        for (level, class_level) in levels.iter_mut().zip(scenario.class_levels()) {
+            *level = class_level;
+        }
+        Work { classes, cumulative, levels }
     }
 
     /// A hedged copy's demand: drawn afresh from its class's distribution
@@ -60,7 +65,7 @@ impl Work {
 
     /// The priority level of `class` (0 is served first).
     pub fn level(&self, class: u8) -> usize {
-        self.levels.get(usize::from(class)).map_or(0, |&level| usize::from(level))
+        self.levels.get(usize::from(class)).map_or(0, |&level| level.into())
     }
 
     /// The class and demand of the `session`th session's request with

@@ -106,6 +106,9 @@ impl Default for Scenario {
     }
 }
 
+/// The most request classes a scenario may declare.
+pub const MAX_CLASSES: usize = 8;
+
 /// The most sessions a continuous demand may start per simulated second: one
 /// per nanosecond on average, the resolution of the simulation's clock.
 pub const MAX_SESSIONS_PER_SEC: f64 = 1e9;

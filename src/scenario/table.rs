@@ -2,7 +2,7 @@
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
 use super::fields::{Field, FieldKind, Value};
-use super::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
+use super::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, MAX_CLASSES};
 
 /// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -75,7 +75,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "class_shares",
         help: "share of requests in each request class, in order (normalised to sum to 1); one class by default",
-        kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: 8 },
+        kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: false,
         get: |s| Value::List(s.class_shares.clone()),
         put: |s, v| s.class_shares = v.list(),
@@ -83,7 +83,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "class_costs",
         help: "relative mean service time of each request class, in order (1,100: the second costs 100 times the first); scaled so the mean over all requests is service_mean_ms",
-        kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: 8 },
+        kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: false,
         get: |s| Value::List(s.class_costs.clone()),
         put: |s, v| s.class_costs = v.list(),
@@ -91,7 +91,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "class_priorities",
         help: "priority of each request class, in order, or one for all (higher is served first: each server keeps a queue per priority and serves the highest that holds a request, never interrupting one in service)",
-        kind: FieldKind::CountList { min: 0, max: 100, max_len: 8 },
+        kind: FieldKind::CountList { min: 0, max: 100, max_len: MAX_CLASSES },
         live: false,
         get: |s| Value::List(s.class_priorities.iter().map(|&p| f64::from(p)).collect()),
         put: |s, v| s.class_priorities = v.list().into_iter().map(|p| p as u32).collect(),
