@@ -24,7 +24,9 @@ fn extremes(kind: FieldKind) -> Vec<String> {
         FieldKind::Number { min, max } => vec![n(min), n(max)],
         FieldKind::ZeroOrNumber { min, max } => vec!["0".into(), n(min), n(max)],
         FieldKind::Choice(names) => names.iter().map(|s| s.to_string()).collect(),
-        FieldKind::MillisOrNone { min, max } => vec!["none".into(), n(min), n(max)],
+        FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => {
+            vec!["none".into(), n(min), n(max)]
+        }
         FieldKind::CountOrAll { min, max } => vec!["all".into(), min.to_string(), max.to_string()],
         FieldKind::NumberList { min, max, max_len } => vec![
             n(min),

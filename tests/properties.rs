@@ -86,6 +86,8 @@ fn live_change() -> impl Strategy<Value = (&'static str, String)> {
         prop::option::of(0.5f64..60.0)
             .prop_map(|t| ("hedge_after_ms", t.map_or("none".into(), |t| t.to_string()))),
         (0usize..2).prop_map(|i| ("hedge_cancel", HedgeCancel::NAMES[i].to_string())),
+        prop::option::of(1.0f64..99.9)
+            .prop_map(|p| ("hedge_percentile", p.map_or("none".into(), |p| p.to_string()))),
     ]
 }
 

@@ -82,6 +82,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("hedge_after_ms = 0", "hedge_after_ms", "\"none\" or milliseconds from 0.001 to 600000"),
     ("hedge_after_ms = \"soon\"", "hedge_after_ms", "\"none\" or milliseconds"),
     ("hedge_after_ms = \"40\"", "hedge_after_ms", "wrong type: `\"40\"` is text"),
+    ("hedge_percentile = 100", "hedge_percentile", "\"none\" or a percentile from 1 to 99.9"),
+    ("hedge_percentile = \"p99\"", "hedge_percentile", "\"none\" or a percentile"),
     ("hedge_cancel = \"always\"", "hedge_cancel", "one of in-service, queued"),
     ("hedge_cancel = true", "hedge_cancel", "wrong type: `true` is true or false"),
     // Drift.
@@ -161,7 +163,8 @@ fn structural_fields_refuse_live_changes() {
     ));
 }
 
-/// Hedging switches on, changes how losers stop, and switches off, live.
+/// Hedging switches on, changes how losers stop, moves to a percentile,
+/// and switches off, live.
 #[test]
 fn hedging_changes_live() {
     let mut sim = Simulation::new(&Scenario { load: 0.5, ..Scenario::default() }).unwrap();
@@ -177,6 +180,9 @@ fn hedging_changes_live() {
     sim.set("hedge_cancel", "queued").unwrap();
     assert!(hedged(&mut sim, 2.0) > 100);
     sim.set("hedge_after_ms", "none").unwrap();
+    sim.set("hedge_percentile", "80").unwrap();
+    assert!(hedged(&mut sim, 2.0) > 100);
+    sim.set("hedge_percentile", "none").unwrap();
     sim.advance_to(sim.now() + lbsim::Time::from_secs(1.0), u64::MAX);
     assert_eq!(hedged(&mut sim, 2.0), 0);
 }

@@ -321,6 +321,7 @@ mod tests {
             idle_timeout: None,
             board_refresh: None,
             hedge_after: None,
+            hedge_percentile: None,
         };
         let mut choosers = Choosers::new(
             3,

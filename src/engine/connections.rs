@@ -123,6 +123,7 @@ mod tests {
             idle_timeout: idle_ms.map(Time::from_ms),
             board_refresh: None,
             hedge_after: None,
+            hedge_percentile: None,
         }
     }
 

@@ -141,7 +141,7 @@ impl Simulation {
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
         self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
-        if self.timing.hedge_after.is_some() {
+        if self.timing.hedging() {
             self.arm_hedge(id);
         }
     }
@@ -300,9 +300,13 @@ impl Simulation {
         // A response (not a bounce) to a request never sent back times one server.
         let answered = r.retries == 0 && r.stage != Stage::Bounced;
         let round_trip = answered.then(|| self.now - r.created);
+        let server = r.server;
         // The request left its server, which measured `reported`, at `departs`.
-        self.choosers.on_return(chooser, r.server, (r.reported, r.departs), (r.class, round_trip), self.now);
-        Some((chooser, r.server))
+        self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
+        if self.timing.hedge_percentile.is_some() {
+            self.observe_latency(chooser, round_trip);
+        }
+        Some((chooser, server))
     }
 
     fn bounce_arrives(&mut self, id: u32) {

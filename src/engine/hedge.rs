@@ -1,6 +1,7 @@
 //! Hedged requests (Dean and Barroso, "The Tail at Scale", 2013): a chooser
-//! that has had no response `hedge_after_ms` after sending a request sends a
-//! copy to a different server. The first of the two to finish service
+//! that has had no response `hedge_after_ms` after sending a request (or,
+//! with `hedge_percentile`, that percentile of the latencies it saw on its
+//! last 64 responses) sends a copy to a different server. The first of the two to finish service
 //! answers; the other loses: removed if it is still queued, dropped when it
 //! reaches its server if still on its way, and in service either cancelled
 //! at once or left to finish (`hedge_cancel`). Since a response takes the
@@ -22,14 +23,56 @@ use crate::time::Time;
 const NO_TWIN: u32 = u32::MAX;
 
 /// Per session place: when its request's hedge is due and its twin, if any
-/// (empty until hedging first arms).
+/// (empty until hedging first arms); per chooser, the latencies it saw.
 #[derive(Default)]
 pub struct Hedges {
     due: Vec<Time>,
     twin: Vec<u32>,
+    observed: Vec<Observed>,
+    scratch: Vec<Time>,
+}
+
+/// How many of a chooser's latest latencies its percentile is taken over,
+/// and how often (in responses) it is taken again.
+const WINDOW: usize = 64;
+const REFRESH: u64 = 16;
+
+/// The latencies one chooser saw on its last responses, and the
+/// percentile of them it hedges after.
+#[derive(Default)]
+struct Observed {
+    recent: Vec<Time>,
+    seen: u64,
+    percentile: Option<Time>,
 }
 
 impl Hedges {
+    /// `chooser` saw a response `latency` after its request was created:
+    /// every `REFRESH` responses, once it has `WINDOW`, its `percentile`
+    /// (nearest rank) is taken again.
+    pub fn observe(&mut self, chooser: usize, latency: Time, percentile: f64) {
+        if self.observed.len() <= chooser {
+            self.observed.resize_with(chooser + 1, Observed::default);
+        }
+        let o = &mut self.observed[chooser];
+        match o.recent.len() {
+            WINDOW => o.recent[(o.seen % WINDOW as u64) as usize] = latency,
+            _ => o.recent.push(latency),
+        }
+        o.seen += 1;
+        if o.recent.len() == WINDOW && o.seen % REFRESH == 0 {
+            let rank = (libm::ceil(percentile / 100.0 * WINDOW as f64) as usize).clamp(1, WINDOW);
+            self.scratch.clone_from(&o.recent);
+            let (_, at_rank, _) = self.scratch.select_nth_unstable(rank - 1);
+            o.percentile = Some(*at_rank);
+        }
+    }
+
+    /// The percentile of `chooser`'s latencies, once it has seen enough.
+    fn percentile_of(&self, chooser: usize) -> Option<Time> {
+        self.observed.get(chooser)?.percentile
+    }
+
     fn grow_to(&mut self, id: u32) {
         let len = id as usize + 1;
         if self.due.len() < len {
@@ -76,13 +119,26 @@ impl Hedges {
 }
 
 impl Simulation {
+    /// `chooser` had a response to a request never sent back, `latency`
+    /// after its creation: it counts towards the percentile it hedges after.
+    #[cold]
+    pub(super) fn observe_latency(&mut self, chooser: usize, latency: Option<Time>) {
+        if let (Some(percentile), Some(latency)) = (self.timing.hedge_percentile, latency) {
+            self.hedges.observe(chooser, latency, percentile);
+        }
+    }
+
     /// A request was sent to a server: if it is the request's first send,
     /// schedule its hedge (hedging is on).
     #[cold]
     pub(super) fn arm_hedge(&mut self, id: u32) {
-        let first_send =
-            self.sessions.get(id).is_some_and(|s| s.fate == Fate::Answers && s.request.retries == 0);
-        if let (true, Some(after)) = (first_send, self.timing.hedge_after) {
+        let Some(session) = self.sessions.get(id) else { return };
+        if session.fate != Fate::Answers || session.request.retries > 0 {
+            return;
+        }
+        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let percentile = self.timing.hedge_percentile.and_then(|_| self.hedges.percentile_of(chooser));
+        if let Some(after) = percentile.or(self.timing.hedge_after) {
             self.hedges.arm(id, self.now + after);
             self.events.push(self.now + after, Event::HedgeDue { session: id });
         }
@@ -119,7 +175,7 @@ impl Simulation {
     /// is due and no response has come.
     #[cold]
     pub(super) fn hedge_due(&mut self, id: u32) {
-        if !self.hedges.take_due(id, self.now) || self.timing.hedge_after.is_none() {
+        if !self.hedges.take_due(id, self.now) || !self.timing.hedging() {
             return;
         }
         let Some(session) = self.sessions.get(id) else { return };

@@ -94,6 +94,8 @@ struct Timing {
     board_refresh: Option<Time>,
     /// How long a chooser waits for a response before it hedges; `None`: never.
     hedge_after: Option<Time>,
+    /// The percentile of its observed latencies a chooser hedges after.
+    hedge_percentile: Option<f64>,
 }
 
 impl Timing {
@@ -109,7 +111,13 @@ impl Timing {
             // refresh never reschedules itself at the same instant.
             board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
             hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
+            hedge_percentile: scenario.hedge_percentile,
         }
+    }
+
+    /// Whether choosers hedge (after a delay, or a percentile, or both).
+    fn hedging(&self) -> bool {
+        self.hedge_after.is_some() || self.hedge_percentile.is_some()
     }
 
     /// The delay, and its event lane, between a server and the tier that

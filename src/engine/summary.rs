@@ -204,7 +204,8 @@ impl Simulation {
 
     fn hedging(&self, completed: u64) -> Option<Hedging> {
         let m = &self.metrics;
-        if self.scenario.hedge_after_ms.is_none() && m.hedges == 0 {
+        let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
+        if !hedging && m.hedges == 0 {
             return None;
         }
         // Busy slot-time, from the samples every 250 ms, less the losers'.

@@ -19,6 +19,8 @@ pub enum FieldKind {
     Choice(&'static [&'static str]),
     /// A number of milliseconds in `min..=max`, or "none".
     MillisOrNone { min: f64, max: f64 },
+    /// A percentile in `min..=max`, or "none".
+    PercentileOrNone { min: f64, max: f64 },
     /// A whole number in `min..=max`, or "all".
     CountOrAll { min: u64, max: u64 },
     /// A list of up to `max_len` numbers, each in `min..=max`.
@@ -120,6 +122,9 @@ impl Field {
                 format!("0, or a number from {} to {}", format_number(min), format_number(max))
             }
             FieldKind::Choice(names) => format!("one of {}", names.join(", ")),
+            FieldKind::PercentileOrNone { min, max } => {
+                format!("\"none\" or a percentile from {} to {}", format_number(min), format_number(max))
+            }
             FieldKind::MillisOrNone { min, max } => {
                 format!("\"none\" or milliseconds from {} to {}", format_number(min), format_number(max))
             }
@@ -169,7 +174,7 @@ impl Field {
                 x => number_in(x, min, max).map(Value::Number),
             },
             FieldKind::Choice(names) => names.iter().find(|n| **n == text).map(|n| Value::Choice(n)),
-            FieldKind::MillisOrNone { min, max } => match text {
+            FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => match text {
                 "none" => Some(Value::Optional(None)),
                 _ => number_in(text.parse().ok()?, min, max).map(|x| Value::Optional(Some(x))),
             },
@@ -201,11 +206,14 @@ impl Field {
         let text = match (self.kind, raw) {
             (FieldKind::Count { .. } | FieldKind::CountOrAll { .. }, Integer(n)) => n.to_string(),
             (
-                FieldKind::Number { .. } | FieldKind::ZeroOrNumber { .. } | FieldKind::MillisOrNone { .. },
+                FieldKind::Number { .. }
+                | FieldKind::ZeroOrNumber { .. }
+                | FieldKind::MillisOrNone { .. }
+                | FieldKind::PercentileOrNone { .. },
                 Integer(_) | Float(_),
             ) => raw.to_string(),
             (FieldKind::Choice(_) | FieldKind::SpeedSchedule, String(s)) => s.clone(),
-            (FieldKind::MillisOrNone { .. }, String(s))
+            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
                 if s != "none" && s.trim().parse::<f64>().is_err() =>
             {
                 return Err(self.bad(&raw.to_string()));
@@ -213,7 +221,11 @@ impl Field {
             (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && s.trim().parse::<f64>().is_err() => {
                 return Err(self.bad(&raw.to_string()));
             }
-            (FieldKind::MillisOrNone { .. }, String(s)) if s == "none" => s.clone(),
+            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
+                if s == "none" =>
+            {
+                s.clone()
+            }
             (FieldKind::CountOrAll { .. }, String(s)) if s == "all" => s.clone(),
             (FieldKind::NumberList { .. }, Array(items)) => {
                 let numbers: Option<Vec<std::string::String>> = items

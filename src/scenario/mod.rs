@@ -61,6 +61,8 @@ pub struct Scenario {
     pub retry_budget: u32,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
+    /// `None`: the hedge delay is `hedge_after_ms` alone.
+    pub hedge_percentile: Option<f64>,
     pub hedge_cancel: HedgeCancel,
     pub seed: u64,
     pub duration_s: f64,
@@ -98,6 +100,7 @@ impl Default for Scenario {
             staleness_ms: 0.0,
             retry_budget: 10,
             hedge_after_ms: None,
+            hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,
             seed: 1,
             duration_s: 60.0,

@@ -226,11 +226,19 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "hedge_after_ms",
-        help: "a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers",
+        help: "a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers (see hedge_percentile)",
         kind: FieldKind::MillisOrNone { min: 0.001, max: 600_000.0 },
         live: true,
         get: |s| Value::Optional(s.hedge_after_ms),
         put: |s, v| s.hedge_after_ms = v.optional(),
+    },
+    Field {
+        key: "hedge_percentile",
+        help: "hedge when no response has come after this percentile of the latencies the chooser saw on its last 64 responses (once it has seen 64; hedge_after_ms, if set, until then)",
+        kind: FieldKind::PercentileOrNone { min: 1.0, max: 99.9 },
+        live: true,
+        get: |s| Value::Optional(s.hedge_percentile),
+        put: |s, v| s.hedge_percentile = v.optional(),
     },
     Field {
         key: "hedge_cancel",
