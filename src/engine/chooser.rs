@@ -322,6 +322,7 @@ mod tests {
             board_refresh: None,
             hedge_after: None,
             hedge_percentile: None,
+            hedging: false,
         };
         let mut choosers = Choosers::new(
             3,

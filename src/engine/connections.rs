@@ -124,6 +124,7 @@ mod tests {
             board_refresh: None,
             hedge_after: None,
             hedge_percentile: None,
+            hedging: false,
         }
     }
 

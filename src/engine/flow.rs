@@ -141,7 +141,7 @@ impl Simulation {
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
         self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
-        if self.timing.hedging() {
+        if self.timing.hedging {
             self.arm_hedge(id);
         }
     }

@@ -175,7 +175,7 @@ impl Simulation {
     /// is due and no response has come.
     #[cold]
     pub(super) fn hedge_due(&mut self, id: u32) {
-        if !self.hedges.take_due(id, self.now) || !self.timing.hedging() {
+        if !self.hedges.take_due(id, self.now) || !self.timing.hedging {
             return;
         }
         let Some(session) = self.sessions.get(id) else { return };

@@ -96,6 +96,9 @@ struct Timing {
     hedge_after: Option<Time>,
     /// The percentile of its observed latencies a chooser hedges after.
     hedge_percentile: Option<f64>,
+    /// Whether choosers hedge (after a delay, or a percentile, or both):
+    /// read on every send.
+    hedging: bool,
 }
 
 impl Timing {
@@ -112,12 +115,8 @@ impl Timing {
             board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
             hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
             hedge_percentile: scenario.hedge_percentile,
+            hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
         }
-    }
-
-    /// Whether choosers hedge (after a delay, or a percentile, or both).
-    fn hedging(&self) -> bool {
-        self.hedge_after.is_some() || self.hedge_percentile.is_some()
     }
 
     /// The delay, and its event lane, between a server and the tier that
