@@ -13,7 +13,14 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
         (1u32..12, 1u32..5, 1u32..25, 0u32..4, 1u32..6),
         (0usize..PolicyKind::ALL.len(), 0usize..2, 0usize..4, 2u32..4),
         (0.1f64..1.5, prop::option::of(1.0f64..150.0), 0u32..4, prop::option::of(1u32..12)),
-        (0.0f64..8.0, 0.0f64..4.0, 0u32..3, prop::option::of(5.0f64..200.0), 0.0f64..30.0),
+        // Staleness is 0 (live load) or at least 1 µs, as the field allows.
+        (
+            0.0f64..8.0,
+            0.0f64..4.0,
+            0u32..3,
+            prop::option::of(5.0f64..200.0),
+            prop_oneof![Just(0.0), 0.001f64..30.0],
+        ),
         (
             0usize..3,
             0u32..3,
@@ -77,7 +84,7 @@ fn live_change() -> impl Strategy<Value = (&'static str, String)> {
     prop_oneof![
         (0usize..PolicyKind::ALL.len()).prop_map(|i| ("policy", PolicyKind::NAMES[i].to_string())),
         (0.05f64..1.5).prop_map(|x| ("load", x.to_string())),
-        (0.0f64..50.0).prop_map(|x| ("staleness_ms", x.to_string())),
+        prop_oneof![Just(0.0), 0.001f64..50.0].prop_map(|x| ("staleness_ms", x.to_string())),
         prop::option::of(1u32..12).prop_map(|s| ("subset_size", s.map_or("all".into(), |s| s.to_string()))),
         prop::option::of(1.0f64..150.0)
             .prop_map(|t| ("queue_timeout_ms", t.map_or("none".into(), |t| t.to_string()))),
@@ -113,7 +120,14 @@ proptest! {
         prop_assert!(sim.books().balanced(), "{:?}", sim.books());
         let snapshot = sim.snapshot(usize::MAX);
         let books = sim.books();
-        prop_assert_eq!(snapshot.requests.len() as u64, books.in_flight + books.copies_in_flight);
+        // Every request a session waits on is drawn, and every copy but those
+        // cancelled in service (which wait, unseen, for their place to free).
+        prop_assert_eq!(snapshot.requests.len() as u64, snapshot.in_flight);
+        let drawn = snapshot.in_flight;
+        prop_assert!(books.in_flight <= drawn && drawn <= books.in_flight + books.copies_in_flight);
+        let in_service = snapshot.requests.iter().filter(|r| r.hop == lbsim::engine::Hop::InService).count();
+        let busy: u32 = snapshot.servers.iter().map(|s| s.busy).sum();
+        prop_assert_eq!(in_service as u64, u64::from(busy), "every busy slot holds one drawn request");
         for request in &snapshot.requests {
             prop_assert!((0.0..=1.0).contains(&request.progress));
         }
