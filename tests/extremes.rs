@@ -44,6 +44,7 @@ fn extremes(kind: FieldKind) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(","),
         ],
+        FieldKind::ServerRanges => vec!["all".into(), "0-0".into(), "0-9999".into(), "0-4,5-9".into()],
         FieldKind::SpeedSchedule => vec![
             "none".into(),
             "0@0s:0.01".into(),

@@ -1,5 +1,5 @@
 //! Invariants under random scenarios (with request classes, priorities,
-//! hedging and drift) and random live changes: the books always balance,
+//! class pools, hedging and drift) and random live changes: the books always balance,
 //! every request and every hedged copy ends or is in flight, and a seed
 //! fixes the whole run.
 
@@ -42,6 +42,13 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
             let class_shares = (0..classes).map(|c| [8.0, 2.0, 1.0][c]).collect();
             let class_costs = (0..classes).map(|c| [1.0, 4.0, 30.0][c]).collect();
             let class_priorities = (0..classes as u32).map(|c| top_priority.saturating_sub(c)).collect();
+            // With two or three classes, at times a pool of servers per class
+            // (the first class on all of them, the others on the first half).
+            let class_pools = if classes > 1 && top_priority == 2 {
+                (0..classes).map(|c| (0, if c == 0 { servers - 1 } else { (servers - 1) / 2 })).collect()
+            } else {
+                Vec::new()
+            };
             Scenario {
                 servers,
                 slots,
@@ -65,6 +72,7 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
                 class_shares,
                 class_costs,
                 class_priorities,
+                class_pools,
                 hedge_after_ms,
                 hedge_cancel: HedgeCancel::ALL[cancel],
                 // Server 0 drifts to another speed during the run.

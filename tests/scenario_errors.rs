@@ -78,6 +78,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("class_priorities = [101]", "class_priorities", "each from 0 to 100"),
     ("class_priorities = []", "class_priorities", "a list of 1 to 8 whole numbers"),
     ("class_priorities = \"high\"", "class_priorities", "wrong type"),
+    // Class pools: one range of servers per class, within the servers.
+    ("class_pools = \"0-4,5-9\"", "class_pools, class_shares", "2 pools for 1 request classes"),
+    ("class_pools = \"5-3\"", "class_pools", "one range of servers FIRST-LAST per request class"),
+    ("class_pools = \"0-12\"", "class_pools, servers", "runs past the last server, 9"),
+    ("class_pools = [\"0-4\"]", "class_pools", "wrong type"),
     // Hedging.
     ("hedge_after_ms = 0", "hedge_after_ms", "\"none\" or milliseconds from 0.001 to 600000"),
     ("hedge_after_ms = \"soon\"", "hedge_after_ms", "\"none\" or milliseconds"),
@@ -154,7 +159,7 @@ fn structural_fields_refuse_live_changes() {
     assert!(matches!(sim.set("load", "9"), Err(ScenarioError::BadValue { field: "load", .. })));
     assert_eq!(sim.scenario().load, 0.9, "a refused change leaves the scenario as it was");
     assert!(sim.set("policy", "power-of-d").is_ok());
-    for field in ["class_priorities", "speed_changes"] {
+    for field in ["class_priorities", "class_pools", "speed_changes"] {
         assert_eq!(sim.set(field, "0"), Err(ScenarioError::NotLive { field }));
     }
     assert!(matches!(

@@ -88,8 +88,9 @@ impl Simulation {
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
-            let pick = self.choose(client as usize, None);
-            self.send_to_server(id, client as usize, pick.position);
+            let chooser = self.choosers.member(client, demand.0);
+            let pick = self.choose(chooser, None);
+            self.send_to_server(id, chooser, pick.position);
         }
     }
 
@@ -147,9 +148,11 @@ impl Simulation {
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
-        let Some(balancer) = self.sessions.get(id).and_then(|s| s.balancer()) else { return };
-        let pick = self.choose(balancer as usize, avoid);
-        self.send_to_server(id, balancer as usize, pick.position);
+        let Some(session) = self.sessions.get(id) else { return };
+        let Some(balancer) = session.balancer() else { return };
+        let chooser = self.choosers.member(balancer, session.request.class);
+        let pick = self.choose(chooser, avoid);
+        self.send_to_server(id, chooser, pick.position);
     }
 
     fn arrive_at_server(&mut self, id: u32) {
@@ -295,7 +298,7 @@ impl Simulation {
     /// The chooser that sent session `id`'s request hears back from its server.
     fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
         let session = self.sessions.get(id)?;
-        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
         // A response (not a bounce) to a request never sent back times one server.
         let answered = r.retries == 0 && r.stage != Stage::Bounced;
@@ -343,7 +346,7 @@ impl Simulation {
             self.tell_chooser(id);
         }
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let (client, server) = (session.client as usize, session.request.server);
+        let (client, server) = (session.client, session.request.server);
         let (retries, last) = (session.request.retries, session.remaining == 0);
         let latency = self.now - session.request.created;
         let class = session.request.class;
@@ -361,11 +364,13 @@ impl Simulation {
             self.send_to_balancer(id);
             return;
         }
-        // The session stays with its server unless the pool has since changed.
-        let position = match self.choosers.position_of(client, server) {
+        // The session stays with its server unless the pool has since
+        // changed (or, with class pools, the next request's class has another).
+        let chooser = self.choosers.member(client, demand.0);
+        let position = match self.choosers.position_of(chooser, server) {
             Some(position) => position,
-            None => self.choose(client, None).position,
+            None => self.choose(chooser, None).position,
         };
-        self.send_to_server(id, client, position);
+        self.send_to_server(id, chooser, position);
     }
 }

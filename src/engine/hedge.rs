@@ -136,7 +136,7 @@ impl Simulation {
         if session.fate != Fate::Answers || session.request.retries > 0 {
             return;
         }
-        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
         let percentile = self.timing.hedge_percentile.and_then(|_| self.hedges.percentile_of(chooser));
         if let Some(after) = percentile.or(self.timing.hedge_after) {
             self.hedges.arm(id, self.now + after);
@@ -179,7 +179,7 @@ impl Simulation {
             return;
         }
         let Some(session) = self.sessions.get(id) else { return };
-        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
         if session.fate != Fate::Answers
             || self.choosers.pool_len(chooser) < 2
             || self.sessions.live() >= MAX_IN_FLIGHT
@@ -254,7 +254,7 @@ impl Simulation {
     pub(super) fn lose(&mut self, id: u32) {
         self.hedges.unlink(id);
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
         let (server, class, stage, started) = (r.server, r.class, r.stage, r.departs);
         self.choosers.on_cancel(chooser, server, class);
@@ -281,7 +281,7 @@ impl Simulation {
             original.fate = Fate::Answers;
         }
         if let Some(session) = self.sessions.get(id) {
-            let chooser = session.balancer().unwrap_or(session.client) as usize;
+            let chooser = self.choosers.member(session.chooser(), session.request.class);
             self.choosers.on_cancel(chooser, session.request.server, session.request.class);
         }
         self.discard(id);

@@ -176,7 +176,7 @@ impl Simulation {
         let timing = Timing::of(&scenario);
         let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
         let choosers = Choosers::new(
-            scenario.choosers() as usize,
+            (scenario.choosers() as usize, &scenario.class_pools),
             (scenario.weights(), scenario.class_means_ms()),
             pools,
             policy,

@@ -161,6 +161,11 @@ impl Session {
         (self.balancer != NO_BALANCER).then_some(self.balancer)
     }
 
+    /// Who chooses servers for the session: its balancer, or its client.
+    pub fn chooser(&self) -> u32 {
+        self.balancer().unwrap_or(self.client)
+    }
+
     /// The session moves on to its next request, created at `now`, which
     /// brings `demand`.
     pub fn next_request(&mut self, now: Time, demand: (u8, f32)) {

@@ -3,7 +3,7 @@
 
 use super::drift::{self, SpeedChange};
 pub use super::table::FIELDS;
-use super::{Scenario, ScenarioError};
+use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
 
 /// What values a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +29,8 @@ pub enum FieldKind {
     CountList { min: u64, max: u64, max_len: usize },
     /// "none", or a schedule of servers' speed changes (see [`drift`](super::drift)).
     SpeedSchedule,
+    /// "all", or a range of servers per request class (see [`pools`](super::pools)).
+    ServerRanges,
 }
 
 /// A field's value, in the shape its kind gives it.
@@ -40,6 +42,7 @@ pub enum Value {
     Optional(Option<f64>),
     List(Vec<f64>),
     Schedule(Vec<SpeedChange>),
+    Ranges(Vec<(u32, u32)>),
 }
 
 impl Value {
@@ -73,6 +76,12 @@ impl Value {
             _ => Vec::new(),
         }
     }
+    pub(super) fn ranges(&self) -> Vec<(u32, u32)> {
+        match self {
+            Value::Ranges(ranges) => ranges.clone(),
+            _ => Vec::new(),
+        }
+    }
     pub(super) fn schedule(&self) -> Vec<SpeedChange> {
         match self {
             Value::Schedule(changes) => changes.clone(),
@@ -103,6 +112,7 @@ impl Field {
             Value::Optional(None) => "none".into(),
             Value::List(xs) => xs.iter().map(|x| format_number(*x)).collect::<Vec<_>>().join(","),
             Value::Schedule(changes) => drift::text(&changes),
+            Value::Ranges(ranges) => pools::text(&ranges),
         }
     }
 
@@ -139,6 +149,9 @@ impl Field {
             FieldKind::CountList { min, max, max_len } => {
                 format!("a list of 1 to {max_len} whole numbers, each from {min} to {max}")
             }
+            FieldKind::ServerRanges => format!(
+                "\"all\" or one range of servers FIRST-LAST per request class, separated by commas (0-7,8-9), at most {MAX_CLASSES}"
+            ),
             FieldKind::SpeedSchedule => format!(
                 "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
                 drift::MAX_CHANGES,
@@ -195,6 +208,7 @@ impl Field {
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
             FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
+            FieldKind::ServerRanges => pools::parse(text).map(Value::Ranges),
         }
     }
 
@@ -212,7 +226,9 @@ impl Field {
                 | FieldKind::PercentileOrNone { .. },
                 Integer(_) | Float(_),
             ) => raw.to_string(),
-            (FieldKind::Choice(_) | FieldKind::SpeedSchedule, String(s)) => s.clone(),
+            (FieldKind::Choice(_) | FieldKind::SpeedSchedule | FieldKind::ServerRanges, String(s)) => {
+                s.clone()
+            }
             (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
                 if s != "none" && s.trim().parse::<f64>().is_err() =>
             {

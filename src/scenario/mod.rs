@@ -9,6 +9,7 @@ pub mod drift;
 mod error;
 pub mod fields;
 mod kinds;
+pub mod pools;
 mod table;
 
 pub use drift::SpeedChange;
@@ -41,6 +42,8 @@ pub struct Scenario {
     pub class_costs: Vec<f64>,
     /// Each class's priority (higher is served first), or one for all.
     pub class_priorities: Vec<u32>,
+    /// Each class's range of servers, first to last; empty: all servers.
+    pub class_pools: Vec<(u32, u32)>,
     pub service_cv: f64,
     pub pareto_shape: f64,
     pub clients: u32,
@@ -83,6 +86,7 @@ impl Default for Scenario {
             class_shares: vec![1.0],
             class_costs: vec![1.0],
             class_priorities: vec![0],
+            class_pools: Vec::new(),
             service_cv: 1.0,
             pareto_shape: 2.5,
             clients: 20,
@@ -208,6 +212,21 @@ impl Scenario {
         self.subset_size.map_or(self.servers, |s| s.min(self.servers))
     }
 
+    /// The per-server entries all choosers together track: with class
+    /// pools, each chooser keeps one pool per class.
+    pub fn knowledge_entries(&self) -> u64 {
+        let per_chooser = match self.class_pools.as_slice() {
+            [] => u64::from(self.pool_size()),
+            ranges => ranges
+                .iter()
+                .map(|&(first, last)| {
+                    u64::from(self.subset_size.map_or(last - first + 1, |s| s.min(last - first + 1)))
+                })
+                .sum(),
+        };
+        u64::from(self.choosers()) * per_chooser
+    }
+
     /// The parties that choose servers: the balancers, or the clients themselves.
     pub fn choosers(&self) -> u32 {
         if self.balancers > 0 {
@@ -236,15 +255,31 @@ impl Scenario {
 
     /// Checks the rules that involve more than one field.
     fn check(&self) -> Result<(), ScenarioError> {
-        let entries = self.choosers() as u64 * self.pool_size() as u64;
+        let entries = self.knowledge_entries();
         if entries > MAX_KNOWLEDGE_ENTRIES {
             return Err(ScenarioError::Combination {
                 fields: "clients, balancers, subset_size",
                 message: format!(
                     "{} choosers each tracking {} servers is {entries} entries; at most {MAX_KNOWLEDGE_ENTRIES} are allowed (use balancers or a smaller subset_size)",
                     self.choosers(),
-                    self.pool_size()
+                    entries / u64::from(self.choosers())
                 ),
+            });
+        }
+        let classes = self.class_shares.len();
+        if !self.class_pools.is_empty() && self.class_pools.len() != classes {
+            return Err(ScenarioError::Combination {
+                fields: "class_pools, class_shares",
+                message: format!(
+                    "{} pools for {classes} request classes: give one range of servers per class, or \"all\"",
+                    self.class_pools.len()
+                ),
+            });
+        }
+        if let Some(&(first, last)) = self.class_pools.iter().find(|&&(_, last)| last >= self.servers) {
+            return Err(ScenarioError::Combination {
+                fields: "class_pools, servers",
+                message: format!("the pool {first}-{last} runs past the last server, {}", self.servers - 1),
             });
         }
         let sessions_per_sec = self.load * self.capacity_per_sec() / f64::from(self.session_length);

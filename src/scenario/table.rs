@@ -97,6 +97,14 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.class_priorities = v.list().into_iter().map(|p| p as u32).collect(),
     },
     Field {
+        key: "class_pools",
+        help: "each request class's own range of servers, in order (0-7,8-9: the first class goes to servers 0 to 7, the second to 8 and 9); each chooser keeps a pool, a policy and what it knows per class; subset_size draws within each range",
+        kind: FieldKind::ServerRanges,
+        live: false,
+        get: |s| Value::Ranges(s.class_pools.clone()),
+        put: |s, v| s.class_pools = v.ranges(),
+    },
+    Field {
         key: "service_cv",
         help: "coefficient of variation of lognormal service times",
         kind: FieldKind::Number { min: 0.05, max: 10.0 },
