@@ -10,7 +10,9 @@
 //! the same with each client choosing among a subset of 10 servers (as the
 //! essay advises, and far less client state); and the same with the default
 //! 20 clients (the benchmark's settings with nothing else changed from the
-//! defaults). The cases take turns, round after round, so a slow spell of
+//! defaults); and the benchmark with two request classes (10% of requests
+//! costing 10 times the others, served after them) and hedging after
+//! 300 ms (a copy for about 6% of requests). The cases take turns, round after round, so a slow spell of
 //! the machine falls on all of them. For the benchmark's scenarios it gives
 //! their speed relative to M/M/3 in the same rounds and whether the medians
 //! meet the engine's targets: at least 10 million events per second, and the
@@ -44,23 +46,33 @@ fn median(values: impl Iterator<Item = f64>) -> f64 {
 fn main() {
     let runs: usize = std::env::var("LBSIM_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
     // The first case is the gauge of the machine's speed.
-    let cases = [
-        ("mmc.toml", Some(("duration_s", "1000"))),
-        ("benchmark.toml", None),
-        ("benchmark.toml", Some(("subset_size", "10"))),
-        ("benchmark.toml", Some(("clients", "20"))),
+    let classes_and_hedging: &[(&str, &str)] = &[
+        ("class_shares", "9,1"),
+        ("class_costs", "1,10"),
+        ("class_priorities", "1,0"),
+        ("hedge_after_ms", "300"),
+    ];
+    let cases: [(&str, &[(&str, &str)]); 5] = [
+        ("mmc.toml", &[("duration_s", "1000")]),
+        ("benchmark.toml", &[]),
+        ("benchmark.toml", &[("subset_size", "10")]),
+        ("benchmark.toml", &[("clients", "20")]),
+        ("benchmark.toml", classes_and_hedging),
     ];
     let scenarios: Vec<(String, Scenario)> = cases
         .iter()
-        .map(|&(name, change)| {
+        .map(|&(name, changes)| {
             let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
             let text = std::fs::read_to_string(&path).expect("scenario file");
             let mut scenario = Scenario::from_toml(&text).expect("valid scenario");
-            let mut label = name.to_string();
-            if let Some((field, value)) = change {
-                scenario.set(field, value).expect("valid setting");
-                label = format!("{name} with {field} = {value}");
-            }
+            scenario.set_many(changes.iter().copied()).expect("valid settings");
+            let label = match changes {
+                [] => name.to_string(),
+                _ => {
+                    let settings: Vec<String> = changes.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+                    format!("{name} with {}", settings.join(", "))
+                }
+            };
             (label, scenario)
         })
         .collect();

@@ -24,7 +24,9 @@ fn extremes(kind: FieldKind) -> Vec<String> {
         FieldKind::Number { min, max } => vec![n(min), n(max)],
         FieldKind::ZeroOrNumber { min, max } => vec!["0".into(), n(min), n(max)],
         FieldKind::Choice(names) => names.iter().map(|s| s.to_string()).collect(),
-        FieldKind::MillisOrNone { min, max } => vec!["none".into(), n(min), n(max)],
+        FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => {
+            vec!["none".into(), n(min), n(max)]
+        }
         FieldKind::CountOrAll { min, max } => vec!["all".into(), min.to_string(), max.to_string()],
         FieldKind::NumberList { min, max, max_len } => vec![
             n(min),
@@ -32,6 +34,22 @@ fn extremes(kind: FieldKind) -> Vec<String> {
             format!("{},{}", n(min), n(max)),
             vec![n(max); max_len].join(","),
             (0..max_len).map(|i| n(if i % 2 == 0 { min } else { max })).collect::<Vec<_>>().join(","),
+        ],
+        FieldKind::CountList { min, max, max_len } => vec![
+            min.to_string(),
+            max.to_string(),
+            format!("{min},{max}"),
+            (0..max_len)
+                .map(|i| if i % 2 == 0 { min } else { max }.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        ],
+        FieldKind::ServerRanges => vec!["all".into(), "0-0".into(), "0-9999".into(), "0-4,5-9".into()],
+        FieldKind::SpeedSchedule => vec![
+            "none".into(),
+            "0@0s:0.01".into(),
+            "0@86400s:100".into(),
+            (0..100).map(|i| format!("0@{}s:{}", i % 3, [0.01, 100.0][i % 2])).collect::<Vec<_>>().join(","),
         ],
     }
 }

@@ -1,9 +1,10 @@
-//! Invariants under random scenarios and random live changes: the books
-//! always balance, every request ends or is in flight, and a seed fixes the
-//! whole run.
+//! Invariants under random scenarios (with request classes, priorities,
+//! class pools, hedging and drift) and random live changes: the books always balance,
+//! every request and every hedged copy ends or is in flight, and a seed
+//! fixes the whole run.
 
 mod common;
-use lbsim::scenario::{Demand, PolicyKind, ServiceDistribution};
+use lbsim::scenario::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, SpeedChange};
 use lbsim::{Scenario, Simulation, Time};
 use proptest::prelude::*;
 
@@ -12,15 +13,42 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
         (1u32..12, 1u32..5, 1u32..25, 0u32..4, 1u32..6),
         (0usize..PolicyKind::ALL.len(), 0usize..2, 0usize..4, 2u32..4),
         (0.1f64..1.5, prop::option::of(1.0f64..150.0), 0u32..4, prop::option::of(1u32..12)),
-        (0.0f64..8.0, 0.0f64..4.0, 0u32..3, prop::option::of(5.0f64..200.0), 0.0f64..30.0),
+        // Staleness is 0 (live load) or at least 1 µs, as the field allows.
+        (
+            0.0f64..8.0,
+            0.0f64..4.0,
+            0u32..3,
+            prop::option::of(5.0f64..200.0),
+            prop_oneof![Just(0.0), 0.001f64..30.0],
+        ),
+        (
+            0usize..3,
+            0u32..3,
+            prop::option::of(0.5f64..60.0),
+            0usize..2,
+            prop::option::of((0.0f64..2.0, 0.05f64..4.0)),
+        ),
         any::<u64>(),
     )
-        .prop_map(|(sizes, choices, rates, network, seed)| {
+        .prop_map(|(sizes, choices, rates, network, extras, seed)| {
             let (servers, slots, clients, balancers, session_length) = sizes;
             let (policy, demand, service, d) = choices;
             let (load, queue_timeout_ms, retry_budget, subset_size) = rates;
             let (client_delay_ms, balancer_delay_ms, handshake_round_trips, idle_timeout_ms, staleness_ms) =
                 network;
+            // One, two or three request classes, the last the dearest and the first the most urgent.
+            let (extra_classes, top_priority, hedge_after_ms, cancel, drift) = extras;
+            let classes = 1 + extra_classes;
+            let class_shares = (0..classes).map(|c| [8.0, 2.0, 1.0][c]).collect();
+            let class_costs = (0..classes).map(|c| [1.0, 4.0, 30.0][c]).collect();
+            let class_priorities = (0..classes as u32).map(|c| top_priority.saturating_sub(c)).collect();
+            // With two or three classes, at times a pool of servers per class
+            // (the first class on all of them, the others on the first half).
+            let class_pools = if classes > 1 && top_priority == 2 {
+                (0..classes).map(|c| (0, if c == 0 { servers - 1 } else { (servers - 1) / 2 })).collect()
+            } else {
+                Vec::new()
+            };
             Scenario {
                 servers,
                 slots,
@@ -41,6 +69,17 @@ fn small_scenario() -> impl Strategy<Value = Scenario> {
                 handshake_round_trips,
                 idle_timeout_ms,
                 staleness_ms,
+                class_shares,
+                class_costs,
+                class_priorities,
+                class_pools,
+                hedge_after_ms,
+                hedge_cancel: HedgeCancel::ALL[cancel],
+                // Server 0 drifts to another speed during the run.
+                speed_changes: drift
+                    .map(|(at_s, speed)| SpeedChange { server: 0, at_s, speed })
+                    .into_iter()
+                    .collect(),
                 seed: seed >> 11,
                 duration_s: 2.0,
                 ..Scenario::default()
@@ -53,12 +92,17 @@ fn live_change() -> impl Strategy<Value = (&'static str, String)> {
     prop_oneof![
         (0usize..PolicyKind::ALL.len()).prop_map(|i| ("policy", PolicyKind::NAMES[i].to_string())),
         (0.05f64..1.5).prop_map(|x| ("load", x.to_string())),
-        (0.0f64..50.0).prop_map(|x| ("staleness_ms", x.to_string())),
+        prop_oneof![Just(0.0), 0.001f64..50.0].prop_map(|x| ("staleness_ms", x.to_string())),
         prop::option::of(1u32..12).prop_map(|s| ("subset_size", s.map_or("all".into(), |s| s.to_string()))),
         prop::option::of(1.0f64..150.0)
             .prop_map(|t| ("queue_timeout_ms", t.map_or("none".into(), |t| t.to_string()))),
         (0u32..4).prop_map(|b| ("retry_budget", b.to_string())),
         (2u32..5).prop_map(|d| ("choices", d.to_string())),
+        prop::option::of(0.5f64..60.0)
+            .prop_map(|t| ("hedge_after_ms", t.map_or("none".into(), |t| t.to_string()))),
+        (0usize..2).prop_map(|i| ("hedge_cancel", HedgeCancel::NAMES[i].to_string())),
+        prop::option::of(1.0f64..99.9)
+            .prop_map(|p| ("hedge_percentile", p.map_or("none".into(), |p| p.to_string()))),
     ]
 }
 
@@ -83,7 +127,15 @@ proptest! {
         sim.advance_to(Time::from_secs(2.0), 200_000);
         prop_assert!(sim.books().balanced(), "{:?}", sim.books());
         let snapshot = sim.snapshot(usize::MAX);
-        prop_assert_eq!(snapshot.requests.len() as u64, sim.books().in_flight);
+        let books = sim.books();
+        // Every request a session waits on is drawn, and every copy but those
+        // cancelled in service (which wait, unseen, for their place to free).
+        prop_assert_eq!(snapshot.requests.len() as u64, snapshot.in_flight);
+        let drawn = snapshot.in_flight;
+        prop_assert!(books.in_flight <= drawn && drawn <= books.in_flight + books.copies_in_flight);
+        let in_service = snapshot.requests.iter().filter(|r| r.hop == lbsim::engine::Hop::InService).count();
+        let busy: u32 = snapshot.servers.iter().map(|s| s.busy).sum();
+        prop_assert_eq!(in_service as u64, u64::from(busy), "every busy slot holds one drawn request");
         for request in &snapshot.requests {
             prop_assert!((0.0..=1.0).contains(&request.progress));
         }
@@ -97,7 +149,12 @@ proptest! {
         sim.advance_to(Time::from_secs(600.0), 2_000_000);
         let books = sim.books();
         prop_assert_eq!(books.in_flight, 0);
+        prop_assert_eq!(books.copies_in_flight, 0);
         prop_assert_eq!(books.created, books.completed + books.failed);
+        prop_assert_eq!(books.hedged, books.discarded);
+        // No slot is left taken, nor a request queued, by a copy that lost its race.
+        let idle = sim.snapshot(0).servers.iter().all(|s| s.busy == 0 && s.queued == 0);
+        prop_assert!(idle, "{:?}", sim.snapshot(0).servers);
         let counts = sim.summary().counts;
         let clients = u64::from(scenario.clients);
         prop_assert_eq!(counts.sessions_started, clients);

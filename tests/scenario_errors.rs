@@ -66,6 +66,39 @@ const CASES: &[(&str, &str, &str)] = &[
     ("server_weights = []", "server_weights", "a list of 1 to 100 numbers"),
     ("server_weights = [1, \"two\"]", "server_weights", "wrong type"),
     ("policy = \"least-work \"", "policy", "least-work"),
+    // Priorities: whole numbers, one per class or one for all.
+    ("class_priorities = [1, 0]", "class_priorities, class_shares", "2 priorities for 1 request classes"),
+    (
+        "class_shares = [1, 1]\nclass_costs = [1, 1]\nclass_priorities = [2, 1, 0]",
+        "class_priorities, class_shares",
+        "one priority per class, or one for all",
+    ),
+    ("class_priorities = [1.5]", "class_priorities", "something other than whole numbers"),
+    ("class_priorities = [-1]", "class_priorities", "whole numbers, each from 0 to 100"),
+    ("class_priorities = [101]", "class_priorities", "each from 0 to 100"),
+    ("class_priorities = []", "class_priorities", "a list of 1 to 8 whole numbers"),
+    ("class_priorities = \"high\"", "class_priorities", "wrong type"),
+    // Class pools: one range of servers per class, within the servers.
+    ("class_pools = \"0-4,5-9\"", "class_pools, class_shares", "2 pools for 1 request classes"),
+    ("class_pools = \"5-3\"", "class_pools", "one range of servers FIRST-LAST per request class"),
+    ("class_pools = \"0-12\"", "class_pools, servers", "runs past the last server, 9"),
+    ("class_pools = [\"0-4\"]", "class_pools", "wrong type"),
+    // Hedging.
+    ("hedge_after_ms = 0", "hedge_after_ms", "\"none\" or milliseconds from 0.001 to 600000"),
+    ("hedge_after_ms = \"soon\"", "hedge_after_ms", "\"none\" or milliseconds"),
+    ("hedge_after_ms = \"40\"", "hedge_after_ms", "wrong type: `\"40\"` is text"),
+    ("hedge_percentile = 100", "hedge_percentile", "\"none\" or a percentile from 1 to 99.9"),
+    ("hedge_percentile = \"p99\"", "hedge_percentile", "\"none\" or a percentile"),
+    ("hedge_cancel = \"always\"", "hedge_cancel", "one of in-service, queued"),
+    ("hedge_cancel = true", "hedge_cancel", "wrong type: `true` is true or false"),
+    // Drift.
+    ("speed_changes = \"3@10:0.25\"", "speed_changes", "SERVER@SECONDSs:SPEED"),
+    ("speed_changes = \"0@1s:0\"", "speed_changes", "speeds from 0.01 to 100"),
+    ("speed_changes = \"0@90000s:1\"", "speed_changes", "seconds from 0 to 86400"),
+    ("speed_changes = \"0@1s:1,\"", "speed_changes", "separated by commas"),
+    ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "servers are numbered 0 to 9"),
+    ("speed_changes = [\"0@1s:1\"]", "speed_changes", "wrong type: `[\"0@1s:1\"]` is a list"),
+    ("speed_changes = 3", "speed_changes", "wrong type"),
 ];
 
 #[test]
@@ -126,6 +159,37 @@ fn structural_fields_refuse_live_changes() {
     assert!(matches!(sim.set("load", "9"), Err(ScenarioError::BadValue { field: "load", .. })));
     assert_eq!(sim.scenario().load, 0.9, "a refused change leaves the scenario as it was");
     assert!(sim.set("policy", "power-of-d").is_ok());
+    for field in ["class_priorities", "class_pools", "speed_changes"] {
+        assert_eq!(sim.set(field, "0"), Err(ScenarioError::NotLive { field }));
+    }
+    assert!(matches!(
+        sim.set("hedge_after_ms", "0"),
+        Err(ScenarioError::BadValue { field: "hedge_after_ms", .. })
+    ));
+}
+
+/// Hedging switches on, changes how losers stop, moves to a percentile,
+/// and switches off, live.
+#[test]
+fn hedging_changes_live() {
+    let mut sim = Simulation::new(&Scenario { load: 0.5, ..Scenario::default() }).unwrap();
+    let hedged = |sim: &mut Simulation, seconds: f64| {
+        let before = sim.books().hedged;
+        sim.advance_to(sim.now() + lbsim::Time::from_secs(seconds), u64::MAX);
+        assert!(sim.books().balanced(), "{:?}", sim.books());
+        sim.books().hedged - before
+    };
+    assert_eq!(hedged(&mut sim, 2.0), 0);
+    sim.set("hedge_after_ms", "30").unwrap();
+    assert!(hedged(&mut sim, 2.0) > 100);
+    sim.set("hedge_cancel", "queued").unwrap();
+    assert!(hedged(&mut sim, 2.0) > 100);
+    sim.set("hedge_after_ms", "none").unwrap();
+    sim.set("hedge_percentile", "80").unwrap();
+    assert!(hedged(&mut sim, 2.0) > 100);
+    sim.set("hedge_percentile", "none").unwrap();
+    sim.advance_to(sim.now() + lbsim::Time::from_secs(1.0), u64::MAX);
+    assert_eq!(hedged(&mut sim, 2.0), 0);
 }
 
 #[test]

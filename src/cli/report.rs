@@ -64,14 +64,30 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     for (i, class) in summary.classes.iter().enumerate() {
         let _ = writeln!(
             out,
-            "class {i} ({:.2}% of requests, mean service {:.2} ms): queue time p50 {:.2} p99 {:.2} · latency p50 {:.2} p99 {:.2} ms",
+            "class {i} ({:.2}% of requests, mean service {:.2} ms, priority {}): queue time mean {:.2} p50 {:.2} p99 {:.2} · latency p50 {:.2} p99 {:.2} ms · {:.4} timeouts per request",
             100.0 * class.share,
             class.mean_service_ms,
+            class.priority,
+            class.queue_ms.mean,
             class.queue_ms.p50,
             class.queue_ms.p99,
             class.latency_ms.p50,
-            class.latency_ms.p99
+            class.latency_ms.p99,
+            class.timeouts_per_request
         );
+    }
+    if let Some(h) = &summary.hedging {
+        let _ = writeln!(
+            out,
+            "hedging: {:.2}% of requests sent a copy, {:.1}% of races won by the copy · extra work {:.2}% of the service that answered",
+            100.0 * h.hedge_rate,
+            100.0 * h.copies_won,
+            100.0 * h.extra_work
+        );
+    }
+    if let Some(ratio) = summary.starvation {
+        let _ =
+            writeln!(out, "starvation: the lowest priority's mean queue time is {ratio:.2}× the highest's");
     }
     let _ = write!(out, "{}", confidence(summary));
     if let Some(theory) = &summary.theory {

@@ -42,6 +42,13 @@ pub struct Choosers {
     /// Whether the policy times round trips, or hears from idle servers.
     times_round_trips: bool,
     hears_idle_servers: bool,
+    /// With class pools, each class's range of servers: every chooser is
+    /// then one member per class, `per_chooser` in a row, each with its
+    /// own pool, policy and knowledge. Empty: one member per chooser.
+    class_pools: Vec<(u32, u32)>,
+    per_chooser: usize,
+    /// Whether a request's class picks its chooser's member.
+    by_class: bool,
 }
 
 impl Choosers {
@@ -50,7 +57,7 @@ impl Choosers {
     /// the choosers are clients, who open connections to servers themselves;
     /// `weights`, each server's nominal weight.
     pub fn new(
-        count: usize,
+        (count, class_pools): (usize, &[(u32, u32)]),
         (weights, class_means): (Vec<f64>, Vec<f64>),
         (subset_size, clients_connect, timing): (Option<u32>, bool, &Timing),
         (kind, choices): (PolicyKind, u32),
@@ -58,10 +65,12 @@ impl Choosers {
     ) -> Choosers {
         let servers = weights.len();
         let mut scratch: Vec<u32> = (0..servers as u32).collect();
-        let mut members = Vec::with_capacity(count);
+        let per_chooser = class_pools.len().max(1);
+        let mut members = Vec::with_capacity(count * per_chooser);
         let mut start = 0;
-        for _ in 0..count {
-            let pool = draw_pool(subset_size, servers, &mut scratch, rng);
+        for member in 0..count * per_chooser {
+            let pool =
+                draw_member_pool(class_pools.get(member % per_chooser), subset_size, &mut scratch, rng);
             let len = len_of(&pool, servers);
             let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
             members.push(Member { pool, start, policy });
@@ -79,6 +88,20 @@ impl Choosers {
             work: if several { vec![0.0; start] } else { Vec::new() },
             times_round_trips: kind.times_round_trips(),
             hears_idle_servers: kind.hears_idle_servers(),
+            class_pools: class_pools.to_vec(),
+            per_chooser,
+            by_class: !class_pools.is_empty(),
+        }
+    }
+
+    /// The member of chooser `base` (a client or balancer) that routes
+    /// requests of `class`: the chooser itself without class pools.
+    #[inline]
+    pub fn member(&self, base: u32, class: u8) -> usize {
+        if self.by_class {
+            base as usize * self.per_chooser + usize::from(class)
+        } else {
+            base as usize
         }
     }
 
@@ -190,6 +213,16 @@ impl Choosers {
         }
     }
 
+    /// `chooser` cancelled its request of `class` at `server` (a hedge's
+    /// loser): it is no longer in flight there.
+    pub fn on_cancel(&mut self, chooser: usize, server: u32, class: u8) {
+        if let Some(position) = self.position_of(chooser, server) {
+            let known = self.entry_mut(chooser, position);
+            known.in_flight = known.in_flight.saturating_sub(1);
+            self.add_work(chooser, position, class, -1.0);
+        }
+    }
+
     /// Gives every chooser a new policy of `kind`.
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
         for chooser in 0..self.members.len() {
@@ -204,8 +237,12 @@ impl Choosers {
     /// in both its old and its new pool, and its connections to them.
     pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
         let mut scratch: Vec<u32> = (0..self.servers as u32).collect();
-        let pools: Vec<_> =
-            self.members.iter().map(|_| draw_pool(subset_size, self.servers, &mut scratch, rng)).collect();
+        let per_chooser = self.per_chooser;
+        let pools: Vec<_> = (0..self.members.len())
+            .map(|member| {
+                draw_member_pool(self.class_pools.get(member % per_chooser), subset_size, &mut scratch, rng)
+            })
+            .collect();
         let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
         let mut known = huge_pages::filled(total, Known::default());
         let mut work = if self.work.is_empty() { Vec::new() } else { vec![0.0; total] };
@@ -250,6 +287,23 @@ fn len_of(pool: &Option<Vec<u32>>, servers: usize) -> usize {
 /// The server at `position` of a pool (`None`: all servers, in order).
 fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
     pool.as_ref().map_or(position as u32, |pool| pool[position])
+}
+
+/// Draws a member's pool: of `size` servers (all when `None`) out of its
+/// class's range of servers, or, without class pools, out of all of them
+/// (`None` when it is all of them). `scratch` is any permutation of all
+/// the servers.
+fn draw_member_pool(
+    range: Option<&(u32, u32)>,
+    size: Option<u32>,
+    scratch: &mut [u32],
+    rng: &mut SimRng,
+) -> Option<Vec<u32>> {
+    let Some(&(first, last)) = range else { return draw_pool(size, scratch.len(), scratch, rng) };
+    let mut range: Vec<u32> = (first..=last).collect();
+    let len = range.len();
+    // The whole range, in order, when the size asks for all of it.
+    Some(draw_pool(size, len, &mut range, rng).unwrap_or(range))
 }
 
 /// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).
@@ -310,9 +364,12 @@ mod tests {
             queue_timeout: None,
             idle_timeout: None,
             board_refresh: None,
+            hedge_after: None,
+            hedge_percentile: None,
+            hedging: false,
         };
         let mut choosers = Choosers::new(
-            3,
+            (3, &[]),
             (vec![1.0; 10], vec![1.0]),
             (Some(4), true, &timing),
             (PolicyKind::Random, 2),

@@ -122,6 +122,9 @@ mod tests {
             queue_timeout: None,
             idle_timeout: idle_ms.map(Time::from_ms),
             board_refresh: None,
+            hedge_after: None,
+            hedge_percentile: None,
+            hedging: false,
         }
     }
 

@@ -48,6 +48,15 @@ pub enum Event {
     },
     /// A point of the live series is taken.
     Sample,
+    /// The chooser of the session's request sends a hedged copy, if it
+    /// still has no response (stale unless it is the place's pending hedge).
+    HedgeDue {
+        session: u32,
+    },
+    /// The scenario's `change`th scheduled speed change is due.
+    SpeedChange {
+        change: u32,
+    },
 }
 
 impl Event {
@@ -59,12 +68,14 @@ impl Event {
             | Event::ServiceDone { session }
             | Event::BounceArrives { session }
             | Event::ResponseAtBalancer { session }
-            | Event::ResponseAtClient { session } => Some(session),
+            | Event::ResponseAtClient { session }
+            | Event::HedgeDue { session } => Some(session),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
-            | Event::Sample => None,
+            | Event::Sample
+            | Event::SpeedChange { .. } => None,
         }
     }
 }

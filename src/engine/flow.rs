@@ -1,7 +1,7 @@
 //! How requests move: one handler per event.
 
 use super::events::Lane;
-use super::session::{Session, Stage};
+use super::session::{Fate, Session, Stage};
 use super::{Event, Halt, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::{Board, Pick};
@@ -26,6 +26,12 @@ impl Simulation {
             Event::BounceArrives { session } => self.bounce_arrives(session),
             Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
             Event::ResponseAtClient { session } => self.response_at_client(session),
+            Event::HedgeDue { session } => self.hedge_due(session),
+            Event::SpeedChange { change } => {
+                if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
+                    self.servers[change.server as usize].speed = change.speed;
+                }
+            }
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -82,13 +88,14 @@ impl Simulation {
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
-            let pick = self.choose(client as usize, None);
-            self.send_to_server(id, client as usize, pick.position);
+            let chooser = self.choosers.member(client, demand.0);
+            let pick = self.choose(chooser, None);
+            self.send_to_server(id, chooser, pick.position);
         }
     }
 
     /// Runs `chooser`'s policy. `avoid` is the server that just sent a request back.
-    fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
+    pub(super) fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
         let servers = &self.servers;
         let live = |s: usize| servers[s].load();
         let board =
@@ -117,7 +124,7 @@ impl Simulation {
 
     /// Sends session `id`'s request from `chooser` to the server at `position`
     /// of its pool. A client choosing for itself may owe a handshake first.
-    fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
+    pub(super) fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
         let class = self.sessions.get(id).map_or(0, |s| s.request.class);
@@ -135,16 +142,25 @@ impl Simulation {
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
         self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
+        if self.timing.hedging {
+            self.arm_hedge(id);
+        }
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
-        let Some(balancer) = self.sessions.get(id).and_then(|s| s.balancer()) else { return };
-        let pick = self.choose(balancer as usize, avoid);
-        self.send_to_server(id, balancer as usize, pick.position);
+        let Some(session) = self.sessions.get(id) else { return };
+        let Some(balancer) = session.balancer() else { return };
+        let chooser = self.choosers.member(balancer, session.request.class);
+        let pick = self.choose(chooser, avoid);
+        self.send_to_server(id, chooser, pick.position);
     }
 
     fn arrive_at_server(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
+        if session.fate == Fate::Lost {
+            self.discard(id);
+            return;
+        }
         let server = session.request.server as usize;
         if self.choosers.hear_idle_servers() {
             self.idle_listed[server] = false;
@@ -156,9 +172,10 @@ impl Simulation {
         let request = &mut session.request;
         request.travel(Stage::Queued, self.now, self.now);
         request.queued_at(self.now);
-        self.servers[server].queue.push_back(id);
+        let level = self.work.level(request.class);
+        self.servers[server].queue.push(level, id);
         if let Some(timeout) = self.timing.queue_timeout {
-            if self.servers[server].timeout_due.is_none() {
+            if self.servers[server].timeout_due().is_none() {
                 self.arm_queue_timeout(server, self.now + timeout);
             }
         }
@@ -166,7 +183,7 @@ impl Simulation {
 
     /// Schedules `server`'s one pending timeout event; any earlier one is now stale.
     pub(super) fn arm_queue_timeout(&mut self, server: usize, due: Time) {
-        self.servers[server].timeout_due = Some(due);
+        self.servers[server].set_timeout_due(Some(due));
         self.events.push(due, Event::QueueTimeout { server: server as u32 });
     }
 
@@ -181,28 +198,48 @@ impl Simulation {
         self.events.push(self.now + duration, Event::ServiceDone { session: id });
     }
 
-    /// Sends back every request at the front of `server`'s queue whose timeout
-    /// has passed, then arms the timeout of the oldest one left.
+    /// Sends back every request at the front of a level of `server`'s queue
+    /// whose timeout has passed, then arms the timeout of the oldest one left.
     fn queue_timeout(&mut self, server: usize) {
-        if self.servers[server].timeout_due != Some(self.now) {
+        if self.servers[server].timeout_due() != Some(self.now) {
             return;
         }
-        self.servers[server].timeout_due = None;
+        self.servers[server].set_timeout_due(None);
         let Some(timeout) = self.timing.queue_timeout else { return };
-        while let Some(&oldest) = self.servers[server].queue.front() {
-            let due = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs) + timeout;
-            if due > self.now {
-                self.arm_queue_timeout(server, due);
-                return;
+        let mut next = Time::NEVER;
+        for level in 0..self.servers[server].queue.levels() {
+            while let Some(oldest) = self.servers[server].queue.front(level) {
+                let due = self.joined(oldest) + timeout;
+                if due > self.now {
+                    next = next.min(due);
+                    break;
+                }
+                self.servers[server].queue.pop_front(level);
+                self.bounce(oldest, server);
             }
-            self.servers[server].queue.pop_front();
-            self.bounce(oldest, server);
         }
+        if next != Time::NEVER {
+            self.arm_queue_timeout(server, next);
+        }
+    }
+
+    /// When session `id`'s request joined the queue it waits in.
+    fn joined(&self, id: u32) -> Time {
+        self.sessions.get(id).map_or(self.now, |s| s.request.departs)
+    }
+
+    /// When the oldest request waiting at `server` joined its queue.
+    pub(super) fn oldest_queued(&self, server: usize) -> Option<Time> {
+        self.servers[server].queue.fronts().map(|id| self.joined(id)).min()
     }
 
     fn bounce(&mut self, id: u32, server: usize) {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
+        if session.fate == Fate::Copy {
+            self.drop_copy(id);
+            return;
+        }
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
         let request = &mut session.request;
         request.retries = request.retries.saturating_add(1);
@@ -213,12 +250,13 @@ impl Simulation {
     }
 
     fn service_done(&mut self, id: u32) {
-        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
-        self.servers[server].busy -= 1;
-        if let Some(next) = self.servers[server].queue.pop_front() {
-            self.start_service(next, server);
+        let Some(session) = self.sessions.get(id) else { return };
+        let (server, fate) = (session.request.server as usize, session.fate);
+        if fate == Fate::Answers {
+            self.free_slot(server);
+        } else if self.ends_in_service(id, fate) {
+            return;
         }
-        self.report_if_idle(server);
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
@@ -229,6 +267,16 @@ impl Simulation {
         session.request.reported = load.into();
         session.request.travel(stage, self.now, self.now + delay);
         self.events.push_in_lane(lane, self.now + delay, event);
+    }
+
+    /// A slot of `server` frees: the next queued request takes it.
+    #[inline]
+    pub(super) fn free_slot(&mut self, server: usize) {
+        self.servers[server].busy -= 1;
+        if let Some(next) = self.servers[server].queue.pop_next() {
+            self.start_service(next, server);
+        }
+        self.report_if_idle(server);
     }
 
     /// Join-the-idle-queue: `server`, if it has a free slot, nothing queued
@@ -250,17 +298,25 @@ impl Simulation {
     /// The chooser that sent session `id`'s request hears back from its server.
     fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
         let session = self.sessions.get(id)?;
-        let chooser = session.balancer().unwrap_or(session.client) as usize;
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
         // A response (not a bounce) to a request never sent back times one server.
         let answered = r.retries == 0 && r.stage != Stage::Bounced;
         let round_trip = answered.then(|| self.now - r.created);
+        let server = r.server;
         // The request left its server, which measured `reported`, at `departs`.
-        self.choosers.on_return(chooser, r.server, (r.reported, r.departs), (r.class, round_trip), self.now);
-        Some((chooser, r.server))
+        self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
+        if self.timing.hedge_percentile.is_some() {
+            self.observe_latency(chooser, round_trip);
+        }
+        Some((chooser, server))
     }
 
     fn bounce_arrives(&mut self, id: u32) {
+        if self.sessions.get(id).is_some_and(|s| s.fate == Fate::Lost) {
+            self.discard(id);
+            return;
+        }
         let Some((chooser, server)) = self.tell_chooser(id) else { return };
         let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
         if u32::from(retries) > self.scenario.retry_budget {
@@ -272,7 +328,7 @@ impl Simulation {
     }
 
     fn fail(&mut self, id: u32, reason: FailureReason) {
-        self.sessions.remove(id);
+        self.end_place(id);
         self.metrics.on_failure(reason);
     }
 
@@ -290,14 +346,14 @@ impl Simulation {
             self.tell_chooser(id);
         }
         let Some(session) = self.sessions.get_mut(id) else { return };
-        let (client, server) = (session.client as usize, session.request.server);
+        let (client, server) = (session.client, session.request.server);
         let (retries, last) = (session.request.retries, session.remaining == 0);
         let latency = self.now - session.request.created;
         let class = session.request.class;
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         if last {
             let started = self.sessions.started(id);
-            self.sessions.remove(id);
+            self.end_place(id);
             self.metrics.on_session_completed(self.now, started);
             return;
         }
@@ -308,11 +364,13 @@ impl Simulation {
             self.send_to_balancer(id);
             return;
         }
-        // The session stays with its server unless the pool has since changed.
-        let position = match self.choosers.position_of(client, server) {
+        // The session stays with its server unless the pool has since
+        // changed (or, with class pools, the next request's class has another).
+        let chooser = self.choosers.member(client, demand.0);
+        let position = match self.choosers.position_of(chooser, server) {
             Some(position) => position,
-            None => self.choose(client, None).position,
+            None => self.choose(chooser, None).position,
         };
-        self.send_to_server(id, client, position);
+        self.send_to_server(id, chooser, position);
     }
 }

@@ -1,7 +1,7 @@
 //! Changing settings while a simulation runs.
 
 use super::{Simulation, Timing};
-use crate::scenario::{fields, Demand, Scenario, ScenarioError};
+use crate::scenario::{drift, fields, Demand, Scenario, ScenarioError};
 
 impl Simulation {
     /// Changes one live field (`policy`, `load`, `staleness_ms`, ...) without
@@ -33,6 +33,34 @@ impl Simulation {
         if before.queue_timeout_ms != now.queue_timeout_ms {
             self.reschedule_queue_timeouts();
         }
+        Ok(())
+    }
+
+    /// Sets `server`'s speed from now on (drift by hand: the browser calls
+    /// it when a server is clicked). Requests in service keep the time they
+    /// were given; `load` stays a fraction of the starting capacity.
+    pub fn set_server_speed(&mut self, server: usize, speed: f64) -> Result<(), ScenarioError> {
+        let servers = self.servers.len();
+        let Some(target) = self.servers.get_mut(server) else {
+            return Err(ScenarioError::BadValue {
+                field: "speed_changes",
+                value: server.to_string(),
+                allowed: format!("a server from 0 to {}", servers - 1),
+            });
+        };
+        let (min, max) = drift::SPEEDS;
+        if !(speed.is_finite() && (min..=max).contains(&speed)) {
+            return Err(ScenarioError::BadValue {
+                field: "speed_changes",
+                value: fields::format_number(speed),
+                allowed: format!(
+                    "a speed from {} to {}",
+                    fields::format_number(min),
+                    fields::format_number(max)
+                ),
+            });
+        }
+        target.speed = speed;
         Ok(())
     }
 
@@ -76,13 +104,11 @@ impl Simulation {
     /// new setting (or disarms it, for "none").
     fn reschedule_queue_timeouts(&mut self) {
         for server in 0..self.servers.len() {
-            self.servers[server].timeout_due = None;
-            let (Some(timeout), Some(&oldest)) =
-                (self.timing.queue_timeout, self.servers[server].queue.front())
+            self.servers[server].set_timeout_due(None);
+            let (Some(timeout), Some(joined)) = (self.timing.queue_timeout, self.oldest_queued(server))
             else {
                 continue;
             };
-            let joined = self.sessions.get(oldest).map_or(self.now, |s| s.request.departs);
             self.arm_queue_timeout(server, (joined + timeout).max(self.now));
         }
     }

@@ -12,10 +12,12 @@ mod compare;
 mod connections;
 mod events;
 mod flow;
+mod hedge;
 mod huge_pages;
 mod live;
 mod narrate;
 mod prefetch;
+mod queue;
 mod server;
 mod service;
 mod session;
@@ -30,7 +32,7 @@ pub use events::Event;
 pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, ClassSummary, Confidence, Summary};
+pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;
@@ -39,6 +41,7 @@ use crate::time::Time;
 use chooser::Choosers;
 use connections::Connections;
 use events::{EventQueue, Lane};
+use hedge::Hedges;
 use server::Server;
 use service::Work;
 use session::Sessions;
@@ -55,6 +58,8 @@ pub struct Simulation {
     /// `clients × balancers` entries.
     client_links: Connections,
     sessions: Sessions,
+    /// Hedged requests' due times and twins.
+    hedges: Hedges,
     /// For join-the-idle-queue: whether each server has told a chooser it is
     /// idle since a request last reached it.
     idle_listed: Vec<bool>,
@@ -87,6 +92,13 @@ struct Timing {
     idle_timeout: Option<Time>,
     /// How often the load board is refreshed; `None`: policies read live load.
     board_refresh: Option<Time>,
+    /// How long a chooser waits for a response before it hedges; `None`: never.
+    hedge_after: Option<Time>,
+    /// The percentile of its observed latencies a chooser hedges after.
+    hedge_percentile: Option<f64>,
+    /// Whether choosers hedge (after a delay, or a percentile, or both):
+    /// read on every send.
+    hedging: bool,
 }
 
 impl Timing {
@@ -101,6 +113,9 @@ impl Timing {
             // The field's range keeps a positive period at 1 µs or more, so a
             // refresh never reschedules itself at the same instant.
             board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
+            hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
+            hedge_percentile: scenario.hedge_percentile,
+            hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
         }
     }
 
@@ -154,14 +169,14 @@ impl Simulation {
         let scenario = scenario.clone();
         let mut streams = Streams::new(scenario.seed);
         let servers: Vec<Server> = (0..scenario.servers as usize)
-            .map(|i| Server::new(scenario.slots, scenario.server_speeds[i % scenario.server_speeds.len()]))
+            .map(|i| Server::new(scenario.slots, scenario.speed_of(i), scenario.priority_levels()))
             .collect();
         let n = servers.len();
         let policy = (scenario.policy, scenario.choices);
         let timing = Timing::of(&scenario);
         let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
         let choosers = Choosers::new(
-            scenario.choosers() as usize,
+            (scenario.choosers() as usize, &scenario.class_pools),
             (scenario.weights(), scenario.class_means_ms()),
             pools,
             policy,
@@ -176,6 +191,7 @@ impl Simulation {
             choosers,
             client_links: Connections::new(links, true, &timing),
             sessions: Sessions::default(),
+            hedges: Hedges::default(),
             idle_listed: vec![false; n],
             board: vec![0; n],
             board_generation: 0,
@@ -202,6 +218,9 @@ impl Simulation {
         }
         sim.restart_board();
         sim.events.push(sim.metrics.first_sample(), Event::Sample);
+        for (change, due) in sim.scenario.speed_changes.iter().enumerate() {
+            sim.events.push(Time::from_secs(due.at_s), Event::SpeedChange { change: change as u32 });
+        }
         Ok(sim)
     }
 
@@ -259,6 +278,7 @@ impl Simulation {
         Some(time)
     }
 
+    #[inline]
     fn process(&mut self, time: Time, event: Event) {
         self.now = time;
         self.events_processed += 1;
@@ -308,6 +328,8 @@ impl Simulation {
             Event::ResponseAtClient { session } => (9, session),
             Event::BoardRefresh { generation } => (10, generation),
             Event::Sample => (11, 0),
+            Event::HedgeDue { session } => (12, session),
+            Event::SpeedChange { change } => (13, change),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

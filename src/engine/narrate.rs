@@ -2,7 +2,7 @@
 //! ("request 2/10 of session 41 (client 7) is sent back by server 3 after
 //! 100 ms in its queue") and for highlighting what it involved.
 
-use super::session::{Session, Stage};
+use super::session::{Fate, Session, Stage};
 use super::{Event, Simulation};
 use crate::time::Time;
 use serde::Serialize;
@@ -29,6 +29,7 @@ struct Seen {
     server: u32,
     stage: Stage,
     created: Time,
+    fate: Fate,
 }
 
 impl Seen {
@@ -41,6 +42,7 @@ impl Seen {
             server: session.request.server,
             stage: session.request.stage,
             created: session.request.created,
+            fate: session.fate,
         }
     }
 
@@ -89,6 +91,23 @@ impl Simulation {
                         }
                         None => format!("session {number} starts"),
                     }
+                }
+            }
+            (_, Some(s)) if matches!(s.fate, Fate::Lost | Fate::Cancelled) => {
+                involve(&mut told, &s, true);
+                format!("a copy of {} that lost its race ends at server {}", s.request(length), s.server)
+            }
+            (Event::HedgeDue { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                let chooser = s.balancer.map_or(format!("client {}", s.client), |b| format!("balancer {b}"));
+                if now.hedged > counts.hedged {
+                    let waited = (time - s.created).as_ms();
+                    format!("{chooser} has no response to {} after {waited:.1} ms and sends a copy to another server", s.request(length))
+                } else {
+                    format!(
+                        "no copy of {} is sent: its hedge is void or its response is on its way",
+                        s.request(length)
+                    )
                 }
             }
             (Event::ArriveAtBalancer { .. }, Some(s)) => {
@@ -188,15 +207,24 @@ impl Simulation {
                 false => "a board refresh from an earlier period is dropped".into(),
             },
             (Event::Sample, _) => "a point is added to the live charts".into(),
+            (Event::SpeedChange { change }, _) => match self.scenario.speed_changes.get(change as usize) {
+                Some(c) => {
+                    told.server = Some(c.server);
+                    format!("server {} now runs at speed {}", c.server, c.speed)
+                }
+                None => "a speed change no longer in the scenario is dropped".into(),
+            },
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)
     }
 
-    /// Before a queue timeout: the request at the front of the server's queue.
+    /// Before a queue timeout: the oldest request at the front of a level
+    /// of the server's queue.
     fn timeout_front(&self, event: Event) -> Option<Seen> {
         let Event::QueueTimeout { server } = event else { return None };
-        let id = *self.servers[server as usize].queue.front()?;
+        let queue = &self.servers[server as usize].queue;
+        let id = queue.fronts().min_by_key(|&id| self.sessions.get(id).map(|s| s.request.departs))?;
         self.sessions.get(id).map(|s| Seen::of(s, self.scenario.session_length))
     }
 }

@@ -58,7 +58,7 @@ impl Simulation {
             Event::ResponseAtClient { .. }
             | Event::ResponseAtBalancer { .. }
             | Event::BounceArrives { .. } => {
-                let chooser = session.balancer().unwrap_or(session.client) as usize;
+                let chooser = self.choosers.member(session.chooser(), session.request.class);
                 if let Some(position) = self.choosers.position_of(chooser, session.request.server) {
                     self.choosers.prefetch(chooser, position);
                 }

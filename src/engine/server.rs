@@ -1,29 +1,31 @@
-//! A server: `slots` workers and a FIFO queue.
+//! A server: `slots` workers and a queue (see [`Queue`]), one FIFO per
+//! priority level.
 //!
-//! Every queued request has the same timeout, so the oldest is always the
-//! first to expire: requests leave the queue only from its front, and one
-//! pending timeout event per server, due when its oldest request expires, is
-//! enough.
+//! Every queued request has the same timeout, so within a level the oldest
+//! is always the first to expire: requests time out only from the fronts of
+//! the levels, and one pending timeout event per server, due when the oldest
+//! of those expires, is enough.
 
+use super::queue::Queue;
 use crate::policy::Load;
 use crate::time::Time;
-use std::collections::VecDeque;
 
 /// One cache line, aligned to a line: every arrival and completion reads it.
 #[repr(align(64))]
 pub struct Server {
     pub slots: u32,
-    pub speed: f64,
     pub busy: u32,
-    /// Sessions whose request waits here, oldest first.
-    pub queue: VecDeque<u32>,
-    /// When this server's pending timeout event is due, if it has one.
-    pub timeout_due: Option<Time>,
+    pub speed: f64,
+    /// Sessions whose request waits here.
+    pub queue: Queue,
+    /// When this server's pending timeout event is due; `Time::NEVER` when
+    /// it has none (an `Option<Time>` would take the line's last 8 bytes).
+    timeout_due: Time,
 }
 
 impl Server {
-    pub fn new(slots: u32, speed: f64) -> Server {
-        Server { slots, speed, busy: 0, queue: VecDeque::new(), timeout_due: None }
+    pub fn new(slots: u32, speed: f64, levels: usize) -> Server {
+        Server { slots, busy: 0, speed, queue: Queue::new(levels), timeout_due: Time::NEVER }
     }
 
     pub fn queued(&self) -> u32 {
@@ -36,6 +38,14 @@ impl Server {
 
     pub fn has_free_slot(&self) -> bool {
         self.busy < self.slots
+    }
+
+    pub fn timeout_due(&self) -> Option<Time> {
+        (self.timeout_due != Time::NEVER).then_some(self.timeout_due)
+    }
+
+    pub fn set_timeout_due(&mut self, due: Option<Time>) {
+        self.timeout_due = due.unwrap_or(Time::NEVER);
     }
 }
 

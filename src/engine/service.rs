@@ -1,7 +1,7 @@
 //! Service-time draws, scaled so every distribution has the scenario's mean.
 
 use crate::rng::{Demands, Draw};
-use crate::scenario::{Scenario, ServiceDistribution};
+use crate::scenario::{Scenario, ServiceDistribution, MAX_CLASSES};
 
 #[derive(Clone, Copy, Debug)]
 pub enum ServiceTime {
@@ -30,6 +30,9 @@ pub struct Work {
     classes: Vec<ServiceTime>,
     /// Running totals of the classes' shares, normalised to end at 1.
     cumulative: Vec<f64>,
+    /// Each class's priority level, 0 the highest (see
+    /// `Scenario::class_levels`), in place: read on every queued arrival.
+    levels: [u8; MAX_CLASSES],
 }
 
 impl Work {
@@ -45,7 +48,24 @@ impl Work {
                 Some(*sum)
             })
             .collect();
-        Work { classes, cumulative }
+        let mut levels = [0; MAX_CLASSES];
+        for (level, class_level) in levels.iter_mut().zip(scenario.class_levels()) {
+            *level = class_level;
+        }
+        Work { classes, cumulative, levels }
+    }
+
+    /// A hedged copy's demand: drawn afresh from its class's distribution
+    /// (what a copy escapes is a slow server, not a large request), keyed by
+    /// its request like the request's own.
+    pub fn copy_demand(&self, work: Demands, (session, remaining): (u32, u16), class: u8) -> f32 {
+        let service = &self.classes[usize::from(class).min(self.classes.len() - 1)];
+        service.draw(&mut work.of_copy(session, remaining)) as f32
+    }
+
+    /// The priority level of `class` (0 is served first).
+    pub fn level(&self, class: u8) -> usize {
+        self.levels.get(usize::from(class)).map_or(0, |&level| level.into())
     }
 
     /// The class and demand of the `session`th session's request with

@@ -21,6 +21,31 @@ pub enum Stage {
     ResponseToClient,
 }
 
+/// What becomes of a request when its current hop ends, with hedging.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Its session waits on it (every request, without hedging).
+    Answers,
+    /// Its session waits on it, and a hedged copy in its twin's place races it.
+    Raced,
+    /// A hedged copy racing the request its twin holds: the first of the
+    /// two to finish service answers, the other loses.
+    Copy,
+    /// Lost its race: it ends at its next event (when it reaches its
+    /// server, or, left to finish, when its service ends).
+    Lost,
+    /// Lost its race in service and was cancelled: its slot is free, and
+    /// its pending service completion ends it.
+    Cancelled,
+}
+
+impl Fate {
+    /// Whether its session waits on it.
+    pub fn answers(self) -> bool {
+        matches!(self, Fate::Answers | Fate::Raced)
+    }
+}
+
 /// The request a session has in flight: what every event touches, packed
 /// so that a whole session fits one 64-byte cache line.
 #[derive(Clone, Debug)]
@@ -103,6 +128,9 @@ pub struct Session {
     pub number: u32,
     /// Requests still to be sent after the current one.
     pub remaining: u16,
+    /// Whether the session waits on this place's request, or it is a hedged
+    /// copy (kept in a 64-byte line's last spare byte).
+    pub fate: Fate,
     pub request: Request,
 }
 
@@ -124,12 +152,18 @@ impl Session {
             balancer: balancer.unwrap_or(NO_BALANCER),
             number,
             remaining: (length - 1) as u16,
+            fate: Fate::Answers,
             request: Request::new(now, demand),
         }
     }
 
     pub fn balancer(&self) -> Option<u32> {
         (self.balancer != NO_BALANCER).then_some(self.balancer)
+    }
+
+    /// Who chooses servers for the session: its balancer, or its client.
+    pub fn chooser(&self) -> u32 {
+        self.balancer().unwrap_or(self.client)
     }
 
     /// The session moves on to its next request, created at `now`, which
@@ -140,7 +174,8 @@ impl Session {
     }
 }
 
-/// Sessions by index, reusing freed places.
+/// Sessions by index, reusing freed places. A hedged copy takes a place of
+/// its own, a copy of its session's (see `hedge.rs`).
 #[derive(Default)]
 pub struct Sessions {
     slots: Vec<Option<Session>>,
@@ -152,6 +187,7 @@ pub struct Sessions {
 }
 
 impl Sessions {
+    #[inline]
     pub fn insert(&mut self, session: Session, now: Time) -> u32 {
         self.live += 1;
         match self.free.pop() {
@@ -198,7 +234,7 @@ impl Sessions {
         self.slots.len()
     }
 
-    /// Sessions alive, each with exactly one request in flight.
+    /// Places in use, each with exactly one request (or hedged copy) in flight.
     pub fn live(&self) -> u64 {
         self.live
     }

@@ -1,6 +1,6 @@
 //! A compact, read-only picture of the simulation for drawing.
 
-use super::session::Stage;
+use super::session::{Fate, Stage};
 use super::Simulation;
 use crate::metrics::{Counts, SamplePoint};
 use serde::Serialize;
@@ -55,9 +55,10 @@ pub struct Snapshot {
     pub clients: u32,
     pub balancers: u32,
     pub servers: Vec<ServerView>,
-    /// Requests in flight, up to the cap asked for.
+    /// Requests in flight (hedged copies too, but not those cancelled in
+    /// service), up to the cap asked for.
     pub requests: Vec<RequestView>,
-    /// All requests in flight, drawn or not.
+    /// All requests in flight as `requests` counts them, drawn or not.
     pub in_flight: u64,
     /// Sessions under way at each client.
     pub client_sessions: Vec<u32>,
@@ -87,13 +88,16 @@ impl Simulation {
         snapshot.client_sessions.clear();
         snapshot.client_sessions.resize(self.scenario.clients as usize, 0);
         snapshot.requests.clear();
-        for (_, session) in self.sessions.iter() {
-            snapshot.client_sessions[session.client as usize] += 1;
+        snapshot.in_flight = 0;
+        // A copy cancelled in service holds no slot and goes nowhere: it
+        // only waits, unseen, for its place to be freed.
+        for (_, session) in self.sessions.iter().filter(|(_, s)| s.fate != Fate::Cancelled) {
+            snapshot.client_sessions[session.client as usize] += u32::from(session.fate.answers());
+            snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {
                 snapshot.requests.push(self.view_of(session));
             }
         }
-        snapshot.in_flight = self.sessions.live();
         snapshot.counts = self.metrics.counts;
         snapshot.latest = self.metrics.series.back().copied();
     }

@@ -1,25 +1,34 @@
 //! The numbers a run ends with.
 
 use super::Simulation;
-use crate::metrics::Histogram;
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
 };
+use crate::metrics::{Histogram, SAMPLE_INTERVAL};
 use crate::theory::{self, Theory};
 use serde::Serialize;
 
-/// Every request created is completed, failed, or in flight.
+/// Every request created is completed, failed, or in flight; and every
+/// hedged copy sent has ended (its race lost, or dropped), or is in flight:
+/// still racing, or lost and not yet ended. (When a copy wins, it answers in
+/// its original's stead, and the original counts as the copy that lost.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Books {
     pub created: u64,
     pub completed: u64,
     pub failed: u64,
+    /// Requests a session waits on.
     pub in_flight: u64,
+    pub hedged: u64,
+    pub discarded: u64,
+    /// Copies racing, or lost and not yet ended.
+    pub copies_in_flight: u64,
 }
 
 impl Books {
     pub fn balanced(&self) -> bool {
         self.created == self.completed + self.failed + self.in_flight
+            && self.hedged == self.discarded + self.copies_in_flight
     }
 }
 
@@ -61,6 +70,12 @@ pub struct Summary {
     pub trace_hash: String,
     /// With several request classes, each one's figures.
     pub classes: Vec<ClassSummary>,
+    /// With classes of different priorities: the mean queue time of the
+    /// lowest priority's requests over the highest's (`None` when either
+    /// measured none, or the highest waited not at all).
+    pub starvation: Option<f64>,
+    /// With hedging: how often it fired and what it cost.
+    pub hedging: Option<Hedging>,
     /// The headline figures with 95% confidence intervals.
     pub confidence: Confidence,
     /// What queueing theory says of this scenario, where it knows.
@@ -69,11 +84,28 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
+/// Hedged requests after the warm-up (seed 001: "the capacity cost is
+/// directly proportional to the hedge rate").
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Hedging {
+    /// Copies sent per completed request.
+    pub hedge_rate: f64,
+    /// Service time spent on losers of a race over the service time of the
+    /// requests that answered (busy slot-time as sampled every 250 ms, less
+    /// the losers'): the extra work hedging costs.
+    pub extra_work: f64,
+    /// The share of races the copy won.
+    pub copies_won: f64,
+}
+
 /// One request class's share, mean service time and what its requests saw.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassSummary {
     pub share: f64,
     pub mean_service_ms: f64,
+    pub priority: u32,
+    /// Queue timeouts per completed request of the class.
+    pub timeouts_per_request: f64,
     pub queue_ms: Distribution,
     pub latency_ms: Distribution,
 }
@@ -95,11 +127,15 @@ pub struct Confidence {
 impl Simulation {
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;
+        let answered = self.sessions.iter().filter(|(_, s)| s.fate.answers()).count() as u64;
         Books {
             created: counts.created,
             completed: counts.completed,
             failed: counts.failed,
-            in_flight: self.sessions.live(),
+            in_flight: answered,
+            hedged: counts.hedged,
+            discarded: counts.discarded,
+            copies_in_flight: self.sessions.live() - answered,
         }
     }
 
@@ -117,7 +153,7 @@ impl Simulation {
             simulated_s: self.now.as_secs(),
             measured_s,
             counts: m.counts,
-            in_flight: self.sessions.live(),
+            in_flight: self.books().in_flight,
             failures: m.failures.clone(),
             throughput: if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 },
             latency_ms: Distribution::of(&latency),
@@ -143,6 +179,8 @@ impl Simulation {
             events: self.events_processed,
             trace_hash: format!("{:016x}", self.trace_hash),
             classes: self.class_summaries(),
+            starvation: self.starvation(),
+            hedging: self.hedging(latency.count()),
             confidence: self.confidence(&queue, &latency, measured_s),
             theory: theory::of(&self.scenario),
             warnings: self.warnings(latency.count(), measured_s),
@@ -157,10 +195,45 @@ impl Simulation {
             .map(|c| ClassSummary {
                 share: self.scenario.class_shares[c] / total,
                 mean_service_ms: means[c],
+                priority: self.scenario.class_priorities[c % self.scenario.class_priorities.len()],
+                timeouts_per_request: m.class_retries[c] as f64 / m.class_latency[c].count().max(1) as f64,
                 queue_ms: Distribution::of(&m.class_queue_time[c]),
                 latency_ms: Distribution::of(&m.class_latency[c]),
             })
             .collect()
+    }
+
+    fn hedging(&self, completed: u64) -> Option<Hedging> {
+        let m = &self.metrics;
+        let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
+        if !hedging && m.hedges == 0 {
+            return None;
+        }
+        // Busy slot-time, from the samples every 250 ms, less the losers'.
+        let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
+        let useful = (busy_ns - m.wasted_ns as f64).max(1.0);
+        Some(Hedging {
+            hedge_rate: m.hedges as f64 / completed.max(1) as f64,
+            extra_work: m.wasted_ns as f64 / useful,
+            copies_won: m.copies_won as f64 / m.hedges.max(1) as f64,
+        })
+    }
+
+    fn starvation(&self) -> Option<f64> {
+        let levels = self.scenario.class_levels();
+        let lowest = *levels.iter().max()?;
+        if lowest == 0 || self.metrics.class_queue_time.is_empty() {
+            return None;
+        }
+        let mean_of = |level: u8| {
+            let mut pooled = Histogram::default();
+            for (class, _) in levels.iter().enumerate().filter(|(_, &l)| l == level) {
+                pooled.merge(&self.metrics.class_queue_time[class]);
+            }
+            pooled.mean()
+        };
+        let (high, low) = (mean_of(0)?, mean_of(lowest)?);
+        (high > 0.0).then(|| low / high)
     }
 
     fn confidence(&self, queue: &Histogram, latency: &Histogram, measured_s: f64) -> Confidence {

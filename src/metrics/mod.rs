@@ -86,6 +86,10 @@ pub struct Counts {
     pub sessions_started: u64,
     pub sessions_completed: u64,
     pub sessions_failed: u64,
+    /// Hedged copies sent, and copies (of either twin) that lost their race
+    /// or were dropped and have ended.
+    pub hedged: u64,
+    pub discarded: u64,
 }
 
 /// One point of the live series.
@@ -134,6 +138,13 @@ pub struct Metrics {
     /// after the warm-up (empty with one class).
     pub class_queue_time: Vec<Histogram>,
     pub class_latency: Vec<Histogram>,
+    /// Queue timeouts suffered by each class's completed requests.
+    pub class_retries: Vec<u64>,
+    /// After the warm-up: hedged copies sent, races a copy won, and the
+    /// service time (ns) spent on losers of a race.
+    pub hedges: u64,
+    pub copies_won: u64,
+    pub wasted_ns: u64,
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
@@ -171,7 +182,11 @@ impl Metrics {
             retries: 0,
             measured_bounces: 0,
             class_queue_time: per_class.clone(),
+            class_retries: vec![0; per_class.len()],
             class_latency: per_class,
+            hedges: 0,
+            copies_won: 0,
+            wasted_ns: 0,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             busy_sums: vec![0; servers],
@@ -223,6 +238,7 @@ impl Metrics {
             self.completed_per_server[server] += 1;
             if !self.class_latency.is_empty() {
                 self.class_latency[usize::from(class)].record(latency.0);
+                self.class_retries[usize::from(class)] += u64::from(retries);
             }
         }
     }
@@ -256,6 +272,22 @@ impl Metrics {
             Some((_, n)) => *n += 1,
             None => self.failures.push((reason, 1)),
         }
+    }
+
+    /// A race's loser spent `served` in service, for nothing.
+    pub fn on_wasted(&mut self, now: Time, served: Time) {
+        if self.measuring(now) {
+            self.wasted_ns += served.0;
+        }
+    }
+
+    pub fn on_hedge(&mut self, now: Time) {
+        self.counts.hedged += 1;
+        self.hedges += u64::from(self.measuring(now));
+    }
+
+    pub fn on_copy_won(&mut self, now: Time) {
+        self.copies_won += u64::from(self.measuring(now));
     }
 
     pub fn on_piggyback_decision(&mut self, now: Time, staleness: Time) {

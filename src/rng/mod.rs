@@ -47,6 +47,12 @@ impl Demands {
     pub fn of(&self, session: u32, remaining: u16) -> Keyed {
         Keyed::new(self.seed ^ (u64::from(session) << 16 | u64::from(remaining)))
     }
+
+    /// The generator of a hedged copy's demand: keyed by its request, apart
+    /// from the request's own (the key's top bit, which `of` never sets).
+    pub fn of_copy(&self, session: u32, remaining: u16) -> Keyed {
+        Keyed::new(self.seed ^ (1 << 63 | u64::from(session) << 16 | u64::from(remaining)))
+    }
 }
 
 impl SimRng {

@@ -1,8 +1,9 @@
 //! The table of scenario fields: name, meaning, allowed values, whether it
 //! may change while a simulation runs, and how to read and write it.
 
+use super::drift::{self, SpeedChange};
 pub use super::table::FIELDS;
-use super::{Scenario, ScenarioError};
+use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
 
 /// What values a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -18,10 +19,18 @@ pub enum FieldKind {
     Choice(&'static [&'static str]),
     /// A number of milliseconds in `min..=max`, or "none".
     MillisOrNone { min: f64, max: f64 },
+    /// A percentile in `min..=max`, or "none".
+    PercentileOrNone { min: f64, max: f64 },
     /// A whole number in `min..=max`, or "all".
     CountOrAll { min: u64, max: u64 },
     /// A list of up to `max_len` numbers, each in `min..=max`.
     NumberList { min: f64, max: f64, max_len: usize },
+    /// A list of up to `max_len` whole numbers, each in `min..=max`.
+    CountList { min: u64, max: u64, max_len: usize },
+    /// "none", or a schedule of servers' speed changes (see [`drift`](super::drift)).
+    SpeedSchedule,
+    /// "all", or a range of servers per request class (see [`pools`](super::pools)).
+    ServerRanges,
 }
 
 /// A field's value, in the shape its kind gives it.
@@ -32,6 +41,8 @@ pub enum Value {
     Choice(&'static str),
     Optional(Option<f64>),
     List(Vec<f64>),
+    Schedule(Vec<SpeedChange>),
+    Ranges(Vec<(u32, u32)>),
 }
 
 impl Value {
@@ -65,6 +76,18 @@ impl Value {
             _ => Vec::new(),
         }
     }
+    pub(super) fn ranges(&self) -> Vec<(u32, u32)> {
+        match self {
+            Value::Ranges(ranges) => ranges.clone(),
+            _ => Vec::new(),
+        }
+    }
+    pub(super) fn schedule(&self) -> Vec<SpeedChange> {
+        match self {
+            Value::Schedule(changes) => changes.clone(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 pub struct Field {
@@ -88,6 +111,8 @@ impl Field {
             Value::Optional(Some(x)) => format_number(x),
             Value::Optional(None) => "none".into(),
             Value::List(xs) => xs.iter().map(|x| format_number(*x)).collect::<Vec<_>>().join(","),
+            Value::Schedule(changes) => drift::text(&changes),
+            Value::Ranges(ranges) => pools::text(&ranges),
         }
     }
 
@@ -107,6 +132,9 @@ impl Field {
                 format!("0, or a number from {} to {}", format_number(min), format_number(max))
             }
             FieldKind::Choice(names) => format!("one of {}", names.join(", ")),
+            FieldKind::PercentileOrNone { min, max } => {
+                format!("\"none\" or a percentile from {} to {}", format_number(min), format_number(max))
+            }
             FieldKind::MillisOrNone { min, max } => {
                 format!("\"none\" or milliseconds from {} to {}", format_number(min), format_number(max))
             }
@@ -117,6 +145,19 @@ impl Field {
                 "a list of 1 to {max_len} numbers, each from {} to {}",
                 format_number(min),
                 format_number(max)
+            ),
+            FieldKind::CountList { min, max, max_len } => {
+                format!("a list of 1 to {max_len} whole numbers, each from {min} to {max}")
+            }
+            FieldKind::ServerRanges => format!(
+                "\"all\" or one range of servers FIRST-LAST per request class, separated by commas (0-7,8-9), at most {MAX_CLASSES}"
+            ),
+            FieldKind::SpeedSchedule => format!(
+                "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
+                drift::MAX_CHANGES,
+                format_number(drift::LATEST_S),
+                format_number(drift::SPEEDS.0),
+                format_number(drift::SPEEDS.1)
             ),
         }
     }
@@ -146,7 +187,7 @@ impl Field {
                 x => number_in(x, min, max).map(Value::Number),
             },
             FieldKind::Choice(names) => names.iter().find(|n| **n == text).map(|n| Value::Choice(n)),
-            FieldKind::MillisOrNone { min, max } => match text {
+            FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => match text {
                 "none" => Some(Value::Optional(None)),
                 _ => number_in(text.parse().ok()?, min, max).map(|x| Value::Optional(Some(x))),
             },
@@ -159,6 +200,15 @@ impl Field {
                     text.split(',').map(|item| number_in(item.trim().parse().ok()?, min, max)).collect();
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
+            FieldKind::CountList { min, max, max_len } => {
+                let items: Option<Vec<f64>> = text
+                    .split(',')
+                    .map(|item| count_in(item.trim().parse().ok()?, min, max).map(|n| n as f64))
+                    .collect();
+                items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
+            }
+            FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
+            FieldKind::ServerRanges => pools::parse(text).map(Value::Ranges),
         }
     }
 
@@ -170,11 +220,16 @@ impl Field {
         let text = match (self.kind, raw) {
             (FieldKind::Count { .. } | FieldKind::CountOrAll { .. }, Integer(n)) => n.to_string(),
             (
-                FieldKind::Number { .. } | FieldKind::ZeroOrNumber { .. } | FieldKind::MillisOrNone { .. },
+                FieldKind::Number { .. }
+                | FieldKind::ZeroOrNumber { .. }
+                | FieldKind::MillisOrNone { .. }
+                | FieldKind::PercentileOrNone { .. },
                 Integer(_) | Float(_),
             ) => raw.to_string(),
-            (FieldKind::Choice(_), String(s)) => s.clone(),
-            (FieldKind::MillisOrNone { .. }, String(s))
+            (FieldKind::Choice(_) | FieldKind::SpeedSchedule | FieldKind::ServerRanges, String(s)) => {
+                s.clone()
+            }
+            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
                 if s != "none" && s.trim().parse::<f64>().is_err() =>
             {
                 return Err(self.bad(&raw.to_string()));
@@ -182,7 +237,11 @@ impl Field {
             (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && s.trim().parse::<f64>().is_err() => {
                 return Err(self.bad(&raw.to_string()));
             }
-            (FieldKind::MillisOrNone { .. }, String(s)) if s == "none" => s.clone(),
+            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
+                if s == "none" =>
+            {
+                s.clone()
+            }
             (FieldKind::CountOrAll { .. }, String(s)) if s == "all" => s.clone(),
             (FieldKind::NumberList { .. }, Array(items)) => {
                 let numbers: Option<Vec<std::string::String>> = items
@@ -191,6 +250,15 @@ impl Field {
                     .collect();
                 numbers
                     .ok_or_else(|| self.wrong_type(raw, "a list with something other than numbers in it"))?
+                    .join(",")
+            }
+            (FieldKind::CountList { .. }, Array(items)) => {
+                let counts: Option<Vec<std::string::String>> =
+                    items.iter().map(|item| matches!(item, Integer(_)).then(|| item.to_string())).collect();
+                counts
+                    .ok_or_else(|| {
+                        self.wrong_type(raw, "a list with something other than whole numbers in it")
+                    })?
                     .join(",")
             }
             _ => return Err(self.wrong_type(raw, type_of(raw))),

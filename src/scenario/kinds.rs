@@ -43,6 +43,21 @@ named_choice! {
 }
 
 named_choice! {
+    /// Which losing copies of a hedged request stop at once.
+    HedgeCancel {
+        InService => "in-service",
+        Queued => "queued",
+    }
+}
+
+impl HedgeCancel {
+    /// Whether a loser already in service is cancelled (else it finishes).
+    pub fn cancels_in_service(self) -> bool {
+        self == HedgeCancel::InService
+    }
+}
+
+named_choice! {
     /// How a chooser (client or balancer) picks a server.
     PolicyKind {
         Random => "random",

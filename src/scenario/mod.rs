@@ -5,14 +5,17 @@
 //! hash and its controls all read and write a [`Scenario`] through it, so they
 //! agree on names, defaults, ranges and error messages.
 
+pub mod drift;
 mod error;
 pub mod fields;
 mod kinds;
+pub mod pools;
 mod table;
 
+pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{Demand, PolicyKind, ServiceDistribution};
+pub use kinds::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
 pub use table::MAX_SEED;
 
 use serde::Serialize;
@@ -29,12 +32,18 @@ pub struct Scenario {
     /// Nominal weight of each server (what weighted policies believe),
     /// repeated in order across the servers.
     pub server_weights: Vec<f64>,
+    /// Scheduled changes of servers' speeds, in any order.
+    pub speed_changes: Vec<SpeedChange>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
     /// Request classes: each one's share of requests and relative cost (its
     /// mean service time over the lightest's), in the same order.
     pub class_shares: Vec<f64>,
     pub class_costs: Vec<f64>,
+    /// Each class's priority (higher is served first), or one for all.
+    pub class_priorities: Vec<u32>,
+    /// Each class's range of servers, first to last; empty: all servers.
+    pub class_pools: Vec<(u32, u32)>,
     pub service_cv: f64,
     pub pareto_shape: f64,
     pub clients: u32,
@@ -53,6 +62,11 @@ pub struct Scenario {
     pub choices: u32,
     pub staleness_ms: f64,
     pub retry_budget: u32,
+    /// `None`: choosers never hedge.
+    pub hedge_after_ms: Option<f64>,
+    /// `None`: the hedge delay is `hedge_after_ms` alone.
+    pub hedge_percentile: Option<f64>,
+    pub hedge_cancel: HedgeCancel,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
@@ -66,10 +80,13 @@ impl Default for Scenario {
             queue_timeout_ms: Some(100.0),
             server_speeds: vec![1.0],
             server_weights: vec![1.0],
+            speed_changes: Vec::new(),
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
             class_shares: vec![1.0],
             class_costs: vec![1.0],
+            class_priorities: vec![0],
+            class_pools: Vec::new(),
             service_cv: 1.0,
             pareto_shape: 2.5,
             clients: 20,
@@ -86,12 +103,18 @@ impl Default for Scenario {
             choices: 2,
             staleness_ms: 0.0,
             retry_budget: 10,
+            hedge_after_ms: None,
+            hedge_percentile: None,
+            hedge_cancel: HedgeCancel::InService,
             seed: 1,
             duration_s: 60.0,
             warmup_s: 0.0,
         }
     }
 }
+
+/// The most request classes a scenario may declare.
+pub const MAX_CLASSES: usize = 8;
 
 /// The most sessions a continuous demand may start per simulated second: one
 /// per nanosecond on average, the resolution of the simulation's clock.
@@ -156,6 +179,30 @@ impl Scenario {
         self.class_costs.iter().map(|c| self.service_mean_ms * c / mean_cost).collect()
     }
 
+    /// Each class's priority level: 0 for the highest priority, then one
+    /// per distinct priority below it.
+    pub fn class_levels(&self) -> Vec<u8> {
+        let mut distinct = self.class_priorities.clone();
+        distinct.sort_unstable_by(|a, b| b.cmp(a));
+        distinct.dedup();
+        (0..self.class_shares.len())
+            .map(|class| {
+                let priority = self.class_priorities[class % self.class_priorities.len()];
+                distinct.iter().position(|&p| p == priority).unwrap_or(0) as u8
+            })
+            .collect()
+    }
+
+    /// How many priority levels the classes fall into.
+    pub fn priority_levels(&self) -> usize {
+        self.class_levels().iter().max().map_or(1, |&top| usize::from(top) + 1)
+    }
+
+    /// The speed server `server` starts with.
+    pub fn speed_of(&self, server: usize) -> f64 {
+        self.server_speeds[server % self.server_speeds.len()]
+    }
+
     /// The nominal weight of every server, in order.
     pub fn weights(&self) -> Vec<f64> {
         (0..self.servers as usize).map(|i| self.server_weights[i % self.server_weights.len()]).collect()
@@ -163,6 +210,21 @@ impl Scenario {
 
     pub fn pool_size(&self) -> u32 {
         self.subset_size.map_or(self.servers, |s| s.min(self.servers))
+    }
+
+    /// The per-server entries all choosers together track: with class
+    /// pools, each chooser keeps one pool per class.
+    pub fn knowledge_entries(&self) -> u64 {
+        let per_chooser = match self.class_pools.as_slice() {
+            [] => u64::from(self.pool_size()),
+            ranges => ranges
+                .iter()
+                .map(|&(first, last)| {
+                    u64::from(self.subset_size.map_or(last - first + 1, |s| s.min(last - first + 1)))
+                })
+                .sum(),
+        };
+        u64::from(self.choosers()) * per_chooser
     }
 
     /// The parties that choose servers: the balancers, or the clients themselves.
@@ -193,15 +255,31 @@ impl Scenario {
 
     /// Checks the rules that involve more than one field.
     fn check(&self) -> Result<(), ScenarioError> {
-        let entries = self.choosers() as u64 * self.pool_size() as u64;
+        let entries = self.knowledge_entries();
         if entries > MAX_KNOWLEDGE_ENTRIES {
             return Err(ScenarioError::Combination {
                 fields: "clients, balancers, subset_size",
                 message: format!(
                     "{} choosers each tracking {} servers is {entries} entries; at most {MAX_KNOWLEDGE_ENTRIES} are allowed (use balancers or a smaller subset_size)",
                     self.choosers(),
-                    self.pool_size()
+                    entries / u64::from(self.choosers())
                 ),
+            });
+        }
+        let classes = self.class_shares.len();
+        if !self.class_pools.is_empty() && self.class_pools.len() != classes {
+            return Err(ScenarioError::Combination {
+                fields: "class_pools, class_shares",
+                message: format!(
+                    "{} pools for {classes} request classes: give one range of servers per class, or \"all\"",
+                    self.class_pools.len()
+                ),
+            });
+        }
+        if let Some(&(first, last)) = self.class_pools.iter().find(|&&(_, last)| last >= self.servers) {
+            return Err(ScenarioError::Combination {
+                fields: "class_pools, servers",
+                message: format!("the pool {first}-{last} runs past the last server, {}", self.servers - 1),
             });
         }
         let sessions_per_sec = self.load * self.capacity_per_sec() / f64::from(self.session_length);
@@ -220,6 +298,27 @@ impl Scenario {
                     "{} shares but {} costs: give one share and one cost per request class",
                     self.class_shares.len(),
                     self.class_costs.len()
+                ),
+            });
+        }
+        if let Some(change) = self.speed_changes.iter().find(|c| c.server >= self.servers) {
+            return Err(ScenarioError::Combination {
+                fields: "speed_changes, servers",
+                message: format!(
+                    "a change at {} s is for server {}, but servers are numbered 0 to {}",
+                    fields::format_number(change.at_s),
+                    change.server,
+                    self.servers - 1
+                ),
+            });
+        }
+        let priorities = self.class_priorities.len();
+        if priorities != 1 && priorities != self.class_shares.len() {
+            return Err(ScenarioError::Combination {
+                fields: "class_priorities, class_shares",
+                message: format!(
+                    "{priorities} priorities for {} request classes: give one priority per class, or one for all",
+                    self.class_shares.len()
                 ),
             });
         }

@@ -2,7 +2,7 @@
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
 use super::fields::{Field, FieldKind, Value};
-use super::{Demand, PolicyKind, ServiceDistribution};
+use super::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, MAX_CLASSES};
 
 /// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -49,6 +49,14 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.server_weights = v.list(),
     },
     Field {
+        key: "speed_changes",
+        help: "scheduled changes of servers' speeds (drift: a noisy neighbour, a throttled machine); requests already in service keep the time they were given, and load stays a fraction of the starting capacity",
+        kind: FieldKind::SpeedSchedule,
+        live: false,
+        get: |s| Value::Schedule(s.speed_changes.clone()),
+        put: |s, v| s.speed_changes = v.schedule(),
+    },
+    Field {
         key: "service",
         help: "distribution of service times",
         kind: FieldKind::Choice(ServiceDistribution::NAMES),
@@ -67,7 +75,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "class_shares",
         help: "share of requests in each request class, in order (normalised to sum to 1); one class by default",
-        kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: 8 },
+        kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: false,
         get: |s| Value::List(s.class_shares.clone()),
         put: |s, v| s.class_shares = v.list(),
@@ -75,10 +83,26 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "class_costs",
         help: "relative mean service time of each request class, in order (1,100: the second costs 100 times the first); scaled so the mean over all requests is service_mean_ms",
-        kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: 8 },
+        kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: false,
         get: |s| Value::List(s.class_costs.clone()),
         put: |s, v| s.class_costs = v.list(),
+    },
+    Field {
+        key: "class_priorities",
+        help: "priority of each request class, in order, or one for all (higher is served first: each server keeps a queue per priority and serves the highest that holds a request, never interrupting one in service)",
+        kind: FieldKind::CountList { min: 0, max: 100, max_len: MAX_CLASSES },
+        live: false,
+        get: |s| Value::List(s.class_priorities.iter().map(|&p| f64::from(p)).collect()),
+        put: |s, v| s.class_priorities = v.list().into_iter().map(|p| p as u32).collect(),
+    },
+    Field {
+        key: "class_pools",
+        help: "each request class's own range of servers, in order (0-7,8-9: the first class goes to servers 0 to 7, the second to 8 and 9); each chooser keeps a pool, a policy and what it knows per class; subset_size draws within each range",
+        kind: FieldKind::ServerRanges,
+        live: false,
+        get: |s| Value::Ranges(s.class_pools.clone()),
+        put: |s, v| s.class_pools = v.ranges(),
     },
     Field {
         key: "service_cv",
@@ -207,6 +231,30 @@ pub static FIELDS: &[Field] = &[
         live: true,
         get: |s| Value::Count(s.retry_budget.into()),
         put: |s, v| s.retry_budget = v.count() as u32,
+    },
+    Field {
+        key: "hedge_after_ms",
+        help: "a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers (see hedge_percentile)",
+        kind: FieldKind::MillisOrNone { min: 0.001, max: 600_000.0 },
+        live: true,
+        get: |s| Value::Optional(s.hedge_after_ms),
+        put: |s, v| s.hedge_after_ms = v.optional(),
+    },
+    Field {
+        key: "hedge_percentile",
+        help: "hedge when no response has come after this percentile of the latencies the chooser saw on its last 64 responses (once it has seen 64; hedge_after_ms, if set, until then)",
+        kind: FieldKind::PercentileOrNone { min: 1.0, max: 99.9 },
+        live: true,
+        get: |s| Value::Optional(s.hedge_percentile),
+        put: |s, v| s.hedge_percentile = v.optional(),
+    },
+    Field {
+        key: "hedge_cancel",
+        help: "which losing copies of a hedged request stop at once: in-service (all of them), or queued (one already in service is left to finish)",
+        kind: FieldKind::Choice(HedgeCancel::NAMES),
+        live: true,
+        get: |s| Value::Choice(s.hedge_cancel.name()),
+        put: |s, v| s.hedge_cancel = HedgeCancel::from_name(v.choice()).unwrap_or(s.hedge_cancel),
     },
     Field {
         key: "seed",
