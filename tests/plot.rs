@@ -100,7 +100,13 @@ const RUN: [&str; 5] = ["continuous-random", "--duration", "20", "--seed", "3"];
 fn percentiles_draw_p50_p90_and_p99_over_the_whole_run() {
     let text = plot("percentiles", &[&RUN[..], &["--chart", "percentiles"]].concat());
     let svg = Document::parse(&text).unwrap();
-    assert_eq!(texts_in(&svg, INK), ["queue time (ms)", "simulated time (s)"]);
+    // Random routing is near M/M/10 at each server: theory's mean wait is drawn as a level.
+    let theory =
+        lbsim::theory::of(&lbsim::presets::Preset::find("continuous-random").unwrap().scenario().unwrap())
+            .unwrap()
+            .mean_wait_ms;
+    let level = format!("theory: mean wait {theory:.1} ms");
+    assert_eq!(texts_in(&svg, INK), ["queue time (ms)", "simulated time (s)", level.as_str()]);
     for name in ["p50", "p90", "p99"] {
         assert!(texts(&svg).iter().any(|t| t == name), "{name} is named");
     }

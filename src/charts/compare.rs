@@ -61,5 +61,5 @@ where
         Trace { name: "A p99", stroke: a, series: sides[0].1, percentile: 2 },
         Trace { name: "B p99", stroke: b, series: sides[1].1, percentile: 2 },
     ];
-    over_time(&area, &traces, metric, Span::Whole, &[], style)
+    over_time(&area, &traces, (metric, None), Span::Whole, &[], style)
 }

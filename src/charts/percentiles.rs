@@ -103,11 +103,12 @@ pub(super) struct Trace<S> {
     pub percentile: usize,
 }
 
-/// p50, p90 and p99 of `metric` over `series`.
+/// p50, p90 and p99 of `metric` over `series`, with queueing theory's mean
+/// wait as a level line where it is known (`theory_ms`, for queue time).
 pub fn draw<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     series: S,
-    metric: SeriesMetric,
+    (metric, theory_ms): (SeriesMetric, Option<f64>),
     span: Span,
     markers: &[Marker],
     style: &ChartStyle,
@@ -130,7 +131,8 @@ where
         line("p90", palette.p90, Some((6.0, 4.0)), 1),
         line("p50", palette.p50, Some((2.0, 3.0)), 0),
     ];
-    over_time(area, &traces, metric, span, markers, style)
+    let theory = theory_ms.filter(|ms| metric == SeriesMetric::QueueTime && ms.is_finite());
+    over_time(area, &traces, (metric, theory), span, markers, style)
 }
 
 /// `traces` of `metric` over simulated time, each named at its newest
@@ -138,7 +140,7 @@ where
 pub(super) fn over_time<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     traces: &[Trace<S>],
-    metric: SeriesMetric,
+    (metric, theory_ms): (SeriesMetric, Option<f64>),
     span: Span,
     markers: &[Marker],
     style: &ChartStyle,
@@ -158,7 +160,7 @@ where
         let samples = trace.series.into_iter().filter(move |p| p.time_ms / 1000.0 >= left);
         samples.map(move |p| (p.time_ms / 1000.0, metric.percentiles(p)[percentile]))
     };
-    let highest = traces.iter().flat_map(shown).map(|(_, ms)| ms).fold(0.0, f64::max);
+    let highest = traces.iter().flat_map(shown).map(|(_, ms)| ms).fold(theory_ms.unwrap_or(0.0), f64::max);
     let top = nice_ceiling(highest * 1.1);
     let mut chart = style.chart(area, seconds, 0.0..top, ("simulated time (s)", metric.axis_title()))?;
     let palette = style.palette;
@@ -169,6 +171,13 @@ where
         let offset = (style.px(4.0) as i32, style.px(2.0) as i32);
         let text = Text::new(marker.label.clone(), offset, style.text(12.0, palette.muted));
         chart.plotting_area().draw(&(EmptyElement::at((marker.time_s, top)) + text))?;
+    }
+    if let Some(ms) = theory_ms {
+        let level = Stroke { colour: palette.ink, width: 1.5, dashes: Some((10.0, 4.0)) };
+        level.draw(&mut chart, [(left, ms), (right, ms)], style)?;
+        let offset = (style.px(6.0) as i32, -(style.px(16.0) as i32));
+        let text = Text::new(format!("theory: mean wait {ms:.1} ms"), offset, style.text(12.0, palette.ink));
+        chart.plotting_area().draw(&(EmptyElement::at((left, ms)) + text))?;
     }
     for trace in traces {
         trace.stroke.draw(&mut chart, shown(trace), style)?;

@@ -136,8 +136,10 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
         let style = ChartStyle { palette: plot.palette, scale: 1.0, type_scale: 1.0 };
         let drawn = match plot.figure {
             Figure::Percentiles(metric) => {
-                let (_, series) = runner::simulate_keeping_series(&runner::load(run, None)?)?;
-                charts::percentiles(&area, &series, metric, Span::Whole, &[], &style)
+                let scenario = runner::load(run, None)?;
+                let theory_ms = lbsim::theory::of(&scenario).map(|t| t.mean_wait_ms);
+                let (_, series) = runner::simulate_keeping_series(&scenario)?;
+                charts::percentiles(&area, &series, (metric, theory_ms), Span::Whole, &[], &style)
             }
             Figure::Clients => {
                 let (sim, _) = simulate(&runner::load(run, None)?)?;

@@ -6,7 +6,7 @@ use super::dom::{self, Ids};
 use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
-use super::topology::{self, Focus};
+use super::topology::{self, Focus, Part};
 use lbsim::charts::{self, ChartStyle, Marker, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
 use lbsim::{Simulation, Snapshot};
@@ -97,6 +97,8 @@ pub struct Canvases {
     /// The percentile chart's title and its choice of what it plots.
     pub percentiles_caption: Option<PercentilesCaption>,
     metric: SeriesMetric,
+    /// The load chart's live imbalance figure.
+    load_spread: Option<HtmlElement>,
     /// When a setting last changed live (simulated seconds): the current
     /// curve counts only sessions started since (the engine's mark).
     changed_at: Option<f64>,
@@ -133,6 +135,7 @@ impl Canvases {
         let mut surfaces = Vec::with_capacity(charts.len());
         let mut clients_legend = None;
         let mut percentiles_caption = None;
+        let mut load_spread = None;
         for &chart in charts {
             let figure: HtmlElement = dom::child(figures, "figure", "")?;
             let id = ids.of(&format!("chart-{}", chart.key()));
@@ -187,7 +190,11 @@ impl Canvases {
                     canvas(&figure, "", &id, "Session time from the fastest to the slowest client")?
                 }
                 Chart::Load => {
-                    dom::text_child(&figure, "figcaption", "", "Load across servers right now")?;
+                    let caption: HtmlElement = dom::child(&figure, "figcaption", "")?;
+                    dom::text_child(&caption, "span", "chart-title", "Load across servers right now")?;
+                    let spread = dom::text_child(&caption, "span", "spread", "")?;
+                    spread.set_id(&ids.of("load-cv"));
+                    load_spread = Some(spread);
                     legend(
                         &figure,
                         &[
@@ -211,6 +218,7 @@ impl Canvases {
             reference: Vec::new(),
             clients_legend,
             percentiles_caption,
+            load_spread,
             metric,
             changed_at: None,
             versus: None,
@@ -247,9 +255,9 @@ impl Canvases {
         self.invalidate();
     }
 
-    /// The topology's canvas, and the client drawn at a point of it.
-    pub fn client_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<u32> {
-        topology::client_at(snapshot, &self.topology, point)
+    /// The client or server drawn at a point of the topology.
+    pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
+        topology::part_at(snapshot, &self.topology, point)
     }
 
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {
@@ -410,7 +418,8 @@ impl Canvases {
         let drawn = match chart {
             Chart::Percentiles => {
                 let series = &sim.metrics().series;
-                charts::percentiles(&area, series, self.metric, Span::Live, &self.markers, &style)
+                let theory = lbsim::theory::of(sim.scenario()).map(|t| t.mean_wait_ms);
+                charts::percentiles(&area, series, (self.metric, theory), Span::Live, &self.markers, &style)
             }
             Chart::Clients => {
                 self.label_current(sim);
@@ -425,6 +434,10 @@ impl Canvases {
             Chart::Load => {
                 charts::busiest_first(&snapshot.servers, &mut self.loads);
                 let slots = snapshot.servers.first().map_or(0, |s| s.slots);
+                if let (Some(spread), Some(latest)) = (&self.load_spread, snapshot.latest) {
+                    let text = format!("imbalance: CoV of work across servers {:.2}", latest.load_cv);
+                    spread.set_text_content(Some(&text));
+                }
                 let highest = self.loads.first().map_or(0, |(busy, queued)| busy + queued);
                 self.load_peak = self.load_peak.max(highest);
                 charts::load(&area, &self.loads, slots, self.load_peak, &style)

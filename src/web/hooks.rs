@@ -65,6 +65,7 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `follow(client)`: follows a client (or none, with null), as a click does;
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
+/// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `onScreen()`: whether the view is in sight (and so gets frames).
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
@@ -117,6 +118,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let followed = move || Uint32Array::from(reader.borrow().followed_requests().as_slice());
     set("followedRequests", Closure::<dyn Fn() -> Uint32Array>::new(followed).into_js_value())?;
+    let reader = view.clone();
+    let speeds = move || Float64Array::from(reader.borrow().server_speeds().as_slice());
+    set("serverSpeeds", Closure::<dyn Fn() -> Float64Array>::new(speeds).into_js_value())?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
     Ok(hooks)

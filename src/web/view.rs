@@ -21,7 +21,7 @@ use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::{self, Share};
 use super::take_away::{Download, TakeAway};
-use super::topology::{self, Focus};
+use super::topology::{self, Focus, Part};
 use super::transport::Transport;
 use super::twin_pane::{CompareForm, TwinPane};
 use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
@@ -30,6 +30,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use web_sys::{Event, EventTarget, HtmlElement, MouseEvent};
 
+/// What a noisy neighbour leaves of a clicked server's speed.
+const SLOWED: f64 = 0.25;
 /// Frame costs kept for the test hooks (about a minute of frames).
 const MAX_FRAME_COSTS: usize = 4_096;
 
@@ -528,12 +530,30 @@ impl View {
         self.canvases.invalidate();
     }
 
-    /// The person clicked the topology at `point` (CSS pixels): follows
-    /// the client there, or stops following when it is followed already or
-    /// no client is there.
+    /// The person clicked the topology at `point` (CSS pixels): a client
+    /// is followed (or no longer, clicked again); a server gets a noisy
+    /// neighbour that slows it to a quarter of its speed, or clicked again,
+    /// its own speed back.
     pub fn clicked_topology(&mut self, point: (f64, f64)) {
-        let client = self.canvases.client_at(&self.snapshot, point);
-        self.follow(if client == self.followed { None } else { client });
+        match self.canvases.part_at(&self.snapshot, point) {
+            Some(Part::Server(server)) => self.toggle_slow_server(server),
+            Some(Part::Client(client)) if self.followed != Some(client) => self.follow(Some(client)),
+            _ => self.follow(None),
+        }
+    }
+
+    /// Slows `server` to a quarter of its speed, or restores it.
+    pub fn toggle_slow_server(&mut self, server: usize) {
+        let speeds = &self.params.scenario.server_speeds;
+        let own = speeds[server % speeds.len()];
+        let now = self.snapshot.servers.get(server).map_or(own, |s| s.speed);
+        let next = if now == own { own * SLOWED } else { own };
+        match self.sim.set_server_speed(server, next) {
+            Ok(()) => self.canvases.invalidate(),
+            Err(error) => {
+                self.notices.show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }])
+            }
+        }
     }
 
     /// Follows `client`'s requests (or none).
@@ -546,6 +566,11 @@ impl View {
     /// The clients of the requests the last frame drew followed.
     pub fn followed_requests(&self) -> Vec<u32> {
         self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
+    }
+
+    /// Each server's speed, as the last frame drew it.
+    pub fn server_speeds(&self) -> Vec<f64> {
+        self.snapshot.servers.iter().map(|s| s.speed).collect()
     }
 
     /// How many requests the last frame drew in flight.

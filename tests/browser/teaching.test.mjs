@@ -145,3 +145,24 @@ test('clicking a client follows its session: only its requests stand out, and th
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('clicking a server gives it a noisy neighbour (a quarter of its speed), and clicking again restores it', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  const box = await page.evaluate(() => document.getElementById('topology').getBoundingClientRect().toJSON());
+  const speeds = () => page.evaluate(() => Array.from(window.lbsim.views()[0].serverSpeeds()));
+  // The servers' rows fill the right of the picture from the top: find the first.
+  let point = null;
+  for (let y = 30; y < box.height && point === null; y += 5) {
+    await page.mouse.click(box.x + box.width - 80, box.y + y);
+    await page.waitForTimeout(40);
+    if ((await speeds()).some((s) => s !== 1)) point = y;
+  }
+  assert.deepEqual(await speeds(), [0.25, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'the first row is server 0');
+  await page.screenshot({ path: 'tests/browser/artifacts/noisy-neighbour.png' });
+  await page.mouse.click(box.x + box.width - 80, box.y + point);
+  await page.waitForTimeout(40);
+  assert.deepEqual(await speeds(), Array(10).fill(1), 'clicked again, it has its speed back');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

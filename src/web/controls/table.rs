@@ -114,6 +114,13 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value(""),
     },
     Control {
+        key: "hedge_after_ms",
+        label: "Hedge: copy a request after",
+        group: Group::Routing,
+        widget: Widget::Presets(&["none", "10", "20", "30", "50", "75", "100", "150", "200", "500"]),
+        show: Show::Value("ms"),
+    },
+    Control {
         key: "load",
         label: "Offered load",
         group: Group::Load,

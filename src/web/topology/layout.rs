@@ -122,6 +122,11 @@ impl Layout {
         Some((cell * self.clients_per_cell) as u32)
     }
 
+    /// The server whose row (or cell) is at `(x, y)`, if one is there.
+    pub fn server_at(&self, x: f64, y: f64, servers: usize) -> Option<usize> {
+        (0..servers).find(|&i| self.servers.cell(i).contains(x, y))
+    }
+
     /// The labels' font size in CSS pixels: larger on a wide (projected)
     /// picture, never below 12.
     pub fn label_px(&self) -> f64 {

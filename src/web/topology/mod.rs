@@ -65,8 +65,15 @@ pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Pale
     }
 }
 
-/// The client drawn at `(x, y)` (CSS pixels on the surface), if any.
-pub fn client_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<u32> {
+/// What is drawn at a point of the topology.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Client(u32),
+    Server(usize),
+}
+
+/// The client or server drawn at `(x, y)` (CSS pixels on the surface).
+pub fn part_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<Part> {
     let layout = Layout::new(
         surface.width,
         surface.height,
@@ -74,7 +81,8 @@ pub fn client_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> 
         snapshot.balancers as usize,
         snapshot.servers.len(),
     );
-    layout.client_at(x, y, snapshot.clients as usize)
+    let client = layout.client_at(x, y, snapshot.clients as usize).map(Part::Client);
+    client.or_else(|| layout.server_at(x, y, snapshot.servers.len()).map(Part::Server))
 }
 
 /// A ring in the ink colour around each part an event involved.

@@ -147,6 +147,11 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     for ((cell, row), server) in rows.iter().zip(servers) {
         if cell.h >= 14.0 {
             let b = row.box_rect;
+            // A server not at speed 1 (drifted, or clicked) says how fast
+            // it is, just above its slots where the row has room.
+            if server.speed != 1.0 && b.y - cell.y >= 10.0 {
+                let _ = context.fill_text(&format!("speed ×{}", server.speed), b.x, b.y - 6.0);
+            }
             let _ = context.fill_text(
                 &format!("{}/{}", server.busy, server.slots),
                 b.x + b.w + 6.0,
