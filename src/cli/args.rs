@@ -1,7 +1,8 @@
 //! Command-line arguments.
 
-use super::capacity::Objective;
+use super::capacity::parse_objective;
 use super::plot::{theme, ChartKind, Metric, Plot};
+use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
 use std::path::PathBuf;
 
@@ -157,7 +158,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--slo" if command != "capacity" => {
                 return Err(format!("--slo belongs to capacity, not {command}"))
             }
-            "--slo" => slo = Some(Objective::parse(&value_of("--slo")?)?),
+            "--slo" => slo = Some(parse_objective(&value_of("--slo")?)?),
             "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {
                 return Err(format!("{arg} belongs to plot, not {command}"))
             }

@@ -332,8 +332,8 @@ pub fn presets() -> String {
 /// The capacity table, then each policy's load-versus-p99 points.
 pub fn capacity(
     base: &Scenario,
-    objective: &super::capacity::Objective,
-    outcomes: &[super::capacity::Outcome],
+    objective: &lbsim::capacity::Objective,
+    outcomes: &[lbsim::capacity::Outcome],
     wall_s: f64,
     threads: usize,
 ) -> String {
