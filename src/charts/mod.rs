@@ -6,6 +6,7 @@
 //! HTML beside them, and `lbsim plot` draws them to SVG files, where a
 //! chart that needs a legend draws it above itself.
 
+mod capacity;
 mod clients;
 mod compare;
 mod load;
@@ -13,6 +14,7 @@ mod palette;
 mod percentiles;
 mod stroke;
 
+pub use capacity::draw as capacity;
 pub use clients::draw as clients;
 pub use compare::{series as compare_series, sessions as compare_sessions};
 pub use load::{busiest_first, draw as load, figure as load_figure};

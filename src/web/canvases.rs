@@ -255,6 +255,11 @@ impl Canvases {
         self.invalidate();
     }
 
+    /// The view's colours.
+    pub fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
     /// The client or server drawn at a point of the topology.
     pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
         topology::part_at(snapshot, &self.topology, point)

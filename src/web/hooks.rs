@@ -66,6 +66,7 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
+/// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames).
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
@@ -121,6 +122,11 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let speeds = move || Float64Array::from(reader.borrow().server_speeds().as_slice());
     set("serverSpeeds", Closure::<dyn Fn() -> Float64Array>::new(speeds).into_js_value())?;
+    let reader = view.clone();
+    set(
+        "capacity",
+        Closure::<dyn Fn() -> String>::new(move || reader.borrow().capacity_json()).into_js_value(),
+    )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
     Ok(hooks)

@@ -14,6 +14,7 @@
 
 mod api;
 mod canvases;
+mod capacity_panel;
 mod controls;
 mod dom;
 mod event_log;

@@ -4,6 +4,7 @@
 //! module builds its own elements into the containers made here.
 
 use super::canvases::Canvases;
+use super::capacity_panel::CapacityPanel;
 use super::controls::{Controls, Placement};
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
@@ -31,6 +32,8 @@ pub struct Parts {
     pub take_away: TakeAway,
     /// The lab's "Copy embed code".
     pub share: Option<Share>,
+    /// The lab's capacity search.
+    pub capacity: Option<CapacityPanel>,
     /// The lab's compare form and presets.
     pub compare_form: Option<CompareForm>,
     pub presets: Option<PresetPicker>,
@@ -85,6 +88,10 @@ impl Parts {
         let readouts = Readouts::build(&pane, &ids)?;
         let canvases =
             Canvases::build(root, (&pane, &stage), &figures, &options.charts, options.metric, &ids)?;
+        let capacity = match kind {
+            Kind::Lab => Some(CapacityPanel::build(&figures, &ids)?),
+            Kind::Embed => None,
+        };
         let twin_pane =
             panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
@@ -125,6 +132,7 @@ impl Parts {
             share,
             compare_form,
             presets,
+            capacity,
             controls,
         })
     }

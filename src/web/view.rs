@@ -5,6 +5,7 @@
 //! methods. Each frame is "simulate, draw, ask for the next".
 
 use super::canvases::Canvases;
+use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
 use super::event_log::EventLog;
@@ -61,6 +62,7 @@ pub struct View {
     twin_pane: Option<TwinPane>,
     compare_form: Option<CompareForm>,
     presets: Option<PresetPicker>,
+    capacity: Option<CapacityPanel>,
     controls: Controls,
     readouts: Readouts,
     readouts_stale: bool,
@@ -91,6 +93,7 @@ impl View {
             share,
             compare_form,
             presets,
+            capacity,
             controls,
         } = Parts::build(root, kind, &options)?;
         let (sim, params) = match Simulation::new(&params.scenario) {
@@ -122,6 +125,7 @@ impl View {
             twin_pane,
             compare_form,
             presets,
+            capacity,
             controls,
             readouts,
             readouts_stale: true,
@@ -183,10 +187,17 @@ impl View {
             pane.draw(twin, &self.canvases, max_requests, now_ms, speed, stale);
         }
         self.narration.announce(now_ms, self.playing, &self.snapshot);
+        let searching = match &mut self.capacity {
+            Some(panel) => {
+                panel.frame(self.canvases.palette());
+                panel.running()
+            }
+            None => false,
+        };
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
         }
-        self.playing || self.canvases.pending()
+        self.playing || searching || self.canvases.pending()
     }
 
     /// The view was scrolled out of sight or back. Out of sight it gets no
@@ -285,6 +296,18 @@ impl View {
             let _ = options.set(key, &text);
         }
         share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
+    }
+
+    /// Starts the capacity search of the current settings.
+    pub fn find_capacity(&mut self) {
+        if let Some(panel) = &mut self.capacity {
+            panel.start(&self.params.scenario);
+        }
+    }
+
+    /// The capacity search's outcomes once done, as JSON.
+    pub fn capacity_json(&self) -> String {
+        self.capacity.as_ref().map(CapacityPanel::outcomes_json).unwrap_or_default()
     }
 
     /// Keeps the client-experience curve so far as the baseline to compare
@@ -610,6 +633,9 @@ impl View {
             add(&form.input, "change", Target::Compare);
         }
         add(self.canvases.topology_canvas(), "click", Target::Topology);
+        if let Some(panel) = &self.capacity {
+            add(&panel.button, "click", Target::Capacity);
+        }
         if let Some(pin) = self.canvases.pin_button() {
             add(pin, "click", Target::PinBaseline);
         }
@@ -678,6 +704,7 @@ pub enum Target {
     Preset,
     Metric,
     PinBaseline,
+    Capacity,
     /// A click in the topology, at the event's point.
     Topology,
 }
@@ -704,6 +731,7 @@ impl Target {
             Target::Preset => view.preset_chosen(),
             Target::Metric => view.metric_chosen(),
             Target::PinBaseline => view.pin_baseline(),
+            Target::Capacity => view.find_capacity(),
         }
     }
 }

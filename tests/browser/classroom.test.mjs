@@ -196,3 +196,27 @@ test('the percentile chart switches between queue time, latency and session time
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the capacity panel finds two policies\' capacities in slices between frames, with progress, and draws their curves', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'servers=4&clients=8&duration_s=10' });
+  await page.fill('#capacity-slo', '20');
+  await page.fill('#capacity-policies', 'random,power-of-d');
+  const before = await page.evaluate(() => document.getElementById('capacity-chart').toDataURL());
+  await page.click('#capacity-run');
+  await page.waitForFunction(() => document.getElementById('capacity-status').textContent.startsWith('Searching'));
+  const partway = await page.evaluate(() => Number(document.getElementById('capacity-progress').getAttribute('value')));
+  await page.waitForFunction(() => document.getElementById('capacity-status').textContent.startsWith('Capacity'), null, { timeout: 60_000 });
+  assert.ok(partway < 1, `progress started at ${partway}`);
+  const outcomes = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].capacity()));
+  assert.deepEqual(outcomes.map((o) => o.policy), ['random', 'power-of-d']);
+  const [random, p2c] = outcomes.map((o) => o.capacity);
+  assert.ok(random > 0.05 && p2c > random, `random ${random}, power of two ${p2c}`);
+  // The same search as the command line's, on the same settings.
+  const native = JSON.parse(execFileSync(CLI, ['capacity', 'default', '--set', 'servers=4', '--set', 'clients=8', '--duration', '10', '--slo', 'p99=20ms', '--set', 'policy=random,power-of-d', '--json'], { encoding: 'utf8' }));
+  assert.deepEqual(outcomes.map((o) => o.capacity), native.outcomes.map((o) => o.capacity));
+  assert.match(await page.textContent('#capacity-status'), /^Capacity at p99 queue time ≤ 20 ms: random 0\.\d\d, power-of-d 0\.\d\d\.$/);
+  assert.notEqual(await page.evaluate(() => document.getElementById('capacity-chart').toDataURL()), before, 'the curves were drawn');
+  await page.screenshot({ path: 'tests/browser/artifacts/capacity.png' });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
