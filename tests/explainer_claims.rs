@@ -11,8 +11,8 @@ use lbsim::{Scenario, Simulation, Summary};
 const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 const SIMULATED_S: &str = "30";
 /// Entries of a view's settings that are not scenario fields.
-const VIEW_OPTIONS: [&str; 8] =
-    ["controls", "charts", "caption", "height", "autoplay", "theme", "say", "speed"];
+const VIEW_OPTIONS: [&str; 9] =
+    ["controls", "charts", "caption", "height", "autoplay", "theme", "say", "speed", "metric"];
 
 struct Section {
     id: String,
@@ -37,21 +37,16 @@ fn sections() -> Vec<Section> {
         let id = attribute(chunk, "id").unwrap();
         let settings =
             attribute(chunk, "data-lbsim-settings").unwrap_or_else(|| panic!("{id}: no simulation"));
+        let entries: Vec<(&str, &str)> = settings.split('&').map(|e| e.split_once('=').unwrap()).collect();
+        let fields = entries.iter().copied().filter(|(k, _)| *k != "versus" && !VIEW_OPTIONS.contains(k));
         let mut scenario = Scenario::default();
-        let mut versus = None;
-        for (key, value) in settings.split('&').map(|e| e.split_once('=').unwrap()) {
-            match key {
-                "versus" => versus = Some(value.to_string()),
-                key if VIEW_OPTIONS.contains(&key) => {}
-                key => scenario.set(key, value).unwrap_or_else(|e| panic!("{id}: {e}")),
-            }
-        }
-        scenario.set("duration_s", SIMULATED_S).unwrap();
-        let versus = versus.map(|pairs| {
+        scenario
+            .set_many(fields.chain([("duration_s", SIMULATED_S)]))
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let versus = entries.iter().find(|(k, _)| *k == "versus").map(|(_, pairs)| {
             let mut twin = scenario.clone();
-            for (key, value) in pairs.split(';').map(|p| p.split_once(':').unwrap()) {
-                twin.set(key, value).unwrap_or_else(|e| panic!("{id}: {e}"));
-            }
+            twin.set_many(pairs.split(';').map(|p| p.split_once(':').unwrap()))
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
             twin
         });
         let claims = Claim::parse_all(&claim).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -72,8 +67,18 @@ fn run(scenario: &Scenario, seed: u64) -> Summary {
 #[test]
 fn the_explainer_has_its_sections_each_with_a_claim() {
     let ids: Vec<String> = sections().into_iter().map(|s| s.id).collect();
-    let expected =
-        ["one-server", "spike", "continuous", "repick", "power-of-two", "stale", "subsets", "balancers"];
+    let expected = [
+        "one-server",
+        "spike",
+        "continuous",
+        "repick",
+        "power-of-two",
+        "stale",
+        "subsets",
+        "balancers",
+        "work",
+        "hedging",
+    ];
     assert_eq!(ids, expected);
 }
 

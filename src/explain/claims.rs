@@ -11,7 +11,7 @@ use std::fmt;
 type Reader = fn(&Summary) -> f64;
 
 /// Figures a claim can name, each read from a summary.
-const FIGURES: [(&str, Reader); 12] = [
+const FIGURES: [(&str, Reader); 13] = [
     ("queue_p50", |s| s.queue_ms.p50),
     ("queue_p99", |s| s.queue_ms.p99),
     ("queue_max", |s| s.queue_ms.p100),
@@ -23,6 +23,7 @@ const FIGURES: [(&str, Reader); 12] = [
     ("throughput", |s| s.throughput),
     ("bounces", |s| s.counts.bounces as f64),
     ("staleness_p50", |s| s.decision_staleness_ms.p50),
+    ("hedge_rate", |s| s.hedging.as_ref().map_or(0.0, |h| h.hedge_rate)),
     ("server_spread", server_spread),
 ];
 

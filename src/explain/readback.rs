@@ -33,10 +33,13 @@ pub enum Sentence {
     /// The twin (B) over this simulation (A), figure by figure, with 95%
     /// intervals from their paired batches.
     Ratios,
+    /// How many requests were hedged, what the copies cost, and p99
+    /// latency against the twin's.
+    Hedging,
 }
 
 impl Sentence {
-    const NAMES: [(&'static str, Sentence); 7] = [
+    const NAMES: [(&'static str, Sentence); 8] = [
         ("tail", Sentence::Tail),
         ("spike", Sentence::Spike),
         ("bounces", Sentence::Bounces),
@@ -44,6 +47,7 @@ impl Sentence {
         ("staleness", Sentence::Staleness),
         ("theory", Sentence::Theory),
         ("ratios", Sentence::Ratios),
+        ("hedging", Sentence::Hedging),
     ];
 
     pub fn name(self) -> &'static str {
@@ -200,6 +204,25 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 times(&c.latency_p99),
                 times(&c.throughput),
             )
+        }
+        Sentence::Hedging => {
+            let tail = match versus {
+                Some(v) => format!(
+                    "; p99 latency is {} on the same arrivals ({} against {})",
+                    compare(s.latency_ms.p99, v.summary.latency_ms.p99, &format!("with {}", v.label)),
+                    ms(s.latency_ms.p99),
+                    ms(v.summary.latency_ms.p99)
+                ),
+                None => String::new(),
+            };
+            match &s.hedging {
+                Some(h) => format!(
+                    "{:.1}% of requests sent a second copy, costing {:.1}% more work{tail}.",
+                    100.0 * h.hedge_rate,
+                    100.0 * h.extra_work
+                ),
+                None => format!("No request is hedged{tail}."),
+            }
         }
         Sentence::Staleness => {
             let staleness = &s.decision_staleness_ms;

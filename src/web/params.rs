@@ -66,9 +66,14 @@ impl Params {
                 Err(error) => refused.push((key, value, error)),
             }
         }
-        for (key, value) in combinations {
-            if let Err(error) = self.set(&key, &value) {
-                refused.push((key, value, error));
+        // Together first: fields that must agree (one cost per share) are
+        // each refused alone until the other is in place.
+        let together = combinations.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        if !combinations.is_empty() && self.scenario.set_many(together).is_err() {
+            for (key, value) in combinations {
+                if let Err(error) = self.set(&key, &value) {
+                    refused.push((key, value, error));
+                }
             }
         }
         refused
