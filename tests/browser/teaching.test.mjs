@@ -166,3 +166,15 @@ test('clicking a server gives it a noisy neighbour (a quarter of its speed), and
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the load chart gives the imbalance live: the CoV of work across servers', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random' });
+  await page.waitForFunction(() => document.getElementById('load-cv').textContent.length > 0);
+  const text = await page.textContent('#load-cv');
+  const match = text.match(/^imbalance: CoV of work across servers (\d+\.\d\d)$/);
+  assert.ok(match, text);
+  const summary = await page.evaluate(() => JSON.parse(window.lbsim.summary()));
+  assert.ok(Number(match[1]) > 0 && Number(match[1]) < 2, `${match[1]} (mean so far ${summary.mean_load_cv})`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
