@@ -15,6 +15,10 @@ macro_rules! presets {
     };
 }
 
+/// Each scenario file's `key = value` pairs, by name (see `build.rs`).
+type Pairs = &'static [(&'static str, &'static [(&'static str, &'static str)])];
+static PAIRS: Pairs = include!(concat!(env!("OUT_DIR"), "/preset_pairs.rs"));
+
 /// Every file in `scenarios/` (a test checks that none is missing).
 pub static PRESETS: &[Preset] = presets![
     "spike-random",
@@ -37,8 +41,14 @@ impl Preset {
         PRESETS.iter().find(|p| p.name == name)
     }
 
+    /// The preset's scenario, from its file's `key = value` pairs as the
+    /// build read them (so the browser needs no TOML parser; a test checks
+    /// they give what `Scenario::from_toml` gives).
     pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
-        Scenario::from_toml(self.toml)
+        let pairs = PAIRS.iter().find(|(name, _)| *name == self.name).map_or(&[][..], |(_, pairs)| *pairs);
+        let mut scenario = Scenario::default();
+        scenario.set_many(pairs.iter().copied())?;
+        Ok(scenario)
     }
 
     /// The file's opening comment, as one paragraph: what the preset shows.
@@ -65,7 +75,8 @@ mod tests {
         names.sort();
         assert_eq!(files, names);
         for preset in PRESETS {
-            preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+            let scenario = preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+            assert_eq!(Ok(scenario), Scenario::from_toml(preset.toml), "{}", preset.name);
             assert!(preset.description().len() > 40, "{}: {}", preset.name, preset.description());
         }
         assert!(Preset::find("theory-mm3").unwrap().description().starts_with("M/M/3 exactly"));

@@ -20,12 +20,13 @@ use super::hash::{self, Fields};
 use super::options::{Kind, Options};
 use super::page::{self, Mounted};
 use super::params::Params;
+use js_sys::{Array, Object};
 use lbsim::scenario::fields;
 use lbsim::{ScenarioError, Simulation, Time};
 use serde::Serialize;
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
 /// A simulation view mounted by a script.
@@ -101,7 +102,6 @@ impl SimulationView {
     /// Sets one field (or `speed`), live or by starting over, as its
     /// control would.
     pub fn set(&self, field: &str, value: JsValue) -> Result<(), JsError> {
-        let value: Value = serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&e.to_string()))?;
         let text = text_of(&value).ok_or_else(|| not_a_value(field))?;
         self.mounted.view.borrow_mut().set(field, &text).map_err(|e| error(&e))?;
         page::request_frame();
@@ -147,34 +147,50 @@ fn entries_of(object: &JsValue, what: &str) -> Result<Vec<(String, String)>, JsE
     if object.is_undefined() || object.is_null() {
         return Ok(Vec::new());
     }
-    let value: Value = serde_wasm_bindgen::from_value(object.clone())
-        .map_err(|e| JsError::new(&format!("{what}: expected an object of settings ({e})")))?;
-    let Value::Object(map) = value else {
+    if !object.is_object() || Array::is_array(object) {
         return Err(JsError::new(&format!(
             "{what}: expected an object of settings, as {{ policy: 'random' }}"
         )));
+    }
+    let pairs = Object::entries(object.unchecked_ref());
+    let pair = |entry: JsValue| -> Result<(String, String), JsError> {
+        let entry: Array = entry.unchecked_into();
+        let key = entry.get(0).as_string().unwrap_or_default();
+        let text = text_of(&entry.get(1)).ok_or_else(|| not_a_value(&key))?;
+        Ok((key, text))
     };
-    map.iter()
-        .map(|(key, value)| Ok((key.clone(), text_of(value).ok_or_else(|| not_a_value(key))?)))
-        .collect()
+    pairs.iter().map(pair).collect()
 }
 
 /// A value as the text a field or option reads: numbers as written, `null`
 /// as "none", booleans as 1 or 0, lists joined by commas, and an object
 /// (the `versus` option's) as `key:value` pairs joined by ";".
-fn text_of(value: &Value) -> Option<String> {
-    Some(match value {
-        Value::String(text) => text.clone(),
-        Value::Number(number) => fields::format_number(number.as_f64()?),
-        Value::Bool(on) => if *on { "1" } else { "0" }.to_string(),
-        Value::Null => "none".to_string(),
-        Value::Array(items) => items.iter().map(text_of).collect::<Option<Vec<_>>>()?.join(","),
-        Value::Object(pairs) => {
-            let pairs: Option<Vec<_>> =
-                pairs.iter().map(|(key, value)| Some(format!("{key}:{}", text_of(value)?))).collect();
-            pairs?.join(";")
-        }
-    })
+fn text_of(value: &JsValue) -> Option<String> {
+    if let Some(text) = value.as_string() {
+        return Some(text);
+    }
+    if let Some(number) = value.as_f64() {
+        return Some(fields::format_number(number));
+    }
+    if let Some(on) = value.as_bool() {
+        return Some(if on { "1" } else { "0" }.to_string());
+    }
+    if value.is_null() {
+        return Some("none".to_string());
+    }
+    if Array::is_array(value) {
+        let items: Array = value.clone().unchecked_into();
+        return items.iter().map(|item| text_of(&item)).collect::<Option<Vec<_>>>().map(|t| t.join(","));
+    }
+    if value.is_object() {
+        let pairs = Object::entries(value.unchecked_ref());
+        let pair = |entry: JsValue| {
+            let entry: Array = entry.unchecked_into();
+            Some(format!("{}:{}", entry.get(0).as_string()?, text_of(&entry.get(1))?))
+        };
+        return pairs.iter().map(pair).collect::<Option<Vec<_>>>().map(|p| p.join(";"));
+    }
+    None
 }
 
 fn not_a_value(key: &str) -> JsError {
