@@ -2,7 +2,13 @@
 //! (readouts, topology, charts, controls, transport), all built inside the
 //! root element it is mounted on. One instance lives behind
 //! `Rc<RefCell<..>>` (see `page`); DOM events and animation frames call its
-//! methods. Each frame is "simulate, draw, ask for the next".
+//! methods. Each frame is "simulate, draw, ask for the next". What it does
+//! beyond its settings is in `tools`; which element does what, in `target`.
+
+mod target;
+mod tools;
+
+pub use target::Target;
 
 use super::canvases::Canvases;
 use super::capacity_panel::CapacityPanel;
@@ -269,118 +275,6 @@ impl View {
         self.change_to(next)
     }
 
-    /// Draws a seed from the browser's cryptographic generator.
-    pub fn new_seed(&mut self) {
-        let Ok(FieldKind::Count { max, .. }) = fields::find("seed").map(|f| f.kind) else { return };
-        match getrandom::u64() {
-            // The remainder's bias is below 2⁻¹⁰ for the seed's range (2⁵³).
-            Ok(draw) => {
-                let mut next = self.params.clone();
-                if next.set("seed", &(draw % (max + 1)).to_string()).is_ok() {
-                    self.apply(next);
-                }
-            }
-            Err(error) => self.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
-        }
-    }
-
-    /// Shows the embed snippet for the current state.
-    pub fn copy_embed_code(&self) {
-        let Some(share) = &self.share else { return };
-        let mut options = Options::defaults(Kind::Embed);
-        for (key, text) in [
-            (CHARTS_KEY, self.options.text(CHARTS_KEY)),
-            (HEIGHT_KEY, share::SNIPPET_HEIGHT.to_string()),
-            (AUTOPLAY_KEY, if self.playing { "1" } else { "0" }.to_string()),
-        ] {
-            let _ = options.set(key, &text);
-        }
-        share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
-    }
-
-    /// Starts the capacity search of the current settings.
-    pub fn find_capacity(&mut self) {
-        if let Some(panel) = &mut self.capacity {
-            panel.start(&self.params.scenario);
-        }
-    }
-
-    /// The capacity search's outcomes once done, as JSON.
-    pub fn capacity_json(&self) -> String {
-        self.capacity.as_ref().map(CapacityPanel::outcomes_json).unwrap_or_default()
-    }
-
-    /// Keeps the client-experience curve so far as the baseline to compare
-    /// later settings with.
-    pub fn pin_baseline(&mut self) {
-        let words =
-            format!("pinned at {:.1} s: {}", self.sim.now().as_secs(), self.params.scenario.policy.title());
-        self.canvases.pin(&self.sim, &words);
-    }
-
-    /// The person chose what the percentile chart plots; the link keeps it.
-    pub fn metric_chosen(&mut self) {
-        let Some(caption) = &self.canvases.percentiles_caption else { return };
-        let mut options = self.options.clone();
-        if options.set(METRIC_KEY, &caption.select.value()).is_ok() && options != self.options {
-            self.canvases.set_metric(options.metric);
-            self.options = options;
-            self.settings_changed();
-        }
-    }
-
-    /// The person chose a preset: its every field, at the same speed,
-    /// from its start.
-    pub fn preset_chosen(&mut self) {
-        let Some((_, scenario)) = self.presets.as_ref().and_then(PresetPicker::chosen) else {
-            self.settings_changed();
-            return;
-        };
-        self.apply(Params { scenario, speed: self.params.speed });
-        self.reset();
-    }
-
-    /// The person set what B changes in the compare form: the link takes
-    /// the new options, and the page builds the view again for them.
-    pub fn compare_entered(&mut self) {
-        let Some(form) = &self.compare_form else { return };
-        let text = form.input.value();
-        let mut options = self.options.clone();
-        if let Err(error) = options.set(VERSUS_KEY, &text) {
-            self.notices.show(&[Notice::rejected(VERSUS_KEY, &text, &error, &self.options.text(VERSUS_KEY))]);
-            return;
-        }
-        if options != self.options {
-            let hash = hash::format(&self.params, &options, self.kind, Fields::Shown);
-            let _ = dom::window().location().set_hash(&hash);
-        }
-    }
-
-    /// Turns the presenter view on or off (the link remembers it).
-    pub fn toggle_presenter(&mut self) {
-        self.options.presenter = !self.options.presenter;
-        if !self.options.presenter {
-            let _ = self.root.class_list().remove_1("settings-shown");
-        }
-        let _ = super::parts::apply_look(&self.root, &self.options);
-        self.settings_changed();
-    }
-
-    /// In the presenter view, shows or folds away the settings.
-    pub fn toggle_settings(&self) {
-        if self.options.presenter {
-            let _ = self.root.class_list().toggle("settings-shown");
-        }
-    }
-
-    /// Downloads figures or a picture, named after the view (its element's
-    /// id, or else its policy).
-    pub fn download(&self, what: Download) {
-        let id = self.root.id();
-        let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
-        self.take_away.download(what, &name, &self.sim);
-    }
-
     /// Moves to `next`, saying so on the page when it cannot.
     fn apply(&mut self, next: Params) {
         if let Err(error) = self.change_to(next) {
@@ -553,99 +447,9 @@ impl View {
         self.canvases.invalidate();
     }
 
-    /// The person clicked the topology at `point` (CSS pixels): a client
-    /// is followed (or no longer, clicked again); a server gets a noisy
-    /// neighbour that slows it to a quarter of its speed, or clicked again,
-    /// its own speed back.
-    pub fn clicked_topology(&mut self, point: (f64, f64)) {
-        match self.canvases.part_at(&self.snapshot, point) {
-            Some(Part::Server(server)) => self.toggle_slow_server(server),
-            Some(Part::Client(client)) if self.followed != Some(client) => self.follow(Some(client)),
-            _ => self.follow(None),
-        }
-    }
-
-    /// Slows `server` to a quarter of its speed, or restores it.
-    pub fn toggle_slow_server(&mut self, server: usize) {
-        let speeds = &self.params.scenario.server_speeds;
-        let own = speeds[server % speeds.len()];
-        let now = self.snapshot.servers.get(server).map_or(own, |s| s.speed);
-        let next = if now == own { own * SLOWED } else { own };
-        match self.sim.set_server_speed(server, next) {
-            Ok(()) => self.canvases.invalidate(),
-            Err(error) => {
-                self.notices.show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }])
-            }
-        }
-    }
-
-    /// Follows `client`'s requests (or none).
-    pub fn follow(&mut self, client: Option<u32>) {
-        self.followed = client.filter(|c| *c < self.params.scenario.clients);
-        self.event_log.stop_following_if(self.followed.is_none());
-        self.canvases.invalidate();
-    }
-
-    /// The clients of the requests the last frame drew followed.
-    pub fn followed_requests(&self) -> Vec<u32> {
-        self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
-    }
-
-    /// Each server's speed, as the last frame drew it.
-    pub fn server_speeds(&self) -> Vec<f64> {
-        self.snapshot.servers.iter().map(|s| s.speed).collect()
-    }
-
     /// How many requests the last frame drew in flight.
     pub fn requests_drawn(&self) -> usize {
         self.snapshot.requests.len()
-    }
-
-    /// Every element that reports an edit or a press, with its event and
-    /// what it does to the view.
-    pub fn targets(&self) -> Vec<(EventTarget, &'static str, Target)> {
-        let mut targets: Vec<_> = self
-            .controls
-            .inputs()
-            .into_iter()
-            .map(|(key, target, kind)| (target, kind, Target::Control(key)))
-            .collect();
-        let mut add =
-            |element: &HtmlElement, kind, target| targets.push((element.clone().into(), kind, target));
-        add(&self.transport.play, "click", Target::Play);
-        add(&self.transport.step, "click", Target::Step);
-        add(&self.transport.reset, "click", Target::Reset);
-        if let Some(present) = &self.transport.present {
-            add(present, "click", Target::Presenter);
-        }
-        add(&self.notices.dismiss, "click", Target::DismissNotices);
-        if let Some(button) = &self.controls.new_seed {
-            add(button, "click", Target::NewSeed);
-        }
-        if let Some(share) = &self.share {
-            add(&share.button, "click", Target::CopyEmbedCode);
-        }
-        for (button, download) in &self.take_away.buttons {
-            add(button, "click", Target::Download(*download));
-        }
-        if let Some(form) = &self.compare_form {
-            add(&form.button, "click", Target::Compare);
-            add(&form.input, "change", Target::Compare);
-        }
-        add(self.canvases.topology_canvas(), "click", Target::Topology);
-        if let Some(panel) = &self.capacity {
-            add(&panel.button, "click", Target::Capacity);
-        }
-        if let Some(pin) = self.canvases.pin_button() {
-            add(pin, "click", Target::PinBaseline);
-        }
-        if let Some(caption) = &self.canvases.percentiles_caption {
-            add(&caption.select, "change", Target::Metric);
-        }
-        if let Some(presets) = &self.presets {
-            add(&presets.select, "change", Target::Preset);
-        }
-        targets
     }
 
     pub fn root(&self) -> &HtmlElement {
@@ -684,54 +488,5 @@ impl View {
     /// The frame costs recorded since the last call.
     pub fn take_frame_costs(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.frame_costs)
-    }
-}
-
-/// What pressing or editing one of a view's elements does.
-#[derive(Clone, Copy)]
-pub enum Target {
-    Control(&'static str),
-    Play,
-    Step,
-    Reset,
-    DismissNotices,
-    NewSeed,
-    CopyEmbedCode,
-    Download(Download),
-    Presenter,
-    Settings,
-    Compare,
-    Preset,
-    Metric,
-    PinBaseline,
-    Capacity,
-    /// A click in the topology, at the event's point.
-    Topology,
-}
-
-impl Target {
-    pub fn act(self, view: &mut View, event: &Event) {
-        match self {
-            Target::Topology => {
-                if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
-                    view.clicked_topology((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
-                }
-            }
-            Target::Control(key) => view.control_changed(key),
-            Target::Play => view.toggle_play(),
-            Target::Step => view.step(),
-            Target::Reset => view.reset(),
-            Target::DismissNotices => view.dismiss_notices(),
-            Target::NewSeed => view.new_seed(),
-            Target::CopyEmbedCode => view.copy_embed_code(),
-            Target::Download(what) => view.download(what),
-            Target::Presenter => view.toggle_presenter(),
-            Target::Settings => view.toggle_settings(),
-            Target::Compare => view.compare_entered(),
-            Target::Preset => view.preset_chosen(),
-            Target::Metric => view.metric_chosen(),
-            Target::PinBaseline => view.pin_baseline(),
-            Target::Capacity => view.find_capacity(),
-        }
     }
 }

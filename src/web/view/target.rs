@@ -1,0 +1,101 @@
+//! Which of a view's elements report an edit or a press, and what each does.
+
+use super::*;
+
+impl View {
+    /// Every element that reports an edit or a press, with its event and
+    /// what it does to the view.
+    pub fn targets(&self) -> Vec<(EventTarget, &'static str, Target)> {
+        let mut targets: Vec<_> = self
+            .controls
+            .inputs()
+            .into_iter()
+            .map(|(key, target, kind)| (target, kind, Target::Control(key)))
+            .collect();
+        let mut add =
+            |element: &HtmlElement, kind, target| targets.push((element.clone().into(), kind, target));
+        add(&self.transport.play, "click", Target::Play);
+        add(&self.transport.step, "click", Target::Step);
+        add(&self.transport.reset, "click", Target::Reset);
+        if let Some(present) = &self.transport.present {
+            add(present, "click", Target::Presenter);
+        }
+        add(&self.notices.dismiss, "click", Target::DismissNotices);
+        if let Some(button) = &self.controls.new_seed {
+            add(button, "click", Target::NewSeed);
+        }
+        if let Some(share) = &self.share {
+            add(&share.button, "click", Target::CopyEmbedCode);
+        }
+        for (button, download) in &self.take_away.buttons {
+            add(button, "click", Target::Download(*download));
+        }
+        if let Some(form) = &self.compare_form {
+            add(&form.button, "click", Target::Compare);
+            add(&form.input, "change", Target::Compare);
+        }
+        add(self.canvases.topology_canvas(), "click", Target::Topology);
+        if let Some(panel) = &self.capacity {
+            add(&panel.button, "click", Target::Capacity);
+        }
+        if let Some(pin) = self.canvases.pin_button() {
+            add(pin, "click", Target::PinBaseline);
+        }
+        if let Some(caption) = &self.canvases.percentiles_caption {
+            add(&caption.select, "change", Target::Metric);
+        }
+        if let Some(presets) = &self.presets {
+            add(&presets.select, "change", Target::Preset);
+        }
+        targets
+    }
+}
+
+/// What pressing or editing one of a view's elements does.
+#[derive(Clone, Copy)]
+pub enum Target {
+    Control(&'static str),
+    Play,
+    Step,
+    Reset,
+    DismissNotices,
+    NewSeed,
+    CopyEmbedCode,
+    Download(Download),
+    Presenter,
+    Settings,
+    Compare,
+    Preset,
+    Metric,
+    PinBaseline,
+    Capacity,
+    /// A click in the topology, at the event's point.
+    Topology,
+}
+
+impl Target {
+    pub fn act(self, view: &mut View, event: &Event) {
+        match self {
+            Target::Topology => {
+                if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
+                    view.clicked_topology((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
+                }
+            }
+            Target::Control(key) => view.control_changed(key),
+            Target::Play => view.toggle_play(),
+            Target::Step => view.step(),
+            Target::Reset => view.reset(),
+            Target::DismissNotices => view.dismiss_notices(),
+            Target::NewSeed => view.new_seed(),
+            Target::CopyEmbedCode => view.copy_embed_code(),
+            Target::Download(what) => view.download(what),
+            Target::Presenter => view.toggle_presenter(),
+            Target::Settings => view.toggle_settings(),
+            Target::Compare => view.compare_entered(),
+            Target::Preset => view.preset_chosen(),
+            Target::Metric => view.metric_chosen(),
+            Target::PinBaseline => view.pin_baseline(),
+            Target::Capacity => view.find_capacity(),
+        }
+    }
+}
