@@ -10,14 +10,10 @@ mod tools;
 
 pub use target::Target;
 
-use super::canvases::Canvases;
 use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
-use super::event_log::EventLog;
 use super::hash::{self, Fields, Notice, Parsed};
-use super::narration::Narration;
-use super::notice::Notices;
 use super::options::{
     versus_label, Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY,
 };
@@ -25,12 +21,9 @@ use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
 use super::parts::Parts;
 use super::preset_picker::PresetPicker;
-use super::readouts::Readouts;
-use super::share::{self, Share};
-use super::take_away::{Download, TakeAway};
+use super::share;
+use super::take_away::Download;
 use super::topology::{self, Focus, Part};
-use super::transport::Transport;
-use super::twin_pane::{CompareForm, TwinPane};
 use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
@@ -64,20 +57,9 @@ pub struct View {
     pace: Pace,
     /// Simulated time per wall time over recent frames.
     actual_speed: f64,
-    canvases: Canvases,
-    twin_pane: Option<TwinPane>,
-    compare_form: Option<CompareForm>,
-    presets: Option<PresetPicker>,
-    capacity: Option<CapacityPanel>,
-    controls: Controls,
-    readouts: Readouts,
+    /// Everything the view shows, built inside its root.
+    parts: Parts,
     readouts_stale: bool,
-    narration: Narration,
-    notices: Notices,
-    transport: Transport,
-    event_log: EventLog,
-    take_away: TakeAway,
-    share: Option<Share>,
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
 }
@@ -87,21 +69,7 @@ impl View {
     /// `hash`, showing notices for any entry that could not be used.
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
-        let Parts {
-            notices: notices_area,
-            narration,
-            readouts,
-            canvases,
-            twin_pane,
-            transport,
-            event_log,
-            take_away,
-            share,
-            compare_form,
-            presets,
-            capacity,
-            controls,
-        } = Parts::build(root, kind, &options)?;
+        let parts = Parts::build(root, kind, &options)?;
         let (sim, params) = match Simulation::new(&params.scenario) {
             Ok(sim) => (sim, params),
             Err(error) => {
@@ -127,26 +95,14 @@ impl View {
             reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
             actual_speed: 1.0,
-            canvases,
-            twin_pane,
-            compare_form,
-            presets,
-            capacity,
-            controls,
-            readouts,
+            parts,
             readouts_stale: true,
-            narration,
-            notices: notices_area,
-            transport,
-            event_log,
-            take_away,
-            share,
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             options,
         };
-        view.notices.show(&notices);
-        if view.twin_pane.is_some() {
-            view.canvases.compare_with(&versus_label(&view.options.versus));
+        view.parts.notices.show(&notices);
+        if view.parts.twin_pane.is_some() {
+            view.parts.canvases.compare_with(&versus_label(&view.options.versus));
         }
         view.restart_twin();
         view.set_playing(view.options.autoplay);
@@ -179,23 +135,29 @@ impl View {
             false => topology::max_requests(self.params.scenario.servers as usize),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
-        let focus = Focus { told: self.event_log.highlighted.as_ref(), client: self.followed };
-        self.canvases.draw((&self.sim, self.twin.as_ref()), &self.snapshot, focus, now_ms, self.playing);
+        let focus = Focus { told: self.parts.event_log.highlighted.as_ref(), client: self.followed };
+        self.parts.canvases.draw(
+            (&self.sim, self.twin.as_ref()),
+            &self.snapshot,
+            focus,
+            now_ms,
+            self.playing,
+        );
         if let Some(client) = self.followed {
-            self.event_log.show_following(client, &self.snapshot);
+            self.parts.event_log.show_following(client, &self.snapshot);
         }
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
-        self.readouts.show(&self.snapshot, speed, now_ms, stale);
+        self.parts.readouts.show(&self.snapshot, speed, now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        self.narration.update(now_ms, stale, &self.options.versus, scenario, &self.sim, twin);
-        if let (Some(pane), Some(twin)) = (&mut self.twin_pane, twin) {
-            pane.draw(twin, &self.canvases, max_requests, now_ms, speed, stale);
+        self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, &self.sim, twin);
+        if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
+            pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
         }
-        self.narration.announce(now_ms, self.playing, &self.snapshot);
-        let searching = match &mut self.capacity {
+        self.parts.narration.announce(now_ms, self.playing, &self.snapshot);
+        let searching = match &mut self.parts.capacity {
             Some(panel) => {
-                panel.frame(self.canvases.palette());
+                panel.frame(self.parts.canvases.palette());
                 panel.running()
             }
             None => false,
@@ -203,7 +165,7 @@ impl View {
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
         }
-        self.playing || searching || self.canvases.pending()
+        self.playing || searching || self.parts.canvases.pending()
     }
 
     /// The view was scrolled out of sight or back. Out of sight it gets no
@@ -228,17 +190,17 @@ impl View {
 
     /// The person edited control `key`.
     pub fn control_changed(&mut self, key: &str) {
-        let Some(text) = self.controls.read(key) else { return };
+        let Some(text) = self.parts.controls.read(key) else { return };
         if Controls::unused(key, &self.params) {
-            self.controls.show(&self.params);
+            self.parts.controls.show(&self.params);
             return;
         }
         let mut next = self.params.clone();
         match next.set(key, &text) {
             Ok(()) => self.apply(next),
             Err(error) => {
-                self.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
-                self.controls.show(&self.params);
+                self.parts.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
+                self.parts.controls.show(&self.params);
             }
         }
     }
@@ -255,7 +217,7 @@ impl View {
         if !hash::names(hash, SPEED_KEY) {
             params.speed = self.params.speed;
         }
-        self.notices.show(&notices);
+        self.parts.notices.show(&notices);
         self.apply(params);
         self.settings_changed();
         true
@@ -278,7 +240,7 @@ impl View {
     /// Moves to `next`, saying so on the page when it cannot.
     fn apply(&mut self, next: Params) {
         if let Err(error) = self.change_to(next) {
-            self.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]);
+            self.parts.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]);
         }
     }
 
@@ -302,7 +264,12 @@ impl View {
                     .collect();
                 words.join(", ")
             };
-            self.canvases.settings_changing(&self.sim, &describe(old, "="), &describe(new, "→"), !structural);
+            self.parts.canvases.settings_changing(
+                &self.sim,
+                &describe(old, "="),
+                &describe(new, "→"),
+                !structural,
+            );
         }
         let applied = if structural {
             Simulation::new(new).map(|sim| self.sim = sim)
@@ -335,15 +302,15 @@ impl View {
             Ok(twin) => self.twin = Some(twin),
             Err(error) => {
                 self.twin = None;
-                self.notices.show(&[Notice { message: format!("No versus simulation: {error}.") }]);
+                self.parts.notices.show(&[Notice { message: format!("No versus simulation: {error}.") }]);
             }
         }
     }
 
     /// Shows the settings in the controls and the URL, and redraws all.
     fn settings_changed(&mut self) {
-        self.controls.show(&self.params);
-        if let Some(presets) = &self.presets {
+        self.parts.controls.show(&self.params);
+        if let Some(presets) = &self.parts.presets {
             presets.show(&self.params.scenario);
         }
         if self.owns_hash {
@@ -352,8 +319,8 @@ impl View {
                 let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
         }
-        self.canvases.show_compact_legend(self.params.scenario.servers as usize);
-        self.canvases.invalidate();
+        self.parts.canvases.show_compact_legend(self.params.scenario.servers as usize);
+        self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }
 
@@ -374,10 +341,10 @@ impl View {
     pub fn set_playing(&mut self, playing: bool) {
         self.playing = playing;
         if playing {
-            self.event_log.unhighlight();
+            self.parts.event_log.unhighlight();
         }
         self.pace.pause();
-        self.transport.show_playing(playing, self.spike_over());
+        self.parts.transport.show_playing(playing, self.spike_over());
         self.readouts_stale = true;
     }
 
@@ -386,18 +353,18 @@ impl View {
     pub fn step(&mut self) {
         self.set_playing(false);
         match self.sim.step_told() {
-            Some(told) => self.event_log.push(told),
+            Some(told) => self.parts.event_log.push(told),
             None => {
                 let why =
                     self.sim.halted().map_or("No event is left to step to.".to_string(), |h| format!("{h}."));
-                self.event_log.push_none(&why);
+                self.parts.event_log.push_none(&why);
             }
         }
         if let Some(twin) = &mut self.twin {
             twin.advance_to(self.sim.now(), u64::MAX);
         }
         self.stop_if_halted();
-        self.canvases.invalidate();
+        self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }
 
@@ -409,7 +376,7 @@ impl View {
             twin.advance_to(target, u64::MAX);
         }
         self.stop_if_halted();
-        self.canvases.invalidate();
+        self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }
 
@@ -417,7 +384,7 @@ impl View {
     fn stop_if_halted(&mut self) {
         if let Some(halt) = self.sim.halted() {
             self.set_playing(false);
-            self.notices.show(&[Notice { message: format!("{halt}. Reset to start again.") }]);
+            self.parts.notices.show(&[Notice { message: format!("{halt}. Reset to start again.") }]);
         }
     }
 
@@ -426,25 +393,25 @@ impl View {
         if let Ok(sim) = Simulation::new(&self.params.scenario) {
             self.sim = sim;
             self.restart_twin();
-            self.event_log.clear();
-            self.canvases.restarted();
+            self.parts.event_log.clear();
+            self.parts.canvases.restarted();
         }
-        self.canvases.invalidate();
+        self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }
 
     pub fn dismiss_notices(&self) {
-        self.notices.dismiss();
+        self.parts.notices.dismiss();
     }
 
     pub fn restyle(&mut self) {
-        self.canvases.restyle();
+        self.parts.canvases.restyle();
     }
 
     /// The reader's preference for reduced motion changed.
     pub fn set_reduced_motion(&mut self, reduced: bool) {
         self.reduced_motion = reduced;
-        self.canvases.invalidate();
+        self.parts.canvases.invalidate();
     }
 
     /// How many requests the last frame drew in flight.
@@ -482,7 +449,7 @@ impl View {
 
     /// The sentences under the view, as last shown.
     pub fn readback(&self) -> String {
-        self.narration.readback()
+        self.parts.narration.readback()
     }
 
     /// The frame costs recorded since the last call.

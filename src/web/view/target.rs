@@ -7,6 +7,7 @@ impl View {
     /// what it does to the view.
     pub fn targets(&self) -> Vec<(EventTarget, &'static str, Target)> {
         let mut targets: Vec<_> = self
+            .parts
             .controls
             .inputs()
             .into_iter()
@@ -14,37 +15,37 @@ impl View {
             .collect();
         let mut add =
             |element: &HtmlElement, kind, target| targets.push((element.clone().into(), kind, target));
-        add(&self.transport.play, "click", Target::Play);
-        add(&self.transport.step, "click", Target::Step);
-        add(&self.transport.reset, "click", Target::Reset);
-        if let Some(present) = &self.transport.present {
+        add(&self.parts.transport.play, "click", Target::Play);
+        add(&self.parts.transport.step, "click", Target::Step);
+        add(&self.parts.transport.reset, "click", Target::Reset);
+        if let Some(present) = &self.parts.transport.present {
             add(present, "click", Target::Presenter);
         }
-        add(&self.notices.dismiss, "click", Target::DismissNotices);
-        if let Some(button) = &self.controls.new_seed {
+        add(&self.parts.notices.dismiss, "click", Target::DismissNotices);
+        if let Some(button) = &self.parts.controls.new_seed {
             add(button, "click", Target::NewSeed);
         }
-        if let Some(share) = &self.share {
+        if let Some(share) = &self.parts.share {
             add(&share.button, "click", Target::CopyEmbedCode);
         }
-        for (button, download) in &self.take_away.buttons {
+        for (button, download) in &self.parts.take_away.buttons {
             add(button, "click", Target::Download(*download));
         }
-        if let Some(form) = &self.compare_form {
+        if let Some(form) = &self.parts.compare_form {
             add(&form.button, "click", Target::Compare);
             add(&form.input, "change", Target::Compare);
         }
-        add(self.canvases.topology_canvas(), "click", Target::Topology);
-        if let Some(panel) = &self.capacity {
+        add(self.parts.canvases.topology_canvas(), "click", Target::Topology);
+        if let Some(panel) = &self.parts.capacity {
             add(&panel.button, "click", Target::Capacity);
         }
-        if let Some(pin) = self.canvases.pin_button() {
+        if let Some(pin) = self.parts.canvases.pin_button() {
             add(pin, "click", Target::PinBaseline);
         }
-        if let Some(caption) = &self.canvases.percentiles_caption {
+        if let Some(caption) = &self.parts.canvases.percentiles_caption {
             add(&caption.select, "change", Target::Metric);
         }
-        if let Some(presets) = &self.presets {
+        if let Some(presets) = &self.parts.presets {
             add(&presets.select, "change", Target::Preset);
         }
         targets

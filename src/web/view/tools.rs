@@ -17,13 +17,13 @@ impl View {
                     self.apply(next);
                 }
             }
-            Err(error) => self.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
+            Err(error) => self.parts.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
         }
     }
 
     /// Shows the embed snippet for the current state.
     pub fn copy_embed_code(&self) {
-        let Some(share) = &self.share else { return };
+        let Some(share) = &self.parts.share else { return };
         let mut options = Options::defaults(Kind::Embed);
         for (key, text) in [
             (CHARTS_KEY, self.options.text(CHARTS_KEY)),
@@ -37,14 +37,14 @@ impl View {
 
     /// Starts the capacity search of the current settings.
     pub fn find_capacity(&mut self) {
-        if let Some(panel) = &mut self.capacity {
+        if let Some(panel) = &mut self.parts.capacity {
             panel.start(&self.params.scenario);
         }
     }
 
     /// The capacity search's outcomes once done, as JSON.
     pub fn capacity_json(&self) -> String {
-        self.capacity.as_ref().map(CapacityPanel::outcomes_json).unwrap_or_default()
+        self.parts.capacity.as_ref().map(CapacityPanel::outcomes_json).unwrap_or_default()
     }
 
     /// Keeps the client-experience curve so far as the baseline to compare
@@ -52,15 +52,15 @@ impl View {
     pub fn pin_baseline(&mut self) {
         let words =
             format!("pinned at {:.1} s: {}", self.sim.now().as_secs(), self.params.scenario.policy.title());
-        self.canvases.pin(&self.sim, &words);
+        self.parts.canvases.pin(&self.sim, &words);
     }
 
     /// The person chose what the percentile chart plots; the link keeps it.
     pub fn metric_chosen(&mut self) {
-        let Some(caption) = &self.canvases.percentiles_caption else { return };
+        let Some(caption) = &self.parts.canvases.percentiles_caption else { return };
         let mut options = self.options.clone();
         if options.set(METRIC_KEY, &caption.select.value()).is_ok() && options != self.options {
-            self.canvases.set_metric(options.metric);
+            self.parts.canvases.set_metric(options.metric);
             self.options = options;
             self.settings_changed();
         }
@@ -69,7 +69,7 @@ impl View {
     /// The person chose a preset: its every field, at the same speed,
     /// from its start.
     pub fn preset_chosen(&mut self) {
-        let Some((_, scenario)) = self.presets.as_ref().and_then(PresetPicker::chosen) else {
+        let Some((_, scenario)) = self.parts.presets.as_ref().and_then(PresetPicker::chosen) else {
             self.settings_changed();
             return;
         };
@@ -80,11 +80,16 @@ impl View {
     /// The person set what B changes in the compare form: the link takes
     /// the new options, and the page builds the view again for them.
     pub fn compare_entered(&mut self) {
-        let Some(form) = &self.compare_form else { return };
+        let Some(form) = &self.parts.compare_form else { return };
         let text = form.input.value();
         let mut options = self.options.clone();
         if let Err(error) = options.set(VERSUS_KEY, &text) {
-            self.notices.show(&[Notice::rejected(VERSUS_KEY, &text, &error, &self.options.text(VERSUS_KEY))]);
+            self.parts.notices.show(&[Notice::rejected(
+                VERSUS_KEY,
+                &text,
+                &error,
+                &self.options.text(VERSUS_KEY),
+            )]);
             return;
         }
         if options != self.options {
@@ -115,7 +120,7 @@ impl View {
     pub fn download(&self, what: Download) {
         let id = self.root.id();
         let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
-        self.take_away.download(what, &name, &self.sim);
+        self.parts.take_away.download(what, &name, &self.sim);
     }
 
     /// The person clicked the topology at `point` (CSS pixels): a client
@@ -123,7 +128,7 @@ impl View {
     /// neighbour that slows it to a quarter of its speed, or clicked again,
     /// its own speed back.
     pub fn clicked_topology(&mut self, point: (f64, f64)) {
-        match self.canvases.part_at(&self.snapshot, point) {
+        match self.parts.canvases.part_at(&self.snapshot, point) {
             Some(Part::Server(server)) => self.toggle_slow_server(server),
             Some(Part::Client(client)) if self.followed != Some(client) => self.follow(Some(client)),
             _ => self.follow(None),
@@ -137,18 +142,19 @@ impl View {
         let now = self.snapshot.servers.get(server).map_or(own, |s| s.speed);
         let next = if now == own { own * SLOWED } else { own };
         match self.sim.set_server_speed(server, next) {
-            Ok(()) => self.canvases.invalidate(),
-            Err(error) => {
-                self.notices.show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }])
-            }
+            Ok(()) => self.parts.canvases.invalidate(),
+            Err(error) => self
+                .parts
+                .notices
+                .show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }]),
         }
     }
 
     /// Follows `client`'s requests (or none).
     pub fn follow(&mut self, client: Option<u32>) {
         self.followed = client.filter(|c| *c < self.params.scenario.clients);
-        self.event_log.stop_following_if(self.followed.is_none());
-        self.canvases.invalidate();
+        self.parts.event_log.stop_following_if(self.followed.is_none());
+        self.parts.canvases.invalidate();
     }
 
     /// The clients of the requests the last frame drew followed.
