@@ -10,7 +10,7 @@
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
-use crate::policy::{self, Board, Known, PackedLoad, Pick, Policy, View};
+use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
@@ -173,6 +173,27 @@ impl Choosers {
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid }, rng)
+    }
+
+    /// What `chooser`'s last pick, made at `now` on `board`, compared: its
+    /// candidates (added to `into`, as pool positions) and how.
+    pub fn compared(
+        &self,
+        chooser: usize,
+        now: Time,
+        board: Board,
+        into: &mut Vec<Seen>,
+    ) -> Option<Compared> {
+        let len = self.pool_len(chooser);
+        let Member { pool, start, policy } = &self.members[chooser];
+        let known = &self.known[*start..*start + len];
+        let work = self.work.get(*start..*start + len).unwrap_or(&[]);
+        policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid: None }, into)
+    }
+
+    /// The client or balancer a member belongs to.
+    pub fn base_of(&self, member: usize) -> u32 {
+        (member / self.per_chooser) as u32
     }
 
     /// A request goes out to the server at `position`: count it, and assume

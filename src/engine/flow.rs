@@ -101,6 +101,19 @@ impl Simulation {
         let board =
             if self.timing.board_refresh.is_some() { Board::Stale(&self.board) } else { Board::Live(&live) };
         let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.streams.routing);
+        if let Some(decisions) = &mut self.decisions {
+            let by_balancer = self.scenario.balancers > 0;
+            let load_of = |server: u32| {
+                let load = servers[server as usize].load();
+                load.queued() + load.busy()
+            };
+            decisions.record(
+                (&self.choosers, chooser),
+                (self.now, board),
+                (pick, by_balancer, avoid.is_some()),
+                load_of,
+            );
+        }
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }

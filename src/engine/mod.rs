@@ -10,6 +10,7 @@
 mod chooser;
 mod compare;
 mod connections;
+mod decisions;
 mod events;
 mod flow;
 mod hedge;
@@ -28,6 +29,7 @@ mod tests;
 mod wheel;
 
 pub use compare::Comparison;
+pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use narrate::Told;
 pub use session::Stage;
@@ -40,6 +42,7 @@ use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use chooser::Choosers;
 use connections::Connections;
+use decisions::Decisions;
 use events::{EventQueue, Lane};
 use hedge::Hedges;
 use server::Server;
@@ -78,6 +81,8 @@ pub struct Simulation {
     capacity_per_sec: f64,
     timing: Timing,
     metrics: Metrics,
+    /// The latest decisions of a comparing policy, when asked for.
+    decisions: Option<Decisions>,
     events_processed: u64,
     trace_hash: u64,
 }
@@ -202,6 +207,7 @@ impl Simulation {
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
+            decisions: None,
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,
             streams,
@@ -240,6 +246,12 @@ impl Simulation {
 
     pub fn now(&self) -> Time {
         self.now
+    }
+
+    /// Keeps the latest `keep` decisions of a policy that compares a
+    /// sample of servers, for [`Snapshot::decisions`]; 0 keeps none.
+    pub fn record_decisions(&mut self, keep: usize) {
+        self.decisions = (keep > 0).then(|| Decisions::new(keep));
     }
 
     pub fn events_processed(&self) -> u64 {

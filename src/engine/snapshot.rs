@@ -1,7 +1,7 @@
 //! A compact, read-only picture of the simulation for drawing.
 
 use super::session::{Fate, Stage};
-use super::Simulation;
+use super::{Decision, Simulation};
 use crate::metrics::{Counts, SamplePoint};
 use serde::Serialize;
 
@@ -64,6 +64,9 @@ pub struct Snapshot {
     pub client_sessions: Vec<u32>,
     pub counts: Counts,
     pub latest: Option<SamplePoint>,
+    /// The latest decisions of a policy that compares candidates, oldest
+    /// first, when the simulation keeps them.
+    pub decisions: Vec<Decision>,
 }
 
 impl Simulation {
@@ -100,6 +103,16 @@ impl Simulation {
         }
         snapshot.counts = self.metrics.counts;
         snapshot.latest = self.metrics.series.back().copied();
+        // Entry by entry, so that each keeps its candidates' buffer.
+        let mut kept = 0;
+        for decision in self.decisions.iter().flat_map(|d| d.latest()) {
+            match snapshot.decisions.get_mut(kept) {
+                Some(entry) => entry.clone_from(decision),
+                None => snapshot.decisions.push(decision.clone()),
+            }
+            kept += 1;
+        }
+        snapshot.decisions.truncate(kept);
     }
 
     fn view_of(&self, session: &super::session::Session) -> RequestView {

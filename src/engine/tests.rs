@@ -183,3 +183,58 @@ fn the_after_curve_counts_only_sessions_started_after_the_mark() {
     let completed_since = sim.metrics().counts.sessions_completed - before;
     assert!(after > 100 && after < completed_since, "{after} of {completed_since}");
 }
+
+/// A continuous run of the essay's scenario with `pairs` set, 2 s long,
+/// keeping its last `keep` decisions.
+fn deciding(pairs: &[(&str, &str)], keep: usize) -> Simulation {
+    let mut scenario = Scenario::default();
+    scenario.set_many(pairs.iter().copied()).unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.record_decisions(keep);
+    sim.advance_to(Time::from_secs(2.0), u64::MAX);
+    sim
+}
+
+#[test]
+fn decisions_name_the_candidates_compared_and_the_lightest_wins() {
+    let sim = deciding(&[("policy", "power-of-d"), ("choices", "3"), ("load", "0.9")], 16);
+    let decisions = sim.snapshot(0).decisions;
+    assert_eq!(decisions.len(), 16);
+    for decision in &decisions {
+        let mut servers: Vec<u32> = decision.candidates.iter().map(|c| c.server).collect();
+        servers.sort_unstable();
+        servers.dedup();
+        assert_eq!(servers.len(), 3, "{decision:?}");
+        let least = decision.candidates.iter().map(|c| c.seen).fold(f64::INFINITY, f64::min);
+        let winner = decision.candidates.iter().find(|c| c.server == decision.winner).expect("winner is a candidate");
+        assert_eq!(winner.seen, least, "{decision:?}");
+        // Live load: what the chooser saw is what the servers held.
+        assert!(decision.candidates.iter().all(|c| c.seen == f64::from(c.load)), "{decision:?}");
+        assert!(!decision.by_balancer && !decision.fell_back);
+        assert!(decision.time_ms <= 2000.0);
+    }
+    assert!(decisions.windows(2).all(|w| w[0].time_ms <= w[1].time_ms));
+}
+
+#[test]
+fn keeping_decisions_changes_nothing_else() {
+    let pairs = [("policy", "p2c-piggyback"), ("balancers", "3")];
+    let (kept, not) = (deciding(&pairs, 8), deciding(&pairs, 0));
+    assert_eq!(kept.trace_hash(), not.trace_hash());
+    let decisions = kept.snapshot(0).decisions;
+    assert_eq!(decisions.len(), 8);
+    assert!(decisions.iter().all(|d| d.by_balancer && d.chooser < 3 && d.candidates.len() == 2));
+    assert!(not.snapshot(0).decisions.is_empty());
+}
+
+#[test]
+fn policies_that_compare_no_sample_record_no_decision() {
+    for policy in ["random", "round-robin", "least-connections", "shortest-queue"] {
+        let sim = deciding(&[("policy", policy)], 8);
+        assert!(sim.snapshot(0).decisions.is_empty(), "{policy}");
+    }
+    for policy in ["least-request", "peak-ewma"] {
+        let sim = deciding(&[("policy", policy)], 8);
+        assert_eq!(sim.snapshot(0).decisions.len(), 8, "{policy}");
+    }
+}

@@ -6,7 +6,7 @@
 //! probability sqrt(staleness in ms) percent, staleness being the age of the
 //! oldest counter compared (a counter never learned is infinitely stale).
 
-use super::{lowest, Pick, Policy, Signal, View};
+use super::{lowest, Compared, Pick, Policy, Seen, Signal, View};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -15,11 +15,22 @@ pub const MAX_CHOICES: usize = 10;
 pub struct BestOfD {
     d: usize,
     signal: Signal,
+    /// The last pick's candidates (the first `compared` of them) and
+    /// whether it fell back to the first.
+    candidates: [usize; MAX_CHOICES],
+    compared: usize,
+    fell_back: bool,
 }
 
 impl BestOfD {
     pub fn new(d: usize, signal: Signal) -> BestOfD {
-        BestOfD { d: d.clamp(1, MAX_CHOICES), signal }
+        BestOfD {
+            d: d.clamp(1, MAX_CHOICES),
+            signal,
+            candidates: [0; MAX_CHOICES],
+            compared: 0,
+            fell_back: false,
+        }
     }
 }
 
@@ -45,12 +56,14 @@ impl Policy for BestOfD {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
         let d = self.d.min(n);
+        self.fell_back = false;
         if d <= 1 {
+            self.compared = 0;
             return Pick::at(rng.index(n));
         }
-        let mut candidates = [0usize; MAX_CHOICES];
-        distinct_candidates(d, n, rng, &mut candidates);
-        let candidates = &candidates[..d];
+        self.compared = d;
+        distinct_candidates(d, n, rng, &mut self.candidates);
+        let candidates = &self.candidates[..d];
 
         let mut staleness = None;
         if self.signal.age(view, candidates[0]).is_some() {
@@ -59,12 +72,22 @@ impl Policy for BestOfD {
                 .map(|&c| self.signal.age(view, c).flatten())
                 .try_fold(Time::ZERO, |oldest, age| age.map(|a| oldest.max(a)));
             if rng.chance(fallback_probability(oldest)) {
+                self.fell_back = true;
                 return Pick { position: candidates[0], staleness: oldest };
             }
             staleness = oldest;
         }
         let best = lowest(candidates.iter().copied(), |c| self.signal.load(view, c), rng);
         Pick { position: best, staleness }
+    }
+
+    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+        let candidates = &self.candidates[..self.compared];
+        into.extend(
+            candidates.iter().map(|&position| Seen { position, amount: self.signal.amount(view, position) }),
+        );
+        (!candidates.is_empty())
+            .then_some(Compared { measure: self.signal.measure(), fell_back: self.fell_back })
     }
 }
 
@@ -98,6 +121,32 @@ mod tests {
             let pick = BestOfD::new(2, Signal::Board).pick(&view(&known, &loads), &mut rng);
             assert_eq!(pick.position, 1);
         }
+    }
+
+    #[test]
+    fn reports_the_candidates_it_compared_and_what_it_saw() {
+        let known = [Known::default(); 5];
+        let loads: Vec<u64> = [4, 0, 2, 7, 1].iter().map(|&q| Load::new(q, 3).0).collect();
+        let mut rng = SimRng::new(12);
+        let mut policy = BestOfD::new(3, Signal::Board);
+        for _ in 0..50 {
+            let view = view(&known, &loads);
+            let pick = policy.pick(&view, &mut rng);
+            let mut seen = Vec::new();
+            let compared = policy.compared(&view, &mut seen);
+            assert_eq!(compared, Some(Compared { measure: super::super::Measure::Load, fell_back: false }));
+            assert_eq!(seen.len(), 3);
+            for s in &seen {
+                let queued = Load(loads[s.position]).queued();
+                assert_eq!(s.amount, f64::from(queued) + 3.0);
+            }
+            let least = seen.iter().map(|s| s.amount).fold(f64::INFINITY, f64::min);
+            let winner = seen.iter().find(|s| s.position == pick.position).expect("winner among candidates");
+            assert_eq!(winner.amount, least);
+        }
+        let mut single = BestOfD::new(1, Signal::Board);
+        single.pick(&view(&known, &loads), &mut rng);
+        assert_eq!(single.compared(&view(&known, &loads), &mut Vec::new()), None);
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub use weighted_round_robin::WeightedRoundRobin;
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
+use serde::Serialize;
 
 /// What a chooser knows when it picks.
 pub struct View<'a> {
@@ -78,9 +79,51 @@ impl Pick {
     }
 }
 
+/// What a policy that compares a sample of servers compared them by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Measure {
+    /// Requests at the server (queued and in service), as the board says.
+    #[default]
+    Load,
+    /// Requests at the server as it last reported, plus the chooser's sends since.
+    Reported,
+    /// The chooser's own requests in flight there.
+    InFlight,
+    /// The chooser's own work in flight there, in ms of mean service.
+    Work,
+    /// Peak-EWMA cost: the smoothed round trip (ms) times (in flight + 1).
+    Cost,
+}
+
+/// One candidate of a comparison and what the policy saw of it, in the
+/// units of its [`Measure`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Seen {
+    pub position: usize,
+    pub amount: f64,
+}
+
+/// How the last pick compared its candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compared {
+    pub measure: Measure,
+    /// Whether it ignored what it saw and took the first candidate (stale
+    /// piggybacked counters).
+    pub fell_back: bool,
+}
+
 pub trait Policy {
     /// Picks a pool position; `view.pool_len()` is at least 1.
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick;
+
+    /// For a policy that compares a sample of servers: adds to `into` the
+    /// candidates of its last pick, which was made on `view`, with what it
+    /// saw of each. `None` (and nothing added) when that pick compared
+    /// nothing, or the policy compares the whole pool.
+    fn compared(&self, _view: &View, _into: &mut Vec<Seen>) -> Option<Compared> {
+        None
+    }
 
     /// A request sent to `position` (and never sent back) was answered
     /// `round_trip` after it was created. Told only to policies whose kind

@@ -9,7 +9,7 @@
 //! requests that were never sent back, so a round trip belongs to one server.
 //! A server never timed costs the chooser's typical round trip.
 
-use super::{lowest, Load, Pick, Policy, View};
+use super::{lowest, Compared, Load, Measure, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -39,11 +39,17 @@ pub struct PeakEwma {
     averages: Vec<Average>,
     /// Over every server: the cost of one never timed.
     typical: Average,
+    /// The last pick's two candidates, if it compared any.
+    candidates: Option<[usize; 2]>,
 }
 
 impl PeakEwma {
     pub fn new(pool_len: usize) -> PeakEwma {
-        PeakEwma { averages: vec![Average::default(); pool_len], typical: Average::default() }
+        PeakEwma {
+            averages: vec![Average::default(); pool_len],
+            typical: Average::default(),
+            candidates: None,
+        }
     }
 
     fn cost(&self, view: &View, position: usize) -> u64 {
@@ -57,11 +63,20 @@ impl Policy for PeakEwma {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
         if n == 1 {
+            self.candidates = None;
             return Pick::at(0);
         }
         let first = rng.index(n);
         let second = (first + 1 + rng.index(n - 1)) % n;
+        self.candidates = Some([first, second]);
         Pick::at(lowest([first, second].into_iter(), |p| Load(self.cost(view, p)), rng))
+    }
+
+    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+        let candidates = self.candidates?;
+        let ms = |position| Time(self.cost(view, position)).as_ms();
+        into.extend(candidates.map(|position| Seen { position, amount: ms(position) }));
+        Some(Compared { measure: Measure::Cost, fell_back: false })
     }
 
     fn on_response(&mut self, position: usize, round_trip: Time, now: Time) {

@@ -1,6 +1,6 @@
 //! Load signals: what a policy compares.
 
-use super::View;
+use super::{Measure, View};
 use crate::time::Time;
 
 /// A server's load as one comparable number: requests queued first, busy
@@ -145,6 +145,29 @@ impl Signal {
                 Some(&ms) => Load((f64::from(ms) * 1000.0) as u64),
                 None => Load(u64::from(view.known[position].in_flight)),
             },
+        }
+    }
+
+    /// What [`Signal::amount`] counts.
+    pub fn measure(self) -> Measure {
+        match self {
+            Signal::Board => Measure::Load,
+            Signal::InFlight => Measure::InFlight,
+            Signal::Piggyback => Measure::Reported,
+            Signal::Work => Measure::Work,
+        }
+    }
+
+    /// The signal at a pool position in plain units: requests (queued and
+    /// in service, or in flight), or ms of work.
+    pub fn amount(self, view: &View, position: usize) -> f64 {
+        match self {
+            Signal::Work if !view.work.is_empty() => f64::from(view.work[position]),
+            Signal::Work | Signal::InFlight => f64::from(view.known[position].in_flight),
+            Signal::Board | Signal::Piggyback => {
+                let load = self.load(view, position);
+                f64::from(load.queued()) + f64::from(load.busy())
+            }
         }
     }
 
