@@ -88,6 +88,11 @@ impl Decisions {
         self.ring.back_mut().expect("just pushed")
     }
 
+    /// Forgets every decision (the policy changed).
+    pub fn clear(&mut self) {
+        self.ring.clear();
+    }
+
     /// Oldest first.
     pub fn latest(&self) -> impl Iterator<Item = &Decision> {
         self.ring.iter()

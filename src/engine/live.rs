@@ -76,6 +76,9 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
+        if let Some(decisions) = &mut self.decisions {
+            decisions.clear();
+        }
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         self.report_idle_servers();

@@ -206,7 +206,8 @@ fn decisions_name_the_candidates_compared_and_the_lightest_wins() {
         servers.dedup();
         assert_eq!(servers.len(), 3, "{decision:?}");
         let least = decision.candidates.iter().map(|c| c.seen).fold(f64::INFINITY, f64::min);
-        let winner = decision.candidates.iter().find(|c| c.server == decision.winner).expect("winner is a candidate");
+        let winner =
+            decision.candidates.iter().find(|c| c.server == decision.winner).expect("winner is a candidate");
         assert_eq!(winner.seen, least, "{decision:?}");
         // Live load: what the chooser saw is what the servers held.
         assert!(decision.candidates.iter().all(|c| c.seen == f64::from(c.load)), "{decision:?}");

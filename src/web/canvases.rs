@@ -27,7 +27,7 @@ const MERGE_MARKERS_S: f64 = 3.0;
 type Entry = (&'static str, &'static str, &'static str);
 
 /// The topology's legend; the last entry shows only in the compact view.
-const TOPOLOGY_LEGEND: [Entry; 10] = [
+const TOPOLOGY_LEGEND: [Entry; 11] = [
     ("dot", "var(--c-request)", "request"),
     ("ring", "var(--c-retry)", "retry after a bounce"),
     ("cross", "var(--c-bounce)", "bounced by queue timeout"),
@@ -37,6 +37,11 @@ const TOPOLOGY_LEGEND: [Entry; 10] = [
     ("", "var(--c-free)", "free slot"),
     ("", "var(--c-queued)", "queued"),
     ("dot", "var(--c-client)", "client waiting"),
+    (
+        "choice",
+        "var(--ink)",
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
+    ),
     ("shades", "", "many servers: shade = share of slots busy, orange bar = queue"),
 ];
 
@@ -375,7 +380,8 @@ impl Canvases {
         topology::draw(snapshot, Focus::default(), surface, &self.palette);
     }
 
-    /// Draws the topology, and one chart when one is due.
+    /// Draws the topology, and one chart when one is due; returns where the
+    /// topology ringed a decision's winner, if it drew one.
     pub fn draw(
         &mut self,
         (sim, twin): (&Simulation, Option<&Simulation>),
@@ -383,9 +389,21 @@ impl Canvases {
         focus: Focus,
         now_ms: f64,
         running: bool,
-    ) {
+    ) -> Option<[f64; 4]> {
         self.topology.fit();
-        topology::draw(snapshot, focus, &self.topology, &self.palette);
+        let ring = topology::draw(snapshot, focus, &self.topology, &self.palette);
+        self.draw_due_chart((sim, twin), snapshot, now_ms, running);
+        ring
+    }
+
+    /// Draws one chart if one is due: stale, or the next in turn while running.
+    fn draw_due_chart(
+        &mut self,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        snapshot: &Snapshot,
+        now_ms: f64,
+        running: bool,
+    ) {
         for chart in &mut self.charts {
             chart.stale |= chart.surface.fit();
         }

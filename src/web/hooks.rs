@@ -67,7 +67,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 ///   as followed;
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
-/// - `onScreen()`: whether the view is in sight (and so gets frames).
+/// - `onScreen()`: whether the view is in sight (and so gets frames);
+/// - `decision()`: the decision the topology shows, with its sentence and
+///   where its winner was ringed, as JSON, or undefined.
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
@@ -129,6 +131,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
+    let reader = view.clone();
+    let decision = move || reader.borrow().decision_json();
+    set("decision", Closure::<dyn Fn() -> Option<String>>::new(decision).into_js_value())?;
     Ok(hooks)
 }
 

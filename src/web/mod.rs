@@ -16,6 +16,7 @@ mod api;
 mod canvases;
 mod capacity_panel;
 mod controls;
+mod decision_caption;
 mod dom;
 mod event_log;
 mod frame;

@@ -6,6 +6,7 @@
 use super::canvases::Canvases;
 use super::capacity_panel::CapacityPanel;
 use super::controls::{Controls, Placement};
+use super::decision_caption::DecisionCaption;
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
 use super::narration::Narration;
@@ -25,6 +26,8 @@ pub struct Parts {
     pub narration: Narration,
     pub readouts: Readouts,
     pub canvases: Canvases,
+    /// The sentence reading out the decision drawn on the topology.
+    pub decision: DecisionCaption,
     /// Compare mode's B, in the lab when the options name a twin.
     pub twin_pane: Option<TwinPane>,
     pub transport: Transport,
@@ -88,6 +91,7 @@ impl Parts {
         let readouts = Readouts::build(&pane, &ids)?;
         let canvases =
             Canvases::build(root, (&pane, &stage), &figures, &options.charts, options.metric, &ids)?;
+        let decision = DecisionCaption::build(&pane, &ids)?;
         let capacity = match kind {
             Kind::Lab => Some(CapacityPanel::build(&figures, &ids)?),
             Kind::Embed => None,
@@ -125,6 +129,7 @@ impl Parts {
             narration,
             readouts,
             canvases,
+            decision,
             twin_pane,
             transport,
             event_log,

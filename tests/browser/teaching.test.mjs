@@ -146,6 +146,61 @@ test('clicking a client follows its session: only its requests stand out, and th
   await page.context().close();
 });
 
+test('power of two shows its decisions: the servers sampled, what the client saw, the one taken', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&speed=0.05' });
+  // Three seconds in, with queues built up, until a decision between unequal loads is shown.
+  await page.evaluate(() => window.lbsim.views()[0].advance(3000));
+  await page.waitForFunction(() => {
+    const shown = window.lbsim.views()[0].decision();
+    return shown != null && new Set(JSON.parse(shown).decision.candidates.map((c) => c.seen)).size > 1;
+  }, null, { timeout: 20_000 });
+  await page.click('#play');
+  const shown = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision()));
+  const { decision, caption, winnerRing } = shown;
+  const servers = decision.candidates.map((c) => c.server);
+  assert.equal(new Set(servers).size, 2, `two distinct candidates: ${servers}`);
+  assert.ok(servers.includes(decision.winner), 'the winner is a candidate');
+  const seen = Object.fromEntries(decision.candidates.map((c) => [c.server, c.seen]));
+  assert.ok(decision.candidates.every((c) => seen[decision.winner] <= c.seen), 'the lighter one is taken');
+  assert.ok(decision.time_ms >= 3000);
+  assert.ok(decision.candidates.every((c) => c.seen === c.load), 'live load: what it saw is what was there');
+  const [a, b] = decision.candidates;
+  assert.equal(
+    caption,
+    `At ${(decision.time_ms / 1000).toFixed(2)} s client ${decision.chooser} compared servers ${a.server} and ${b.server} ` +
+      `(${a.seen} and ${b.seen} requests there) and sent to server ${decision.winner}.`,
+  );
+  assert.equal(await page.isVisible('#decision'), true);
+  // The ring round the winner is on the canvas, in the ink colour.
+  const pixel = await page.evaluate(([x, y, w]) => {
+    const canvas = document.getElementById('topology');
+    const scale = canvas.width / canvas.clientWidth;
+    const [r, g, b] = canvas.getContext('2d').getImageData(Math.round((x + w / 2) * scale), Math.round(y * scale), 1, 1).data;
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--ink)';
+    document.querySelector('.lbsim-view').append(probe);
+    const ink = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+    probe.remove();
+    return { drawn: [r, g, b], ink };
+  }, winnerRing);
+  pixel.drawn.forEach((c, i) => assert.ok(Math.abs(c - pixel.ink[i]) <= 24, `ring ${pixel.drawn} against ink ${pixel.ink}`));
+  await page.screenshot({ path: 'tests/browser/artifacts/power-of-two-decision.png' });
+  // Paused, a step shows the decision it made at once.
+  let later = decision;
+  for (let i = 0; i < 400 && later.time_ms === decision.time_ms; i += 1) {
+    await page.click('#step');
+    later = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision())).decision;
+  }
+  assert.ok(later.time_ms > decision.time_ms, 'a step made a newer decision and it is shown');
+  // A policy that compares no sample shows none.
+  await page.selectOption('#policy', 'random');
+  await page.click('#step');
+  await page.waitForFunction(() => window.lbsim.views()[0].decision() == null);
+  assert.equal(await page.isVisible('#decision'), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('clicking a server gives it a noisy neighbour (a quarter of its speed), and clicking again restores it', async () => {
   const { page, errors } = await openApp(browser, server.url);
   await page.waitForFunction(() => window.lbsim.simTime() > 500);

@@ -8,6 +8,7 @@
 //! colour are gathered into one path and filled once, which keeps the cost
 //! per frame low at large sizes.
 
+mod decision;
 mod layout;
 mod requests;
 mod servers;
@@ -16,10 +17,11 @@ mod tiers;
 use super::surface::Surface;
 use super::theme::Palette;
 use layout::{Layout, Rect};
-use lbsim::engine::Told;
+use lbsim::engine::{Decision, Told};
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
+pub use decision::amount;
 pub use layout::COMPACT_ABOVE;
 
 /// The most in-flight requests drawn as dots in a frame.
@@ -33,15 +35,17 @@ pub fn max_requests(servers: usize) -> usize {
 
 /// What the person is looking at closely: an event stepped to, whose client,
 /// balancer and server are ringed; a client followed, whose requests stand
-/// out while the others fade.
+/// out while the others fade; a policy's decision, its candidates and winner.
 #[derive(Clone, Copy, Default)]
 pub struct Focus<'a> {
     pub told: Option<&'a Told>,
     pub client: Option<u32>,
+    pub decision: Option<&'a Decision>,
 }
 
-/// Draws the snapshot, with what is in `focus` brought forward.
-pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Palette) {
+/// Draws the snapshot, with what is in `focus` brought forward; returns
+/// where the ring round a decision's winner went (x, y, w, h), if one was drawn.
+pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Palette) -> Option<[f64; 4]> {
     surface.begin();
     let context = &surface.context;
     let layout = Layout::new(
@@ -63,6 +67,12 @@ pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Pale
         let ring = Told { client: Some(client), ..Told::default() };
         draw_highlight(context, &layout, &ring, palette);
     }
+    let servers = snapshot.servers.len() as u32;
+    let decision = focus.decision.filter(|d| d.candidates.iter().all(|c| c.server < servers));
+    decision.map(|decision| {
+        let ring = decision::draw(context, &layout, decision, palette);
+        [ring.x, ring.y, ring.w, ring.h]
+    })
 }
 
 /// What is drawn at a point of the topology.

@@ -70,12 +70,11 @@ impl View {
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
         let parts = Parts::build(root, kind, &options)?;
-        let (sim, params) = match Simulation::new(&params.scenario) {
+        let (sim, params) = match simulate(&params.scenario) {
             Ok(sim) => (sim, params),
             Err(error) => {
                 notices.push(Notice { message: format!("Settings not applied: {error}.") });
-                let sim =
-                    Simulation::new(&Scenario::default()).map_err(|e| JsValue::from_str(&e.to_string()))?;
+                let sim = simulate(&Scenario::default()).map_err(|e| JsValue::from_str(&e.to_string()))?;
                 (sim, Params::default())
             }
         };
@@ -135,14 +134,20 @@ impl View {
             false => topology::max_requests(self.params.scenario.servers as usize),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
-        let focus = Focus { told: self.parts.event_log.highlighted.as_ref(), client: self.followed };
-        self.parts.canvases.draw(
+        self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        let focus = Focus {
+            told: self.parts.event_log.highlighted.as_ref(),
+            client: self.followed,
+            decision: self.parts.decision.shown(),
+        };
+        let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
             &self.snapshot,
             focus,
             now_ms,
             self.playing,
         );
+        self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);
         }
@@ -272,7 +277,7 @@ impl View {
             );
         }
         let applied = if structural {
-            Simulation::new(new).map(|sim| self.sim = sim)
+            simulate(new).map(|sim| self.sim = sim)
         } else {
             self.sim.mark_sessions();
             self.sim.set_live_fields(new)
@@ -390,7 +395,7 @@ impl View {
 
     /// Starts the same scenario over from its seed.
     pub fn reset(&mut self) {
-        if let Ok(sim) = Simulation::new(&self.params.scenario) {
+        if let Ok(sim) = simulate(&self.params.scenario) {
             self.sim = sim;
             self.restart_twin();
             self.parts.event_log.clear();
@@ -456,4 +461,14 @@ impl View {
     pub fn take_frame_costs(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.frame_costs)
     }
+}
+
+/// How many of a comparing policy's latest decisions a view keeps.
+const DECISIONS_KEPT: usize = 4;
+
+/// A view's simulation of `scenario`, keeping the decisions it shows.
+fn simulate(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+    let mut sim = Simulation::new(scenario)?;
+    sim.record_decisions(DECISIONS_KEPT);
+    Ok(sim)
 }

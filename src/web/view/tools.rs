@@ -166,4 +166,17 @@ impl View {
     pub fn server_speeds(&self) -> Vec<f64> {
         self.snapshot.servers.iter().map(|s| s.speed).collect()
     }
+
+    /// The decision shown on the topology, its sentence and where its
+    /// winner was ringed, as JSON (for tests).
+    pub fn decision_json(&self) -> Option<String> {
+        let caption = &self.parts.decision;
+        let decision = caption.shown()?;
+        let shown = serde_json::json!({
+            "decision": decision,
+            "caption": caption.text(),
+            "winnerRing": caption.winner_ring,
+        });
+        Some(shown.to_string())
+    }
 }

@@ -1,0 +1,98 @@
+//! Which decision of a comparing policy the topology shows, and the
+//! sentence under it that reads it out. The engine keeps its latest
+//! decisions; at normal speed there are thousands a second, so one is shown
+//! at a time and held long enough to read before the newest replaces it.
+//! Paused, a step shows the decision it made at once.
+
+use super::dom::{self, Ids};
+use lbsim::engine::Decision;
+use lbsim::policy::Measure;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+/// How long a decision stays on screen while the simulation runs.
+const HOLD_MS: f64 = 1_600.0;
+
+pub struct DecisionCaption {
+    caption: HtmlElement,
+    shown: Option<Decision>,
+    since_ms: f64,
+    /// Where the ring round the winner was last drawn (x, y, w, h), for tests.
+    pub winner_ring: Option<[f64; 4]>,
+}
+
+impl DecisionCaption {
+    pub fn build(parent: &Element, ids: &Ids) -> Result<DecisionCaption, JsValue> {
+        let caption: HtmlElement = dom::child(parent, "p", "decision")?;
+        caption.set_id(&ids.of("decision"));
+        caption.set_hidden(true);
+        Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None })
+    }
+
+    /// Takes the newest of `latest` (the snapshot's decisions) when the one
+    /// shown has been read, or at once when paused.
+    pub fn update(&mut self, latest: &[Decision], now_ms: f64, playing: bool) {
+        let Some(newest) = latest.last() else {
+            if self.shown.take().is_some() {
+                self.caption.set_hidden(true);
+                self.winner_ring = None;
+            }
+            return;
+        };
+        let read = self.shown.is_none() || !playing || now_ms - self.since_ms >= HOLD_MS;
+        if read && self.shown.as_ref() != Some(newest) {
+            self.caption.set_text_content(Some(&sentence(newest)));
+            self.caption.set_hidden(false);
+            self.shown = Some(newest.clone());
+            self.since_ms = now_ms;
+        }
+    }
+
+    pub fn shown(&self) -> Option<&Decision> {
+        self.shown.as_ref()
+    }
+
+    pub fn text(&self) -> String {
+        self.caption.text_content().unwrap_or_default()
+    }
+}
+
+/// "At 12.34 s client 7 compared servers 12 and 40 (3 and 1 requests
+/// there) and sent to server 40."
+fn sentence(decision: &Decision) -> String {
+    let chooser = match decision.by_balancer {
+        true => format!("balancer {}", decision.chooser),
+        false => format!("client {}", decision.chooser),
+    };
+    let servers = list(decision.candidates.iter().map(|c| c.server.to_string()));
+    let seen = list(decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)));
+    let really = list(decision.candidates.iter().map(|c| c.load.to_string()));
+    let honest = decision.candidates.iter().all(|c| c.seen == f64::from(c.load));
+    let what = match decision.measure {
+        Measure::Load if honest => format!("{seen} requests there"),
+        Measure::Load => format!("the board says {seen}; really {really}"),
+        Measure::Reported => format!("last reported {seen}; really {really}"),
+        Measure::InFlight => format!("its own requests in flight: {seen}"),
+        Measure::Work => format!("its own work in flight: {seen}"),
+        Measure::Cost => format!("peak-EWMA cost {seen}"),
+    };
+    let when = format!("At {:.2} s", decision.time_ms / 1000.0);
+    let after = if decision.after_bounce { ", after a bounce," } else { "" };
+    match decision.fell_back {
+        true => format!(
+            "{when}{after} {chooser} drew servers {servers}, found its counters too stale to trust and sent to server {} at random.",
+            decision.winner
+        ),
+        false => format!("{when}{after} {chooser} compared servers {servers} ({what}) and sent to server {}.", decision.winner),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,81 @@
+//! A decision of a policy that compares a sample of servers, drawn over the
+//! topology: a line from the chooser to each candidate (dashed for those
+//! passed over, solid and thicker for the one taken), a ring round each
+//! candidate, and beside it what the chooser saw of it. All in the ink
+//! colour, the topology's colour for "look here".
+
+use super::layout::{Layout, Rect};
+use crate::web::theme::Palette;
+use lbsim::engine::Decision;
+use web_sys::CanvasRenderingContext2d;
+
+/// Draws `decision`, returning where the ring round its winner went.
+pub fn draw(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    decision: &Decision,
+    palette: &Palette,
+) -> Rect {
+    let chooser = match decision.by_balancer {
+        true => layout.balancer_anchor(decision.chooser as usize),
+        false => layout.client_anchor(decision.chooser as usize),
+    };
+    let ink = palette.ink.css();
+    let pad = if layout.compact { 4.0 } else { 3.0 };
+    let ring = |server: u32| {
+        let cell = layout.servers.cell(server as usize);
+        Rect { x: cell.x - pad, y: cell.y - pad, w: cell.w + 2.0 * pad, h: cell.h + 2.0 * pad }
+    };
+    let width = (layout.label_px() / 6.0).max(2.0);
+    context.set_stroke_style_str(&ink);
+    for taken in [false, true] {
+        let dash = js_sys::Array::new();
+        if !taken {
+            dash.push(&(width * 2.5).into());
+            dash.push(&(width * 2.0).into());
+        }
+        let _ = context.set_line_dash(&dash);
+        context.set_line_width(if taken { width * 1.6 } else { width });
+        context.begin_path();
+        for candidate in decision.candidates.iter().filter(|c| (c.server == decision.winner) == taken) {
+            let (x, y) = layout.server_anchor(candidate.server as usize);
+            context.move_to(chooser.0, chooser.1);
+            context.line_to(x, y);
+            let rect = ring(candidate.server);
+            context.rect(rect.x, rect.y, rect.w, rect.h);
+        }
+        context.stroke();
+    }
+    let _ = context.set_line_dash(&js_sys::Array::new());
+    draw_amounts(context, layout, decision, palette);
+    ring(decision.winner)
+}
+
+/// What the chooser saw of each candidate, on a patch of the panel colour
+/// just left of the candidate's entrance.
+fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &Decision, palette: &Palette) {
+    let px = layout.label_px();
+    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_text_align("right");
+    context.set_text_baseline("middle");
+    for candidate in &decision.candidates {
+        let text = amount(candidate.seen, decision);
+        let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
+        let (x, y) = layout.server_anchor(candidate.server as usize);
+        let cell = layout.servers.cell(candidate.server as usize);
+        let right = if layout.compact { cell.x - 6.0 } else { x - 8.0 };
+        context.set_fill_style_str(&palette.panel.css());
+        context.fill_rect(right - width - 4.0, y - px * 0.65, width + 8.0, px * 1.3);
+        context.set_fill_style_str(&palette.ink.css());
+        let _ = context.fill_text(&text, right, y);
+    }
+}
+
+/// A seen amount as drawn: requests whole, milliseconds to one decimal.
+pub fn amount(seen: f64, decision: &Decision) -> String {
+    use lbsim::policy::Measure;
+    match decision.measure {
+        Measure::Load | Measure::Reported | Measure::InFlight => format!("{seen:.0}"),
+        Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
+    }
+}
