@@ -51,22 +51,29 @@ pub fn draw(
     ring(decision.winner)
 }
 
-/// What the chooser saw of each candidate, on a patch of the panel colour
-/// just left of the candidate's entrance.
+/// What the chooser saw of each candidate, as a badge in the ink colour
+/// just left of the candidate (or "stale" when it ignored its counters), so
+/// that it does not read as one of the server's own figures.
 fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &Decision, palette: &Palette) {
-    let px = layout.label_px();
+    // Beside rows, no taller than a row, so neighbours' badges do not overlap.
+    let px = match layout.compact {
+        true => layout.label_px(),
+        false => layout.label_px().min(layout.servers.cell_h / 1.3).max(9.0),
+    };
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
     for candidate in &decision.candidates {
-        let text = amount(candidate.seen, decision);
+        let text = if decision.fell_back { "stale".to_string() } else { amount(candidate.seen, decision) };
         let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
-        let (x, y) = layout.server_anchor(candidate.server as usize);
-        let cell = layout.servers.cell(candidate.server as usize);
-        let right = if layout.compact { cell.x - 6.0 } else { x - 8.0 };
-        context.set_fill_style_str(&palette.panel.css());
-        context.fill_rect(right - width - 4.0, y - px * 0.65, width + 8.0, px * 1.3);
+        let (_, y) = layout.server_anchor(candidate.server as usize);
+        let right = layout.servers.cell(candidate.server as usize).x - 10.0;
         context.set_fill_style_str(&palette.ink.css());
+        context.begin_path();
+        let _ =
+            context.round_rect_with_f64(right - width - 5.0, y - px * 0.7, width + 10.0, px * 1.4, px * 0.3);
+        context.fill();
+        context.set_fill_style_str(&palette.panel.css());
         let _ = context.fill_text(&text, right, y);
     }
 }
