@@ -170,13 +170,16 @@ impl View {
     /// The decision shown on the topology, its sentence and where its
     /// winner was ringed, as JSON (for tests).
     pub fn decision_json(&self) -> Option<String> {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Shown<'a> {
+            decision: &'a lbsim::engine::Decision,
+            caption: String,
+            winner_ring: Option<[f64; 4]>,
+        }
         let caption = &self.parts.decision;
-        let decision = caption.shown()?;
-        let shown = serde_json::json!({
-            "decision": decision,
-            "caption": caption.text(),
-            "winnerRing": caption.winner_ring,
-        });
-        Some(shown.to_string())
+        let shown =
+            Shown { decision: caption.shown()?, caption: caption.text(), winner_ring: caption.winner_ring };
+        serde_json::to_string(&shown).ok()
     }
 }
