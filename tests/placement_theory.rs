@@ -207,3 +207,38 @@ fn every_balancer_computes_the_same_server_for_every_key() {
         }
     }
 }
+
+/// Nanoseconds per lookup, the median of seven runs of 200,000 keys.
+fn lookup_ns(placement: &dyn Placement) -> f64 {
+    let mut runs: Vec<f64> = (0..7)
+        .map(|run| {
+            let started = std::time::Instant::now();
+            let mut sink = 0u32;
+            for key in 0..200_000u64 {
+                sink ^= placement.place(std::hint::black_box(key + run * 200_000), &Unloaded);
+            }
+            std::hint::black_box(sink);
+            started.elapsed().as_nanos() as f64 / 200_000.0
+        })
+        .collect();
+    runs.sort_by(f64::total_cmp);
+    runs[3]
+}
+
+/// What a lookup costs, per scheme, at 100 servers: `cargo test --release
+/// --test placement_theory -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn lookup_cost_per_request() {
+    for virtual_nodes in [1, 10, 100, 1000] {
+        let ring = Scheme::Ring { virtual_nodes }.build(&members(100));
+        println!(
+            "ring, 100 servers, {virtual_nodes:4} vnodes: {:.1} ns per lookup",
+            lookup_ns(ring.as_ref())
+        );
+    }
+    for scheme in [Scheme::Modulo, Scheme::Ranges, Scheme::Table, Scheme::Rendezvous, Scheme::Maglev] {
+        let placement = scheme.build(&members(100));
+        println!("{scheme:?}, 100 servers: {:.1} ns per lookup", lookup_ns(placement.as_ref()));
+    }
+}
