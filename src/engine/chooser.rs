@@ -10,10 +10,12 @@
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
+use crate::keys::{Placement, Scheme};
 use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
+use std::rc::Rc;
 
 struct Member {
     /// Servers this chooser may pick, ascending; `None` means all.
@@ -21,6 +23,8 @@ struct Member {
     /// Where this chooser's entries begin in the table.
     start: usize,
     policy: Box<dyn Policy>,
+    /// Where a key-placing policy sends each key, over this pool.
+    placement: Option<Rc<dyn Placement>>,
 }
 
 pub struct Choosers {
@@ -73,7 +77,7 @@ impl Choosers {
                 draw_member_pool(class_pools.get(member % per_chooser), subset_size, &mut scratch, rng);
             let len = len_of(&pool, servers);
             let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
-            members.push(Member { pool, start, policy });
+            members.push(Member { pool, start, policy, placement: None });
             start += len;
         }
         let connections = Connections::new(start, clients_connect, timing);
@@ -164,15 +168,39 @@ impl Choosers {
         chooser: usize,
         now: Time,
         board: Board,
-        avoid: Option<u32>,
+        (avoid, key): (Option<u32>, Option<u64>),
         rng: &mut SimRng,
     ) -> Pick {
         let avoid = avoid.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy } = &mut self.members[chooser];
+        let Member { pool, start, policy, placement } = &mut self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
-        policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid }, rng)
+        let placement = placement.as_deref();
+        policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, rng)
+    }
+
+    /// Where `chooser` places keys, if its policy does.
+    pub fn placement(&self, chooser: usize) -> Option<&dyn Placement> {
+        self.members.get(chooser)?.placement.as_deref()
+    }
+
+    /// Whether the policy places requests by their key.
+    pub fn reads_keys(&self) -> bool {
+        self.members.first().is_some_and(|m| m.placement.is_some())
+    }
+
+    /// Builds every chooser's placement over its pool for `scheme`, or
+    /// none. Choosers whose pool is every server share one.
+    pub fn place_keys(&mut self, scheme: Option<Scheme>) {
+        let every_server: Vec<u32> = (0..self.servers as u32).collect();
+        let shared = scheme.map(|scheme| scheme.build(&every_server));
+        for member in &mut self.members {
+            member.placement = match (&member.pool, scheme) {
+                (Some(pool), Some(scheme)) => Some(scheme.build(pool)),
+                _ => shared.clone(),
+            };
+        }
     }
 
     /// What `chooser`'s last pick, made at `now` on `board`, compared: its
@@ -185,10 +213,11 @@ impl Choosers {
         into: &mut Vec<Seen>,
     ) -> Option<Compared> {
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy } = &self.members[chooser];
+        let Member { pool, start, policy, placement } = &self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
-        policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid: None }, into)
+        let (avoid, key, placement) = (None, None, placement.as_deref());
+        policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, into)
     }
 
     /// The client or balancer a member belongs to.

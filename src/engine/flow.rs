@@ -89,18 +89,19 @@ impl Simulation {
             self.send_to_balancer(id);
         } else {
             let chooser = self.choosers.member(client, demand.0);
-            let pick = self.choose(chooser, None);
+            let pick = self.choose(chooser, None, self.key_of(id));
             self.send_to_server(id, chooser, pick.position);
         }
     }
 
-    /// Runs `chooser`'s policy. `avoid` is the server that just sent a request back.
-    pub(super) fn choose(&mut self, chooser: usize, avoid: Option<u32>) -> Pick {
+    /// Runs `chooser`'s policy. `avoid` is the server that just sent a
+    /// request back; `key`, the request's key for a policy that reads it.
+    pub(super) fn choose(&mut self, chooser: usize, avoid: Option<u32>, key: Option<u64>) -> Pick {
         let servers = &self.servers;
         let live = |s: usize| servers[s].load();
         let board =
             if self.timing.board_refresh.is_some() { Board::Stale(&self.board) } else { Board::Live(&live) };
-        let pick = self.choosers.pick(chooser, self.now, board, avoid, &mut self.streams.routing);
+        let pick = self.choosers.pick(chooser, self.now, board, (avoid, key), &mut self.streams.routing);
         if let Some(decisions) = &mut self.decisions {
             let by_balancer = self.scenario.balancers > 0;
             let load_of = |server: u32| {
@@ -164,7 +165,7 @@ impl Simulation {
         let Some(session) = self.sessions.get(id) else { return };
         let Some(balancer) = session.balancer() else { return };
         let chooser = self.choosers.member(balancer, session.request.class);
-        let pick = self.choose(chooser, avoid);
+        let pick = self.choose(chooser, avoid, self.key_of(id));
         self.send_to_server(id, chooser, pick.position);
     }
 
@@ -336,7 +337,7 @@ impl Simulation {
             self.fail(id, FailureReason::RetryBudgetExhausted);
             return;
         }
-        let pick = self.choose(chooser, Some(server));
+        let pick = self.choose(chooser, Some(server), self.key_of(id));
         self.send_to_server(id, chooser, pick.position);
     }
 
@@ -378,11 +379,13 @@ impl Simulation {
             return;
         }
         // The session stays with its server unless the pool has since
-        // changed (or, with class pools, the next request's class has another).
+        // changed (or, with class pools, the next request's class has
+        // another), or each request is placed by a key of its own.
         let chooser = self.choosers.member(client, demand.0);
-        let position = match self.choosers.position_of(chooser, server) {
+        let placed_anew = self.keying.per_request() && self.choosers.reads_keys();
+        let position = match self.choosers.position_of(chooser, server).filter(|_| !placed_anew) {
             Some(position) => position,
-            None => self.choose(chooser, None).position,
+            None => self.choose(chooser, None, self.key_of(id)).position,
         };
         self.send_to_server(id, chooser, position);
     }

@@ -224,7 +224,7 @@ impl Simulation {
     /// what to avoid and picks it anyway gets another server of the pool
     /// drawn at random.
     fn pick_other(&mut self, chooser: usize, avoid: u32) -> usize {
-        let pick = self.choose(chooser, Some(avoid)).position;
+        let pick = self.choose(chooser, Some(avoid), None).position;
         match self.choosers.position_of(chooser, avoid) {
             Some(taken) if pick == taken => {
                 let len = self.choosers.pool_len(chooser);

@@ -17,7 +17,7 @@ impl Simulation {
         let before = std::mem::replace(&mut self.scenario, next);
         self.timing = Timing::of(&self.scenario);
         let now = self.scenario.clone();
-        if (before.policy, before.choices) != (now.policy, now.choices) {
+        if (before.policy, before.choices, before.scheme()) != (now.policy, now.choices, now.scheme()) {
             self.rebuild_policies();
         }
         if before.subset_size != now.subset_size {
@@ -81,6 +81,7 @@ impl Simulation {
         }
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
+        self.choosers.place_keys(self.scenario.scheme());
         self.report_idle_servers();
     }
 

@@ -15,6 +15,7 @@ mod events;
 mod flow;
 mod hedge;
 mod huge_pages;
+mod keyed;
 mod live;
 mod narrate;
 mod prefetch;
@@ -77,6 +78,8 @@ pub struct Simulation {
     halt: Option<Halt>,
     /// Each request's class and service demand.
     work: Work,
+    /// Each request's key.
+    keying: keyed::Keying,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -204,6 +207,7 @@ impl Simulation {
             arrival_carry: 0.0,
             halt: None,
             work: Work::from_scenario(&scenario),
+            keying: keyed::Keying::new(&scenario, streams.keys),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -213,6 +217,7 @@ impl Simulation {
             streams,
             scenario,
         };
+        sim.choosers.place_keys(sim.scenario.scheme());
         sim.report_idle_servers();
         match sim.scenario.demand {
             Demand::Spike => {

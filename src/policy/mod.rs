@@ -13,6 +13,7 @@ mod join_idle_queue;
 mod least_loaded;
 mod lowest;
 mod peak_ewma;
+mod placed;
 mod random;
 mod repick;
 mod round_robin;
@@ -25,6 +26,7 @@ pub use join_idle_queue::JoinIdleQueue;
 pub use least_loaded::LeastLoaded;
 use lowest::lowest;
 pub use peak_ewma::PeakEwma;
+pub use placed::Placed;
 pub use random::RandomPick;
 pub use repick::Repick;
 pub use round_robin::RoundRobin;
@@ -32,6 +34,7 @@ pub use signal::{Board, Known, Load, PackedLoad, Signal};
 pub use weighted_random::WeightedRandom;
 pub use weighted_round_robin::WeightedRoundRobin;
 
+use crate::keys::Placement;
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
@@ -51,6 +54,10 @@ pub struct View<'a> {
     pub board: Board<'a>,
     /// After a queue timeout: the pool position of the server that sent the request back.
     pub avoid: Option<usize>,
+    /// The request's key, when the policy places by key.
+    pub key: Option<u64>,
+    /// Where this chooser places keys (its copy, under a mapping table).
+    pub placement: Option<&'a dyn Placement>,
 }
 
 impl View<'_> {
@@ -62,6 +69,11 @@ impl View<'_> {
     /// The server at a pool position.
     pub fn server(&self, position: usize) -> usize {
         self.pool.map_or(position, |pool| pool[position] as usize)
+    }
+
+    /// The pool position of a server of the pool.
+    pub fn position(&self, server: u32) -> usize {
+        self.pool.map_or(server as usize, |pool| pool.binary_search(&server).unwrap_or(0))
     }
 }
 
@@ -155,6 +167,13 @@ pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) 
             Box::new(WeightedRoundRobin::new(weights, rng.index(pool_len.max(1))))
         }
         PolicyKind::WeightedRandom => Box::new(WeightedRandom::new(weights)),
+        PolicyKind::Modulo
+        | PolicyKind::Ranges
+        | PolicyKind::Table
+        | PolicyKind::Ring
+        | PolicyKind::Rendezvous
+        | PolicyKind::Maglev
+        | PolicyKind::BoundedLoad => Box::new(Placed),
     }
 }
 
@@ -242,6 +261,8 @@ pub(crate) mod testing {
             work: &[],
             board: Board::Stale(loads),
             avoid: None,
+            key: None,
+            placement: None,
         }
     }
 }

@@ -23,6 +23,9 @@ pub struct Streams {
     pub routing: SimRng,
     /// The service demand of every request, keyed by the request itself.
     pub work: Demands,
+    /// The seed of every request's key (see `engine::keyed`), drawn after
+    /// the others so that adding it moved none of theirs.
+    pub keys: u64,
 }
 
 impl Streams {
@@ -30,7 +33,8 @@ impl Streams {
         let mut master = SimRng::new(seed);
         let arrivals = SimRng::new(master.next_u64());
         let routing = SimRng::new(master.next_u64());
-        Streams { arrivals, routing, work: Demands { seed: master.next_u64() } }
+        let work = Demands { seed: master.next_u64() };
+        Streams { arrivals, routing, work, keys: master.next_u64() }
     }
 }
 

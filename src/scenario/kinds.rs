@@ -1,5 +1,6 @@
 //! The named choices a scenario offers.
 
+use crate::keys::Scheme;
 use serde::Serialize;
 
 macro_rules! named_choice {
@@ -73,6 +74,22 @@ named_choice! {
         JoinIdleQueue => "join-idle-queue",
         WeightedRoundRobin => "weighted-round-robin",
         WeightedRandom => "weighted-random",
+        Modulo => "modulo",
+        Ranges => "ranges",
+        Table => "table",
+        Ring => "ring",
+        Rendezvous => "rendezvous",
+        Maglev => "maglev",
+        BoundedLoad => "bounded-load",
+    }
+}
+
+named_choice! {
+    /// Which key a request carries: its session's (every request of a
+    /// session goes where the key lives: affinity), or its own.
+    KeyPer {
+        Session => "session",
+        Request => "request",
     }
 }
 
@@ -93,6 +110,13 @@ impl PolicyKind {
             PolicyKind::JoinIdleQueue => "join the idle queue",
             PolicyKind::WeightedRoundRobin => "weighted round-robin",
             PolicyKind::WeightedRandom => "weighted random",
+            PolicyKind::Modulo => "key modulo servers",
+            PolicyKind::Ranges => "key ranges",
+            PolicyKind::Table => "mapping table",
+            PolicyKind::Ring => "consistent hashing ring",
+            PolicyKind::Rendezvous => "rendezvous hashing",
+            PolicyKind::Maglev => "Maglev hashing",
+            PolicyKind::BoundedLoad => "consistent hashing, bounded loads",
         }
     }
 
@@ -103,7 +127,7 @@ impl PolicyKind {
 
     /// Whether the policy reads the load board that `staleness_ms` refreshes.
     pub fn reads_board(self) -> bool {
-        matches!(self, PolicyKind::PowerOfD | PolicyKind::ShortestQueue)
+        matches!(self, PolicyKind::PowerOfD | PolicyKind::ShortestQueue | PolicyKind::BoundedLoad)
     }
 
     /// One line for people choosing a policy.
@@ -132,7 +156,37 @@ impl PolicyKind {
                 "cycles through the pool in proportion to the servers' nominal weights"
             }
             PolicyKind::WeightedRandom => "random, in proportion to the servers' nominal weights",
+            PolicyKind::Modulo => "the server at the key's number modulo the pool size",
+            PolicyKind::Ranges => "the server whose equal range of the hash space holds the key's hash",
+            PolicyKind::Table => {
+                "the server a directory of 65,536 hash slots names; each chooser's copy follows changes table_lag_ms late"
+            }
+            PolicyKind::Ring => "the next of virtual_nodes points per server clockwise from the key's hash",
+            PolicyKind::Rendezvous => "the server whose hash with the key is highest",
+            PolicyKind::Maglev => "the entry the key's hash names in Maglev's prime-sized lookup table",
+            PolicyKind::BoundedLoad => {
+                "the ring's answer, walking on past servers holding more than bounded_load_c times the mean load"
+            }
         }
+    }
+
+    /// Whether the policy places requests by their key.
+    pub fn reads_keys(self) -> bool {
+        self.scheme(1, 1.0).is_some()
+    }
+
+    /// The placement scheme the policy is, with its settings.
+    pub fn scheme(self, virtual_nodes: u32, c: f64) -> Option<Scheme> {
+        Some(match self {
+            PolicyKind::Modulo => Scheme::Modulo,
+            PolicyKind::Ranges => Scheme::Ranges,
+            PolicyKind::Table => Scheme::Table,
+            PolicyKind::Ring => Scheme::Ring { virtual_nodes },
+            PolicyKind::Rendezvous => Scheme::Rendezvous,
+            PolicyKind::Maglev => Scheme::Maglev,
+            PolicyKind::BoundedLoad => Scheme::BoundedLoad { virtual_nodes, c },
+            _ => return None,
+        })
     }
 
     /// Whether the policy times round trips (its chooser tells it each one).

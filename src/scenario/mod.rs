@@ -15,9 +15,10 @@ mod table;
 pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{Demand, HedgeCancel, PolicyKind, ServiceDistribution};
+pub use kinds::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
 pub use table::MAX_SEED;
 
+use crate::keys::{Popularity, Scheme};
 use serde::Serialize;
 
 /// The complete description of one simulation run.
@@ -67,6 +68,12 @@ pub struct Scenario {
     /// `None`: the hedge delay is `hedge_after_ms` alone.
     pub hedge_percentile: Option<f64>,
     pub hedge_cancel: HedgeCancel,
+    pub key_space: u32,
+    /// 0: uniform; above 0, Zipf's exponent.
+    pub key_popularity: f64,
+    pub key_per: KeyPer,
+    pub virtual_nodes: u32,
+    pub bounded_load_c: f64,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
@@ -106,12 +113,23 @@ impl Default for Scenario {
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,
+            key_space: 10_000,
+            key_popularity: 0.0,
+            key_per: KeyPer::Session,
+            virtual_nodes: 100,
+            bounded_load_c: 1.25,
             seed: 1,
             duration_s: 60.0,
             warmup_s: 0.0,
         }
     }
 }
+
+/// The largest key space: keys are drawn as indices, 32 bits in WebAssembly.
+pub const MAX_KEY_SPACE: u64 = 1 << 31;
+
+/// The most points all servers together may take on a ring.
+pub const MAX_RING_POINTS: u64 = 4_000_000;
 
 /// The most request classes a scenario may declare.
 pub const MAX_CLASSES: usize = 8;
@@ -253,8 +271,32 @@ impl Scenario {
         self.check()
     }
 
+    /// The placement scheme the policy is, if it places by key.
+    pub fn scheme(&self) -> Option<Scheme> {
+        self.policy.scheme(self.virtual_nodes, self.bounded_load_c)
+    }
+
+    /// How popular each key is.
+    pub fn popularity(&self) -> Popularity {
+        if self.key_popularity > 0.0 {
+            Popularity::Zipf(self.key_popularity)
+        } else {
+            Popularity::Uniform
+        }
+    }
+
     /// Checks the rules that involve more than one field.
     fn check(&self) -> Result<(), ScenarioError> {
+        let points = u64::from(self.servers) * u64::from(self.virtual_nodes);
+        if points > MAX_RING_POINTS {
+            return Err(ScenarioError::Combination {
+                fields: "servers, virtual_nodes",
+                message: format!(
+                    "{} servers with {} virtual nodes each is {points} points on the ring; at most {MAX_RING_POINTS} are allowed",
+                    self.servers, self.virtual_nodes
+                ),
+            });
+        }
         let entries = self.knowledge_entries();
         if entries > MAX_KNOWLEDGE_ENTRIES {
             return Err(ScenarioError::Combination {

@@ -2,7 +2,7 @@
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
 use super::fields::{Field, FieldKind, Value};
-use super::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, MAX_CLASSES};
+use super::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE};
 
 /// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -255,6 +255,46 @@ pub static FIELDS: &[Field] = &[
         live: true,
         get: |s| Value::Choice(s.hedge_cancel.name()),
         put: |s, v| s.hedge_cancel = HedgeCancel::from_name(v.choice()).unwrap_or(s.hedge_cancel),
+    },
+    Field {
+        key: "key_space",
+        help: "distinct keys requests carry (users, shards, cache keys), numbered from 0; the key-placing policies (modulo to bounded-load) route by them",
+        kind: FieldKind::Count { min: 1, max: MAX_KEY_SPACE },
+        live: false,
+        get: |s| Value::Count(s.key_space.into()),
+        put: |s, v| s.key_space = v.count() as u32,
+    },
+    Field {
+        key: "key_popularity",
+        help: "0: every key equally popular; above 0, the exponent s of Zipf's law (key k, from 0, drawn in proportion to (k + 1)^-s)",
+        kind: FieldKind::ZeroOrNumber { min: 0.01, max: 10.0 },
+        live: false,
+        get: |s| Value::Number(s.key_popularity),
+        put: |s, v| s.key_popularity = v.number(),
+    },
+    Field {
+        key: "key_per",
+        help: "session: a session's requests share one key, so a key-placing policy keeps the whole session where its key lives (affinity); request: each request draws its own key and is placed by it",
+        kind: FieldKind::Choice(KeyPer::NAMES),
+        live: false,
+        get: |s| Value::Choice(s.key_per.name()),
+        put: |s, v| s.key_per = KeyPer::from_name(v.choice()).unwrap_or(s.key_per),
+    },
+    Field {
+        key: "virtual_nodes",
+        help: "points each server takes on the ring of ring and bounded-load (more: a more even share of keys, a larger ring)",
+        kind: FieldKind::Count { min: 1, max: 10_000 },
+        live: true,
+        get: |s| Value::Count(s.virtual_nodes.into()),
+        put: |s, v| s.virtual_nodes = v.count() as u32,
+    },
+    Field {
+        key: "bounded_load_c",
+        help: "under bounded-load, no server takes a request while it holds more than this many times the mean load",
+        kind: FieldKind::Number { min: 1.01, max: 10.0 },
+        live: true,
+        get: |s| Value::Number(s.bounded_load_c),
+        put: |s, v| s.bounded_load_c = v.number(),
     },
     Field {
         key: "seed",

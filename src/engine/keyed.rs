@@ -1,0 +1,54 @@
+//! The key each request carries, drawn from a stream of its own keyed by
+//! the request (session number, and with a key per request, its place in
+//! the session), so that keys are the same under every policy and adding
+//! them moves no other draw.
+
+use super::Simulation;
+use crate::keys::{Keys, Unloaded};
+use crate::rng::Keyed;
+use crate::scenario::{KeyPer, Scenario};
+
+pub struct Keying {
+    keys: Keys,
+    seed: u64,
+    per_request: bool,
+}
+
+impl Keying {
+    pub fn new(scenario: &Scenario, seed: u64) -> Keying {
+        Keying {
+            keys: Keys::new(u64::from(scenario.key_space), scenario.popularity()),
+            seed,
+            per_request: scenario.key_per == KeyPer::Request,
+        }
+    }
+
+    /// Whether each request draws a key of its own (else its session's).
+    pub fn per_request(&self) -> bool {
+        self.per_request
+    }
+
+    /// The key of session `number`'s request with `remaining` more behind it.
+    pub fn key(&self, number: u32, remaining: u16) -> u64 {
+        let place = if self.per_request { remaining } else { 0 };
+        self.keys.draw(&mut Keyed::new(self.seed ^ (u64::from(number) << 16 | u64::from(place))))
+    }
+}
+
+impl Simulation {
+    /// Session `id`'s current key, when the policy places by key.
+    pub(super) fn key_of(&self, id: u32) -> Option<u64> {
+        if !self.choosers.reads_keys() {
+            return None;
+        }
+        let session = self.sessions.get(id)?;
+        Some(self.keying.key(session.number, session.remaining))
+    }
+
+    /// The server chooser `chooser` (a balancer, or a client choosing for
+    /// itself) would send `key` to with no load anywhere; `None` when the
+    /// policy does not place by key or there is no such chooser.
+    pub fn server_for_key(&self, chooser: usize, key: u64) -> Option<u32> {
+        self.choosers.placement(chooser).map(|placement| placement.place(key, &Unloaded))
+    }
+}

@@ -1,0 +1,171 @@
+//! Keys and where they live: the fixed hash, how popular each key is, and
+//! the placement schemes that map a key to a server (seed 004: modulo,
+//! ranges, a mapping table, consistent hashing; seed 001: virtual nodes,
+//! sticky sessions).
+//!
+//! A [`Placement`] is built from the member set and rebuilt, never patched,
+//! when membership changes (as pingora's `BackendSelection` is): a hash
+//! scheme starts from scratch, while the mapping table, whose state is the
+//! point, moves only the keys it must. Nothing here reads the clock or a
+//! random generator, so every balancer holding the same member set computes
+//! the same server for a key without talking to the others.
+
+mod bounded;
+pub mod hash;
+mod maglev;
+mod modulo;
+mod popularity;
+mod ranges;
+mod rendezvous;
+mod ring;
+mod table;
+
+pub use bounded::BoundedLoad;
+pub use maglev::Maglev;
+pub use modulo::Modulo;
+pub use popularity::{Keys, Popularity};
+pub use ranges::Ranges;
+pub use rendezvous::Rendezvous;
+pub use ring::Ring;
+pub use table::Table;
+
+use std::rc::Rc;
+
+/// What a scheme that bounds load may read: the load of each server and
+/// their total. Every other scheme ignores it.
+pub trait Loads {
+    fn load(&self, server: u32) -> u64;
+    fn total(&self) -> u64;
+}
+
+/// No load at all, for schemes (and tests) that do not read it.
+pub struct Unloaded;
+
+impl Loads for Unloaded {
+    fn load(&self, _server: u32) -> u64 {
+        0
+    }
+    fn total(&self) -> u64 {
+        0
+    }
+}
+
+pub trait Placement {
+    /// The server `key` goes to (one of the members).
+    fn place(&self, key: u64, loads: &dyn Loads) -> u32;
+
+    /// The servers this placement spreads keys over, ascending.
+    fn members(&self) -> &[u32];
+
+    /// This placement for a new member set (ascending, not empty).
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement>;
+}
+
+/// A placement scheme and its settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scheme {
+    Modulo,
+    Ranges,
+    Table,
+    Ring { virtual_nodes: u32 },
+    Rendezvous,
+    Maglev,
+    BoundedLoad { virtual_nodes: u32, c: f64 },
+}
+
+impl Scheme {
+    /// The scheme's placement over `members` (ascending, not empty).
+    pub fn build(self, members: &[u32]) -> Rc<dyn Placement> {
+        match self {
+            Scheme::Modulo => Rc::new(Modulo::new(members)),
+            Scheme::Ranges => Rc::new(Ranges::new(members)),
+            Scheme::Table => Rc::new(Table::new(members)),
+            Scheme::Ring { virtual_nodes } => Rc::new(Ring::new(members, virtual_nodes)),
+            Scheme::Rendezvous => Rc::new(Rendezvous::new(members)),
+            Scheme::Maglev => Rc::new(Maglev::new(members)),
+            Scheme::BoundedLoad { virtual_nodes, c } => {
+                Rc::new(BoundedLoad::new(Ring::new(members, virtual_nodes), c))
+            }
+        }
+    }
+}
+
+/// The share of keys `0..keys` that `before` and `after` place on different
+/// servers (with no load).
+pub fn moved_fraction(before: &dyn Placement, after: &dyn Placement, keys: u64) -> f64 {
+    let moved = (0..keys).filter(|&k| before.place(k, &Unloaded) != after.place(k, &Unloaded)).count();
+    moved as f64 / keys as f64
+}
+
+/// How many of keys `0..keys` each member holds, member by member.
+pub fn key_counts(placement: &dyn Placement, keys: u64) -> Vec<u64> {
+    let members = placement.members();
+    let mut counts = vec![0u64; members.len()];
+    for key in 0..keys {
+        let server = placement.place(key, &Unloaded);
+        if let Ok(i) = members.binary_search(&server) {
+            counts[i] += 1;
+        }
+    }
+    counts
+}
+
+/// The spread of per-server shares: (standard deviation over mean, max over mean).
+pub fn spread(counts: &[u64]) -> (f64, f64) {
+    let n = counts.len() as f64;
+    let mean = counts.iter().sum::<u64>() as f64 / n;
+    let variance = counts.iter().map(|&c| (c as f64 - mean).powi(2)).sum::<f64>() / n;
+    let max = counts.iter().copied().max().unwrap_or(0) as f64;
+    (libm::sqrt(variance) / mean, max / mean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [Scheme; 7] = [
+        Scheme::Modulo,
+        Scheme::Ranges,
+        Scheme::Table,
+        Scheme::Ring { virtual_nodes: 100 },
+        Scheme::Rendezvous,
+        Scheme::Maglev,
+        Scheme::BoundedLoad { virtual_nodes: 100, c: 1.25 },
+    ];
+
+    #[test]
+    fn every_scheme_places_every_key_on_a_member() {
+        let members = [2, 3, 5, 8, 13];
+        for scheme in ALL {
+            let placement = scheme.build(&members);
+            assert_eq!(placement.members(), members);
+            for key in 0..2_000 {
+                assert!(members.contains(&placement.place(key, &Unloaded)), "{scheme:?} key {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_placement_built_twice_agrees_with_itself() {
+        let members: Vec<u32> = (0..20).collect();
+        for scheme in ALL {
+            let (a, b) = (scheme.build(&members), scheme.build(&members));
+            assert_eq!(moved_fraction(a.as_ref(), b.as_ref(), 5_000), 0.0, "{scheme:?}");
+        }
+    }
+
+    #[test]
+    fn one_member_takes_every_key() {
+        for scheme in ALL {
+            let placement = scheme.build(&[7]);
+            assert!((0..100).all(|k| placement.place(k, &Unloaded) == 7), "{scheme:?}");
+        }
+    }
+
+    #[test]
+    fn spread_of_equal_counts_is_zero() {
+        assert_eq!(spread(&[5, 5, 5]), (0.0, 1.0));
+        let (cov, max) = spread(&[0, 10]);
+        assert!((cov - 1.0).abs() < 1e-12 && (max - 2.0).abs() < 1e-12);
+    }
+}

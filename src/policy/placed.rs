@@ -1,0 +1,70 @@
+//! A placement scheme as a policy: the request's key decides the server
+//! (see `crate::keys`), and the chooser's view of load is read only by a
+//! scheme that bounds it. Every chooser holding the same member set sends a
+//! key to the same server, and a bounce brings it back to the same one:
+//! affinity, whatever the queue.
+
+use super::{Pick, Policy, View};
+use crate::keys::Loads;
+use crate::rng::{Draw, SimRng};
+
+pub struct Placed;
+
+impl Policy for Placed {
+    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+        let (Some(key), Some(placement)) = (view.key, view.placement) else {
+            // Only a request without a key (a hedged copy's second pick)
+            // comes here: any server will do.
+            return Pick::at(rng.index(view.pool_len()));
+        };
+        let server = placement.place(key, &PoolLoads(view));
+        Pick::at(view.position(server))
+    }
+}
+
+/// The requests at each server of a view's pool, as its board says.
+struct PoolLoads<'a, 'b>(&'a View<'b>);
+
+impl Loads for PoolLoads<'_, '_> {
+    fn load(&self, server: u32) -> u64 {
+        let load = self.0.board.load(server as usize);
+        u64::from(load.queued()) + u64::from(load.busy())
+    }
+
+    fn total(&self) -> u64 {
+        (0..self.0.pool_len()).map(|p| self.load(self.0.server(p) as u32)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{testing::view, Known, Load};
+    use super::*;
+    use crate::keys::{Scheme, Unloaded};
+
+    #[test]
+    fn the_key_picks_the_placements_server() {
+        let known = [Known::default(); 6];
+        let loads = [0; 6];
+        let ring = Scheme::Ring { virtual_nodes: 10 }.build(&[0, 1, 2, 3, 4, 5]);
+        let mut rng = SimRng::new(2);
+        for key in 0..200 {
+            let view = View { key: Some(key), placement: Some(ring.as_ref()), ..view(&known, &loads) };
+            assert_eq!(Placed.pick(&view, &mut rng).position as u32, ring.place(key, &Unloaded));
+        }
+    }
+
+    #[test]
+    fn bounded_loads_pass_a_full_server() {
+        let known = [Known::default(); 2];
+        let bounded = Scheme::BoundedLoad { virtual_nodes: 1, c: 1.25 }.build(&[0, 1]);
+        let key = 3;
+        let first = bounded.place(key, &Unloaded) as usize;
+        // The first choice holds ten requests, the other none: capacity is
+        // ⌈1.25 × 11 / 2⌉ = 7, so the key walks on.
+        let mut loads = [0; 2];
+        loads[first] = Load::new(4, 6).0;
+        let view = View { key: Some(key), placement: Some(bounded.as_ref()), ..view(&known, &loads) };
+        assert_eq!(Placed.pick(&view, &mut SimRng::new(1)).position, 1 - first);
+    }
+}

@@ -1,0 +1,73 @@
+//! Keyed traffic in the engine: every chooser sends a key to the same
+//! server under the hash schemes, and what affinity costs against
+//! load-aware policies on the same arrivals, with bounded loads between.
+//! `cargo test --release --test keyed_traffic -- --nocapture` prints the figures.
+
+mod common;
+
+use common::scenario;
+use lbsim::Simulation;
+
+#[test]
+fn every_balancer_sends_a_key_to_the_same_server() {
+    for policy in ["modulo", "ranges", "table", "ring", "rendezvous", "maglev", "bounded-load"] {
+        let sim = Simulation::new(&scenario(&[("policy", policy), ("balancers", "4"), ("servers", "12")]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for key in 0..2_000 {
+            let first = sim.server_for_key(0, key).expect("a placement");
+            assert!((1..4).all(|b| sim.server_for_key(b, key) == Some(first)), "{policy} key {key}");
+        }
+    }
+    let random = Simulation::new(&scenario(&[("balancers", "4")])).unwrap();
+    assert_eq!(random.server_for_key(0, 1), None);
+}
+
+#[test]
+fn adding_keys_changes_no_unkeyed_run() {
+    // The key stream is drawn after the others and read only by the
+    // key-placing policies: an unkeyed run is the same whatever its keys.
+    let run = |pairs: &[(&str, &str)]| {
+        let mut sim = Simulation::new(&scenario(pairs)).unwrap();
+        sim.run();
+        sim.trace_hash()
+    };
+    let base = [("duration_s", "5"), ("policy", "power-of-d")];
+    let keyed =
+        [("duration_s", "5"), ("policy", "power-of-d"), ("key_space", "7"), ("key_popularity", "1.2")];
+    assert_eq!(run(&base), run(&keyed));
+}
+
+/// p99 queue time (ms) and the max over mean of requests completed per
+/// server, for `policy` on a keyed scenario.
+fn tail_and_spread(policy: &str, extra: &[(&str, &str)]) -> (f64, f64) {
+    let mut pairs = vec![
+        ("policy", policy),
+        ("servers", "20"),
+        ("clients", "200"),
+        ("load", "0.7"),
+        ("key_space", "1000"),
+        ("key_popularity", "0.8"),
+        ("duration_s", "60"),
+        ("warmup_s", "5"),
+    ];
+    pairs.extend_from_slice(extra);
+    let mut sim = Simulation::new(&scenario(&pairs)).unwrap();
+    sim.run();
+    let summary = sim.summary();
+    let per_server = &summary.completed_per_server;
+    let mean = per_server.iter().sum::<u64>() as f64 / per_server.len() as f64;
+    let max = *per_server.iter().max().unwrap() as f64;
+    (summary.queue_ms.p99, max / mean)
+}
+
+#[test]
+fn affinity_costs_tail_and_bounded_loads_win_most_of_it_back() {
+    let (ring, ring_spread) = tail_and_spread("ring", &[]);
+    let (bounded, bounded_spread) = tail_and_spread("bounded-load", &[]);
+    let (aware, aware_spread) = tail_and_spread("power-of-d", &[]);
+    println!(
+        "Zipf 0.8 over 1000 keys, 20 servers, load 0.7: p99 queue ms (max/mean completed) ring {ring:.1} ({ring_spread:.2}), bounded-load c=1.25 {bounded:.1} ({bounded_spread:.2}), power-of-d {aware:.1} ({aware_spread:.2})"
+    );
+    assert!(ring > 2.0 * aware, "ring {ring} vs power-of-d {aware}");
+    assert!(bounded_spread < ring_spread && bounded < ring, "bounded {bounded} vs ring {ring}");
+}
