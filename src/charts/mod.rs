@@ -1,6 +1,6 @@
 //! The charts, drawn with plotters: queue-time or latency percentiles over
 //! time, the client-experience curve (session time p0…p100, the seed
-//! essay's main chart), the load across servers, and two runs compared on
+//! essay's main chart), the load across servers, where keys live, and two runs compared on
 //! the same axes. Each takes its data and a drawing area, and is generic
 //! over the backend: the browser draws them on canvases, with legends in
 //! HTML beside them, and `lbsim plot` draws them to SVG files, where a
@@ -9,6 +9,7 @@
 mod capacity;
 mod clients;
 mod compare;
+mod keys;
 mod load;
 mod palette;
 mod percentiles;
@@ -17,6 +18,7 @@ mod stroke;
 pub use capacity::draw as capacity;
 pub use clients::draw as clients;
 pub use compare::{series as compare_series, sessions as compare_sessions};
+pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
 pub use palette::{Colour, Palette};
 pub use percentiles::{draw as percentiles, Marker, SeriesMetric, Span};

@@ -31,6 +31,9 @@ usage:
                 p99 over the run of --metric queue, the default, latency or session), clients (session time p0 to
                 p100), load (each server at the end), or compare (A and B, as compare runs them: the p99 of
                 --metric queue or latency over the run, or with --metric session their session-time curves)
+  lbsim keys SCENARIO [--set key=value]... [--json]
+                under a placement scheme (policy modulo, ranges, table, ring, rendezvous, maglev or
+                bounded-load): the server of each key before any load, and the spread of the servers' shares
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -46,6 +49,7 @@ pub enum Command {
     Compare(RunArgs),
     Capacity(RunArgs),
     Plot(RunArgs, Plot),
+    Keys(RunArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -113,6 +117,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             let plot = Plot::of(&run)?;
             Ok(Command::Plot(run, plot))
         }
+        "keys" => Ok(Command::Keys(parse_run("keys", &args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -122,7 +127,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, fields, policies or presets"
+            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, fields, policies or presets"
         )),
     }
 }

@@ -1,9 +1,10 @@
 //! The native command line: run a scenario, sweep one field, compare two
-//! settings, search for capacity, draw a chart to SVG, list fields,
+//! settings, search for capacity, draw a chart to SVG, say where keys go, list fields,
 //! policies and presets.
 
 pub mod args;
 mod capacity;
+mod keys;
 mod plot;
 pub mod report;
 mod runner;

@@ -2,6 +2,7 @@
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::capacity;
+use super::keys;
 use super::plot;
 use super::report;
 use lbsim::engine::Comparison;
@@ -35,6 +36,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Compare(run) => compare(&run)?,
         Command::Capacity(run) => capacity(&run)?,
         Command::Plot(run, figure) => plot::plot(&run, &figure)?,
+        Command::Keys(run) => keys::keys(&load(&run, None)?, run.json)?,
     }
     Ok(())
 }

@@ -203,20 +203,20 @@ impl Choosers {
         }
     }
 
-    /// What `chooser`'s last pick, made at `now` on `board`, compared: its
-    /// candidates (added to `into`, as pool positions) and how.
+    /// What `chooser`'s last pick, made at `now` on `board` for a request
+    /// with `key`, compared: its candidates (added to `into`, as pool
+    /// positions) and how.
     pub fn compared(
         &self,
         chooser: usize,
-        now: Time,
-        board: Board,
+        (now, board, key): (Time, Board, Option<u64>),
         into: &mut Vec<Seen>,
     ) -> Option<Compared> {
         let len = self.pool_len(chooser);
         let Member { pool, start, policy, placement } = &self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
-        let (avoid, key, placement) = (None, None, placement.as_deref());
+        let (avoid, placement) = (None, placement.as_deref());
         policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, into)
     }
 

@@ -35,6 +35,8 @@ pub struct Decision {
     pub fell_back: bool,
     /// Whether the request had been sent back by a queue timeout.
     pub after_bounce: bool,
+    /// The key that placed the request, under a placement scheme.
+    pub key: Option<u64>,
 }
 
 /// A ring of the latest decisions, reusing its entries' buffers.
@@ -50,19 +52,19 @@ impl Decisions {
         Decisions { keep, ring: VecDeque::with_capacity(keep), seen: Vec::new() }
     }
 
-    /// Keeps `chooser`'s `pick`, just made at `now` on `board`, if its
-    /// policy compared candidates; `load_of` gives the requests really at
-    /// a server.
+    /// Keeps `chooser`'s `pick`, just made at `now` on `board` for a
+    /// request with `key`, if its policy compared candidates (or placed the
+    /// key); `load_of` gives the requests really at a server.
     pub(super) fn record(
         &mut self,
         (choosers, chooser): (&Choosers, usize),
-        (now, board): (Time, Board),
+        (now, board, key): (Time, Board, Option<u64>),
         (pick, by_balancer, after_bounce): (Pick, bool, bool),
         load_of: impl Fn(u32) -> u32,
     ) {
         let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
-        if let Some(compared) = choosers.compared(chooser, now, board, &mut seen) {
+        if let Some(compared) = choosers.compared(chooser, (now, board, key), &mut seen) {
             let entry = self.next();
             entry.time_ms = now.as_ms();
             entry.by_balancer = by_balancer;
@@ -71,6 +73,7 @@ impl Decisions {
             entry.measure = compared.measure;
             entry.fell_back = compared.fell_back;
             entry.after_bounce = after_bounce;
+            entry.key = key.filter(|_| compared.measure == Measure::Key);
             entry.candidates.extend(seen.iter().map(|s| {
                 let server = choosers.server_at(chooser, s.position);
                 Candidate { server, seen: s.amount, load: load_of(server) }

@@ -110,7 +110,7 @@ impl Simulation {
             };
             decisions.record(
                 (&self.choosers, chooser),
-                (self.now, board),
+                (self.now, board, key),
                 (pick, by_balancer, avoid.is_some()),
                 load_of,
             );

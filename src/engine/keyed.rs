@@ -45,6 +45,11 @@ impl Simulation {
         Some(self.keying.key(session.number, session.remaining))
     }
 
+    /// Where the first chooser places keys, if the policy places by key.
+    pub fn key_placement(&self) -> Option<&dyn crate::keys::Placement> {
+        self.choosers.placement(0)
+    }
+
     /// The server chooser `chooser` (a balancer, or a client choosing for
     /// itself) would send `key` to with no load anywhere; `None` when the
     /// policy does not place by key or there is no such chooser.

@@ -239,3 +239,19 @@ fn policies_that_compare_no_sample_record_no_decision() {
         assert_eq!(sim.snapshot(0).decisions.len(), 8, "{policy}");
     }
 }
+
+#[test]
+fn a_placed_request_records_its_key_and_where_it_went() {
+    let sim = deciding(&[("policy", "ring"), ("virtual_nodes", "10")], 8);
+    let decisions = sim.snapshot(0).decisions;
+    assert_eq!(decisions.len(), 8);
+    for decision in &decisions {
+        let key = decision.key.expect("a placed request has a key");
+        let home = sim.server_for_key(decision.chooser as usize, key).unwrap();
+        assert_eq!(decision.candidates.len(), 1, "the ring takes the key's place, whatever the load");
+        assert_eq!((decision.candidates[0].server, decision.winner), (home, home));
+    }
+    let bounded = deciding(&[("policy", "bounded-load"), ("bounded_load_c", "1.05"), ("load", "0.95")], 64);
+    let passed = bounded.snapshot(0).decisions.into_iter().filter(|d| d.candidates.len() == 2).count();
+    assert!(passed > 0, "at c = 1.05 some key's place is over the bound");
+}

@@ -47,6 +47,10 @@ impl Placement for BoundedLoad {
     fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
         Rc::new(BoundedLoad::new(self.ring.rebuilt_ring(members), self.c))
     }
+
+    fn ring_points(&self) -> Option<&[(u64, u32)]> {
+        Some(self.ring.points())
+    }
 }
 
 #[cfg(test)]

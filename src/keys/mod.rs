@@ -59,6 +59,12 @@ pub trait Placement {
 
     /// This placement for a new member set (ascending, not empty).
     fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement>;
+
+    /// For a scheme built on a hash ring: its points (hash, server), in
+    /// ring order, for drawing.
+    fn ring_points(&self) -> Option<&[(u64, u32)]> {
+        None
+    }
 }
 
 /// A placement scheme and its settings.

@@ -64,6 +64,10 @@ impl Placement for Ring {
     fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
         Rc::new(self.rebuilt_ring(members))
     }
+
+    fn ring_points(&self) -> Option<&[(u64, u32)]> {
+        Some(self.points())
+    }
 }
 
 #[cfg(test)]

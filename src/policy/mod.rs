@@ -106,6 +106,10 @@ pub enum Measure {
     Work,
     /// Peak-EWMA cost: the smoothed round trip (ms) times (in flight + 1).
     Cost,
+    /// No comparison: the key decided. The candidates are where the key's
+    /// place is with no load and, if a bound on load passed it, the server
+    /// taken; the amounts, requests there.
+    Key,
 }
 
 /// One candidate of a comparison and what the policy saw of it, in the

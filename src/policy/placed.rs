@@ -4,8 +4,8 @@
 //! key to the same server, and a bounce brings it back to the same one:
 //! affinity, whatever the queue.
 
-use super::{Pick, Policy, View};
-use crate::keys::Loads;
+use super::{Compared, Measure, Pick, Policy, Seen, View};
+use crate::keys::{Loads, Unloaded};
 use crate::rng::{Draw, SimRng};
 
 pub struct Placed;
@@ -19,6 +19,18 @@ impl Policy for Placed {
         };
         let server = placement.place(key, &PoolLoads(view));
         Pick::at(view.position(server))
+    }
+
+    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+        let (Some(key), Some(placement)) = (view.key, view.placement) else { return None };
+        let loads = PoolLoads(view);
+        let (home, taken) = (placement.place(key, &Unloaded), placement.place(key, &loads));
+        let seen = |server: u32| Seen { position: view.position(server), amount: loads.load(server) as f64 };
+        into.push(seen(home));
+        if taken != home {
+            into.push(seen(taken));
+        }
+        Some(Compared { measure: Measure::Key, fell_back: false })
     }
 }
 

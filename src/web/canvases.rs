@@ -3,6 +3,7 @@
 //! frames. It builds its canvases and their HTML legends into the view.
 
 use super::dom::{self, Ids};
+use super::keys_figure::KeysFigure;
 use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
@@ -104,6 +105,8 @@ pub struct Canvases {
     metric: SeriesMetric,
     /// The load chart's live imbalance figure.
     load_spread: Option<HtmlElement>,
+    /// Where keys live, under a policy that places by key.
+    keys: Option<KeysFigure>,
     /// When a setting last changed live (simulated seconds): the current
     /// curve counts only sessions started since (the engine's mark).
     changed_at: Option<f64>,
@@ -141,6 +144,7 @@ impl Canvases {
         let mut clients_legend = None;
         let mut percentiles_caption = None;
         let mut load_spread = None;
+        let mut keys = None;
         for &chart in charts {
             let figure: HtmlElement = dom::child(figures, "figure", "")?;
             let id = ids.of(&format!("chart-{}", chart.key()));
@@ -210,6 +214,10 @@ impl Canvases {
                     )?;
                     canvas(&figure, "", &id, "Requests in service and queued at each server, busiest first")?
                 }
+                Chart::Keys => {
+                    keys = Some(KeysFigure::build(&figure, &id)?);
+                    canvas(&figure, "", &id, "Each server's share of the key space, and the hash ring")?
+                }
             };
             surfaces.push(ChartSurface { chart, surface: Surface::new(canvas)?, stale: true });
         }
@@ -224,6 +232,7 @@ impl Canvases {
             clients_legend,
             percentiles_caption,
             load_spread,
+            keys,
             metric,
             changed_at: None,
             versus: None,
@@ -369,6 +378,13 @@ impl Canvases {
         self.clients_legend.as_ref().map(|legend| &legend.pin)
     }
 
+    /// Shows the keys figure only while `sim`'s policy places by key.
+    pub fn show_keys_for(&self, sim: &Simulation) {
+        if let Some(keys) = &self.keys {
+            keys.show_for(sim);
+        }
+    }
+
     /// Shows the legend's entry for the compact view when `servers` need it.
     pub fn show_compact_legend(&self, servers: usize) {
         self.compact_legend.set_hidden(servers <= topology::COMPACT_ABOVE);
@@ -465,6 +481,10 @@ impl Canvases {
                 self.load_peak = self.load_peak.max(highest);
                 charts::load(&area, &self.loads, slots, self.load_peak, &style)
             }
+            Chart::Keys => match &self.keys {
+                Some(keys) => keys.draw(&area, (sim, snapshot), &style),
+                None => Ok(()),
+            },
         };
         if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
             web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", chart.key())));

@@ -67,7 +67,7 @@ impl CapacityPanel {
             &figure,
             "p",
             "help",
-            "Runs the current settings at each load it tries, as `lbsim capacity` does.",
+            "Runs the current settings at each load it tries, as the command line's lbsim capacity does.",
         )?;
         dom::set_attributes(&status, &[("id", &ids.of("capacity-status")), ("role", "status")])?;
         let canvas: HtmlCanvasElement = dom::child(&figure, "canvas", "")?;

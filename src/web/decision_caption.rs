@@ -75,9 +75,19 @@ fn sentence(decision: &Decision) -> String {
         Measure::InFlight => format!("its own requests in flight: {seen}"),
         Measure::Work => format!("its own work in flight: {seen}"),
         Measure::Cost => format!("peak-EWMA cost {seen}"),
+        Measure::Key => format!("{seen} requests there"),
     };
     let when = format!("At {:.2} s", decision.time_ms / 1000.0);
     let after = if decision.after_bounce { ", after a bounce," } else { "" };
+    if let (Some(key), Measure::Key) = (decision.key, decision.measure) {
+        return match decision.candidates.as_slice() {
+            [home, taken] => format!(
+                "{when}{after} {chooser} found key {key}'s place, server {}, over the bound on load ({:.0} requests there) and sent it on to server {} ({:.0}).",
+                home.server, home.seen, taken.server, taken.seen
+            ),
+            _ => format!("{when}{after} {chooser} sent key {key} to its place, server {} ({seen} requests there).", decision.winner),
+        };
+    }
     match decision.fell_back {
         true => format!(
             "{when}{after} {chooser} drew servers {servers}, found its counters too stale to trust and sent to server {} at random.",

@@ -68,6 +68,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames);
+/// - `keyServers(count)`: under a placement scheme, the server of each of
+///   keys `0..count` before any load, as the first chooser places them;
 /// - `decision()`: the decision the topology shows, with its sentence and
 ///   where its winner was ringed, as JSON, or undefined.
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
@@ -131,6 +133,14 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
+    let reader = view.clone();
+    let key_servers = move |count: u32| {
+        let view = reader.borrow();
+        let servers: Vec<u32> =
+            (0..u64::from(count)).map_while(|k| view.sim().server_for_key(0, k)).collect();
+        Uint32Array::from(servers.as_slice())
+    };
+    set("keyServers", Closure::<dyn Fn(u32) -> Uint32Array>::new(key_servers).into_js_value())?;
     let reader = view.clone();
     let decision = move || reader.borrow().decision_json();
     set("decision", Closure::<dyn Fn() -> Option<String>>::new(decision).into_js_value())?;

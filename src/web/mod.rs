@@ -22,6 +22,7 @@ mod event_log;
 mod frame;
 mod hash;
 mod hooks;
+mod keys_figure;
 mod narration;
 mod notice;
 mod options;

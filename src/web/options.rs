@@ -37,16 +37,19 @@ pub enum Chart {
     Percentiles,
     Clients,
     Load,
+    /// Where keys live: shown only under a policy that places by key.
+    Keys,
 }
 
 impl Chart {
-    pub const ALL: [Chart; 3] = [Chart::Percentiles, Chart::Clients, Chart::Load];
+    pub const ALL: [Chart; 4] = [Chart::Percentiles, Chart::Clients, Chart::Load, Chart::Keys];
 
     pub fn key(self) -> &'static str {
         match self {
             Chart::Percentiles => "percentiles",
             Chart::Clients => "clients",
             Chart::Load => "load",
+            Chart::Keys => "keys",
         }
     }
 }

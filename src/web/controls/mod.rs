@@ -277,6 +277,13 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
         "staleness_ms" if !policy.reads_board() => {
             "only power of d choices and shortest queue read the load board this refreshes"
         }
+        "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
+            "only the placement schemes (modulo to bounded loads) route by key"
+        }
+        "virtual_nodes" if !matches!(policy, PolicyKind::Ring | PolicyKind::BoundedLoad) => {
+            "only the hash ring and bounded loads place virtual nodes"
+        }
+        "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
         _ => return None,
     };
     Some(format!("Not used by {}: {why}.", policy.title()))

@@ -10,6 +10,7 @@ pub enum Group {
     Routing,
     Load,
     Servers,
+    Keys,
     Run,
 }
 
@@ -20,6 +21,7 @@ impl Group {
             Group::Routing => "Routing",
             Group::Load => "Demand",
             Group::Servers => "Servers",
+            Group::Keys => "Keys",
             Group::Run => "Run",
         }
     }
@@ -171,6 +173,41 @@ pub static CONTROLS: &[Control] = &[
         key: "service",
         label: "Service-time distribution",
         group: Group::Servers,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "virtual_nodes",
+        label: "Virtual nodes per server",
+        group: Group::Keys,
+        widget: Widget::Presets(&["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "bounded_load_c",
+        label: "Load bound (c × mean)",
+        group: Group::Keys,
+        widget: Widget::Presets(&["1.05", "1.1", "1.25", "1.5", "2", "3"]),
+        show: Show::Value("×"),
+    },
+    Control {
+        key: "key_space",
+        label: "Keys",
+        group: Group::Keys,
+        widget: Widget::Presets(&["10", "100", "1000", "10000", "100000", "1000000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "key_popularity",
+        label: "Key popularity (Zipf exponent, 0 = uniform)",
+        group: Group::Keys,
+        widget: Widget::Presets(&["0", "0.5", "0.8", "1", "1.2", "1.5"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "key_per",
+        label: "A key per",
+        group: Group::Keys,
         widget: Widget::Choice,
         show: Show::Nothing,
     },

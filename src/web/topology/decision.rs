@@ -82,7 +82,7 @@ fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &
 pub fn amount(seen: f64, decision: &Decision) -> String {
     use lbsim::policy::Measure;
     match decision.measure {
-        Measure::Load | Measure::Reported | Measure::InFlight => format!("{seen:.0}"),
+        Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
         Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
     }
 }

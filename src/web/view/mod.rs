@@ -325,6 +325,7 @@ impl View {
             }
         }
         self.parts.canvases.show_compact_legend(self.params.scenario.servers as usize);
+        self.parts.canvases.show_keys_for(&self.sim);
         self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }

@@ -1,0 +1,70 @@
+// Keys in the lab: under a placement scheme the "where keys live" figure
+// shows the ring and each server's share of the key space, the topology
+// shows the key just placed, the key controls apply, and the browser puts
+// every key on the same server as the command line does.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { serveDist, launch, openApp, drawnFraction, hashEntries, screenshot, CLI } from './lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** `lbsim keys default --set ...` for a hash's settings, as JSON. */
+function nativeKeys(hash) {
+  const sets = hash.split('&').filter(Boolean).flatMap((entry) => ['--set', entry]);
+  return JSON.parse(execFileSync(CLI, ['keys', 'default', ...sets, '--json'], { encoding: 'utf8' }));
+}
+
+for (const settings of ['policy=ring&virtual_nodes=5', 'policy=maglev&servers=13', 'policy=rendezvous&key_space=500', 'policy=table', 'policy=ranges&servers=7', 'policy=modulo']) {
+  test(`the browser places every key where the command line does: ${settings}`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash: settings });
+    const native = nativeKeys(settings);
+    const browserServers = await page.evaluate((n) => Array.from(window.lbsim.views()[0].keyServers(n)), native.keys);
+    assert.equal(browserServers.length, native.keys);
+    assert.deepEqual(browserServers, native.servers);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test('a ring shows where keys live, the key just placed, and its spread as the command line gives it', async () => {
+  const settings = 'policy=ring&virtual_nodes=5&speed=0.2';
+  const { page, errors } = await openApp(browser, server.url, { hash: settings });
+  await page.waitForFunction(() => window.lbsim.simTime() > 300);
+  assert.equal(await page.isVisible('#chart-keys'), true);
+  await page.locator('#chart-keys').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500);
+  assert.ok((await drawnFraction(page, 'chart-keys')) > 0.02, 'the ring and bars are drawn');
+  const { spread } = nativeKeys('policy=ring&virtual_nodes=5');
+  const expected = `over 10 servers: sd/mean ${spread.sd_over_mean.toFixed(2)}, max/mean ${spread.max_over_mean.toFixed(2)}`;
+  assert.equal(await page.textContent('#chart-keys-spread'), expected);
+  const shown = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision()));
+  assert.match(shown.caption, /sent key \d+ to its place, server \d+ \(\d+ requests there\)\.$/);
+  assert.equal(shown.decision.key !== null, true);
+  await screenshot(page, 'keys-ring-5');
+  // More virtual nodes: a fairer share, at once (a live setting).
+  await page.focus('#virtual_nodes');
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+  assert.equal((await hashEntries(page)).get('virtual_nodes'), '100');
+  const hundred = nativeKeys('policy=ring&virtual_nodes=100').spread;
+  const wanted = `over 10 servers: sd/mean ${hundred.sd_over_mean.toFixed(2)}, max/mean ${hundred.max_over_mean.toFixed(2)}`;
+  await page.waitForFunction((text) => document.getElementById('chart-keys-spread').textContent === text, wanted);
+  const fairer = Number((await page.textContent('#chart-keys-spread')).match(/sd\/mean (\d\.\d\d)/)[1]);
+  assert.ok(fairer < spread.sd_over_mean / 2, `${fairer} against ${spread.sd_over_mean} with 5 virtual nodes`);
+  // A policy that ignores keys: no figure, and the key controls say why.
+  await page.selectOption('#policy', 'power-of-d');
+  assert.equal(await page.isVisible('#chart-keys'), false);
+  assert.equal(await page.getAttribute('#virtual_nodes', 'aria-disabled'), 'true');
+  assert.match(await page.textContent('#virtual_nodes-help'), /^Not used by power of d choices/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
