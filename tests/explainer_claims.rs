@@ -78,6 +78,8 @@ fn the_explainer_has_its_sections_each_with_a_claim() {
         "balancers",
         "work",
         "hedging",
+        "keys",
+        "bounded",
     ];
     assert_eq!(ids, expected);
 }

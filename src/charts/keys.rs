@@ -108,7 +108,7 @@ where
     let total = counts.iter().sum::<u64>().max(1) as f64;
     let relative: Vec<f64> = counts.iter().map(|&c| c as f64 * n as f64 / total).collect();
     let top = super::nice_ceiling(relative.iter().cloned().fold(1.5, f64::max) * 1.1);
-    let mut chart = style.chart(area, 0.0..n as f64, 0.0..top, ("servers", "share of keys × servers"))?;
+    let mut chart = style.chart(area, 0.0..n as f64, 0.0..top, ("servers", "share (1 = fair)"))?;
     let fill = style.palette.muted.rgb().filled();
     chart.draw_series(
         relative

@@ -408,6 +408,9 @@ impl Canvases {
     ) -> Option<[f64; 4]> {
         self.topology.fit();
         let ring = topology::draw(snapshot, focus, &self.topology, &self.palette);
+        if let Some(keys) = &mut self.keys {
+            keys.show_decision(focus.decision);
+        }
         self.draw_due_chart((sim, twin), snapshot, now_ms, running);
         ring
     }
@@ -482,7 +485,7 @@ impl Canvases {
                 charts::load(&area, &self.loads, slots, self.load_peak, &style)
             }
             Chart::Keys => match &self.keys {
-                Some(keys) => keys.draw(&area, (sim, snapshot), &style),
+                Some(keys) => keys.draw(&area, sim, &style),
                 None => Ok(()),
             },
         };

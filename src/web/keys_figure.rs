@@ -1,12 +1,13 @@
 //! The "where keys live" figure: shown only while the policy places
 //! requests by key. Its caption gives the spread of the servers' key
 //! shares; the picture is `lbsim::charts::keys`, fed from the running
-//! simulation's placement and the latest key the engine says it placed.
+//! simulation's placement and the key of the decision the topology shows.
 
 use super::dom;
 use lbsim::charts::{self, ChartStyle, KeyPicture};
+use lbsim::engine::Decision;
 use lbsim::keys::{hash, key_counts, spread};
-use lbsim::{Simulation, Snapshot};
+use lbsim::Simulation;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use wasm_bindgen::JsValue;
@@ -18,6 +19,9 @@ const SAMPLE_KEYS: u64 = 20_000;
 pub struct KeysFigure {
     figure: HtmlElement,
     spread: HtmlElement,
+    /// The key of the decision the topology shows, and the server that
+    /// took it, so that the ring tells the same story.
+    landed: Option<(u64, u32)>,
 }
 
 impl KeysFigure {
@@ -32,7 +36,7 @@ impl KeysFigure {
             "Bars: each server's share of the key space (1 = a fair share). On a ring: a tick per virtual node; \
              in bold, the arcs of the server that took the latest key, and that key walking clockwise to it.",
         ));
-        Ok(KeysFigure { figure: figure.clone(), spread })
+        Ok(KeysFigure { figure: figure.clone(), spread, landed: None })
     }
 
     /// Shows the figure only while `sim`'s policy places by key.
@@ -40,10 +44,15 @@ impl KeysFigure {
         self.figure.set_hidden(sim.key_placement().is_none());
     }
 
+    /// Takes the key of the decision the topology shows, if it placed one.
+    pub fn show_decision(&mut self, decision: Option<&Decision>) {
+        self.landed = decision.and_then(|d| d.key.map(|key| (hash::key(key), d.winner)));
+    }
+
     pub fn draw<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        (sim, snapshot): (&Simulation, &Snapshot),
+        sim: &Simulation,
         style: &ChartStyle,
     ) -> charts::Drawn
     where
@@ -55,9 +64,7 @@ impl KeysFigure {
         let (cv, max) = spread(&counts);
         let text = format!("over {} servers: sd/mean {cv:.2}, max/mean {max:.2}", counts.len());
         self.spread.set_text_content(Some(&text));
-        let landed =
-            snapshot.decisions.iter().rev().find_map(|d| d.key.map(|key| (hash::key(key), d.winner)));
-        let picture = KeyPicture { ring: placement.ring_points(), counts: &counts, landed };
+        let picture = KeyPicture { ring: placement.ring_points(), counts: &counts, landed: self.landed };
         charts::keys(area, &picture, style)
     }
 }
