@@ -4,6 +4,7 @@
 
 pub mod args;
 mod capacity;
+mod parallel;
 mod plot;
 pub mod report;
 mod runner;

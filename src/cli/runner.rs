@@ -2,6 +2,7 @@
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::capacity;
+use super::parallel;
 use super::plot;
 use super::report;
 use lbsim::engine::Comparison;
@@ -51,7 +52,7 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = parallel::cores();
     let started = Instant::now();
     let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
     let wall_s = started.elapsed().as_secs_f64();
