@@ -30,8 +30,7 @@ pub const MAX_BALLS: u64 = 1_000_000_000;
 pub const MAX_D: usize = MAX_CHOICES;
 
 /// How a ball's bin is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// One bin uniformly at random (best of one).
     Random,
@@ -73,6 +72,13 @@ impl Method {
             Method::RoundRobin => "round-robin".into(),
             Method::Hash => "hash".into(),
         }
+    }
+}
+
+/// As its words (`best of 2`), for JSON.
+impl Serialize for Method {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.describe())
     }
 }
 

@@ -49,6 +49,8 @@ impl Estimate {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Outcome {
     pub method: Method,
+    /// Bins drawn per ball (1 for random; none for round-robin and hash).
+    pub choices: Option<usize>,
     pub trials: usize,
     pub max_minus_mean: Estimate,
     pub max_minus_min: Estimate,
@@ -62,6 +64,7 @@ impl Outcome {
         let range: Vec<f64> = spreads.iter().map(|s| f64::from(s.max_minus_min)).collect();
         Outcome {
             method: experiment.method,
+            choices: experiment.method.choices(),
             trials: spreads.len(),
             max_minus_mean: Estimate::of(&above),
             max_minus_min: Estimate::of(&range),

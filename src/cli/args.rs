@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
 use super::plot::{theme, ChartKind, Metric, Plot};
 use lbsim::capacity::Objective;
@@ -31,6 +32,11 @@ usage:
                 p99 over the run of --metric queue, the default, latency or session), clients (session time p0 to
                 p100), load (each server at the end), or compare (A and B, as compare runs them: the p99 of
                 --metric queue or latency over the run, or with --metric session their session-time curves)
+  lbsim bins [--balls M] [--bins N] [--choices 1,2,...] [--method best-of-d,random,round-robin,hash]
+                [--trials T] [--seed N] [--json]
+                throws M balls (10^6) into N bins (100), T times (200), by each method: best-of-d gives a row
+                for each d of --choices (1 is random; 1,2 by default); prints the mean max − mean and max − min
+                with standard errors beside theory, trials in parallel on every core
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -46,6 +52,7 @@ pub enum Command {
     Compare(RunArgs),
     Capacity(RunArgs),
     Plot(RunArgs, Plot),
+    Bins(BinsArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -113,6 +120,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             let plot = Plot::of(&run)?;
             Ok(Command::Plot(run, plot))
         }
+        "bins" => Ok(Command::Bins(bins::parse(&args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -122,7 +130,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, fields, policies or presets"
+            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, bins, fields, policies or presets"
         )),
     }
 }

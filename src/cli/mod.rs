@@ -1,8 +1,9 @@
 //! The native command line: run a scenario, sweep one field, compare two
-//! settings, search for capacity, draw a chart to SVG, list fields,
-//! policies and presets.
+//! settings, search for capacity, draw a chart to SVG, throw balls into
+//! bins, list fields, policies and presets.
 
 pub mod args;
+mod bins;
 mod capacity;
 mod parallel;
 mod plot;

@@ -1,6 +1,7 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
+use super::bins;
 use super::capacity;
 use super::parallel;
 use super::plot;
@@ -36,6 +37,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Compare(run) => compare(&run)?,
         Command::Capacity(run) => capacity(&run)?,
         Command::Plot(run, figure) => plot::plot(&run, &figure)?,
+        Command::Bins(experiment) => bins::run(&experiment)?,
     }
     Ok(())
 }
