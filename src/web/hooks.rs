@@ -2,16 +2,14 @@
 //! simulations and steps them deterministically, and [`summary_json`] runs a
 //! scenario headless to compare with the native command line.
 
-use super::bins_view::BinsView;
 use super::dom;
 use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
-use super::page::{self, BinsViews, Mounted, Views};
+use super::page::{self, Mounted, Views};
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use lbsim::explain::Claim;
 use lbsim::Simulation;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -22,25 +20,19 @@ use wasm_bindgen::prelude::*;
 ///   (then those the script API mounted), plus the rest of [`view_hooks`];
 /// - `pageFrameCosts()`: wall milliseconds each animation frame since the
 ///   last call spent on all the page's views together;
-/// - `bins()`: the hooks of each balls-into-bins view (see [`bins_hooks`]);
 /// - `wasmMemoryBytes()`: the size of the WebAssembly memory;
 /// - `panic()`: panics, to show that a panic is reported on the page.
-pub fn install(views: &Views, bins: &BinsViews, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
+pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
     let hooks = match views.borrow().first() {
         Some(first) => view_hooks(first, frames)?,
         None => Object::new(),
     };
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
-    let (all, requester) = (views.clone(), frames.clone());
+    let (all, frames) = (views.clone(), frames.clone());
     let every = move || -> Result<Array, JsValue> {
-        all.borrow().iter().map(|mounted| view_hooks(mounted, &requester).map(JsValue::from)).collect()
+        all.borrow().iter().map(|mounted| view_hooks(mounted, &frames).map(JsValue::from)).collect()
     };
     set("views", Closure::<dyn Fn() -> Result<Array, JsValue>>::new(every).into_js_value())?;
-    let (all, requester) = (bins.clone(), frames.clone());
-    let every = move || -> Result<Array, JsValue> {
-        all.iter().map(|view| bins_hooks(view, &requester).map(JsValue::from)).collect()
-    };
-    set("bins", Closure::<dyn Fn() -> Result<Array, JsValue>>::new(every).into_js_value())?;
     let memory = || {
         wasm_bindgen::memory()
             .unchecked_into::<js_sys::WebAssembly::Memory>()
@@ -137,27 +129,6 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
-    Ok(hooks)
-}
-
-/// One balls-into-bins view's hooks:
-/// - `state()`: as JSON, whether it is throwing, the balls to throw, and
-///   each side's method, bins, balls thrown, max − mean and max − min;
-/// - `throw(balls)`: throws that many more balls into each side at once;
-/// - `summary()`: the sentence its live region speaks.
-fn bins_hooks(view: &Rc<RefCell<BinsView>>, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
-    let hooks = Object::new();
-    let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
-    let reader = view.clone();
-    set("state", Closure::<dyn Fn() -> String>::new(move || reader.borrow().state_json()).into_js_value())?;
-    let (thrower, requester) = (view.clone(), frames.clone());
-    let throw = move |balls: f64| {
-        thrower.borrow_mut().throw(balls.max(0.0) as u64);
-        requester.request();
-    };
-    set("throw", Closure::<dyn Fn(f64)>::new(throw).into_js_value())?;
-    let reader = view.clone();
-    set("summary", Closure::<dyn Fn() -> String>::new(move || reader.borrow().summary()).into_js_value())?;
     Ok(hooks)
 }
 

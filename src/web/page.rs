@@ -159,7 +159,7 @@ pub fn mount() -> Result<(), JsValue> {
             requester.request();
         })?;
     }
-    hooks::install(&views, &bins, &frames)?;
+    hooks::install(&views, &frames)?;
     PAGE.with(|page| {
         *page.borrow_mut() =
             Some(Page { views, frames, listeners, observer, _on_intersection: on_intersection })

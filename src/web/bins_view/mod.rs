@@ -10,32 +10,60 @@
 
 mod histogram;
 
-use super::dom::{self, Ids};
+use super::dom::Ids;
 use super::surface::Surface;
 use super::theme::Palette;
 use lbsim::bins::{Bins, Method, MAX_D};
 use lbsim::explain::readback::thousands;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, EventTarget, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 /// The seed of both fillings: a reset replays the same throws.
 const SEED: u64 = 1;
-/// The choices offered for the number of bins and of balls.
-const BIN_COUNTS: [usize; 7] = [10, 20, 50, 100, 200, 500, 1000];
-const BALL_COUNTS: [u64; 5] = [1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 /// The speed slider's ends, in balls per frame (a logarithmic scale).
 const SLOWEST: f64 = 1.0;
 const FASTEST: f64 = 100_000.0;
 /// The screen-reader summary is spoken at most this often while running.
 const STATUS_INTERVAL_MS: f64 = 5_000.0;
 
-/// The methods the menus offer, by their values.
-const METHODS: [(&str, &str); 4] = [
-    ("random", "Random (one choice)"),
-    ("best-of-d", "Best of d choices"),
-    ("round-robin", "Round-robin"),
-    ("hash", "Hash of the ball's number"),
-];
+/// The view's elements. `ID-` becomes the root's id and a dash (the ids
+/// that labels need), `MAX_D` the most choices; the code finds each part
+/// by its `data-part`. Written as markup rather than built call by call,
+/// which would cost the page's module several kilobytes.
+const TEMPLATE: &str = r#"<div class="bins-settings" role="group" aria-label="Settings">
+<div class="control"><label for="ID-bins">Bins</label><select id="ID-bins" data-part="bins">
+<option>10</option><option>20</option><option>50</option><option selected>100</option><option>200</option>
+<option>500</option><option value="1000">1,000</option></select></div>
+<div class="control"><label for="ID-balls">Balls to throw</label><select id="ID-balls" data-part="balls">
+<option value="1000">1,000</option><option value="10000">10,000</option><option value="100000">100,000</option>
+<option value="1000000" selected>1,000,000</option><option value="10000000">10,000,000</option></select></div>
+<div class="control"><div class="control-head"><label for="ID-choices">d (best of d)</label>
+<output for="ID-choices" data-part="choices-shown">2</output></div>
+<input type="range" id="ID-choices" data-part="choices" min="2" max="MAX_D" step="1" value="2"></div>
+<div class="control"><div class="control-head"><label for="ID-speed">Balls a frame</label>
+<output for="ID-speed" data-part="speed-shown"></output></div>
+<input type="range" id="ID-speed" data-part="speed" min="0" max="100" step="1" value="66"></div>
+<div class="control bins-check"><input type="checkbox" id="ID-own-scale" data-part="own-scale">
+<label for="ID-own-scale">Each on its own scale</label></div>
+<div class="bins-buttons"><button type="button" class="play" id="ID-play" data-part="play">Pause</button>
+<button type="button" id="ID-reset" data-part="reset" title="Empty the bins and throw the same balls again">Reset</button></div>
+</div>
+<p class="bins-thrown" id="ID-thrown" data-part="thrown"></p>
+<div class="bins-panes">PANE(left)PANE(right)</div>
+<p class="visually-hidden" role="status" aria-live="polite" id="ID-status" data-part="status"></p>"#;
+
+/// One side's pane; `SIDE` becomes `left` or `right`.
+const PANE: &str = r#"<figure class="bins-pane"><figcaption><div class="control">
+<label for="ID-SIDE-method">Method</label><select id="ID-SIDE-method" data-part="SIDE-method">
+<option value="random">Random (one choice)</option><option value="best-of-d">Best of d choices</option>
+<option value="round-robin">Round-robin</option><option value="hash">Hash of the ball's number</option>
+</select></div></figcaption>
+<canvas class="bins-histogram" role="img" aria-label="Histogram of the bins: a bar per bin from the mean line, dashed lines at the fullest and the emptiest; their distances from the mean are under it" id="ID-SIDE-histogram" data-part="SIDE-histogram"></canvas>
+<div class="readouts bins-readouts">
+<div class="readout"><span class="name">max − mean</span><span class="figure" id="ID-SIDE-max-minus-mean" data-part="SIDE-above">0</span></div>
+<div class="readout"><span class="name">max − min</span><span class="figure" id="ID-SIDE-max-minus-min" data-part="SIDE-range">0</span></div>
+</div></figure>"#;
 
 /// One filling and the elements that show it.
 struct Side {
@@ -68,71 +96,40 @@ pub struct BinsView {
 
 impl BinsView {
     pub fn mount(root: &HtmlElement) -> Result<BinsView, JsValue> {
-        let ids = Ids::for_root(root);
-        root.set_text_content(None);
+        let pane = |side: &str| PANE.replace("SIDE", side);
+        let markup = TEMPLATE
+            .replace("PANE(left)", &pane("left"))
+            .replace("PANE(right)", &pane("right"))
+            .replace("MAX_D", &MAX_D.to_string())
+            .replace("ID-", &Ids::for_root(root).of(""));
+        root.set_inner_html(&markup);
         root.class_list().add_1("lbsim-bins")?;
-        let settings: HtmlElement = dom::child(root, "div", "bins-settings")?;
-        dom::set_attributes(&settings, &[("role", "group"), ("aria-label", "Settings")])?;
-        let bins = menu(
-            &settings,
-            &ids,
-            "bins",
-            "Bins",
-            BIN_COUNTS.iter().map(|n| (n.to_string(), thousands(*n as u64))),
-        )?;
-        bins.set_value("100");
-        let balls = menu(
-            &settings,
-            &ids,
-            "balls",
-            "Balls to throw",
-            BALL_COUNTS.iter().map(|n| (n.to_string(), thousands(*n))),
-        )?;
-        balls.set_value("1000000");
-        let (choices, choices_shown) =
-            slider(&settings, &ids, "choices", "d (best of d)", 2.0, MAX_D as f64, 2.0)?;
-        let (speed, speed_shown) = slider(&settings, &ids, "speed", "Balls a frame", 0.0, 100.0, 66.0)?;
-        let scale_line: HtmlElement = dom::child(&settings, "div", "control bins-control bins-check")?;
-        let own_scale: HtmlInputElement = dom::child(&scale_line, "input", "")?;
-        dom::set_attributes(&own_scale, &[("type", "checkbox"), ("id", &ids.of("own-scale"))])?;
-        let label = dom::text_child(&scale_line, "label", "", "Each on its own scale")?;
-        label.set_attribute("for", &ids.of("own-scale"))?;
-        let buttons: HtmlElement = dom::child(&settings, "div", "bins-buttons")?;
-        let play = dom::text_child(&buttons, "button", "play", "Pause")?;
-        dom::set_attributes(&play, &[("type", "button"), ("id", &ids.of("play"))])?;
-        let reset = dom::text_child(&buttons, "button", "", "Reset")?;
-        dom::set_attributes(
-            &reset,
-            &[
-                ("type", "button"),
-                ("id", &ids.of("reset")),
-                ("title", "Empty the bins and throw the same balls again"),
-            ],
-        )?;
-        let thrown = dom::text_child(root, "p", "bins-thrown", "")?;
-        thrown.set_id(&ids.of("thrown"));
-        let panes: HtmlElement = dom::child(root, "div", "bins-panes")?;
-        let sides =
-            [side(&panes, &ids.nested("left"), "random")?, side(&panes, &ids.nested("right"), "best-of-d")?];
-        let status = dom::text_child(root, "p", "visually-hidden", "")?;
-        dom::set_attributes(
-            &status,
-            &[("role", "status"), ("aria-live", "polite"), ("id", &ids.of("status"))],
-        )?;
+        let side = |name: &str, method: &str| -> Result<Side, JsValue> {
+            let select: HtmlSelectElement = part(root, &format!("{name}-method"))?;
+            select.set_value(method);
+            Ok(Side {
+                filling: Bins::new(1, Method::Random, SEED),
+                method: select,
+                surface: Surface::new(part(root, &format!("{name}-histogram"))?)?,
+                above: part(root, &format!("{name}-above"))?,
+                range: part(root, &format!("{name}-range"))?,
+            })
+        };
+        let sides = [side("left", "random")?, side("right", "best-of-d")?];
         let mut view = BinsView {
             root: root.clone(),
             sides,
-            bins,
-            balls,
-            choices,
-            choices_shown,
-            speed,
-            speed_shown,
-            own_scale,
-            play,
-            reset,
-            thrown,
-            status,
+            bins: part(root, "bins")?,
+            balls: part(root, "balls")?,
+            choices: part(root, "choices")?,
+            choices_shown: part(root, "choices-shown")?,
+            speed: part(root, "speed")?,
+            speed_shown: part(root, "speed-shown")?,
+            own_scale: part(root, "own-scale")?,
+            play: part(root, "play")?,
+            reset: part(root, "reset")?,
+            thrown: part(root, "thrown")?,
+            status: part(root, "status")?,
             running: true,
             last_status_ms: f64::NEG_INFINITY,
             stale: true,
@@ -205,9 +202,12 @@ impl BinsView {
     /// two significant figures (2,000 rather than 1,995).
     fn per_frame(&self) -> u64 {
         let position = self.speed.value_as_number() / 100.0;
-        let balls = SLOWEST * libm::pow(FASTEST / SLOWEST, position);
-        let unit = libm::pow(10.0, (libm::floor(libm::log10(balls)) - 1.0).max(0.0));
-        (libm::round(balls / unit) * unit) as u64
+        let balls = libm::round(SLOWEST * libm::pow(FASTEST / SLOWEST, position)) as u64;
+        let mut unit = 1;
+        while balls >= 100 * unit {
+            unit *= 10;
+        }
+        (balls + unit / 2) / unit * unit
     }
 
     fn show_settings(&self) {
@@ -223,9 +223,8 @@ impl BinsView {
         let _ = self.choices.toggle_attribute_with_force("disabled", !uses_d);
     }
 
-    /// Throws `balls` more into each filling (no further than the balls to
-    /// throw), as the test hooks and the frames do.
-    pub fn throw(&mut self, balls: u64) {
+    /// Throws `balls` more into each filling, no further than the balls to throw.
+    fn throw(&mut self, balls: u64) {
         let left = self.target_balls().saturating_sub(self.sides[0].filling.thrown());
         for side in &mut self.sides {
             side.filling.throw(balls.min(left));
@@ -273,13 +272,6 @@ impl BinsView {
             let spread = filling.spread();
             side.above.set_text_content(Some(&histogram::count_text(spread.max_minus_mean)));
             side.range.set_text_content(Some(&thousands(u64::from(spread.max_minus_min))));
-            let description = format!(
-                "Histogram of {} bins filled by {}: {}",
-                filling.counts().len(),
-                filling.method().describe(),
-                spread_words(filling)
-            );
-            let _ = side.surface.canvas.set_attribute("aria-label", &description);
         }
         let thrown = self.sides[0].filling.thrown();
         self.thrown.set_text_content(Some(&format!(
@@ -291,7 +283,7 @@ impl BinsView {
     }
 
     /// Both spreads in words, for the live region.
-    pub fn summary(&self) -> String {
+    fn summary(&self) -> String {
         let thrown = self.sides[0].filling.thrown();
         let sides: Vec<String> = self
             .sides
@@ -299,26 +291,6 @@ impl BinsView {
             .map(|s| format!("{}, {}", s.filling.method().describe(), spread_words(&s.filling)))
             .collect();
         format!("After {} balls: {}.", thousands(thrown), sides.join("; "))
-    }
-
-    /// Each filling's state as JSON, for the test hooks.
-    pub fn state_json(&self) -> String {
-        let sides: Vec<serde_json::Value> = self
-            .sides
-            .iter()
-            .map(|s| {
-                let spread = s.filling.spread();
-                serde_json::json!({
-                    "method": s.filling.method(),
-                    "bins": s.filling.counts().len(),
-                    "thrown": s.filling.thrown(),
-                    "max_minus_mean": spread.max_minus_mean,
-                    "max_minus_min": spread.max_minus_min,
-                })
-            })
-            .collect();
-        serde_json::json!({ "running": self.running, "balls": self.target_balls(), "sides": sides })
-            .to_string()
     }
 }
 
@@ -338,77 +310,10 @@ fn spread_words(filling: &Bins) -> String {
     format!("max − mean {above}, max − min {}", spread.max_minus_min)
 }
 
-/// A labelled menu of `(value, text)` options.
-fn menu(
-    parent: &Element,
-    ids: &Ids,
-    part: &str,
-    label: &str,
-    options: impl Iterator<Item = (String, String)>,
-) -> Result<HtmlSelectElement, JsValue> {
-    let control: HtmlElement = dom::child(parent, "div", "control bins-control")?;
-    let name = dom::text_child(&control, "label", "", label)?;
-    name.set_attribute("for", &ids.of(part))?;
-    let select: HtmlSelectElement = dom::child(&control, "select", "")?;
-    select.set_id(&ids.of(part));
-    for (value, text) in options {
-        let option = dom::text_child(&select, "option", "", &text)?;
-        option.set_attribute("value", &value)?;
-    }
-    Ok(select)
-}
-
-/// A labelled slider from `min` to `max` in whole steps, with its value shown.
-fn slider(
-    parent: &Element,
-    ids: &Ids,
-    part: &str,
-    label: &str,
-    min: f64,
-    max: f64,
-    value: f64,
-) -> Result<(HtmlInputElement, HtmlElement), JsValue> {
-    let control: HtmlElement = dom::child(parent, "div", "control bins-control")?;
-    let head: HtmlElement = dom::child(&control, "div", "control-head")?;
-    let name = dom::text_child(&head, "label", "", label)?;
-    name.set_attribute("for", &ids.of(part))?;
-    let shown: HtmlElement = dom::child(&head, "output", "")?;
-    shown.set_attribute("for", &ids.of(part))?;
-    let input: HtmlInputElement = dom::child(&control, "input", "")?;
-    let (min, max, value) = (min.to_string(), max.to_string(), value.to_string());
-    dom::set_attributes(
-        &input,
-        &[
-            ("type", "range"),
-            ("id", &ids.of(part)),
-            ("min", &min),
-            ("max", &max),
-            ("step", "1"),
-            ("value", &value),
-        ],
-    )?;
-    Ok((input, shown))
-}
-
-/// One pane: the method's menu, the histogram and the spread in large type.
-fn side(parent: &Element, ids: &Ids, method: &str) -> Result<Side, JsValue> {
-    let pane: HtmlElement = dom::child(parent, "figure", "bins-pane")?;
-    let caption: HtmlElement = dom::child(&pane, "figcaption", "")?;
-    let select =
-        menu(&caption, ids, "method", "Method", METHODS.iter().map(|(v, t)| (v.to_string(), t.to_string())))?;
-    select.set_value(method);
-    let canvas: HtmlCanvasElement = dom::child(&pane, "canvas", "bins-histogram")?;
-    dom::set_attributes(&canvas, &[("id", &ids.of("histogram")), ("role", "img")])?;
-    let figures: HtmlElement = dom::child(&pane, "div", "readouts bins-readouts")?;
-    let readout = |name: &str, part: &str| -> Result<HtmlElement, JsValue> {
-        let readout: HtmlElement = dom::child(&figures, "div", "readout")?;
-        dom::text_child(&readout, "span", "name", name)?;
-        let figure = dom::text_child(&readout, "span", "figure", "0")?;
-        figure.set_id(&ids.of(part));
-        Ok(figure)
-    };
-    let above = readout("max − mean", "max-minus-mean")?;
-    let range = readout("max − min", "max-minus-min")?;
-    let surface = Surface::new(canvas)?;
-    Ok(Side { filling: Bins::new(1, Method::Random, SEED), method: select, surface, above, range })
+/// The element of the view's markup whose `data-part` is `name`.
+fn part<T: JsCast>(root: &Element, name: &str) -> Result<T, JsValue> {
+    let missing = || JsValue::from_str("the bins view's markup lacks a part");
+    root.query_selector(&format!("[data-part=\"{name}\"]"))?
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or_else(missing)
 }
