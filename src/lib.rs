@@ -12,6 +12,7 @@
 //! The charts (`charts`, with either) read the engine's series and snapshots
 //! and draw with plotters: on canvases in the browser, to SVG natively.
 
+pub mod bins;
 pub mod capacity;
 #[cfg(feature = "charts")]
 pub mod charts;

@@ -144,6 +144,19 @@ fn errors_are_messages_not_panics() {
         (&["run", &quoted_timeout], "field `queue_timeout_ms`: wrong type: `\"100\"` is text"),
         (&["run", &repeated], "(line 3): duplicate key"),
         (&["run", "default", "--set", "staleness_ms=0.0000001"], "field `staleness_ms`"),
+        (&["bins", "--bins", "0"], "--bins takes a whole number from 1 to 10000000, not `0`"),
+        (&["bins", "--balls", "0"], "--balls takes a whole number from 1 to 1000000000, not `0`"),
+        (&["bins", "--choices", "0"], "--choices takes whole numbers from 1 to 10 separated by commas"),
+        (
+            &["bins", "--choices", "1,4", "--bins", "3"],
+            "--choices: best of 4 draws 4 distinct bins, but --bins is 3",
+        ),
+        (&["bins", "--method", "least"], "--method takes random, best-of-d, round-robin or hash"),
+        (&["bins", "--method", "hash", "--choices", "2"], "--choices belongs to --method best-of-d"),
+        (&["bins", "--trials", "1"], "--trials takes a whole number from 2 to 100000"),
+        (&["bins", "--seed", "-1"], "--seed takes a whole number from 0 to 9007199254740991"),
+        (&["bins", "--bins"], "--bins needs a value"),
+        (&["bins", "--set", "load=1"], "unknown option `--set` for bins"),
     ];
     for (args, words) in cases {
         let out = lbsim(args);
@@ -151,6 +164,7 @@ fn errors_are_messages_not_panics() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.starts_with("lbsim: ") && stderr.contains(words), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
 
@@ -306,4 +320,42 @@ fn capacity_finds_each_policys_highest_load_within_the_objective() {
     assert!(missing.contains("--slo p99=MS"), "{missing}");
     let bad = text(&lbsim(&["capacity", "default", "--slo", "p50=3"]).stderr);
     assert!(bad.contains("--slo takes"), "{bad}");
+}
+
+#[test]
+fn bins_prints_each_method_beside_theory_and_repeats_its_json() {
+    let args = ["bins", "--balls", "20000", "--bins", "50", "--choices", "1,2", "--trials", "20"];
+    let out = lbsim(&[&args[..], &["--method", "best-of-d,round-robin,hash"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for words in ["random", "best of 2", "round-robin", "hash", "max − mean ± se", "Raab and Steger", "Azar"]
+    {
+        assert!(stdout.contains(words), "{words}: {stdout}");
+    }
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let out = lbsim(&[&args[..], extra, &["--json"]].concat());
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (first, second) = (json(&[]), json(&[]));
+    let rows = first["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0]["method"].as_str(), rows[1]["choices"].as_u64()), (Some("random"), Some(2)));
+    for row in rows {
+        assert!(row["wall_s"].as_f64().is_some());
+        assert!(row["max_minus_mean"]["se"].as_f64().unwrap() > 0.0);
+    }
+    // Best of two's spread is far below random's.
+    let mean = |i: usize| rows[i]["max_minus_min"]["mean"].as_f64().unwrap();
+    assert!(mean(1) * 5.0 < mean(0), "{first}");
+    let without_walls = |mut v: serde_json::Value| {
+        v["wall_s"] = serde_json::Value::Null;
+        for row in v["rows"].as_array_mut().unwrap() {
+            row["wall_s"] = serde_json::Value::Null;
+        }
+        v["threads"] = serde_json::Value::Null;
+        v
+    };
+    let other_seed = json(&["--seed", "2"]);
+    assert_ne!(other_seed["rows"][0]["max_minus_mean"], first["rows"][0]["max_minus_mean"]);
+    assert_eq!(without_walls(first), without_walls(second));
 }

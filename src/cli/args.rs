@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
 use super::plot::{theme, ChartKind, Metric, Plot};
 use lbsim::capacity::Objective;
@@ -34,6 +35,11 @@ usage:
   lbsim keys SCENARIO [--set key=value]... [--json]
                 under a placement scheme (policy modulo, ranges, table, ring, rendezvous, maglev or
                 bounded-load): the server of each key before any load, and the spread of the servers' shares
+  lbsim bins [--balls M] [--bins N] [--choices 1,2,...] [--method best-of-d,random,round-robin,hash]
+                [--trials T] [--seed N] [--json]
+                throws M balls (10^6) into N bins (100), T times (200), by each method: best-of-d gives a row
+                for each d of --choices (1 is random; 1,2 by default); prints the mean max − mean and max − min
+                with standard errors beside theory, trials in parallel on every core
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -50,6 +56,7 @@ pub enum Command {
     Capacity(RunArgs),
     Plot(RunArgs, Plot),
     Keys(RunArgs),
+    Bins(BinsArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -118,6 +125,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             Ok(Command::Plot(run, plot))
         }
         "keys" => Ok(Command::Keys(parse_run("keys", &args[1..])?)),
+        "bins" => Ok(Command::Bins(bins::parse(&args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -127,7 +135,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => Ok(Command::Presets),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, fields, policies or presets"
+            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets"
         )),
     }
 }

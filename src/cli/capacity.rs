@@ -1,10 +1,9 @@
 //! `lbsim capacity`: each policy's effective capacity (see
 //! `lbsim::capacity`), the policies searched in parallel, one per core.
 
+use super::parallel::map_on_cores;
 use lbsim::capacity::{Objective, Outcome, Search};
 use lbsim::Scenario;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// `p99=200ms` (queue time) or `latency-p99=250ms`; the unit may be left out.
 pub fn parse_objective(text: &str) -> Result<Objective, String> {
@@ -25,19 +24,10 @@ pub fn parse_objective(text: &str) -> Result<Objective, String> {
 /// Searches every `(policy, scenario)` on up to `cores` threads; returns the
 /// outcomes in the order given.
 pub fn search_all(scenarios: Vec<(String, Scenario)>, objective: Objective, cores: usize) -> Vec<Outcome> {
-    let next = AtomicUsize::new(0);
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; scenarios.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..cores.clamp(1, scenarios.len().max(1)) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some((policy, scenario)) = scenarios.get(index) else { break };
-                let outcome = Search::new(policy.clone(), scenario.clone(), objective).run();
-                outcomes.lock().expect("a search thread panicked")[index] = Some(outcome);
-            });
-        }
-    });
-    outcomes.into_inner().expect("a search thread panicked").into_iter().flatten().collect()
+    map_on_cores(scenarios.len(), cores, |index| {
+        let (policy, scenario) = &scenarios[index];
+        Search::new(policy.clone(), scenario.clone(), objective).run()
+    })
 }
 
 #[cfg(test)]

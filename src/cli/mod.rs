@@ -1,10 +1,12 @@
 //! The native command line: run a scenario, sweep one field, compare two
-//! settings, search for capacity, draw a chart to SVG, say where keys go, list fields,
-//! policies and presets.
+//! settings, search for capacity, draw a chart to SVG, say where keys go,
+//! throw balls into bins, list fields, policies and presets.
 
 pub mod args;
+mod bins;
 mod capacity;
 mod keys;
+mod parallel;
 mod plot;
 pub mod report;
 mod runner;

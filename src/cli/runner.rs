@@ -1,8 +1,10 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
 use super::args::{self, Command, RunArgs, ScenarioSource};
+use super::bins;
 use super::capacity;
 use super::keys;
+use super::parallel;
 use super::plot;
 use super::report;
 use lbsim::engine::Comparison;
@@ -37,6 +39,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Capacity(run) => capacity(&run)?,
         Command::Plot(run, figure) => plot::plot(&run, &figure)?,
         Command::Keys(run) => keys::keys(&load(&run, None)?, run.json)?,
+        Command::Bins(experiment) => bins::run(&experiment)?,
     }
     Ok(())
 }
@@ -53,7 +56,7 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = parallel::cores();
     let started = Instant::now();
     let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
     let wall_s = started.elapsed().as_secs_f64();

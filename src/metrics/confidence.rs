@@ -84,7 +84,8 @@ impl Figures {
     }
 }
 
-fn standard_deviation(values: impl Iterator<Item = f64> + Clone) -> f64 {
+/// The sample standard deviation (n − 1 in the denominator); 0 for fewer than two values.
+pub fn standard_deviation(values: impl Iterator<Item = f64> + Clone) -> f64 {
     let n = values.clone().count();
     if n < 2 {
         return 0.0;

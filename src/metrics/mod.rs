@@ -9,7 +9,7 @@ mod imbalance;
 mod window;
 
 pub use batches::{Batches, MAX_BATCHES};
-pub use confidence::{t_975, Figures, Interval};
+pub use confidence::{standard_deviation, t_975, Figures, Interval};
 pub use histogram::Histogram;
 pub use imbalance::{Imbalance, ImbalanceSums};
 pub use window::Recorder;

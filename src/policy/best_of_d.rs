@@ -41,7 +41,7 @@ pub fn fallback_probability(staleness: Option<Time>) -> f64 {
 
 /// Fills `into` with `d` distinct positions drawn uniformly from `0..n` in
 /// random order (`d <= n`).
-fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usize; MAX_CHOICES]) {
+pub fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usize; MAX_CHOICES]) {
     let mut drawn = 0;
     while drawn < d {
         let candidate = rng.index(n);

@@ -21,10 +21,10 @@ mod signal;
 mod weighted_random;
 mod weighted_round_robin;
 
-pub use best_of_d::BestOfD;
+pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
 pub use join_idle_queue::JoinIdleQueue;
 pub use least_loaded::LeastLoaded;
-use lowest::lowest;
+pub use lowest::lowest;
 pub use peak_ewma::PeakEwma;
 pub use placed::Placed;
 pub use random::RandomPick;

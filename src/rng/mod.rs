@@ -95,16 +95,20 @@ pub trait Draw {
     fn next_u64(&mut self) -> u64;
 
     /// A uniform index in `0..n` (Lemire's multiply-and-reject). `n` must be > 0.
+    /// The rejection threshold is below `n`, so its division is needed only
+    /// when the product's low half is below `n` too (rarely, for small `n`):
+    /// the draws are those of computing it every time, at a fraction of the cost.
     fn index(&mut self, n: usize) -> usize {
         debug_assert!(n > 0);
         let n = n as u64;
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = (self.next_u64() as u128) * (n as u128);
-            if (product as u64) >= threshold {
-                return (product >> 64) as usize;
+        let mut product = (self.next_u64() as u128) * (n as u128);
+        if (product as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (product as u64) < threshold {
+                product = (self.next_u64() as u128) * (n as u128);
             }
         }
+        (product >> 64) as usize
     }
 
     /// A uniform float in the open interval (0, 1).
@@ -160,6 +164,27 @@ mod tests {
         assert_eq!(work.of(41, 3).next_u64(), Streams::new(9).work.of(41, 3).next_u64());
         assert_ne!(work.of(41, 3).next_u64(), work.of(41, 4).next_u64());
         assert_ne!(work.of(41, 3).next_u64(), work.of(42, 3).next_u64());
+    }
+
+    #[test]
+    fn index_draws_what_rejecting_below_the_threshold_every_time_draws() {
+        // The plain form of Lemire's method, which divides on every draw.
+        fn reference(rng: &mut SimRng, n: u64) -> usize {
+            let threshold = n.wrapping_neg() % n;
+            loop {
+                let product = (rng.next_u64() as u128) * (n as u128);
+                if (product as u64) >= threshold {
+                    return (product >> 64) as usize;
+                }
+            }
+        }
+        // Sizes just above powers of two reject most often.
+        for n in [1u64, 2, 3, 7, 100, (1 << 62) + 1, (1 << 63) + 1, u64::MAX] {
+            let (mut fast, mut plain) = (SimRng::new(n), SimRng::new(n));
+            for _ in 0..2_000 {
+                assert_eq!(fast.index(n as usize), reference(&mut plain, n), "n = {n}");
+            }
+        }
     }
 
     #[test]

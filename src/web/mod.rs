@@ -6,13 +6,15 @@
 //! outside crate would. A page holds any number of simulation views
 //! ([`view::View`]), each mounted on an element it is given and owning
 //! everything inside it; the lab (`index.html`) and an embed (`embed.html`)
-//! are one view each. The shape follows eframe's web runner: each view behind
-//! `Rc<RefCell<..>>`, one helper that adds DOM listeners and keeps their
-//! closures ([`dom::Listeners`]), one animation loop per page with at most
-//! one frame in flight ([`frame::FrameLoop`]), and a `destroy()` that stops
-//! it all ([`page`]).
+//! are one view each; `bins.html` holds a balls-into-bins view
+//! ([`bins_view`]), driven by the same loop. The shape follows eframe's web
+//! runner: each view behind `Rc<RefCell<..>>`, one helper that adds DOM
+//! listeners and keeps their closures ([`dom::Listeners`]), one animation
+//! loop per page with at most one frame in flight ([`frame::FrameLoop`]),
+//! and a `destroy()` that stops it all ([`page`]).
 
 mod api;
+mod bins_view;
 mod canvases;
 mod capacity_panel;
 mod controls;

@@ -1,5 +1,6 @@
 //! The views of a page, and what they share. Every element with a
-//! `data-lbsim` attribute (its kind: `lab` or `embed`) gets a view. A view
+//! `data-lbsim` attribute (its kind: `lab`, `embed` or `bins`) gets a view:
+//! a simulation, or for `bins` the balls-into-bins view. A simulation view
 //! takes its settings from its `data-lbsim-settings` attribute or, for at
 //! most one view per page, from the page's URL hash, which it then mirrors.
 //!
@@ -8,6 +9,7 @@
 //! so it uses no simulated time and no drawing. The page's listeners and
 //! each view's own are kept until [`destroy`].
 
+use super::bins_view::{Action, BinsView};
 use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
 use super::hooks;
@@ -34,6 +36,9 @@ pub struct Mounted {
 /// mounted, in the order it did.
 pub type Views = Rc<RefCell<Vec<Rc<Mounted>>>>;
 
+/// The page's balls-into-bins views, in page order.
+pub type BinsViews = Rc<Vec<Rc<RefCell<BinsView>>>>;
+
 struct Page {
     views: Views,
     frames: Rc<FrameLoop>,
@@ -57,12 +62,18 @@ pub fn mount() -> Result<(), JsValue> {
     let window = dom::window();
     let roots = dom::document().query_selector_all("[data-lbsim]")?;
     let mut mounted = Vec::new();
+    let mut bins = Vec::new();
     let mut hash_taken = false;
     for index in 0..roots.length() {
         let root: HtmlElement = roots.item(index).ok_or("a view's root went missing")?.dyn_into()?;
         let name = root.get_attribute("data-lbsim").unwrap_or_default();
-        let kind = Kind::from_name(&name)
-            .ok_or_else(|| JsValue::from_str(&format!("data-lbsim=\"{name}\": expected lab or embed")))?;
+        if name == "bins" {
+            bins.push(Rc::new(RefCell::new(BinsView::mount(&root)?)));
+            continue;
+        }
+        let kind = Kind::from_name(&name).ok_or_else(|| {
+            JsValue::from_str(&format!("data-lbsim=\"{name}\": expected lab, embed or bins"))
+        })?;
         let (settings, owns_hash) =
             match root.get_attribute("data-lbsim-settings") {
                 Some(settings) => (settings, false),
@@ -76,15 +87,25 @@ pub fn mount() -> Result<(), JsValue> {
         mounted.push(Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() }));
     }
     let views: Views = Rc::new(RefCell::new(mounted));
+    let bins: BinsViews = Rc::new(bins);
     let frames = {
-        let views = views.clone();
-        FrameLoop::start(move |now_ms| tick(&views.borrow(), now_ms))
+        let (views, bins) = (views.clone(), bins.clone());
+        FrameLoop::start(move |now_ms| tick(&views.borrow(), &bins, now_ms))
     };
     for view in views.borrow().iter() {
         view.listen(&frames)?;
     }
     let (observer, on_intersection) = observe(&views, &frames)?;
     let mut listeners = Listeners::default();
+    for view in bins.iter() {
+        for (target, kind, action) in view.borrow().targets() {
+            let (view, requester) = (view.clone(), frames.clone());
+            listeners.add(&target, kind, move |_| {
+                view.borrow_mut().act(action);
+                requester.request();
+            })?;
+        }
+    }
     let owner = views.borrow().iter().find(|m| m.view.borrow().owns_hash()).cloned();
     if let Some(owner) = owner {
         let owner_view = owner.view.clone();
@@ -117,10 +138,13 @@ pub fn mount() -> Result<(), JsValue> {
         listeners.add(target, kind, move |_| requester.request())?;
     }
     if let Ok(Some(scheme)) = window.match_media("(prefers-color-scheme: dark)") {
-        let (views, requester) = (views.clone(), frames.clone());
+        let (views, bins, requester) = (views.clone(), bins.clone(), frames.clone());
         listeners.add(&scheme, "change", move |_| {
             for mounted in views.borrow().iter() {
                 mounted.view.borrow_mut().restyle();
+            }
+            for view in bins.iter() {
+                view.borrow_mut().act(Action::Restyle);
             }
             requester.request();
         })?;
@@ -152,7 +176,9 @@ thread_local! {
 }
 
 /// One frame of every view in sight; returns whether another is wanted.
-fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
+/// A balls-into-bins view is its page's one content, so only a hidden tab
+/// stops it.
+fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
     let started = dom::now_ms();
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
     let mut more = false;
@@ -162,6 +188,11 @@ fn tick(views: &[Rc<Mounted>], now_ms: f64) -> bool {
             view.rest();
         } else {
             more |= view.frame(now_ms);
+        }
+    }
+    if !hidden {
+        for view in bins {
+            more |= view.borrow_mut().frame(now_ms);
         }
     }
     PAGE_FRAME_COSTS.with(|costs| {

@@ -1,5 +1,5 @@
 // Accessibility: axe-core finds no serious or critical violation in the
-// lab, the explainer or an embed, light and dark; every control of the lab
+// lab, the explainer, an embed or balls into bins, light and dark; every control of the lab
 // is reached and worked by keyboard alone, with a visible focus ring; the
 // shortcuts act from sliders and menus, Escape leaves a control; views have
 // a polite live summary; reduced motion draws no request dots.
@@ -31,8 +31,8 @@ async function violations(page) {
 }
 
 for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation in the lab, the explainer and an embed (${colorScheme})`, async () => {
-    for (const path of ['', 'explain.html', 'embed.html#policy=power-of-d&controls=policy,load,staleness_ms&charts=all&caption=Power%20of%20two']) {
+  test(`axe-core: no serious or critical violation in the lab, the explainer, an embed and balls into bins (${colorScheme})`, async () => {
+    for (const path of ['', 'explain.html', 'embed.html#policy=power-of-d&controls=policy,load,staleness_ms&charts=all&caption=Power%20of%20two', 'bins.html']) {
       const { page, errors } = await openApp(browser, server.url + path, { width: 1280, height: 900, colorScheme });
       await page.waitForTimeout(800);
       assert.deepEqual(await violations(page), [], `${path || 'the lab'}`);
