@@ -3,9 +3,14 @@
 //! scheme that bounds it. Every chooser holding the same member set sends a
 //! key to the same server, and a bounce brings it back to the same one:
 //! affinity, whatever the queue.
+//!
+//! A stale copy of a mapping table (see `table_lag_ms`) may name a server
+//! that has since left the chooser's pool: the chooser knows it is gone and
+//! sends the key where its hash falls over the pool instead, as `ranges`
+//! would, so that choosers holding the same copy still agree.
 
 use super::{Pick, Policy, View};
-use crate::keys::Loads;
+use crate::keys::{hash, Loads};
 use crate::rng::{Draw, SimRng};
 
 pub struct Placed;
@@ -18,7 +23,8 @@ impl Policy for Placed {
             return Pick::at(rng.index(view.pool_len()));
         };
         let server = placement.place(key, &PoolLoads(view));
-        Pick::at(view.position(server))
+        let position = view.position_in_pool(server);
+        Pick::at(position.unwrap_or_else(|| hash::scaled(hash::key(key), view.pool_len())))
     }
 }
 
