@@ -237,3 +237,22 @@ fn a_refused_setting_leaves_the_scenario_usable() {
     assert!(scenario.set_many([("load", "0.5"), ("servers", "0")]).is_err());
     assert_eq!(scenario.load, 0.9, "nothing of a refused batch applies");
 }
+
+#[test]
+fn live_membership_changes_that_cannot_apply_name_the_field() {
+    let mut sim = Simulation::new(&Scenario { servers: 2, ..Scenario::default() }).unwrap();
+    for (result, words) in [
+        (
+            sim.remove_server(7),
+            "`remove:7` cannot apply now: there is no server 7: servers are numbered 0 to 1",
+        ),
+        (sim.restore_server(1), "server 1 is a member already"),
+    ] {
+        let error = result.unwrap_err();
+        assert_eq!(error.field(), Some("membership"), "{error}");
+        assert!(error.to_string().contains(words), "{error}");
+    }
+    sim.crash_server(1).unwrap();
+    let error = sim.crash_server(0).unwrap_err();
+    assert!(error.to_string().contains("server 0 cannot leave: it is the last member"), "{error}");
+}
