@@ -24,7 +24,9 @@ fn extremes(kind: FieldKind) -> Vec<String> {
         FieldKind::Number { min, max } => vec![n(min), n(max)],
         FieldKind::ZeroOrNumber { min, max } => vec!["0".into(), n(min), n(max)],
         FieldKind::Choice(names) => names.iter().map(|s| s.to_string()).collect(),
-        FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => {
+        FieldKind::MillisOrNone { min, max }
+        | FieldKind::PercentileOrNone { min, max }
+        | FieldKind::NumberOrNone { min, max } => {
             vec!["none".into(), n(min), n(max)]
         }
         FieldKind::CountOrAll { min, max } => vec!["all".into(), min.to_string(), max.to_string()],
@@ -45,6 +47,21 @@ fn extremes(kind: FieldKind) -> Vec<String> {
                 .join(","),
         ],
         FieldKind::ServerRanges => vec!["all".into(), "0-0".into(), "0-9999".into(), "0-4,5-9".into()],
+        FieldKind::MembershipSchedule => vec![
+            "none".into(),
+            "0s:add".into(),
+            "86400s:crash:0".into(),
+            (0..100)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        format!("{}s:add", i % 3)
+                    } else {
+                        format!("{}s:crash:{}", i % 3, i / 2)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+        ],
         FieldKind::SpeedSchedule => vec![
             "none".into(),
             "0@0s:0.01".into(),

@@ -4,7 +4,7 @@
 //! fixes the whole run.
 
 mod common;
-use lbsim::scenario::{Demand, HedgeCancel, PolicyKind, ServiceDistribution, SpeedChange};
+use lbsim::scenario::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, SpeedChange};
 use lbsim::{Scenario, Simulation, Time};
 use proptest::prelude::*;
 
@@ -106,6 +106,42 @@ fn live_change() -> impl Strategy<Value = (&'static str, String)> {
     ]
 }
 
+/// A membership change: 0 adds; 1 to 3 remove, crash or restore a server.
+fn membership_change() -> impl Strategy<Value = (u8, u32)> {
+    (0u8..4, 0u32..14)
+}
+
+fn change_text((kind, server): (u8, u32)) -> String {
+    match kind {
+        0 => "add".into(),
+        1 => format!("remove:{server}"),
+        2 => format!("crash:{server}"),
+        _ => format!("restore:{server}"),
+    }
+}
+
+/// The scheduled changes that can apply, in time order, as the scenario's
+/// field (a schedule that cannot is refused when parsed, not run).
+fn possible_schedule(scenario: &Scenario, changes: &[(u64, (u8, u32))]) -> String {
+    let mut ordered = changes.to_vec();
+    ordered.sort_by_key(|&(at, _)| at);
+    let mut roster = lbsim::scenario::Roster::new(scenario.servers, &scenario.class_pools);
+    let possible: Vec<String> = ordered
+        .into_iter()
+        .filter_map(|(at_ms, change)| {
+            let text = format!("{}s:{}", at_ms as f64 / 1000.0, change_text(change));
+            let parsed = lbsim::scenario::membership::parse(&text)?;
+            roster.apply(parsed[0].change).ok()?;
+            Some(text)
+        })
+        .collect();
+    if possible.is_empty() {
+        "none".into()
+    } else {
+        possible.join(",")
+    }
+}
+
 proptest! {
     // 256 cases each, or PROPTEST_CASES for a longer run.
     #![proptest_config(ProptestConfig::default())]
@@ -139,6 +175,59 @@ proptest! {
         for request in &snapshot.requests {
             prop_assert!((0.0..=1.0).contains(&request.progress));
         }
+    }
+
+    /// Servers added, removed, crashed and restored, on the schedule and
+    /// live, under any policy (keyed ones included, the table lagging):
+    /// the books balance after every event, nothing is lost, and the
+    /// snapshot keeps one entry per server index.
+    #[test]
+    fn membership_changes_lose_no_request(
+        scenario in small_scenario(),
+        scheduled in prop::collection::vec((1u64..2000, membership_change()), 0..6),
+        live in prop::collection::vec((1u64..400, membership_change()), 0..6),
+        lag_ms in prop_oneof![Just(0.0), 1.0f64..500.0],
+        key_per in 0usize..2,
+    ) {
+        let mut scenario = Scenario { table_lag_ms: lag_ms, key_per: KeyPer::ALL[key_per], ..scenario };
+        let schedule = possible_schedule(&scenario, &scheduled);
+        scenario.set("membership", &schedule).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        for (gap_ms, change) in live {
+            let until = sim.now() + Time::from_ms(gap_ms as f64);
+            while sim.now() < until && sim.step().is_some() {
+                prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+            }
+            let result = match change {
+                (0, _) => sim.add_server().map(drop),
+                (1, s) => sim.remove_server(s as usize),
+                (2, s) => sim.crash_server(s as usize),
+                (_, s) => sim.restore_server(s as usize),
+            };
+            if let Err(error) = result {
+                prop_assert_eq!(error.field(), Some("membership"));
+            }
+        }
+        while sim.now() < Time::from_secs(2.0) && sim.step().is_some() {
+            prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+        }
+        let snapshot = sim.snapshot(usize::MAX);
+        let changes = sim.membership_changes();
+        let added = changes.iter().filter(|c| matches!(c.change, lbsim::scenario::Change::Add)).count();
+        prop_assert_eq!(snapshot.servers.len(), scenario.servers as usize + added);
+        let in_service = snapshot.requests.iter().filter(|r| r.hop == lbsim::engine::Hop::InService).count();
+        let busy: u32 = snapshot.servers.iter().map(|s| s.busy).sum();
+        prop_assert_eq!(in_service as u64, u64::from(busy));
+        for request in snapshot.requests.iter().filter(|r| r.hop == lbsim::engine::Hop::InService) {
+            prop_assert!(snapshot.servers[request.to as usize].state != lbsim::engine::ServerState::Crashed);
+        }
+        let summary = sim.summary();
+        for report in &changes {
+            if let (Some(moved), Some(ideal)) = (report.keys_moved, report.keys_ideal) {
+                prop_assert!((0.0..=1.0).contains(&moved) && (0.0..=1.0).contains(&ideal), "{:?}", report);
+            }
+        }
+        prop_assert_eq!(summary.membership.len(), changes.len());
     }
 
     /// A spike ends: every request it created completes or fails.

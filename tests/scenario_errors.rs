@@ -107,6 +107,25 @@ const CASES: &[(&str, &str, &str)] = &[
     ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "servers are numbered 0 to 9"),
     ("speed_changes = [\"0@1s:1\"]", "speed_changes", "wrong type: `[\"0@1s:1\"]` is a list"),
     ("speed_changes = 3", "speed_changes", "wrong type"),
+    // Membership changes: well formed, and possible when they come.
+    ("membership = \"20s:remove:12\"", "membership, servers", "there is no server 12: servers are numbered 0 to 9"),
+    ("membership = \"20s:remove:3, 10s:add, 30s:crash:3\"", "membership, servers", "at 30 s (crash:3) cannot apply: server 3 was removed already"),
+    ("membership = \"1s:restore:2\"", "membership, servers", "server 2 is a member already"),
+    ("servers = 1\nmembership = \"5s:crash:0\"", "membership, servers", "it is the last member"),
+    (
+        "servers = 4\nclass_shares = [1, 1]\nclass_costs = [1, 1]\nclass_pools = \"0-1,2-3\"\nmembership = \"1s:remove:2,2s:crash:3\"",
+        "membership, servers",
+        "class 1's pool, servers 2 to 3, would have none",
+    ),
+    ("membership = \"-1s:add\"", "membership", "seconds from 0 to 86400"),
+    ("membership = \"10:add\"", "membership", "SECONDSs:add"),
+    ("membership = \"10s:grow\"", "membership", "SECONDSs:remove:SERVER"),
+    ("membership = \"10s:remove\"", "membership", "SECONDSs:remove:SERVER"),
+    ("membership = \"10s:add,\"", "membership", "separated by commas"),
+    ("membership = [\"10s:add\"]", "membership", "wrong type"),
+    ("table_lag_ms = -1", "table_lag_ms", "a number from 0 to 600000"),
+    ("session_length_shape = 1", "session_length_shape", "\"none\" or a number from 1.05 to 10"),
+    ("session_length_shape = \"heavy\"", "session_length_shape", "\"none\" or a number"),
 ];
 
 #[test]
@@ -217,4 +236,23 @@ fn a_refused_setting_leaves_the_scenario_usable() {
     assert!(scenario.set("clients", "500").is_ok());
     assert!(scenario.set_many([("load", "0.5"), ("servers", "0")]).is_err());
     assert_eq!(scenario.load, 0.9, "nothing of a refused batch applies");
+}
+
+#[test]
+fn live_membership_changes_that_cannot_apply_name_the_field() {
+    let mut sim = Simulation::new(&Scenario { servers: 2, ..Scenario::default() }).unwrap();
+    for (result, words) in [
+        (
+            sim.remove_server(7),
+            "`remove:7` cannot apply now: there is no server 7: servers are numbered 0 to 1",
+        ),
+        (sim.restore_server(1), "server 1 is a member already"),
+    ] {
+        let error = result.unwrap_err();
+        assert_eq!(error.field(), Some("membership"), "{error}");
+        assert!(error.to_string().contains(words), "{error}");
+    }
+    sim.crash_server(1).unwrap();
+    let error = sim.crash_server(0).unwrap_err();
+    assert!(error.to_string().contains("server 0 cannot leave: it is the last member"), "{error}");
 }

@@ -89,6 +89,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         let _ =
             writeln!(out, "starvation: the lowest priority's mean queue time is {ratio:.2}× the highest's");
     }
+    let _ = write!(out, "{}", membership(summary));
     let _ = write!(out, "{}", confidence(summary));
     if let Some(theory) = &summary.theory {
         let _ = write!(out, "{}", theory_beside(theory, summary));
@@ -108,6 +109,51 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
             100.0 * i.persistent_share,
             100.0 * (1.0 - i.persistent_share),
             i.autocorrelation
+        );
+    }
+    out
+}
+
+/// A line per membership change (keys moved against the ideal, requests
+/// sent where a lagging table no longer says), and the spread of key
+/// shares and loads under a key-placing policy.
+fn membership(summary: &Summary) -> String {
+    let mut out = String::new();
+    for c in &summary.membership {
+        let _ = write!(
+            out,
+            "membership at {} s: {} server {} ({} → {} members)",
+            seconds(c.at_s),
+            match c.change {
+                lbsim::scenario::Change::Add => "add",
+                lbsim::scenario::Change::Remove(_) => "remove",
+                lbsim::scenario::Change::Crash(_) => "crash",
+                lbsim::scenario::Change::Restore(_) => "restore",
+            },
+            c.server,
+            c.members_before,
+            c.members_after
+        );
+        if let (Some(moved), Some(ideal)) = (c.keys_moved, c.keys_ideal) {
+            let _ = write!(out, " · keys moved {moved:.4} (ideal {ideal:.4})");
+        }
+        if c.crash_replaced > 0 {
+            let _ = write!(out, " · {} requests placed again", c.crash_replaced);
+        }
+        if c.routed_during_lag > 0 {
+            let _ = write!(
+                out,
+                " · during the table's lag {} of {} requests went elsewhere than the table says",
+                c.misrouted, c.routed_during_lag
+            );
+        }
+        let _ = writeln!(out);
+    }
+    if let Some(k) = &summary.key_spread {
+        let _ = writeln!(
+            out,
+            "key share across members ({} keys sampled): sd/mean {:.3}, max/mean {:.3} · completed requests: sd/mean {:.3}, max/mean {:.3}",
+            k.sampled_keys, k.key_share_cv, k.key_share_max_over_mean, k.load_cv, k.load_max_over_mean
         );
     }
     out

@@ -10,7 +10,7 @@
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
-use crate::keys::{Placement, Scheme};
+use crate::keys::{Placement, Scheme, Unloaded};
 use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
@@ -23,8 +23,12 @@ struct Member {
     /// Where this chooser's entries begin in the table.
     start: usize,
     policy: Box<dyn Policy>,
-    /// Where a key-placing policy sends each key, over this pool.
+    /// Where a key-placing policy sends each key, over this pool: its copy,
+    /// which under a lagging mapping table may be an old version.
     placement: Option<Rc<dyn Placement>>,
+    /// Newer versions of its table, each with when it takes it, oldest
+    /// first; empty when its copy is current.
+    pending: Vec<(Time, Rc<dyn Placement>)>,
 }
 
 pub struct Choosers {
@@ -35,6 +39,16 @@ pub struct Choosers {
     /// The connections to the servers, entry for entry with `known`.
     connections: Connections,
     servers: usize,
+    /// The servers that are members, ascending (every server until the
+    /// membership first changes).
+    active: Vec<u32>,
+    /// Whether every pool is an explicit list: from the first membership
+    /// change on, `None` ("every server") would take in servers that left.
+    explicit: bool,
+    /// Requests routed by key while the chooser's table copy lagged, and
+    /// those of them sent to another server than the current version names.
+    lag_routes: u64,
+    misrouted: u64,
     /// Each server's nominal weight, for the weighted policies.
     weights: Vec<f64>,
     /// With several request classes: each class's mean service time (ms),
@@ -72,12 +86,13 @@ impl Choosers {
         let per_chooser = class_pools.len().max(1);
         let mut members = Vec::with_capacity(count * per_chooser);
         let mut start = 0;
+        let every_server = scratch.clone();
         for member in 0..count * per_chooser {
-            let pool =
-                draw_member_pool(class_pools.get(member % per_chooser), subset_size, &mut scratch, rng);
+            let range = class_pools.get(member % per_chooser);
+            let pool = draw_member_pool(range, &every_server, subset_size, &mut scratch, rng);
             let len = len_of(&pool, servers);
             let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
-            members.push(Member { pool, start, policy, placement: None });
+            members.push(Member { pool, start, policy, placement: None, pending: Vec::new() });
             start += len;
         }
         let connections = Connections::new(start, clients_connect, timing);
@@ -87,6 +102,10 @@ impl Choosers {
             known: huge_pages::filled(start, Known::default()),
             connections,
             servers,
+            active: (0..servers as u32).collect(),
+            explicit: false,
+            lag_routes: 0,
+            misrouted: 0,
             weights,
             class_means: if several { class_means.iter().map(|&m| m as f32).collect() } else { Vec::new() },
             work: if several { vec![0.0; start] } else { Vec::new() },
@@ -173,11 +192,24 @@ impl Choosers {
     ) -> Pick {
         let avoid = avoid.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement } = &mut self.members[chooser];
+        let Member { pool, start, policy, placement, pending } = &mut self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         let placement = placement.as_deref();
-        policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, rng)
+        let pick =
+            policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, rng);
+        if let (Some((_, current)), Some(key)) = (pending.last(), key) {
+            self.lag_routes += 1;
+            let server = server_at(pool, pick.position);
+            self.misrouted += u64::from(current.place(key, &Unloaded) != server);
+        }
+        pick
+    }
+
+    /// Requests routed by key while their chooser's table copy lagged, and
+    /// those of them sent elsewhere than the current version says.
+    pub fn lag_counts(&self) -> (u64, u64) {
+        (self.lag_routes, self.misrouted)
     }
 
     /// Where `chooser` places keys, if its policy does.
@@ -191,15 +223,72 @@ impl Choosers {
     }
 
     /// Builds every chooser's placement over its pool for `scheme`, or
-    /// none. Choosers whose pool is every server share one.
-    pub fn place_keys(&mut self, scheme: Option<Scheme>) {
-        let every_server: Vec<u32> = (0..self.servers as u32).collect();
-        let shared = scheme.map(|scheme| scheme.build(&every_server));
+    /// none, and returns the one over every member. Choosers whose pool is
+    /// every member share that one, and neighbours with equal pools one.
+    pub fn place_keys(&mut self, scheme: Option<Scheme>) -> Option<Rc<dyn Placement>> {
+        let shared = scheme.map(|scheme| scheme.build(&self.active));
+        let mut last: Option<(&[u32], Rc<dyn Placement>)> = None;
         for member in &mut self.members {
+            member.pending.clear();
             member.placement = match (&member.pool, scheme) {
-                (Some(pool), Some(scheme)) => Some(scheme.build(pool)),
+                (Some(pool), Some(_)) if *pool == self.active => shared.clone(),
+                (Some(pool), Some(scheme)) => {
+                    let built = match &last {
+                        Some((previous, built)) if *previous == pool.as_slice() => built.clone(),
+                        _ => scheme.build(pool),
+                    };
+                    last = Some((pool, built.clone()));
+                    Some(built)
+                }
                 _ => shared.clone(),
             };
+        }
+        shared
+    }
+
+    /// Gives every chooser its placement for the new member set, rebuilt
+    /// from the latest version it holds or will hold (so a mapping table
+    /// moves only what must move); one whose pool is every member takes
+    /// `directory`, the version over all of them. `due` says when chooser
+    /// `member` takes it: `None` at once, else it keeps routing by its copy
+    /// until then (a lagging table).
+    pub fn update_placements(&mut self, directory: &Rc<dyn Placement>, due: impl Fn(usize) -> Option<Time>) {
+        let mut last: Option<(*const u8, Vec<u32>, Rc<dyn Placement>)> = None;
+        for (index, member) in self.members.iter_mut().enumerate() {
+            let Some(held) = member.pending.last().map(|(_, p)| p).or(member.placement.as_ref()).cloned()
+            else {
+                continue;
+            };
+            let pool = member.pool.as_deref().unwrap_or(&self.active);
+            let next = if pool == directory.members() {
+                directory.clone()
+            } else {
+                let from = Rc::as_ptr(&held) as *const u8;
+                match &last {
+                    Some((previous, members, built)) if *previous == from && members == pool => built.clone(),
+                    _ => {
+                        let built = held.rebuilt(pool);
+                        last = Some((from, pool.to_vec(), built.clone()));
+                        built
+                    }
+                }
+            };
+            match due(index) {
+                Some(at) => member.pending.push((at, next)),
+                None => {
+                    member.pending.clear();
+                    member.placement = Some(next);
+                }
+            }
+        }
+    }
+
+    /// Chooser `member` takes every newer version of its table due by `now`.
+    pub fn take_tables(&mut self, member: usize, now: Time) {
+        let Some(member) = self.members.get_mut(member) else { return };
+        let due = member.pending.iter().take_while(|(at, _)| *at <= now).count();
+        if let Some((_, newest)) = member.pending.drain(..due).next_back() {
+            member.placement = Some(newest);
         }
     }
 
@@ -213,7 +302,7 @@ impl Choosers {
         into: &mut Vec<Seen>,
     ) -> Option<Compared> {
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement } = &self.members[chooser];
+        let Member { pool, start, policy, placement, .. } = &self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         let (avoid, placement) = (None, placement.as_deref());
@@ -283,16 +372,72 @@ impl Choosers {
         self.hears_idle_servers = kind.hears_idle_servers();
     }
 
-    /// Draws every chooser a new pool, keeping what each knew of the servers
-    /// in both its old and its new pool, and its connections to them.
+    /// Draws every chooser a new pool among the members.
     pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
-        let mut scratch: Vec<u32> = (0..self.servers as u32).collect();
+        let mut scratch = self.active.clone();
         let per_chooser = self.per_chooser;
+        let members = &self.active;
         let pools: Vec<_> = (0..self.members.len())
             .map(|member| {
-                draw_member_pool(self.class_pools.get(member % per_chooser), subset_size, &mut scratch, rng)
+                let range = self.class_pools.get(member % per_chooser);
+                let pool = draw_member_pool(range, members, subset_size, &mut scratch, rng);
+                pool.or_else(|| self.explicit.then(|| members.clone()))
             })
             .collect();
+        self.set_pools(pools);
+    }
+
+    /// The membership changed to `members` (ascending): each chooser's pool
+    /// becomes an explicit list of members. A pool that held every member
+    /// it could (of its class's range) holds every one it can now, newcomers
+    /// included; a drawn subset keeps its members that stayed and draws, in
+    /// place of each that left, one from the rest at random.
+    pub fn change_members(&mut self, members: &[u32], rng: &mut SimRng) {
+        let per_chooser = self.per_chooser;
+        let eligible = |among: &[u32], member: usize| -> Vec<u32> {
+            match self.class_pools.get(member % per_chooser) {
+                Some(&(first, last)) => {
+                    among.iter().copied().filter(|s| (first..=last).contains(s)).collect()
+                }
+                None => among.to_vec(),
+            }
+        };
+        let pools: Vec<_> = (0..self.members.len())
+            .map(|member| {
+                let before = eligible(&self.active, member);
+                let now = eligible(members, member);
+                let pool = self.members[member].pool.as_ref().unwrap_or(&self.active);
+                if *pool == before {
+                    return Some(now);
+                }
+                let mut kept: Vec<u32> =
+                    pool.iter().copied().filter(|s| members.binary_search(s).is_ok()).collect();
+                let mut rest: Vec<u32> = now.into_iter().filter(|s| pool.binary_search(s).is_err()).collect();
+                for _ in kept.len()..pool.len() {
+                    if rest.is_empty() {
+                        break;
+                    }
+                    kept.push(rest.swap_remove(rng.index(rest.len())));
+                }
+                kept.sort_unstable();
+                Some(kept)
+            })
+            .collect();
+        // The old pools are read as they were (`None` over the old servers).
+        self.set_pools(pools);
+        self.active = members.to_vec();
+        self.servers = self.servers.max(members.last().map_or(0, |&s| s as usize + 1));
+        self.explicit = true;
+    }
+
+    /// A server joins with nominal weight `weight` (the next index).
+    pub fn add_server(&mut self, weight: f64) {
+        self.weights.push(weight);
+    }
+
+    /// Gives every chooser its new pool, keeping what each knew of the
+    /// servers in both its old and its new pool, and its connections to them.
+    fn set_pools(&mut self, pools: Vec<Option<Vec<u32>>>) {
         let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
         let mut known = huge_pages::filled(total, Known::default());
         let mut work = if self.work.is_empty() { Vec::new() } else { vec![0.0; total] };
@@ -339,18 +484,19 @@ fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
     pool.as_ref().map_or(position as u32, |pool| pool[position])
 }
 
-/// Draws a member's pool: of `size` servers (all when `None`) out of its
-/// class's range of servers, or, without class pools, out of all of them
-/// (`None` when it is all of them). `scratch` is any permutation of all
-/// the servers.
+/// Draws a member's pool: of `size` servers (all when `None`) out of the
+/// `members` of its class's range of servers, or, without class pools, out
+/// of all of them (`None` when it is all of them). `scratch` is any
+/// permutation of the members.
 fn draw_member_pool(
     range: Option<&(u32, u32)>,
+    members: &[u32],
     size: Option<u32>,
     scratch: &mut [u32],
     rng: &mut SimRng,
 ) -> Option<Vec<u32>> {
     let Some(&(first, last)) = range else { return draw_pool(size, scratch.len(), scratch, rng) };
-    let mut range: Vec<u32> = (first..=last).collect();
+    let mut range: Vec<u32> = members.iter().copied().filter(|s| (first..=last).contains(s)).collect();
     let len = range.len();
     // The whole range, in order, when the size asks for all of it.
     Some(draw_pool(size, len, &mut range, rng).unwrap_or(range))

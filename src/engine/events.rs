@@ -57,6 +57,14 @@ pub enum Event {
     SpeedChange {
         change: u32,
     },
+    /// The scenario's `change`th scheduled membership change is due.
+    MembershipChange {
+        change: u32,
+    },
+    /// Chooser `member` takes the newer versions of its mapping table due by now.
+    TableUpdate {
+        member: u32,
+    },
 }
 
 impl Event {
@@ -75,7 +83,9 @@ impl Event {
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::SpeedChange { .. } => None,
+            | Event::SpeedChange { .. }
+            | Event::MembershipChange { .. }
+            | Event::TableUpdate { .. } => None,
         }
     }
 }

@@ -8,6 +8,15 @@ use crate::policy::{Board, Pick};
 use crate::rng::Draw;
 use crate::time::Time;
 
+/// Why a server sends a request back to its chooser to be placed again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendBack {
+    /// It waited in the queue past `queue_timeout_ms` (uses the retry budget).
+    QueueTimeout,
+    /// The server crashed (or had, when the request reached it).
+    Crash,
+}
+
 impl Simulation {
     pub(super) fn handle(&mut self, event: Event) {
         match event {
@@ -32,6 +41,8 @@ impl Simulation {
                     self.servers[change.server as usize].speed = change.speed;
                 }
             }
+            Event::MembershipChange { change } => self.scheduled_change(change),
+            Event::TableUpdate { member } => self.choosers.take_tables(member as usize, self.now),
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -47,7 +58,7 @@ impl Simulation {
 
     pub(super) fn schedule_next_arrival(&mut self) {
         let requests_per_sec = self.scenario.load * self.capacity_per_sec;
-        let sessions_per_sec = requests_per_sec / f64::from(self.scenario.session_length);
+        let sessions_per_sec = requests_per_sec / self.lengths.mean();
         // Whole nanoseconds, carrying the fraction to the next gap: rounding
         // each gap on its own would shift the rate by up to half a tick per
         // gap, several percent when gaps are a few nanoseconds long.
@@ -81,7 +92,7 @@ impl Simulation {
         self.metrics.counts.created += 1;
         let balancers = self.scenario.balancers as usize;
         let balancer = (balancers > 0).then(|| self.streams.routing.index(balancers) as u32);
-        let length = self.scenario.session_length;
+        let length = self.lengths.of(number);
         let demand = self.work.demand(self.streams.work, number, (length - 1) as u16);
         let session = Session::new(client, balancer, number, length, self.now, demand);
         let id = self.sessions.insert(session, self.now);
@@ -183,6 +194,10 @@ impl Simulation {
             self.start_service(id, server);
             return;
         }
+        if self.servers[server].is_down() {
+            self.send_back(id, server, SendBack::Crash);
+            return;
+        }
         let request = &mut session.request;
         request.travel(Stage::Queued, self.now, self.now);
         request.queued_at(self.now);
@@ -229,7 +244,7 @@ impl Simulation {
                     break;
                 }
                 self.servers[server].queue.pop_front(level);
-                self.bounce(oldest, server);
+                self.send_back(oldest, server, SendBack::QueueTimeout);
             }
         }
         if next != Time::NEVER {
@@ -247,23 +262,35 @@ impl Simulation {
         self.servers[server].queue.fronts().map(|id| self.joined(id)).min()
     }
 
-    fn bounce(&mut self, id: u32, server: usize) {
+    /// Sends session `id`'s request back from `server` to its chooser, who
+    /// places it again; a hedged copy is dropped instead. Returns whether
+    /// it was sent back.
+    pub(super) fn send_back(&mut self, id: u32, server: usize, why: SendBack) -> bool {
         let load = self.servers[server].load();
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.sessions.get_mut(id) else { return false };
         if session.fate == Fate::Copy {
             self.drop_copy(id);
-            return;
+            return false;
         }
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
         let request = &mut session.request;
-        request.retries = request.retries.saturating_add(1);
         request.reported = load.into();
         request.travel(Stage::Bounced, self.now, self.now + delay);
-        self.metrics.on_bounce(self.now);
+        match why {
+            SendBack::QueueTimeout => {
+                request.retries = request.retries.saturating_add(1);
+                self.metrics.on_bounce(self.now);
+            }
+            SendBack::Crash => self.metrics.counts.crash_replaced += 1,
+        }
         self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
+        true
     }
 
     fn service_done(&mut self, id: u32) {
+        if self.membership.voids(id, self.now) {
+            return;
+        }
         let Some(session) = self.sessions.get(id) else { return };
         let (server, fate) = (session.request.server as usize, session.fate);
         if fate == Fate::Answers {

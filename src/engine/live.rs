@@ -81,7 +81,8 @@ impl Simulation {
         }
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
-        self.choosers.place_keys(self.scenario.scheme());
+        let directory = self.choosers.place_keys(self.scenario.scheme());
+        self.membership.set_directory(directory);
         self.report_idle_servers();
     }
 

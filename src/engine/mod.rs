@@ -16,7 +16,11 @@ mod flow;
 mod hedge;
 mod huge_pages;
 mod keyed;
+mod lengths;
 mod live;
+mod membership;
+#[cfg(test)]
+mod membership_tests;
 mod narrate;
 mod prefetch;
 mod queue;
@@ -32,6 +36,7 @@ mod wheel;
 pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
+pub use membership::{ChangeReport, KeySpread, ServerState, SAMPLED_KEYS};
 pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
@@ -80,6 +85,10 @@ pub struct Simulation {
     work: Work,
     /// Each request's key.
     keying: keyed::Keying,
+    /// How many requests each session sends.
+    lengths: lengths::SessionLengths,
+    /// Which servers are members, and what each change did.
+    membership: membership::Membership,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -208,6 +217,8 @@ impl Simulation {
             halt: None,
             work: Work::from_scenario(&scenario),
             keying: keyed::Keying::new(&scenario, streams.keys),
+            lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
+            membership: membership::Membership::new(scenario.servers, &scenario.class_pools),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -217,7 +228,8 @@ impl Simulation {
             streams,
             scenario,
         };
-        sim.choosers.place_keys(sim.scenario.scheme());
+        let directory = sim.choosers.place_keys(sim.scenario.scheme());
+        sim.membership.set_directory(directory);
         sim.report_idle_servers();
         match sim.scenario.demand {
             Demand::Spike => {
@@ -232,6 +244,7 @@ impl Simulation {
         for (change, due) in sim.scenario.speed_changes.iter().enumerate() {
             sim.events.push(Time::from_secs(due.at_s), Event::SpeedChange { change: change as u32 });
         }
+        sim.schedule_membership();
         Ok(sim)
     }
 
@@ -347,6 +360,8 @@ impl Simulation {
             Event::Sample => (11, 0),
             Event::HedgeDue { session } => (12, session),
             Event::SpeedChange { change } => (13, change),
+            Event::MembershipChange { change } => (14, change),
+            Event::TableUpdate { member } => (15, member),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

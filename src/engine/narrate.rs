@@ -2,6 +2,7 @@
 //! ("request 2/10 of session 41 (client 7) is sent back by server 3 after
 //! 100 ms in its queue") and for highlighting what it involved.
 
+use super::lengths::SessionLengths;
 use super::session::{Fate, Session, Stage};
 use super::{Event, Simulation};
 use crate::time::Time;
@@ -24,8 +25,9 @@ struct Seen {
     client: u32,
     balancer: Option<u32>,
     number: u32,
-    /// 1-based position of the request in the session.
+    /// 1-based position of the request in the session, of `length`.
     request: u32,
+    length: u32,
     server: u32,
     stage: Stage,
     created: Time,
@@ -33,12 +35,14 @@ struct Seen {
 }
 
 impl Seen {
-    fn of(session: &Session, length: u32) -> Seen {
+    fn of(session: &Session, lengths: &SessionLengths) -> Seen {
+        let length = lengths.of(session.number);
         Seen {
             client: session.client,
             balancer: session.balancer(),
             number: session.number,
             request: length - u32::from(session.remaining),
+            length,
             server: session.request.server,
             stage: session.request.stage,
             created: session.request.created,
@@ -46,7 +50,8 @@ impl Seen {
         }
     }
 
-    fn request(&self, length: u32) -> String {
+    fn request(&self) -> String {
+        let length = self.length;
         format!("request {}/{length} of session {} (client {})", self.request, self.number, self.client)
     }
 }
@@ -59,11 +64,11 @@ impl Simulation {
             return None;
         }
         let (time, event) = self.events.pop_until(Time::NEVER)?;
-        let length = self.scenario.session_length;
-        let seen = |sim: &Simulation, id: u32| sim.sessions.get(id).map(|s| Seen::of(s, length));
+        let seen = |sim: &Simulation, id: u32| sim.sessions.get(id).map(|s| Seen::of(s, &sim.lengths));
         let before = event.session().and_then(|id| seen(self, id));
         let (counts, timed_out) = (self.metrics.counts, self.timeout_front(event));
         let queued_before = before.map_or(0, |s| self.servers[s.server as usize].queued());
+        let changes_before = self.changes_made();
         self.process(time, event);
         let after = event.session().and_then(|id| seen(self, id));
         let now = self.metrics.counts;
@@ -80,14 +85,17 @@ impl Simulation {
                 } else {
                     let number = counts.sessions_started as u32;
                     let new = self.sessions.iter().map(|(_, s)| s).find(|s| s.number == number);
-                    match new.map(|s| Seen::of(s, length)) {
+                    match new.map(|s| Seen::of(s, &self.lengths)) {
                         Some(s) => {
                             involve(&mut told, &s, false);
                             let to = match s.balancer {
                                 Some(b) => format!("through balancer {b}"),
                                 None => format!("to server {}", s.server),
                             };
-                            format!("session {number} starts at client {}: {length} requests, the first sent {to}", s.client)
+                            format!(
+                                "session {number} starts at client {}: {} requests, the first sent {to}",
+                                s.client, s.length
+                            )
                         }
                         None => format!("session {number} starts"),
                     }
@@ -95,18 +103,18 @@ impl Simulation {
             }
             (_, Some(s)) if matches!(s.fate, Fate::Lost | Fate::Cancelled) => {
                 involve(&mut told, &s, true);
-                format!("a copy of {} that lost its race ends at server {}", s.request(length), s.server)
+                format!("a copy of {} that lost its race ends at server {}", s.request(), s.server)
             }
             (Event::HedgeDue { .. }, Some(s)) => {
                 involve(&mut told, &s, false);
                 let chooser = s.balancer.map_or(format!("client {}", s.client), |b| format!("balancer {b}"));
                 if now.hedged > counts.hedged {
                     let waited = (time - s.created).as_ms();
-                    format!("{chooser} has no response to {} after {waited:.1} ms and sends a copy to another server", s.request(length))
+                    format!("{chooser} has no response to {} after {waited:.1} ms and sends a copy to another server", s.request())
                 } else {
                     format!(
                         "no copy of {} is sent: its hedge is void or its response is on its way",
-                        s.request(length)
+                        s.request()
                     )
                 }
             }
@@ -115,7 +123,7 @@ impl Simulation {
                 involve(&mut told, &a, true);
                 format!(
                     "{} reaches balancer {}, which sends it to server {}",
-                    s.request(length),
+                    s.request(),
                     a.balancer.unwrap_or(0),
                     a.server
                 )
@@ -125,11 +133,11 @@ impl Simulation {
                 let waiting = self.servers[s.server as usize].queued();
                 match after.map(|a| a.stage) {
                     Some(Stage::InService) => {
-                        format!("{} reaches server {} and takes a free slot", s.request(length), s.server)
+                        format!("{} reaches server {} and takes a free slot", s.request(), s.server)
                     }
                     _ => format!(
                         "{} reaches server {} and joins its queue ({waiting} waiting)",
-                        s.request(length),
+                        s.request(),
                         s.server
                     ),
                 }
@@ -146,7 +154,7 @@ impl Simulation {
                         involve(&mut told, &s, true);
                         format!(
                             "{} is sent back by server {server} after {timeout} ms in its queue",
-                            s.request(length)
+                            s.request()
                         )
                     }
                     (n, _) => format!(
@@ -162,11 +170,7 @@ impl Simulation {
                     ""
                 };
                 let to = if s.balancer.is_some() { "its balancer" } else { "the client" };
-                format!(
-                    "server {} finishes {}; the response heads back to {to}{next}",
-                    s.server,
-                    s.request(length)
-                )
+                format!("server {} finishes {}; the response heads back to {to}{next}", s.server, s.request())
             }
             (Event::BounceArrives { .. }, Some(s)) => {
                 involve(&mut told, &s, false);
@@ -176,21 +180,20 @@ impl Simulation {
                         told.server = Some(a.server);
                         format!(
                             "{} is back at {chooser}, which sends it to server {} instead",
-                            s.request(length),
+                            s.request(),
                             a.server
                         )
                     }
-                    None => format!(
-                        "{} is back at {chooser} and fails: its retry budget is spent",
-                        s.request(length)
-                    ),
+                    None => {
+                        format!("{} is back at {chooser} and fails: its retry budget is spent", s.request())
+                    }
                 }
             }
             (Event::ResponseAtBalancer { .. }, Some(s)) => {
                 involve(&mut told, &s, false);
                 format!(
                     "the response to {} passes balancer {} on its way to the client",
-                    s.request(length),
+                    s.request(),
                     s.balancer.unwrap_or(0)
                 )
             }
@@ -198,8 +201,19 @@ impl Simulation {
                 involve(&mut told, &s, false);
                 let latency = (time - s.created).as_ms();
                 match after {
-                    Some(a) => format!("client {} has the response to {} after {latency:.1} ms and sends request {}/{length}", s.client, s.request(length), a.request),
-                    None => format!("client {} has the response to {} after {latency:.1} ms: session {} is complete", s.client, s.request(length), s.number),
+                    Some(a) => format!(
+                        "client {} has the response to {} after {latency:.1} ms and sends request {}/{}",
+                        s.client,
+                        s.request(),
+                        a.request,
+                        a.length
+                    ),
+                    None => format!(
+                        "client {} has the response to {} after {latency:.1} ms: session {} is complete",
+                        s.client,
+                        s.request(),
+                        s.number
+                    ),
                 }
             }
             (Event::BoardRefresh { generation }, _) => match generation == self.board_generation {
@@ -214,6 +228,20 @@ impl Simulation {
                 }
                 None => "a speed change no longer in the scenario is dropped".into(),
             },
+            (Event::MembershipChange { change }, _) => match self.scenario.membership.get(change as usize) {
+                Some(scheduled) if self.changes_made() > changes_before => {
+                    told.server = self.membership_changes().last().map(|r| r.server);
+                    super::membership::describe(scheduled.change)
+                }
+                Some(scheduled) => format!(
+                    "the scheduled change {} is dropped: a change made live has made it impossible",
+                    scheduled.change.text()
+                ),
+                None => "a membership change no longer in the scenario is dropped".into(),
+            },
+            (Event::TableUpdate { member }, _) => {
+                format!("chooser {} takes the new version of the mapping table", member)
+            }
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)
@@ -225,7 +253,7 @@ impl Simulation {
         let Event::QueueTimeout { server } = event else { return None };
         let queue = &self.servers[server as usize].queue;
         let id = queue.fronts().min_by_key(|&id| self.sessions.get(id).map(|s| s.request.departs))?;
-        self.sessions.get(id).map(|s| Seen::of(s, self.scenario.session_length))
+        self.sessions.get(id).map(|s| Seen::of(s, &self.lengths))
     }
 }
 

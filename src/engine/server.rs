@@ -36,6 +36,25 @@ impl Server {
         Load::new(self.queued(), self.busy)
     }
 
+    /// A crashed server has no slots (the line has no byte to spare for a flag).
+    pub fn is_down(&self) -> bool {
+        self.slots == 0
+    }
+
+    /// The server stops: no slot left, nothing queued, no timeout pending.
+    pub fn crash(&mut self) {
+        self.slots = 0;
+        self.busy = 0;
+        self.set_timeout_due(None);
+    }
+
+    /// A crashed server comes back with `slots` free; a removed one is as it was.
+    pub fn restore(&mut self, slots: u32) {
+        if self.is_down() {
+            self.slots = slots;
+        }
+    }
+
     pub fn has_free_slot(&self) -> bool {
         self.busy < self.slots
     }

@@ -1,7 +1,7 @@
 //! A compact, read-only picture of the simulation for drawing.
 
 use super::session::{Fate, Stage};
-use super::{Decision, Simulation};
+use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
 use serde::Serialize;
 
@@ -9,8 +9,12 @@ use serde::Serialize;
 pub struct ServerView {
     pub busy: u32,
     pub queued: u32,
+    /// Its slots (none while crashed).
     pub slots: u32,
     pub speed: f64,
+    /// Whether it is a member, draining, removed or crashed: every server
+    /// index keeps its entry, whatever its state.
+    pub state: ServerState,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -82,11 +86,12 @@ impl Simulation {
         snapshot.clients = self.scenario.clients;
         snapshot.balancers = self.scenario.balancers;
         snapshot.servers.clear();
-        snapshot.servers.extend(self.servers.iter().map(|s| ServerView {
+        snapshot.servers.extend(self.servers.iter().enumerate().map(|(i, s)| ServerView {
             busy: s.busy,
             queued: s.queued(),
             slots: s.slots,
             speed: s.speed,
+            state: self.server_state(i),
         }));
         snapshot.client_sessions.clear();
         snapshot.client_sessions.resize(self.scenario.clients as usize, 0);

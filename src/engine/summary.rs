@@ -1,6 +1,6 @@
 //! The numbers a run ends with.
 
-use super::Simulation;
+use super::{ChangeReport, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
 };
@@ -80,6 +80,12 @@ pub struct Summary {
     pub confidence: Confidence,
     /// What queueing theory says of this scenario, where it knows.
     pub theory: Option<Theory>,
+    /// What each membership change did (keys moved against the ideal, and
+    /// under a lagging table, requests sent where the table no longer says).
+    pub membership: Vec<ChangeReport>,
+    /// Under a key-placing policy: the spread of the members' key shares
+    /// and loads.
+    pub key_spread: Option<KeySpread>,
     /// What the figures above cannot show, in words (an empty measured period).
     pub warnings: Vec<String>,
 }
@@ -183,6 +189,8 @@ impl Simulation {
             hedging: self.hedging(latency.count()),
             confidence: self.confidence(&queue, &latency, measured_s),
             theory: theory::of(&self.scenario),
+            membership: self.membership_changes(),
+            key_spread: self.key_spread(),
             warnings: self.warnings(latency.count(), measured_s),
         }
     }

@@ -6,7 +6,7 @@ use crate::time::Time;
 
 /// One server with one slot, constant 1 s service, no network: three clients
 /// arrive at once; one is served, two wait.
-fn one_slot(pairs: &[(&str, &str)]) -> Simulation {
+pub(super) fn one_slot(pairs: &[(&str, &str)]) -> Simulation {
     let mut scenario = Scenario::default();
     let base = [
         ("servers", "1"),

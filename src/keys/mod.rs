@@ -105,9 +105,14 @@ pub fn moved_fraction(before: &dyn Placement, after: &dyn Placement, keys: u64) 
 
 /// How many of keys `0..keys` each member holds, member by member.
 pub fn key_counts(placement: &dyn Placement, keys: u64) -> Vec<u64> {
+    key_counts_of(placement, 0..keys)
+}
+
+/// How many of `keys` each member holds, member by member.
+pub fn key_counts_of(placement: &dyn Placement, keys: impl Iterator<Item = u64>) -> Vec<u64> {
     let members = placement.members();
     let mut counts = vec![0u64; members.len()];
-    for key in 0..keys {
+    for key in keys {
         let server = placement.place(key, &Unloaded);
         if let Ok(i) = members.binary_search(&server) {
             counts[i] += 1;

@@ -49,6 +49,13 @@ impl ImbalanceSums {
         }
     }
 
+    /// A server joins: its sums start at zero, as if it had had no work.
+    pub fn add_server(&mut self) {
+        self.sum.push(0.0);
+        self.sum_sq.push(0.0);
+        self.last_deviation.push(0.0);
+    }
+
     /// One interval: each server's work, and their mean.
     pub fn add(&mut self, work: &[f64], mean: f64) {
         for (i, &w) in work.iter().enumerate() {

@@ -90,6 +90,8 @@ pub struct Counts {
     /// or were dropped and have ended.
     pub hedged: u64,
     pub discarded: u64,
+    /// Requests a crashed server held, sent back to be placed again.
+    pub crash_replaced: u64,
 }
 
 /// One point of the live series.
@@ -200,6 +202,15 @@ impl Metrics {
             counts_at_last_sample: Counts::default(),
             scratch: Histogram::default(),
         }
+    }
+
+    /// A server joins (a membership change): its per-server figures start at zero.
+    pub fn add_server(&mut self) {
+        self.completed_per_server.push(0);
+        self.busy_sums.push(0);
+        self.queued_sums.push(0);
+        self.started_this_interval.push(0);
+        self.imbalance.add_server();
     }
 
     /// When the first sample is due: the first multiple of

@@ -73,7 +73,15 @@ impl View<'_> {
 
     /// The pool position of a server of the pool.
     pub fn position(&self, server: u32) -> usize {
-        self.pool.map_or(server as usize, |pool| pool.binary_search(&server).unwrap_or(0))
+        self.position_in_pool(server).unwrap_or(0)
+    }
+
+    /// The pool position of `server`, if it is in the pool.
+    pub fn position_in_pool(&self, server: u32) -> Option<usize> {
+        match self.pool {
+            None => Some(server as usize).filter(|&p| p < self.pool_len()),
+            Some(pool) => pool.binary_search(&server).ok(),
+        }
     }
 }
 

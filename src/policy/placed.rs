@@ -3,9 +3,14 @@
 //! scheme that bounds it. Every chooser holding the same member set sends a
 //! key to the same server, and a bounce brings it back to the same one:
 //! affinity, whatever the queue.
+//!
+//! A stale copy of a mapping table (see `table_lag_ms`) may name a server
+//! that has since left the chooser's pool: the chooser knows it is gone and
+//! sends the key where its hash falls over the pool instead, as `ranges`
+//! would, so that choosers holding the same copy still agree.
 
 use super::{Compared, Measure, Pick, Policy, Seen, View};
-use crate::keys::{Loads, Unloaded};
+use crate::keys::{hash, Loads, Unloaded};
 use crate::rng::{Draw, SimRng};
 
 pub struct Placed;
@@ -17,21 +22,29 @@ impl Policy for Placed {
             // comes here: any server will do.
             return Pick::at(rng.index(view.pool_len()));
         };
-        let server = placement.place(key, &PoolLoads(view));
-        Pick::at(view.position(server))
+        Pick::at(position_of(view, key, placement.place(key, &PoolLoads(view))))
     }
 
     fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
         let (Some(key), Some(placement)) = (view.key, view.placement) else { return None };
         let loads = PoolLoads(view);
         let (home, taken) = (placement.place(key, &Unloaded), placement.place(key, &loads));
-        let seen = |server: u32| Seen { position: view.position(server), amount: loads.load(server) as f64 };
+        let seen = |server: u32| Seen {
+            position: position_of(view, key, server),
+            amount: loads.load(server) as f64,
+        };
         into.push(seen(home));
         if taken != home {
             into.push(seen(taken));
         }
         Some(Compared { measure: Measure::Key, fell_back: false })
     }
+}
+
+/// Where `server`, the placement's answer for `key`, is in the view's pool;
+/// if it has left the pool, where the key's hash falls over the pool.
+fn position_of(view: &View, key: u64, server: u32) -> usize {
+    view.position_in_pool(server).unwrap_or_else(|| hash::scaled(hash::key(key), view.pool_len()))
 }
 
 /// The requests at each server of a view's pool, as its board says.

@@ -26,6 +26,9 @@ pub struct Streams {
     /// The seed of every request's key (see `engine::keyed`), drawn after
     /// the others so that adding it moved none of theirs.
     pub keys: u64,
+    /// The seed of every session's length (see `engine::lengths`), drawn
+    /// after the keys' for the same reason.
+    pub lengths: u64,
 }
 
 impl Streams {
@@ -34,7 +37,8 @@ impl Streams {
         let arrivals = SimRng::new(master.next_u64());
         let routing = SimRng::new(master.next_u64());
         let work = Demands { seed: master.next_u64() };
-        Streams { arrivals, routing, work, keys: master.next_u64() }
+        let keys = master.next_u64();
+        Streams { arrivals, routing, work, keys, lengths: master.next_u64() }
     }
 }
 

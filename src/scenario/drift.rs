@@ -3,7 +3,7 @@
 //! separated: `3@10s:0.25, 3@40s:1` slows server 3 to a quarter of its
 //! speed at 10 s and restores it at 40 s.
 
-use super::fields::format_number;
+use super::fields::{format_number, parse_schedule, schedule_text};
 use serde::Serialize;
 
 /// One scheduled change of one server's speed.
@@ -42,21 +42,12 @@ impl SpeedChange {
 
 /// Parses a whole schedule: "none", or changes separated by commas.
 pub fn parse(text: &str) -> Option<Vec<SpeedChange>> {
-    if text.trim() == "none" {
-        return Some(Vec::new());
-    }
-    let changes: Vec<SpeedChange> = text.split(',').map(SpeedChange::parse).collect::<Option<_>>()?;
-    (changes.len() <= MAX_CHANGES).then_some(changes)
+    parse_schedule(text, MAX_CHANGES, SpeedChange::parse)
 }
 
 /// The schedule as text that `parse` reads back.
 pub fn text(changes: &[SpeedChange]) -> String {
-    if changes.is_empty() {
-        return "none".into();
-    }
-    let change =
-        |c: &SpeedChange| format!("{}@{}s:{}", c.server, format_number(c.at_s), format_number(c.speed));
-    changes.iter().map(change).collect::<Vec<_>>().join(",")
+    schedule_text(changes, |c| format!("{}@{}s:{}", c.server, format_number(c.at_s), format_number(c.speed)))
 }
 
 #[cfg(test)]

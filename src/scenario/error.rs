@@ -17,6 +17,9 @@ pub enum ScenarioError {
     Combination { fields: &'static str, message: String },
     /// A field that cannot change while a simulation runs.
     NotLive { field: &'static str },
+    /// A change that is well formed but cannot apply to the simulation as
+    /// it is now (removing a server that is already gone).
+    Refused { field: &'static str, value: String, reason: String },
 }
 
 impl ScenarioError {
@@ -27,7 +30,8 @@ impl ScenarioError {
             ScenarioError::UnknownField { field, .. } => Some(field),
             ScenarioError::BadValue { field, .. }
             | ScenarioError::WrongType { field, .. }
-            | ScenarioError::NotLive { field } => Some(field),
+            | ScenarioError::NotLive { field }
+            | ScenarioError::Refused { field, .. } => Some(field),
             ScenarioError::Combination { fields, .. } => Some(fields),
         }
     }
@@ -58,6 +62,9 @@ impl fmt::Display for ScenarioError {
                 write!(f, "field `{field}`: wrong type: {} is {found}; expected {allowed}", shown(value))
             }
             ScenarioError::Combination { fields, message } => write!(f, "fields {fields}: {message}"),
+            ScenarioError::Refused { field, value, reason } => {
+                write!(f, "field `{field}`: {} cannot apply now: {reason}", shown(value))
+            }
             ScenarioError::NotLive { field } => write!(
                 f,
                 "field `{field}` shapes the whole simulation and cannot change while it runs; rebuild instead"

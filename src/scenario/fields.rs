@@ -2,6 +2,7 @@
 //! may change while a simulation runs, and how to read and write it.
 
 use super::drift::{self, SpeedChange};
+use super::membership::{self, Scheduled};
 pub use super::table::FIELDS;
 use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
 
@@ -31,6 +32,10 @@ pub enum FieldKind {
     SpeedSchedule,
     /// "all", or a range of servers per request class (see [`pools`](super::pools)).
     ServerRanges,
+    /// "none", or a schedule of membership changes (see [`membership`](super::membership)).
+    MembershipSchedule,
+    /// A number in `min..=max`, or "none".
+    NumberOrNone { min: f64, max: f64 },
 }
 
 /// A field's value, in the shape its kind gives it.
@@ -43,6 +48,7 @@ pub enum Value {
     List(Vec<f64>),
     Schedule(Vec<SpeedChange>),
     Ranges(Vec<(u32, u32)>),
+    Membership(Vec<Scheduled>),
 }
 
 impl Value {
@@ -82,6 +88,12 @@ impl Value {
             _ => Vec::new(),
         }
     }
+    pub(super) fn membership(&self) -> Vec<Scheduled> {
+        match self {
+            Value::Membership(changes) => changes.clone(),
+            _ => Vec::new(),
+        }
+    }
     pub(super) fn schedule(&self) -> Vec<SpeedChange> {
         match self {
             Value::Schedule(changes) => changes.clone(),
@@ -113,6 +125,7 @@ impl Field {
             Value::List(xs) => xs.iter().map(|x| format_number(*x)).collect::<Vec<_>>().join(","),
             Value::Schedule(changes) => drift::text(&changes),
             Value::Ranges(ranges) => pools::text(&ranges),
+            Value::Membership(changes) => membership::text(&changes),
         }
     }
 
@@ -132,6 +145,9 @@ impl Field {
                 format!("0, or a number from {} to {}", format_number(min), format_number(max))
             }
             FieldKind::Choice(names) => format!("one of {}", names.join(", ")),
+            FieldKind::NumberOrNone { min, max } => {
+                format!("\"none\" or a number from {} to {}", format_number(min), format_number(max))
+            }
             FieldKind::PercentileOrNone { min, max } => {
                 format!("\"none\" or a percentile from {} to {}", format_number(min), format_number(max))
             }
@@ -151,6 +167,11 @@ impl Field {
             }
             FieldKind::ServerRanges => format!(
                 "\"all\" or one range of servers FIRST-LAST per request class, separated by commas (0-7,8-9), at most {MAX_CLASSES}"
+            ),
+            FieldKind::MembershipSchedule => format!(
+                "\"none\" or up to {} changes SECONDSs:add, SECONDSs:remove:SERVER, SECONDSs:crash:SERVER or SECONDSs:restore:SERVER separated by commas (10s:add, 20s:remove:3), seconds from 0 to {}, each change possible when it comes",
+                membership::MAX_CHANGES,
+                format_number(membership::LATEST_S)
             ),
             FieldKind::SpeedSchedule => format!(
                 "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
@@ -187,7 +208,9 @@ impl Field {
                 x => number_in(x, min, max).map(Value::Number),
             },
             FieldKind::Choice(names) => names.iter().find(|n| **n == text).map(|n| Value::Choice(n)),
-            FieldKind::MillisOrNone { min, max } | FieldKind::PercentileOrNone { min, max } => match text {
+            FieldKind::MillisOrNone { min, max }
+            | FieldKind::PercentileOrNone { min, max }
+            | FieldKind::NumberOrNone { min, max } => match text {
                 "none" => Some(Value::Optional(None)),
                 _ => number_in(text.parse().ok()?, min, max).map(|x| Value::Optional(Some(x))),
             },
@@ -209,6 +232,7 @@ impl Field {
             }
             FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
             FieldKind::ServerRanges => pools::parse(text).map(Value::Ranges),
+            FieldKind::MembershipSchedule => membership::parse(text).map(Value::Membership),
         }
     }
 
@@ -223,25 +247,34 @@ impl Field {
                 FieldKind::Number { .. }
                 | FieldKind::ZeroOrNumber { .. }
                 | FieldKind::MillisOrNone { .. }
-                | FieldKind::PercentileOrNone { .. },
+                | FieldKind::PercentileOrNone { .. }
+                | FieldKind::NumberOrNone { .. },
                 Integer(_) | Float(_),
             ) => raw.to_string(),
-            (FieldKind::Choice(_) | FieldKind::SpeedSchedule | FieldKind::ServerRanges, String(s)) => {
-                s.clone()
-            }
-            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
-                if s != "none" && s.trim().parse::<f64>().is_err() =>
-            {
+            (
+                FieldKind::Choice(_)
+                | FieldKind::SpeedSchedule
+                | FieldKind::ServerRanges
+                | FieldKind::MembershipSchedule,
+                String(s),
+            ) => s.clone(),
+            (
+                FieldKind::MillisOrNone { .. }
+                | FieldKind::PercentileOrNone { .. }
+                | FieldKind::NumberOrNone { .. },
+                String(s),
+            ) if s != "none" && s.trim().parse::<f64>().is_err() => {
                 return Err(self.bad(&raw.to_string()));
             }
             (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && s.trim().parse::<f64>().is_err() => {
                 return Err(self.bad(&raw.to_string()));
             }
-            (FieldKind::MillisOrNone { .. } | FieldKind::PercentileOrNone { .. }, String(s))
-                if s == "none" =>
-            {
-                s.clone()
-            }
+            (
+                FieldKind::MillisOrNone { .. }
+                | FieldKind::PercentileOrNone { .. }
+                | FieldKind::NumberOrNone { .. },
+                String(s),
+            ) if s == "none" => s.clone(),
             (FieldKind::CountOrAll { .. }, String(s)) if s == "all" => s.clone(),
             (FieldKind::NumberList { .. }, Array(items)) => {
                 let numbers: Option<Vec<std::string::String>> = items
@@ -291,6 +324,23 @@ fn count_in(n: u64, min: u64, max: u64) -> Option<u64> {
 
 fn number_in(x: f64, min: f64, max: f64) -> Option<f64> {
     (x.is_finite() && x >= min && x <= max).then_some(x)
+}
+
+/// Parses a schedule: "none", or up to `max` items separated by commas.
+pub(super) fn parse_schedule<T>(text: &str, max: usize, item: fn(&str) -> Option<T>) -> Option<Vec<T>> {
+    if text.trim() == "none" {
+        return Some(Vec::new());
+    }
+    let items: Vec<T> = text.split(',').map(item).collect::<Option<_>>()?;
+    (items.len() <= max).then_some(items)
+}
+
+/// A schedule as text that `parse_schedule` reads back.
+pub(super) fn schedule_text<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
+    if items.is_empty() {
+        return "none".into();
+    }
+    items.iter().map(item).collect::<Vec<_>>().join(",")
 }
 
 /// Shortest text that reads back as the same number.

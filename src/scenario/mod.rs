@@ -9,6 +9,7 @@ pub mod drift;
 mod error;
 pub mod fields;
 mod kinds;
+pub mod membership;
 pub mod pools;
 mod table;
 
@@ -16,6 +17,7 @@ pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
+pub use membership::{Change, Roster, Standing};
 pub use table::MAX_SEED;
 
 use crate::keys::{Popularity, Scheme};
@@ -35,6 +37,8 @@ pub struct Scenario {
     pub server_weights: Vec<f64>,
     /// Scheduled changes of servers' speeds, in any order.
     pub speed_changes: Vec<SpeedChange>,
+    /// Scheduled membership changes, in any order.
+    pub membership: Vec<membership::Scheduled>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
     /// Request classes: each one's share of requests and relative cost (its
@@ -49,6 +53,9 @@ pub struct Scenario {
     pub pareto_shape: f64,
     pub clients: u32,
     pub session_length: u32,
+    /// `None`: every session has `session_length` requests; else the tail
+    /// index of Pareto lengths with that mean.
+    pub session_length_shape: Option<f64>,
     pub handshake_round_trips: u32,
     /// `None`: a warm connection never goes cold.
     pub idle_timeout_ms: Option<f64>,
@@ -74,6 +81,8 @@ pub struct Scenario {
     pub key_per: KeyPer,
     pub virtual_nodes: u32,
     pub bounded_load_c: f64,
+    /// How long the last chooser's copy of the mapping table lags a change.
+    pub table_lag_ms: f64,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
@@ -88,6 +97,7 @@ impl Default for Scenario {
             server_speeds: vec![1.0],
             server_weights: vec![1.0],
             speed_changes: Vec::new(),
+            membership: Vec::new(),
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
             class_shares: vec![1.0],
@@ -98,6 +108,7 @@ impl Default for Scenario {
             pareto_shape: 2.5,
             clients: 20,
             session_length: 10,
+            session_length_shape: None,
             handshake_round_trips: 2,
             idle_timeout_ms: None,
             subset_size: None,
@@ -118,6 +129,7 @@ impl Default for Scenario {
             key_per: KeyPer::Session,
             virtual_nodes: 100,
             bounded_load_c: 1.25,
+            table_lag_ms: 0.0,
             seed: 1,
             duration_s: 60.0,
             warmup_s: 0.0,
@@ -223,7 +235,12 @@ impl Scenario {
 
     /// The nominal weight of every server, in order.
     pub fn weights(&self) -> Vec<f64> {
-        (0..self.servers as usize).map(|i| self.server_weights[i % self.server_weights.len()]).collect()
+        (0..self.servers as usize).map(|i| self.weight_of(i)).collect()
+    }
+
+    /// The nominal weight of server `server` (added ones included).
+    pub fn weight_of(&self, server: usize) -> f64 {
+        self.server_weights[server % self.server_weights.len()]
     }
 
     pub fn pool_size(&self) -> u32 {
@@ -283,6 +300,37 @@ impl Scenario {
         } else {
             Popularity::Uniform
         }
+    }
+
+    /// Replays the membership schedule on a roster of the starting servers:
+    /// each change must be possible when it comes, and the most servers
+    /// it reaches must fit the limits `servers` must.
+    fn check_membership(&self) -> Result<(), ScenarioError> {
+        let mut roster = Roster::new(self.servers, &self.class_pools);
+        for scheduled in membership::in_order(&self.membership) {
+            roster.apply(scheduled.change).map_err(|reason| ScenarioError::Combination {
+                fields: "membership, servers",
+                message: format!(
+                    "the change at {} s ({}) cannot apply: {reason}",
+                    fields::format_number(scheduled.at_s),
+                    scheduled.change.text()
+                ),
+            })?;
+        }
+        let most = roster.len() as u64;
+        if most > u64::from(self.servers) {
+            let points = most * u64::from(self.virtual_nodes);
+            let entries = most * u64::from(self.choosers());
+            if points > MAX_RING_POINTS || entries > MAX_KNOWLEDGE_ENTRIES {
+                return Err(ScenarioError::Combination {
+                    fields: "membership, servers, virtual_nodes, clients, balancers",
+                    message: format!(
+                        "the schedule adds servers up to {most}: {points} points on the ring (at most {MAX_RING_POINTS}) and {entries} entries for the choosers to track (at most {MAX_KNOWLEDGE_ENTRIES})"
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Checks the rules that involve more than one field.
@@ -354,6 +402,7 @@ impl Scenario {
                 ),
             });
         }
+        self.check_membership()?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {
             return Err(ScenarioError::Combination {

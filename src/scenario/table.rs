@@ -57,6 +57,14 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.speed_changes = v.schedule(),
     },
     Field {
+        key: "membership",
+        help: "scheduled membership changes: a server added (the next index), removed (drained: it takes no new requests and finishes those it holds), crashed (the requests it holds go back to their choosers to be placed again) or restored; servers keep their index, and load stays a fraction of the starting capacity",
+        kind: FieldKind::MembershipSchedule,
+        live: false,
+        get: |s| Value::Membership(s.membership.clone()),
+        put: |s, v| s.membership = v.membership(),
+    },
+    Field {
         key: "service",
         help: "distribution of service times",
         kind: FieldKind::Choice(ServiceDistribution::NAMES),
@@ -135,6 +143,14 @@ pub static FIELDS: &[Field] = &[
         live: false,
         get: |s| Value::Count(s.session_length.into()),
         put: |s, v| s.session_length = v.count() as u32,
+    },
+    Field {
+        key: "session_length_shape",
+        help: "\"none\": every session has session_length requests; a number: lengths are heavy-tailed, Pareto with this tail index (smaller is heavier) and mean session_length, rounded to whole requests and capped at 10000, each session's drawn from a stream of its own",
+        kind: FieldKind::NumberOrNone { min: 1.05, max: 10.0 },
+        live: false,
+        get: |s| Value::Optional(s.session_length_shape),
+        put: |s, v| s.session_length_shape = v.optional(),
     },
     Field {
         key: "handshake_round_trips",
@@ -295,6 +311,14 @@ pub static FIELDS: &[Field] = &[
         live: true,
         get: |s| Value::Number(s.bounded_load_c),
         put: |s, v| s.bounded_load_c = v.number(),
+    },
+    Field {
+        key: "table_lag_ms",
+        help: "under the table policy, how long after a membership change the last chooser's copy of the mapping table takes the new version; chooser i of n takes it (i + 1)/n of the way through, so for a while choosers disagree on where a key lives (hash schemes need no copy and always agree)",
+        kind: FieldKind::Number { min: 0.0, max: 600_000.0 },
+        live: true,
+        get: |s| Value::Number(s.table_lag_ms),
+        put: |s, v| s.table_lag_ms = v.number(),
     },
     Field {
         key: "seed",

@@ -113,7 +113,7 @@ fn common_caveats(s: &Scenario) -> Vec<String> {
             "a request queued for {timeout} ms is sent back to choose again (queue_timeout_ms); the model lets it wait"
         ));
     }
-    if s.session_length > 1 {
+    if s.session_length > 1 || s.session_length_shape.is_some() {
         caveats.push(format!(
             "sessions send {} requests one after another, so requests do not arrive as a Poisson stream",
             s.session_length

@@ -1,0 +1,379 @@
+//! Membership changes while a simulation runs (seed 004: servers come and
+//! go, and data moves with them): a server added, removed (drained),
+//! crashed or restored, live or on the scenario's schedule.
+//!
+//! Servers keep their index for good. After any change every chooser's
+//! pool is an explicit list of members and its policy is rebuilt over it;
+//! placements are rebuilt from the new member set (the mapping table from
+//! its previous version, so only what must move moves). A crashed server's
+//! requests go back to their choosers to be placed again, as a queue
+//! timeout's do but counted apart (`crash_replaced`) and without using the
+//! retry budget: the seam where errors-as-responses and retries would go.
+//!
+//! For each change the engine measures, over a fixed sample of keys, the
+//! share whose server changed against the share that had to (the removed
+//! server's keys, or the newcomer's 1/N), and, under a lagging table, the
+//! requests its choosers sent elsewhere than the current version says.
+
+use super::session::{Fate, Stage};
+use super::{Event, Simulation};
+use crate::keys::{key_counts_of, spread, Placement, Unloaded};
+use crate::scenario::{Change, PolicyKind, Roster, ScenarioError, Standing};
+use crate::time::Time;
+use serde::Serialize;
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+/// The most keys a change's moved share, and the key shares, are measured
+/// over: every key of a smaller key space, else this many spread evenly.
+pub const SAMPLED_KEYS: u64 = 100_000;
+
+/// What one membership change did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChangeReport {
+    pub at_s: f64,
+    pub change: Change,
+    /// The server it concerned (the new one's index, for an add).
+    pub server: u32,
+    pub members_before: u32,
+    pub members_after: u32,
+    /// Under a key-placing policy: the share of the sampled keys whose
+    /// server changed, and the share that had to (the server's own keys
+    /// when one leaves; 1/N when one joins, N counting it).
+    pub keys_moved: Option<f64>,
+    pub keys_ideal: Option<f64>,
+    /// Requests sent back by the crash to be placed again.
+    pub crash_replaced: u64,
+    /// Under a lagging table, from this change to the next: requests
+    /// routed by a chooser whose copy lagged, and those of them sent to
+    /// another server than the current version names.
+    pub routed_during_lag: u64,
+    pub misrouted: u64,
+}
+
+/// The spread across members of their share of the key space and of the
+/// requests they completed (seed 001's "what hashing costs").
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KeySpread {
+    pub sampled_keys: u64,
+    /// Standard deviation over mean, and max over mean, of each member's
+    /// share of the sampled keys.
+    pub key_share_cv: f64,
+    pub key_share_max_over_mean: f64,
+    /// The same of the requests each member completed after the warm-up.
+    pub load_cv: f64,
+    pub load_max_over_mean: f64,
+}
+
+/// A server's part in the membership, as the snapshot shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerState {
+    #[default]
+    Active,
+    /// Removed, still finishing what it holds.
+    Draining,
+    /// Removed and empty.
+    Removed,
+    Crashed,
+}
+
+#[derive(Default)]
+pub struct Membership {
+    roster: Option<Roster>,
+    /// Where keys live, over every member: the current version.
+    directory: Option<Rc<dyn Placement>>,
+    reports: Vec<ChangeReport>,
+    /// The choosers' lag counts when each change happened.
+    lag_counts_at: Vec<(u64, u64)>,
+    /// Service completions a crash made void: (session place, when due).
+    voided: Vec<(u32, Time)>,
+    /// Each member's count of the sampled keys, worked out when asked.
+    key_counts: OnceCell<Vec<u64>>,
+}
+
+impl Membership {
+    pub fn new(servers: u32, class_pools: &[(u32, u32)]) -> Membership {
+        Membership { roster: Some(Roster::new(servers, class_pools)), ..Membership::default() }
+    }
+
+    fn roster(&self) -> &Roster {
+        self.roster.as_ref().expect("a simulation's roster")
+    }
+
+    /// Whether a service completion of place `id` due `now` was voided by a
+    /// crash; forgets it if so.
+    #[inline]
+    pub fn voids(&mut self, id: u32, now: Time) -> bool {
+        if self.voided.is_empty() {
+            return false;
+        }
+        let found = self.voided.iter().position(|&v| v == (id, now));
+        found.map(|i| self.voided.swap_remove(i)).is_some()
+    }
+
+    pub fn set_directory(&mut self, directory: Option<Rc<dyn Placement>>) {
+        self.directory = directory;
+        self.key_counts = OnceCell::new();
+    }
+}
+
+/// The sampled keys of a key space: all of a small one, else
+/// [`SAMPLED_KEYS`] spread evenly over it.
+fn sampled_keys(key_space: u64) -> impl Iterator<Item = u64> {
+    let n = key_space.min(SAMPLED_KEYS);
+    (0..n).map(move |i| i * key_space / n)
+}
+
+/// (share of the sampled keys whose server differs, share `before` placed on `server`).
+fn moved_and_held(before: &dyn Placement, after: &dyn Placement, server: u32, key_space: u64) -> (f64, f64) {
+    let (mut moved, mut held, mut n) = (0u64, 0u64, 0u64);
+    for key in sampled_keys(key_space) {
+        let was = before.place(key, &Unloaded);
+        moved += u64::from(was != after.place(key, &Unloaded));
+        held += u64::from(was == server);
+        n += 1;
+    }
+    (moved as f64 / n as f64, held as f64 / n as f64)
+}
+
+impl Simulation {
+    /// Adds a server, with the next index; returns it.
+    pub fn add_server(&mut self) -> Result<u32, ScenarioError> {
+        self.change_membership(Change::Add)
+    }
+
+    /// Removes server `server` from every member set: it takes no new
+    /// requests, and those it holds (queued, in service, on their way)
+    /// finish there.
+    pub fn remove_server(&mut self, server: usize) -> Result<(), ScenarioError> {
+        self.change_membership(Change::Remove(server as u32)).map(drop)
+    }
+
+    /// Crashes server `server`: it leaves every member set at once, and the
+    /// requests it held, queued or in service, go back to their choosers to
+    /// be placed again (counted in `crash_replaced`; none is lost).
+    pub fn crash_server(&mut self, server: usize) -> Result<(), ScenarioError> {
+        self.change_membership(Change::Crash(server as u32)).map(drop)
+    }
+
+    /// Restores a removed or crashed server to every member set it can join.
+    pub fn restore_server(&mut self, server: usize) -> Result<(), ScenarioError> {
+        self.change_membership(Change::Restore(server as u32)).map(drop)
+    }
+
+    /// Each server's part in the membership, index by index.
+    pub fn server_state(&self, server: usize) -> ServerState {
+        match self.membership.roster().standing(server) {
+            Standing::Member => ServerState::Active,
+            Standing::Crashed => ServerState::Crashed,
+            Standing::Removed => {
+                let s = &self.servers[server];
+                let holds = s.busy > 0 || !s.queue.is_empty();
+                if holds {
+                    ServerState::Draining
+                } else {
+                    ServerState::Removed
+                }
+            }
+        }
+    }
+
+    /// What each membership change did, in order.
+    pub fn membership_changes(&self) -> Vec<ChangeReport> {
+        let mut reports = self.membership.reports.clone();
+        let ends = self.membership.lag_counts_at.iter().skip(1).copied().chain([self.choosers.lag_counts()]);
+        for ((report, start), end) in reports.iter_mut().zip(&self.membership.lag_counts_at).zip(ends) {
+            report.routed_during_lag = end.0 - start.0;
+            report.misrouted = end.1 - start.1;
+        }
+        reports
+    }
+
+    /// How many membership changes have applied so far.
+    pub(super) fn changes_made(&self) -> usize {
+        self.membership.reports.len()
+    }
+
+    /// Requests sent, so far, to another server than the current version
+    /// of the chooser's mapping table names (while its copy lagged).
+    pub fn misrouted(&self) -> u64 {
+        self.choosers.lag_counts().1
+    }
+
+    /// Under a key-placing policy: the spread of the members' key shares
+    /// and of the requests they completed.
+    pub fn key_spread(&self) -> Option<KeySpread> {
+        let directory = self.membership.directory.as_ref()?;
+        let key_space = u64::from(self.scenario.key_space);
+        let counts = self
+            .membership
+            .key_counts
+            .get_or_init(|| key_counts_of(directory.as_ref(), sampled_keys(key_space)));
+        let (key_share_cv, key_share_max_over_mean) = spread(counts);
+        let completed: Vec<u64> =
+            directory.members().iter().map(|&s| self.metrics.completed_per_server[s as usize]).collect();
+        let (load_cv, load_max_over_mean) = spread(&completed);
+        Some(KeySpread {
+            sampled_keys: key_space.min(SAMPLED_KEYS),
+            key_share_cv,
+            key_share_max_over_mean,
+            load_cv: if load_cv.is_finite() { load_cv } else { 0.0 },
+            load_max_over_mean: if load_max_over_mean.is_finite() { load_max_over_mean } else { 0.0 },
+        })
+    }
+
+    /// The scenario's `change`th scheduled change is due: it applies unless
+    /// a live change has since made it impossible (then it is dropped).
+    pub(super) fn scheduled_change(&mut self, change: u32) {
+        if let Some(scheduled) = self.scenario.membership.get(change as usize) {
+            let _ = self.change_membership(scheduled.change);
+        }
+    }
+
+    /// Applies one change; returns the server it concerned.
+    fn change_membership(&mut self, change: Change) -> Result<u32, ScenarioError> {
+        let mut roster = self.membership.roster().clone();
+        let before = roster.members();
+        roster.apply(change).map_err(|reason| ScenarioError::Refused {
+            field: "membership",
+            value: change.text(),
+            reason,
+        })?;
+        let members = roster.members();
+        self.membership.roster = Some(roster);
+        let server = change.server().unwrap_or(self.servers.len() as u32);
+        let mut crash_replaced = 0;
+        match change {
+            Change::Add => self.grow(),
+            Change::Crash(s) => crash_replaced = self.crash(s as usize),
+            Change::Restore(s) => self.servers[s as usize].restore(self.scenario.slots),
+            Change::Remove(_) => {}
+        }
+        self.choosers.change_members(&members, &mut self.streams.routing);
+        self.choosers
+            .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
+        if let Some(decisions) = &mut self.decisions {
+            decisions.clear();
+        }
+        self.report_idle_servers();
+        let (keys_moved, keys_ideal) = self.move_keys(change, server, members.len());
+        self.membership.lag_counts_at.push(self.choosers.lag_counts());
+        self.membership.reports.push(ChangeReport {
+            at_s: self.now.as_secs(),
+            change,
+            server,
+            members_before: before.len() as u32,
+            members_after: members.len() as u32,
+            keys_moved,
+            keys_ideal,
+            crash_replaced,
+            routed_during_lag: 0,
+            misrouted: 0,
+        });
+        Ok(server)
+    }
+
+    /// A server joins with the next index, empty, at its place in the
+    /// scenario's pattern of speeds and weights.
+    fn grow(&mut self) {
+        let index = self.servers.len();
+        let levels = self.scenario.priority_levels();
+        self.servers.push(super::server::Server::new(
+            self.scenario.slots,
+            self.scenario.speed_of(index),
+            levels,
+        ));
+        self.choosers.add_server(self.scenario.weight_of(index));
+        self.idle_listed.push(false);
+        self.board.push(0);
+        self.metrics.add_server();
+    }
+
+    /// Sends back every request `server` holds, queued or in service, and
+    /// takes its slots away; returns how many went back.
+    fn crash(&mut self, server: usize) -> u64 {
+        self.servers[server].set_timeout_due(None);
+        let mut sent_back = 0;
+        while let Some(id) = self.servers[server].queue.pop_next() {
+            sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
+        }
+        let in_service: Vec<(u32, Fate, Time, Time)> = self
+            .sessions
+            .iter()
+            .filter(|(_, s)| s.request.server as usize == server && s.request.stage == Stage::InService)
+            .filter(|(_, s)| s.fate != Fate::Cancelled)
+            .map(|(id, s)| (id, s.fate, s.request.departs, s.request.arrives))
+            .collect();
+        for (id, fate, started, due) in in_service {
+            self.membership.voided.push((id, due));
+            self.servers[server].busy -= 1;
+            if fate == Fate::Lost {
+                self.metrics.on_wasted(self.now, self.now - started);
+                self.discard(id);
+            } else {
+                sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
+            }
+        }
+        self.servers[server].crash();
+        sent_back
+    }
+
+    /// Rebuilds the placements for the new member set (the table from its
+    /// previous version, taken by each chooser after its share of the lag)
+    /// and measures the keys that moved; (moved, ideal) under a
+    /// key-placing policy.
+    fn move_keys(&mut self, change: Change, server: u32, members: usize) -> (Option<f64>, Option<f64>) {
+        let Some(before) = self.membership.directory.clone() else { return (None, None) };
+        let after = before.rebuilt(&self.choosers_members());
+        let lag = Time::from_ms(self.scenario.table_lag_ms);
+        let lagging = self.scenario.policy == PolicyKind::Table && lag > Time::ZERO;
+        let (now, choosers) = (self.now, self.scenario.choosers() as u64);
+        let per_chooser = (self.choosers.count() as u64 / choosers.max(1)).max(1);
+        // Chooser i of n takes the new version (i + 1)/n of the way through the lag.
+        let due = |member: usize| {
+            let chooser = member as u64 / per_chooser;
+            lagging
+                .then(|| now + Time((lag.0 as u128 * u128::from(chooser + 1) / u128::from(choosers)) as u64))
+        };
+        self.choosers.update_placements(&after, due);
+        if lagging {
+            for member in 0..self.choosers.count() {
+                if let Some(at) = due(member) {
+                    self.events.push(at, Event::TableUpdate { member: member as u32 });
+                }
+            }
+        }
+        let (moved, held) =
+            moved_and_held(before.as_ref(), after.as_ref(), server, self.scenario.key_space.into());
+        let ideal = match change {
+            Change::Add | Change::Restore(_) => 1.0 / members as f64,
+            Change::Remove(_) | Change::Crash(_) => held,
+        };
+        self.membership.set_directory(Some(after));
+        (Some(moved), Some(ideal))
+    }
+
+    fn choosers_members(&self) -> Vec<u32> {
+        self.membership.roster().members()
+    }
+
+    /// The membership schedule, as events.
+    pub(super) fn schedule_membership(&mut self) {
+        for (change, due) in self.scenario.membership.iter().enumerate() {
+            self.events.push(Time::from_secs(due.at_s), Event::MembershipChange { change: change as u32 });
+        }
+    }
+}
+
+/// The schedule's text for one change, for narration.
+pub fn describe(change: Change) -> String {
+    match change {
+        Change::Add => "a server is added".into(),
+        Change::Remove(s) => {
+            format!("server {s} is removed: it finishes what it holds and takes nothing new")
+        }
+        Change::Crash(s) => format!("server {s} crashes: what it held goes back to be placed again"),
+        Change::Restore(s) => format!("server {s} is restored"),
+    }
+}
