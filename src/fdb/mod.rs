@@ -15,6 +15,38 @@
 //! server, wait, deliver a reply or fail. Nothing here knows of the engine;
 //! the engine (or a test) carries the actions out and feeds the events back.
 //! Time is the engine's integer [`Time`], randomness its [`SimRng`].
+//!
+//! # Driving them from the engine
+//!
+//! A chooser (a client, or a balancer of the tier) using either policy keeps
+//! a [`FailureMonitor`] over the servers it talks to, and under `loadBalance`
+//! a [`Knowledge`] (its [`QueueModel`] and its record of waits); both live as
+//! long as the chooser. Each request gets its [`Alternatives`], built once
+//! per chooser and shared (`Arc`): every server of the pool, or under
+//! datacenter awareness [`Alternatives::local_first`] with the chooser's
+//! datacenter, the engine adding the cross-datacenter delay to every hop
+//! between datacenters. The request's balancer is started with them and
+//! kept beside the request until it is done and, under `loadBalance`, has
+//! nothing [`LoadBalance::in_flight`] (a lagging reply still informs the
+//! model). The engine then carries out each action and maps its own events
+//! back:
+//!
+//! | action | the engine | event back |
+//! |---|---|---|
+//! | `Send { server }` | sends a copy of the request to the server | `Reply { server, .. }` when its response arrives |
+//! | `Backoff { until }` | schedules a timer | `BackoffDone` at `until` |
+//! | `SecondRequestAt { at }` | schedules a timer | `SecondRequestDue` at `at` |
+//! | `Wait { until }` | notes that the request waits for a server to come up; schedules a timer unless `until` is `Time::NEVER` | `AlternativeUp` when the monitor marks one of its servers up; `WaitDone` at `until` |
+//! | `Deliver { server }` | that server's response is the request's: it travels back to the client | |
+//! | `Fail(kind)` | the request fails with `kind` (the caller may start it again: after `FutureVersion`, 10 ms later) | |
+//!
+//! A server's response is `Reply { error: None, penalty }` with the penalty
+//! from its queue ([`PenaltyCurve`]); a connection that breaks (a crashed or
+//! removed server, once membership changes exist) is `BrokenPromise` with
+//! no penalty, and the engine marks the server failed in the monitor, and
+//! up again, with `AlternativeUp`, when it returns. Timers that arrive after
+//! the balancer moved on are ignored, so the engine never needs to cancel
+//! one. Every event goes with a [`Context`] holding the current time.
 
 pub mod alternatives;
 pub mod basic;
