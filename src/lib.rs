@@ -19,6 +19,7 @@ pub mod charts;
 pub mod engine;
 pub mod explain;
 pub mod export;
+pub mod fdb;
 pub mod keys;
 pub mod metrics;
 pub mod policy;

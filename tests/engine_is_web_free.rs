@@ -31,6 +31,7 @@ fn engine_sources_do_not_touch_the_web() {
         ("metrics", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         ("scenario", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         ("explain", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
+        ("fdb", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         // The command line draws SVG with plotters, and nothing of the web.
         ("cli", &["wasm_bindgen", "web_sys", "js_sys"]),
     ] {
