@@ -18,7 +18,7 @@
 use super::session::{Fate, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, Placement, Unloaded};
-use crate::scenario::{Change, PolicyKind, Roster, ScenarioError, Standing};
+use crate::scenario::{Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES};
 use crate::time::Time;
 use serde::Serialize;
 use std::cell::OnceCell;
@@ -76,6 +76,17 @@ pub enum ServerState {
     /// Removed and empty.
     Removed,
     Crashed,
+}
+
+impl ServerState {
+    pub fn name(self) -> &'static str {
+        match self {
+            ServerState::Active => "active",
+            ServerState::Draining => "draining",
+            ServerState::Removed => "removed",
+            ServerState::Crashed => "crashed",
+        }
+    }
 }
 
 #[derive(Default)]
@@ -139,27 +150,31 @@ fn moved_and_held(before: &dyn Placement, after: &dyn Placement, server: u32, ke
 
 impl Simulation {
     /// Adds a server, with the next index; returns it.
+    ///
+    /// A change made live, by this method or the three below, joins the
+    /// scenario's schedule at the time it applied, so that
+    /// [`Simulation::scenario`] runs the same again from the seed.
     pub fn add_server(&mut self) -> Result<u32, ScenarioError> {
-        self.change_membership(Change::Add)
+        self.change_live(Change::Add)
     }
 
     /// Removes server `server` from every member set: it takes no new
     /// requests, and those it holds (queued, in service, on their way)
     /// finish there.
     pub fn remove_server(&mut self, server: usize) -> Result<(), ScenarioError> {
-        self.change_membership(Change::Remove(server as u32)).map(drop)
+        self.change_live(Change::Remove(server as u32)).map(drop)
     }
 
     /// Crashes server `server`: it leaves every member set at once, and the
     /// requests it held, queued or in service, go back to their choosers to
     /// be placed again (counted in `crash_replaced`; none is lost).
     pub fn crash_server(&mut self, server: usize) -> Result<(), ScenarioError> {
-        self.change_membership(Change::Crash(server as u32)).map(drop)
+        self.change_live(Change::Crash(server as u32)).map(drop)
     }
 
     /// Restores a removed or crashed server to every member set it can join.
     pub fn restore_server(&mut self, server: usize) -> Result<(), ScenarioError> {
-        self.change_membership(Change::Restore(server as u32)).map(drop)
+        self.change_live(Change::Restore(server as u32)).map(drop)
     }
 
     /// Each server's part in the membership, index by index.
@@ -229,6 +244,18 @@ impl Simulation {
         if let Some(scheduled) = self.scenario.membership.get(change as usize) {
             let _ = self.change_membership(scheduled.change);
         }
+    }
+
+    /// Applies a change made live and adds it to the schedule, which holds
+    /// at most [`MAX_CHANGES`] of them.
+    fn change_live(&mut self, change: Change) -> Result<u32, ScenarioError> {
+        if self.scenario.membership.len() >= MAX_CHANGES {
+            let reason = format!("the schedule holds at most {MAX_CHANGES} changes");
+            return Err(ScenarioError::Refused { field: "membership", value: change.text(), reason });
+        }
+        let server = self.change_membership(change)?;
+        self.scenario.membership.push(Scheduled { at_s: self.now.as_secs(), change });
+        Ok(server)
     }
 
     /// Applies one change; returns the server it concerned.

@@ -106,3 +106,29 @@ fn a_change_made_live_equals_the_same_change_scheduled() {
     assert_eq!((a.counts, a.completed_per_server.clone()), (b.counts, b.completed_per_server.clone()));
     assert!(a.counts.crash_replaced > 0);
 }
+
+#[test]
+fn a_change_made_live_joins_the_schedule_so_the_scenario_runs_the_same_again() {
+    let mut scenario = Scenario::default();
+    scenario.set_many([("duration_s", "3"), ("policy", "ring")]).unwrap();
+    let mut live = Simulation::new(&scenario).unwrap();
+    live.advance_to(Time::from_ms(700.0), u64::MAX);
+    live.crash_server(2).unwrap();
+    live.advance_to(Time::from_ms(1500.0), u64::MAX);
+    assert_eq!(live.add_server().unwrap(), 10);
+    let recorded = live.scenario().clone();
+    assert_eq!(scenario_text(&recorded), "0.7s:crash:2,1.5s:add");
+    live.run();
+    let mut again = Simulation::new(&recorded).unwrap();
+    again.run();
+    // A scheduled change is an event of the trace and a live one is not,
+    // so the runs are compared by what they did.
+    let (a, b) = (live.summary(), again.summary());
+    assert_eq!((a.counts, &a.completed_per_server), (b.counts, &b.completed_per_server));
+    assert_eq!((a.queue_ms.p99, a.latency_ms.mean), (b.queue_ms.p99, b.latency_ms.mean));
+    assert!(a.counts.crash_replaced > 0);
+}
+
+fn scenario_text(scenario: &Scenario) -> String {
+    crate::scenario::fields::find("membership").unwrap().text(scenario)
+}

@@ -17,7 +17,7 @@ pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
-pub use membership::{Change, Roster, Standing};
+pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES};
 pub use table::MAX_SEED;
 
 use crate::keys::{Popularity, Scheme};

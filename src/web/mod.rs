@@ -25,6 +25,7 @@ mod frame;
 mod hash;
 mod hooks;
 mod keys_figure;
+mod membership_tools;
 mod narration;
 mod notice;
 mod options;

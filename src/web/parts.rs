@@ -9,6 +9,7 @@ use super::controls::{Controls, Placement};
 use super::decision_caption::DecisionCaption;
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
+use super::membership_tools::MembershipTools;
 use super::narration::Narration;
 use super::notice::Notices;
 use super::options::{versus_label, Kind, Options, Theme, VERSUS_KEY};
@@ -37,6 +38,8 @@ pub struct Parts {
     pub share: Option<Share>,
     /// The lab's capacity search.
     pub capacity: Option<CapacityPanel>,
+    /// The lab's servers joining and leaving.
+    pub membership: Option<MembershipTools>,
     /// The lab's compare form and presets.
     pub compare_form: Option<CompareForm>,
     pub presets: Option<PresetPicker>,
@@ -117,6 +120,7 @@ impl Parts {
         let controls = Controls::build(&options.controls, placement, &ids)?;
         // The lab's panel: the settings first, so the policy is in sight;
         // then presets, comparison and the sharing tools.
+        let membership = panel.as_ref().map(|panel| MembershipTools::build(panel, &ids)).transpose()?;
         let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
         let versus = options.text(VERSUS_KEY);
         let compare_form =
@@ -136,6 +140,7 @@ impl Parts {
             take_away,
             share,
             compare_form,
+            membership,
             presets,
             capacity,
             controls,

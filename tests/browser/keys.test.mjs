@@ -68,3 +68,46 @@ test('a ring shows where keys live, the key just placed, and its spread as the c
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('servers join and leave from the page: the ring changes, the URL keeps the change, and nothing is lost', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=ring&virtual_nodes=20&speed=0.5' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 300);
+  const spread = () => page.textContent('#chart-keys-spread');
+  assert.match(await spread(), /^over 10 servers/);
+  await page.click('#add-server');
+  assert.match(await page.textContent('#membership-status'),
+    /^Server 10 joined at \d+\.\d{3} s; \d+\.\d% of keys moved \(the fewest possible: 9\.1%\)\.$/);
+  await page.waitForFunction(() => /^over 11 servers/.test(document.getElementById('chart-keys-spread').textContent));
+  await page.selectOption('#member', '3');
+  await page.click('#crash-server');
+  assert.match(await page.textContent('#membership-status'), /^Server 3 crashed at \d+\.\d{3} s(; \d+ requests it held went back to be placed again)?; /);
+  await page.waitForFunction(() => /^over 10 servers/.test(document.getElementById('chart-keys-spread').textContent));
+  // The link names both changes at the instants they applied.
+  const membership = decodeURIComponent((await hashEntries(page)).get('membership'));
+  assert.match(membership, /^\d+\.\d{1,3}s:add,\d+\.\d{1,3}s:crash:3$/);
+  assert.match(await page.textContent('#member'), /3 \(crashed\)/);
+  // A change that cannot apply says why and changes nothing.
+  await page.click('#crash-server');
+  assert.match(await page.textContent('#membership-status'), /^Not applied: field `membership`: `crash:3` cannot apply now/);
+  assert.equal(decodeURIComponent((await hashEntries(page)).get('membership')), membership);
+  await page.locator('#topology').scrollIntoViewIfNeeded();
+  await screenshot(page, 'membership-crashed');
+  // The link replays the same run: opened afresh and brought to the same
+  // simulated time, it gives the same counts.
+  await page.click('#play');
+  const time = await page.evaluate(() => window.lbsim.simTime());
+  const first = JSON.parse(await page.evaluate(() => window.lbsim.summary()));
+  assert.ok(first.counts.crash_replaced > 0, 'the crash sent requests back');
+  const { page: again, errors: errorsAgain } = await openApp(browser, server.url, { hash: new URL(page.url()).hash.slice(1) });
+  await again.click('#play');
+  const start = await again.evaluate(() => window.lbsim.simTime());
+  assert.ok(start < time, `${start} < ${time}`);
+  await again.evaluate((ms) => window.lbsim.advance(ms), time - start);
+  const second = JSON.parse(await again.evaluate(() => window.lbsim.summary()));
+  assert.deepEqual(second.counts, first.counts);
+  assert.deepEqual(second.completed_per_server, first.completed_per_server);
+  assert.deepEqual(errorsAgain, []);
+  await again.context().close();
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

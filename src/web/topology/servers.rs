@@ -1,11 +1,13 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests. Compact view: one cell each, shaded by busy slots, with a bar
-//! for its queue.
+//! for its queue. A server that has left, or is leaving, is marked over
+//! its row or cell by shape as well as by word: a cross when crashed, a
+//! veil when removed, a dashed outline while it drains.
 
 use super::layout::{Layout, Rect};
 use crate::web::theme::{Palette, LOAD_SHADES};
-use lbsim::engine::ServerView;
+use lbsim::engine::{ServerState, ServerView};
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
@@ -13,6 +15,60 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
         draw_cells(context, layout, servers, palette);
     } else {
         draw_rows(context, layout, servers, palette);
+    }
+    draw_states(context, layout, servers, palette);
+}
+
+/// The marks of servers that are not active members.
+fn draw_states(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    palette: &Palette,
+) {
+    let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active);
+    let px = layout.label_px();
+    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_text_baseline("middle");
+    context.set_text_align("left");
+    for (i, server) in gone {
+        let c = layout.servers.cell(i);
+        match server.state {
+            ServerState::Removed => {
+                context.set_global_alpha(0.75);
+                context.set_fill_style_str(&palette.panel.css());
+                context.fill_rect(c.x, c.y, c.w, c.h);
+                context.set_global_alpha(1.0);
+            }
+            ServerState::Draining => {
+                let dash = js_sys::Array::of2(&5.0.into(), &4.0.into());
+                let _ = context.set_line_dash(&dash);
+                context.set_stroke_style_str(&palette.ink.css());
+                context.set_line_width(1.5);
+                context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
+                let _ = context.set_line_dash(&js_sys::Array::new());
+            }
+            ServerState::Crashed => {
+                context.set_stroke_style_str(&palette.ink.css());
+                context.set_line_width(2.5);
+                context.begin_path();
+                context.move_to(c.x + 2.0, c.y + 2.0);
+                context.line_to(c.x + c.w - 2.0, c.y + c.h - 2.0);
+                context.move_to(c.x + c.w - 2.0, c.y + 2.0);
+                context.line_to(c.x + 2.0, c.y + c.h - 2.0);
+                context.stroke();
+            }
+            ServerState::Active => {}
+        }
+        if !layout.compact && c.h >= px {
+            let word = server.state.name();
+            let width = context.measure_text(word).map_or(px * 4.0, |m| m.width());
+            let x = c.x + c.w * 0.2;
+            context.set_fill_style_str(&palette.panel.css());
+            context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
+            context.set_fill_style_str(&palette.ink.css());
+            let _ = context.fill_text(word, x, c.y + c.h / 2.0);
+        }
     }
 }
 

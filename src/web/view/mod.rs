@@ -131,9 +131,12 @@ impl View {
         }
         let max_requests = match self.reduced_motion {
             true => 0,
-            false => topology::max_requests(self.params.scenario.servers as usize),
+            false => topology::max_requests(self.servers()),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
+        if let Some(tools) = &mut self.parts.membership {
+            tools.show(&self.snapshot);
+        }
         self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
         let focus = Focus {
             told: self.parts.event_log.highlighted.as_ref(),
@@ -324,10 +327,15 @@ impl View {
                 let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
         }
-        self.parts.canvases.show_compact_legend(self.params.scenario.servers as usize);
+        self.parts.canvases.show_compact_legend(self.servers());
         self.parts.canvases.show_keys_for(&self.sim);
         self.parts.canvases.invalidate();
         self.readouts_stale = true;
+    }
+
+    /// How many servers the simulation has (added ones too).
+    fn servers(&self) -> usize {
+        self.snapshot.servers.len().max(self.params.scenario.servers as usize)
     }
 
     /// Plays or pauses; a spike that is over plays again from its start.

@@ -1,6 +1,7 @@
 //! Which of a view's elements report an edit or a press, and what each does.
 
 use super::*;
+use crate::web::membership_tools::Ask;
 
 impl View {
     /// Every element that reports an edit or a press, with its event and
@@ -48,6 +49,11 @@ impl View {
         if let Some(presets) = &self.parts.presets {
             add(&presets.select, "change", Target::Preset);
         }
+        if let Some(tools) = &self.parts.membership {
+            for (button, ask) in &tools.buttons {
+                add(button, "click", Target::Membership(*ask));
+            }
+        }
         targets
     }
 }
@@ -70,6 +76,7 @@ pub enum Target {
     Metric,
     PinBaseline,
     Capacity,
+    Membership(Ask),
     /// A click in the topology, at the event's point.
     Topology,
 }
@@ -97,6 +104,7 @@ impl Target {
             Target::Metric => view.metric_chosen(),
             Target::PinBaseline => view.pin_baseline(),
             Target::Capacity => view.find_capacity(),
+            Target::Membership(ask) => view.change_membership(ask),
         }
     }
 }

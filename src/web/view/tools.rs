@@ -4,6 +4,7 @@
 //! the topology follows or slows.
 
 use super::*;
+use crate::web::membership_tools::Ask;
 
 impl View {
     /// Draws a seed from the browser's cryptographic generator.
@@ -147,6 +148,35 @@ impl View {
                 .parts
                 .notices
                 .show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }]),
+        }
+    }
+
+    /// Adds a server, or removes, crashes or restores the one chosen, at
+    /// the next whole simulated millisecond (so that the schedule, and the
+    /// link, name the instant exactly); says what it did, or why not.
+    pub fn change_membership(&mut self, ask: Ask) {
+        let Some(tools) = &self.parts.membership else { return };
+        let chosen = tools.chosen();
+        let at = Time::from_ms(self.sim.now().as_ms().floor() + 1.0);
+        self.sim.advance_to(at, u64::MAX);
+        let done = match (ask, chosen) {
+            (Ask::Add, _) => self.sim.add_server().map(drop),
+            (Ask::Remove, Some(server)) => self.sim.remove_server(server),
+            (Ask::Crash, Some(server)) => self.sim.crash_server(server),
+            (Ask::Restore, Some(server)) => self.sim.restore_server(server),
+            (_, None) => return,
+        };
+        match done {
+            Ok(()) => {
+                self.params.scenario.membership = self.sim.scenario().membership.clone();
+                if let (Some(tools), Some(report)) =
+                    (&self.parts.membership, self.sim.membership_changes().last())
+                {
+                    tools.tell(report);
+                }
+                self.settings_changed();
+            }
+            Err(error) => tools.refuse(&format!("Not applied: {error}.")),
         }
     }
 
