@@ -36,10 +36,13 @@ pub enum Sentence {
     /// How many requests were hedged, what the copies cost, and p99
     /// latency against the twin's.
     Hedging,
+    /// What the last membership change moved: the share of keys placed on
+    /// another server, against the fewest possible and the twin's.
+    Moved,
 }
 
 impl Sentence {
-    const NAMES: [(&'static str, Sentence); 8] = [
+    const NAMES: [(&'static str, Sentence); 9] = [
         ("tail", Sentence::Tail),
         ("spike", Sentence::Spike),
         ("bounces", Sentence::Bounces),
@@ -48,6 +51,7 @@ impl Sentence {
         ("theory", Sentence::Theory),
         ("ratios", Sentence::Ratios),
         ("hedging", Sentence::Hedging),
+        ("moved", Sentence::Moved),
     ];
 
     pub fn name(self) -> &'static str {
@@ -224,6 +228,24 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 None => format!("No request is hedged{tail}."),
             }
         }
+        Sentence::Moved => {
+            let Some(change) = s.membership.last() else {
+                return Some("No server has joined or left yet.".to_string());
+            };
+            let (moved, ideal) = (change.keys_moved?, change.keys_ideal?);
+            let twin = versus.and_then(|v| {
+                let moved = v.summary.membership.last()?.keys_moved?;
+                Some(format!("; with {}, {:.1}%", v.label, 100.0 * moved))
+            });
+            format!(
+                "At {:.1} s {}: {:.1}% of keys moved to another server, where the fewest possible is {:.1}%{}.",
+                change.at_s,
+                happened(change.change),
+                100.0 * moved,
+                100.0 * ideal,
+                twin.unwrap_or_default()
+            )
+        }
         Sentence::Staleness => {
             let staleness = &s.decision_staleness_ms;
             if staleness.count == 0 {
@@ -281,6 +303,17 @@ pub fn ms(x: f64) -> String {
 }
 
 /// 12345 as "12,345".
+/// A membership change in a few words: "a server joined".
+fn happened(change: crate::scenario::Change) -> String {
+    use crate::scenario::Change;
+    match change {
+        Change::Add => "a server joined".into(),
+        Change::Remove(s) => format!("server {s} left"),
+        Change::Crash(s) => format!("server {s} crashed"),
+        Change::Restore(s) => format!("server {s} came back"),
+    }
+}
+
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
