@@ -79,6 +79,7 @@ fn the_explainer_has_its_sections_each_with_a_claim() {
         "work",
         "hedging",
         "keys",
+        "tables",
         "moving",
         "bounded",
     ];

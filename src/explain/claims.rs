@@ -11,7 +11,7 @@ use std::fmt;
 type Reader = fn(&Summary) -> f64;
 
 /// Figures a claim can name, each read from a summary.
-const FIGURES: [(&str, Reader); 15] = [
+const FIGURES: [(&str, Reader); 16] = [
     ("queue_p50", |s| s.queue_ms.p50),
     ("queue_p99", |s| s.queue_ms.p99),
     ("queue_max", |s| s.queue_ms.p100),
@@ -27,10 +27,11 @@ const FIGURES: [(&str, Reader); 15] = [
     ("server_spread", server_spread),
     ("keys_moved", |s| last_change(s).and_then(|c| c.keys_moved).unwrap_or(f64::NAN)),
     ("keys_ideal", |s| last_change(s).and_then(|c| c.keys_ideal).unwrap_or(f64::NAN)),
+    ("misrouted", |s| last_change(s).map_or(f64::NAN, |c| c.misrouted as f64)),
 ];
 
-/// The last membership change of the run, which `keys_moved` and
-/// `keys_ideal` read (not a number when there was none, so that a claim
+/// The last membership change of the run, which `keys_moved`,
+/// `keys_ideal` and `misrouted` read (not a number when there was none, so that a claim
 /// about it fails).
 fn last_change(summary: &Summary) -> Option<&crate::engine::ChangeReport> {
     summary.membership.last()

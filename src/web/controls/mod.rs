@@ -284,6 +284,7 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
             "only the hash ring and bounded loads place virtual nodes"
         }
         "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
+        "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
         _ => return None,
     };
     Some(format!("Not used by {}: {why}.", policy.title()))

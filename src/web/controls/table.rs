@@ -211,5 +211,12 @@ pub static CONTROLS: &[Control] = &[
         widget: Widget::Choice,
         show: Show::Nothing,
     },
+    Control {
+        key: "table_lag_ms",
+        label: "Mapping table's copies lag by",
+        group: Group::Keys,
+        widget: Widget::Presets(&["0", "100", "200", "500", "1000", "2000", "5000", "10000"]),
+        show: Show::Value("ms"),
+    },
     Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Seed, show: Show::Nothing },
 ];
