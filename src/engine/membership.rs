@@ -101,6 +101,18 @@ pub struct Membership {
     voided: Vec<(u32, Time)>,
     /// Each member's count of the sampled keys, worked out when asked.
     key_counts: OnceCell<Vec<u64>>,
+    /// The sampled keys the last change moved, for the picture.
+    moves: Option<KeyMoves>,
+}
+
+/// The sampled keys a membership change moved: how many left each server
+/// and how many arrived at each, server by server.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct KeyMoves {
+    /// When the change applied, in simulated ms.
+    pub at_ms: f64,
+    pub left: Vec<u32>,
+    pub arrived: Vec<u32>,
 }
 
 impl Membership {
@@ -136,12 +148,23 @@ fn sampled_keys(key_space: u64) -> impl Iterator<Item = u64> {
     (0..n).map(move |i| i * key_space / n)
 }
 
-/// (share of the sampled keys whose server differs, share `before` placed on `server`).
-fn moved_and_held(before: &dyn Placement, after: &dyn Placement, server: u32, key_space: u64) -> (f64, f64) {
+/// (share of the sampled keys whose server differs, share `before` placed
+/// on `server`), counting into `moves` the keys that left and arrived at
+/// each server.
+fn moved_and_held(
+    (before, after): (&dyn Placement, &dyn Placement),
+    server: u32,
+    key_space: u64,
+    moves: &mut KeyMoves,
+) -> (f64, f64) {
     let (mut moved, mut held, mut n) = (0u64, 0u64, 0u64);
     for key in sampled_keys(key_space) {
-        let was = before.place(key, &Unloaded);
-        moved += u64::from(was != after.place(key, &Unloaded));
+        let (was, is) = (before.place(key, &Unloaded), after.place(key, &Unloaded));
+        if was != is {
+            moved += 1;
+            moves.left[was as usize] += 1;
+            moves.arrived[is as usize] += 1;
+        }
         held += u64::from(was == server);
         n += 1;
     }
@@ -192,6 +215,11 @@ impl Simulation {
                 }
             }
         }
+    }
+
+    /// The keys the last membership change moved, under a key-placing policy.
+    pub fn key_moves(&self) -> Option<&KeyMoves> {
+        self.membership.moves.as_ref()
     }
 
     /// What each membership change did, in order.
@@ -371,8 +399,15 @@ impl Simulation {
                 }
             }
         }
-        let (moved, held) =
-            moved_and_held(before.as_ref(), after.as_ref(), server, self.scenario.key_space.into());
+        let servers = self.servers.len();
+        let mut moves = KeyMoves { at_ms: now.as_ms(), left: vec![0; servers], arrived: vec![0; servers] };
+        let (moved, held) = moved_and_held(
+            (before.as_ref(), after.as_ref()),
+            server,
+            self.scenario.key_space.into(),
+            &mut moves,
+        );
+        self.membership.moves = Some(moves);
         let ideal = match change {
             Change::Add | Change::Restore(_) => 1.0 / members as f64,
             Change::Remove(_) | Change::Crash(_) => held,

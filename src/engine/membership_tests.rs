@@ -132,3 +132,18 @@ fn a_change_made_live_joins_the_schedule_so_the_scenario_runs_the_same_again() {
 fn scenario_text(scenario: &Scenario) -> String {
     crate::scenario::fields::find("membership").unwrap().text(scenario)
 }
+
+#[test]
+fn the_keys_a_join_moves_all_arrive_at_the_new_server() {
+    let mut scenario = Scenario::default();
+    scenario.set_many([("duration_s", "2"), ("policy", "ring"), ("membership", "1s:add")]).unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.run();
+    let moves = sim.key_moves().expect("a ring counts the keys it moves");
+    let (left, arrived): (u32, u32) = (moves.left.iter().sum(), moves.arrived.iter().sum());
+    assert_eq!(left, arrived);
+    assert_eq!(moves.arrived[10], arrived, "every moved key went to the new server");
+    let moved = sim.membership_changes()[0].keys_moved.unwrap();
+    assert!((f64::from(left) / 10_000.0 - moved).abs() < 1e-12, "{left} keys of 10,000 against {moved}");
+    assert_eq!(moves.at_ms, 1000.0);
+}

@@ -36,7 +36,7 @@ mod wheel;
 pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
-pub use membership::{ChangeReport, KeySpread, ServerState, SAMPLED_KEYS};
+pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState, SAMPLED_KEYS};
 pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};

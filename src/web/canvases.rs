@@ -28,7 +28,7 @@ const MERGE_MARKERS_S: f64 = 3.0;
 type Entry = (&'static str, &'static str, &'static str);
 
 /// The topology's legend; the last entry shows only in the compact view.
-const TOPOLOGY_LEGEND: [Entry; 12] = [
+const TOPOLOGY_LEGEND: [Entry; 13] = [
     ("dot", "var(--c-request)", "request"),
     ("ring", "var(--c-retry)", "retry after a bounce"),
     ("cross", "var(--c-bounce)", "bounced by queue timeout"),
@@ -44,6 +44,7 @@ const TOPOLOGY_LEGEND: [Entry; 12] = [
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
     ),
     ("cross", "var(--ink)", "server crashed (removed: faded; draining: dashed box)"),
+    ("", "var(--ink)", "keys moving to their new server after a change"),
     ("shades", "", "many servers: shade = share of slots busy, orange bar = queue"),
 ];
 

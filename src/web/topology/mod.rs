@@ -10,6 +10,7 @@
 
 mod decision;
 mod layout;
+mod moves;
 mod requests;
 mod servers;
 mod tiers;
@@ -17,7 +18,7 @@ mod tiers;
 use super::surface::Surface;
 use super::theme::Palette;
 use layout::{Layout, Rect};
-use lbsim::engine::{Decision, Told};
+use lbsim::engine::{Decision, KeyMoves, Told};
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
@@ -41,6 +42,9 @@ pub struct Focus<'a> {
     pub told: Option<&'a Told>,
     pub client: Option<u32>,
     pub decision: Option<&'a Decision>,
+    /// Keys moving after a membership change, and how far along their
+    /// marks are (0 to 1).
+    pub moving: Option<(&'a KeyMoves, f64)>,
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward; returns
@@ -59,6 +63,9 @@ pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Pale
     servers::draw(context, &layout, &snapshot.servers, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
+    if let Some((moving, phase)) = focus.moving {
+        moves::draw(context, &layout, moving, phase, palette);
+    }
     requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);

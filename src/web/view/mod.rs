@@ -62,7 +62,13 @@ pub struct View {
     readouts_stale: bool,
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
+    /// The last membership change whose moving keys were shown (its
+    /// simulated time) and when, in wall time, they first were.
+    moves_shown: Option<(f64, f64)>,
 }
+
+/// How long keys are seen moving after a membership change (wall ms).
+const MOVES_SHOWN_MS: f64 = 3_000.0;
 
 impl View {
     /// Builds a view of `kind` inside `root` for the settings and options in
@@ -97,6 +103,7 @@ impl View {
             parts,
             readouts_stale: true,
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
+            moves_shown: None,
             options,
         };
         view.parts.notices.show(&notices);
@@ -138,10 +145,20 @@ impl View {
             tools.show(&self.snapshot);
         }
         self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        let moving = self.sim.key_moves().and_then(|moves| {
+            let started = match self.moves_shown {
+                Some((at_ms, started)) if at_ms == moves.at_ms => started,
+                _ => now_ms,
+            };
+            self.moves_shown = Some((moves.at_ms, started));
+            let elapsed = now_ms - started;
+            (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
+        });
         let focus = Focus {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
             decision: self.parts.decision.shown(),
+            moving,
         };
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
