@@ -155,6 +155,8 @@ test('power of two shows its decisions: the servers sampled, what the client saw
     return shown != null && new Set(JSON.parse(shown).decision.candidates.map((c) => c.seen)).size > 1;
   }, null, { timeout: 20_000 });
   await page.click('#play');
+  // Paused, the next frame shows the newest decision at once; then nothing changes.
+  await page.waitForTimeout(300);
   const shown = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision()));
   const { decision, caption, winnerRing } = shown;
   const servers = decision.candidates.map((c) => c.server);
