@@ -125,6 +125,7 @@ mod tests {
             hedge_after: None,
             hedge_percentile: None,
             hedging: false,
+            retry_backoff: None,
         }
     }
 

@@ -242,6 +242,31 @@ impl Simulation {
             (Event::TableUpdate { member }, _) => {
                 format!("chooser {} takes the new version of the mapping table", member)
             }
+            (Event::FailureDue { entry }, _) => match self.scenario.failures.get(entry as usize) {
+                Some(due) => {
+                    told.server = Some(due.server);
+                    match due.failure {
+                        Some(failure) => format!("server {} fails: {}", due.server, failure.text()),
+                        None => format!("server {} recovers", due.server),
+                    }
+                }
+                None => "a failure no longer in the scenario is dropped".into(),
+            },
+            (Event::FailureTurn { server }, _) => {
+                told.server = Some(server);
+                match self.faults.of(server as usize) {
+                    Some(failure) => format!("server {server} fails on: {}", failure.text()),
+                    None => format!("server {server} is healthy"),
+                }
+            }
+            (Event::RetryDue { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                format!("the backoff of {} is over: it is placed again", s.request())
+            }
+            (Event::HealthCheck, _) => "every server is health-checked".into(),
+            (Event::EjectionEnds { member }, _) => {
+                format!("chooser {member} readmits the servers whose ejection is over")
+            }
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)
