@@ -9,25 +9,40 @@
 
 use super::{Event, Outcome, Simulation};
 use crate::time::Time;
-use std::collections::HashMap;
 
-/// Each (chooser, server)'s run of consecutive errors, for those with one.
+/// Each chooser's runs of consecutive errors, (server, errors) for the
+/// servers with one: usually none, so a success costs a glance.
 #[derive(Default)]
-pub struct ErrorRuns(HashMap<(usize, u32), u32>);
+pub struct ErrorRuns(Vec<Vec<(u32, u32)>>);
 
 impl Simulation {
     /// Outlier ejection hears `outcome` from `server` at `chooser`.
     pub(super) fn count_for_ejection(&mut self, chooser: usize, server: u32, outcome: Outcome) {
-        if outcome == Outcome::Ok {
-            self.error_runs.0.remove(&(chooser, server));
+        let runs = &mut self.error_runs.0;
+        if runs.len() <= chooser {
+            runs.resize(self.choosers.count().max(chooser + 1), Vec::new());
+        }
+        let runs = &mut runs[chooser];
+        let found = runs.iter().position(|&(s, _)| s == server);
+        let errors = match (outcome, found) {
+            (Outcome::Ok, Some(i)) => {
+                runs.swap_remove(i);
+                return;
+            }
+            (Outcome::Ok, None) => return,
+            (Outcome::Error(_), Some(i)) => {
+                runs[i].1 += 1;
+                runs[i].1
+            }
+            (Outcome::Error(_), None) => {
+                runs.push((server, 1));
+                1
+            }
+        };
+        if errors < self.scenario.eject_after {
             return;
         }
-        let run = self.error_runs.0.entry((chooser, server)).or_insert(0);
-        *run += 1;
-        if *run < self.scenario.eject_after {
-            return;
-        }
-        self.error_runs.0.remove(&(chooser, server));
+        runs.retain(|&(s, _)| s != server);
         let until = self.now + Time::from_ms(self.scenario.eject_for_ms);
         let fraction = self.scenario.eject_max_fraction;
         if self.choosers.eject(chooser, server, until, fraction, &mut self.streams.routing) {

@@ -49,10 +49,19 @@ struct Active {
     refusing: bool,
 }
 
+/// A server's flag: it refuses connections now.
+const REFUSING: u8 = 1;
+/// A server's flag: it fails a share of the requests it serves.
+const FAILING_FAST: u8 = 2;
+
 /// Which servers are failing, and how.
 #[derive(Default)]
 pub struct Faults {
     active: Vec<Option<Active>>,
+    /// Per server, what arrivals and service starts read of `active`, a
+    /// byte each so that all of them stay in the caches: [`REFUSING`],
+    /// [`FAILING_FAST`].
+    flags: Vec<u8>,
     /// Whether the last health check found each server refusing.
     unhealthy: Vec<bool>,
     /// Whether any server is failing: arrivals and service starts read
@@ -62,11 +71,17 @@ pub struct Faults {
 
 impl Faults {
     pub fn new(servers: usize) -> Faults {
-        Faults { active: vec![None; servers], unhealthy: vec![false; servers], any: false }
+        Faults {
+            active: vec![None; servers],
+            flags: vec![0; servers],
+            unhealthy: vec![false; servers],
+            any: false,
+        }
     }
 
     pub fn add_server(&mut self) {
         self.active.push(None);
+        self.flags.push(0);
         self.unhealthy.push(false);
     }
 
@@ -84,16 +99,30 @@ impl Faults {
     }
 
     /// Whether `server` refuses connections now (down, or flapping down).
+    #[inline]
     pub fn refuses(&self, server: usize) -> bool {
-        self.active.get(server).copied().flatten().is_some_and(|a| a.refusing)
+        self.flags.get(server).is_some_and(|f| f & REFUSING != 0)
     }
 
     /// A fast-failing server's (share, time to the error).
+    #[inline]
     pub fn fast_fail(&self, server: usize) -> Option<(f64, Time)> {
+        if self.flags.get(server).is_none_or(|f| f & FAILING_FAST == 0) {
+            return None;
+        }
         match self.active.get(server).copied().flatten()?.failure {
             Failure::FastFail { share, after_ms } => Some((share, Time::from_ms(after_ms))),
             _ => None,
         }
+    }
+
+    /// Copies `server`'s failure into its flags.
+    fn set_flags(&mut self, server: usize) {
+        self.flags[server] = match self.active[server] {
+            Some(Active { refusing: true, .. }) => REFUSING,
+            Some(Active { failure: Failure::FastFail { .. }, .. }) => FAILING_FAST,
+            _ => 0,
+        };
     }
 
     /// `server`'s failure, if it has one.
@@ -158,6 +187,7 @@ impl Simulation {
             Failure::FastFail { .. } => (false, Time::NEVER),
         };
         self.faults.active[server] = Some(Active { failure, ends, turns, refusing });
+        self.faults.set_flags(server);
         self.faults.any = true;
         for due in [ends, turns].into_iter().filter(|&t| t != Time::NEVER) {
             self.events.push(due, Event::FailureTurn { server: server as u32 });
@@ -166,6 +196,7 @@ impl Simulation {
 
     fn end_failure(&mut self, server: usize) {
         let Some(active) = self.faults.active[server].take() else { return };
+        self.faults.set_flags(server);
         if let Failure::Slow { factor } = active.failure {
             self.servers[server].speed /= factor;
         }
@@ -207,6 +238,7 @@ impl Simulation {
                 active.refusing = !active.refusing;
                 active.turns = self.now + Time::from_ms(period_ms);
                 self.events.push(active.turns, Event::FailureTurn { server: server as u32 });
+                self.faults.set_flags(server);
             }
         }
     }
