@@ -145,6 +145,29 @@ fn retries_without_a_budget_amplify_load_during_an_outage_and_a_budget_bounds_it
 }
 
 #[test]
+fn backoffs_wait_below_a_doubling_ceiling_with_full_jitter() {
+    // Budget 2, first backoff 10 ms, 5 ms each way: a request that fails
+    // made three attempts of 10 ms each and waited U(0, 10) + U(0, 20) ms.
+    let mut scenario = outage(2);
+    scenario
+        .set_many([("retry_backoff_ms", "10"), ("client_delay_ms", "5"), ("handshake_round_trips", "0")])
+        .unwrap();
+    let failed = summary_of(&scenario).failure_latency_ms;
+    let sd = ((100.0 + 400.0) / 12.0f64).sqrt();
+    let error = sd / (failed.count as f64).sqrt();
+    // The histogram reports values to within 0.4%; 1% leaves room.
+    assert!(failed.p0 >= 30.0 * 0.99 && failed.p100 < 60.0 * 1.01, "{failed:?}");
+    assert!((failed.mean - 45.0).abs() < 4.0 * error + 0.45, "{failed:?} ± {error:.3}");
+    // With nothing to retry, a backoff draws nothing: the run is the same.
+    let calm = |backoff: &str| {
+        let mut calm = common::scenario(&[("duration_s", "3"), ("queue_timeout_ms", "none")]);
+        calm.set("retry_backoff_ms", backoff).unwrap();
+        summary_of(&calm).trace_hash
+    };
+    assert_eq!(calm("0"), calm("25"));
+}
+
+#[test]
 fn runs_without_failures_are_the_runs_they_were() {
     // Trace hashes of the presets over 5 simulated s, before failures existed.
     for (toml, hash) in [
