@@ -12,7 +12,10 @@
 //! 20 clients (the benchmark's settings with nothing else changed from the
 //! defaults); and the benchmark with two request classes (10% of requests
 //! costing 10 times the others, served after them) and hedging after
-//! 300 ms (a copy for about 6% of requests). The cases take turns, round after round, so a slow spell of
+//! 300 ms (a copy for about 6% of requests); the benchmark with servers
+//! failing fast, down and flapping, and every reaction on (retries with
+//! backoff, outlier ejection, health checks); and scenarios/failures.toml
+//! (20 servers, least-connections, the same failures). The cases take turns, round after round, so a slow spell of
 //! the machine falls on all of them. For the benchmark's scenarios it gives
 //! their speed relative to M/M/3 in the same rounds and whether the medians
 //! meet the engine's targets: at least 10 million events per second, and the
@@ -52,12 +55,20 @@ fn main() {
         ("class_priorities", "1,0"),
         ("hedge_after_ms", "300"),
     ];
-    let cases: [(&str, &[(&str, &str)]); 5] = [
+    let failures_and_reactions: &[(&str, &str)] = &[
+        ("failures", "10s:fast-fail:3:p=0.9:after=1ms, 20s:down:7:for=10s, 40s:flap:11:period=500ms"),
+        ("retry_backoff_ms", "5"),
+        ("eject_after", "5"),
+        ("health_check_ms", "1000"),
+    ];
+    let cases: [(&str, &[(&str, &str)]); 7] = [
         ("mmc.toml", &[("duration_s", "1000")]),
         ("benchmark.toml", &[]),
         ("benchmark.toml", &[("subset_size", "10")]),
         ("benchmark.toml", &[("clients", "20")]),
         ("benchmark.toml", classes_and_hedging),
+        ("benchmark.toml", failures_and_reactions),
+        ("failures.toml", &[]),
     ];
     let scenarios: Vec<(String, Scenario)> = cases
         .iter()

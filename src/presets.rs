@@ -34,6 +34,7 @@ pub static PRESETS: &[Preset] = presets![
     "theory-supermarket",
     "mmc",
     "benchmark",
+    "failures",
 ];
 
 impl Preset {

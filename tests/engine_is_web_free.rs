@@ -35,8 +35,7 @@ fn engine_sources_do_not_touch_the_web() {
         // The command line draws SVG with plotters, and nothing of the web.
         ("cli", &["wasm_bindgen", "web_sys", "js_sys"]),
     ] {
-        for entry in std::fs::read_dir(format!("{root}/{folder}")).unwrap() {
-            let path = entry.unwrap().path();
+        for path in files_below(&format!("{root}/{folder}")) {
             let text = std::fs::read_to_string(&path).unwrap();
             for word in words {
                 assert!(!text.contains(word), "{} mentions {word}", path.display());
@@ -45,4 +44,18 @@ fn engine_sources_do_not_touch_the_web() {
         }
     }
     assert!(checked > 20);
+}
+
+/// Every file in `folder` and its subfolders.
+fn files_below(folder: &str) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(files_below(path.to_str().unwrap()));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -47,6 +47,22 @@ fn extremes(kind: FieldKind) -> Vec<String> {
                 .join(","),
         ],
         FieldKind::ServerRanges => vec!["all".into(), "0-0".into(), "0-9999".into(), "0-4,5-9".into()],
+        FieldKind::FailureSchedule => vec![
+            "none".into(),
+            "0s:down:0".into(),
+            "86400s:recover:0".into(),
+            "0s:slow:0:x=0.001:for=0.001ms".into(),
+            "0s:fast-fail:0:p=1:after=0.001ms, 0s:flap:1:period=0.001ms".into(),
+            (0..100)
+                .map(|i| match i % 4 {
+                    0 => format!("{}s:fast-fail:{}:p=1:after=86400s", i % 3, i % 10),
+                    1 => format!("{}s:flap:{}:period=0.001ms", i % 3, i % 10),
+                    2 => format!("{}s:down:{}:for=0.001ms", i % 3, i % 10),
+                    _ => format!("{}s:slow:{}:x=1", i % 3, i % 10),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+        ],
         FieldKind::MembershipSchedule => vec![
             "none".into(),
             "0s:add".into(),

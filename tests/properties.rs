@@ -142,6 +142,38 @@ fn possible_schedule(scenario: &Scenario, changes: &[(u64, (u8, u32))]) -> Strin
     }
 }
 
+/// A failure or recovery of one of the first 14 servers (those past the
+/// scenario's are dropped), with a duration or none.
+fn failure_entry() -> impl Strategy<Value = (u64, u8, u32, Option<u64>)> {
+    (1u64..2000, 0u8..5, 0u32..14, prop::option::of(1u64..1500))
+}
+
+fn failure_text(scenario: &Scenario, entries: &[(u64, u8, u32, Option<u64>)]) -> String {
+    let texts: Vec<String> = entries
+        .iter()
+        .filter(|e| e.2 < scenario.servers)
+        .map(|&(at_ms, kind, server, for_ms)| {
+            let (what, options) = match kind {
+                0 => ("down", String::new()),
+                1 => ("slow", ":x=0.2".into()),
+                2 => ("fast-fail", format!(":p={}:after=1ms", (server % 4 + 1) as f64 / 4.0)),
+                3 => ("flap", format!(":period={}ms", 20 + server * 17)),
+                _ => ("recover", String::new()),
+            };
+            let lasts = match for_ms {
+                Some(ms) if kind < 4 => format!(":for={ms}ms"),
+                _ => String::new(),
+            };
+            format!("{}s:{what}:{server}{options}{lasts}", at_ms as f64 / 1000.0)
+        })
+        .collect();
+    if texts.is_empty() {
+        "none".into()
+    } else {
+        texts.join(",")
+    }
+}
+
 proptest! {
     // 256 cases each, or PROPTEST_CASES for a longer run.
     #![proptest_config(ProptestConfig::default())]
@@ -175,6 +207,48 @@ proptest! {
         for request in &snapshot.requests {
             prop_assert!((0.0..=1.0).contains(&request.progress));
         }
+    }
+
+    /// Servers failing and recovering on a random schedule, and live,
+    /// with retries (backoff or none), ejection and health checks on or
+    /// off: the books balance after every event, and every request ends
+    /// exactly once, completed or failed (with an error or past its
+    /// budget), never lost.
+    #[test]
+    fn failures_lose_no_request(
+        scenario in small_scenario(),
+        entries in prop::collection::vec(failure_entry(), 0..8),
+        live in prop::collection::vec((1u64..400, 0u32..14, prop::bool::ANY), 0..4),
+        (budget, backoff_ms, eject_after, health_ms) in (0u32..4, prop_oneof![Just(0.0), 0.1f64..20.0], 0u32..4, prop::option::of(5.0f64..300.0)),
+    ) {
+        let mut scenario = Scenario { retry_budget: budget, retry_backoff_ms: backoff_ms, eject_after, eject_for_ms: 200.0, health_check_ms: health_ms, ..scenario };
+        let schedule = failure_text(&scenario, &entries);
+        scenario.set("failures", &schedule).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        for (gap_ms, server, fail) in live {
+            let until = sim.now() + Time::from_ms(gap_ms as f64);
+            while sim.now() < until && sim.step().is_some() {
+                prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+            }
+            let result = if fail {
+                sim.fail_server(server as usize, lbsim::scenario::failures::Failure::Down)
+            } else {
+                sim.recover_server(server as usize)
+            };
+            if let Err(error) = result {
+                prop_assert_eq!(error.field(), Some("failures"));
+            }
+        }
+        while sim.now() < Time::from_secs(2.0) && sim.step().is_some() {
+            prop_assert!(sim.books().balanced(), "{:?}", sim.books());
+        }
+        let books = sim.books();
+        let counts = sim.summary().counts;
+        prop_assert_eq!(books.created, counts.completed + counts.failed + books.in_flight);
+        let snapshot = sim.snapshot(usize::MAX);
+        let in_service = snapshot.requests.iter().filter(|r| r.hop == lbsim::engine::Hop::InService).count();
+        let busy: u32 = snapshot.servers.iter().map(|s| s.busy).sum();
+        prop_assert_eq!(in_service as u64, u64::from(busy));
     }
 
     /// Servers added, removed, crashed and restored, on the schedule and

@@ -37,6 +37,18 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
     for (reason, count) in &summary.failures {
         let _ = writeln!(out, "  failed ({reason:?}): {count}");
     }
+    if c.refused + c.server_errors + c.retried > 0 {
+        let errors: Vec<String> = summary.errors.iter().map(|(kind, n)| format!("{n} {kind:?}")).collect();
+        let _ = writeln!(
+            out,
+            "errors heard: {} · {} retries · {:.3} attempts per request · availability {:.4}% · {} ejections",
+            if errors.is_empty() { "none".into() } else { errors.join(", ") },
+            summary.retries,
+            summary.attempts_per_request,
+            100.0 * summary.availability,
+            c.ejections
+        );
+    }
     let _ = writeln!(
         out,
         "waited in a queue: {:.2}% of {} requests that reached a slot",
@@ -57,6 +69,9 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         ("session", &summary.session_ms),
     ] {
         let _ = writeln!(out, "{}", row(name, d));
+    }
+    if summary.failure_latency_ms.count > 0 {
+        let _ = writeln!(out, "{}", row("failures", &summary.failure_latency_ms));
     }
     if summary.decision_staleness_ms.count > 0 {
         let _ = writeln!(out, "{}", row("staleness", &summary.decision_staleness_ms));

@@ -8,6 +8,8 @@
 //! themselves also keep, place for place, whether each of their connections
 //! is warm.
 
+mod ejection;
+
 use super::connections::Connections;
 use super::{huge_pages, Timing};
 use crate::keys::{Placement, Scheme, Unloaded};
@@ -29,6 +31,9 @@ struct Member {
     /// Newer versions of its table, each with when it takes it, oldest
     /// first; empty when its copy is current.
     pending: Vec<(Time, Rc<dyn Placement>)>,
+    /// Servers ejected from `pool`, each with when it returns
+    /// (`Time::NEVER`: when a health check passes).
+    ejected: Vec<(u32, Time)>,
 }
 
 pub struct Choosers {
@@ -67,6 +72,8 @@ pub struct Choosers {
     per_chooser: usize,
     /// Whether a request's class picks its chooser's member.
     by_class: bool,
+    /// The policy every member runs, and its d.
+    kind: (PolicyKind, u32),
 }
 
 impl Choosers {
@@ -92,7 +99,14 @@ impl Choosers {
             let pool = draw_member_pool(range, &every_server, subset_size, &mut scratch, rng);
             let len = len_of(&pool, servers);
             let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
-            members.push(Member { pool, start, policy, placement: None, pending: Vec::new() });
+            members.push(Member {
+                pool,
+                start,
+                policy,
+                placement: None,
+                pending: Vec::new(),
+                ejected: Vec::new(),
+            });
             start += len;
         }
         let connections = Connections::new(start, clients_connect, timing);
@@ -114,6 +128,7 @@ impl Choosers {
             class_pools: class_pools.to_vec(),
             per_chooser,
             by_class: !class_pools.is_empty(),
+            kind: (kind, choices),
         }
     }
 
@@ -192,7 +207,7 @@ impl Choosers {
     ) -> Pick {
         let avoid = avoid.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement, pending } = &mut self.members[chooser];
+        let Member { pool, start, policy, placement, pending, .. } = &mut self.members[chooser];
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         let placement = placement.as_deref();
@@ -364,16 +379,23 @@ impl Choosers {
 
     /// Gives every chooser a new policy of `kind`.
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
+        self.kind = (kind, choices);
         for chooser in 0..self.members.len() {
-            let weights = pool_weights(&self.members[chooser].pool, &self.weights);
-            self.members[chooser].policy = policy::build(kind, choices, &weights, rng);
+            self.rebuild_policy(chooser, rng);
         }
         self.times_round_trips = kind.times_round_trips();
         self.hears_idle_servers = kind.hears_idle_servers();
     }
 
+    /// Gives `chooser` a new policy over its pool.
+    fn rebuild_policy(&mut self, chooser: usize, rng: &mut SimRng) {
+        let weights = pool_weights(&self.members[chooser].pool, &self.weights);
+        self.members[chooser].policy = policy::build(self.kind.0, self.kind.1, &weights, rng);
+    }
+
     /// Draws every chooser a new pool among the members.
     pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
+        self.lift_ejections(rng);
         let mut scratch = self.active.clone();
         let per_chooser = self.per_chooser;
         let members = &self.active;
@@ -393,6 +415,7 @@ impl Choosers {
     /// included; a drawn subset keeps its members that stayed and draws, in
     /// place of each that left, one from the rest at random.
     pub fn change_members(&mut self, members: &[u32], rng: &mut SimRng) {
+        self.lift_ejections(rng);
         let per_chooser = self.per_chooser;
         let eligible = |among: &[u32], member: usize| -> Vec<u32> {
             match self.class_pools.get(member % per_chooser) {
@@ -563,6 +586,7 @@ mod tests {
             hedge_after: None,
             hedge_percentile: None,
             hedging: false,
+            retry_backoff: None,
         };
         let mut choosers = Choosers::new(
             (3, &[]),

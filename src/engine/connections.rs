@@ -68,8 +68,11 @@ impl Connections {
     /// Copies the state of connection `from` to connection `to` of `into`.
     pub fn copy_into(&self, from: usize, into: &mut Connections, to: usize) {
         match (self, into) {
-            (Connections::Lasting(old), Connections::Lasting(new)) if is_open(old, from) => {
-                mark_open(new, to)
+            (Connections::Lasting(old), Connections::Lasting(new)) => {
+                if let Some(word) = new.get_mut(to / 64) {
+                    let bit = 1 << (to % 64);
+                    *word = if is_open(old, from) { *word | bit } else { *word & !bit };
+                }
             }
             (Connections::Expiring(old), Connections::Expiring(new)) => {
                 if let (Some(&old), Some(new)) = (old.get(from), new.get_mut(to)) {
@@ -125,6 +128,7 @@ mod tests {
             hedge_after: None,
             hedge_percentile: None,
             hedging: false,
+            retry_backoff: None,
         }
     }
 

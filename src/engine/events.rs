@@ -65,6 +65,25 @@ pub enum Event {
     TableUpdate {
         member: u32,
     },
+    /// The scenario's `entry`th scheduled failure or recovery is due.
+    FailureDue {
+        entry: u32,
+    },
+    /// A server's failure may end, or a flapping server turn (stale unless
+    /// one of them is due now).
+    FailureTurn {
+        server: u32,
+    },
+    /// A request's retry backoff is over: its chooser places it again.
+    RetryDue {
+        session: u32,
+    },
+    /// Every server is health-checked.
+    HealthCheck,
+    /// Chooser `member` readmits the servers whose ejection is over.
+    EjectionEnds {
+        member: u32,
+    },
 }
 
 impl Event {
@@ -77,7 +96,8 @@ impl Event {
             | Event::BounceArrives { session }
             | Event::ResponseAtBalancer { session }
             | Event::ResponseAtClient { session }
-            | Event::HedgeDue { session } => Some(session),
+            | Event::HedgeDue { session }
+            | Event::RetryDue { session } => Some(session),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }
@@ -85,7 +105,11 @@ impl Event {
             | Event::Sample
             | Event::SpeedChange { .. }
             | Event::MembershipChange { .. }
-            | Event::TableUpdate { .. } => None,
+            | Event::TableUpdate { .. }
+            | Event::FailureDue { .. }
+            | Event::FailureTurn { .. }
+            | Event::HealthCheck
+            | Event::EjectionEnds { .. } => None,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::events::Lane;
 use super::session::{Fate, Session, Stage};
-use super::{Event, Halt, Simulation, MAX_IN_FLIGHT};
+use super::{ErrorKind, Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::{Board, Pick};
 use crate::rng::Draw;
@@ -43,6 +43,11 @@ impl Simulation {
             }
             Event::MembershipChange { change } => self.scheduled_change(change),
             Event::TableUpdate { member } => self.choosers.take_tables(member as usize, self.now),
+            Event::FailureDue { entry } => self.scheduled_failure(entry),
+            Event::FailureTurn { server } => self.failure_turn(server as usize),
+            Event::RetryDue { session } => self.retry_due(session),
+            Event::HealthCheck => self.health_check(),
+            Event::EjectionEnds { member } => self.readmit(member as usize),
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -164,6 +169,7 @@ impl Simulation {
         };
         let Some(session) = self.sessions.get_mut(id) else { return };
         let departs = self.now + handshake;
+        session.outcome = Outcome::Ok;
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay);
         self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
@@ -189,6 +195,10 @@ impl Simulation {
         let server = session.request.server as usize;
         if self.choosers.hear_idle_servers() {
             self.idle_listed[server] = false;
+        }
+        if self.faults.any() && self.faults.refuses(server) {
+            self.refuse(id, server);
+            return;
         }
         if self.servers[server].has_free_slot() {
             self.start_service(id, server);
@@ -220,7 +230,14 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
         let queue_time = request.queue_time(self.now);
-        let duration = Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64);
+        let mut duration = Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64);
+        if let (true, Some((share, after))) = (self.faults.any(), self.faults.fast_fail(server)) {
+            let mut draws = self.streams.work.of_attempt(session.number, session.remaining, request.retries);
+            if draws.unit() < share {
+                duration = after;
+                session.outcome = Outcome::Error(ErrorKind::ServerError);
+            }
+        }
         request.travel(Stage::InService, self.now, self.now + duration);
         self.servers[server].busy += 1;
         self.metrics.on_service_start(self.now, server, queue_time, request.class);
@@ -298,6 +315,12 @@ impl Simulation {
         } else if self.ends_in_service(id, fate) {
             return;
         }
+        self.respond(id, server);
+    }
+
+    /// Session `id`'s response (or error) leaves `server` for the tier
+    /// that sent the request.
+    pub(super) fn respond(&mut self, id: u32, server: usize) {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
@@ -344,9 +367,12 @@ impl Simulation {
         // A response (not a bounce) to a request never sent back times one server.
         let answered = r.retries == 0 && r.stage != Stage::Bounced;
         let round_trip = answered.then(|| self.now - r.created);
-        let server = r.server;
+        let (server, outcome, bounced) = (r.server, session.outcome, r.stage == Stage::Bounced);
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
+        if !bounced {
+            self.hear_outcome(chooser, server, outcome);
+        }
         if self.timing.hedge_percentile.is_some() {
             self.observe_latency(chooser, round_trip);
         }
@@ -364,17 +390,21 @@ impl Simulation {
             self.fail(id, FailureReason::RetryBudgetExhausted);
             return;
         }
-        let pick = self.choose(chooser, Some(server), self.key_of(id));
-        self.send_to_server(id, chooser, pick.position);
+        self.retry(id, chooser, server);
     }
 
-    fn fail(&mut self, id: u32, reason: FailureReason) {
+    /// Session `id`'s request ends its session, failed for `reason`.
+    pub(super) fn fail(&mut self, id: u32, reason: FailureReason) {
+        let latency = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
         self.end_place(id);
-        self.metrics.on_failure(reason);
+        self.metrics.on_failure(self.now, reason, latency);
     }
 
     fn response_at_balancer(&mut self, id: u32) {
-        self.tell_chooser(id);
+        let heard = self.tell_chooser(id);
+        if self.retried_after_error(id, heard) {
+            return;
+        }
         let Some(session) = self.sessions.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
@@ -384,7 +414,14 @@ impl Simulation {
     fn response_at_client(&mut self, id: u32) {
         let via_balancer = self.scenario.balancers > 0;
         if !via_balancer {
-            self.tell_chooser(id);
+            let heard = self.tell_chooser(id);
+            if self.retried_after_error(id, heard) {
+                return;
+            }
+        }
+        if let Some(Outcome::Error(kind)) = self.sessions.get(id).map(|s| s.outcome) {
+            self.fail(id, kind.into());
+            return;
         }
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (client, server) = (session.client, session.request.server);

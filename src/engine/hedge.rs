@@ -107,7 +107,7 @@ impl Hedges {
     }
 
     /// Ends the race of place `id`: returns its twin, if it had one.
-    fn unlink(&mut self, id: u32) -> Option<u32> {
+    pub(super) fn unlink(&mut self, id: u32) -> Option<u32> {
         let twin = *self.twin.get(id as usize)?;
         if twin == NO_TWIN {
             return None;

@@ -18,6 +18,7 @@
 use super::session::{Fate, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, Placement, Unloaded};
+use crate::scenario::failures::Failure;
 use crate::scenario::{Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES};
 use crate::time::Time;
 use serde::Serialize;
@@ -76,6 +77,14 @@ pub enum ServerState {
     /// Removed and empty.
     Removed,
     Crashed,
+    /// A member refusing connections.
+    Down,
+    /// A member running at a fraction of its speed.
+    Slow,
+    /// A member answering a share of its requests with errors.
+    Failing,
+    /// A member down and up in turn.
+    Flapping,
 }
 
 impl ServerState {
@@ -85,6 +94,10 @@ impl ServerState {
             ServerState::Draining => "draining",
             ServerState::Removed => "removed",
             ServerState::Crashed => "crashed",
+            ServerState::Down => "down",
+            ServerState::Slow => "slow",
+            ServerState::Failing => "failing",
+            ServerState::Flapping => "flapping",
         }
     }
 }
@@ -203,7 +216,13 @@ impl Simulation {
     /// Each server's part in the membership, index by index.
     pub fn server_state(&self, server: usize) -> ServerState {
         match self.membership.roster().standing(server) {
-            Standing::Member => ServerState::Active,
+            Standing::Member => match self.faults.of(server) {
+                None => ServerState::Active,
+                Some(Failure::Down) => ServerState::Down,
+                Some(Failure::Slow { .. }) => ServerState::Slow,
+                Some(Failure::FastFail { .. }) => ServerState::Failing,
+                Some(Failure::Flap { .. }) => ServerState::Flapping,
+            },
             Standing::Crashed => ServerState::Crashed,
             Standing::Removed => {
                 let s = &self.servers[server];
@@ -341,6 +360,7 @@ impl Simulation {
         ));
         self.choosers.add_server(self.scenario.weight_of(index));
         self.idle_listed.push(false);
+        self.faults.add_server();
         self.board.push(0);
         self.metrics.add_server();
     }

@@ -11,7 +11,9 @@ mod chooser;
 mod compare;
 mod connections;
 mod decisions;
+mod ejection;
 mod events;
+mod failures;
 mod flow;
 mod hedge;
 mod huge_pages;
@@ -24,6 +26,7 @@ mod membership_tests;
 mod narrate;
 mod prefetch;
 mod queue;
+mod retries;
 mod server;
 mod service;
 mod session;
@@ -36,6 +39,7 @@ mod wheel;
 pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
+pub use failures::{ErrorKind, Outcome};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState, SAMPLED_KEYS};
 pub use narrate::Told;
 pub use session::Stage;
@@ -50,6 +54,7 @@ use chooser::Choosers;
 use connections::Connections;
 use decisions::Decisions;
 use events::{EventQueue, Lane};
+use failures::Faults;
 use hedge::Hedges;
 use server::Server;
 use service::Work;
@@ -89,6 +94,10 @@ pub struct Simulation {
     lengths: lengths::SessionLengths,
     /// Which servers are members, and what each change did.
     membership: membership::Membership,
+    /// Which servers are failing, and how.
+    faults: Faults,
+    /// Consecutive errors each chooser heard from each server.
+    error_runs: ejection::ErrorRuns,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -116,6 +125,8 @@ struct Timing {
     /// Whether choosers hedge (after a delay, or a percentile, or both):
     /// read on every send.
     hedging: bool,
+    /// The first retry's backoff; `None`: retries go at once.
+    retry_backoff: Option<Time>,
 }
 
 impl Timing {
@@ -133,6 +144,8 @@ impl Timing {
             hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
             hedge_percentile: scenario.hedge_percentile,
             hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
+            retry_backoff: (scenario.retry_backoff_ms > 0.0)
+                .then(|| Time::from_ms(scenario.retry_backoff_ms)),
         }
     }
 
@@ -219,6 +232,8 @@ impl Simulation {
             keying: keyed::Keying::new(&scenario, streams.keys),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
             membership: membership::Membership::new(scenario.servers, &scenario.class_pools),
+            faults: Faults::new(n),
+            error_runs: ejection::ErrorRuns::default(),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -245,6 +260,8 @@ impl Simulation {
             sim.events.push(Time::from_secs(due.at_s), Event::SpeedChange { change: change as u32 });
         }
         sim.schedule_membership();
+        sim.schedule_failures();
+        sim.schedule_health_checks();
         Ok(sim)
     }
 
@@ -362,6 +379,11 @@ impl Simulation {
             Event::SpeedChange { change } => (13, change),
             Event::MembershipChange { change } => (14, change),
             Event::TableUpdate { member } => (15, member),
+            Event::FailureDue { entry } => (16, entry),
+            Event::FailureTurn { server } => (17, server),
+            Event::RetryDue { session } => (18, session),
+            Event::HealthCheck => (19, 0),
+            Event::EjectionEnds { member } => (20, member),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

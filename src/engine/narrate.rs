@@ -4,6 +4,7 @@
 
 use super::lengths::SessionLengths;
 use super::session::{Fate, Session, Stage};
+use super::Outcome;
 use super::{Event, Simulation};
 use crate::time::Time;
 use serde::Serialize;
@@ -32,6 +33,7 @@ struct Seen {
     stage: Stage,
     created: Time,
     fate: Fate,
+    outcome: Outcome,
 }
 
 impl Seen {
@@ -47,6 +49,7 @@ impl Seen {
             stage: session.request.stage,
             created: session.request.created,
             fate: session.fate,
+            outcome: session.outcome,
         }
     }
 
@@ -131,8 +134,15 @@ impl Simulation {
             (Event::ArriveAtServer { .. }, Some(s)) => {
                 involve(&mut told, &s, true);
                 let waiting = self.servers[s.server as usize].queued();
-                match after.map(|a| a.stage) {
-                    Some(Stage::InService) => {
+                match after.map(|a| (a.stage, a.outcome)) {
+                    Some((_, Outcome::Error(_))) => {
+                        format!(
+                            "server {} is down and refuses {}: the error heads back",
+                            s.server,
+                            s.request()
+                        )
+                    }
+                    Some((Stage::InService, _)) => {
                         format!("{} reaches server {} and takes a free slot", s.request(), s.server)
                     }
                     _ => format!(
@@ -170,7 +180,8 @@ impl Simulation {
                     ""
                 };
                 let to = if s.balancer.is_some() { "its balancer" } else { "the client" };
-                format!("server {} finishes {}; the response heads back to {to}{next}", s.server, s.request())
+                let what = if s.outcome == Outcome::Ok { "the response" } else { "an error" };
+                format!("server {} finishes {}; {what} heads back to {to}{next}", s.server, s.request())
             }
             (Event::BounceArrives { .. }, Some(s)) => {
                 involve(&mut told, &s, false);
@@ -187,6 +198,23 @@ impl Simulation {
                     None => {
                         format!("{} is back at {chooser} and fails: its retry budget is spent", s.request())
                     }
+                }
+            }
+            (Event::ResponseAtBalancer { .. } | Event::ResponseAtClient { .. }, Some(s))
+                if s.outcome != Outcome::Ok =>
+            {
+                involve(&mut told, &s, false);
+                let chooser = s.balancer.map_or(format!("client {}", s.client), |b| format!("balancer {b}"));
+                let heard = format!("{chooser} hears an error from server {} for {}", s.server, s.request());
+                match after {
+                    Some(a) if a.stage == Stage::BackingOff => format!("{heard}: it retries after a backoff"),
+                    Some(a) if a.stage == Stage::ToServer => {
+                        format!("{heard}: it retries at server {}", a.server)
+                    }
+                    Some(_) => {
+                        format!("{heard}: its retry budget is spent, and the error goes on to the client")
+                    }
+                    None => format!("{heard}: its retry budget is spent, and the request fails"),
                 }
             }
             (Event::ResponseAtBalancer { .. }, Some(s)) => {
@@ -242,6 +270,31 @@ impl Simulation {
             (Event::TableUpdate { member }, _) => {
                 format!("chooser {} takes the new version of the mapping table", member)
             }
+            (Event::FailureDue { entry }, _) => match self.scenario.failures.get(entry as usize) {
+                Some(due) => {
+                    told.server = Some(due.server);
+                    match due.failure {
+                        Some(failure) => format!("server {} fails: {}", due.server, failure.text()),
+                        None => format!("server {} recovers", due.server),
+                    }
+                }
+                None => "a failure no longer in the scenario is dropped".into(),
+            },
+            (Event::FailureTurn { server }, _) => {
+                told.server = Some(server);
+                match self.faults.of(server as usize) {
+                    Some(failure) => format!("server {server} fails on: {}", failure.text()),
+                    None => format!("server {server} is healthy"),
+                }
+            }
+            (Event::RetryDue { .. }, Some(s)) => {
+                involve(&mut told, &s, false);
+                format!("the backoff of {} is over: it is placed again", s.request())
+            }
+            (Event::HealthCheck, _) => "every server is health-checked".into(),
+            (Event::EjectionEnds { member }, _) => {
+                format!("chooser {member} readmits the servers whose ejection is over")
+            }
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)
@@ -287,5 +340,25 @@ mod tests {
             assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
         }
         assert!(sim.books().balanced());
+    }
+
+    #[test]
+    fn failures_and_retries_are_told() {
+        let mut scenario = Scenario::default();
+        let failures = "0s:down:0, 0s:fast-fail:1:p=1, 0s:down:2:for=1s";
+        scenario.set_many([("servers", "3"), ("failures", failures), ("retry_backoff_ms", "1")]).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let texts: Vec<String> = (0..5_000).map(|_| sim.step_told().unwrap().text).collect();
+        for words in [
+            "server 0 fails: down",
+            "is down and refuses",
+            "an error heads back to the client",
+            "hears an error from server",
+            "it retries after a backoff",
+            "is placed again",
+            "server 2 is healthy",
+        ] {
+            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Sessions and their one request in flight.
 
+use super::Outcome;
 use crate::policy::PackedLoad;
 use crate::time::Time;
 
@@ -15,6 +16,8 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
+    /// At its chooser, waiting out a retry's backoff.
+    BackingOff,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
     /// A response travelling to the client.
@@ -131,6 +134,9 @@ pub struct Session {
     /// Whether the session waits on this place's request, or it is a hedged
     /// copy (kept in a 64-byte line's last spare byte).
     pub fate: Fate,
+    /// How the response travelling back answers the request (the line's
+    /// last spare byte).
+    pub outcome: Outcome,
     pub request: Request,
 }
 
@@ -153,6 +159,7 @@ impl Session {
             number,
             remaining: (length - 1) as u16,
             fate: Fate::Answers,
+            outcome: Outcome::Ok,
             request: Request::new(now, demand),
         }
     }

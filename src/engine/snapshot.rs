@@ -12,9 +12,13 @@ pub struct ServerView {
     /// Its slots (none while crashed).
     pub slots: u32,
     pub speed: f64,
-    /// Whether it is a member, draining, removed or crashed: every server
-    /// index keeps its entry, whatever its state.
+    /// Whether it is a member, draining, removed or crashed, or a member
+    /// failing (down, slow, failing fast, flapping): every server index
+    /// keeps its entry, whatever its state.
     pub state: ServerState,
+    /// How many choosers hold it out of their pool (outlier ejection or
+    /// a failed health check).
+    pub ejected: u32,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -92,7 +96,11 @@ impl Simulation {
             slots: s.slots,
             speed: s.speed,
             state: self.server_state(i),
+            ejected: 0,
         }));
+        for server in self.choosers.ejected() {
+            snapshot.servers[server as usize].ejected += 1;
+        }
         snapshot.client_sessions.clear();
         snapshot.client_sessions.resize(self.scenario.clients as usize, 0);
         snapshot.requests.clear();
@@ -136,6 +144,10 @@ impl Simulation {
             Stage::InService => (Hop::InService, server, server),
             Stage::Bounced if via => (Hop::BounceToBalancer, server, balancer),
             Stage::Bounced => (Hop::BounceToClient, server, client),
+            // Waiting out a retry's backoff: drawn where its error left
+            // it, at the end of its way back to its chooser.
+            Stage::BackingOff if via => (Hop::ServerToBalancer, server, balancer),
+            Stage::BackingOff => (Hop::ServerToClient, server, client),
             Stage::ResponseToBalancer => (Hop::ServerToBalancer, server, balancer),
             Stage::ResponseToClient if via => (Hop::BalancerToClient, balancer, client),
             Stage::ResponseToClient => (Hop::ServerToClient, server, client),
@@ -143,6 +155,7 @@ impl Simulation {
         let span = r.arrives.0.saturating_sub(r.departs.0);
         let progress = match hop {
             Hop::Handshake | Hop::Queued => 0.0,
+            _ if r.stage == Stage::BackingOff => 1.0,
             _ if span == 0 => 1.0,
             _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
         };

@@ -1,6 +1,6 @@
 //! The numbers a run ends with.
 
-use super::{ChangeReport, KeySpread, Simulation};
+use super::{ChangeReport, ErrorKind, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
 };
@@ -8,7 +8,8 @@ use crate::metrics::{Histogram, SAMPLE_INTERVAL};
 use crate::theory::{self, Theory};
 use serde::Serialize;
 
-/// Every request created is completed, failed, or in flight; and every
+/// Every request created is completed, failed (with an error, or timed
+/// out of queues past its budget), or in flight; and every
 /// hedged copy sent has ended (its race lost, or dropped), or is in flight:
 /// still racing, or lost and not yet ended. (When a copy wins, it answers in
 /// its original's stead, and the original counts as the copy that lost.)
@@ -17,6 +18,10 @@ pub struct Books {
     pub created: u64,
     pub completed: u64,
     pub failed: u64,
+    /// Of `failed`: those whose last attempt was answered with an error,
+    /// and those that timed out of queues once more than the budget allows.
+    pub failed_with_errors: u64,
+    pub failed_timed_out: u64,
     /// Requests a session waits on.
     pub in_flight: u64,
     pub hedged: u64,
@@ -28,6 +33,7 @@ pub struct Books {
 impl Books {
     pub fn balanced(&self) -> bool {
         self.created == self.completed + self.failed + self.in_flight
+            && self.failed == self.failed_with_errors + self.failed_timed_out
             && self.hedged == self.discarded + self.copies_in_flight
     }
 }
@@ -42,9 +48,21 @@ pub struct Summary {
     pub counts: Counts,
     pub in_flight: u64,
     pub failures: Vec<(FailureReason, u64)>,
+    /// Error responses choosers heard, every attempt's, by kind.
+    pub errors: Vec<(ErrorKind, u64)>,
+    /// Retries sent (after queue timeouts and errors, within the budget).
+    pub retries: u64,
+    /// Attempts per request that ended (completed or failed), over the
+    /// whole run: 1 plus retries per request, the load amplification.
+    pub attempts_per_request: f64,
+    /// The share of requests that ended (after the warm-up) that succeeded.
+    pub availability: f64,
     /// Completed requests per simulated second after the warm-up.
     pub throughput: f64,
+    /// Latency of the requests that succeeded.
     pub latency_ms: Distribution,
+    /// Time from creation to failure of the requests that failed.
+    pub failure_latency_ms: Distribution,
     pub queue_ms: Distribution,
     /// The share of requests that waited in a queue at all (queue time above
     /// zero): Erlang C's probability of waiting. 0 when none was measured.
@@ -54,7 +72,7 @@ pub struct Summary {
     pub session_curve_ms: Vec<f64>,
     /// Age of the older counter behind each piggybacked power-of-two decision.
     pub decision_staleness_ms: Distribution,
-    /// Queue timeouts per completed request.
+    /// Retries (after queue timeouts and errors) per completed request.
     pub mean_retries: f64,
     /// Mean over the live series of the per-server load coefficient of variation.
     pub mean_load_cv: f64,
@@ -62,6 +80,8 @@ pub struct Summary {
     /// persistent and temporal imbalance.
     pub imbalance: Imbalance,
     pub completed_per_server: Vec<u64>,
+    /// Error responses heard from each server, since time zero.
+    pub errors_per_server: Vec<u64>,
     /// Per server, busy slots and queued requests averaged over the samples
     /// taken every 250 ms after the warm-up.
     pub mean_busy_per_server: Vec<f64>,
@@ -138,6 +158,8 @@ impl Simulation {
             created: counts.created,
             completed: counts.completed,
             failed: counts.failed,
+            failed_with_errors: counts.failed_with_errors,
+            failed_timed_out: self.metrics.failures_for(FailureReason::RetryBudgetExhausted),
             in_flight: answered,
             hedged: counts.hedged,
             discarded: counts.discarded,
@@ -161,6 +183,27 @@ impl Simulation {
             counts: m.counts,
             in_flight: self.books().in_flight,
             failures: m.failures.clone(),
+            errors: [
+                (ErrorKind::Refused, m.counts.refused),
+                (ErrorKind::ServerError, m.counts.server_errors),
+            ]
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .collect(),
+            retries: m.counts.retried,
+            attempts_per_request: {
+                let ended = m.counts.completed + m.counts.failed;
+                1.0 + m.counts.retried as f64 / ended.max(1) as f64
+            },
+            availability: {
+                let ended = latency.count() + m.failure_latency.count();
+                if ended > 0 {
+                    latency.count() as f64 / ended as f64
+                } else {
+                    0.0
+                }
+            },
+            failure_latency_ms: Distribution::of(&m.failure_latency),
             throughput: if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 },
             latency_ms: Distribution::of(&latency),
             queue_ms: Distribution::of(&queue),
@@ -180,6 +223,7 @@ impl Simulation {
             },
             imbalance: m.imbalance.imbalance(),
             completed_per_server: m.completed_per_server.clone(),
+            errors_per_server: m.errors_per_server.clone(),
             mean_busy_per_server: per_sample(&m.busy_sums, m.samples_measured),
             mean_queued_per_server: per_sample(&m.queued_sums, m.samples_measured),
             events: self.events_processed,

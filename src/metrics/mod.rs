@@ -73,6 +73,12 @@ pub fn percentile_curve(histogram: &Histogram) -> Vec<f64> {
 pub enum FailureReason {
     /// It timed out of queues more often than the retry budget allows.
     RetryBudgetExhausted,
+    /// Its last attempt was refused by a server that was down, and the
+    /// retry budget was spent.
+    Refused,
+    /// Its last attempt was answered with a server's error, and the retry
+    /// budget was spent.
+    ServerError,
 }
 
 /// Running totals since time zero. The books: `created` equals `completed`
@@ -92,6 +98,17 @@ pub struct Counts {
     pub discarded: u64,
     /// Requests a crashed server held, sent back to be placed again.
     pub crash_replaced: u64,
+    /// Error responses heard by choosers (every attempt's), by kind.
+    pub refused: u64,
+    pub server_errors: u64,
+    /// Retries sent, after queue timeouts and errors alike (each within
+    /// the retry budget).
+    pub retried: u64,
+    /// Of `failed`, those that failed with an error (the rest timed out
+    /// of queues past the budget).
+    pub failed_with_errors: u64,
+    /// Servers ejected from a chooser's pool as outliers.
+    pub ejections: u64,
 }
 
 /// One point of the live series.
@@ -125,6 +142,8 @@ pub struct Metrics {
     pub counts: Counts,
     pub failures: Vec<(FailureReason, u64)>,
     pub latency: Recorder,
+    /// Failed requests' times from creation to failure, after the warm-up.
+    pub failure_latency: Histogram,
     pub queue_time: Recorder,
     /// Sessions' times, from sessions started after the warm-up (and, for
     /// the live window, during it).
@@ -150,6 +169,8 @@ pub struct Metrics {
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
+    /// Error responses choosers heard from each server, since time zero.
+    pub errors_per_server: Vec<u64>,
     /// Per server, sums of busy slots and of queued requests over the samples
     /// taken after the warm-up, and how many samples that was.
     pub busy_sums: Vec<u64>,
@@ -178,6 +199,7 @@ impl Metrics {
             counts: Counts::default(),
             failures: Vec::new(),
             latency: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
+            failure_latency: Histogram::default(),
             queue_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             session_time: Recorder::new(SAMPLE_INTERVAL, WINDOW_SLICES, warmup_end),
             sessions_since_mark: (Time(0), Histogram::default()),
@@ -191,6 +213,7 @@ impl Metrics {
             wasted_ns: 0,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
+            errors_per_server: vec![0; servers],
             busy_sums: vec![0; servers],
             queued_sums: vec![0; servers],
             samples_measured: 0,
@@ -207,6 +230,7 @@ impl Metrics {
     /// A server joins (a membership change): its per-server figures start at zero.
     pub fn add_server(&mut self) {
         self.completed_per_server.push(0);
+        self.errors_per_server.push(0);
         self.busy_sums.push(0);
         self.queued_sums.push(0);
         self.started_this_interval.push(0);
@@ -276,13 +300,22 @@ impl Metrics {
     }
 
     /// A request failed; its session ends with it.
-    pub fn on_failure(&mut self, reason: FailureReason) {
+    pub fn on_failure(&mut self, now: Time, reason: FailureReason, latency: Time) {
         self.counts.failed += 1;
+        self.counts.failed_with_errors += u64::from(reason != FailureReason::RetryBudgetExhausted);
+        if self.measuring(now) {
+            self.failure_latency.record(latency.0);
+        }
         self.counts.sessions_failed += 1;
         match self.failures.iter_mut().find(|(r, _)| *r == reason) {
             Some((_, n)) => *n += 1,
             None => self.failures.push((reason, 1)),
         }
+    }
+
+    /// How many requests failed for `reason`.
+    pub fn failures_for(&self, reason: FailureReason) -> u64 {
+        self.failures.iter().find(|(r, _)| *r == reason).map_or(0, |&(_, n)| n)
     }
 
     /// A race's loser spent `served` in service, for nothing.

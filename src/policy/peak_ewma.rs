@@ -8,6 +8,9 @@
 //! The chooser times a request from its creation to its response, and only
 //! requests that were never sent back, so a round trip belongs to one server.
 //! A server never timed costs the chooser's typical round trip.
+//! An error response is timed like any other (as Finagle and Linkerd do),
+//! so a server that fails fast looks cheap: the black hole outlier
+//! ejection cures (`engine/ejection.rs`).
 
 use super::{lowest, Compared, Load, Measure, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};

@@ -56,6 +56,15 @@ impl Demands {
         Keyed::new(self.seed ^ (u64::from(session) << 16 | u64::from(remaining)))
     }
 
+    /// The generator of one attempt's draws apart from its demand (whether a
+    /// fast-failing server fails it, its backoff): keyed by the request
+    /// and how many retries it has made, apart from `of` and `of_copy`
+    /// (the key's second bit from the top, which neither sets).
+    pub fn of_attempt(&self, session: u32, remaining: u16, retries: u16) -> Keyed {
+        let attempt = u64::from(retries & 0x3fff) << 48;
+        Keyed::new(self.seed ^ (1 << 62 | attempt | u64::from(session) << 16 | u64::from(remaining)))
+    }
+
     /// The generator of a hedged copy's demand: keyed by its request, apart
     /// from the request's own (the key's top bit, which `of` never sets).
     pub fn of_copy(&self, session: u32, remaining: u16) -> Keyed {

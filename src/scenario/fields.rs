@@ -2,6 +2,7 @@
 //! may change while a simulation runs, and how to read and write it.
 
 use super::drift::{self, SpeedChange};
+use super::failures::{self, ScheduledFailure};
 use super::membership::{self, Scheduled};
 pub use super::table::FIELDS;
 use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
@@ -34,6 +35,8 @@ pub enum FieldKind {
     ServerRanges,
     /// "none", or a schedule of membership changes (see [`membership`](super::membership)).
     MembershipSchedule,
+    /// "none", or a schedule of failures (see [`failures`](super::failures)).
+    FailureSchedule,
     /// A number in `min..=max`, or "none".
     NumberOrNone { min: f64, max: f64 },
 }
@@ -49,6 +52,7 @@ pub enum Value {
     Schedule(Vec<SpeedChange>),
     Ranges(Vec<(u32, u32)>),
     Membership(Vec<Scheduled>),
+    Failures(Vec<ScheduledFailure>),
 }
 
 impl Value {
@@ -94,6 +98,12 @@ impl Value {
             _ => Vec::new(),
         }
     }
+    pub(super) fn failures(&self) -> Vec<ScheduledFailure> {
+        match self {
+            Value::Failures(entries) => entries.clone(),
+            _ => Vec::new(),
+        }
+    }
     pub(super) fn schedule(&self) -> Vec<SpeedChange> {
         match self {
             Value::Schedule(changes) => changes.clone(),
@@ -126,6 +136,7 @@ impl Field {
             Value::Schedule(changes) => drift::text(&changes),
             Value::Ranges(ranges) => pools::text(&ranges),
             Value::Membership(changes) => membership::text(&changes),
+            Value::Failures(entries) => failures::text(&entries),
         }
     }
 
@@ -172,6 +183,13 @@ impl Field {
                 "\"none\" or up to {} changes SECONDSs:add, SECONDSs:remove:SERVER, SECONDSs:crash:SERVER or SECONDSs:restore:SERVER separated by commas (10s:add, 20s:remove:3), seconds from 0 to {}, each change possible when it comes",
                 membership::MAX_CHANGES,
                 format_number(membership::LATEST_S)
+            ),
+            FieldKind::FailureSchedule => format!(
+                "\"none\" or up to {} entries SECONDSs:KIND:SERVER[:OPTION=VALUE]... separated by commas, KIND one of down, slow:x=FACTOR, fast-fail:p=SHARE[:after=DURATION], flap:period=DURATION, recover; any but recover may end by itself with for=DURATION (10s:down:3:for=5s, 20s:slow:2:x=0.25, 30s:fast-fail:4:p=0.9:after=1ms); seconds from 0 to {}, factors from {} to {}, shares from 0 to 1, durations written 5s or 250ms",
+                failures::MAX_FAILURES,
+                format_number(failures::LATEST_S),
+                format_number(failures::FACTORS.0),
+                format_number(failures::FACTORS.1)
             ),
             FieldKind::SpeedSchedule => format!(
                 "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
@@ -233,6 +251,7 @@ impl Field {
             FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
             FieldKind::ServerRanges => pools::parse(text).map(Value::Ranges),
             FieldKind::MembershipSchedule => membership::parse(text).map(Value::Membership),
+            FieldKind::FailureSchedule => failures::parse(text).map(Value::Failures),
         }
     }
 
@@ -255,7 +274,8 @@ impl Field {
                 FieldKind::Choice(_)
                 | FieldKind::SpeedSchedule
                 | FieldKind::ServerRanges
-                | FieldKind::MembershipSchedule,
+                | FieldKind::MembershipSchedule
+                | FieldKind::FailureSchedule,
                 String(s),
             ) => s.clone(),
             (

@@ -7,6 +7,7 @@
 
 pub mod drift;
 mod error;
+pub mod failures;
 pub mod fields;
 mod kinds;
 pub mod membership;
@@ -39,6 +40,8 @@ pub struct Scenario {
     pub speed_changes: Vec<SpeedChange>,
     /// Scheduled membership changes, in any order.
     pub membership: Vec<membership::Scheduled>,
+    /// Scheduled failures and recoveries, in any order.
+    pub failures: Vec<failures::ScheduledFailure>,
     pub service: ServiceDistribution,
     pub service_mean_ms: f64,
     /// Request classes: each one's share of requests and relative cost (its
@@ -70,6 +73,17 @@ pub struct Scenario {
     pub choices: u32,
     pub staleness_ms: f64,
     pub retry_budget: u32,
+    /// The first retry's backoff; each next one doubles it, and the wait
+    /// is drawn uniformly below it (full jitter). 0: retries go at once.
+    pub retry_backoff_ms: f64,
+    /// Consecutive errors from a server after which a chooser ejects it
+    /// from its pool; 0: never.
+    pub eject_after: u32,
+    pub eject_for_ms: f64,
+    /// The largest share of a chooser's pool it may hold ejected.
+    pub eject_max_fraction: f64,
+    /// `None`: no health checks.
+    pub health_check_ms: Option<f64>,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
     /// `None`: the hedge delay is `hedge_after_ms` alone.
@@ -98,6 +112,7 @@ impl Default for Scenario {
             server_weights: vec![1.0],
             speed_changes: Vec::new(),
             membership: Vec::new(),
+            failures: Vec::new(),
             service: ServiceDistribution::Exponential,
             service_mean_ms: 20.0,
             class_shares: vec![1.0],
@@ -121,6 +136,11 @@ impl Default for Scenario {
             choices: 2,
             staleness_ms: 0.0,
             retry_budget: 10,
+            retry_backoff_ms: 0.0,
+            eject_after: 0,
+            eject_for_ms: 10_000.0,
+            eject_max_fraction: 0.5,
+            health_check_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,
@@ -302,6 +322,26 @@ impl Scenario {
         }
     }
 
+    /// Each scheduled `(seconds, server)` of `fields`' schedule must name
+    /// one of the starting servers.
+    fn check_servers_named(
+        &self,
+        fields: &'static str,
+        mut entries: impl Iterator<Item = (f64, u32)>,
+    ) -> Result<(), ScenarioError> {
+        match entries.find(|&(_, server)| server >= self.servers) {
+            Some((at_s, server)) => Err(ScenarioError::Combination {
+                fields,
+                message: format!(
+                    "a change at {} s is for server {server}, but servers are numbered 0 to {}",
+                    fields::format_number(at_s),
+                    self.servers - 1
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Replays the membership schedule on a roster of the starting servers:
     /// each change must be possible when it comes, and the most servers
     /// it reaches must fit the limits `servers` must.
@@ -391,18 +431,10 @@ impl Scenario {
                 ),
             });
         }
-        if let Some(change) = self.speed_changes.iter().find(|c| c.server >= self.servers) {
-            return Err(ScenarioError::Combination {
-                fields: "speed_changes, servers",
-                message: format!(
-                    "a change at {} s is for server {}, but servers are numbered 0 to {}",
-                    fields::format_number(change.at_s),
-                    change.server,
-                    self.servers - 1
-                ),
-            });
-        }
+        let speed_changes = self.speed_changes.iter().map(|c| (c.at_s, c.server));
+        self.check_servers_named("speed_changes, servers", speed_changes)?;
         self.check_membership()?;
+        self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.at_s, f.server)))?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {
             return Err(ScenarioError::Combination {

@@ -43,7 +43,11 @@ const TOPOLOGY_LEGEND: [Entry; 13] = [
         "var(--ink)",
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
     ),
-    ("cross", "var(--ink)", "server crashed (removed: faded; draining: dashed box)"),
+    (
+        "cross",
+        "var(--ink)",
+        "server crashed or down (removed: faded; draining: dashed box; failing: dotted box)",
+    ),
     ("", "var(--ink)", "keys moving to their new server after a change"),
     ("shades", "", "many servers: shade = share of slots busy, orange bar = queue"),
 ];

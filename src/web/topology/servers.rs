@@ -1,9 +1,11 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests. Compact view: one cell each, shaded by busy slots, with a bar
-//! for its queue. A server that has left, or is leaving, is marked over
-//! its row or cell by shape as well as by word: a cross when crashed, a
-//! veil when removed, a dashed outline while it drains.
+//! for its queue. A server that has left, is leaving or is failing is
+//! marked over its row or cell by shape as well as by word: a cross when
+//! crashed or down (or flapping), a veil when removed, a dashed outline
+//! while it drains, a dotted one while it answers with errors; a slow one
+//! by its word.
 
 use super::layout::{Layout, Rect};
 use crate::web::theme::{Palette, LOAD_SHADES};
@@ -48,7 +50,7 @@ fn draw_states(
                 context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
                 let _ = context.set_line_dash(&js_sys::Array::new());
             }
-            ServerState::Crashed => {
+            ServerState::Crashed | ServerState::Down | ServerState::Flapping => {
                 context.set_stroke_style_str(&palette.ink.css());
                 context.set_line_width(2.5);
                 context.begin_path();
@@ -58,7 +60,15 @@ fn draw_states(
                 context.line_to(c.x + 2.0, c.y + c.h - 2.0);
                 context.stroke();
             }
-            ServerState::Active => {}
+            ServerState::Failing => {
+                let dash = js_sys::Array::of2(&2.0.into(), &3.0.into());
+                let _ = context.set_line_dash(&dash);
+                context.set_stroke_style_str(&palette.ink.css());
+                context.set_line_width(2.0);
+                context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
+                let _ = context.set_line_dash(&js_sys::Array::new());
+            }
+            ServerState::Active | ServerState::Slow => {}
         }
         if !layout.compact && c.h >= px {
             let word = server.state.name();
