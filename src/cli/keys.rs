@@ -2,11 +2,9 @@
 //! any load, as every chooser holding all the servers computes it, and how
 //! evenly the servers share the key space.
 
-use lbsim::keys::{key_counts, spread, Unloaded};
+use lbsim::engine::SAMPLED_KEYS;
+use lbsim::keys::{spread, Unloaded};
 use lbsim::{Scenario, Simulation};
-
-/// Keys listed: the whole key space, up to this many.
-const MAX_KEYS: u64 = 100_000;
 
 pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
     let sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
@@ -16,10 +14,12 @@ pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
             scenario.policy.name()
         )
     })?;
-    let keys = u64::from(scenario.key_space).min(MAX_KEYS);
+    // Listed: the whole key space, up to as many keys as the shares sample.
+    let keys = u64::from(scenario.key_space).min(SAMPLED_KEYS);
     let servers: Vec<u32> = (0..keys).map(|key| placement.place(key, &Unloaded)).collect();
-    let counts = key_counts(placement, keys);
-    let (sd_over_mean, max_over_mean) = spread(&counts);
+    // The shares over the keys the summary samples (all of a small key space).
+    let counts = sim.key_counts().unwrap_or_default();
+    let (sd_over_mean, max_over_mean) = spread(counts);
     if json {
         let out = serde_json::json!({
             "policy": scenario.policy.name(),

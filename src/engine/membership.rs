@@ -263,16 +263,24 @@ impl Simulation {
         self.choosers.lag_counts().1
     }
 
-    /// Under a key-placing policy: the spread of the members' key shares
-    /// and of the requests they completed.
-    pub fn key_spread(&self) -> Option<KeySpread> {
+    /// Under a key-placing policy: how many of the sampled keys each member
+    /// holds, member by member, worked out once per member set.
+    pub fn key_counts(&self) -> Option<&[u64]> {
         let directory = self.membership.directory.as_ref()?;
         let key_space = u64::from(self.scenario.key_space);
         let counts = self
             .membership
             .key_counts
             .get_or_init(|| key_counts_of(directory.as_ref(), sampled_keys(key_space)));
-        let (key_share_cv, key_share_max_over_mean) = spread(counts);
+        Some(counts)
+    }
+
+    /// Under a key-placing policy: the spread of the members' key shares
+    /// and of the requests they completed.
+    pub fn key_spread(&self) -> Option<KeySpread> {
+        let directory = self.membership.directory.as_ref()?;
+        let key_space = u64::from(self.scenario.key_space);
+        let (key_share_cv, key_share_max_over_mean) = spread(self.key_counts()?);
         let completed: Vec<u64> =
             directory.members().iter().map(|&s| self.metrics.completed_per_server[s as usize]).collect();
         let (load_cv, load_max_over_mean) = spread(&completed);

@@ -6,15 +6,12 @@
 use super::dom;
 use lbsim::charts::{self, ChartStyle, KeyPicture};
 use lbsim::engine::Decision;
-use lbsim::keys::{hash, key_counts, spread};
+use lbsim::keys::{hash, spread};
 use lbsim::Simulation;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::HtmlElement;
-
-/// Keys counted for the shares: the whole space up to this many.
-const SAMPLE_KEYS: u64 = 20_000;
 
 pub struct KeysFigure {
     figure: HtmlElement,
@@ -58,13 +55,11 @@ impl KeysFigure {
     where
         DB::ErrorType: 'static,
     {
-        let Some(placement) = sim.key_placement() else { return Ok(()) };
-        let keys = u64::from(sim.scenario().key_space).min(SAMPLE_KEYS);
-        let counts = key_counts(placement, keys);
-        let (cv, max) = spread(&counts);
+        let (Some(placement), Some(counts)) = (sim.key_placement(), sim.key_counts()) else { return Ok(()) };
+        let (cv, max) = spread(counts);
         let text = format!("over {} servers: sd/mean {cv:.2}, max/mean {max:.2}", counts.len());
         self.spread.set_text_content(Some(&text));
-        let picture = KeyPicture { ring: placement.ring_points(), counts: &counts, landed: self.landed };
+        let picture = KeyPicture { ring: placement.ring_points(), counts, landed: self.landed };
         charts::keys(area, &picture, style)
     }
 }
