@@ -3,23 +3,14 @@
 // is reached and worked by keyboard alone, with a visible focus ring; the
 // shortcuts act from sliders and menus, Escape leaves a control; views have
 // a polite live summary; reduced motion draws no request dots.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { serveDist, launch, openApp, hashEntries } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries } from './lib.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 /** axe-core's serious and critical violations on the page, in words. */
 async function violations(page) {

@@ -2,21 +2,12 @@
 // mount a view on an element, drive it, read its summary, run a scenario
 // headless; bad input raises an Error worded as the command line words it;
 // a mounted view out of sight uses no simulated time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { serveDist, launch, openApp, nativeRun, CLI, drawnFraction } from './lib.mjs';
+import { browser, server, useBrowser, openApp, nativeRun, CLI, drawnFraction } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 async function openExample() {
   const opened = await openApp(browser, `${server.url}api.html`, { width: 1280, height: 800 });

@@ -1,9 +1,7 @@
 // End-to-end tests of the release build in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  serveDist, launch, openApp, drawnFraction, screenshot, hashEntries, summary,
-} from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, screenshot, hashEntries, summary } from './lib.mjs';
 
 const CANVASES = ['topology', 'chart-percentiles', 'chart-clients', 'chart-load'];
 /** Every control's element id (the inputs are named after their settings). */
@@ -12,16 +10,7 @@ const CONTROL_IDS = [
   'queue_timeout_ms', 'service', 'seed', 'speed', 'play', 'step', 'reset',
 ];
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const pause = (page) => page.click('#play');
 const simTime = (page) => page.evaluate(() => window.lbsim.simTime());

@@ -3,20 +3,11 @@
 // balls into 100 bins best of two's spread is a small fraction of
 // random's; its settings start the throwing over; and screenshots at
 // desktop and phone width, light and dark, go to tests/browser/artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, drawnFraction, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, screenshot } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const figure = (page, id) => page.$eval(`#${id}`, (element) => element.textContent);
 

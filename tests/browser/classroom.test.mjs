@@ -2,22 +2,13 @@
 // on common random numbers, the ratios with their intervals, the same
 // numbers as `lbsim compare`), the presenter view, stepping one event at a
 // time with a log, theory beside measurement, and figures to take away.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { serveDist, launch, openApp, hashEntries, summary, CLI } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, summary, CLI } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 
 test('compare mode loads from its link: A and B advance together, with the ratios, as lbsim compare gives them', async () => {

@@ -1,18 +1,9 @@
 // embed.html: one view, configured entirely by its link.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, drawnFraction, screenshot, summary } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, screenshot, summary } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const simTime = (page) => page.evaluate(() => window.lbsim.simTime());
 const settle = (page) => page.waitForTimeout(1200);

@@ -1,19 +1,10 @@
 // The demo page (tests/browser/embeds.html): six embeds, each a different
 // configuration, as an author would paste them, all running on one page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, drawnFraction, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, drawnFraction, screenshot } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 test('the six-embed page runs all six with no console error', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });

@@ -3,21 +3,12 @@
 // read back from live numbers; and every claim its prose makes
 // (data-claim) holds at the page's own seed after 30 simulated seconds.
 // tests/explainer_claims.rs checks the same claims natively over several seeds.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launch, openApp, screenshot, ARTIFACTS } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, ARTIFACTS } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const SIMULATED_MS = 30_000;
 

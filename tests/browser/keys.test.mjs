@@ -2,21 +2,12 @@
 // shows the ring and each server's share of the key space, the topology
 // shows the key just placed, the key controls apply, and the browser puts
 // every key on the same server as the command line does.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { serveDist, launch, openApp, drawnFraction, hashEntries, screenshot, CLI } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, hashEntries, screenshot, CLI } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 /** `lbsim keys default --set ...` for a hash's settings, as JSON. */
 function nativeKeys(hash) {

@@ -2,20 +2,11 @@
 // control, the play button, the topology and the queue-time chart all lie
 // inside the window without scrolling; on a 360 × 780 phone the picture
 // starts within the first screen. No text is cut off sideways.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const boxes = (page, ids) => page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
   const r = document.getElementById(id).getBoundingClientRect();

@@ -1,6 +1,7 @@
 // Shared by the browser tests and benchmarks: a static server for dist/
 // (and for the demo and test pages kept here), headless Chromium through
 // playwright-core, and page helpers.
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -71,6 +72,25 @@ export const CHROMIUM_ARGS = [
 /** Headless Chromium with a fresh profile (playwright makes a temp one). */
 export function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The page server and the browser a test file shares: `useBrowser()` at
+ * the top of a file starts them before its first test and closes them
+ * after its last. `server` and `browser` are live bindings, so a test
+ * reads them as they are when it runs.
+ */
+export let server;
+export let browser;
+export function useBrowser() {
+  before(async () => {
+    server = await serveDist();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 /**

@@ -1,20 +1,11 @@
 // The lab and an embed at desktop and phone width, light and dark: no
 // sideways scrolling, no console error, and a screenshot of each in
 // tests/browser/artifacts/ to look at.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const PAGES = [
   ['lab', '', 'policy=power-of-d'],

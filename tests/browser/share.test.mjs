@@ -1,20 +1,11 @@
 // The lab's sharing tools: "Copy embed code" gives an <iframe> snippet that
 // reproduces the lab's state exactly, and "New seed" draws a seed from the
 // browser's cryptographic generator.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, hashEntries, summary } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, summary } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const SIMULATED_MS = 5000;
 

@@ -3,20 +3,11 @@
 // current policy marked unused with the reason; slow motion to 0.01×; the
 // essay's steps keep the chosen speed, mark the current one and say what to
 // watch; a spike that is over offers a replay.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, hashEntries } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 test('controls speak plainly: policy names, restart marks, unused controls and why', async () => {
   const { page, errors } = await openApp(browser, server.url);

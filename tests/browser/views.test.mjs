@@ -1,20 +1,11 @@
 // Several views in one document (tests/browser/views.html): one module, one
 // animation loop; a view out of sight uses no simulated time and resumes
 // where it stopped.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, drawnFraction } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction } from './lib.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 const times = (page) => page.evaluate(() => window.lbsim.views().map((v) => v.simTime()));
 const onScreen = (page) => page.evaluate(() => window.lbsim.views().map((v) => v.onScreen()));
