@@ -1,0 +1,183 @@
+//! Each chooser's pool: drawn at the start (a subset of the servers, or of
+//! its class's range, or all of them), drawn again when the subset size
+//! changes, and changed when servers join or leave. What a chooser knew of
+//! the servers in both its old and its new pool is kept, with its
+//! connections to them.
+
+use super::{huge_pages, Choosers};
+use crate::policy::Known;
+use crate::rng::{Draw, SimRng};
+
+impl Choosers {
+    /// Draws every chooser a new pool among the members.
+    pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
+        self.lift_ejections(rng);
+        let mut scratch = self.active.clone();
+        let per_chooser = self.per_chooser;
+        let members = &self.active;
+        let pools: Vec<_> = (0..self.members.len())
+            .map(|member| {
+                let range = self.class_pools.get(member % per_chooser);
+                let pool = draw_member_pool(range, members, subset_size, &mut scratch, rng);
+                pool.or_else(|| self.explicit.then(|| members.clone()))
+            })
+            .collect();
+        self.set_pools(pools);
+    }
+
+    /// The membership changed to `members` (ascending): each chooser's pool
+    /// becomes an explicit list of members. A pool that held every member
+    /// it could (of its class's range) holds every one it can now, newcomers
+    /// included; a drawn subset keeps its members that stayed and draws, in
+    /// place of each that left, one from the rest at random.
+    pub fn change_members(&mut self, members: &[u32], rng: &mut SimRng) {
+        self.lift_ejections(rng);
+        let per_chooser = self.per_chooser;
+        let eligible = |among: &[u32], member: usize| -> Vec<u32> {
+            match self.class_pools.get(member % per_chooser) {
+                Some(&(first, last)) => {
+                    among.iter().copied().filter(|s| (first..=last).contains(s)).collect()
+                }
+                None => among.to_vec(),
+            }
+        };
+        let pools: Vec<_> = (0..self.members.len())
+            .map(|member| {
+                let before = eligible(&self.active, member);
+                let now = eligible(members, member);
+                let pool = self.members[member].pool.as_ref().unwrap_or(&self.active);
+                if *pool == before {
+                    return Some(now);
+                }
+                let mut kept: Vec<u32> =
+                    pool.iter().copied().filter(|s| members.binary_search(s).is_ok()).collect();
+                let mut rest: Vec<u32> = now.into_iter().filter(|s| pool.binary_search(s).is_err()).collect();
+                for _ in kept.len()..pool.len() {
+                    if rest.is_empty() {
+                        break;
+                    }
+                    kept.push(rest.swap_remove(rng.index(rest.len())));
+                }
+                kept.sort_unstable();
+                Some(kept)
+            })
+            .collect();
+        // The old pools are read as they were (`None` over the old servers).
+        self.set_pools(pools);
+        self.active = members.to_vec();
+        self.servers = self.servers.max(members.last().map_or(0, |&s| s as usize + 1));
+        self.explicit = true;
+    }
+
+    /// A server joins with nominal weight `weight` (the next index).
+    pub fn add_server(&mut self, weight: f64) {
+        self.weights.push(weight);
+    }
+
+    /// Gives every chooser its new pool, keeping what each knew of the
+    /// servers in both its old and its new pool, and its connections to them.
+    fn set_pools(&mut self, pools: Vec<Option<Vec<u32>>>) {
+        let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
+        let mut known = huge_pages::filled(total, Known::default());
+        let mut work = if self.work.is_empty() { Vec::new() } else { vec![0.0; total] };
+        let mut connections = self.connections.cold(total);
+        let mut start = 0;
+        for (chooser, pool) in pools.into_iter().enumerate() {
+            let len = len_of(&pool, self.servers);
+            for position in 0..len {
+                if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
+                    let old = self.members[chooser].start + old;
+                    known[start + position] = self.known[old];
+                    if let Some(w) = work.get_mut(start + position) {
+                        *w = self.work[old];
+                    }
+                    self.connections.copy_into(old, &mut connections, start + position);
+                }
+            }
+            let member = &mut self.members[chooser];
+            member.pool = pool;
+            member.start = start;
+            start += len;
+        }
+        self.known = known;
+        self.work = work;
+        self.connections = connections;
+    }
+}
+
+/// The nominal weight of each position of a pool.
+pub(super) fn pool_weights(pool: &Option<Vec<u32>>, weights: &[f64]) -> Vec<f64> {
+    match pool {
+        None => weights.to_vec(),
+        Some(pool) => pool.iter().map(|&server| weights[server as usize]).collect(),
+    }
+}
+
+/// How many servers a pool holds (`None`: all of them).
+pub(super) fn len_of(pool: &Option<Vec<u32>>, servers: usize) -> usize {
+    pool.as_ref().map_or(servers, Vec::len)
+}
+
+/// The server at `position` of a pool (`None`: all servers, in order).
+pub(super) fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
+    pool.as_ref().map_or(position as u32, |pool| pool[position])
+}
+
+/// Draws a member's pool: of `size` servers (all when `None`) out of the
+/// `members` of its class's range of servers, or, without class pools, out
+/// of all of them (`None` when it is all of them). `scratch` is any
+/// permutation of the members.
+pub(super) fn draw_member_pool(
+    range: Option<&(u32, u32)>,
+    members: &[u32],
+    size: Option<u32>,
+    scratch: &mut [u32],
+    rng: &mut SimRng,
+) -> Option<Vec<u32>> {
+    let Some(&(first, last)) = range else { return draw_pool(size, scratch.len(), scratch, rng) };
+    let mut range: Vec<u32> = members.iter().copied().filter(|s| (first..=last).contains(s)).collect();
+    let len = range.len();
+    // The whole range, in order, when the size asks for all of it.
+    Some(draw_pool(size, len, &mut range, rng).unwrap_or(range))
+}
+
+/// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).
+/// `scratch` is any permutation of `0..servers`; a partial Fisher–Yates
+/// shuffle of it gives a uniform subset.
+pub(super) fn draw_pool(
+    size: Option<u32>,
+    servers: usize,
+    scratch: &mut [u32],
+    rng: &mut SimRng,
+) -> Option<Vec<u32>> {
+    let size = size? as usize;
+    if size >= servers {
+        return None;
+    }
+    for i in 0..size {
+        let j = i + rng.index(servers - i);
+        scratch.swap(i, j);
+    }
+    let mut pool = scratch[..size].to_vec();
+    pool.sort_unstable();
+    Some(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_are_distinct_sorted_and_in_range() {
+        let mut rng = SimRng::new(8);
+        let mut scratch: Vec<u32> = (0..50).collect();
+        for _ in 0..100 {
+            let pool = draw_pool(Some(7), 50, &mut scratch, &mut rng).unwrap();
+            assert_eq!(pool.len(), 7);
+            assert!(pool.windows(2).all(|w| w[0] < w[1]));
+            assert!(pool.iter().all(|&s| s < 50));
+        }
+        assert_eq!(draw_pool(Some(50), 50, &mut scratch, &mut rng), None);
+        assert_eq!(draw_pool(None, 50, &mut scratch, &mut rng), None);
+    }
+}
