@@ -3,8 +3,10 @@
 //! root element it is mounted on. One instance lives behind
 //! `Rc<RefCell<..>>` (see `page`); DOM events and animation frames call its
 //! methods. Each frame is "simulate, draw, ask for the next". What it does
-//! beyond its settings is in `tools`; which element does what, in `target`.
+//! beyond its settings is in `tools`; which element does what, in `target`;
+//! what the page and its tests read of it, in `reads`.
 
+mod reads;
 mod target;
 mod tools;
 
@@ -443,49 +445,6 @@ impl View {
     pub fn set_reduced_motion(&mut self, reduced: bool) {
         self.reduced_motion = reduced;
         self.parts.canvases.invalidate();
-    }
-
-    /// How many requests the last frame drew in flight.
-    pub fn requests_drawn(&self) -> usize {
-        self.snapshot.requests.len()
-    }
-
-    pub fn root(&self) -> &HtmlElement {
-        &self.root
-    }
-
-    pub fn kind(&self) -> Kind {
-        self.kind
-    }
-
-    pub fn owns_hash(&self) -> bool {
-        self.owns_hash
-    }
-
-    pub fn sim_time_ms(&self) -> f64 {
-        self.sim.now().as_ms()
-    }
-
-    pub fn summary_json(&self) -> String {
-        serde_json::to_string(&self.sim.summary()).unwrap_or_default()
-    }
-
-    pub fn sim(&self) -> &Simulation {
-        &self.sim
-    }
-
-    pub fn twin(&self) -> Option<&Simulation> {
-        self.twin.as_ref()
-    }
-
-    /// The sentences under the view, as last shown.
-    pub fn readback(&self) -> String {
-        self.parts.narration.readback()
-    }
-
-    /// The frame costs recorded since the last call.
-    pub fn take_frame_costs(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.frame_costs)
     }
 }
 

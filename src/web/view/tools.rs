@@ -186,30 +186,4 @@ impl View {
         self.parts.event_log.stop_following_if(self.followed.is_none());
         self.parts.canvases.invalidate();
     }
-
-    /// The clients of the requests the last frame drew followed.
-    pub fn followed_requests(&self) -> Vec<u32> {
-        self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
-    }
-
-    /// Each server's speed, as the last frame drew it.
-    pub fn server_speeds(&self) -> Vec<f64> {
-        self.snapshot.servers.iter().map(|s| s.speed).collect()
-    }
-
-    /// The decision shown on the topology, its sentence and where its
-    /// winner was ringed, as JSON (for tests).
-    pub fn decision_json(&self) -> Option<String> {
-        #[derive(serde::Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Shown<'a> {
-            decision: &'a lbsim::engine::Decision,
-            caption: String,
-            winner_ring: Option<[f64; 4]>,
-        }
-        let caption = &self.parts.decision;
-        let shown =
-            Shown { decision: caption.shown()?, caption: caption.text(), winner_ring: caption.winner_ring };
-        serde_json::to_string(&shown).ok()
-    }
 }

@@ -1,0 +1,75 @@
+//! What the page and its tests read of a view: its elements, its
+//! simulations and what its last frame drew.
+
+use super::*;
+
+impl View {
+    /// How many requests the last frame drew in flight.
+    pub fn requests_drawn(&self) -> usize {
+        self.snapshot.requests.len()
+    }
+
+    pub fn root(&self) -> &HtmlElement {
+        &self.root
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub fn owns_hash(&self) -> bool {
+        self.owns_hash
+    }
+
+    pub fn sim_time_ms(&self) -> f64 {
+        self.sim.now().as_ms()
+    }
+
+    pub fn summary_json(&self) -> String {
+        serde_json::to_string(&self.sim.summary()).unwrap_or_default()
+    }
+
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    pub fn twin(&self) -> Option<&Simulation> {
+        self.twin.as_ref()
+    }
+
+    /// The sentences under the view, as last shown.
+    pub fn readback(&self) -> String {
+        self.parts.narration.readback()
+    }
+
+    /// The frame costs recorded since the last call.
+    pub fn take_frame_costs(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.frame_costs)
+    }
+
+    /// The clients of the requests the last frame drew followed.
+    pub fn followed_requests(&self) -> Vec<u32> {
+        self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
+    }
+
+    /// Each server's speed, as the last frame drew it.
+    pub fn server_speeds(&self) -> Vec<f64> {
+        self.snapshot.servers.iter().map(|s| s.speed).collect()
+    }
+
+    /// The decision shown on the topology, its sentence and where its
+    /// winner was ringed, as JSON (for tests).
+    pub fn decision_json(&self) -> Option<String> {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Shown<'a> {
+            decision: &'a lbsim::engine::Decision,
+            caption: String,
+            winner_ring: Option<[f64; 4]>,
+        }
+        let caption = &self.parts.decision;
+        let shown =
+            Shown { decision: caption.shown()?, caption: caption.text(), winner_ring: caption.winner_ring };
+        serde_json::to_string(&shown).ok()
+    }
+}
