@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::scenario;
+use common::{over_seeds, scenario};
 use lbsim::engine::{ServerState, Summary};
 use lbsim::scenario::failures::Failure;
 use lbsim::{Scenario, Simulation, Time};
@@ -47,19 +47,6 @@ fn share_of_server_0(summary: &Summary) -> (u64, u64) {
     (at(0), (0..summary.completed_per_server.len()).map(at).sum())
 }
 
-/// Mean and standard error of the mean over independent seeds.
-fn mean_and_error(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (variance / n).sqrt())
-}
-
-fn over_seeds(measure: impl Fn(u64) -> f64) -> (f64, f64) {
-    let values: Vec<f64> = (1..=SEEDS).map(measure).collect();
-    mean_and_error(&values)
-}
-
 #[test]
 fn a_fast_failing_server_draws_far_more_than_its_share_under_load_aware_policies_and_not_under_random() {
     // Random: each attempt is server 0's with probability 1/10 exactly.
@@ -74,7 +61,7 @@ fn a_fast_failing_server_draws_far_more_than_its_share_under_load_aware_policies
     // Its errors come back within a millisecond, so the count in flight
     // (and peak-EWMA's timed cost) says it is the least loaded.
     for (policy, at_least) in [("least-connections", 0.2), ("peak-ewma", 0.15)] {
-        let (share, error) = over_seeds(|seed| {
+        let (share, error) = over_seeds(SEEDS, |seed| {
             let (h, t) = share_of_server_0(&summary_of(&black_hole(policy, "0", seed)));
             h as f64 / t as f64
         });
@@ -86,8 +73,9 @@ fn a_fast_failing_server_draws_far_more_than_its_share_under_load_aware_policies
 fn ejection_restores_availability() {
     for policy in ["least-connections", "peak-ewma"] {
         let (without, error_without) =
-            over_seeds(|seed| summary_of(&black_hole(policy, "0", seed)).availability);
-        let (with, error_with) = over_seeds(|seed| summary_of(&black_hole(policy, "3", seed)).availability);
+            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "0", seed)).availability);
+        let (with, error_with) =
+            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "3", seed)).availability);
         let error = (error_without.powi(2) + error_with.powi(2)).sqrt();
         assert!(with - without - 3.0 * error > 0.1, "{policy}: {without:.4} → {with:.4} ± {error:.4}");
         assert!(with > 0.99, "{policy}: {with:.4}");

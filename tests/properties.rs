@@ -211,7 +211,8 @@ proptest! {
 
     /// Servers failing and recovering on a random schedule, and live,
     /// with retries (backoff or none), ejection and health checks on or
-    /// off: the books balance after every event, and every request ends
+    /// off, at times under a FoundationDB balancer in one or two
+    /// datacenters: the books balance after every event, and every request ends
     /// exactly once, completed or failed (with an error or past its
     /// budget), never lost.
     #[test]
@@ -220,8 +221,12 @@ proptest! {
         entries in prop::collection::vec(failure_entry(), 0..8),
         live in prop::collection::vec((1u64..400, 0u32..14, prop::bool::ANY), 0..4),
         (budget, backoff_ms, eject_after, health_ms) in (0u32..4, prop_oneof![Just(0.0), 0.1f64..20.0], 0u32..4, prop::option::of(5.0f64..300.0)),
+        (datacenters, fdb) in (1u32..3, prop::option::of(0usize..2)),
     ) {
-        let mut scenario = Scenario { retry_budget: budget, retry_backoff_ms: backoff_ms, eject_after, eject_for_ms: 200.0, health_check_ms: health_ms, ..scenario };
+        // At times one of FoundationDB's balancers, across datacenters or not.
+        let policy = fdb.map_or(scenario.policy, |i| [PolicyKind::FdbBasic, PolicyKind::FdbLoadBalance][i]);
+        let datacenters = datacenters.min(scenario.servers);
+        let mut scenario = Scenario { retry_budget: budget, retry_backoff_ms: backoff_ms, eject_after, eject_for_ms: 200.0, health_check_ms: health_ms, policy, datacenters, ..scenario };
         let schedule = failure_text(&scenario, &entries);
         scenario.set("failures", &schedule).unwrap();
         let mut sim = Simulation::new(&scenario).unwrap();

@@ -139,6 +139,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("eject_for_ms = 0", "eject_for_ms", "a number from 0.001 to 3600000"),
     ("eject_max_fraction = 1.5", "eject_max_fraction", "a number from 0 to 1"),
     ("health_check_ms = 0.5", "health_check_ms", "\"none\" or milliseconds from 1 to 3600000"),
+    // FoundationDB's balancers and datacenters.
+    ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
+    ("datacenters = 0", "datacenters", "whole number from 1 to 8"),
+    ("datacenters = 3\nservers = 2", "datacenters, servers", "each datacenter needs a server"),
+    ("cross_dc_delay_ms = -1", "cross_dc_delay_ms", "from 0 to 1000"),
+    ("dc_order = \"nearest\"", "dc_order", "local-first, any"),
     ("session_length_shape = 1", "session_length_shape", "\"none\" or a number from 1.05 to 10"),
     ("session_length_shape = \"heavy\"", "session_length_shape", "\"none\" or a number"),
 ];

@@ -49,6 +49,15 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
             c.ejections
         );
     }
+    if c.sent_local + c.sent_remote > 0 {
+        let share = c.sent_local as f64 / (c.sent_local + c.sent_remote) as f64;
+        let _ = writeln!(
+            out,
+            "across datacenters: {:.2}% of {} sends stayed in the sender's own",
+            100.0 * share,
+            c.sent_local + c.sent_remote
+        );
+    }
     let _ = writeln!(
         out,
         "waited in a queue: {:.2}% of {} requests that reached a slot",

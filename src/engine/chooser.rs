@@ -346,6 +346,7 @@ mod tests {
             hedge_percentile: None,
             hedging: false,
             retry_backoff: None,
+            cross_dc: None,
         };
         let mut choosers = Choosers::new(
             (3, &[]),

@@ -129,6 +129,7 @@ mod tests {
             hedge_percentile: None,
             hedging: false,
             retry_backoff: None,
+            cross_dc: None,
         }
     }
 

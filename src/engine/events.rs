@@ -1,6 +1,7 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
+use super::fdb::Timer;
 use super::wheel::Wheel;
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -84,6 +85,13 @@ pub enum Event {
     EjectionEnds {
         member: u32,
     },
+    /// A timer a FoundationDB balancer asked for (stale unless its machine
+    /// is still of this generation).
+    BalancerTimer {
+        machine: u32,
+        generation: u16,
+        timer: Timer,
+    },
 }
 
 impl Event {
@@ -109,7 +117,8 @@ impl Event {
             | Event::FailureDue { .. }
             | Event::FailureTurn { .. }
             | Event::HealthCheck
-            | Event::EjectionEnds { .. } => None,
+            | Event::EjectionEnds { .. }
+            | Event::BalancerTimer { .. } => None,
         }
     }
 }

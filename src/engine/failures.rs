@@ -197,6 +197,9 @@ impl Simulation {
     fn end_failure(&mut self, server: usize) {
         let Some(active) = self.faults.active[server].take() else { return };
         self.faults.set_flags(server);
+        if active.refusing {
+            self.balancers_see_up(server);
+        }
         if let Failure::Slow { factor } = active.failure {
             self.servers[server].speed /= factor;
         }
@@ -221,7 +224,9 @@ impl Simulation {
             _ => {}
         }
         if let Some(session) = self.sessions.get_mut(id) {
-            session.fate = Fate::Answers;
+            if session.fate == Fate::Raced {
+                session.fate = Fate::Answers;
+            }
             session.outcome = Outcome::Error(ErrorKind::Refused);
         }
         self.respond(id, server);
@@ -237,8 +242,12 @@ impl Simulation {
             if let Failure::Flap { period_ms } = active.failure {
                 active.refusing = !active.refusing;
                 active.turns = self.now + Time::from_ms(period_ms);
+                let up = !active.refusing;
                 self.events.push(active.turns, Event::FailureTurn { server: server as u32 });
                 self.faults.set_flags(server);
+                if up {
+                    self.balancers_see_up(server);
+                }
             }
         }
     }

@@ -48,6 +48,9 @@ impl Simulation {
             Event::RetryDue { session } => self.retry_due(session),
             Event::HealthCheck => self.health_check(),
             Event::EjectionEnds { member } => self.readmit(member as usize),
+            Event::BalancerTimer { machine, generation, timer } => {
+                self.balancer_timer(machine, generation, timer)
+            }
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -104,10 +107,20 @@ impl Simulation {
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
-            let chooser = self.choosers.member(client, demand.0);
-            let pick = self.choose(chooser, None, self.key_of(id));
-            self.send_to_server(id, chooser, pick.position);
+            self.place(id, self.choosers.member(client, demand.0), None);
         }
+    }
+
+    /// `chooser` places session `id`'s request: by its policy's pick
+    /// (avoiding `avoid`, the server that sent it back), or under
+    /// FoundationDB's balancers by a state machine of the request's own.
+    fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
+        if self.scenario.policy.is_fdb() {
+            self.balance(id, chooser);
+            return;
+        }
+        let pick = self.choose(chooser, avoid, self.key_of(id));
+        self.send_to_server(id, chooser, pick.position);
     }
 
     /// Runs `chooser`'s policy. `avoid` is the server that just sent a
@@ -167,12 +180,16 @@ impl Simulation {
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };
+        let cross = match self.timing.cross_dc {
+            None => None,
+            Some(_) => self.count_locality(chooser, server),
+        };
         let Some(session) = self.sessions.get_mut(id) else { return };
         let departs = self.now + handshake;
         session.outcome = Outcome::Ok;
         session.request.server = server;
-        session.request.travel(Stage::ToServer, departs, departs + delay);
-        self.events.push_in_lane(lane, departs + delay, Event::ArriveAtServer { session: id });
+        session.request.travel(Stage::ToServer, departs, departs + delay + cross.unwrap_or_default());
+        self.push_hop(lane, departs + delay, cross, Event::ArriveAtServer { session: id });
         if self.timing.hedging {
             self.arm_hedge(id);
         }
@@ -182,8 +199,7 @@ impl Simulation {
         let Some(session) = self.sessions.get(id) else { return };
         let Some(balancer) = session.balancer() else { return };
         let chooser = self.choosers.member(balancer, session.request.class);
-        let pick = self.choose(chooser, avoid, self.key_of(id));
-        self.send_to_server(id, chooser, pick.position);
+        self.place(id, chooser, avoid);
     }
 
     fn arrive_at_server(&mut self, id: u32) {
@@ -290,9 +306,10 @@ impl Simulation {
             return false;
         }
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
+        let cross = self.timing.cross_dc(session.chooser(), server as u32);
         let request = &mut session.request;
         request.reported = load.into();
-        request.travel(Stage::Bounced, self.now, self.now + delay);
+        request.travel(Stage::Bounced, self.now, self.now + delay + cross.unwrap_or_default());
         match why {
             SendBack::QueueTimeout => {
                 request.retries = request.retries.saturating_add(1);
@@ -300,8 +317,27 @@ impl Simulation {
             }
             SendBack::Crash => self.metrics.counts.crash_replaced += 1,
         }
-        self.events.push_in_lane(lane, self.now + delay, Event::BounceArrives { session: id });
+        self.push_hop(lane, self.now + delay, cross, Event::BounceArrives { session: id });
         true
+    }
+
+    /// With several datacenters: what `chooser`'s hop to `server` adds,
+    /// counted as a send within a datacenter or across two.
+    #[cold]
+    fn count_locality(&mut self, chooser: usize, server: u32) -> Option<Time> {
+        let cross = self.timing.cross_dc(self.choosers.base_of(chooser), server);
+        let counts = &mut self.metrics.counts;
+        *(if cross.is_some() { &mut counts.sent_remote } else { &mut counts.sent_local }) += 1;
+        cross
+    }
+
+    /// Schedules the end of a hop in its lane, or, when it crosses
+    /// datacenters (its delay then not the lane's), `cross` later.
+    fn push_hop(&mut self, lane: Lane, at: Time, cross: Option<Time>, event: Event) {
+        match cross {
+            None => self.events.push_in_lane(lane, at, event),
+            Some(extra) => self.events.push(at + extra, event),
+        }
     }
 
     fn service_done(&mut self, id: u32) {
@@ -324,13 +360,14 @@ impl Simulation {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
+        let cross = self.timing.cross_dc(session.chooser(), server as u32);
         let (stage, event) = match session.balancer() {
             Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { session: id }),
             None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
         };
         session.request.reported = load.into();
-        session.request.travel(stage, self.now, self.now + delay);
-        self.events.push_in_lane(lane, self.now + delay, event);
+        session.request.travel(stage, self.now, self.now + delay + cross.unwrap_or_default());
+        self.push_hop(lane, self.now + delay, cross, event);
     }
 
     /// A slot of `server` frees: the next queued request takes it.
@@ -360,7 +397,7 @@ impl Simulation {
     }
 
     /// The chooser that sent session `id`'s request hears back from its server.
-    fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
+    pub(super) fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
         let session = self.sessions.get(id)?;
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
@@ -384,6 +421,9 @@ impl Simulation {
             self.discard(id);
             return;
         }
+        if self.attempt_replied(id) {
+            return;
+        }
         let Some((chooser, server)) = self.tell_chooser(id) else { return };
         let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
         if u32::from(retries) > self.scenario.retry_budget {
@@ -401,10 +441,18 @@ impl Simulation {
     }
 
     fn response_at_balancer(&mut self, id: u32) {
+        if self.attempt_replied(id) {
+            return;
+        }
         let heard = self.tell_chooser(id);
         if self.retried_after_error(id, heard) {
             return;
         }
+        self.forward_to_client(id);
+    }
+
+    /// Session `id`'s response goes on from its balancer to its client.
+    pub(super) fn forward_to_client(&mut self, id: u32) {
         let Some(session) = self.sessions.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
@@ -414,11 +462,21 @@ impl Simulation {
     fn response_at_client(&mut self, id: u32) {
         let via_balancer = self.scenario.balancers > 0;
         if !via_balancer {
+            if self.attempt_replied(id) {
+                return;
+            }
             let heard = self.tell_chooser(id);
             if self.retried_after_error(id, heard) {
                 return;
             }
         }
+        self.complete_at_client(id);
+    }
+
+    /// Session `id`'s response (or error) is its client's: the request
+    /// completes (or fails), and the session sends its next one or ends.
+    pub(super) fn complete_at_client(&mut self, id: u32) {
+        let via_balancer = self.scenario.balancers > 0;
         if let Some(Outcome::Error(kind)) = self.sessions.get(id).map(|s| s.outcome) {
             self.fail(id, kind.into());
             return;
@@ -444,8 +502,13 @@ impl Simulation {
         }
         // The session stays with its server unless the pool has since
         // changed (or, with class pools, the next request's class has
-        // another), or each request is placed by a key of its own.
+        // another), or each request is placed by a key of its own, or by a
+        // FoundationDB balancer of its own.
         let chooser = self.choosers.member(client, demand.0);
+        if self.scenario.policy.is_fdb() {
+            self.balance(id, chooser);
+            return;
+        }
         let placed_anew = self.keying.per_request() && self.choosers.reads_keys();
         let position = match self.choosers.position_of(chooser, server).filter(|_| !placed_anew) {
             Some(position) => position,

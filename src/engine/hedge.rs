@@ -166,7 +166,7 @@ impl Simulation {
                 self.free_slot(server);
                 self.win(id);
             }
-            Fate::Answers => self.free_slot(server),
+            Fate::Answers | Fate::Attempt => self.free_slot(server),
         }
         false
     }

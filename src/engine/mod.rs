@@ -14,6 +14,7 @@ mod decisions;
 mod ejection;
 mod events;
 mod failures;
+mod fdb;
 mod flow;
 mod hedge;
 mod huge_pages;
@@ -48,7 +49,7 @@ pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;
-use crate::scenario::{Demand, Scenario, ScenarioError};
+use crate::scenario::{Datacenters, Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use chooser::Choosers;
 use connections::Connections;
@@ -96,6 +97,8 @@ pub struct Simulation {
     membership: membership::Membership,
     /// Which servers are failing, and how.
     faults: Faults,
+    /// FoundationDB's balancers, once a policy of theirs has routed.
+    fdb: Option<Box<fdb::Balancers>>,
     /// Consecutive errors each chooser heard from each server.
     error_runs: ejection::ErrorRuns,
     /// Requests per second all servers together complete at full load.
@@ -127,6 +130,9 @@ struct Timing {
     hedging: bool,
     /// The first retry's backoff; `None`: retries go at once.
     retry_backoff: Option<Time>,
+    /// With several datacenters, how they split, and what a hop between
+    /// two adds.
+    cross_dc: Option<(Datacenters, Time)>,
 }
 
 impl Timing {
@@ -146,7 +152,16 @@ impl Timing {
             hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
             retry_backoff: (scenario.retry_backoff_ms > 0.0)
                 .then(|| Time::from_ms(scenario.retry_backoff_ms)),
+            cross_dc: (scenario.datacenters > 1)
+                .then(|| (scenario.datacenters(), Time::from_ms(scenario.cross_dc_delay_ms))),
         }
+    }
+
+    /// What a hop between client or balancer `base` and `server` adds to
+    /// the tier's delay: `None` within one datacenter.
+    fn cross_dc(&self, base: u32, server: u32) -> Option<Time> {
+        let (split, extra) = self.cross_dc?;
+        (split.of_chooser(base) != split.of_server(server)).then_some(extra)
     }
 
     /// The delay, and its event lane, between a server and the tier that
@@ -234,6 +249,7 @@ impl Simulation {
             membership: membership::Membership::new(scenario.servers, &scenario.class_pools),
             faults: Faults::new(n),
             error_runs: ejection::ErrorRuns::default(),
+            fdb: None,
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -384,6 +400,7 @@ impl Simulation {
             Event::RetryDue { session } => (18, session),
             Event::HealthCheck => (19, 0),
             Event::EjectionEnds { member } => (20, member),
+            Event::BalancerTimer { machine, .. } => (21, machine),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

@@ -34,6 +34,9 @@ pub enum Fate {
     /// A hedged copy racing the request its twin holds: the first of the
     /// two to finish service answers, the other loses.
     Copy,
+    /// An attempt a FoundationDB balancer sent for the request its owner's
+    /// place holds: its reply goes to the balancer (see `fdb.rs`).
+    Attempt,
     /// Lost its race: it ends at its next event (when it reaches its
     /// server, or, left to finish, when its service ends).
     Lost,

@@ -13,6 +13,7 @@ use serde::Serialize;
 /// hedged copy sent has ended (its race lost, or dropped), or is in flight:
 /// still racing, or lost and not yet ended. (When a copy wins, it answers in
 /// its original's stead, and the original counts as the copy that lost.)
+/// So has every attempt a FoundationDB balancer sent, or it is in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Books {
     pub created: u64,
@@ -26,7 +27,10 @@ pub struct Books {
     pub in_flight: u64,
     pub hedged: u64,
     pub discarded: u64,
-    /// Copies racing, or lost and not yet ended.
+    /// Attempts a FoundationDB balancer sent, and those back.
+    pub attempts_sent: u64,
+    pub attempts_ended: u64,
+    /// Copies racing, or lost and not yet ended, and attempts out.
     pub copies_in_flight: u64,
 }
 
@@ -34,7 +38,8 @@ impl Books {
     pub fn balanced(&self) -> bool {
         self.created == self.completed + self.failed + self.in_flight
             && self.failed == self.failed_with_errors + self.failed_timed_out
-            && self.hedged == self.discarded + self.copies_in_flight
+            && self.hedged + self.attempts_sent
+                == self.discarded + self.attempts_ended + self.copies_in_flight
     }
 }
 
@@ -163,6 +168,8 @@ impl Simulation {
             in_flight: answered,
             hedged: counts.hedged,
             discarded: counts.discarded,
+            attempts_sent: counts.attempts_sent,
+            attempts_ended: counts.attempts_ended,
             copies_in_flight: self.sessions.live() - answered,
         }
     }

@@ -79,6 +79,9 @@ pub enum FailureReason {
     /// Its last attempt was answered with a server's error, and the retry
     /// budget was spent.
     ServerError,
+    /// A FoundationDB balancer found every alternative failed, and none
+    /// came up before its wait timed out.
+    AllAlternativesFailed,
 }
 
 /// Running totals since time zero. The books: `created` equals `completed`
@@ -109,6 +112,14 @@ pub struct Counts {
     pub failed_with_errors: u64,
     /// Servers ejected from a chooser's pool as outliers.
     pub ejections: u64,
+    /// Attempts FoundationDB's balancers sent for their requests, and
+    /// those whose reply (or bounce) has come back.
+    pub attempts_sent: u64,
+    pub attempts_ended: u64,
+    /// With several datacenters: requests sent to a server in the
+    /// sender's own datacenter, and to one in another.
+    pub sent_local: u64,
+    pub sent_remote: u64,
 }
 
 /// One point of the live series.

@@ -186,6 +186,10 @@ pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) 
         | PolicyKind::Rendezvous
         | PolicyKind::Maglev
         | PolicyKind::BoundedLoad => Box::new(Placed),
+        // FoundationDB's balancers route each request with a state machine
+        // of their own (`engine::fdb`) and never ask the chooser's policy;
+        // the random pick stands in for it.
+        PolicyKind::FdbBasic | PolicyKind::FdbLoadBalance => Box::new(RandomPick),
     }
 }
 

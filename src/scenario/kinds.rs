@@ -81,6 +81,17 @@ named_choice! {
         Rendezvous => "rendezvous",
         Maglev => "maglev",
         BoundedLoad => "bounded-load",
+        FdbBasic => "fdb-basic",
+        FdbLoadBalance => "fdb-load-balance",
+    }
+}
+
+named_choice! {
+    /// How a FoundationDB balancer orders its alternatives when servers
+    /// stand in several datacenters.
+    DcOrder {
+        LocalFirst => "local-first",
+        Any => "any",
     }
 }
 
@@ -117,6 +128,8 @@ impl PolicyKind {
             PolicyKind::Rendezvous => "rendezvous hashing",
             PolicyKind::Maglev => "Maglev hashing",
             PolicyKind::BoundedLoad => "consistent hashing, bounded loads",
+            PolicyKind::FdbBasic => "FoundationDB basicLoadBalance",
+            PolicyKind::FdbLoadBalance => "FoundationDB loadBalance",
         }
     }
 
@@ -167,6 +180,12 @@ impl PolicyKind {
             PolicyKind::BoundedLoad => {
                 "the ring's answer, walking on past servers holding more than bounded_load_c times the mean load"
             }
+            PolicyKind::FdbBasic => {
+                "a random alternative, the others in turn on a broken connection, backing off once all were tried"
+            }
+            PolicyKind::FdbLoadBalance => {
+                "the lower of two by queue model and reported penalty, a second request after a timeout, alternatives in turn"
+            }
         }
     }
 
@@ -192,6 +211,12 @@ impl PolicyKind {
     /// Whether the policy times round trips (its chooser tells it each one).
     pub fn times_round_trips(self) -> bool {
         self == PolicyKind::PeakEwma
+    }
+
+    /// Whether the policy is one of FoundationDB's balancers, which run one
+    /// state machine per request (see `engine::fdb`).
+    pub fn is_fdb(self) -> bool {
+        matches!(self, PolicyKind::FdbBasic | PolicyKind::FdbLoadBalance)
     }
 
     /// Whether servers tell choosers when they fall idle.

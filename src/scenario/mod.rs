@@ -17,7 +17,7 @@ mod table;
 pub use drift::SpeedChange;
 pub use error::ScenarioError;
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
+pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES};
 pub use table::MAX_SEED;
 
@@ -97,6 +97,12 @@ pub struct Scenario {
     pub bounded_load_c: f64,
     /// How long the last chooser's copy of the mapping table lags a change.
     pub table_lag_ms: f64,
+    /// Datacenters the servers and choosers are split across (1: one).
+    pub datacenters: u32,
+    /// Added to every one-way hop between a chooser and a server in
+    /// another datacenter.
+    pub cross_dc_delay_ms: f64,
+    pub dc_order: DcOrder,
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
@@ -150,10 +156,37 @@ impl Default for Scenario {
             virtual_nodes: 100,
             bounded_load_c: 1.25,
             table_lag_ms: 0.0,
+            datacenters: 1,
+            cross_dc_delay_ms: 10.0,
+            dc_order: DcOrder::LocalFirst,
             seed: 1,
             duration_s: 60.0,
             warmup_s: 0.0,
         }
+    }
+}
+
+/// How servers and choosers are split across datacenters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Datacenters {
+    pub count: u32,
+    /// The starting servers.
+    pub servers: u32,
+}
+
+impl Datacenters {
+    /// The datacenter of server `server`: the starting servers are split
+    /// into runs of consecutive numbers, as equal as can be; servers added
+    /// later join the last.
+    pub fn of_server(self, server: u32) -> u8 {
+        let run = u64::from(server) * u64::from(self.count) / u64::from(self.servers.max(1));
+        run.min(u64::from(self.count) - 1) as u8
+    }
+
+    /// The datacenter of client or balancer `base`: they are dealt out in
+    /// turn, so that each datacenter has its share of the demand.
+    pub fn of_chooser(self, base: u32) -> u8 {
+        (base % self.count) as u8
     }
 }
 
@@ -308,6 +341,11 @@ impl Scenario {
         self.check()
     }
 
+    /// Where the servers and choosers stand.
+    pub fn datacenters(&self) -> Datacenters {
+        Datacenters { count: self.datacenters, servers: self.servers }
+    }
+
     /// The placement scheme the policy is, if it places by key.
     pub fn scheme(&self) -> Option<Scheme> {
         self.policy.scheme(self.virtual_nodes, self.bounded_load_c)
@@ -442,6 +480,15 @@ impl Scenario {
                 message: format!(
                     "{priorities} priorities for {} request classes: give one priority per class, or one for all",
                     self.class_shares.len()
+                ),
+            });
+        }
+        if self.datacenters > self.servers {
+            return Err(ScenarioError::Combination {
+                fields: "datacenters, servers",
+                message: format!(
+                    "{} datacenters for {} servers: each datacenter needs a server",
+                    self.datacenters, self.servers
                 ),
             });
         }

@@ -2,7 +2,9 @@
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
 use super::fields::{Field, FieldKind, Value};
-use super::{Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE};
+use super::{
+    DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE,
+};
 
 /// The largest seed: 2⁵³ − 1, so that every seed is exact as a JavaScript number.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
@@ -295,6 +297,30 @@ pub static FIELDS: &[Field] = &[
         live: false,
         get: |s| Value::Optional(s.health_check_ms),
         put: |s, v| s.health_check_ms = v.optional(),
+    },
+    Field {
+        key: "datacenters",
+        help: "datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across",
+        kind: FieldKind::Count { min: 1, max: 8 },
+        live: false,
+        get: |s| Value::Count(s.datacenters.into()),
+        put: |s, v| s.datacenters = v.count() as u32,
+    },
+    Field {
+        key: "cross_dc_delay_ms",
+        help: "added to every one-way hop between a chooser and a server in another datacenter",
+        kind: FieldKind::Number { min: 0.0, max: 1_000.0 },
+        live: false,
+        get: |s| Value::Number(s.cross_dc_delay_ms),
+        put: |s, v| s.cross_dc_delay_ms = v.number(),
+    },
+    Field {
+        key: "dc_order",
+        help: "how fdb-basic and fdb-load-balance order their alternatives across datacenters: local-first (the chooser's own datacenter's servers are the nearest, tried first) or any (every server equally near)",
+        kind: FieldKind::Choice(DcOrder::NAMES),
+        live: false,
+        get: |s| Value::Choice(s.dc_order.name()),
+        put: |s, v| s.dc_order = DcOrder::from_name(v.choice()).unwrap_or(s.dc_order),
     },
     Field {
         key: "hedge_after_ms",

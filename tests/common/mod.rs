@@ -67,6 +67,14 @@ impl Estimate {
     }
 }
 
+/// The mean and standard error of `measure` over seeds 1 to `seeds`, run
+/// independently.
+pub fn over_seeds(seeds: u64, measure: impl Fn(u64) -> f64) -> (f64, f64) {
+    let values: Vec<f64> = (1..=seeds).map(measure).collect();
+    let estimate = Estimate::of(&values);
+    (estimate.mean, estimate.se)
+}
+
 /// One figure of the queue times recorded after the scenario's warm-up,
 /// with a batch-means standard error: the measured span is cut into
 /// `batches` equal batches whose figures are close to independent when

@@ -1,0 +1,370 @@
+//! FoundationDB's balancers in the simulation (issue 15; seed 002): under
+//! `fdb-basic` and `fdb-load-balance` a chooser routes each request with one
+//! of the state machines of [`crate::fdb`], carrying out its actions and
+//! feeding it the replies and timers they lead to.
+//!
+//! The request waits at its chooser (at [`Stage::BackingOff`]) while its
+//! balancer works. Each request the balancer sends is an attempt: a session
+//! place of its own, of fate [`Fate::Attempt`], that travels, queues and is
+//! served like any request, and whose reply goes back to the balancer
+//! rather than on to the client. When the balancer delivers a reply, the
+//! request goes on to its client as if that server had answered it; when
+//! the balancer fails it, it fails. Attempts still out after that are the
+//! source's lagging requests: their replies still teach the client's queue
+//! model, and the machine lives until the last of them is back.
+//!
+//! The engine's outcomes, as FoundationDB's errors:
+//! - a connection refused (the server is down) is `broken_promise`, and the
+//!   client's failure monitor marks the server failed until its failure
+//!   ends (or a flapping server comes up), when waiting balancers hear
+//!   that an alternative is up;
+//! - a request sent back to its chooser (a queue timeout, a crash) is
+//!   `broken_promise`: the server never answered;
+//! - a fast-failing server's error is `server_overloaded`: the server
+//!   answered, with a penalty.
+//!
+//! A server reports a penalty with each reply from its queue, through a
+//! [`PenaltyCurve`] in requests with a target of three times its slots and
+//! a spring of its slots: 1 until more requests wait than it has slots,
+//! then one more for every further `slots` waiting.
+//!
+//! Choosers and servers may stand in several datacenters (`datacenters`,
+//! `cross_dc_delay_ms`); under `dc_order = "local-first"` a balancer's
+//! alternatives put its own datacenter's servers first, as the nearest.
+
+use super::session::{Fate, Request, Stage};
+use super::{ErrorKind, Event, Outcome, Simulation};
+use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
+use crate::fdb::{FailureMonitor, Knowledge, LoadBalance, PenaltyCurve};
+use crate::metrics::FailureReason;
+use crate::scenario::{DcOrder, PolicyKind};
+use crate::time::Time;
+use std::sync::Arc;
+
+/// A timer a balancer asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Timer {
+    Backoff,
+    SecondRequest,
+    Wait,
+}
+
+impl Timer {
+    fn event(self) -> fdb::Event {
+        match self {
+            Timer::Backoff => fdb::Event::BackoffDone,
+            Timer::SecondRequest => fdb::Event::SecondRequestDue,
+            Timer::Wait => fdb::Event::WaitDone,
+        }
+    }
+}
+
+enum Balancer {
+    Basic(BasicLoadBalance),
+    Load(LoadBalance),
+}
+
+/// One request's balancer.
+struct Machine {
+    balancer: Balancer,
+    /// The session place whose request it routes.
+    owner: u32,
+    chooser: usize,
+    /// Attempts sent so far.
+    sends: u16,
+}
+
+/// A machine's place and its generation, which tells a timer or a wait
+/// left by an earlier machine in the same place from one of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Tag {
+    machine: u32,
+    generation: u16,
+}
+
+/// Every chooser's failure monitor and queue model, and the balancers of
+/// the requests under way.
+pub struct Balancers {
+    machines: Vec<Option<Machine>>,
+    generations: Vec<u16>,
+    free: Vec<u32>,
+    /// By session place: the machine an attempt there was sent by.
+    attempt_of: Vec<u32>,
+    monitors: Vec<FailureMonitor>,
+    knowledge: Vec<Knowledge>,
+    /// Machines waiting for an alternative to come up.
+    waiting: Vec<Tag>,
+    curve: PenaltyCurve,
+}
+
+impl Balancers {
+    pub fn new(choosers: usize, slots: u32) -> Balancers {
+        let slots = f64::from(slots);
+        Balancers {
+            machines: Vec::new(),
+            generations: Vec::new(),
+            free: Vec::new(),
+            attempt_of: Vec::new(),
+            monitors: vec![FailureMonitor::default(); choosers],
+            knowledge: vec![Knowledge::default(); choosers],
+            waiting: Vec::new(),
+            curve: PenaltyCurve { target: 3.0 * slots, spring: slots },
+        }
+    }
+
+    fn store(&mut self, machine: Machine) -> Tag {
+        let index = match self.free.pop() {
+            Some(index) => {
+                self.machines[index as usize] = Some(machine);
+                index
+            }
+            None => {
+                self.machines.push(Some(machine));
+                self.generations.push(0);
+                (self.machines.len() - 1) as u32
+            }
+        };
+        Tag { machine: index, generation: self.generations[index as usize] }
+    }
+
+    fn get_mut(&mut self, tag: Tag) -> Option<&mut Machine> {
+        if self.generations.get(tag.machine as usize) != Some(&tag.generation) {
+            return None;
+        }
+        self.machines[tag.machine as usize].as_mut()
+    }
+
+    /// Frees the machine once the caller has its answer and, under
+    /// `loadBalance`, no attempt of it is still out.
+    fn retire_if_done(&mut self, tag: Tag) {
+        let Some(machine) = self.get_mut(tag) else { return };
+        let done = match &machine.balancer {
+            Balancer::Basic(b) => b.is_done(),
+            Balancer::Load(b) => b.is_done() && b.in_flight() == 0,
+        };
+        if done {
+            let index = tag.machine as usize;
+            self.machines[index] = None;
+            self.generations[index] = self.generations[index].wrapping_add(1);
+            self.free.push(tag.machine);
+        }
+    }
+
+    fn tag_of_attempt(&self, place: u32) -> Option<Tag> {
+        let machine = *self.attempt_of.get(place as usize)?;
+        Some(Tag { machine, generation: *self.generations.get(machine as usize)? })
+    }
+
+    /// Every failure monitor marks `server` up; returns the machines that
+    /// were waiting for an alternative.
+    fn server_up(&mut self, server: usize) -> Vec<Tag> {
+        for monitor in &mut self.monitors {
+            monitor.set_failed(server, false);
+        }
+        std::mem::take(&mut self.waiting)
+    }
+}
+
+/// The error a failed request ends with, in the engine's terms.
+fn failure_reason(kind: fdb::ErrorKind) -> FailureReason {
+    match kind {
+        fdb::ErrorKind::AllAlternativesFailed => FailureReason::AllAlternativesFailed,
+        fdb::ErrorKind::BrokenPromise | fdb::ErrorKind::RequestMaybeDelivered => FailureReason::Refused,
+        _ => FailureReason::ServerError,
+    }
+}
+
+impl Simulation {
+    /// The balancers' state, made when a FoundationDB policy first routes.
+    fn balancers(&mut self) -> &mut Balancers {
+        let (choosers, slots) = (self.choosers.count(), self.scenario.slots);
+        self.fdb.get_or_insert_with(|| Box::new(Balancers::new(choosers, slots)))
+    }
+
+    /// Session place `owner`'s request starts under `chooser`'s FoundationDB
+    /// balancer.
+    pub(super) fn balance(&mut self, owner: u32, chooser: usize) {
+        let alternatives = self.alternatives_of(chooser);
+        let load_balance = self.scenario.policy == PolicyKind::FdbLoadBalance;
+        let now = self.now;
+        if let Some(session) = self.sessions.get_mut(owner) {
+            session.request.travel(Stage::BackingOff, now, now);
+        }
+        self.balancers();
+        let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return };
+        let mut cx = Context { now, monitor: &fdb.monitors[chooser], rng };
+        let (balancer, actions) = if load_balance {
+            let (b, actions) = LoadBalance::start(alternatives, false, &mut cx, &mut fdb.knowledge[chooser]);
+            (Balancer::Load(b), actions)
+        } else {
+            let (b, actions) = BasicLoadBalance::start(alternatives, false, &mut cx);
+            (Balancer::Basic(b), actions)
+        };
+        let tag = fdb.store(Machine { balancer, owner, chooser, sends: 0 });
+        self.carry_out(tag, actions);
+    }
+
+    /// `chooser`'s pool as a balancer's alternatives.
+    fn alternatives_of(&mut self, chooser: usize) -> Arc<Alternatives> {
+        let servers =
+            (0..self.choosers.pool_len(chooser)).map(|p| self.choosers.server_at(chooser, p) as usize);
+        let split = self.scenario.datacenters();
+        if split.count == 1 || self.scenario.dc_order == DcOrder::Any {
+            return Arc::new(Alternatives::equally_near(servers));
+        }
+        let list = servers
+            .map(|server| Alternative { server, datacenter: Datacenter(split.of_server(server as u32)) })
+            .collect();
+        let local = Datacenter(split.of_chooser(self.choosers.base_of(chooser)));
+        Arc::new(Alternatives::local_first(list, local, &mut self.streams.routing))
+    }
+
+    fn carry_out(&mut self, tag: Tag, actions: Vec<Action>) {
+        for action in actions {
+            match action {
+                Action::Send { server } => self.send_attempt(tag, server),
+                Action::Backoff { until } => self.arm_balancer_timer(tag, Timer::Backoff, until),
+                Action::SecondRequestAt { at } => self.arm_balancer_timer(tag, Timer::SecondRequest, at),
+                Action::Wait { until } => {
+                    self.balancers().waiting.push(tag);
+                    if until != Time::NEVER {
+                        self.arm_balancer_timer(tag, Timer::Wait, until);
+                    }
+                }
+                Action::Deliver { server } => self.deliver(tag, server),
+                Action::Fail(kind) => {
+                    if let Some(owner) = self.balancers().get_mut(tag).map(|m| m.owner) {
+                        self.fail(owner, failure_reason(kind));
+                    }
+                }
+            }
+        }
+        self.balancers().retire_if_done(tag);
+    }
+
+    fn arm_balancer_timer(&mut self, tag: Tag, timer: Timer, at: Time) {
+        let Tag { machine, generation } = tag;
+        self.events.push(at.max(self.now), Event::BalancerTimer { machine, generation, timer });
+    }
+
+    /// A balancer's timer is due (stale unless its machine is still there).
+    pub(super) fn balancer_timer(&mut self, machine: u32, generation: u16, timer: Timer) {
+        self.balancer_hears(Tag { machine, generation }, timer.event());
+    }
+
+    /// Tells the machine `event`, if it is still there, and carries out
+    /// what it does; returns whether it did anything.
+    fn balancer_hears(&mut self, tag: Tag, event: fdb::Event) -> bool {
+        let now = self.now;
+        let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return false };
+        let Some(machine) = fdb.machines.get_mut(tag.machine as usize).and_then(Option::as_mut) else {
+            return false;
+        };
+        if fdb.generations[tag.machine as usize] != tag.generation {
+            return false;
+        }
+        let mut cx = Context { now, monitor: &fdb.monitors[machine.chooser], rng };
+        let actions = match &mut machine.balancer {
+            Balancer::Basic(b) => b.on(event, &mut cx),
+            Balancer::Load(b) => b.on(event, &mut cx, &mut fdb.knowledge[machine.chooser]),
+        };
+        let acted = !actions.is_empty();
+        self.carry_out(tag, actions);
+        acted
+    }
+
+    /// The balancer sends an attempt of its request to `server`.
+    fn send_attempt(&mut self, tag: Tag, server: usize) {
+        let Some(machine) = self.balancers().get_mut(tag) else { return };
+        let (owner, chooser, sends) = (machine.owner, machine.chooser, machine.sends);
+        machine.sends = sends.saturating_add(1);
+        if sends > 0 {
+            self.metrics.counts.retried += 1;
+        }
+        let Some(position) = self.choosers.position_of(chooser, server as u32) else {
+            // The server left the pool (ejected, removed) since the
+            // alternatives were drawn: the connection cannot be made.
+            let error = Some(fdb::ErrorKind::BrokenPromise);
+            self.balancer_hears(tag, fdb::Event::Reply { server, error, penalty: None });
+            return;
+        };
+        let Some(session) = self.sessions.get(owner) else { return };
+        let mut attempt = session.clone();
+        let class = attempt.request.class;
+        let demand = match sends {
+            0 => session.request.demand,
+            _ => self.work.copy_demand(self.streams.work, (session.number, session.remaining), class),
+        };
+        attempt.fate = Fate::Attempt;
+        attempt.request = Request::new(self.now, (class, demand));
+        // Each attempt draws its own fate at a fast-failing server.
+        attempt.request.retries = sends;
+        let place = self.sessions.insert(attempt, self.sessions.started(owner));
+        let fdb = self.balancers();
+        if fdb.attempt_of.len() <= place as usize {
+            fdb.attempt_of.resize(place as usize + 1, 0);
+        }
+        fdb.attempt_of[place as usize] = tag.machine;
+        self.metrics.counts.attempts_sent += 1;
+        self.send_to_server(place, chooser, position);
+    }
+
+    /// If session place `id` holds an attempt whose reply (or bounce) just
+    /// reached its chooser: gives the reply to its balancer and returns true.
+    pub(super) fn attempt_replied(&mut self, id: u32) -> bool {
+        if self.fdb.is_none() {
+            return false;
+        }
+        let Some(session) = self.sessions.get(id).filter(|s| s.fate == Fate::Attempt) else { return false };
+        let bounced = session.request.stage == Stage::Bounced;
+        let (outcome, queued) = (session.outcome, session.request.reported.load().queued());
+        let heard = self.tell_chooser(id);
+        self.sessions.remove(id);
+        self.metrics.counts.attempts_ended += 1;
+        let (Some((chooser, server)), Some(tag)) = (heard, self.balancers().tag_of_attempt(id)) else {
+            return true;
+        };
+        let fdb = self.balancers();
+        let penalty = Some(fdb.curve.penalty(f64::from(queued)));
+        let (error, penalty) = match (bounced, outcome) {
+            (true, _) => (Some(fdb::ErrorKind::BrokenPromise), None),
+            (false, Outcome::Ok) => (None, penalty),
+            (false, Outcome::Error(ErrorKind::Refused)) => {
+                fdb.monitors[chooser].set_failed(server as usize, true);
+                (Some(fdb::ErrorKind::BrokenPromise), None)
+            }
+            (false, Outcome::Error(ErrorKind::ServerError)) => {
+                (Some(fdb::ErrorKind::ServerOverloaded), penalty)
+            }
+        };
+        self.balancer_hears(tag, fdb::Event::Reply { server: server as usize, error, penalty });
+        true
+    }
+
+    /// The balancer's answer is `server`'s reply: the request goes on to
+    /// its client as if that server had answered it.
+    fn deliver(&mut self, tag: Tag, server: usize) {
+        let Some(owner) = self.balancers().get_mut(tag).map(|m| m.owner) else { return };
+        let Some(session) = self.sessions.get_mut(owner) else { return };
+        session.request.server = server as u32;
+        session.outcome = Outcome::Ok;
+        if self.scenario.balancers > 0 {
+            self.forward_to_client(owner);
+        } else {
+            self.complete_at_client(owner);
+        }
+    }
+
+    /// `server` takes connections again: every failure monitor marks it up,
+    /// and the balancers waiting for an alternative hear so.
+    pub(super) fn balancers_see_up(&mut self, server: usize) {
+        let Some(fdb) = self.fdb.as_deref_mut() else { return };
+        for tag in fdb.server_up(server) {
+            // One whose alternatives are all still failed waits on.
+            if !self.balancer_hears(tag, fdb::Event::AlternativeUp) && self.balancers().get_mut(tag).is_some()
+            {
+                self.balancers().waiting.push(tag);
+            }
+        }
+    }
+}
