@@ -285,7 +285,7 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         Sentence::Retries => {
             let budget = scenario.retry_budget;
             let twin = versus.map_or(String::new(), |v| {
-                format!("; with {}, {:.2}", v.label, v.summary.attempts_per_request)
+                format!("; with {}, {:.2} each", v.label, v.summary.attempts_per_request)
             });
             format!(
                 "Requests made {:.2} attempts each on average ({} retries in all), where a budget of {} retries allows at most {}{twin}. {}",
