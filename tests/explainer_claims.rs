@@ -82,6 +82,9 @@ fn the_explainer_has_its_sections_each_with_a_claim() {
         "tables",
         "moving",
         "bounded",
+        "black-hole",
+        "ejection",
+        "retries",
     ];
     assert_eq!(ids, expected);
 }

@@ -11,7 +11,7 @@ use std::fmt;
 type Reader = fn(&Summary) -> f64;
 
 /// Figures a claim can name, each read from a summary.
-const FIGURES: [(&str, Reader); 16] = [
+const FIGURES: [(&str, Reader); 19] = [
     ("queue_p50", |s| s.queue_ms.p50),
     ("queue_p99", |s| s.queue_ms.p99),
     ("queue_max", |s| s.queue_ms.p100),
@@ -28,6 +28,9 @@ const FIGURES: [(&str, Reader); 16] = [
     ("keys_moved", |s| last_change(s).and_then(|c| c.keys_moved).unwrap_or(f64::NAN)),
     ("keys_ideal", |s| last_change(s).and_then(|c| c.keys_ideal).unwrap_or(f64::NAN)),
     ("misrouted", |s| last_change(s).map_or(f64::NAN, |c| c.misrouted as f64)),
+    ("failing_share", |s| failing(s).map_or(0.0, |f| f.share)),
+    ("availability", |s| s.availability),
+    ("attempts_per_request", |s| s.attempts_per_request),
 ];
 
 /// The last membership change of the run, which `keys_moved`,
@@ -46,6 +49,29 @@ fn server_spread(summary: &Summary) -> f64 {
         (Some(&min), Some(&max)) if min > 0 => max as f64 / min as f64,
         _ => f64::INFINITY,
     }
+}
+
+/// The servers that have answered any request with an error, and the
+/// share of all answered attempts (answered well or with an error) that
+/// went to them: a server that fails fast looks free, and this is how
+/// much of the traffic it drew.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failing {
+    pub servers: Vec<usize>,
+    pub share: f64,
+}
+
+/// `None` while no server has answered with an error.
+pub fn failing(summary: &Summary) -> Option<Failing> {
+    let answered = |s: usize| summary.completed_per_server[s] + summary.errors_per_server[s];
+    let all = 0..summary.completed_per_server.len().min(summary.errors_per_server.len());
+    let servers: Vec<usize> = all.clone().filter(|&s| summary.errors_per_server[s] > 0).collect();
+    let total: u64 = all.map(answered).sum();
+    if servers.is_empty() || total == 0 {
+        return None;
+    }
+    let drawn: u64 = servers.iter().map(|&s| answered(s)).sum();
+    Some(Failing { servers, share: drawn as f64 / total as f64 })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,6 +218,19 @@ mod tests {
         assert!(!claim.check(&random, Some(&p2c)).unwrap().holds);
         let bounded = Claim::parse("bounces > 0").unwrap();
         assert_eq!(bounded.check(&random, None).unwrap().left, random.counts.bounces as f64);
+    }
+
+    #[test]
+    fn the_failing_share_counts_every_answer_of_the_servers_that_erred() {
+        let mut s = summary("random");
+        s.completed_per_server = vec![6, 10, 10, 14];
+        s.errors_per_server = vec![54, 0, 0, 6];
+        // Servers 0 and 3 answered 60 and 20 of the 100 attempts.
+        assert_eq!(failing(&s), Some(Failing { servers: vec![0, 3], share: 0.8 }));
+        assert_eq!(Claim::parse("failing_share > 0.79").unwrap().check(&s, None).unwrap().left, 0.8);
+        s.errors_per_server = vec![0; 4];
+        assert_eq!(failing(&s), None);
+        assert!(!Claim::parse("failing_share > 0").unwrap().check(&s, None).unwrap().holds);
     }
 
     #[test]

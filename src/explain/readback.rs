@@ -3,6 +3,7 @@
 //! sentences it shows; each is computed from the whole run's summary (and
 //! its versus twin's), so it always says what the picture shows.
 
+use super::claims::failing;
 use crate::engine::Comparison;
 use crate::metrics::Interval;
 use crate::{Scenario, Summary};
@@ -39,10 +40,17 @@ pub enum Sentence {
     /// What the last membership change moved: the share of keys placed on
     /// another server, against the fewest possible and the twin's.
     Moved,
+    /// Which servers answer with errors, the share of attempts they drew
+    /// against their fair share and the twin's, and the share of requests
+    /// that succeeded.
+    Errors,
+    /// Attempts per request (the load retries add) and the share of
+    /// requests that succeeded, against the twin's.
+    Retries,
 }
 
 impl Sentence {
-    const NAMES: [(&'static str, Sentence); 9] = [
+    const NAMES: [(&'static str, Sentence); 11] = [
         ("tail", Sentence::Tail),
         ("spike", Sentence::Spike),
         ("bounces", Sentence::Bounces),
@@ -52,6 +60,8 @@ impl Sentence {
         ("ratios", Sentence::Ratios),
         ("hedging", Sentence::Hedging),
         ("moved", Sentence::Moved),
+        ("errors", Sentence::Errors),
+        ("retries", Sentence::Retries),
     ];
 
     pub fn name(self) -> &'static str {
@@ -246,6 +256,46 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 twin.unwrap_or_default()
             )
         }
+        Sentence::Errors => {
+            let Some(erring) = failing(s) else {
+                return Some("No server has answered with an error yet.".to_string());
+            };
+            let fair = erring.servers.len() as f64 / s.completed_per_server.len() as f64;
+            let share_twin = versus.map_or(String::new(), |v| {
+                format!("; with {}, {}", v.label, percent(failing(v.summary).map_or(0.0, |f| f.share)))
+            });
+            let ejections = match (scenario.eject_after, s.counts.ejections) {
+                (0, _) => String::new(),
+                (_, 0) => " No server has been ejected yet.".to_string(),
+                (_, n) => format!(
+                    " A server has been ejected from a pool {}, for {} each time.",
+                    times_said(n),
+                    ms(scenario.eject_for_ms)
+                ),
+            };
+            format!(
+                "{}, answering with errors, drew {} of the attempts, {:.1}× a fair share of {}{share_twin}. {}{ejections}",
+                named(&erring.servers),
+                percent(erring.share),
+                erring.share / fair,
+                percent(fair),
+                succeeded(s, versus),
+            )
+        }
+        Sentence::Retries => {
+            let budget = scenario.retry_budget;
+            let twin = versus.map_or(String::new(), |v| {
+                format!("; with {}, {:.2} each", v.label, v.summary.attempts_per_request)
+            });
+            format!(
+                "Requests made {:.2} attempts each on average ({} retries in all), where a budget of {} retries allows at most {}{twin}. {}",
+                s.attempts_per_request,
+                thousands(s.retries),
+                thousands(budget.into()),
+                thousands(u64::from(budget) + 1),
+                succeeded(s, versus),
+            )
+        }
         Sentence::Staleness => {
             let staleness = &s.decision_staleness_ms;
             if staleness.count == 0 {
@@ -302,7 +352,43 @@ pub fn ms(x: f64) -> String {
     }
 }
 
-/// 12345 as "12,345".
+/// "73.7% of requests succeeded, against 91.6% with random."
+fn succeeded(s: &Summary, versus: Option<&Versus>) -> String {
+    let twin = versus
+        .map_or(String::new(), |v| format!(", against {} with {}", percent(v.summary.availability), v.label));
+    format!("{} of requests succeeded{twin}.", percent(s.availability))
+}
+
+/// A share as a percentage: "29.8%", and to the hundredth near either end,
+/// so that 0.02% of requests failing still shows ("99.98%").
+fn percent(share: f64) -> String {
+    match share {
+        0.0 => "0%".to_string(),
+        1.0 => "100%".to_string(),
+        x if (0.01..=0.99).contains(&x) => format!("{:.1}%", 100.0 * x),
+        x => format!("{:.2}%", 100.0 * x),
+    }
+}
+
+/// "Server 0", "Servers 2 and 5", "Servers 0, 1 and 2", "7 servers".
+fn named(servers: &[usize]) -> String {
+    let names: Vec<String> = servers.iter().map(usize::to_string).collect();
+    match names.as_slice() {
+        [one] => format!("Server {one}"),
+        [first @ .., last] if names.len() <= 3 => format!("Servers {} and {last}", first.join(", ")),
+        _ => format!("{} servers", names.len()),
+    }
+}
+
+/// "once", "twice", "3 times".
+fn times_said(n: u64) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{} times", thousands(n)),
+    }
+}
+
 /// A membership change in a few words: "a server joined".
 fn happened(change: crate::scenario::Change) -> String {
     use crate::scenario::Change;
@@ -314,6 +400,7 @@ fn happened(change: crate::scenario::Change) -> String {
     }
 }
 
+/// 12345 as "12,345".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -405,6 +492,46 @@ mod tests {
         let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "2")]);
         let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
         assert_eq!(words, "", "theory is silent where it knows no answer");
+    }
+
+    #[test]
+    fn errors_and_retries_are_read_back_against_the_twin() {
+        let failing = [
+            ("servers", "4"),
+            ("balancers", "1"),
+            ("session_length", "1"),
+            ("load", "0.3"),
+            ("duration_s", "5"),
+            ("failures", "0s:fast-fail:2:p=0.5"),
+        ];
+        let (scenario, least) = run(&[failing.as_slice(), &[("policy", "least-connections")]].concat());
+        let (_, random) = run(&failing);
+        let versus = Versus { summary: &random, label: "random", comparison: None };
+        let words = Readback::parse("errors").unwrap().words(&scenario, &least, Some(versus));
+        let share = failing_share(&least);
+        assert!(words.starts_with("Server 2, answering with errors, drew "), "{words}");
+        assert!(
+            words.contains(&format!("{:.1}× a fair share of 25.0%; with random, ", share / 0.25)),
+            "{words}"
+        );
+        assert!(words.contains(&format!("against {} with random.", percent(random.availability))), "{words}");
+        let words = Readback::parse("retries").unwrap().words(&scenario, &least, None);
+        assert!(
+            words.starts_with(&format!("Requests made {:.2} attempts each", least.attempts_per_request)),
+            "{words}"
+        );
+        assert!(words.contains("a budget of 10 retries allows at most 11."), "{words}");
+        let (scenario, calm) = run(&[("duration_s", "2")]);
+        let words = Readback::parse("errors").unwrap().words(&scenario, &calm, None);
+        assert_eq!(words, "No server has answered with an error yet.");
+        assert_eq!(named(&[3]), "Server 3");
+        assert_eq!(named(&[0, 1, 2]), "Servers 0, 1 and 2");
+        assert_eq!(named(&[0, 1, 2, 3]), "4 servers");
+        assert_eq!((percent(0.2981), percent(0.99975)), ("29.8%".to_string(), "99.98%".to_string()));
+    }
+
+    fn failing_share(summary: &Summary) -> f64 {
+        failing(summary).unwrap().share
     }
 
     #[test]

@@ -30,7 +30,7 @@ type Entry = (&'static str, &'static str, &'static str);
 /// The topology's legend; the last entry shows only in the compact view.
 const TOPOLOGY_LEGEND: [Entry; 13] = [
     ("dot", "var(--c-request)", "request"),
-    ("ring", "var(--c-retry)", "retry after a bounce"),
+    ("ring", "var(--c-retry)", "retry, after a bounce or an error"),
     ("cross", "var(--c-bounce)", "bounced by queue timeout"),
     ("dot", "var(--c-response)", "response"),
     ("", "var(--c-handshake)", "handshake"),
@@ -46,7 +46,7 @@ const TOPOLOGY_LEGEND: [Entry; 13] = [
     (
         "cross",
         "var(--ink)",
-        "server crashed or down (removed: faded; draining: dashed box; failing: dotted box)",
+        "server crashed or down (removed: faded; draining: dashed box; failing: dotted box; out of a pool: veiled)",
     ),
     ("", "var(--ink)", "keys moving to their new server after a change"),
     ("shades", "", "many servers: shade = share of slots busy, orange bar = queue"),

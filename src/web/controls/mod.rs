@@ -284,6 +284,9 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
             "only the hash ring and bounded loads place virtual nodes"
         }
         "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
+        "eject_after" if policy.reads_keys() => {
+            "a placement scheme sends each key to its own server, whatever it answers"
+        }
         "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
         _ => return None,
     };

@@ -123,6 +123,20 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value("ms"),
     },
     Control {
+        key: "retry_budget",
+        label: "Retries a request may make",
+        group: Group::Routing,
+        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "100", "1000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "eject_after",
+        label: "Eject a server after errors in a row (0 = never)",
+        group: Group::Routing,
+        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50"]),
+        show: Show::Value(""),
+    },
+    Control {
         key: "load",
         label: "Offered load",
         group: Group::Load,

@@ -5,7 +5,8 @@
 //! marked over its row or cell by shape as well as by word: a cross when
 //! crashed or down (or flapping), a veil when removed, a dashed outline
 //! while it drains, a dotted one while it answers with errors; a slow one
-//! by its word.
+//! by its word. A server that choosers hold out of their pools (ejected,
+//! or failing a health check) is veiled, and says so in its word.
 
 use super::layout::{Layout, Rect};
 use crate::web::theme::{Palette, LOAD_SHADES};
@@ -21,27 +22,32 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
     draw_states(context, layout, servers, palette);
 }
 
-/// The marks of servers that are not active members.
+/// The marks of servers that are not active members, or not in every pool.
 fn draw_states(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     servers: &[ServerView],
     palette: &Palette,
 ) {
-    let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active);
+    let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
     let px = layout.label_px();
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_baseline("middle");
     context.set_text_align("left");
     for (i, server) in gone {
         let c = layout.servers.cell(i);
+        let veil = match server.state {
+            ServerState::Removed => 0.75,
+            _ if server.ejected > 0 => 0.5,
+            _ => 0.0,
+        };
+        if veil > 0.0 {
+            context.set_global_alpha(veil);
+            context.set_fill_style_str(&palette.panel.css());
+            context.fill_rect(c.x, c.y, c.w, c.h);
+            context.set_global_alpha(1.0);
+        }
         match server.state {
-            ServerState::Removed => {
-                context.set_global_alpha(0.75);
-                context.set_fill_style_str(&palette.panel.css());
-                context.fill_rect(c.x, c.y, c.w, c.h);
-                context.set_global_alpha(1.0);
-            }
             ServerState::Draining => {
                 let dash = js_sys::Array::of2(&5.0.into(), &4.0.into());
                 let _ = context.set_line_dash(&dash);
@@ -68,16 +74,20 @@ fn draw_states(
                 context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
                 let _ = context.set_line_dash(&js_sys::Array::new());
             }
-            ServerState::Active | ServerState::Slow => {}
+            ServerState::Active | ServerState::Slow | ServerState::Removed => {}
         }
         if !layout.compact && c.h >= px {
-            let word = server.state.name();
-            let width = context.measure_text(word).map_or(px * 4.0, |m| m.width());
+            let word = match server.ejected {
+                0 => server.state.name().to_string(),
+                1 => format!("{} · ejected", server.state.name()),
+                n => format!("{} · ejected by {n}", server.state.name()),
+            };
+            let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
             let x = c.x + c.w * 0.2;
             context.set_fill_style_str(&palette.panel.css());
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
             context.set_fill_style_str(&palette.ink.css());
-            let _ = context.fill_text(word, x, c.y + c.h / 2.0);
+            let _ = context.fill_text(&word, x, c.y + c.h / 2.0);
         }
     }
 }
