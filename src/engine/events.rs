@@ -1,7 +1,6 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
-use super::fdb::Timer;
 use super::wheel::Wheel;
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -85,12 +84,11 @@ pub enum Event {
     EjectionEnds {
         member: u32,
     },
-    /// A timer a FoundationDB balancer asked for (stale unless its machine
-    /// is still of this generation).
+    /// A timer a FoundationDB balancer asked for is due: its place in the
+    /// balancers' table of timers (a payload of one word, as every event's,
+    /// keeps events small).
     BalancerTimer {
-        machine: u32,
-        generation: u16,
-        timer: Timer,
+        timer: u32,
     },
 }
 

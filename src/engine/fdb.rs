@@ -42,8 +42,8 @@ use crate::time::Time;
 use std::sync::Arc;
 
 /// A timer a balancer asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timer {
     Backoff,
     SecondRequest,
     Wait,
@@ -94,6 +94,10 @@ pub struct Balancers {
     knowledge: Vec<Knowledge>,
     /// Machines waiting for an alternative to come up.
     waiting: Vec<Tag>,
+    /// Timers due, each named by its place here in its event; freed places
+    /// are reused.
+    timers: Vec<Option<(Tag, Timer)>>,
+    free_timers: Vec<u32>,
     curve: PenaltyCurve,
 }
 
@@ -108,6 +112,8 @@ impl Balancers {
             monitors: vec![FailureMonitor::default(); choosers],
             knowledge: vec![Knowledge::default(); choosers],
             waiting: Vec::new(),
+            timers: Vec::new(),
+            free_timers: Vec::new(),
             curve: PenaltyCurve { target: 3.0 * slots, spring: slots },
         }
     }
@@ -243,13 +249,26 @@ impl Simulation {
     }
 
     fn arm_balancer_timer(&mut self, tag: Tag, timer: Timer, at: Time) {
-        let Tag { machine, generation } = tag;
-        self.events.push(at.max(self.now), Event::BalancerTimer { machine, generation, timer });
+        let fdb = self.balancers();
+        let place = match fdb.free_timers.pop() {
+            Some(place) => {
+                fdb.timers[place as usize] = Some((tag, timer));
+                place
+            }
+            None => {
+                fdb.timers.push(Some((tag, timer)));
+                (fdb.timers.len() - 1) as u32
+            }
+        };
+        self.events.push(at.max(self.now), Event::BalancerTimer { timer: place });
     }
 
     /// A balancer's timer is due (stale unless its machine is still there).
-    pub(super) fn balancer_timer(&mut self, machine: u32, generation: u16, timer: Timer) {
-        self.balancer_hears(Tag { machine, generation }, timer.event());
+    pub(super) fn balancer_timer(&mut self, place: u32) {
+        let fdb = self.balancers();
+        let Some((tag, timer)) = fdb.timers.get_mut(place as usize).and_then(Option::take) else { return };
+        fdb.free_timers.push(place);
+        self.balancer_hears(tag, timer.event());
     }
 
     /// Tells the machine `event`, if it is still there, and carries out

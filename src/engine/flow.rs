@@ -48,9 +48,7 @@ impl Simulation {
             Event::RetryDue { session } => self.retry_due(session),
             Event::HealthCheck => self.health_check(),
             Event::EjectionEnds { member } => self.readmit(member as usize),
-            Event::BalancerTimer { machine, generation, timer } => {
-                self.balancer_timer(machine, generation, timer)
-            }
+            Event::BalancerTimer { timer } => self.balancer_timer(timer),
             Event::BoardRefresh { generation } => {
                 if generation == self.board_generation {
                     self.refresh_board();
@@ -333,6 +331,7 @@ impl Simulation {
 
     /// Schedules the end of a hop in its lane, or, when it crosses
     /// datacenters (its delay then not the lane's), `cross` later.
+    #[inline]
     fn push_hop(&mut self, lane: Lane, at: Time, cross: Option<Time>, event: Event) {
         match cross {
             None => self.events.push_in_lane(lane, at, event),

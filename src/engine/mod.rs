@@ -400,7 +400,7 @@ impl Simulation {
             Event::RetryDue { session } => (18, session),
             Event::HealthCheck => (19, 0),
             Event::EjectionEnds { member } => (20, member),
-            Event::BalancerTimer { machine, .. } => (21, machine),
+            Event::BalancerTimer { timer } => (21, timer),
         };
         for word in [time.0, kind << 56 | u64::from(id)] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

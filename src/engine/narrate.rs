@@ -2,7 +2,6 @@
 //! ("request 2/10 of session 41 (client 7) is sent back by server 3 after
 //! 100 ms in its queue") and for highlighting what it involved.
 
-use super::fdb::Timer;
 use super::lengths::SessionLengths;
 use super::session::{Fate, Session, Stage};
 use super::Outcome;
@@ -296,18 +295,9 @@ impl Simulation {
             (Event::EjectionEnds { member }, _) => {
                 format!("chooser {member} readmits the servers whose ejection is over")
             }
-            (Event::BalancerTimer { timer, .. }, _) => match timer {
-                Timer::Backoff => {
-                    "a FoundationDB balancer's backoff is over: it tries its next alternative".into()
-                }
-                Timer::SecondRequest => {
-                    "a FoundationDB balancer's first request has had no reply in time: a second may go out"
-                        .into()
-                }
-                Timer::Wait => {
-                    "a FoundationDB balancer has waited long enough for an alternative to come up".into()
-                }
-            },
+            (Event::BalancerTimer { .. }, _) => {
+                "a FoundationDB balancer's timer is due: a backoff is over, a first request has waited long enough for a second to go out, or a wait for an alternative has timed out".into()
+            }
             (_, None) => "an event for a session that has already ended".into(),
         };
         Some(told)
