@@ -85,6 +85,8 @@ fn the_explainer_has_its_sections_each_with_a_claim() {
         "black-hole",
         "ejection",
         "retries",
+        "foundationdb",
+        "datacenters",
     ];
     assert_eq!(ids, expected);
 }

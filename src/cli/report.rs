@@ -49,8 +49,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
             c.ejections
         );
     }
-    if c.sent_local + c.sent_remote > 0 {
-        let share = c.sent_local as f64 / (c.sent_local + c.sent_remote) as f64;
+    if let Some(share) = summary.local_share() {
         let _ = writeln!(
             out,
             "across datacenters: {:.2}% of {} sends stayed in the sender's own",

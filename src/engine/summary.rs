@@ -155,6 +155,15 @@ pub struct Confidence {
     pub throughput: Interval,
 }
 
+impl Summary {
+    /// With several datacenters, the share of requests sent to a server in
+    /// the sender's own.
+    pub fn local_share(&self) -> Option<f64> {
+        let sent = self.counts.sent_local + self.counts.sent_remote;
+        (sent > 0).then(|| self.counts.sent_local as f64 / sent as f64)
+    }
+}
+
 impl Simulation {
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;

@@ -11,7 +11,7 @@ use std::fmt;
 type Reader = fn(&Summary) -> f64;
 
 /// Figures a claim can name, each read from a summary.
-const FIGURES: [(&str, Reader); 19] = [
+const FIGURES: [(&str, Reader); 20] = [
     ("queue_p50", |s| s.queue_ms.p50),
     ("queue_p99", |s| s.queue_ms.p99),
     ("queue_max", |s| s.queue_ms.p100),
@@ -31,6 +31,7 @@ const FIGURES: [(&str, Reader); 19] = [
     ("failing_share", |s| failing(s).map_or(0.0, |f| f.share)),
     ("availability", |s| s.availability),
     ("attempts_per_request", |s| s.attempts_per_request),
+    ("local_share", |s| s.local_share().unwrap_or(f64::NAN)),
 ];
 
 /// The last membership change of the run, which `keys_moved`,

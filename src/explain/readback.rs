@@ -47,10 +47,15 @@ pub enum Sentence {
     /// Attempts per request (the load retries add) and the share of
     /// requests that succeeded, against the twin's.
     Retries,
+    /// Median and p99 latency, against the twin's.
+    Latency,
+    /// The share of requests sent within the sender's datacenter, against
+    /// the twin's.
+    Locality,
 }
 
 impl Sentence {
-    const NAMES: [(&'static str, Sentence); 11] = [
+    const NAMES: [(&'static str, Sentence); 13] = [
         ("tail", Sentence::Tail),
         ("spike", Sentence::Spike),
         ("bounces", Sentence::Bounces),
@@ -62,6 +67,8 @@ impl Sentence {
         ("moved", Sentence::Moved),
         ("errors", Sentence::Errors),
         ("retries", Sentence::Retries),
+        ("latency", Sentence::Latency),
+        ("locality", Sentence::Locality),
     ];
 
     pub fn name(self) -> &'static str {
@@ -294,6 +301,32 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 thousands(budget.into()),
                 thousands(u64::from(budget) + 1),
                 succeeded(s, versus),
+            )
+        }
+        Sentence::Latency => {
+            let v = versus?;
+            let (mine, theirs) = (&s.latency_ms, &v.summary.latency_ms);
+            format!(
+                "p99 latency is {} against {} with {}: {}. The median is {} against {}: {}.",
+                ms(mine.p99),
+                ms(theirs.p99),
+                v.label,
+                compare(mine.p99, theirs.p99, ""),
+                ms(mine.p50),
+                ms(theirs.p50),
+                compare(mine.p50, theirs.p50, ""),
+            )
+        }
+        Sentence::Locality => {
+            let share = s.local_share()?;
+            let twin = versus
+                .and_then(|v| {
+                    Some(format!(", against {} with {}", percent(v.summary.local_share()?), v.label))
+                })
+                .unwrap_or_default();
+            format!(
+                "{} of the requests went to a server in their sender's own datacenter{twin}.",
+                percent(share)
             )
         }
         Sentence::Staleness => {
@@ -556,5 +589,35 @@ mod tests {
         assert_eq!(Readback::parse("tail,oops"), None);
         assert_eq!(compare(10.0, 10.2, "with random"), "about the same as with random (0.98×)");
         assert_eq!(compare(30.0, 10.0, ""), "3.0× higher");
+    }
+
+    #[test]
+    fn latency_and_locality_are_read_back_against_the_twin() {
+        let apart = [("policy", "fdb-load-balance"), ("datacenters", "2"), ("duration_s", "3")];
+        let (scenario, local) = run(&[apart.as_slice(), &[("dc_order", "local-first")]].concat());
+        let (_, any) = run(&[apart.as_slice(), &[("dc_order", "any")]].concat());
+        let versus = Versus { summary: &any, label: "dc_order = any", comparison: None };
+        let words = Readback::parse("locality,latency").unwrap().words(&scenario, &local, Some(versus));
+        let (mine, theirs) = (local.local_share().unwrap(), any.local_share().unwrap());
+        assert!(
+            words.starts_with(&format!(
+                "{} of the requests went to a server in their sender's own datacenter, against {} with dc_order = any.",
+                percent(mine),
+                percent(theirs)
+            )),
+            "{words}"
+        );
+        assert!(
+            words.contains(&format!(
+                "p99 latency is {} against {} with dc_order = any: ",
+                ms(local.latency_ms.p99),
+                ms(any.latency_ms.p99)
+            )),
+            "{words}"
+        );
+        // One datacenter: nothing to say of locality.
+        let (scenario, one) = run(&[("duration_s", "1")]);
+        assert_eq!(one.local_share(), None);
+        assert_eq!(Readback::parse("locality").unwrap().words(&scenario, &one, None), "");
     }
 }
