@@ -72,6 +72,7 @@ impl Simulation {
         let (counts, timed_out) = (self.metrics.counts, self.timeout_front(event));
         let queued_before = before.map_or(0, |s| self.servers[s.server as usize].queued());
         let changes_before = self.changes_made();
+        self.keep_what_balancers_do(true);
         self.process(time, event);
         let after = event.session().and_then(|id| seen(self, id));
         let now = self.metrics.counts;
@@ -91,18 +92,41 @@ impl Simulation {
                     match new.map(|s| Seen::of(s, &self.lengths)) {
                         Some(s) => {
                             involve(&mut told, &s, false);
-                            let to = match s.balancer {
-                                Some(b) => format!("through balancer {b}"),
-                                None => format!("to server {}", s.server),
+                            let to = match (s.balancer, self.balancers_did()) {
+                                (Some(b), _) => format!(", the first sent through balancer {b}"),
+                                (None, Some(did)) => format!("; its FoundationDB balancer {did}"),
+                                (None, None) => format!(", the first sent to server {}", s.server),
                             };
                             format!(
-                                "session {number} starts at client {}: {} requests, the first sent {to}",
+                                "session {number} starts at client {}: {} requests{to}",
                                 s.client, s.length
                             )
                         }
                         None => format!("session {number} starts"),
                     }
                 }
+            }
+            (
+                Event::ResponseAtBalancer { .. }
+                | Event::ResponseAtClient { .. }
+                | Event::BounceArrives { .. },
+                Some(s),
+            ) if s.fate == Fate::Attempt => {
+                involve(&mut told, &s, false);
+                let chooser = s.balancer.map_or(format!("client {}", s.client), |b| format!("balancer {b}"));
+                let reply = match (s.stage, s.outcome) {
+                    (Stage::Bounced, _) => "the request sent back",
+                    (_, Outcome::Ok) => "a reply",
+                    (_, Outcome::Error(_)) => "an error",
+                };
+                let did = self.balancers_did().unwrap_or_else(|| {
+                    "does nothing more: the request is answered, or its other attempt is still out".into()
+                });
+                format!(
+                    "{chooser}'s FoundationDB balancer hears {reply} from server {} for {}: it {did}",
+                    s.server,
+                    s.request()
+                )
             }
             (_, Some(s)) if matches!(s.fate, Fate::Lost | Fate::Cancelled) => {
                 involve(&mut told, &s, true);
@@ -124,12 +148,20 @@ impl Simulation {
             (Event::ArriveAtBalancer { .. }, Some(s)) => {
                 let a = after.unwrap_or(s);
                 involve(&mut told, &a, true);
-                format!(
-                    "{} reaches balancer {}, which sends it to server {}",
-                    s.request(),
-                    a.balancer.unwrap_or(0),
-                    a.server
-                )
+                let balancer = a.balancer.unwrap_or(0);
+                match self.balancers_did() {
+                    Some(did) => format!(
+                        "{} reaches balancer {balancer}, whose FoundationDB balancer {did}",
+                        s.request()
+                    ),
+                    None => {
+                        format!(
+                            "{} reaches balancer {balancer}, which sends it to server {}",
+                            s.request(),
+                            a.server
+                        )
+                    }
+                }
             }
             (Event::ArriveAtServer { .. }, Some(s)) => {
                 involve(&mut told, &s, true);
@@ -295,11 +327,13 @@ impl Simulation {
             (Event::EjectionEnds { member }, _) => {
                 format!("chooser {member} readmits the servers whose ejection is over")
             }
-            (Event::BalancerTimer { .. }, _) => {
-                "a FoundationDB balancer's timer is due: a backoff is over, a first request has waited long enough for a second to go out, or a wait for an alternative has timed out".into()
-            }
+            (Event::BalancerTimer { .. }, _) => match self.balancers_did() {
+                Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
+                None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
+            },
             (_, None) => "an event for a session that has already ended".into(),
         };
+        self.keep_what_balancers_do(false);
         Some(told)
     }
 
@@ -360,6 +394,45 @@ mod tests {
             "it retries after a backoff",
             "is placed again",
             "server 2 is healthy",
+        ] {
+            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
+        }
+    }
+
+    #[test]
+    fn what_foundationdb_balancers_do_is_told() {
+        // A slow server for second requests, one that goes down and comes
+        // back for broken connections, then all four down for backoffs and
+        // all_alternatives_failed.
+        let failures = "0s:slow:0:x=0.05, 1s:down:1:for=1s, 3s:down:0:for=2s, 3s:down:1:for=2s, 3s:down:2:for=2s, 3s:down:3:for=2s";
+        let mut texts = Vec::new();
+        for policy in ["fdb-load-balance", "fdb-basic"] {
+            let mut scenario = Scenario::default();
+            let pairs = [
+                ("servers", "4"),
+                ("clients", "4"),
+                ("load", "0.5"),
+                ("failures", failures),
+                ("policy", policy),
+            ];
+            scenario.set_many(pairs).unwrap();
+            let mut sim = Simulation::new(&scenario).unwrap();
+            while sim.now().as_secs() < 6.0 {
+                texts.push(sim.step_told().unwrap().text);
+            }
+            assert!(sim.books().balanced(), "{:?}", sim.books());
+        }
+        for words in [
+            "; its FoundationDB balancer sends it to server",
+            "a second request goes out after",
+            "FoundationDB balancer hears a reply from server",
+            ": it gives the client server",
+            "FoundationDB balancer hears an error from server",
+            "a FoundationDB balancer's timer is due: it sends it to server",
+            "waits up to",
+            "fails the request with all_alternatives_failed",
+            "waits for a server to come back up",
+            "backs off for",
         ] {
             assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
         }

@@ -97,6 +97,21 @@ pub enum ErrorKind {
     AllAlternativesFailed,
 }
 
+impl ErrorKind {
+    /// The error's name in FoundationDB's source.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BrokenPromise => "broken_promise",
+            ErrorKind::RequestMaybeDelivered => "request_maybe_delivered",
+            ErrorKind::FutureVersion => "future_version",
+            ErrorKind::ProcessBehind => "process_behind",
+            ErrorKind::ServerOverloaded => "server_overloaded",
+            ErrorKind::Exception => "an exception",
+            ErrorKind::AllAlternativesFailed => "all_alternatives_failed",
+        }
+    }
+}
+
 /// What a balancer is told.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
