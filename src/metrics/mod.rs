@@ -130,6 +130,13 @@ pub struct SamplePoint {
     pub throughput: f64,
     /// Queue timeouts per simulated second over the last interval.
     pub bounce_rate: f64,
+    /// Of the requests that ended (completed or failed) in the last
+    /// second, the share that completed; NaN when none ended, since a
+    /// second with no requests says nothing of how available servers were.
+    pub availability: f64,
+    /// Error responses choosers heard (refused and server errors, every
+    /// attempt's, retried or not) per simulated second over the last interval.
+    pub error_rate: f64,
     /// Coefficient of variation, across servers, of work started per unit of
     /// speed during the last interval (0 = perfectly even).
     pub load_cv: f64,
@@ -186,6 +193,9 @@ pub struct Metrics {
     /// Each server's work started in the last interval, per unit of speed.
     work: Vec<f64>,
     counts_at_last_sample: Counts,
+    /// Requests (completed, failed) since time zero at each of the last
+    /// `WINDOW_SLICES` samples, oldest first: the live availability's window.
+    ended_at_samples: VecDeque<(u64, u64)>,
     scratch: Histogram,
 }
 
@@ -223,6 +233,7 @@ impl Metrics {
             started_this_interval: vec![0; servers],
             work: Vec::with_capacity(servers),
             counts_at_last_sample: Counts::default(),
+            ended_at_samples: VecDeque::with_capacity(WINDOW_SLICES),
             scratch: Histogram::default(),
         }
     }
@@ -387,6 +398,8 @@ impl Metrics {
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
         let last = self.counts_at_last_sample;
+        let availability = self.windowed_availability();
+        let errors = |c: Counts| c.refused + c.server_errors;
         let point = SamplePoint {
             time_ms: now.as_ms(),
             queue_p50: ms(queue[0]),
@@ -400,6 +413,8 @@ impl Metrics {
             session_p99: ms(session[2]),
             throughput: (self.counts.completed - last.completed) as f64 * per_sec,
             bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
+            availability,
+            error_rate: (errors(self.counts) - errors(last)) as f64 * per_sec,
             load_cv,
             busy_slots,
             queued,
@@ -410,6 +425,22 @@ impl Metrics {
             self.series.pop_front();
         }
         self.series.push_back(point);
+    }
+
+    /// The share of the requests that ended over the last `WINDOW_SLICES`
+    /// intervals (since time zero, in the first second) that completed.
+    fn windowed_availability(&mut self) -> f64 {
+        let full = self.ended_at_samples.len() == WINDOW_SLICES;
+        let (completed, failed) =
+            if full { self.ended_at_samples.pop_front() } else { None }.unwrap_or_default();
+        let now = (self.counts.completed, self.counts.failed);
+        self.ended_at_samples.push_back(now);
+        let (completed, ended) = (now.0 - completed, now.0 + now.1 - completed - failed);
+        if ended == 0 {
+            f64::NAN
+        } else {
+            completed as f64 / ended as f64
+        }
     }
 }
 
@@ -438,5 +469,34 @@ mod tests {
         m.on_service_start(Time(3), 1, Time::ZERO, 0);
         m.sample(Time(3) + SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 2.0), (0, 0, 1.0)].into_iter());
         assert_eq!(m.series.back().unwrap().load_cv, 0.0);
+    }
+
+    #[test]
+    fn availability_covers_the_last_second_and_errors_the_last_interval() {
+        let mut m = Metrics::new(1, Time::ZERO, 1);
+        let idle = || [(0, 0, 1.0)].into_iter();
+        let mut at = Time::ZERO;
+        let mut sample = |m: &mut Metrics| {
+            at = at + SAMPLE_INTERVAL;
+            m.sample(at, idle());
+            *m.series.back().unwrap()
+        };
+        assert!(sample(&mut m).availability.is_nan(), "nothing ended: no figure");
+        // Three complete and one fails in the second interval; two errors heard.
+        for _ in 0..3 {
+            m.on_request_completed(Time(1), 0, Time(1), (0, 0));
+        }
+        m.on_failure(Time(1), FailureReason::Refused, Time(1));
+        (m.counts.refused, m.counts.server_errors) = (1, 1);
+        let point = sample(&mut m);
+        assert_eq!((point.availability, point.error_rate), (0.75, 8.0));
+        // The second holds them for three more intervals; the rate, none.
+        for _ in 0..3 {
+            let point = sample(&mut m);
+            assert_eq!((point.availability, point.error_rate), (0.75, 0.0));
+        }
+        assert!(sample(&mut m).availability.is_nan(), "a second with nothing ended");
+        m.on_request_completed(Time(2), 0, Time(1), (0, 0));
+        assert_eq!(sample(&mut m).availability, 1.0);
     }
 }
