@@ -20,9 +20,9 @@ pub fn file_name(scenario: &str, seed: u64, what: &str) -> String {
 
 pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,session_p50_ms,session_p90_ms,session_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued,availability,errors_per_s";
 
-/// One row per sample (every 250 simulated ms); percentiles and availability
-/// over the second before the sample (availability NaN when no request
-/// ended in it), rates over the 250 ms before it.
+/// One row per sample (every 250 simulated ms); percentiles, availability
+/// and errors per second over the second before the sample (availability
+/// NaN when no request ended in it), the other rates over the 250 ms before it.
 pub fn series_csv<'a>(points: impl IntoIterator<Item = &'a SamplePoint>) -> String {
     let mut out = format!("{SERIES_HEADER}\n");
     for p in points {

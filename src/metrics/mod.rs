@@ -135,7 +135,7 @@ pub struct SamplePoint {
     /// second with no requests says nothing of how available servers were.
     pub availability: f64,
     /// Error responses choosers heard (refused and server errors, every
-    /// attempt's, retried or not) per simulated second over the last interval.
+    /// attempt's, retried or not) per simulated second over the last second.
     pub error_rate: f64,
     /// Coefficient of variation, across servers, of work started per unit of
     /// speed during the last interval (0 = perfectly even).
@@ -193,9 +193,10 @@ pub struct Metrics {
     /// Each server's work started in the last interval, per unit of speed.
     work: Vec<f64>,
     counts_at_last_sample: Counts,
-    /// Requests (completed, failed) since time zero at each of the last
-    /// `WINDOW_SLICES` samples, oldest first: the live availability's window.
-    ended_at_samples: VecDeque<(u64, u64)>,
+    /// The time and the counts since time zero at each of the last
+    /// `WINDOW_SLICES` samples, oldest first: the window of the live
+    /// availability and error rate.
+    counts_at_samples: VecDeque<(Time, Counts)>,
     scratch: Histogram,
 }
 
@@ -233,7 +234,7 @@ impl Metrics {
             started_this_interval: vec![0; servers],
             work: Vec::with_capacity(servers),
             counts_at_last_sample: Counts::default(),
-            ended_at_samples: VecDeque::with_capacity(WINDOW_SLICES),
+            counts_at_samples: VecDeque::with_capacity(WINDOW_SLICES),
             scratch: Histogram::default(),
         }
     }
@@ -398,8 +399,7 @@ impl Metrics {
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
         let last = self.counts_at_last_sample;
-        let availability = self.windowed_availability();
-        let errors = |c: Counts| c.refused + c.server_errors;
+        let (availability, error_rate) = self.over_last_second(now);
         let point = SamplePoint {
             time_ms: now.as_ms(),
             queue_p50: ms(queue[0]),
@@ -414,7 +414,7 @@ impl Metrics {
             throughput: (self.counts.completed - last.completed) as f64 * per_sec,
             bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
             availability,
-            error_rate: (errors(self.counts) - errors(last)) as f64 * per_sec,
+            error_rate,
             load_cv,
             busy_slots,
             queued,
@@ -427,20 +427,19 @@ impl Metrics {
         self.series.push_back(point);
     }
 
-    /// The share of the requests that ended over the last `WINDOW_SLICES`
-    /// intervals (since time zero, in the first second) that completed.
-    fn windowed_availability(&mut self) -> f64 {
-        let full = self.ended_at_samples.len() == WINDOW_SLICES;
-        let (completed, failed) =
-            if full { self.ended_at_samples.pop_front() } else { None }.unwrap_or_default();
-        let now = (self.counts.completed, self.counts.failed);
-        self.ended_at_samples.push_back(now);
-        let (completed, ended) = (now.0 - completed, now.0 + now.1 - completed - failed);
-        if ended == 0 {
-            f64::NAN
-        } else {
-            completed as f64 / ended as f64
-        }
+    /// Over the last `WINDOW_SLICES` intervals (since time zero, in the
+    /// first second): the share of the requests that ended that completed,
+    /// and error responses per second.
+    fn over_last_second(&mut self, now: Time) -> (f64, f64) {
+        let full = self.counts_at_samples.len() == WINDOW_SLICES;
+        let (since, then) = if full { self.counts_at_samples.pop_front() } else { None }.unwrap_or_default();
+        self.counts_at_samples.push_back((now, self.counts));
+        let c = self.counts;
+        let completed = c.completed - then.completed;
+        let ended = completed + c.failed - then.failed;
+        let errors = c.refused + c.server_errors - then.refused - then.server_errors;
+        let availability = if ended == 0 { f64::NAN } else { completed as f64 / ended as f64 };
+        (availability, errors as f64 / (now - since).as_secs())
     }
 }
 
@@ -472,7 +471,7 @@ mod tests {
     }
 
     #[test]
-    fn availability_covers_the_last_second_and_errors_the_last_interval() {
+    fn availability_and_errors_cover_the_last_second() {
         let mut m = Metrics::new(1, Time::ZERO, 1);
         let idle = || [(0, 0, 1.0)].into_iter();
         let mut at = Time::ZERO;
@@ -488,14 +487,17 @@ mod tests {
         }
         m.on_failure(Time(1), FailureReason::Refused, Time(1));
         (m.counts.refused, m.counts.server_errors) = (1, 1);
+        // Over the half second since time zero: 2 errors, 4 a second.
         let point = sample(&mut m);
-        assert_eq!((point.availability, point.error_rate), (0.75, 8.0));
-        // The second holds them for three more intervals; the rate, none.
-        for _ in 0..3 {
+        assert_eq!((point.availability, point.error_rate), (0.75, 4.0));
+        // The second holds them for three more intervals.
+        for rate in [2.0 / 0.75, 2.0, 2.0] {
             let point = sample(&mut m);
-            assert_eq!((point.availability, point.error_rate), (0.75, 0.0));
+            assert_eq!((point.availability, point.error_rate), (0.75, rate));
         }
-        assert!(sample(&mut m).availability.is_nan(), "a second with nothing ended");
+        let point = sample(&mut m);
+        assert!(point.availability.is_nan(), "a second with nothing ended");
+        assert_eq!(point.error_rate, 0.0);
         m.on_request_completed(Time(2), 0, Time(1), (0, 0));
         assert_eq!(sample(&mut m).availability, 1.0);
     }
