@@ -192,6 +192,48 @@ fn a_failure_made_live_equals_the_same_failure_scheduled() {
 }
 
 #[test]
+fn a_failure_made_live_joins_the_schedule_and_the_scenario_replays_it_event_for_event() {
+    let scenario = scenario(&[
+        ("duration_s", "3"),
+        ("policy", "least-connections"),
+        ("eject_after", "3"),
+        ("health_check_ms", "500"),
+        ("staleness_ms", "1"),
+    ]);
+    let mut live = Simulation::new(&scenario).unwrap();
+    let failing = Failure::FastFail { share: 0.9, after_ms: 1.0 };
+    // At 250 ms the first sample, scheduled when the simulation was built,
+    // is due: it would come first in the replay, so the failure waits a
+    // millisecond. At 1000 ms a health check and the board's refresh,
+    // scheduled as the run went, are due: the failure comes before them.
+    live.advance_to(Time::from_ms(249.5), u64::MAX);
+    assert_eq!(live.fail_server_live(3, failing), Ok(Time::from_ms(251.0)));
+    assert_eq!(live.now(), Time::from_ms(251.0));
+    assert_eq!(live.snapshot(0).servers[3].state, ServerState::Failing);
+    live.advance_to(Time::from_ms(999.25), u64::MAX);
+    assert_eq!(live.fail_server_live(5, Failure::Down), Ok(Time::from_ms(1000.0)));
+    live.advance_to(Time::from_ms(2000.0), u64::MAX);
+    assert_eq!(live.recover_server_live(3), Ok(Time::from_ms(2001.0)));
+    let recorded = live.scenario().clone();
+    let text = lbsim::scenario::fields::find("failures").unwrap().text(&recorded);
+    assert_eq!(text, "0.251s:fast-fail:3:p=0.9:after=1ms,1s:down:5,2.001s:recover:3");
+    let mut again = scenario.clone();
+    again.set("failures", &text).unwrap();
+    assert_eq!(again, recorded, "the schedule's text reads back as the schedule");
+    live.run();
+    let mut replayed = Simulation::new(&again).unwrap();
+    replayed.run();
+    assert_eq!(live.trace_hash(), replayed.trace_hash());
+    let (a, b) = (live.summary(), replayed.summary());
+    assert_eq!((a.counts, &a.errors_per_server), (b.counts, &b.errors_per_server));
+    assert!(a.counts.server_errors > 0 && a.counts.refused > 0 && a.counts.ejections > 0);
+    // Only the starting servers can be named by the schedule.
+    let refused = live.fail_server_live(10, Failure::Down).unwrap_err();
+    assert_eq!(refused.field(), Some("failures"));
+    assert!(refused.to_string().contains("0 to 9"), "{refused}");
+}
+
+#[test]
 fn slow_servers_slow_and_recover_and_flapping_servers_turn() {
     let scenario = scenario(&[
         ("duration_s", "3"),

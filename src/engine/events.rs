@@ -251,8 +251,19 @@ impl EventQueue {
     }
 
     pub fn next_time(&self) -> Option<Time> {
+        self.next_due().map(|(time, _)| time)
+    }
+
+    /// The earliest event's time and sequence (its place among the events
+    /// due then), if any.
+    pub fn next_due(&self) -> Option<(Time, u64)> {
         let (_, key) = self.earliest();
-        (key != EMPTY).then_some(Time((key >> 64) as u64))
+        (key != EMPTY).then_some((Time((key >> 64) as u64), key as u64))
+    }
+
+    /// How many events have been scheduled so far, each with its sequence.
+    pub fn scheduled(&self) -> u64 {
+        self.next_sequence
     }
 
     /// The event `distance` places behind the front of the queue the last

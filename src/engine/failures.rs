@@ -2,7 +2,9 @@
 //! routes around trouble), on the scenario's schedule or live: a server
 //! down (connections refused at once), slow (speed times a factor),
 //! fast-failing (a share of its requests answered with an error after a
-//! short time) or flapping (down and up in turn).
+//! short time) or flapping (down and up in turn). One made live as a
+//! person makes it (`fail_server_live`) joins the schedule, so that the
+//! scenario replays it.
 //!
 //! Errors are responses: they travel back like any response, carrying an
 //! [`Outcome`], and the chooser that hears one retries the request
@@ -15,7 +17,7 @@
 
 use super::session::Fate;
 use super::{Event, Simulation};
-use crate::scenario::failures::Failure;
+use crate::scenario::failures::{Failure, ScheduledFailure, LATEST_S, MAX_FAILURES};
 use crate::scenario::ScenarioError;
 use crate::time::Time;
 use serde::Serialize;
@@ -67,6 +69,10 @@ pub struct Faults {
     /// Whether any server is failing: arrivals and service starts read
     /// only this while none is.
     any: bool,
+    /// How many events the simulation had scheduled once its failure
+    /// schedule was: those of them due when a live change would apply
+    /// come before the schedule's entry for it in the run replayed.
+    scheduled_with_failures: u64,
 }
 
 impl Faults {
@@ -76,6 +82,7 @@ impl Faults {
             flags: vec![0; servers],
             unhealthy: vec![false; servers],
             any: false,
+            scheduled_with_failures: 0,
         }
     }
 
@@ -147,6 +154,68 @@ impl Simulation {
         Ok(())
     }
 
+    /// Makes `server` fail as a person does from the page, and adds that
+    /// to the scenario's failure schedule, so that [`Simulation::scenario`]
+    /// runs the same again, event for event. It applies at the next whole
+    /// simulated millisecond, after every event due before it and, as the
+    /// schedule's entry will in the replay, before any other due then;
+    /// returns that instant. An instant at which an event the simulation
+    /// was built with is due (the first sample, another entry of a
+    /// schedule) is passed over for the next millisecond, since in the
+    /// replay those come first. Only the starting servers can be named.
+    pub fn fail_server_live(&mut self, server: usize, failure: Failure) -> Result<Time, ScenarioError> {
+        self.failure_live(server, Some(failure))
+    }
+
+    /// Ends `server`'s failure as [`Simulation::fail_server_live`] starts one.
+    pub fn recover_server_live(&mut self, server: usize) -> Result<Time, ScenarioError> {
+        self.failure_live(server, None)
+    }
+
+    /// A failure, or with `None` a recovery, made live and recorded.
+    fn failure_live(&mut self, server: usize, failure: Option<Failure>) -> Result<Time, ScenarioError> {
+        let text = failure.map_or("recover".into(), Failure::text);
+        let refuse =
+            |reason: String| ScenarioError::Refused { field: "failures", value: text.clone(), reason };
+        let starting = self.scenario.servers as usize;
+        if server >= starting {
+            return Err(ScenarioError::BadValue {
+                field: "failures",
+                value: server.to_string(),
+                allowed: format!("one of the starting servers, 0 to {}", starting - 1),
+            });
+        }
+        if self.scenario.failures.len() >= MAX_FAILURES {
+            return Err(refuse(format!("the schedule holds at most {MAX_FAILURES} entries")));
+        }
+        let millisecond = Time::from_ms(1.0);
+        let mut at = Time((self.now.0 / millisecond.0 + 1) * millisecond.0);
+        loop {
+            if at > Time::from_secs(LATEST_S) {
+                return Err(refuse(format!("the schedule ends at {LATEST_S} s")));
+            }
+            self.advance_to(Time(at.0 - 1), u64::MAX);
+            if let Some(halt) = self.halt {
+                return Err(refuse(halt.to_string()));
+            }
+            match self.events.next_due() {
+                Some((due, sequence)) if due == at && sequence <= self.faults.scheduled_with_failures => {
+                    at = at + millisecond;
+                }
+                _ => break,
+            }
+        }
+        self.scenario.failures.push(ScheduledFailure {
+            at_s: at.as_secs(),
+            server: server as u32,
+            failure,
+            for_s: None,
+        });
+        let entry = self.scenario.failures.len() as u32 - 1;
+        self.process(at, Event::FailureDue { entry });
+        Ok(at)
+    }
+
     fn check_failing_server(&self, server: usize) -> Result<(), ScenarioError> {
         if server < self.servers.len() {
             return Ok(());
@@ -163,6 +232,7 @@ impl Simulation {
         for (entry, due) in self.scenario.failures.iter().enumerate() {
             self.events.push(Time::from_secs(due.at_s), Event::FailureDue { entry: entry as u32 });
         }
+        self.faults.scheduled_with_failures = self.events.scheduled();
     }
 
     /// The scenario's `entry`th scheduled failure or recovery is due.

@@ -141,6 +141,13 @@ pub struct SamplePoint {
     pub throughput: f64,
     /// Queue timeouts per simulated second over the last interval.
     pub bounce_rate: f64,
+    /// Of the requests that ended (completed or failed) in the last
+    /// second, the share that completed; NaN when none ended, since a
+    /// second with no requests says nothing of how available servers were.
+    pub availability: f64,
+    /// Error responses choosers heard (refused and server errors, every
+    /// attempt's, retried or not) per simulated second over the last second.
+    pub error_rate: f64,
     /// Coefficient of variation, across servers, of work started per unit of
     /// speed during the last interval (0 = perfectly even).
     pub load_cv: f64,
@@ -197,6 +204,10 @@ pub struct Metrics {
     /// Each server's work started in the last interval, per unit of speed.
     work: Vec<f64>,
     counts_at_last_sample: Counts,
+    /// The time and the counts since time zero at each of the last
+    /// `WINDOW_SLICES` samples, oldest first: the window of the live
+    /// availability and error rate.
+    counts_at_samples: VecDeque<(Time, Counts)>,
     scratch: Histogram,
 }
 
@@ -234,6 +245,7 @@ impl Metrics {
             started_this_interval: vec![0; servers],
             work: Vec::with_capacity(servers),
             counts_at_last_sample: Counts::default(),
+            counts_at_samples: VecDeque::with_capacity(WINDOW_SLICES),
             scratch: Histogram::default(),
         }
     }
@@ -398,6 +410,7 @@ impl Metrics {
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
         let last = self.counts_at_last_sample;
+        let (availability, error_rate) = self.over_last_second(now);
         let point = SamplePoint {
             time_ms: now.as_ms(),
             queue_p50: ms(queue[0]),
@@ -411,6 +424,8 @@ impl Metrics {
             session_p99: ms(session[2]),
             throughput: (self.counts.completed - last.completed) as f64 * per_sec,
             bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
+            availability,
+            error_rate,
             load_cv,
             busy_slots,
             queued,
@@ -421,6 +436,21 @@ impl Metrics {
             self.series.pop_front();
         }
         self.series.push_back(point);
+    }
+
+    /// Over the last `WINDOW_SLICES` intervals (since time zero, in the
+    /// first second): the share of the requests that ended that completed,
+    /// and error responses per second.
+    fn over_last_second(&mut self, now: Time) -> (f64, f64) {
+        let full = self.counts_at_samples.len() == WINDOW_SLICES;
+        let (since, then) = if full { self.counts_at_samples.pop_front() } else { None }.unwrap_or_default();
+        self.counts_at_samples.push_back((now, self.counts));
+        let c = self.counts;
+        let completed = c.completed - then.completed;
+        let ended = completed + c.failed - then.failed;
+        let errors = c.refused + c.server_errors - then.refused - then.server_errors;
+        let availability = if ended == 0 { f64::NAN } else { completed as f64 / ended as f64 };
+        (availability, errors as f64 / (now - since).as_secs())
     }
 }
 
@@ -449,5 +479,37 @@ mod tests {
         m.on_service_start(Time(3), 1, Time::ZERO, 0);
         m.sample(Time(3) + SAMPLE_INTERVAL + SAMPLE_INTERVAL, [(0, 0, 2.0), (0, 0, 1.0)].into_iter());
         assert_eq!(m.series.back().unwrap().load_cv, 0.0);
+    }
+
+    #[test]
+    fn availability_and_errors_cover_the_last_second() {
+        let mut m = Metrics::new(1, Time::ZERO, 1);
+        let idle = || [(0, 0, 1.0)].into_iter();
+        let mut at = Time::ZERO;
+        let mut sample = |m: &mut Metrics| {
+            at = at + SAMPLE_INTERVAL;
+            m.sample(at, idle());
+            *m.series.back().unwrap()
+        };
+        assert!(sample(&mut m).availability.is_nan(), "nothing ended: no figure");
+        // Three complete and one fails in the second interval; two errors heard.
+        for _ in 0..3 {
+            m.on_request_completed(Time(1), 0, Time(1), (0, 0));
+        }
+        m.on_failure(Time(1), FailureReason::Refused, Time(1));
+        (m.counts.refused, m.counts.server_errors) = (1, 1);
+        // Over the half second since time zero: 2 errors, 4 a second.
+        let point = sample(&mut m);
+        assert_eq!((point.availability, point.error_rate), (0.75, 4.0));
+        // The second holds them for three more intervals.
+        for rate in [2.0 / 0.75, 2.0, 2.0] {
+            let point = sample(&mut m);
+            assert_eq!((point.availability, point.error_rate), (0.75, rate));
+        }
+        let point = sample(&mut m);
+        assert!(point.availability.is_nan(), "a second with nothing ended");
+        assert_eq!(point.error_rate, 0.0);
+        m.on_request_completed(Time(2), 0, Time(1), (0, 0));
+        assert_eq!(sample(&mut m).availability, 1.0);
     }
 }

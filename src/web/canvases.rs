@@ -285,6 +285,11 @@ impl Canvases {
         topology::part_at(snapshot, &self.topology, point)
     }
 
+    /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
+    pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
+        topology::server_cells(snapshot, &self.topology)
+    }
+
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {
         &self.topology.canvas
     }

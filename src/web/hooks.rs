@@ -66,6 +66,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
+/// - `servers()`: each server's state, the choosers holding it ejected and
+///   where its row is drawn, as the last frame drew them, as JSON;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames);
 /// - `keyServers(count)`: under a placement scheme, the server of each of
@@ -126,6 +128,11 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let speeds = move || Float64Array::from(reader.borrow().server_speeds().as_slice());
     set("serverSpeeds", Closure::<dyn Fn() -> Float64Array>::new(speeds).into_js_value())?;
+    let reader = view.clone();
+    set(
+        "servers",
+        Closure::<dyn Fn() -> String>::new(move || reader.borrow().servers_json()).into_js_value(),
+    )?;
     let reader = view.clone();
     set(
         "capacity",

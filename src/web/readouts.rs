@@ -1,5 +1,6 @@
 //! The key figures in large type: p50 and p99 queue time and throughput
-//! over the last simulated second, bounces per second, simulated time, and
+//! over the last simulated second, bounces per second, availability over
+//! the last second with the errors heard per second, simulated time, and
 //! the speed actually achieved. Updated a few times a second.
 
 use super::dom::{self, Ids};
@@ -15,6 +16,8 @@ pub struct Readouts {
     p99: HtmlElement,
     throughput: HtmlElement,
     bounces: HtmlElement,
+    availability: HtmlElement,
+    errors: HtmlElement,
     sim_time: HtmlElement,
     actual_speed: HtmlElement,
     last_ms: f64,
@@ -25,25 +28,40 @@ impl Readouts {
     pub fn build(parent: &Element, ids: &Ids) -> Result<Readouts, JsValue> {
         let row: HtmlElement = dom::child(parent, "div", "readouts")?;
         row.set_attribute("aria-live", "off")?;
-        // Each readout: a name over a figure and its unit; returns the box
-        // and the figure's value.
+        // Each readout: a name over a figure and its unit; returns the box,
+        // the name and the figure's value.
         let readout = |name: &str, part: &str, unit: &str, initial: &str| -> Result<_, JsValue> {
             let readout: HtmlElement = dom::child(&row, "div", "readout")?;
-            dom::text_child(&readout, "span", "name", name)?;
+            let name = dom::text_child(&readout, "span", "name", name)?;
             let figure: HtmlElement = dom::child(&readout, "span", "figure")?;
             let value = dom::text_child(&figure, "span", "", initial)?;
             value.set_id(&ids.of(part));
             dom::text_child(&figure, "span", "unit", unit)?;
-            Ok((readout, value))
+            Ok((readout, name, value))
         };
-        let (_, p50) = readout("p50 queue time", "p50", "ms", "–")?;
-        let (_, p99) = readout("p99 queue time", "p99", "ms", "–")?;
-        let (_, throughput) = readout("Throughput", "throughput", "/s", "–")?;
-        let (_, bounces) = readout("Bounces", "bounces", "/s", "–")?;
-        let (clock, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
+        let (_, _, p50) = readout("p50 queue time", "p50", "ms", "–")?;
+        let (_, _, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        let (_, _, throughput) = readout("Throughput", "throughput", "/s", "–")?;
+        let (_, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
+        let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
+        // Its window in lighter type, so that the name takes two short lines.
+        dom::text_child(&name, "span", "window", "(last second)")?;
+        let errors = dom::text_child(&served, "span", "small", "–")?;
+        errors.set_id(&ids.of("errors"));
+        let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
         actual_speed.set_id(&ids.of("actual-speed"));
-        Ok(Readouts { p50, p99, throughput, bounces, sim_time, actual_speed, last_ms: f64::NEG_INFINITY })
+        Ok(Readouts {
+            p50,
+            p99,
+            throughput,
+            bounces,
+            availability,
+            errors,
+            sim_time,
+            actual_speed,
+            last_ms: f64::NEG_INFINITY,
+        })
     }
 
     /// Shows the snapshot's figures, at most every `INTERVAL_MS` unless forced.
@@ -58,6 +76,12 @@ impl Readouts {
         set(&self.p99, &milliseconds(latest.queue_p99));
         set(&self.throughput, &compact_count(latest.throughput));
         set(&self.bounces, &compact_count(latest.bounce_rate));
+        let availability = snapshot.latest.map_or(f64::NAN, |p| p.availability);
+        set(&self.availability, &percentage(availability));
+        let errors = snapshot
+            .latest
+            .map_or("–".to_string(), |p| format!("{} errors/s", compact_count(p.error_rate)));
+        set(&self.errors, &errors);
         set(&self.sim_time, &format!("{:.1}", snapshot.time_ms / 1000.0));
         let speed = match actual_speed {
             Some(speed) => format!("{}× real time", significant(speed)),
@@ -74,6 +98,16 @@ fn compact_count(x: f64) -> String {
         x if x >= 1e5 => format!("{:.0}k", x / 1e3),
         x if x >= 1e4 => format!("{:.1}k", x / 1e3),
         x => thousands(x.round() as u64),
+    }
+}
+
+/// A share as a percentage to a tenth, rounded down so that 100 means
+/// that nothing failed; a dash for no figure (nothing ended).
+fn percentage(share: f64) -> String {
+    match share {
+        share if share.is_nan() => "–".to_string(),
+        share if share >= 1.0 => "100".to_string(),
+        share => format!("{:.1}", (share * 1000.0).floor() / 10.0),
     }
 }
 

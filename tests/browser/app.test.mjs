@@ -1,7 +1,7 @@
 // End-to-end tests of the release build in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, drawnFraction, screenshot, hashEntries, summary } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, noticeSays, screenshot, hashEntries, summary } from './lib.mjs';
 
 const CANVASES = ['topology', 'chart-percentiles', 'chart-clients', 'chart-load'];
 /** Every control's element id (the inputs are named after their settings). */
@@ -147,12 +147,7 @@ test('loading a hash restores every control', async () => {
 test('a malformed hash shows a notice naming each entry, and the simulation still runs', async () => {
   const hash = 'servers=abc&colour=blue&load=7&policy=power-of-d&nonsense';
   const { page, errors } = await openApp(browser, server.url, { hash });
-  const notice = page.locator('#notice');
-  await notice.waitFor({ state: 'visible' });
-  const text = await notice.textContent();
-  for (const fragment of ['servers=abc', 'using 10 instead', 'colour', 'load=7', 'using 0.9 instead', 'nonsense']) {
-    assert.ok(text.includes(fragment), `notice lacks "${fragment}": ${text}`);
-  }
+  await noticeSays(page, ['servers=abc', 'using 10 instead', 'colour', 'load=7', 'using 0.9 instead', 'nonsense']);
   assert.equal(await page.inputValue('#policy'), 'power-of-d', 'valid entries still apply');
   const entries = await hashEntries(page);
   assert.equal(entries.get('servers'), '10');
@@ -164,7 +159,7 @@ test('a malformed hash shows a notice naming each entry, and the simulation stil
   assert.ok((await drawnFraction(page, 'topology')) > 0.01);
   await screenshot(page, 'malformed-hash');
   await page.click('#notice-dismiss');
-  await notice.waitFor({ state: 'hidden' });
+  await page.locator('#notice').waitFor({ state: 'hidden' });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

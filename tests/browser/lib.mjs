@@ -2,6 +2,7 @@
 // (and for the demo and test pages kept here), headless Chromium through
 // playwright-core, and page helpers.
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -148,3 +149,11 @@ export async function hashEntries(page) {
 }
 
 export const summary = async (page) => JSON.parse(await page.evaluate(() => window.lbsim.summary()));
+
+/** Waits for the page's notice and checks that it says each of `fragments`. */
+export async function noticeSays(page, fragments) {
+  const notice = page.locator('#notice');
+  await notice.waitFor({ state: 'visible' });
+  const text = await notice.textContent();
+  for (const fragment of fragments) assert.ok(text.includes(fragment), `notice lacks "${fragment}": ${text}`);
+}

@@ -194,7 +194,7 @@ test('power of two shows its decisions: the servers sampled, what the client saw
   await page.context().close();
 });
 
-test('clicking a server gives it a noisy neighbour (a quarter of its speed), and clicking again restores it', async () => {
+test('clicking a server gives it a noisy neighbour (a quarter of its speed, kept in the link), and clicking again restores it', async () => {
   const { page, errors } = await openApp(browser, server.url);
   await page.waitForFunction(() => window.lbsim.simTime() > 500);
   const box = await page.evaluate(() => document.getElementById('topology').getBoundingClientRect().toJSON());
@@ -207,10 +207,14 @@ test('clicking a server gives it a noisy neighbour (a quarter of its speed), and
     if ((await speeds()).some((s) => s !== 1)) point = y;
   }
   assert.deepEqual(await speeds(), [0.25, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'the first row is server 0');
+  assert.equal(await page.inputValue('#member'), '0', 'the servers box chooses the server clicked');
+  assert.match(await page.textContent('#membership-status'), /^Server 0 runs at 0\.25× its speed from \d+\.\d{3} s\.$/);
   await page.screenshot({ path: 'tests/browser/artifacts/noisy-neighbour.png' });
   await page.mouse.click(box.x + box.width - 80, box.y + point);
   await page.waitForTimeout(40);
   assert.deepEqual(await speeds(), Array(10).fill(1), 'clicked again, it has its speed back');
+  // The link keeps both, as a slow failure and its recovery.
+  assert.match(decodeURIComponent((await hashEntries(page)).get('failures')), /^\d+(\.\d+)?s:slow:0:x=0\.25,\d+(\.\d+)?s:recover:0$/);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

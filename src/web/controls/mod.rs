@@ -288,6 +288,9 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
             "a placement scheme sends each key to its own server, whatever it answers"
         }
         "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
+        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
+            "a key's server is its place, so a placement scheme takes no server out of its pool"
+        }
         _ => return None,
     };
     Some(format!("Not used by {}: {why}.", policy.title()))

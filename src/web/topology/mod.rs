@@ -52,13 +52,7 @@ pub struct Focus<'a> {
 pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Palette) -> Option<[f64; 4]> {
     surface.begin();
     let context = &surface.context;
-    let layout = Layout::new(
-        surface.width,
-        surface.height,
-        snapshot.clients as usize,
-        snapshot.balancers as usize,
-        snapshot.servers.len(),
-    );
+    let layout = layout_of(snapshot, surface);
     tiers::draw_labels(context, &layout, snapshot, palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
@@ -89,15 +83,26 @@ pub enum Part {
     Server(usize),
 }
 
-/// The client or server drawn at `(x, y)` (CSS pixels on the surface).
-pub fn part_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<Part> {
-    let layout = Layout::new(
+/// The layout `snapshot` is drawn in on `surface`.
+fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
+    Layout::new(
         surface.width,
         surface.height,
         snapshot.clients as usize,
         snapshot.balancers as usize,
         snapshot.servers.len(),
-    );
+    )
+}
+
+/// Where each server's row (or cell) is drawn, in CSS pixels on the surface.
+pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, surface);
+    (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
+/// The client or server drawn at `(x, y)` (CSS pixels on the surface).
+pub fn part_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<Part> {
+    let layout = layout_of(snapshot, surface);
     let client = layout.client_at(x, y, snapshot.clients as usize).map(Part::Client);
     client.or_else(|| layout.server_at(x, y, snapshot.servers.len()).map(Part::Server))
 }

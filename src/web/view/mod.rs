@@ -32,8 +32,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use web_sys::{Event, EventTarget, HtmlElement, MouseEvent};
 
-/// What a noisy neighbour leaves of a clicked server's speed.
-const SLOWED: f64 = 0.25;
 /// Frame costs kept for the test hooks (about a minute of frames).
 const MAX_FRAME_COSTS: usize = 4_096;
 

@@ -57,6 +57,27 @@ impl View {
         self.snapshot.servers.iter().map(|s| s.speed).collect()
     }
 
+    /// Each server as the last frame drew it: its state, how many
+    /// choosers hold it ejected, and where its row is (x, y, w, h in CSS
+    /// pixels), as JSON (for tests).
+    pub fn servers_json(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Drawn {
+            state: &'static str,
+            ejected: u32,
+            cell: [f64; 4],
+        }
+        let cells = self.parts.canvases.server_cells(&self.snapshot);
+        let drawn: Vec<Drawn> = self
+            .snapshot
+            .servers
+            .iter()
+            .zip(cells)
+            .map(|(s, cell)| Drawn { state: s.state.name(), ejected: s.ejected, cell })
+            .collect();
+        serde_json::to_string(&drawn).unwrap_or_default()
+    }
+
     /// The decision shown on the topology, its sentence and where its
     /// winner was ringed, as JSON (for tests).
     pub fn decision_json(&self) -> Option<String> {

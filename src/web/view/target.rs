@@ -104,7 +104,7 @@ impl Target {
             Target::Metric => view.metric_chosen(),
             Target::PinBaseline => view.pin_baseline(),
             Target::Capacity => view.find_capacity(),
-            Target::Membership(ask) => view.change_membership(ask),
+            Target::Membership(ask) => view.server_asked(ask),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! What a view does beyond its settings: a new seed and embed code, presets,
 //! compare mode, the presenter view, downloads, the capacity search, the
-//! baseline pinned, what the percentile chart plots, and what a click in
-//! the topology follows or slows.
+//! baseline pinned, what the percentile chart plots, what a click in the
+//! topology follows or slows, and the servers box's changes.
 
 use super::*;
-use crate::web::membership_tools::Ask;
+use crate::web::membership_tools::{Ask, NOISY_NEIGHBOUR};
+use lbsim::engine::ServerState;
+use lbsim::scenario::failures::Failure;
 
 impl View {
     /// Draws a seed from the browser's cryptographic generator.
@@ -125,58 +127,86 @@ impl View {
     }
 
     /// The person clicked the topology at `point` (CSS pixels): a client
-    /// is followed (or no longer, clicked again); a server gets a noisy
-    /// neighbour that slows it to a quarter of its speed, or clicked again,
-    /// its own speed back.
+    /// is followed (or no longer, clicked again); a server is chosen in the
+    /// servers box and gets a noisy neighbour that slows it to a quarter of
+    /// its speed, or, if it is failing, recovers.
     pub fn clicked_topology(&mut self, point: (f64, f64)) {
         match self.parts.canvases.part_at(&self.snapshot, point) {
-            Some(Part::Server(server)) => self.toggle_slow_server(server),
+            Some(Part::Server(server)) => self.clicked_server(server),
             Some(Part::Client(client)) if self.followed != Some(client) => self.follow(Some(client)),
             _ => self.follow(None),
         }
     }
 
-    /// Slows `server` to a quarter of its speed, or restores it.
-    pub fn toggle_slow_server(&mut self, server: usize) {
-        let speeds = &self.params.scenario.server_speeds;
-        let own = speeds[server % speeds.len()];
-        let now = self.snapshot.servers.get(server).map_or(own, |s| s.speed);
-        let next = if now == own { own * SLOWED } else { own };
-        match self.sim.set_server_speed(server, next) {
-            Ok(()) => self.parts.canvases.invalidate(),
-            Err(error) => self
-                .parts
-                .notices
-                .show(&[Notice { message: format!("Server {server} kept its speed: {error}.") }]),
+    fn clicked_server(&mut self, server: usize) {
+        if let Some(tools) = &self.parts.membership {
+            tools.choose(server);
+        }
+        match self.snapshot.servers.get(server).map(|s| s.state) {
+            Some(ServerState::Active) => self.change_failure(server, Some(NOISY_NEIGHBOUR)),
+            Some(ServerState::Down | ServerState::Slow | ServerState::Failing | ServerState::Flapping) => {
+                self.change_failure(server, None)
+            }
+            _ => {}
         }
     }
 
-    /// Adds a server, or removes, crashes or restores the one chosen, at
-    /// the next whole simulated millisecond (so that the schedule, and the
-    /// link, name the instant exactly); says what it did, or why not.
-    pub fn change_membership(&mut self, ask: Ask) {
+    /// A button of the servers box: adds a server, removes, crashes or
+    /// restores the one chosen, or makes it fail or recover.
+    pub fn server_asked(&mut self, ask: Ask) {
         let Some(tools) = &self.parts.membership else { return };
-        let chosen = tools.chosen();
+        let (chosen, failure) = (tools.chosen(), tools.failure());
+        match (ask, chosen) {
+            (Ask::Add, _) => self.change_membership(|sim| sim.add_server().map(drop)),
+            (Ask::Remove, Some(server)) => self.change_membership(|sim| sim.remove_server(server)),
+            (Ask::Crash, Some(server)) => self.change_membership(|sim| sim.crash_server(server)),
+            (Ask::Restore, Some(server)) => self.change_membership(|sim| sim.restore_server(server)),
+            (Ask::Fail, Some(server)) => self.change_failure(server, Some(failure)),
+            (Ask::Recover, Some(server)) => self.change_failure(server, None),
+            (_, None) => {}
+        }
+    }
+
+    /// Makes a membership change at the next whole simulated millisecond
+    /// (so that the schedule, and the link, name the instant exactly); says
+    /// what it did, or why not.
+    fn change_membership(&mut self, change: impl FnOnce(&mut Simulation) -> Result<(), ScenarioError>) {
         let at = Time::from_ms(self.sim.now().as_ms().floor() + 1.0);
         self.sim.advance_to(at, u64::MAX);
-        let done = match (ask, chosen) {
-            (Ask::Add, _) => self.sim.add_server().map(drop),
-            (Ask::Remove, Some(server)) => self.sim.remove_server(server),
-            (Ask::Crash, Some(server)) => self.sim.crash_server(server),
-            (Ask::Restore, Some(server)) => self.sim.restore_server(server),
-            (_, None) => return,
-        };
+        let done = change(&mut self.sim);
+        let Some(tools) = &self.parts.membership else { return };
         match done {
             Ok(()) => {
                 self.params.scenario.membership = self.sim.scenario().membership.clone();
-                if let (Some(tools), Some(report)) =
-                    (&self.parts.membership, self.sim.membership_changes().last())
-                {
+                if let Some(report) = self.sim.membership_changes().last() {
                     tools.tell(report);
                 }
                 self.settings_changed();
             }
             Err(error) => tools.refuse(&format!("Not applied: {error}.")),
+        }
+    }
+
+    /// Makes `server` fail (or, `None`, recover) as the engine records a
+    /// live failure, into the schedule the link keeps; says what it did, or
+    /// why not, in the servers box, or without one in a notice.
+    fn change_failure(&mut self, server: usize, failure: Option<Failure>) {
+        let done = match failure {
+            Some(failure) => self.sim.fail_server_live(server, failure),
+            None => self.sim.recover_server_live(server),
+        };
+        match (done, &self.parts.membership) {
+            (Ok(at), tools) => {
+                self.params.scenario.failures = self.sim.scenario().failures.clone();
+                if let Some(tools) = tools {
+                    tools.tell_failure(server, failure, at, &self.params.scenario);
+                }
+                self.settings_changed();
+            }
+            (Err(error), Some(tools)) => tools.refuse(&format!("Not applied: {error}.")),
+            (Err(error), None) => {
+                self.parts.notices.show(&[Notice { message: format!("Server {server} unchanged: {error}.") }])
+            }
         }
     }
 
