@@ -284,12 +284,12 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
             "only the hash ring and bounded loads place virtual nodes"
         }
         "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
-        "eject_after" if policy.reads_keys() => {
-            "a placement scheme sends each key to its own server, whatever it answers"
-        }
         "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
         "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
             "a key's server is its place, so a placement scheme takes no server out of its pool"
+        }
+        "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
+            "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
         }
         _ => return None,
     };

@@ -125,20 +125,6 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value("ms"),
     },
     Control {
-        key: "retry_budget",
-        label: "Retries a request may make",
-        group: Group::Routing,
-        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "100", "1000"]),
-        show: Show::Value(""),
-    },
-    Control {
-        key: "eject_after",
-        label: "Eject a server after errors in a row (0 = never)",
-        group: Group::Routing,
-        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50"]),
-        show: Show::Value(""),
-    },
-    Control {
         key: "load",
         label: "Offered load",
         group: Group::Load,
@@ -196,7 +182,7 @@ pub static CONTROLS: &[Control] = &[
         key: "retry_budget",
         label: "Retries per request",
         group: Group::Failures,
-        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50", "100"]),
+        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50", "100", "1000"]),
         show: Show::Value(""),
     },
     Control {
@@ -208,7 +194,7 @@ pub static CONTROLS: &[Control] = &[
     },
     Control {
         key: "eject_after",
-        label: "Eject a server after errors in a row",
+        label: "Eject a server after errors in a row (0 = never)",
         group: Group::Failures,
         widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50"]),
         show: Show::Value(""),
