@@ -15,7 +15,9 @@
 //! 300 ms (a copy for about 6% of requests); the benchmark with servers
 //! failing fast, down and flapping, and every reaction on (retries with
 //! backoff, outlier ejection, health checks); and scenarios/failures.toml
-//! (20 servers, least-connections, the same failures). The cases take turns, round after round, so a slow spell of
+//! (20 servers, least-connections, the same failures); and the benchmark
+//! under FoundationDB's loadBalance, each client over a subset of 10 servers
+//! in two datacenters (a state machine per request). The cases take turns, round after round, so a slow spell of
 //! the machine falls on all of them. For the benchmark's scenarios it gives
 //! their speed relative to M/M/3 in the same rounds and whether the medians
 //! meet the engine's targets: at least 10 million events per second, and the
@@ -61,7 +63,9 @@ fn main() {
         ("eject_after", "5"),
         ("health_check_ms", "1000"),
     ];
-    let cases: [(&str, &[(&str, &str)]); 7] = [
+    let foundationdb: &[(&str, &str)] =
+        &[("policy", "fdb-load-balance"), ("subset_size", "10"), ("datacenters", "2")];
+    let cases: [(&str, &[(&str, &str)]); 8] = [
         ("mmc.toml", &[("duration_s", "1000")]),
         ("benchmark.toml", &[]),
         ("benchmark.toml", &[("subset_size", "10")]),
@@ -69,6 +73,7 @@ fn main() {
         ("benchmark.toml", classes_and_hedging),
         ("benchmark.toml", failures_and_reactions),
         ("failures.toml", &[]),
+        ("benchmark.toml", foundationdb),
     ];
     let scenarios: Vec<(String, Scenario)> = cases
         .iter()

@@ -288,6 +288,7 @@ fn unused_under(key: &str, params: &Params) -> Option<String> {
         "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
             "a key's server is its place, so a placement scheme takes no server out of its pool"
         }
+        "dc_order" if !policy.is_fdb() => "only FoundationDB's balancers order their alternatives by datacenter",
         "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
             "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
         }

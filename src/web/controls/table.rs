@@ -179,6 +179,27 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Nothing,
     },
     Control {
+        key: "datacenters",
+        label: "Datacenters",
+        group: Group::Servers,
+        widget: Widget::Presets(&["1", "2", "3", "4"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "cross_dc_delay_ms",
+        label: "Added between datacenters, each way",
+        group: Group::Servers,
+        widget: Widget::Presets(&["0", "1", "2", "5", "10", "20", "50", "100"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "dc_order",
+        label: "FoundationDB's order across datacenters",
+        group: Group::Servers,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
         key: "retry_budget",
         label: "Retries per request",
         group: Group::Failures,
