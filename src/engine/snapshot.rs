@@ -19,6 +19,8 @@ pub struct ServerView {
     /// How many choosers hold it out of their pool (outlier ejection or
     /// a failed health check).
     pub ejected: u32,
+    /// The datacenter it stands in (0 with one).
+    pub datacenter: u8,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -97,6 +99,7 @@ impl Simulation {
             speed: s.speed,
             state: self.server_state(i),
             ejected: 0,
+            datacenter: self.scenario.datacenters().of_server(i as u32),
         }));
         for server in self.choosers.ejected() {
             snapshot.servers[server as usize].ejected += 1;

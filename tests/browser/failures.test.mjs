@@ -8,7 +8,7 @@
 // times and the seed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, noticeSays, screenshot, summary } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, inkAlong, noticeSays, screenshot, summary } from './lib.mjs';
 
 useBrowser();
 
@@ -38,25 +38,8 @@ async function failServerThree(page) {
   await page.click('#fail-server');
 }
 
-/**
- * The share of the pixels along the top edge of server `i`'s row that are
- * in the ink colour: where a failing server's dotted outline runs.
- */
-const inkAlongTop = (page, cell) => page.evaluate(([x, y, w]) => {
-  const canvas = document.getElementById('topology');
-  const scale = canvas.width / canvas.clientWidth;
-  const row = canvas.getContext('2d').getImageData(Math.round((x + 6) * scale), Math.round((y + 1) * scale), Math.round((w - 12) * scale), 1).data;
-  const probe = document.createElement('span');
-  probe.style.color = 'var(--ink)';
-  document.querySelector('.lbsim-view').append(probe);
-  const ink = getComputedStyle(probe).color.match(/\d+/g).map(Number);
-  probe.remove();
-  let inked = 0;
-  for (let i = 0; i < row.length; i += 4) {
-    if ([0, 1, 2].every((c) => Math.abs(row[i + c] - ink[c]) <= 40)) inked += 1;
-  }
-  return inked / (row.length / 4);
-}, cell);
+/** The share of ink along the top edge of a server's row: where a failing server's dotted outline runs. */
+const inkAlongTop = (page, [x, y, w]) => inkAlong(page, [x + 6, y + 1, w - 12]);
 
 test('a server failed fast from the page is drawn failing, draws traffic until ejected, and availability drops and recovers', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: SETTINGS });

@@ -157,3 +157,23 @@ export async function noticeSays(page, fragments) {
   const text = await notice.textContent();
   for (const fragment of fragments) assert.ok(text.includes(fragment), `notice lacks "${fragment}": ${text}`);
 }
+
+/**
+ * The share of the topology's pixels along the line from (x, y), w long
+ * (in CSS pixels), that are in the ink colour.
+ */
+export const inkAlong = (page, line) => page.evaluate(([x, y, w]) => {
+  const canvas = document.getElementById('topology');
+  const scale = canvas.width / canvas.clientWidth;
+  const row = canvas.getContext('2d').getImageData(Math.round(x * scale), Math.round(y * scale), Math.round(w * scale), 1).data;
+  const probe = document.createElement('span');
+  probe.style.color = 'var(--ink)';
+  document.querySelector('.lbsim-view').append(probe);
+  const ink = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+  probe.remove();
+  let inked = 0;
+  for (let i = 0; i < row.length; i += 4) {
+    if ([0, 1, 2].every((c) => Math.abs(row[i + c] - ink[c]) <= 40)) inked += 1;
+  }
+  return inked / (row.length / 4);
+}, line);

@@ -6,7 +6,9 @@
 //! crashed or down (or flapping), a veil when removed, a dashed outline
 //! while it drains, a dotted one while it answers with errors; a slow one
 //! by its word. A server that choosers hold out of their pools (ejected,
-//! or failing a health check) is veiled, and says so in its word.
+//! or failing a health check) is veiled, and says so in its word. With
+//! several datacenters, a dashed line parts each one's rows from the
+//! next, named on either side (the compact view's header counts them).
 
 use super::layout::{Layout, Rect};
 use crate::web::theme::{Palette, LOAD_SHADES};
@@ -18,8 +20,45 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
         draw_cells(context, layout, servers, palette);
     } else {
         draw_rows(context, layout, servers, palette);
+        draw_datacenters(context, layout, servers, palette);
     }
     draw_states(context, layout, servers, palette);
+}
+
+/// A dashed line between the last server of a datacenter and the first of
+/// the next, each side named where requests arrive ("datacenter 0"
+/// above, "datacenter 1" below), clear of the slots and their counts.
+fn draw_datacenters(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    palette: &Palette,
+) {
+    let boundaries: Vec<usize> =
+        (1..servers.len()).filter(|&i| servers[i].datacenter != servers[i - 1].datacenter).collect();
+    if boundaries.is_empty() {
+        return;
+    }
+    let (left, right) = (layout.servers_x, layout.width - 4.0);
+    context.set_stroke_style_str(&palette.ink.css());
+    context.set_line_width(1.5);
+    let _ = context.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
+    context.set_font("600 11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_fill_style_str(&palette.ink.css());
+    context.set_text_align("left");
+    for &i in &boundaries {
+        let (above, below) = (layout.servers.cell(i - 1), layout.servers.cell(i));
+        let y = (above.y + above.h + below.y) / 2.0;
+        context.begin_path();
+        context.move_to(left, y);
+        context.line_to(right, y);
+        context.stroke();
+        context.set_text_baseline("bottom");
+        let _ = context.fill_text(&format!("datacenter {}", servers[i - 1].datacenter), left, y - 2.0);
+        context.set_text_baseline("top");
+        let _ = context.fill_text(&format!("datacenter {}", servers[i].datacenter), left, y + 2.0);
+    }
+    let _ = context.set_line_dash(&js_sys::Array::new());
 }
 
 /// The marks of servers that are not active members, or not in every pool.

@@ -36,11 +36,15 @@ pub fn draw_labels(
     };
     let slots = snapshot.servers.first().map_or(0, |s| s.slots);
     let servers = snapshot.servers.len();
-    let wordings = [
+    let datacenters = snapshot.servers.last().map_or(1, |s| s.datacenter + 1);
+    let mut wordings = vec![
         format!("Servers · {servers} × {slots} slots"),
         format!("Servers · {servers}"),
         format!("{servers} × {slots}"),
     ];
+    if datacenters > 1 {
+        wordings.insert(0, format!("Servers · {servers} × {slots} slots · {datacenters} datacenters"));
+    }
     context.set_text_align("left");
     if let Some((text, _)) = fit(&wordings, layout.width - layout.servers_x) {
         let _ = context.fill_text(&text, layout.servers_x, y);

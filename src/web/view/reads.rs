@@ -58,13 +58,14 @@ impl View {
     }
 
     /// Each server as the last frame drew it: its state, how many
-    /// choosers hold it ejected, and where its row is (x, y, w, h in CSS
-    /// pixels), as JSON (for tests).
+    /// choosers hold it ejected, its datacenter, and where its row is (x,
+    /// y, w, h in CSS pixels), as JSON (for tests).
     pub fn servers_json(&self) -> String {
         #[derive(serde::Serialize)]
         struct Drawn {
             state: &'static str,
             ejected: u32,
+            datacenter: u8,
             cell: [f64; 4],
         }
         let cells = self.parts.canvases.server_cells(&self.snapshot);
@@ -73,7 +74,12 @@ impl View {
             .servers
             .iter()
             .zip(cells)
-            .map(|(s, cell)| Drawn { state: s.state.name(), ejected: s.ejected, cell })
+            .map(|(s, cell)| Drawn {
+                state: s.state.name(),
+                ejected: s.ejected,
+                datacenter: s.datacenter,
+                cell,
+            })
             .collect();
         serde_json::to_string(&drawn).unwrap_or_default()
     }
