@@ -319,26 +319,6 @@ impl Simulation {
         true
     }
 
-    /// With several datacenters: what `chooser`'s hop to `server` adds,
-    /// counted as a send within a datacenter or across two.
-    #[cold]
-    fn count_locality(&mut self, chooser: usize, server: u32) -> Option<Time> {
-        let cross = self.timing.cross_dc(self.choosers.base_of(chooser), server);
-        let counts = &mut self.metrics.counts;
-        *(if cross.is_some() { &mut counts.sent_remote } else { &mut counts.sent_local }) += 1;
-        cross
-    }
-
-    /// Schedules the end of a hop in its lane, or, when it crosses
-    /// datacenters (its delay then not the lane's), `cross` later.
-    #[inline]
-    fn push_hop(&mut self, lane: Lane, at: Time, cross: Option<Time>, event: Event) {
-        match cross {
-            None => self.events.push_in_lane(lane, at, event),
-            Some(extra) => self.events.push(at + extra, event),
-        }
-    }
-
     fn service_done(&mut self, id: u32) {
         if self.membership.voids(id, self.now) {
             return;

@@ -10,6 +10,7 @@
 mod chooser;
 mod compare;
 mod connections;
+mod datacenters;
 mod decisions;
 mod ejection;
 mod events;
@@ -155,13 +156,6 @@ impl Timing {
             cross_dc: (scenario.datacenters > 1)
                 .then(|| (scenario.datacenters(), Time::from_ms(scenario.cross_dc_delay_ms))),
         }
-    }
-
-    /// What a hop between client or balancer `base` and `server` adds to
-    /// the tier's delay: `None` within one datacenter.
-    fn cross_dc(&self, base: u32, server: u32) -> Option<Time> {
-        let (split, extra) = self.cross_dc?;
-        (split.of_chooser(base) != split.of_server(server)).then_some(extra)
     }
 
     /// The delay, and its event lane, between a server and the tier that
