@@ -69,10 +69,6 @@ pub struct Faults {
     /// Whether any server is failing: arrivals and service starts read
     /// only this while none is.
     any: bool,
-    /// How many events the simulation had scheduled once its failure
-    /// schedule was: those of them due when a live change would apply
-    /// come before the schedule's entry for it in the run replayed.
-    scheduled_with_failures: u64,
 }
 
 impl Faults {
@@ -82,7 +78,6 @@ impl Faults {
             flags: vec![0; servers],
             unhealthy: vec![false; servers],
             any: false,
-            scheduled_with_failures: 0,
         }
     }
 
@@ -188,23 +183,7 @@ impl Simulation {
         if self.scenario.failures.len() >= MAX_FAILURES {
             return Err(refuse(format!("the schedule holds at most {MAX_FAILURES} entries")));
         }
-        let millisecond = Time::from_ms(1.0);
-        let mut at = Time((self.now.0 / millisecond.0 + 1) * millisecond.0);
-        loop {
-            if at > Time::from_secs(LATEST_S) {
-                return Err(refuse(format!("the schedule ends at {LATEST_S} s")));
-            }
-            self.advance_to(Time(at.0 - 1), u64::MAX);
-            if let Some(halt) = self.halt {
-                return Err(refuse(halt.to_string()));
-            }
-            match self.events.next_due() {
-                Some((due, sequence)) if due == at && sequence <= self.faults.scheduled_with_failures => {
-                    at = at + millisecond;
-                }
-                _ => break,
-            }
-        }
+        let at = self.live_instant().map_err(refuse)?;
         self.scenario.failures.push(ScheduledFailure {
             at_s: at.as_secs(),
             server: server as u32,
@@ -232,7 +211,33 @@ impl Simulation {
         for (entry, due) in self.scenario.failures.iter().enumerate() {
             self.events.push(Time::from_secs(due.at_s), Event::FailureDue { entry: entry as u32 });
         }
-        self.faults.scheduled_with_failures = self.events.scheduled();
+        self.scheduled_at_build = self.events.scheduled();
+    }
+
+    /// The instant a change made live applies at, as its schedule's entry
+    /// will in the replay, before any other event due then: the next whole
+    /// millisecond, passing over one at which an event the simulation was
+    /// built with is due (the first sample, an entry of a schedule), since
+    /// in the replay those come first. Brings the simulation to just before
+    /// it; why not, when the schedules end first or the simulation halts.
+    pub(super) fn live_instant(&mut self) -> Result<Time, String> {
+        let millisecond = Time::from_ms(1.0);
+        let mut at = Time((self.now.0 / millisecond.0 + 1) * millisecond.0);
+        loop {
+            if at > Time::from_secs(LATEST_S) {
+                return Err(format!("the schedule ends at {LATEST_S} s"));
+            }
+            self.advance_to(Time(at.0 - 1), u64::MAX);
+            if let Some(halt) = self.halt {
+                return Err(halt.to_string());
+            }
+            match self.events.next_due() {
+                Some((due, sequence)) if due == at && sequence <= self.scheduled_at_build => {
+                    at = at + millisecond;
+                }
+                _ => return Ok(at),
+            }
+        }
     }
 
     /// The scenario's `entry`th scheduled failure or recovery is due.

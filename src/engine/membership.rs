@@ -187,9 +187,11 @@ fn moved_and_held(
 impl Simulation {
     /// Adds a server, with the next index; returns it.
     ///
-    /// A change made live, by this method or the three below, joins the
-    /// scenario's schedule at the time it applied, so that
-    /// [`Simulation::scenario`] runs the same again from the seed.
+    /// A change made live, by this method or the three below, applies at
+    /// the next whole millisecond (the simulation runs up to it) and joins
+    /// the scenario's schedule there, processed as the event its entry is,
+    /// so that [`Simulation::scenario`] runs the same again from the seed,
+    /// event for event.
     pub fn add_server(&mut self) -> Result<u32, ScenarioError> {
         self.change_live(Change::Add)
     }
@@ -302,15 +304,21 @@ impl Simulation {
     }
 
     /// Applies a change made live and adds it to the schedule, which holds
-    /// at most [`MAX_CHANGES`] of them.
+    /// at most [`MAX_CHANGES`] of them: at the next whole millisecond, as
+    /// the schedule's entry will in the replay (see `live_instant`).
     fn change_live(&mut self, change: Change) -> Result<u32, ScenarioError> {
+        let refuse =
+            |reason: String| ScenarioError::Refused { field: "membership", value: change.text(), reason };
         if self.scenario.membership.len() >= MAX_CHANGES {
-            let reason = format!("the schedule holds at most {MAX_CHANGES} changes");
-            return Err(ScenarioError::Refused { field: "membership", value: change.text(), reason });
+            return Err(refuse(format!("the schedule holds at most {MAX_CHANGES} changes")));
         }
-        let server = self.change_membership(change)?;
-        self.scenario.membership.push(Scheduled { at_s: self.now.as_secs(), change });
-        Ok(server)
+        let at = self.live_instant().map_err(refuse)?;
+        // Checked once the simulation stands just before it applies.
+        self.membership.roster().clone().apply(change).map_err(refuse)?;
+        self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });
+        let entry = self.scenario.membership.len() as u32 - 1;
+        self.process(at, Event::MembershipChange { change: entry });
+        Ok(self.membership.reports.last().map_or(0, |report| report.server))
     }
 
     /// Applies one change; returns the server it concerned.

@@ -42,11 +42,13 @@ fn a_crashed_servers_requests_are_placed_again_and_none_is_lost() {
     assert_eq!(states(&sim), [ServerState::Crashed, ServerState::Active]);
     let crashed = sim.snapshot(0).servers[0];
     assert_eq!((crashed.busy, crashed.queued, crashed.slots), (0, 0, 0));
-    // All three go to server 1 at 0.5 s, with no delay: served from 0.5 to
-    // 1.5, 2.5 and 3.5 s. The first one's completion at 1 s on server 0 is void.
-    sim.advance_to(Time::from_ms(1499.0), u64::MAX);
+    // A live change applies at the next whole millisecond: the server joins
+    // at 0.501 s and server 0 crashes at 0.502 s. All three requests go to
+    // server 1 then, with no delay: served from 0.502 to 1.502, 2.502 and
+    // 3.502 s. The first one's completion at 1 s on server 0 is void.
+    sim.advance_to(Time::from_ms(1501.0), u64::MAX);
     assert_eq!(sim.books().completed, 0);
-    sim.advance_to(Time::from_secs(3.5), u64::MAX);
+    sim.advance_to(Time::from_ms(3502.0), u64::MAX);
     let summary = sim.summary();
     assert_eq!((summary.counts.completed, summary.completed_per_server.clone()), (3, vec![0, 3]));
     assert_eq!((summary.counts.crash_replaced, summary.counts.bounces, summary.counts.failed), (3, 0, 0));
@@ -98,10 +100,12 @@ fn a_change_made_live_equals_the_same_change_scheduled() {
     let mut live = Simulation::new(&scenario).unwrap();
     live.advance_to(Time::from_ms(1000.0001), u64::MAX);
     live.crash_server(3).unwrap();
+    assert_eq!(live.now(), Time::from_ms(1001.0), "a live change applies at the next whole millisecond");
     live.run();
-    scenario.set("membership", "1.0000000001s:crash:3").unwrap();
+    scenario.set("membership", "1.001s:crash:3").unwrap();
     let mut scheduled = Simulation::new(&scenario).unwrap();
     scheduled.run();
+    assert_eq!(live.trace_hash(), scheduled.trace_hash());
     let (a, b) = (live.summary(), scheduled.summary());
     assert_eq!((a.counts, a.completed_per_server.clone()), (b.counts, b.completed_per_server.clone()));
     assert!(a.counts.crash_replaced > 0);
@@ -117,12 +121,13 @@ fn a_change_made_live_joins_the_schedule_so_the_scenario_runs_the_same_again() {
     live.advance_to(Time::from_ms(1500.0), u64::MAX);
     assert_eq!(live.add_server().unwrap(), 10);
     let recorded = live.scenario().clone();
-    assert_eq!(scenario_text(&recorded), "0.7s:crash:2,1.5s:add");
+    assert_eq!(scenario_text(&recorded), "0.701s:crash:2,1.501s:add");
     live.run();
     let mut again = Simulation::new(&recorded).unwrap();
     again.run();
-    // A scheduled change is an event of the trace and a live one is not,
-    // so the runs are compared by what they did.
+    // A live change is processed as the event its schedule's entry is in
+    // the replay, at the same instant and before the same others.
+    assert_eq!(live.trace_hash(), again.trace_hash());
     let (a, b) = (live.summary(), again.summary());
     assert_eq!((a.counts, &a.completed_per_server), (b.counts, &b.completed_per_server));
     assert_eq!((a.queue_ms.p99, a.latency_ms.mean), (b.queue_ms.p99, b.latency_ms.mean));

@@ -106,6 +106,11 @@ pub struct Simulation {
     capacity_per_sec: f64,
     timing: Timing,
     metrics: Metrics,
+    /// How many events the simulation had scheduled once its membership
+    /// and failure schedules were: those of them due when a live change
+    /// would apply come before the schedule's entry for it in the run
+    /// replayed (see `Simulation::live_instant`).
+    scheduled_at_build: u64,
     /// The latest decisions of a comparing policy, when asked for.
     decisions: Option<Decisions>,
     events_processed: u64,
@@ -247,6 +252,7 @@ impl Simulation {
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
+            scheduled_at_build: 0,
             decisions: None,
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,

@@ -84,7 +84,7 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   await page.locator('#topology').scrollIntoViewIfNeeded();
   await screenshot(page, 'membership-crashed');
   // The link replays the same run: opened afresh and brought to the same
-  // simulated time, it gives the same counts.
+  // simulated time, it gives the same counts, event for event.
   await page.click('#play');
   const time = await page.evaluate(() => window.lbsim.simTime());
   const first = JSON.parse(await page.evaluate(() => window.lbsim.summary()));
@@ -97,6 +97,7 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   const second = JSON.parse(await again.evaluate(() => window.lbsim.summary()));
   assert.deepEqual(second.counts, first.counts);
   assert.deepEqual(second.completed_per_server, first.completed_per_server);
+  assert.equal(second.trace_hash, first.trace_hash);
   assert.deepEqual(errorsAgain, []);
   await again.context().close();
   assert.deepEqual(errors, []);

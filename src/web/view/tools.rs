@@ -167,12 +167,10 @@ impl View {
         }
     }
 
-    /// Makes a membership change at the next whole simulated millisecond
-    /// (so that the schedule, and the link, name the instant exactly); says
-    /// what it did, or why not.
+    /// Makes a membership change, which the engine applies at the next
+    /// whole simulated millisecond and records into the schedule the link
+    /// keeps; says what it did, or why not.
     fn change_membership(&mut self, change: impl FnOnce(&mut Simulation) -> Result<(), ScenarioError>) {
-        let at = Time::from_ms(self.sim.now().as_ms().floor() + 1.0);
-        self.sim.advance_to(at, u64::MAX);
         let done = change(&mut self.sim);
         let Some(tools) = &self.parts.membership else { return };
         match done {
