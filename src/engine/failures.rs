@@ -183,7 +183,7 @@ impl Simulation {
         if self.scenario.failures.len() >= MAX_FAILURES {
             return Err(refuse(format!("the schedule holds at most {MAX_FAILURES} entries")));
         }
-        let at = self.live_instant().map_err(refuse)?;
+        let at = self.live_instant(LATEST_S).map_err(refuse)?;
         self.scenario.failures.push(ScheduledFailure {
             at_s: at.as_secs(),
             server: server as u32,
@@ -212,32 +212,6 @@ impl Simulation {
             self.events.push(Time::from_secs(due.at_s), Event::FailureDue { entry: entry as u32 });
         }
         self.scheduled_at_build = self.events.scheduled();
-    }
-
-    /// The instant a change made live applies at, as its schedule's entry
-    /// will in the replay, before any other event due then: the next whole
-    /// millisecond, passing over one at which an event the simulation was
-    /// built with is due (the first sample, an entry of a schedule), since
-    /// in the replay those come first. Brings the simulation to just before
-    /// it; why not, when the schedules end first or the simulation halts.
-    pub(super) fn live_instant(&mut self) -> Result<Time, String> {
-        let millisecond = Time::from_ms(1.0);
-        let mut at = Time((self.now.0 / millisecond.0 + 1) * millisecond.0);
-        loop {
-            if at > Time::from_secs(LATEST_S) {
-                return Err(format!("the schedule ends at {LATEST_S} s"));
-            }
-            self.advance_to(Time(at.0 - 1), u64::MAX);
-            if let Some(halt) = self.halt {
-                return Err(halt.to_string());
-            }
-            match self.events.next_due() {
-                Some((due, sequence)) if due == at && sequence <= self.scheduled_at_build => {
-                    at = at + millisecond;
-                }
-                _ => return Ok(at),
-            }
-        }
     }
 
     /// The scenario's `entry`th scheduled failure or recovery is due.

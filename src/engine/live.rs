@@ -2,6 +2,7 @@
 
 use super::{Simulation, Timing};
 use crate::scenario::{drift, fields, Demand, Scenario, ScenarioError};
+use crate::time::Time;
 
 impl Simulation {
     /// Changes one live field (`policy`, `load`, `staleness_ms`, ...) without
@@ -62,6 +63,33 @@ impl Simulation {
         }
         target.speed = speed;
         Ok(())
+    }
+
+    /// The instant a change made live applies at, as its schedule's entry
+    /// will in the replay, before any other event due then: the next whole
+    /// millisecond, passing over one at which an event the simulation was
+    /// built with is due (the first sample, an entry of a schedule), since
+    /// in the replay those come first. Brings the simulation to just before
+    /// it; why not, when the schedule ends (at `latest_s`) first or the
+    /// simulation halts.
+    pub(super) fn live_instant(&mut self, latest_s: f64) -> Result<Time, String> {
+        let millisecond = Time::from_ms(1.0);
+        let mut at = Time((self.now.0 / millisecond.0 + 1) * millisecond.0);
+        loop {
+            if at > Time::from_secs(latest_s) {
+                return Err(format!("the schedule ends at {latest_s} s"));
+            }
+            self.advance_to(Time(at.0 - 1), u64::MAX);
+            if let Some(halt) = self.halt {
+                return Err(halt.to_string());
+            }
+            match self.events.next_due() {
+                Some((due, sequence)) if due == at && sequence <= self.scheduled_at_build => {
+                    at = at + millisecond;
+                }
+                _ => return Ok(at),
+            }
+        }
     }
 
     /// Applies every live field of `scenario` that differs from the current one.
