@@ -6,19 +6,12 @@
 
 mod common;
 
-use common::{over_seeds, scenario};
+use common::{over_seeds, scenario, summary_of};
 use lbsim::engine::{ServerState, Summary};
 use lbsim::scenario::failures::Failure;
 use lbsim::{Scenario, Simulation, Time};
 
 const SEEDS: u64 = 5;
-
-fn summary_of(scenario: &Scenario) -> Summary {
-    let mut sim = Simulation::new(scenario).unwrap();
-    sim.run();
-    assert!(sim.books().balanced(), "{:?}", sim.books());
-    sim.summary()
-}
 
 /// One balancer before 10 servers, server 0 answering 90% of its requests
 /// with an error after 1 ms; sessions of one request, no retries, so every

@@ -8,19 +8,12 @@
 
 mod common;
 
-use common::{over_seeds, scenario};
+use common::{over_seeds, scenario, summary_of};
 use lbsim::engine::Summary;
 use lbsim::metrics::FailureReason;
-use lbsim::{Scenario, Simulation};
+use lbsim::Scenario;
 
 const SEEDS: u64 = 5;
-
-fn summary_of(scenario: &Scenario) -> Summary {
-    let mut sim = Simulation::new(scenario).unwrap();
-    sim.run();
-    assert!(sim.books().balanced(), "{:?}", sim.books());
-    sim.summary()
-}
 
 /// Ten servers at 70% load, server 0 at a fifth of its speed throughout.
 fn one_slow_server(policy: &str, seed: u64) -> Scenario {

@@ -67,6 +67,14 @@ impl Estimate {
     }
 }
 
+/// The summary of `scenario` run to its end, its books checked.
+pub fn summary_of(scenario: &Scenario) -> lbsim::Summary {
+    let mut sim = Simulation::new(scenario).unwrap_or_else(|e| panic!("{e}"));
+    sim.run();
+    assert!(sim.books().balanced(), "{:?}", sim.books());
+    sim.summary()
+}
+
 /// The mean and standard error of `measure` over seeds 1 to `seeds`, run
 /// independently.
 pub fn over_seeds(seeds: u64, measure: impl Fn(u64) -> f64) -> (f64, f64) {
