@@ -88,8 +88,9 @@ pub struct Balancers {
     machines: Vec<Option<Machine>>,
     generations: Vec<u16>,
     free: Vec<u32>,
-    /// By session place: the machine an attempt there was sent by.
-    attempt_of: Vec<u32>,
+    /// By session place: the machine an attempt there was sent by (its
+    /// reply finds no other machine that took the place since).
+    attempt_of: Vec<Tag>,
     monitors: Vec<FailureMonitor>,
     knowledge: Vec<Knowledge>,
     /// Machines waiting for an alternative to come up.
@@ -157,11 +158,6 @@ impl Balancers {
             self.generations[index] = self.generations[index].wrapping_add(1);
             self.free.push(tag.machine);
         }
-    }
-
-    fn tag_of_attempt(&self, place: u32) -> Option<Tag> {
-        let machine = *self.attempt_of.get(place as usize)?;
-        Some(Tag { machine, generation: *self.generations.get(machine as usize)? })
     }
 
     /// Every failure monitor marks `server` up; returns the machines that
@@ -369,9 +365,9 @@ impl Simulation {
         let place = self.sessions.insert(attempt, self.sessions.started(owner));
         let fdb = self.balancers();
         if fdb.attempt_of.len() <= place as usize {
-            fdb.attempt_of.resize(place as usize + 1, 0);
+            fdb.attempt_of.resize(place as usize + 1, tag);
         }
-        fdb.attempt_of[place as usize] = tag.machine;
+        fdb.attempt_of[place as usize] = tag;
         self.metrics.counts.attempts_sent += 1;
         self.send_to_server(place, chooser, position);
     }
@@ -388,7 +384,9 @@ impl Simulation {
         let heard = self.tell_chooser(id);
         self.sessions.remove(id);
         self.metrics.counts.attempts_ended += 1;
-        let (Some((chooser, server)), Some(tag)) = (heard, self.balancers().tag_of_attempt(id)) else {
+        let (Some((chooser, server)), Some(tag)) =
+            (heard, self.balancers().attempt_of.get(id as usize).copied())
+        else {
             return true;
         };
         let fdb = self.balancers();
