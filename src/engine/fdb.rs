@@ -37,6 +37,7 @@ use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
 use crate::fdb::{FailureMonitor, Knowledge, LoadBalance, PenaltyCurve};
 use crate::metrics::FailureReason;
+use crate::rng::SimRng;
 use crate::scenario::{DcOrder, PolicyKind};
 use crate::time::Time;
 use std::sync::Arc;
@@ -137,11 +138,30 @@ impl Balancers {
         Tag { machine: index, generation: self.generations[index as usize] }
     }
 
+    /// Whether `tag` names the machine now in its place.
+    fn current(&self, tag: Tag) -> bool {
+        self.generations.get(tag.machine as usize) == Some(&tag.generation)
+    }
+
     fn get_mut(&mut self, tag: Tag) -> Option<&mut Machine> {
-        if self.generations.get(tag.machine as usize) != Some(&tag.generation) {
+        if !self.current(tag) {
             return None;
         }
         self.machines[tag.machine as usize].as_mut()
+    }
+
+    /// What the machine does on `event`, with its chooser's failure monitor
+    /// and queue model; `None` when the machine is no longer there.
+    fn hear(&mut self, tag: Tag, event: fdb::Event, now: Time, rng: &mut SimRng) -> Option<Vec<Action>> {
+        if !self.current(tag) {
+            return None;
+        }
+        let machine = self.machines[tag.machine as usize].as_mut()?;
+        let mut cx = Context { now, monitor: &self.monitors[machine.chooser], rng };
+        Some(match &mut machine.balancer {
+            Balancer::Basic(b) => b.on(event, &mut cx),
+            Balancer::Load(b) => b.on(event, &mut cx, &mut self.knowledge[machine.chooser]),
+        })
     }
 
     /// Frees the machine once the caller has its answer and, under
@@ -320,17 +340,7 @@ impl Simulation {
     fn balancer_hears(&mut self, tag: Tag, event: fdb::Event) -> bool {
         let now = self.now;
         let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return false };
-        let Some(machine) = fdb.machines.get_mut(tag.machine as usize).and_then(Option::as_mut) else {
-            return false;
-        };
-        if fdb.generations[tag.machine as usize] != tag.generation {
-            return false;
-        }
-        let mut cx = Context { now, monitor: &fdb.monitors[machine.chooser], rng };
-        let actions = match &mut machine.balancer {
-            Balancer::Basic(b) => b.on(event, &mut cx),
-            Balancer::Load(b) => b.on(event, &mut cx, &mut fdb.knowledge[machine.chooser]),
-        };
+        let Some(actions) = fdb.hear(tag, event, now, rng) else { return false };
         let acted = !actions.is_empty();
         self.carry_out(tag, actions);
         acted
