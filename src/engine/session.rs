@@ -16,7 +16,8 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
-    /// At its chooser, waiting out a retry's backoff.
+    /// At its chooser, waiting out a retry's backoff, or while a
+    /// FoundationDB balancer's attempts for it are out (see `fdb.rs`).
     BackingOff,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
