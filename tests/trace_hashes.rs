@@ -1,0 +1,122 @@
+//! Every preset, every policy and each feature, run briefly, must keep its
+//! trace hash: the hash of every event the engine handled, in order. A change
+//! that is meant to preserve behaviour (a restructuring) leaves this file's
+//! golden list alone; a change that is meant to alter results updates the list
+//! with `LBSIM_BLESS=1 cargo test --test trace_hashes` and says in its commit
+//! which runs moved and why.
+
+use lbsim::presets::PRESETS;
+use lbsim::{Scenario, Simulation};
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/trace_hashes.txt");
+
+/// Short enough for a debug build; long enough that every feature acts.
+const BRIEF: [(&str, &str); 2] = [("duration_s", "2"), ("warmup_s", "0.5")];
+
+/// Runs beyond the presets: each policy on the default scenario, and the
+/// features that no preset switches on.
+const VARIANTS: &[(&str, &[(&str, &str)])] = &[
+    ("long-handshake", &[("handshake_round_trips", "20"), ("client_delay_ms", "50")]),
+    ("idle-timeout", &[("idle_timeout_ms", "30"), ("load", "0.3")]),
+    ("hedging", &[("hedge_after_ms", "30"), ("policy", "least-request")]),
+    ("retries-backoff", &[("queue_timeout_ms", "20"), ("retry_backoff_ms", "5"), ("load", "1.2")]),
+    ("membership", &[("membership", "0.5s:add,1s:remove:2,1.2s:crash:4,1.6s:restore:4"), ("policy", "ring")]),
+    (
+        "failures-eject",
+        &[
+            ("failures", "0.3s:fast-fail:3:p=0.9,0.8s:down:5:for=0.5s"),
+            ("eject_after", "3"),
+            ("policy", "least-connections"),
+        ],
+    ),
+    ("health-checks", &[("failures", "0.5s:flap:2:period=200ms"), ("health_check_ms", "50")]),
+    ("datacenters-fdb", &[("datacenters", "2"), ("policy", "fdb-load-balance"), ("balancers", "0")]),
+    ("fdb-basic", &[("policy", "fdb-basic"), ("failures", "0.5s:down:1:for=0.5s")]),
+    (
+        "classes",
+        &[
+            ("class_shares", "9,1"),
+            ("class_costs", "1,10"),
+            ("class_priorities", "1,0"),
+            ("policy", "least-work"),
+        ],
+    ),
+    (
+        "class-pools",
+        &[
+            ("class_shares", "1,1"),
+            ("class_costs", "1,1"),
+            ("class_pools", "0-6,7-9"),
+            ("policy", "power-of-d"),
+        ],
+    ),
+    ("subsets-stale", &[("subset_size", "3"), ("policy", "power-of-d"), ("staleness_ms", "50")]),
+    ("speed-drift", &[("server_speeds", "1,2"), ("speed_changes", "3@1s:0.25"), ("policy", "peak-ewma")]),
+    (
+        "keys-bounded",
+        &[
+            ("policy", "bounded-load"),
+            ("key_popularity", "1.1"),
+            ("key_per", "request"),
+            ("key_space", "1000"),
+        ],
+    ),
+    ("keys-table", &[("policy", "table"), ("membership", "1s:add"), ("table_lag_ms", "100")]),
+    ("heavy-sessions", &[("session_length_shape", "1.5"), ("service", "pareto")]),
+    ("balancers", &[("balancers", "4"), ("policy", "p2c-piggyback")]),
+];
+
+fn hash(scenario: &Scenario) -> u64 {
+    let mut simulation = Simulation::new(scenario).unwrap_or_else(|e| panic!("{e}"));
+    simulation.run();
+    simulation.trace_hash()
+}
+
+fn brief(mut scenario: Scenario, pairs: &[(&str, &str)]) -> Scenario {
+    scenario.set_many(BRIEF.iter().chain(pairs).copied()).unwrap_or_else(|e| panic!("{e}"));
+    scenario
+}
+
+fn runs() -> Vec<(String, Scenario)> {
+    let mut runs = Vec::new();
+    for preset in PRESETS {
+        runs.push((format!("preset {}", preset.name), brief(preset.scenario().unwrap(), &[])));
+    }
+    for policy in lbsim::scenario::PolicyKind::NAMES {
+        runs.push((format!("policy {policy}"), brief(Scenario::default(), &[("policy", policy)])));
+    }
+    for (name, pairs) in VARIANTS {
+        runs.push((format!("variant {name}"), brief(Scenario::default(), pairs)));
+    }
+    runs
+}
+
+#[test]
+fn trace_hashes_match_the_golden_list() {
+    let found: String =
+        runs().iter().map(|(name, scenario)| format!("{name}: {:016x}\n", hash(scenario))).collect();
+    if std::env::var_os("LBSIM_BLESS").is_some() {
+        std::fs::write(GOLDEN, &found).unwrap();
+        return;
+    }
+    let golden = std::fs::read_to_string(GOLDEN).unwrap_or_default();
+    let changed: Vec<String> = found
+        .lines()
+        .filter(|line| !golden.lines().any(|g| g == *line))
+        .map(|line| format!("  {line} (golden: {})", golden_for(&golden, line)))
+        .collect();
+    assert!(
+        changed.is_empty() && golden.lines().count() == found.lines().count(),
+        "trace hashes differ from tests/golden/trace_hashes.txt:\n{}\n(if the change is meant to alter results, \
+         rerun with LBSIM_BLESS=1 and say which runs moved and why)",
+        changed.join("\n")
+    );
+}
+
+fn golden_for<'a>(golden: &'a str, line: &str) -> &'a str {
+    let name = line.split(": ").next().unwrap_or_default();
+    golden
+        .lines()
+        .find(|g| g.split(": ").next() == Some(name))
+        .map_or("none", |g| g.rsplit(": ").next().unwrap_or(""))
+}
