@@ -216,6 +216,34 @@ fn compare_names_what_is_wrong() {
     assert!(!out.status.success() && stderr.contains("--vs") && stderr.contains("policy"), "{stderr}");
     let out = lbsim(&["run", "default", "--vs", "policy=random"]);
     assert!(text(&out.stderr).contains("belongs to compare"), "{}", text(&out.stderr));
+    // A and B are measured over one stretch of simulated time, or their
+    // figures are not comparable.
+    for (vs, field) in [("duration_s=8", "duration_s"), ("warmup_s=1.5", "warmup_s")] {
+        for command in ["compare", "plot"] {
+            let out = lbsim(&[command, "continuous-random", "--duration", "3", "--vs", vs]);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {vs}: {stderr}");
+            assert!(stderr.contains(&format!("--vs cannot change {field}")), "{command} {vs}: {stderr}");
+        }
+    }
+    let out = lbsim(&["compare", "default", "--vs", "seed=4", "--independent-seeds"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--vs seed=4 and --independent-seeds both set B's seed"), "{stderr}");
+}
+
+#[test]
+fn compare_says_which_seeds_it_ran() {
+    let base = ["compare", "continuous-random", "--duration", "3", "--vs", "seed=2"];
+    let out = lbsim(&base);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("independent seeds: A 1, B 2"), "{stdout}");
+    assert!(!stdout.contains("common random numbers"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&base[..], &["--json"]].concat()).stdout).unwrap();
+    assert_eq!(json["common_random_numbers"], false);
+    assert_eq!((json["seeds"]["a"].as_u64(), json["seeds"]["b"].as_u64()), (Some(1), Some(2)));
 }
 
 #[test]

@@ -258,10 +258,10 @@ fn plus_minus(interval: &Interval) -> String {
 }
 
 /// B over A, figure by figure.
-pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison, shared: bool) -> String {
+pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison) -> String {
     let mut out = String::new();
     let changes: Vec<String> = vs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let seeds = if shared {
+    let seeds = if a.seed == b.seed {
         format!("common random numbers: both seed {}", a.seed)
     } else {
         format!("independent seeds: A {}, B {}", a.seed, b.seed)

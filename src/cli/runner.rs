@@ -185,6 +185,9 @@ pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
     let mut b = a.clone();
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
+        if let Some((_, seed)) = run.vs.iter().find(|(k, _)| k == "seed") {
+            return Err(format!("--vs seed={seed} and --independent-seeds both set B's seed; give one"));
+        }
         b.seed = if a.seed < lbsim::scenario::MAX_SEED { a.seed + 1 } else { a.seed - 1 };
     }
     Ok((a, b))
@@ -201,17 +204,15 @@ fn compare(run: &RunArgs) -> Result<(), String> {
         let out = serde_json::json!({
             "a": side(&a, &summary_a, wall_a),
             "b": side(&b, &summary_b, wall_b),
-            "common_random_numbers": !run.independent_seeds,
+            "seeds": { "a": a.seed, "b": b.seed },
+            "common_random_numbers": a.seed == b.seed,
             "comparison": comparison,
         });
         println!("{out}");
     } else {
         print!("A: {}", report::summary(&a, &summary_a, wall_a));
         print!("\nB: {}", report::summary(&b, &summary_b, wall_b));
-        print!(
-            "\n{}",
-            report::comparison(&run.vs, &summary_a, &summary_b, &comparison, !run.independent_seeds)
-        );
+        print!("\n{}", report::comparison(&run.vs, &summary_a, &summary_b, &comparison));
     }
     Ok(())
 }
