@@ -298,6 +298,33 @@ fn until_precision_stops_once_the_p99_is_known_that_well() {
 }
 
 #[test]
+fn until_precision_is_not_met_by_nothing() {
+    // Ten-minute services: two requests start and none completes.
+    let args =
+        ["run", "default", "--until-precision", "5%", "--duration", "36", "--set", "service_mean_ms=600000"];
+    let stdout = text(&lbsim(&args).stdout);
+    assert!(
+        stdout.starts_with("precision not reached at 36.0 s (duration_s): no request completed"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("within ±"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    let precision = &json["precision"];
+    assert_eq!(
+        (&precision["reached"], &precision["relative_half_width"]),
+        (&false.into(), &serde_json::Value::Null),
+        "{precision}"
+    );
+    assert_eq!(precision["why_not"], "no request completed", "{precision}");
+    // A handful of requests make no p99 either.
+    let few =
+        ["run", "default", "--until-precision", "5%", "--duration", "60", "--set", "service_mean_ms=20000"];
+    let stdout = text(&lbsim(&few).stdout);
+    assert!(stdout.starts_with("precision not reached at 60.0 s (duration_s): only"), "{stdout}");
+}
+
+#[test]
 fn presets_run_by_name_as_their_files_do() {
     let listed = text(&lbsim(&["presets"]).stdout);
     assert!(listed.contains("continuous-random\n    Sessions arrive continuously"), "{listed}");

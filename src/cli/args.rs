@@ -13,8 +13,8 @@ lbsim: a load-balancing laboratory (simulation engine)
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
                 [--until-precision P%] [--csv DIR]
-                --until-precision stops once the p99 queue time's 95% interval is within P% of it
-                (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
+                --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
+                at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]

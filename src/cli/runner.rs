@@ -6,6 +6,7 @@ use super::capacity;
 use super::keys;
 use super::parallel;
 use super::plot;
+use super::precision::Precision;
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
@@ -77,12 +78,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
     let (sim, wall_s) = simulate_watching(&scenario, &mut watch)?;
     let summary = sim.summary();
-    let precision = run.until_precision.map(|target| {
-        let p99 = summary.confidence.queue_ms.p99;
-        let reached = watch.precise(&summary);
-        let relative = p99.half_width.map(|h| h / p99.estimate.max(f64::MIN_POSITIVE));
-        serde_json::json!({ "target": target, "reached": reached, "relative_half_width": relative })
-    });
+    let precision = run.until_precision.map(|target| Precision::of(target, &summary));
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
         let name = scenario_name(run);
         let files = [
@@ -99,12 +95,12 @@ fn single(run: &RunArgs) -> Result<(), String> {
     if run.json {
         let mut out = json(&scenario, &summary, wall_s);
         if let Some(precision) = precision {
-            out["precision"] = precision;
+            out["precision"] = serde_json::json!(precision);
         }
         println!("{out}");
     } else {
         if let Some(precision) = precision {
-            print!("{}", report::precision(&precision, &summary));
+            print!("{}", precision.describe(&summary));
         }
         print!("{}", report::summary(&scenario, &summary, wall_s));
     }
@@ -225,25 +221,14 @@ struct Watch {
     series: Option<Vec<SamplePoint>>,
 }
 
-/// Batches a precision needs before it is believed.
-const MIN_BATCHES_FOR_PRECISION: usize = 10;
-
 impl Watch {
-    /// Whether the p99 queue time's interval is as narrow as asked.
-    fn precise(&self, summary: &lbsim::Summary) -> bool {
-        let Some(target) = self.until_precision else { return false };
-        let p99 = summary.confidence.queue_ms.p99;
-        summary.confidence.batches >= MIN_BATCHES_FOR_PRECISION
-            && p99.half_width.is_some_and(|h| h <= target * p99.estimate)
-    }
-
     /// Takes the series points newer than those kept; returns whether to stop.
     fn look(&mut self, sim: &Simulation) -> bool {
         if let Some(series) = &mut self.series {
             let last = series.last().map_or(f64::NEG_INFINITY, |p| p.time_ms);
             series.extend(sim.metrics().series.iter().filter(|p| p.time_ms > last));
         }
-        self.until_precision.is_some() && self.precise(&sim.summary())
+        self.until_precision.is_some_and(|target| Precision::of(target, &sim.summary()).reached)
     }
 }
 
