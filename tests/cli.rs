@@ -135,6 +135,14 @@ fn errors_are_messages_not_panics() {
         (&["run", "default", "--duration", "soon"], "not a duration"),
         (&["run", "default", "--warmup", "90", "--duration", "60"], "warmup_s"),
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
+        (
+            &["sweep", "default", "--set", "load=0.5,0.7", "--set", "load=0.8,0.9"],
+            "sweep takes one list of values, not two: `load=0.5,0.7` and `load=0.8,0.9`",
+        ),
+        (
+            &["sweep", "default", "--set", "load=0.5,0.7", "--set", "servers=5,10"],
+            "sweep takes one list of values, not two: `load=0.5,0.7` and `servers=5,10`",
+        ),
         (&["run", "default", "--bogus"], "unknown option"),
         (&["run"], "run needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default`"),
         (&["sweep", "--set", "load=0.5,0.7"], "sweep needs a SCENARIO"),

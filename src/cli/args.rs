@@ -16,6 +16,7 @@ usage:
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
                 at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
+                a row for each value of the one list (one --set with commas; a second is refused)
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]
                 runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and

@@ -145,11 +145,14 @@ pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenari
 }
 
 fn sweep(run: &RunArgs) -> Result<(), String> {
-    let (key, values) = run
-        .sets
-        .iter()
-        .find(|(_, v)| v.contains(','))
-        .ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    let mut lists = run.sets.iter().filter(|(_, v)| v.contains(','));
+    let (key, values) = lists.next().ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    // One list, one row per value: a second would have no rows to go in.
+    if let Some((other_key, other_values)) = lists.next() {
+        return Err(format!(
+            "sweep takes one list of values, not two: `{key}={values}` and `{other_key}={other_values}`"
+        ));
+    }
     // Every value is checked before any runs, so a typo late in the list
     // does not cost the runs before it.
     let values: Vec<&str> = values.split(',').map(str::trim).collect();
