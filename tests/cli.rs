@@ -135,6 +135,14 @@ fn errors_are_messages_not_panics() {
         (&["run", "default", "--duration", "soon"], "not a duration"),
         (&["run", "default", "--warmup", "90", "--duration", "60"], "warmup_s"),
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
+        (
+            &["sweep", "default", "--set", "load=0.5,0.7", "--set", "load=0.8,0.9"],
+            "sweep takes one list of values, not two: `load=0.5,0.7` and `load=0.8,0.9`",
+        ),
+        (
+            &["sweep", "default", "--set", "load=0.5,0.7", "--set", "servers=5,10"],
+            "sweep takes one list of values, not two: `load=0.5,0.7` and `servers=5,10`",
+        ),
         (&["run", "default", "--bogus"], "unknown option"),
         (&["run"], "run needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default`"),
         (&["sweep", "--set", "load=0.5,0.7"], "sweep needs a SCENARIO"),
@@ -216,6 +224,34 @@ fn compare_names_what_is_wrong() {
     assert!(!out.status.success() && stderr.contains("--vs") && stderr.contains("policy"), "{stderr}");
     let out = lbsim(&["run", "default", "--vs", "policy=random"]);
     assert!(text(&out.stderr).contains("belongs to compare"), "{}", text(&out.stderr));
+    // A and B are measured over one stretch of simulated time, or their
+    // figures are not comparable.
+    for (vs, field) in [("duration_s=8", "duration_s"), ("warmup_s=1.5", "warmup_s")] {
+        for command in ["compare", "plot"] {
+            let out = lbsim(&[command, "continuous-random", "--duration", "3", "--vs", vs]);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {vs}: {stderr}");
+            assert!(stderr.contains(&format!("--vs cannot change {field}")), "{command} {vs}: {stderr}");
+        }
+    }
+    let out = lbsim(&["compare", "default", "--vs", "seed=4", "--independent-seeds"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--vs seed=4 and --independent-seeds both set B's seed"), "{stderr}");
+}
+
+#[test]
+fn compare_says_which_seeds_it_ran() {
+    let base = ["compare", "continuous-random", "--duration", "3", "--vs", "seed=2"];
+    let out = lbsim(&base);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("independent seeds: A 1, B 2"), "{stdout}");
+    assert!(!stdout.contains("common random numbers"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&base[..], &["--json"]].concat()).stdout).unwrap();
+    assert_eq!(json["common_random_numbers"], false);
+    assert_eq!((json["seeds"]["a"].as_u64(), json["seeds"]["b"].as_u64()), (Some(1), Some(2)));
 }
 
 #[test]
@@ -267,6 +303,33 @@ fn until_precision_stops_once_the_p99_is_known_that_well() {
     assert!(p99["half_width"].as_f64().unwrap() <= 0.05 * p99["estimate"].as_f64().unwrap(), "{p99}");
     let short = lbsim(&["run", "default", "--duration", "5", "--until-precision", "0.1%"]);
     assert!(text(&short.stdout).contains("precision not reached"), "{}", text(&short.stdout));
+}
+
+#[test]
+fn until_precision_is_not_met_by_nothing() {
+    // Ten-minute services: two requests start and none completes.
+    let args =
+        ["run", "default", "--until-precision", "5%", "--duration", "36", "--set", "service_mean_ms=600000"];
+    let stdout = text(&lbsim(&args).stdout);
+    assert!(
+        stdout.starts_with("precision not reached at 36.0 s (duration_s): no request completed"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("within ±"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    let precision = &json["precision"];
+    assert_eq!(
+        (&precision["reached"], &precision["relative_half_width"]),
+        (&false.into(), &serde_json::Value::Null),
+        "{precision}"
+    );
+    assert_eq!(precision["why_not"], "no request completed", "{precision}");
+    // A handful of requests make no p99 either.
+    let few =
+        ["run", "default", "--until-precision", "5%", "--duration", "60", "--set", "service_mean_ms=20000"];
+    let stdout = text(&lbsim(&few).stdout);
+    assert!(stdout.starts_with("precision not reached at 60.0 s (duration_s): only"), "{stdout}");
 }
 
 #[test]

@@ -58,3 +58,14 @@ fn common_random_numbers_narrow_the_ratio_interval() {
         assert!(mean + 3.0 * se < 0.0, "{name}: {values:?}");
     }
 }
+
+#[test]
+fn the_throughput_ratio_is_of_the_rates_each_summary_prints() {
+    // Runs of different lengths complete different numbers of requests at
+    // much the same rate: the ratio is of completions per measured second.
+    let scenario = |duration: &str| scenario_file("continuous-random.toml", &[("duration_s", duration)]);
+    let (a, b) = (run(&scenario("4")), run(&scenario("8")));
+    let ratio = Comparison::of(&a, &b).throughput.estimate;
+    let printed = b.summary().throughput / a.summary().throughput;
+    assert!((ratio - printed).abs() < 1e-12, "{ratio} against {printed}");
+}

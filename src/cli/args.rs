@@ -13,14 +13,16 @@ lbsim: a load-balancing laboratory (simulation engine)
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
                 [--until-precision P%] [--csv DIR]
-                --until-precision stops once the p99 queue time's 95% interval is within P% of it
-                (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
+                --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
+                at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
+                a row for each value of the one list (one --set with commas; a second is refused)
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]
                 runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and
                 prints both summaries and B over A with 95% intervals; --independent-seeds gives B
-                the next seed instead, to see how much wider the intervals are without them
+                the next seed instead, to see how much wider the intervals are without them; both are
+                measured over the same time, so --vs cannot change duration_s or warmup_s
   lbsim capacity SCENARIO --slo p99=MS [--set policy=a,b,...] [--set key=value]... [--seed N]
                 [--duration D] [--warmup D] [--json]
                 for each policy, the highest load at which the p99 queue time (or latency-p99=MS) stays
@@ -162,7 +164,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--vs" | "--independent-seeds" if command != "compare" && command != "plot" => {
                 return Err(format!("{arg} belongs to compare and plot, not {command}"))
             }
-            "--vs" => vs.push(key_value("--vs", &value_of("--vs")?)?),
+            "--vs" => vs.push(changed_by_b(key_value("--vs", &value_of("--vs")?)?)?),
             "--until-precision" | "--csv" if command != "run" => {
                 return Err(format!("{arg} belongs to run, not {command}"))
             }
@@ -190,6 +192,18 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
     Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, plot, json })
+}
+
+/// A `--vs` pair, unless it would change the stretch of simulated time
+/// that both runs are measured over: figures over different stretches are
+/// not comparable, batch by batch or as a whole.
+fn changed_by_b((key, value): (String, String)) -> Result<(String, String), String> {
+    if key == "duration_s" || key == "warmup_s" {
+        return Err(format!(
+            "--vs cannot change {key}: A and B are measured over the same simulated time; set it for both with --duration or --warmup"
+        ));
+    }
+    Ok((key, value))
 }
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.

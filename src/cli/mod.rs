@@ -8,6 +8,7 @@ mod capacity;
 mod keys;
 mod parallel;
 mod plot;
+mod precision;
 pub mod report;
 mod runner;
 

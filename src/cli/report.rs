@@ -182,24 +182,6 @@ fn membership(summary: &Summary) -> String {
     out
 }
 
-/// Whether `--until-precision` was met, and when the run stopped.
-pub fn precision(precision: &serde_json::Value, summary: &Summary) -> String {
-    let target = 100.0 * precision["target"].as_f64().unwrap_or(0.0);
-    let relative =
-        precision["relative_half_width"].as_f64().map_or("unknown".into(), |r| format!("{:.2}%", 100.0 * r));
-    if precision["reached"].as_bool() == Some(true) {
-        format!(
-            "stopped at {} simulated s: the p99 queue time's 95% interval is within ±{relative} (asked: {target}%)\n",
-            seconds(summary.simulated_s)
-        )
-    } else {
-        format!(
-            "precision not reached: at {} s (duration_s) the p99 queue time's 95% interval is ±{relative}, asked {target}% (with at least 10 batches); lengthen --duration\n",
-            seconds(summary.simulated_s)
-        )
-    }
-}
-
 /// The headline figures with their 95% intervals.
 fn confidence(summary: &Summary) -> String {
     let c = &summary.confidence;
@@ -258,10 +240,10 @@ fn plus_minus(interval: &Interval) -> String {
 }
 
 /// B over A, figure by figure.
-pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison, shared: bool) -> String {
+pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison) -> String {
     let mut out = String::new();
     let changes: Vec<String> = vs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let seeds = if shared {
+    let seeds = if a.seed == b.seed {
         format!("common random numbers: both seed {}", a.seed)
     } else {
         format!("independent seeds: A {}, B {}", a.seed, b.seed)
@@ -309,7 +291,7 @@ fn ratio_text(ratio: &Interval) -> String {
 }
 
 /// Simulated seconds to a tenth, or to a millisecond below ten seconds.
-fn seconds(s: f64) -> String {
+pub fn seconds(s: f64) -> String {
     if s < 10.0 {
         format!("{s:.3}")
     } else {

@@ -6,6 +6,7 @@ use super::capacity;
 use super::keys;
 use super::parallel;
 use super::plot;
+use super::precision::Precision;
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
@@ -77,12 +78,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
     let (sim, wall_s) = simulate_watching(&scenario, &mut watch)?;
     let summary = sim.summary();
-    let precision = run.until_precision.map(|target| {
-        let p99 = summary.confidence.queue_ms.p99;
-        let reached = watch.precise(&summary);
-        let relative = p99.half_width.map(|h| h / p99.estimate.max(f64::MIN_POSITIVE));
-        serde_json::json!({ "target": target, "reached": reached, "relative_half_width": relative })
-    });
+    let precision = run.until_precision.map(|target| Precision::of(target, &summary));
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
         let name = scenario_name(run);
         let files = [
@@ -99,12 +95,12 @@ fn single(run: &RunArgs) -> Result<(), String> {
     if run.json {
         let mut out = json(&scenario, &summary, wall_s);
         if let Some(precision) = precision {
-            out["precision"] = precision;
+            out["precision"] = serde_json::json!(precision);
         }
         println!("{out}");
     } else {
         if let Some(precision) = precision {
-            print!("{}", report::precision(&precision, &summary));
+            print!("{}", precision.describe(&summary));
         }
         print!("{}", report::summary(&scenario, &summary, wall_s));
     }
@@ -149,11 +145,14 @@ pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenari
 }
 
 fn sweep(run: &RunArgs) -> Result<(), String> {
-    let (key, values) = run
-        .sets
-        .iter()
-        .find(|(_, v)| v.contains(','))
-        .ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    let mut lists = run.sets.iter().filter(|(_, v)| v.contains(','));
+    let (key, values) = lists.next().ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
+    // One list, one row per value: a second would have no rows to go in.
+    if let Some((other_key, other_values)) = lists.next() {
+        return Err(format!(
+            "sweep takes one list of values, not two: `{key}={values}` and `{other_key}={other_values}`"
+        ));
+    }
     // Every value is checked before any runs, so a typo late in the list
     // does not cost the runs before it.
     let values: Vec<&str> = values.split(',').map(str::trim).collect();
@@ -185,6 +184,9 @@ pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
     let mut b = a.clone();
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
+        if let Some((_, seed)) = run.vs.iter().find(|(k, _)| k == "seed") {
+            return Err(format!("--vs seed={seed} and --independent-seeds both set B's seed; give one"));
+        }
         b.seed = if a.seed < lbsim::scenario::MAX_SEED { a.seed + 1 } else { a.seed - 1 };
     }
     Ok((a, b))
@@ -201,17 +203,15 @@ fn compare(run: &RunArgs) -> Result<(), String> {
         let out = serde_json::json!({
             "a": side(&a, &summary_a, wall_a),
             "b": side(&b, &summary_b, wall_b),
-            "common_random_numbers": !run.independent_seeds,
+            "seeds": { "a": a.seed, "b": b.seed },
+            "common_random_numbers": a.seed == b.seed,
             "comparison": comparison,
         });
         println!("{out}");
     } else {
         print!("A: {}", report::summary(&a, &summary_a, wall_a));
         print!("\nB: {}", report::summary(&b, &summary_b, wall_b));
-        print!(
-            "\n{}",
-            report::comparison(&run.vs, &summary_a, &summary_b, &comparison, !run.independent_seeds)
-        );
+        print!("\n{}", report::comparison(&run.vs, &summary_a, &summary_b, &comparison));
     }
     Ok(())
 }
@@ -224,25 +224,14 @@ struct Watch {
     series: Option<Vec<SamplePoint>>,
 }
 
-/// Batches a precision needs before it is believed.
-const MIN_BATCHES_FOR_PRECISION: usize = 10;
-
 impl Watch {
-    /// Whether the p99 queue time's interval is as narrow as asked.
-    fn precise(&self, summary: &lbsim::Summary) -> bool {
-        let Some(target) = self.until_precision else { return false };
-        let p99 = summary.confidence.queue_ms.p99;
-        summary.confidence.batches >= MIN_BATCHES_FOR_PRECISION
-            && p99.half_width.is_some_and(|h| h <= target * p99.estimate)
-    }
-
     /// Takes the series points newer than those kept; returns whether to stop.
     fn look(&mut self, sim: &Simulation) -> bool {
         if let Some(series) = &mut self.series {
             let last = series.last().map_or(f64::NEG_INFINITY, |p| p.time_ms);
             series.extend(sim.metrics().series.iter().filter(|p| p.time_ms > last));
         }
-        self.until_precision.is_some() && self.precise(&sim.summary())
+        self.until_precision.is_some_and(|target| Precision::of(target, &sim.summary()).reached)
     }
 }
 

@@ -46,7 +46,14 @@ impl Comparison {
             queue_p99: ratio(&a_metrics.queue_time, &b_metrics.queue_time, p99),
             queue_mean: ratio(&a_metrics.queue_time, &b_metrics.queue_time, mean),
             latency_p99: ratio(&a_metrics.latency, &b_metrics.latency, p99),
-            throughput: ratio(&a_metrics.latency, &b_metrics.latency, count),
+            // Per second of each run's measured period, as each summary
+            // prints it; per batch the counts do, the batches being alike.
+            throughput: paired(
+                a.throughput(&a_metrics.latency.measured()),
+                b.throughput(&b_metrics.latency.measured()),
+                (&a_metrics.latency, &b_metrics.latency),
+                count,
+            ),
             measured_bounces: (a_bounces, b_bounces),
             bounces: (a_bounces > 0).then(|| b_bounces as f64 / a_bounces as f64),
         }
@@ -56,9 +63,20 @@ impl Comparison {
 /// `figure` of B over A, over the whole measured period, with an interval
 /// from the batches both have complete (none when their lengths differ).
 fn ratio(a: &Recorder, b: &Recorder, figure: impl Fn(&Histogram) -> f64) -> Interval {
+    paired(figure(&a.measured()), figure(&b.measured()), (a, b), figure)
+}
+
+/// `whole_b / whole_a`, with an interval from `figure` of the batches both
+/// recorders have complete (none when their lengths differ).
+fn paired(
+    whole_a: f64,
+    whole_b: f64,
+    (a, b): (&Recorder, &Recorder),
+    figure: impl Fn(&Histogram) -> f64,
+) -> Interval {
     let (a_batches, a_length) = a.batches();
     let (b_batches, b_length) = b.batches();
     let k = if a_length == b_length { a_batches.len().min(b_batches.len()) } else { 0 };
     let values = |batches: &[Histogram]| batches[..k].iter().map(&figure).collect::<Vec<f64>>();
-    Interval::ratio(figure(&b.measured()), figure(&a.measured()), &values(b_batches), &values(a_batches))
+    Interval::ratio(whole_b, whole_a, &values(b_batches), &values(a_batches))
 }

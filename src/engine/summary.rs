@@ -220,7 +220,7 @@ impl Simulation {
                 }
             },
             failure_latency_ms: Distribution::of(&m.failure_latency),
-            throughput: if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 },
+            throughput: self.throughput(&latency),
             latency_ms: Distribution::of(&latency),
             queue_ms: Distribution::of(&queue),
             waited_share: if queue.count() > 0 {
@@ -247,7 +247,7 @@ impl Simulation {
             classes: self.class_summaries(),
             starvation: self.starvation(),
             hedging: self.hedging(latency.count()),
-            confidence: self.confidence(&queue, &latency, measured_s),
+            confidence: self.confidence(&queue, &latency),
             theory: theory::of(&self.scenario),
             membership: self.membership_changes(),
             key_spread: self.key_spread(),
@@ -304,12 +304,23 @@ impl Simulation {
         (high > 0.0).then(|| low / high)
     }
 
-    fn confidence(&self, queue: &Histogram, latency: &Histogram, measured_s: f64) -> Confidence {
+    /// Requests completed per second of the measured period (0 when it is
+    /// empty), from the measured latency histogram: the throughput printed.
+    pub(super) fn throughput(&self, latency: &Histogram) -> f64 {
+        let measured_s = (self.now - self.metrics.warmup_end).as_secs();
+        if measured_s > 0.0 {
+            latency.count() as f64 / measured_s
+        } else {
+            0.0
+        }
+    }
+
+    fn confidence(&self, queue: &Histogram, latency: &Histogram) -> Confidence {
         let (queue_batches, _) = self.metrics.queue_time.batches();
         let (latency_batches, batch) = self.metrics.latency.batches();
         let batch_s = batch.as_secs();
         let per_batch: Vec<f64> = latency_batches.iter().map(|b| b.count() as f64 / batch_s).collect();
-        let throughput = if measured_s > 0.0 { latency.count() as f64 / measured_s } else { 0.0 };
+        let throughput = self.throughput(latency);
         Confidence {
             batches: latency_batches.len(),
             batch_s,
