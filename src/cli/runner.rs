@@ -4,6 +4,7 @@ use super::args::{self, Command, RunArgs, ScenarioSource};
 use super::bins;
 use super::capacity;
 use super::keys;
+use super::output;
 use super::parallel;
 use super::plot;
 use super::report;
@@ -12,7 +13,7 @@ use lbsim::export;
 use lbsim::metrics::SamplePoint;
 use lbsim::presets::Preset;
 use lbsim::{Scenario, Simulation, Time};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Runs the command line; returns the process exit code.
@@ -20,7 +21,8 @@ pub fn main_with(argv: &[String]) -> i32 {
     match dispatch(argv) {
         Ok(()) => 0,
         Err(message) => {
-            eprintln!("lbsim: {message}");
+            // When standard error fails too, the exit code alone tells.
+            let _ = output::note(format_args!("lbsim: {message}\n"));
             2
         }
     }
@@ -28,11 +30,11 @@ pub fn main_with(argv: &[String]) -> i32 {
 
 fn dispatch(argv: &[String]) -> Result<(), String> {
     match args::parse(argv)? {
-        Command::Help => println!("{}", args::USAGE),
-        Command::Fields { markdown: false } => print!("{}", report::fields()),
-        Command::Fields { markdown: true } => print!("{}", report::fields_markdown()),
-        Command::Policies => print!("{}", report::policies()),
-        Command::Presets => print!("{}", report::presets()),
+        Command::Help => output::line(args::USAGE)?,
+        Command::Fields { markdown: false } => output::out(report::fields())?,
+        Command::Fields { markdown: true } => output::out(report::fields_markdown())?,
+        Command::Policies => output::out(report::policies())?,
+        Command::Presets => output::out(report::presets())?,
         Command::Run(run) => single(&run)?,
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
@@ -63,9 +65,9 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
     let used = cores.min(scenarios.len());
     if run.json {
         let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
-        println!("{out}");
+        output::line(out)?;
     } else {
-        print!("{}", report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used));
+        output::out(report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used))?;
     }
     Ok(())
 }
@@ -93,7 +95,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         for (file, text) in files {
             let path = dir.join(file);
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            eprintln!("wrote {}", path.display());
+            output::note(format_args!("wrote {}\n", path.display()))?;
         }
     }
     if run.json {
@@ -101,12 +103,12 @@ fn single(run: &RunArgs) -> Result<(), String> {
         if let Some(precision) = precision {
             out["precision"] = precision;
         }
-        println!("{out}");
+        output::line(out)?;
     } else {
         if let Some(precision) = precision {
-            print!("{}", report::precision(&precision, &summary));
+            output::out(report::precision(&precision, &summary))?;
         }
-        print!("{}", report::summary(&scenario, &summary, wall_s));
+        output::out(report::summary(&scenario, &summary, wall_s))?;
     }
     Ok(())
 }
@@ -160,7 +162,7 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     let scenarios =
         values.iter().map(|value| load(run, Some((key, value)))).collect::<Result<Vec<_>, _>>()?;
     if !run.json {
-        println!("{}", report::sweep_header(key));
+        output::line(report::sweep_header(key))?;
     }
     let mut rows = Vec::new();
     for (value, scenario) in values.iter().zip(&scenarios) {
@@ -169,11 +171,11 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
         if run.json {
             rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
         } else {
-            println!("{}", report::sweep_row(value, &summary));
+            output::line(report::sweep_row(value, &summary))?;
         }
     }
     if run.json {
-        println!("{}", serde_json::json!({ "field": key, "rows": rows }));
+        output::line(serde_json::json!({ "field": key, "rows": rows }))?;
     }
     Ok(())
 }
@@ -204,14 +206,14 @@ fn compare(run: &RunArgs) -> Result<(), String> {
             "common_random_numbers": !run.independent_seeds,
             "comparison": comparison,
         });
-        println!("{out}");
+        output::line(out)?;
     } else {
-        print!("A: {}", report::summary(&a, &summary_a, wall_a));
-        print!("\nB: {}", report::summary(&b, &summary_b, wall_b));
-        print!(
-            "\n{}",
+        output::out(format_args!(
+            "A: {}\nB: {}\n{}",
+            report::summary(&a, &summary_a, wall_a),
+            report::summary(&b, &summary_b, wall_b),
             report::comparison(&run.vs, &summary_a, &summary_b, &comparison, !run.independent_seeds)
-        );
+        ))?;
     }
     Ok(())
 }
@@ -274,17 +276,16 @@ fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulati
             break;
         }
         if interactive && started.elapsed().as_secs_f64() > 1.0 {
-            eprint!(
+            output::note(format_args!(
                 "\r  {:>3}% · {:.1} of {:.1} simulated s",
                 k * 100 / chunks,
                 sim.now().as_secs(),
                 end.as_secs()
-            );
-            let _ = std::io::stderr().flush();
+            ))?;
         }
     }
     if interactive && started.elapsed().as_secs_f64() > 1.0 {
-        eprint!("\r{:60}\r", "");
+        output::note(format_args!("\r{:60}\r", ""))?;
     }
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
