@@ -401,3 +401,29 @@ fn a_failed_write_is_one_error_line_not_a_panic() {
     assert_eq!(lbsim_into_full_device(&csv, "stderr").status.code(), Some(2));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_preset_name_means_the_preset_and_a_path_says_it_is_one() {
+    let dir = std::env::temp_dir().join(format!("lbsim-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["mmc", "default", "mine"] {
+        std::fs::write(dir.join(name), "servers = 3\n").unwrap();
+    }
+    let in_dir = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lbsim")).args(args).current_dir(&dir).output().unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    for name in ["mmc", "default"] {
+        let (code, stdout, stderr) = in_dir(&["run", name, "--duration", "1", "--warmup", "0"]);
+        assert_eq!(code, Some(0), "{name}: {stderr}");
+        assert!(!stdout.contains("3 servers"), "{name} ran the file: {stdout}");
+    }
+    let (_, _, stderr) = in_dir(&["run", "mmc", "--duration", "1", "--warmup", "0"]);
+    assert!(stderr.contains("`mmc` is the preset; for the file, write ./mmc"), "{stderr}");
+    let (code, stdout, _) = in_dir(&["run", "./mmc", "--duration", "1"]);
+    assert!(code == Some(0) && stdout.contains("3 servers"), "{stdout}");
+    let (code, _, stderr) = in_dir(&["run", "mine", "--duration", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no preset is named `mine`") && stderr.contains("./mine"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -11,5 +11,6 @@ mod parallel;
 mod plot;
 pub mod report;
 mod runner;
+mod source;
 
 pub use runner::main_with;

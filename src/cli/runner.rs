@@ -11,7 +11,6 @@ use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
-use lbsim::presets::Preset;
 use lbsim::{Scenario, Simulation, Time};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -29,7 +28,11 @@ pub fn main_with(argv: &[String]) -> i32 {
 }
 
 fn dispatch(argv: &[String]) -> Result<(), String> {
-    match args::parse(argv)? {
+    let command = args::parse(argv)?;
+    if let Some(note) = command.run_args().and_then(|run| run.scenario.shadowed_file()) {
+        output::note(format_args!("lbsim: {note}\n"))?;
+    }
+    match command {
         Command::Help => output::line(args::USAGE)?,
         Command::Fields { markdown: false } => output::out(report::fields())?,
         Command::Fields { markdown: true } => output::out(report::fields_markdown())?,
@@ -86,7 +89,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         serde_json::json!({ "target": target, "reached": reached, "relative_half_width": relative })
     });
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
-        let name = scenario_name(run);
+        let name = run.scenario.name();
         let files = [
             (export::file_name(&name, scenario.seed, "series.csv"), export::series_csv(series)),
             (export::file_name(&name, scenario.seed, "servers.csv"), export::servers_csv(&summary)),
@@ -113,32 +116,17 @@ fn single(run: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The scenario file's stem, or `default`.
-fn scenario_name(run: &RunArgs) -> String {
-    match &run.scenario {
-        ScenarioSource::File(path) => {
-            path.file_stem().map_or("scenario".into(), |stem| stem.to_string_lossy().into_owned())
-        }
-        ScenarioSource::Default => "default".into(),
-    }
-}
-
-/// The scenario file (or the preset of that name, when no such file exists)
-/// with the `--set` overrides applied; for a sweep, the swept field at `swept`.
+/// The scenario (see [`ScenarioSource`]) with the `--set` overrides
+/// applied; for a sweep, the swept field at `swept`.
 pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
     let mut scenario = match &run.scenario {
         ScenarioSource::File(path) => {
-            let preset = path.to_str().and_then(Preset::find).filter(|_| !path.exists());
-            let text = match preset {
-                Some(preset) => preset.toml.to_string(),
-                None => std::fs::read_to_string(path).map_err(|e| {
-                    format!(
-                        "cannot read {}: {e} (nor is it a preset: `lbsim presets` lists them)",
-                        path.display()
-                    )
-                })?,
-            };
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        ScenarioSource::Preset(preset) => {
+            Scenario::from_toml(preset.toml).map_err(|e| format!("preset {}: {e}", preset.name))?
         }
         ScenarioSource::Default => Scenario::default(),
     };
