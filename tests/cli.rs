@@ -427,3 +427,20 @@ fn a_preset_name_means_the_preset_and_a_path_says_it_is_one() {
     assert!(stderr.contains("no preset is named `mine`") && stderr.contains("./mine"), "{stderr}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_scenario_file_past_one_mib_is_refused_without_reading_on() {
+    let big = std::env::temp_dir().join(format!("lbsim-big-{}.toml", std::process::id()));
+    std::fs::write(&big, format!("#{}\n", "x".repeat(1 << 20))).unwrap();
+    let mut paths = vec![big.to_str().unwrap().to_string()];
+    if cfg!(target_os = "linux") {
+        paths.push("/dev/zero".into());
+    }
+    for path in &paths {
+        let out = lbsim(&["run", path, "--duration", "1"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path}: {stderr}");
+        assert!(stderr.contains("a scenario file may hold at most 1 MiB"), "{path}: {stderr}");
+    }
+    std::fs::remove_file(big).unwrap();
+}

@@ -45,7 +45,7 @@ usage:
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
 
-SCENARIO is a TOML file's path, which holds a `/` or ends in .toml (./mine, runs/a.toml); any other
+SCENARIO is a TOML file's path (at most 1 MiB), which holds a `/` or ends in .toml (./mine, runs/a.toml); any other
 word is a preset's name (`continuous-random`: see `lbsim presets`), or `default` for every field at its
 default, even where a file of that name exists.
 Durations are seconds, or take a unit: 500ms, 30s, 2m.";

@@ -1,6 +1,6 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
-use super::args::{self, Command, RunArgs, ScenarioSource};
+use super::args::{self, Command, RunArgs};
 use super::bins;
 use super::capacity;
 use super::keys;
@@ -116,20 +116,10 @@ fn single(run: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The scenario (see [`ScenarioSource`]) with the `--set` overrides
+/// The scenario (a file, a preset or `default`) with the `--set` overrides
 /// applied; for a sweep, the swept field at `swept`.
 pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
-    let mut scenario = match &run.scenario {
-        ScenarioSource::File(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        ScenarioSource::Preset(preset) => {
-            Scenario::from_toml(preset.toml).map_err(|e| format!("preset {}: {e}", preset.name))?
-        }
-        ScenarioSource::Default => Scenario::default(),
-    };
+    let mut scenario = run.scenario.scenario()?;
     let pairs = run.sets.iter().map(|(key, value)| match swept {
         Some((k, v)) if k == key => (key.as_str(), v),
         _ => (key.as_str(), value.as_str()),

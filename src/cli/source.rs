@@ -5,7 +5,14 @@
 //! silently stands in for a preset.
 
 use lbsim::presets::Preset;
+use lbsim::Scenario;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The largest scenario file read: far above any real one (the presets
+/// are under 1 KiB), and low enough that `/dev/zero` or a wrong file is
+/// refused at once rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, PartialEq)]
 pub enum ScenarioSource {
@@ -31,6 +38,20 @@ impl ScenarioSource {
         })
     }
 
+    /// The scenario, read and checked.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        match self {
+            ScenarioSource::File(path) => {
+                let text = read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            ScenarioSource::Preset(preset) => {
+                Scenario::from_toml(preset.toml).map_err(|e| format!("preset {}: {e}", preset.name))
+            }
+            ScenarioSource::Default => Ok(Scenario::default()),
+        }
+    }
+
     /// A short name for output files: the file's stem, the preset's name,
     /// or `default`.
     pub fn name(&self) -> String {
@@ -53,6 +74,19 @@ impl ScenarioSource {
         };
         Path::new(word).exists().then(|| format!("`{word}` {meaning}; for the file, write ./{word}"))
     }
+}
+
+/// A file's text, refused past [`MAX_FILE_BYTES`]: reading stops one byte
+/// beyond, so an endless file costs no more.
+fn read(path: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("a scenario file may hold at most {} MiB", MAX_FILE_BYTES >> 20));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
