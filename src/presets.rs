@@ -4,6 +4,7 @@
 use crate::scenario::{Scenario, ScenarioError};
 
 /// A scenario file by name (its file name without `.toml`), with its text.
+#[derive(Debug, PartialEq)]
 pub struct Preset {
     pub name: &'static str,
     pub toml: &'static str,

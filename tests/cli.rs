@@ -422,3 +422,88 @@ fn bins_prints_each_method_beside_theory_and_repeats_its_json() {
     assert_ne!(other_seed["rows"][0]["max_minus_mean"], first["rows"][0]["max_minus_mean"]);
     assert_eq!(without_walls(first), without_walls(second));
 }
+
+/// lbsim with standard output (or error) written to `/dev/full`, where
+/// every write fails for want of space.
+#[cfg(target_os = "linux")]
+fn lbsim_into_full_device(args: &[&str], stream: &str) -> Output {
+    let full = || std::fs::File::options().write(true).open("/dev/full").expect("open /dev/full");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lbsim"));
+    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    match stream {
+        "stdout" => command.stdout(full()),
+        _ => command.stderr(full()),
+    };
+    command.output().expect("run lbsim")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_is_one_error_line_not_a_panic() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["fields"],
+        &["policies"],
+        &["presets"],
+        &["run", "default", "--duration", "1"],
+        &["run", "default", "--duration", "1", "--json"],
+        &["sweep", "default", "--set", "load=0.5,0.6", "--duration", "1"],
+        &["keys", "default", "--set", "policy=ring"],
+        &["bins", "--balls", "100", "--bins", "10", "--trials", "2"],
+    ];
+    for args in cases {
+        let out = lbsim_into_full_device(args, "stdout");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("lbsim: cannot write to standard output: "), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    // With standard error failing too, there is nowhere to say so: the exit code tells.
+    let dir = std::env::temp_dir().join(format!("lbsim-full-{}", std::process::id()));
+    let csv = ["run", "default", "--duration", "1", "--csv", dir.to_str().unwrap()];
+    assert_eq!(lbsim_into_full_device(&csv, "stderr").status.code(), Some(2));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_preset_name_means_the_preset_and_a_path_says_it_is_one() {
+    let dir = std::env::temp_dir().join(format!("lbsim-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["mmc", "default", "mine"] {
+        std::fs::write(dir.join(name), "servers = 3\n").unwrap();
+    }
+    let in_dir = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lbsim")).args(args).current_dir(&dir).output().unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    for name in ["mmc", "default"] {
+        let (code, stdout, stderr) = in_dir(&["run", name, "--duration", "1", "--warmup", "0"]);
+        assert_eq!(code, Some(0), "{name}: {stderr}");
+        assert!(!stdout.contains("3 servers"), "{name} ran the file: {stdout}");
+    }
+    let (_, _, stderr) = in_dir(&["run", "mmc", "--duration", "1", "--warmup", "0"]);
+    assert!(stderr.contains("`mmc` is the preset; for the file, write ./mmc"), "{stderr}");
+    let (code, stdout, _) = in_dir(&["run", "./mmc", "--duration", "1"]);
+    assert!(code == Some(0) && stdout.contains("3 servers"), "{stdout}");
+    let (code, _, stderr) = in_dir(&["run", "mine", "--duration", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no preset is named `mine`") && stderr.contains("./mine"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_scenario_file_past_one_mib_is_refused_without_reading_on() {
+    let big = std::env::temp_dir().join(format!("lbsim-big-{}.toml", std::process::id()));
+    std::fs::write(&big, format!("#{}\n", "x".repeat(1 << 20))).unwrap();
+    let mut paths = vec![big.to_str().unwrap().to_string()];
+    if cfg!(target_os = "linux") {
+        paths.push("/dev/zero".into());
+    }
+    for path in &paths {
+        let out = lbsim(&["run", path, "--duration", "1"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path}: {stderr}");
+        assert!(stderr.contains("a scenario file may hold at most 1 MiB"), "{path}: {stderr}");
+    }
+    std::fs::remove_file(big).unwrap();
+}

@@ -3,6 +3,7 @@
 use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
 use super::plot::{theme, ChartKind, Metric, Plot};
+pub use super::source::ScenarioSource;
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
 use std::path::PathBuf;
@@ -46,8 +47,9 @@ usage:
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
 
-SCENARIO is a TOML file, or the name of a preset (`continuous-random`: see `lbsim presets`);
-`default` means every field at its default.
+SCENARIO is a TOML file's path (at most 1 MiB), which holds a `/` or ends in .toml (./mine, runs/a.toml); any other
+word is a preset's name (`continuous-random`: see `lbsim presets`), or `default` for every field at its
+default, even where a file of that name exists.
 Durations are seconds, or take a unit: 500ms, 30s, 2m.";
 
 #[derive(Debug, PartialEq)]
@@ -65,12 +67,23 @@ pub enum Command {
     Help,
 }
 
-/// Where a run's scenario comes from.
-#[derive(Debug, PartialEq)]
-pub enum ScenarioSource {
-    File(PathBuf),
-    /// `default`: every field at its default.
-    Default,
+impl Command {
+    /// The options of a command that runs a scenario.
+    pub fn run_args(&self) -> Option<&RunArgs> {
+        match self {
+            Command::Run(run)
+            | Command::Sweep(run)
+            | Command::Compare(run)
+            | Command::Capacity(run)
+            | Command::Plot(run, _)
+            | Command::Keys(run) => Some(run),
+            Command::Bins(_)
+            | Command::Fields { .. }
+            | Command::Policies
+            | Command::Presets
+            | Command::Help => None,
+        }
+    }
 }
 
 #[derive(Debug, PartialEq)]
@@ -183,8 +196,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--out" => plot.out = Some(PathBuf::from(value_of("--out")?)),
             "--independent-seeds" => independent_seeds = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            "default" if scenario.is_none() => scenario = Some(ScenarioSource::Default),
-            path if scenario.is_none() => scenario = Some(ScenarioSource::File(PathBuf::from(path))),
+            source if scenario.is_none() => scenario = Some(ScenarioSource::parse(source)?),
             extra => return Err(format!("unexpected argument `{extra}`")),
         }
     }

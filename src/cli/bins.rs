@@ -2,6 +2,7 @@
 //! spread over the cores, each trial on its own seed, so the figures do not
 //! depend on the number of threads.
 
+use super::output;
 use super::parallel::{cores, map_on_cores};
 use lbsim::bins::{Experiment, Method, Outcome, MAX_BALLS, MAX_BINS, MAX_D};
 use lbsim::scenario::MAX_SEED;
@@ -122,9 +123,9 @@ pub fn run(args: &BinsArgs) -> Result<(), String> {
             "balls": args.balls, "bins": args.bins, "trials": args.trials, "seed": args.seed,
             "threads": threads, "rows": rows, "wall_s": wall_s,
         });
-        println!("{out}");
+        output::line(out)?;
     } else {
-        print!("{}", report(args, &rows, wall_s, threads));
+        output::out(report(args, &rows, wall_s, threads))?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! any load, as every chooser holding all the servers computes it, and how
 //! evenly the servers share the key space.
 
+use super::output;
 use lbsim::engine::SAMPLED_KEYS;
 use lbsim::keys::{spread, Unloaded};
 use lbsim::{Scenario, Simulation};
@@ -28,20 +29,17 @@ pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
             "keys_per_server": counts,
             "spread": { "sd_over_mean": sd_over_mean, "max_over_mean": max_over_mean },
         });
-        println!("{out}");
-        return Ok(());
+        return output::line(out);
     }
-    println!(
-        "{} over {} servers: keys 0 to {} (of {})",
+    let shown: Vec<String> = servers.iter().take(20).enumerate().map(|(k, s)| format!("{k}→{s}")).collect();
+    let per: Vec<String> = counts.iter().map(u64::to_string).collect();
+    output::out(format_args!(
+        "{} over {} servers: keys 0 to {} (of {})\nshare of keys per server: sd/mean {sd_over_mean:.3}, max/mean {max_over_mean:.3}\nfirst keys (key→server): {}\nkeys per server: {}\n",
         scenario.policy.name(),
         counts.len(),
         keys - 1,
-        scenario.key_space
-    );
-    println!("share of keys per server: sd/mean {sd_over_mean:.3}, max/mean {max_over_mean:.3}");
-    let shown: Vec<String> = servers.iter().take(20).enumerate().map(|(k, s)| format!("{k}→{s}")).collect();
-    println!("first keys (key→server): {}", shown.join(" "));
-    let per: Vec<String> = counts.iter().map(u64::to_string).collect();
-    println!("keys per server: {}", per.join(" "));
-    Ok(())
+        scenario.key_space,
+        shown.join(" "),
+        per.join(" ")
+    ))
 }

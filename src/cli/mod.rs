@@ -6,10 +6,12 @@ pub mod args;
 mod bins;
 mod capacity;
 mod keys;
+mod output;
 mod parallel;
 mod plot;
 mod precision;
 pub mod report;
 mod runner;
+mod source;
 
 pub use runner::main_with;

@@ -3,6 +3,7 @@
 //! them with.
 
 use super::args::RunArgs;
+use super::output;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Palette, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
@@ -181,7 +182,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             .map_err(|e| format!("drawing the chart: {e}"))?;
     }
     std::fs::write(&plot.out, svg).map_err(|e| format!("cannot write {}: {e}", plot.out.display()))?;
-    eprintln!("wrote {}", plot.out.display());
+    output::note(format_args!("wrote {}\n", plot.out.display()))?;
     Ok(())
 }
 

@@ -1,9 +1,10 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
-use super::args::{self, Command, RunArgs, ScenarioSource};
+use super::args::{self, Command, RunArgs};
 use super::bins;
 use super::capacity;
 use super::keys;
+use super::output;
 use super::parallel;
 use super::plot;
 use super::precision::Precision;
@@ -11,9 +12,8 @@ use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
-use lbsim::presets::Preset;
 use lbsim::{Scenario, Simulation, Time};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Runs the command line; returns the process exit code.
@@ -21,19 +21,24 @@ pub fn main_with(argv: &[String]) -> i32 {
     match dispatch(argv) {
         Ok(()) => 0,
         Err(message) => {
-            eprintln!("lbsim: {message}");
+            // When standard error fails too, the exit code alone tells.
+            let _ = output::note(format_args!("lbsim: {message}\n"));
             2
         }
     }
 }
 
 fn dispatch(argv: &[String]) -> Result<(), String> {
-    match args::parse(argv)? {
-        Command::Help => println!("{}", args::USAGE),
-        Command::Fields { markdown: false } => print!("{}", report::fields()),
-        Command::Fields { markdown: true } => print!("{}", report::fields_markdown()),
-        Command::Policies => print!("{}", report::policies()),
-        Command::Presets => print!("{}", report::presets()),
+    let command = args::parse(argv)?;
+    if let Some(note) = command.run_args().and_then(|run| run.scenario.shadowed_file()) {
+        output::note(format_args!("lbsim: {note}\n"))?;
+    }
+    match command {
+        Command::Help => output::line(args::USAGE)?,
+        Command::Fields { markdown: false } => output::out(report::fields())?,
+        Command::Fields { markdown: true } => output::out(report::fields_markdown())?,
+        Command::Policies => output::out(report::policies())?,
+        Command::Presets => output::out(report::presets())?,
         Command::Run(run) => single(&run)?,
         Command::Sweep(run) => sweep(&run)?,
         Command::Compare(run) => compare(&run)?,
@@ -64,9 +69,9 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
     let used = cores.min(scenarios.len());
     if run.json {
         let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
-        println!("{out}");
+        output::line(out)?;
     } else {
-        print!("{}", report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used));
+        output::out(report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used))?;
     }
     Ok(())
 }
@@ -80,7 +85,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
     let summary = sim.summary();
     let precision = run.until_precision.map(|target| Precision::of(target, &summary));
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
-        let name = scenario_name(run);
+        let name = run.scenario.name();
         let files = [
             (export::file_name(&name, scenario.seed, "series.csv"), export::series_csv(series)),
             (export::file_name(&name, scenario.seed, "servers.csv"), export::servers_csv(&summary)),
@@ -89,7 +94,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         for (file, text) in files {
             let path = dir.join(file);
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            eprintln!("wrote {}", path.display());
+            output::note(format_args!("wrote {}\n", path.display()))?;
         }
     }
     if run.json {
@@ -97,45 +102,20 @@ fn single(run: &RunArgs) -> Result<(), String> {
         if let Some(precision) = precision {
             out["precision"] = serde_json::json!(precision);
         }
-        println!("{out}");
+        output::line(out)?;
     } else {
         if let Some(precision) = precision {
-            print!("{}", precision.describe(&summary));
+            output::out(precision.describe(&summary))?;
         }
-        print!("{}", report::summary(&scenario, &summary, wall_s));
+        output::out(report::summary(&scenario, &summary, wall_s))?;
     }
     Ok(())
 }
 
-/// The scenario file's stem, or `default`.
-fn scenario_name(run: &RunArgs) -> String {
-    match &run.scenario {
-        ScenarioSource::File(path) => {
-            path.file_stem().map_or("scenario".into(), |stem| stem.to_string_lossy().into_owned())
-        }
-        ScenarioSource::Default => "default".into(),
-    }
-}
-
-/// The scenario file (or the preset of that name, when no such file exists)
-/// with the `--set` overrides applied; for a sweep, the swept field at `swept`.
+/// The scenario (a file, a preset or `default`) with the `--set` overrides
+/// applied; for a sweep, the swept field at `swept`.
 pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
-    let mut scenario = match &run.scenario {
-        ScenarioSource::File(path) => {
-            let preset = path.to_str().and_then(Preset::find).filter(|_| !path.exists());
-            let text = match preset {
-                Some(preset) => preset.toml.to_string(),
-                None => std::fs::read_to_string(path).map_err(|e| {
-                    format!(
-                        "cannot read {}: {e} (nor is it a preset: `lbsim presets` lists them)",
-                        path.display()
-                    )
-                })?,
-            };
-            Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        ScenarioSource::Default => Scenario::default(),
-    };
+    let mut scenario = run.scenario.scenario()?;
     let pairs = run.sets.iter().map(|(key, value)| match swept {
         Some((k, v)) if k == key => (key.as_str(), v),
         _ => (key.as_str(), value.as_str()),
@@ -159,7 +139,7 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     let scenarios =
         values.iter().map(|value| load(run, Some((key, value)))).collect::<Result<Vec<_>, _>>()?;
     if !run.json {
-        println!("{}", report::sweep_header(key));
+        output::line(report::sweep_header(key))?;
     }
     let mut rows = Vec::new();
     for (value, scenario) in values.iter().zip(&scenarios) {
@@ -168,11 +148,11 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
         if run.json {
             rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
         } else {
-            println!("{}", report::sweep_row(value, &summary));
+            output::line(report::sweep_row(value, &summary))?;
         }
     }
     if run.json {
-        println!("{}", serde_json::json!({ "field": key, "rows": rows }));
+        output::line(serde_json::json!({ "field": key, "rows": rows }))?;
     }
     Ok(())
 }
@@ -207,11 +187,14 @@ fn compare(run: &RunArgs) -> Result<(), String> {
             "common_random_numbers": a.seed == b.seed,
             "comparison": comparison,
         });
-        println!("{out}");
+        output::line(out)?;
     } else {
-        print!("A: {}", report::summary(&a, &summary_a, wall_a));
-        print!("\nB: {}", report::summary(&b, &summary_b, wall_b));
-        print!("\n{}", report::comparison(&run.vs, &summary_a, &summary_b, &comparison));
+        output::out(format_args!(
+            "A: {}\nB: {}\n{}",
+            report::summary(&a, &summary_a, wall_a),
+            report::summary(&b, &summary_b, wall_b),
+            report::comparison(&run.vs, &summary_a, &summary_b, &comparison)
+        ))?;
     }
     Ok(())
 }
@@ -263,17 +246,16 @@ fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulati
             break;
         }
         if interactive && started.elapsed().as_secs_f64() > 1.0 {
-            eprint!(
+            output::note(format_args!(
                 "\r  {:>3}% · {:.1} of {:.1} simulated s",
                 k * 100 / chunks,
                 sim.now().as_secs(),
                 end.as_secs()
-            );
-            let _ = std::io::stderr().flush();
+            ))?;
         }
     }
     if interactive && started.elapsed().as_secs_f64() > 1.0 {
-        eprint!("\r{:60}\r", "");
+        output::note(format_args!("\r{:60}\r", ""))?;
     }
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
