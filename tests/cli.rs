@@ -359,3 +359,41 @@ fn bins_prints_each_method_beside_theory_and_repeats_its_json() {
     assert_ne!(other_seed["rows"][0]["max_minus_mean"], first["rows"][0]["max_minus_mean"]);
     assert_eq!(without_walls(first), without_walls(second));
 }
+
+#[test]
+fn keys_counts_every_key_it_can_and_says_which() {
+    let args =
+        ["keys", "default", "--set", "policy=modulo", "--set", "servers=100", "--set", "key_space=1000000"];
+    let stdout = text(&lbsim(&args).stdout);
+    assert!(stdout.contains("(all 1,000,000 keys): sd/mean 0.000, max/mean 1.000"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    assert_eq!(
+        json["counted"],
+        serde_json::json!({"counted": 1_000_000, "key_space": 1_000_000, "drawn_at_random": false})
+    );
+    assert_eq!(json["keys_per_server"], serde_json::json!(vec![10_000; 100]));
+    let run: serde_json::Value = serde_json::from_slice(
+        &lbsim(&[
+            "run",
+            "default",
+            "--set",
+            "policy=modulo",
+            "--set",
+            "servers=100",
+            "--set",
+            "key_space=1000000",
+            "--duration",
+            "1",
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let spread = &run["summary"]["key_spread"];
+    assert_eq!(
+        (spread["key_share_cv"].as_f64(), spread["key_share_max_over_mean"].as_f64()),
+        (Some(0.0), Some(1.0)),
+        "{spread}"
+    );
+}

@@ -175,8 +175,8 @@ fn membership(summary: &Summary) -> String {
     if let Some(k) = &summary.key_spread {
         let _ = writeln!(
             out,
-            "key share across members ({} keys sampled): sd/mean {:.3}, max/mean {:.3} · completed requests: sd/mean {:.3}, max/mean {:.3}",
-            k.sampled_keys, k.key_share_cv, k.key_share_max_over_mean, k.load_cv, k.load_max_over_mean
+            "key share across members ({}): sd/mean {:.3}, max/mean {:.3} · completed requests: sd/mean {:.3}, max/mean {:.3}",
+            k.keys, k.key_share_cv, k.key_share_max_over_mean, k.load_cv, k.load_max_over_mean
         );
     }
     out
