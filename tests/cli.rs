@@ -397,3 +397,29 @@ fn keys_counts_every_key_it_can_and_says_which() {
         "{spread}"
     );
 }
+
+#[test]
+fn keys_lists_and_counts_keys_from_one_chooser_pool() {
+    // Under subsets or class pools, chooser 0 holds part of the servers:
+    // the list of key→server and the per-server counts must be its own.
+    for set in [
+        &["policy=ring", "subset_size=1"][..],
+        &["policy=ring", "class_shares=0.5,0.5", "class_costs=1,1", "class_pools=0-6,7-9"],
+    ] {
+        let mut args = vec!["keys", "default", "--json"];
+        args.extend(set.iter().flat_map(|s| ["--set", s]));
+        let out = lbsim(&args);
+        let json: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
+        let pool: Vec<u64> = json["pool"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+        let mut counts = vec![0u64; pool.len()];
+        for server in json["servers"].as_array().unwrap() {
+            counts[pool.iter().position(|&p| Some(p) == server.as_u64()).unwrap()] += 1;
+        }
+        assert_eq!(json["keys_per_server"], serde_json::json!(counts), "{set:?}");
+        assert_eq!(json["chooser"], 0);
+    }
+    let stdout = text(&lbsim(&["keys", "default", "--set", "policy=ring", "--set", "subset_size=1"]).stdout);
+    assert!(stdout.contains("as chooser 0 places them over its pool of 1 of 10 servers"), "{stdout}");
+    assert!(stdout.contains("keys per server: 5→10000"), "{stdout}");
+}

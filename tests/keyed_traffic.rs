@@ -102,3 +102,29 @@ fn a_key_space_too_large_to_count_is_sampled_at_random_and_said_so() {
     let expected = (100.0 / counted).sqrt();
     assert!((spread.key_share_cv / expected - 1.0).abs() < 0.3, "sd/mean {}", spread.key_share_cv);
 }
+
+#[test]
+fn key_counts_are_those_of_the_placement_chooser_0_routes_with() {
+    // Under subsets and class pools chooser 0 holds a part of the servers:
+    // the counts are over its pool, and each key counts where it sends it.
+    for pairs in [
+        vec![("policy", "ring"), ("subset_size", "1")],
+        vec![("policy", "ring"), ("subset_size", "3"), ("clients", "5")],
+        vec![
+            ("policy", "maglev"),
+            ("class_shares", "0.5,0.5"),
+            ("class_costs", "1,1"),
+            ("class_pools", "0-6,7-9"),
+        ],
+    ] {
+        let sim = Simulation::new(&scenario(&pairs)).unwrap();
+        let placement = sim.key_placement().unwrap();
+        let pool = placement.members().to_vec();
+        let mut expected = vec![0u64; pool.len()];
+        for key in 0..10_000 {
+            let server = sim.server_for_key(0, key).unwrap();
+            expected[pool.binary_search(&server).unwrap()] += 1;
+        }
+        assert_eq!(sim.key_counts().unwrap(), expected, "{pairs:?}");
+    }
+}

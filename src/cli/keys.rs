@@ -1,6 +1,8 @@
 //! `lbsim keys`: where the scenario's placement scheme puts each key before
-//! any load, as every chooser holding all the servers computes it, and how
-//! evenly the servers share the key space.
+//! any load, as chooser 0 computes it (every chooser holding the same pool
+//! computes the same), and how evenly the servers of its pool share the
+//! key space. Under subsets or class pools chooser 0 holds part of the
+//! servers, and the list and the shares are both its own.
 
 use lbsim::keys::{spread, Unloaded};
 use lbsim::{Scenario, Simulation};
@@ -20,10 +22,13 @@ pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
     };
     let keys = u64::from(scenario.key_space).min(LISTED_KEYS);
     let servers: Vec<u32> = (0..keys).map(|key| placement.place(key, &Unloaded)).collect();
+    let pool = placement.members();
     let (sd_over_mean, max_over_mean) = spread(counts);
     if json {
         let out = serde_json::json!({
             "policy": scenario.policy.name(),
+            "chooser": 0,
+            "pool": pool,
             "keys": keys,
             "servers": servers,
             "counted": counted,
@@ -33,17 +38,22 @@ pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
         println!("{out}");
         return Ok(());
     }
-    println!(
-        "{} over {} servers: keys 0 to {} (of {}) listed",
-        scenario.policy.name(),
-        counts.len(),
-        keys - 1,
-        scenario.key_space
-    );
+    let name = scenario.policy.name();
+    let everyone = scenario.servers as usize;
+    if pool.len() == everyone {
+        println!("{name} over {everyone} servers: keys 0 to {} (of {}) listed", keys - 1, scenario.key_space);
+    } else {
+        println!(
+            "{name}, keys as chooser 0 places them over its pool of {} of {everyone} servers: keys 0 to {} (of {}) listed",
+            pool.len(),
+            keys - 1,
+            scenario.key_space
+        );
+    }
     println!("share of keys per server ({counted}): sd/mean {sd_over_mean:.3}, max/mean {max_over_mean:.3}");
     let shown: Vec<String> = servers.iter().take(20).enumerate().map(|(k, s)| format!("{k}→{s}")).collect();
     println!("first keys (key→server): {}", shown.join(" "));
-    let per: Vec<String> = counts.iter().map(u64::to_string).collect();
+    let per: Vec<String> = pool.iter().zip(counts).map(|(s, n)| format!("{s}→{n}")).collect();
     println!("keys per server: {}", per.join(" "));
     Ok(())
 }

@@ -55,8 +55,11 @@ pub struct ChangeReport {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct KeySpread {
     pub keys: CountedKeys,
-    /// Standard deviation over mean, and max over mean, of each member's
-    /// share of the counted keys.
+    /// When chooser 0's pool is not every member (subsets, class pools):
+    /// how many servers it holds, which the key shares are over.
+    pub chooser_pool: Option<u32>,
+    /// Standard deviation over mean, and max over mean, of each server's
+    /// share of the counted keys as chooser 0 places them.
     pub key_share_cv: f64,
     pub key_share_max_over_mean: f64,
     /// The same of the requests each member completed after the warm-up.
@@ -110,7 +113,8 @@ pub struct Membership {
     lag_counts_at: Vec<(u64, u64)>,
     /// Service completions a crash made void: (session place, when due).
     voided: Vec<(u32, Time)>,
-    /// Each member's count of the counted keys, worked out when asked.
+    /// Each count of the counted keys as chooser 0 places them, worked
+    /// out when asked and forgotten when its placement changes.
     key_counts: OnceCell<Vec<u64>>,
     /// The counted keys the last change moved, for the picture.
     moves: Option<KeyMoves>,
@@ -148,6 +152,11 @@ impl Membership {
 
     pub fn set_directory(&mut self, directory: Option<Rc<dyn Placement>>) {
         self.directory = directory;
+        self.forget_key_counts();
+    }
+
+    /// A chooser's placement changed (a lagging table taking a version).
+    pub fn forget_key_counts(&mut self) {
         self.key_counts = OnceCell::new();
     }
 }
@@ -258,29 +267,31 @@ impl Simulation {
 
     /// Under a key-placing policy: which keys the key shares count.
     pub fn counted_keys(&self) -> Option<CountedKeys> {
-        Some(CountedKeys::for_placement(
-            self.membership.directory.as_deref()?,
-            self.scenario.key_space.into(),
-        ))
+        Some(CountedKeys::for_placement(self.key_placement()?, self.scenario.key_space.into()))
     }
 
-    /// Under a key-placing policy: how many of the counted keys each member
-    /// holds, member by member, worked out once per member set.
+    /// Under a key-placing policy: how many of the counted keys each
+    /// server of chooser 0's pool holds, server by server, as chooser 0
+    /// places them (the placement [`Simulation::key_placement`] gives and
+    /// the engine routes its requests by; under subsets or class pools,
+    /// over part of the servers).
     pub fn key_counts(&self) -> Option<&[u64]> {
-        let (directory, keys) = (self.membership.directory.as_ref()?, self.counted_keys()?);
-        Some(self.membership.key_counts.get_or_init(|| key_counts_of(directory.as_ref(), keys.keys())))
+        let (placement, keys) = (self.key_placement()?, self.counted_keys()?);
+        Some(self.membership.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
     }
 
-    /// Under a key-placing policy: the spread of the members' key shares
-    /// and of the requests they completed.
+    /// Under a key-placing policy: the spread of the key shares of chooser
+    /// 0's pool, and of the requests every member completed.
     pub fn key_spread(&self) -> Option<KeySpread> {
         let directory = self.membership.directory.as_ref()?;
+        let pool = self.key_placement()?.members().len();
         let (key_share_cv, key_share_max_over_mean) = spread(self.key_counts()?);
         let completed: Vec<u64> =
             directory.members().iter().map(|&s| self.metrics.completed_per_server[s as usize]).collect();
         let (load_cv, load_max_over_mean) = spread(&completed);
         Some(KeySpread {
             keys: self.counted_keys()?,
+            chooser_pool: (pool != directory.members().len()).then_some(pool as u32),
             key_share_cv,
             key_share_max_over_mean,
             load_cv: if load_cv.is_finite() { load_cv } else { 0.0 },
