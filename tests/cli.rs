@@ -507,3 +507,67 @@ fn a_scenario_file_past_one_mib_is_refused_without_reading_on() {
     }
     std::fs::remove_file(big).unwrap();
 }
+
+#[test]
+fn keys_counts_every_key_it_can_and_says_which() {
+    let args =
+        ["keys", "default", "--set", "policy=modulo", "--set", "servers=100", "--set", "key_space=1000000"];
+    let stdout = text(&lbsim(&args).stdout);
+    assert!(stdout.contains("(all 1,000,000 keys): sd/mean 0.000, max/mean 1.000"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    assert_eq!(
+        json["counted"],
+        serde_json::json!({"counted": 1_000_000, "key_space": 1_000_000, "drawn_at_random": false})
+    );
+    assert_eq!(json["keys_per_server"], serde_json::json!(vec![10_000; 100]));
+    let run: serde_json::Value = serde_json::from_slice(
+        &lbsim(&[
+            "run",
+            "default",
+            "--set",
+            "policy=modulo",
+            "--set",
+            "servers=100",
+            "--set",
+            "key_space=1000000",
+            "--duration",
+            "1",
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let spread = &run["summary"]["key_spread"];
+    assert_eq!(
+        (spread["key_share_cv"].as_f64(), spread["key_share_max_over_mean"].as_f64()),
+        (Some(0.0), Some(1.0)),
+        "{spread}"
+    );
+}
+
+#[test]
+fn keys_lists_and_counts_keys_from_one_chooser_pool() {
+    // Under subsets or class pools, chooser 0 holds part of the servers:
+    // the list of key→server and the per-server counts must be its own.
+    for set in [
+        &["policy=ring", "subset_size=1"][..],
+        &["policy=ring", "class_shares=0.5,0.5", "class_costs=1,1", "class_pools=0-6,7-9"],
+    ] {
+        let mut args = vec!["keys", "default", "--json"];
+        args.extend(set.iter().flat_map(|s| ["--set", s]));
+        let out = lbsim(&args);
+        let json: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
+        let pool: Vec<u64> = json["pool"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+        let mut counts = vec![0u64; pool.len()];
+        for server in json["servers"].as_array().unwrap() {
+            counts[pool.iter().position(|&p| Some(p) == server.as_u64()).unwrap()] += 1;
+        }
+        assert_eq!(json["keys_per_server"], serde_json::json!(counts), "{set:?}");
+        assert_eq!(json["chooser"], 0);
+    }
+    let stdout = text(&lbsim(&["keys", "default", "--set", "policy=ring", "--set", "subset_size=1"]).stdout);
+    assert!(stdout.contains("as chooser 0 places them over its pool of 1 of 10 servers"), "{stdout}");
+    assert!(stdout.contains("keys per server: 5→10000"), "{stdout}");
+}

@@ -6,6 +6,7 @@
 mod common;
 
 use common::scenario;
+use lbsim::explain::readback::thousands;
 use lbsim::Simulation;
 
 #[test]
@@ -70,4 +71,60 @@ fn affinity_costs_tail_and_bounded_loads_win_most_of_it_back() {
     );
     assert!(ring > 2.0 * aware, "ring {ring} vs power-of-d {aware}");
     assert!(bounded_spread < ring_spread && bounded < ring, "bounded {bounded} vs ring {ring}");
+}
+
+#[test]
+fn key_shares_count_every_key_of_a_million_under_modulo() {
+    // Every 10th key of a million, taken with a stride, all fall on ten of
+    // a hundred servers under modulo; each server in fact holds 10,000.
+    let pairs = [("policy", "modulo"), ("servers", "100"), ("key_space", "1000000")];
+    let sim = Simulation::new(&scenario(&pairs)).unwrap();
+    assert_eq!(sim.key_counts().unwrap(), vec![10_000; 100]);
+    let spread = sim.key_spread().unwrap();
+    assert_eq!((spread.key_share_cv, spread.key_share_max_over_mean), (0.0, 1.0));
+    assert_eq!(spread.keys.to_string(), "all 1,000,000 keys");
+}
+
+#[test]
+fn a_key_space_too_large_to_count_is_sampled_at_random_and_said_so() {
+    let pairs = [("policy", "modulo"), ("servers", "100"), ("key_space", "100000000")];
+    let sim = Simulation::new(&scenario(&pairs)).unwrap();
+    let spread = sim.key_spread().unwrap();
+    assert!(spread.keys.drawn_at_random);
+    let counted = spread.keys.counted as f64;
+    assert_eq!(sim.key_counts().unwrap().iter().sum::<u64>(), spread.keys.counted);
+    assert_eq!(
+        spread.keys.to_string(),
+        format!("{} keys drawn at random from 100,000,000", thousands(spread.keys.counted))
+    );
+    // A fair share of a uniform sample: each server's count is binomial,
+    // its sd/mean near sqrt(servers / counted); no aliasing.
+    let expected = (100.0 / counted).sqrt();
+    assert!((spread.key_share_cv / expected - 1.0).abs() < 0.3, "sd/mean {}", spread.key_share_cv);
+}
+
+#[test]
+fn key_counts_are_those_of_the_placement_chooser_0_routes_with() {
+    // Under subsets and class pools chooser 0 holds a part of the servers:
+    // the counts are over its pool, and each key counts where it sends it.
+    for pairs in [
+        vec![("policy", "ring"), ("subset_size", "1")],
+        vec![("policy", "ring"), ("subset_size", "3"), ("clients", "5")],
+        vec![
+            ("policy", "maglev"),
+            ("class_shares", "0.5,0.5"),
+            ("class_costs", "1,1"),
+            ("class_pools", "0-6,7-9"),
+        ],
+    ] {
+        let sim = Simulation::new(&scenario(&pairs)).unwrap();
+        let placement = sim.key_placement().unwrap();
+        let pool = placement.members().to_vec();
+        let mut expected = vec![0u64; pool.len()];
+        for key in 0..10_000 {
+            let server = sim.server_for_key(0, key).unwrap();
+            expected[pool.binary_search(&server).unwrap()] += 1;
+        }
+        assert_eq!(sim.key_counts().unwrap(), expected, "{pairs:?}");
+    }
 }

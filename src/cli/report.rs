@@ -173,10 +173,13 @@ fn membership(summary: &Summary) -> String {
         let _ = writeln!(out);
     }
     if let Some(k) = &summary.key_spread {
+        let over = k.chooser_pool.map_or("members".into(), |n| {
+            format!("chooser 0's pool of {n} server{}", if n == 1 { "" } else { "s" })
+        });
         let _ = writeln!(
             out,
-            "key share across members ({} keys sampled): sd/mean {:.3}, max/mean {:.3} · completed requests: sd/mean {:.3}, max/mean {:.3}",
-            k.sampled_keys, k.key_share_cv, k.key_share_max_over_mean, k.load_cv, k.load_max_over_mean
+            "key share across {over} ({}): sd/mean {:.3}, max/mean {:.3} · completed requests: sd/mean {:.3}, max/mean {:.3}",
+            k.keys, k.key_share_cv, k.key_share_max_over_mean, k.load_cv, k.load_max_over_mean
         );
     }
     out

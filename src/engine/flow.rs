@@ -42,7 +42,10 @@ impl Simulation {
                 }
             }
             Event::MembershipChange { change } => self.scheduled_change(change),
-            Event::TableUpdate { member } => self.choosers.take_tables(member as usize, self.now),
+            Event::TableUpdate { member } => {
+                self.choosers.take_tables(member as usize, self.now);
+                self.membership.forget_key_counts();
+            }
             Event::FailureDue { entry } => self.scheduled_failure(entry),
             Event::FailureTurn { server } => self.failure_turn(server as usize),
             Event::RetryDue { session } => self.retry_due(session),

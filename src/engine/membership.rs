@@ -10,14 +10,14 @@
 //! timeout's do but counted apart (`crash_replaced`) and without using the
 //! retry budget: the seam where errors-as-responses and retries would go.
 //!
-//! For each change the engine measures, over a fixed sample of keys, the
-//! share whose server changed against the share that had to (the removed
+//! For each change the engine measures, over the counted keys (every key
+//! while that is cheap, see [`CountedKeys`]), the share whose server changed against the share that had to (the removed
 //! server's keys, or the newcomer's 1/N), and, under a lagging table, the
 //! requests its choosers sent elsewhere than the current version says.
 
 use super::session::{Fate, Stage};
 use super::{Event, Simulation};
-use crate::keys::{key_counts_of, spread, Placement, Unloaded};
+use crate::keys::{key_counts_of, spread, CountedKeys, Placement, Unloaded};
 use crate::scenario::failures::Failure;
 use crate::scenario::{
     membership, Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES,
@@ -26,10 +26,6 @@ use crate::time::Time;
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::rc::Rc;
-
-/// The most keys a change's moved share, and the key shares, are measured
-/// over: every key of a smaller key space, else this many spread evenly.
-pub const SAMPLED_KEYS: u64 = 100_000;
 
 /// What one membership change did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,7 +36,7 @@ pub struct ChangeReport {
     pub server: u32,
     pub members_before: u32,
     pub members_after: u32,
-    /// Under a key-placing policy: the share of the sampled keys whose
+    /// Under a key-placing policy: the share of the counted keys whose
     /// server changed, and the share that had to (the server's own keys
     /// when one leaves; 1/N when one joins, N counting it).
     pub keys_moved: Option<f64>,
@@ -58,9 +54,12 @@ pub struct ChangeReport {
 /// requests they completed (seed 001's "what hashing costs").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct KeySpread {
-    pub sampled_keys: u64,
-    /// Standard deviation over mean, and max over mean, of each member's
-    /// share of the sampled keys.
+    pub keys: CountedKeys,
+    /// When chooser 0's pool is not every member (subsets, class pools):
+    /// how many servers it holds, which the key shares are over.
+    pub chooser_pool: Option<u32>,
+    /// Standard deviation over mean, and max over mean, of each server's
+    /// share of the counted keys as chooser 0 places them.
     pub key_share_cv: f64,
     pub key_share_max_over_mean: f64,
     /// The same of the requests each member completed after the warm-up.
@@ -114,13 +113,14 @@ pub struct Membership {
     lag_counts_at: Vec<(u64, u64)>,
     /// Service completions a crash made void: (session place, when due).
     voided: Vec<(u32, Time)>,
-    /// Each member's count of the sampled keys, worked out when asked.
+    /// Each count of the counted keys as chooser 0 places them, worked
+    /// out when asked and forgotten when its placement changes.
     key_counts: OnceCell<Vec<u64>>,
-    /// The sampled keys the last change moved, for the picture.
+    /// The counted keys the last change moved, for the picture.
     moves: Option<KeyMoves>,
 }
 
-/// The sampled keys a membership change moved: how many left each server
+/// The counted keys a membership change moved: how many left each server
 /// and how many arrived at each, server by server.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct KeyMoves {
@@ -152,18 +152,16 @@ impl Membership {
 
     pub fn set_directory(&mut self, directory: Option<Rc<dyn Placement>>) {
         self.directory = directory;
+        self.forget_key_counts();
+    }
+
+    /// A chooser's placement changed (a lagging table taking a version).
+    pub fn forget_key_counts(&mut self) {
         self.key_counts = OnceCell::new();
     }
 }
 
-/// The sampled keys of a key space: all of a small one, else
-/// [`SAMPLED_KEYS`] spread evenly over it.
-fn sampled_keys(key_space: u64) -> impl Iterator<Item = u64> {
-    let n = key_space.min(SAMPLED_KEYS);
-    (0..n).map(move |i| i * key_space / n)
-}
-
-/// (share of the sampled keys whose server differs, share `before` placed
+/// (share of the counted keys whose server differs, share `before` placed
 /// on `server`), counting into `moves` the keys that left and arrived at
 /// each server.
 fn moved_and_held(
@@ -173,7 +171,7 @@ fn moved_and_held(
     moves: &mut KeyMoves,
 ) -> (f64, f64) {
     let (mut moved, mut held, mut n) = (0u64, 0u64, 0u64);
-    for key in sampled_keys(key_space) {
+    for key in CountedKeys::for_placement(before, key_space).keys() {
         let (was, is) = (before.place(key, &Unloaded), after.place(key, &Unloaded));
         if was != is {
             moved += 1;
@@ -267,29 +265,33 @@ impl Simulation {
         self.choosers.lag_counts().1
     }
 
-    /// Under a key-placing policy: how many of the sampled keys each member
-    /// holds, member by member, worked out once per member set.
-    pub fn key_counts(&self) -> Option<&[u64]> {
-        let directory = self.membership.directory.as_ref()?;
-        let key_space = u64::from(self.scenario.key_space);
-        let counts = self
-            .membership
-            .key_counts
-            .get_or_init(|| key_counts_of(directory.as_ref(), sampled_keys(key_space)));
-        Some(counts)
+    /// Under a key-placing policy: which keys the key shares count.
+    pub fn counted_keys(&self) -> Option<CountedKeys> {
+        Some(CountedKeys::for_placement(self.key_placement()?, self.scenario.key_space.into()))
     }
 
-    /// Under a key-placing policy: the spread of the members' key shares
-    /// and of the requests they completed.
+    /// Under a key-placing policy: how many of the counted keys each
+    /// server of chooser 0's pool holds, server by server, as chooser 0
+    /// places them (the placement [`Simulation::key_placement`] gives and
+    /// the engine routes its requests by; under subsets or class pools,
+    /// over part of the servers).
+    pub fn key_counts(&self) -> Option<&[u64]> {
+        let (placement, keys) = (self.key_placement()?, self.counted_keys()?);
+        Some(self.membership.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
+    }
+
+    /// Under a key-placing policy: the spread of the key shares of chooser
+    /// 0's pool, and of the requests every member completed.
     pub fn key_spread(&self) -> Option<KeySpread> {
         let directory = self.membership.directory.as_ref()?;
-        let key_space = u64::from(self.scenario.key_space);
+        let pool = self.key_placement()?.members().len();
         let (key_share_cv, key_share_max_over_mean) = spread(self.key_counts()?);
         let completed: Vec<u64> =
             directory.members().iter().map(|&s| self.metrics.completed_per_server[s as usize]).collect();
         let (load_cv, load_max_over_mean) = spread(&completed);
         Some(KeySpread {
-            sampled_keys: key_space.min(SAMPLED_KEYS),
+            keys: self.counted_keys()?,
+            chooser_pool: (pool != directory.members().len()).then_some(pool as u32),
             key_share_cv,
             key_share_max_over_mean,
             load_cv: if load_cv.is_finite() { load_cv } else { 0.0 },

@@ -42,7 +42,7 @@ pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
-pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState, SAMPLED_KEYS};
+pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};

@@ -11,6 +11,7 @@
 //! the same server for a key without talking to the others.
 
 mod bounded;
+mod counted;
 pub mod hash;
 mod maglev;
 mod modulo;
@@ -21,6 +22,7 @@ mod ring;
 mod table;
 
 pub use bounded::BoundedLoad;
+pub use counted::CountedKeys;
 pub use maglev::Maglev;
 pub use modulo::Modulo;
 pub use popularity::{Keys, Popularity};
@@ -59,6 +61,12 @@ pub trait Placement {
 
     /// This placement for a new member set (ascending, not empty).
     fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement>;
+
+    /// What one lookup costs, in hashes: how many keys the statistics can
+    /// afford to count (see [`CountedKeys`]).
+    fn lookup_cost(&self) -> u64 {
+        1
+    }
 
     /// For a scheme built on a hash ring: its points (hash, server), in
     /// ring order, for drawing.

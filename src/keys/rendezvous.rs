@@ -34,6 +34,10 @@ impl Placement for Rendezvous {
     fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
         Rc::new(Rendezvous::new(members))
     }
+
+    fn lookup_cost(&self) -> u64 {
+        self.members.len() as u64
+    }
 }
 
 #[cfg(test)]
