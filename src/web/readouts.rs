@@ -2,6 +2,10 @@
 //! over the last simulated second, bounces per second, availability over
 //! the last second with the errors heard per second, simulated time, and
 //! the speed actually achieved. Updated a few times a second.
+//!
+//! Under the figures, a note while the simulation runs far slower than
+//! asked (its events cost more than a frame's budget): otherwise a scenario
+//! too heavy for real time looks dead, its clock stuck at 0.0.
 
 use super::dom::{self, Ids};
 use lbsim::explain::readback::thousands;
@@ -10,6 +14,10 @@ use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
 const INTERVAL_MS: f64 = 150.0;
+
+/// Below this share of the speed asked, the simulation is said too heavy:
+/// well clear of the dips a busy frame causes.
+const HEAVY_SHARE: f64 = 0.25;
 
 pub struct Readouts {
     p50: HtmlElement,
@@ -20,6 +28,8 @@ pub struct Readouts {
     errors: HtmlElement,
     sim_time: HtmlElement,
     actual_speed: HtmlElement,
+    /// The note saying the scenario is too heavy for the speed asked.
+    heavy: HtmlElement,
     last_ms: f64,
 }
 
@@ -51,6 +61,9 @@ impl Readouts {
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
         actual_speed.set_id(&ids.of("actual-speed"));
+        let heavy: HtmlElement = dom::child(parent, "p", "too-heavy")?;
+        dom::set_attributes(&heavy, &[("id", &ids.of("too-heavy")), ("role", "status")])?;
+        heavy.set_hidden(true);
         Ok(Readouts {
             p50,
             p99,
@@ -60,13 +73,22 @@ impl Readouts {
             errors,
             sim_time,
             actual_speed,
+            heavy,
             last_ms: f64::NEG_INFINITY,
         })
     }
 
     /// Shows the snapshot's figures, at most every `INTERVAL_MS` unless forced.
-    /// `actual_speed` is simulated time per wall time over recent frames.
-    pub fn show(&mut self, snapshot: &Snapshot, actual_speed: Option<f64>, now_ms: f64, force: bool) {
+    /// `actual_speed` is simulated time per wall time over recent frames
+    /// (`None` while paused); `asked`, the speed set, for the readouts that
+    /// tell when the two part (a twin's pane leaves that to its view's).
+    pub fn show(
+        &mut self,
+        snapshot: &Snapshot,
+        (actual_speed, asked): (Option<f64>, Option<f64>),
+        now_ms: f64,
+        force: bool,
+    ) {
         if !force && now_ms - self.last_ms < INTERVAL_MS {
             return;
         }
@@ -88,6 +110,40 @@ impl Readouts {
             None => "paused".to_string(),
         };
         set(&self.actual_speed, &speed);
+        let heavy = actual_speed.zip(asked).and_then(|(actual, asked)| too_heavy(actual, asked));
+        self.heavy.set_hidden(heavy.is_none());
+        set(&self.heavy, heavy.as_deref().unwrap_or(""));
+    }
+}
+
+/// What to say when the simulation runs at `actual` times real time while
+/// `asked` was asked, if it falls far short.
+fn too_heavy(actual: f64, asked: f64) -> Option<String> {
+    if actual >= asked * HEAVY_SHARE {
+        return None;
+    }
+    let what = match asked == 1.0 {
+        true => "real time".to_string(),
+        false => format!("{}× real time", significant(asked)),
+    };
+    let took = match actual > 0.0 && actual < 1.0 {
+        true => format!(", one simulated second taking about {}", wall_time(1.0 / actual)),
+        false => String::new(),
+    };
+    Some(format!(
+        "Too heavy for {what}: simulating at {}× real time{took}. \
+         Fewer servers or slots, longer service times or a lower load make it lighter.",
+        significant(actual)
+    ))
+}
+
+/// A wall-clock span in one rounded unit: 40 s, 14 min, 23 hours, 9 days.
+fn wall_time(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("{:.0} hours", s / 3600.0),
+        s => format!("{} days", thousands(libm::round(s / 86_400.0) as u64)),
     }
 }
 
@@ -126,13 +182,17 @@ fn milliseconds(ms: f64) -> String {
     }
 }
 
-/// Two significant figures: 0.43, 1.0, 10.
+/// Two significant figures: 0.000012, 0.43, 1.0, 10 (a crawl shows its
+/// digits rather than 0.00).
 fn significant(x: f64) -> String {
     if x >= 10.0 {
         format!("{x:.0}")
     } else if x >= 1.0 {
         format!("{x:.1}")
+    } else if x > 0.0 {
+        let decimals = (1.0 - libm::floor(libm::log10(x))).clamp(2.0, 12.0) as usize;
+        format!("{x:.decimals$}")
     } else {
-        format!("{x:.2}")
+        "0".to_string()
     }
 }

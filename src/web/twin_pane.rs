@@ -46,7 +46,7 @@ impl TwinPane {
         twin.snapshot_into(&mut self.snapshot, max_requests);
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
-        self.readouts.show(&self.snapshot, speed, now_ms, force);
+        self.readouts.show(&self.snapshot, (speed, None), now_ms, force);
     }
 }
 

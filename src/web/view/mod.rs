@@ -173,7 +173,7 @@ impl View {
         }
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
-        self.parts.readouts.show(&self.snapshot, speed, now_ms, stale);
+        self.parts.readouts.show(&self.snapshot, (speed, Some(self.params.speed)), now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, &self.sim, twin);
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {

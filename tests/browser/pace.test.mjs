@@ -1,0 +1,51 @@
+// A scenario far too heavy for real time (a hundred thousand times over)
+// does not look dead: a note under the figures says how fast it runs
+// against real time, the same figure as the clock's readout, and what
+// would make it lighter; a scenario that keeps up shows no note.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { browser, server, useBrowser, openApp, ARTIFACTS } from './lib.mjs';
+
+useBrowser();
+
+const HEAVY = 'servers=10000&slots=1000&service_mean_ms=0.001&load=1.5';
+const SAYS = /^Too heavy for real time: simulating at (0\.0*[1-9]\d?)× real time, one simulated second taking about [\d,]+ (s|min|hours|days)\. Fewer servers or slots, longer service times or a lower load make it lighter\.$/;
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} a scenario too heavy for real time says how slow it runs and why`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash: HEAVY, width, height });
+    const note = page.locator('#too-heavy');
+    await note.waitFor({ state: 'visible', timeout: 20_000 });
+    // The measured speed settles over a second or so of frames.
+    await page.waitForFunction(() => /at 0\.00/.test(document.getElementById('too-heavy').textContent));
+    // Read between two updates, so the note and the readout agree.
+    const [text, readout] = await page.evaluate(() =>
+      [document.getElementById('too-heavy').textContent, document.getElementById('actual-speed').textContent]);
+    const speed = text.match(SAYS);
+    assert.ok(speed, text);
+    assert.equal(readout, `${speed[1]}× real time`);
+    assert.ok(Number(speed[1]) < 0.01, text);
+    // Under the figures, right by the clock, the two on one screen.
+    await note.scrollIntoViewIfNeeded();
+    const [clock, box] = await Promise.all([page.locator('#sim-time').boundingBox(), note.boundingBox()]);
+    assert.ok(box.y > clock.y && box.y - (clock.y + clock.height) < 120, `note at ${box.y}, clock at ${clock.y}`);
+    assert.ok(clock.y >= 0 && box.y + box.height <= height, `clock at ${clock.y}, note ending at ${box.y + box.height}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+    // The screen with the clock and the note, as a person reads them.
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, `too-heavy-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test('a scenario that keeps up with real time shows no note', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.waitForFunction(() => window.lbsim.simTime() > 2000);
+  assert.equal(await page.isVisible('#too-heavy'), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
