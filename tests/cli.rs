@@ -165,6 +165,14 @@ fn errors_are_messages_not_panics() {
         (&["bins", "--seed", "-1"], "--seed takes a whole number from 0 to 9007199254740991"),
         (&["bins", "--bins"], "--bins needs a value"),
         (&["bins", "--set", "load=1"], "unknown option `--set` for bins"),
+        (
+            &["capacity", "continuous-random", "--slo", "p99=50ms", "--set", "demand=spike"],
+            "capacity searches over load, which demand=spike ignores",
+        ),
+        (
+            &["capacity", "continuous-random", "--slo", "p99=50ms", "--duration", "0.001"],
+            "random: the probe at load 0.050 measured nothing: no request completed after the warm-up in its 0.001 s run; lengthen --duration",
+        ),
     ];
     for (args, words) in cases {
         let out = lbsim(args);

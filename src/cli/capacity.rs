@@ -30,6 +30,20 @@ pub fn search_all(scenarios: Vec<(String, Scenario)>, objective: Objective, core
     })
 }
 
+/// Refuses a search that stood on a probe which measured nothing: its
+/// "does not hold" is no finding, and the capacity built on it none either.
+pub fn judged_every_probe(outcomes: &[Outcome]) -> Result<(), String> {
+    for outcome in outcomes {
+        if let Some(p) = outcome.probes.iter().find(|p| p.p99_ms.is_none() && !p.halted) {
+            return Err(format!(
+                "{}: the probe at load {:.3} measured nothing: no request completed after the warm-up in its {} s run; lengthen --duration",
+                outcome.policy, p.load, p.simulated_s
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
 use lbsim::presets::Preset;
+use lbsim::scenario::Demand;
 use lbsim::{Scenario, Simulation, Time};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -57,10 +58,14 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
         .collect::<Result<Vec<_>, String>>()?;
+    if scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
+        return Err("capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous".into());
+    }
     let cores = parallel::cores();
     let started = Instant::now();
     let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
     let wall_s = started.elapsed().as_secs_f64();
+    capacity::judged_every_probe(&outcomes)?;
     let used = cores.min(scenarios.len());
     if run.json {
         let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
