@@ -162,6 +162,10 @@ fn errors_are_messages_not_panics() {
         (&["bins", "--method", "least"], "--method takes random, best-of-d, round-robin or hash"),
         (&["bins", "--method", "hash", "--choices", "2"], "--choices belongs to --method best-of-d"),
         (&["bins", "--trials", "1"], "--trials takes a whole number from 2 to 100000"),
+        (
+            &["bins", "--balls", "1000000000", "--trials", "100000"],
+            "--balls × --trials is at most 10000000000 balls a method (minutes on a core), not 100000000000000",
+        ),
         (&["bins", "--seed", "-1"], "--seed takes a whole number from 0 to 9007199254740991"),
         (&["bins", "--bins"], "--bins needs a value"),
         (&["bins", "--set", "load=1"], "unknown option `--set` for bins"),

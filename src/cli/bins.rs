@@ -10,6 +10,9 @@ use std::time::Instant;
 
 /// Most trials of one method.
 pub const MAX_TRIALS: u64 = 100_000;
+/// Most balls one method throws over all its trials: at some 10^8 throws a
+/// second, minutes on a core. Each bound alone would allow 10^14 (days).
+pub const MAX_THROWS: u64 = 10_000_000_000;
 
 #[derive(Debug, PartialEq)]
 pub struct BinsArgs {
@@ -51,6 +54,12 @@ pub fn parse(args: &[String]) -> Result<BinsArgs, String> {
             }
             extra => return Err(format!("unexpected argument `{extra}`: bins takes only options")),
         }
+    }
+    if balls * trials > MAX_THROWS {
+        return Err(format!(
+            "--balls × --trials is at most {MAX_THROWS} balls a method (minutes on a core), not {}",
+            balls * trials
+        ));
     }
     if choices.is_some() && !methods.iter().any(|m| m == "best-of-d") {
         return Err(
@@ -252,6 +261,7 @@ mod tests {
             ("--balls -5", "--balls takes a whole number"),
             ("--balls 1e6", "--balls takes a whole number"),
             ("--trials 1", "--trials takes a whole number from 2 to 100000 (a standard error needs two)"),
+            ("--balls 100_000_001 --trials 100", "--balls × --trials is at most 10000000000"),
             ("--seed soon", "--seed takes a whole number from 0 to 9007199254740991"),
             (
                 "--choices 0",
