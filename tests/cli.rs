@@ -434,3 +434,13 @@ fn bins_prints_each_method_beside_theory_and_repeats_its_json() {
     assert_ne!(other_seed["rows"][0]["max_minus_mean"], first["rows"][0]["max_minus_mean"]);
     assert_eq!(without_walls(first), without_walls(second));
 }
+
+#[test]
+fn long_work_prints_no_progress_when_stderr_is_not_a_terminal() {
+    // A few seconds of wall time, past the quiet start after which a
+    // terminal would see a bar: here stderr is a pipe, and stays empty.
+    let out = lbsim(&["run", "benchmark", "--duration", "30"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).starts_with("policy p2c-piggyback"), "{}", text(&out.stdout));
+}

@@ -3,6 +3,7 @@
 //! depend on the number of threads.
 
 use super::parallel::{cores, map_on_cores};
+use super::progress::Progress;
 use lbsim::bins::{Experiment, Method, Outcome, MAX_BALLS, MAX_BINS, MAX_D};
 use lbsim::scenario::MAX_SEED;
 use std::fmt::Write;
@@ -140,11 +141,17 @@ pub fn run(args: &BinsArgs) -> Result<(), String> {
 
 /// Each method's outcome and the wall seconds its trials took on `threads`.
 fn measure(args: &BinsArgs, threads: usize) -> Vec<(Outcome, f64)> {
+    let trials = args.methods.len() as u64 * args.trials;
+    let progress = Progress::new(trials, format!("of {trials} trials"));
     let mut rows = Vec::new();
     for &method in &args.methods {
         let experiment = Experiment { balls: args.balls, bins: args.bins, method, seed: args.seed };
         let started = Instant::now();
-        let spreads = map_on_cores(args.trials as usize, threads, |t| experiment.trial(t as u64));
+        let spreads = map_on_cores(args.trials as usize, threads, |t| {
+            let spread = experiment.trial(t as u64);
+            progress.inc(1);
+            spread
+        });
         rows.push((Outcome::of(&experiment, &spreads), started.elapsed().as_secs_f64()));
     }
     rows

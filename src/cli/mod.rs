@@ -9,6 +9,7 @@ mod keys;
 mod parallel;
 mod plot;
 mod precision;
+mod progress;
 pub mod report;
 mod runner;
 

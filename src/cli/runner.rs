@@ -7,6 +7,7 @@ use super::keys;
 use super::parallel;
 use super::plot;
 use super::precision::Precision;
+use super::progress::{self, Progress};
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
@@ -14,11 +15,11 @@ use lbsim::metrics::SamplePoint;
 use lbsim::presets::Preset;
 use lbsim::scenario::Demand;
 use lbsim::{Scenario, Simulation, Time};
-use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// Runs the command line; returns the process exit code.
 pub fn main_with(argv: &[String]) -> i32 {
+    progress::start_clock();
     match dispatch(argv) {
         Ok(()) => 0,
         Err(message) => {
@@ -253,13 +254,12 @@ pub(super) fn simulate_keeping_series(scenario: &Scenario) -> Result<(Simulation
 }
 
 /// Runs to the scenario's duration, or until `watch` says stop, in steps
-/// short enough that no series point is missed; shows progress on a terminal
-/// once the run has taken more than a second.
+/// short enough that no series point is missed, with progress on a terminal.
 fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulation, f64), String> {
     let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
-    let interactive = std::io::stderr().is_terminal();
+    let progress = Progress::new(end.0, format!("of {} simulated s", scenario.duration_s));
     let longest_step = Time::from_secs(60.0);
     let chunks = 200u64.max(end.0.div_ceil(longest_step.0));
     for k in 1..=chunks {
@@ -267,19 +267,9 @@ fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulati
         if watch.look(&sim) {
             break;
         }
-        if interactive && started.elapsed().as_secs_f64() > 1.0 {
-            eprint!(
-                "\r  {:>3}% · {:.1} of {:.1} simulated s",
-                k * 100 / chunks,
-                sim.now().as_secs(),
-                end.as_secs()
-            );
-            let _ = std::io::stderr().flush();
-        }
+        progress.set(sim.now().0);
     }
-    if interactive && started.elapsed().as_secs_f64() > 1.0 {
-        eprint!("\r{:60}\r", "");
-    }
+    drop(progress);
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
     }
