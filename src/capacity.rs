@@ -46,6 +46,9 @@ pub struct Probe {
     /// run had to stop (too many requests in flight) or measured nothing.
     pub p99_ms: Option<Interval>,
     pub simulated_s: f64,
+    /// Whether the run had to stop (too many requests in flight): without
+    /// it, no p99 means the run measured nothing, and judged nothing.
+    pub halted: bool,
     pub holds: bool,
 }
 
@@ -151,7 +154,7 @@ impl Search {
         self.running = match Simulation::new(&scenario) {
             Ok(sim) => Some(Running { sim, until: Time::from_secs(scenario.duration_s), longer }),
             Err(_) => {
-                self.probes.push(Probe { load, p99_ms: None, simulated_s: 0.0, holds: false });
+                self.probes.push(Probe { load, p99_ms: None, simulated_s: 0.0, halted: false, holds: false });
                 self.phase = Phase::Done { capacity: None };
                 None
             }
@@ -198,7 +201,8 @@ fn judge(sim: &Simulation, objective: Objective) -> Probe {
     let load = sim.scenario().load;
     let summary = sim.summary();
     let figures = if objective.latency { summary.confidence.latency_ms } else { summary.confidence.queue_ms };
-    let measured = sim.halted().is_none() && summary.latency_ms.count > 0;
+    let halted = sim.halted().is_some();
+    let measured = !halted && summary.latency_ms.count > 0;
     let p99 = measured.then_some(figures.p99);
     let holds = summary.counts.failed == 0
         && match p99 {
@@ -209,5 +213,5 @@ fn judge(sim: &Simulation, objective: Objective) -> Probe {
             },
             None => false,
         };
-    Probe { load, p99_ms: p99, simulated_s: summary.simulated_s, holds }
+    Probe { load, p99_ms: p99, simulated_s: summary.simulated_s, halted, holds }
 }

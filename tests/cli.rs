@@ -162,9 +162,21 @@ fn errors_are_messages_not_panics() {
         (&["bins", "--method", "least"], "--method takes random, best-of-d, round-robin or hash"),
         (&["bins", "--method", "hash", "--choices", "2"], "--choices belongs to --method best-of-d"),
         (&["bins", "--trials", "1"], "--trials takes a whole number from 2 to 100000"),
+        (
+            &["bins", "--balls", "1000000000", "--trials", "100000"],
+            "--balls × --trials is at most 10000000000 balls a method (minutes on a core), not 100000000000000",
+        ),
         (&["bins", "--seed", "-1"], "--seed takes a whole number from 0 to 9007199254740991"),
         (&["bins", "--bins"], "--bins needs a value"),
         (&["bins", "--set", "load=1"], "unknown option `--set` for bins"),
+        (
+            &["capacity", "continuous-random", "--slo", "p99=50ms", "--set", "demand=spike"],
+            "capacity searches over load, which demand=spike ignores",
+        ),
+        (
+            &["capacity", "continuous-random", "--slo", "p99=50ms", "--duration", "0.001"],
+            "random: the probe at load 0.050 measured nothing: no request completed after the warm-up in its 0.001 s run; lengthen --duration",
+        ),
     ];
     for (args, words) in cases {
         let out = lbsim(args);
@@ -570,4 +582,14 @@ fn keys_lists_and_counts_keys_from_one_chooser_pool() {
     let stdout = text(&lbsim(&["keys", "default", "--set", "policy=ring", "--set", "subset_size=1"]).stdout);
     assert!(stdout.contains("as chooser 0 places them over its pool of 1 of 10 servers"), "{stdout}");
     assert!(stdout.contains("keys per server: 5→10000"), "{stdout}");
+}
+
+#[test]
+fn long_work_prints_no_progress_when_stderr_is_not_a_terminal() {
+    // A few seconds of wall time, past the quiet start after which a
+    // terminal would see a bar: here stderr is a pipe, and stays empty.
+    let out = lbsim(&["run", "benchmark", "--duration", "30"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).starts_with("policy p2c-piggyback"), "{}", text(&out.stdout));
 }

@@ -42,7 +42,8 @@ usage:
                 [--trials T] [--seed N] [--json]
                 throws M balls (10^6) into N bins (100), T times (200), by each method: best-of-d gives a row
                 for each d of --choices (1 is random; 1,2 by default); prints the mean max − mean and max − min
-                with standard errors beside theory, trials in parallel on every core
+                with standard errors beside theory, trials in parallel on every core; M × T is at most
+                10^10 a method (minutes on a core)
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in

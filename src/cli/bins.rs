@@ -4,6 +4,7 @@
 
 use super::output;
 use super::parallel::{cores, map_on_cores};
+use super::progress::Progress;
 use lbsim::bins::{Experiment, Method, Outcome, MAX_BALLS, MAX_BINS, MAX_D};
 use lbsim::scenario::MAX_SEED;
 use std::fmt::Write;
@@ -11,6 +12,9 @@ use std::time::Instant;
 
 /// Most trials of one method.
 pub const MAX_TRIALS: u64 = 100_000;
+/// Most balls one method throws over all its trials: at some 10^8 throws a
+/// second, minutes on a core. Each bound alone would allow 10^14 (days).
+pub const MAX_THROWS: u64 = 10_000_000_000;
 
 #[derive(Debug, PartialEq)]
 pub struct BinsArgs {
@@ -52,6 +56,12 @@ pub fn parse(args: &[String]) -> Result<BinsArgs, String> {
             }
             extra => return Err(format!("unexpected argument `{extra}`: bins takes only options")),
         }
+    }
+    if balls * trials > MAX_THROWS {
+        return Err(format!(
+            "--balls × --trials is at most {MAX_THROWS} balls a method (minutes on a core), not {}",
+            balls * trials
+        ));
     }
     if choices.is_some() && !methods.iter().any(|m| m == "best-of-d") {
         return Err(
@@ -132,11 +142,17 @@ pub fn run(args: &BinsArgs) -> Result<(), String> {
 
 /// Each method's outcome and the wall seconds its trials took on `threads`.
 fn measure(args: &BinsArgs, threads: usize) -> Vec<(Outcome, f64)> {
+    let trials = args.methods.len() as u64 * args.trials;
+    let progress = Progress::new(trials, format!("of {trials} trials"));
     let mut rows = Vec::new();
     for &method in &args.methods {
         let experiment = Experiment { balls: args.balls, bins: args.bins, method, seed: args.seed };
         let started = Instant::now();
-        let spreads = map_on_cores(args.trials as usize, threads, |t| experiment.trial(t as u64));
+        let spreads = map_on_cores(args.trials as usize, threads, |t| {
+            let spread = experiment.trial(t as u64);
+            progress.inc(1);
+            spread
+        });
         rows.push((Outcome::of(&experiment, &spreads), started.elapsed().as_secs_f64()));
     }
     rows
@@ -253,6 +269,7 @@ mod tests {
             ("--balls -5", "--balls takes a whole number"),
             ("--balls 1e6", "--balls takes a whole number"),
             ("--trials 1", "--trials takes a whole number from 2 to 100000 (a standard error needs two)"),
+            ("--balls 100_000_001 --trials 100", "--balls × --trials is at most 10000000000"),
             ("--seed soon", "--seed takes a whole number from 0 to 9007199254740991"),
             (
                 "--choices 0",

@@ -2,7 +2,8 @@
 //! `lbsim::capacity`), the policies searched in parallel, one per core.
 
 use super::parallel::map_on_cores;
-use lbsim::capacity::{Objective, Outcome, Search};
+use super::progress::Progress;
+use lbsim::capacity::{Objective, Outcome, Search, MOST_PROBES};
 use lbsim::Scenario;
 
 /// `p99=200ms` (queue time) or `latency-p99=250ms`; the unit may be left out.
@@ -21,13 +22,43 @@ pub fn parse_objective(text: &str) -> Result<Objective, String> {
     }
 }
 
-/// Searches every `(policy, scenario)` on up to `cores` threads; returns the
-/// outcomes in the order given.
+/// Events a search runs between looks at its progress.
+const STEP_EVENTS: u64 = 1_000_000;
+
+/// Searches every `(policy, scenario)` on up to `cores` threads, with
+/// progress in probes on a terminal; returns the outcomes in the order given.
 pub fn search_all(scenarios: Vec<(String, Scenario)>, objective: Objective, cores: usize) -> Vec<Outcome> {
+    let most = MOST_PROBES as u64;
+    let progress =
+        Progress::new(scenarios.len() as u64 * most, format!("of probes, {} policies", scenarios.len()));
     map_on_cores(scenarios.len(), cores, |index| {
         let (policy, scenario) = &scenarios[index];
-        Search::new(policy.clone(), scenario.clone(), objective).run()
+        let mut search = Search::new(policy.clone(), scenario.clone(), objective);
+        let mut probes = 0;
+        while !search.done() {
+            search.step(STEP_EVENTS);
+            let now = search.probes().len() as u64;
+            progress.inc(now - probes);
+            probes = now;
+        }
+        // A search that ends early leaves probes it will not need.
+        progress.inc(most.saturating_sub(probes));
+        search.outcome()
     })
+}
+
+/// Refuses a search that stood on a probe which measured nothing: its
+/// "does not hold" is no finding, and the capacity built on it none either.
+pub fn judged_every_probe(outcomes: &[Outcome]) -> Result<(), String> {
+    for outcome in outcomes {
+        if let Some(p) = outcome.probes.iter().find(|p| p.p99_ms.is_none() && !p.halted) {
+            return Err(format!(
+                "{}: the probe at load {:.3} measured nothing: no request completed after the warm-up in its {} s run; lengthen --duration",
+                outcome.policy, p.load, p.simulated_s
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

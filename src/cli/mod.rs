@@ -10,6 +10,7 @@ mod output;
 mod parallel;
 mod plot;
 mod precision;
+mod progress;
 pub mod report;
 mod runner;
 mod source;

@@ -8,16 +8,18 @@ use super::output;
 use super::parallel;
 use super::plot;
 use super::precision::Precision;
+use super::progress::{self, Progress};
 use super::report;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
+use lbsim::scenario::Demand;
 use lbsim::{Scenario, Simulation, Time};
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Runs the command line; returns the process exit code.
 pub fn main_with(argv: &[String]) -> i32 {
+    progress::start_clock();
     match dispatch(argv) {
         Ok(()) => 0,
         Err(message) => {
@@ -62,10 +64,14 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
         .collect::<Result<Vec<_>, String>>()?;
+    if scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
+        return Err("capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous".into());
+    }
     let cores = parallel::cores();
     let started = Instant::now();
     let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
     let wall_s = started.elapsed().as_secs_f64();
+    capacity::judged_every_probe(&outcomes)?;
     let used = cores.min(scenarios.len());
     if run.json {
         let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
@@ -231,13 +237,12 @@ pub(super) fn simulate_keeping_series(scenario: &Scenario) -> Result<(Simulation
 }
 
 /// Runs to the scenario's duration, or until `watch` says stop, in steps
-/// short enough that no series point is missed; shows progress on a terminal
-/// once the run has taken more than a second.
+/// short enough that no series point is missed, with progress on a terminal.
 fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulation, f64), String> {
     let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
-    let interactive = std::io::stderr().is_terminal();
+    let progress = Progress::new(end.0, format!("of {} simulated s", scenario.duration_s));
     let longest_step = Time::from_secs(60.0);
     let chunks = 200u64.max(end.0.div_ceil(longest_step.0));
     for k in 1..=chunks {
@@ -245,18 +250,9 @@ fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulati
         if watch.look(&sim) {
             break;
         }
-        if interactive && started.elapsed().as_secs_f64() > 1.0 {
-            output::note(format_args!(
-                "\r  {:>3}% · {:.1} of {:.1} simulated s",
-                k * 100 / chunks,
-                sim.now().as_secs(),
-                end.as_secs()
-            ))?;
-        }
+        progress.set(sim.now().0);
     }
-    if interactive && started.elapsed().as_secs_f64() > 1.0 {
-        output::note(format_args!("\r{:60}\r", ""))?;
-    }
+    drop(progress);
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
     }
