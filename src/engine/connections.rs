@@ -7,17 +7,27 @@
 //! every balancer. Without an idle timeout a connection stays
 //! warm once opened and one bit records it (a million connections in 128 KB,
 //! which the caches hold); with one, each entry is the time it goes cold.
+//!
+//! A client has one connection to each server (seed 000: sessions stick to a
+//! server because a handshake is expensive, so the client opens it once), so
+//! a request that finds its connection's handshake still under way waits for
+//! that handshake to end rather than overtaking it or opening a second one.
 
 use super::Timing;
 use crate::time::Time;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 pub enum Connections {
     /// No handshakes are owed: balancers keep their connections warm, or
     /// the scenario has no handshake.
     Untracked,
-    /// Without an idle timeout: a bit per connection, set once it opened.
-    Lasting(Vec<u64>),
-    /// With an idle timeout: when each connection goes cold.
+    /// Without an idle timeout: a bit per connection, set once its
+    /// handshake began, and the handshakes not yet over.
+    Lasting(Vec<u64>, UnderWay),
+    /// With an idle timeout: when each connection goes cold, the idle
+    /// timeout after the last request sent over it left (a handshake's end,
+    /// while one is under way).
     Expiring(Vec<Time>),
 }
 
@@ -28,7 +38,7 @@ impl Connections {
         let kind = if !clients_connect || timing.handshake == Time::ZERO {
             Connections::Untracked
         } else if timing.idle_timeout.is_none() {
-            Connections::Lasting(Vec::new())
+            Connections::Lasting(Vec::new(), UnderWay::default())
         } else {
             Connections::Expiring(Vec::new())
         };
@@ -39,28 +49,42 @@ impl Connections {
     pub fn cold(&self, entries: usize) -> Connections {
         match self {
             Connections::Untracked => Connections::Untracked,
-            Connections::Lasting(_) => Connections::Lasting(vec![0; entries.div_ceil(64)]),
+            Connections::Lasting(..) => {
+                Connections::Lasting(vec![0; entries.div_ceil(64)], UnderWay::default())
+            }
             Connections::Expiring(_) => Connections::Expiring(super::huge_pages::filled(entries, Time::ZERO)),
         }
     }
 
-    /// The handshake owed to send over connection `entry` at `now`; it is
-    /// warm from then on.
+    /// How long a request sent over connection `entry` at `now` waits
+    /// before it leaves: a whole handshake on a cold connection (which it
+    /// begins), the rest of one under way, nothing on a warm one.
     pub fn open(&mut self, entry: usize, now: Time, timing: &Timing) -> Time {
         match self {
             Connections::Untracked => Time::ZERO,
-            Connections::Lasting(bits) if !is_open(bits, entry) => {
-                mark_open(bits, entry);
-                timing.handshake
-            }
-            Connections::Lasting(_) => Time::ZERO,
-            Connections::Expiring(warm_until) => match warm_until.get_mut(entry) {
-                Some(warm_until) => {
-                    let handshake = if now < *warm_until { Time::ZERO } else { timing.handshake };
-                    *warm_until = timing.idle_timeout.map_or(Time::NEVER, |idle| now + handshake + idle);
-                    handshake
+            Connections::Lasting(bits, under_way) => {
+                under_way.forget_ended(now);
+                if is_open(bits, entry) {
+                    under_way.rest(entry, now)
+                } else {
+                    mark_open(bits, entry);
+                    under_way.begin(entry, now + timing.handshake);
+                    timing.handshake
                 }
-                None => Time::ZERO,
+            }
+            Connections::Expiring(goes_cold) => match (goes_cold.get_mut(entry), timing.idle_timeout) {
+                (Some(goes_cold), Some(idle)) => {
+                    let wait = if now < *goes_cold {
+                        // The last request left at `goes_cold - idle`: later
+                        // than now only when it waits for a handshake.
+                        (*goes_cold - idle).saturating_sub(now)
+                    } else {
+                        timing.handshake
+                    };
+                    *goes_cold = now + wait + idle;
+                    wait
+                }
+                _ => Time::ZERO,
             },
         }
     }
@@ -68,10 +92,11 @@ impl Connections {
     /// Copies the state of connection `from` to connection `to` of `into`.
     pub fn copy_into(&self, from: usize, into: &mut Connections, to: usize) {
         match (self, into) {
-            (Connections::Lasting(old), Connections::Lasting(new)) => {
+            (Connections::Lasting(old, old_under_way), Connections::Lasting(new, new_under_way)) => {
                 if let Some(word) = new.get_mut(to / 64) {
                     let bit = 1 << (to % 64);
                     *word = if is_open(old, from) { *word | bit } else { *word & !bit };
+                    new_under_way.copy(old_under_way.ends_at(from), to);
                 }
             }
             (Connections::Expiring(old), Connections::Expiring(new)) => {
@@ -87,15 +112,68 @@ impl Connections {
     pub fn prefetch(&self, entry: usize) {
         match self {
             Connections::Untracked => {}
-            Connections::Lasting(bits) => {
+            Connections::Lasting(bits, _) => {
                 if let Some(word) = bits.get(entry / 64) {
                     super::prefetch::prefetch(word);
                 }
             }
-            Connections::Expiring(warm_until) => {
-                if let Some(warm_until) = warm_until.get(entry) {
-                    super::prefetch::prefetch(warm_until);
+            Connections::Expiring(goes_cold) => {
+                if let Some(goes_cold) = goes_cold.get(entry) {
+                    super::prefetch::prefetch(goes_cold);
                 }
+            }
+        }
+    }
+}
+
+/// The handshakes under way on lasting connections, by connection and in
+/// the order they end, so that ended ones are forgotten: once every
+/// connection in use has opened it is empty, and a warm send costs one
+/// look at it.
+#[derive(Default)]
+pub struct UnderWay {
+    /// When each ends, earliest first; an entry whose end no longer matches
+    /// `by_entry` was overwritten by a copy and is skipped.
+    ends: BinaryHeap<Reverse<(Time, usize)>>,
+    by_entry: HashMap<usize, Time>,
+}
+
+impl UnderWay {
+    fn forget_ended(&mut self, now: Time) {
+        while let Some(&Reverse((end, entry))) = self.ends.peek() {
+            if end > now {
+                break;
+            }
+            self.ends.pop();
+            if self.by_entry.get(&entry) == Some(&end) {
+                self.by_entry.remove(&entry);
+            }
+        }
+    }
+
+    fn begin(&mut self, entry: usize, end: Time) {
+        self.ends.push(Reverse((end, entry)));
+        self.by_entry.insert(entry, end);
+    }
+
+    /// What is left at `now` of the handshake under way on `entry`.
+    fn rest(&self, entry: usize, now: Time) -> Time {
+        self.ends_at(entry).map_or(Time::ZERO, |end| end.saturating_sub(now))
+    }
+
+    fn ends_at(&self, entry: usize) -> Option<Time> {
+        if self.by_entry.is_empty() {
+            return None;
+        }
+        self.by_entry.get(&entry).copied()
+    }
+
+    /// Makes `entry`'s handshake the one ending at `end`, or none.
+    fn copy(&mut self, end: Option<Time>, entry: usize) {
+        match end {
+            Some(end) => self.begin(entry, end),
+            None => {
+                self.by_entry.remove(&entry);
             }
         }
     }
@@ -137,7 +215,7 @@ mod tests {
     fn lasting_connections_shake_hands_once_each() {
         let timing = timing(10.0, None);
         let mut c = Connections::new(130, true, &timing);
-        assert!(matches!(c, Connections::Lasting(_)));
+        assert!(matches!(c, Connections::Lasting(..)));
         for entry in [0, 63, 64, 129] {
             assert_eq!(c.open(entry, Time(5), &timing), timing.handshake);
             assert_eq!(c.open(entry, Time::from_secs(9e4), &timing), Time::ZERO);
@@ -160,6 +238,22 @@ mod tests {
         assert_eq!(c.open(3, Time::from_ms(109.0), &timing), Time::ZERO);
         assert_eq!(c.open(3, Time::from_ms(208.0), &timing), Time::ZERO);
         assert_eq!(c.open(3, Time::from_ms(308.0), &timing), timing.handshake);
+    }
+
+    #[test]
+    fn a_request_meeting_a_handshake_under_way_waits_for_the_rest_of_it() {
+        for timing in [timing(10.0, None), timing(10.0, Some(100.0))] {
+            let mut c = Connections::new(70, true, &timing);
+            assert_eq!(c.open(65, Time::from_ms(2.0), &timing), timing.handshake);
+            assert_eq!(c.open(65, Time::from_ms(5.0), &timing), Time::from_ms(7.0));
+            assert_eq!(c.open(65, Time::from_ms(12.0), &timing), Time::ZERO);
+            // A copy keeps a handshake under way.
+            assert_eq!(c.open(3, Time::from_ms(20.0), &timing), timing.handshake);
+            let mut moved = c.cold(2);
+            c.copy_into(3, &mut moved, 1);
+            assert_eq!(moved.open(1, Time::from_ms(26.0), &timing), Time::from_ms(4.0));
+            assert_eq!(moved.open(1, Time::from_ms(30.0), &timing), Time::ZERO);
+        }
     }
 
     #[test]

@@ -255,3 +255,51 @@ fn a_placed_request_records_its_key_and_where_it_went() {
     let passed = bounded.snapshot(0).decisions.into_iter().filter(|d| d.candidates.len() == 2).count();
     assert!(passed > 0, "at c = 1.05 some key's place is over the bound");
 }
+
+/// One client, one server with 100 slots (room for every request), constant
+/// 100 ms service, 50 ms each way and a handshake of 4 round trips (400 ms),
+/// with sessions of 3 requests arriving about 17 a second: several start
+/// while the one connection's first handshake is under way. The first
+/// request (created at t₁) pays the whole handshake; a request created at t
+/// pays what is left of it, t₁ + 400 − t, and none once it is over, so its
+/// latency is exactly 2 × 50 + 100 + max(0, t₁ + 400 − t) ms.
+#[test]
+fn requests_wait_for_a_handshake_under_way_and_pay_none_after_it() {
+    for idle_timeout in ["none", "60000"] {
+        let mut scenario = Scenario::default();
+        let pairs = [
+            ("servers", "1"),
+            ("slots", "100"),
+            ("clients", "1"),
+            ("session_length", "3"),
+            ("service", "constant"),
+            ("service_mean_ms", "100"),
+            ("client_delay_ms", "50"),
+            ("handshake_round_trips", "4"),
+            ("idle_timeout_ms", idle_timeout),
+            ("load", "0.05"),
+            ("duration_s", "3"),
+        ];
+        scenario.set_many(pairs).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let mut latencies = Vec::new();
+        while let Some((time, event)) = sim.events.pop_until(Time::from_secs(3.0)) {
+            if let super::Event::ResponseAtClient { session } = event {
+                let created = sim.sessions.get(session).unwrap().request.created;
+                latencies.push((created, time - created));
+            }
+            sim.process(time, event);
+        }
+        let first = latencies.iter().map(|&(created, _)| created).min().unwrap();
+        let handshake_ends = first + Time::from_ms(400.0);
+        for &(created, latency) in &latencies {
+            let expected = Time::from_ms(200.0) + handshake_ends.saturating_sub(created);
+            assert_eq!(latency, expected, "idle {idle_timeout}: a request created at {created:?}");
+        }
+        let partly = latencies.iter().filter(|&&(c, _)| c > first && c < handshake_ends).count();
+        assert!(partly >= 2, "idle {idle_timeout}: only {partly} requests met the handshake under way");
+        assert!(latencies.len() > 50, "idle {idle_timeout}: {} responses", latencies.len());
+        let summary = sim.summary();
+        assert_eq!((summary.latency_ms.p0, summary.latency_ms.p100), (200.0, 600.0));
+    }
+}
