@@ -119,7 +119,10 @@ pub struct Summary {
 /// directly proportional to the hedge rate").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Hedging {
-    /// Copies sent per completed request.
+    /// The share of the requests completed after the warm-up that had sent
+    /// a copy (one at most each). Copies sent, over completed requests,
+    /// would count copies of requests that never completed in the same
+    /// period: above 1 in an overload.
     pub hedge_rate: f64,
     /// Service time spent on losers of a race over the service time of the
     /// requests that answered (busy slot-time as sampled every 250 ms, less
@@ -281,7 +284,7 @@ impl Simulation {
         let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
         let useful = (busy_ns - m.wasted_ns as f64).max(1.0);
         Some(Hedging {
-            hedge_rate: m.hedges as f64 / completed.max(1) as f64,
+            hedge_rate: m.hedged_completed as f64 / completed.max(1) as f64,
             extra_work: m.wasted_ns as f64 / useful,
             copies_won: m.copies_won as f64 / m.hedges.max(1) as f64,
         })
