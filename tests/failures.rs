@@ -112,7 +112,7 @@ fn retries_without_a_budget_amplify_load_during_an_outage_and_a_budget_bounds_it
         let ended = summary.counts.completed + summary.counts.failed;
         let (mean, sd) = attempts_theory(0.75, budget);
         let error = sd / (ended as f64).sqrt();
-        let measured = summary.attempts_per_request;
+        let measured = summary.attempts_per_request.unwrap();
         assert!(
             (measured - mean).abs() < 4.0 * error,
             "budget {budget}: {measured:.3}, theory {mean:.3} ± {error:.3}"

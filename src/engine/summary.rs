@@ -57,9 +57,13 @@ pub struct Summary {
     pub errors: Vec<(ErrorKind, u64)>,
     /// Retries sent (after queue timeouts and errors, within the budget).
     pub retries: u64,
-    /// Attempts per request that ended (completed or failed), over the
-    /// whole run: 1 plus retries per request, the load amplification.
-    pub attempts_per_request: f64,
+    /// Attempts sent per request created, over the whole run: 1 plus
+    /// retries per request, the load amplification. Requests still in
+    /// flight count with the attempts they made so far, as the retries
+    /// count theirs (dividing by the requests that ended would set every
+    /// retry against fewer requests than made them); `None` before any
+    /// request.
+    pub attempts_per_request: Option<f64>,
     /// The share of requests that ended (after the warm-up) that succeeded.
     pub availability: f64,
     /// Completed requests per simulated second after the warm-up.
@@ -210,10 +214,8 @@ impl Simulation {
             .filter(|&(_, n)| n > 0)
             .collect(),
             retries: m.counts.retried,
-            attempts_per_request: {
-                let ended = m.counts.completed + m.counts.failed;
-                1.0 + m.counts.retried as f64 / ended.max(1) as f64
-            },
+            attempts_per_request: (m.counts.created > 0)
+                .then(|| 1.0 + m.counts.retried as f64 / m.counts.created as f64),
             availability: {
                 let ended = latency.count() + m.failure_latency.count();
                 if ended > 0 {
