@@ -593,3 +593,42 @@ fn long_work_prints_no_progress_when_stderr_is_not_a_terminal() {
     assert_eq!(text(&out.stderr), "");
     assert!(text(&out.stdout).starts_with("policy p2c-piggyback"), "{}", text(&out.stdout));
 }
+
+/// Every server down, a large budget and a 60 s backoff: no request ends in
+/// 30 s, while 16,997 retries go out for 13,385 requests. Attempts per
+/// request once divided the retries of every request by the requests that
+/// ended (none) and printed 16998.000, far above the budget's 1 + 1,000.
+/// Attempts sent over requests created is one population; before any
+/// request there is no figure.
+#[test]
+fn attempts_per_request_count_the_requests_that_made_them() {
+    let down: Vec<String> = (0..10).map(|server| format!("0s:down:{server}")).collect();
+    let failures = format!("failures={}", down.join(","));
+    let args = [
+        "run",
+        "default",
+        "--duration",
+        "30",
+        "--set",
+        "retry_budget=1000",
+        "--set",
+        "retry_backoff_ms=60000",
+        "--set",
+        &failures,
+    ];
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    let summary = &json["summary"];
+    let counts = &summary["counts"];
+    let (created, retried) = (counts["created"].as_f64().unwrap(), counts["retried"].as_f64().unwrap());
+    assert_eq!(counts["completed"].as_u64().unwrap() + counts["failed"].as_u64().unwrap(), 0);
+    let attempts = summary["attempts_per_request"].as_f64().unwrap();
+    assert_eq!(attempts, 1.0 + retried / created);
+    assert!(attempts > 2.0 && attempts < 1001.0, "{attempts}");
+    let stdout = text(&lbsim(&args).stdout);
+    assert!(stdout.contains(&format!(" · {attempts:.3} attempts per request · ")), "{stdout}");
+    let none = ["run", "default", "--duration", "0.001", "--set", "load=0.05", "--json"];
+    let json: serde_json::Value = serde_json::from_slice(&lbsim(&none).stdout).unwrap();
+    assert_eq!(json["summary"]["counts"]["created"], 0);
+    assert!(json["summary"]["attempts_per_request"].is_null(), "{}", json["summary"]["attempts_per_request"]);
+}

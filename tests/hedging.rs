@@ -156,3 +156,19 @@ fn a_percentile_hedges_that_share_of_requests() {
     assert!(rate.se / theory < 0.01, "standard error too large to test anything");
     assert!(rate.mean > theory - 4.0 * rate.se && rate.mean < 1.025 * theory, "{rate:?}");
 }
+
+/// Hedging after 1 µs sends a copy of every request while it is still on
+/// its way, so every completed request had sent one: the share is exactly
+/// one. Overloaded with no queue timeout, many copies are still queued when
+/// the run ends; counted against the completed requests they came to
+/// 107.7% ("of requests sent a copy"), though a request sends one at most.
+#[test]
+fn the_hedged_share_counts_the_requests_it_divides_by() {
+    let pairs =
+        [("duration_s", "2"), ("hedge_after_ms", "0.001"), ("load", "1.5"), ("queue_timeout_ms", "none")];
+    let mut sim = Simulation::new(&scenario(&pairs)).unwrap();
+    sim.run();
+    let summary = sim.summary();
+    assert!(sim.metrics().hedges > summary.latency_ms.count, "no copy is left over: the case tests nothing");
+    assert_eq!(summary.hedging.unwrap().hedge_rate, 1.0);
+}

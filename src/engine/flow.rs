@@ -469,6 +469,9 @@ impl Simulation {
         let latency = self.now - session.request.created;
         let class = session.request.class;
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
+        if self.hedges.has_sent_copy(id, (session.number, session.remaining)) {
+            self.metrics.on_hedged_completed(self.now);
+        }
         if last {
             let started = self.sessions.started(id);
             self.end_place(id);

@@ -22,15 +22,23 @@ use crate::time::Time;
 
 const NO_TWIN: u32 = u32::MAX;
 
-/// Per session place: when its request's hedge is due and its twin, if any
-/// (empty until hedging first arms); per chooser, the latencies it saw.
+/// Per session place: when its request's hedge is due, its twin, if any,
+/// and which request of its session last sent a copy (empty until hedging
+/// first arms); per chooser, the latencies it saw.
 #[derive(Default)]
 pub struct Hedges {
     due: Vec<Time>,
     twin: Vec<u32>,
+    sent_copy: Vec<RequestKey>,
     observed: Vec<Observed>,
     scratch: Vec<Time>,
 }
+
+/// A request, by its session's number and the requests to follow it: a
+/// place reused by a later request, or a later session, holds another key.
+type RequestKey = (u32, u16);
+
+const NO_REQUEST: RequestKey = (u32::MAX, u16::MAX);
 
 /// How many of a chooser's latest latencies its percentile is taken over,
 /// and how often (in responses) it is taken again.
@@ -78,6 +86,7 @@ impl Hedges {
         if self.due.len() < len {
             self.due.resize(len, Time::NEVER);
             self.twin.resize(len, NO_TWIN);
+            self.sent_copy.resize(len, NO_REQUEST);
         }
     }
 
@@ -104,6 +113,17 @@ impl Hedges {
         self.twin[original as usize] = copy;
         self.twin[copy as usize] = original;
         self.due[copy as usize] = Time::NEVER;
+    }
+
+    /// Notes that request `key`, at place `id`, sent a copy.
+    fn sent_copy_for(&mut self, id: u32, key: RequestKey) {
+        self.grow_to(id);
+        self.sent_copy[id as usize] = key;
+    }
+
+    /// Whether request `key`, at place `id`, sent a copy.
+    pub(super) fn has_sent_copy(&self, id: u32, key: RequestKey) -> bool {
+        self.sent_copy.get(id as usize) == Some(&key)
     }
 
     /// Ends the race of place `id`: returns its twin, if it had one.
@@ -186,6 +206,7 @@ impl Simulation {
         {
             return;
         }
+        let key = (session.number, session.remaining);
         let to_chooser = match session.balancer() {
             Some(_) => Stage::ResponseToBalancer,
             None => Stage::ResponseToClient,
@@ -198,12 +219,13 @@ impl Simulation {
                 // from the chooser, cancels it before it reaches its server.
                 self.metrics.on_hedge(self.now);
                 self.metrics.counts.discarded += 1;
+                self.hedges.sent_copy_for(id, key);
                 return;
             }
             _ => return,
         }
         let mut copy = session.clone();
-        let (class, key) = (copy.request.class, (copy.number, copy.remaining));
+        let class = copy.request.class;
         copy.fate = Fate::Copy;
         copy.request = Request::new(self.now, (class, self.work.copy_demand(self.streams.work, key, class)));
         // The copy answers for the request: its latency runs from the request's creation.
@@ -215,6 +237,9 @@ impl Simulation {
             original.fate = Fate::Raced;
         }
         self.hedges.link(id, copy_id);
+        // Either twin may answer: both carry the request's key.
+        self.hedges.sent_copy_for(id, key);
+        self.hedges.sent_copy_for(copy_id, key);
         self.metrics.on_hedge(self.now);
         let position = self.pick_other(chooser, avoid);
         self.send_to_server(copy_id, chooser, position);

@@ -57,9 +57,13 @@ pub struct Summary {
     pub errors: Vec<(ErrorKind, u64)>,
     /// Retries sent (after queue timeouts and errors, within the budget).
     pub retries: u64,
-    /// Attempts per request that ended (completed or failed), over the
-    /// whole run: 1 plus retries per request, the load amplification.
-    pub attempts_per_request: f64,
+    /// Attempts sent per request created, over the whole run: 1 plus
+    /// retries per request, the load amplification. Requests still in
+    /// flight count with the attempts they made so far, as the retries
+    /// count theirs (dividing by the requests that ended would set every
+    /// retry against fewer requests than made them); `None` before any
+    /// request.
+    pub attempts_per_request: Option<f64>,
     /// The share of requests that ended (after the warm-up) that succeeded.
     pub availability: f64,
     /// Completed requests per simulated second after the warm-up.
@@ -119,7 +123,10 @@ pub struct Summary {
 /// directly proportional to the hedge rate").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Hedging {
-    /// Copies sent per completed request.
+    /// The share of the requests completed after the warm-up that had sent
+    /// a copy (one at most each). Copies sent, over completed requests,
+    /// would count copies of requests that never completed in the same
+    /// period: above 1 in an overload.
     pub hedge_rate: f64,
     /// Service time spent on losers of a race over the service time of the
     /// requests that answered (busy slot-time as sampled every 250 ms, less
@@ -207,10 +214,8 @@ impl Simulation {
             .filter(|&(_, n)| n > 0)
             .collect(),
             retries: m.counts.retried,
-            attempts_per_request: {
-                let ended = m.counts.completed + m.counts.failed;
-                1.0 + m.counts.retried as f64 / ended.max(1) as f64
-            },
+            attempts_per_request: (m.counts.created > 0)
+                .then(|| 1.0 + m.counts.retried as f64 / m.counts.created as f64),
             availability: {
                 let ended = latency.count() + m.failure_latency.count();
                 if ended > 0 {
@@ -281,7 +286,7 @@ impl Simulation {
         let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
         let useful = (busy_ns - m.wasted_ns as f64).max(1.0);
         Some(Hedging {
-            hedge_rate: m.hedges as f64 / completed.max(1) as f64,
+            hedge_rate: m.hedged_completed as f64 / completed.max(1) as f64,
             extra_work: m.wasted_ns as f64 / useful,
             copies_won: m.copies_won as f64 / m.hedges.max(1) as f64,
         })

@@ -30,7 +30,7 @@ const FIGURES: [(&str, Reader); 20] = [
     ("misrouted", |s| last_change(s).map_or(f64::NAN, |c| c.misrouted as f64)),
     ("failing_share", |s| failing(s).map_or(0.0, |f| f.share)),
     ("availability", |s| s.availability),
-    ("attempts_per_request", |s| s.attempts_per_request),
+    ("attempts_per_request", |s| s.attempts_per_request.unwrap_or(f64::NAN)),
     ("local_share", |s| s.local_share().unwrap_or(f64::NAN)),
 ];
 

@@ -290,13 +290,17 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             )
         }
         Sentence::Retries => {
+            let Some(attempts) = s.attempts_per_request else {
+                return Some("No request has been made yet.".to_string());
+            };
             let budget = scenario.retry_budget;
-            let twin = versus.map_or(String::new(), |v| {
-                format!("; with {}, {:.2} each", v.label, v.summary.attempts_per_request)
-            });
+            let twin = versus
+                .and_then(|v| {
+                    Some(format!("; with {}, {:.2} each", v.label, v.summary.attempts_per_request?))
+                })
+                .unwrap_or_default();
             format!(
-                "Requests made {:.2} attempts each on average ({} retries in all), where a budget of {} retries allows at most {}{twin}. {}",
-                s.attempts_per_request,
+                "Requests made {attempts:.2} attempts each on average ({} retries in all), where a budget of {} retries allows at most {}{twin}. {}",
                 thousands(s.retries),
                 thousands(budget.into()),
                 thousands(u64::from(budget) + 1),
@@ -550,7 +554,10 @@ mod tests {
         assert!(words.contains(&format!("against {} with random.", percent(random.availability))), "{words}");
         let words = Readback::parse("retries").unwrap().words(&scenario, &least, None);
         assert!(
-            words.starts_with(&format!("Requests made {:.2} attempts each", least.attempts_per_request)),
+            words.starts_with(&format!(
+                "Requests made {:.2} attempts each",
+                least.attempts_per_request.unwrap()
+            )),
             "{words}"
         );
         assert!(words.contains("a budget of 10 retries allows at most 11."), "{words}");

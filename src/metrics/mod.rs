@@ -179,9 +179,11 @@ pub struct Metrics {
     pub class_latency: Vec<Histogram>,
     /// Queue timeouts suffered by each class's completed requests.
     pub class_retries: Vec<u64>,
-    /// After the warm-up: hedged copies sent, races a copy won, and the
-    /// service time (ns) spent on losers of a race.
+    /// After the warm-up: hedged copies sent, completed requests that had
+    /// sent one, races a copy won, and the service time (ns) spent on
+    /// losers of a race.
     pub hedges: u64,
+    pub hedged_completed: u64,
     pub copies_won: u64,
     pub wasted_ns: u64,
     /// Age of the older load counter behind each piggybacked decision.
@@ -231,6 +233,7 @@ impl Metrics {
             class_retries: vec![0; per_class.len()],
             class_latency: per_class,
             hedges: 0,
+            hedged_completed: 0,
             copies_won: 0,
             wasted_ns: 0,
             decision_staleness: Histogram::default(),
@@ -351,6 +354,11 @@ impl Metrics {
     pub fn on_hedge(&mut self, now: Time) {
         self.counts.hedged += 1;
         self.hedges += u64::from(self.measuring(now));
+    }
+
+    /// A request that had sent a copy completed.
+    pub fn on_hedged_completed(&mut self, now: Time) {
+        self.hedged_completed += u64::from(self.measuring(now));
     }
 
     pub fn on_copy_won(&mut self, now: Time) {

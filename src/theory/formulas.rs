@@ -2,17 +2,19 @@
 //! time, and the probability of waiting.
 
 /// Erlang C: the probability that an arrival waits in an M/M/c queue with
-/// offered load `a` = λ/μ (in slots; below `c`).
+/// offered load `a` = λ/μ (in slots); 1 when `a` reaches `c`, where the
+/// queue grows without bound.
+///
+/// Through Erlang B's recursion, B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)),
+/// then C = c·B / (c − a·(1 − B)): every B lies in (0, 1], where the sum of
+/// a^k / k! it replaces overflows once a passes about 709.
 pub fn erlang_c(c: u32, a: f64) -> f64 {
-    let rho = a / f64::from(c);
-    let mut term = 1.0;
-    let mut sum = 0.0;
-    for k in 0..c {
-        sum += term;
-        term *= a / f64::from(k + 1);
+    let slots = f64::from(c);
+    if a >= slots {
+        return 1.0;
     }
-    let last = term / (1.0 - rho);
-    last / (sum + last)
+    let b = (1..=c).fold(1.0, |b, k| a * b / (f64::from(k) + a * b));
+    slots * b / (slots - a * (1.0 - b))
 }
 
 /// Mean wait of M/M/c at utilisation `rho`: C(c, a) / (c − a), with a = c·ρ.
@@ -67,5 +69,27 @@ mod tests {
         // d = 2: the time in system is 1 + λ² + λ⁶ + λ¹⁴ + ..., the wait that less 1.
         let expected = 0.5f64.powi(2) + 0.5f64.powi(6) + 0.5f64.powi(14) + 0.5f64.powi(30);
         assert!((supermarket_wait(2, 0.5) - expected).abs() < 1e-12);
+    }
+
+    /// Past about 710 slots at 90% load, a^k / k! overflowed and Erlang C
+    /// came out NaN. The references are exact: with a whole, C is the
+    /// fraction a^c·c / ((c − a)·Σ_{k<c} a^k·c!/k! + a^c·c) of integers,
+    /// computed with Python 3's big integers and `fractions.Fraction`, then
+    /// rounded to a double.
+    #[test]
+    fn erlang_c_holds_for_thousands_of_slots() {
+        for (c, a, reference) in [
+            (1_000, 900.0, 0.0005926699663787812),
+            (1_000, 990.0, 0.6590804218808545),
+            (10_000, 9_000.0, 2.09161979441929e-25),
+            (10_000, 9_900.0, 0.22277692886414824),
+            (10_000, 9_990.0, 0.8805417113739897),
+        ] {
+            let (computed, wait) = (erlang_c(c, a), mmc_wait(c, a / f64::from(c)));
+            assert!((computed / reference - 1.0).abs() < 1e-9, "C({c}, {a}) = {computed}, not {reference}");
+            let reference_wait = reference / (f64::from(c) - a);
+            assert!((wait / reference_wait - 1.0).abs() < 1e-9, "W({c}, {a}) = {wait}, not {reference_wait}");
+        }
+        assert_eq!((erlang_c(4, 4.0), erlang_c(4, 5.0)), (1.0, 1.0));
     }
 }

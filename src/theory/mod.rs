@@ -163,6 +163,18 @@ mod tests {
     }
 
     #[test]
+    fn a_thousand_slots_have_a_finite_wait() {
+        // The summary once read "theory infinite" and a NaN share here.
+        let s = scenario(&[&EXACT[..], &[("slots", "1000"), ("load", "0.9")]].concat());
+        let t = of(&s).unwrap();
+        let share = t.waited_share.unwrap();
+        // C(1000, 900), exactly (see `formulas.rs`); W = C / (c − a) services.
+        assert!((share / 0.0005926699663787812 - 1.0).abs() < 1e-9, "{share}");
+        let wait = share / 100.0 * s.service_mean_ms;
+        assert!((t.mean_wait_ms / wait - 1.0).abs() < 1e-9, "{} not {wait}", t.mean_wait_ms);
+    }
+
+    #[test]
     fn near_models_say_why() {
         let s = scenario(&[("policy", "power-of-d"), ("slots", "1"), ("service", "exponential")]);
         let t = of(&s).unwrap();
