@@ -444,3 +444,20 @@ fn a_scenario_file_past_one_mib_is_refused_without_reading_on() {
     }
     std::fs::remove_file(big).unwrap();
 }
+
+#[test]
+fn policies_line_their_descriptions_up_after_the_longest_name() {
+    let listed = text(&lbsim(&["policies"]).stdout);
+    let column = listed.lines().map(|line| line.find("  ").unwrap() + 2).max().unwrap();
+    for line in listed.lines() {
+        let (name, description) = line.split_at(column);
+        assert!(name.ends_with("  ") && !description.starts_with(' '), "{line}");
+    }
+}
+
+#[test]
+fn an_unstable_queues_theoretical_wait_is_infinite_in_words() {
+    let out = lbsim(&["run", "theory-mm3", "--set", "load=1.5", "--duration", "20", "--warmup", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("mean queue time: theory infinite · measured"), "{stdout}");
+}

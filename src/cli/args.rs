@@ -144,12 +144,20 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
             _ => Err("fields takes only --markdown".into()),
         },
-        "policies" => Ok(Command::Policies),
-        "presets" => Ok(Command::Presets),
-        "help" | "--help" | "-h" => Ok(Command::Help),
+        "policies" => nothing_more(command, &args[1..], Command::Policies),
+        "presets" => nothing_more(command, &args[1..], Command::Presets),
+        "help" | "--help" | "-h" => nothing_more(command, &args[1..], Command::Help),
         other => Err(format!(
             "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets"
         )),
+    }
+}
+
+/// `command`, which takes no arguments, if none follow it.
+fn nothing_more(command: &str, rest: &[String], parsed: Command) -> Result<Command, String> {
+    match rest.first() {
+        None => Ok(parsed),
+        Some(extra) => Err(format!("unexpected argument `{extra}`: {command} takes none")),
     }
 }
 
@@ -206,7 +214,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.
 fn percent(text: &str) -> Result<f64, String> {
-    match text.trim().trim_end_matches('%').trim().parse::<f64>() {
+    let number = text.trim();
+    match number.strip_suffix('%').unwrap_or(number).trim().parse::<f64>() {
         Ok(value) if value > 0.0 && value < 100.0 => Ok(value / 100.0),
         _ => Err(format!(
             "--until-precision takes a percentage above 0 and below 100, such as 2%, not `{text}`"
@@ -284,6 +293,10 @@ mod tests {
         assert!(parse(&args("compare a.toml --set policy=random")).is_err());
         assert!(parse(&args("run a.toml --until-precision 0%")).is_err());
         assert!(parse(&args("run a.toml --until-precision soon")).is_err());
+        assert!(parse(&args("run a.toml --until-precision 5%%")).is_err());
+        for extra in ["policies extra", "presets --json", "help me", "fields --markdown extra"] {
+            assert!(parse(&args(extra)).is_err(), "{extra}");
+        }
         assert!(parse(&args("sweep a.toml --set load=1,2 --csv out")).is_err());
     }
 
