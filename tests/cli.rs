@@ -461,3 +461,12 @@ fn an_unstable_queues_theoretical_wait_is_infinite_in_words() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("mean queue time: theory infinite · measured"), "{stdout}");
 }
+
+#[test]
+fn a_long_argument_is_echoed_cut_short() {
+    let long = "9".repeat(100_000) + "x";
+    for args in [vec!["run", "default", "--duration", &long], vec!["bins", "--bins", &long], vec![&long]] {
+        let stderr = text(&lbsim(&args).stderr);
+        assert!(stderr.len() < 1000 && stderr.contains("(100001 characters)"), "{}", &stderr[..200]);
+    }
+}

@@ -147,6 +147,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("dc_order = \"nearest\"", "dc_order", "local-first, any"),
     ("session_length_shape = 1", "session_length_shape", "\"none\" or a number from 1.05 to 10"),
     ("session_length_shape = \"heavy\"", "session_length_shape", "\"none\" or a number"),
+    // Whole numbers beyond TOML's 64 bits, which its parser refuses itself.
+    ("seed = 18446744073709551615", "seed", "`18446744073709551615` is not allowed; expected a whole number from 0"),
+    ("servers = 99999999999999999999999 # many", "servers", "whole number from 1 to 10000"),
+    ("load = 0.5\nslots = -99_999_999_999_999_999_999", "slots", "from 1 to 1000"),
 ];
 
 #[test]
@@ -188,6 +192,19 @@ fn empty_names_and_values_are_visible_in_messages() {
     );
     let spaced = scenario.set("policy", " best ").unwrap_err().to_string();
     assert!(spaced.contains("` best `"), "{spaced}");
+}
+
+#[test]
+fn a_long_value_is_echoed_cut_short() {
+    let long = format!("policy = \"{}\"", "x".repeat(100_000));
+    let message = Scenario::from_toml(&long).unwrap_err().to_string();
+    assert!(
+        message.len() < 1000 && message.contains("(100002 characters)"),
+        "{}",
+        &message[..1000.min(message.len())]
+    );
+    let key = format!("{} = 1", "k".repeat(100_000));
+    assert!(Scenario::from_toml(&key).unwrap_err().to_string().len() < 1000);
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
+use lbsim::scenario::echo;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -148,7 +149,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => nothing_more(command, &args[1..], Command::Presets),
         "help" | "--help" | "-h" => nothing_more(command, &args[1..], Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets"
+            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets", shown = echo(other)
         )),
     }
 }
@@ -157,7 +158,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 fn nothing_more(command: &str, rest: &[String], parsed: Command) -> Result<Command, String> {
     match rest.first() {
         None => Ok(parsed),
-        Some(extra) => Err(format!("unexpected argument `{extra}`: {command} takes none")),
+        Some(extra) => Err(format!("unexpected argument {shown}: {command} takes none", shown = echo(extra))),
     }
 }
 
@@ -201,9 +202,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--theme" => plot.theme = Some(theme(&value_of("--theme")?)?),
             "--out" => plot.out = Some(PathBuf::from(value_of("--out")?)),
             "--independent-seeds" => independent_seeds = true,
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {shown}", shown = echo(flag)))
+            }
             source if scenario.is_none() => scenario = Some(ScenarioSource::parse(source)?),
-            extra => return Err(format!("unexpected argument `{extra}`")),
+            extra => return Err(format!("unexpected argument {shown}", shown = echo(extra))),
         }
     }
     let scenario = scenario.ok_or_else(|| {
@@ -218,19 +221,23 @@ fn percent(text: &str) -> Result<f64, String> {
     match number.strip_suffix('%').unwrap_or(number).trim().parse::<f64>() {
         Ok(value) if value > 0.0 && value < 100.0 => Ok(value / 100.0),
         _ => Err(format!(
-            "--until-precision takes a percentage above 0 and below 100, such as 2%, not `{text}`"
+            "--until-precision takes a percentage above 0 and below 100, such as 2%, not {shown}",
+            shown = echo(text)
         )),
     }
 }
 
 fn key_value(flag: &str, pair: &str) -> Result<(String, String), String> {
-    let (key, value) = pair.split_once('=').ok_or_else(|| format!("{flag} takes key=value, not `{pair}`"))?;
+    let (key, value) = pair
+        .split_once('=')
+        .ok_or_else(|| format!("{flag} takes key=value, not {shown}", shown = echo(pair)))?;
     Ok((key.trim().to_string(), value.trim().to_string()))
 }
 
 /// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
 fn seconds(text: &str) -> Result<String, String> {
-    let bad = || format!("`{text}` is not a duration; use seconds, or a unit: 500ms, 30s, 2m");
+    let bad =
+        || format!("{shown} is not a duration; use seconds, or a unit: 500ms, 30s, 2m", shown = echo(text));
     let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
         (n, 0.001)
     } else if let Some(n) = text.strip_suffix('s') {

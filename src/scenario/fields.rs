@@ -213,7 +213,7 @@ impl Field {
         Ok(())
     }
 
-    fn bad(&self, value: &str) -> ScenarioError {
+    pub(super) fn bad(&self, value: &str) -> ScenarioError {
         ScenarioError::BadValue { field: self.key, value: value.to_string(), allowed: self.allowed() }
     }
 
