@@ -13,6 +13,8 @@ pub enum ScenarioError {
     /// A scenario file's value of the wrong type: text for a number, a
     /// fraction for a whole number, a single value for a list.
     WrongType { field: &'static str, value: String, found: &'static str, allowed: String },
+    /// An entry of a schedule that is not one: the `position`th (from 1).
+    BadEntry { field: &'static str, position: usize, entry: String, reason: String },
     /// Values that are each allowed but do not fit together.
     Combination { fields: &'static str, message: String },
     /// A field that cannot change while a simulation runs.
@@ -30,6 +32,7 @@ impl ScenarioError {
             ScenarioError::UnknownField { field, .. } => Some(field),
             ScenarioError::BadValue { field, .. }
             | ScenarioError::WrongType { field, .. }
+            | ScenarioError::BadEntry { field, .. }
             | ScenarioError::NotLive { field }
             | ScenarioError::Refused { field, .. } => Some(field),
             ScenarioError::Combination { fields, .. } => Some(fields),
@@ -60,6 +63,9 @@ impl fmt::Display for ScenarioError {
             }
             ScenarioError::WrongType { field, value, found, allowed } => {
                 write!(f, "field `{field}`: wrong type: {} is {found}; expected {allowed}", echo(value))
+            }
+            ScenarioError::BadEntry { field, position, entry, reason } => {
+                write!(f, "entry {position} of `{field}`, {}: {reason}", echo(entry))
             }
             ScenarioError::Combination { fields, message } => write!(f, "fields {fields}: {message}"),
             ScenarioError::Refused { field, value, reason } => {

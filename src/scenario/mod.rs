@@ -12,6 +12,7 @@ pub mod fields;
 mod kinds;
 pub mod membership;
 pub mod pools;
+pub mod schedule;
 mod table;
 
 pub use drift::SpeedChange;
