@@ -104,7 +104,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("speed_changes = \"0@1s:0\"", "speed_changes", "the speed is a number from 0.01 to 100, not `0`"),
     ("speed_changes = \"0@90000s:1\"", "speed_changes", "from 0s to 86400s, not `90000s`"),
     ("speed_changes = \"0@1s:1,\"", "speed_changes", "entry 2 of `speed_changes`, an empty value: a comma too many?"),
-    ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "servers are numbered 0 to 9"),
+    ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "entry 1 of `speed_changes`, `12@1s:0.5`, names server 12, but the largest is 9"),
     ("speed_changes = [\"0@1s:1\"]", "speed_changes", "wrong type: `[\"0@1s:1\"]` is a list"),
     ("speed_changes = 3", "speed_changes", "wrong type"),
     // Membership changes: well formed, and possible when they come.
@@ -125,7 +125,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("membership = [\"10s:add\"]", "membership", "wrong type"),
     ("table_lag_ms = -1", "table_lag_ms", "a number from 0 to 600000"),
     // Failures and the reactions to them.
-    ("failures = \"10s:down:12\"", "failures, servers", "a change at 10 s is for server 12, but servers are numbered 0 to 9"),
+    ("failures = \"10s:down:12\"", "failures, servers", "entry 1 of `failures`, `10s:down:12`, names server 12, but the largest is 9: `failures` names only the 10 starting servers, not those `membership` adds"),
     ("failures = \"10s:sideways:3\"", "failures", "KIND is down, slow, fast-fail, flap or recover, not `sideways`"),
     ("failures = \"10s:slow:3\"", "failures", "slow needs x=FACTOR"),
     ("failures = \"10s:slow:3:x=2\"", "failures", "x, the factor, is a number from 0.001 to 1, not `2`"),

@@ -23,6 +23,11 @@ pub const MAX_CHANGES: usize = 100;
 pub const SPEEDS: (f64, f64) = (0.01, 100.0);
 
 impl SpeedChange {
+    /// The change as the schedule writes it (`3@10s:0.25`).
+    pub fn text(&self) -> String {
+        format!("{}@{}s:{}", self.server, format_number(self.at_s), format_number(self.speed))
+    }
+
     /// Parses `SERVER@SECONDSs:SPEED`.
     fn parse(text: &str) -> Result<SpeedChange, String> {
         let shape = || "write SERVER@SECONDSs:SPEED (3@10s:0.25)".to_string();
@@ -43,7 +48,7 @@ pub fn parse(text: &str) -> Result<Vec<SpeedChange>, ScheduleError> {
 
 /// The schedule as text that `parse` reads back.
 pub fn text(changes: &[SpeedChange]) -> String {
-    schedule::text(changes, |c| format!("{}@{}s:{}", c.server, format_number(c.at_s), format_number(c.speed)))
+    schedule::text(changes, SpeedChange::text)
 }
 
 #[cfg(test)]

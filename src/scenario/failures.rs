@@ -127,7 +127,8 @@ impl ScheduledFailure {
         }
     }
 
-    fn text(&self) -> String {
+    /// The entry as the schedule writes it (`10s:down:3:for=5s`).
+    pub fn text(&self) -> String {
         let what = self.failure.map_or("recover".into(), Failure::text);
         let (kind, options) = what.split_at(what.find(':').unwrap_or(what.len()));
         let mut text = format!("{}s:{kind}:{}{options}", format_number(self.at_s), self.server);

@@ -384,20 +384,25 @@ impl Scenario {
         }
     }
 
-    /// Each scheduled `(seconds, server)` of `fields`' schedule must name
-    /// one of the starting servers.
+    /// Each entry `(server, text)` of the schedule `fields` opens with must name one of
+    /// the starting servers: the engine applies these schedules to the
+    /// servers it starts with, not to those `membership` adds.
     fn check_servers_named(
         &self,
         fields: &'static str,
-        mut entries: impl Iterator<Item = (f64, u32)>,
+        entries: impl Iterator<Item = (u32, String)>,
     ) -> Result<(), ScenarioError> {
-        match entries.find(|&(_, server)| server >= self.servers) {
-            Some((at_s, server)) => Err(ScenarioError::Combination {
+        let field = fields.split(',').next().unwrap_or(fields);
+        let mut entries = entries.enumerate();
+        match entries.find(|(_, (server, _))| *server >= self.servers) {
+            Some((i, (server, entry))) => Err(ScenarioError::Combination {
                 fields,
                 message: format!(
-                    "a change at {} s is for server {server}, but servers are numbered 0 to {}",
-                    fields::format_number(at_s),
-                    self.servers - 1
+                    "entry {} of `{field}`, {}, names server {server}, but the largest is {}: `{field}` names only the {} starting servers, not those `membership` adds",
+                    i + 1,
+                    echo(&entry),
+                    self.servers - 1,
+                    self.servers
                 ),
             }),
             None => Ok(()),
@@ -493,10 +498,12 @@ impl Scenario {
                 ),
             });
         }
-        let speed_changes = self.speed_changes.iter().map(|c| (c.at_s, c.server));
-        self.check_servers_named("speed_changes, servers", speed_changes)?;
+        self.check_servers_named(
+            "speed_changes, servers",
+            self.speed_changes.iter().map(|c| (c.server, c.text())),
+        )?;
         self.check_membership()?;
-        self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.at_s, f.server)))?;
+        self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.server, f.text())))?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {
             return Err(ScenarioError::Combination {
