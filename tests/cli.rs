@@ -632,3 +632,29 @@ fn attempts_per_request_count_the_requests_that_made_them() {
     assert_eq!(json["summary"]["counts"]["created"], 0);
     assert!(json["summary"]["attempts_per_request"].is_null(), "{}", json["summary"]["attempts_per_request"]);
 }
+
+#[test]
+fn policies_line_their_descriptions_up_after_the_longest_name() {
+    let listed = text(&lbsim(&["policies"]).stdout);
+    let column = listed.lines().map(|line| line.find("  ").unwrap() + 2).max().unwrap();
+    for line in listed.lines() {
+        let (name, description) = line.split_at(column);
+        assert!(name.ends_with("  ") && !description.starts_with(' '), "{line}");
+    }
+}
+
+#[test]
+fn an_unstable_queues_theoretical_wait_is_infinite_in_words() {
+    let out = lbsim(&["run", "theory-mm3", "--set", "load=1.5", "--duration", "20", "--warmup", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("mean queue time: theory infinite · measured"), "{stdout}");
+}
+
+#[test]
+fn a_long_argument_is_echoed_cut_short() {
+    let long = "9".repeat(100_000) + "x";
+    for args in [vec!["run", "default", "--duration", &long], vec!["bins", "--bins", &long], vec![&long]] {
+        let stderr = text(&lbsim(&args).stderr);
+        assert!(stderr.len() < 1000 && stderr.contains("(100001 characters)"), "{}", &stderr[..200]);
+    }
+}

@@ -130,7 +130,7 @@ fn possible_schedule(scenario: &Scenario, changes: &[(u64, (u8, u32))]) -> Strin
         .into_iter()
         .filter_map(|(at_ms, change)| {
             let text = format!("{}s:{}", at_ms as f64 / 1000.0, change_text(change));
-            let parsed = lbsim::scenario::membership::parse(&text)?;
+            let parsed = lbsim::scenario::membership::parse(&text).ok()?;
             roster.apply(parsed[0].change).ok()?;
             Some(text)
         })

@@ -100,11 +100,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("hedge_cancel = \"always\"", "hedge_cancel", "one of in-service, queued"),
     ("hedge_cancel = true", "hedge_cancel", "wrong type: `true` is true or false"),
     // Drift.
-    ("speed_changes = \"3@10:0.25\"", "speed_changes", "SERVER@SECONDSs:SPEED"),
-    ("speed_changes = \"0@1s:0\"", "speed_changes", "speeds from 0.01 to 100"),
-    ("speed_changes = \"0@90000s:1\"", "speed_changes", "seconds from 0 to 86400"),
-    ("speed_changes = \"0@1s:1,\"", "speed_changes", "separated by commas"),
-    ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "servers are numbered 0 to 9"),
+    ("speed_changes = \"3@10:0.25\"", "speed_changes", "entry 1 of `speed_changes`, `3@10:0.25`: the time is SECONDSs"),
+    ("speed_changes = \"0@1s:0\"", "speed_changes", "the speed is a number from 0.01 to 100, not `0`"),
+    ("speed_changes = \"0@90000s:1\"", "speed_changes", "from 0s to 86400s, not `90000s`"),
+    ("speed_changes = \"0@1s:1,\"", "speed_changes", "entry 2 of `speed_changes`, an empty value: a comma too many?"),
+    ("speed_changes = \"12@1s:0.5\"", "speed_changes, servers", "entry 1 of `speed_changes`, `12@1s:0.5`, names server 12, but the largest is 9"),
     ("speed_changes = [\"0@1s:1\"]", "speed_changes", "wrong type: `[\"0@1s:1\"]` is a list"),
     ("speed_changes = 3", "speed_changes", "wrong type"),
     // Membership changes: well formed, and possible when they come.
@@ -117,23 +117,28 @@ const CASES: &[(&str, &str, &str)] = &[
         "membership, servers",
         "class 1's pool, servers 2 to 3, would have none",
     ),
-    ("membership = \"-1s:add\"", "membership", "seconds from 0 to 86400"),
-    ("membership = \"10:add\"", "membership", "SECONDSs:add"),
-    ("membership = \"10s:grow\"", "membership", "SECONDSs:remove:SERVER"),
-    ("membership = \"10s:remove\"", "membership", "SECONDSs:remove:SERVER"),
-    ("membership = \"10s:add,\"", "membership", "separated by commas"),
+    ("membership = \"-1s:add\"", "membership", "from 0s to 86400s, not `-1s`"),
+    ("membership = \"10:add\"", "membership", "the time is SECONDSs"),
+    ("membership = \"10s:grow\"", "membership", "add, remove, crash or restore, not `grow`"),
+    ("membership = \"10s:remove\"", "membership", "remove needs a server"),
+    ("membership = \"10s:add,\"", "membership", "entry 2 of `membership`, an empty value"),
     ("membership = [\"10s:add\"]", "membership", "wrong type"),
     ("table_lag_ms = -1", "table_lag_ms", "a number from 0 to 600000"),
     // Failures and the reactions to them.
-    ("failures = \"10s:down:12\"", "failures, servers", "a change at 10 s is for server 12, but servers are numbered 0 to 9"),
-    ("failures = \"10s:sideways:3\"", "failures", "KIND one of down, slow:x=FACTOR"),
-    ("failures = \"10s:slow:3\"", "failures", "slow:x=FACTOR"),
-    ("failures = \"10s:slow:3:x=2\"", "failures", "factors from 0.001 to 1"),
-    ("failures = \"10s:fast-fail:3:p=1.5\"", "failures", "shares from 0 to 1"),
-    ("failures = \"10s:flap:3:period=2\"", "failures", "durations written 5s or 250ms"),
-    ("failures = \"10s:down:3:x=1\"", "failures", "SECONDSs:KIND:SERVER"),
-    ("failures = \"10s:recover:3:for=1s\"", "failures", "any but recover may end by itself"),
+    ("failures = \"10s:down:12\"", "failures, servers", "entry 1 of `failures`, `10s:down:12`, names server 12, but the largest is 9: `failures` names only the 10 starting servers, not those `membership` adds"),
+    ("failures = \"10s:sideways:3\"", "failures", "KIND is down, slow, fast-fail, flap or recover, not `sideways`"),
+    ("failures = \"10s:slow:3\"", "failures", "slow needs x=FACTOR"),
+    ("failures = \"10s:slow:3:x=2\"", "failures", "x, the factor, is a number from 0.001 to 1, not `2`"),
+    ("failures = \"10s:fast-fail:3:p=1.5\"", "failures", "p, the share, is a number from 0 to 1, not `1.5`"),
+    ("failures = \"10s:flap:3:period=2\"", "failures", "written 5s or 250ms, not `2`"),
+    ("failures = \"10s:down:3:x=1\"", "failures", "down takes no option `x`"),
+    ("failures = \"10s:recover:3:for=1s\"", "failures", "recover takes no for="),
     ("failures = [\"10s:down:3\"]", "failures", "wrong type"),
+    // A schedule's error names the entry at fault and its position.
+    ("failures = \"1s:down:1, 2s:down:1, 0s:dwn:4\"", "failures", "entry 3 of `failures`, `0s:dwn:4`: KIND is"),
+    ("failures = \"10s:down:3:for=0s\"", "failures", "for takes a duration above 0"),
+    ("failures = \"10s:fast-fail:3:p=1:after=0ms\"", "failures", "after takes a duration above 0"),
+    ("membership = \"0.2s:remove:10000\"", "membership, servers", "there is no server 10000"),
     ("retry_backoff_ms = -1", "retry_backoff_ms", "0, or a number from 0.001 to 60000"),
     ("eject_after = 2.5", "eject_after", "whole number"),
     ("eject_for_ms = 0", "eject_for_ms", "a number from 0.001 to 3600000"),
@@ -147,6 +152,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("dc_order = \"nearest\"", "dc_order", "local-first, any"),
     ("session_length_shape = 1", "session_length_shape", "\"none\" or a number from 1.05 to 10"),
     ("session_length_shape = \"heavy\"", "session_length_shape", "\"none\" or a number"),
+    // Whole numbers beyond TOML's 64 bits, which its parser refuses itself.
+    ("seed = 18446744073709551615", "seed", "`18446744073709551615` is not allowed; expected a whole number from 0"),
+    ("servers = 99999999999999999999999 # many", "servers", "whole number from 1 to 10000"),
+    ("load = 0.5\nslots = -99_999_999_999_999_999_999", "slots", "from 1 to 1000"),
 ];
 
 #[test]
@@ -188,6 +197,26 @@ fn empty_names_and_values_are_visible_in_messages() {
     );
     let spaced = scenario.set("policy", " best ").unwrap_err().to_string();
     assert!(spaced.contains("` best `"), "{spaced}");
+}
+
+#[test]
+fn a_schedule_of_too_many_entries_says_how_many_it_may_hold() {
+    let schedule = vec!["10s:down:3"; 101].join(",");
+    let message = Scenario::from_toml(&format!("failures = \"{schedule}\"")).unwrap_err().to_string();
+    assert!(message.ends_with("expected at most 100 entries, not 101") && message.len() < 300, "{message}");
+}
+
+#[test]
+fn a_long_value_is_echoed_cut_short() {
+    let long = format!("policy = \"{}\"", "x".repeat(100_000));
+    let message = Scenario::from_toml(&long).unwrap_err().to_string();
+    assert!(
+        message.len() < 1000 && message.contains("(100002 characters)"),
+        "{}",
+        &message[..1000.min(message.len())]
+    );
+    let key = format!("{} = 1", "k".repeat(100_000));
+    assert!(Scenario::from_toml(&key).unwrap_err().to_string().len() < 1000);
 }
 
 #[test]

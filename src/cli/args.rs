@@ -6,6 +6,7 @@ use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
+use lbsim::scenario::echo;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -147,12 +148,20 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
             _ => Err("fields takes only --markdown".into()),
         },
-        "policies" => Ok(Command::Policies),
-        "presets" => Ok(Command::Presets),
-        "help" | "--help" | "-h" => Ok(Command::Help),
+        "policies" => nothing_more(command, &args[1..], Command::Policies),
+        "presets" => nothing_more(command, &args[1..], Command::Presets),
+        "help" | "--help" | "-h" => nothing_more(command, &args[1..], Command::Help),
         other => Err(format!(
-            "unknown command `{other}`; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets"
+            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets", shown = echo(other)
         )),
+    }
+}
+
+/// `command`, which takes no arguments, if none follow it.
+fn nothing_more(command: &str, rest: &[String], parsed: Command) -> Result<Command, String> {
+    match rest.first() {
+        None => Ok(parsed),
+        Some(extra) => Err(format!("unexpected argument {shown}: {command} takes none", shown = echo(extra))),
     }
 }
 
@@ -196,9 +205,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--theme" => plot.theme = Some(theme(&value_of("--theme")?)?),
             "--out" => plot.out = Some(PathBuf::from(value_of("--out")?)),
             "--independent-seeds" => independent_seeds = true,
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option {shown}", shown = echo(flag)))
+            }
             source if scenario.is_none() => scenario = Some(ScenarioSource::parse(source)?),
-            extra => return Err(format!("unexpected argument `{extra}`")),
+            extra => return Err(format!("unexpected argument {shown}", shown = echo(extra))),
         }
     }
     let scenario = scenario.ok_or_else(|| {
@@ -221,22 +232,27 @@ fn changed_by_b((key, value): (String, String)) -> Result<(String, String), Stri
 
 /// `2%` (or `2`) as the fraction 0.02; above 0 and below 100%.
 fn percent(text: &str) -> Result<f64, String> {
-    match text.trim().trim_end_matches('%').trim().parse::<f64>() {
+    let number = text.trim();
+    match number.strip_suffix('%').unwrap_or(number).trim().parse::<f64>() {
         Ok(value) if value > 0.0 && value < 100.0 => Ok(value / 100.0),
         _ => Err(format!(
-            "--until-precision takes a percentage above 0 and below 100, such as 2%, not `{text}`"
+            "--until-precision takes a percentage above 0 and below 100, such as 2%, not {shown}",
+            shown = echo(text)
         )),
     }
 }
 
 fn key_value(flag: &str, pair: &str) -> Result<(String, String), String> {
-    let (key, value) = pair.split_once('=').ok_or_else(|| format!("{flag} takes key=value, not `{pair}`"))?;
+    let (key, value) = pair
+        .split_once('=')
+        .ok_or_else(|| format!("{flag} takes key=value, not {shown}", shown = echo(pair)))?;
     Ok((key.trim().to_string(), value.trim().to_string()))
 }
 
 /// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
 fn seconds(text: &str) -> Result<String, String> {
-    let bad = || format!("`{text}` is not a duration; use seconds, or a unit: 500ms, 30s, 2m");
+    let bad =
+        || format!("{shown} is not a duration; use seconds, or a unit: 500ms, 30s, 2m", shown = echo(text));
     let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
         (n, 0.001)
     } else if let Some(n) = text.strip_suffix('s') {
@@ -299,6 +315,10 @@ mod tests {
         assert!(parse(&args("compare a.toml --set policy=random")).is_err());
         assert!(parse(&args("run a.toml --until-precision 0%")).is_err());
         assert!(parse(&args("run a.toml --until-precision soon")).is_err());
+        assert!(parse(&args("run a.toml --until-precision 5%%")).is_err());
+        for extra in ["policies extra", "presets --json", "help me", "fields --markdown extra"] {
+            assert!(parse(&args(extra)).is_err(), "{extra}");
+        }
         assert!(parse(&args("sweep a.toml --set load=1,2 --csv out")).is_err());
     }
 

@@ -6,6 +6,7 @@ use super::output;
 use super::parallel::{cores, map_on_cores};
 use super::progress::Progress;
 use lbsim::bins::{Experiment, Method, Outcome, MAX_BALLS, MAX_BINS, MAX_D};
+use lbsim::scenario::echo;
 use lbsim::scenario::MAX_SEED;
 use std::fmt::Write;
 use std::time::Instant;
@@ -51,10 +52,10 @@ pub fn parse(args: &[String]) -> Result<BinsArgs, String> {
             "--json" => json = true,
             flag if flag.starts_with("--") => {
                 return Err(format!(
-                    "unknown option `{flag}` for bins; expected --balls, --bins, --choices, --method, --trials, --seed or --json"
+                    "unknown option {shown} for bins; expected --balls, --bins, --choices, --method, --trials, --seed or --json", shown = echo(flag)
                 ))
             }
-            extra => return Err(format!("unexpected argument `{extra}`: bins takes only options")),
+            extra => return Err(format!("unexpected argument {shown}: bins takes only options", shown = echo(extra))),
         }
     }
     if balls * trials > MAX_THROWS {
@@ -80,7 +81,10 @@ pub fn parse(args: &[String]) -> Result<BinsArgs, String> {
             "round-robin" => vec![Method::RoundRobin],
             "hash" => vec![Method::Hash],
             other => {
-                return Err(format!("--method takes {METHOD_NAMES}, separated by commas, not `{other}`"))
+                return Err(format!(
+                    "--method takes {METHOD_NAMES}, separated by commas, not {shown}",
+                    shown = echo(other)
+                ))
             }
         };
         for method in more {
@@ -97,14 +101,20 @@ fn whole(flag: &str, text: &str, min: u64, max: u64, note: &str) -> Result<u64, 
     let digits = text.trim().replace('_', "");
     match digits.parse::<u64>() {
         Ok(value) if (min..=max).contains(&value) && digits.chars().all(|c| c.is_ascii_digit()) => Ok(value),
-        _ => Err(format!("{flag} takes a whole number from {min} to {max}{note}, not `{text}`")),
+        _ => Err(format!(
+            "{flag} takes a whole number from {min} to {max}{note}, not {shown}",
+            shown = echo(text)
+        )),
     }
 }
 
 /// `1,2,3`: bins drawn per ball, each from 1 to [`MAX_D`].
 fn parse_choices(text: &str) -> Result<Vec<usize>, String> {
     let bad = || {
-        format!("--choices takes whole numbers from 1 to {MAX_D} separated by commas (1,2,3), not `{text}`")
+        format!(
+            "--choices takes whole numbers from 1 to {MAX_D} separated by commas (1,2,3), not {shown}",
+            shown = echo(text)
+        )
     };
     text.split(',')
         .map(|d| match d.trim().parse::<usize>() {

@@ -4,12 +4,17 @@
 use super::parallel::map_on_cores;
 use super::progress::Progress;
 use lbsim::capacity::{Objective, Outcome, Search, MOST_PROBES};
+use lbsim::scenario::echo;
 use lbsim::Scenario;
 
 /// `p99=200ms` (queue time) or `latency-p99=250ms`; the unit may be left out.
 pub fn parse_objective(text: &str) -> Result<Objective, String> {
-    let bad =
-        || format!("--slo takes p99=MS (queue time) or latency-p99=MS, such as p99=200ms, not `{text}`");
+    let bad = || {
+        format!(
+            "--slo takes p99=MS (queue time) or latency-p99=MS, such as p99=200ms, not {shown}",
+            shown = echo(text)
+        )
+    };
     let (metric, value) = text.split_once('=').ok_or_else(bad)?;
     let latency = match metric.trim() {
         "p99" => false,

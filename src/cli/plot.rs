@@ -7,6 +7,7 @@ use super::output;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Palette, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
+use lbsim::scenario::echo;
 use lbsim::scenario::fields;
 use lbsim::Scenario;
 use plotters::prelude::*;
@@ -28,7 +29,10 @@ impl ChartKind {
             "clients" => Ok(ChartKind::Clients),
             "load" => Ok(ChartKind::Load),
             "compare" => Ok(ChartKind::Compare),
-            _ => Err(format!("--chart takes percentiles, clients, load or compare, not `{text}`")),
+            _ => Err(format!(
+                "--chart takes percentiles, clients, load or compare, not {shown}",
+                shown = echo(text)
+            )),
         }
     }
 }
@@ -47,7 +51,7 @@ impl Metric {
             "queue" => Ok(Metric::Queue),
             "latency" => Ok(Metric::Latency),
             "session" => Ok(Metric::Session),
-            _ => Err(format!("--metric takes queue, latency or session, not `{text}`")),
+            _ => Err(format!("--metric takes queue, latency or session, not {shown}", shown = echo(text))),
         }
     }
 }
@@ -57,7 +61,7 @@ pub fn theme(text: &str) -> Result<Palette, String> {
     match text {
         "light" => Ok(Palette::LIGHT),
         "dark" => Ok(Palette::DARK),
-        _ => Err(format!("--theme takes light or dark, not `{text}`")),
+        _ => Err(format!("--theme takes light or dark, not {shown}", shown = echo(text))),
     }
 }
 
@@ -121,8 +125,8 @@ impl Plot {
         let out = options.out.clone().ok_or("plot needs --out FILE.svg")?;
         if out.extension().is_none_or(|e| e != "svg") {
             return Err(format!(
-                "--out writes SVG: give a file name ending in .svg, not `{}`",
-                out.display()
+                "--out writes SVG: give a file name ending in .svg, not {}",
+                echo(&out.display().to_string())
             ));
         }
         Ok(Plot { figure, palette: options.theme.unwrap_or(Palette::LIGHT), out })

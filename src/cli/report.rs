@@ -211,10 +211,11 @@ fn theory_beside(theory: &Theory, summary: &Summary) -> String {
     let mut out = String::new();
     let exactly = if theory.caveats.is_empty() { "exactly" } else { "near" };
     let _ = writeln!(out, "\ntheory: this scenario is {exactly} {}", theory.model);
+    // An unstable queue's wait is infinite, which `{:.1}` would print as `inf`.
     let wait = match theory.mean_wait_ms {
+        w if !w.is_finite() => "infinite".into(),
         w if w >= 100.0 => format!("{w:.1} ms"),
-        w if w.is_finite() => format!("{w:.3} ms"),
-        _ => "infinite".into(),
+        w => format!("{w:.3} ms"),
     };
     let _ = writeln!(
         out,
@@ -375,7 +376,9 @@ pub fn fields_markdown() -> String {
 }
 
 pub fn policies() -> String {
-    lbsim::scenario::PolicyKind::ALL.iter().map(|p| format!("{:<20}{}\n", p.name(), p.describe())).collect()
+    use lbsim::scenario::PolicyKind;
+    let width = PolicyKind::NAMES.iter().map(|name| name.len()).max().unwrap_or(0) + 2;
+    PolicyKind::ALL.iter().map(|p| format!("{:<width$}{}\n", p.name(), p.describe())).collect()
 }
 
 /// Every preset, with what it shows.

@@ -5,6 +5,7 @@
 //! silently stands in for a preset.
 
 use lbsim::presets::Preset;
+use lbsim::scenario::echo;
 use lbsim::Scenario;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ impl ScenarioSource {
         }
         Preset::find(text).map(ScenarioSource::Preset).ok_or_else(|| {
             format!(
-                "no preset is named `{text}` (`lbsim presets` lists them); a scenario file's path holds a `/` or ends in .toml: ./{text}"
+                "no preset is named {shown} (`lbsim presets` lists them); a scenario file's path holds a `/` or ends in .toml: ./{text}", shown = echo(text)
             )
         })
     }

@@ -382,6 +382,8 @@ fn times(ratio: &Interval) -> String {
 /// Milliseconds for reading: "0.40 ms", "4.1 ms", "72 ms", "1.2 s".
 pub fn ms(x: f64) -> String {
     match x {
+        // An unstable queue's theoretical wait, worded as the command line words it.
+        f64::INFINITY => "infinite".into(),
         x if x >= 1000.0 => format!("{:.1} s", x / 1000.0),
         x if x >= 100.0 => format!("{x:.0} ms"),
         x if x >= 1.0 => format!("{x:.1} ms"),
@@ -463,6 +465,14 @@ mod tests {
         let mut sim = Simulation::new(&scenario).unwrap();
         sim.run();
         (scenario, sim.summary())
+    }
+
+    #[test]
+    fn an_infinite_time_is_a_word() {
+        assert_eq!(
+            (ms(f64::INFINITY), ms(1500.0), ms(0.5)),
+            ("infinite".into(), "1.5 s".into(), "0.50 ms".into())
+        );
     }
 
     #[test]

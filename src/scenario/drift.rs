@@ -3,7 +3,8 @@
 //! separated: `3@10s:0.25, 3@40s:1` slows server 3 to a quarter of its
 //! speed at 10 s and restores it at 40 s.
 
-use super::fields::{format_number, parse_schedule, schedule_text};
+use super::fields::format_number;
+use super::schedule::{self, ScheduleError};
 use serde::Serialize;
 
 /// One scheduled change of one server's speed.
@@ -18,36 +19,36 @@ pub struct SpeedChange {
 
 /// The most changes a schedule may hold.
 pub const MAX_CHANGES: usize = 100;
-/// The latest a change may be due, in simulated seconds (`duration_s`'s limit).
-pub const LATEST_S: f64 = 86_400.0;
 /// The range of a server's relative speed (as in `server_speeds`).
 pub const SPEEDS: (f64, f64) = (0.01, 100.0);
 
 impl SpeedChange {
+    /// The change as the schedule writes it (`3@10s:0.25`).
+    pub fn text(&self) -> String {
+        format!("{}@{}s:{}", self.server, format_number(self.at_s), format_number(self.speed))
+    }
+
     /// Parses `SERVER@SECONDSs:SPEED`.
-    fn parse(text: &str) -> Option<SpeedChange> {
-        let (server, rest) = text.split_once('@')?;
-        let (at, speed) = rest.split_once(':')?;
-        let server = server.trim().parse::<u32>().ok().filter(|&s| s < 10_000)?;
-        let at_s = at.trim().strip_suffix('s')?.trim().parse::<f64>().ok()?;
-        let speed = speed.trim().parse::<f64>().ok()?;
-        let in_range = |x: f64, (min, max): (f64, f64)| x.is_finite() && x >= min && x <= max;
-        (in_range(at_s, (0.0, LATEST_S)) && in_range(speed, SPEEDS)).then_some(SpeedChange {
-            server,
-            at_s,
-            speed,
+    fn parse(text: &str) -> Result<SpeedChange, String> {
+        let shape = || "write SERVER@SECONDSs:SPEED (3@10s:0.25)".to_string();
+        let (server, rest) = text.split_once('@').ok_or_else(shape)?;
+        let (at, speed) = rest.split_once(':').ok_or_else(shape)?;
+        Ok(SpeedChange {
+            server: schedule::server(server)?,
+            at_s: schedule::at_seconds(at)?,
+            speed: schedule::number_in("the speed", speed, SPEEDS)?,
         })
     }
 }
 
 /// Parses a whole schedule: "none", or changes separated by commas.
-pub fn parse(text: &str) -> Option<Vec<SpeedChange>> {
-    parse_schedule(text, MAX_CHANGES, SpeedChange::parse)
+pub fn parse(text: &str) -> Result<Vec<SpeedChange>, ScheduleError> {
+    schedule::parse(text, MAX_CHANGES, SpeedChange::parse)
 }
 
 /// The schedule as text that `parse` reads back.
 pub fn text(changes: &[SpeedChange]) -> String {
-    schedule_text(changes, |c| format!("{}@{}s:{}", c.server, format_number(c.at_s), format_number(c.speed)))
+    schedule::text(changes, SpeedChange::text)
 }
 
 #[cfg(test)]
@@ -65,12 +66,10 @@ mod tests {
             ]
         );
         assert_eq!(text(&changes), "3@10s:0.25,0@2.5s:4");
-        assert_eq!(parse(&text(&changes)), Some(changes));
-        assert_eq!(parse("none"), Some(Vec::new()));
-        for bad in
-            ["", "3@10:0.25", "3@10s", "x@1s:1", "3@-1s:1", "3@1s:0", "3@1s:101", "1@1s:1,", "10000@1s:1"]
-        {
-            assert_eq!(parse(bad), None, "{bad}");
+        assert_eq!(parse(&text(&changes)), Ok(changes));
+        assert_eq!(parse("none"), Ok(Vec::new()));
+        for bad in ["", "3@10:0.25", "3@10s", "x@1s:1", "3@-1s:1", "3@1s:0", "3@1s:101", "1@1s:1,"] {
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 }

@@ -15,7 +15,9 @@
 //! Any failure may end by itself: `for=DURATION`. Durations are written
 //! in seconds (`5s`) or milliseconds (`250ms`).
 
-use super::fields::{format_number, parse_schedule, schedule_text};
+use super::echo;
+use super::fields::format_number;
+use super::schedule::{self, ScheduleError};
 use serde::Serialize;
 
 /// How a server fails.
@@ -59,61 +61,74 @@ pub struct ScheduledFailure {
 
 /// The most entries a schedule may hold.
 pub const MAX_FAILURES: usize = 100;
-/// The latest an entry may be due, in simulated seconds (`duration_s`'s limit).
-pub const LATEST_S: f64 = 86_400.0;
 /// The range of a slow server's speed factor.
 pub const FACTORS: (f64, f64) = (0.001, 1.0);
 /// The range of a duration written in the schedule, in milliseconds.
 pub const DURATIONS_MS: (f64, f64) = (0.001, 86_400_000.0);
 
-/// Reads `5s` or `250ms` as milliseconds, within [`DURATIONS_MS`].
-fn duration_ms(text: &str) -> Option<f64> {
+/// Reads option `name`'s `5s` or `250ms` as milliseconds, within [`DURATIONS_MS`].
+fn duration_ms(name: &str, text: &str) -> Result<f64, String> {
     let ms = match text.strip_suffix("ms") {
-        Some(ms) => ms.parse::<f64>().ok()?,
-        None => text.strip_suffix('s')?.parse::<f64>().ok()? * 1000.0,
+        Some(ms) => ms.parse::<f64>().ok(),
+        None => text.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()).map(|s| s * 1000.0),
     };
-    (ms.is_finite() && (DURATIONS_MS.0..=DURATIONS_MS.1).contains(&ms)).then_some(ms)
-}
-
-fn in_range(x: f64, (min, max): (f64, f64)) -> Option<f64> {
-    (x.is_finite() && x >= min && x <= max).then_some(x)
+    ms.filter(|ms| ms.is_finite() && (DURATIONS_MS.0..=DURATIONS_MS.1).contains(ms)).ok_or_else(|| {
+        format!(
+            "{name} takes a duration above 0 (from {}ms) to {}s, written 5s or 250ms, not {}",
+            format_number(DURATIONS_MS.0),
+            format_number(DURATIONS_MS.1 / 1000.0),
+            echo(text)
+        )
+    })
 }
 
 impl ScheduledFailure {
-    fn parse(text: &str) -> Option<ScheduledFailure> {
+    fn parse(text: &str) -> Result<ScheduledFailure, String> {
         let mut parts = text.split(':').map(str::trim);
-        let at_s = in_range(parts.next()?.strip_suffix('s')?.parse().ok()?, (0.0, LATEST_S))?;
-        let kind = parts.next()?;
-        let server = parts.next()?.parse::<u32>().ok().filter(|&s| s < super::membership::MAX_SERVERS)?;
+        let (Some(at), Some(kind), Some(server)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err("write SECONDSs:KIND:SERVER[:OPTION=VALUE]... (10s:down:3:for=5s)".into());
+        };
+        let (at_s, server) = (schedule::at_seconds(at)?, schedule::server(server)?);
         let mut options = Vec::new();
         for part in parts {
-            let (name, value) = part.split_once('=')?;
+            let (name, value) =
+                part.split_once('=').ok_or_else(|| format!("an option is NAME=VALUE, not {}", echo(part)))?;
             if options.iter().any(|(n, _)| *n == name) {
-                return None;
+                return Err(format!("option {} is given twice", echo(name)));
             }
             options.push((name, value));
         }
         let mut take = |name: &str| options.iter().position(|(n, _)| *n == name).map(|i| options.remove(i).1);
-        let for_s = match take("for") {
-            Some(text) => Some(duration_ms(text)? / 1000.0),
-            None => None,
-        };
+        let needs = |option: &str| format!("{kind} needs {option}");
+        let for_s = take("for").map(|text| duration_ms("for", text)).transpose()?.map(|ms| ms / 1000.0);
         let failure = match kind {
             "down" => Some(Failure::Down),
-            "slow" => Some(Failure::Slow { factor: in_range(take("x")?.parse().ok()?, FACTORS)? }),
+            "slow" => {
+                let x = take("x").ok_or_else(|| needs("x=FACTOR"))?;
+                Some(Failure::Slow { factor: schedule::number_in("x, the factor,", x, FACTORS)? })
+            }
             "fast-fail" => {
-                let share = in_range(take("p")?.parse().ok()?, (0.0, 1.0))?;
-                let after_ms = take("after").map_or(Some(1.0), duration_ms)?;
+                let p = take("p").ok_or_else(|| needs("p=SHARE"))?;
+                let share = schedule::number_in("p, the share,", p, (0.0, 1.0))?;
+                let after_ms = take("after").map_or(Ok(1.0), |text| duration_ms("after", text))?;
                 Some(Failure::FastFail { share, after_ms })
             }
-            "flap" => Some(Failure::Flap { period_ms: duration_ms(take("period")?)? }),
-            "recover" if for_s.is_none() => None,
-            _ => return None,
+            "flap" => {
+                let period = take("period").ok_or_else(|| needs("period=DURATION"))?;
+                Some(Failure::Flap { period_ms: duration_ms("period", period)? })
+            }
+            "recover" if for_s.is_some() => return Err("recover takes no for=: it ends a failure".into()),
+            "recover" => None,
+            _ => return Err(format!("KIND is down, slow, fast-fail, flap or recover, not {}", echo(kind))),
         };
-        options.is_empty().then_some(ScheduledFailure { at_s, server, failure, for_s })
+        match options.first() {
+            Some((name, _)) => Err(format!("{kind} takes no option {}", echo(name))),
+            None => Ok(ScheduledFailure { at_s, server, failure, for_s }),
+        }
     }
 
-    fn text(&self) -> String {
+    /// The entry as the schedule writes it (`10s:down:3:for=5s`).
+    pub fn text(&self) -> String {
         let what = self.failure.map_or("recover".into(), Failure::text);
         let (kind, options) = what.split_at(what.find(':').unwrap_or(what.len()));
         let mut text = format!("{}s:{kind}:{}{options}", format_number(self.at_s), self.server);
@@ -125,13 +140,13 @@ impl ScheduledFailure {
 }
 
 /// Parses a whole schedule: "none", or entries separated by commas.
-pub fn parse(text: &str) -> Option<Vec<ScheduledFailure>> {
-    parse_schedule(text, MAX_FAILURES, ScheduledFailure::parse)
+pub fn parse(text: &str) -> Result<Vec<ScheduledFailure>, ScheduleError> {
+    schedule::parse(text, MAX_FAILURES, ScheduledFailure::parse)
 }
 
 /// The schedule as text that `parse` reads back.
 pub fn text(entries: &[ScheduledFailure]) -> String {
-    schedule_text(entries, ScheduledFailure::text)
+    schedule::text(entries, ScheduledFailure::text)
 }
 
 #[cfg(test)]
@@ -173,8 +188,8 @@ mod tests {
             text(&entries),
             "10s:down:3:for=5s,20s:slow:2:x=0.25,30s:fast-fail:4:p=0.9:after=2ms,40s:flap:5:period=2000ms,50s:recover:2"
         );
-        assert_eq!(parse(&text(&entries)), Some(entries));
-        assert_eq!(parse("none"), Some(Vec::new()));
+        assert_eq!(parse(&text(&entries)), Ok(entries));
+        assert_eq!(parse("none"), Ok(Vec::new()));
         assert_eq!(
             parse("1s:fast-fail:0:p=1").unwrap()[0].failure,
             Some(Failure::FastFail { share: 1.0, after_ms: 1.0 })
@@ -194,9 +209,8 @@ mod tests {
             "10s:down:3:x=0.5",
             "10s:recover:3:for=1s",
             "-1s:down:3",
-            "1s:down:10000",
         ] {
-            assert_eq!(parse(bad), None, "{bad}");
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 }

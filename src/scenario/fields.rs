@@ -4,6 +4,7 @@
 use super::drift::{self, SpeedChange};
 use super::failures::{self, ScheduledFailure};
 use super::membership::{self, Scheduled};
+use super::schedule::{ScheduleError, LATEST_S};
 pub use super::table::FIELDS;
 use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
 
@@ -182,19 +183,19 @@ impl Field {
             FieldKind::MembershipSchedule => format!(
                 "\"none\" or up to {} changes SECONDSs:add, SECONDSs:remove:SERVER, SECONDSs:crash:SERVER or SECONDSs:restore:SERVER separated by commas (10s:add, 20s:remove:3), seconds from 0 to {}, each change possible when it comes",
                 membership::MAX_CHANGES,
-                format_number(membership::LATEST_S)
+                format_number(LATEST_S)
             ),
             FieldKind::FailureSchedule => format!(
                 "\"none\" or up to {} entries SECONDSs:KIND:SERVER[:OPTION=VALUE]... separated by commas, KIND one of down, slow:x=FACTOR, fast-fail:p=SHARE[:after=DURATION], flap:period=DURATION, recover; any but recover may end by itself with for=DURATION (10s:down:3:for=5s, 20s:slow:2:x=0.25, 30s:fast-fail:4:p=0.9:after=1ms); seconds from 0 to {}, factors from {} to {}, shares from 0 to 1, durations written 5s or 250ms",
                 failures::MAX_FAILURES,
-                format_number(failures::LATEST_S),
+                format_number(LATEST_S),
                 format_number(failures::FACTORS.0),
                 format_number(failures::FACTORS.1)
             ),
             FieldKind::SpeedSchedule => format!(
                 "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
                 drift::MAX_CHANGES,
-                format_number(drift::LATEST_S),
+                format_number(LATEST_S),
                 format_number(drift::SPEEDS.0),
                 format_number(drift::SPEEDS.1)
             ),
@@ -202,7 +203,7 @@ impl Field {
     }
 
     pub fn set_text(&self, scenario: &mut Scenario, text: &str) -> Result<(), ScenarioError> {
-        let value = self.parse_text(text.trim()).ok_or_else(|| self.bad(text))?;
+        let value = self.parse_text(text.trim(), text)?;
         (self.put)(scenario, &value);
         Ok(())
     }
@@ -213,11 +214,33 @@ impl Field {
         Ok(())
     }
 
-    fn bad(&self, value: &str) -> ScenarioError {
+    pub(super) fn bad(&self, value: &str) -> ScenarioError {
         ScenarioError::BadValue { field: self.key, value: value.to_string(), allowed: self.allowed() }
     }
 
-    fn parse_text(&self, text: &str) -> Option<Value> {
+    /// `text` as the field's value; an error echoes `shown`, the value as
+    /// given, or names the schedule's entry at fault.
+    fn parse_text(&self, text: &str, shown: &str) -> Result<Value, ScenarioError> {
+        let schedule = match self.kind {
+            FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
+            FieldKind::MembershipSchedule => membership::parse(text).map(Value::Membership),
+            FieldKind::FailureSchedule => failures::parse(text).map(Value::Failures),
+            _ => return self.parse_plain(text).ok_or_else(|| self.bad(shown)),
+        };
+        schedule.map_err(|error| match error {
+            ScheduleError::TooMany { count, max } => ScenarioError::BadValue {
+                field: self.key,
+                value: shown.to_string(),
+                allowed: format!("at most {max} entries, not {count}"),
+            },
+            ScheduleError::Entry { position, entry, reason } => {
+                ScenarioError::BadEntry { field: self.key, position, entry, reason }
+            }
+        })
+    }
+
+    /// `text` as the value of a field that is not a schedule.
+    fn parse_plain(&self, text: &str) -> Option<Value> {
         match self.kind {
             FieldKind::Count { min, max } => count_in(text.parse().ok()?, min, max).map(Value::Count),
             FieldKind::Number { min, max } => number_in(text.parse().ok()?, min, max).map(Value::Number),
@@ -248,10 +271,9 @@ impl Field {
                     .collect();
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
-            FieldKind::SpeedSchedule => drift::parse(text).map(Value::Schedule),
             FieldKind::ServerRanges => pools::parse(text).map(Value::Ranges),
-            FieldKind::MembershipSchedule => membership::parse(text).map(Value::Membership),
-            FieldKind::FailureSchedule => failures::parse(text).map(Value::Failures),
+            // Read by `parse_text`, whose errors name the entry at fault.
+            FieldKind::SpeedSchedule | FieldKind::MembershipSchedule | FieldKind::FailureSchedule => None,
         }
     }
 
@@ -316,7 +338,7 @@ impl Field {
             }
             _ => return Err(self.wrong_type(raw, type_of(raw))),
         };
-        self.parse_text(&text).ok_or_else(|| self.bad(&raw.to_string()))
+        self.parse_text(&text, &raw.to_string())
     }
 
     fn wrong_type(&self, raw: &toml::Value, found: &'static str) -> ScenarioError {
@@ -344,23 +366,6 @@ fn count_in(n: u64, min: u64, max: u64) -> Option<u64> {
 
 fn number_in(x: f64, min: f64, max: f64) -> Option<f64> {
     (x.is_finite() && x >= min && x <= max).then_some(x)
-}
-
-/// Parses a schedule: "none", or up to `max` items separated by commas.
-pub(super) fn parse_schedule<T>(text: &str, max: usize, item: fn(&str) -> Option<T>) -> Option<Vec<T>> {
-    if text.trim() == "none" {
-        return Some(Vec::new());
-    }
-    let items: Vec<T> = text.split(',').map(item).collect::<Option<_>>()?;
-    (items.len() <= max).then_some(items)
-}
-
-/// A schedule as text that `parse_schedule` reads back.
-pub(super) fn schedule_text<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
-    if items.is_empty() {
-        return "none".into();
-    }
-    items.iter().map(item).collect::<Vec<_>>().join(",")
 }
 
 /// Shortest text that reads back as the same number.

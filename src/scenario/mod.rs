@@ -12,10 +12,11 @@ pub mod fields;
 mod kinds;
 pub mod membership;
 pub mod pools;
+pub mod schedule;
 mod table;
 
 pub use drift::SpeedChange;
-pub use error::ScenarioError;
+pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES};
@@ -190,6 +191,34 @@ impl Datacenters {
     }
 }
 
+/// A TOML error as a scenario's: a whole number too large for TOML's 64
+/// bits fails in the parser, before any field sees it, so the field it was
+/// for is found on its line and named, with what it allows.
+fn syntax_error(text: &str, error: &toml::de::Error) -> ScenarioError {
+    let Some(start) = error.span().map(|span| span.start.min(text.len())) else {
+        return ScenarioError::Syntax { message: error.message().to_string(), line: None };
+    };
+    // Lines before the error's start, plus its own (`lines()` would miss
+    // the line of an error that starts at the beginning of one).
+    let line = text[..start].matches('\n').count() + 1;
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    if let Some((key, value)) = text[line_start..line_end].split_once('=') {
+        let value = value.split('#').next().unwrap_or_default().trim();
+        if let (true, Ok(field)) = (too_large_whole_number(value), fields::find(key.trim())) {
+            return field.bad(value);
+        }
+    }
+    ScenarioError::Syntax { message: error.message().to_string(), line: Some(line) }
+}
+
+/// Whether `value` is a TOML whole number beyond 64 bits.
+fn too_large_whole_number(value: &str) -> bool {
+    let number = value.replace('_', "");
+    let digits = number.strip_prefix(['-', '+']).unwrap_or(&number);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && number.parse::<i64>().is_err()
+}
+
 /// The largest key space: keys are drawn as indices, 32 bits in WebAssembly.
 pub const MAX_KEY_SPACE: u64 = 1 << 31;
 
@@ -211,12 +240,7 @@ impl Scenario {
     /// Parses a TOML scenario. Every field is optional; unknown fields and
     /// out-of-range values are errors naming the field.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax {
-            message: e.message().to_string(),
-            // Lines before the error's start, plus its own (`lines()` would
-            // miss the line of an error that starts at the beginning of one).
-            line: e.span().map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1),
-        })?;
+        let table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
         let mut scenario = Scenario::default();
         for (key, value) in &table {
             fields::find(key)?.set_toml(&mut scenario, value)?;
@@ -360,20 +384,25 @@ impl Scenario {
         }
     }
 
-    /// Each scheduled `(seconds, server)` of `fields`' schedule must name
-    /// one of the starting servers.
+    /// Each entry `(server, text)` of the schedule `fields` opens with must name one of
+    /// the starting servers: the engine applies these schedules to the
+    /// servers it starts with, not to those `membership` adds.
     fn check_servers_named(
         &self,
         fields: &'static str,
-        mut entries: impl Iterator<Item = (f64, u32)>,
+        entries: impl Iterator<Item = (u32, String)>,
     ) -> Result<(), ScenarioError> {
-        match entries.find(|&(_, server)| server >= self.servers) {
-            Some((at_s, server)) => Err(ScenarioError::Combination {
+        let field = fields.split(',').next().unwrap_or(fields);
+        let mut entries = entries.enumerate();
+        match entries.find(|(_, (server, _))| *server >= self.servers) {
+            Some((i, (server, entry))) => Err(ScenarioError::Combination {
                 fields,
                 message: format!(
-                    "a change at {} s is for server {server}, but servers are numbered 0 to {}",
-                    fields::format_number(at_s),
-                    self.servers - 1
+                    "entry {} of `{field}`, {}, names server {server}, but the largest is {}: `{field}` names only the {} starting servers, not those `membership` adds",
+                    i + 1,
+                    echo(&entry),
+                    self.servers - 1,
+                    self.servers
                 ),
             }),
             None => Ok(()),
@@ -469,10 +498,12 @@ impl Scenario {
                 ),
             });
         }
-        let speed_changes = self.speed_changes.iter().map(|c| (c.at_s, c.server));
-        self.check_servers_named("speed_changes, servers", speed_changes)?;
+        self.check_servers_named(
+            "speed_changes, servers",
+            self.speed_changes.iter().map(|c| (c.server, c.text())),
+        )?;
         self.check_membership()?;
-        self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.at_s, f.server)))?;
+        self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.server, f.text())))?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {
             return Err(ScenarioError::Combination {
