@@ -1,10 +1,13 @@
 // Cause and effect on one screen: at 1280 × 720 and 1920 × 1080 the policy
 // control, the play button, the topology and the queue-time chart all lie
 // inside the window without scrolling; on a 360 × 780 phone the picture
-// starts within the first screen. No text is cut off sideways.
+// starts within the first screen. No text is cut off sideways. The lab is
+// usable as a reader meets it: every control takes a click at its centre,
+// no text overprints, nothing leaves the view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
+import { layoutProblems } from './usable.mjs';
 
 useBrowser();
 
@@ -26,6 +29,7 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
       await page.screenshot({ path: `tests/browser/artifacts/lab-${width}x${height}-${colorScheme}.png` });
+      assert.deepEqual(await layoutProblems(page), []);
       assert.deepEqual(errors, []);
       await page.context().close();
     });
@@ -37,6 +41,7 @@ test('on a 360 × 780 phone the picture starts within the first screen', async (
   const { topology } = await boxes(page, ['topology']);
   assert.ok(topology.top < 780 - 100, `the topology starts at ${topology.top} px`);
   await screenshot(page, 'lab-360x780');
+  assert.deepEqual(await layoutProblems(page), []);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
