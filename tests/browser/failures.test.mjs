@@ -140,7 +140,7 @@ test('bad failure settings in a link give notices naming each, and the rest appl
     '“eject_for_ms=0”: expected a number from 0.001 to 3600000; using 10000 instead.',
     '“eject_max_fraction=1.5”: expected a number from 0 to 1; using 0.5 instead.',
     '“health_check_ms=0”: expected "none" or milliseconds from 1 to 3600000; using none instead.',
-    '“failures=10s:sideways:3”: expected "none" or up to 100 entries',
+    '“failures=10s:sideways:3”: entry 1 of `failures`, `10s:sideways:3`: KIND is down, slow, fast-fail, flap or recover, not `sideways`; using none instead.',
   ]);
   assert.equal(await page.inputValue('#policy'), 'least-connections', 'the good entry still applies');
   assert.equal(await page.textContent('#eject_after-value'), '0', 'the control shows the value used');
