@@ -23,11 +23,30 @@ const STEADY_WITHIN: f64 = 1.1;
 pub struct Narration {
     /// The sentences shown, and where.
     say: Readback,
-    readback: Option<HtmlElement>,
+    readback: Option<Said>,
     live: HtmlElement,
     last_readback_ms: f64,
     last_announced_ms: f64,
     announced_p99: Option<f64>,
+}
+
+/// The sentences' paragraph: its first sentence and the rest apart, so
+/// that a view short of room can show the first alone.
+struct Said {
+    paragraph: HtmlElement,
+    first: HtmlElement,
+    rest: HtmlElement,
+}
+
+/// `words` split after its first sentence (a full stop before a capital).
+fn first_sentence(words: &str) -> (&str, &str) {
+    let end = words
+        .char_indices()
+        .find(|&(i, c)| {
+            c == '.' && words[i + 1..].starts_with(' ') && words[i + 2..].starts_with(char::is_uppercase)
+        })
+        .map_or(words.len(), |(i, _)| i + 1);
+    words.split_at(end)
 }
 
 impl Narration {
@@ -43,9 +62,11 @@ impl Narration {
         let readback = match say.is_empty() {
             true => None,
             false => {
-                let readback = dom::text_child(parent, "p", "readback", "")?;
-                readback.set_hidden(true);
-                Some(readback)
+                let paragraph = dom::text_child(parent, "p", "readback", "")?;
+                paragraph.set_hidden(true);
+                let first = dom::text_child(&paragraph, "span", "said-first", "")?;
+                let rest = dom::text_child(&paragraph, "span", "said-rest", "")?;
+                Some(Said { paragraph, first, rest })
             }
         };
         let live = dom::text_child(parent, "p", "visually-hidden", "")?;
@@ -85,8 +106,10 @@ impl Narration {
             comparison: comparison.as_ref(),
         });
         let words = self.say.words(scenario, &summary, versus);
-        readback.set_hidden(words.is_empty());
-        readback.set_text_content(Some(&words));
+        readback.paragraph.set_hidden(words.is_empty());
+        let (first, rest) = first_sentence(&words);
+        readback.first.set_text_content(Some(first));
+        readback.rest.set_text_content(Some(rest));
     }
 
     /// Tells screen readers the latest second's figures, with their trend.
@@ -114,7 +137,7 @@ impl Narration {
     pub fn place_before(&self, sibling: &Element) -> Result<(), JsValue> {
         let parent = sibling.parent_node().ok_or("the view's layout has no parent")?;
         if let Some(readback) = &self.readback {
-            parent.insert_before(readback, Some(sibling))?;
+            parent.insert_before(&readback.paragraph, Some(sibling))?;
         }
         parent.insert_before(&self.live, Some(sibling))?;
         Ok(())
@@ -122,6 +145,6 @@ impl Narration {
 
     /// The sentences as last shown.
     pub fn readback(&self) -> String {
-        self.readback.as_ref().and_then(|r| r.text_content()).unwrap_or_default()
+        self.readback.as_ref().and_then(|r| r.paragraph.text_content()).unwrap_or_default()
     }
 }

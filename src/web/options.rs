@@ -52,6 +52,16 @@ impl Chart {
             Chart::Keys => "keys",
         }
     }
+
+    /// Its name on a tab, when a view shows one chart at a time.
+    pub fn tab_label(self) -> &'static str {
+        match self {
+            Chart::Percentiles => "Over time",
+            Chart::Clients => "Clients",
+            Chart::Load => "Load",
+            Chart::Keys => "Keys",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver, IntersectionObserverEntry,
-    KeyboardEvent, VisibilityState,
+    KeyboardEvent, ResizeObserver, ResizeObserverEntry, VisibilityState,
 };
 
 /// A view and the listeners on its own elements (added again when it is
@@ -44,11 +44,14 @@ struct Page {
     frames: Rc<FrameLoop>,
     listeners: Listeners,
     observer: IntersectionObserver,
-    /// The observer's callback, kept alive as long as the observer.
-    _on_intersection: IntersectionCallback,
+    /// Watches each view's box, so that an embed fits itself into it.
+    resizes: ResizeObserver,
+    /// The observers' callbacks, kept alive as long as the observers.
+    _on_intersection: ObserverCallback,
+    _on_resize: ObserverCallback,
 }
 
-type IntersectionCallback = Closure<dyn FnMut(Array)>;
+type ObserverCallback = Closure<dyn FnMut(Array)>;
 
 /// Readers who ask for less motion see no request dots moving; figures and
 /// charts still update.
@@ -96,6 +99,7 @@ pub fn mount() -> Result<(), JsValue> {
         view.listen(&frames)?;
     }
     let (observer, on_intersection) = observe(&views, &frames)?;
+    let (resizes, on_resize) = watch_sizes(&views, &frames)?;
     let mut listeners = Listeners::default();
     for view in bins.iter() {
         for (target, kind, action) in view.borrow().targets() {
@@ -161,8 +165,15 @@ pub fn mount() -> Result<(), JsValue> {
     }
     hooks::install(&views, &frames)?;
     PAGE.with(|page| {
-        *page.borrow_mut() =
-            Some(Page { views, frames, listeners, observer, _on_intersection: on_intersection })
+        *page.borrow_mut() = Some(Page {
+            views,
+            frames,
+            listeners,
+            observer,
+            resizes,
+            _on_intersection: on_intersection,
+            _on_resize: on_resize,
+        })
     });
     Ok(())
 }
@@ -213,9 +224,9 @@ pub fn take_page_frame_costs() -> Vec<f64> {
 fn observe(
     views: &Views,
     frames: &Rc<FrameLoop>,
-) -> Result<(IntersectionObserver, IntersectionCallback), JsValue> {
+) -> Result<(IntersectionObserver, ObserverCallback), JsValue> {
     let (watched, requester) = (views.clone(), frames.clone());
-    let on_intersection = IntersectionCallback::new(move |entries: Array| {
+    let on_intersection = ObserverCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
             let target = entry.target();
             let watched = watched.borrow();
@@ -231,6 +242,29 @@ fn observe(
         observer.observe(mounted.view.borrow().root());
     }
     Ok((observer, on_intersection))
+}
+
+/// Watches every view's box: a view whose box changed fits itself into it
+/// on its next frame (not in the observer's callback, where changing the
+/// box again would loop).
+fn watch_sizes(views: &Views, frames: &Rc<FrameLoop>) -> Result<(ResizeObserver, ObserverCallback), JsValue> {
+    let (watched, requester) = (views.clone(), frames.clone());
+    let on_resize = ObserverCallback::new(move |entries: Array| {
+        for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
+            let target = entry.target();
+            let watched = watched.borrow();
+            if let Some(mounted) = watched.iter().find(|m| m.view.borrow().root().is_same_node(Some(&target)))
+            {
+                mounted.view.borrow_mut().resized();
+            }
+        }
+        requester.request();
+    });
+    let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref())?;
+    for mounted in views.borrow().iter() {
+        observer.observe(mounted.view.borrow().root());
+    }
+    Ok((observer, on_resize))
 }
 
 impl Mounted {
@@ -341,6 +375,7 @@ pub fn destroy() {
         page.frames.destroy();
         page.listeners.remove_all();
         page.observer.disconnect();
+        page.resizes.disconnect();
         for mounted in page.views.borrow().iter() {
             mounted.listeners.borrow_mut().remove_all();
         }
@@ -360,6 +395,7 @@ pub fn add_view(root: &HtmlElement, kind: Kind, settings: &str) -> Result<Rc<Mou
         let mounted = Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() });
         mounted.listen(&page.frames)?;
         page.observer.observe(root);
+        page.resizes.observe(root);
         page.views.borrow_mut().push(mounted.clone());
         page.frames.request();
         Ok(mounted)
@@ -375,6 +411,7 @@ pub fn remove_view(mounted: &Rc<Mounted>) {
     PAGE.with(|page| {
         if let Some(page) = page.borrow().as_ref() {
             page.observer.unobserve(&root);
+            page.resizes.unobserve(&root);
             page.views.borrow_mut().retain(|m| !Rc::ptr_eq(m, mounted));
         }
     });

@@ -9,10 +9,11 @@ use super::controls::{Controls, Placement};
 use super::decision_caption::DecisionCaption;
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
+use super::fit::Fit;
 use super::membership_tools::MembershipTools;
 use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{versus_label, Kind, Options, Theme, VERSUS_KEY};
+use super::options::{versus_label, Chart, Kind, Options, Theme, VERSUS_KEY};
 use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::Share;
@@ -44,6 +45,10 @@ pub struct Parts {
     pub compare_form: Option<CompareForm>,
     pub presets: Option<PresetPicker>,
     pub controls: Controls,
+    /// An embed's fitting into its box; the lab lays itself out.
+    pub fit: Option<Fit>,
+    /// An embed's tabs, one a chart, used when its charts are folded.
+    pub chart_tabs: Vec<HtmlElement>,
 }
 
 impl Parts {
@@ -57,6 +62,8 @@ impl Parts {
         });
         apply_look(root, options)?;
         let notices = Notices::build(root, &ids)?;
+        let size_note = dom::text_child(root, "p", "size-note", "")?;
+        size_note.set_hidden(true);
         let caption = dom::text_child(root, "p", "caption", &options.caption)?;
         caption.set_hidden(options.caption.is_empty());
         let layout: Element = dom::child(root, "div", "layout")?;
@@ -126,8 +133,25 @@ impl Parts {
         let compare_form =
             panel.as_ref().map(|panel| CompareForm::build(panel, &ids, &versus)).transpose()?;
         let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
-        // At the end of the lab's settings panel; under an embed, folded away.
-        let take_away = TakeAway::build(panel.as_ref().unwrap_or(root), &ids, canvases.elements())?;
+        // At the end of the lab's settings panel; in an embed's drawer.
+        let drawer: Option<Element> = match kind {
+            Kind::Lab => None,
+            Kind::Embed => Some(drawer(&stage, &ids)?.into()),
+        };
+        let take_away = TakeAway::build(
+            panel.as_ref().or(drawer.as_ref()).unwrap_or(root),
+            &ids,
+            canvases.elements(),
+            drawer.is_some(),
+        )?;
+        if let Some(legend) = stage.query_selector(":scope > .legend")? {
+            legend.set_id(&ids.of("legend"));
+        }
+        let chart_tabs = match kind {
+            Kind::Embed if options.charts.len() > 1 => chart_tabs(&figures, &options.charts)?,
+            _ => Vec::new(),
+        };
+        let fit = (kind == Kind::Embed).then(|| Fit::new(root));
         Ok(Parts {
             notices,
             narration,
@@ -144,13 +168,42 @@ impl Parts {
             presets,
             capacity,
             controls,
+            fit,
+            chart_tabs,
         })
     }
 }
 
+/// An embed's drawer, opened by its "More" button: a panel over the
+/// picture holding the downloads, and the controls once they are folded.
+fn drawer(stage: &Element, ids: &Ids) -> Result<HtmlElement, JsValue> {
+    let drawer: HtmlElement = dom::child(stage, "div", "drawer")?;
+    dom::set_attributes(&drawer, &[("id", &ids.of("drawer")), ("role", "dialog"), ("aria-label", "More")])?;
+    drawer.set_hidden(true);
+    // The whole of the sentences, when only the first fits beside the picture.
+    dom::child::<Element>(&drawer, "p", "said-in-full")?;
+    Ok(drawer)
+}
+
+/// A tab a chart, first in `figures`: used when the charts are folded so
+/// that one shows at a time.
+fn chart_tabs(figures: &Element, charts: &[Chart]) -> Result<Vec<HtmlElement>, JsValue> {
+    let row: HtmlElement = dom::create("div", "chart-tabs")?;
+    dom::set_attributes(&row, &[("role", "tablist"), ("aria-label", "Charts")])?;
+    figures.prepend_with_node_1(&row)?;
+    charts
+        .iter()
+        .map(|chart| {
+            let tab = dom::text_child(&row, "button", "quiet", chart.tab_label())?;
+            dom::set_attributes(&tab, &[("type", "button"), ("role", "tab"), ("aria-selected", "false")])?;
+            Ok(tab)
+        })
+        .collect()
+}
+
 /// What to call a view: its caption, or else the heading of the section of
 /// the page it sits in (an explainer's).
-fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
+pub fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
     if !options.caption.is_empty() {
         return Some(options.caption.clone());
     }

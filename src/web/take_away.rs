@@ -3,6 +3,7 @@
 //! each chart as a PNG, all named after the view, the seed and the version.
 
 use super::dom::{self, Ids};
+use super::recording;
 use lbsim::{export, Simulation};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlAnchorElement, HtmlCanvasElement, HtmlElement};
@@ -14,6 +15,10 @@ pub enum Download {
     Servers,
     /// The view's canvas of this index: the topology, then each chart.
     Picture(usize),
+    /// The picture and charts under the sentence, as one PNG.
+    Poster,
+    /// A few seconds of the running view, as WebM.
+    Clip,
 }
 
 pub struct TakeAway {
@@ -23,14 +28,19 @@ pub struct TakeAway {
 }
 
 impl TakeAway {
-    /// Builds a folded "Take away" box at the end of `parent`, offering
-    /// the CSV files and a PNG of each of `canvases` (with their names).
+    /// Builds a "Take away" box at the end of `parent`, offering the CSV
+    /// files and a PNG of each of `canvases` (with their names); folded,
+    /// unless `open` (in a drawer, which is itself folded).
     pub fn build(
         parent: &Element,
         ids: &Ids,
         canvases: Vec<(HtmlCanvasElement, String)>,
+        open: bool,
     ) -> Result<TakeAway, JsValue> {
         let details: HtmlElement = dom::child(parent, "details", "take-away")?;
+        if open {
+            details.set_attribute("open", "")?;
+        }
         details.set_id(&ids.of("take-away"));
         dom::text_child(&details, "summary", "", "Take away: data and pictures")?;
         let row: HtmlElement = dom::child(&details, "div", "take-away-buttons")?;
@@ -43,6 +53,9 @@ impl TakeAway {
         };
         add("download-series", "Series (CSV)", Download::Series)?;
         add("download-servers", "Servers (CSV)", Download::Servers)?;
+        add("download-poster", "Poster (PNG)", Download::Poster)?;
+        let clip = format!("Clip ({:.0} s, WebM)", recording::CLIP_SECONDS);
+        add("download-clip", &clip, Download::Clip)?;
         let mut kept = Vec::with_capacity(canvases.len());
         for (index, (canvas, name)) in canvases.into_iter().enumerate() {
             add(
@@ -53,6 +66,16 @@ impl TakeAway {
             kept.push(canvas);
         }
         Ok(TakeAway { buttons, canvases: kept })
+    }
+
+    /// The view's canvases, the topology's first.
+    pub fn canvases(&self) -> &[HtmlCanvasElement] {
+        &self.canvases
+    }
+
+    /// The button that records a clip, to say how long it has left.
+    pub fn clip_button(&self) -> Option<&HtmlElement> {
+        self.buttons.iter().find(|(_, what)| *what == Download::Clip).map(|(button, _)| button)
     }
 
     /// Downloads `what` of `sim`, its files named after `name`.
@@ -75,6 +98,8 @@ impl TakeAway {
                 }
                 None => Ok(()),
             },
+            // The view composes these from its parts (see `View::download`).
+            Download::Poster | Download::Clip => Ok(()),
         };
         if let Err(error) = result {
             web_sys::console::error_1(&error);

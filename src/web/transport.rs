@@ -14,6 +14,10 @@ pub struct Transport {
     pub present: Option<HtmlElement>,
     /// Where controls beside the buttons go.
     pub controls: Element,
+    /// An embed's buttons for its folded legend and for its drawer
+    /// (downloads, and its controls once they are folded too).
+    pub key: Option<HtmlElement>,
+    pub more: Option<HtmlElement>,
 }
 
 impl Transport {
@@ -46,6 +50,28 @@ impl Transport {
         };
         let controls: Element = dom::child(&row, "div", "transport-controls")?;
         controls.set_id(&ids.of("transport"));
+        let (key, more) = match lab {
+            true => (None, None),
+            false => {
+                let key =
+                    button("key-toggle", "quiet key-toggle", "Key", "What the marks in the picture mean")?;
+                let more = button(
+                    "more-toggle",
+                    "quiet more-toggle",
+                    "More",
+                    "Downloads, and settings that did not fit",
+                )?;
+                dom::set_attributes(
+                    &key,
+                    &[("aria-expanded", "false"), ("aria-controls", &ids.of("legend"))],
+                )?;
+                dom::set_attributes(
+                    &more,
+                    &[("aria-expanded", "false"), ("aria-controls", &ids.of("drawer"))],
+                )?;
+                (Some(key), Some(more))
+            }
+        };
         if lab {
             // Beside the stage's other parts, so a page can place it apart.
             let line: HtmlElement = dom::child(parent, "p", "hint")?;
@@ -54,7 +80,7 @@ impl Transport {
                  <kbd>p</kbd> presents, <kbd>h</kbd> shows the settings while presenting, <kbd>Esc</kbd> leaves a control.",
             );
         }
-        Ok(Transport { play, step, reset, present, controls })
+        Ok(Transport { play, step, reset, present, controls, key, more })
     }
 
     /// Shows whether the view is playing, or that it is over and can replay.

@@ -21,8 +21,9 @@ use super::options::{
 };
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
-use super::parts::Parts;
+use super::parts::{self, Parts};
 use super::preset_picker::PresetPicker;
+use super::recording::{self, Clip, Scene};
 use super::share;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
@@ -65,6 +66,8 @@ pub struct View {
     /// The last membership change whose moving keys were shown (its
     /// simulated time) and when, in wall time, they first were.
     moves_shown: Option<(f64, f64)>,
+    /// A clip of the view being recorded.
+    clip: Option<Clip>,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -104,6 +107,7 @@ impl View {
             readouts_stale: true,
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             moves_shown: None,
+            clip: None,
             options,
         };
         view.parts.notices.show(&notices);
@@ -160,6 +164,9 @@ impl View {
             decision: self.parts.decision.shown(),
             moving,
         };
+        if let Some(fit) = &mut self.parts.fit {
+            fit.frame(now_ms);
+        }
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
             &self.snapshot,
@@ -190,7 +197,8 @@ impl View {
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
         }
-        self.playing || searching || self.parts.canvases.pending()
+        let recording = self.record(now_ms);
+        self.playing || searching || recording || self.parts.canvases.pending()
     }
 
     /// The view was scrolled out of sight or back. Out of sight it gets no
@@ -347,7 +355,24 @@ impl View {
         self.parts.canvases.show_compact_legend(self.servers());
         self.parts.canvases.show_keys_for(&self.sim);
         self.parts.canvases.invalidate();
+        self.resized();
         self.readouts_stale = true;
+    }
+
+    /// The view's box changed, or what it shows did: it fits itself into
+    /// its box again on its next frame.
+    pub fn resized(&mut self) {
+        if let Some(fit) = &mut self.parts.fit {
+            fit.invalidate();
+        }
+    }
+
+    /// Shows the chart of tab `index` of an embed whose charts are tabs.
+    pub fn show_chart_tab(&mut self, index: usize) {
+        if let Some(fit) = &self.parts.fit {
+            fit.show_tab(index);
+        }
+        self.parts.canvases.invalidate();
     }
 
     /// How many servers the simulation has (added ones too).

@@ -22,6 +22,15 @@ impl View {
         if let Some(present) = &self.parts.transport.present {
             add(present, "click", Target::Presenter);
         }
+        if let Some(key) = &self.parts.transport.key {
+            add(key, "click", Target::Key);
+        }
+        if let Some(more) = &self.parts.transport.more {
+            add(more, "click", Target::More);
+        }
+        for (index, tab) in self.parts.chart_tabs.iter().enumerate() {
+            add(tab, "click", Target::ChartTab(index));
+        }
         add(&self.parts.notices.dismiss, "click", Target::DismissNotices);
         if let Some(button) = &self.parts.controls.new_seed {
             add(button, "click", Target::NewSeed);
@@ -79,6 +88,10 @@ pub enum Target {
     Membership(Ask),
     /// A click in the topology, at the event's point.
     Topology,
+    /// An embed's folded legend, its drawer, and its charts' tabs.
+    Key,
+    More,
+    ChartTab(usize),
 }
 
 impl Target {
@@ -105,6 +118,9 @@ impl Target {
             Target::PinBaseline => view.pin_baseline(),
             Target::Capacity => view.find_capacity(),
             Target::Membership(ask) => view.server_asked(ask),
+            Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
+            Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
+            Target::ChartTab(index) => view.show_chart_tab(index),
         }
     }
 }

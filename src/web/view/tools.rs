@@ -120,10 +120,62 @@ impl View {
 
     /// Downloads figures or a picture, named after the view (its element's
     /// id, or else its policy).
-    pub fn download(&self, what: Download) {
+    pub fn download(&mut self, what: Download) {
         let id = self.root.id();
         let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
-        self.parts.take_away.download(what, &name, &self.sim);
+        let file = |what: &str| lbsim::export::file_name(&name, self.sim.scenario().seed, what);
+        let result = match what {
+            Download::Poster => recording::save_poster(&self.scene(), &file("poster.png")),
+            Download::Clip if self.clip.is_none() => {
+                let started = Clip::start(&self.scene(), &file("clip.webm"), dom::now_ms());
+                started.map(|clip| self.clip = Some(clip))
+            }
+            Download::Clip => Ok(()),
+            _ => {
+                self.parts.take_away.download(what, &name, &self.sim);
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            web_sys::console::error_1(&error);
+        }
+    }
+
+    /// What a poster or a clip of the view shows: its name, its sentence
+    /// (or its caption), its canvases.
+    pub(super) fn scene(&self) -> Scene<'_> {
+        let text = |selector: &str| {
+            let element = self.root.query_selector(selector).ok().flatten();
+            element.and_then(|e| e.text_content()).unwrap_or_default()
+        };
+        let title = parts::view_name(&self.root, &self.options)
+            .unwrap_or_else(|| format!("{} policy", self.params.scenario.policy.name()));
+        let sentence = match text(".readback") {
+            said if !said.trim().is_empty() => said,
+            _ => self.options.caption.clone(),
+        };
+        Scene {
+            title,
+            sentence,
+            canvases: self.parts.take_away.canvases(),
+            palette: self.parts.canvases.palette(),
+        }
+    }
+
+    /// Draws the clip being recorded, if one is, and says how long it has
+    /// left; returns whether it still records.
+    pub(super) fn record(&mut self, now_ms: f64) -> bool {
+        let Some(mut clip) = self.clip.take() else { return false };
+        let left = clip.frame(&self.scene(), now_ms);
+        if let Some(button) = self.parts.take_away.clip_button() {
+            let text = match left {
+                Some(seconds) => format!("Recording… {seconds} s"),
+                None => format!("Clip ({:.0} s, WebM)", recording::CLIP_SECONDS),
+            };
+            button.set_text_content(Some(&text));
+        }
+        self.clip = left.map(|_| clip);
+        self.clip.is_some()
     }
 
     /// The person clicked the topology at `point` (CSS pixels): a client

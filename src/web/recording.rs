@@ -1,0 +1,254 @@
+//! A view taken where iframes and scripts are not allowed: a poster (one
+//! PNG of the picture and the charts under the view's sentence, the
+//! sentence also kept in the file as its description) and a short clip
+//! (WebM, recorded with `MediaRecorder` from a canvas the view redraws each
+//! frame while it records). Both are named after the view and its seed.
+
+use super::dom;
+use super::theme::Palette;
+use js_sys::{Array, Uint8Array};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Blob, BlobEvent, BlobPropertyBag, CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement,
+    MediaRecorder, MediaRecorderOptions, Url,
+};
+
+/// How long a clip runs (wall seconds) and at how many frames a second.
+pub const CLIP_SECONDS: f64 = 6.0;
+const CLIP_FPS: f64 = 30.0;
+/// The poster's and the clip's width (CSS px); their height follows.
+const WIDTH: f64 = 1200.0;
+const MARGIN: f64 = 24.0;
+const LINE: f64 = 26.0;
+
+/// What a poster or a clip shows: the view's name and sentence, and its
+/// canvases (the topology first).
+pub struct Scene<'a> {
+    pub title: String,
+    pub sentence: String,
+    pub canvases: &'a [HtmlCanvasElement],
+    pub palette: &'a Palette,
+}
+
+/// Saves a poster of `scene` as `file`: a PNG whose text chunk holds the
+/// sentence too, so a post that shows the picture can also quote it.
+pub fn save_poster(scene: &Scene, file: &str) -> Result<(), JsValue> {
+    let canvas = compose(scene)?;
+    let url = canvas.to_data_url()?;
+    let base64 = url.split_once(',').map_or("", |(_, data)| data);
+    let binary = dom::window().atob(base64)?;
+    let png: Vec<u8> = binary.chars().map(|c| c as u32 as u8).collect();
+    let described = with_text_chunk(&png, "Description", &format!("{}: {}", scene.title, scene.sentence));
+    save_bytes(file, &described, "image/png")
+}
+
+/// A clip being recorded: the canvas it draws into, the recorder, and when
+/// it stops.
+pub struct Clip {
+    canvas: HtmlCanvasElement,
+    recorder: MediaRecorder,
+    ends_ms: f64,
+    _on_data: Closure<dyn FnMut(BlobEvent)>,
+    _on_stop: Closure<dyn FnMut()>,
+}
+
+impl Clip {
+    /// Starts recording `scene` into a WebM file called `file`.
+    pub fn start(scene: &Scene, file: &str, now_ms: f64) -> Result<Clip, JsValue> {
+        let canvas = compose(scene)?;
+        let stream = canvas.capture_stream_with_frame_request_rate(CLIP_FPS)?;
+        let options = MediaRecorderOptions::new();
+        options.set_mime_type("video/webm");
+        let recorder = MediaRecorder::new_with_media_stream_and_media_recorder_options(&stream, &options)?;
+        let parts = Rc::new(RefCell::new(Vec::<Blob>::new()));
+        let kept = parts.clone();
+        let on_data = Closure::<dyn FnMut(BlobEvent)>::new(move |event: BlobEvent| {
+            if let Some(blob) = event.data() {
+                kept.borrow_mut().push(blob);
+            }
+        });
+        let file = file.to_string();
+        let on_stop = Closure::<dyn FnMut()>::new(move || {
+            let blobs: Array = parts.borrow().iter().collect();
+            let kind = BlobPropertyBag::new();
+            kind.set_type("video/webm");
+            let saved = Blob::new_with_blob_sequence_and_options(&blobs, &kind)
+                .and_then(|blob| save_blob(&file, &blob));
+            if let Err(error) = saved {
+                web_sys::console::error_1(&error);
+            }
+        });
+        recorder.set_ondataavailable(Some(on_data.as_ref().unchecked_ref()));
+        recorder.set_onstop(Some(on_stop.as_ref().unchecked_ref()));
+        recorder.start()?;
+        Ok(Clip {
+            canvas,
+            recorder,
+            ends_ms: now_ms + CLIP_SECONDS * 1000.0,
+            _on_data: on_data,
+            _on_stop: on_stop,
+        })
+    }
+
+    /// Draws the scene's next frame into the clip; returns the whole
+    /// seconds left, or `None` once it has stopped and saves itself.
+    pub fn frame(&mut self, scene: &Scene, now_ms: f64) -> Option<u32> {
+        if now_ms >= self.ends_ms {
+            let _ = self.recorder.stop();
+            return None;
+        }
+        if let Ok(Some(context)) = self.canvas.get_context("2d") {
+            if let Ok(context) = context.dyn_into::<CanvasRenderingContext2d>() {
+                draw(scene, &context, self.canvas.width().into());
+            }
+        }
+        Some(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
+    }
+}
+
+/// A canvas holding the scene, as tall as it needs.
+fn compose(scene: &Scene) -> Result<HtmlCanvasElement, JsValue> {
+    let canvas: HtmlCanvasElement = dom::create("canvas", "")?;
+    canvas.set_width(WIDTH as u32);
+    let measure: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
+    let height = layout(scene, &measure, WIDTH).height;
+    canvas.set_height(height.ceil() as u32);
+    let context: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
+    draw(scene, &context, WIDTH);
+    Ok(canvas)
+}
+
+/// Where each part of a scene goes on a canvas `width` wide.
+struct Layout {
+    lines: Vec<String>,
+    /// The top of the pictures, each picture's box, and the whole height.
+    boxes: Vec<[f64; 4]>,
+    height: f64,
+}
+
+fn layout(scene: &Scene, context: &CanvasRenderingContext2d, width: f64) -> Layout {
+    context.set_font(&font(18.0, false));
+    let lines = wrap(context, &scene.sentence, width - 2.0 * MARGIN);
+    let top = MARGIN + LINE * 1.4 + LINE * lines.len() as f64 + 12.0;
+    // The topology on the left, the charts stacked on its right.
+    let (picture, charts) = scene.canvases.split_first().map_or((None, &[][..]), |(p, c)| (Some(p), c));
+    let shown: Vec<&HtmlCanvasElement> = charts.iter().filter(|c| c.width() > 0 && c.height() > 0).collect();
+    let inner = width - 2.0 * MARGIN;
+    let left = if shown.is_empty() { inner } else { inner * 0.6 };
+    let mut boxes = Vec::new();
+    let mut bottom = top;
+    if let Some(picture) = picture.filter(|p| p.width() > 0) {
+        let h = left * f64::from(picture.height()) / f64::from(picture.width());
+        boxes.push([MARGIN, top, left, h]);
+        bottom = top + h;
+    }
+    let (x, w) = (MARGIN + left + 16.0, inner - left - 16.0);
+    let mut y = top;
+    for chart in shown {
+        let h = w * f64::from(chart.height()) / f64::from(chart.width());
+        boxes.push([x, y, w, h]);
+        y += h + 12.0;
+    }
+    Layout { lines, boxes, height: bottom.max(y) + MARGIN + LINE }
+}
+
+fn draw(scene: &Scene, context: &CanvasRenderingContext2d, width: f64) {
+    let Layout { lines, boxes, height } = layout(scene, context, width);
+    context.set_fill_style_str(&scene.palette.panel.css());
+    context.fill_rect(0.0, 0.0, width, height);
+    context.set_fill_style_str(&scene.palette.ink.css());
+    context.set_font(&font(22.0, true));
+    let _ = context.fill_text(&scene.title, MARGIN, MARGIN + 20.0);
+    context.set_font(&font(18.0, false));
+    for (i, line) in lines.iter().enumerate() {
+        let _ = context.fill_text(line, MARGIN, MARGIN + LINE * 1.4 + LINE * (i as f64 + 0.8));
+    }
+    let shown = scene.canvases.iter().filter(|c| c.width() > 0 && c.height() > 0);
+    for (canvas, [x, y, w, h]) in shown.zip(boxes) {
+        let _ = context.draw_image_with_html_canvas_element_and_dw_and_dh(canvas, x, y, w, h);
+    }
+    context.set_fill_style_str(&scene.palette.muted.css());
+    context.set_font(&font(14.0, false));
+    let _ = context.fill_text("lbsim · a live load-balancing simulation", MARGIN, height - MARGIN * 0.6);
+}
+
+fn font(px: f64, bold: bool) -> String {
+    format!("{}{px}px system-ui, sans-serif", if bold { "bold " } else { "" })
+}
+
+/// `text` in lines no wider than `width` in the context's font.
+fn wrap(context: &CanvasRenderingContext2d, text: &str, width: f64) -> Vec<String> {
+    let fits = |line: &str| context.measure_text(line).map_or(true, |m| m.width() <= width);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let longer = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if fits(&longer) || line.is_empty() {
+            line = longer;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// `png` with a tEXt chunk (`keyword`, `text` in Latin-1) after its header.
+fn with_text_chunk(png: &[u8], keyword: &str, text: &str) -> Vec<u8> {
+    // The signature (8 bytes) and the IHDR chunk (4 + 4 + 13 + 4 bytes).
+    const HEADER_END: usize = 33;
+    if png.len() < HEADER_END {
+        return png.to_vec();
+    }
+    let mut data: Vec<u8> = keyword.bytes().collect();
+    data.push(0);
+    data.extend(text.chars().map(|c| if (c as u32) < 256 { c as u8 } else { b'?' }));
+    let mut chunk = Vec::with_capacity(data.len() + 12);
+    chunk.extend((data.len() as u32).to_be_bytes());
+    chunk.extend(b"tEXt");
+    chunk.extend(&data);
+    chunk.extend(crc32(&chunk[4..]).to_be_bytes());
+    [&png[..HEADER_END], &chunk, &png[HEADER_END..]].concat()
+}
+
+/// The CRC-32 PNG chunks carry (ISO 3309, as the PNG specification gives it).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+fn save_bytes(file: &str, bytes: &[u8], kind: &str) -> Result<(), JsValue> {
+    let array = Uint8Array::from(bytes);
+    let parts: Array = std::iter::once(array).collect();
+    let options = BlobPropertyBag::new();
+    options.set_type(kind);
+    save_blob(file, &Blob::new_with_u8_array_sequence_and_options(&parts, &options)?)
+}
+
+thread_local! {
+    /// The address of the last file saved, released when the next is.
+    static SAVED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn save_blob(file: &str, blob: &Blob) -> Result<(), JsValue> {
+    let url = Url::create_object_url_with_blob(blob)?;
+    let link: HtmlAnchorElement = dom::create("a", "")?;
+    link.set_href(&url);
+    link.set_download(file);
+    link.click();
+    match SAVED.with(|saved| saved.borrow_mut().replace(url)) {
+        Some(previous) => Url::revoke_object_url(&previous),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,82 @@
+// For platforms without iframes: a view taken away as a poster (one PNG of
+// its picture and charts under its sentence, the sentence also in the
+// file's text chunk) and as a short WebM clip, both named after the view
+// and its seed. Checked from an embed's drawer and from the lab.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { browser, server, useBrowser } from './lib.mjs';
+
+useBrowser();
+
+/** The PNG's tEXt chunks as { keyword: text }, each chunk's CRC checked. */
+function textChunks(png) {
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+  const texts = {};
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    const type = png.subarray(at + 4, at + 8).toString('latin1');
+    const body = png.subarray(at + 8, at + 8 + length);
+    assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${type}'s CRC`);
+    if (type === 'tEXt') {
+      const zero = body.indexOf(0);
+      texts[body.subarray(0, zero).toString('latin1')] = body.subarray(zero + 1).toString('latin1');
+    }
+    at += 12 + length;
+  }
+  return texts;
+}
+
+async function openWithDownloads(path, width, height) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(server.url + path);
+  await page.waitForFunction(() => window.lbsim?.simTime() > 3000, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+const take = async (page, id, timeout = 30_000) => {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout }), page.click(`#${id}`)]);
+  return { name: download.suggestedFilename(), body: await readFile(await download.path()) };
+};
+
+test("an embed's poster holds its picture, charts and sentence, named after the view and seed", async () => {
+  const { page, errors } = await openWithDownloads(
+    'embed.html#policy=power-of-d&versus=policy:random&charts=percentiles&say=versus&seed=7', 800, 600);
+  await page.click('#more-toggle');
+  const sentence = (await page.textContent('.readback')).trim();
+  assert.ok(sentence.length > 20, `the sentence: "${sentence}"`);
+  const poster = await take(page, 'download-poster');
+  assert.match(poster.name, /^power-of-d_seed-7_lbsim-[\d.]+_poster\.png$/);
+  const texts = textChunks(poster.body);
+  assert.ok(texts.Description?.includes(sentence.slice(0, 60)), `the poster's description: ${texts.Description}`);
+  assert.ok(poster.body.length > 10_000, `the poster is ${poster.body.length} bytes`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a clip records a few seconds of the running view as WebM, and the button says how long is left', async () => {
+  const { page, errors } = await openWithDownloads('#policy=power-of-d&seed=5', 1440, 900);
+  await page.click('#take-away summary');
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    (async () => {
+      await page.click('#download-clip');
+      await page.waitForFunction(() => document.getElementById('download-clip').textContent.startsWith('Recording'));
+    })(),
+  ]);
+  const clip = await readFile(await download.path());
+  assert.match(download.suggestedFilename(), /^power-of-d_seed-5_lbsim-[\d.]+_clip\.webm$/);
+  assert.deepEqual([...clip.subarray(0, 4)], [0x1a, 0x45, 0xdf, 0xa3], 'an EBML (WebM) header');
+  assert.ok(clip.includes(Buffer.from('webm')), 'the EBML document type is webm');
+  assert.ok(clip.length > 20_000, `the clip is ${clip.length} bytes`);
+  assert.match(await page.textContent('#download-clip'), /^Clip/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
