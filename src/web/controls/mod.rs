@@ -1,17 +1,13 @@
 //! The controls: one labelled HTML input per setting a view shows,
 //! generated from the scenario's field table (names, ranges, choices) plus a
-//! short list of how to show each setting. Each control shows its value;
-//! keyboard operation comes from the native inputs.
-
-mod table;
-
-pub use table::CONTROLS;
+//! short list of how to show each setting (`lbsim::ui::controls`). Each
+//! control shows its value; keyboard operation comes from the native inputs.
 
 use super::dom::{self, Ids};
 use super::params::Params;
 use lbsim::explain::readback::thousands;
 use lbsim::scenario::{fields, Demand, FieldKind, PolicyKind};
-use table::{Control, Group, Show, Widget};
+use lbsim::ui::controls::{Control, Group, Show, Widget, CONTROLS};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};
 

@@ -2,8 +2,8 @@
 //! the animation. Every setting is read and written by key through the
 //! scenario's field table, so names, ranges and messages have one source.
 
-use lbsim::scenario::fields;
-use lbsim::{Scenario, ScenarioError};
+use crate::scenario::fields;
+use crate::{Scenario, ScenarioError};
 
 /// The key of the animation speed, the one setting that is not a scenario field.
 pub const SPEED_KEY: &str = "speed";

@@ -1,7 +1,7 @@
 //! Which settings have controls, where they sit, and how each edits and
 //! shows its value. Names, ranges and choices come from the field table.
 
-use crate::web::params::SPEED_KEY;
+use super::params::SPEED_KEY;
 
 /// Where a control sits on the page.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -6,10 +6,10 @@
 
 use super::controls::CONTROLS;
 use super::params::Params;
-use lbsim::charts::SeriesMetric;
-use lbsim::explain::Readback;
-use lbsim::scenario::fields;
-use lbsim::ScenarioError;
+use crate::charts::SeriesMetric;
+use crate::explain::Readback;
+use crate::scenario::fields;
+use crate::ScenarioError;
 
 /// What kind of page a view is the heart of; it sets the view's defaults and
 /// its chrome.

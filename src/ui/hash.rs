@@ -5,35 +5,10 @@
 //! the value used instead; the rest of the hash still applies.
 
 use super::controls::CONTROLS;
+pub use super::notice::Notice;
 use super::options::{Kind, Options};
 use super::params::{Params, SPEED_KEY};
-use lbsim::scenario::FIELDS;
-use lbsim::ScenarioError;
-
-/// A message about one setting that could not be used as given.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notice {
-    pub message: String,
-}
-
-impl Notice {
-    /// `key=value` was refused with `error`; `used` is the value kept instead.
-    pub fn rejected(key: &str, value: &str, error: &ScenarioError, used: &str) -> Notice {
-        let message = match error {
-            ScenarioError::UnknownField { suggestion: Some(s), .. } => {
-                format!("“{key}” is not a setting (did you mean “{s}”?); ignored.")
-            }
-            ScenarioError::UnknownField { suggestion: None, .. } => {
-                format!("“{key}” is not a setting; ignored.")
-            }
-            ScenarioError::BadValue { allowed, .. } => {
-                format!("“{key}={value}”: expected {allowed}; using {used} instead.")
-            }
-            other => format!("“{key}={value}”: {other}; using {used} instead."),
-        };
-        Notice { message }
-    }
-}
+use crate::scenario::FIELDS;
 
 /// What a hash describes, each part starting from its defaults.
 pub struct Parsed {
@@ -50,9 +25,7 @@ pub fn parse(hash: &str, kind: Kind) -> Parsed {
     let mut settings = Vec::new();
     for entry in hash.trim_start_matches('#').split('&').filter(|e| !e.is_empty()) {
         let Some((key, raw)) = entry.split_once('=') else {
-            notices.push(Notice {
-                message: format!("“{}” is not of the form key=value; ignored.", decode(entry)),
-            });
+            notices.push(Notice::malformed(&decode(entry)));
             continue;
         };
         let (key, value) = (decode(key), decode(raw));
