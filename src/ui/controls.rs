@@ -1,7 +1,9 @@
 //! Which settings have controls, where they sit, and how each edits and
 //! shows its value. Names, ranges and choices come from the field table.
 
-use super::params::SPEED_KEY;
+use super::params::{Params, SPEED_KEY};
+use crate::explain::readback::thousands;
+use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,6 +63,86 @@ pub struct Control {
     pub group: Group,
     pub widget: Widget,
     pub show: Show,
+}
+
+impl Control {
+    /// A slider's values, in order: the presets the field accepts, or the
+    /// field's range in steps. `None` for a control that is not a slider, or
+    /// whose steps do not fit its field's kind.
+    pub fn ladder(&self) -> Option<Vec<String>> {
+        match (&self.widget, fields::find(self.key).ok().map(|f| f.kind)) {
+            (Widget::Presets(values), _) => {
+                Some(values.iter().filter(|v| Params::accepts(self.key, v)).map(|v| v.to_string()).collect())
+            }
+            (Widget::Steps(step), Some(FieldKind::Number { min, max })) => {
+                let scale = 1.0 / step;
+                let (low, high) = ((min * scale).ceil() as i64, (max * scale).floor() as i64);
+                Some((low..=high).map(|k| fields::format_number(k as f64 / scale)).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// What the control shows beside its label under `params`.
+    pub fn shown(&self, params: &Params) -> String {
+        let text = params.text(self.key);
+        match self.show {
+            Show::Nothing => String::new(),
+            Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text,
+            Show::Value(unit) => format!("{text} {unit}"),
+            Show::PolicyDescription => PolicyKind::from_name(&text).map_or("", |p| p.describe()).to_string(),
+            Show::OfferedLoad if params.scenario.demand == Demand::Spike => {
+                format!("{text} × capacity (for continuous demand)")
+            }
+            Show::OfferedLoad => {
+                let rate = params.scenario.load * params.scenario.capacity_per_sec();
+                format!("{text} × capacity ≈ {} req/s", thousands(rate.round() as u64))
+            }
+        }
+    }
+}
+
+/// The position of `text` on a slider's `ladder`; a value that is not on
+/// it (one a link gave) is first put among the numbers in order ("all" and
+/// "none" last).
+pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
+    if let Some(index) = ladder.iter().position(|v| *v == text) {
+        return index;
+    }
+    let rank = |v: &str| v.parse::<f64>().unwrap_or(f64::INFINITY);
+    let index = ladder.iter().position(|v| rank(v) > rank(&text)).unwrap_or(ladder.len());
+    ladder.insert(index, text);
+    index
+}
+
+/// Why control `key` has no effect under `params`, when it has none.
+pub fn unused_under(key: &str, params: &Params) -> Option<String> {
+    let policy = params.scenario.policy;
+    let why = match key {
+        "choices" if !policy.uses_choices() => {
+            "only power of d choices and least requests of d draw d candidates"
+        }
+        "staleness_ms" if !policy.reads_board() => {
+            "only power of d choices and shortest queue read the load board this refreshes"
+        }
+        "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
+            "only the placement schemes (modulo to bounded loads) route by key"
+        }
+        "virtual_nodes" if !matches!(policy, PolicyKind::Ring | PolicyKind::BoundedLoad) => {
+            "only the hash ring and bounded loads place virtual nodes"
+        }
+        "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
+        "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
+        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
+            "a key's server is its place, so a placement scheme takes no server out of its pool"
+        }
+        "dc_order" if !policy.is_fdb() => "only FoundationDB's balancers order their alternatives by datacenter",
+        "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
+            "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
+        }
+        _ => return None,
+    };
+    Some(format!("Not used by {}: {why}.", policy.title()))
 }
 
 /// Every control, in page order. Keys are field keys (or the speed).
@@ -285,3 +367,4 @@ pub static CONTROLS: &[Control] = &[
     },
     Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Seed, show: Show::Nothing },
 ];
+
