@@ -127,3 +127,132 @@ fn decode(text: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::PolicyKind;
+    use crate::ui::options::{Chart, Theme, KEYS};
+
+    fn messages(hash: &str) -> Vec<String> {
+        parse(hash, Kind::Embed).notices.into_iter().map(|n| n.message).collect()
+    }
+
+    #[test]
+    fn an_empty_hash_gives_each_kinds_defaults() {
+        for kind in [Kind::Lab, Kind::Embed] {
+            for hash in ["", "#", "#&&"] {
+                let parsed = parse(hash, kind);
+                assert_eq!(parsed.params, Params::default());
+                assert_eq!(parsed.options, Options::defaults(kind));
+                assert!(parsed.notices.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn settings_and_options_apply_in_one_hash() {
+        let parsed = parse("#policy=random&servers=20&speed=0.5&charts=load,clients&theme=dark", Kind::Embed);
+        assert_eq!(parsed.params.scenario.policy, PolicyKind::Random);
+        assert_eq!(parsed.params.scenario.servers, 20);
+        assert_eq!(parsed.params.speed, 0.5);
+        assert_eq!(parsed.options.charts, [Chart::Load, Chart::Clients]);
+        assert_eq!(parsed.options.theme, Theme::Dark);
+        assert!(parsed.notices.is_empty());
+    }
+
+    #[test]
+    fn each_bad_entry_names_itself_and_what_is_allowed_and_the_rest_applies() {
+        let parsed = parse("servers=0&load=0.5&height=100&sever=3&policy", Kind::Embed);
+        assert_eq!(parsed.params.scenario.servers, Params::default().scenario.servers);
+        assert_eq!(parsed.params.scenario.load, 0.5);
+        assert_eq!(parsed.options.height, None);
+        let messages: Vec<String> = parsed.notices.into_iter().map(|n| n.message).collect();
+        let servers = Params::default().text("servers");
+        assert_eq!(
+            messages,
+            [
+                "“height=100”: expected \"auto\" or whole pixels from 240 to 4000; using auto instead."
+                    .to_string(),
+                "“policy” is not of the form key=value; ignored.".to_string(),
+                format!("“servers=0”: expected a whole number from 1 to 10000; using {servers} instead."),
+                "“sever” is not a setting (did you mean “servers”?); ignored.".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_option_keeps_the_kinds_default() {
+        let lab = parse("controls=policy,nonsense&charts=pie&theme=sepia", Kind::Lab);
+        assert_eq!(lab.options, Options::defaults(Kind::Lab));
+        assert_eq!(lab.notices.len(), 3);
+        assert!(lab.notices[0].message.starts_with("“controls=policy,nonsense”: expected \"all\", \"none\""));
+        assert!(lab.notices[0].message.ends_with("; using all instead."), "{}", lab.notices[0].message);
+        assert!(lab.notices[1].message.contains("percentiles, clients, load, keys; using all instead."));
+        assert_eq!(
+            lab.notices[2].message,
+            "“theme=sepia”: expected one of auto, light, dark; using auto instead."
+        );
+        let embed = messages("charts=pie");
+        assert!(embed[0].ends_with("; using percentiles instead."), "{}", embed[0]);
+    }
+
+    #[test]
+    fn escapes_decode_and_malformed_ones_stay() {
+        let parsed = parse("caption=Power%20of+two%E2%80%94live%zz%2", Kind::Embed);
+        assert_eq!(parsed.options.caption, "Power of two—live%zz%2");
+        assert!(parsed.notices.is_empty());
+        assert_eq!(messages("%73ervers=0")[0].split(':').next(), Some("“servers=0”"));
+    }
+
+    #[test]
+    fn fields_that_must_agree_apply_in_either_order() {
+        let agreed = ["class_shares=0.5,0.5", "class_costs=1,2", "class_pools=0-4,5-9"];
+        let reversed: Vec<&str> = agreed.iter().rev().copied().collect();
+        for hash in [agreed.join("&"), reversed.join("&")] {
+            let parsed = parse(&hash, Kind::Embed);
+            assert!(parsed.notices.is_empty(), "{hash}: {:?}", parsed.notices);
+            assert_eq!(parsed.params.scenario.class_pools, [(0, 4), (5, 9)]);
+        }
+        let alone = messages("class_pools=0-4,5-9");
+        assert_eq!(alone.len(), 1);
+        assert!(
+            alone[0].starts_with("“class_pools=0-4,5-9”: fields class_pools, class_shares:"),
+            "{}",
+            alone[0]
+        );
+    }
+
+    #[test]
+    fn a_formatted_hash_reads_back_as_it_was() {
+        let given = "policy=ring&virtual_nodes=20&speed=0.05&controls=policy,servers&charts=none\
+                     &caption=A%20ring%3B%20its%20keys&height=480&autoplay=0&theme=light\
+                     &versus=policy:random;staleness_ms:0&say=versus,ratios&presenter=1&metric=latency";
+        let parsed = parse(given, Kind::Embed);
+        assert!(parsed.notices.is_empty(), "{:?}", parsed.notices);
+        for kind in [Kind::Lab, Kind::Embed] {
+            for fields in [Fields::Shown, Fields::Every] {
+                let again = parse(&format(&parsed.params, &parsed.options, kind, fields), kind);
+                assert_eq!(again.params, parsed.params);
+                assert_eq!(again.options, parsed.options);
+                assert!(again.notices.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn a_shown_hash_lists_the_controls_and_what_differs_and_every_lists_all() {
+        let params = parse("service_mean_ms=10", Kind::Lab).params;
+        let shown = format(&params, &Options::defaults(Kind::Lab), Kind::Lab, Fields::Shown);
+        let keys = entries(&shown);
+        assert!(CONTROLS.iter().all(|c| keys.iter().any(|k| k == c.key)));
+        assert!(names(&shown, "service_mean_ms"));
+        assert!(!names(&shown, "class_shares"));
+        assert!(!KEYS.iter().any(|k| names(&shown, k)), "{shown}");
+        let every = format(&params, &Options::defaults(Kind::Lab), Kind::Embed, Fields::Every);
+        // Every field, the speed, and the two options in which the lab's
+        // defaults differ from an embed's.
+        assert_eq!(entries(&every).len(), FIELDS.len() + 3);
+        assert!(names(&every, "controls") && names(&every, "charts"));
+    }
+}
