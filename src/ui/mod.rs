@@ -7,7 +7,8 @@
 //!
 //! This is the pure logic of the browser front end, built on every target
 //! so that `cargo test` covers it natively; `web` adds the DOM and uses it
-//! as an outside crate would.
+//! as an outside crate would, and so does `tests/explainer_claims.rs` to
+//! read the explainer's settings exactly as the page reads them.
 
 pub mod controls;
 pub mod hash;
