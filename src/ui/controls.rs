@@ -103,14 +103,21 @@ impl Control {
 }
 
 /// The position of `text` on a slider's `ladder`; a value that is not on
-/// it (one a link gave) is first put among the numbers in order ("all" and
-/// "none" last).
+/// it (one a link gave) is first put among the numbers in order, wherever
+/// the words ("none", "all") sit.
 pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
     if let Some(index) = ladder.iter().position(|v| *v == text) {
         return index;
     }
-    let rank = |v: &str| v.parse::<f64>().unwrap_or(f64::INFINITY);
-    let index = ladder.iter().position(|v| rank(v) > rank(&text)).unwrap_or(ladder.len());
+    let number = |v: &str| v.parse::<f64>().ok();
+    let index = match number(&text) {
+        Some(value) => {
+            ladder.iter().position(|v| number(v).is_some_and(|n| n > value)).unwrap_or_else(|| {
+                ladder.iter().rposition(|v| number(v).is_some()).map_or(ladder.len(), |last| last + 1)
+            })
+        }
+        None => ladder.len(),
+    };
     ladder.insert(index, text);
     index
 }
@@ -442,6 +449,11 @@ mod tests {
         assert_eq!(rung(&mut ladder, "7".into()), 4);
         assert_eq!(rung(&mut ladder, "0.5".into()), 0);
         assert_eq!(ladder, ["0.5", "1", "2", "3", "5", "7", "all"]);
+        // "none" first, as the hedge's slider has it: a number goes among the numbers.
+        let mut ladder: Vec<String> = ["none", "10", "20"].map(String::from).to_vec();
+        assert_eq!(rung(&mut ladder, "15".into()), 2);
+        assert_eq!(rung(&mut ladder, "60".into()), 4);
+        assert_eq!(ladder, ["none", "10", "15", "20", "60"]);
     }
 
     #[test]
