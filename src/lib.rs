@@ -10,7 +10,9 @@
 //! The engine has no web dependency. The browser front end (`web`, compiled
 //! only for wasm32) and the command line use it as any outside crate would.
 //! The charts (`charts`, with either) read the engine's series and snapshots
-//! and draw with plotters: on canvases in the browser, to SVG natively.
+//! and draw with plotters: on canvases in the browser, to SVG natively. With
+//! them comes `ui`, the browser views' settings, options and links as plain
+//! logic, tested natively.
 
 pub mod bins;
 pub mod capacity;
@@ -28,6 +30,8 @@ pub mod rng;
 pub mod scenario;
 pub mod theory;
 pub mod time;
+#[cfg(feature = "charts")]
+pub mod ui;
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod web;
 

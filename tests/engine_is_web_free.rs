@@ -32,6 +32,8 @@ fn engine_sources_do_not_touch_the_web() {
         ("scenario", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         ("explain", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         ("fdb", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
+        // The views' logic beside the browser: what it shows, never how.
+        ("ui", &["wasm_bindgen", "web_sys", "js_sys", "plotters"]),
         // The command line draws SVG with plotters, and nothing of the web.
         ("cli", &["wasm_bindgen", "web_sys", "js_sys"]),
     ] {

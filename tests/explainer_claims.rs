@@ -3,16 +3,16 @@
 //! simulation (and its versus twin) in `data-lbsim-settings`. The browser
 //! test checks each claim at the page's own seed; this one checks that it
 //! is no accident of that seed: it holds on every one of several seeds,
-//! after the same 30 simulated seconds the browser test runs.
+//! after the same 30 simulated seconds the browser test runs. The settings
+//! are read as the page reads them, by `lbsim::ui::hash`.
 
 use lbsim::explain::Claim;
+use lbsim::ui::hash;
+use lbsim::ui::options::Kind;
 use lbsim::{Scenario, Simulation, Summary};
 
 const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 const SIMULATED_S: &str = "30";
-/// Entries of a view's settings that are not scenario fields.
-const VIEW_OPTIONS: [&str; 9] =
-    ["controls", "charts", "caption", "height", "autoplay", "theme", "say", "speed", "metric"];
 
 struct Section {
     id: String,
@@ -21,11 +21,11 @@ struct Section {
     versus: Option<Scenario>,
 }
 
-/// The value of `name="..."` in `tag`, unescaped.
+/// The value of `name="..."` in `tag`, with its HTML escapes undone.
 fn attribute(tag: &str, name: &str) -> Option<String> {
     let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
     let end = start + tag[start..].find('"')?;
-    Some(tag[start..end].replace("&amp;", "&").replace("%20", " "))
+    Some(tag[start..end].replace("&amp;", "&"))
 }
 
 fn sections() -> Vec<Section> {
@@ -37,15 +37,14 @@ fn sections() -> Vec<Section> {
         let id = attribute(chunk, "id").unwrap();
         let settings =
             attribute(chunk, "data-lbsim-settings").unwrap_or_else(|| panic!("{id}: no simulation"));
-        let entries: Vec<(&str, &str)> = settings.split('&').map(|e| e.split_once('=').unwrap()).collect();
-        let fields = entries.iter().copied().filter(|(k, _)| *k != "versus" && !VIEW_OPTIONS.contains(k));
-        let mut scenario = Scenario::default();
-        scenario
-            .set_many(fields.chain([("duration_s", SIMULATED_S)]))
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
-        let versus = entries.iter().find(|(k, _)| *k == "versus").map(|(_, pairs)| {
+        // The explainer's simulations are embeds.
+        let parsed = hash::parse(&settings, Kind::Embed);
+        assert!(parsed.notices.is_empty(), "{id}: {:?}", parsed.notices);
+        let mut scenario = parsed.params.scenario;
+        scenario.set("duration_s", SIMULATED_S).unwrap();
+        let versus = (!parsed.options.versus.is_empty()).then(|| {
             let mut twin = scenario.clone();
-            twin.set_many(pairs.split(';').map(|p| p.split_once(':').unwrap()))
+            twin.set_many(parsed.options.versus.iter().map(|(k, v)| (*k, v.as_str())))
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
             twin
         });

@@ -23,17 +23,13 @@ mod dom;
 mod event_log;
 mod fit;
 mod frame;
-mod hash;
 mod hooks;
 mod keys_figure;
 mod membership_tools;
 mod narration;
 mod notice;
-mod options;
-mod pace;
 mod page;
 mod panic;
-mod params;
 mod parts;
 mod preset_picker;
 mod readouts;
@@ -46,6 +42,10 @@ mod topology;
 mod transport;
 mod twin_pane;
 mod view;
+
+// The views' pure logic lives in the library (`lbsim::ui`, tested natively);
+// these names let the DOM code below reach it as its own.
+use lbsim::ui::{hash, options, pace, params};
 
 use wasm_bindgen::prelude::*;
 

@@ -1,8 +1,9 @@
 //! A view's notice area: settings that could not be used as given, each
-//! naming the entry and the value used instead. Visible until dismissed.
+//! naming the entry and the value used instead (worded by
+//! `lbsim::ui::notice`). Visible until dismissed.
 
 use super::dom::{self, Ids};
-use super::hash::Notice;
+use lbsim::ui::notice::{Notice, HEADING};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -22,7 +23,7 @@ impl Notices {
         )?;
         root.set_hidden(true);
         let text: HtmlElement = dom::child(&root, "div", "")?;
-        dom::text_child(&text, "strong", "", "Some settings in the link were not used as given.")?;
+        dom::text_child(&text, "strong", "", HEADING)?;
         let list: HtmlElement = dom::child(&text, "ul", "")?;
         list.set_id(&ids.of("notice-list"));
         let dismiss = dom::text_child(&root, "button", "quiet", "Dismiss")?;

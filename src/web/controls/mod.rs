@@ -1,17 +1,12 @@
 //! The controls: one labelled HTML input per setting a view shows,
 //! generated from the scenario's field table (names, ranges, choices) plus a
-//! short list of how to show each setting. Each control shows its value;
-//! keyboard operation comes from the native inputs.
-
-mod table;
-
-pub use table::CONTROLS;
+//! short list of how to show each setting (`lbsim::ui::controls`). Each
+//! control shows its value; keyboard operation comes from the native inputs.
 
 use super::dom::{self, Ids};
 use super::params::Params;
-use lbsim::explain::readback::thousands;
-use lbsim::scenario::{fields, Demand, FieldKind, PolicyKind};
-use table::{Control, Group, Show, Widget};
+use lbsim::scenario::{fields, FieldKind, PolicyKind};
+use lbsim::ui::controls::{self, Control, Group, Show, Widget, CONTROLS};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
@@ -116,7 +111,7 @@ impl Controls {
     /// Whether control `key` has no effect under `params` (so an edit of it
     /// is refused).
     pub fn unused(key: &str, params: &Params) -> bool {
-        unused_under(key, params).is_some()
+        controls::unused_under(key, params).is_some()
     }
 
     /// Shows `params` in every control.
@@ -175,18 +170,12 @@ impl Item {
                 )?;
                 (Input::Number(input), Vec::new())
             }
-            (Widget::Presets(values), _) => {
-                let ladder =
-                    values.iter().filter(|v| Params::accepts(key, v)).map(|v| v.to_string()).collect();
-                (Input::Slider(new_input("range")?), ladder)
-            }
-            (Widget::Steps(step), Some(FieldKind::Number { min, max })) => {
-                let scale = 1.0 / step;
-                let (low, high) = ((min * scale).ceil() as i64, (max * scale).floor() as i64);
-                let ladder = (low..=high).map(|k| fields::format_number(k as f64 / scale)).collect();
-                (Input::Slider(new_input("range")?), ladder)
-            }
-            _ => return Err(JsValue::from_str(&format!("control {key} does not fit its field's kind"))),
+            _ => match control.ladder() {
+                Some(ladder) => (Input::Slider(new_input("range")?), ladder),
+                None => {
+                    return Err(JsValue::from_str(&format!("control {key} does not fit its field's kind")))
+                }
+            },
         };
         let element: &HtmlElement = match &input {
             Input::Select(select) => select,
@@ -224,21 +213,9 @@ impl Item {
 
     fn show(&mut self, params: &Params) {
         let text = params.text(self.control.key);
-        let shown = match self.control.show {
-            Show::Nothing => String::new(),
-            Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text.clone(),
-            Show::Value(unit) => format!("{text} {unit}"),
-            Show::PolicyDescription => PolicyKind::from_name(&text).map_or("", |p| p.describe()).to_string(),
-            Show::OfferedLoad if params.scenario.demand == Demand::Spike => {
-                format!("{text} × capacity (for continuous demand)")
-            }
-            Show::OfferedLoad => {
-                let rate = params.scenario.load * params.scenario.capacity_per_sec();
-                format!("{text} × capacity ≈ {} req/s", thousands(rate.round() as u64))
-            }
-        };
+        let shown = self.control.shown(params);
         self.output.set_text_content(Some(&shown));
-        let unused = unused_under(self.control.key, params);
+        let unused = controls::unused_under(self.control.key, params);
         let element: &HtmlElement = match &self.input {
             Input::Select(select) => select,
             Input::Slider(input) | Input::Number(input) => input,
@@ -252,10 +229,7 @@ impl Item {
             Input::Select(select) => select.set_value(&text),
             Input::Number(input) => input.set_value(&text),
             Input::Slider(input) => {
-                let index = match self.ladder.iter().position(|v| *v == text) {
-                    Some(index) => index,
-                    None => insert_in_order(&mut self.ladder, text),
-                };
+                let index = controls::rung(&mut self.ladder, text);
                 let _ = input.set_attribute("max", &(self.ladder.len() - 1).to_string());
                 let _ = input.set_attribute("aria-valuetext", &shown);
                 input.set_value(&index.to_string());
@@ -267,36 +241,6 @@ impl Item {
 /// What a mark beside a label means.
 const RESTARTS: &str = "changing this starts the run over, from the same seed";
 
-/// Why control `key` has no effect under `params`, when it has none.
-fn unused_under(key: &str, params: &Params) -> Option<String> {
-    let policy = params.scenario.policy;
-    let why = match key {
-        "choices" if !policy.uses_choices() => {
-            "only power of d choices and least requests of d draw d candidates"
-        }
-        "staleness_ms" if !policy.reads_board() => {
-            "only power of d choices and shortest queue read the load board this refreshes"
-        }
-        "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
-            "only the placement schemes (modulo to bounded loads) route by key"
-        }
-        "virtual_nodes" if !matches!(policy, PolicyKind::Ring | PolicyKind::BoundedLoad) => {
-            "only the hash ring and bounded loads place virtual nodes"
-        }
-        "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
-        "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
-        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
-            "a key's server is its place, so a placement scheme takes no server out of its pool"
-        }
-        "dc_order" if !policy.is_fdb() => "only FoundationDB's balancers order their alternatives by datacenter",
-        "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
-            "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
-        }
-        _ => return None,
-    };
-    Some(format!("Not used by {}: {why}.", policy.title()))
-}
-
 fn new_input(kind: &str) -> Result<HtmlInputElement, JsValue> {
     let input: HtmlInputElement = dom::create("input", "")?;
     input.set_type(kind);
@@ -304,13 +248,4 @@ fn new_input(kind: &str) -> Result<HtmlInputElement, JsValue> {
         dom::set_attributes(&input, &[("min", "0"), ("step", "1")])?;
     }
     Ok(input)
-}
-
-/// Puts `text` among numeric values in order ("all" and "none" last) and
-/// returns its index.
-fn insert_in_order(ladder: &mut Vec<String>, text: String) -> usize {
-    let rank = |v: &str| v.parse::<f64>().unwrap_or(f64::INFINITY);
-    let index = ladder.iter().position(|v| rank(v) > rank(&text)).unwrap_or(ladder.len());
-    ladder.insert(index, text);
-    index
 }

@@ -2,8 +2,8 @@
 //! the animation. Every setting is read and written by key through the
 //! scenario's field table, so names, ranges and messages have one source.
 
-use lbsim::scenario::fields;
-use lbsim::{Scenario, ScenarioError};
+use crate::scenario::fields;
+use crate::{Scenario, ScenarioError};
 
 /// The key of the animation speed, the one setting that is not a scenario field.
 pub const SPEED_KEY: &str = "speed";
@@ -90,5 +90,57 @@ impl Params {
     /// Whether `text` is a value `key` accepts on its own.
     pub fn accepts(key: &str, text: &str) -> bool {
         Params::default().set(key, text).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_speed_goes_from_a_hundredth_to_ten() {
+        let mut params = Params::default();
+        for (text, speed) in [("0.01", 0.01), ("10", 10.0), (" 0.5 ", 0.5)] {
+            params.set(SPEED_KEY, text).unwrap();
+            assert_eq!(params.speed, speed);
+        }
+        assert_eq!(params.text(SPEED_KEY), "0.5");
+        for bad in ["0.009", "10.01", "0", "-1", "fast", "", "NaN"] {
+            let error = params.set(SPEED_KEY, bad).unwrap_err();
+            assert!(error.to_string().starts_with("field `speed`: "), "{error}");
+            assert!(error.to_string().ends_with("expected a number from 0.01 to 10"), "{error}");
+            assert_eq!(params.speed, 0.5);
+        }
+    }
+
+    #[test]
+    fn a_field_is_set_through_the_scenario_and_a_refusal_changes_nothing() {
+        let mut params = Params::default();
+        params.set("servers", "7").unwrap();
+        assert_eq!((params.scenario.servers, params.text("servers")), (7, "7".to_string()));
+        let before = params.clone();
+        assert!(params.set("servers", "0").is_err());
+        assert!(params.set("nonsense", "1").is_err());
+        assert_eq!(params, before);
+        assert_eq!(params.text("nonsense"), "");
+    }
+
+    #[test]
+    fn set_all_keeps_what_it_can_and_returns_the_rest() {
+        let mut params = Params::default();
+        let entries = [("servers", "0"), ("slots", "2"), ("speed", "20")];
+        let refused = params.set_all(entries.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+        let keys: Vec<&str> = refused.iter().map(|(key, _, _)| key.as_str()).collect();
+        assert_eq!(keys, ["servers", "speed"]);
+        assert_eq!(params.scenario.slots, 2);
+        assert_eq!(params.scenario.servers, Params::default().scenario.servers);
+    }
+
+    #[test]
+    fn help_and_acceptance_come_from_the_field_table() {
+        assert_eq!(Params::help("servers"), fields::find("servers").unwrap().help);
+        assert!(!Params::help(SPEED_KEY).is_empty());
+        assert_eq!(Params::help("nonsense"), "");
+        assert!(Params::accepts("subset_size", "all") && !Params::accepts("subset_size", "none"));
     }
 }

@@ -53,3 +53,35 @@ impl Pace {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_accounts_for_the_wall_time_since_the_last_up_to_a_cap() {
+        let mut pace = Pace::default();
+        assert_eq!(pace.wall_step(1_000.0), 0.0, "the first frame has nothing to account for");
+        assert_eq!(pace.wall_step(1_016.5), 16.5);
+        assert_eq!(pace.wall_step(1_016.0), 0.0, "a clock going back moves nothing");
+        assert_eq!(pace.wall_step(5_000.0), MAX_FRAME_MS, "a tab coming back does not catch up");
+        pace.pause();
+        assert_eq!(pace.wall_step(9_000.0), 0.0, "after a pause the next frame starts afresh");
+    }
+
+    #[test]
+    fn the_event_cap_follows_the_measured_rate_within_the_budget() {
+        let mut pace = Pace::default();
+        assert_eq!(pace.event_cap(), 10_000, "2,000 events a millisecond for 5 ms");
+        pace.observe(4_000, 1.0);
+        // A fifth of the way from 2,000 to 4,000 events a millisecond.
+        assert_eq!(pace.event_cap(), 12_000);
+        pace.observe(MIN_EVENTS_PER_FRAME - 1, 100.0);
+        pace.observe(100_000, 0.4);
+        assert_eq!(pace.event_cap(), 12_000, "frames too small to time are not counted");
+        for _ in 0..100 {
+            pace.observe(MIN_EVENTS_PER_FRAME, 1_000.0);
+        }
+        assert_eq!(pace.event_cap(), MIN_EVENTS_PER_FRAME, "however slow, a frame processes some events");
+    }
+}

@@ -1,0 +1,494 @@
+//! Which settings have controls, where they sit, and how each edits and
+//! shows its value. Names, ranges and choices come from the field table.
+
+use super::params::{Params, SPEED_KEY};
+use crate::explain::readback::thousands;
+use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
+
+/// Where a control sits on the page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Transport,
+    Routing,
+    Load,
+    Servers,
+    Failures,
+    Keys,
+    Run,
+}
+
+impl Group {
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Transport => "",
+            Group::Routing => "Routing",
+            Group::Load => "Demand",
+            Group::Servers => "Servers",
+            Group::Failures => "When servers fail",
+            Group::Keys => "Keys",
+            Group::Run => "Run",
+        }
+    }
+}
+
+/// How a control edits its setting.
+pub enum Widget {
+    /// A drop-down of the field's names.
+    Choice,
+    /// A slider over these values (those the field accepts), plus the
+    /// current value when it is not among them.
+    Presets(&'static [&'static str]),
+    /// A slider over the field's whole range in steps of this size.
+    Steps(f64),
+    /// A box for the seed (a whole number in the field's range), and a
+    /// button that draws a new one.
+    Seed,
+}
+
+/// What a control shows beside its label.
+pub enum Show {
+    /// Nothing: the input shows its value itself.
+    Nothing,
+    /// The value and its unit.
+    Value(&'static str),
+    /// What the chosen policy does.
+    PolicyDescription,
+    /// The load, and the request rate it means.
+    OfferedLoad,
+}
+
+pub struct Control {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub group: Group,
+    pub widget: Widget,
+    pub show: Show,
+}
+
+impl Control {
+    /// A slider's values, in order: the presets the field accepts, or the
+    /// field's range in steps. `None` for a control that is not a slider, or
+    /// whose steps do not fit its field's kind.
+    pub fn ladder(&self) -> Option<Vec<String>> {
+        match (&self.widget, fields::find(self.key).ok().map(|f| f.kind)) {
+            (Widget::Presets(values), _) => {
+                Some(values.iter().filter(|v| Params::accepts(self.key, v)).map(|v| v.to_string()).collect())
+            }
+            (Widget::Steps(step), Some(FieldKind::Number { min, max })) => {
+                let scale = 1.0 / step;
+                let (low, high) = ((min * scale).ceil() as i64, (max * scale).floor() as i64);
+                Some((low..=high).map(|k| fields::format_number(k as f64 / scale)).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// What the control shows beside its label under `params`.
+    pub fn shown(&self, params: &Params) -> String {
+        let text = params.text(self.key);
+        match self.show {
+            Show::Nothing => String::new(),
+            Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text,
+            Show::Value(unit) => format!("{text} {unit}"),
+            Show::PolicyDescription => PolicyKind::from_name(&text).map_or("", |p| p.describe()).to_string(),
+            Show::OfferedLoad if params.scenario.demand == Demand::Spike => {
+                format!("{text} × capacity (for continuous demand)")
+            }
+            Show::OfferedLoad => {
+                let rate = params.scenario.load * params.scenario.capacity_per_sec();
+                format!("{text} × capacity ≈ {} req/s", thousands(rate.round() as u64))
+            }
+        }
+    }
+}
+
+/// The position of `text` on a slider's `ladder`; a value that is not on
+/// it (one a link gave) is first put among the numbers in order, wherever
+/// the words ("none", "all") sit.
+pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
+    if let Some(index) = ladder.iter().position(|v| *v == text) {
+        return index;
+    }
+    let number = |v: &str| v.parse::<f64>().ok();
+    let index = match number(&text) {
+        Some(value) => {
+            ladder.iter().position(|v| number(v).is_some_and(|n| n > value)).unwrap_or_else(|| {
+                ladder.iter().rposition(|v| number(v).is_some()).map_or(ladder.len(), |last| last + 1)
+            })
+        }
+        None => ladder.len(),
+    };
+    ladder.insert(index, text);
+    index
+}
+
+/// Why control `key` has no effect under `params`, when it has none.
+pub fn unused_under(key: &str, params: &Params) -> Option<String> {
+    let policy = params.scenario.policy;
+    let why = match key {
+        "choices" if !policy.uses_choices() => {
+            "only power of d choices and least requests of d draw d candidates"
+        }
+        "staleness_ms" if !policy.reads_board() => {
+            "only power of d choices and shortest queue read the load board this refreshes"
+        }
+        "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
+            "only the placement schemes (modulo to bounded loads) route by key"
+        }
+        "virtual_nodes" if !matches!(policy, PolicyKind::Ring | PolicyKind::BoundedLoad) => {
+            "only the hash ring and bounded loads place virtual nodes"
+        }
+        "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
+        "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
+        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
+            "a key's server is its place, so a placement scheme takes no server out of its pool"
+        }
+        "dc_order" if !policy.is_fdb() => "only FoundationDB's balancers order their alternatives by datacenter",
+        "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
+            "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
+        }
+        _ => return None,
+    };
+    Some(format!("Not used by {}: {why}.", policy.title()))
+}
+
+/// Every control, in page order. Keys are field keys (or the speed).
+pub static CONTROLS: &[Control] = &[
+    Control {
+        key: SPEED_KEY,
+        label: "Speed",
+        group: Group::Transport,
+        // Down to 0.01×, slow enough to follow one request's hop by eye.
+        widget: Widget::Presets(&[
+            "0.01", "0.02", "0.05", "0.1", "0.2", "0.25", "0.5", "1", "2", "3", "5", "10",
+        ]),
+        show: Show::Value("×"),
+    },
+    Control {
+        key: "policy",
+        label: "Policy",
+        group: Group::Routing,
+        widget: Widget::Choice,
+        show: Show::PolicyDescription,
+    },
+    Control {
+        key: "choices",
+        label: "Choices (d) compared",
+        group: Group::Routing,
+        widget: Widget::Presets(&["2", "3", "4", "5", "6", "8", "10"]),
+        show: Show::Value("servers"),
+    },
+    Control {
+        key: "staleness_ms",
+        label: "Staleness of load information",
+        group: Group::Routing,
+        widget: Widget::Presets(&[
+            "0", "1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000",
+            "60000",
+        ]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "subset_size",
+        label: "Pool (subset) size",
+        group: Group::Routing,
+        widget: Widget::Presets(&[
+            "1", "2", "3", "4", "5", "6", "8", "10", "15", "20", "30", "50", "100", "all",
+        ]),
+        show: Show::Value("servers"),
+    },
+    Control {
+        key: "balancers",
+        label: "Balancers (0 = clients choose)",
+        group: Group::Routing,
+        widget: Widget::Presets(&[
+            "0", "1", "2", "3", "4", "5", "10", "20", "50", "100", "200", "500", "1000",
+        ]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "hedge_after_ms",
+        label: "Hedge: copy a request after",
+        group: Group::Routing,
+        widget: Widget::Presets(&["none", "10", "20", "30", "50", "75", "100", "150", "200", "500"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "load",
+        label: "Offered load",
+        group: Group::Load,
+        widget: Widget::Steps(0.05),
+        show: Show::OfferedLoad,
+    },
+    Control {
+        key: "demand",
+        label: "Demand",
+        group: Group::Load,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "clients",
+        label: "Clients",
+        group: Group::Load,
+        widget: Widget::Presets(&[
+            "1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000",
+        ]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "servers",
+        label: "Servers",
+        group: Group::Servers,
+        widget: Widget::Presets(&[
+            "1", "2", "3", "4", "5", "6", "8", "10", "12", "15", "20", "25", "30", "40", "50", "75", "100",
+            "150", "200", "300", "500", "750", "1000",
+        ]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "slots",
+        label: "Slots per server",
+        group: Group::Servers,
+        widget: Widget::Presets(&["1", "2", "3", "4", "5", "8", "10", "16", "20", "32", "50", "100"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "queue_timeout_ms",
+        label: "Queue timeout",
+        group: Group::Servers,
+        widget: Widget::Presets(&["5", "10", "20", "50", "100", "200", "500", "1000", "5000", "none"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "service",
+        label: "Service-time distribution",
+        group: Group::Servers,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "datacenters",
+        label: "Datacenters",
+        group: Group::Servers,
+        widget: Widget::Presets(&["1", "2", "3", "4"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "cross_dc_delay_ms",
+        label: "Added between datacenters, each way",
+        group: Group::Servers,
+        widget: Widget::Presets(&["0", "1", "2", "5", "10", "20", "50", "100"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "dc_order",
+        label: "FoundationDB's order across datacenters",
+        group: Group::Servers,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "retry_budget",
+        label: "Retries per request",
+        group: Group::Failures,
+        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50", "100", "1000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "retry_backoff_ms",
+        label: "Retry backoff (doubling, jittered)",
+        group: Group::Failures,
+        widget: Widget::Presets(&["0", "1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "eject_after",
+        label: "Eject a server after errors in a row (0 = never)",
+        group: Group::Failures,
+        widget: Widget::Presets(&["0", "1", "2", "3", "5", "10", "20", "50"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "eject_for_ms",
+        label: "Ejected for",
+        group: Group::Failures,
+        widget: Widget::Presets(&["100", "250", "500", "1000", "2000", "5000", "10000", "30000", "60000"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "eject_max_fraction",
+        label: "Most of a pool held ejected",
+        group: Group::Failures,
+        widget: Widget::Presets(&["0", "0.1", "0.2", "0.3", "0.5", "0.75", "1"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "health_check_ms",
+        label: "Health checks every",
+        group: Group::Failures,
+        widget: Widget::Presets(&["none", "50", "100", "250", "500", "1000", "2000", "5000", "10000"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "virtual_nodes",
+        label: "Virtual nodes per server",
+        group: Group::Keys,
+        widget: Widget::Presets(&["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "bounded_load_c",
+        label: "Load bound (c × mean)",
+        group: Group::Keys,
+        widget: Widget::Presets(&["1.05", "1.1", "1.25", "1.5", "2", "3"]),
+        show: Show::Value("×"),
+    },
+    Control {
+        key: "key_space",
+        label: "Keys",
+        group: Group::Keys,
+        widget: Widget::Presets(&["10", "100", "1000", "10000", "100000", "1000000"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "key_popularity",
+        label: "Key popularity (Zipf exponent, 0 = uniform)",
+        group: Group::Keys,
+        widget: Widget::Presets(&["0", "0.5", "0.8", "1", "1.2", "1.5"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "key_per",
+        label: "A key per",
+        group: Group::Keys,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "table_lag_ms",
+        label: "Mapping table's copies lag by",
+        group: Group::Keys,
+        widget: Widget::Presets(&["0", "100", "200", "500", "1000", "2000", "5000", "10000"]),
+        show: Show::Value("ms"),
+    },
+    Control { key: "seed", label: "Seed", group: Group::Run, widget: Widget::Seed, show: Show::Nothing },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(hash: &[(&str, &str)]) -> Params {
+        let mut params = Params::default();
+        for (key, value) in hash {
+            params.set(key, value).unwrap();
+        }
+        params
+    }
+
+    fn sliders() -> impl Iterator<Item = &'static Control> {
+        CONTROLS.iter().filter(|c| matches!(c.widget, Widget::Presets(_) | Widget::Steps(_)))
+    }
+
+    #[test]
+    fn each_control_is_a_setting_once_with_a_widget_that_fits_it() {
+        for (i, control) in CONTROLS.iter().enumerate() {
+            assert!(CONTROLS[..i].iter().all(|c| c.key != control.key), "{} twice", control.key);
+            let kind = fields::find(control.key).ok().map(|f| f.kind);
+            assert!(kind.is_some() || control.key == SPEED_KEY, "{} is not a setting", control.key);
+            let fits = match control.widget {
+                Widget::Choice => matches!(kind, Some(FieldKind::Choice(_))),
+                Widget::Seed => matches!(kind, Some(FieldKind::Count { .. })),
+                Widget::Presets(_) | Widget::Steps(_) => control.ladder().is_some_and(|l| l.len() > 1),
+            };
+            assert!(fits, "{}'s widget does not fit its field", control.key);
+        }
+    }
+
+    #[test]
+    fn every_preset_is_a_value_its_field_accepts_numbers_in_increasing_order() {
+        for control in sliders() {
+            let Widget::Presets(values) = control.widget else { continue };
+            assert_eq!(control.ladder().unwrap(), values, "{} refuses one of its presets", control.key);
+            let numbers: Vec<f64> = values.iter().filter_map(|v| v.parse().ok()).collect();
+            assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{}'s presets are out of order", control.key);
+        }
+    }
+
+    #[test]
+    fn a_slider_in_steps_ends_at_the_ends_of_its_fields_range() {
+        let load = CONTROLS.iter().find(|c| c.key == "load").unwrap();
+        let (Widget::Steps(step), FieldKind::Number { min, max }) =
+            (&load.widget, fields::find("load").unwrap().kind)
+        else {
+            panic!("the load's slider goes in steps over a number");
+        };
+        let ladder = load.ladder().unwrap();
+        let (first, last) =
+            (ladder[0].parse::<f64>().unwrap(), ladder[ladder.len() - 1].parse::<f64>().unwrap());
+        assert!(first >= min && first - step < min, "the slider starts at {first}");
+        assert!(last <= max && last + step > max, "the slider ends at {last}");
+        assert!(ladder.iter().all(|v| Params::accepts("load", v)));
+        for beyond in [first - step, last + step] {
+            assert!(!Params::accepts("load", &fields::format_number(beyond)), "{beyond}");
+        }
+    }
+
+    #[test]
+    fn a_slider_at_its_end_shows_its_end_and_a_value_from_a_link_joins_it_in_order() {
+        for control in sliders() {
+            let mut ladder = control.ladder().unwrap();
+            let last = ladder.len() - 1;
+            let end = params(&[(control.key, &ladder[last].clone())]);
+            assert_eq!(rung(&mut ladder, end.text(control.key)), last, "{}", control.key);
+            assert_eq!(ladder.len(), last + 1, "{}: a value on the ladder is not added", control.key);
+        }
+        let mut ladder: Vec<String> = ["1", "2", "5", "all"].map(String::from).to_vec();
+        assert_eq!(rung(&mut ladder, "3".into()), 2);
+        assert_eq!(rung(&mut ladder, "7".into()), 4);
+        assert_eq!(rung(&mut ladder, "0.5".into()), 0);
+        assert_eq!(ladder, ["0.5", "1", "2", "3", "5", "7", "all"]);
+        // "none" first, as the hedge's slider has it: a number goes among the numbers.
+        let mut ladder: Vec<String> = ["none", "10", "20"].map(String::from).to_vec();
+        assert_eq!(rung(&mut ladder, "15".into()), 2);
+        assert_eq!(rung(&mut ladder, "60".into()), 4);
+        assert_eq!(ladder, ["none", "10", "15", "20", "60"]);
+    }
+
+    #[test]
+    fn a_control_shows_its_value_with_its_unit() {
+        let control = |key: &str| CONTROLS.iter().find(|c| c.key == key).unwrap();
+        let setup = params(&[
+            ("staleness_ms", "200"),
+            ("subset_size", "all"),
+            ("servers", "10"),
+            ("slots", "4"),
+            ("service_mean_ms", "10"),
+            ("load", "0.5"),
+        ]);
+        assert_eq!(control("staleness_ms").shown(&setup), "200 ms");
+        assert_eq!(control("subset_size").shown(&setup), "all");
+        assert_eq!(control("servers").shown(&setup), "10");
+        assert_eq!(control("demand").shown(&setup), "");
+        // 10 servers × 4 slots ÷ 10 ms = 4,000 requests a second, at half load.
+        assert_eq!(control("load").shown(&setup), "0.5 × capacity ≈ 2,000 req/s");
+        let mut spike = setup.clone();
+        spike.set("demand", "spike").unwrap();
+        assert_eq!(control("load").shown(&spike), "0.5 × capacity (for continuous demand)");
+        let policy = PolicyKind::from_name(&setup.text("policy")).unwrap();
+        assert_eq!(control("policy").shown(&setup), policy.describe());
+    }
+
+    #[test]
+    fn a_control_says_why_the_policy_ignores_it() {
+        let random = params(&[("policy", "random")]);
+        let why = unused_under("choices", &random).unwrap();
+        assert!(why.starts_with("Not used by random: only power of d choices"), "{why}");
+        assert_eq!(unused_under("choices", &params(&[("policy", "power-of-d")])), None);
+        assert_eq!(unused_under("servers", &random), None);
+        let ring = params(&[("policy", "ring")]);
+        assert_eq!(unused_under("virtual_nodes", &ring), None);
+        assert!(unused_under("eject_after", &ring).is_some());
+    }
+}

@@ -1,0 +1,18 @@
+//! What a simulation view shows and how its link reads, with no browser in
+//! it: the settings (a scenario and the speed), the view's options (controls,
+//! charts, caption, height, theme, versus twin, sentences, presenter), the
+//! URL hash that mirrors both, the table of controls, the wording of the
+//! notices for entries that cannot be used, and the pace at which frames
+//! advance the simulation.
+//!
+//! This is the pure logic of the browser front end, built on every target
+//! so that `cargo test` covers it natively; `web` adds the DOM and uses it
+//! as an outside crate would, and so does `tests/explainer_claims.rs` to
+//! read the explainer's settings exactly as the page reads them.
+
+pub mod controls;
+pub mod hash;
+pub mod notice;
+pub mod options;
+pub mod pace;
+pub mod params;

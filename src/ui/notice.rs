@@ -1,0 +1,74 @@
+//! The wording of a view's notices: a setting that could not be used as
+//! given, naming the entry and what it allows or the value kept instead.
+//! The browser shows them in a list under [`HEADING`] until dismissed.
+
+use crate::ScenarioError;
+
+/// The line above a view's notices.
+pub const HEADING: &str = "Some settings in the link were not used as given.";
+
+/// A message about one setting that could not be used as given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub message: String,
+}
+
+impl Notice {
+    /// `key=value` was refused with `error`; `used` is the value kept instead.
+    pub fn rejected(key: &str, value: &str, error: &ScenarioError, used: &str) -> Notice {
+        let message = match error {
+            ScenarioError::UnknownField { suggestion: Some(s), .. } => {
+                format!("“{key}” is not a setting (did you mean “{s}”?); ignored.")
+            }
+            ScenarioError::UnknownField { suggestion: None, .. } => {
+                format!("“{key}” is not a setting; ignored.")
+            }
+            ScenarioError::BadValue { allowed, .. } => {
+                format!("“{key}={value}”: expected {allowed}; using {used} instead.")
+            }
+            other => format!("“{key}={value}”: {other}; using {used} instead."),
+        };
+        Notice { message }
+    }
+
+    /// `entry` has no `=` between a key and a value.
+    pub fn malformed(entry: &str) -> Notice {
+        Notice { message: format!("“{entry}” is not of the form key=value; ignored.") }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    fn refused(key: &str, value: &str) -> ScenarioError {
+        Scenario::default().set(key, value).unwrap_err()
+    }
+
+    #[test]
+    fn a_refused_value_says_what_is_allowed_and_what_is_used() {
+        let notice = Notice::rejected("slots", "-1", &refused("slots", "-1"), "3");
+        assert_eq!(notice.message, "“slots=-1”: expected a whole number from 1 to 1000; using 3 instead.");
+    }
+
+    #[test]
+    fn an_unknown_key_is_ignored_with_a_suggestion_when_there_is_one() {
+        let close = Notice::rejected("polcy", "random", &refused("polcy", "random"), "");
+        assert_eq!(close.message, "“polcy” is not a setting (did you mean “policy”?); ignored.");
+        let far = Notice::rejected("zzzzzz", "1", &refused("zzzzzz", "1"), "");
+        assert_eq!(far.message, "“zzzzzz” is not a setting; ignored.");
+    }
+
+    #[test]
+    fn other_errors_keep_their_own_words() {
+        let error = ScenarioError::Combination { fields: "a, b", message: "they disagree".into() };
+        let notice = Notice::rejected("a", "1", &error, "2");
+        assert_eq!(notice.message, "“a=1”: fields a, b: they disagree; using 2 instead.");
+    }
+
+    #[test]
+    fn an_entry_without_a_value_is_ignored() {
+        assert_eq!(Notice::malformed("load").message, "“load” is not of the form key=value; ignored.");
+    }
+}
