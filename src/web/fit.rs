@@ -62,7 +62,7 @@ impl Fit {
             if is(&self.root, "fold-readouts") {
                 fold_part(&self.root, "fold-readouts", true);
             }
-            if !is(&self.root, "narrow") {
+            if !is(&self.root, "stacked") {
                 for fold in FOLDS.iter().filter(|fold| !is(&self.root, fold)) {
                     if fits(&self.root) {
                         break;
@@ -100,8 +100,9 @@ impl Fit {
 /// Fits `root` afresh: stacks it when narrow, else shows everything and
 /// folds parts, least important first, until the rest fits.
 fn refit(root: &HtmlElement) {
-    let narrow = root.client_width() < NARROW_BELOW_PX;
-    let _ = root.class_list().toggle_with_force("narrow", narrow);
+    let unbounded = root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
+    let narrow = unbounded || root.client_width() < NARROW_BELOW_PX;
+    let _ = root.class_list().toggle_with_force("stacked", narrow);
     for fold in FOLDS.iter().rev() {
         fold_part(root, fold, false);
     }
@@ -190,8 +191,7 @@ fn show_size_note(root: &HtmlElement) {
     let needed = root.scroll_height();
     let window = dom::window();
     let available = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) as i32;
-    let embed_page = dom::document().body().is_some_and(|body| body.class_list().contains("embed-page"));
-    let short = embed_page && is(root, "narrow") && needed > available + 1;
+    let short = on_embed_page() && is(root, "stacked") && needed > available + 1;
     let text = format!(
         "This view needs a frame about {} px tall at this width; this one is {available} px.",
         needed + 20
@@ -200,6 +200,11 @@ fn show_size_note(root: &HtmlElement) {
         note.set_text_content(Some(&text));
     }
     note.set_hidden(!short);
+}
+
+/// Whether the view is the embed page's own, which fills its frame.
+fn on_embed_page() -> bool {
+    dom::document().body().is_some_and(|body| body.class_list().contains("embed-page"))
 }
 
 /// Sets a tab per chart when the charts are folded into tabs: the first
