@@ -11,6 +11,7 @@
 //! read the explainer's settings exactly as the page reads them.
 
 pub mod controls;
+pub mod embed_size;
 pub mod hash;
 pub mod notice;
 pub mod options;

@@ -31,7 +31,7 @@ const SHARE_FROM: (i32, i32) = (640, 400);
 const PICTURE_SHARE: f64 = 0.4;
 /// How often (wall ms) a running view checks that its content, which
 /// changes as it runs (a longer sentence, a notice), still fits.
-const CHECK_MS: f64 = 500.0;
+const CHECK_MS: f64 = 250.0;
 
 /// One embed's fitting: whether its box changed since it last fitted, and
 /// when it last checked.
@@ -100,7 +100,8 @@ impl Fit {
 /// Fits `root` afresh: stacks it when narrow, else shows everything and
 /// folds parts, least important first, until the rest fits.
 fn refit(root: &HtmlElement) {
-    let unbounded = root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
+    let unbounded =
+        root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
     let narrow = unbounded || root.client_width() < NARROW_BELOW_PX;
     let _ = root.class_list().toggle_with_force("stacked", narrow);
     for fold in FOLDS.iter().rev() {

@@ -7,13 +7,13 @@
 use super::dom;
 use super::theme::Palette;
 use js_sys::{Array, Uint8Array};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Blob, BlobEvent, BlobPropertyBag, CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement,
-    MediaRecorder, MediaRecorderOptions, Url,
+    MediaRecorder, MediaRecorderOptions, RecordingState, Url,
 };
 
 /// How long a clip runs (wall seconds) and at how many frames a second.
@@ -45,14 +45,25 @@ pub fn save_poster(scene: &Scene, file: &str) -> Result<(), JsValue> {
     save_bytes(file, &described, "image/png")
 }
 
-/// A clip being recorded: the canvas it draws into, the recorder, and when
-/// it stops.
+/// A clip being recorded: the canvas it draws into, the recorder, when it
+/// stops, and whether it has been saved (the recorder's callbacks, kept
+/// here, must outlive its last event).
 pub struct Clip {
     canvas: HtmlCanvasElement,
     recorder: MediaRecorder,
     ends_ms: f64,
+    saved: Rc<Cell<bool>>,
     _on_data: Closure<dyn FnMut(BlobEvent)>,
     _on_stop: Closure<dyn FnMut()>,
+}
+
+/// Where a clip is.
+pub enum Progress {
+    /// Recording, with so many whole seconds left.
+    Recording(u32),
+    /// Stopped, its file being put together.
+    Saving,
+    Saved,
 }
 
 impl Clip {
@@ -71,7 +82,10 @@ impl Clip {
             }
         });
         let file = file.to_string();
+        let saved = Rc::new(Cell::new(false));
+        let done = saved.clone();
         let on_stop = Closure::<dyn FnMut()>::new(move || {
+            done.set(true);
             let blobs: Array = parts.borrow().iter().collect();
             let kind = BlobPropertyBag::new();
             kind.set_type("video/webm");
@@ -88,24 +102,30 @@ impl Clip {
             canvas,
             recorder,
             ends_ms: now_ms + CLIP_SECONDS * 1000.0,
+            saved,
             _on_data: on_data,
             _on_stop: on_stop,
         })
     }
 
-    /// Draws the scene's next frame into the clip; returns the whole
-    /// seconds left, or `None` once it has stopped and saves itself.
-    pub fn frame(&mut self, scene: &Scene, now_ms: f64) -> Option<u32> {
+    /// Draws the scene's next frame into the clip, or stops it when its
+    /// time is up; says where it is.
+    pub fn frame(&mut self, scene: &Scene, now_ms: f64) -> Progress {
+        if self.saved.get() {
+            return Progress::Saved;
+        }
         if now_ms >= self.ends_ms {
-            let _ = self.recorder.stop();
-            return None;
+            if self.recorder.state() == RecordingState::Recording {
+                let _ = self.recorder.stop();
+            }
+            return Progress::Saving;
         }
         if let Ok(Some(context)) = self.canvas.get_context("2d") {
             if let Ok(context) = context.dyn_into::<CanvasRenderingContext2d>() {
                 draw(scene, &context, self.canvas.width().into());
             }
         }
-        Some(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
+        Progress::Recording(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
     }
 }
 

@@ -4,17 +4,18 @@
 
 use super::dom::{self, Ids};
 use js_sys::{Promise, Reflect};
+use lbsim::ui::embed_size::EmbedSize;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
 
 /// The page an embed loads, beside the lab's.
 const EMBED_PAGE: &str = "embed.html";
-/// The height a snippet gives its embed, in CSS pixels.
-pub const SNIPPET_HEIGHT: u32 = 640;
 
 pub struct Share {
     pub button: HtmlElement,
+    /// Where the embed goes: a post, a wide post or a slide.
+    pub size: HtmlSelectElement,
     panel: HtmlElement,
     code: HtmlTextAreaElement,
     status: HtmlElement,
@@ -32,6 +33,13 @@ impl Share {
         dom::set_attributes(&button, &[("id", &ids.of("copy-embed")), ("type", "button")])?;
         let panel: HtmlElement = dom::child(&share, "div", "embed-code")?;
         panel.set_hidden(true);
+        let size_label = dom::text_child(&panel, "label", "", "For")?;
+        let size: HtmlSelectElement = dom::child(&panel, "select", "")?;
+        size.set_id(&ids.of("embed-size"));
+        size_label.set_attribute("for", &size.id())?;
+        for each in EmbedSize::ALL {
+            dom::text_child(&size, "option", "", each.label())?.set_attribute("value", each.key())?;
+        }
         let label = dom::text_child(&panel, "label", "", "Paste this into a page to show this simulation:")?;
         let code: HtmlTextAreaElement = dom::child(&panel, "textarea", "")?;
         code.set_id(&ids.of("embed-code"));
@@ -40,7 +48,12 @@ impl Share {
         label.set_attribute("for", &code.id())?;
         let status = dom::text_child(&panel, "p", "help", "")?;
         status.set_attribute("role", "status")?;
-        Ok(Share { button, panel, code, status, callbacks: RefCell::default() })
+        Ok(Share { button, size, panel, code, status, callbacks: RefCell::default() })
+    }
+
+    /// The size chosen for the embed.
+    pub fn size(&self) -> EmbedSize {
+        EmbedSize::from_key(&self.size.value()).unwrap_or(EmbedSize::Post)
     }
 
     /// Shows `snippet`, selected, and tries to put it on the clipboard.
@@ -67,8 +80,9 @@ impl Share {
     }
 }
 
-/// The snippet that shows the embed at `hash` beside the current page.
-pub fn snippet(hash: &str) -> String {
+/// The snippet that shows the embed at `hash` beside the current page, in
+/// a frame `height` px tall.
+pub fn snippet(hash: &str, height: u32) -> String {
     let location = dom::window().location();
     let page =
         format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
@@ -76,6 +90,6 @@ pub fn snippet(hash: &str) -> String {
     let src = format!("{folder}{EMBED_PAGE}#{hash}").replace('&', "&amp;");
     format!(
         "<iframe src=\"{src}\" title=\"lbsim: a live load-balancing simulation\" width=\"100%\" \
-         height=\"{SNIPPET_HEIGHT}\" style=\"border:0\" loading=\"lazy\"></iframe>"
+         height=\"{height}\" style=\"border:0\" loading=\"lazy\"></iframe>"
     )
 }

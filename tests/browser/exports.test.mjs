@@ -4,7 +4,7 @@
 // and its seed. Checked from an embed's drawer and from the lab.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { browser, server, useBrowser } from './lib.mjs';
 
@@ -49,6 +49,7 @@ const take = async (page, id, timeout = 30_000) => {
 test("an embed's poster holds its picture, charts and sentence, named after the view and seed", async () => {
   const { page, errors } = await openWithDownloads(
     'embed.html#policy=power-of-d&versus=policy:random&charts=percentiles&say=versus&seed=7', 800, 600);
+  await page.click('#play');
   await page.click('#more-toggle');
   const sentence = (await page.textContent('.readback')).trim();
   assert.ok(sentence.length > 20, `the sentence: "${sentence}"`);
@@ -57,6 +58,8 @@ test("an embed's poster holds its picture, charts and sentence, named after the 
   const texts = textChunks(poster.body);
   assert.ok(texts.Description?.includes(sentence.slice(0, 60)), `the poster's description: ${texts.Description}`);
   assert.ok(poster.body.length > 10_000, `the poster is ${poster.body.length} bytes`);
+  await mkdir('tests/browser/artifacts', { recursive: true });
+  await writeFile('tests/browser/artifacts/export-poster.png', poster.body);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -16,14 +16,12 @@ use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
-use super::options::{
-    versus_label, Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, HEIGHT_KEY, METRIC_KEY, VERSUS_KEY,
-};
+use super::options::{versus_label, Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
 use super::preset_picker::PresetPicker;
-use super::recording::{self, Clip, Scene};
+use super::recording::{self, Clip, Progress, Scene};
 use super::share;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};

@@ -37,6 +37,7 @@ impl View {
         }
         if let Some(share) = &self.parts.share {
             add(&share.button, "click", Target::CopyEmbedCode);
+            add(share.size.unchecked_ref(), "change", Target::CopyEmbedCode);
         }
         for (button, download) in &self.parts.take_away.buttons {
             add(button, "click", Target::Download(*download));

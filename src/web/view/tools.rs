@@ -30,12 +30,16 @@ impl View {
         let mut options = Options::defaults(Kind::Embed);
         for (key, text) in [
             (CHARTS_KEY, self.options.text(CHARTS_KEY)),
-            (HEIGHT_KEY, share::SNIPPET_HEIGHT.to_string()),
             (AUTOPLAY_KEY, if self.playing { "1" } else { "0" }.to_string()),
         ] {
             let _ = options.set(key, &text);
         }
-        share.offer(&share::snippet(&hash::format(&self.params, &options, Kind::Embed, Fields::Every)));
+        let size = share.size();
+        let height = size.height(&options);
+        options.height = Some(height);
+        options.presenter = size.presenter();
+        let hash = hash::format(&self.params, &options, Kind::Embed, Fields::Every);
+        share.offer(&share::snippet(&hash, height));
     }
 
     /// Starts the capacity search of the current settings.
@@ -163,18 +167,21 @@ impl View {
     }
 
     /// Draws the clip being recorded, if one is, and says how long it has
-    /// left; returns whether it still records.
+    /// left; returns whether it still records or saves.
     pub(super) fn record(&mut self, now_ms: f64) -> bool {
         let Some(mut clip) = self.clip.take() else { return false };
-        let left = clip.frame(&self.scene(), now_ms);
+        let progress = clip.frame(&self.scene(), now_ms);
         if let Some(button) = self.parts.take_away.clip_button() {
-            let text = match left {
-                Some(seconds) => format!("Recording… {seconds} s"),
-                None => format!("Clip ({:.0} s, WebM)", recording::CLIP_SECONDS),
+            let text = match progress {
+                Progress::Recording(seconds) => format!("Recording… {seconds} s"),
+                Progress::Saving => "Saving the clip…".to_string(),
+                Progress::Saved => format!("Clip ({:.0} s, WebM)", recording::CLIP_SECONDS),
             };
             button.set_text_content(Some(&text));
         }
-        self.clip = left.map(|_| clip);
+        if !matches!(progress, Progress::Saved) {
+            self.clip = Some(clip);
+        }
         self.clip.is_some()
     }
 
