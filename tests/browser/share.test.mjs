@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, hashEntries, summary } from './lib.mjs';
+import { layoutProblems } from './usable.mjs';
 
 useBrowser();
 
@@ -22,7 +23,8 @@ test('the embed code loads an embed that gives the same trace hash after the sam
   const box = page.locator('#embed-code');
   await box.waitFor({ state: 'visible' });
   const snippet = await box.inputValue();
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#[^"]+" .*height="640".*><\/iframe>$/);
+  // Sized for a post: the lab's four charts and one control.
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#[^"]+" .*height="468".*><\/iframe>$/);
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet, 'the snippet is on the clipboard');
   const src = await page.evaluate((html) => {
     const frame = new DOMParser().parseFromString(html, 'text/html').querySelector('iframe');
@@ -45,6 +47,39 @@ test('the embed code loads an embed that gives the same trace hash after the sam
   assert.equal(embedded.trace_hash, lab.trace_hash);
   assert.equal(embedded.simulated_s, lab.simulated_s);
   assert.deepEqual(embedded, lab, 'the whole summary agrees');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the embed code for a post lays out cleanly in a 680 px column, and for a slide asks for 16:9 and the presenter view', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d' });
+  await page.click('#copy-embed');
+  const read = async () => {
+    const snippet = await page.inputValue('#embed-code');
+    const frame = await page.evaluate((html) => {
+      const element = new DOMParser().parseFromString(html, 'text/html').querySelector('iframe');
+      return { src: element.getAttribute('src'), height: Number(element.getAttribute('height')) };
+    }, snippet);
+    return { ...frame, entries: new Map(new URL(frame.src).hash.slice(1).split('&').map((e) => e.split('='))) };
+  };
+  const post = await read();
+  assert.equal(post.entries.get('height'), String(post.height), 'the embed is told the height its frame has');
+  const column = await browser.newContext({ viewport: { width: 680, height: post.height }, deviceScaleFactor: 1 });
+  const embed = await column.newPage();
+  embed.on('pageerror', (error) => errors.push(String(error)));
+  await embed.goto(post.src);
+  await embed.waitForFunction(() => window.lbsim?.simTime() > 1000);
+  await embed.waitForTimeout(1500);
+  assert.deepEqual(await layoutProblems(embed), []);
+  const scrolls = await embed.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+  assert.ok(scrolls <= 0, `the post's embed is ${scrolls} px taller than its frame`);
+  await embed.screenshot({ path: 'tests/browser/artifacts/share-post-680.png' });
+  await column.close();
+
+  await page.selectOption('#embed-size', 'slide');
+  const slide = await read();
+  assert.equal(slide.height, 720);
+  assert.equal(slide.entries.get('presenter'), '1');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
