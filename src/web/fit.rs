@@ -42,7 +42,11 @@ pub struct Fit {
 }
 
 impl Fit {
+    /// Stacks a view built narrow at once (a view out of sight gets no
+    /// frame to fit itself in, and must not stick out of its page); the
+    /// rest waits for its first frame.
     pub fn new(root: &HtmlElement) -> Fit {
+        let _ = root.class_list().toggle_with_force("stacked", stacks(root));
         Fit { root: root.clone(), dirty: true, last_check_ms: f64::NEG_INFINITY }
     }
 
@@ -201,6 +205,13 @@ fn show_size_note(root: &HtmlElement) {
         note.set_text_content(Some(&text));
     }
     note.set_hidden(!short);
+}
+
+/// Whether a view stacks its parts: narrow, or given no height.
+fn stacks(root: &HtmlElement) -> bool {
+    let unbounded =
+        root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
+    unbounded || root.client_width() < NARROW_BELOW_PX
 }
 
 /// Whether the view is the embed page's own, which fills its frame.
