@@ -9,7 +9,7 @@ use super::options::{versus_label, Kind, Options};
 use lbsim::engine::Comparison;
 use lbsim::explain::readback::{ms, Versus};
 use lbsim::explain::{Readback, Sentence};
-use lbsim::{Scenario, Simulation, Snapshot};
+use lbsim::{Scenario, Simulation, Snapshot, Summary};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -61,15 +61,16 @@ impl Narration {
     }
 
     /// Rewrites the sentences, for a run of `scenario` beside its twin,
-    /// when they are due (or `force`d).
+    /// when they are due (or `force`d). `changed_at_s`: when the run's
+    /// settings last changed without starting over.
     pub fn update(
         &mut self,
         now_ms: f64,
         force: bool,
         versus: &[(&str, String)],
         scenario: &Scenario,
-        sim: &Simulation,
-        twin: Option<&Simulation>,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        changed_at_s: Option<f64>,
     ) {
         let Some(readback) = &self.readback else { return };
         if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
@@ -80,13 +81,23 @@ impl Narration {
         let comparison = twin.map(|twin| Comparison::of(sim, twin));
         let label = versus_label(versus);
         let versus = twin_summary.as_ref().map(|summary| Versus {
-            summary,
-            label: &label,
             comparison: comparison.as_ref(),
+            ..twin_as_read(summary, &label, sim, twin)
         });
-        let words = self.say.words(scenario, &summary, versus);
+        let words = self.say.words(scenario, &summary, versus, changed_at_s);
         readback.set_hidden(words.is_empty());
         readback.set_text_content(Some(&words));
+    }
+
+    /// Whether the sentences have their point to make about the run so
+    /// far (see [`Readback::ready`]); without sentences, at once.
+    pub fn ready(&self, scenario: &Scenario, sim: &Simulation, twin: Option<&Simulation>) -> bool {
+        if self.readback.is_none() {
+            return true;
+        }
+        let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
+        let versus = twin_summary.as_ref().map(|summary| twin_as_read(summary, "", sim, twin));
+        self.say.ready(scenario, &summary, versus.as_ref())
     }
 
     /// Tells screen readers the latest second's figures, with their trend.
@@ -124,4 +135,15 @@ impl Narration {
     pub fn readback(&self) -> String {
         self.readback.as_ref().and_then(|r| r.text_content()).unwrap_or_default()
     }
+}
+
+/// The twin as the sentences read it (without the batch comparison).
+fn twin_as_read<'a>(
+    summary: &'a Summary,
+    label: &'a str,
+    sim: &Simulation,
+    twin: Option<&Simulation>,
+) -> Versus<'a> {
+    let same_settings = twin.is_some_and(|twin| twin.scenario() == sim.scenario());
+    Versus { summary, label, comparison: None, same_settings }
 }
