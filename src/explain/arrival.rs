@@ -4,45 +4,70 @@
 //! its simulation and twin ahead, headless, until [`Readback::ready`]
 //! holds, and the sentences meanwhile say what they wait for.
 
-use super::readback::{Readback, Sentence, Versus};
+use super::readback::{measured_requests, Readback, Sentence, Versus, MIN_COMPLETED};
 use crate::{Scenario, Summary};
 
 /// How long before a scheduled membership change a view stops running
 /// ahead, so that the reader sees the change happen (simulated seconds).
-pub const LEAD_S: f64 = 1.0;
+pub const LEAD_S: f64 = 0.5;
+/// How long a run with a warm-up measures after it before its figures
+/// make a point (simulated seconds): one batch of the confidence intervals.
+pub const MEASURED_S: f64 = 1.0;
 
 impl Readback {
     /// Whether every sentence has its point to make about the run so far:
-    /// the twin has parted from the run (unless it runs the same settings,
-    /// which no waiting changes), and what each sentence reads has
-    /// happened. A scheduled membership change is ready [`LEAD_S`] before
-    /// it happens; a scheduled failure once the run since its start is as
-    /// long as the run before it, so that what the sentences count is at
-    /// least half failure.
+    /// the run has got to [`Readback::earliest_s`]; if it has a warm-up,
+    /// it has measured enough requests after it; the twin has parted from
+    /// the run (unless it runs the same settings, which no waiting
+    /// changes); and what each sentence reads has happened.
     pub fn ready(&self, scenario: &Scenario, summary: &Summary, versus: Option<&Versus>) -> bool {
+        let measured = scenario.warmup_s == 0.0 || measured_requests(summary) >= MIN_COMPLETED;
         let parted = versus.is_none_or(|v| v.same_settings || !v.identical_to(summary));
-        parted && self.0.iter().all(|sentence| has_happened(*sentence, scenario, summary))
+        summary.simulated_s >= self.earliest_s(scenario)
+            && measured
+            && parted
+            && self.0.iter().all(|sentence| has_happened(*sentence, summary))
+    }
+
+    /// The simulated time before which the sentences cannot be ready, from
+    /// the scenario alone: [`MEASURED_S`] past its warm-up, if it has one;
+    /// [`LEAD_S`] before its first scheduled membership change, for the
+    /// sentence that reads it; for those that read failures, twice the
+    /// start of the first, so that what they count is at least half
+    /// failure. A view runs ahead to it without asking [`Readback::ready`],
+    /// which takes a summary.
+    pub fn earliest_s(&self, scenario: &Scenario) -> f64 {
+        let warm = match scenario.warmup_s > 0.0 {
+            true => scenario.warmup_s + MEASURED_S,
+            false => 0.0,
+        };
+        let first = |times: &mut dyn Iterator<Item = f64>| times.reduce(f64::min);
+        let scheduled = |sentence: &Sentence| match sentence {
+            Sentence::Moved => first(&mut scenario.membership.iter().map(|c| c.at_s)).map(|at| at - LEAD_S),
+            Sentence::Errors | Sentence::Retries => {
+                let failures = scenario.failures.iter().filter(|f| f.failure.is_some());
+                first(&mut failures.map(|f| f.at_s)).map(|at| 2.0 * at)
+            }
+            _ => None,
+        };
+        self.0.iter().filter_map(scheduled).fold(warm, f64::max)
     }
 }
 
-fn has_happened(sentence: Sentence, scenario: &Scenario, s: &Summary) -> bool {
-    let now = s.simulated_s;
+/// Whether what `sentence` reads has happened in the run so far.
+fn has_happened(sentence: Sentence, s: &Summary) -> bool {
     match sentence {
         Sentence::Bounces => s.counts.bounces > 0,
         Sentence::Staleness => s.decision_staleness_ms.count > 0,
         Sentence::Hedging => s.hedging.is_none_or(|h| h.hedge_rate > 0.0),
-        Sentence::Moved => {
-            !s.membership.is_empty() || !scenario.membership.iter().any(|c| c.at_s - now > LEAD_S)
-        }
-        Sentence::Errors | Sentence::Retries => {
-            let first = scenario.failures.iter().filter(|f| f.failure.is_some()).map(|f| f.at_s);
-            first.reduce(f64::min).is_none_or(|at| now >= 2.0 * at)
-        }
         Sentence::Tail
         | Sentence::Spike
         | Sentence::Versus
         | Sentence::Theory
         | Sentence::Ratios
+        | Sentence::Moved
+        | Sentence::Errors
+        | Sentence::Retries
         | Sentence::Latency
         | Sentence::Locality => true,
     }

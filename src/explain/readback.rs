@@ -10,7 +10,7 @@ use crate::scenario::Change;
 use crate::{Scenario, Summary};
 
 /// Requests a run must have completed before its sentences mean anything.
-const MIN_COMPLETED: u64 = 200;
+pub const MIN_COMPLETED: u64 = 200;
 /// A ratio within this factor of 1 reads as "about the same".
 const SAME_WITHIN: f64 = 1.05;
 
@@ -169,10 +169,16 @@ impl Readback {
         if sentences.is_empty() {
             return String::new();
         }
-        if summary.counts.completed < MIN_COMPLETED {
+        if summary.simulated_s < scenario.warmup_s {
             return format!(
-                "Collecting: {} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…",
-                summary.counts.completed
+                "Warming up: the figures count from {:.1} s, once the servers' queues have filled from empty…",
+                scenario.warmup_s
+            );
+        }
+        let measured = measured_requests(summary);
+        if measured < MIN_COMPLETED {
+            return format!(
+                "Collecting: {measured} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…"
             );
         }
         if let Some(at) = changed_at_s {
@@ -242,9 +248,13 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         Sentence::Versus => {
             let v = versus?;
             let with = format!("with {}", v.label);
+            let warm_up = match s.simulated_s - s.measured_s {
+                w if w > 0.0 => format!(" after a {w:.0} s warm-up"),
+                _ => String::new(),
+            };
             format!(
-                "Over {} simulated seconds, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
-                s.simulated_s.round(),
+                "Over {} simulated seconds{warm_up}, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
+                seconds(s.measured_s),
                 compare(s.queue_ms.p99, v.summary.queue_ms.p99, &with),
                 ms(s.queue_ms.p99),
                 ms(v.summary.queue_ms.p99),
@@ -427,6 +437,19 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             )
         }
     })
+}
+
+/// Simulated seconds for reading: "0.4", "7.5", "30".
+fn seconds(s: f64) -> String {
+    match s < 10.0 {
+        true => format!("{s:.1}"),
+        false => format!("{s:.0}"),
+    }
+}
+
+/// Requests completed after the warm-up, which the figures count.
+pub fn measured_requests(summary: &Summary) -> u64 {
+    summary.latency_ms.count
 }
 
 /// "3.8× lower than with random", "1.4× higher", "about the same as with

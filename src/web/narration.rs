@@ -17,6 +17,8 @@ use web_sys::{Element, HtmlElement};
 const READBACK_INTERVAL_MS: f64 = 1_000.0;
 /// Wall milliseconds between two announcements to screen readers.
 const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
+/// What the sentences say while the view runs ahead to their point.
+const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -87,6 +89,21 @@ impl Narration {
         let words = self.say.words(scenario, &summary, versus, changed_at_s);
         readback.set_hidden(words.is_empty());
         readback.set_text_content(Some(&words));
+    }
+
+    /// While the view runs ahead to the sentences' point, says so instead
+    /// of reading back the passing states of the run.
+    pub fn hold(&mut self) {
+        if let Some(readback) = &self.readback {
+            readback.set_hidden(false);
+            readback.set_text_content(Some(HOLDING));
+        }
+    }
+
+    /// The simulated time before which the sentences cannot have their
+    /// point to make (see [`Readback::earliest_s`]).
+    pub fn earliest_s(&self, scenario: &Scenario) -> f64 {
+        self.say.earliest_s(scenario)
     }
 
     /// Whether the sentences have their point to make about the run so

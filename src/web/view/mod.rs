@@ -79,7 +79,7 @@ const MOVES_SHOWN_MS: f64 = 3_000.0;
 /// seconds), in steps of how long (simulated ms), and for how long a
 /// frame at most (wall ms), so that a long run ahead spreads over frames.
 const RUN_AHEAD_LIMIT_S: f64 = 20.0;
-const RUN_AHEAD_STEP_MS: f64 = 250.0;
+const RUN_AHEAD_STEP_MS: f64 = 100.0;
 const RUN_AHEAD_BUDGET_MS: f64 = 12.0;
 
 impl View {
@@ -196,15 +196,14 @@ impl View {
         let stale = std::mem::take(&mut self.readouts_stale);
         self.parts.readouts.show(&self.snapshot, (speed, Some(self.params.speed)), now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        let changed_at = self.changed_at.map(Time::as_secs);
-        self.parts.narration.update(
-            now_ms,
-            stale,
-            &self.options.versus,
-            scenario,
-            (&self.sim, twin),
-            changed_at,
-        );
+        match self.playing && !self.arrived {
+            true => self.parts.narration.hold(),
+            false => {
+                let changed_at = self.changed_at.map(Time::as_secs);
+                let sims = (&self.sim, twin);
+                self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
+            }
+        }
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
             pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
         }
@@ -229,16 +228,26 @@ impl View {
     /// It spends at most [`RUN_AHEAD_BUDGET_MS`] of a frame, so a long run
     /// ahead spreads over frames, drawn as they pass.
     fn run_ahead(&mut self, started_ms: f64) {
-        while !self.arrived {
-            let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-            self.arrived = self.kind != Kind::Embed
-                || self.sim.halted().is_some()
-                || self.sim.now() >= Time::from_secs(RUN_AHEAD_LIMIT_S)
-                || self.parts.narration.ready(scenario, &self.sim, twin);
-            if self.arrived || dom::now_ms() - started_ms > RUN_AHEAD_BUDGET_MS {
-                return;
+        self.arrived |= self.kind != Kind::Embed || self.sim.halted().is_some();
+        let limit = Time::from_secs(RUN_AHEAD_LIMIT_S);
+        // Up to the earliest the sentences could be ready, no summary is
+        // needed to know they are not.
+        let floor = Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario)).min(limit);
+        while !self.arrived && dom::now_ms() - started_ms < RUN_AHEAD_BUDGET_MS {
+            let now = self.sim.now();
+            if now >= floor {
+                let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
+                self.arrived = now >= limit || self.parts.narration.ready(scenario, &self.sim, twin);
+                if self.arrived {
+                    return;
+                }
             }
-            self.advance(RUN_AHEAD_STEP_MS);
+            let step = match floor > now {
+                true => (floor - now).as_ms().min(RUN_AHEAD_STEP_MS),
+                false => RUN_AHEAD_STEP_MS,
+            };
+            self.advance(step);
+            self.arrived |= self.sim.halted().is_some();
         }
     }
 
