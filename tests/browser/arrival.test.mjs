@@ -55,7 +55,7 @@ function missing({ words, identical }, settings) {
 }
 
 /** A frame that takes longer than this (wall ms) freezes the page. */
-const FROZEN_MS = 200;
+const FROZEN_MS = 250;
 
 /** Scrolls chapter `chapter` into view; resolves to what its view says
  * once it makes its point, how long that took and the longest frame of

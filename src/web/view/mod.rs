@@ -76,10 +76,13 @@ pub struct View {
 /// How long keys are seen moving after a membership change (wall ms).
 const MOVES_SHOWN_MS: f64 = 3_000.0;
 /// How far an embed runs ahead at most to get to its point (simulated
-/// seconds), in steps of how long (simulated ms), and for how long a
-/// frame at most (wall ms), so that a long run ahead spreads over frames.
+/// seconds), in steps of how long (simulated ms) or how many events
+/// (a few milliseconds' work in the browser, whatever the scenario's
+/// size), and for how long a frame at most (wall ms), so that a long run
+/// ahead spreads over frames.
 const RUN_AHEAD_LIMIT_S: f64 = 20.0;
 const RUN_AHEAD_STEP_MS: f64 = 100.0;
+const RUN_AHEAD_EVENTS: u64 = 5_000;
 const RUN_AHEAD_BUDGET_MS: f64 = 12.0;
 
 impl View {
@@ -246,7 +249,7 @@ impl View {
                 true => (floor - now).as_ms().min(RUN_AHEAD_STEP_MS),
                 false => RUN_AHEAD_STEP_MS,
             };
-            self.advance(step);
+            self.advance_by(step, RUN_AHEAD_EVENTS);
             self.arrived |= self.sim.halted().is_some();
         }
     }
@@ -465,10 +468,16 @@ impl View {
 
     /// Advances the simulation by `ms` of simulated time at once.
     pub fn advance(&mut self, ms: f64) {
+        self.advance_by(ms, u64::MAX);
+    }
+
+    /// Advances the simulation by `ms` of simulated time, or by
+    /// `max_events` if it gets there first, and its twin to the same time.
+    fn advance_by(&mut self, ms: f64, max_events: u64) {
         let target = self.sim.now() + Time::from_ms(ms);
-        self.sim.advance_to(target, u64::MAX);
+        self.sim.advance_to(target, max_events);
         if let Some(twin) = &mut self.twin {
-            twin.advance_to(target, u64::MAX);
+            twin.advance_to(self.sim.now(), u64::MAX);
         }
         self.stop_if_halted();
         self.parts.canvases.invalidate();
