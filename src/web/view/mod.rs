@@ -164,7 +164,13 @@ impl View {
         if let Some(tools) = &mut self.parts.membership {
             tools.show(&self.snapshot);
         }
-        self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        // Running ahead, the view shows the run's passing states but holds
+        // its words: a decision caption or sentence of the warm-up would
+        // stay on screen after it.
+        let running_ahead = self.playing && !self.arrived;
+        if !running_ahead {
+            self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        }
         let moving = self.sim.key_moves().and_then(|moves| {
             let started = match self.moves_shown {
                 Some((at_ms, started)) if at_ms == moves.at_ms => started,
@@ -199,7 +205,7 @@ impl View {
         let stale = std::mem::take(&mut self.readouts_stale);
         self.parts.readouts.show(&self.snapshot, (speed, Some(self.params.speed)), now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        match self.playing && !self.arrived {
+        match running_ahead {
             true => self.parts.narration.hold(),
             false => {
                 let changed_at = self.changed_at.map(Time::as_secs);
