@@ -3,8 +3,7 @@
 //! only the command line draws charts (plotters' SVG backend, behind the
 //! `charts` feature), so the engine alone depends on no drawing crate.
 
-const WEB_CRATES: &[&str] =
-    &["wasm-bindgen", "web-sys", "js-sys", "plotters-canvas", "serde-wasm-bindgen", "getrandom"];
+const WEB_CRATES: &[&str] = &["wasm-bindgen", "web-sys", "js-sys", "plotters-canvas", "getrandom"];
 
 #[test]
 fn web_crates_are_wasm32_only_dependencies() {

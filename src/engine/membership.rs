@@ -27,6 +27,9 @@ use serde::Serialize;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
+/// Keys moved, the ideal share and the server's own (see [`ChangeReport`]).
+type KeysReported = (Option<f64>, Option<f64>, Option<f64>);
+
 /// What one membership change did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ChangeReport {
@@ -41,6 +44,11 @@ pub struct ChangeReport {
     /// when one leaves; 1/N when one joins, N counting it).
     pub keys_moved: Option<f64>,
     pub keys_ideal: Option<f64>,
+    /// Under a key-placing policy: the share of the counted keys on the
+    /// server concerned, after it joined or came back, or before it left.
+    /// Those keys had to move under any scheme that puts them where this
+    /// one does, so no fewer moved; with uneven shares it is not 1/N.
+    pub server_keys: Option<f64>,
     /// Requests sent back by the crash to be placed again.
     pub crash_replaced: u64,
     /// Under a lagging table, from this change to the next: requests
@@ -169,8 +177,8 @@ fn moved_and_held(
     server: u32,
     key_space: u64,
     moves: &mut KeyMoves,
-) -> (f64, f64) {
-    let (mut moved, mut held, mut n) = (0u64, 0u64, 0u64);
+) -> KeyShares {
+    let (mut moved, mut held, mut holds, mut n) = (0u64, 0u64, 0u64, 0u64);
     for key in CountedKeys::for_placement(before, key_space).keys() {
         let (was, is) = (before.place(key, &Unloaded), after.place(key, &Unloaded));
         if was != is {
@@ -179,9 +187,19 @@ fn moved_and_held(
             moves.arrived[is as usize] += 1;
         }
         held += u64::from(was == server);
+        holds += u64::from(is == server);
         n += 1;
     }
-    (moved as f64 / n as f64, held as f64 / n as f64)
+    let share = |count: u64| count as f64 / n as f64;
+    KeyShares { moved: share(moved), held: share(held), holds: share(holds) }
+}
+
+/// Shares of the counted keys around one membership change: those whose
+/// server changed, and those on the server concerned before and after.
+struct KeyShares {
+    moved: f64,
+    held: f64,
+    holds: f64,
 }
 
 impl Simulation {
@@ -351,7 +369,7 @@ impl Simulation {
             decisions.clear();
         }
         self.report_idle_servers();
-        let (keys_moved, keys_ideal) = self.move_keys(change, server, members.len());
+        let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
         self.membership.lag_counts_at.push(self.choosers.lag_counts());
         self.membership.reports.push(ChangeReport {
             at_s: self.now.as_secs(),
@@ -361,6 +379,7 @@ impl Simulation {
             members_after: members.len() as u32,
             keys_moved,
             keys_ideal,
+            server_keys,
             crash_replaced,
             routed_during_lag: 0,
             misrouted: 0,
@@ -416,10 +435,10 @@ impl Simulation {
 
     /// Rebuilds the placements for the new member set (the table from its
     /// previous version, taken by each chooser after its share of the lag)
-    /// and measures the keys that moved; (moved, ideal) under a
-    /// key-placing policy.
-    fn move_keys(&mut self, change: Change, server: u32, members: usize) -> (Option<f64>, Option<f64>) {
-        let Some(before) = self.membership.directory.clone() else { return (None, None) };
+    /// and measures the keys that moved; (moved, ideal, the server's own)
+    /// under a key-placing policy.
+    fn move_keys(&mut self, change: Change, server: u32, members: usize) -> KeysReported {
+        let Some(before) = self.membership.directory.clone() else { return (None, None, None) };
         let after = before.rebuilt(&self.choosers_members());
         let lag = Time::from_ms(self.scenario.table_lag_ms);
         let lagging = self.scenario.policy == PolicyKind::Table && lag > Time::ZERO;
@@ -441,19 +460,19 @@ impl Simulation {
         }
         let servers = self.servers.len();
         let mut moves = KeyMoves { at_ms: now.as_ms(), left: vec![0; servers], arrived: vec![0; servers] };
-        let (moved, held) = moved_and_held(
+        let shares = moved_and_held(
             (before.as_ref(), after.as_ref()),
             server,
             self.scenario.key_space.into(),
             &mut moves,
         );
         self.membership.moves = Some(moves);
-        let ideal = match change {
-            Change::Add | Change::Restore(_) => 1.0 / members as f64,
-            Change::Remove(_) | Change::Crash(_) => held,
+        let (ideal, own) = match change {
+            Change::Add | Change::Restore(_) => (1.0 / members as f64, shares.holds),
+            Change::Remove(_) | Change::Crash(_) => (shares.held, shares.held),
         };
         self.membership.set_directory(Some(after));
-        (Some(moved), Some(ideal))
+        (Some(shares.moved), Some(ideal), Some(own))
     }
 
     fn choosers_members(&self) -> Vec<u32> {

@@ -1,7 +1,8 @@
 //! What the explainer says about a running simulation, computed from its
 //! summaries and never typed in: sentences that read the live numbers back
 //! in words ([`readback`]), and the claims its prose makes, in a small
-//! language that tests check against the same numbers ([`claims`]).
+//! language that tests check against the same numbers ([`claims`]); and
+//! when those sentences have their point to make ([`arrival`]).
 //!
 //! A section of the explainer runs its simulation beside a *versus* twin:
 //! the same scenario and seed with a few settings changed (the policy,
@@ -10,6 +11,7 @@
 //! Pure functions of [`Summary`](crate::Summary), so the browser and native
 //! tests share them.
 
+pub mod arrival;
 pub mod claims;
 pub mod readback;
 

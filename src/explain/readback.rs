@@ -6,10 +6,11 @@
 use super::claims::failing;
 use crate::engine::Comparison;
 use crate::metrics::Interval;
+use crate::scenario::Change;
 use crate::{Scenario, Summary};
 
 /// Requests a run must have completed before its sentences mean anything.
-const MIN_COMPLETED: u64 = 200;
+pub const MIN_COMPLETED: u64 = 200;
 /// A ratio within this factor of 1 reads as "about the same".
 const SAME_WITHIN: f64 = 1.05;
 
@@ -38,7 +39,8 @@ pub enum Sentence {
     /// latency against the twin's.
     Hedging,
     /// What the last membership change moved: the share of keys placed on
-    /// another server, against the fewest possible and the twin's.
+    /// another server, against the server's own keys (which had to move)
+    /// and the twin's.
     Moved,
     /// Which servers answer with errors, the share of attempts they drew
     /// against their fair share and the twin's, and the share of requests
@@ -87,6 +89,31 @@ pub struct Versus<'a> {
     pub label: &'a str,
     /// The twin over this simulation, batch by batch.
     pub comparison: Option<&'a Comparison>,
+    /// Whether the twin runs exactly this simulation's settings (a
+    /// control set to what the twin changes): then they are one run.
+    pub same_settings: bool,
+}
+
+impl Versus<'_> {
+    /// Whether the twin has so far done exactly what this simulation did,
+    /// event for event (the same trace): nothing to compare, yet or ever.
+    pub fn identical_to(&self, summary: &Summary) -> bool {
+        self.summary.trace_hash == summary.trace_hash
+    }
+
+    /// Why there is nothing to compare with the twin.
+    fn nothing_to_compare(&self) -> String {
+        match self.same_settings {
+            true => format!(
+                "The twin ({}) now runs exactly these settings, so the two are one run and there is nothing to compare.",
+                self.label
+            ),
+            false => format!(
+                "So far this simulation has done exactly what its twin with {} did, event for event: waiting for the first choice they make differently…",
+                self.label
+            ),
+        }
+    }
 }
 
 impl Readback {
@@ -122,17 +149,42 @@ impl Readback {
 
     /// The sentences for a run of `scenario` with `summary`, beside its twin;
     /// empty when none applies (theory, for a scenario it does not know).
-    pub fn words(&self, scenario: &Scenario, summary: &Summary, versus: Option<Versus>) -> String {
-        let sentences: Vec<String> =
-            self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref())).collect();
+    /// A twin that has done exactly what the run did is no comparison: the
+    /// sentences say so instead of reading ratios of 1. `changed_at_s`:
+    /// when the run's settings last changed without starting over, so that
+    /// its figures mix two settings, which the sentences then say.
+    pub fn words(
+        &self,
+        scenario: &Scenario,
+        summary: &Summary,
+        versus: Option<Versus>,
+        changed_at_s: Option<f64>,
+    ) -> String {
+        let (versus, note) = match versus {
+            Some(v) if v.identical_to(summary) => (None, Some(v.nothing_to_compare())),
+            versus => (versus, None),
+        };
+        let said = self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref()));
+        let mut sentences: Vec<String> = note.into_iter().chain(said).collect();
         if sentences.is_empty() {
             return String::new();
         }
-        if summary.counts.completed < MIN_COMPLETED {
+        if summary.simulated_s < scenario.warmup_s {
             return format!(
-                "Collecting: {} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…",
-                summary.counts.completed
+                "Warming up: the figures count from {:.1} s, once the servers' queues have filled from empty…",
+                scenario.warmup_s
             );
+        }
+        let measured = measured_requests(summary);
+        if measured < MIN_COMPLETED {
+            return format!(
+                "Collecting: {measured} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…"
+            );
+        }
+        if let Some(at) = changed_at_s {
+            sentences.push(format!(
+                "These figures cover the whole run, across the change of settings at {at:.1} s: Reset measures the new settings alone."
+            ));
         }
         sentences.join(" ")
     }
@@ -164,15 +216,22 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 true => " The spike is over: press Replay to watch it again.",
                 false => "",
             };
+            // A request can bounce more than once: bounces are counted, not
+            // set against the requests as a share.
             format!(
-                "{} of {} requests waited out the {timeout} and went back to pick again; the busiest server has completed {} requests, the quietest {}.{tail}",
-                thousands(s.counts.bounces),
+                "{} requests so far, and {} (a request that waits out the {timeout} goes back to pick again); the busiest server has completed {} requests, the quietest {}.{tail}",
                 thousands(s.counts.created),
+                bounces(s.counts.bounces),
                 thousands(*max),
                 thousands(*min),
             )
         }
         Sentence::Bounces => {
+            if s.counts.bounces == 0 {
+                return Some(format!(
+                    "Waiting for the first bounce: no request has yet waited out the {timeout} and gone back to pick again."
+                ));
+            }
             let per_thousand = 1000.0 * s.counts.bounces as f64 / s.counts.created.max(1) as f64;
             let longest = match scenario.queue_timeout_ms {
                 Some(t) if s.queue_ms.p100 > t => format!(
@@ -182,16 +241,20 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 _ => " No request has yet waited longer than the timeout.".to_string(),
             };
             format!(
-                "{} requests ({per_thousand:.1} in a thousand) waited out the {timeout} and went back to pick again.{longest}",
-                thousands(s.counts.bounces),
+                "{} so far, {per_thousand:.1} for every thousand requests: each time, a request waited out the {timeout} and went back to pick again.{longest}",
+                bounces(s.counts.bounces),
             )
         }
         Sentence::Versus => {
             let v = versus?;
             let with = format!("with {}", v.label);
+            let warm_up = match s.simulated_s - s.measured_s {
+                w if w > 0.0 => format!(" after a {w:.0} s warm-up"),
+                _ => String::new(),
+            };
             format!(
-                "Over {} simulated seconds, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
-                s.simulated_s.round(),
+                "Over {} simulated seconds{warm_up}, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
+                seconds(s.measured_s),
                 compare(s.queue_ms.p99, v.summary.queue_ms.p99, &with),
                 ms(s.queue_ms.p99),
                 ms(v.summary.queue_ms.p99),
@@ -247,25 +310,54 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         }
         Sentence::Moved => {
             let Some(change) = s.membership.last() else {
-                return Some("No server has joined or left yet.".to_string());
+                let coming = scenario.membership.iter().find(|c| c.at_s >= s.simulated_s);
+                return Some(match coming {
+                    Some(next) => format!(
+                        "No server has joined or left yet: {} at {:.1} s.",
+                        change_words(next.change).1,
+                        next.at_s
+                    ),
+                    None => "No server has joined or left yet.".to_string(),
+                });
             };
-            let (moved, ideal) = (change.keys_moved?, change.keys_ideal?);
+            let (moved, own) = (change.keys_moved?, change.server_keys?);
+            // The server's own keys had to move; a fair share (1/N) is not
+            // a bound, since shares are uneven.
+            let whose = match change.change {
+                Change::Add | Change::Restore(_) => format!(
+                    "took {} of the keys (an even share would be {})",
+                    percent(own),
+                    percent(1.0 / f64::from(change.members_after))
+                ),
+                Change::Remove(_) | Change::Crash(_) => format!("held {} of the keys", percent(own)),
+            };
+            let beyond = match moved > own {
+                true => format!("{} more than those", percent(moved - own)),
+                false => "only those".to_string(),
+            };
             let twin = versus.and_then(|v| {
                 let moved = v.summary.membership.last()?.keys_moved?;
-                Some(format!("; with {}, {:.1}%", v.label, 100.0 * moved))
+                Some(format!("; with {}, {} moved", v.label, percent(moved)))
             });
             format!(
-                "At {:.1} s {}: {:.1}% of keys moved to another server, where the fewest possible is {:.1}%{}.",
+                "At {:.1} s {}, which {whose}: {} of keys moved to another server, {beyond}{}.",
                 change.at_s,
-                happened(change.change),
-                100.0 * moved,
-                100.0 * ideal,
+                change_words(change.change).0,
+                percent(moved),
                 twin.unwrap_or_default()
             )
         }
         Sentence::Errors => {
             let Some(erring) = failing(s) else {
-                return Some("No server has answered with an error yet.".to_string());
+                let coming =
+                    scenario.failures.iter().find(|f| f.failure.is_some() && f.at_s >= s.simulated_s);
+                return Some(match coming {
+                    Some(next) => format!(
+                        "No server has answered with an error yet: server {} starts failing at {:.1} s.",
+                        next.server, next.at_s
+                    ),
+                    None => "No server has answered with an error yet.".to_string(),
+                });
             };
             let fair = erring.servers.len() as f64 / s.completed_per_server.len() as f64;
             let share_twin = versus.map_or(String::new(), |v| {
@@ -345,6 +437,19 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             )
         }
     })
+}
+
+/// Simulated seconds for reading: "0.4", "7.5", "30".
+fn seconds(s: f64) -> String {
+    match s < 10.0 {
+        true => format!("{s:.1}"),
+        false => format!("{s:.0}"),
+    }
+}
+
+/// Requests completed after the warm-up, which the figures count.
+pub fn measured_requests(summary: &Summary) -> u64 {
+    summary.latency_ms.count
 }
 
 /// "3.8× lower than with random", "1.4× higher", "about the same as with
@@ -428,14 +533,24 @@ fn times_said(n: u64) -> String {
     }
 }
 
-/// A membership change in a few words: "a server joined".
-fn happened(change: crate::scenario::Change) -> String {
-    use crate::scenario::Change;
-    match change {
-        Change::Add => "a server joined".into(),
-        Change::Remove(s) => format!("server {s} left"),
-        Change::Crash(s) => format!("server {s} crashed"),
-        Change::Restore(s) => format!("server {s} came back"),
+/// A membership change in a few words, done and to come: ("a server
+/// joined", "a server joins").
+fn change_words(change: Change) -> (String, String) {
+    let (server, done, coming) = match change {
+        Change::Add => return ("a server joined".into(), "a server joins".into()),
+        Change::Remove(s) => (s, "left", "leaves"),
+        Change::Crash(s) => (s, "crashed", "crashes"),
+        Change::Restore(s) => (s, "came back", "comes back"),
+    };
+    (format!("server {server} {done}"), format!("server {server} {coming}"))
+}
+
+/// "no bounce yet", "1 bounce", "1,024 bounces".
+fn bounces(n: u64) -> String {
+    match n {
+        0 => "no bounce yet".to_string(),
+        1 => "1 bounce".to_string(),
+        n => format!("{} bounces", thousands(n)),
     }
 }
 
@@ -483,7 +598,8 @@ mod tests {
         let words = readback.words(
             &scenario,
             &p2c,
-            Some(Versus { summary: &random, label: "random", comparison: None }),
+            Some(Versus { summary: &random, label: "random", comparison: None, same_settings: false }),
+            None,
         );
         let ratio = random.queue_ms.p99 / p2c.queue_ms.p99;
         assert!(
@@ -492,7 +608,7 @@ mod tests {
         );
         assert!(words.contains(&format!("waited more than {}", ms(p2c.queue_ms.p99))), "{words}");
         // Without a twin, the comparison is left out rather than made up.
-        assert!(!readback.words(&scenario, &p2c, None).contains("than with"));
+        assert!(!readback.words(&scenario, &p2c, None, None).contains("than with"));
     }
 
     #[test]
@@ -507,8 +623,13 @@ mod tests {
         let comparison = Comparison::of(&a, &b);
         let (low, high) = comparison.queue_p99.bounds().unwrap();
         let b_summary = b.summary();
-        let versus = Versus { summary: &b_summary, label: "power-of-d", comparison: Some(&comparison) };
-        let words = Readback::parse("ratios").unwrap().words(&scenario, &a.summary(), Some(versus));
+        let versus = Versus {
+            summary: &b_summary,
+            label: "power-of-d",
+            comparison: Some(&comparison),
+            same_settings: false,
+        };
+        let words = Readback::parse("ratios").unwrap().words(&scenario, &a.summary(), Some(versus), None);
         let expected = format!(
             "B (power-of-d) over A: p99 queue time {:.2}× ({low:.2}–{high:.2})",
             comparison.queue_p99.estimate
@@ -529,7 +650,7 @@ mod tests {
             ("client_delay_ms", "0"),
             ("duration_s", "600"),
         ]);
-        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
+        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None, None);
         let theory = summary.theory.as_ref().unwrap();
         assert!(
             words.starts_with(&format!("Theory ({}) gives a mean queue wait of 351 ms", theory.model)),
@@ -537,7 +658,7 @@ mod tests {
         );
         assert!(words.contains("± ") && words.ends_with("The scenario is the model exactly."), "{words}");
         let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "2")]);
-        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None);
+        let words = Readback::parse("theory").unwrap().words(&scenario, &summary, None, None);
         assert_eq!(words, "", "theory is silent where it knows no answer");
     }
 
@@ -553,8 +674,8 @@ mod tests {
         ];
         let (scenario, least) = run(&[failing.as_slice(), &[("policy", "least-connections")]].concat());
         let (_, random) = run(&failing);
-        let versus = Versus { summary: &random, label: "random", comparison: None };
-        let words = Readback::parse("errors").unwrap().words(&scenario, &least, Some(versus));
+        let versus = Versus { summary: &random, label: "random", comparison: None, same_settings: false };
+        let words = Readback::parse("errors").unwrap().words(&scenario, &least, Some(versus), None);
         let share = failing_share(&least);
         assert!(words.starts_with("Server 2, answering with errors, drew "), "{words}");
         assert!(
@@ -562,7 +683,7 @@ mod tests {
             "{words}"
         );
         assert!(words.contains(&format!("against {} with random.", percent(random.availability))), "{words}");
-        let words = Readback::parse("retries").unwrap().words(&scenario, &least, None);
+        let words = Readback::parse("retries").unwrap().words(&scenario, &least, None, None);
         assert!(
             words.starts_with(&format!(
                 "Requests made {:.2} attempts each",
@@ -572,7 +693,7 @@ mod tests {
         );
         assert!(words.contains("a budget of 10 retries allows at most 11."), "{words}");
         let (scenario, calm) = run(&[("duration_s", "2")]);
-        let words = Readback::parse("errors").unwrap().words(&scenario, &calm, None);
+        let words = Readback::parse("errors").unwrap().words(&scenario, &calm, None, None);
         assert_eq!(words, "No server has answered with an error yet.");
         assert_eq!(named(&[3]), "Server 3");
         assert_eq!(named(&[0, 1, 2]), "Servers 0, 1 and 2");
@@ -587,14 +708,17 @@ mod tests {
     #[test]
     fn a_run_too_short_to_mean_much_says_so() {
         let (scenario, summary) = run(&[("duration_s", "0.05")]);
-        assert!(Readback::parse("tail").unwrap().words(&scenario, &summary, None).starts_with("Collecting"));
+        assert!(Readback::parse("tail")
+            .unwrap()
+            .words(&scenario, &summary, None, None)
+            .starts_with("Collecting"));
     }
 
     #[test]
     fn a_finished_spike_offers_a_replay() {
         let (scenario, summary) = run(&[("demand", "spike"), ("clients", "50"), ("duration_s", "10")]);
         assert_eq!(summary.in_flight, 0);
-        let words = Readback::parse("spike").unwrap().words(&scenario, &summary, None);
+        let words = Readback::parse("spike").unwrap().words(&scenario, &summary, None, None);
         assert!(words.contains("The spike is over"), "{words}");
     }
 
@@ -613,8 +737,9 @@ mod tests {
         let apart = [("policy", "fdb-load-balance"), ("datacenters", "2"), ("duration_s", "3")];
         let (scenario, local) = run(&[apart.as_slice(), &[("dc_order", "local-first")]].concat());
         let (_, any) = run(&[apart.as_slice(), &[("dc_order", "any")]].concat());
-        let versus = Versus { summary: &any, label: "dc_order = any", comparison: None };
-        let words = Readback::parse("locality,latency").unwrap().words(&scenario, &local, Some(versus));
+        let versus =
+            Versus { summary: &any, label: "dc_order = any", comparison: None, same_settings: false };
+        let words = Readback::parse("locality,latency").unwrap().words(&scenario, &local, Some(versus), None);
         let (mine, theirs) = (local.local_share().unwrap(), any.local_share().unwrap());
         assert!(
             words.starts_with(&format!(
@@ -635,6 +760,6 @@ mod tests {
         // One datacenter: nothing to say of locality.
         let (scenario, one) = run(&[("duration_s", "1")]);
         assert_eq!(one.local_share(), None);
-        assert_eq!(Readback::parse("locality").unwrap().words(&scenario, &one, None), "");
+        assert_eq!(Readback::parse("locality").unwrap().words(&scenario, &one, None, None), "");
     }
 }

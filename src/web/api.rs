@@ -201,9 +201,10 @@ fn error(error: &ScenarioError) -> JsError {
     JsError::new(&error.to_string())
 }
 
-/// A plain JavaScript object (maps as objects, not `Map`s).
+/// A plain JavaScript object: the JSON `lbsim run --json` prints, parsed
+/// by the browser (one serialiser in the module, and the same figures as
+/// the command line's, `null` where it writes `null`).
 fn plain(value: &impl Serialize) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("the summary is not JSON"))
 }

@@ -178,11 +178,13 @@ impl MembershipTools {
         if report.crash_replaced > 0 {
             text += &format!("; {} requests it held went back to be placed again", report.crash_replaced);
         }
-        if let (Some(moved), Some(ideal)) = (report.keys_moved, report.keys_ideal) {
+        // The server's own keys had to move; with uneven shares a fair
+        // share (keys_ideal) is no bound on what moved.
+        if let (Some(moved), Some(own)) = (report.keys_moved, report.server_keys) {
             text += &format!(
-                "; {:.1}% of keys moved (the fewest possible: {:.1}%)",
+                "; {:.1}% of keys moved, where {:.1}% had to (the server's own)",
                 moved * 100.0,
-                ideal * 100.0
+                own * 100.0
             );
         }
         self.status.set_text_content(Some(&format!("{text}.")));

@@ -9,7 +9,7 @@ use super::options::{versus_label, Kind, Options};
 use lbsim::engine::Comparison;
 use lbsim::explain::readback::{ms, Versus};
 use lbsim::explain::{Readback, Sentence};
-use lbsim::{Scenario, Simulation, Snapshot};
+use lbsim::{Scenario, Simulation, Snapshot, Summary};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -17,6 +17,8 @@ use web_sys::{Element, HtmlElement};
 const READBACK_INTERVAL_MS: f64 = 1_000.0;
 /// Wall milliseconds between two announcements to screen readers.
 const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
+/// What the sentences say while the view runs ahead to their point.
+const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -36,6 +38,16 @@ struct Said {
     paragraph: HtmlElement,
     first: HtmlElement,
     rest: HtmlElement,
+}
+
+impl Said {
+    /// Shows `words`, its first sentence apart (none: hidden).
+    fn show(&self, words: &str) {
+        self.paragraph.set_hidden(words.is_empty());
+        let (first, rest) = first_sentence(words);
+        self.first.set_text_content(Some(first));
+        self.rest.set_text_content(Some(rest));
+    }
 }
 
 /// `words` split after its first sentence (a full stop before a capital).
@@ -82,15 +94,16 @@ impl Narration {
     }
 
     /// Rewrites the sentences, for a run of `scenario` beside its twin,
-    /// when they are due (or `force`d).
+    /// when they are due (or `force`d). `changed_at_s`: when the run's
+    /// settings last changed without starting over.
     pub fn update(
         &mut self,
         now_ms: f64,
         force: bool,
         versus: &[(&str, String)],
         scenario: &Scenario,
-        sim: &Simulation,
-        twin: Option<&Simulation>,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        changed_at_s: Option<f64>,
     ) {
         let Some(readback) = &self.readback else { return };
         if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
@@ -101,15 +114,36 @@ impl Narration {
         let comparison = twin.map(|twin| Comparison::of(sim, twin));
         let label = versus_label(versus);
         let versus = twin_summary.as_ref().map(|summary| Versus {
-            summary,
-            label: &label,
             comparison: comparison.as_ref(),
+            ..twin_as_read(summary, &label, sim, twin)
         });
-        let words = self.say.words(scenario, &summary, versus);
-        readback.paragraph.set_hidden(words.is_empty());
-        let (first, rest) = first_sentence(&words);
-        readback.first.set_text_content(Some(first));
-        readback.rest.set_text_content(Some(rest));
+        let words = self.say.words(scenario, &summary, versus, changed_at_s);
+        readback.show(&words);
+    }
+
+    /// While the view runs ahead to the sentences' point, says so instead
+    /// of reading back the passing states of the run.
+    pub fn hold(&mut self) {
+        if let Some(readback) = &self.readback {
+            readback.show(HOLDING);
+        }
+    }
+
+    /// The simulated time before which the sentences cannot have their
+    /// point to make (see [`Readback::earliest_s`]).
+    pub fn earliest_s(&self, scenario: &Scenario) -> f64 {
+        self.say.earliest_s(scenario)
+    }
+
+    /// Whether the sentences have their point to make about the run so
+    /// far (see [`Readback::ready`]); without sentences, at once.
+    pub fn ready(&self, scenario: &Scenario, sim: &Simulation, twin: Option<&Simulation>) -> bool {
+        if self.readback.is_none() {
+            return true;
+        }
+        let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
+        let versus = twin_summary.as_ref().map(|summary| twin_as_read(summary, "", sim, twin));
+        self.say.ready(scenario, &summary, versus.as_ref())
     }
 
     /// Tells screen readers the latest second's figures, with their trend.
@@ -147,4 +181,15 @@ impl Narration {
     pub fn readback(&self) -> String {
         self.readback.as_ref().and_then(|r| r.paragraph.text_content()).unwrap_or_default()
     }
+}
+
+/// The twin as the sentences read it (without the batch comparison).
+fn twin_as_read<'a>(
+    summary: &'a Summary,
+    label: &'a str,
+    sim: &Simulation,
+    twin: Option<&Simulation>,
+) -> Versus<'a> {
+    let same_settings = twin.is_some_and(|twin| twin.scenario() == sim.scenario());
+    Versus { summary, label, comparison: None, same_settings }
 }

@@ -66,10 +66,25 @@ pub struct View {
     moves_shown: Option<(f64, f64)>,
     /// A clip of the view being recorded.
     clip: Option<Clip>,
+    /// Whether the run has got to its point since it started (see
+    /// [`View::run_ahead`]).
+    arrived: bool,
+    /// When the settings last changed without starting over, so that the
+    /// run's figures mix two settings.
+    changed_at: Option<Time>,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
 const MOVES_SHOWN_MS: f64 = 3_000.0;
+/// How far an embed runs ahead at most to get to its point (simulated
+/// seconds), in steps of how long (simulated ms) or how many events
+/// (a few milliseconds' work in the browser, whatever the scenario's
+/// size), and for how long a frame at most (wall ms), so that a long run
+/// ahead spreads over frames.
+const RUN_AHEAD_LIMIT_S: f64 = 20.0;
+const RUN_AHEAD_STEP_MS: f64 = 100.0;
+const RUN_AHEAD_EVENTS: u64 = 5_000;
+const RUN_AHEAD_BUDGET_MS: f64 = 12.0;
 
 impl View {
     /// Builds a view of `kind` inside `root` for the settings and options in
@@ -106,6 +121,8 @@ impl View {
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             moves_shown: None,
             clip: None,
+            arrived: false,
+            changed_at: None,
             options,
         };
         view.parts.notices.show(&notices);
@@ -122,6 +139,9 @@ impl View {
     pub fn frame(&mut self, now_ms: f64) -> bool {
         let started = dom::now_ms();
         let wall_ms = self.pace.wall_step(now_ms);
+        if self.playing {
+            self.run_ahead(started);
+        }
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
             let target = before + Time::from_ms(wall_ms * self.params.speed);
@@ -146,11 +166,21 @@ impl View {
         if let Some(tools) = &mut self.parts.membership {
             tools.show(&self.snapshot);
         }
-        self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        // Running ahead, the view shows the run's passing states but holds
+        // its words: a decision caption or sentence of the warm-up would
+        // stay on screen after it.
+        let running_ahead = self.playing && !self.arrived;
+        if !running_ahead {
+            self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+        }
         let moving = self.sim.key_moves().and_then(|moves| {
             let started = match self.moves_shown {
                 Some((at_ms, started)) if at_ms == moves.at_ms => started,
-                _ => now_ms,
+                _ => {
+                    // A change has just applied: its sentence is due now.
+                    self.readouts_stale = true;
+                    now_ms
+                }
             };
             self.moves_shown = Some((moves.at_ms, started));
             let elapsed = now_ms - started;
@@ -180,7 +210,14 @@ impl View {
         let stale = std::mem::take(&mut self.readouts_stale);
         self.parts.readouts.show(&self.snapshot, (speed, Some(self.params.speed)), now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, &self.sim, twin);
+        match running_ahead {
+            true => self.parts.narration.hold(),
+            false => {
+                let changed_at = self.changed_at.map(Time::as_secs);
+                let sims = (&self.sim, twin);
+                self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
+            }
+        }
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
             pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
         }
@@ -197,6 +234,36 @@ impl View {
         }
         let recording = self.record(now_ms);
         self.playing || searching || recording || self.parts.canvases.pending()
+    }
+
+    /// Runs the simulation and its twin ahead, headless, while an embed's
+    /// sentences have no point to make yet (no bounce so far, a twin that
+    /// has not parted from the run, a scheduled change far off), so that a
+    /// reader who scrolls to it meets the point rather than the warm-up.
+    /// It spends at most [`RUN_AHEAD_BUDGET_MS`] of a frame, so a long run
+    /// ahead spreads over frames, drawn as they pass.
+    fn run_ahead(&mut self, started_ms: f64) {
+        self.arrived |= self.kind != Kind::Embed || self.sim.halted().is_some();
+        let limit = Time::from_secs(RUN_AHEAD_LIMIT_S);
+        // Up to the earliest the sentences could be ready, no summary is
+        // needed to know they are not.
+        let floor = Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario)).min(limit);
+        while !self.arrived && dom::now_ms() - started_ms < RUN_AHEAD_BUDGET_MS {
+            let now = self.sim.now();
+            if now >= floor {
+                let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
+                self.arrived = now >= limit || self.parts.narration.ready(scenario, &self.sim, twin);
+                if self.arrived {
+                    return;
+                }
+            }
+            let step = match floor > now {
+                true => (floor - now).as_ms().min(RUN_AHEAD_STEP_MS),
+                false => RUN_AHEAD_STEP_MS,
+            };
+            self.advance_by(step, RUN_AHEAD_EVENTS);
+            self.arrived |= self.sim.halted().is_some();
+        }
     }
 
     /// The view was scrolled out of sight or back. Out of sight it gets no
@@ -283,9 +350,12 @@ impl View {
         }
         let (old, new) = (&self.params.scenario, &next.scenario);
         let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
-        // A view compared with a twin starts both over on any change, so
-        // that the comparison covers one setting from one start.
-        let structural = changed.iter().any(|f| !f.live) || !self.options.versus.is_empty();
+        // A view compared with a twin, or an embed that reads its run back
+        // in words, starts over on any change, so that the comparison and
+        // the sentences cover one setting from one start.
+        let starts_over =
+            !self.options.versus.is_empty() || (self.kind == Kind::Embed && !self.options.say.is_empty());
+        let structural = changed.iter().any(|f| !f.live) || starts_over;
         if !changed.is_empty() {
             let describe = |scenario, joint: &str| {
                 let words: Vec<_> = changed
@@ -311,6 +381,9 @@ impl View {
         let applied = applied.map(|()| self.params = next);
         if structural {
             self.restart_twin();
+            self.started_over();
+        } else if applied.is_ok() && !changed.is_empty() {
+            self.changed_at = Some(self.sim.now());
         }
         self.settings_changed();
         applied
@@ -424,10 +497,16 @@ impl View {
 
     /// Advances the simulation by `ms` of simulated time at once.
     pub fn advance(&mut self, ms: f64) {
+        self.advance_by(ms, u64::MAX);
+    }
+
+    /// Advances the simulation by `ms` of simulated time, or by
+    /// `max_events` if it gets there first, and its twin to the same time.
+    fn advance_by(&mut self, ms: f64, max_events: u64) {
         let target = self.sim.now() + Time::from_ms(ms);
-        self.sim.advance_to(target, u64::MAX);
+        self.sim.advance_to(target, max_events);
         if let Some(twin) = &mut self.twin {
-            twin.advance_to(target, u64::MAX);
+            twin.advance_to(self.sim.now(), u64::MAX);
         }
         self.stop_if_halted();
         self.parts.canvases.invalidate();
@@ -442,11 +521,19 @@ impl View {
         }
     }
 
+    /// The simulation starts from its seed again: it has its point to get
+    /// to again, and its figures cover one setting.
+    fn started_over(&mut self) {
+        self.arrived = false;
+        self.changed_at = None;
+    }
+
     /// Starts the same scenario over from its seed.
     pub fn reset(&mut self) {
         if let Ok(sim) = simulate(&self.params.scenario) {
             self.sim = sim;
             self.restart_twin();
+            self.started_over();
             self.parts.event_log.clear();
             self.parts.canvases.restarted();
         }
