@@ -21,8 +21,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver, IntersectionObserverEntry,
-    KeyboardEvent, ResizeObserver, ResizeObserverEntry, VisibilityState,
+    Element, Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver,
+    IntersectionObserverEntry, KeyboardEvent, ResizeObserver, ResizeObserverEntry, VisibilityState,
 };
 
 /// A view and the listeners on its own elements (added again when it is
@@ -220,6 +220,14 @@ pub fn take_page_frame_costs() -> Vec<f64> {
     PAGE_FRAME_COSTS.with(|costs| std::mem::take(&mut *costs.borrow_mut()))
 }
 
+/// Does `act` to the view mounted on `root`, if there is one.
+fn with_view_at(views: &Views, root: &Element, act: impl FnOnce(&mut View)) {
+    let views = views.borrow();
+    if let Some(mounted) = views.iter().find(|m| m.view.borrow().root().is_same_node(Some(root))) {
+        act(&mut mounted.view.borrow_mut());
+    }
+}
+
 /// Watches every view's root, so views out of sight stop and come back.
 fn observe(
     views: &Views,
@@ -228,12 +236,7 @@ fn observe(
     let (watched, requester) = (views.clone(), frames.clone());
     let on_intersection = ObserverCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
-            let target = entry.target();
-            let watched = watched.borrow();
-            if let Some(mounted) = watched.iter().find(|m| m.view.borrow().root().is_same_node(Some(&target)))
-            {
-                mounted.view.borrow_mut().set_on_screen(entry.is_intersecting());
-            }
+            with_view_at(&watched, &entry.target(), |view| view.set_on_screen(entry.is_intersecting()));
         }
         requester.request();
     });
@@ -251,12 +254,7 @@ fn watch_sizes(views: &Views, frames: &Rc<FrameLoop>) -> Result<(ResizeObserver,
     let (watched, requester) = (views.clone(), frames.clone());
     let on_resize = ObserverCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
-            let target = entry.target();
-            let watched = watched.borrow();
-            if let Some(mounted) = watched.iter().find(|m| m.view.borrow().root().is_same_node(Some(&target)))
-            {
-                mounted.view.borrow_mut().resized();
-            }
+            with_view_at(&watched, &entry.target(), View::resized);
         }
         requester.request();
     });

@@ -8,7 +8,7 @@
 // it. A screenshot of each kind of case lands in tests/browser/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -16,18 +16,10 @@ useBrowser();
 const SIZES = [[1280, 720], [1440, 900], [1920, 1080], [390, 844]];
 const THEMES = ['light', 'dark'];
 
-/** Opens `path` at a size and theme; resolves to { page, errors }. */
-async function open(path, { width, height, colorScheme = 'light' }) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(server.url + path);
-  await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
-  return { page, errors };
+/** Opens `path` (a page, and a hash after #) at a size and theme. */
+function open(path, { width, height, colorScheme = 'light' }) {
+  const [page, hash] = path.split('#');
+  return openApp(browser, server.url + page, { hash, width, height, colorScheme });
 }
 
 /** Scrolls a view into sight and waits until it has fitted and drawn:
