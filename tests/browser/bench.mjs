@@ -6,6 +6,8 @@
 //  - cost per frame of simulation plus drawing, median and p95, at the
 //    default settings and at 1,000 servers with 20,000 requests per
 //    simulated second (targets: median at most 8 ms, p95 at most 16 ms);
+//  - time from navigation to the first drawn picture, of an embed and of
+//    the explainer's first chapter;
 //  - the same with the six-embed demo page wholly in view (each embed's
 //    frames, and their sum as a bound on the page's frame), and while the
 //    explainer scrolls from top to bottom (every view's frames together);
@@ -13,7 +15,7 @@
 //    the embed page, which a blog post loads, at most 250 KB; any other
 //    page at most 300 KB).
 // Expects dist/ (trunk build --release --offline) and target/release/lbsim.
-// LBSIM_BENCH=throughput,sizes (any of throughput, frames, embeds, scroll,
+// LBSIM_BENCH=throughput,sizes (any of throughput, frames, first, embeds, scroll,
 // sizes) runs only those parts, for comparing builds quickly.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, extname } from 'node:path';
@@ -32,7 +34,7 @@ const FRAMES = [
 const RUNS = 5;
 const FRAME_SECONDS = Number(process.env.LBSIM_BENCH_FRAME_SECONDS ?? 15);
 
-const PARTS = ['throughput', 'frames', 'embeds', 'scroll', 'sizes'];
+const PARTS = ['throughput', 'frames', 'first', 'embeds', 'scroll', 'sizes'];
 const chosen = (process.env.LBSIM_BENCH ?? PARTS.join(',')).split(',').map((part) => part.trim());
 for (const part of chosen) {
   if (!PARTS.includes(part)) throw new Error(`LBSIM_BENCH: \`${part}\` is not one of ${PARTS.join(', ')}`);
@@ -148,6 +150,44 @@ try {
         `  the six together (sum of their medians, of their p95s): median ≤ ${fmt(medians, 2)} ms, p95 ≤ ${fmt(p95s, 2)} ms (targets median ≤ 8 ms, p95 ≤ 16 ms: ${verdict(medians <= 8 && p95s <= 16)})`,
       );
       await context.close();
+    }
+  }
+
+  if (runs('first')) {
+    console.log('Time from navigation to the first drawn picture (median of %d loads; the module is served from memory)', RUNS);
+    for (const [name, path, selector, width, height] of [
+      ['an embed in a 680 × 400 frame', 'embed.html', '.topology', 680, 400],
+      ["the explainer's first chapter", 'explain.html', '#sim-one-server .topology', 1440, 900],
+    ]) {
+      const times = [];
+      for (let run = 0; run < RUNS; run++) {
+        const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+        // Polls each animation frame, from the start, for the first
+        // non-transparent pixel of the picture.
+        await context.addInitScript((selector) => {
+          const poll = () => {
+            const canvas = document.querySelector(selector);
+            if (canvas && canvas.width > 0 && canvas.height > 0) {
+              const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+              for (let i = 3; i < data.length; i += 64) {
+                if (data[i] !== 0) {
+                  window.firstDrawnMs = performance.now();
+                  return;
+                }
+              }
+            }
+            requestAnimationFrame(poll);
+          };
+          requestAnimationFrame(poll);
+        }, selector);
+        const page = await context.newPage();
+        await page.goto(server.url + path);
+        await page.waitForFunction(() => window.firstDrawnMs !== undefined, null, { timeout: 30_000 });
+        times.push(await page.evaluate(() => window.firstDrawnMs));
+        await context.close();
+      }
+      times.sort((a, b) => a - b);
+      console.log(`  ${name}: median ${fmt(quantile(times, 0.5), 0)} ms (runs: ${times.map((t) => fmt(t, 0)).join(', ')})`);
     }
   }
 
