@@ -106,7 +106,8 @@ fn percentiles_draw_p50_p90_and_p99_over_the_whole_run() {
             .unwrap()
             .mean_wait_ms;
     let level = format!("theory: mean wait {theory:.1} ms");
-    assert_eq!(texts_in(&svg, INK), ["queue time (ms)", "simulated time (s)", level.as_str()]);
+    // The level is named in a legend above the chart, where no curve covers it.
+    assert_eq!(texts_in(&svg, INK), [level.as_str(), "queue time (ms)", "simulated time (s)"]);
     for name in ["p50", "p90", "p99"] {
         assert!(texts(&svg).iter().any(|t| t == name), "{name} is named");
     }
@@ -118,6 +119,28 @@ fn percentiles_draw_p50_p90_and_p99_over_the_whole_run() {
     assert!(rising(&x) && (15.0..=21.2).contains(x.last().unwrap()), "{x:?}");
     // Queue time never exceeds the 100 ms queue timeout by much.
     assert!(rising(&y) && (10.0..=150.0).contains(y.last().unwrap()), "{y:?}");
+}
+
+#[test]
+fn percentiles_mark_failures_recoveries_and_servers_joining_and_leaving() {
+    let args = [
+        &RUN[..],
+        &[
+            "--chart",
+            "percentiles",
+            "--set",
+            "failures=5s:down:3:for=4s",
+            "--set",
+            "membership=14s:add,17s:remove:1",
+        ],
+    ]
+    .concat();
+    let text = plot("events", &args);
+    let svg = Document::parse(&text).unwrap();
+    let marked = texts_in(&svg, MUTED);
+    for label in ["server 3 down", "server 3 recovers", "server 10 joins", "server 1 leaves"] {
+        assert!(marked.iter().any(|t| t == label), "{label} in {marked:?}");
+    }
 }
 
 #[test]

@@ -5,23 +5,33 @@
 //! over the backend: the browser draws them on canvases, with legends in
 //! HTML beside them, and `lbsim plot` draws them to SVG files, where a
 //! chart that needs a legend draws it above itself.
+//!
+//! Beside them, what the pictures' legends and marks say, decided from the
+//! scenario alone so that it is tested natively: which marks the topology
+//! can draw ([`topology_legend`]) and which moments a chart over time marks
+//! ([`markers`]).
 
 mod capacity;
 mod clients;
 mod compare;
 mod keys;
 mod load;
+pub mod markers;
 mod palette;
 mod percentiles;
 mod stroke;
+pub mod topology_legend;
 
 pub use capacity::draw as capacity;
 pub use clients::draw as clients;
 pub use compare::{series as compare_series, sessions as compare_sessions};
 pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
+pub use markers::{server_events, Marker, SettingsChanges};
 pub use palette::{Colour, Palette};
-pub use percentiles::{draw as percentiles, Marker, SeriesMetric, Span};
+pub use percentiles::{
+    draw as percentiles, figure as percentiles_figure, theory_label, theory_level, SeriesMetric, Span,
+};
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -63,6 +73,10 @@ impl ChartStyle {
     }
 
     /// A chart with f64 axes filling `area`, with its mesh and axis titles.
+    /// A short chart (an explainer's can be 80 px tall) keeps its ticks but
+    /// drops the x axis's title, and the y axis's title, written along the
+    /// plot's height, shortens to its unit or goes when it would not fit:
+    /// a title is never clipped.
     fn chart<'a, DB: DrawingBackend + 'a>(
         &self,
         area: &'a DrawingArea<DB, Shift>,
@@ -74,24 +88,30 @@ impl ChartStyle {
         DB::ErrorType: 'static,
     {
         area.fill(&self.palette.panel.rgb())?;
+        let (top, bottom) = (self.px(10.0), self.px(4.0));
+        let short = area.dim_in_pixel().1 < self.px(SHORT_BELOW);
+        let x_labels = self.px(if short { 22.0 } else { 44.0 } * self.type_scale);
         let mut chart = ChartBuilder::on(area)
-            .margin_top(self.px(10.0))
+            .margin_top(top)
             .margin_right(self.px(16.0))
             .margin_left(self.px(6.0))
-            .margin_bottom(self.px(4.0))
-            .x_label_area_size(self.px(44.0 * self.type_scale))
+            .margin_bottom(bottom)
+            .x_label_area_size(x_labels)
             .y_label_area_size(self.px(58.0 * self.type_scale))
             .build_cartesian_2d(x, y)?;
+        let titled = self.text(14.0, self.palette.ink);
+        let plot_height = area.dim_in_pixel().1.saturating_sub(top + bottom + x_labels);
+        let y_title = fitting(area, titles.1, &titled, plot_height);
         let labels = self.text(13.0, self.palette.muted);
         let tick = |v: &f64| short_number(*v);
         chart
             .configure_mesh()
-            .x_desc(titles.0)
-            .y_desc(titles.1)
-            .axis_desc_style(self.text(14.0, self.palette.ink))
+            .x_desc(if short { "" } else { titles.0 })
+            .y_desc(y_title)
+            .axis_desc_style(titled)
             .label_style(labels)
             .x_labels(6)
-            .y_labels(5)
+            .y_labels(if short { 3 } else { 5 })
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
             .light_line_style(TRANSPARENT)
@@ -100,6 +120,23 @@ impl ChartStyle {
             .draw()?;
         Ok(chart)
     }
+}
+
+/// Below this height (CSS pixels) a chart is short: see [`ChartStyle::chart`].
+const SHORT_BELOW: f64 = 140.0;
+
+/// `title` if it is at most `room` pixels long in `style`, else its unit
+/// (what its parentheses hold: "ms" of "queue time (ms)") if that is, else
+/// nothing.
+fn fitting<'t, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &'t str,
+    style: &TextStyle,
+    room: u32,
+) -> &'t str {
+    let unit = title.rsplit_once('(').and_then(|(_, rest)| rest.strip_suffix(')'));
+    let fits = |text: &str| area.estimate_text_size(text, style).is_ok_and(|(length, _)| length <= room);
+    [Some(title), unit].into_iter().flatten().find(|text| fits(text)).unwrap_or("")
 }
 
 /// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k.

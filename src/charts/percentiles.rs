@@ -1,12 +1,15 @@
 //! Queue time, latency or session time over simulated time: p50, p90 and p99 over the last
 //! second, sampled every quarter second, for the last half minute or the
-//! whole run, with the moments settings changed live marked.
+//! whole run, with the moments settings changed live and servers failed,
+//! recovered, joined or left marked (see `markers`).
 
-use super::stroke::Stroke;
+use super::markers::Marker;
+use super::stroke::{legend_above, Chip, Stroke};
 use super::{nice_ceiling, ChartStyle, Drawn};
 use crate::metrics::SamplePoint;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
 
 /// Which time a request spent, as the series' percentiles give it.
@@ -65,33 +68,25 @@ impl SeriesMetric {
 pub enum Span {
     /// The last half minute, as a live view shows it.
     Live,
-    /// From the start to the newest sample, with room at the right for the
-    /// lines' names.
+    /// From the start to the newest sample.
     Whole,
 }
 
 /// Simulated seconds a live chart shows.
 const LIVE_S: f64 = 30.0;
-/// Room for the lines' names right of the whole run, as a share of it.
-const NAME_ROOM: f64 = 0.06;
 
 impl Span {
-    /// Simulated seconds on the x axis, given the newest sample's.
-    fn seconds(self, end_s: f64) -> Range<f64> {
+    /// Simulated seconds on the x axis, given the newest sample's, with
+    /// `room` (a share of the span) right of it for the lines' names.
+    fn seconds(self, end_s: f64, room: f64) -> Range<f64> {
         match self {
             Span::Live => {
                 let start_s = (end_s - LIVE_S).max(0.0);
-                start_s..start_s + LIVE_S
+                start_s..start_s + LIVE_S * (1.0 + room)
             }
-            Span::Whole => 0.0..(end_s * (1.0 + NAME_ROOM)).max(1.0),
+            Span::Whole => 0.0..(end_s * (1.0 + room)).max(1.0),
         }
     }
-}
-
-/// A setting changed live at `time_s` simulated seconds, as `label` says.
-pub struct Marker {
-    pub time_s: f64,
-    pub label: String,
 }
 
 /// One line over time: its name and stroke, the samples it follows, and
@@ -103,8 +98,25 @@ pub(super) struct Trace<S> {
     pub percentile: usize,
 }
 
+/// The level queueing theory gives for `metric`, when it gives one: its
+/// mean wait, for queue time.
+pub fn theory_level(metric: SeriesMetric, theory_ms: Option<f64>) -> Option<f64> {
+    theory_ms.filter(|ms| metric == SeriesMetric::QueueTime && ms.is_finite())
+}
+
+/// What the theory level is called in a legend.
+pub fn theory_label(ms: f64) -> String {
+    format!("theory: mean wait {ms:.1} ms")
+}
+
+/// The theory level's stroke.
+fn theory_stroke(style: &ChartStyle) -> Stroke {
+    Stroke { colour: style.palette.ink, width: 1.5, dashes: Some((10.0, 4.0)) }
+}
+
 /// p50, p90 and p99 of `metric` over `series`, with queueing theory's mean
-/// wait as a level line where it is known (`theory_ms`, for queue time).
+/// wait as a level line where it is known (`theory_ms`, for queue time),
+/// named by the caller's legend (the browser's, in HTML beside it).
 pub fn draw<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     series: S,
@@ -131,8 +143,33 @@ where
         line("p90", palette.p90, Some((6.0, 4.0)), 1),
         line("p50", palette.p50, Some((2.0, 3.0)), 0),
     ];
-    let theory = theory_ms.filter(|ms| metric == SeriesMetric::QueueTime && ms.is_finite());
-    over_time(area, &traces, (metric, theory), span, markers, style)
+    over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
+}
+
+/// The chart with the theory level's name in a legend above it, clear of
+/// the curves, for a figure that stands alone.
+pub fn figure<'s, DB, S>(
+    area: &DrawingArea<DB, Shift>,
+    series: S,
+    (metric, theory_ms): (SeriesMetric, Option<f64>),
+    span: Span,
+    markers: &[Marker],
+    style: &ChartStyle,
+) -> Drawn
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    S: IntoIterator<Item = &'s SamplePoint> + Copy,
+    S::IntoIter: DoubleEndedIterator + Clone,
+{
+    match theory_level(metric, theory_ms) {
+        Some(ms) => {
+            let name = theory_label(ms);
+            let area = legend_above(area, &[(Chip::Line(theory_stroke(style)), &name)], style)?;
+            draw(&area, series, (metric, theory_ms), span, markers, style)
+        }
+        None => draw(area, series, (metric, theory_ms), span, markers, style),
+    }
 }
 
 /// `traces` of `metric` over simulated time, each named at its newest
@@ -153,7 +190,8 @@ where
 {
     let newest = |trace: &Trace<S>| trace.series.into_iter().next_back();
     let end_s = traces.iter().filter_map(newest).map(|p| p.time_ms / 1000.0).fold(0.0, f64::max);
-    let seconds = span.seconds(end_s);
+    let names = style.text(12.0, style.palette.ink).pos(Pos::new(HPos::Left, VPos::Center));
+    let seconds = span.seconds(end_s, name_room(area, traces.iter().map(|t| t.name), &names, style)?);
     let (left, right) = (seconds.start, seconds.end);
     let shown = |trace: &Trace<S>| {
         let percentile = trace.percentile;
@@ -164,30 +202,111 @@ where
     let top = nice_ceiling(highest * 1.1);
     let mut chart = style.chart(area, seconds, 0.0..top, ("simulated time (s)", metric.axis_title()))?;
     let palette = style.palette;
-    for marker in markers.iter().filter(|m| (left..=right).contains(&m.time_s)) {
+    let shown_markers: Vec<&Marker> = markers.iter().filter(|m| (left..=right).contains(&m.time_s)).collect();
+    for marker in &shown_markers {
         let line = [(marker.time_s, 0.0), (marker.time_s, top)];
         let (dash, gap) = (style.px(4.0), style.px(3.0));
         chart.draw_series(DashedLineSeries::new(line, dash, gap, style.stroke(palette.muted, 1.0)))?;
-        let offset = (style.px(4.0) as i32, style.px(2.0) as i32);
-        let text = Text::new(marker.label.clone(), offset, style.text(12.0, palette.muted));
-        chart.plotting_area().draw(&(EmptyElement::at((marker.time_s, top)) + text))?;
     }
+    label_markers(area, &chart, &shown_markers, top, style)?;
     if let Some(ms) = theory_ms {
-        let level = Stroke { colour: palette.ink, width: 1.5, dashes: Some((10.0, 4.0)) };
-        level.draw(&mut chart, [(left, ms), (right, ms)], style)?;
-        let offset = (style.px(6.0) as i32, -(style.px(16.0) as i32));
-        let text = Text::new(format!("theory: mean wait {ms:.1} ms"), offset, style.text(12.0, palette.ink));
-        chart.plotting_area().draw(&(EmptyElement::at((left, ms)) + text))?;
+        theory_stroke(style).draw(&mut chart, [(left, ms), (right, ms)], style)?;
     }
     for trace in traces {
         trace.stroke.draw(&mut chart, shown(trace), style)?;
-        // Each line is named where it ends, beside its newest point.
-        if let Some(last) = newest(trace) {
+    }
+    // Each line is named where it ends, beside its newest point; names
+    // that would overprint are moved apart.
+    let ends: Vec<(&Trace<S>, (i32, i32))> = traces
+        .iter()
+        .filter_map(|trace| {
+            let last = newest(trace)?;
             let at = (last.time_ms / 1000.0, metric.percentiles(last)[trace.percentile]);
-            let offset = (style.px(5.0) as i32, -(style.px(7.0) as i32));
-            let text = Text::new(trace.name, offset, style.text(12.0, trace.stroke.colour));
-            chart.plotting_area().draw(&(EmptyElement::at(at) + text))?;
-        }
+            Some((trace, chart.backend_coord(&at)))
+        })
+        .collect();
+    let base = area.get_base_pixel();
+    let ys = apart(ends.iter().map(|(_, (_, y))| *y).collect(), style.px(13.0 * style.type_scale) as i32);
+    for ((trace, (x, _)), y) in ends.iter().zip(ys) {
+        let at = (x + style.px(5.0) as i32 - base.0, y - base.1);
+        area.draw(&Text::new(trace.name, at, names.color(&trace.stroke.colour.rgb())))?;
+    }
+    Ok(())
+}
+
+/// The share of a span to leave right of the newest sample so that the
+/// widest of `names`, written beside it in `font`, ends inside `area`.
+fn name_room<'n, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    names: impl Iterator<Item = &'n str>,
+    font: &TextStyle,
+    style: &ChartStyle,
+) -> Result<f64, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let mut widest = 0;
+    for name in names {
+        widest = widest.max(area.estimate_text_size(name, font)?.0);
+    }
+    // As `ChartStyle::chart` lays the plot out: the y axis's labels and
+    // the margins beside it; the right margin takes a part of the name.
+    let beside = style.px(58.0 * style.type_scale + 6.0 + 16.0);
+    let plot = f64::from(area.dim_in_pixel().0.saturating_sub(beside));
+    let needed = f64::from((style.px(5.0 + 4.0) + widest).saturating_sub(style.px(16.0)));
+    Ok((needed / (plot - needed).max(1.0)).clamp(0.0, 0.5))
+}
+
+/// `ys` (pixels, in any order) moved apart so that each is at least `gap`
+/// from the next, keeping their order and their middle where it was.
+fn apart(ys: Vec<i32>, gap: i32) -> Vec<i32> {
+    let mut order: Vec<usize> = (0..ys.len()).collect();
+    order.sort_by_key(|&i| ys[i]);
+    let mut moved = ys.clone();
+    for k in 1..order.len() {
+        let (above, this) = (order[k - 1], order[k]);
+        moved[this] = moved[this].max(moved[above] + gap);
+    }
+    let shift = (moved.iter().sum::<i32>() - ys.iter().sum::<i32>()) / ys.len().max(1) as i32;
+    moved.iter().map(|y| y - shift).collect()
+}
+
+/// Rows of marker labels at the top of a plot.
+const MARKER_ROWS: usize = 3;
+
+/// Names each of `markers` (in time order) at the top of its line, right
+/// of it or else left, in the first of a few rows where it fits inside the
+/// area and overprints no other name; not at all when none has room.
+fn label_markers<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &super::Chart<DB>,
+    markers: &[&Marker],
+    top: f64,
+    style: &ChartStyle,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let font = style.text(12.0, style.palette.muted);
+    let (base, (width, _)) = (area.get_base_pixel(), area.dim_in_pixel());
+    let inside = base.0..base.0 + width as i32;
+    let (gap, line) = (style.px(4.0) as i32, style.px(14.0 * style.type_scale) as i32);
+    let mut rows: Vec<Vec<Range<i32>>> = vec![Vec::new(); MARKER_ROWS];
+    for marker in markers {
+        let (x, y) = chart.backend_coord(&(marker.time_s, top));
+        let length = area.estimate_text_size(&marker.label, &font)?.0 as i32;
+        let sides = [x + gap..x + gap + length, x - gap - length..x - gap];
+        let fits = |row: &[Range<i32>], span: &Range<i32>| {
+            inside.start <= span.start
+                && span.end <= inside.end
+                && row.iter().all(|r| r.end + gap <= span.start || span.end + gap <= r.start)
+        };
+        let place = (0..MARKER_ROWS)
+            .find_map(|row| sides.iter().find(|span| fits(&rows[row], span)).map(|span| (row, span.clone())));
+        let Some((row, span)) = place else { continue };
+        let at = (span.start - base.0, y - base.1 + style.px(2.0) as i32 + row as i32 * line);
+        rows[row].push(span);
+        area.draw(&Text::new(marker.label.clone(), at, font.clone()))?;
     }
     Ok(())
 }

@@ -49,8 +49,9 @@ const LEGEND_HEIGHT: f64 = 28.0;
 /// Length of a legend entry's sample of its line.
 const CHIP_LENGTH: f64 = 28.0;
 
-/// Draws `entries` (each chip and its name) in a row across the top of
-/// `area`; returns the area below it, for the chart.
+/// Draws `entries` (each chip and its name) in rows across the top of
+/// `area`, as many rows as they need (an entry that does not fit where a
+/// row ends starts the next); returns the area below them, for the chart.
 pub(super) fn legend_above<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[(Chip, &str)],
@@ -59,34 +60,44 @@ pub(super) fn legend_above<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let (row, rest) = area.split_vertically(style.px(LEGEND_HEIGHT));
-    row.fill(&style.palette.panel.rgb())?;
     let font = style.text(13.0, style.palette.ink).pos(Pos::new(HPos::Left, VPos::Center));
-    let y = style.px(LEGEND_HEIGHT / 2.0) as i32;
     // Entries start where the plot does, right of the y axis's labels.
-    let mut x = style.px(64.0) as i32;
+    let start = style.px(64.0) as i32;
+    let (width, length) = (area.dim_in_pixel().0 as i32, style.px(CHIP_LENGTH) as i32);
+    let mut placed = Vec::with_capacity(entries.len());
+    let (mut x, mut row) = (start, 0);
     for (chip, name) in entries {
-        let length = style.px(CHIP_LENGTH) as i32;
-        match *chip {
+        let text = area.estimate_text_size(name, &font)?.0 as i32;
+        let needs = style.px(CHIP_LENGTH + 6.0) as i32 + text;
+        if x > start && x + needs > width {
+            (x, row) = (start, row + 1);
+        }
+        placed.push((*chip, *name, x, row));
+        x += needs + style.px(24.0) as i32;
+    }
+    let (band, rest) = area.split_vertically(style.px(LEGEND_HEIGHT * f64::from(row + 1)));
+    band.fill(&style.palette.panel.rgb())?;
+    for (chip, name, x, row) in placed {
+        let y = style.px(LEGEND_HEIGHT * (f64::from(row) + 0.5)) as i32;
+        match chip {
             Chip::Line(stroke) => {
                 let ends = [(x, y), (x + length, y)];
                 let shape = style.stroke(stroke.colour, stroke.width);
                 match stroke.dashes {
-                    None => row.draw(&PathElement::new(ends, shape))?,
+                    None => band.draw(&PathElement::new(ends, shape))?,
                     Some((dash, gap)) => {
-                        row.draw(&DashedPathElement::new(ends, style.px(dash), style.px(gap), shape))?
+                        band.draw(&DashedPathElement::new(ends, style.px(dash), style.px(gap), shape))?
                     }
                 }
             }
             Chip::Swatch(colour) => {
                 let half = style.px(6.0) as i32;
                 let corners = [(x + length / 2 - half, y - half), (x + length / 2 + half, y + half)];
-                row.draw(&Rectangle::new(corners, colour.rgb().filled()))?;
+                band.draw(&Rectangle::new(corners, colour.rgb().filled()))?;
             }
         }
-        x += style.px(CHIP_LENGTH + 6.0) as i32;
-        row.draw(&Text::new(name.to_string(), (x, y), font.clone()))?;
-        x += row.estimate_text_size(name, &font)?.0 as i32 + style.px(24.0) as i32;
+        let after = x + style.px(CHIP_LENGTH + 6.0) as i32;
+        band.draw(&Text::new(name.to_string(), (after, y), font.clone()))?;
     }
     Ok(rest)
 }

@@ -68,7 +68,8 @@ pub fn theme(text: &str) -> Result<Palette, String> {
 /// What a plot draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Figure {
-    /// p50, p90 and p99 over the whole run.
+    /// p50, p90 and p99 over the whole run, with the servers' failures and
+    /// membership changes marked.
     Percentiles(SeriesMetric),
     /// Session time, p0 to p100.
     Clients,
@@ -143,8 +144,9 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             Figure::Percentiles(metric) => {
                 let scenario = runner::load(run, None)?;
                 let theory_ms = lbsim::theory::of(&scenario).map(|t| t.mean_wait_ms);
-                let (_, series) = runner::simulate_keeping_series(&scenario)?;
-                charts::percentiles(&area, &series, (metric, theory_ms), Span::Whole, &[], &style)
+                let (sim, series) = runner::simulate_keeping_series(&scenario)?;
+                let events = charts::server_events(sim.scenario(), sim.now().as_secs());
+                charts::percentiles_figure(&area, &series, (metric, theory_ms), Span::Whole, &events, &style)
             }
             Figure::Clients => {
                 let (sim, _) = simulate(&runner::load(run, None)?)?;

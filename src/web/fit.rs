@@ -22,9 +22,9 @@ pub const NARROW_BELOW_PX: i32 = 560;
 /// The folds, least important part first; each is a class on the root.
 const FOLDS: [&str; 6] =
     ["fold-legend", "fold-charts", "fold-controls", "fold-readouts", "fold-sentence", "fold-decision"];
-/// The least height (CSS px) at which the picture and a chart still read.
+/// The least height (CSS px) at which the picture still reads; a chart's is
+/// its figure's own (`--min-h` on its canvas, see `figures`).
 const PICTURE_MIN_PX: i32 = 120;
-const CHART_MIN_PX: i32 = 140;
 /// In a box at least this big, the picture covers at least
 /// [`PICTURE_SHARE`] of it.
 const SHARE_FROM: (i32, i32) = (640, 400);
@@ -184,9 +184,15 @@ fn fits(root: &HtmlElement) -> bool {
     let charts_ok = all(root, ".charts canvas")
         .iter()
         .filter(|canvas| canvas.offset_parent().is_some())
-        .all(|canvas| canvas.client_height() >= CHART_MIN_PX);
+        .all(|canvas| canvas.client_height() >= least_height(canvas));
     let layout_ok = find(root, ".layout").is_none_or(|layout| inside(&layout));
     inside(root) && layout_ok && picture_ok && charts_ok
+}
+
+/// The least height of a chart's canvas, as its figure gives it.
+fn least_height(canvas: &HtmlElement) -> i32 {
+    let given = canvas.style().get_property_value("--min-h").unwrap_or_default();
+    given.trim().trim_end_matches("px").parse::<f64>().map_or(PICTURE_MIN_PX, |px| px.ceil() as i32)
 }
 
 /// On the embed page, a frame too short for its view says which height

@@ -1,6 +1,8 @@
 //! Figures to take away from any view: the live series and each server's
 //! share of the work as CSV (the same files `lbsim run --csv` writes), and
-//! each chart as a PNG, all named after the view, the seed and the version.
+//! each chart shown as a PNG, all named after the view, the seed and the
+//! version. A chart hidden for now (where keys live, under a policy that
+//! ignores keys) offers no picture: it would be an empty file.
 
 use super::dom::{self, Ids};
 use super::recording;
@@ -25,6 +27,11 @@ pub struct TakeAway {
     /// Each button and what it downloads.
     pub buttons: Vec<(HtmlElement, Download)>,
     canvases: Vec<HtmlCanvasElement>,
+}
+
+/// Whether `canvas` is hidden, or inside something hidden.
+fn hidden(canvas: &HtmlCanvasElement) -> bool {
+    canvas.closest("[hidden]").ok().flatten().is_some()
 }
 
 impl TakeAway {
@@ -78,6 +85,15 @@ impl TakeAway {
         self.buttons.iter().find(|(_, what)| *what == Download::Clip).map(|(button, _)| button)
     }
 
+    /// Offers a picture of each canvas shown, and none of one hidden.
+    pub fn offer_shown(&self) {
+        for (button, download) in &self.buttons {
+            if let Download::Picture(index) = download {
+                button.set_hidden(self.canvases.get(*index).is_none_or(hidden));
+            }
+        }
+    }
+
     /// Downloads `what` of `sim`, its files named after `name`.
     pub fn download(&self, what: Download, name: &str, sim: &Simulation) {
         let seed = sim.scenario().seed;
@@ -89,7 +105,7 @@ impl TakeAway {
             Download::Servers => {
                 save_text(&export::file_name(name, seed, "servers.csv"), &export::servers_csv(&sim.summary()))
             }
-            Download::Picture(index) => match self.canvases.get(index) {
+            Download::Picture(index) => match self.canvases.get(index).filter(|c| !hidden(c)) {
                 Some(canvas) => {
                     let part = canvas.id().rsplit('-').next().unwrap_or("chart").to_string();
                     canvas.to_data_url().and_then(|url| {

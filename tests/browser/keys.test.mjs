@@ -9,6 +9,13 @@ import { browser, server, useBrowser, openApp, drawnFraction, hashEntries, scree
 
 useBrowser();
 
+/** Whether the topology's legend lists an entry containing `text`. */
+const legendLists = (page, text) =>
+  page.evaluate((t) => [...document.querySelectorAll('.stage .legend li')].some((li) => !li.hidden && li.textContent.includes(t)), text);
+
+/** Whether the take-away offers the picture `part`. */
+const offered = (page, part) => page.evaluate((id) => !document.getElementById(id).hidden, `download-${part}`);
+
 /** `lbsim keys default --set ...` for a hash's settings, as JSON. */
 function nativeKeys(hash) {
   const sets = hash.split('&').filter(Boolean).flatMap((entry) => ['--set', entry]);
@@ -51,9 +58,13 @@ test('a ring shows where keys live, the key just placed, and its spread as the c
   await page.waitForFunction((text) => document.getElementById('chart-keys-spread').textContent === text, wanted);
   const fairer = Number((await page.textContent('#chart-keys-spread')).match(/sd\/mean (\d\.\d\d)/)[1]);
   assert.ok(fairer < spread.sd_over_mean / 2, `${fairer} against ${spread.sd_over_mean} with 5 virtual nodes`);
-  // A policy that ignores keys: no figure, and the key controls say why.
+  assert.equal(await offered(page, 'keys'), true, 'the picture is offered');
+  // A policy that ignores keys: no figure (and no empty picture of it to
+  // take away), and the key controls say why.
   await page.selectOption('#policy', 'power-of-d');
   assert.equal(await page.isVisible('#chart-keys'), false);
+  assert.equal(await offered(page, 'keys'), false, 'no picture of a hidden figure');
+  assert.equal(await offered(page, 'percentiles'), true);
   assert.equal(await page.getAttribute('#virtual_nodes', 'aria-disabled'), 'true');
   assert.match(await page.textContent('#virtual_nodes-help'), /^Not used by power of d choices/);
   assert.deepEqual(errors, []);
@@ -65,7 +76,12 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   await page.waitForFunction(() => window.lbsim.simTime() > 300);
   const spread = () => page.textContent('#chart-keys-spread');
   assert.match(await spread(), /^over 10 servers/);
+  // The legend lists what can happen: no keys move, no server is out, until one is.
+  assert.equal(await legendLists(page, 'keys moving'), false);
+  assert.equal(await legendLists(page, 'server crashed'), false);
+  assert.equal(await legendLists(page, 'a choice'), true);
   await page.click('#add-server');
+  assert.equal(await legendLists(page, 'keys moving'), true);
   assert.match(await page.textContent('#membership-status'),
     /^Server 10 joined at \d+\.\d{3} s; \d+\.\d% of keys moved, where \d+\.\d% had to \(the server's own\)\.$/);
   await page.waitForFunction(() => /^over 11 servers/.test(document.getElementById('chart-keys-spread').textContent));
@@ -73,6 +89,7 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   await page.click('#crash-server');
   assert.match(await page.textContent('#membership-status'), /^Server 3 crashed at \d+\.\d{3} s(; \d+ requests it held went back to be placed again)?; /);
   await page.waitForFunction(() => /^over 10 servers/.test(document.getElementById('chart-keys-spread').textContent));
+  assert.equal(await legendLists(page, 'server crashed'), true);
   // The link names both changes at the instants they applied.
   const membership = decodeURIComponent((await hashEntries(page)).get('membership'));
   assert.match(membership, /^\d+\.\d{1,3}s:add,\d+\.\d{1,3}s:crash:3$/);

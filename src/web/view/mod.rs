@@ -423,9 +423,9 @@ impl View {
                 let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
         }
-        self.parts.canvases.show_compact_legend(self.servers());
-        self.parts.canvases.show_keys_for(&self.sim);
-        self.parts.canvases.invalidate();
+        let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
+        self.parts.canvases.show_for((&self.sim, twin_drawn), self.servers());
+        self.parts.take_away.offer_shown();
         self.resized();
         self.readouts_stale = true;
     }

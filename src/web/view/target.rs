@@ -1,6 +1,7 @@
 //! Which of a view's elements report an edit or a press, and what each does.
 
 use super::*;
+use crate::web::figures::Input;
 use crate::web::membership_tools::Ask;
 
 impl View {
@@ -50,11 +51,12 @@ impl View {
         if let Some(panel) = &self.parts.capacity {
             add(&panel.button, "click", Target::Capacity);
         }
-        if let Some(pin) = self.parts.canvases.pin_button() {
-            add(pin, "click", Target::PinBaseline);
-        }
-        if let Some(caption) = &self.parts.canvases.percentiles_caption {
-            add(&caption.select, "change", Target::Metric);
+        for (element, input) in self.parts.canvases.inputs() {
+            let target = match input {
+                Input::PinBaseline => Target::PinBaseline,
+                Input::Metric => Target::Metric,
+            };
+            add(&element, input.event(), target);
         }
         if let Some(presets) = &self.parts.presets {
             add(&presets.select, "change", Target::Preset);

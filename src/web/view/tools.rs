@@ -64,9 +64,9 @@ impl View {
 
     /// The person chose what the percentile chart plots; the link keeps it.
     pub fn metric_chosen(&mut self) {
-        let Some(caption) = &self.parts.canvases.percentiles_caption else { return };
+        let Some(metric) = self.parts.canvases.chosen_metric() else { return };
         let mut options = self.options.clone();
-        if options.set(METRIC_KEY, &caption.select.value()).is_ok() && options != self.options {
+        if options.set(METRIC_KEY, metric.key()).is_ok() && options != self.options {
             self.parts.canvases.set_metric(options.metric);
             self.options = options;
             self.settings_changed();

@@ -1,0 +1,222 @@
+//! Which marks the topology can draw for a scenario, so that its legend
+//! lists those and no others: a reader of a chapter about random routing
+//! should not have to skip past a server crash, a key moving and a
+//! handshake that never happen there.
+//!
+//! Each answer follows the engine: what makes the request, the server or
+//! the decision the mark stands for occur at all. The browser asks again
+//! whenever the settings change, live failures and membership changes
+//! included (the engine records those into the scenario's schedules).
+
+use crate::scenario::failures::Failure;
+use crate::scenario::{Change, PolicyKind, Scenario};
+
+/// A mark of the topology, as its legend names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Request,
+    /// A request sent again (a ring).
+    Retry,
+    /// A request sent back to its chooser (a cross).
+    Bounce,
+    Response,
+    /// A request waiting for its connection's handshake.
+    Handshake,
+    BusySlot,
+    FreeSlot,
+    Queued,
+    ClientWaiting,
+    /// A policy's decision: the servers it compared and the one it took.
+    Choice,
+    /// A server crashed, down, removed, draining, failing or out of a pool.
+    ServerOut,
+    /// Keys moving to their new server after a membership change.
+    KeyMoves,
+    /// The compact view's shades of load.
+    Shades,
+}
+
+impl Mark {
+    /// Every mark, in the legend's order.
+    pub const ALL: [Mark; 13] = [
+        Mark::Request,
+        Mark::Retry,
+        Mark::Bounce,
+        Mark::Response,
+        Mark::Handshake,
+        Mark::BusySlot,
+        Mark::FreeSlot,
+        Mark::Queued,
+        Mark::ClientWaiting,
+        Mark::Choice,
+        Mark::ServerOut,
+        Mark::KeyMoves,
+        Mark::Shades,
+    ];
+
+    /// Whether the topology can draw this mark for `scenario`, in its
+    /// compact view (many servers as shaded cells) or its detailed one.
+    pub fn drawn(self, scenario: &Scenario, compact: bool) -> bool {
+        let s = scenario;
+        match self {
+            Mark::Request | Mark::Response | Mark::Queued | Mark::ClientWaiting => true,
+            // The compact view shades cells by busy slots instead.
+            Mark::BusySlot | Mark::FreeSlot => !compact,
+            Mark::Shades => compact,
+            Mark::Retry => retries(s),
+            Mark::Bounce => bounces(s),
+            // The first request over a cold connection waits for it.
+            Mark::Handshake => s.handshake_round_trips > 0 && s.client_delay_ms > 0.0,
+            Mark::Choice => compares(s),
+            // Slow servers are told by their word, not by this mark; a
+            // server leaves a pool (ejected, failing a health check) only
+            // after errors, which only failures give; a server added is
+            // simply one more.
+            Mark::ServerOut => errors(s) || s.membership.iter().any(|due| !matches!(due.change, Change::Add)),
+            Mark::KeyMoves => s.policy.reads_keys() && !s.membership.is_empty(),
+        }
+    }
+
+    /// Every mark the topology can draw for `scenario`, in the legend's order.
+    pub fn drawn_for(scenario: &Scenario, compact: bool) -> Vec<Mark> {
+        Mark::ALL.into_iter().filter(|mark| mark.drawn(scenario, compact)).collect()
+    }
+}
+
+/// Whether servers answer with errors: a failure that refuses connections
+/// or fails requests fast (a slow one only slows them).
+fn errors(s: &Scenario) -> bool {
+    s.failures.iter().any(|due| {
+        matches!(due.failure, Some(Failure::Down | Failure::FastFail { .. } | Failure::Flap { .. }))
+    })
+}
+
+/// Whether requests are sent back: by a queue timeout, or by a crash.
+fn bounces(s: &Scenario) -> bool {
+    s.queue_timeout_ms.is_some() || s.membership.iter().any(|due| matches!(due.change, Change::Crash(_)))
+}
+
+/// Whether a request is ever sent again, drawn as a retry. The engine
+/// counts a retry after a queue timeout or an error, within the retry
+/// budget (a crash's send-back is not one); FoundationDB's balancers send
+/// attempts of their own: the load balancer a second request after a
+/// timeout always, the basic one the next alternative after a send-back
+/// or an error.
+fn retries(s: &Scenario) -> bool {
+    match s.policy {
+        PolicyKind::FdbLoadBalance => true,
+        PolicyKind::FdbBasic => bounces(s) || errors(s),
+        _ => s.retry_budget > 0 && (s.queue_timeout_ms.is_some() || errors(s)),
+    }
+}
+
+/// Whether the policy draws its decisions: one that compares a sample of
+/// servers (with at least two to choose from), or places requests by key.
+fn compares(s: &Scenario) -> bool {
+    let pool = s.subset_size.unwrap_or(s.servers).min(s.servers);
+    let two = pool >= 2 || !s.membership.is_empty();
+    match s.policy {
+        // `choices` is at least 2.
+        PolicyKind::PowerOfD | PolicyKind::LeastRequest | PolicyKind::Piggyback | PolicyKind::PeakEwma => two,
+        policy => policy.reads_keys(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(settings: &[(&str, &str)]) -> Scenario {
+        let mut scenario = Scenario::default();
+        for (key, value) in settings {
+            scenario.set(key, value).unwrap_or_else(|e| panic!("{key}={value}: {e}"));
+        }
+        scenario
+    }
+
+    fn drawn(settings: &[(&str, &str)]) -> Vec<Mark> {
+        Mark::drawn_for(&scenario(settings), false)
+    }
+
+    #[test]
+    fn the_default_scenario_retries_after_bounces_and_shakes_hands() {
+        use Mark::*;
+        assert_eq!(
+            drawn(&[]),
+            [Request, Retry, Bounce, Response, Handshake, BusySlot, FreeSlot, Queued, ClientWaiting]
+        );
+    }
+
+    #[test]
+    fn no_queue_timeout_no_bounce_and_no_retry_without_errors() {
+        let marks = drawn(&[("queue_timeout_ms", "none")]);
+        assert!(!marks.contains(&Mark::Bounce) && !marks.contains(&Mark::Retry), "{marks:?}");
+        // Errors are retried, though nothing bounces.
+        let marks = drawn(&[("queue_timeout_ms", "none"), ("failures", "5s:down:1")]);
+        assert!(!marks.contains(&Mark::Bounce) && marks.contains(&Mark::Retry), "{marks:?}");
+        // A crash sends requests back without a queue timeout.
+        let marks = drawn(&[("queue_timeout_ms", "none"), ("membership", "5s:crash:1")]);
+        assert!(marks.contains(&Mark::Bounce) && !marks.contains(&Mark::Retry), "{marks:?}");
+    }
+
+    #[test]
+    fn a_retry_budget_of_nothing_draws_no_retry() {
+        assert!(!drawn(&[("retry_budget", "0"), ("failures", "5s:down:1")]).contains(&Mark::Retry));
+        // FoundationDB's balancers send attempts of their own.
+        assert!(drawn(&[("retry_budget", "0"), ("policy", "fdb-load-balance")]).contains(&Mark::Retry));
+        let basic = [("retry_budget", "0"), ("policy", "fdb-basic"), ("queue_timeout_ms", "none")];
+        assert!(!drawn(&basic).contains(&Mark::Retry));
+    }
+
+    #[test]
+    fn no_handshake_without_round_trips_or_a_network_delay() {
+        assert!(!drawn(&[("handshake_round_trips", "0")]).contains(&Mark::Handshake));
+        assert!(!drawn(&[("client_delay_ms", "0")]).contains(&Mark::Handshake));
+    }
+
+    #[test]
+    fn servers_out_only_with_failures_that_give_errors_or_servers_leaving() {
+        assert!(!drawn(&[]).contains(&Mark::ServerOut));
+        assert!(!drawn(&[("failures", "5s:slow:1:x=0.25")]).contains(&Mark::ServerOut));
+        for (key, value) in [
+            ("failures", "5s:down:1"),
+            ("failures", "5s:fast-fail:1:p=0.5"),
+            ("failures", "5s:flap:1:period=1s"),
+            ("membership", "5s:remove:1"),
+            ("membership", "5s:crash:1"),
+        ] {
+            assert!(drawn(&[(key, value)]).contains(&Mark::ServerOut), "{key}={value}");
+        }
+        assert!(!drawn(&[("membership", "5s:add")]).contains(&Mark::ServerOut));
+    }
+
+    #[test]
+    fn keys_move_only_under_a_placement_scheme_whose_members_change() {
+        assert!(!drawn(&[("policy", "ring")]).contains(&Mark::KeyMoves));
+        assert!(drawn(&[("policy", "ring"), ("membership", "10s:add")]).contains(&Mark::KeyMoves));
+        assert!(!drawn(&[("policy", "random"), ("membership", "10s:add")]).contains(&Mark::KeyMoves));
+    }
+
+    #[test]
+    fn choices_only_under_a_policy_that_draws_its_decisions() {
+        for policy in
+            ["power-of-d", "least-request", "p2c-piggyback", "peak-ewma", "ring", "modulo", "maglev"]
+        {
+            assert!(drawn(&[("policy", policy)]).contains(&Mark::Choice), "{policy}");
+        }
+        for policy in ["random", "round-robin", "least-connections", "shortest-queue", "fdb-basic"] {
+            assert!(!drawn(&[("policy", policy)]).contains(&Mark::Choice), "{policy}");
+        }
+        // One server is no comparison.
+        assert!(!drawn(&[("policy", "power-of-d"), ("servers", "1")]).contains(&Mark::Choice));
+    }
+
+    #[test]
+    fn shades_only_in_the_compact_view_which_draws_no_slots() {
+        let s = Scenario::default();
+        assert!(!Mark::drawn_for(&s, false).contains(&Mark::Shades));
+        let compact = Mark::drawn_for(&s, true);
+        assert!(compact.contains(&Mark::Shades), "{compact:?}");
+        assert!(!compact.contains(&Mark::BusySlot) && !compact.contains(&Mark::FreeSlot));
+    }
+}

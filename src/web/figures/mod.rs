@@ -1,0 +1,170 @@
+//! The charts a view shows beside its topology, each a [`Figure`]: it
+//! builds its caption, legend and canvas into the `<figure>` it is given,
+//! draws on that canvas from a [`Frame`] when its turn comes (see
+//! `canvases`, which redraws them in turn), and says the smallest size at
+//! which it is still of use. Hooks that only some figures need (a change
+//! of settings, a baseline pinned, a restart, compare mode, a policy that
+//! hides the figure) do nothing unless a figure takes them up.
+//!
+//! [`REGISTRY`] maps each chart a link can name to its constructor: a new
+//! chart is a file here, a line there, and its name in `options::Chart`.
+
+mod clients;
+mod keys;
+mod load;
+mod percentiles;
+
+use super::dom::{self, Ids};
+use super::options::Chart;
+use lbsim::charts::{ChartStyle, Drawn, SeriesMetric};
+use lbsim::engine::Decision;
+use lbsim::{Simulation, Snapshot};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlCanvasElement, HtmlElement};
+
+/// Each chart and the constructor of its figure.
+pub const REGISTRY: [(Chart, Constructor); 4] = [
+    (Chart::Percentiles, percentiles::build),
+    (Chart::Clients, clients::build),
+    (Chart::Load, load::build),
+    (Chart::Keys, keys::build),
+];
+
+/// Builds a figure into the `<figure>` element [`Place`] names.
+pub type Constructor = fn(&Place) -> Result<Box<dyn Figure>, JsValue>;
+
+/// Where a figure is built, and what it starts with.
+pub struct Place<'a> {
+    /// The `<figure>` element that holds it.
+    pub figure: &'a HtmlElement,
+    /// Its canvas's id; its other parts' ids are named after it or by `ids`.
+    pub canvas_id: String,
+    pub ids: &'a Ids,
+    /// What the percentile chart plots.
+    pub metric: SeriesMetric,
+}
+
+/// What a figure draws from, each time it draws.
+pub struct Frame<'a> {
+    pub sim: &'a Simulation,
+    /// Compare mode's B (or an embed's unseen versus twin), at the same time.
+    pub twin: Option<&'a Simulation>,
+    pub snapshot: &'a Snapshot,
+    /// The decision the topology shows, if any.
+    pub decision: Option<&'a Decision>,
+    /// Colours and sizes for this figure's canvas.
+    pub style: &'a ChartStyle,
+}
+
+/// A figure's canvas as plotters draws on it.
+pub type Area = DrawingArea<CanvasBackend, Shift>;
+
+/// Something a person can press or choose in a figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Keep the client-experience curve as the baseline.
+    PinBaseline,
+    /// What the percentile chart plots.
+    Metric,
+}
+
+impl Input {
+    /// The DOM event it reports with.
+    pub fn event(self) -> &'static str {
+        match self {
+            Input::PinBaseline => "click",
+            Input::Metric => "change",
+        }
+    }
+}
+
+pub trait Figure {
+    /// The canvas it draws on.
+    fn canvas(&self) -> &HtmlCanvasElement;
+
+    /// The smallest canvas (width, height in CSS pixels) at which it is
+    /// still legible: a layout gives it at least that, or folds it away.
+    fn min_size(&self) -> (f64, f64);
+
+    /// Draws on `area`, its canvas, and updates the words beside it.
+    fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn;
+
+    /// Settings are about to change from `before` to `after` (in words),
+    /// `live` when the simulation goes on through the change (else it
+    /// starts over, and [`Figure::restarted`] follows).
+    fn settings_changing(&mut self, _sim: &Simulation, _before: &str, _after: &str, _live: bool) {}
+
+    /// The person keeps what the figure shows now as the baseline, named
+    /// by `words`.
+    fn pin(&mut self, _sim: &Simulation, _words: &str) {}
+
+    /// The simulation starts over.
+    fn restarted(&mut self) {}
+
+    /// Compare mode: B (`label`) is what A is compared with.
+    fn compare_with(&mut self, _label: &str) {}
+
+    /// Shows or hides itself for what `sim` runs.
+    fn show_for(&mut self, _sim: &Simulation) {}
+
+    /// The percentile chart plots `metric` from now on.
+    fn set_metric(&mut self, _metric: SeriesMetric) {}
+
+    /// What the person chose in it, as the percentile chart's metric.
+    fn chosen_metric(&self) -> Option<SeriesMetric> {
+        None
+    }
+
+    /// What a person can press or choose in it.
+    fn inputs(&self) -> Vec<(HtmlElement, Input)> {
+        Vec::new()
+    }
+}
+
+/// Builds the figure of `chart` at `place`, and gives its canvas the
+/// figure's minimum size as the custom properties `--min-w` and `--min-h`
+/// (CSS pixels), for the view's layout to honour.
+pub fn build(chart: Chart, place: &Place) -> Result<Box<dyn Figure>, JsValue> {
+    let (_, constructor) = REGISTRY
+        .iter()
+        .find(|(registered, _)| *registered == chart)
+        .ok_or_else(|| JsValue::from_str(&format!("no figure for the {} chart", chart.key())))?;
+    let figure = constructor(place)?;
+    let (width, height) = figure.min_size();
+    let style = figure.canvas().style();
+    style.set_property("--min-w", &format!("{width}px"))?;
+    style.set_property("--min-h", &format!("{height}px"))?;
+    Ok(figure)
+}
+
+/// One legend entry: the chip's extra class, its colour, and its text.
+pub type Entry = (&'static str, &'static str, &'static str);
+
+/// Appends a legend of `entries` to `parent`; returns each entry's item and
+/// its text.
+pub fn legend(parent: &Element, entries: &[Entry]) -> Result<Vec<(HtmlElement, HtmlElement)>, JsValue> {
+    let list: HtmlElement = dom::child(parent, "ul", "legend")?;
+    list.set_attribute("aria-label", "Legend")?;
+    entries
+        .iter()
+        .map(|(chip, colour, text)| {
+            let item: HtmlElement = dom::child(&list, "li", "")?;
+            let swatch: HtmlElement = dom::child(&item, "span", &format!("chip {chip}"))?;
+            if !colour.is_empty() {
+                swatch.style().set_property("--chip", colour)?;
+            }
+            let label = dom::text_child(&item, "span", "", text)?;
+            Ok((item, label))
+        })
+        .collect()
+}
+
+/// A canvas of `class` appended to `parent`, an image described by `label`.
+pub fn canvas(parent: &Element, class: &str, id: &str, label: &str) -> Result<HtmlCanvasElement, JsValue> {
+    let canvas: HtmlCanvasElement = dom::child(parent, "canvas", class)?;
+    dom::set_attributes(&canvas, &[("id", id), ("role", "img"), ("aria-label", label)])?;
+    Ok(canvas)
+}

@@ -1,0 +1,122 @@
+//! The percentile chart: p50, p90 and p99 of queue time, latency or
+//! session time over the last half minute, with the choice of which in its
+//! caption, queueing theory's level named in its legend (clear of the
+//! curves), and marks where settings changed live and where servers
+//! failed, recovered, joined or left.
+
+use super::{canvas, legend, Area, Figure, Frame, Input, Place};
+use crate::web::dom;
+use lbsim::charts::{self, Drawn, SeriesMetric, SettingsChanges, Span};
+use lbsim::Simulation;
+use wasm_bindgen::JsValue;
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlSelectElement};
+
+pub struct Percentiles {
+    canvas: HtmlCanvasElement,
+    title: HtmlElement,
+    select: HtmlSelectElement,
+    metric: SeriesMetric,
+    /// The legend's entry for the theory level, and its text.
+    theory: (HtmlElement, HtmlElement),
+    /// What that entry says, while it is shown.
+    theory_named: Option<String>,
+    /// Live changes of settings, marked.
+    changes: SettingsChanges,
+}
+
+/// The caption for `metric`: exactly what the chart plots.
+fn title(metric: SeriesMetric) -> String {
+    format!("{}: p50, p90 and p99 over a rolling one-second window", metric.title())
+}
+
+fn label(metric: SeriesMetric) -> String {
+    format!("p50, p90 and p99 {} over simulated time", metric.title().to_lowercase())
+}
+
+pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
+    let (figure, metric) = (place.figure, place.metric);
+    let caption: HtmlElement = dom::child(figure, "figcaption", "")?;
+    let title = dom::text_child(&caption, "span", "chart-title", &title(metric))?;
+    let choice: HtmlElement = dom::child(&caption, "label", "metric-choice")?;
+    dom::text_child(&choice, "span", "", "Plot")?;
+    let select: HtmlSelectElement = dom::child(&choice, "select", "")?;
+    select.set_id(&place.ids.of("metric"));
+    for each in SeriesMetric::ALL {
+        dom::text_child(&select, "option", "", &each.title().to_lowercase())?
+            .set_attribute("value", each.key())?;
+    }
+    select.set_value(metric.key());
+    let mut entries = legend(
+        figure,
+        &[
+            ("line dotted", "var(--c-p50)", "p50"),
+            ("line dashed", "var(--c-p90)", "p90"),
+            ("line", "var(--c-p99)", "p99"),
+            ("line dashed", "var(--ink)", ""),
+        ],
+    )?;
+    let theory = entries.pop().ok_or("no legend")?;
+    theory.0.set_hidden(true);
+    let canvas = canvas(figure, "", &place.canvas_id, &label(metric))?;
+    let changes = SettingsChanges::default();
+    Ok(Box::new(Percentiles { canvas, title, select, metric, theory, theory_named: None, changes }))
+}
+
+impl Percentiles {
+    /// Names the theory level in the legend, or hides its entry.
+    fn name_theory(&mut self, level: Option<f64>) {
+        let named = level.map(charts::theory_label);
+        if named != self.theory_named {
+            self.theory.0.set_hidden(named.is_none());
+            self.theory.1.set_text_content(named.as_deref());
+            self.theory_named = named;
+        }
+    }
+}
+
+impl Figure for Percentiles {
+    fn canvas(&self) -> &HtmlCanvasElement {
+        &self.canvas
+    }
+
+    fn min_size(&self) -> (f64, f64) {
+        (240.0, 120.0)
+    }
+
+    fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn {
+        let sim = frame.sim;
+        let theory = lbsim::theory::of(sim.scenario()).map(|t| t.mean_wait_ms);
+        self.name_theory(charts::theory_level(self.metric, theory));
+        let mut markers = self.changes.markers().to_vec();
+        markers.extend(charts::server_events(sim.scenario(), sim.now().as_secs()));
+        markers.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
+        let series = &sim.metrics().series;
+        charts::percentiles(area, series, (self.metric, theory), Span::Live, &markers, frame.style)
+    }
+
+    fn settings_changing(&mut self, sim: &Simulation, _before: &str, after: &str, live: bool) {
+        if live {
+            self.changes.push(sim.now().as_secs(), after);
+        }
+    }
+
+    fn restarted(&mut self) {
+        self.changes.clear();
+    }
+
+    fn set_metric(&mut self, metric: SeriesMetric) {
+        self.metric = metric;
+        self.title.set_text_content(Some(&title(metric)));
+        self.select.set_value(metric.key());
+        let _ = self.canvas.set_attribute("aria-label", &label(metric));
+    }
+
+    fn chosen_metric(&self) -> Option<SeriesMetric> {
+        let chosen = self.select.value();
+        SeriesMetric::ALL.into_iter().find(|metric| metric.key() == chosen)
+    }
+
+    fn inputs(&self) -> Vec<(HtmlElement, Input)> {
+        vec![(HtmlElement::from(self.select.clone()), Input::Metric)]
+    }
+}

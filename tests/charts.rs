@@ -1,0 +1,279 @@
+//! The charts at the sizes a page gives them, drawn to SVG and read back:
+//! no text is clipped or drawn over. A short chart (an explainer's queue
+//! time, about 80 px tall) shortens its axis titles rather than clip them;
+//! the names at the lines' ends stay inside a live chart whose time axis
+//! scrolls; the theory level's name sits clear of the curves; marks of
+//! changes never overprint; a legend wraps rather than drop an entry.
+#![cfg(feature = "cli")]
+
+use lbsim::capacity::{Objective, Outcome, Probe};
+use lbsim::charts::{self, ChartStyle, Marker, Palette, SeriesMetric, Span};
+use lbsim::metrics::Interval;
+use lbsim::metrics::SamplePoint;
+use lbsim::{Scenario, Simulation, Time};
+use plotters::prelude::*;
+use roxmltree::Document;
+
+const STYLE: ChartStyle = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
+
+/// A text of the SVG: its words, where it is anchored, how, its size and
+/// whether it is turned on its side.
+#[derive(Debug)]
+struct Text {
+    words: String,
+    x: f64,
+    y: f64,
+    anchor: String,
+    /// How it is shifted across its line ("0.76em": it hangs from its
+    /// anchor; "0.5ex": centred on it; "-0.5ex": it stands on it).
+    dy: String,
+    size: f64,
+    upright: bool,
+}
+
+impl Text {
+    /// Its extent along its line, estimated at 0.6 of its size a character.
+    fn length(&self) -> f64 {
+        self.words.chars().count() as f64 * self.size * 0.6
+    }
+
+    /// Where it starts and ends along its line.
+    fn extent(&self, at: f64) -> (f64, f64) {
+        match self.anchor.as_str() {
+            "middle" => (at - self.length() / 2.0, at + self.length() / 2.0),
+            "end" => (at - self.length(), at),
+            _ => (at, at + self.length()),
+        }
+    }
+
+    /// Where it lies across its line, given its anchor there.
+    fn across(&self, at: f64) -> (f64, f64) {
+        match self.dy.as_str() {
+            "0.76em" => (at, at + self.size),
+            "0.5ex" => (at - self.size / 2.0, at + self.size / 2.0),
+            _ => (at - self.size, at),
+        }
+    }
+
+    /// Its box on the page: left, top, right, bottom.
+    fn bounds(&self) -> (f64, f64, f64, f64) {
+        match self.upright {
+            true => {
+                let ((left, right), (top, bottom)) = (self.extent(self.x), self.across(self.y));
+                (left, top, right, bottom)
+            }
+            // Turned a quarter anticlockwise: it reads upwards, and what
+            // hangs below its line lies to the right.
+            false => {
+                let ((left, right), (top, bottom)) = (self.across(self.x), self.extent(self.y));
+                (left, top, right, bottom)
+            }
+        }
+    }
+}
+
+fn texts_of(svg: &str) -> Vec<Text> {
+    let document = Document::parse(svg).unwrap();
+    let number =
+        |node: roxmltree::Node, name| node.attribute(name).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    document
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| Text {
+            words: n.text().unwrap_or_default().trim().to_string(),
+            x: number(n, "x"),
+            y: number(n, "y"),
+            anchor: n.attribute("text-anchor").unwrap_or("start").to_string(),
+            dy: n.attribute("dy").unwrap_or_default().to_string(),
+            size: number(n, "font-size"),
+            upright: n.attribute("transform").is_none(),
+        })
+        .collect()
+}
+
+/// The y of every point of every polyline at least `width` wide.
+fn line_ys(svg: &str, width: &str) -> Vec<f64> {
+    let document = Document::parse(svg).unwrap();
+    let lines = document
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke-width") == Some(width));
+    let points: Vec<String> = lines.map(|l| l.attribute("points").unwrap_or_default().to_string()).collect();
+    points
+        .iter()
+        .flat_map(|p| p.split_whitespace())
+        .filter_map(|xy| xy.split_once(',').and_then(|(_, y)| y.parse().ok()))
+        .collect()
+}
+
+/// Draws with `draw` on an SVG of `size`; returns its text.
+fn svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
+    let mut text = String::new();
+    {
+        let area = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        draw(&area);
+        area.present().unwrap();
+    }
+    text
+}
+
+/// The live series of `seconds` simulated seconds of `scenario`.
+fn series(scenario: &Scenario, seconds: f64) -> Vec<SamplePoint> {
+    let mut sim = Simulation::new(scenario).unwrap();
+    sim.advance_to(Time::from_secs(seconds), u64::MAX);
+    sim.metrics().series.iter().copied().collect()
+}
+
+fn assert_inside(texts: &[Text], (width, height): (u32, u32)) {
+    for text in texts {
+        let (left, top, right, bottom) = text.bounds();
+        let inside = left >= -0.5
+            && top >= -0.5
+            && right <= f64::from(width) + 0.5
+            && bottom <= f64::from(height) + 0.5;
+        assert!(inside, "{:?} lies at {:?}, outside {width} × {height}", text.words, text.bounds());
+    }
+}
+
+#[test]
+fn a_short_chart_shortens_its_axis_titles_rather_than_clip_them() {
+    let series = series(&Scenario::default(), 20.0);
+    let size = (420, 80);
+    let drawn = svg(size, |area| {
+        let theory = Some(12.0);
+        charts::percentiles(area, &series, (SeriesMetric::QueueTime, theory), Span::Live, &[], &STYLE)
+            .unwrap();
+    });
+    let texts = texts_of(&drawn);
+    let words: Vec<&str> = texts.iter().map(|t| t.words.as_str()).collect();
+    assert!(!words.contains(&"queue time (ms)") && !words.contains(&"simulated time (s)"), "{words:?}");
+    assert!(words.contains(&"ms"), "the y axis keeps its unit: {words:?}");
+    assert_inside(&texts, size);
+    // At an ordinary height the titles are whole.
+    let tall = svg((420, 260), |area| {
+        charts::percentiles(area, &series, (SeriesMetric::QueueTime, None), Span::Live, &[], &STYLE).unwrap();
+    });
+    let words: Vec<String> = texts_of(&tall).into_iter().map(|t| t.words).collect();
+    assert!(
+        words.contains(&"queue time (ms)".to_string()) && words.contains(&"simulated time (s)".to_string())
+    );
+}
+
+#[test]
+fn the_lines_names_stay_inside_a_live_chart_whose_axis_scrolls() {
+    // Past half a minute the newest sample is at the right of the axis.
+    let series = series(&Scenario::default(), 75.0);
+    for size in [(320, 200), (480, 240), (900, 300)] {
+        let drawn = svg(size, |area| {
+            charts::percentiles(area, &series, (SeriesMetric::QueueTime, None), Span::Live, &[], &STYLE)
+                .unwrap();
+        });
+        let texts = texts_of(&drawn);
+        let names: Vec<&Text> =
+            texts.iter().filter(|t| ["p50", "p90", "p99"].contains(&t.words.as_str())).collect();
+        assert_eq!(names.len(), 3, "{size:?}");
+        assert_inside(&texts, size);
+        // Never on top of each other.
+        for (a, b) in names.iter().zip(names.iter().skip(1)) {
+            assert!((a.y - b.y).abs() >= a.size, "{size:?}: {} and {} overprint", a.words, b.words);
+        }
+    }
+}
+
+#[test]
+fn the_theory_level_is_named_above_the_curves() {
+    let series = series(&Scenario::default(), 20.0);
+    let drawn = svg((800, 450), |area| {
+        let theory = Some(13.4);
+        charts::percentiles_figure(
+            area,
+            &series,
+            (SeriesMetric::QueueTime, theory),
+            Span::Whole,
+            &[],
+            &STYLE,
+        )
+        .unwrap();
+    });
+    let texts = texts_of(&drawn);
+    let label = texts.iter().find(|t| t.words == "theory: mean wait 13.4 ms").expect("named");
+    let highest = line_ys(&drawn, "3").into_iter().fold(f64::INFINITY, f64::min);
+    assert!(
+        label.bounds().3 < highest,
+        "the label (bottom {}) is above every curve (top {highest})",
+        label.bounds().3
+    );
+    // Only queue time has a theory level; the canvas's own chart leaves its name to the page's legend.
+    for (metric, figure) in [(SeriesMetric::Latency, true), (SeriesMetric::QueueTime, false)] {
+        let drawn = svg((800, 450), |area| {
+            let theory = (metric, Some(13.4));
+            match figure {
+                true => charts::percentiles_figure(area, &series, theory, Span::Whole, &[], &STYLE),
+                false => charts::percentiles(area, &series, theory, Span::Whole, &[], &STYLE),
+            }
+            .unwrap();
+        });
+        assert!(!drawn.contains("theory"), "{metric:?}");
+    }
+}
+
+#[test]
+fn marks_of_changes_are_named_without_overprinting() {
+    let mut scenario = Scenario::default();
+    scenario.set("failures", "10s:down:3:for=2s, 14s:slow:1:x=0.5").unwrap();
+    scenario.set("membership", "11s:add, 13s:remove:2").unwrap();
+    let series = series(&scenario, 30.0);
+    let events = charts::server_events(&scenario, 30.0);
+    assert_eq!(events.len(), 5);
+    let size = (480, 240);
+    let drawn = svg(size, |area| {
+        charts::percentiles(area, &series, (SeriesMetric::QueueTime, None), Span::Live, &events, &STYLE)
+            .unwrap();
+    });
+    let texts = texts_of(&drawn);
+    assert_inside(&texts, size);
+    let labels: Vec<&Text> = texts.iter().filter(|t| t.words.starts_with("server ")).collect();
+    assert!(labels.len() >= 3, "{labels:?}");
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            let (a, b) = (a.bounds(), b.bounds());
+            let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 + 1.0 || b.3 <= a.1 + 1.0;
+            assert!(apart, "{a:?} and {b:?} overprint");
+        }
+    }
+    // A mark at the newest instant is named to the left of its line.
+    let late = [Marker { time_s: 29.9, label: "policy → power-of-d".to_string() }];
+    let drawn = svg(size, |area| {
+        charts::percentiles(area, &series, (SeriesMetric::QueueTime, None), Span::Live, &late, &STYLE)
+            .unwrap();
+    });
+    assert!(drawn.contains("policy → power-of-d"));
+    assert_inside(&texts_of(&drawn), size);
+}
+
+#[test]
+fn the_capacity_legend_wraps_rather_than_drop_a_policy() {
+    let probe = |load: f64, ms: f64| Probe {
+        load,
+        p99_ms: Some(Interval { estimate: ms, half_width: Some(ms * 0.1) }),
+        simulated_s: 10.0,
+        halted: false,
+        holds: ms <= 50.0,
+    };
+    let outcome = |policy: &str, scale: f64| Outcome {
+        policy: policy.to_string(),
+        capacity: Some(0.6),
+        requests_per_sec: None,
+        probes: (1..10).map(|k| probe(f64::from(k) / 10.0, f64::from(k) * scale)).collect(),
+    };
+    let outcomes = [outcome("random", 12.0), outcome("round-robin", 9.0), outcome("power-of-d", 6.0)];
+    for size in [(360, 260), (800, 260)] {
+        let drawn = svg(size, |area| {
+            charts::capacity(area, &outcomes, Objective { latency: false, ms: 50.0 }, &STYLE).unwrap();
+        });
+        let texts = texts_of(&drawn);
+        for policy in ["random", "round-robin", "power-of-d"] {
+            assert!(texts.iter().any(|t| t.words == policy), "{size:?}: {policy} is named");
+        }
+        assert_inside(&texts, size);
+    }
+}
