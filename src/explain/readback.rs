@@ -160,6 +160,19 @@ impl Readback {
         versus: Option<Versus>,
         changed_at_s: Option<f64>,
     ) -> String {
+        self.sentences(scenario, summary, versus, changed_at_s).join(" ")
+    }
+
+    /// [`Readback::words`], each sentence asked for (or the one line that
+    /// stands for them all while the figures are not ready) apart, so a
+    /// view short of room can show the first alone.
+    pub fn sentences(
+        &self,
+        scenario: &Scenario,
+        summary: &Summary,
+        versus: Option<Versus>,
+        changed_at_s: Option<f64>,
+    ) -> Vec<String> {
         let (versus, note) = match versus {
             Some(v) if v.identical_to(summary) => (None, Some(v.nothing_to_compare())),
             versus => (versus, None),
@@ -167,26 +180,26 @@ impl Readback {
         let said = self.0.iter().filter_map(|sentence| say(*sentence, scenario, summary, versus.as_ref()));
         let mut sentences: Vec<String> = note.into_iter().chain(said).collect();
         if sentences.is_empty() {
-            return String::new();
+            return sentences;
         }
         if summary.simulated_s < scenario.warmup_s {
-            return format!(
+            return vec![format!(
                 "Warming up: the figures count from {:.1} s, once the servers' queues have filled from empty…",
                 scenario.warmup_s
-            );
+            )];
         }
         let measured = measured_requests(summary);
         if measured < MIN_COMPLETED {
-            return format!(
+            return vec![format!(
                 "Collecting: {measured} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…"
-            );
+            )];
         }
         if let Some(at) = changed_at_s {
             sentences.push(format!(
                 "These figures cover the whole run, across the change of settings at {at:.1} s: Reset measures the new settings alone."
             ));
         }
-        sentences.join(" ")
+        sentences
     }
 }
 

@@ -41,24 +41,15 @@ struct Said {
 }
 
 impl Said {
-    /// Shows `words`, its first sentence apart (none: hidden).
-    fn show(&self, words: &str) {
-        self.paragraph.set_hidden(words.is_empty());
-        let (first, rest) = first_sentence(words);
+    /// Shows `sentences`, the first apart from the rest (none: hidden).
+    fn show(&self, sentences: &[String]) {
+        self.paragraph.set_hidden(sentences.is_empty());
+        let (first, rest) =
+            sentences.split_first().map_or(("", &[][..]), |(first, rest)| (first.as_str(), rest));
         self.first.set_text_content(Some(first));
-        self.rest.set_text_content(Some(rest));
+        let rest: String = rest.iter().map(|sentence| format!(" {sentence}")).collect();
+        self.rest.set_text_content(Some(&rest));
     }
-}
-
-/// `words` split after its first sentence (a full stop before a capital).
-fn first_sentence(words: &str) -> (&str, &str) {
-    let end = words
-        .char_indices()
-        .find(|&(i, c)| {
-            c == '.' && words[i + 1..].starts_with(' ') && words[i + 2..].starts_with(char::is_uppercase)
-        })
-        .map_or(words.len(), |(i, _)| i + 1);
-    words.split_at(end)
 }
 
 impl Narration {
@@ -117,15 +108,14 @@ impl Narration {
             comparison: comparison.as_ref(),
             ..twin_as_read(summary, &label, sim, twin)
         });
-        let words = self.say.words(scenario, &summary, versus, changed_at_s);
-        readback.show(&words);
+        readback.show(&self.say.sentences(scenario, &summary, versus, changed_at_s));
     }
 
     /// While the view runs ahead to the sentences' point, says so instead
     /// of reading back the passing states of the run.
     pub fn hold(&mut self) {
         if let Some(readback) = &self.readback {
-            readback.show(HOLDING);
+            readback.show(&[HOLDING.to_string()]);
         }
     }
 
