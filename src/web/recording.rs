@@ -5,6 +5,7 @@
 //! frame while it records). Both are named after the view and its seed.
 
 use super::dom;
+use super::take_away::save_url;
 use super::theme::Palette;
 use js_sys::{Array, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -12,8 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Blob, BlobEvent, BlobPropertyBag, CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement,
-    MediaRecorder, MediaRecorderOptions, RecordingState, Url,
+    Blob, BlobEvent, BlobPropertyBag, CanvasRenderingContext2d, HtmlCanvasElement, MediaRecorder,
+    MediaRecorderOptions, RecordingState, Url,
 };
 
 /// How long a clip runs (wall seconds) and at how many frames a second.
@@ -36,7 +37,7 @@ pub struct Scene<'a> {
 /// Saves a poster of `scene` as `file`: a PNG whose text chunk holds the
 /// sentence too, so a post that shows the picture can also quote it.
 pub fn save_poster(scene: &Scene, file: &str) -> Result<(), JsValue> {
-    let canvas = compose(scene)?;
+    let (canvas, _) = compose(scene)?;
     let url = canvas.to_data_url()?;
     let base64 = url.split_once(',').map_or("", |(_, data)| data);
     let binary = dom::window().atob(base64)?;
@@ -45,11 +46,11 @@ pub fn save_poster(scene: &Scene, file: &str) -> Result<(), JsValue> {
     save_bytes(file, &described, "image/png")
 }
 
-/// A clip being recorded: the canvas it draws into, the recorder, when it
+/// A clip being recorded: the canvas it draws into (by its context), the recorder, when it
 /// stops, and whether it has been saved (the recorder's callbacks, kept
 /// here, must outlive its last event).
 pub struct Clip {
-    canvas: HtmlCanvasElement,
+    context: CanvasRenderingContext2d,
     recorder: MediaRecorder,
     ends_ms: f64,
     saved: Rc<Cell<bool>>,
@@ -69,7 +70,7 @@ pub enum Progress {
 impl Clip {
     /// Starts recording `scene` into a WebM file called `file`.
     pub fn start(scene: &Scene, file: &str, now_ms: f64) -> Result<Clip, JsValue> {
-        let canvas = compose(scene)?;
+        let (canvas, context) = compose(scene)?;
         let stream = canvas.capture_stream_with_frame_request_rate(CLIP_FPS)?;
         let options = MediaRecorderOptions::new();
         options.set_mime_type("video/webm");
@@ -99,7 +100,7 @@ impl Clip {
         recorder.set_onstop(Some(on_stop.as_ref().unchecked_ref()));
         recorder.start()?;
         Ok(Clip {
-            canvas,
+            context,
             recorder,
             ends_ms: now_ms + CLIP_SECONDS * 1000.0,
             saved,
@@ -120,25 +121,21 @@ impl Clip {
             }
             return Progress::Saving;
         }
-        if let Ok(Some(context)) = self.canvas.get_context("2d") {
-            if let Ok(context) = context.dyn_into::<CanvasRenderingContext2d>() {
-                draw(scene, &context, self.canvas.width().into());
-            }
-        }
+        draw(scene, &self.context, WIDTH);
         Progress::Recording(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
     }
 }
 
-/// A canvas holding the scene, as tall as it needs.
-fn compose(scene: &Scene) -> Result<HtmlCanvasElement, JsValue> {
+/// A canvas holding the scene, as tall as it needs, and its context.
+fn compose(scene: &Scene) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), JsValue> {
     let canvas: HtmlCanvasElement = dom::create("canvas", "")?;
     canvas.set_width(WIDTH as u32);
-    let measure: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
-    let height = layout(scene, &measure, WIDTH).height;
-    canvas.set_height(height.ceil() as u32);
     let context: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
+    let height = layout(scene, &context, WIDTH).height;
+    // Resizing resets the context's state, which `draw` sets afresh.
+    canvas.set_height(height.ceil() as u32);
     draw(scene, &context, WIDTH);
-    Ok(canvas)
+    Ok((canvas, context))
 }
 
 /// Where each part of a scene goes on a canvas `width` wide.
@@ -263,10 +260,7 @@ thread_local! {
 
 fn save_blob(file: &str, blob: &Blob) -> Result<(), JsValue> {
     let url = Url::create_object_url_with_blob(blob)?;
-    let link: HtmlAnchorElement = dom::create("a", "")?;
-    link.set_href(&url);
-    link.set_download(file);
-    link.click();
+    save_url(file, &url)?;
     match SAVED.with(|saved| saved.borrow_mut().replace(url)) {
         Some(previous) => Url::revoke_object_url(&previous),
         None => Ok(()),

@@ -135,7 +135,7 @@ fn save_text(file: &str, text: &str) -> Result<(), JsValue> {
 }
 
 /// Saves what `url` holds as `file`, by a click on a link that says so.
-fn save_url(file: &str, url: &str) -> Result<(), JsValue> {
+pub fn save_url(file: &str, url: &str) -> Result<(), JsValue> {
     let link: HtmlAnchorElement = dom::create("a", "")?;
     link.set_href(url);
     link.set_download(file);

@@ -148,13 +148,9 @@ impl View {
     /// What a poster or a clip of the view shows: its name, its sentence
     /// (or its caption), its canvases.
     pub(super) fn scene(&self) -> Scene<'_> {
-        let text = |selector: &str| {
-            let element = self.root.query_selector(selector).ok().flatten();
-            element.and_then(|e| e.text_content()).unwrap_or_default()
-        };
         let title = parts::view_name(&self.root, &self.options)
             .unwrap_or_else(|| format!("{} policy", self.params.scenario.policy.name()));
-        let sentence = match text(".readback") {
+        let sentence = match self.parts.narration.readback() {
             said if !said.trim().is_empty() => said,
             _ => self.options.caption.clone(),
         };
