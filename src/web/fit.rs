@@ -1,27 +1,70 @@
 //! How an embed keeps its shape in the box it is given. An embed's parts
 //! have an order of importance: the picture, then one chart, then a
 //! one-line strip of readouts, then the controls; the legend, further
-//! charts, the full readouts and the take-away matter less. The view
-//! measures its own box (the page's `ResizeObserver` reports changes) and,
-//! starting from everything shown, folds the least important part still
-//! shown until the rest fits: the legend behind a "Key" button, the charts
-//! into tabs, the readouts to one line, the controls into the "More"
-//! drawer. A part never overlaps another or leaves the box; a box too
-//! small even then says so, with the height it needs.
+//! charts, the full readouts, the sentences after the first and the
+//! decision's caption matter less. The view measures its own box (the
+//! page's `ResizeObserver` reports changes) and, starting from everything
+//! shown, folds the least important part still shown until the rest fits
+//! (see [`Fold`]): the legend behind a "Key" button, the charts into tabs,
+//! the controls into the "More" drawer (where the downloads live), the
+//! readouts to one line beside the buttons, the sentences to the first
+//! (the whole in the drawer), the decision's caption away (the picture
+//! draws it). A part never overlaps another or leaves the box.
 //!
-//! Below [`NARROW_BELOW_PX`] of width the parts stack and the view takes
-//! the height they need (a phone scrolls the page); in a frame that is then
-//! too short, the view tells its author which height to give the frame.
+//! Below [`NARROW_BELOW_PX`] of width, or given no height (a view a script
+//! mounts without one), the parts stack and the view takes the height they
+//! need (a phone scrolls the page); on the embed page, a frame that is then
+//! too short says which height its author should give it.
 
 use super::dom;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 /// Narrower than this (CSS px), an embed stacks its parts.
-pub const NARROW_BELOW_PX: i32 = 560;
-/// The folds, least important part first; each is a class on the root.
-const FOLDS: [&str; 6] =
-    ["fold-legend", "fold-charts", "fold-controls", "fold-readouts", "fold-sentence", "fold-decision"];
+const NARROW_BELOW_PX: i32 = 560;
+/// What can fold, least important part first; each fold is a class on
+/// the root, and two also move their part.
+#[derive(Clone, Copy)]
+enum Fold {
+    Legend,
+    Charts,
+    Controls,
+    Readouts,
+    Sentence,
+    Decision,
+}
+
+const FOLDS: [Fold; 6] =
+    [Fold::Legend, Fold::Charts, Fold::Controls, Fold::Readouts, Fold::Sentence, Fold::Decision];
+
+impl Fold {
+    fn class(self) -> &'static str {
+        match self {
+            Fold::Legend => "fold-legend",
+            Fold::Charts => "fold-charts",
+            Fold::Controls => "fold-controls",
+            Fold::Readouts => "fold-readouts",
+            Fold::Sentence => "fold-sentence",
+            Fold::Decision => "fold-decision",
+        }
+    }
+
+    fn is_on(self, root: &HtmlElement) -> bool {
+        is(root, self.class())
+    }
+
+    /// Folds or unfolds the part: the class; the readouts move into the
+    /// row of buttons, those that wrap past its one line left out; the
+    /// controls move into the drawer.
+    fn set(self, root: &HtmlElement, folded: bool) {
+        let _ = root.class_list().toggle_with_force(self.class(), folded);
+        match self {
+            Fold::Readouts => strip_readouts(root, folded),
+            Fold::Controls => drawer_controls(root, folded),
+            _ => {}
+        }
+    }
+}
 /// The least height (CSS px) at which the picture still reads; a chart's is
 /// its figure's own (`--min-h` on its canvas, see `figures`).
 const PICTURE_MIN_PX: i32 = 120;
@@ -63,16 +106,12 @@ impl Fit {
             self.last_check_ms = now_ms;
         } else if now_ms - self.last_check_ms >= CHECK_MS {
             self.last_check_ms = now_ms;
-            if is(&self.root, "fold-readouts") {
-                fold_part(&self.root, "fold-readouts", true);
+            // The figures change width as they run: the strip is redrawn.
+            if Fold::Readouts.is_on(&self.root) {
+                strip_readouts(&self.root, true);
             }
             if !is(&self.root, "stacked") {
-                for fold in FOLDS.iter().filter(|fold| !is(&self.root, fold)) {
-                    if fits(&self.root) {
-                        break;
-                    }
-                    fold_part(&self.root, fold, true);
-                }
+                fold_until_fits(&self.root);
             }
             show_size_note(&self.root);
         }
@@ -104,70 +143,71 @@ impl Fit {
 /// Fits `root` afresh: stacks it when narrow, else shows everything and
 /// folds parts, least important first, until the rest fits.
 fn refit(root: &HtmlElement) {
-    let unbounded =
-        root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
-    let narrow = unbounded || root.client_width() < NARROW_BELOW_PX;
+    let narrow = stacks(root);
     let _ = root.class_list().toggle_with_force("stacked", narrow);
     for fold in FOLDS.iter().rev() {
-        fold_part(root, fold, false);
+        fold.set(root, false);
     }
     sync_tabs(root);
     if !narrow {
-        for fold in FOLDS {
-            if fits(root) {
-                break;
-            }
-            fold_part(root, fold, true);
-        }
+        fold_until_fits(root);
     }
     show_size_note(root);
 }
 
-/// Folds or unfolds one part: a class on the root; the readouts move into
-/// the row of buttons, those that wrap past its one line left out; the
-/// controls move into the drawer.
-fn fold_part(root: &HtmlElement, fold: &str, folded: bool) {
-    let _ = root.class_list().toggle_with_force(fold, folded);
-    if fold == "fold-readouts" {
-        let (Some(readouts), Some(transport)) = (find(root, ".readouts"), find(root, ".transport")) else {
-            return;
-        };
-        let strip = all(root, ".readouts > .readout");
-        for readout in &strip {
-            let _ = readout.class_list().remove_1("off-line");
+/// Folds the parts still shown, least important first, until the rest fits.
+fn fold_until_fits(root: &HtmlElement) {
+    for fold in FOLDS.iter().filter(|fold| !fold.is_on(root)) {
+        if fits(root) {
+            break;
         }
-        if !folded {
-            let _ = find(root, ".stage").map(|stage| stage.prepend_with_node_1(&readouts));
-            return;
-        }
-        if readouts.parent_element().is_none_or(|parent| !parent.is_same_node(Some(&transport))) {
-            let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
-            let _ = transport.insert_before(&readouts, key.as_ref());
-        }
-        // The first line is the highest (the strip puts p99 first).
-        let tops: Vec<Option<f64>> = strip
-            .iter()
-            .map(|r| Some(r.get_bounding_client_rect()).filter(|b| b.height() > 0.0).map(|b| b.top()))
-            .collect();
-        let first_line = tops.iter().flatten().copied().fold(f64::INFINITY, f64::min);
-        for (readout, top) in strip.iter().zip(&tops) {
-            if top.is_some_and(|top| top > first_line + 2.0) {
-                let _ = readout.class_list().add_1("off-line");
-            }
-        }
+        fold.set(root, true);
     }
-    if fold == "fold-controls" {
-        let (Some(controls), Some(drawer), Some(transport)) =
-            (find(root, ".transport-controls"), find(root, ".drawer"), find(root, ".transport"))
-        else {
-            return;
-        };
+}
+
+/// Puts the readouts in the row of buttons as one line (the ones that wrap
+/// left out), or back above the picture.
+fn strip_readouts(root: &HtmlElement, folded: bool) {
+    let (Some(readouts), Some(transport)) = (find(root, ".readouts"), find(root, ".transport")) else {
+        return;
+    };
+    let strip = all(root, ".readouts > .readout");
+    for readout in &strip {
+        let _ = readout.class_list().remove_1("off-line");
+    }
+    if !folded {
+        let _ = find(root, ".stage").map(|stage| stage.prepend_with_node_1(&readouts));
+        return;
+    }
+    if readouts.parent_element().is_none_or(|parent| !parent.is_same_node(Some(&transport))) {
         let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
-        let _ = match folded {
-            true => drawer.prepend_with_node_1(&controls),
-            false => transport.insert_before(&controls, key.as_ref()).map(|_| ()),
-        };
+        let _ = transport.insert_before(&readouts, key.as_ref());
     }
+    // The first line is the highest (the strip puts p99 first).
+    let tops: Vec<Option<f64>> = strip
+        .iter()
+        .map(|r| Some(r.get_bounding_client_rect()).filter(|b| b.height() > 0.0).map(|b| b.top()))
+        .collect();
+    let first_line = tops.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+    for (readout, top) in strip.iter().zip(&tops) {
+        if top.is_some_and(|top| top > first_line + 2.0) {
+            let _ = readout.class_list().add_1("off-line");
+        }
+    }
+}
+
+/// Puts the controls in the drawer, or back beside the buttons.
+fn drawer_controls(root: &HtmlElement, folded: bool) {
+    let (Some(controls), Some(drawer), Some(transport)) =
+        (find(root, ".transport-controls"), find(root, ".drawer"), find(root, ".transport"))
+    else {
+        return;
+    };
+    let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
+    let _ = match folded {
+        true => drawer.prepend_with_node_1(&controls),
+        false => transport.insert_before(&controls, key.as_ref()).map(|_| ()),
+    };
 }
 
 /// Whether everything shown lies inside the box, with the picture and each
@@ -199,18 +239,22 @@ fn least_height(canvas: &HtmlElement) -> i32 {
 /// it needs, so that its author can give the iframe that height.
 fn show_size_note(root: &HtmlElement) {
     let Some(note) = find(root, ".size-note") else { return };
-    let needed = root.scroll_height();
-    let window = dom::window();
-    let available = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) as i32;
-    let short = on_embed_page() && is(root, "stacked") && needed > available + 1;
-    let text = format!(
-        "This view needs a frame about {} px tall at this width; this one is {available} px.",
-        needed + 20
-    );
-    if note.text_content().as_deref() != Some(text.as_str()) {
-        note.set_text_content(Some(&text));
+    if !(on_embed_page() && is(root, "stacked")) {
+        note.set_hidden(true);
+        return;
     }
-    note.set_hidden(!short);
+    let needed = root.scroll_height();
+    let available = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) as i32;
+    if needed > available + 1 {
+        let text = format!(
+            "This view needs a frame about {} px tall at this width; this one is {available} px.",
+            needed + 20
+        );
+        if note.text_content().as_deref() != Some(text.as_str()) {
+            note.set_text_content(Some(&text));
+        }
+    }
+    note.set_hidden(needed <= available + 1);
 }
 
 /// Whether a view stacks its parts: narrow, or given no height.
