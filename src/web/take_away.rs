@@ -123,9 +123,14 @@ impl TakeAway {
     }
 }
 
+/// `name` with its first letter a capital. Chart names are ASCII, and
+/// `char::to_uppercase` would bring Unicode's case tables into the module.
 fn capitalised(name: &str) -> String {
-    let mut chars = name.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    let mut name = name.to_owned();
+    if let Some(first) = name.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    name
 }
 
 /// Saves `text` as a CSV file called `file`.

@@ -30,7 +30,7 @@ fn title(metric: SeriesMetric) -> String {
 }
 
 fn label(metric: SeriesMetric) -> String {
-    format!("p50, p90 and p99 {} over simulated time", metric.title().to_lowercase())
+    format!("p50, p90 and p99 {} over simulated time", metric.title().to_ascii_lowercase())
 }
 
 pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
@@ -42,7 +42,7 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let select: HtmlSelectElement = dom::child(&choice, "select", "")?;
     select.set_id(&place.ids.of("metric"));
     for each in SeriesMetric::ALL {
-        dom::text_child(&select, "option", "", &each.title().to_lowercase())?
+        dom::text_child(&select, "option", "", &each.title().to_ascii_lowercase())?
             .set_attribute("value", each.key())?;
     }
     select.set_value(metric.key());
