@@ -29,6 +29,10 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("policy", "least-connections"),
         ],
     ),
+    (
+        "peak-ewma-eject",
+        &[("failures", "0.3s:fast-fail:3:p=0.9"), ("eject_after", "3"), ("policy", "peak-ewma")],
+    ),
     ("health-checks", &[("failures", "0.5s:flap:2:period=200ms"), ("health_check_ms", "50")]),
     ("datacenters-fdb", &[("datacenters", "2"), ("policy", "fdb-load-balance"), ("balancers", "0")]),
     ("fdb-basic", &[("policy", "fdb-basic"), ("failures", "0.5s:down:1:for=0.5s")]),

@@ -9,23 +9,26 @@
 //! is warm.
 //!
 //! Here: building the choosers and running their policies. Beside it:
-//! `pools` (drawing each pool and changing it as servers come and go),
+//! `table` (the table itself, column by column), `pools` (drawing each
+//! pool and changing it as servers come and go),
 //! `placements` (where a key-placing chooser sends keys, and its table's
 //! lag) and `ejection` (outlier ejection and health checks).
 
 mod ejection;
 mod placements;
 mod pools;
+mod table;
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
 use crate::keys::{Placement, Unloaded};
-use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen, View};
+use crate::policy::{self, Board, Compared, Known, PackedLoad, PeakAverage, Pick, Policy, Seen, View};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
 use pools::{draw_member_pool, len_of, pool_weights, server_at};
 use std::rc::Rc;
+use table::Table;
 
 struct Member {
     /// Servers this chooser may pick, ascending; `None` means all.
@@ -42,15 +45,16 @@ struct Member {
     /// Servers ejected from `pool`, each with when it returns
     /// (`Time::NEVER`: when a health check passes).
     ejected: Vec<(u32, Time)>,
+    /// For a policy that times round trips: their average over every
+    /// server, what a server never timed costs.
+    typical: PeakAverage,
 }
 
 pub struct Choosers {
     members: Vec<Member>,
     /// Entry `start + position` is what a chooser knows of the server at
-    /// `position` of its pool.
-    known: Vec<Known>,
-    /// The connections to the servers, entry for entry with `known`.
-    connections: Connections,
+    /// `position` of its pool, and its connection to it.
+    table: Table,
     servers: usize,
     /// The servers that are members, ascending (every server until the
     /// membership first changes).
@@ -64,12 +68,9 @@ pub struct Choosers {
     misrouted: u64,
     /// Each server's nominal weight, for the weighted policies.
     weights: Vec<f64>,
-    /// With several request classes: each class's mean service time (ms),
-    /// and, entry for entry with `known`, the work each chooser has in flight
-    /// at each server (the sum of its requests' class means). Empty with one
-    /// class, where work is requests.
+    /// With several request classes, each class's mean service time (ms):
+    /// the work a request of that class adds (see [`Table::work`]).
     class_means: Vec<f32>,
-    work: Vec<f32>,
     /// Whether the policy times round trips, or hears from idle servers.
     times_round_trips: bool,
     hears_idle_servers: bool,
@@ -114,15 +115,20 @@ impl Choosers {
                 placement: None,
                 pending: Vec::new(),
                 ejected: Vec::new(),
+                typical: PeakAverage::default(),
             });
             start += len;
         }
-        let connections = Connections::new(start, clients_connect, timing);
         let several = class_means.len() > 1;
+        let table = Table {
+            known: huge_pages::filled(start, Known::default()),
+            work: if several { vec![0.0; start] } else { Vec::new() },
+            round_trips: round_trips_column(kind, start),
+            connections: Connections::new(start, clients_connect, timing),
+        };
         Choosers {
             members,
-            known: huge_pages::filled(start, Known::default()),
-            connections,
+            table,
             servers,
             active: (0..servers as u32).collect(),
             explicit: false,
@@ -130,7 +136,6 @@ impl Choosers {
             misrouted: 0,
             weights,
             class_means: if several { class_means.iter().map(|&m| m as f32).collect() } else { Vec::new() },
-            work: if several { vec![0.0; start] } else { Vec::new() },
             times_round_trips: kind.times_round_trips(),
             hears_idle_servers: kind.hears_idle_servers(),
             class_pools: class_pools.to_vec(),
@@ -184,23 +189,23 @@ impl Choosers {
     }
 
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
-        &mut self.known[self.members[chooser].start + position]
+        &mut self.table.known[self.members[chooser].start + position]
     }
 
     /// The handshake `chooser` owes before sending to the server at
     /// `position` at `now`; the connection is warm from then on.
     pub fn connect(&mut self, chooser: usize, position: usize, now: Time, timing: &Timing) -> Time {
-        self.connections.open(self.members[chooser].start + position, now, timing)
+        self.table.connections.open(self.members[chooser].start + position, now, timing)
     }
 
     /// Hints that `chooser` will soon use what it knows of the server at
     /// `position`, and its connection to it.
     pub fn prefetch(&self, chooser: usize, position: usize) {
         let entry = self.members[chooser].start + position;
-        if let Some(known) = self.known.get(entry) {
+        if let Some(known) = self.table.known.get(entry) {
             super::prefetch::prefetch(known);
         }
-        self.connections.prefetch(entry);
+        self.table.connections.prefetch(entry);
     }
 
     /// Runs `chooser`'s policy on what it knows. `avoid` is the server that
@@ -215,12 +220,12 @@ impl Choosers {
     ) -> Pick {
         let avoid = avoid.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement, pending, .. } = &mut self.members[chooser];
-        let known = &self.known[*start..*start + len];
-        let work = self.work.get(*start..*start + len).unwrap_or(&[]);
+        let Member { pool, start, policy, placement, pending, typical, .. } = &mut self.members[chooser];
+        let (known, work, round_trips) = self.table.entries(*start, len, *typical);
         let placement = placement.as_deref();
-        let pick =
-            policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, rng);
+        let view =
+            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips };
+        let pick = policy.pick(&view, rng);
         if let (Some((_, current)), Some(key)) = (pending.last(), key) {
             self.lag_routes += 1;
             let server = server_at(pool, pick.position);
@@ -239,11 +244,12 @@ impl Choosers {
         into: &mut Vec<Seen>,
     ) -> Option<Compared> {
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement, .. } = &self.members[chooser];
-        let known = &self.known[*start..*start + len];
-        let work = self.work.get(*start..*start + len).unwrap_or(&[]);
+        let Member { pool, start, policy, placement, typical, .. } = &self.members[chooser];
+        let (known, work, round_trips) = self.table.entries(*start, len, *typical);
         let (avoid, placement) = (None, placement.as_deref());
-        policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, into)
+        let view =
+            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips };
+        policy.compared(&view, into)
     }
 
     /// The client or balancer a member belongs to.
@@ -262,7 +268,7 @@ impl Choosers {
     /// work `chooser` has in flight at `position`.
     fn add_work(&mut self, chooser: usize, position: usize, class: u8, sign: f32) {
         if let Some(&mean) = self.class_means.get(usize::from(class)) {
-            let entry = &mut self.work[self.members[chooser].start + position];
+            let entry = &mut self.table.work[self.members[chooser].start + position];
             *entry = (*entry + sign * mean).max(0.0);
         }
     }
@@ -284,7 +290,10 @@ impl Choosers {
             known.learn(reported, measured_at);
             self.add_work(chooser, position, class, -1.0);
             if let (true, Some(round_trip)) = (self.times_round_trips, round_trip) {
-                self.members[chooser].policy.on_response(position, round_trip, now);
+                let member = &mut self.members[chooser];
+                let round_trip = round_trip.0 as f64;
+                self.table.round_trips[member.start + position].observe(round_trip, now);
+                member.typical.observe(round_trip, now);
             }
         }
     }
@@ -299,8 +308,13 @@ impl Choosers {
         }
     }
 
-    /// Gives every chooser a new policy of `kind`.
+    /// Gives every chooser a new policy of `kind`. What the choosers timed
+    /// is kept for a policy of the same kind, and forgotten for another.
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
+        if kind != self.kind.0 {
+            self.table.round_trips = round_trips_column(kind, self.table.known.len());
+            self.members.iter_mut().for_each(|member| member.typical = PeakAverage::default());
+        }
         self.kind = (kind, choices);
         for chooser in 0..self.members.len() {
             self.rebuild_policy(chooser, rng);
@@ -314,6 +328,26 @@ impl Choosers {
         let weights = pool_weights(&self.members[chooser].pool, &self.weights);
         self.members[chooser].policy = policy::build(self.kind.0, self.kind.1, &weights, rng);
     }
+
+    /// Writes into `into`, from entry `start` on, what `member` knows of each
+    /// server of `pool`, its new pool: a server of its current pool keeps
+    /// its entries, moved to its new position; the others start afresh.
+    fn carry(&self, member: usize, pool: &Option<Vec<u32>>, into: &mut Table, start: usize) {
+        for position in 0..len_of(pool, self.servers) {
+            if let Some(old) = self.position_of(member, server_at(pool, position)) {
+                self.table.copy(self.members[member].start + old, into, start + position);
+            }
+        }
+    }
+}
+
+/// The round-trip column for a table of `len` entries, under a policy of `kind`.
+fn round_trips_column(kind: PolicyKind, len: usize) -> Vec<PeakAverage> {
+    if kind.times_round_trips() {
+        vec![PeakAverage::default(); len]
+    } else {
+        Vec::new()
+    }
 }
 #[cfg(test)]
 mod tests {
@@ -321,7 +355,7 @@ mod tests {
 
     /// What `chooser` knows of the server at `position` of its pool.
     fn entry(choosers: &Choosers, chooser: usize, position: usize) -> &Known {
-        &choosers.known[choosers.members[chooser].start + position]
+        &choosers.table.known[choosers.members[chooser].start + position]
     }
 
     /// (server, requests in flight) for each server of `chooser`'s pool with some.
@@ -376,5 +410,81 @@ mod tests {
         let sum = total(&choosers);
         choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), (0, None), Time(5));
         assert_eq!(total(&choosers), sum);
+    }
+
+    /// What `chooser`'s peak-EWMA policy costs `server` at, in ms, when it
+    /// compares it with another server of its pool.
+    fn cost_of(choosers: &mut Choosers, chooser: usize, server: u32, rng: &mut SimRng) -> f64 {
+        let board = Board::Stale(&[0; 4]);
+        loop {
+            choosers.pick(chooser, Time(10), board, (None, None), rng);
+            let mut seen = Vec::new();
+            choosers.compared(chooser, (Time(10), board, None), &mut seen);
+            if let Some(s) = seen.iter().find(|s| choosers.server_at(chooser, s.position) == server) {
+                return s.amount;
+            }
+        }
+    }
+
+    #[test]
+    fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
+        let mut rng = SimRng::new(5);
+        let timing = Timing {
+            client_delay: Time::ZERO,
+            balancer_delay: Time::ZERO,
+            handshake: Time::ZERO,
+            queue_timeout: None,
+            idle_timeout: None,
+            board_refresh: None,
+            hedge_after: None,
+            hedge_percentile: None,
+            hedging: false,
+            retry_backoff: None,
+            cross_dc: None,
+        };
+        let mut choosers = Choosers::new(
+            (1, &[]),
+            (vec![1.0; 4], vec![1.0]),
+            (None, true, &timing),
+            (PolicyKind::PeakEwma, 2),
+            &mut rng,
+        );
+        // Server s answered in 10 (s + 1) ms: server 3 is the slowest.
+        for server in 0..4 {
+            let round_trip = Time::from_ms(10.0 * f64::from(server + 1));
+            choosers.on_send(0, server as usize, 1, 0);
+            choosers.on_return(
+                0,
+                server,
+                (policy::Load::new(0, 0).into(), Time(1)),
+                (0, Some(round_trip)),
+                Time(1),
+            );
+        }
+        let before: Vec<f64> = (0..4).map(|s| cost_of(&mut choosers, 0, s, &mut rng)).collect();
+        assert_eq!(before, [10.0, 20.0, 30.0, 40.0]);
+        // Server 1 is ejected: the servers after it move down a position,
+        // and their averages move with them.
+        assert!(choosers.eject(0, 1, Time(100), 1.0, &mut rng));
+        for server in [0, 2, 3] {
+            assert_eq!(
+                cost_of(&mut choosers, 0, server, &mut rng),
+                before[server as usize],
+                "server {server}"
+            );
+        }
+        // Readmitted, server 1 is new to the chooser: it costs the typical
+        // round trip (the four came in ever slower at one instant, so the
+        // peak, 40 ms), while the others keep theirs.
+        choosers.readmit_due(0, Time(100), &mut rng);
+        assert_eq!(choosers.pool_len(0), 4);
+        for server in [0, 2, 3] {
+            assert_eq!(
+                cost_of(&mut choosers, 0, server, &mut rng),
+                before[server as usize],
+                "server {server}"
+            );
+        }
+        assert_eq!(cost_of(&mut choosers, 0, 1, &mut rng), 40.0);
     }
 }

@@ -25,7 +25,7 @@ pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
 pub use join_idle_queue::JoinIdleQueue;
 pub use least_loaded::LeastLoaded;
 pub use lowest::lowest;
-pub use peak_ewma::PeakEwma;
+pub use peak_ewma::{PeakAverage, PeakEwma};
 pub use placed::Placed;
 pub use random::RandomPick;
 pub use repick::Repick;
@@ -58,6 +58,16 @@ pub struct View<'a> {
     pub key: Option<u64>,
     /// Where this chooser places keys (its copy, under a mapping table).
     pub placement: Option<&'a dyn Placement>,
+    /// For a policy that times round trips, what the chooser has timed.
+    pub round_trips: RoundTrips<'a>,
+}
+
+/// The round trips a chooser has timed: an average per pool position
+/// (empty unless its policy times round trips), and one over every server.
+#[derive(Clone, Copy, Default)]
+pub struct RoundTrips<'a> {
+    pub each: &'a [PeakAverage],
+    pub typical: PeakAverage,
 }
 
 impl View<'_> {
@@ -149,11 +159,6 @@ pub trait Policy {
         None
     }
 
-    /// A request sent to `position` (and never sent back) was answered
-    /// `round_trip` after it was created. Told only to policies whose kind
-    /// [`PolicyKind::times_round_trips`].
-    fn on_response(&mut self, _position: usize, _round_trip: Time, _now: Time) {}
-
     /// The server at `position` fell idle and told this chooser. Told only
     /// to policies whose kind [`PolicyKind::hears_idle_servers`].
     fn on_idle(&mut self, _position: usize) {}
@@ -173,7 +178,7 @@ pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) 
         PolicyKind::Piggyback => Box::new(BestOfD::new(2, Signal::Piggyback)),
         PolicyKind::LeastWork => Box::new(LeastLoaded::new(Signal::Work)),
         PolicyKind::LeastRequest => Box::new(BestOfD::new(choices as usize, Signal::InFlight)),
-        PolicyKind::PeakEwma => Box::new(PeakEwma::new(pool_len)),
+        PolicyKind::PeakEwma => Box::<PeakEwma>::default(),
         PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue::new(pool_len)),
         PolicyKind::WeightedRoundRobin => {
             Box::new(WeightedRoundRobin::new(weights, rng.index(pool_len.max(1))))
@@ -279,6 +284,7 @@ pub(crate) mod testing {
             avoid: None,
             key: None,
             placement: None,
+            round_trips: RoundTrips::default(),
         }
     }
 }

@@ -7,7 +7,10 @@
 //!
 //! The chooser times a request from its creation to its response, and only
 //! requests that were never sent back, so a round trip belongs to one server.
-//! A server never timed costs the chooser's typical round trip.
+//! A server never timed costs the chooser's typical round trip. The
+//! averages are what the chooser learned, so they live in its table
+//! (`engine/chooser/table.rs`), keyed by server: they outlast the policy,
+//! which is rebuilt whenever the pool changes.
 //! An error response is timed like any other (as Finagle and Linkerd do),
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
@@ -19,15 +22,17 @@ use crate::time::Time;
 /// How fast an average forgets (Finagle's and Linkerd's default: 10 s).
 const DECAY: Time = Time(10 * 1_000 * Time::NANOS_PER_MS);
 
-#[derive(Clone, Copy, Default)]
-struct Average {
+/// A moving average of round trips that takes any slower one at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PeakAverage {
     /// Nanoseconds; 0 until the first round trip.
     value: f64,
     updated: Time,
 }
 
-impl Average {
-    fn observe(&mut self, round_trip: f64, now: Time) {
+impl PeakAverage {
+    /// Takes a round trip (ns) that ended at `now`.
+    pub fn observe(&mut self, round_trip: f64, now: Time) {
         if round_trip > self.value {
             self.value = round_trip;
         } else {
@@ -38,25 +43,16 @@ impl Average {
     }
 }
 
+#[derive(Default)]
 pub struct PeakEwma {
-    averages: Vec<Average>,
-    /// Over every server: the cost of one never timed.
-    typical: Average,
     /// The last pick's two candidates, if it compared any.
     candidates: Option<[usize; 2]>,
 }
 
 impl PeakEwma {
-    pub fn new(pool_len: usize) -> PeakEwma {
-        PeakEwma {
-            averages: vec![Average::default(); pool_len],
-            typical: Average::default(),
-            candidates: None,
-        }
-    }
-
-    fn cost(&self, view: &View, position: usize) -> u64 {
-        let average = self.averages.get(position).filter(|a| a.value > 0.0).unwrap_or(&self.typical);
+    fn cost(view: &View, position: usize) -> u64 {
+        let timed = view.round_trips.each.get(position).filter(|a| a.value > 0.0);
+        let average = timed.unwrap_or(&view.round_trips.typical);
         let in_flight = view.known[position].in_flight;
         (average.value * f64::from(in_flight + 1)) as u64
     }
@@ -72,33 +68,25 @@ impl Policy for PeakEwma {
         let first = rng.index(n);
         let second = (first + 1 + rng.index(n - 1)) % n;
         self.candidates = Some([first, second]);
-        Pick::at(lowest([first, second].into_iter(), |p| Load(self.cost(view, p)), rng))
+        Pick::at(lowest([first, second].into_iter(), |p| Load(Self::cost(view, p)), rng))
     }
 
     fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
         let candidates = self.candidates?;
-        let ms = |position| Time(self.cost(view, position)).as_ms();
+        let ms = |position| Time(Self::cost(view, position)).as_ms();
         into.extend(candidates.map(|position| Seen { position, amount: ms(position) }));
         Some(Compared { measure: Measure::Cost, fell_back: false })
-    }
-
-    fn on_response(&mut self, position: usize, round_trip: Time, now: Time) {
-        let round_trip = round_trip.0 as f64;
-        if let Some(average) = self.averages.get_mut(position) {
-            average.observe(round_trip, now);
-        }
-        self.typical.observe(round_trip, now);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{testing::view, Known};
+    use super::super::{testing::view, Known, RoundTrips};
     use super::*;
 
     #[test]
     fn the_average_takes_peaks_at_once_and_forgets_slowly() {
-        let mut a = Average::default();
+        let mut a = PeakAverage::default();
         a.observe(100.0, Time::ZERO);
         a.observe(50.0, DECAY);
         // One time constant later, weight e^-1 on the old value.
@@ -112,13 +100,15 @@ mod tests {
     fn prefers_the_faster_server_and_weighs_requests_in_flight() {
         let mut known = [Known::default(); 2];
         let loads = [0; 2];
-        let mut policy = PeakEwma::new(2);
+        let mut policy = PeakEwma::default();
         let mut rng = SimRng::new(3);
-        policy.on_response(0, Time::from_ms(10.0), Time::from_ms(1.0));
-        policy.on_response(1, Time::from_ms(30.0), Time::from_ms(1.0));
-        assert_eq!(policy.pick(&view(&known, &loads), &mut rng).position, 0);
+        let mut each = [PeakAverage::default(); 2];
+        each[0].observe(Time::from_ms(10.0).0 as f64, Time::from_ms(1.0));
+        each[1].observe(Time::from_ms(30.0).0 as f64, Time::from_ms(1.0));
+        let round_trips = RoundTrips { each: &each, typical: PeakAverage::default() };
+        assert_eq!(policy.pick(&View { round_trips, ..view(&known, &loads) }, &mut rng).position, 0);
         // Three in flight at the fast one: cost 40 ms against 30.
         known[0].in_flight = 3;
-        assert_eq!(policy.pick(&view(&known, &loads), &mut rng).position, 1);
+        assert_eq!(policy.pick(&View { round_trips, ..view(&known, &loads) }, &mut rng).position, 1);
     }
 }

@@ -2,10 +2,10 @@
 //! outlier detection): an ejected server leaves the pool, and the chooser's
 //! policy is rebuilt over what is left, as after a membership change, so
 //! no policy needs to know. What the chooser knew of the servers that
-//! stay is kept; of an ejected one it starts afresh when readmitted.
+//! stay is kept (its table moves with them, peak-EWMA's averages too); of
+//! an ejected one it starts afresh when readmitted.
 
 use super::{len_of, server_at, Choosers};
-use crate::policy::Known;
 use crate::rng::SimRng;
 use crate::time::Time;
 
@@ -110,45 +110,19 @@ impl Choosers {
     /// to their new positions, and a readmitted one starts afresh.
     fn repool(&mut self, changes: &[(usize, Vec<(u32, Time)>)], rng: &mut SimRng) {
         for (member, ejected) in changes {
-            let m = &self.members[*member];
-            let (start, len) = (m.start, len_of(&m.pool, self.servers));
-            let old: Vec<u32> = (0..len).map(|p| server_at(&m.pool, p)).collect();
             let mut pool = self.full_pool(*member);
             pool.retain(|s| !ejected.iter().any(|(e, _)| e == s));
-            // Both pools ascend: one walk finds each server's old position.
-            let mut next = 0;
-            let moved: Vec<Option<usize>> = pool
-                .iter()
-                .map(|server| {
-                    while next < old.len() && old[next] < *server {
-                        next += 1;
-                    }
-                    (old.get(next) == Some(server)).then_some(next)
-                })
-                .collect();
-            let known: Vec<Known> =
-                moved.iter().map(|p| p.map_or_else(Known::default, |p| self.known[start + p])).collect();
-            let work: Vec<f32> = if self.work.is_empty() {
-                Vec::new()
-            } else {
-                moved.iter().map(|p| p.map_or(0.0, |p| self.work[start + p])).collect()
-            };
-            let mut connections = self.connections.cold(pool.len());
-            for (position, old) in moved.iter().enumerate() {
-                if let Some(old) = old {
-                    self.connections.copy_into(start + old, &mut connections, position);
-                }
-            }
-            for position in 0..pool.len() {
-                self.known[start + position] = known[position];
-                if let Some(w) = self.work.get_mut(start + position) {
-                    *w = work[position];
-                }
-                connections.copy_into(position, &mut self.connections, start + position);
-            }
             // A pool of every server again reads as one (no search per response).
             let every_server = ejected.is_empty() && !self.explicit && pool.len() == self.servers;
-            self.members[*member].pool = if every_server { None } else { Some(pool) };
+            let pool = if every_server { None } else { Some(pool) };
+            let len = len_of(&pool, self.servers);
+            let mut part = self.table.fresh(len);
+            self.carry(*member, &pool, &mut part, 0);
+            let start = self.members[*member].start;
+            for position in 0..len {
+                part.copy(position, &mut self.table, start + position);
+            }
+            self.members[*member].pool = pool;
             self.members[*member].ejected = ejected.clone();
             self.rebuild_policy(*member, rng);
         }

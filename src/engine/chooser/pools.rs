@@ -4,8 +4,7 @@
 //! the servers in both its old and its new pool is kept, with its
 //! connections to them.
 
-use super::{huge_pages, Choosers};
-use crate::policy::Known;
+use super::Choosers;
 use crate::rng::{Draw, SimRng};
 
 impl Choosers {
@@ -78,30 +77,17 @@ impl Choosers {
     /// servers in both its old and its new pool, and its connections to them.
     fn set_pools(&mut self, pools: Vec<Option<Vec<u32>>>) {
         let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
-        let mut known = huge_pages::filled(total, Known::default());
-        let mut work = if self.work.is_empty() { Vec::new() } else { vec![0.0; total] };
-        let mut connections = self.connections.cold(total);
+        let mut table = self.table.fresh(total);
         let mut start = 0;
         for (chooser, pool) in pools.into_iter().enumerate() {
+            self.carry(chooser, &pool, &mut table, start);
             let len = len_of(&pool, self.servers);
-            for position in 0..len {
-                if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
-                    let old = self.members[chooser].start + old;
-                    known[start + position] = self.known[old];
-                    if let Some(w) = work.get_mut(start + position) {
-                        *w = self.work[old];
-                    }
-                    self.connections.copy_into(old, &mut connections, start + position);
-                }
-            }
             let member = &mut self.members[chooser];
             member.pool = pool;
             member.start = start;
             start += len;
         }
-        self.known = known;
-        self.work = work;
-        self.connections = connections;
+        self.table = table;
     }
 }
 
