@@ -189,10 +189,13 @@ fn errors_are_messages_not_panics() {
 }
 
 #[test]
-fn readme_documents_every_field_as_the_command_line_does() {
+fn docs_list_every_field_as_the_command_line_does() {
     let table = text(&lbsim(&["fields", "--markdown"]).stdout);
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    assert!(readme.contains(&table), "README's field table is out of date: paste `lbsim fields --markdown`");
+    let model = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/model.md")).unwrap();
+    assert!(
+        model.contains(&table),
+        "docs/model.md's field table is out of date: paste `lbsim fields --markdown`"
+    );
 }
 
 #[test]

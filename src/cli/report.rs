@@ -358,7 +358,7 @@ pub fn fields() -> String {
     out
 }
 
-/// The same, as the Markdown table in the README.
+/// The same, as the Markdown table in docs/model.md.
 pub fn fields_markdown() -> String {
     let mut out = String::from("| field | default | allowed | live | meaning |\n|---|---|---|---|---|\n");
     for field in lbsim::scenario::FIELDS {

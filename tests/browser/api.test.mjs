@@ -1,9 +1,9 @@
-// The script API (tests/browser/api.html, which holds the README's example
+// The script API (tests/browser/api.html, which holds docs/script-api.md's example
 // word for word): the example styles the view it mounts; mount a view on an
 // element, drive it, read its summary, run a scenario headless; bad input
 // raises an Error worded as the command line words it; a mounted view out of
 // sight uses no simulated time; the example works on a page of another
-// origin given the files and headers the README lists.
+// origin given the files and headers docs/embedding.md lists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -20,12 +20,11 @@ async function openExample() {
   return opened;
 }
 
-/** The README's script-API example: the first HTML block after its heading. */
-function readmeExample() {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('**Script API.**'));
-  const block = section.match(/```html\n([\s\S]*?)```/);
-  assert.ok(block, 'the README has no HTML example under **Script API.**');
+/** The script API's example: the first HTML block of docs/script-api.md. */
+function documentedExample() {
+  const doc = readFileSync(join(ROOT, 'docs', 'script-api.md'), 'utf8');
+  const block = doc.match(/```html\n([\s\S]*?)```/);
+  assert.ok(block, 'docs/script-api.md has no HTML example');
   return block[1];
 }
 
@@ -39,10 +38,10 @@ function nativeError(entry) {
   throw new Error(`${entry} was accepted`);
 }
 
-test('api.html is the README\'s example word for word, and the view it mounts is styled by it', async () => {
-  const example = readmeExample();
+test('api.html is the documented example word for word, and the view it mounts is styled by it', async () => {
+  const example = documentedExample();
   assert.match(example, /<link rel="stylesheet" href="style.css">/);
-  assert.ok(readFileSync(join(PAGES, 'api.html'), 'utf8').includes(example), 'api.html differs from the README');
+  assert.ok(readFileSync(join(PAGES, 'api.html'), 'utf8').includes(example), 'api.html differs from docs/script-api.md');
   const { page, errors } = await openExample();
   const look = await page.evaluate(() => {
     const root = document.getElementById('sim');
@@ -180,17 +179,17 @@ async function serveOnly(files, headers) {
   return { url: `http://127.0.0.1:${host.address().port}/`, close: () => new Promise((resolve) => host.close(resolve)) };
 }
 
-test('the example works on a page of another origin, given only the files and headers the README lists', async () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const row = readme.split('\n').find((line) => line.startsWith('| the script API'));
+test('the example works on a page of another origin, given only the files and headers docs/embedding.md lists', async () => {
+  const hosting = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
+  const row = hosting.split('\n').find((line) => line.startsWith('| the script API'));
   const names = [...row.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
-  const types = Object.fromEntries([...readme.matchAll(/`([\w.]+)` as `Content-Type: ([^`]+)`/g)].map((m) => [m[1], m[2]]));
+  const types = Object.fromEntries([...hosting.matchAll(/`([\w.]+)` as `Content-Type: ([^`]+)`/g)].map((m) => [m[1], m[2]]));
   assert.deepEqual(names.filter((name) => !types[name]), [], 'a file without its type');
   const files = Object.fromEntries(names.map((name) => [name, { body: readFileSync(join(DIST, name)), type: types[name] }]));
 
   const visit = async (headers) => {
     const cdn = await serveOnly(files, headers);
-    const example = readmeExample()
+    const example = documentedExample()
       .replace("from './lbsim.js'", `from '${cdn.url}lbsim.js'`)
       .replace('href="style.css"', `href="${cdn.url}style.css"`);
     const post = `<!DOCTYPE html>\n<meta charset="utf-8">\n<title>A post</title>\n<link rel="icon" href="data:,">\n${example}`;
