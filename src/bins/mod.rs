@@ -18,7 +18,7 @@ mod trials;
 pub use theory::Theory;
 pub use trials::{trial_seed, Estimate, Experiment, Outcome};
 
-use crate::policy::{distinct_candidates, lowest, Load, MAX_CHOICES};
+use crate::policy::{distinct_candidates, lowest, MAX_CHOICES};
 use crate::rng::{Draw, SimRng};
 use serde::Serialize;
 
@@ -127,8 +127,7 @@ impl Bins {
                 let mut candidates = [0; MAX_CHOICES];
                 for _ in numbers {
                     distinct_candidates(d, n, rng, &mut candidates);
-                    let least =
-                        lowest(candidates[..d].iter().copied(), |bin| Load(u64::from(counts[bin])), rng);
+                    let least = lowest(candidates[..d].iter().copied(), |bin| counts[bin], rng);
                     counts[least] += 1;
                 }
             }

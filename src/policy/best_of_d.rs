@@ -77,7 +77,7 @@ impl Policy for BestOfD {
             }
             staleness = oldest;
         }
-        let best = lowest(candidates.iter().copied(), |c| self.signal.load(view, c), rng);
+        let best = lowest(candidates.iter().copied(), |c| self.signal.rank(view, c), rng);
         Pick { position: best, staleness }
     }
 

@@ -19,7 +19,7 @@ impl LeastLoaded {
 
 impl Policy for LeastLoaded {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        Pick::at(lowest(0..view.pool_len(), |position| self.signal.load(view, position), rng))
+        Pick::at(lowest(0..view.pool_len(), |position| self.signal.rank(view, position), rng))
     }
 }
 

@@ -5,23 +5,25 @@
 //! itself a uniformly random permutation: a scan from a random start favours
 //! the tied server just after a long run of busier ones. With a stale board
 //! that bias matters, since every arrival of a refresh period goes to the
-//! servers tied at the board's minimum. So every policy that compares loads
-//! calls [`lowest`], which counts the tied minima and draws one of them.
+//! servers tied at the board's minimum. So every policy that compares
+//! servers calls [`lowest`], which counts the tied minima and draws one of
+//! them.
 
-use super::Load;
 use crate::rng::{Draw, SimRng};
 
-/// The position, among `candidates`, whose `load` is least; each of k tied
-/// minima is returned with probability 1/k. The generator is used only when
-/// there is a tie. `candidates` must not be empty.
-pub fn lowest<I>(candidates: I, load: impl Fn(usize) -> Load, rng: &mut SimRng) -> usize
+/// The position, among `candidates`, whose `rank` is least (a load, a
+/// count, a cost: whatever the caller compares); each of k tied minima is
+/// returned with probability 1/k. The generator is used only when there is
+/// a tie. `candidates` must not be empty.
+pub fn lowest<I, K>(candidates: I, rank: impl Fn(usize) -> K, rng: &mut SimRng) -> usize
 where
     I: Iterator<Item = usize> + Clone,
+    K: Ord + Copy,
 {
     let mut best = None;
     let mut tied = 0;
     for position in candidates.clone() {
-        let this = load(position);
+        let this = rank(position);
         match best {
             Some((_, least)) if this > least => {}
             Some((_, least)) if this == least => tied += 1,
@@ -36,7 +38,7 @@ where
         return first;
     }
     let chosen = rng.index(tied);
-    candidates.filter(|&p| load(p) == least).nth(chosen).unwrap_or(first)
+    candidates.filter(|&p| rank(p) == least).nth(chosen).unwrap_or(first)
 }
 
 #[cfg(test)]
@@ -48,7 +50,7 @@ mod tests {
         let loads = [3, 1, 2];
         let mut rng = SimRng::new(5);
         let mut untouched = SimRng::new(5);
-        assert_eq!(lowest(0..3, |p| Load(loads[p]), &mut rng), 1);
+        assert_eq!(lowest(0..3, |p| loads[p], &mut rng), 1);
         assert_eq!(rng.next_u64(), untouched.next_u64());
     }
 
@@ -68,7 +70,7 @@ mod tests {
             let tied: Vec<usize> = (0..loads.len()).filter(|&p| loads[p] == 0).collect();
             let mut counts = vec![0u64; tied.len()];
             for _ in 0..20_000 {
-                let pick = lowest(0..loads.len(), |p| Load(loads[p]), &mut rng);
+                let pick = lowest(0..loads.len(), |p| loads[p], &mut rng);
                 counts[tied.iter().position(|&t| t == pick).expect("picked a busier server")] += 1;
             }
             // Each of k <= 4 tied servers expects 20000 / k picks; allow 5

@@ -30,7 +30,7 @@ pub use placed::Placed;
 pub use random::RandomPick;
 pub use repick::Repick;
 pub use round_robin::RoundRobin;
-pub use signal::{Board, Known, Load, PackedLoad, Signal};
+pub use signal::{Board, Known, Load, PackedLoad, Rank, Signal};
 pub use weighted_random::WeightedRandom;
 pub use weighted_round_robin::WeightedRoundRobin;
 

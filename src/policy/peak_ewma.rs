@@ -15,7 +15,7 @@
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
 
-use super::{lowest, Compared, Load, Measure, Pick, Policy, Seen, View};
+use super::{lowest, Compared, Measure, Pick, Policy, Seen, View};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -68,7 +68,7 @@ impl Policy for PeakEwma {
         let first = rng.index(n);
         let second = (first + 1 + rng.index(n - 1)) % n;
         self.candidates = Some([first, second]);
-        Pick::at(lowest([first, second].into_iter(), |p| Load(Self::cost(view, p)), rng))
+        Pick::at(lowest([first, second].into_iter(), |p| Self::cost(view, p), rng))
     }
 
     fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {

@@ -18,6 +18,10 @@ impl Load {
     pub fn busy(self) -> u32 {
         self.0 as u32
     }
+    /// Requests at the server, queued and in service.
+    pub fn requests(self) -> f64 {
+        f64::from(self.queued()) + f64::from(self.busy())
+    }
     /// The load after one more request arrives at a server with `slots` slots.
     pub fn plus_one(self, slots: u32) -> Load {
         if self.queued() == 0 && self.busy() < slots {
@@ -121,6 +125,25 @@ impl Board<'_> {
     }
 }
 
+/// What a [`Signal`] ranks a server by, least first: a load's order
+/// (queued requests, then busy slots), a count of requests in flight, or
+/// work in flight in microseconds of mean service. A policy compares one
+/// signal, so ranks of different kinds never meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Rank(u64);
+
+impl Rank {
+    fn load(load: Load) -> Rank {
+        Rank(load.0)
+    }
+    fn count(requests: u32) -> Rank {
+        Rank(u64::from(requests))
+    }
+    fn work(ms: f32) -> Rank {
+        Rank((f64::from(ms) * 1000.0) as u64)
+    }
+}
+
 /// Which knowledge a policy compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
@@ -136,14 +159,15 @@ pub enum Signal {
 }
 
 impl Signal {
-    pub fn load(self, view: &View, position: usize) -> Load {
+    /// What the chooser ranks the server at `position` by.
+    pub fn rank(self, view: &View, position: usize) -> Rank {
         match self {
-            Signal::Board => view.board.load(view.server(position)),
-            Signal::InFlight => Load(u64::from(view.known[position].in_flight)),
-            Signal::Piggyback => view.known[position].reported(),
+            Signal::Board => Rank::load(view.board.load(view.server(position))),
+            Signal::InFlight => Rank::count(view.known[position].in_flight),
+            Signal::Piggyback => Rank::load(view.known[position].reported()),
             Signal::Work => match view.work.get(position) {
-                Some(&ms) => Load((f64::from(ms) * 1000.0) as u64),
-                None => Load(u64::from(view.known[position].in_flight)),
+                Some(&ms) => Rank::work(ms),
+                None => Rank::count(view.known[position].in_flight),
             },
         }
     }
@@ -164,10 +188,8 @@ impl Signal {
         match self {
             Signal::Work if !view.work.is_empty() => f64::from(view.work[position]),
             Signal::Work | Signal::InFlight => f64::from(view.known[position].in_flight),
-            Signal::Board | Signal::Piggyback => {
-                let load = self.load(view, position);
-                f64::from(load.queued()) + f64::from(load.busy())
-            }
+            Signal::Board => view.board.load(view.server(position)).requests(),
+            Signal::Piggyback => view.known[position].reported().requests(),
         }
     }
 
