@@ -22,7 +22,9 @@ mod table;
 use super::connections::Connections;
 use super::{huge_pages, Timing};
 use crate::keys::{Placement, Unloaded};
-use crate::policy::{self, Board, Compared, Known, PackedLoad, PeakAverage, Pick, Policy, Seen, View};
+use crate::policy::{
+    self, Board, Compared, IdleQueue, Known, PackedLoad, PeakAverage, Pick, Policy, Seen, View,
+};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
@@ -48,6 +50,9 @@ struct Member {
     /// For a policy that times round trips: their average over every
     /// server, what a server never timed costs.
     typical: PeakAverage,
+    /// For a policy that hears from idle servers, those that told this
+    /// chooser they fell idle.
+    idle: IdleQueue,
 }
 
 pub struct Choosers {
@@ -116,6 +121,7 @@ impl Choosers {
                 pending: Vec::new(),
                 ejected: Vec::new(),
                 typical: PeakAverage::default(),
+                idle: IdleQueue::default(),
             });
             start += len;
         }
@@ -168,8 +174,11 @@ impl Choosers {
     /// `server` fell idle and tells `chooser`; false when the server is not
     /// in that chooser's pool (the report is lost).
     pub fn on_idle(&mut self, chooser: usize, server: u32) -> bool {
-        let Some(position) = self.position_of(chooser, server) else { return false };
-        self.members[chooser].policy.on_idle(position);
+        if self.position_of(chooser, server).is_none() {
+            return false;
+        }
+        let pool_len = self.pool_len(chooser);
+        self.members[chooser].idle.heard(server, pool_len);
         true
     }
 
@@ -219,12 +228,14 @@ impl Choosers {
         rng: &mut SimRng,
     ) -> Pick {
         let avoid = avoid.and_then(|server| self.position_of(chooser, server));
+        let heard = if self.hears_idle_servers { self.members[chooser].idle.take() } else { None };
+        let idle = heard.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
         let Member { pool, start, policy, placement, pending, typical, .. } = &mut self.members[chooser];
         let (known, work, round_trips) = self.table.entries(*start, len, *typical);
         let placement = placement.as_deref();
         let view =
-            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips };
+            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips, idle };
         let pick = policy.pick(&view, rng);
         if let (Some((_, current)), Some(key)) = (pending.last(), key) {
             self.lag_routes += 1;
@@ -246,9 +257,9 @@ impl Choosers {
         let len = self.pool_len(chooser);
         let Member { pool, start, policy, placement, typical, .. } = &self.members[chooser];
         let (known, work, round_trips) = self.table.entries(*start, len, *typical);
-        let (avoid, placement) = (None, placement.as_deref());
+        let (avoid, idle, placement) = (None, None, placement.as_deref());
         let view =
-            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips };
+            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips, idle };
         policy.compared(&view, into)
     }
 
@@ -310,11 +321,14 @@ impl Choosers {
 
     /// Gives every chooser a new policy of `kind`. What the choosers timed
     /// is kept for a policy of the same kind, and forgotten for another.
+    /// Their idle queues are emptied: the engine reports every idle server
+    /// afresh after a rebuild (`Simulation::report_idle_servers`).
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
         if kind != self.kind.0 {
             self.table.round_trips = round_trips_column(kind, self.table.known.len());
             self.members.iter_mut().for_each(|member| member.typical = PeakAverage::default());
         }
+        self.members.iter_mut().for_each(|member| member.idle.clear());
         self.kind = (kind, choices);
         for chooser in 0..self.members.len() {
             self.rebuild_policy(chooser, rng);
@@ -427,9 +441,30 @@ mod tests {
     }
 
     #[test]
-    fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
-        let mut rng = SimRng::new(5);
-        let timing = Timing {
+    fn join_idle_queue_keeps_its_reports_when_a_server_is_ejected() {
+        let mut rng = SimRng::new(6);
+        let mut choosers = Choosers::new(
+            (1, &[]),
+            (vec![1.0; 4], vec![1.0]),
+            (None, false, &untimed()),
+            (PolicyKind::JoinIdleQueue, 2),
+            &mut rng,
+        );
+        assert!(choosers.on_idle(0, 3));
+        assert!(choosers.on_idle(0, 2));
+        // Server 0 is ejected: 2 and 3 move down a position, and their
+        // reports still name them.
+        assert!(choosers.eject(0, 0, Time(100), 1.0, &mut rng));
+        let board = Board::Stale(&[0; 4]);
+        for expected in [2, 3] {
+            let pick = choosers.pick(0, Time(10), board, (None, None), &mut rng);
+            assert_eq!(choosers.server_at(0, pick.position), expected);
+        }
+    }
+
+    /// No delays, no handshakes, no timeouts.
+    fn untimed() -> Timing {
+        Timing {
             client_delay: Time::ZERO,
             balancer_delay: Time::ZERO,
             handshake: Time::ZERO,
@@ -441,11 +476,16 @@ mod tests {
             hedging: false,
             retry_backoff: None,
             cross_dc: None,
-        };
+        }
+    }
+
+    #[test]
+    fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
+        let mut rng = SimRng::new(5);
         let mut choosers = Choosers::new(
             (1, &[]),
             (vec![1.0; 4], vec![1.0]),
-            (None, true, &timing),
+            (None, true, &untimed()),
             (PolicyKind::PeakEwma, 2),
             &mut rng,
         );

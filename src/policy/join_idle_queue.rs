@@ -10,37 +10,50 @@
 //! chooser since. So the chooser takes the freshest report first (the paper
 //! takes the oldest; with several slots per server and sessions that come
 //! back to their chooser, oldest-first sends requests to servers long since
-//! busy, and does worse than random), and keeps at most one report per
-//! server of its pool, the oldest falling off.
+//! busy, and does worse than random), and keeps as many reports as its pool
+//! has servers, the oldest falling off.
+//!
+//! The idle queue is what the chooser has heard, so it lives with the
+//! chooser ([`IdleQueue`], kept by server, which outlasts a policy rebuilt
+//! over a changed pool); the chooser takes the freshest report for each
+//! pick and the policy sees it as [`View::idle`].
 
 use super::{Pick, Policy, View};
 use crate::rng::{Draw, SimRng};
 use std::collections::VecDeque;
 
-pub struct JoinIdleQueue {
-    idle: VecDeque<usize>,
-    capacity: usize,
-}
-
-impl JoinIdleQueue {
-    pub fn new(pool_len: usize) -> JoinIdleQueue {
-        JoinIdleQueue { idle: VecDeque::new(), capacity: pool_len.max(1) }
-    }
-}
+pub struct JoinIdleQueue;
 
 impl Policy for JoinIdleQueue {
     fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
-        match self.idle.pop_back() {
-            Some(position) if position < view.pool_len() => Pick::at(position),
-            _ => Pick::at(rng.index(view.pool_len())),
+        match view.idle {
+            Some(position) => Pick::at(position),
+            None => Pick::at(rng.index(view.pool_len())),
         }
     }
+}
 
-    fn on_idle(&mut self, position: usize) {
-        if self.idle.len() == self.capacity {
-            self.idle.pop_front();
+/// The servers that fell idle and told a chooser, freshest last.
+#[derive(Default)]
+pub struct IdleQueue(VecDeque<u32>);
+
+impl IdleQueue {
+    /// `server` fell idle and told the chooser, whose pool holds `pool_len` servers.
+    pub fn heard(&mut self, server: u32, pool_len: usize) {
+        if self.0.len() >= pool_len.max(1) {
+            self.0.pop_front();
         }
-        self.idle.push_back(position);
+        self.0.push_back(server);
+    }
+
+    /// The freshest report, taken off the queue.
+    pub fn take(&mut self) -> Option<u32> {
+        self.0.pop_back()
+    }
+
+    /// Forgets every report.
+    pub fn clear(&mut self) {
+        self.0.clear();
     }
 }
 
@@ -50,18 +63,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn takes_the_freshest_report_first_and_keeps_one_per_server() {
-        let known = [Known::default(); 3];
-        let loads = [0; 3];
-        let mut policy = JoinIdleQueue::new(3);
-        let mut rng = SimRng::new(2);
-        for position in [2, 0, 1, 1] {
-            policy.on_idle(position);
+    fn takes_the_freshest_report_first_and_keeps_one_per_server_of_the_pool() {
+        let mut queue = IdleQueue::default();
+        for server in [2, 0, 1, 1] {
+            queue.heard(server, 3);
         }
         // Four reports, room for three: the first (2) fell off.
-        let picks: Vec<usize> =
-            (0..3).map(|_| policy.pick(&view(&known, &loads), &mut rng).position).collect();
-        assert_eq!(picks, [1, 1, 0]);
-        assert!(policy.pick(&view(&known, &loads), &mut rng).position < 3);
+        let taken: Vec<_> = std::iter::from_fn(|| queue.take()).collect();
+        assert_eq!(taken, [1, 1, 0]);
+    }
+
+    #[test]
+    fn picks_the_reported_server_or_else_at_random() {
+        let known = [Known::default(); 3];
+        let loads = [0; 3];
+        let mut rng = SimRng::new(2);
+        let reported = View { idle: Some(2), ..view(&known, &loads) };
+        assert_eq!(JoinIdleQueue.pick(&reported, &mut rng).position, 2);
+        let counts = (0..3000).fold([0; 3], |mut counts, _| {
+            counts[JoinIdleQueue.pick(&view(&known, &loads), &mut rng).position] += 1;
+            counts
+        });
+        assert!(counts.iter().all(|&c| c > 800), "{counts:?}");
     }
 }

@@ -22,7 +22,7 @@ mod weighted_random;
 mod weighted_round_robin;
 
 pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
-pub use join_idle_queue::JoinIdleQueue;
+pub use join_idle_queue::{IdleQueue, JoinIdleQueue};
 pub use least_loaded::LeastLoaded;
 pub use lowest::lowest;
 pub use peak_ewma::{PeakAverage, PeakEwma};
@@ -60,6 +60,9 @@ pub struct View<'a> {
     pub placement: Option<&'a dyn Placement>,
     /// For a policy that times round trips, what the chooser has timed.
     pub round_trips: RoundTrips<'a>,
+    /// For a policy that hears from idle servers, the pool position of the
+    /// freshest that told the chooser it fell idle, taken for this pick.
+    pub idle: Option<usize>,
 }
 
 /// The round trips a chooser has timed: an average per pool position
@@ -158,10 +161,6 @@ pub trait Policy {
     fn compared(&self, _view: &View, _into: &mut Vec<Seen>) -> Option<Compared> {
         None
     }
-
-    /// The server at `position` fell idle and told this chooser. Told only
-    /// to policies whose kind [`PolicyKind::hears_idle_servers`].
-    fn on_idle(&mut self, _position: usize) {}
 }
 
 /// Builds a chooser's policy for `kind`: `choices` is d for the best-of-d
@@ -179,7 +178,7 @@ pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) 
         PolicyKind::LeastWork => Box::new(LeastLoaded::new(Signal::Work)),
         PolicyKind::LeastRequest => Box::new(BestOfD::new(choices as usize, Signal::InFlight)),
         PolicyKind::PeakEwma => Box::<PeakEwma>::default(),
-        PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue::new(pool_len)),
+        PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue),
         PolicyKind::WeightedRoundRobin => {
             Box::new(WeightedRoundRobin::new(weights, rng.index(pool_len.max(1))))
         }
@@ -285,6 +284,7 @@ pub(crate) mod testing {
             key: None,
             placement: None,
             round_trips: RoundTrips::default(),
+            idle: None,
         }
     }
 }
