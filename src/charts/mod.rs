@@ -24,7 +24,9 @@ pub mod topology_legend;
 
 pub use capacity::draw as capacity;
 pub use clients::draw as clients;
-pub use compare::{series as compare_series, sessions as compare_sessions};
+pub use compare::{
+    percentiles as compare_percentiles, series as compare_series, sessions as compare_sessions,
+};
 pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
 pub use markers::{server_events, Marker, SettingsChanges};
@@ -38,6 +40,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub type Drawn = Result<(), Box<dyn std::error::Error>>;
+
+/// What a chart of named lines gives back: the names of those it drew.
+pub type Lines = Result<Vec<&'static str>, Box<dyn std::error::Error>>;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 

@@ -146,6 +146,11 @@ impl Canvases {
         self.slots.iter().flat_map(|slot| slot.figure.inputs()).collect()
     }
 
+    /// Each chart's name and the names of the lines its figure drew last.
+    pub fn lines(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        self.slots.iter().map(|slot| (slot.chart.key(), slot.figure.lines())).collect()
+    }
+
     /// The view's colours.
     pub fn palette(&self) -> &Palette {
         &self.palette
