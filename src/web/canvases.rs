@@ -21,6 +21,10 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 /// so many times this while the simulation runs).
 const CHART_INTERVAL_MS: f64 = 120.0;
 
+/// In the presenter view a chart's text is at least this many times its
+/// base size, for a room that reads it from afar.
+const PRESENTER_TYPE_SCALE: f64 = 1.5;
+
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
 const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 13] = [
@@ -69,6 +73,8 @@ pub struct Canvases {
     legend: Vec<(Mark, HtmlElement)>,
     slots: Vec<Slot>,
     palette: Palette,
+    /// The presenter view: larger text on the charts.
+    presenting: bool,
     next_chart: usize,
     last_chart_ms: f64,
 }
@@ -76,13 +82,14 @@ pub struct Canvases {
 impl Canvases {
     /// Builds the topology into `pane`, its legend into `stage`, and a
     /// figure for each of `charts` into `figures`; colours come from the
-    /// view's `root`.
+    /// view's `root`, and the charts' type size from whether it is
+    /// `presenting`.
     pub fn build(
         root: &Element,
         (pane, stage): (&Element, &Element),
         figures: &Element,
-        charts: &[Chart],
-        metric: SeriesMetric,
+        (charts, metric): (&[Chart], SeriesMetric),
+        presenting: bool,
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
         let label = "Clients, balancers and servers; dots are requests travelling between them";
@@ -105,6 +112,7 @@ impl Canvases {
             legend,
             slots,
             palette: Palette::read(root),
+            presenting,
             next_chart: 0,
             last_chart_ms: f64::NEG_INFINITY,
         })
@@ -113,6 +121,13 @@ impl Canvases {
     /// Re-reads the palette (the colour scheme changed) and redraws all.
     pub fn restyle(&mut self) {
         self.palette = Palette::read(&self.root);
+        self.invalidate();
+    }
+
+    /// The view enters or leaves the presenter view: the charts are drawn
+    /// again in its type size.
+    pub fn set_presenting(&mut self, presenting: bool) {
+        self.presenting = presenting;
         self.invalidate();
     }
 
@@ -217,6 +232,15 @@ impl Canvases {
         self.each(|figure| figure.show_for(sim));
     }
 
+    /// How a chart on `surface` is drawn in this view: in its colours, at
+    /// the surface's density, its text sized for the surface's width and,
+    /// in the presenter view, for a room.
+    fn chart_style(&self, surface: &Surface) -> ChartStyle {
+        let fitted = ChartStyle::type_scale_for(surface.width);
+        let type_scale = if self.presenting { fitted.max(PRESENTER_TYPE_SCALE) } else { fitted };
+        ChartStyle { palette: self.palette.charts(), scale: surface.scale, type_scale }
+    }
+
     /// Draws another simulation's topology (compare mode's twin) on
     /// `surface`, in this view's colours.
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
@@ -265,12 +289,8 @@ impl Canvases {
             self.slots.iter_mut().for_each(|slot| slot.stale = false);
             return;
         };
+        let style = self.chart_style(&self.slots[index].surface);
         let slot = &mut self.slots[index];
-        let style = ChartStyle {
-            palette: self.palette.charts(),
-            scale: slot.surface.scale,
-            type_scale: ChartStyle::type_scale_for(slot.surface.width),
-        };
         draw_slot(slot, &Frame { sim, twin, snapshot, decision: focus.decision, style: &style });
         slot.stale = false;
         self.next_chart = (index + 1) % count;

@@ -112,6 +112,7 @@ impl View {
             let _ = self.root.class_list().remove_1("settings-shown");
         }
         let _ = crate::web::parts::apply_look(&self.root, &self.options);
+        self.parts.canvases.set_presenting(self.options.presenter);
         self.settings_changed();
     }
 
