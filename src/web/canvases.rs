@@ -11,6 +11,7 @@ use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
+use lbsim::engine::Decision;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -24,6 +25,10 @@ const CHART_INTERVAL_MS: f64 = 120.0;
 /// In the presenter view a chart's text is at least this many times its
 /// base size, for a room that reads it from afar.
 const PRESENTER_TYPE_SCALE: f64 = 1.5;
+
+/// A chart drawn for a picture while it has no room on the page (a tab not
+/// shown) is at least this big (CSS pixels): a picture of its own.
+const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
@@ -241,6 +246,41 @@ impl Canvases {
         ChartStyle { palette: self.palette.charts(), scale: surface.scale, type_scale }
     }
 
+    /// A PNG, as a data URL, of canvas `index` of [`Canvases::elements`]
+    /// (the topology, then each chart): as it is drawn, or, for a chart
+    /// with no room on the page (its tab not shown), drawn afresh on a
+    /// canvas of its own, as large as the largest chart shown and at least
+    /// [`PICTURE_LEAST`].
+    pub fn picture_url(
+        &mut self,
+        index: usize,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        snapshot: &Snapshot,
+        decision: Option<&Decision>,
+    ) -> Result<String, JsValue> {
+        let Some(chart) = index.checked_sub(1) else { return self.topology.canvas.to_data_url() };
+        let shown = self.slots.iter().filter(|slot| has_room(slot)).map(|slot| &slot.surface);
+        let (width, height) = shown.fold(PICTURE_LEAST, |(w, h), s| (w.max(s.width), h.max(s.height)));
+        let slot = self.slots.get(chart).ok_or_else(|| JsValue::from_str("no such chart"))?;
+        if has_room(slot) {
+            return slot.surface.canvas.to_data_url();
+        }
+        let mut surface = Surface::new(dom::create("canvas", "")?)?;
+        surface.scale = dom::window().device_pixel_ratio().max(1.0);
+        (surface.width, surface.height) = (width, height);
+        surface.canvas.set_width((width * surface.scale).round() as u32);
+        surface.canvas.set_height((height * surface.scale).round() as u32);
+        let style = self.chart_style(&surface);
+        let slot = &mut self.slots[chart];
+        draw_figure(
+            slot.chart,
+            slot.figure.as_mut(),
+            &surface,
+            &Frame { sim, twin, snapshot, decision, style: &style },
+        );
+        surface.canvas.to_data_url()
+    }
+
     /// Draws another simulation's topology (compare mode's twin) on
     /// `surface`, in this view's colours.
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
@@ -291,27 +331,32 @@ impl Canvases {
         };
         let style = self.chart_style(&self.slots[index].surface);
         let slot = &mut self.slots[index];
-        draw_slot(slot, &Frame { sim, twin, snapshot, decision: focus.decision, style: &style });
+        let frame = Frame { sim, twin, snapshot, decision: focus.decision, style: &style };
+        draw_figure(slot.chart, slot.figure.as_mut(), &slot.surface, &frame);
         slot.stale = false;
         self.next_chart = (index + 1) % count;
         self.last_chart_ms = now_ms;
     }
 }
 
+/// Whether a slot's canvas has room on the page now.
+fn has_room(slot: &Slot) -> bool {
+    slot.surface.width > 0.0 && slot.surface.height > 0.0
+}
+
 /// The index of each of `slots` with room to draw, in turn from `from`.
 fn in_turn(slots: &[Slot], from: usize) -> impl Iterator<Item = usize> + '_ {
     let count = slots.len();
-    let has_room = |slot: &Slot| slot.surface.width > 0.0 && slot.surface.height > 0.0;
     (0..count).map(move |k| (from + k) % count).filter(move |i| has_room(&slots[*i]))
 }
 
-/// Draws `slot`'s figure on its canvas, saying why in the console if it
-/// cannot.
-fn draw_slot(slot: &mut Slot, frame: &Frame) {
-    let Some(backend) = CanvasBackend::with_canvas_object(slot.surface.canvas.clone()) else { return };
+/// Draws `figure`, the view's `chart`, on `surface`, saying why in the
+/// console if it cannot.
+fn draw_figure(chart: Chart, figure: &mut dyn Figure, surface: &Surface, frame: &Frame) {
+    let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
     let area = backend.into_drawing_area();
-    let drawn = slot.figure.draw(&area, frame);
+    let drawn = figure.draw(&area, frame);
     if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
-        web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", slot.chart.key())));
+        web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", chart.key())));
     }
 }
