@@ -22,13 +22,6 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 /// so many times this while the simulation runs).
 const CHART_INTERVAL_MS: f64 = 120.0;
 
-/// In the presenter view a chart's text is up to this many times its base
-/// size, for a room that reads it from afar...
-const PRESENTER_TYPE_SCALE: f64 = 1.5;
-/// ...growing with the chart's width: this many CSS pixels of width per
-/// unit of scale, so that a narrow chart's ticks still fit side by side.
-const PRESENTER_PX_PER_SCALE: f64 = 250.0;
-
 /// A chart drawn for a picture while it has no room on the page (a tab not
 /// shown) is at least this big (CSS pixels): a picture of its own.
 const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
@@ -243,11 +236,12 @@ impl Canvases {
     /// How a chart on `surface` is drawn in this view: in its colours, at
     /// the surface's density, its text sized for the surface's width and,
     /// in the presenter view, for a room.
-    fn chart_style(&self, surface: &Surface) -> ChartStyle {
-        let fitted = ChartStyle::type_scale_for(surface.width);
-        let presenting = (surface.width / PRESENTER_PX_PER_SCALE).clamp(1.0, PRESENTER_TYPE_SCALE);
-        let type_scale = if self.presenting { fitted.max(presenting) } else { fitted };
-        ChartStyle { palette: self.palette.charts(), scale: surface.scale, type_scale }
+    pub fn chart_style(&self, surface: &Surface) -> ChartStyle {
+        ChartStyle {
+            palette: self.palette.charts(),
+            scale: surface.scale,
+            type_scale: ChartStyle::type_scale_for(surface.width, self.presenting),
+        }
     }
 
     /// A PNG, as a data URL, of canvas `index` of [`Canvases::elements`]
