@@ -180,6 +180,33 @@ fn the_lines_names_stay_inside_a_live_chart_whose_axis_scrolls() {
 }
 
 #[test]
+fn compare_mode_draws_both_runs_lines_each_named_with_its_side() {
+    let mut power = Scenario::default();
+    power.set("policy", "power-of-d").unwrap();
+    let sides = [series(&power, 20.0), series(&Scenario::default(), 20.0)];
+    let size = (480, 260);
+    let mut drawn_names = Vec::new();
+    let drawn = svg(size, |area| {
+        let plotted = (SeriesMetric::QueueTime, None);
+        drawn_names =
+            charts::compare_percentiles(area, [&sides[0], &sides[1]], plotted, Span::Live, &[], &STYLE)
+                .unwrap();
+    });
+    drawn_names.sort_unstable();
+    assert_eq!(drawn_names, ["A p50", "A p90", "A p99", "B p50", "B p90", "B p99"]);
+    let texts = texts_of(&drawn);
+    assert_inside(&texts, size);
+    let mut names: Vec<&Text> = texts.iter().filter(|t| drawn_names.contains(&t.words.as_str())).collect();
+    assert_eq!(names.len(), 6);
+    names.sort_by(|a, b| a.y.total_cmp(&b.y));
+    for (a, b) in names.iter().zip(names.iter().skip(1)) {
+        assert!(b.y - a.y >= a.size, "{} and {} overprint", a.words, b.words);
+    }
+    // A's lines are 2.5 px wide, B's thinner (1.5 px, drawn 2 px wide).
+    assert!(!line_ys(&drawn, "3").is_empty() && !line_ys(&drawn, "2").is_empty());
+}
+
+#[test]
 fn the_theory_level_is_named_above_the_curves() {
     let series = series(&Scenario::default(), 20.0);
     let drawn = svg((800, 450), |area| {

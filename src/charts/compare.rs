@@ -2,11 +2,13 @@
 //! changed, as `lbsim compare` runs them. Either their client-experience
 //! curves or their p99 over simulated time. A is dashed in the muted colour,
 //! as the lab draws the curve from before a change, B solid; a legend above
-//! the chart names them by the settings that differ.
+//! the chart names them by the settings that differ. And the lab's compare
+//! mode, live: both runs' p50, p90 and p99, B's in the muted colour.
 
-use super::percentiles::{over_time, Trace};
+use super::markers::Marker;
+use super::percentiles::{over_time, percentile_colours, run_traces, theory_level, Trace};
 use super::stroke::{legend_above, Chip, Stroke};
-use super::{clients, ChartStyle, Drawn, SeriesMetric, Span};
+use super::{clients, ChartStyle, Drawn, Lines, SeriesMetric, Span};
 use crate::metrics::SamplePoint;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -61,5 +63,32 @@ where
         Trace { name: "A p99", stroke: a, series: sides[0].1, percentile: 2 },
         Trace { name: "B p99", stroke: b, series: sides[1].1, percentile: 2 },
     ];
-    over_time(&area, &traces, (metric, None), Span::Whole, &[], style)
+    over_time(&area, &traces, (metric, None), Span::Whole, &[], style).map(drop)
+}
+
+/// p50, p90 and p99 of `metric` for A and B on one chart, as the lab's
+/// compare mode shows them live: A's lines in the percentiles' colours,
+/// B's thinner in the muted colour (B's colour in the lab's other charts),
+/// each percentile keeping its dash on both sides; each line is named with
+/// its side ("A p99", "B p99"). The theory level is A's, and the caller's
+/// legend names it, the sides, and what the colours mean; returns the
+/// names of the lines drawn.
+pub fn percentiles<'s, DB, S>(
+    area: &DrawingArea<DB, Shift>,
+    sides: [S; 2],
+    (metric, theory_ms): (SeriesMetric, Option<f64>),
+    span: Span,
+    markers: &[Marker],
+    style: &ChartStyle,
+) -> Lines
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    S: IntoIterator<Item = &'s SamplePoint> + Copy,
+    S::IntoIter: DoubleEndedIterator + Clone,
+{
+    let a = run_traces(sides[0], ["A p99", "A p90", "A p50"], percentile_colours(style), 2.5);
+    let b = run_traces(sides[1], ["B p99", "B p90", "B p50"], [style.palette.muted; 3], 1.5);
+    let traces: Vec<Trace<S>> = a.into_iter().chain(b).collect();
+    over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
 }

@@ -24,7 +24,9 @@ pub mod topology_legend;
 
 pub use capacity::draw as capacity;
 pub use clients::draw as clients;
-pub use compare::{series as compare_series, sessions as compare_sessions};
+pub use compare::{
+    percentiles as compare_percentiles, series as compare_series, sessions as compare_sessions,
+};
 pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
 pub use markers::{server_events, Marker, SettingsChanges};
@@ -38,6 +40,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub type Drawn = Result<(), Box<dyn std::error::Error>>;
+
+/// What a chart of named lines gives back: the names of those it drew.
+pub type Lines = Result<Vec<&'static str>, Box<dyn std::error::Error>>;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
@@ -63,9 +68,16 @@ impl ChartStyle {
     }
 
     /// The type scale for a chart `width` CSS pixels wide: 1 up to 480 px,
-    /// growing with the width to 1.6.
-    pub fn type_scale_for(width: f64) -> f64 {
-        (width / 480.0).clamp(1.0, 1.6)
+    /// growing with the width to 1.6. A chart a room reads from afar (the
+    /// presenter view's, `presenting`) grows sooner, 250 px a unit, to at
+    /// least 1.5: not at once, so that a narrow one's ticks still fit side
+    /// by side.
+    pub fn type_scale_for(width: f64, presenting: bool) -> f64 {
+        let fitted = (width / 480.0).clamp(1.0, 1.6);
+        match presenting {
+            true => fitted.max((width / 250.0).clamp(1.0, 1.5)),
+            false => fitted,
+        }
     }
 
     fn stroke(&self, colour: Colour, css: f64) -> ShapeStyle {
@@ -164,4 +176,24 @@ fn nice_ceiling(v: f64) -> f64 {
         .map(|m| m * magnitude)
         .find(|c| *c >= v)
         .unwrap_or(10.0 * magnitude)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ChartStyle;
+
+    #[test]
+    fn a_presented_chart_has_larger_type_once_it_is_wide_enough() {
+        for width in [150.0, 250.0, 300.0, 375.0, 480.0, 600.0, 768.0, 1200.0] {
+            let (screen, room) =
+                (ChartStyle::type_scale_for(width, false), ChartStyle::type_scale_for(width, true));
+            assert!(room >= screen, "{width} px");
+            assert!((1.0..=1.6).contains(&screen) && (1.0..=1.6).contains(&room), "{width} px");
+        }
+        assert_eq!(ChartStyle::type_scale_for(250.0, true), 1.0);
+        assert_eq!(ChartStyle::type_scale_for(300.0, true), 1.2);
+        assert_eq!(ChartStyle::type_scale_for(375.0, true), 1.5);
+        assert_eq!(ChartStyle::type_scale_for(375.0, false), 1.0);
+        assert_eq!(ChartStyle::type_scale_for(960.0, true), 1.6);
+    }
 }

@@ -5,7 +5,7 @@
 
 use super::markers::Marker;
 use super::stroke::{legend_above, Chip, Stroke};
-use super::{nice_ceiling, ChartStyle, Drawn};
+use super::{nice_ceiling, ChartStyle, Colour, Drawn, Lines};
 use crate::metrics::SamplePoint;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -116,7 +116,8 @@ fn theory_stroke(style: &ChartStyle) -> Stroke {
 
 /// p50, p90 and p99 of `metric` over `series`, with queueing theory's mean
 /// wait as a level line where it is known (`theory_ms`, for queue time),
-/// named by the caller's legend (the browser's, in HTML beside it).
+/// named by the caller's legend (the browser's, in HTML beside it);
+/// returns the names of the lines drawn.
 pub fn draw<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     series: S,
@@ -124,26 +125,39 @@ pub fn draw<'s, DB, S>(
     span: Span,
     markers: &[Marker],
     style: &ChartStyle,
-) -> Drawn
+) -> Lines
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
     S: IntoIterator<Item = &'s SamplePoint> + Copy,
     S::IntoIter: DoubleEndedIterator + Clone,
 {
-    let palette = style.palette;
-    let line = |name, colour, dashes, percentile| Trace {
-        name,
-        stroke: Stroke { colour, width: 2.5, dashes },
-        series,
-        percentile,
-    };
-    let traces = [
-        line("p99", palette.p99, None, 2),
-        line("p90", palette.p90, Some((6.0, 4.0)), 1),
-        line("p50", palette.p50, Some((2.0, 3.0)), 0),
-    ];
+    let traces = run_traces(series, ["p99", "p90", "p50"], percentile_colours(style), 2.5);
     over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
+}
+
+/// The colours of p99, p90 and p50, in that order.
+pub(super) fn percentile_colours(style: &ChartStyle) -> [Colour; 3] {
+    [style.palette.p99, style.palette.p90, style.palette.p50]
+}
+
+/// One run's p99, p90 and p50 lines over `series`, named `names` and
+/// coloured `colours` (both in that order), `width` CSS pixels wide; each
+/// percentile has its own dash, so that its lines are told apart without
+/// their colour.
+pub(super) fn run_traces<S: Copy>(
+    series: S,
+    names: [&'static str; 3],
+    colours: [Colour; 3],
+    width: f64,
+) -> [Trace<S>; 3] {
+    const DASHES: [Option<(f64, f64)>; 3] = [None, Some((6.0, 4.0)), Some((2.0, 3.0))];
+    std::array::from_fn(|i| Trace {
+        name: names[i],
+        stroke: Stroke { colour: colours[i], width, dashes: DASHES[i] },
+        series,
+        percentile: 2 - i,
+    })
 }
 
 /// The chart with the theory level's name in a legend above it, clear of
@@ -155,7 +169,7 @@ pub fn figure<'s, DB, S>(
     span: Span,
     markers: &[Marker],
     style: &ChartStyle,
-) -> Drawn
+) -> Lines
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -173,7 +187,8 @@ where
 }
 
 /// `traces` of `metric` over simulated time, each named at its newest
-/// point, with `markers` drawn first.
+/// point, with `markers` drawn first; returns the names of the lines drawn
+/// (a trace with no samples yet has none).
 pub(super) fn over_time<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     traces: &[Trace<S>],
@@ -181,7 +196,7 @@ pub(super) fn over_time<'s, DB, S>(
     span: Span,
     markers: &[Marker],
     style: &ChartStyle,
-) -> Drawn
+) -> Lines
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -231,7 +246,7 @@ where
         let at = (x + style.px(5.0) as i32 - base.0, y - base.1);
         area.draw(&Text::new(trace.name, at, names.color(&trace.stroke.colour.rgb())))?;
     }
-    Ok(())
+    Ok(ends.iter().map(|(trace, _)| trace.name).collect())
 }
 
 /// The share of a span to leave right of the newest sample so that the

@@ -147,6 +147,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 let (sim, series) = runner::simulate_keeping_series(&scenario)?;
                 let events = charts::server_events(sim.scenario(), sim.now().as_secs());
                 charts::percentiles_figure(&area, &series, (metric, theory_ms), Span::Whole, &events, &style)
+                    .map(drop)
             }
             Figure::Clients => {
                 let (sim, _) = simulate(&runner::load(run, None)?)?;

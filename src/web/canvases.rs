@@ -11,6 +11,7 @@ use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
+use lbsim::engine::Decision;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -20,6 +21,10 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 /// Wall milliseconds between two chart redraws (each chart is redrawn every
 /// so many times this while the simulation runs).
 const CHART_INTERVAL_MS: f64 = 120.0;
+
+/// A chart drawn for a picture while it has no room on the page (a tab not
+/// shown) is at least this big (CSS pixels): a picture of its own.
+const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
@@ -69,6 +74,8 @@ pub struct Canvases {
     legend: Vec<(Mark, HtmlElement)>,
     slots: Vec<Slot>,
     palette: Palette,
+    /// The presenter view: larger text on the charts.
+    presenting: bool,
     next_chart: usize,
     last_chart_ms: f64,
 }
@@ -76,13 +83,14 @@ pub struct Canvases {
 impl Canvases {
     /// Builds the topology into `pane`, its legend into `stage`, and a
     /// figure for each of `charts` into `figures`; colours come from the
-    /// view's `root`.
+    /// view's `root`, and the charts' type size from whether it is
+    /// `presenting`.
     pub fn build(
         root: &Element,
         (pane, stage): (&Element, &Element),
         figures: &Element,
-        charts: &[Chart],
-        metric: SeriesMetric,
+        (charts, metric): (&[Chart], SeriesMetric),
+        presenting: bool,
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
         let label = "Clients, balancers and servers; dots are requests travelling between them";
@@ -105,6 +113,7 @@ impl Canvases {
             legend,
             slots,
             palette: Palette::read(root),
+            presenting,
             next_chart: 0,
             last_chart_ms: f64::NEG_INFINITY,
         })
@@ -113,6 +122,13 @@ impl Canvases {
     /// Re-reads the palette (the colour scheme changed) and redraws all.
     pub fn restyle(&mut self) {
         self.palette = Palette::read(&self.root);
+        self.invalidate();
+    }
+
+    /// The view enters or leaves the presenter view: the charts are drawn
+    /// again in its type size.
+    pub fn set_presenting(&mut self, presenting: bool) {
+        self.presenting = presenting;
         self.invalidate();
     }
 
@@ -144,6 +160,11 @@ impl Canvases {
     /// What a person can press or choose in the figures.
     pub fn inputs(&self) -> Vec<(HtmlElement, Input)> {
         self.slots.iter().flat_map(|slot| slot.figure.inputs()).collect()
+    }
+
+    /// Each chart's name and the names of the lines its figure drew last.
+    pub fn lines(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        self.slots.iter().map(|slot| (slot.chart.key(), slot.figure.lines())).collect()
     }
 
     /// The view's colours.
@@ -212,6 +233,52 @@ impl Canvases {
         self.each(|figure| figure.show_for(sim));
     }
 
+    /// How a chart on `surface` is drawn in this view: in its colours, at
+    /// the surface's density, its text sized for the surface's width and,
+    /// in the presenter view, for a room.
+    pub fn chart_style(&self, surface: &Surface) -> ChartStyle {
+        ChartStyle {
+            palette: self.palette.charts(),
+            scale: surface.scale,
+            type_scale: ChartStyle::type_scale_for(surface.width, self.presenting),
+        }
+    }
+
+    /// A PNG, as a data URL, of canvas `index` of [`Canvases::elements`]
+    /// (the topology, then each chart): as it is drawn, or, for a chart
+    /// with no room on the page (its tab not shown), drawn afresh on a
+    /// canvas of its own, as large as the largest chart shown and at least
+    /// [`PICTURE_LEAST`].
+    pub fn picture_url(
+        &mut self,
+        index: usize,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        snapshot: &Snapshot,
+        decision: Option<&Decision>,
+    ) -> Result<String, JsValue> {
+        let Some(chart) = index.checked_sub(1) else { return self.topology.canvas.to_data_url() };
+        let shown = self.slots.iter().filter(|slot| has_room(slot)).map(|slot| &slot.surface);
+        let (width, height) = shown.fold(PICTURE_LEAST, |(w, h), s| (w.max(s.width), h.max(s.height)));
+        let slot = self.slots.get(chart).ok_or_else(|| JsValue::from_str("no such chart"))?;
+        if has_room(slot) {
+            return slot.surface.canvas.to_data_url();
+        }
+        let mut surface = Surface::new(dom::create("canvas", "")?)?;
+        surface.scale = dom::window().device_pixel_ratio().max(1.0);
+        (surface.width, surface.height) = (width, height);
+        surface.canvas.set_width((width * surface.scale).round() as u32);
+        surface.canvas.set_height((height * surface.scale).round() as u32);
+        let style = self.chart_style(&surface);
+        let slot = &mut self.slots[chart];
+        draw_figure(
+            slot.chart,
+            slot.figure.as_mut(),
+            &surface,
+            &Frame { sim, twin, snapshot, decision, style: &style },
+        );
+        surface.canvas.to_data_url()
+    }
+
     /// Draws another simulation's topology (compare mode's twin) on
     /// `surface`, in this view's colours.
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
@@ -260,33 +327,34 @@ impl Canvases {
             self.slots.iter_mut().for_each(|slot| slot.stale = false);
             return;
         };
+        let style = self.chart_style(&self.slots[index].surface);
         let slot = &mut self.slots[index];
-        let style = ChartStyle {
-            palette: self.palette.charts(),
-            scale: slot.surface.scale,
-            type_scale: ChartStyle::type_scale_for(slot.surface.width),
-        };
-        draw_slot(slot, &Frame { sim, twin, snapshot, decision: focus.decision, style: &style });
+        let frame = Frame { sim, twin, snapshot, decision: focus.decision, style: &style };
+        draw_figure(slot.chart, slot.figure.as_mut(), &slot.surface, &frame);
         slot.stale = false;
         self.next_chart = (index + 1) % count;
         self.last_chart_ms = now_ms;
     }
 }
 
+/// Whether a slot's canvas has room on the page now.
+fn has_room(slot: &Slot) -> bool {
+    slot.surface.width > 0.0 && slot.surface.height > 0.0
+}
+
 /// The index of each of `slots` with room to draw, in turn from `from`.
 fn in_turn(slots: &[Slot], from: usize) -> impl Iterator<Item = usize> + '_ {
     let count = slots.len();
-    let has_room = |slot: &Slot| slot.surface.width > 0.0 && slot.surface.height > 0.0;
     (0..count).map(move |k| (from + k) % count).filter(move |i| has_room(&slots[*i]))
 }
 
-/// Draws `slot`'s figure on its canvas, saying why in the console if it
-/// cannot.
-fn draw_slot(slot: &mut Slot, frame: &Frame) {
-    let Some(backend) = CanvasBackend::with_canvas_object(slot.surface.canvas.clone()) else { return };
+/// Draws `figure`, the view's `chart`, on `surface`, saying why in the
+/// console if it cannot.
+fn draw_figure(chart: Chart, figure: &mut dyn Figure, surface: &Surface, frame: &Frame) {
+    let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
     let area = backend.into_drawing_area();
-    let drawn = slot.figure.draw(&area, frame);
+    let drawn = figure.draw(&area, frame);
     if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
-        web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", slot.chart.key())));
+        web_sys::console::warn_1(&JsValue::from_str(&format!("{} chart: {error}", chart.key())));
     }
 }

@@ -4,11 +4,11 @@
 //! a progress bar, then p99 against load for each policy drawn with the
 //! objective and the capacities marked.
 
+use super::canvases::Canvases;
 use super::dom::{self, Ids};
 use super::surface::Surface;
-use super::theme::Palette;
 use lbsim::capacity::{Objective, Search, MOST_PROBES};
-use lbsim::charts::{self, ChartStyle};
+use lbsim::charts;
 use lbsim::scenario::PolicyKind;
 use lbsim::Scenario;
 use plotters::prelude::*;
@@ -120,8 +120,9 @@ impl CapacityPanel {
         self.searches.iter().any(|s| !s.done())
     }
 
-    /// One frame's slice of the search; draws the curves when it ends.
-    pub fn frame(&mut self, palette: &Palette) {
+    /// One frame's slice of the search; draws the curves when it ends,
+    /// in the view's chart style (`canvases`').
+    pub fn frame(&mut self, canvases: &Canvases) {
         if !self.running() {
             return;
         }
@@ -130,7 +131,7 @@ impl CapacityPanel {
         }
         self.show_progress();
         if !self.running() {
-            self.draw(palette);
+            self.draw(canvases);
         }
     }
 
@@ -163,15 +164,11 @@ impl CapacityPanel {
         self.status.set_text_content(Some(text));
     }
 
-    fn draw(&mut self, palette: &Palette) {
+    fn draw(&mut self, canvases: &Canvases) {
         self.chart.fit();
         let Some(backend) = CanvasBackend::with_canvas_object(self.chart.canvas.clone()) else { return };
         let area = backend.into_drawing_area();
-        let style = ChartStyle {
-            palette: palette.charts(),
-            scale: self.chart.scale,
-            type_scale: ChartStyle::type_scale_for(self.chart.width),
-        };
+        let style = canvases.chart_style(&self.chart);
         let outcomes: Vec<_> = self.searches.iter().map(Search::outcome).collect();
         let drawn = charts::capacity(&area, &outcomes, self.objective, &style);
         if let Err(error) = drawn.and_then(|()| area.present().map_err(|e| e.to_string().into())) {

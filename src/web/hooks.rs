@@ -73,7 +73,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `keyServers(count)`: under a placement scheme, the server of each of
 ///   keys `0..count` before any load, as the first chooser places them;
 /// - `decision()`: the decision the topology shows, with its sentence and
-///   where its winner was ringed, as JSON, or undefined.
+///   where its winner was ringed, as JSON, or undefined;
+/// - `chartLines()`: each chart's name and the names of the lines it drew
+///   last ("p99", or in compare mode "A p99" and "B p99"), as JSON.
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
@@ -151,6 +153,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let decision = move || reader.borrow().decision_json();
     set("decision", Closure::<dyn Fn() -> Option<String>>::new(decision).into_js_value())?;
+    let reader = view.clone();
+    let lines = move || reader.borrow().chart_lines_json();
+    set("chartLines", Closure::<dyn Fn() -> String>::new(lines).into_js_value())?;
     Ok(hooks)
 }
 

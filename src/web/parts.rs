@@ -99,8 +99,14 @@ impl Parts {
             false => (stage.clone(), None),
         };
         let readouts = Readouts::build(&pane, &ids)?;
-        let canvases =
-            Canvases::build(root, (&pane, &stage), &figures, &options.charts, options.metric, &ids)?;
+        let canvases = Canvases::build(
+            root,
+            (&pane, &stage),
+            &figures,
+            (&options.charts, options.metric),
+            options.presenter,
+            &ids,
+        )?;
         let decision = DecisionCaption::build(&pane, &ids)?;
         let capacity = match kind {
             Kind::Lab => Some(CapacityPanel::build(&figures, &ids)?),

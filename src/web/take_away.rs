@@ -94,6 +94,14 @@ impl TakeAway {
         }
     }
 
+    /// What the picture of canvas `index` is called in its file's name
+    /// ("topology", "percentiles"), if it is offered: none of a canvas
+    /// hidden for now.
+    pub fn picture_part(&self, index: usize) -> Option<String> {
+        let canvas = self.canvases.get(index).filter(|canvas| !hidden(canvas))?;
+        Some(canvas.id().rsplit('-').next().unwrap_or("chart").to_string())
+    }
+
     /// Downloads `what` of `sim`, its files named after `name`.
     pub fn download(&self, what: Download, name: &str, sim: &Simulation) {
         let seed = sim.scenario().seed;
@@ -105,17 +113,9 @@ impl TakeAway {
             Download::Servers => {
                 save_text(&export::file_name(name, seed, "servers.csv"), &export::servers_csv(&sim.summary()))
             }
-            Download::Picture(index) => match self.canvases.get(index).filter(|c| !hidden(c)) {
-                Some(canvas) => {
-                    let part = canvas.id().rsplit('-').next().unwrap_or("chart").to_string();
-                    canvas.to_data_url().and_then(|url| {
-                        save_url(&export::file_name(name, seed, &format!("{part}.png")), &url)
-                    })
-                }
-                None => Ok(()),
-            },
-            // The view composes these from its parts (see `View::download`).
-            Download::Poster | Download::Clip => Ok(()),
+            // The view draws or composes these from its parts (see
+            // `View::download`).
+            Download::Picture(_) | Download::Poster | Download::Clip => Ok(()),
         };
         if let Err(error) = result {
             web_sys::console::error_1(&error);

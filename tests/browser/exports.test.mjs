@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { browser, server, useBrowser } from './lib.mjs';
+import { join } from 'node:path';
+import { ARTIFACTS, browser, server, useBrowser } from './lib.mjs';
 
 useBrowser();
 
@@ -58,8 +59,8 @@ test("an embed's poster holds its picture, charts and sentence, named after the 
   const texts = textChunks(poster.body);
   assert.ok(texts.Description?.includes(sentence.slice(0, 60)), `the poster's description: ${texts.Description}`);
   assert.ok(poster.body.length > 10_000, `the poster is ${poster.body.length} bytes`);
-  await mkdir('tests/browser/artifacts', { recursive: true });
-  await writeFile('tests/browser/artifacts/export-poster.png', poster.body);
+  await mkdir(ARTIFACTS, { recursive: true });
+  await writeFile(join(ARTIFACTS, 'export-poster.png'), poster.body);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -80,6 +81,49 @@ test('a clip records a few seconds of the running view as WebM, and the button s
   assert.ok(clip.includes(Buffer.from('webm')), 'the EBML document type is webm');
   assert.ok(clip.length > 20_000, `the clip is ${clip.length} bytes`);
   assert.match(await page.textContent('#download-clip'), /^Clip/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+/** The PNG `body`, decoded in `page`: its size and the share of its pixels
+ * that differ from its top-left corner's (the chart's background). */
+const pictureOf = (page, body) => page.evaluate(async (base64) => {
+  const image = new Image();
+  image.src = `data:image/png;base64,${base64}`;
+  await image.decode();
+  const canvas = new OffscreenCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, image.width, image.height);
+  let drawn = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) drawn += 1;
+  }
+  return { width: image.width, height: image.height, drawn: drawn / (data.length / 4) };
+}, body.toString('base64'));
+
+test("an embed's charts folded into tabs each give a drawn PNG, the one whose tab was never shown too", async () => {
+  const { page, errors } = await openWithDownloads('embed.html#charts=percentiles,clients&seed=3', 680, 400);
+  assert.ok(await page.evaluate(() => document.querySelector('.lbsim-view').classList.contains('fold-charts')),
+    'at 680 × 400 the two charts are tabs');
+  const shown = await page.evaluate(() => {
+    const canvas = document.getElementById('chart-percentiles');
+    return { width: canvas.clientWidth, height: canvas.clientHeight, hidden: document.getElementById('chart-clients').clientWidth };
+  });
+  assert.equal(shown.hidden, 0, "the client-experience chart's tab is not shown");
+  await page.click('#more-toggle');
+  for (const chart of ['clients', 'percentiles']) {
+    const picture = await take(page, `download-${chart}`);
+    assert.match(picture.name, new RegExp(`^random_seed-3_lbsim-[\\d.]+_${chart}\\.png$`));
+    const { width, height, drawn } = await pictureOf(page, picture.body);
+    assert.ok(width >= shown.width && height >= shown.height,
+      `${chart}: ${width} × ${height}, the chart shown is ${shown.width} × ${shown.height}`);
+    assert.ok(drawn > 0.02, `${chart}: ${(100 * drawn).toFixed(1)}% of its pixels are drawn`);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await writeFile(join(ARTIFACTS, `export-tab-${chart}.png`), picture.body);
+  }
+  assert.equal(await page.evaluate(() => document.getElementById('chart-clients').clientWidth), 0,
+    'taking its picture leaves the tab as it was');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -109,6 +109,25 @@ test('in compare mode the client-experience chart shows B beside A', async () =>
   await page.context().close();
 });
 
+/** The names of the lines the view's percentile chart drew last. */
+const percentileLines = (page) => page.evaluate(() => JSON.parse(window.lbsim.views()[0].chartLines()).percentiles.sort());
+
+test('in compare mode the percentile chart plots B beside A, and its legend says which is which', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&versus=policy:random', width: 1280, height: 720 });
+  await page.waitForFunction(() => JSON.parse(window.lbsim.views()[0].chartLines()).percentiles.length > 3, null, { timeout: 20_000 });
+  assert.deepEqual(await percentileLines(page), ['A p50', 'A p90', 'A p99', 'B p50', 'B p90', 'B p99']);
+  const legend = await page.evaluate(() => [...document.getElementById('chart-percentiles').closest('figure')
+    .querySelectorAll('.legend li')].filter((item) => !item.hidden).map((item) => item.textContent));
+  assert.deepEqual(legend.slice(0, 4), ['A p50', 'A p90', 'A p99', 'B: random, the same percentiles in grey']);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+  // Without a twin the chart plots the one run, its lines named plainly.
+  const plain = await openApp(browser, server.url, { hash: 'policy=power-of-d', width: 1280, height: 720 });
+  await plain.page.waitForFunction(() => JSON.parse(window.lbsim.views()[0].chartLines()).percentiles.length > 0, null, { timeout: 20_000 });
+  assert.deepEqual(await percentileLines(plain.page), ['p50', 'p90', 'p99']);
+  await plain.page.context().close();
+});
+
 test('clicking a client follows its session: only its requests stand out, and the page says what they do', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'speed=0.05' });
   await page.waitForFunction(() => window.lbsim.simTime() > 200);

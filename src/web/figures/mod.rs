@@ -107,6 +107,11 @@ pub trait Figure {
     /// Compare mode: B (`label`) is what A is compared with.
     fn compare_with(&mut self, _label: &str) {}
 
+    /// The names of the lines it drew last, for a figure of named lines.
+    fn lines(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// Shows or hides itself for what `sim` runs.
     fn show_for(&mut self, _sim: &Simulation) {}
 

@@ -2,7 +2,8 @@
 //! session time over the last half minute, with the choice of which in its
 //! caption, queueing theory's level named in its legend (clear of the
 //! curves), and marks where settings changed live and where servers
-//! failed, recovered, joined or left.
+//! failed, recovered, joined or left. In compare mode it plots B's too,
+//! in grey, and its legend says which lines are A's and which B's.
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::web::dom;
@@ -22,6 +23,14 @@ pub struct Percentiles {
     theory_named: Option<String>,
     /// Live changes of settings, marked.
     changes: SettingsChanges,
+    /// The legend's texts for p50, p90 and p99, and its entry for B's
+    /// lines and that entry's text.
+    percentile_labels: Vec<HtmlElement>,
+    versus: (HtmlElement, HtmlElement),
+    /// In compare mode: B's lines are drawn too.
+    compared: bool,
+    /// The names of the lines drawn last.
+    lines: Vec<&'static str>,
 }
 
 /// The caption for `metric`: exactly what the chart plots.
@@ -52,14 +61,29 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
             ("line dotted", "var(--c-p50)", "p50"),
             ("line dashed", "var(--c-p90)", "p90"),
             ("line", "var(--c-p99)", "p99"),
+            ("line", "var(--muted)", ""),
             ("line dashed", "var(--ink)", ""),
         ],
     )?;
     let theory = entries.pop().ok_or("no legend")?;
+    let versus = entries.pop().ok_or("no legend")?;
     theory.0.set_hidden(true);
+    versus.0.set_hidden(true);
+    let percentile_labels = entries.into_iter().map(|(_, text)| text).collect();
     let canvas = canvas(figure, "", &place.canvas_id, &label(metric))?;
-    let changes = SettingsChanges::default();
-    Ok(Box::new(Percentiles { canvas, title, select, metric, theory, theory_named: None, changes }))
+    Ok(Box::new(Percentiles {
+        canvas,
+        title,
+        select,
+        metric,
+        theory,
+        theory_named: None,
+        changes: SettingsChanges::default(),
+        percentile_labels,
+        versus,
+        compared: false,
+        lines: Vec::new(),
+    }))
 }
 
 impl Percentiles {
@@ -91,7 +115,29 @@ impl Figure for Percentiles {
         markers.extend(charts::server_events(sim.scenario(), sim.now().as_secs()));
         markers.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
         let series = &sim.metrics().series;
-        charts::percentiles(area, series, (self.metric, theory), Span::Live, &markers, frame.style)
+        let plotted = (self.metric, theory);
+        let lines = match frame.twin.filter(|_| self.compared) {
+            Some(twin) => {
+                let sides = [series, &twin.metrics().series];
+                charts::compare_percentiles(area, sides, plotted, Span::Live, &markers, frame.style)
+            }
+            None => charts::percentiles(area, series, plotted, Span::Live, &markers, frame.style),
+        };
+        self.lines = lines?;
+        Ok(())
+    }
+
+    fn lines(&self) -> Vec<&'static str> {
+        self.lines.clone()
+    }
+
+    fn compare_with(&mut self, label: &str) {
+        self.compared = true;
+        for (text, percentile) in self.percentile_labels.iter().zip(["p50", "p90", "p99"]) {
+            text.set_text_content(Some(&format!("A {percentile}")));
+        }
+        self.versus.1.set_text_content(Some(&format!("B: {label}, the same percentiles in grey")));
+        self.versus.0.set_hidden(false);
     }
 
     fn settings_changing(&mut self, sim: &Simulation, _before: &str, after: &str, live: bool) {

@@ -224,7 +224,7 @@ impl View {
         self.parts.narration.announce(now_ms, self.playing, &self.snapshot);
         let searching = match &mut self.parts.capacity {
             Some(panel) => {
-                panel.frame(self.parts.canvases.palette());
+                panel.frame(&self.parts.canvases);
                 panel.running()
             }
             None => false,

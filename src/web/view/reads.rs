@@ -37,6 +37,13 @@ impl View {
         self.twin.as_ref()
     }
 
+    /// Each chart's name and the names of the lines it drew last, as a
+    /// JSON object.
+    pub fn chart_lines_json(&self) -> String {
+        let lines: std::collections::BTreeMap<_, _> = self.parts.canvases.lines().into_iter().collect();
+        serde_json::to_string(&lines).unwrap_or_default()
+    }
+
     /// The sentences under the view, as last shown.
     pub fn readback(&self) -> String {
         self.parts.narration.readback()

@@ -112,6 +112,7 @@ impl View {
             let _ = self.root.class_list().remove_1("settings-shown");
         }
         let _ = crate::web::parts::apply_look(&self.root, &self.options);
+        self.parts.canvases.set_presenting(self.options.presenter);
         self.settings_changed();
     }
 
@@ -135,7 +136,16 @@ impl View {
                 started.map(|clip| self.clip = Some(clip))
             }
             Download::Clip => Ok(()),
-            _ => {
+            Download::Picture(index) => match self.parts.take_away.picture_part(index) {
+                Some(part) => {
+                    let sims = (&self.sim, self.twin.as_ref());
+                    let decision = self.parts.decision.shown();
+                    let url = self.parts.canvases.picture_url(index, sims, &self.snapshot, decision);
+                    url.and_then(|url| crate::web::take_away::save_url(&file(&format!("{part}.png")), &url))
+                }
+                None => Ok(()),
+            },
+            Download::Series | Download::Servers => {
                 self.parts.take_away.download(what, &name, &self.sim);
                 Ok(())
             }
