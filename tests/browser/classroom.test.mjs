@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { browser, server, useBrowser, openApp, hashEntries, summary, CLI } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, summary, CLI, artifact } from './lib.mjs';
 
 useBrowser();
 
@@ -207,7 +207,7 @@ test('the capacity panel finds two policies\' capacities in slices between frame
   assert.deepEqual(outcomes.map((o) => o.capacity), native.outcomes.map((o) => o.capacity));
   assert.match(await page.textContent('#capacity-status'), /^Capacity at p99 queue time ≤ 20 ms: random 0\.\d\d, power-of-d 0\.\d\d\.$/);
   assert.notEqual(await page.evaluate(() => document.getElementById('capacity-chart').toDataURL()), before, 'the curves were drawn');
-  await page.screenshot({ path: 'tests/browser/artifacts/capacity.png' });
+  await page.screenshot({ path: artifact('capacity.png') });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

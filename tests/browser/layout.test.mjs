@@ -6,7 +6,7 @@
 // no text overprints, nothing leaves the view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, artifact } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -28,7 +28,7 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
       }
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-      await page.screenshot({ path: `tests/browser/artifacts/lab-${width}x${height}-${colorScheme}.png` });
+      await page.screenshot({ path: artifact(`lab-${width}x${height}-${colorScheme}.png`) });
       assert.deepEqual(await layoutProblems(page), []);
       assert.deepEqual(errors, []);
       await page.context().close();
@@ -53,7 +53,7 @@ for (const [width, height] of [[1024, 768], [1280, 900], [360, 780]]) {
       await page.waitForFunction(() => window.lbsim.simTime() > 1000);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-      await page.screenshot({ path: `tests/browser/artifacts/lab-${width}x${height}-${colorScheme}.png` });
+      await page.screenshot({ path: artifact(`lab-${width}x${height}-${colorScheme}.png`) });
       assert.deepEqual(errors, []);
       await page.context().close();
     }

@@ -5,7 +5,7 @@ import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -128,6 +128,12 @@ export function drawnFraction(page, id) {
     const total = data.length / 4;
     return total === 0 ? 0 : (total - background) / total;
   }, id);
+}
+
+/** Where a screenshot called `name` goes (in ARTIFACTS, made if missing), whatever the working directory. */
+export function artifact(name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
 }
 
 export async function screenshot(page, name) {

@@ -8,7 +8,7 @@
 // it. A screenshot of each kind of case lands in tests/browser/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp } from './lib.mjs';
+import { browser, server, useBrowser, openApp, artifact } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -45,7 +45,7 @@ for (const [width, height] of SIZES) {
         await settle(page, `#${id}`, colorScheme === 'light' ? 1300 : 300);
         for (const problem of await layoutProblems(page, `#${id}`)) problems.push(`${colorScheme} ${id}: ${problem}`);
         if (index < 2 || id === 'sim-keys' || (colorScheme === 'dark' && index === ids.length - 1)) {
-          await page.screenshot({ path: `tests/browser/artifacts/shape-explain-${id}-${width}x${height}-${colorScheme}.png` });
+          await page.screenshot({ path: artifact(`shape-explain-${id}-${width}x${height}-${colorScheme}.png`) });
         }
       }
     }
@@ -81,7 +81,7 @@ for (const [width, height] of [[1280, 720], [1920, 1080], [390, 844]]) {
       await page.waitForTimeout(300);
       for (const problem of await layoutProblems(page)) problems.push(`${mode}: ${problem}`);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: `tests/browser/artifacts/shape-lab-${mode}-${width}x${height}.png` });
+      await page.screenshot({ path: artifact(`shape-lab-${mode}-${width}x${height}.png`) });
       assert.deepEqual(errors, [], `${mode}: ${errors}`);
       await page.context().close();
     }
@@ -116,7 +116,7 @@ for (const [width, height] of [[640, 400], [680, 400], [800, 600], [1280, 720]])
       });
       if (fit.scrolls > 0) problems.push(`${name}: the embed's document is ${fit.scrolls} px taller than its frame`);
       if (fit.share < 0.4) problems.push(`${name}: the picture covers ${(100 * fit.share).toFixed(0)}% of the frame`);
-      await page.screenshot({ path: `tests/browser/artifacts/shape-embed-${name}-${width}x${height}.png` });
+      await page.screenshot({ path: artifact(`shape-embed-${name}-${width}x${height}.png`) });
       assert.deepEqual(errors, [], `${name}: ${errors}`);
       await page.context().close();
     }

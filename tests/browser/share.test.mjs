@@ -3,7 +3,7 @@
 // browser's cryptographic generator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, summary } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, summary, artifact } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -73,7 +73,7 @@ test('the embed code for a post lays out cleanly in a 680 px column, and for a s
   assert.deepEqual(await layoutProblems(embed), []);
   const scrolls = await embed.evaluate(() => document.documentElement.scrollHeight - innerHeight);
   assert.ok(scrolls <= 0, `the post's embed is ${scrolls} px taller than its frame`);
-  await embed.screenshot({ path: 'tests/browser/artifacts/share-post-680.png' });
+  await embed.screenshot({ path: artifact('share-post-680.png') });
   await column.close();
 
   await page.selectOption('#embed-size', 'slide');

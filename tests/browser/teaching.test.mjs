@@ -5,7 +5,7 @@
 // watch; a spike that is over offers a replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, artifact } from './lib.mjs';
 
 useBrowser();
 
@@ -151,7 +151,7 @@ test('clicking a client follows its session: only its requests stand out, and th
   }));
   assert.ok(own.every((c) => c === client), `${own}`);
   assert.ok(all > own.length, 'every request was highlighted');
-  await page.screenshot({ path: 'tests/browser/artifacts/slow-motion-followed-client.png' });
+  await page.screenshot({ path: artifact('slow-motion-followed-client.png') });
   await page.evaluate(() => window.lbsim.views()[0].follow(null));
   assert.equal(await page.isVisible('#following'), false);
   assert.deepEqual(errors, []);
@@ -198,7 +198,7 @@ test('power of two shows its decisions: the servers sampled, what the client saw
     return { drawn: [r, g, b], ink };
   }, winnerRing);
   pixel.drawn.forEach((c, i) => assert.ok(Math.abs(c - pixel.ink[i]) <= 24, `ring ${pixel.drawn} against ink ${pixel.ink}`));
-  await page.screenshot({ path: 'tests/browser/artifacts/power-of-two-decision.png' });
+  await page.screenshot({ path: artifact('power-of-two-decision.png') });
   // Paused, a step shows the decision it made at once.
   let later = decision;
   for (let i = 0; i < 400 && later.time_ms === decision.time_ms; i += 1) {
@@ -230,7 +230,7 @@ test('clicking a server gives it a noisy neighbour (a quarter of its speed, kept
   assert.deepEqual(await speeds(), [0.25, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'the first row is server 0');
   assert.equal(await page.inputValue('#member'), '0', 'the servers box chooses the server clicked');
   assert.match(await page.textContent('#membership-status'), /^Server 0 runs at 0\.25× its speed from \d+\.\d{3} s\.$/);
-  await page.screenshot({ path: 'tests/browser/artifacts/noisy-neighbour.png' });
+  await page.screenshot({ path: artifact('noisy-neighbour.png') });
   await page.mouse.click(box.x + box.width - 80, box.y + point);
   await page.waitForTimeout(40);
   assert.deepEqual(await speeds(), Array(10).fill(1), 'clicked again, it has its speed back');
