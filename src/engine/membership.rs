@@ -20,7 +20,7 @@ use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, CountedKeys, Placement, Unloaded};
 use crate::scenario::failures::Failure;
 use crate::scenario::{
-    schedule, Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES,
+    duration, Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES,
 };
 use crate::time::Time;
 use serde::Serialize;
@@ -334,7 +334,7 @@ impl Simulation {
         if self.scenario.membership.len() >= MAX_CHANGES {
             return Err(refuse(format!("the schedule holds at most {MAX_CHANGES} changes")));
         }
-        let at = self.live_instant(schedule::LATEST_S).map_err(refuse)?;
+        let at = self.live_instant(duration::LATEST_S).map_err(refuse)?;
         // Checked once the simulation stands just before it applies.
         self.membership.roster().clone().apply(change).map_err(refuse)?;
         self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });

@@ -6,6 +6,7 @@
 //! agree on names, defaults, ranges and error messages.
 
 pub mod drift;
+pub mod duration;
 mod error;
 pub mod failures;
 pub mod fields;

@@ -1,6 +1,7 @@
 //! Every scenario field: its name, meaning, allowed values, whether it may
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
+use super::duration::LATEST_S;
 use super::fields::{Field, FieldKind, Value};
 use super::{
     DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE,
@@ -405,7 +406,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "duration_s",
         help: "simulated seconds a command-line run lasts",
-        kind: FieldKind::Number { min: 0.001, max: 86_400.0 },
+        kind: FieldKind::Number { min: 0.001, max: LATEST_S },
         live: false,
         get: |s| Value::Number(s.duration_s),
         put: |s, v| s.duration_s = v.number(),
@@ -413,7 +414,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "warmup_s",
         help: "simulated seconds at the start left out of the statistics",
-        kind: FieldKind::Number { min: 0.0, max: 86_400.0 },
+        kind: FieldKind::Number { min: 0.0, max: LATEST_S },
         live: false,
         get: |s| Value::Number(s.warmup_s),
         put: |s, v| s.warmup_s = v.number(),
