@@ -20,7 +20,7 @@ pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
-pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES};
+pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
 pub use table::MAX_SEED;
 
 use crate::keys::{Popularity, Scheme};

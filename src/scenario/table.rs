@@ -3,6 +3,7 @@
 
 use super::duration::LATEST_S;
 use super::fields::{Field, FieldKind, Value};
+use super::membership::MAX_SERVERS;
 use super::{
     DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE,
 };
@@ -14,7 +15,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "servers",
         help: "number of servers",
-        kind: FieldKind::Count { min: 1, max: 10_000 },
+        kind: FieldKind::Count { min: 1, max: MAX_SERVERS as u64 },
         live: false,
         get: |s| Value::Count(s.servers.into()),
         put: |s, v| s.servers = v.count() as u32,
@@ -182,7 +183,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "subset_size",
         help: "servers each chooser may pick from, drawn at random per chooser (above servers means all)",
-        kind: FieldKind::CountOrAll { min: 1, max: 10_000 },
+        kind: FieldKind::CountOrAll { min: 1, max: MAX_SERVERS as u64 },
         live: true,
         get: |s| Value::Count(s.subset_size.map_or(0, u64::from)),
         put: |s, v| s.subset_size = Some(v.count() as u32).filter(|&n| n > 0),
