@@ -24,7 +24,7 @@ use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
-use pools::{draw_member_pool, len_of, pool_weights, server_at};
+use pools::{draw_member_pool, len_of, old_positions, pool_weights, server_at};
 use std::rc::Rc;
 
 struct Member {
@@ -173,10 +173,7 @@ impl Choosers {
     }
 
     pub fn position_of(&self, chooser: usize, server: u32) -> Option<usize> {
-        match &self.members[chooser].pool {
-            None => Some(server as usize).filter(|&p| p < self.servers),
-            Some(pool) => pool.binary_search(&server).ok(),
-        }
+        policy::position_in(self.members[chooser].pool.as_deref(), self.servers, server)
     }
 
     pub fn server_at(&self, chooser: usize, position: usize) -> u32 {

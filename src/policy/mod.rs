@@ -78,10 +78,16 @@ impl View<'_> {
 
     /// The pool position of `server`, if it is in the pool.
     pub fn position_in_pool(&self, server: u32) -> Option<usize> {
-        match self.pool {
-            None => Some(server as usize).filter(|&p| p < self.pool_len()),
-            Some(pool) => pool.binary_search(&server).ok(),
-        }
+        position_in(self.pool, self.pool_len(), server)
+    }
+}
+
+/// The position of `server` in a pool of `len` servers: an ascending list,
+/// or `None` for servers `0..len` in order. `None` when it is not there.
+pub fn position_in(pool: Option<&[u32]>, len: usize, server: u32) -> Option<usize> {
+    match pool {
+        None => Some(server as usize).filter(|&p| p < len),
+        Some(pool) => pool.binary_search(&server).ok(),
     }
 }
 

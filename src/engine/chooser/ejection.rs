@@ -4,7 +4,7 @@
 //! no policy needs to know. What the chooser knew of the servers that
 //! stay is kept; of an ejected one it starts afresh when readmitted.
 
-use super::{len_of, server_at, Choosers};
+use super::{len_of, old_positions, server_at, Choosers};
 use crate::policy::Known;
 use crate::rng::SimRng;
 use crate::time::Time;
@@ -110,22 +110,10 @@ impl Choosers {
     /// to their new positions, and a readmitted one starts afresh.
     fn repool(&mut self, changes: &[(usize, Vec<(u32, Time)>)], rng: &mut SimRng) {
         for (member, ejected) in changes {
-            let m = &self.members[*member];
-            let (start, len) = (m.start, len_of(&m.pool, self.servers));
-            let old: Vec<u32> = (0..len).map(|p| server_at(&m.pool, p)).collect();
+            let start = self.members[*member].start;
             let mut pool = self.full_pool(*member);
             pool.retain(|s| !ejected.iter().any(|(e, _)| e == s));
-            // Both pools ascend: one walk finds each server's old position.
-            let mut next = 0;
-            let moved: Vec<Option<usize>> = pool
-                .iter()
-                .map(|server| {
-                    while next < old.len() && old[next] < *server {
-                        next += 1;
-                    }
-                    (old.get(next) == Some(server)).then_some(next)
-                })
-                .collect();
+            let moved = old_positions(&self.members[*member].pool, self.servers, pool.iter().copied());
             let known: Vec<Known> =
                 moved.iter().map(|p| p.map_or_else(Known::default, |p| self.known[start + p])).collect();
             let work: Vec<f32> = if self.work.is_empty() {

@@ -5,7 +5,7 @@
 //! connections to them.
 
 use super::{huge_pages, Choosers};
-use crate::policy::Known;
+use crate::policy::{self, Known};
 use crate::rng::{Draw, SimRng};
 
 impl Choosers {
@@ -84,8 +84,10 @@ impl Choosers {
         let mut start = 0;
         for (chooser, pool) in pools.into_iter().enumerate() {
             let len = len_of(&pool, self.servers);
-            for position in 0..len {
-                if let Some(old) = self.position_of(chooser, server_at(&pool, position)) {
+            let new = (0..len).map(|position| server_at(&pool, position));
+            let moved = old_positions(&self.members[chooser].pool, self.servers, new);
+            for (position, old) in moved.into_iter().enumerate() {
+                if let Some(old) = old {
                     let old = self.members[chooser].start + old;
                     known[start + position] = self.known[old];
                     if let Some(w) = work.get_mut(start + position) {
@@ -111,6 +113,18 @@ pub(super) fn pool_weights(pool: &Option<Vec<u32>>, weights: &[f64]) -> Vec<f64>
         None => weights.to_vec(),
         Some(pool) => pool.iter().map(|&server| weights[server as usize]).collect(),
     }
+}
+
+/// Where each server of a new pool stood in the `old` pool (over `servers`
+/// servers), if it was in it: how what a chooser knew follows its servers
+/// when its pool changes or it ejects one.
+pub(super) fn old_positions(
+    old: &Option<Vec<u32>>,
+    servers: usize,
+    new: impl Iterator<Item = u32>,
+) -> Vec<Option<usize>> {
+    let old_len = len_of(old, servers);
+    new.map(|server| policy::position_in(old.as_deref(), old_len, server)).collect()
 }
 
 /// How many servers a pool holds (`None`: all of them).
