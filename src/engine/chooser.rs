@@ -19,8 +19,8 @@ mod pools;
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
-use crate::keys::{Placement, Unloaded};
-use crate::policy::{self, Board, Compared, Known, PackedLoad, Pick, Policy, Seen, View};
+use crate::keys::{KeyPlacement, Unloaded};
+use crate::policy::{self, Board, ChooserView, Compared, Known, PackedLoad, Pick, Policy, Seen};
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
@@ -35,10 +35,10 @@ struct Member {
     policy: Box<dyn Policy>,
     /// Where a key-placing policy sends each key, over this pool: its copy,
     /// which under a lagging mapping table may be an old version.
-    placement: Option<Rc<dyn Placement>>,
+    placement: Option<Rc<dyn KeyPlacement>>,
     /// Newer versions of its table, each with when it takes it, oldest
     /// first; empty when its copy is current.
-    pending: Vec<(Time, Rc<dyn Placement>)>,
+    pending: Vec<(Time, Rc<dyn KeyPlacement>)>,
     /// Servers ejected from `pool`, each with when it returns
     /// (`Time::NEVER`: when a health check passes).
     ejected: Vec<(u32, Time)>,
@@ -216,8 +216,10 @@ impl Choosers {
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         let placement = placement.as_deref();
-        let pick =
-            policy.pick(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, rng);
+        let pick = policy.pick(
+            &ChooserView { now, pool: pool.as_deref(), known, work, board, avoid, key, placement },
+            rng,
+        );
         if let (Some((_, current)), Some(key)) = (pending.last(), key) {
             self.lag_routes += 1;
             let server = server_at(pool, pick.position);
@@ -240,7 +242,10 @@ impl Choosers {
         let known = &self.known[*start..*start + len];
         let work = self.work.get(*start..*start + len).unwrap_or(&[]);
         let (avoid, placement) = (None, placement.as_deref());
-        policy.compared(&View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement }, into)
+        policy.compared(
+            &ChooserView { now, pool: pool.as_deref(), known, work, board, avoid, key, placement },
+            into,
+        )
     }
 
     /// The client or balancer a member belongs to.

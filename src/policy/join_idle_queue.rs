@@ -13,7 +13,7 @@
 //! busy, and does worse than random), and keeps at most one report per
 //! server of its pool, the oldest falling off.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::{Draw, SimRng};
 use std::collections::VecDeque;
 
@@ -29,7 +29,7 @@ impl JoinIdleQueue {
 }
 
 impl Policy for JoinIdleQueue {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         match self.idle.pop_back() {
             Some(position) if position < view.pool_len() => Pick::at(position),
             _ => Pick::at(rng.index(view.pool_len())),

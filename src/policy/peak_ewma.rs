@@ -12,7 +12,7 @@
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
 
-use super::{lowest, Compared, Load, Measure, Pick, Policy, Seen, View};
+use super::{lowest, ChooserView, Compared, Load, Measure, Pick, Policy, Seen};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -55,7 +55,7 @@ impl PeakEwma {
         }
     }
 
-    fn cost(&self, view: &View, position: usize) -> u64 {
+    fn cost(&self, view: &ChooserView, position: usize) -> u64 {
         let average = self.averages.get(position).filter(|a| a.value > 0.0).unwrap_or(&self.typical);
         let in_flight = view.known[position].in_flight;
         (average.value * f64::from(in_flight + 1)) as u64
@@ -63,7 +63,7 @@ impl PeakEwma {
 }
 
 impl Policy for PeakEwma {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
         if n == 1 {
             self.candidates = None;
@@ -75,7 +75,7 @@ impl Policy for PeakEwma {
         Pick::at(lowest([first, second].into_iter(), |p| Load(self.cost(view, p)), rng))
     }
 
-    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+    fn compared(&self, view: &ChooserView, into: &mut Vec<Seen>) -> Option<Compared> {
         let candidates = self.candidates?;
         let ms = |position| Time(self.cost(view, position)).as_ms();
         into.extend(candidates.map(|position| Seen { position, amount: ms(position) }));
