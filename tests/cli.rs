@@ -132,7 +132,7 @@ fn errors_are_messages_not_panics() {
         (&["run", &broken], "not valid TOML"),
         (&["run", "default", "--set", "load=7"], "field `load`"),
         (&["run", "default", "--set", "nosuch=1"], "unknown field `nosuch`"),
-        (&["run", "default", "--duration", "soon"], "not a duration"),
+        (&["run", "default", "--duration", "soon"], "--duration is a duration from 0s to 86400s"),
         (&["run", "default", "--warmup", "90", "--duration", "60"], "warmup_s"),
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
         (

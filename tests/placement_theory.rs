@@ -5,7 +5,7 @@
 //! ring server's share is a sum of arcs whose spread is itself random.
 //! `cargo test --test placement_theory -- --nocapture` prints the figures.
 
-use lbsim::keys::{key_counts, moved_fraction, spread, Loads, Placement, Ring, Scheme, Unloaded};
+use lbsim::keys::{key_counts, moved_fraction, spread, KeyPlacement, Loads, Ring, Scheme, Unloaded};
 use std::cell::RefCell;
 
 const KEYS: u64 = 200_000;
@@ -157,7 +157,7 @@ impl Loads for Tally {
 }
 
 /// Places `keys` keys one after another, each staying; returns max over mean.
-fn max_over_mean(placement: &dyn Placement, servers: usize, keys: u64) -> f64 {
+fn max_over_mean(placement: &dyn KeyPlacement, servers: usize, keys: u64) -> f64 {
     let tally = Tally(RefCell::new(vec![0; servers]));
     for key in 0..keys {
         let server = placement.place(key, &tally);
@@ -209,7 +209,7 @@ fn every_balancer_computes_the_same_server_for_every_key() {
 }
 
 /// Nanoseconds per lookup, the median of seven runs of 200,000 keys.
-fn lookup_ns(placement: &dyn Placement) -> f64 {
+fn lookup_ns(placement: &dyn KeyPlacement) -> f64 {
     let mut runs: Vec<f64> = (0..7)
         .map(|run| {
             let started = std::time::Instant::now();

@@ -6,7 +6,9 @@ use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
+use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
 use lbsim::scenario::echo;
+use lbsim::scenario::fields::format_number;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -181,8 +183,10 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
         match arg.as_str() {
             "--json" => json = true,
             "--seed" => sets.push(("seed".into(), value_of("--seed")?)),
-            "--duration" => sets.push(("duration_s".into(), seconds(&value_of("--duration")?)?)),
-            "--warmup" => sets.push(("warmup_s".into(), seconds(&value_of("--warmup")?)?)),
+            "--duration" => {
+                sets.push(("duration_s".into(), seconds("--duration", &value_of("--duration")?)?))
+            }
+            "--warmup" => sets.push(("warmup_s".into(), seconds("--warmup", &value_of("--warmup")?)?)),
             "--set" => sets.push(key_value("--set", &value_of("--set")?)?),
             "--vs" | "--independent-seeds" if command != "compare" && command != "plot" => {
                 return Err(format!("{arg} belongs to compare and plot, not {command}"))
@@ -249,24 +253,11 @@ fn key_value(flag: &str, pair: &str) -> Result<(String, String), String> {
     Ok((key.trim().to_string(), value.trim().to_string()))
 }
 
-/// A duration as seconds text: `90`, `90s`, `1500ms` or `2m`.
-fn seconds(text: &str) -> Result<String, String> {
-    let bad =
-        || format!("{shown} is not a duration; use seconds, or a unit: 500ms, 30s, 2m", shown = echo(text));
-    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = text.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = text.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (text, 1.0)
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    if !value.is_finite() || value < 0.0 {
-        return Err(bad());
-    }
-    Ok(format!("{}", value * scale))
+/// Flag `flag`'s duration as seconds text: `90`, `90s`, `1500ms` or `2m`,
+/// read as every duration is, but for a bare number being seconds.
+fn seconds(flag: &str, text: &str) -> Result<String, String> {
+    let day = (Duration::seconds(0.0), Duration::seconds(LATEST_S));
+    duration::read(flag, text, day, Some(Unit::Seconds)).map(|d| format_number(d.as_seconds()))
 }
 
 #[cfg(test)]
@@ -306,7 +297,11 @@ mod tests {
     fn rejects_what_it_does_not_know() {
         assert!(parse(&args("walk")).is_err());
         assert!(parse(&args("run a.toml --fast")).is_err());
-        assert!(parse(&args("run a.toml --duration soon")).is_err());
+        assert_eq!(
+            parse(&args("run a.toml --duration soon")),
+            Err("--duration is a duration from 0s to 86400s, written as a number of seconds, or one with a unit: 250ms, 30s or 2m; not `soon`".into())
+        );
+        assert!(parse(&args("run a.toml --warmup 2h")).is_err());
         assert!(parse(&args("run a.toml --set policy")).is_err());
         assert!(parse(&args("run a.toml --seed")).is_err());
         assert!(parse(&args("run a.toml b.toml")).is_err());

@@ -21,9 +21,9 @@ mod table;
 
 use super::connections::Connections;
 use super::{huge_pages, Timing};
-use crate::keys::{Placement, Unloaded};
+use crate::keys::{KeyPlacement, Unloaded};
 use crate::policy::{
-    self, Board, Compared, IdleQueue, Known, PackedLoad, PeakAverage, Pick, Policy, Seen, View,
+    self, Board, ChooserView, Compared, IdleQueue, Known, PackedLoad, PeakAverage, Pick, Policy, Seen,
 };
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
@@ -40,10 +40,10 @@ struct Member {
     policy: Box<dyn Policy>,
     /// Where a key-placing policy sends each key, over this pool: its copy,
     /// which under a lagging mapping table may be an old version.
-    placement: Option<Rc<dyn Placement>>,
+    placement: Option<Rc<dyn KeyPlacement>>,
     /// Newer versions of its table, each with when it takes it, oldest
     /// first; empty when its copy is current.
-    pending: Vec<(Time, Rc<dyn Placement>)>,
+    pending: Vec<(Time, Rc<dyn KeyPlacement>)>,
     /// Servers ejected from `pool`, each with when it returns
     /// (`Time::NEVER`: when a health check passes).
     ejected: Vec<(u32, Time)>,
@@ -187,10 +187,7 @@ impl Choosers {
     }
 
     pub fn position_of(&self, chooser: usize, server: u32) -> Option<usize> {
-        match &self.members[chooser].pool {
-            None => Some(server as usize).filter(|&p| p < self.servers),
-            Some(pool) => pool.binary_search(&server).ok(),
-        }
+        policy::position_in(self.members[chooser].pool.as_deref(), self.servers, server)
     }
 
     pub fn server_at(&self, chooser: usize, position: usize) -> u32 {
@@ -234,8 +231,18 @@ impl Choosers {
         let Member { pool, start, policy, placement, pending, typical, .. } = &mut self.members[chooser];
         let (known, work, round_trips) = self.table.entries(*start, len, *typical);
         let placement = placement.as_deref();
-        let view =
-            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips, idle };
+        let view = ChooserView {
+            now,
+            pool: pool.as_deref(),
+            known,
+            work,
+            board,
+            avoid,
+            key,
+            placement,
+            round_trips,
+            idle,
+        };
         let pick = policy.pick(&view, rng);
         if let (Some((_, current)), Some(key)) = (pending.last(), key) {
             self.lag_routes += 1;
@@ -258,8 +265,18 @@ impl Choosers {
         let Member { pool, start, policy, placement, typical, .. } = &self.members[chooser];
         let (known, work, round_trips) = self.table.entries(*start, len, *typical);
         let (avoid, idle, placement) = (None, None, placement.as_deref());
-        let view =
-            View { now, pool: pool.as_deref(), known, work, board, avoid, key, placement, round_trips, idle };
+        let view = ChooserView {
+            now,
+            pool: pool.as_deref(),
+            known,
+            work,
+            board,
+            avoid,
+            key,
+            placement,
+            round_trips,
+            idle,
+        };
         policy.compared(&view, into)
     }
 

@@ -17,8 +17,8 @@
 
 use super::session::Fate;
 use super::{Event, Simulation};
+use crate::scenario::duration::LATEST_S;
 use crate::scenario::failures::{Failure, ScheduledFailure, MAX_FAILURES};
-use crate::scenario::schedule::LATEST_S;
 use crate::scenario::ScenarioError;
 use crate::time::Time;
 use serde::Serialize;

@@ -85,7 +85,7 @@ struct Tag {
 
 /// Every chooser's failure monitor and queue model, and the balancers of
 /// the requests under way.
-pub struct Balancers {
+pub struct FdbRouting {
     machines: Vec<Option<Machine>>,
     generations: Vec<u16>,
     free: Vec<u32>,
@@ -105,10 +105,10 @@ pub struct Balancers {
     curve: PenaltyCurve,
 }
 
-impl Balancers {
-    pub fn new(choosers: usize, slots: u32) -> Balancers {
+impl FdbRouting {
+    pub fn new(choosers: usize, slots: u32) -> FdbRouting {
         let slots = f64::from(slots);
-        Balancers {
+        FdbRouting {
             machines: Vec::new(),
             generations: Vec::new(),
             free: Vec::new(),
@@ -195,7 +195,7 @@ impl Simulation {
     /// event is narrated.
     pub(super) fn keep_what_balancers_do(&mut self, keep: bool) {
         if self.scenario.policy.is_fdb() || self.fdb.is_some() {
-            self.balancers().did = keep.then(Vec::new);
+            self.fdb_routing().did = keep.then(Vec::new);
         }
     }
 
@@ -243,9 +243,9 @@ fn failure_reason(kind: fdb::ErrorKind) -> FailureReason {
 
 impl Simulation {
     /// The balancers' state, made when a FoundationDB policy first routes.
-    fn balancers(&mut self) -> &mut Balancers {
+    fn fdb_routing(&mut self) -> &mut FdbRouting {
         let (choosers, slots) = (self.choosers.count(), self.scenario.slots);
-        self.fdb.get_or_insert_with(|| Box::new(Balancers::new(choosers, slots)))
+        self.fdb.get_or_insert_with(|| Box::new(FdbRouting::new(choosers, slots)))
     }
 
     /// Session place `owner`'s request starts under `chooser`'s FoundationDB
@@ -257,7 +257,7 @@ impl Simulation {
         if let Some(session) = self.sessions.get_mut(owner) {
             session.request.travel(Stage::BackingOff, now, now);
         }
-        self.balancers();
+        self.fdb_routing();
         let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return };
         let mut cx = Context { now, monitor: &fdb.monitors[chooser], rng };
         let (balancer, actions) = if load_balance {
@@ -287,7 +287,7 @@ impl Simulation {
     }
 
     fn carry_out(&mut self, tag: Tag, actions: Vec<Action>) {
-        if let Some(did) = &mut self.balancers().did {
+        if let Some(did) = &mut self.fdb_routing().did {
             did.extend_from_slice(&actions);
         }
         for action in actions {
@@ -296,24 +296,24 @@ impl Simulation {
                 Action::Backoff { until } => self.arm_balancer_timer(tag, Timer::Backoff, until),
                 Action::SecondRequestAt { at } => self.arm_balancer_timer(tag, Timer::SecondRequest, at),
                 Action::Wait { until } => {
-                    self.balancers().waiting.push(tag);
+                    self.fdb_routing().waiting.push(tag);
                     if until != Time::NEVER {
                         self.arm_balancer_timer(tag, Timer::Wait, until);
                     }
                 }
                 Action::Deliver { server } => self.deliver(tag, server),
                 Action::Fail(kind) => {
-                    if let Some(owner) = self.balancers().get_mut(tag).map(|m| m.owner) {
+                    if let Some(owner) = self.fdb_routing().get_mut(tag).map(|m| m.owner) {
                         self.fail(owner, failure_reason(kind));
                     }
                 }
             }
         }
-        self.balancers().retire_if_done(tag);
+        self.fdb_routing().retire_if_done(tag);
     }
 
     fn arm_balancer_timer(&mut self, tag: Tag, timer: Timer, at: Time) {
-        let fdb = self.balancers();
+        let fdb = self.fdb_routing();
         let place = match fdb.free_timers.pop() {
             Some(place) => {
                 fdb.timers[place as usize] = Some((tag, timer));
@@ -329,7 +329,7 @@ impl Simulation {
 
     /// A balancer's timer is due (stale unless its machine is still there).
     pub(super) fn balancer_timer(&mut self, place: u32) {
-        let fdb = self.balancers();
+        let fdb = self.fdb_routing();
         let Some((tag, timer)) = fdb.timers.get_mut(place as usize).and_then(Option::take) else { return };
         fdb.free_timers.push(place);
         self.balancer_hears(tag, timer.event());
@@ -348,7 +348,7 @@ impl Simulation {
 
     /// The balancer sends an attempt of its request to `server`.
     fn send_attempt(&mut self, tag: Tag, server: usize) {
-        let Some(machine) = self.balancers().get_mut(tag) else { return };
+        let Some(machine) = self.fdb_routing().get_mut(tag) else { return };
         let (owner, chooser, sends) = (machine.owner, machine.chooser, machine.sends);
         machine.sends = sends.saturating_add(1);
         if sends > 0 {
@@ -373,7 +373,7 @@ impl Simulation {
         // Each attempt draws its own fate at a fast-failing server.
         attempt.request.retries = sends;
         let place = self.sessions.insert(attempt, self.sessions.started(owner));
-        let fdb = self.balancers();
+        let fdb = self.fdb_routing();
         if fdb.attempt_of.len() <= place as usize {
             fdb.attempt_of.resize(place as usize + 1, tag);
         }
@@ -395,11 +395,11 @@ impl Simulation {
         self.sessions.remove(id);
         self.metrics.counts.attempts_ended += 1;
         let (Some((chooser, server)), Some(tag)) =
-            (heard, self.balancers().attempt_of.get(id as usize).copied())
+            (heard, self.fdb_routing().attempt_of.get(id as usize).copied())
         else {
             return true;
         };
-        let fdb = self.balancers();
+        let fdb = self.fdb_routing();
         let penalty = Some(fdb.curve.penalty(f64::from(queued)));
         let (error, penalty) = match (bounced, outcome) {
             (true, _) => (Some(fdb::ErrorKind::BrokenPromise), None),
@@ -419,7 +419,7 @@ impl Simulation {
     /// The balancer's answer is `server`'s reply: the request goes on to
     /// its client as if that server had answered it.
     fn deliver(&mut self, tag: Tag, server: usize) {
-        let Some(owner) = self.balancers().get_mut(tag).map(|m| m.owner) else { return };
+        let Some(owner) = self.fdb_routing().get_mut(tag).map(|m| m.owner) else { return };
         let Some(session) = self.sessions.get_mut(owner) else { return };
         session.request.server = server as u32;
         session.outcome = Outcome::Ok;
@@ -436,9 +436,10 @@ impl Simulation {
         let Some(fdb) = self.fdb.as_deref_mut() else { return };
         for tag in fdb.server_up(server) {
             // One whose alternatives are all still failed waits on.
-            if !self.balancer_hears(tag, fdb::Event::AlternativeUp) && self.balancers().get_mut(tag).is_some()
+            if !self.balancer_hears(tag, fdb::Event::AlternativeUp)
+                && self.fdb_routing().get_mut(tag).is_some()
             {
-                self.balancers().waiting.push(tag);
+                self.fdb_routing().waiting.push(tag);
             }
         }
     }

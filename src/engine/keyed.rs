@@ -46,7 +46,7 @@ impl Simulation {
     }
 
     /// Where the first chooser places keys, if the policy places by key.
-    pub fn key_placement(&self) -> Option<&dyn crate::keys::Placement> {
+    pub fn key_placement(&self) -> Option<&dyn crate::keys::KeyPlacement> {
         self.choosers.placement(0)
     }
 

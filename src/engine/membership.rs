@@ -17,10 +17,10 @@
 
 use super::session::{Fate, Stage};
 use super::{Event, Simulation};
-use crate::keys::{key_counts_of, spread, CountedKeys, Placement, Unloaded};
+use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
 use crate::scenario::failures::Failure;
 use crate::scenario::{
-    schedule, Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES,
+    duration, Change, PolicyKind, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES,
 };
 use crate::time::Time;
 use serde::Serialize;
@@ -115,7 +115,7 @@ impl ServerState {
 pub struct Membership {
     roster: Option<Roster>,
     /// Where keys live, over every member: the current version.
-    directory: Option<Rc<dyn Placement>>,
+    directory: Option<Rc<dyn KeyPlacement>>,
     reports: Vec<ChangeReport>,
     /// The choosers' lag counts when each change happened.
     lag_counts_at: Vec<(u64, u64)>,
@@ -158,7 +158,7 @@ impl Membership {
         found.map(|i| self.voided.swap_remove(i)).is_some()
     }
 
-    pub fn set_directory(&mut self, directory: Option<Rc<dyn Placement>>) {
+    pub fn set_directory(&mut self, directory: Option<Rc<dyn KeyPlacement>>) {
         self.directory = directory;
         self.forget_key_counts();
     }
@@ -173,7 +173,7 @@ impl Membership {
 /// on `server`), counting into `moves` the keys that left and arrived at
 /// each server.
 fn moved_and_held(
-    (before, after): (&dyn Placement, &dyn Placement),
+    (before, after): (&dyn KeyPlacement, &dyn KeyPlacement),
     server: u32,
     key_space: u64,
     moves: &mut KeyMoves,
@@ -334,7 +334,7 @@ impl Simulation {
         if self.scenario.membership.len() >= MAX_CHANGES {
             return Err(refuse(format!("the schedule holds at most {MAX_CHANGES} changes")));
         }
-        let at = self.live_instant(schedule::LATEST_S).map_err(refuse)?;
+        let at = self.live_instant(duration::LATEST_S).map_err(refuse)?;
         // Checked once the simulation stands just before it applies.
         self.membership.roster().clone().apply(change).map_err(refuse)?;
         self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });

@@ -99,7 +99,7 @@ pub struct Simulation {
     /// Which servers are failing, and how.
     faults: Faults,
     /// FoundationDB's balancers, once a policy of theirs has routed.
-    fdb: Option<Box<fdb::Balancers>>,
+    fdb: Option<Box<fdb::FdbRouting>>,
     /// Consecutive errors each chooser heard from each server.
     error_runs: ejection::ErrorRuns,
     /// Requests per second all servers together complete at full load.

@@ -22,7 +22,7 @@ pub struct Told {
 
 /// What the event's session looked like, before and after.
 #[derive(Clone, Copy)]
-struct Seen {
+struct SessionState {
     client: u32,
     balancer: Option<u32>,
     number: u32,
@@ -36,10 +36,10 @@ struct Seen {
     outcome: Outcome,
 }
 
-impl Seen {
-    fn of(session: &Session, lengths: &SessionLengths) -> Seen {
+impl SessionState {
+    fn of(session: &Session, lengths: &SessionLengths) -> SessionState {
         let length = lengths.of(session.number);
-        Seen {
+        SessionState {
             client: session.client,
             balancer: session.balancer(),
             number: session.number,
@@ -67,7 +67,8 @@ impl Simulation {
             return None;
         }
         let (time, event) = self.events.pop_until(Time::NEVER)?;
-        let seen = |sim: &Simulation, id: u32| sim.sessions.get(id).map(|s| Seen::of(s, &sim.lengths));
+        let seen =
+            |sim: &Simulation, id: u32| sim.sessions.get(id).map(|s| SessionState::of(s, &sim.lengths));
         let before = event.session().and_then(|id| seen(self, id));
         let (counts, timed_out) = (self.metrics.counts, self.timeout_front(event));
         let queued_before = before.map_or(0, |s| self.servers[s.server as usize].queued());
@@ -77,7 +78,7 @@ impl Simulation {
         let after = event.session().and_then(|id| seen(self, id));
         let now = self.metrics.counts;
         let mut told = Told { time_ms: time.as_ms(), session: event.session(), ..Told::default() };
-        let involve = |told: &mut Told, s: &Seen, server: bool| {
+        let involve = |told: &mut Told, s: &SessionState, server: bool| {
             told.client = Some(s.client);
             told.balancer = s.balancer;
             told.server = server.then_some(s.server);
@@ -89,7 +90,7 @@ impl Simulation {
                 } else {
                     let number = counts.sessions_started as u32;
                     let new = self.sessions.iter().map(|(_, s)| s).find(|s| s.number == number);
-                    match new.map(|s| Seen::of(s, &self.lengths)) {
+                    match new.map(|s| SessionState::of(s, &self.lengths)) {
                         Some(s) => {
                             involve(&mut told, &s, false);
                             let to = match (s.balancer, self.balancers_did()) {
@@ -339,11 +340,11 @@ impl Simulation {
 
     /// Before a queue timeout: the oldest request at the front of a level
     /// of the server's queue.
-    fn timeout_front(&self, event: Event) -> Option<Seen> {
+    fn timeout_front(&self, event: Event) -> Option<SessionState> {
         let Event::QueueTimeout { server } = event else { return None };
         let queue = &self.servers[server as usize].queue;
         let id = queue.fronts().min_by_key(|&id| self.sessions.get(id).map(|s| s.request.departs))?;
-        self.sessions.get(id).map(|s| Seen::of(s, &self.lengths))
+        self.sessions.get(id).map(|s| SessionState::of(s, &self.lengths))
     }
 }
 

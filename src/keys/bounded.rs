@@ -6,7 +6,7 @@
 //! mean (plus the one rounding up adds). With c near 1 the load is nearly
 //! even; the larger c, the more keys stay where the plain ring puts them.
 
-use super::{Loads, Placement, Ring};
+use super::{KeyPlacement, Loads, Ring};
 use std::rc::Rc;
 
 pub struct BoundedLoad {
@@ -27,7 +27,7 @@ impl BoundedLoad {
     }
 }
 
-impl Placement for BoundedLoad {
+impl KeyPlacement for BoundedLoad {
     fn place(&self, key: u64, loads: &dyn Loads) -> u32 {
         let capacity = self.capacity(loads.total());
         let points = self.ring.points();
@@ -44,7 +44,7 @@ impl Placement for BoundedLoad {
         self.ring.members()
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(BoundedLoad::new(self.ring.rebuilt_ring(members), self.c))
     }
 

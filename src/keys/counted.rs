@@ -5,7 +5,7 @@
 //! under modulo, every 10th key of a million over 100 servers falls on ten
 //! of them.
 
-use super::Placement;
+use super::KeyPlacement;
 use crate::explain::readback::thousands;
 use crate::rng::{Draw, Keyed};
 use serde::Serialize;
@@ -34,7 +34,7 @@ pub struct CountedKeys {
 
 impl CountedKeys {
     /// The keys counted for `placement` over keys `0..key_space`.
-    pub fn for_placement(placement: &dyn Placement, key_space: u64) -> CountedKeys {
+    pub fn for_placement(placement: &dyn KeyPlacement, key_space: u64) -> CountedKeys {
         let budget = (LOOKUPS / placement.lookup_cost().max(1)).max(FEWEST);
         CountedKeys { counted: key_space.min(budget), key_space, drawn_at_random: key_space > budget }
     }

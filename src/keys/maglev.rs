@@ -7,7 +7,7 @@
 //! is one index, and a change of membership moves a little more than the
 //! ideal share of keys (entries shift when the fill order changes).
 
-use super::{hash, Loads, Placement};
+use super::{hash, KeyPlacement, Loads};
 use std::rc::Rc;
 
 pub struct Maglev {
@@ -69,7 +69,7 @@ impl Maglev {
     }
 }
 
-impl Placement for Maglev {
+impl KeyPlacement for Maglev {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         self.entries[(hash::key(key) % self.entries.len() as u64) as usize]
     }
@@ -78,7 +78,7 @@ impl Placement for Maglev {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(Maglev::new(members))
     }
 }

@@ -3,7 +3,7 @@
 //! ranges, a mapping table, consistent hashing; seed 001: virtual nodes,
 //! sticky sessions).
 //!
-//! A [`Placement`] is built from the member set and rebuilt, never patched,
+//! A [`KeyPlacement`] is built from the member set and rebuilt, never patched,
 //! when membership changes (as pingora's `BackendSelection` is): a hash
 //! scheme starts from scratch, while the mapping table, whose state is the
 //! point, moves only the keys it must. Nothing here reads the clock or a
@@ -52,7 +52,7 @@ impl Loads for Unloaded {
     }
 }
 
-pub trait Placement {
+pub trait KeyPlacement {
     /// The server `key` goes to (one of the members).
     fn place(&self, key: u64, loads: &dyn Loads) -> u32;
 
@@ -60,7 +60,7 @@ pub trait Placement {
     fn members(&self) -> &[u32];
 
     /// This placement for a new member set (ascending, not empty).
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement>;
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement>;
 
     /// What one lookup costs, in hashes: how many keys the statistics can
     /// afford to count (see [`CountedKeys`]).
@@ -89,7 +89,7 @@ pub enum Scheme {
 
 impl Scheme {
     /// The scheme's placement over `members` (ascending, not empty).
-    pub fn build(self, members: &[u32]) -> Rc<dyn Placement> {
+    pub fn build(self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         match self {
             Scheme::Modulo => Rc::new(Modulo::new(members)),
             Scheme::Ranges => Rc::new(Ranges::new(members)),
@@ -106,18 +106,18 @@ impl Scheme {
 
 /// The share of keys `0..keys` that `before` and `after` place on different
 /// servers (with no load).
-pub fn moved_fraction(before: &dyn Placement, after: &dyn Placement, keys: u64) -> f64 {
+pub fn moved_fraction(before: &dyn KeyPlacement, after: &dyn KeyPlacement, keys: u64) -> f64 {
     let moved = (0..keys).filter(|&k| before.place(k, &Unloaded) != after.place(k, &Unloaded)).count();
     moved as f64 / keys as f64
 }
 
 /// How many of keys `0..keys` each member holds, member by member.
-pub fn key_counts(placement: &dyn Placement, keys: u64) -> Vec<u64> {
+pub fn key_counts(placement: &dyn KeyPlacement, keys: u64) -> Vec<u64> {
     key_counts_of(placement, 0..keys)
 }
 
 /// How many of `keys` each member holds, member by member.
-pub fn key_counts_of(placement: &dyn Placement, keys: impl Iterator<Item = u64>) -> Vec<u64> {
+pub fn key_counts_of(placement: &dyn KeyPlacement, keys: impl Iterator<Item = u64>) -> Vec<u64> {
     let members = placement.members();
     let mut counts = vec![0u64; members.len()];
     for key in keys {

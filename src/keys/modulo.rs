@@ -3,7 +3,7 @@
 //! almost every key changes server: adding one to N moves about N/(N+1) of
 //! them.
 
-use super::{Loads, Placement};
+use super::{KeyPlacement, Loads};
 use std::rc::Rc;
 
 pub struct Modulo {
@@ -16,7 +16,7 @@ impl Modulo {
     }
 }
 
-impl Placement for Modulo {
+impl KeyPlacement for Modulo {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         self.members[(key % self.members.len() as u64) as usize]
     }
@@ -25,7 +25,7 @@ impl Placement for Modulo {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(Modulo::new(members))
     }
 }

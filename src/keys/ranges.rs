@@ -5,7 +5,7 @@
 //! itself, so that the most popular keys (the lowest ranks) are not all
 //! in the first range.
 
-use super::{hash, Loads, Placement};
+use super::{hash, KeyPlacement, Loads};
 use std::rc::Rc;
 
 pub struct Ranges {
@@ -18,7 +18,7 @@ impl Ranges {
     }
 }
 
-impl Placement for Ranges {
+impl KeyPlacement for Ranges {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         self.members[hash::scaled(hash::key(key), self.members.len())]
     }
@@ -27,7 +27,7 @@ impl Placement for Ranges {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(Ranges::new(members))
     }
 }

@@ -8,7 +8,7 @@
 //! answers are remembered per key (a member set never changes: a change
 //! builds a new placement).
 
-use super::{hash, Loads, Placement};
+use super::{hash, KeyPlacement, Loads};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -38,7 +38,7 @@ impl Rendezvous {
     }
 }
 
-impl Placement for Rendezvous {
+impl KeyPlacement for Rendezvous {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         if self.members.len() < REMEMBER_FROM {
             return self.heaviest(key);
@@ -58,7 +58,7 @@ impl Placement for Rendezvous {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(Rendezvous::new(members))
     }
 

@@ -7,7 +7,7 @@
 //! its arcs, so its spread across servers falls as 1/√(virtual nodes).
 //! A lookup is a binary search over N × virtual nodes points.
 
-use super::{hash, Loads, Placement};
+use super::{hash, KeyPlacement, Loads};
 use std::rc::Rc;
 
 pub struct Ring {
@@ -52,7 +52,7 @@ impl Ring {
     }
 }
 
-impl Placement for Ring {
+impl KeyPlacement for Ring {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         self.points[self.successor(hash::key(key))].1
     }
@@ -61,7 +61,7 @@ impl Placement for Ring {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(self.rebuilt_ring(members))
     }
 

@@ -11,7 +11,7 @@
 //! hold different versions (one updated, one not yet) send requests for
 //! one key to different servers.
 
-use super::{hash, Loads, Placement};
+use super::{hash, KeyPlacement, Loads};
 use std::rc::Rc;
 
 pub const SLOTS: usize = 1 << 16;
@@ -45,7 +45,7 @@ fn fewest(held: &[usize], among: impl Iterator<Item = usize>) -> Option<usize> {
     among.min_by_key(|&i| (held[i], i))
 }
 
-impl Placement for Table {
+impl KeyPlacement for Table {
     fn place(&self, key: u64, _loads: &dyn Loads) -> u32 {
         self.slots[hash::scaled(hash::key(key), SLOTS)]
     }
@@ -54,7 +54,7 @@ impl Placement for Table {
         &self.members
     }
 
-    fn rebuilt(&self, members: &[u32]) -> Rc<dyn Placement> {
+    fn rebuilt(&self, members: &[u32]) -> Rc<dyn KeyPlacement> {
         Rc::new(self.next(members))
     }
 }

@@ -6,7 +6,7 @@
 //! probability sqrt(staleness in ms) percent, staleness being the age of the
 //! oldest counter compared (a counter never learned is infinitely stale).
 
-use super::{lowest, Compared, Pick, Policy, Seen, Signal, View};
+use super::{lowest, ChooserView, Compared, Pick, Policy, Seen, Signal};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -53,7 +53,7 @@ pub fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usi
 }
 
 impl Policy for BestOfD {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
         let d = self.d.min(n);
         self.fell_back = false;
@@ -81,7 +81,7 @@ impl Policy for BestOfD {
         Pick { position: best, staleness }
     }
 
-    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+    fn compared(&self, view: &ChooserView, into: &mut Vec<Seen>) -> Option<Compared> {
         let candidates = &self.candidates[..self.compared];
         into.extend(
             candidates.iter().map(|&position| Seen { position, amount: self.signal.amount(view, position) }),

@@ -16,16 +16,16 @@
 //! The idle queue is what the chooser has heard, so it lives with the
 //! chooser ([`IdleQueue`], kept by server, which outlasts a policy rebuilt
 //! over a changed pool); the chooser takes the freshest report for each
-//! pick and the policy sees it as [`View::idle`].
+//! pick and the policy sees it as [`ChooserView::idle`].
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::{Draw, SimRng};
 use std::collections::VecDeque;
 
 pub struct JoinIdleQueue;
 
 impl Policy for JoinIdleQueue {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         match view.idle {
             Some(position) => Pick::at(position),
             None => Pick::at(rng.index(view.pool_len())),
@@ -78,7 +78,7 @@ mod tests {
         let known = [Known::default(); 3];
         let loads = [0; 3];
         let mut rng = SimRng::new(2);
-        let reported = View { idle: Some(2), ..view(&known, &loads) };
+        let reported = ChooserView { idle: Some(2), ..view(&known, &loads) };
         assert_eq!(JoinIdleQueue.pick(&reported, &mut rng).position, 2);
         let counts = (0..3000).fold([0; 3], |mut counts, _| {
             counts[JoinIdleQueue.pick(&view(&known, &loads), &mut rng).position] += 1;

@@ -4,7 +4,7 @@
 //! The scan starts at a random position so that ties are not always broken
 //! toward the same server.
 
-use super::{lowest, Pick, Policy, Signal, View};
+use super::{lowest, ChooserView, Pick, Policy, Signal};
 use crate::rng::SimRng;
 
 pub struct LeastLoaded {
@@ -18,7 +18,7 @@ impl LeastLoaded {
 }
 
 impl Policy for LeastLoaded {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         Pick::at(lowest(0..view.pool_len(), |position| self.signal.rank(view, position), rng))
     }
 }

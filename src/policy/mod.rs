@@ -1,7 +1,7 @@
 //! Routing policies: how a chooser (a client, or a balancer) picks a server.
 //!
 //! As in tower's `balance` and `load`, a policy and the load signal it reads
-//! are separate ideas. A policy gets a read-only [`View`] of what its chooser
+//! are separate ideas. A policy gets a read-only [`ChooserView`] of what its chooser
 //! can know and returns a position in the chooser's pool. A [`Signal`] turns
 //! that knowledge into comparable numbers: the true load (possibly read from a
 //! stale board), the chooser's own count of requests in flight, or counters
@@ -34,14 +34,14 @@ pub use signal::{Board, Known, Load, PackedLoad, Rank, Signal};
 pub use weighted_random::WeightedRandom;
 pub use weighted_round_robin::WeightedRoundRobin;
 
-use crate::keys::Placement;
+use crate::keys::KeyPlacement;
 use crate::rng::{Draw, SimRng};
 use crate::scenario::PolicyKind;
 use crate::time::Time;
 use serde::Serialize;
 
 /// What a chooser knows when it picks.
-pub struct View<'a> {
+pub struct ChooserView<'a> {
     pub now: Time,
     /// The servers this chooser may pick, ascending; `None` means all of them.
     pub pool: Option<&'a [u32]>,
@@ -57,7 +57,7 @@ pub struct View<'a> {
     /// The request's key, when the policy places by key.
     pub key: Option<u64>,
     /// Where this chooser places keys (its copy, under a mapping table).
-    pub placement: Option<&'a dyn Placement>,
+    pub placement: Option<&'a dyn KeyPlacement>,
     /// For a policy that times round trips, what the chooser has timed.
     pub round_trips: RoundTrips<'a>,
     /// For a policy that hears from idle servers, the pool position of the
@@ -73,7 +73,7 @@ pub struct RoundTrips<'a> {
     pub typical: PeakAverage,
 }
 
-impl View<'_> {
+impl ChooserView<'_> {
     /// How many servers the chooser picks among (at least 1).
     pub fn pool_len(&self) -> usize {
         self.known.len()
@@ -91,10 +91,16 @@ impl View<'_> {
 
     /// The pool position of `server`, if it is in the pool.
     pub fn position_in_pool(&self, server: u32) -> Option<usize> {
-        match self.pool {
-            None => Some(server as usize).filter(|&p| p < self.pool_len()),
-            Some(pool) => pool.binary_search(&server).ok(),
-        }
+        position_in(self.pool, self.pool_len(), server)
+    }
+}
+
+/// The position of `server` in a pool of `len` servers: an ascending list,
+/// or `None` for servers `0..len` in order. `None` when it is not there.
+pub fn position_in(pool: Option<&[u32]>, len: usize, server: u32) -> Option<usize> {
+    match pool {
+        None => Some(server as usize).filter(|&p| p < len),
+        Some(pool) => pool.binary_search(&server).ok(),
     }
 }
 
@@ -152,13 +158,13 @@ pub struct Compared {
 
 pub trait Policy {
     /// Picks a pool position; `view.pool_len()` is at least 1.
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick;
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick;
 
     /// For a policy that compares a sample of servers: adds to `into` the
     /// candidates of its last pick, which was made on `view`, with what it
     /// saw of each. `None` (and nothing added) when that pick compared
     /// nothing, or the policy compares the whole pool.
-    fn compared(&self, _view: &View, _into: &mut Vec<Seen>) -> Option<Compared> {
+    fn compared(&self, _view: &ChooserView, _into: &mut Vec<Seen>) -> Option<Compared> {
         None
     }
 }
@@ -273,8 +279,8 @@ pub(crate) mod testing {
     use super::*;
 
     /// A view of `n` servers, all in the pool, with the given true loads.
-    pub fn view<'a>(known: &'a [Known], loads: &'a [u64]) -> View<'a> {
-        View {
+    pub fn view<'a>(known: &'a [Known], loads: &'a [u64]) -> ChooserView<'a> {
+        ChooserView {
             now: Time::from_ms(1000.0),
             pool: None,
             known,

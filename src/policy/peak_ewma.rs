@@ -15,7 +15,7 @@
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
 
-use super::{lowest, Compared, Measure, Pick, Policy, Seen, View};
+use super::{lowest, ChooserView, Compared, Measure, Pick, Policy, Seen};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -50,7 +50,7 @@ pub struct PeakEwma {
 }
 
 impl PeakEwma {
-    fn cost(view: &View, position: usize) -> u64 {
+    fn cost(view: &ChooserView, position: usize) -> u64 {
         let timed = view.round_trips.each.get(position).filter(|a| a.value > 0.0);
         let average = timed.unwrap_or(&view.round_trips.typical);
         let in_flight = view.known[position].in_flight;
@@ -59,7 +59,7 @@ impl PeakEwma {
 }
 
 impl Policy for PeakEwma {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
         if n == 1 {
             self.candidates = None;
@@ -71,7 +71,7 @@ impl Policy for PeakEwma {
         Pick::at(lowest([first, second].into_iter(), |p| Self::cost(view, p), rng))
     }
 
-    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+    fn compared(&self, view: &ChooserView, into: &mut Vec<Seen>) -> Option<Compared> {
         let candidates = self.candidates?;
         let ms = |position| Time(Self::cost(view, position)).as_ms();
         into.extend(candidates.map(|position| Seen { position, amount: ms(position) }));
@@ -106,9 +106,9 @@ mod tests {
         each[0].observe(Time::from_ms(10.0).0 as f64, Time::from_ms(1.0));
         each[1].observe(Time::from_ms(30.0).0 as f64, Time::from_ms(1.0));
         let round_trips = RoundTrips { each: &each, typical: PeakAverage::default() };
-        assert_eq!(policy.pick(&View { round_trips, ..view(&known, &loads) }, &mut rng).position, 0);
+        assert_eq!(policy.pick(&ChooserView { round_trips, ..view(&known, &loads) }, &mut rng).position, 0);
         // Three in flight at the fast one: cost 40 ms against 30.
         known[0].in_flight = 3;
-        assert_eq!(policy.pick(&View { round_trips, ..view(&known, &loads) }, &mut rng).position, 1);
+        assert_eq!(policy.pick(&ChooserView { round_trips, ..view(&known, &loads) }, &mut rng).position, 1);
     }
 }

@@ -9,14 +9,14 @@
 //! sends the key where its hash falls over the pool instead, as `ranges`
 //! would, so that choosers holding the same copy still agree.
 
-use super::{Compared, Measure, Pick, Policy, Seen, View};
+use super::{ChooserView, Compared, Measure, Pick, Policy, Seen};
 use crate::keys::{hash, Loads, Unloaded};
 use crate::rng::{Draw, SimRng};
 
 pub struct Placed;
 
 impl Policy for Placed {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let (Some(key), Some(placement)) = (view.key, view.placement) else {
             // Only a request without a key (a hedged copy's second pick)
             // comes here: any server will do.
@@ -25,7 +25,7 @@ impl Policy for Placed {
         Pick::at(position_of(view, key, placement.place(key, &PoolLoads(view))))
     }
 
-    fn compared(&self, view: &View, into: &mut Vec<Seen>) -> Option<Compared> {
+    fn compared(&self, view: &ChooserView, into: &mut Vec<Seen>) -> Option<Compared> {
         let (Some(key), Some(placement)) = (view.key, view.placement) else { return None };
         let loads = PoolLoads(view);
         let (home, taken) = (placement.place(key, &Unloaded), placement.place(key, &loads));
@@ -43,12 +43,12 @@ impl Policy for Placed {
 
 /// Where `server`, the placement's answer for `key`, is in the view's pool;
 /// if it has left the pool, where the key's hash falls over the pool.
-fn position_of(view: &View, key: u64, server: u32) -> usize {
+fn position_of(view: &ChooserView, key: u64, server: u32) -> usize {
     view.position_in_pool(server).unwrap_or_else(|| hash::scaled(hash::key(key), view.pool_len()))
 }
 
 /// The requests at each server of a view's pool, as its board says.
-struct PoolLoads<'a, 'b>(&'a View<'b>);
+struct PoolLoads<'a, 'b>(&'a ChooserView<'b>);
 
 impl Loads for PoolLoads<'_, '_> {
     fn load(&self, server: u32) -> u64 {
@@ -74,7 +74,7 @@ mod tests {
         let ring = Scheme::Ring { virtual_nodes: 10 }.build(&[0, 1, 2, 3, 4, 5]);
         let mut rng = SimRng::new(2);
         for key in 0..200 {
-            let view = View { key: Some(key), placement: Some(ring.as_ref()), ..view(&known, &loads) };
+            let view = ChooserView { key: Some(key), placement: Some(ring.as_ref()), ..view(&known, &loads) };
             assert_eq!(Placed.pick(&view, &mut rng).position as u32, ring.place(key, &Unloaded));
         }
     }
@@ -89,7 +89,7 @@ mod tests {
         // ⌈1.25 × 11 / 2⌉ = 7, so the key walks on.
         let mut loads = [0; 2];
         loads[first] = Load::new(4, 6).0;
-        let view = View { key: Some(key), placement: Some(bounded.as_ref()), ..view(&known, &loads) };
+        let view = ChooserView { key: Some(key), placement: Some(bounded.as_ref()), ..view(&known, &loads) };
         assert_eq!(Placed.pick(&view, &mut SimRng::new(1)).position, 1 - first);
     }
 }

@@ -1,12 +1,12 @@
 //! Uniform random choice: needs no information and cannot herd.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::{Draw, SimRng};
 
 pub struct RandomPick;
 
 impl Policy for RandomPick {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         Pick::at(rng.index(view.pool_len()))
     }
 }

@@ -1,13 +1,13 @@
 //! Random choice that, after a queue timeout, picks a different server than
 //! the one that sent the request back.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::{Draw, SimRng};
 
 pub struct Repick;
 
 impl Policy for Repick {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         match view.avoid {
             Some(avoid) if view.pool_len() > 1 => {
                 let position = rng.index(view.pool_len() - 1);

@@ -1,7 +1,7 @@
 //! Round-robin: each chooser cycles through its pool from its own starting
 //! point. Even in count, blind to work.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::SimRng;
 
 pub struct RoundRobin {
@@ -15,7 +15,7 @@ impl RoundRobin {
 }
 
 impl Policy for RoundRobin {
-    fn pick(&mut self, view: &View, _rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, _rng: &mut SimRng) -> Pick {
         let position = self.next % view.pool_len();
         self.next = position + 1;
         Pick::at(position)

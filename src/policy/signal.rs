@@ -1,6 +1,6 @@
 //! Load signals: what a policy compares.
 
-use super::{Measure, View};
+use super::{ChooserView, Measure};
 use crate::time::Time;
 
 /// A server's load as one comparable number: requests queued first, busy
@@ -160,7 +160,7 @@ pub enum Signal {
 
 impl Signal {
     /// What the chooser ranks the server at `position` by.
-    pub fn rank(self, view: &View, position: usize) -> Rank {
+    pub fn rank(self, view: &ChooserView, position: usize) -> Rank {
         match self {
             Signal::Board => Rank::load(view.board.load(view.server(position))),
             Signal::InFlight => Rank::count(view.known[position].in_flight),
@@ -184,7 +184,7 @@ impl Signal {
 
     /// The signal at a pool position in plain units: requests (queued and
     /// in service, or in flight), or ms of work.
-    pub fn amount(self, view: &View, position: usize) -> f64 {
+    pub fn amount(self, view: &ChooserView, position: usize) -> f64 {
         match self {
             Signal::Work if !view.work.is_empty() => f64::from(view.work[position]),
             Signal::Work | Signal::InFlight => f64::from(view.known[position].in_flight),
@@ -195,7 +195,7 @@ impl Signal {
 
     /// How old the signal is at a pool position: `None` for signals that are
     /// always current, `Some(None)` for a counter never learned.
-    pub fn age(self, view: &View, position: usize) -> Option<Option<Time>> {
+    pub fn age(self, view: &ChooserView, position: usize) -> Option<Option<Time>> {
         match self {
             Signal::Piggyback => Some(view.known[position].measured_at().map(|t| view.now - t)),
             Signal::Board | Signal::InFlight | Signal::Work => None,

@@ -3,7 +3,7 @@
 //! capacities. Drawn in constant time with Walker's alias method (Vose's
 //! construction): one uniform column, one biased coin.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::{Draw, SimRng};
 
 pub struct WeightedRandom {
@@ -35,7 +35,7 @@ impl WeightedRandom {
 }
 
 impl Policy for WeightedRandom {
-    fn pick(&mut self, view: &View, rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let column = rng.index(view.pool_len().min(self.keep.len()));
         let position = if rng.chance(self.keep[column]) { column } else { self.alias[column] };
         Pick::at(position)

@@ -5,7 +5,7 @@
 //! what machines actually do, so weights set from nominal capacity go wrong
 //! when machines drift. Linear in the pool per pick.
 
-use super::{Pick, Policy, View};
+use super::{ChooserView, Pick, Policy};
 use crate::rng::SimRng;
 
 pub struct WeightedRoundRobin {
@@ -43,7 +43,7 @@ impl WeightedRoundRobin {
 }
 
 impl Policy for WeightedRoundRobin {
-    fn pick(&mut self, _view: &View, _rng: &mut SimRng) -> Pick {
+    fn pick(&mut self, _view: &ChooserView, _rng: &mut SimRng) -> Pick {
         Pick::at(self.next())
     }
 }

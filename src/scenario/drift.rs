@@ -1,5 +1,5 @@
 //! Drift: servers' speeds changing on a schedule (a noisy neighbour moving
-//! in, a machine throttled), written `SERVER@SECONDSs:SPEED`, comma
+//! in, a machine throttled), written `SERVER@TIME:SPEED`, comma
 //! separated: `3@10s:0.25, 3@40s:1` slows server 3 to a quarter of its
 //! speed at 10 s and restores it at 40 s.
 
@@ -28,9 +28,9 @@ impl SpeedChange {
         format!("{}@{}s:{}", self.server, format_number(self.at_s), format_number(self.speed))
     }
 
-    /// Parses `SERVER@SECONDSs:SPEED`.
+    /// Parses `SERVER@TIME:SPEED`.
     fn parse(text: &str) -> Result<SpeedChange, String> {
-        let shape = || "write SERVER@SECONDSs:SPEED (3@10s:0.25)".to_string();
+        let shape = || "write SERVER@TIME:SPEED (3@10s:0.25)".to_string();
         let (server, rest) = text.split_once('@').ok_or_else(shape)?;
         let (at, speed) = rest.split_once(':').ok_or_else(shape)?;
         Ok(SpeedChange {

@@ -13,8 +13,9 @@
 //! - `recover`: ends the server's failure.
 //!
 //! Any failure may end by itself: `for=DURATION`. Durations are written
-//! in seconds (`5s`) or milliseconds (`250ms`).
+//! as every duration is, with their unit: `250ms`, `5s`, `2m`.
 
+use super::duration::{self, Duration, LATEST_S};
 use super::echo;
 use super::fields::format_number;
 use super::schedule::{self, ScheduleError};
@@ -63,30 +64,19 @@ pub struct ScheduledFailure {
 pub const MAX_FAILURES: usize = 100;
 /// The range of a slow server's speed factor.
 pub const FACTORS: (f64, f64) = (0.001, 1.0);
-/// The range of a duration written in the schedule, in milliseconds.
-pub const DURATIONS_MS: (f64, f64) = (0.001, 86_400_000.0);
+/// The range of a duration written in the schedule: above 0, up to a day.
+pub const DURATIONS: (Duration, Duration) = (Duration::milliseconds(0.001), Duration::seconds(LATEST_S));
 
-/// Reads option `name`'s `5s` or `250ms` as milliseconds, within [`DURATIONS_MS`].
+/// Reads option `name`'s duration as milliseconds, within [`DURATIONS`].
 fn duration_ms(name: &str, text: &str) -> Result<f64, String> {
-    let ms = match text.strip_suffix("ms") {
-        Some(ms) => ms.parse::<f64>().ok(),
-        None => text.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()).map(|s| s * 1000.0),
-    };
-    ms.filter(|ms| ms.is_finite() && (DURATIONS_MS.0..=DURATIONS_MS.1).contains(ms)).ok_or_else(|| {
-        format!(
-            "{name} takes a duration above 0 (from {}ms) to {}s, written 5s or 250ms, not {}",
-            format_number(DURATIONS_MS.0),
-            format_number(DURATIONS_MS.1 / 1000.0),
-            echo(text)
-        )
-    })
+    duration::read(name, text, DURATIONS, None).map(Duration::as_ms)
 }
 
 impl ScheduledFailure {
     fn parse(text: &str) -> Result<ScheduledFailure, String> {
         let mut parts = text.split(':').map(str::trim);
         let (Some(at), Some(kind), Some(server)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err("write SECONDSs:KIND:SERVER[:OPTION=VALUE]... (10s:down:3:for=5s)".into());
+            return Err("write TIME:KIND:SERVER[:OPTION=VALUE]... (10s:down:3:for=5s)".into());
         };
         let (at_s, server) = (schedule::at_seconds(at)?, schedule::server(server)?);
         let mut options = Vec::new();
@@ -205,6 +195,8 @@ mod tests {
             "10s:fast-fail:3:p=1.5",
             "10s:flap:3:period=0s",
             "10s:flap:3:period=2",
+            "10s:flap:3:period=2h",
+            "10s:down:3:for=1441m",
             "10s:down:3:for=5s:for=6s",
             "10s:down:3:x=0.5",
             "10s:recover:3:for=1s",

@@ -2,9 +2,10 @@
 //! may change while a simulation runs, and how to read and write it.
 
 use super::drift::{self, SpeedChange};
+use super::duration::LATEST_S;
 use super::failures::{self, ScheduledFailure};
 use super::membership::{self, Scheduled};
-use super::schedule::{ScheduleError, LATEST_S};
+use super::schedule::ScheduleError;
 pub use super::table::FIELDS;
 use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
 
@@ -181,19 +182,19 @@ impl Field {
                 "\"all\" or one range of servers FIRST-LAST per request class, separated by commas (0-7,8-9), at most {MAX_CLASSES}"
             ),
             FieldKind::MembershipSchedule => format!(
-                "\"none\" or up to {} changes SECONDSs:add, SECONDSs:remove:SERVER, SECONDSs:crash:SERVER or SECONDSs:restore:SERVER separated by commas (10s:add, 20s:remove:3), seconds from 0 to {}, each change possible when it comes",
+                "\"none\" or up to {} changes TIME:add, TIME:remove:SERVER, TIME:crash:SERVER or TIME:restore:SERVER separated by commas (10s:add, 20s:remove:3), times from 0s to {}s written with a unit (250ms, 30s, 2m), each change possible when it comes",
                 membership::MAX_CHANGES,
                 format_number(LATEST_S)
             ),
             FieldKind::FailureSchedule => format!(
-                "\"none\" or up to {} entries SECONDSs:KIND:SERVER[:OPTION=VALUE]... separated by commas, KIND one of down, slow:x=FACTOR, fast-fail:p=SHARE[:after=DURATION], flap:period=DURATION, recover; any but recover may end by itself with for=DURATION (10s:down:3:for=5s, 20s:slow:2:x=0.25, 30s:fast-fail:4:p=0.9:after=1ms); seconds from 0 to {}, factors from {} to {}, shares from 0 to 1, durations written 5s or 250ms",
+                "\"none\" or up to {} entries TIME:KIND:SERVER[:OPTION=VALUE]... separated by commas, KIND one of down, slow:x=FACTOR, fast-fail:p=SHARE[:after=DURATION], flap:period=DURATION, recover; any but recover may end by itself with for=DURATION (10s:down:3:for=5s, 20s:slow:2:x=0.25, 30s:fast-fail:4:p=0.9:after=1ms); times from 0s and durations above 0, both to {}s written with a unit (250ms, 30s, 2m), factors from {} to {}, shares from 0 to 1",
                 failures::MAX_FAILURES,
                 format_number(LATEST_S),
                 format_number(failures::FACTORS.0),
                 format_number(failures::FACTORS.1)
             ),
             FieldKind::SpeedSchedule => format!(
-                "\"none\" or up to {} changes SERVER@SECONDSs:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), seconds from 0 to {}, speeds from {} to {}",
+                "\"none\" or up to {} changes SERVER@TIME:SPEED separated by commas (3@10s:0.25: server 3 runs at speed 0.25 from 10 s on), times from 0s to {}s written with a unit (250ms, 30s, 2m), speeds from {} to {}",
                 drift::MAX_CHANGES,
                 format_number(LATEST_S),
                 format_number(drift::SPEEDS.0),

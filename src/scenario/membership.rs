@@ -1,5 +1,5 @@
 //! Membership changes: servers added, removed (drained) or crashed, and
-//! restored, on a schedule written `SECONDSs:KIND[:SERVER]`, comma
+//! restored, on a schedule written `TIME:KIND[:SERVER]`, comma
 //! separated: `10s:add, 20s:remove:3, 30s:crash:5, 40s:restore:5`.
 //!
 //! Servers keep their index for good: an added server takes the next one,
@@ -61,13 +61,13 @@ pub const MAX_CHANGES: usize = 100;
 pub const MAX_SERVERS: u32 = 10_000;
 
 impl Scheduled {
-    /// Parses `SECONDSs:KIND[:SERVER]`.
+    /// Parses `TIME:KIND[:SERVER]`.
     fn parse(text: &str) -> Result<Scheduled, String> {
         let parts: Vec<&str> = text.split(':').collect();
         let (at, kind, server) = match parts[..] {
             [at, kind] => (at, kind.trim(), None),
             [at, kind, server] => (at, kind.trim(), Some(schedule::server(server)?)),
-            _ => return Err("write SECONDSs:add or SECONDSs:KIND:SERVER (20s:remove:3)".into()),
+            _ => return Err("write TIME:add or TIME:KIND:SERVER (20s:remove:3)".into()),
         };
         let at_s = schedule::at_seconds(at)?;
         let change = match (kind, server) {
@@ -77,7 +77,7 @@ impl Scheduled {
             ("crash", Some(s)) => Change::Crash(s),
             ("restore", Some(s)) => Change::Restore(s),
             ("remove" | "crash" | "restore", None) => {
-                return Err(format!("{kind} needs a server: SECONDSs:{kind}:SERVER"))
+                return Err(format!("{kind} needs a server: TIME:{kind}:SERVER"))
             }
             _ => {
                 return Err(format!("the change is add, remove, crash or restore, not {}", super::echo(kind)))

@@ -6,6 +6,7 @@
 //! agree on names, defaults, ranges and error messages.
 
 pub mod drift;
+pub mod duration;
 mod error;
 pub mod failures;
 pub mod fields;
@@ -19,7 +20,7 @@ pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
-pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES};
+pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
 pub use table::MAX_SEED;
 
 use crate::keys::{Popularity, Scheme};

@@ -11,7 +11,7 @@ pub fn parse(text: &str) -> Option<Vec<(u32, u32)>> {
     let range = |item: &str| {
         let (first, last) = item.split_once('-')?;
         let (first, last) = (first.trim().parse::<u32>().ok()?, last.trim().parse::<u32>().ok()?);
-        (first <= last && last < 10_000).then_some((first, last))
+        (first <= last && last < super::MAX_SERVERS).then_some((first, last))
     };
     let ranges: Vec<(u32, u32)> = text.split(',').map(range).collect::<Option<_>>()?;
     (ranges.len() <= super::MAX_CLASSES).then_some(ranges)

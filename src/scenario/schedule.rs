@@ -1,13 +1,11 @@
 //! What the three schedules (`speed_changes`, `membership`, `failures`)
-//! share: entries separated by commas, each due at `SECONDSs`, and errors
-//! that name the entry at fault and its position rather than echo the
-//! whole schedule.
+//! share: entries separated by commas, each due at a `TIME` written as
+//! every duration is (see [`super::duration`]), and errors that name the
+//! entry at fault and its position rather than echo the whole schedule.
 
+use super::duration::{self, Duration, LATEST_S};
 use super::echo;
 use super::fields::format_number;
-
-/// The latest an entry may be due, in simulated seconds (`duration_s`'s limit).
-pub const LATEST_S: f64 = 86_400.0;
 
 /// Why a schedule's text is not one.
 #[derive(Debug, PartialEq)]
@@ -49,12 +47,10 @@ pub fn text<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
     items.iter().map(item).collect::<Vec<_>>().join(",")
 }
 
-/// An entry's time, `SECONDSs`, from 0 to [`LATEST_S`].
+/// An entry's time in seconds, from 0 to [`LATEST_S`].
 pub fn at_seconds(text: &str) -> Result<f64, String> {
-    let at_s = text.trim().strip_suffix('s').and_then(|s| s.trim().parse::<f64>().ok());
-    at_s.filter(|at| at.is_finite() && (0.0..=LATEST_S).contains(at)).ok_or_else(|| {
-        format!("the time is SECONDSs, from 0s to {}s, not {}", format_number(LATEST_S), echo(text))
-    })
+    let day = (Duration::seconds(0.0), Duration::seconds(LATEST_S));
+    duration::read("the time", text, day, None).map(Duration::as_seconds)
 }
 
 /// An entry's server, a whole number; whether it exists is checked against
@@ -86,12 +82,13 @@ mod tests {
         let expected = ScheduleError::Entry {
             position: 3,
             entry: "x".into(),
-            reason: "the time is SECONDSs, from 0s to 86400s, not `x`".into(),
+            reason: "the time is a duration from 0s to 86400s, written as a number with its unit: 250ms, 30s or 2m; not `x`"
+                .into(),
         };
         assert_eq!(parsed, Err(expected));
         assert!(matches!(parse("1s,", 10, at_seconds), Err(ScheduleError::Entry { position: 2, .. })));
         assert_eq!(parse("1s,2s,3s", 2, at_seconds), Err(ScheduleError::TooMany { count: 3, max: 2 }));
         assert_eq!(parse(" none ", 2, at_seconds), Ok(Vec::new()));
-        assert_eq!(parse("0s, 2.5s", 2, at_seconds), Ok(vec![0.0, 2.5]));
+        assert_eq!(parse("0s, 2500ms, 1m", 3, at_seconds), Ok(vec![0.0, 2.5, 60.0]));
     }
 }

@@ -1,7 +1,9 @@
 //! Every scenario field: its name, meaning, allowed values, whether it may
 //! change while a simulation runs, and how it reads and writes a [`Scenario`].
 
+use super::duration::LATEST_S;
 use super::fields::{Field, FieldKind, Value};
+use super::membership::MAX_SERVERS;
 use super::{
     DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE,
 };
@@ -13,7 +15,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "servers",
         help: "number of servers",
-        kind: FieldKind::Count { min: 1, max: 10_000 },
+        kind: FieldKind::Count { min: 1, max: MAX_SERVERS as u64 },
         live: false,
         get: |s| Value::Count(s.servers.into()),
         put: |s, v| s.servers = v.count() as u32,
@@ -181,7 +183,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "subset_size",
         help: "servers each chooser may pick from, drawn at random per chooser (above servers means all)",
-        kind: FieldKind::CountOrAll { min: 1, max: 10_000 },
+        kind: FieldKind::CountOrAll { min: 1, max: MAX_SERVERS as u64 },
         live: true,
         get: |s| Value::Count(s.subset_size.map_or(0, u64::from)),
         put: |s, v| s.subset_size = Some(v.count() as u32).filter(|&n| n > 0),
@@ -405,7 +407,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "duration_s",
         help: "simulated seconds a command-line run lasts",
-        kind: FieldKind::Number { min: 0.001, max: 86_400.0 },
+        kind: FieldKind::Number { min: 0.001, max: LATEST_S },
         live: false,
         get: |s| Value::Number(s.duration_s),
         put: |s, v| s.duration_s = v.number(),
@@ -413,7 +415,7 @@ pub static FIELDS: &[Field] = &[
     Field {
         key: "warmup_s",
         help: "simulated seconds at the start left out of the statistics",
-        kind: FieldKind::Number { min: 0.0, max: 86_400.0 },
+        kind: FieldKind::Number { min: 0.0, max: LATEST_S },
         live: false,
         get: |s| Value::Number(s.warmup_s),
         put: |s, v| s.warmup_s = v.number(),

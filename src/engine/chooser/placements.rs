@@ -4,7 +4,7 @@
 //! while it lagged.
 
 use super::Choosers;
-use crate::keys::{Placement, Scheme};
+use crate::keys::{KeyPlacement, Scheme};
 use crate::time::Time;
 use std::rc::Rc;
 
@@ -16,7 +16,7 @@ impl Choosers {
     }
 
     /// Where `chooser` places keys, if its policy does.
-    pub fn placement(&self, chooser: usize) -> Option<&dyn Placement> {
+    pub fn placement(&self, chooser: usize) -> Option<&dyn KeyPlacement> {
         self.members.get(chooser)?.placement.as_deref()
     }
 
@@ -28,9 +28,9 @@ impl Choosers {
     /// Builds every chooser's placement over its pool for `scheme`, or
     /// none, and returns the one over every member. Choosers whose pool is
     /// every member share that one, and neighbours with equal pools one.
-    pub fn place_keys(&mut self, scheme: Option<Scheme>) -> Option<Rc<dyn Placement>> {
+    pub fn place_keys(&mut self, scheme: Option<Scheme>) -> Option<Rc<dyn KeyPlacement>> {
         let shared = scheme.map(|scheme| scheme.build(&self.active));
-        let mut last: Option<(&[u32], Rc<dyn Placement>)> = None;
+        let mut last: Option<(&[u32], Rc<dyn KeyPlacement>)> = None;
         for member in &mut self.members {
             member.pending.clear();
             member.placement = match (&member.pool, scheme) {
@@ -55,8 +55,12 @@ impl Choosers {
     /// `directory`, the version over all of them. `due` says when chooser
     /// `member` takes it: `None` at once, else it keeps routing by its copy
     /// until then (a lagging table).
-    pub fn update_placements(&mut self, directory: &Rc<dyn Placement>, due: impl Fn(usize) -> Option<Time>) {
-        let mut last: Option<(*const u8, Vec<u32>, Rc<dyn Placement>)> = None;
+    pub fn update_placements(
+        &mut self,
+        directory: &Rc<dyn KeyPlacement>,
+        due: impl Fn(usize) -> Option<Time>,
+    ) {
+        let mut last: Option<(*const u8, Vec<u32>, Rc<dyn KeyPlacement>)> = None;
         for (index, member) in self.members.iter_mut().enumerate() {
             let Some(held) = member.pending.last().map(|(_, p)| p).or(member.placement.as_ref()).cloned()
             else {
