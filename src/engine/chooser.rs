@@ -37,7 +37,6 @@ struct Member {
     pool: Option<Vec<u32>>,
     /// Where this chooser's entries begin in the table.
     start: usize,
-    policy: Box<dyn Policy>,
     /// Where a key-placing policy sends each key, over this pool: its copy,
     /// which under a lagging mapping table may be an old version.
     placement: Option<Rc<dyn KeyPlacement>>,
@@ -55,8 +54,28 @@ struct Member {
     idle: IdleQueue,
 }
 
+impl Member {
+    /// What this member knows, from `table`, of the `len` servers of its
+    /// pool, for a pick at `now` on `board` of a request with `key`: with
+    /// no server to avoid and no idle report taken.
+    fn view<'a>(
+        &'a self,
+        table: &'a Table,
+        len: usize,
+        (now, board, key): (Time, Board<'a>, Option<u64>),
+    ) -> ChooserView<'a> {
+        let (known, work, round_trips) = table.entries(self.start, len, self.typical);
+        let pool = self.pool.as_deref();
+        let placement = self.placement.as_deref();
+        ChooserView { now, pool, known, work, board, avoid: None, key, placement, round_trips, idle: None }
+    }
+}
+
 pub struct Choosers {
     members: Vec<Member>,
+    /// Each member's policy, apart from the rest so that it can pick while
+    /// reading its member's view.
+    policies: Vec<Box<dyn Policy>>,
     /// Entry `start + position` is what a chooser knows of the server at
     /// `position` of its pool, and its connection to it.
     table: Table,
@@ -106,17 +125,17 @@ impl Choosers {
         let mut scratch: Vec<u32> = (0..servers as u32).collect();
         let per_chooser = class_pools.len().max(1);
         let mut members = Vec::with_capacity(count * per_chooser);
+        let mut policies = Vec::with_capacity(count * per_chooser);
         let mut start = 0;
         let every_server = scratch.clone();
         for member in 0..count * per_chooser {
             let range = class_pools.get(member % per_chooser);
             let pool = draw_member_pool(range, &every_server, subset_size, &mut scratch, rng);
             let len = len_of(&pool, servers);
-            let policy = policy::build(kind, choices, &pool_weights(&pool, &weights), rng);
+            policies.push(policy::build(kind, choices, &pool_weights(&pool, &weights), rng));
             members.push(Member {
                 pool,
                 start,
-                policy,
                 placement: None,
                 pending: Vec::new(),
                 ejected: Vec::new(),
@@ -134,6 +153,7 @@ impl Choosers {
         };
         Choosers {
             members,
+            policies,
             table,
             servers,
             active: (0..servers as u32).collect(),
@@ -228,25 +248,12 @@ impl Choosers {
         let heard = if self.hears_idle_servers { self.members[chooser].idle.take() } else { None };
         let idle = heard.and_then(|server| self.position_of(chooser, server));
         let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement, pending, typical, .. } = &mut self.members[chooser];
-        let (known, work, round_trips) = self.table.entries(*start, len, *typical);
-        let placement = placement.as_deref();
-        let view = ChooserView {
-            now,
-            pool: pool.as_deref(),
-            known,
-            work,
-            board,
-            avoid,
-            key,
-            placement,
-            round_trips,
-            idle,
-        };
-        let pick = policy.pick(&view, rng);
-        if let (Some((_, current)), Some(key)) = (pending.last(), key) {
+        let member = &self.members[chooser];
+        let view = ChooserView { avoid, idle, ..member.view(&self.table, len, (now, board, key)) };
+        let pick = self.policies[chooser].pick(&view, rng);
+        if let (Some((_, current)), Some(key)) = (member.pending.last(), key) {
             self.lag_routes += 1;
-            let server = server_at(pool, pick.position);
+            let server = server_at(&member.pool, pick.position);
             self.misrouted += u64::from(current.place(key, &Unloaded) != server);
         }
         pick
@@ -261,23 +268,8 @@ impl Choosers {
         (now, board, key): (Time, Board, Option<u64>),
         into: &mut Vec<Seen>,
     ) -> Option<Compared> {
-        let len = self.pool_len(chooser);
-        let Member { pool, start, policy, placement, typical, .. } = &self.members[chooser];
-        let (known, work, round_trips) = self.table.entries(*start, len, *typical);
-        let (avoid, idle, placement) = (None, None, placement.as_deref());
-        let view = ChooserView {
-            now,
-            pool: pool.as_deref(),
-            known,
-            work,
-            board,
-            avoid,
-            key,
-            placement,
-            round_trips,
-            idle,
-        };
-        policy.compared(&view, into)
+        let view = self.members[chooser].view(&self.table, self.pool_len(chooser), (now, board, key));
+        self.policies[chooser].compared(&view, into)
     }
 
     /// The client or balancer a member belongs to.
@@ -357,7 +349,7 @@ impl Choosers {
     /// Gives `chooser` a new policy over its pool.
     fn rebuild_policy(&mut self, chooser: usize, rng: &mut SimRng) {
         let weights = pool_weights(&self.members[chooser].pool, &self.weights);
-        self.members[chooser].policy = policy::build(self.kind.0, self.kind.1, &weights, rng);
+        self.policies[chooser] = policy::build(self.kind.0, self.kind.1, &weights, rng);
     }
 
     /// Writes into `into`, from entry `start` on, what `member` knows of each
@@ -400,19 +392,7 @@ mod tests {
     #[test]
     fn redrawing_pools_keeps_shared_knowledge() {
         let mut rng = SimRng::new(1);
-        let timing = Timing {
-            client_delay: Time::ZERO,
-            balancer_delay: Time::ZERO,
-            handshake: Time(7),
-            queue_timeout: None,
-            idle_timeout: None,
-            board_refresh: None,
-            hedge_after: None,
-            hedge_percentile: None,
-            hedging: false,
-            retry_backoff: None,
-            cross_dc: None,
-        };
+        let timing = Timing { handshake: Time(7), ..Timing::untimed() };
         let mut choosers = Choosers::new(
             (3, &[]),
             (vec![1.0; 10], vec![1.0]),
@@ -463,7 +443,7 @@ mod tests {
         let mut choosers = Choosers::new(
             (1, &[]),
             (vec![1.0; 4], vec![1.0]),
-            (None, false, &untimed()),
+            (None, false, &Timing::untimed()),
             (PolicyKind::JoinIdleQueue, 2),
             &mut rng,
         );
@@ -479,30 +459,13 @@ mod tests {
         }
     }
 
-    /// No delays, no handshakes, no timeouts.
-    fn untimed() -> Timing {
-        Timing {
-            client_delay: Time::ZERO,
-            balancer_delay: Time::ZERO,
-            handshake: Time::ZERO,
-            queue_timeout: None,
-            idle_timeout: None,
-            board_refresh: None,
-            hedge_after: None,
-            hedge_percentile: None,
-            hedging: false,
-            retry_backoff: None,
-            cross_dc: None,
-        }
-    }
-
     #[test]
     fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
         let mut rng = SimRng::new(5);
         let mut choosers = Choosers::new(
             (1, &[]),
             (vec![1.0; 4], vec![1.0]),
-            (None, true, &untimed()),
+            (None, true, &Timing::untimed()),
             (PolicyKind::PeakEwma, 2),
             &mut rng,
         );

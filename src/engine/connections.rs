@@ -197,17 +197,9 @@ mod tests {
 
     fn timing(handshake_ms: f64, idle_ms: Option<f64>) -> Timing {
         Timing {
-            client_delay: Time::ZERO,
-            balancer_delay: Time::ZERO,
             handshake: Time::from_ms(handshake_ms),
-            queue_timeout: None,
             idle_timeout: idle_ms.map(Time::from_ms),
-            board_refresh: None,
-            hedge_after: None,
-            hedge_percentile: None,
-            hedging: false,
-            retry_backoff: None,
-            cross_dc: None,
+            ..Timing::untimed()
         }
     }
 

@@ -174,6 +174,27 @@ impl Timing {
     }
 }
 
+#[cfg(test)]
+impl Timing {
+    /// No delays, handshakes, timeouts, hedges or backoff: tests change
+    /// what they need from here.
+    fn untimed() -> Timing {
+        Timing {
+            client_delay: Time::ZERO,
+            balancer_delay: Time::ZERO,
+            handshake: Time::ZERO,
+            queue_timeout: None,
+            idle_timeout: None,
+            board_refresh: None,
+            hedge_after: None,
+            hedge_percentile: None,
+            hedging: false,
+            retry_backoff: None,
+            cross_dc: None,
+        }
+    }
+}
+
 /// The most requests a simulation holds in flight at once. Past it (an
 /// overload with no queue timeout, run long enough) the simulation stops
 /// with [`Halt::TooManyInFlight`] rather than grow its memory without bound.
