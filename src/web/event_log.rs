@@ -17,6 +17,9 @@ pub struct EventLog {
     following: HtmlElement,
     panel: HtmlElement,
     list: HtmlElement,
+    /// Where the log sits: marked `logging` while the log shows, for the
+    /// stylesheet to put it beside the picture.
+    parent: Element,
     /// The newest event, while it is highlighted.
     pub highlighted: Option<Told>,
 }
@@ -36,7 +39,7 @@ impl EventLog {
         dom::text_child(&panel, "h3", "", "Step by step: the latest events")?;
         let list: HtmlElement = dom::child(&panel, "ol", "")?;
         dom::set_attributes(&list, &[("aria-live", "polite"), ("reversed", "")])?;
-        Ok(EventLog { following, panel, list, highlighted: None })
+        Ok(EventLog { following, panel, list, parent: parent.clone(), highlighted: None })
     }
 
     /// Adds the event just processed, at the top, and highlights it.
@@ -52,7 +55,7 @@ impl EventLog {
     }
 
     fn add(&self, time_ms: Option<f64>, text: &str) {
-        self.panel.set_hidden(false);
+        self.show(true);
         if let Ok(item) = dom::create::<HtmlElement>("li", "") {
             if let Some(ms) = time_ms {
                 let _ = dom::text_child(&item, "span", "at", &format!("{:.3} s", ms / 1000.0));
@@ -105,8 +108,13 @@ impl EventLog {
     /// The simulation starts over: the log is emptied and hidden.
     pub fn clear(&mut self) {
         self.list.set_text_content(None);
-        self.panel.set_hidden(true);
+        self.show(false);
         self.highlighted = None;
+    }
+
+    fn show(&self, shown: bool) {
+        self.panel.set_hidden(!shown);
+        let _ = self.parent.class_list().toggle_with_force("logging", shown);
     }
 }
 

@@ -86,9 +86,13 @@ impl Parts {
         let figures: HtmlElement = dom::child(&layout, "section", "charts")?;
         figures.set_attribute("aria-label", &named("Charts"))?;
         figures.set_hidden(options.charts.is_empty());
+        // Classes rather than `:has()` in the stylesheet: Chromium checks a
+        // `:has()` again on every change inside the view, each frame.
+        layout.class_list().toggle_with_force("no-charts", options.charts.is_empty())?;
 
         // Compare mode in the lab: A and B side by side in the stage.
         let split = kind == Kind::Lab && !options.versus.is_empty();
+        root.class_list().toggle_with_force("comparing", split)?;
         let (pane, panes) = match split {
             true => {
                 let panes: Element = dom::child(&stage, "div", "panes")?;
@@ -223,6 +227,12 @@ pub fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
 /// the presenter view.
 pub fn apply_look(root: &HtmlElement, options: &Options) -> Result<(), JsValue> {
     root.class_list().toggle_with_force("presenter", options.presenter)?;
+    // The lab's page sets its own text aside while presenting.
+    if root.class_list().contains("lbsim-lab") {
+        if let Some(body) = dom::document().body() {
+            body.class_list().toggle_with_force("presenting", options.presenter)?;
+        }
+    }
     match options.theme {
         Theme::Auto => root.remove_attribute("data-theme")?,
         theme => root.set_attribute("data-theme", theme.name())?,

@@ -44,7 +44,7 @@ pub struct Clients {
 
 pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let (figure, ids) = (place.figure, place.ids);
-    dom::text_child(figure, "figcaption", "", "Client experience: session time by percentile")?;
+    dom::text_child(figure, "figcaption", "plain", "Client experience: session time by percentile")?;
     let mut entries = legend(
         figure,
         &[("line", "var(--c-request)", "since the start"), ("line dashed", "var(--muted)", "")],

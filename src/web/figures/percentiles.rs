@@ -44,7 +44,7 @@ fn label(metric: SeriesMetric) -> String {
 
 pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let (figure, metric) = (place.figure, place.metric);
-    let caption: HtmlElement = dom::child(figure, "figcaption", "")?;
+    let caption: HtmlElement = dom::child(figure, "figcaption", "with-choice")?;
     let title = dom::text_child(&caption, "span", "chart-title", &title(metric))?;
     let choice: HtmlElement = dom::child(&caption, "label", "metric-choice")?;
     dom::text_child(&choice, "span", "", "Plot")?;
