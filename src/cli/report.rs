@@ -345,7 +345,7 @@ pub fn sweep_row(value: &str, s: &Summary) -> String {
 pub fn fields() -> String {
     let mut out = String::new();
     for field in lbsim::scenario::FIELDS {
-        let live = if field.live { " (live)" } else { "" };
+        let live = if field.is_live() { " (live)" } else { "" };
         let _ = writeln!(
             out,
             "{}{live}\n    {}\n    default {}; {}",
@@ -362,7 +362,7 @@ pub fn fields() -> String {
 pub fn fields_markdown() -> String {
     let mut out = String::from("| field | default | allowed | live | meaning |\n|---|---|---|---|---|\n");
     for field in lbsim::scenario::FIELDS {
-        let live = if field.live { "yes" } else { "" };
+        let live = if field.is_live() { "yes" } else { "" };
         let _ = writeln!(
             out,
             "| `{}` | `{}` | {} | {live} | {} |",

@@ -1,38 +1,56 @@
 //! Changing settings while a simulation runs.
 
 use super::{Simulation, Timing};
-use crate::scenario::{drift, fields, Demand, Scenario, ScenarioError};
+use crate::scenario::fields::{self, Live};
+use crate::scenario::{drift, Demand, Scenario, ScenarioError};
 use crate::time::Time;
 
 impl Simulation {
     /// Changes one live field (`policy`, `load`, `staleness_ms`, ...) without
-    /// a reset. Fields that shape the whole simulation return
-    /// [`ScenarioError::NotLive`]; rebuild for those.
+    /// a reset, as its row of the field table says ([`Live`]). Fields that
+    /// shape the whole simulation return [`ScenarioError::NotLive`]; rebuild
+    /// for those.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
         let field = fields::find(key)?;
-        if !field.live {
+        if field.live == Live::No {
             return Err(ScenarioError::NotLive { field: field.key });
         }
         let mut next = self.scenario.clone();
         next.set(key, value)?;
         let before = std::mem::replace(&mut self.scenario, next);
         self.timing = Timing::of(&self.scenario);
-        let now = self.scenario.clone();
-        if (before.policy, before.choices, before.scheme()) != (now.policy, now.choices, now.scheme()) {
-            self.rebuild_policies();
-        }
-        if before.subset_size != now.subset_size {
-            self.redraw_pools();
-        }
-        if before.staleness_ms != now.staleness_ms {
-            self.restart_board();
-        }
-        if before.load != now.load && now.demand == Demand::Continuous {
-            self.arrival_generation += 1;
-            self.schedule_next_arrival();
-        }
-        if before.queue_timeout_ms != now.queue_timeout_ms {
-            self.reschedule_queue_timeouts();
+        let now = &self.scenario;
+        // Each reaction runs only when what it depends on changed: a scheme's
+        // settings, say, change nothing under a policy that places no keys.
+        match field.live {
+            Live::No | Live::AtUse => {}
+            Live::Policies => {
+                if (before.policy, before.choices, before.scheme()) != (now.policy, now.choices, now.scheme())
+                {
+                    self.rebuild_policies();
+                }
+            }
+            Live::Pools => {
+                if before.subset_size != now.subset_size {
+                    self.redraw_pools();
+                }
+            }
+            Live::Board => {
+                if before.staleness_ms != now.staleness_ms {
+                    self.restart_board();
+                }
+            }
+            Live::Arrivals => {
+                if before.load != now.load && now.demand == Demand::Continuous {
+                    self.arrival_generation += 1;
+                    self.schedule_next_arrival();
+                }
+            }
+            Live::QueueTimeouts => {
+                if before.queue_timeout_ms != now.queue_timeout_ms {
+                    self.reschedule_queue_timeouts();
+                }
+            }
         }
         Ok(())
     }

@@ -114,17 +114,42 @@ impl Value {
     }
 }
 
+/// Whether a running simulation takes a new value of a field, and what it
+/// does to take it (`engine/live.rs` does exactly this, field by field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Live {
+    /// It cannot: the field shapes the whole simulation, which is built anew.
+    No,
+    /// Nothing at once: the engine reads the field each time it uses it.
+    AtUse,
+    /// Every chooser gets a new policy (and, placing keys, a new placement).
+    Policies,
+    /// Every chooser draws its pool again.
+    Pools,
+    /// A new chain of load-board refreshes starts.
+    Board,
+    /// Arrivals are scheduled at the new rate.
+    Arrivals,
+    /// The requests already queued get the new timeout.
+    QueueTimeouts,
+}
+
 pub struct Field {
     pub key: &'static str,
     pub help: &'static str,
     pub kind: FieldKind,
-    /// Whether the field may change while a simulation runs.
-    pub live: bool,
+    /// Whether the field may change while a simulation runs, and how.
+    pub live: Live,
     pub(super) get: fn(&Scenario) -> Value,
     pub(super) put: fn(&mut Scenario, &Value),
 }
 
 impl Field {
+    /// Whether the field may change while a simulation runs.
+    pub fn is_live(&self) -> bool {
+        self.live != Live::No
+    }
+
     /// The field's value in `scenario`, as text that `set_text` accepts back.
     pub fn text(&self, scenario: &Scenario) -> String {
         match (self.get)(scenario) {

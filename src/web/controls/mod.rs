@@ -138,7 +138,7 @@ impl Item {
         let head: HtmlElement = dom::child(&row, "div", "control-head")?;
         let label = dom::text_child(&head, "label", "", control.label)?;
         label.set_attribute("for", &id)?;
-        if fields::find(key).is_ok_and(|f| !f.live) {
+        if fields::find(key).is_ok_and(|f| !f.is_live()) {
             // Marked, so nobody is surprised when the run starts over.
             let mark = dom::text_child(&label, "span", "restarts", " ↻")?;
             dom::set_attributes(&mark, &[("aria-hidden", "true"), ("title", RESTARTS)])?;

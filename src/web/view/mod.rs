@@ -355,7 +355,7 @@ impl View {
         // the sentences cover one setting from one start.
         let starts_over =
             !self.options.versus.is_empty() || (self.kind == Kind::Embed && !self.options.say.is_empty());
-        let structural = changed.iter().any(|f| !f.live) || starts_over;
+        let structural = changed.iter().any(|f| !f.is_live()) || starts_over;
         if !changed.is_empty() {
             let describe = |scenario, joint: &str| {
                 let words: Vec<_> = changed
