@@ -95,8 +95,8 @@ pub struct Choosers {
     /// With several request classes, each class's mean service time (ms):
     /// the work a request of that class adds (see [`Table::work`]).
     class_means: Vec<f32>,
-    /// Whether the policy times round trips, or hears from idle servers.
-    times_round_trips: bool,
+    /// Whether the policy hears from idle servers. (Whether it times round
+    /// trips is whether the table keeps their averages.)
     hears_idle_servers: bool,
     /// With class pools, each class's range of servers: every chooser is
     /// then one member per class, `per_chooser` in a row, each with its
@@ -162,7 +162,6 @@ impl Choosers {
             misrouted: 0,
             weights,
             class_means: if several { class_means.iter().map(|&m| m as f32).collect() } else { Vec::new() },
-            times_round_trips: kind.times_round_trips(),
             hears_idle_servers: kind.hears_idle_servers(),
             class_pools: class_pools.to_vec(),
             per_chooser,
@@ -309,7 +308,8 @@ impl Choosers {
             known.in_flight = known.in_flight.saturating_sub(1);
             known.learn(reported, measured_at);
             self.add_work(chooser, position, class, -1.0);
-            if let (true, Some(round_trip)) = (self.times_round_trips, round_trip) {
+            // Timed only when the table keeps round trips (the policy asks).
+            if let Some(round_trip) = round_trip.filter(|_| !self.table.round_trips.is_empty()) {
                 let member = &mut self.members[chooser];
                 let round_trip = round_trip.0 as f64;
                 self.table.round_trips[member.start + position].observe(round_trip, now);
@@ -342,7 +342,6 @@ impl Choosers {
         for chooser in 0..self.members.len() {
             self.rebuild_policy(chooser, rng);
         }
-        self.times_round_trips = kind.times_round_trips();
         self.hears_idle_servers = kind.hears_idle_servers();
     }
 

@@ -60,7 +60,7 @@ impl Parts {
             Kind::Lab => "lbsim-view lbsim-lab",
             Kind::Embed => "lbsim-view lbsim-embed",
         });
-        apply_look(root, options)?;
+        apply_look(root, kind, options)?;
         let notices = Notices::build(root, &ids)?;
         let size_note = dom::text_child(root, "p", "size-note", "")?;
         size_note.set_hidden(true);
@@ -225,10 +225,10 @@ pub fn view_name(root: &HtmlElement, options: &Options) -> Option<String> {
 
 /// The options that change only how the view looks: its theme, height and
 /// the presenter view.
-pub fn apply_look(root: &HtmlElement, options: &Options) -> Result<(), JsValue> {
+pub fn apply_look(root: &HtmlElement, kind: Kind, options: &Options) -> Result<(), JsValue> {
     root.class_list().toggle_with_force("presenter", options.presenter)?;
     // The lab's page sets its own text aside while presenting.
-    if root.class_list().contains("lbsim-lab") {
+    if kind == Kind::Lab {
         if let Some(body) = dom::document().body() {
             body.class_list().toggle_with_force("presenting", options.presenter)?;
         }

@@ -111,7 +111,7 @@ impl View {
         if !self.options.presenter {
             let _ = self.root.class_list().remove_1("settings-shown");
         }
-        let _ = crate::web::parts::apply_look(&self.root, &self.options);
+        let _ = crate::web::parts::apply_look(&self.root, self.kind, &self.options);
         self.parts.canvases.set_presenting(self.options.presenter);
         self.settings_changed();
     }
