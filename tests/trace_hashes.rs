@@ -68,6 +68,35 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
     ("keys-table", &[("policy", "table"), ("membership", "1s:add"), ("table_lag_ms", "100")]),
     ("heavy-sessions", &[("session_length_shape", "1.5"), ("service", "pareto")]),
     ("balancers", &[("balancers", "4"), ("policy", "p2c-piggyback")]),
+    (
+        "hedging-races",
+        &[
+            ("hedge_percentile", "90"),
+            ("hedge_cancel", "queued"),
+            ("queue_timeout_ms", "40"),
+            ("failures", "0.4s:down:2:for=0.6s,0.5s:fast-fail:6:p=0.5"),
+            ("load", "0.95"),
+            ("balancers", "2"),
+        ],
+    ),
+    (
+        "hedging-idle-queue",
+        &[
+            ("hedge_after_ms", "20"),
+            ("policy", "join-idle-queue"),
+            ("membership", "0.7s:crash:1,1.4s:restore:1"),
+        ],
+    ),
+    (
+        "hedging-datacenters",
+        &[
+            ("hedge_after_ms", "25"),
+            ("datacenters", "2"),
+            ("cross_dc_delay_ms", "3"),
+            ("retry_backoff_ms", "4"),
+            ("failures", "0.5s:fast-fail:0:p=1"),
+        ],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {
