@@ -12,7 +12,7 @@ use crate::time::Time;
 impl Timing {
     /// What a hop between client or balancer `base` and `server` adds to
     /// the tier's delay: `None` within one datacenter.
-    pub(super) fn cross_dc(&self, base: u32, server: u32) -> Option<Time> {
+    pub(super) fn extra_delay(&self, base: u32, server: u32) -> Option<Time> {
         let (split, extra) = self.cross_dc?;
         (split.of_chooser(base) != split.of_server(server)).then_some(extra)
     }
@@ -23,7 +23,7 @@ impl Simulation {
     /// counted as a send within a datacenter or across two.
     #[cold]
     pub(super) fn count_locality(&mut self, chooser: usize, server: u32) -> Option<Time> {
-        let cross = self.timing.cross_dc(self.choosers.base_of(chooser), server);
+        let cross = self.timing.extra_delay(self.choosers.base_of(chooser), server);
         let counts = &mut self.metrics.counts;
         *(if cross.is_some() { &mut counts.sent_remote } else { &mut counts.sent_local }) += 1;
         cross

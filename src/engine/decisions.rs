@@ -5,6 +5,7 @@
 //! not pay for them).
 
 use super::chooser::Choosers;
+use super::Simulation;
 use crate::policy::{Board, Measure, Pick, Seen};
 use crate::time::Time;
 use serde::Serialize;
@@ -47,6 +48,36 @@ pub struct Decisions {
     seen: Vec<Seen>,
 }
 
+impl Simulation {
+    /// Keeps `chooser`'s `pick` (avoiding `avoid`, for a request with
+    /// `key`), just made on the board its policy read, when decisions are
+    /// kept.
+    #[cold]
+    pub(super) fn record_decision(
+        &mut self,
+        chooser: usize,
+        avoid: Option<u32>,
+        key: Option<u64>,
+        pick: Pick,
+    ) {
+        let Some(decisions) = &mut self.features.decisions else { return };
+        let servers = &self.servers;
+        let live = |s: usize| servers[s].load();
+        let board = self.board.or_live(self.timing.board_refresh.is_some(), &live);
+        let load_of = |server: u32| {
+            let load = servers[server as usize].load();
+            load.queued() + load.busy()
+        };
+        let by_balancer = self.scenario.balancers > 0;
+        decisions.record(
+            (&self.choosers, chooser),
+            (self.now, board, key),
+            (pick, by_balancer, avoid.is_some()),
+            load_of,
+        );
+    }
+}
+
 impl Decisions {
     pub fn new(keep: usize) -> Decisions {
         Decisions { keep, ring: VecDeque::with_capacity(keep), seen: Vec::new() }
@@ -55,7 +86,7 @@ impl Decisions {
     /// Keeps `chooser`'s `pick`, just made at `now` on `board` for a
     /// request with `key`, if its policy compared candidates (or placed the
     /// key); `load_of` gives the requests really at a server.
-    pub(super) fn record(
+    fn record(
         &mut self,
         (choosers, chooser): (&Choosers, usize),
         (now, board, key): (Time, Board, Option<u64>),

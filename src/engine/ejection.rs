@@ -18,7 +18,7 @@ pub struct ErrorRuns(Vec<Vec<(u32, u32)>>);
 impl Simulation {
     /// Outlier ejection hears `outcome` from `server` at `chooser`.
     pub(super) fn count_for_ejection(&mut self, chooser: usize, server: u32, outcome: Outcome) {
-        let runs = &mut self.error_runs.0;
+        let runs = &mut self.features.error_runs.0;
         if runs.len() <= chooser {
             runs.resize(self.choosers.count().max(chooser + 1), Vec::new());
         }
@@ -65,8 +65,8 @@ impl Simulation {
     /// Checks every server, and schedules the next round.
     pub(super) fn health_check(&mut self) {
         for server in 0..self.servers.len() {
-            let healthy = !self.faults.refuses(server);
-            if self.faults.set_checked(server, healthy) {
+            let healthy = !self.features.faults.refuses(server);
+            if self.features.faults.set_checked(server, healthy) {
                 self.choosers.set_health(server as u32, healthy, &mut self.streams.routing);
             }
         }

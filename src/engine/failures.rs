@@ -17,6 +17,7 @@
 
 use super::session::Fate;
 use super::{Event, Simulation};
+use crate::rng::Draw;
 use crate::scenario::duration::LATEST_S;
 use crate::scenario::failures::{Failure, ScheduledFailure, MAX_FAILURES};
 use crate::scenario::ScenarioError;
@@ -236,24 +237,24 @@ impl Simulation {
             }
             Failure::FastFail { .. } => (false, Time::NEVER),
         };
-        self.faults.active[server] = Some(Active { failure, ends, turns, refusing });
-        self.faults.set_flags(server);
-        self.faults.any = true;
+        self.features.faults.active[server] = Some(Active { failure, ends, turns, refusing });
+        self.features.faults.set_flags(server);
+        self.features.faults.any = true;
         for due in [ends, turns].into_iter().filter(|&t| t != Time::NEVER) {
             self.events.push(due, Event::FailureTurn { server: server as u32 });
         }
     }
 
     fn end_failure(&mut self, server: usize) {
-        let Some(active) = self.faults.active[server].take() else { return };
-        self.faults.set_flags(server);
+        let Some(active) = self.features.faults.active[server].take() else { return };
+        self.features.faults.set_flags(server);
         if active.refusing {
             self.balancers_see_up(server);
         }
         if let Failure::Slow { factor } = active.failure {
             self.servers[server].speed /= factor;
         }
-        self.faults.any = self.faults.active.iter().any(Option::is_some);
+        self.features.faults.any = self.features.faults.active.iter().any(Option::is_some);
     }
 
     /// `server`, down, refuses session `id`'s request: the error goes back
@@ -267,7 +268,7 @@ impl Simulation {
                 return;
             }
             Fate::Raced => {
-                if let Some(twin) = self.hedges.unlink(id) {
+                if let Some(twin) = self.features.hedges.unlink(id) {
                     self.lose(twin);
                 }
             }
@@ -282,10 +283,25 @@ impl Simulation {
         self.respond(id, server);
     }
 
+    /// The error a fast-failing `server` answers session `id`'s request
+    /// with, drawn from the request's own stream: how long the service
+    /// lasts if it does (and the request's outcome is then an error).
+    pub(super) fn fails_fast(&mut self, id: u32, server: usize) -> Option<Time> {
+        let (share, after) = self.features.faults.fast_fail(server)?;
+        let session = self.sessions.get_mut(id)?;
+        let retries = session.request.retries;
+        let mut draws = self.streams.work.of_attempt(session.number, session.remaining, retries);
+        if draws.unit() >= share {
+            return None;
+        }
+        session.outcome = Outcome::Error(ErrorKind::ServerError);
+        Some(after)
+    }
+
     /// A failure's end, or a flapping server's turn, may be due (stale
     /// unless one of them is due now).
     pub(super) fn failure_turn(&mut self, server: usize) {
-        let Some(active) = self.faults.active[server].as_mut() else { return };
+        let Some(active) = self.features.faults.active[server].as_mut() else { return };
         if active.ends == self.now {
             self.end_failure(server);
         } else if active.turns == self.now {
@@ -294,7 +310,7 @@ impl Simulation {
                 active.turns = self.now + Time::from_ms(period_ms);
                 let up = !active.refusing;
                 self.events.push(active.turns, Event::FailureTurn { server: server as u32 });
-                self.faults.set_flags(server);
+                self.features.faults.set_flags(server);
                 if up {
                     self.balancers_see_up(server);
                 }

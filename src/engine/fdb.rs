@@ -194,7 +194,7 @@ impl Simulation {
     /// Starts (`true`) or stops keeping what the balancers do, while an
     /// event is narrated.
     pub(super) fn keep_what_balancers_do(&mut self, keep: bool) {
-        if self.scenario.policy.is_fdb() || self.fdb.is_some() {
+        if self.scenario.policy.is_fdb() || self.features.fdb.is_some() {
             self.fdb_routing().did = keep.then(Vec::new);
         }
     }
@@ -203,7 +203,7 @@ impl Simulation {
     /// server 3, and a second request after 12.5 ms if no reply has come"),
     /// for the narration; `None` when they did nothing.
     pub(super) fn balancers_did(&self) -> Option<String> {
-        let did = self.fdb.as_deref()?.did.as_ref()?;
+        let did = self.features.fdb.as_deref()?.did.as_ref()?;
         let now = self.now;
         let phrases: Vec<String> = did
             .iter()
@@ -245,7 +245,7 @@ impl Simulation {
     /// The balancers' state, made when a FoundationDB policy first routes.
     fn fdb_routing(&mut self) -> &mut FdbRouting {
         let (choosers, slots) = (self.choosers.count(), self.scenario.slots);
-        self.fdb.get_or_insert_with(|| Box::new(FdbRouting::new(choosers, slots)))
+        self.features.fdb.get_or_insert_with(|| Box::new(FdbRouting::new(choosers, slots)))
     }
 
     /// Session place `owner`'s request starts under `chooser`'s FoundationDB
@@ -258,7 +258,7 @@ impl Simulation {
             session.request.travel(Stage::BackingOff, now, now);
         }
         self.fdb_routing();
-        let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return };
+        let (Some(fdb), rng) = (self.features.fdb.as_deref_mut(), &mut self.streams.routing) else { return };
         let mut cx = Context { now, monitor: &fdb.monitors[chooser], rng };
         let (balancer, actions) = if load_balance {
             let (b, actions) = LoadBalance::start(alternatives, false, &mut cx, &mut fdb.knowledge[chooser]);
@@ -339,7 +339,9 @@ impl Simulation {
     /// what it does; returns whether it did anything.
     fn balancer_hears(&mut self, tag: Tag, event: fdb::Event) -> bool {
         let now = self.now;
-        let (Some(fdb), rng) = (self.fdb.as_deref_mut(), &mut self.streams.routing) else { return false };
+        let (Some(fdb), rng) = (self.features.fdb.as_deref_mut(), &mut self.streams.routing) else {
+            return false;
+        };
         let Some(actions) = fdb.hear(tag, event, now, rng) else { return false };
         let acted = !actions.is_empty();
         self.carry_out(tag, actions);
@@ -385,7 +387,7 @@ impl Simulation {
     /// If session place `id` holds an attempt whose reply (or bounce) just
     /// reached its chooser: gives the reply to its balancer and returns true.
     pub(super) fn attempt_replied(&mut self, id: u32) -> bool {
-        if self.fdb.is_none() {
+        if self.features.fdb.is_none() {
             return false;
         }
         let Some(session) = self.sessions.get(id).filter(|s| s.fate == Fate::Attempt) else { return false };
@@ -433,7 +435,7 @@ impl Simulation {
     /// `server` takes connections again: every failure monitor marks it up,
     /// and the balancers waiting for an alternative hear so.
     pub(super) fn balancers_see_up(&mut self, server: usize) {
-        let Some(fdb) = self.fdb.as_deref_mut() else { return };
+        let Some(fdb) = self.features.fdb.as_deref_mut() else { return };
         for tag in fdb.server_up(server) {
             // One whose alternatives are all still failed waits on.
             if !self.balancer_hears(tag, fdb::Event::AlternativeUp)

@@ -1,10 +1,10 @@
 //! How requests move: one handler per event.
 
 use super::events::Lane;
-use super::session::{Fate, Session, Stage};
-use super::{ErrorKind, Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
+use super::session::{Session, Stage};
+use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
-use crate::policy::{Board, Pick};
+use crate::policy::Pick;
 use crate::rng::Draw;
 use crate::time::Time;
 
@@ -20,13 +20,7 @@ pub enum SendBack {
 impl Simulation {
     pub(super) fn handle(&mut self, event: Event) {
         match event {
-            Event::SessionArrival { generation } => {
-                if generation == self.arrival_generation {
-                    self.schedule_next_arrival();
-                    let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
-                    self.start_session(client);
-                }
-            }
+            Event::SessionArrival { generation } => self.session_arrives(generation),
             Event::ClientStarts { client } => self.start_session(client),
             Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
             Event::ArriveAtServer { session } => self.arrive_at_server(session),
@@ -35,63 +29,17 @@ impl Simulation {
             Event::BounceArrives { session } => self.bounce_arrives(session),
             Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
             Event::ResponseAtClient { session } => self.response_at_client(session),
-            Event::HedgeDue { session } => self.hedge_due(session),
-            Event::SpeedChange { change } => {
-                if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
-                    self.servers[change.server as usize].speed = change.speed;
-                }
-            }
-            Event::MembershipChange { change } => self.scheduled_change(change),
-            Event::TableUpdate { member } => {
-                self.choosers.take_tables(member as usize, self.now);
-                self.membership.forget_key_counts();
-            }
-            Event::FailureDue { entry } => self.scheduled_failure(entry),
-            Event::FailureTurn { server } => self.failure_turn(server as usize),
-            Event::RetryDue { session } => self.retry_due(session),
-            Event::HealthCheck => self.health_check(),
-            Event::EjectionEnds { member } => self.readmit(member as usize),
-            Event::BalancerTimer { timer } => self.balancer_timer(timer),
-            Event::BoardRefresh { generation } => {
-                if generation == self.board_generation {
-                    self.refresh_board();
-                }
-            }
+            Event::BoardRefresh { generation } => self.board_refresh_due(generation),
             Event::Sample => {
                 let servers = self.servers.iter().map(|s| (s.busy, s.queued(), s.speed));
                 self.metrics.sample(self.now, servers);
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
             }
+            feature => self.feature_event(feature),
         }
     }
 
-    pub(super) fn schedule_next_arrival(&mut self) {
-        let requests_per_sec = self.scenario.load * self.capacity_per_sec;
-        let sessions_per_sec = requests_per_sec / self.lengths.mean();
-        // Whole nanoseconds, carrying the fraction to the next gap: rounding
-        // each gap on its own would shift the rate by up to half a tick per
-        // gap, several percent when gaps are a few nanoseconds long.
-        let exact = self.streams.arrivals.exponential(1e9 / sessions_per_sec) + self.arrival_carry;
-        let whole = libm::floor(exact);
-        self.arrival_carry = exact - whole;
-        let gap = Time(whole as u64);
-        let generation = self.arrival_generation;
-        self.events.push(self.now + gap, Event::SessionArrival { generation });
-    }
-
-    /// Copies the true loads to the board and schedules the next copy, when
-    /// the scenario asks for stale load.
-    pub(super) fn refresh_board(&mut self) {
-        for (entry, server) in self.board.iter_mut().zip(&self.servers) {
-            *entry = server.load().0;
-        }
-        if let Some(period) = self.timing.board_refresh {
-            let generation = self.board_generation;
-            self.events.push(self.now + period, Event::BoardRefresh { generation });
-        }
-    }
-
-    fn start_session(&mut self, client: u32) {
+    pub(super) fn start_session(&mut self, client: u32) {
         if self.sessions.live() >= MAX_IN_FLIGHT {
             self.halt = Some(Halt::TooManyInFlight { at: self.now });
             return;
@@ -113,11 +61,10 @@ impl Simulation {
     }
 
     /// `chooser` places session `id`'s request: by its policy's pick
-    /// (avoiding `avoid`, the server that sent it back), or under
-    /// FoundationDB's balancers by a state machine of the request's own.
+    /// (avoiding `avoid`, the server that sent it back), unless a feature
+    /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
-        if self.scenario.policy.is_fdb() {
-            self.balance(id, chooser);
+        if self.placed_by_feature(id, chooser) {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
@@ -129,22 +76,9 @@ impl Simulation {
     pub(super) fn choose(&mut self, chooser: usize, avoid: Option<u32>, key: Option<u64>) -> Pick {
         let servers = &self.servers;
         let live = |s: usize| servers[s].load();
-        let board =
-            if self.timing.board_refresh.is_some() { Board::Stale(&self.board) } else { Board::Live(&live) };
+        let board = self.board.or_live(self.timing.board_refresh.is_some(), &live);
         let pick = self.choosers.pick(chooser, self.now, board, (avoid, key), &mut self.streams.routing);
-        if let Some(decisions) = &mut self.decisions {
-            let by_balancer = self.scenario.balancers > 0;
-            let load_of = |server: u32| {
-                let load = servers[server as usize].load();
-                load.queued() + load.busy()
-            };
-            decisions.record(
-                (&self.choosers, chooser),
-                (self.now, board, key),
-                (pick, by_balancer, avoid.is_some()),
-                load_of,
-            );
-        }
+        self.on_pick(chooser, avoid, key, pick);
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }
@@ -181,19 +115,14 @@ impl Simulation {
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };
-        let cross = match self.timing.cross_dc {
-            None => None,
-            Some(_) => self.count_locality(chooser, server),
-        };
+        let extra = self.on_send_hop(chooser, server);
         let Some(session) = self.sessions.get_mut(id) else { return };
         let departs = self.now + handshake;
         session.outcome = Outcome::Ok;
         session.request.server = server;
-        session.request.travel(Stage::ToServer, departs, departs + delay + cross.unwrap_or_default());
-        self.push_hop(lane, departs + delay, cross, Event::ArriveAtServer { session: id });
-        if self.timing.hedging {
-            self.arm_hedge(id);
-        }
+        session.request.travel(Stage::ToServer, departs, departs + delay + extra.unwrap_or_default());
+        self.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { session: id });
+        self.on_sent(id);
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
@@ -204,17 +133,14 @@ impl Simulation {
     }
 
     fn arrive_at_server(&mut self, id: u32) {
-        let Some(session) = self.sessions.get_mut(id) else { return };
-        if session.fate == Fate::Lost {
-            self.discard(id);
+        if self.ended_under_way(id) {
             return;
         }
-        let server = session.request.server as usize;
+        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
         if self.choosers.hear_idle_servers() {
             self.idle_listed[server] = false;
         }
-        if self.faults.any() && self.faults.refuses(server) {
-            self.refuse(id, server);
+        if self.refused_at_server(id, server) {
             return;
         }
         if self.servers[server].has_free_slot() {
@@ -225,6 +151,7 @@ impl Simulation {
             self.send_back(id, server, SendBack::Crash);
             return;
         }
+        let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
         request.travel(Stage::Queued, self.now, self.now);
         request.queued_at(self.now);
@@ -244,17 +171,13 @@ impl Simulation {
     }
 
     fn start_service(&mut self, id: u32, server: usize) {
+        let cut_short = self.service_cut_short(id, server);
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
         let queue_time = request.queue_time(self.now);
-        let mut duration = Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64);
-        if let (true, Some((share, after))) = (self.faults.any(), self.faults.fast_fail(server)) {
-            let mut draws = self.streams.work.of_attempt(session.number, session.remaining, request.retries);
-            if draws.unit() < share {
-                duration = after;
-                session.outcome = Outcome::Error(ErrorKind::ServerError);
-            }
-        }
+        let duration = cut_short.unwrap_or_else(|| {
+            Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64)
+        });
         request.travel(Stage::InService, self.now, self.now + duration);
         self.servers[server].busy += 1;
         self.metrics.on_service_start(self.now, server, queue_time, request.class);
@@ -297,20 +220,19 @@ impl Simulation {
     }
 
     /// Sends session `id`'s request back from `server` to its chooser, who
-    /// places it again; a hedged copy is dropped instead. Returns whether
+    /// places it again, unless a feature drops it instead. Returns whether
     /// it was sent back.
     pub(super) fn send_back(&mut self, id: u32, server: usize, why: SendBack) -> bool {
-        let load = self.servers[server].load();
-        let Some(session) = self.sessions.get_mut(id) else { return false };
-        if session.fate == Fate::Copy {
-            self.drop_copy(id);
+        if self.dropped_instead_of_sent_back(id) {
             return false;
         }
+        let load = self.servers[server].load();
+        let Some(session) = self.sessions.get_mut(id) else { return false };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
-        let cross = self.timing.cross_dc(session.chooser(), server as u32);
+        let extra = self.timing.extra_delay(session.chooser(), server as u32);
         let request = &mut session.request;
         request.reported = load.into();
-        request.travel(Stage::Bounced, self.now, self.now + delay + cross.unwrap_or_default());
+        request.travel(Stage::Bounced, self.now, self.now + delay + extra.unwrap_or_default());
         match why {
             SendBack::QueueTimeout => {
                 request.retries = request.retries.saturating_add(1);
@@ -318,19 +240,17 @@ impl Simulation {
             }
             SendBack::Crash => self.metrics.counts.crash_replaced += 1,
         }
-        self.push_hop(lane, self.now + delay, cross, Event::BounceArrives { session: id });
+        self.push_hop(lane, self.now + delay, extra, Event::BounceArrives { session: id });
         true
     }
 
     fn service_done(&mut self, id: u32) {
-        if self.membership.voids(id, self.now) {
+        if self.service_end_void(id) {
             return;
         }
-        let Some(session) = self.sessions.get(id) else { return };
-        let (server, fate) = (session.request.server as usize, session.fate);
-        if fate == Fate::Answers {
-            self.free_slot(server);
-        } else if self.ends_in_service(id, fate) {
+        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
+        self.free_slot(server);
+        if self.ended_after_service(id) {
             return;
         }
         self.respond(id, server);
@@ -342,14 +262,14 @@ impl Simulation {
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
-        let cross = self.timing.cross_dc(session.chooser(), server as u32);
+        let extra = self.timing.extra_delay(session.chooser(), server as u32);
         let (stage, event) = match session.balancer() {
             Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { session: id }),
             None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
         };
         session.request.reported = load.into();
-        session.request.travel(stage, self.now, self.now + delay + cross.unwrap_or_default());
-        self.push_hop(lane, self.now + delay, cross, event);
+        session.request.travel(stage, self.now, self.now + delay + extra.unwrap_or_default());
+        self.push_hop(lane, self.now + delay, extra, event);
     }
 
     /// A slot of `server` frees: the next queued request takes it.
@@ -390,20 +310,13 @@ impl Simulation {
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
         if !bounced {
-            self.hear_outcome(chooser, server, outcome);
-        }
-        if self.timing.hedge_percentile.is_some() {
-            self.observe_latency(chooser, round_trip);
+            self.on_heard(chooser, server, outcome, round_trip);
         }
         Some((chooser, server))
     }
 
     fn bounce_arrives(&mut self, id: u32) {
-        if self.sessions.get(id).is_some_and(|s| s.fate == Fate::Lost) {
-            self.discard(id);
-            return;
-        }
-        if self.attempt_replied(id) {
+        if self.ended_under_way(id) || self.reply_taken(id) {
             return;
         }
         let Some((chooser, server)) = self.tell_chooser(id) else { return };
@@ -423,7 +336,7 @@ impl Simulation {
     }
 
     fn response_at_balancer(&mut self, id: u32) {
-        if self.attempt_replied(id) {
+        if self.reply_taken(id) {
             return;
         }
         let heard = self.tell_chooser(id);
@@ -444,7 +357,7 @@ impl Simulation {
     fn response_at_client(&mut self, id: u32) {
         let via_balancer = self.scenario.balancers > 0;
         if !via_balancer {
-            if self.attempt_replied(id) {
+            if self.reply_taken(id) {
                 return;
             }
             let heard = self.tell_chooser(id);
@@ -463,22 +376,21 @@ impl Simulation {
             self.fail(id, kind.into());
             return;
         }
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.sessions.get(id) else { return };
         let (client, server) = (session.client, session.request.server);
-        let (retries, last) = (session.request.retries, session.remaining == 0);
+        let (number, remaining) = (session.number, session.remaining);
+        let (retries, class) = (session.request.retries, session.request.class);
         let latency = self.now - session.request.created;
-        let class = session.request.class;
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
-        if self.hedges.has_sent_copy(id, (session.number, session.remaining)) {
-            self.metrics.on_hedged_completed(self.now);
-        }
-        if last {
+        self.on_completed(id, (number, remaining));
+        if remaining == 0 {
             let started = self.sessions.started(id);
             self.end_place(id);
             self.metrics.on_session_completed(self.now, started);
             return;
         }
-        let demand = self.work.demand(self.streams.work, session.number, session.remaining - 1);
+        let demand = self.work.demand(self.streams.work, number, remaining - 1);
+        let Some(session) = self.sessions.get_mut(id) else { return };
         session.next_request(self.now, demand);
         self.metrics.counts.created += 1;
         if via_balancer {
@@ -487,14 +399,13 @@ impl Simulation {
         }
         // The session stays with its server unless the pool has since
         // changed (or, with class pools, the next request's class has
-        // another), or each request is placed by a key of its own, or by a
-        // FoundationDB balancer of its own.
+        // another), or each request is placed on its own, or a feature
+        // places it.
         let chooser = self.choosers.member(client, demand.0);
-        if self.scenario.policy.is_fdb() {
-            self.balance(id, chooser);
+        if self.placed_by_feature(id, chooser) {
             return;
         }
-        let placed_anew = self.keying.per_request() && self.choosers.reads_keys();
+        let placed_anew = self.placed_per_request();
         let position = match self.choosers.position_of(chooser, server).filter(|_| !placed_anew) {
             Some(position) => position,
             None => self.choose(chooser, None, self.key_of(id)).position,

@@ -144,7 +144,7 @@ impl Simulation {
     #[cold]
     pub(super) fn observe_latency(&mut self, chooser: usize, latency: Option<Time>) {
         if let (Some(percentile), Some(latency)) = (self.timing.hedge_percentile, latency) {
-            self.hedges.observe(chooser, latency, percentile);
+            self.features.hedges.observe(chooser, latency, percentile);
         }
     }
 
@@ -157,45 +157,35 @@ impl Simulation {
             return;
         }
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let percentile = self.timing.hedge_percentile.and_then(|_| self.hedges.percentile_of(chooser));
+        let percentile =
+            self.timing.hedge_percentile.and_then(|_| self.features.hedges.percentile_of(chooser));
         if let Some(after) = percentile.or(self.timing.hedge_after) {
-            self.hedges.arm(id, self.now + after);
+            self.features.hedges.arm(id, self.now + after);
             self.events.push(self.now + after, Event::HedgeDue { session: id });
         }
     }
 
-    /// The service of place `id`'s request, of a fate other than
-    /// [`Fate::Answers`], ended: a loser ends (freeing its slot if it still
-    /// held it); a racer wins. Returns whether it ended.
+    /// The service of place `id`'s request, racing or lost, ended and
+    /// freed its slot: a loser left to finish ends, its service wasted; a
+    /// racer wins. Returns whether it ended.
     #[cold]
-    pub(super) fn ends_in_service(&mut self, id: u32, fate: Fate) -> bool {
-        let Some(r) = self.sessions.get(id).map(|s| &s.request) else { return true };
-        let (server, served) = (r.server as usize, self.now - r.departs);
-        match fate {
-            Fate::Cancelled => {
-                self.discard(id);
-                return true;
-            }
-            Fate::Lost => {
-                self.free_slot(server);
-                self.metrics.on_wasted(self.now, served);
-                self.discard(id);
-                return true;
-            }
-            Fate::Raced | Fate::Copy => {
-                self.free_slot(server);
-                self.win(id);
-            }
-            Fate::Answers | Fate::Attempt => self.free_slot(server),
+    pub(super) fn hedge_service_ended(&mut self, id: u32, fate: Fate) -> bool {
+        if fate != Fate::Lost {
+            self.win(id);
+            return false;
         }
-        false
+        if let Some(r) = self.sessions.get(id).map(|s| &s.request) {
+            self.metrics.on_wasted(self.now, self.now - r.departs);
+        }
+        self.discard(id);
+        true
     }
 
     /// Sends a copy of place `id`'s request to another server, if its hedge
     /// is due and no response has come.
     #[cold]
     pub(super) fn hedge_due(&mut self, id: u32) {
-        if !self.hedges.take_due(id, self.now) || !self.timing.hedging {
+        if !self.features.hedges.take_due(id, self.now) || !self.timing.hedging {
             return;
         }
         let Some(session) = self.sessions.get(id) else { return };
@@ -219,7 +209,7 @@ impl Simulation {
                 // from the chooser, cancels it before it reaches its server.
                 self.metrics.on_hedge(self.now);
                 self.metrics.counts.discarded += 1;
-                self.hedges.sent_copy_for(id, key);
+                self.features.hedges.sent_copy_for(id, key);
                 return;
             }
             _ => return,
@@ -236,10 +226,10 @@ impl Simulation {
         if let Some(original) = self.sessions.get_mut(id) {
             original.fate = Fate::Raced;
         }
-        self.hedges.link(id, copy_id);
+        self.features.hedges.link(id, copy_id);
         // Either twin may answer: both carry the request's key.
-        self.hedges.sent_copy_for(id, key);
-        self.hedges.sent_copy_for(copy_id, key);
+        self.features.hedges.sent_copy_for(id, key);
+        self.features.hedges.sent_copy_for(copy_id, key);
         self.metrics.on_hedge(self.now);
         let position = self.pick_other(chooser, avoid);
         self.send_to_server(copy_id, chooser, position);
@@ -268,7 +258,7 @@ impl Simulation {
             }
             session.fate = Fate::Answers;
         }
-        if let Some(twin) = self.hedges.unlink(id) {
+        if let Some(twin) = self.features.hedges.unlink(id) {
             self.lose(twin);
         }
     }
@@ -277,7 +267,7 @@ impl Simulation {
     /// forgets it, and it stops as far as it can at once.
     #[cold]
     pub(super) fn lose(&mut self, id: u32) {
-        self.hedges.unlink(id);
+        self.features.hedges.unlink(id);
         let Some(session) = self.sessions.get_mut(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
@@ -301,7 +291,7 @@ impl Simulation {
     /// races no more.
     #[cold]
     pub(super) fn drop_copy(&mut self, id: u32) {
-        let twin = self.hedges.unlink(id).and_then(|twin| self.sessions.get_mut(twin));
+        let twin = self.features.hedges.unlink(id).and_then(|twin| self.sessions.get_mut(twin));
         if let Some(original) = twin {
             original.fate = Fate::Answers;
         }
@@ -324,7 +314,7 @@ impl Simulation {
     /// request not yet sent, or sent and due its own hedge.)
     pub(super) fn end_place(&mut self, id: u32) {
         if let Some(Fate::Raced) = self.sessions.remove(id).map(|s| s.fate) {
-            if let Some(twin) = self.hedges.unlink(id) {
+            if let Some(twin) = self.features.hedges.unlink(id) {
                 self.lose(twin);
             }
         }

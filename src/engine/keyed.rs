@@ -42,7 +42,7 @@ impl Simulation {
             return None;
         }
         let session = self.sessions.get(id)?;
-        Some(self.keying.key(session.number, session.remaining))
+        Some(self.features.keying.key(session.number, session.remaining))
     }
 
     /// Where the first chooser places keys, if the policy places by key.

@@ -42,8 +42,7 @@ impl Simulation {
             }
             Live::Arrivals => {
                 if before.load != now.load && now.demand == Demand::Continuous {
-                    self.arrival_generation += 1;
-                    self.schedule_next_arrival();
+                    self.restart_arrivals();
                 }
             }
             Live::QueueTimeouts => {
@@ -122,13 +121,13 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
-        if let Some(decisions) = &mut self.decisions {
+        if let Some(decisions) = &mut self.features.decisions {
             decisions.clear();
         }
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         let directory = self.choosers.place_keys(self.scenario.scheme());
-        self.membership.set_directory(directory);
+        self.features.membership.set_directory(directory);
         self.report_idle_servers();
     }
 
@@ -143,12 +142,6 @@ impl Simulation {
     fn redraw_pools(&mut self) {
         self.choosers.redraw_pools(self.scenario.subset_size, &mut self.streams.routing);
         self.rebuild_policies();
-    }
-
-    /// Starts a new chain of board refreshes (or none, for live load).
-    pub(super) fn restart_board(&mut self) {
-        self.board_generation += 1;
-        self.refresh_board();
     }
 
     /// Re-arms every server's queue timeout for its oldest request under the

@@ -235,8 +235,8 @@ impl Simulation {
 
     /// Each server's part in the membership, index by index.
     pub fn server_state(&self, server: usize) -> ServerState {
-        match self.membership.roster().standing(server) {
-            Standing::Member => match self.faults.of(server) {
+        match self.features.membership.roster().standing(server) {
+            Standing::Member => match self.features.faults.of(server) {
                 None => ServerState::Active,
                 Some(Failure::Down) => ServerState::Down,
                 Some(Failure::Slow { .. }) => ServerState::Slow,
@@ -258,14 +258,23 @@ impl Simulation {
 
     /// The keys the last membership change moved, under a key-placing policy.
     pub fn key_moves(&self) -> Option<&KeyMoves> {
-        self.membership.moves.as_ref()
+        self.features.membership.moves.as_ref()
     }
 
     /// What each membership change did, in order.
     pub fn membership_changes(&self) -> Vec<ChangeReport> {
-        let mut reports = self.membership.reports.clone();
-        let ends = self.membership.lag_counts_at.iter().skip(1).copied().chain([self.choosers.lag_counts()]);
-        for ((report, start), end) in reports.iter_mut().zip(&self.membership.lag_counts_at).zip(ends) {
+        let mut reports = self.features.membership.reports.clone();
+        let ends = self
+            .features
+            .membership
+            .lag_counts_at
+            .iter()
+            .skip(1)
+            .copied()
+            .chain([self.choosers.lag_counts()]);
+        for ((report, start), end) in
+            reports.iter_mut().zip(&self.features.membership.lag_counts_at).zip(ends)
+        {
             report.routed_during_lag = end.0 - start.0;
             report.misrouted = end.1 - start.1;
         }
@@ -274,7 +283,7 @@ impl Simulation {
 
     /// How many membership changes have applied so far.
     pub(super) fn changes_made(&self) -> usize {
-        self.membership.reports.len()
+        self.features.membership.reports.len()
     }
 
     /// Requests sent, so far, to another server than the current version
@@ -295,13 +304,13 @@ impl Simulation {
     /// over part of the servers).
     pub fn key_counts(&self) -> Option<&[u64]> {
         let (placement, keys) = (self.key_placement()?, self.counted_keys()?);
-        Some(self.membership.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
+        Some(self.features.membership.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
     }
 
     /// Under a key-placing policy: the spread of the key shares of chooser
     /// 0's pool, and of the requests every member completed.
     pub fn key_spread(&self) -> Option<KeySpread> {
-        let directory = self.membership.directory.as_ref()?;
+        let directory = self.features.membership.directory.as_ref()?;
         let pool = self.key_placement()?.members().len();
         let (key_share_cv, key_share_max_over_mean) = spread(self.key_counts()?);
         let completed: Vec<u64> =
@@ -336,16 +345,16 @@ impl Simulation {
         }
         let at = self.live_instant(duration::LATEST_S).map_err(refuse)?;
         // Checked once the simulation stands just before it applies.
-        self.membership.roster().clone().apply(change).map_err(refuse)?;
+        self.features.membership.roster().clone().apply(change).map_err(refuse)?;
         self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });
         let entry = self.scenario.membership.len() as u32 - 1;
         self.process(at, Event::MembershipChange { change: entry });
-        Ok(self.membership.reports.last().map_or(0, |report| report.server))
+        Ok(self.features.membership.reports.last().map_or(0, |report| report.server))
     }
 
     /// Applies one change; returns the server it concerned.
     fn change_membership(&mut self, change: Change) -> Result<u32, ScenarioError> {
-        let mut roster = self.membership.roster().clone();
+        let mut roster = self.features.membership.roster().clone();
         let before = roster.members();
         roster.apply(change).map_err(|reason| ScenarioError::Refused {
             field: "membership",
@@ -353,7 +362,7 @@ impl Simulation {
             reason,
         })?;
         let members = roster.members();
-        self.membership.roster = Some(roster);
+        self.features.membership.roster = Some(roster);
         let server = change.server().unwrap_or(self.servers.len() as u32);
         let mut crash_replaced = 0;
         match change {
@@ -365,13 +374,13 @@ impl Simulation {
         self.choosers.change_members(&members, &mut self.streams.routing);
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
-        if let Some(decisions) = &mut self.decisions {
+        if let Some(decisions) = &mut self.features.decisions {
             decisions.clear();
         }
         self.report_idle_servers();
         let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
-        self.membership.lag_counts_at.push(self.choosers.lag_counts());
-        self.membership.reports.push(ChangeReport {
+        self.features.membership.lag_counts_at.push(self.choosers.lag_counts());
+        self.features.membership.reports.push(ChangeReport {
             at_s: self.now.as_secs(),
             change,
             server,
@@ -399,8 +408,8 @@ impl Simulation {
         ));
         self.choosers.add_server(self.scenario.weight_of(index));
         self.idle_listed.push(false);
-        self.faults.add_server();
-        self.board.push(0);
+        self.features.faults.add_server();
+        self.board.add_server();
         self.metrics.add_server();
     }
 
@@ -420,7 +429,7 @@ impl Simulation {
             .map(|(id, s)| (id, s.fate, s.request.departs, s.request.arrives))
             .collect();
         for (id, fate, started, due) in in_service {
-            self.membership.voided.push((id, due));
+            self.features.membership.voided.push((id, due));
             self.servers[server].busy -= 1;
             if fate == Fate::Lost {
                 self.metrics.on_wasted(self.now, self.now - started);
@@ -438,7 +447,7 @@ impl Simulation {
     /// and measures the keys that moved; (moved, ideal, the server's own)
     /// under a key-placing policy.
     fn move_keys(&mut self, change: Change, server: u32, members: usize) -> KeysReported {
-        let Some(before) = self.membership.directory.clone() else { return (None, None, None) };
+        let Some(before) = self.features.membership.directory.clone() else { return (None, None, None) };
         let after = before.rebuilt(&self.choosers_members());
         let lag = Time::from_ms(self.scenario.table_lag_ms);
         let lagging = self.scenario.policy == PolicyKind::Table && lag > Time::ZERO;
@@ -466,17 +475,17 @@ impl Simulation {
             self.scenario.key_space.into(),
             &mut moves,
         );
-        self.membership.moves = Some(moves);
+        self.features.membership.moves = Some(moves);
         let (ideal, own) = match change {
             Change::Add | Change::Restore(_) => (1.0 / members as f64, shares.holds),
             Change::Remove(_) | Change::Crash(_) => (shares.held, shares.held),
         };
-        self.membership.set_directory(Some(after));
+        self.features.membership.set_directory(Some(after));
         (Some(shares.moved), Some(ideal), Some(own))
     }
 
     fn choosers_members(&self) -> Vec<u32> {
-        self.membership.roster().members()
+        self.features.membership.roster().members()
     }
 
     /// The membership schedule, as events.

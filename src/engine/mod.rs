@@ -7,6 +7,8 @@
 //! with a cap on events, change live settings with [`Simulation::set`], and
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
 
+mod arrivals;
+mod board;
 mod chooser;
 mod compare;
 mod connections;
@@ -16,6 +18,7 @@ mod ejection;
 mod events;
 mod failures;
 mod fdb;
+mod features;
 mod flow;
 mod hedge;
 mod huge_pages;
@@ -52,12 +55,13 @@ use crate::metrics::Metrics;
 use crate::rng::Streams;
 use crate::scenario::{Datacenters, Demand, Scenario, ScenarioError};
 use crate::time::Time;
+use arrivals::Arrivals;
+use board::LoadBoard;
 use chooser::Choosers;
 use connections::Connections;
 use decisions::Decisions;
 use events::{EventQueue, Lane};
-use failures::Faults;
-use hedge::Hedges;
+use features::Features;
 use server::Server;
 use service::Work;
 use session::Sessions;
@@ -74,34 +78,21 @@ pub struct Simulation {
     /// `clients × balancers` entries.
     client_links: Connections,
     sessions: Sessions,
-    /// Hedged requests' due times and twins.
-    hedges: Hedges,
     /// For join-the-idle-queue: whether each server has told a chooser it is
     /// idle since a request last reached it.
     idle_listed: Vec<bool>,
     /// Server loads as of the last refresh, for policies reading stale load.
-    board: Vec<u64>,
-    board_generation: u32,
-    arrival_generation: u32,
-    /// The fraction of a nanosecond the arrival clock owes the next gap, so
-    /// that rounding gaps to whole nanoseconds keeps the asked rate exactly.
-    arrival_carry: f64,
+    board: LoadBoard,
+    /// The continuous arrival clock.
+    arrivals: Arrivals,
     /// Why the simulation stopped for good, if it did.
     halt: Option<Halt>,
     /// Each request's class and service demand.
     work: Work,
-    /// Each request's key.
-    keying: keyed::Keying,
     /// How many requests each session sends.
     lengths: lengths::SessionLengths,
-    /// Which servers are members, and what each change did.
-    membership: membership::Membership,
-    /// Which servers are failing, and how.
-    faults: Faults,
-    /// FoundationDB's balancers, once a policy of theirs has routed.
-    fdb: Option<Box<fdb::FdbRouting>>,
-    /// Consecutive errors each chooser heard from each server.
-    error_runs: ejection::ErrorRuns,
+    /// What the features beside the core keep (see `features.rs`).
+    features: Features,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -111,8 +102,6 @@ pub struct Simulation {
     /// would apply come before the schedule's entry for it in the run
     /// replayed (see `Simulation::live_instant`).
     scheduled_at_build: u64,
-    /// The latest decisions of a comparing policy, when asked for.
-    decisions: Option<Decisions>,
     events_processed: u64,
     trace_hash: u64,
 }
@@ -256,32 +245,24 @@ impl Simulation {
             choosers,
             client_links: Connections::new(links, true, &timing),
             sessions: Sessions::default(),
-            hedges: Hedges::default(),
             idle_listed: vec![false; n],
-            board: vec![0; n],
-            board_generation: 0,
-            arrival_generation: 0,
-            arrival_carry: 0.0,
+            board: LoadBoard::new(n),
+            arrivals: Arrivals::default(),
             halt: None,
             work: Work::from_scenario(&scenario),
-            keying: keyed::Keying::new(&scenario, streams.keys),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
-            membership: membership::Membership::new(scenario.servers, &scenario.class_pools),
-            faults: Faults::new(n),
-            error_runs: ejection::ErrorRuns::default(),
-            fdb: None,
+            features: Features::new(&scenario, streams.keys),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
             scheduled_at_build: 0,
-            decisions: None,
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,
             streams,
             scenario,
         };
         let directory = sim.choosers.place_keys(sim.scenario.scheme());
-        sim.membership.set_directory(directory);
+        sim.features.membership.set_directory(directory);
         sim.report_idle_servers();
         match sim.scenario.demand {
             Demand::Spike => {
@@ -323,7 +304,7 @@ impl Simulation {
     /// Keeps the latest `keep` decisions of a policy that compares a
     /// sample of servers, for [`Snapshot::decisions`]; 0 keeps none.
     pub fn record_decisions(&mut self, keep: usize) {
-        self.decisions = (keep > 0).then(|| Decisions::new(keep));
+        self.features.decisions = (keep > 0).then(|| Decisions::new(keep));
     }
 
     pub fn events_processed(&self) -> u64 {

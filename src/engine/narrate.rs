@@ -277,7 +277,7 @@ impl Simulation {
                     ),
                 }
             }
-            (Event::BoardRefresh { generation }, _) => match generation == self.board_generation {
+            (Event::BoardRefresh { generation }, _) => match self.board.is_current(generation) {
                 true => "the load board is copied from the servers".into(),
                 false => "a board refresh from an earlier period is dropped".into(),
             },
@@ -315,7 +315,7 @@ impl Simulation {
             },
             (Event::FailureTurn { server }, _) => {
                 told.server = Some(server);
-                match self.faults.of(server as usize) {
+                match self.features.faults.of(server as usize) {
                     Some(failure) => format!("server {server} fails on: {}", failure.text()),
                     None => format!("server {server} is healthy"),
                 }

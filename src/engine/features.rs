@@ -1,0 +1,243 @@
+//! Where the features meet the core. The core (`flow.rs`) moves a request
+//! from its client to a server and back; at a few fixed points of that
+//! path it calls the hooks below, and each hook asks the features that
+//! take part at that point, in a fixed order. A feature keeps its state in
+//! its own module and its own events: hedging (`hedge.rs`), retries after
+//! an error and their backoff (`retries.rs`), failures and outlier
+//! ejection (`failures.rs`, `ejection.rs`), FoundationDB's balancers
+//! (`fdb.rs`), keyed placement (`keyed.rs`), membership changes
+//! (`membership.rs`), datacenters (`datacenters.rs`), drifting speeds (the
+//! scenario's speed schedule) and recorded decisions (`decisions.rs`).
+//!
+//! A hook a run's features leave unused costs one test of a flag on the
+//! path of every request, so hooks stay few and cheap.
+
+use super::decisions::Decisions;
+use super::ejection::ErrorRuns;
+use super::failures::Faults;
+use super::fdb::FdbRouting;
+use super::hedge::Hedges;
+use super::keyed::Keying;
+use super::membership::Membership;
+use super::session::Fate;
+use super::{Event, Outcome, Simulation};
+use crate::policy::Pick;
+use crate::scenario::Scenario;
+use crate::time::Time;
+
+/// What each feature keeps: the simulation's core reaches it only through
+/// the hooks below and the feature's own events.
+pub(super) struct Features {
+    /// Hedged requests' due times and twins.
+    pub hedges: Hedges,
+    /// Each request's key.
+    pub keying: Keying,
+    /// Which servers are members, and what each change did.
+    pub membership: Membership,
+    /// Which servers are failing, and how.
+    pub faults: Faults,
+    /// Consecutive errors each chooser heard from each server.
+    pub error_runs: ErrorRuns,
+    /// FoundationDB's balancers, once a policy of theirs has routed.
+    pub fdb: Option<Box<FdbRouting>>,
+    /// The latest decisions of a comparing policy, when asked for.
+    pub decisions: Option<Decisions>,
+}
+
+impl Features {
+    /// Each feature as the scenario starts it; `keys` seeds the requests' keys.
+    pub fn new(scenario: &Scenario, keys: u64) -> Features {
+        Features {
+            hedges: Hedges::default(),
+            keying: Keying::new(scenario, keys),
+            membership: Membership::new(scenario.servers, &scenario.class_pools),
+            faults: Faults::new(scenario.servers as usize),
+            error_runs: ErrorRuns::default(),
+            fdb: None,
+            decisions: None,
+        }
+    }
+}
+
+impl Simulation {
+    /// An event of a feature's own (the core handles the rest in `flow.rs`).
+    pub(super) fn feature_event(&mut self, event: Event) {
+        match event {
+            Event::HedgeDue { session } => self.hedge_due(session),
+            Event::SpeedChange { change } => {
+                if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
+                    self.servers[change.server as usize].speed = change.speed;
+                }
+            }
+            Event::MembershipChange { change } => self.scheduled_change(change),
+            Event::TableUpdate { member } => {
+                self.choosers.take_tables(member as usize, self.now);
+                self.features.membership.forget_key_counts();
+            }
+            Event::FailureDue { entry } => self.scheduled_failure(entry),
+            Event::FailureTurn { server } => self.failure_turn(server as usize),
+            Event::RetryDue { session } => self.retry_due(session),
+            Event::HealthCheck => self.health_check(),
+            Event::EjectionEnds { member } => self.readmit(member as usize),
+            Event::BalancerTimer { timer } => self.balancer_timer(timer),
+            Event::SessionArrival { .. }
+            | Event::ClientStarts { .. }
+            | Event::ArriveAtBalancer { .. }
+            | Event::ArriveAtServer { .. }
+            | Event::QueueTimeout { .. }
+            | Event::ServiceDone { .. }
+            | Event::BounceArrives { .. }
+            | Event::ResponseAtBalancer { .. }
+            | Event::ResponseAtClient { .. }
+            | Event::BoardRefresh { .. }
+            | Event::Sample => {}
+        }
+    }
+
+    /// Whether a feature places session `id`'s request from `chooser`
+    /// itself rather than by the chooser's policy: FoundationDB's
+    /// balancers run a state machine per request.
+    #[inline]
+    pub(super) fn placed_by_feature(&mut self, id: u32, chooser: usize) -> bool {
+        if !self.scenario.policy.is_fdb() {
+            return false;
+        }
+        self.balance(id, chooser);
+        true
+    }
+
+    /// `chooser` picked `pick` (avoiding `avoid`, for a request with `key`):
+    /// recorded decisions keep it.
+    #[inline]
+    pub(super) fn on_pick(&mut self, chooser: usize, avoid: Option<u32>, key: Option<u64>, pick: Pick) {
+        if self.features.decisions.is_some() {
+            self.record_decision(chooser, avoid, key, pick);
+        }
+    }
+
+    /// What a hop between `chooser` and `server` takes beyond its tier's
+    /// delay (across datacenters), counted as a send each way it goes.
+    #[inline]
+    pub(super) fn on_send_hop(&mut self, chooser: usize, server: u32) -> Option<Time> {
+        match self.timing.cross_dc {
+            None => None,
+            Some(_) => self.count_locality(chooser, server),
+        }
+    }
+
+    /// Session `id`'s request was sent to a server: hedging arms its hedge.
+    #[inline]
+    pub(super) fn on_sent(&mut self, id: u32) {
+        if self.timing.hedging {
+            self.arm_hedge(id);
+        }
+    }
+
+    /// Whether place `id`'s request lost its hedging race while under way:
+    /// it ends at the next hop it reaches, and the core goes no further.
+    #[inline]
+    pub(super) fn ended_under_way(&mut self, id: u32) -> bool {
+        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Lost) {
+            return false;
+        }
+        self.discard(id);
+        true
+    }
+
+    /// Whether `server`, failing, refuses session `id`'s request on arrival.
+    #[inline]
+    pub(super) fn refused_at_server(&mut self, id: u32, server: usize) -> bool {
+        if !(self.features.faults.any() && self.features.faults.refuses(server)) {
+            return false;
+        }
+        self.refuse(id, server);
+        true
+    }
+
+    /// How long session `id`'s service at `server` lasts if a fault cuts it
+    /// short with an error (a fast-failing server).
+    #[inline]
+    pub(super) fn service_cut_short(&mut self, id: u32, server: usize) -> Option<Time> {
+        if !self.features.faults.any() {
+            return None;
+        }
+        self.fails_fast(id, server)
+    }
+
+    /// Whether place `id`'s request, about to be sent back by its server,
+    /// is a hedged copy, dropped instead.
+    #[inline]
+    pub(super) fn dropped_instead_of_sent_back(&mut self, id: u32) -> bool {
+        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Copy) {
+            return false;
+        }
+        self.drop_copy(id);
+        true
+    }
+
+    /// Whether the service completion due for place `id` now is void: a
+    /// crash took the request with its server, or it lost its race and was
+    /// cancelled in service (its slot already free).
+    #[inline]
+    pub(super) fn service_end_void(&mut self, id: u32) -> bool {
+        if self.features.membership.voids(id, self.now) {
+            return true;
+        }
+        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Cancelled) {
+            return false;
+        }
+        self.discard(id);
+        true
+    }
+
+    /// Place `id`'s service ended and freed its slot: whether the request
+    /// ends there (a hedging race's loser, left to finish); a racer that
+    /// finished first wins.
+    #[inline]
+    pub(super) fn ended_after_service(&mut self, id: u32) -> bool {
+        match self.sessions.get(id).map(|s| s.fate) {
+            None | Some(Fate::Answers | Fate::Attempt | Fate::Cancelled) => false,
+            Some(fate) => self.hedge_service_ended(id, fate),
+        }
+    }
+
+    /// `chooser` heard `outcome` from `server` in a response (not a bounce),
+    /// `round_trip` after the request's creation if it was never sent back:
+    /// failures count errors and ejection sees them; hedging learns latencies.
+    #[inline]
+    pub(super) fn on_heard(
+        &mut self,
+        chooser: usize,
+        server: u32,
+        outcome: Outcome,
+        round_trip: Option<Time>,
+    ) {
+        self.hear_outcome(chooser, server, outcome);
+        if self.timing.hedge_percentile.is_some() {
+            self.observe_latency(chooser, round_trip);
+        }
+    }
+
+    /// Whether place `id`'s reply or bounce, just back at its chooser, is
+    /// a feature's: an attempt of a FoundationDB balancer goes to it.
+    #[inline]
+    pub(super) fn reply_taken(&mut self, id: u32) -> bool {
+        self.features.fdb.is_some() && self.attempt_replied(id)
+    }
+
+    /// Session `id`'s request completed at its client: hedging counts it if
+    /// it sent a copy.
+    #[inline]
+    pub(super) fn on_completed(&mut self, id: u32, request: (u32, u16)) {
+        if self.features.hedges.has_sent_copy(id, request) {
+            self.metrics.on_hedged_completed(self.now);
+        }
+    }
+
+    /// Whether each request of a session is placed on its own, by a key of
+    /// its own, rather than staying with its session's server.
+    #[inline]
+    pub(super) fn placed_per_request(&self) -> bool {
+        self.features.keying.per_request() && self.choosers.reads_keys()
+    }
+}
