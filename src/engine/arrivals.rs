@@ -1,13 +1,34 @@
 //! Where sessions come from. Continuous demand: one Poisson clock at the
 //! rate the load asks, started again (a new generation, so that the
 //! arrival already due is dropped) whenever the load changes. Spike
-//! demand: every client starts one session at time zero.
+//! demand: every client starts one session at time zero. A replayed
+//! trace: each of its requests arrives at its time, a session of one
+//! request at a client drawn at random, bringing what the trace says of it
+//! (its key, class and service time) and drawing the rest as the scenario
+//! says. The trace is read one arrival ahead, so a long one takes no
+//! more memory than a short one.
 
 use super::{Event, Simulation};
 use crate::rng::Draw;
 use crate::time::Time;
 
-/// The continuous arrival clock.
+/// One request of a replayed trace.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrival {
+    /// When it arrives, from the start of the run (not before the one before it).
+    pub at: Time,
+    /// Its key, for a policy that places by key; else drawn.
+    pub key: Option<u64>,
+    /// Its class, an index into the scenario's classes; else drawn by their shares.
+    pub class: Option<u8>,
+    /// Its service time at speed 1; else drawn from its class's distribution.
+    pub service: Option<Time>,
+}
+
+/// A trace's arrivals, in order of time.
+pub type Replay = Box<dyn Iterator<Item = Arrival>>;
+
+/// Where the next session comes from.
 #[derive(Default)]
 pub(super) struct Arrivals {
     /// Arrivals of an earlier generation are stale.
@@ -15,6 +36,18 @@ pub(super) struct Arrivals {
     /// The fraction of a nanosecond the clock owes the next gap, so that
     /// rounding gaps to whole nanoseconds keeps the asked rate exactly.
     carry: f64,
+    /// A trace replayed instead of the clock, and its arrival due next.
+    replay: Option<(Replay, Option<Arrival>)>,
+}
+
+impl Arrivals {
+    pub fn replaying(replay: Replay) -> Arrivals {
+        Arrivals { replay: Some((replay, None)), ..Arrivals::default() }
+    }
+
+    pub fn replays(&self) -> bool {
+        self.replay.is_some()
+    }
 }
 
 impl Simulation {
@@ -22,14 +55,33 @@ impl Simulation {
     /// session starts at a client drawn at random and the next arrival is
     /// scheduled.
     pub(super) fn session_arrives(&mut self, generation: u32) {
-        if generation == self.arrivals.generation {
-            self.schedule_next_arrival();
-            let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
-            self.start_session(client);
+        if generation != self.arrivals.generation {
+            return;
         }
+        let replayed = match &mut self.arrivals.replay {
+            None => None,
+            Some((_, due)) => due.take(),
+        };
+        self.schedule_next_arrival();
+        let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
+        self.start_session(client, replayed);
     }
 
-    pub(super) fn schedule_next_arrival(&mut self) {
+    /// Schedules the first arrival: the clock's, or the trace's.
+    pub(super) fn start_arrivals(&mut self) {
+        self.schedule_next_arrival();
+    }
+
+    fn schedule_next_arrival(&mut self) {
+        if let Some((replay, due)) = &mut self.arrivals.replay {
+            *due = replay.next();
+            if let Some(arrival) = due {
+                let at = arrival.at.max(self.now);
+                let generation = self.arrivals.generation;
+                self.events.push(at, Event::SessionArrival { generation });
+            }
+            return;
+        }
         let requests_per_sec = self.scenario.load * self.capacity_per_sec;
         let sessions_per_sec = requests_per_sec / self.lengths.mean();
         // Whole nanoseconds, carrying the fraction to the next gap: rounding
@@ -43,8 +95,12 @@ impl Simulation {
         self.events.push(self.now + gap, Event::SessionArrival { generation });
     }
 
-    /// The load changed: the clock starts again at the new rate.
+    /// The load changed: the clock starts again at the new rate (a
+    /// replayed trace keeps its own times).
     pub(super) fn restart_arrivals(&mut self) {
+        if self.arrivals.replays() {
+            return;
+        }
         self.arrivals.generation += 1;
         self.schedule_next_arrival();
     }

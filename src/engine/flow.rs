@@ -1,5 +1,6 @@
 //! How requests move: one handler per event.
 
+use super::arrivals::Arrival;
 use super::events::Lane;
 use super::session::{Session, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
@@ -21,7 +22,7 @@ impl Simulation {
     pub(super) fn handle(&mut self, event: Event) {
         match event {
             Event::SessionArrival { generation } => self.session_arrives(generation),
-            Event::ClientStarts { client } => self.start_session(client),
+            Event::ClientStarts { client } => self.start_session(client, None),
             Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
             Event::ArriveAtServer { session } => self.arrive_at_server(session),
             Event::QueueTimeout { server } => self.queue_timeout(server as usize),
@@ -39,7 +40,9 @@ impl Simulation {
         }
     }
 
-    pub(super) fn start_session(&mut self, client: u32) {
+    /// Client `client` starts a session; a replayed trace's `arrival` says
+    /// what it can of the session's one request.
+    pub(super) fn start_session(&mut self, client: u32, arrival: Option<Arrival>) {
         if self.sessions.live() >= MAX_IN_FLIGHT {
             self.halt = Some(Halt::TooManyInFlight { at: self.now });
             return;
@@ -50,9 +53,15 @@ impl Simulation {
         let balancers = self.scenario.balancers as usize;
         let balancer = (balancers > 0).then(|| self.streams.routing.index(balancers) as u32);
         let length = self.lengths.of(number);
-        let demand = self.work.demand(self.streams.work, number, (length - 1) as u16);
+        let demand = match arrival {
+            None => self.work.demand(self.streams.work, number, (length - 1) as u16),
+            Some(arrival) => self.work.replayed(self.streams.work, number, (arrival.class, arrival.service)),
+        };
         let session = Session::new(client, balancer, number, length, self.now, demand);
         let id = self.sessions.insert(session, self.now);
+        if let Some(arrival) = arrival {
+            self.features.keying.replay_key(id, arrival.key);
+        }
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {

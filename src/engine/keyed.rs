@@ -12,6 +12,9 @@ pub struct Keying {
     keys: Keys,
     seed: u64,
     per_request: bool,
+    /// A replayed trace's keys, by the place of the session that carries
+    /// each (`None` where the trace gave none).
+    replayed: Vec<Option<u64>>,
 }
 
 impl Keying {
@@ -20,7 +23,18 @@ impl Keying {
             keys: Keys::new(u64::from(scenario.key_space), scenario.popularity()),
             seed,
             per_request: scenario.key_per == KeyPer::Request,
+            replayed: Vec::new(),
         }
+    }
+
+    /// The session at place `id` is a replayed trace's, which gave it
+    /// `key` (or none: it then draws one).
+    pub fn replay_key(&mut self, id: u32, key: Option<u64>) {
+        let id = id as usize;
+        if self.replayed.len() <= id {
+            self.replayed.resize(id + 1, None);
+        }
+        self.replayed[id] = key;
     }
 
     /// Whether each request draws a key of its own (else its session's).
@@ -42,7 +56,9 @@ impl Simulation {
             return None;
         }
         let session = self.sessions.get(id)?;
-        Some(self.features.keying.key(session.number, session.remaining))
+        let keying = &self.features.keying;
+        let replayed = keying.replayed.get(id as usize).copied().flatten();
+        Some(replayed.unwrap_or_else(|| keying.key(session.number, session.remaining)))
     }
 
     /// Where the first chooser places keys, if the policy places by key.

@@ -41,6 +41,7 @@ mod summary;
 mod tests;
 mod wheel;
 
+pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
@@ -219,6 +220,23 @@ pub struct Advance {
 impl Simulation {
     /// Builds a simulation; `scenario.seed` seeds its generator.
     pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+        Simulation::build(scenario, Arrivals::default())
+    }
+
+    /// Builds a simulation whose requests are `replay`'s, a trace's, each
+    /// a session of its own: the scenario's `session_length` must be 1,
+    /// and its `load` and `demand` are not used.
+    pub fn replaying(scenario: &Scenario, replay: Replay) -> Result<Simulation, ScenarioError> {
+        if scenario.session_length != 1 || scenario.session_length_shape.is_some() {
+            return Err(ScenarioError::Combination {
+                fields: "session_length, session_length_shape",
+                message: "a replayed trace sends each request as a session of its own: set session_length = 1 and leave session_length_shape out".into(),
+            });
+        }
+        Simulation::build(scenario, Arrivals::replaying(replay))
+    }
+
+    fn build(scenario: &Scenario, arrivals: Arrivals) -> Result<Simulation, ScenarioError> {
         scenario.validate()?;
         let scenario = scenario.clone();
         let mut streams = Streams::new(scenario.seed);
@@ -247,7 +265,7 @@ impl Simulation {
             sessions: Sessions::default(),
             idle_listed: vec![false; n],
             board: LoadBoard::new(n),
-            arrivals: Arrivals::default(),
+            arrivals,
             halt: None,
             work: Work::from_scenario(&scenario),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
@@ -265,12 +283,13 @@ impl Simulation {
         sim.features.membership.set_directory(directory);
         sim.report_idle_servers();
         match sim.scenario.demand {
+            _ if sim.arrivals.replays() => sim.start_arrivals(),
             Demand::Spike => {
                 for client in 0..sim.scenario.clients {
                     sim.events.push(Time::ZERO, Event::ClientStarts { client });
                 }
             }
-            Demand::Continuous => sim.schedule_next_arrival(),
+            Demand::Continuous => sim.start_arrivals(),
         }
         sim.restart_board();
         sim.events.push(sim.metrics.first_sample(), Event::Sample);

@@ -2,6 +2,7 @@
 
 use crate::rng::{Demands, Draw};
 use crate::scenario::{Scenario, ServiceDistribution, MAX_CLASSES};
+use crate::time::Time;
 
 #[derive(Clone, Copy, Debug)]
 pub enum ServiceTime {
@@ -61,6 +62,21 @@ impl Work {
     pub fn copy_demand(&self, work: Demands, (session, remaining): (u32, u16), class: u8) -> f32 {
         let service = &self.classes[usize::from(class).min(self.classes.len() - 1)];
         service.draw(&mut work.of_copy(session, remaining)) as f32
+    }
+
+    /// The demand of session `session`'s one request replayed from a trace,
+    /// which may give its class and its service time: what it leaves out
+    /// is drawn as for a request of the scenario's own.
+    pub fn replayed(&self, work: Demands, session: u32, given: (Option<u8>, Option<Time>)) -> (u8, f32) {
+        match given {
+            (Some(class), Some(service)) => (class, service.0 as f32),
+            (None, Some(service)) => (self.demand(work, session, 0).0, service.0 as f32),
+            (Some(class), None) => {
+                let service = &self.classes[usize::from(class).min(self.classes.len() - 1)];
+                (class, service.draw(&mut work.of(session, 0)) as f32)
+            }
+            (None, None) => self.demand(work, session, 0),
+        }
     }
 
     /// The priority level of `class` (0 is served first).
