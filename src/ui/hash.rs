@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn settings_and_options_apply_in_one_hash() {
         let parsed = parse("#policy=random&servers=20&speed=0.5&charts=load,clients&theme=dark", Kind::Embed);
-        assert_eq!(parsed.params.scenario.policy, PolicyKind::Random);
+        assert_eq!(parsed.params.scenario.policy, PolicyKind::RANDOM);
         assert_eq!(parsed.params.scenario.servers, 20);
         assert_eq!(parsed.params.speed, 0.5);
         assert_eq!(parsed.options.charts, [Chart::Load, Chart::Clients]);
