@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(parsed.params.scenario.policy, PolicyKind::RANDOM);
         assert_eq!(parsed.params.scenario.servers, 20);
         assert_eq!(parsed.params.speed, 0.5);
-        assert_eq!(parsed.options.charts, [Chart::Load, Chart::Clients]);
+        assert_eq!(parsed.options.charts, [Chart::named("load").unwrap(), Chart::named("clients").unwrap()]);
         assert_eq!(parsed.options.theme, Theme::Dark);
         assert!(parsed.notices.is_empty());
     }
