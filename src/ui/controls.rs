@@ -136,7 +136,7 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
             "only the placement schemes (modulo to bounded loads) route by key"
         }
         "virtual_nodes" if !policy.places_by("virtual_nodes") => {
-            "only the hash ring and bounded loads place virtual nodes"
+            "only a scheme built on a hash ring places virtual nodes"
         }
         "bounded_load_c" if !policy.places_by("bounded_load_c") => "only bounded loads caps a server's load",
         "table_lag_ms" if policy != PolicyKind::TABLE => "only the mapping table has copies to update",
