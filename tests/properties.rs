@@ -224,7 +224,7 @@ proptest! {
         (datacenters, fdb) in (1u32..3, prop::option::of(0usize..2)),
     ) {
         // At times one of FoundationDB's balancers, across datacenters or not.
-        let policy = fdb.map_or(scenario.policy, |i| [PolicyKind::FdbBasic, PolicyKind::FdbLoadBalance][i]);
+        let policy = fdb.map_or(scenario.policy, |i| [PolicyKind::FDB_BASIC, PolicyKind::FDB_LOAD_BALANCE][i]);
         let datacenters = datacenters.min(scenario.servers);
         let mut scenario = Scenario { retry_budget: budget, retry_backoff_ms: backoff_ms, eject_after, eject_for_ms: 200.0, health_check_ms: health_ms, policy, datacenters, ..scenario };
         let schedule = failure_text(&scenario, &entries);

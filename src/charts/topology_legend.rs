@@ -103,10 +103,12 @@ fn bounces(s: &Scenario) -> bool {
 /// timeout always, the basic one the next alternative after a send-back
 /// or an error.
 fn retries(s: &Scenario) -> bool {
-    match s.policy {
-        PolicyKind::FdbLoadBalance => true,
-        PolicyKind::FdbBasic => bounces(s) || errors(s),
-        _ => s.retry_budget > 0 && (s.queue_timeout_ms.is_some() || errors(s)),
+    if s.policy == PolicyKind::FDB_LOAD_BALANCE {
+        true
+    } else if s.policy == PolicyKind::FDB_BASIC {
+        bounces(s) || errors(s)
+    } else {
+        s.retry_budget > 0 && (s.queue_timeout_ms.is_some() || errors(s))
     }
 }
 
@@ -115,11 +117,8 @@ fn retries(s: &Scenario) -> bool {
 fn compares(s: &Scenario) -> bool {
     let pool = s.subset_size.unwrap_or(s.servers).min(s.servers);
     let two = pool >= 2 || !s.membership.is_empty();
-    match s.policy {
-        // `choices` is at least 2.
-        PolicyKind::PowerOfD | PolicyKind::LeastRequest | PolicyKind::Piggyback | PolicyKind::PeakEwma => two,
-        policy => policy.reads_keys(),
-    }
+    // `choices` is at least 2.
+    (s.policy.compares_a_sample() && two) || s.policy.reads_keys()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 use super::output;
 use lbsim::keys::{spread, Unloaded};
+use lbsim::scenario::PolicyKind;
 use lbsim::{Scenario, Simulation};
 
 /// The most keys listed key by key (the shares may count more).
@@ -16,9 +17,12 @@ pub fn keys(scenario: &Scenario, json: bool) -> Result<(), String> {
     let (Some(placement), Some(counts), Some(counted)) =
         (sim.key_placement(), sim.key_counts(), sim.counted_keys())
     else {
+        let schemes: Vec<_> = PolicyKind::ALL.iter().filter(|p| p.reads_keys()).map(|p| p.name()).collect();
+        let (last, others) = schemes.split_last().expect("the registry has placement schemes");
         return Err(format!(
-            "policy {} does not place by key: keys needs a placement scheme (modulo, ranges, table, ring, rendezvous, maglev or bounded-load)",
-            scenario.policy.name()
+            "policy {} does not place by key: keys needs a placement scheme ({} or {last})",
+            scenario.policy.name(),
+            others.join(", ")
         ));
     };
     let keys = u64::from(scenario.key_space).min(LISTED_KEYS);

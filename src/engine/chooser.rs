@@ -396,7 +396,7 @@ mod tests {
             (3, &[]),
             (vec![1.0; 10], vec![1.0]),
             (Some(4), true, &timing),
-            (PolicyKind::Random, 2),
+            (PolicyKind::RANDOM, 2),
             &mut rng,
         );
         for chooser in 0..3 {
@@ -443,7 +443,7 @@ mod tests {
             (1, &[]),
             (vec![1.0; 4], vec![1.0]),
             (None, false, &Timing::untimed()),
-            (PolicyKind::JoinIdleQueue, 2),
+            (PolicyKind::from_name("join-idle-queue").unwrap(), 2),
             &mut rng,
         );
         assert!(choosers.on_idle(0, 3));
@@ -465,7 +465,7 @@ mod tests {
             (1, &[]),
             (vec![1.0; 4], vec![1.0]),
             (None, true, &Timing::untimed()),
-            (PolicyKind::PeakEwma, 2),
+            (PolicyKind::from_name("peak-ewma").unwrap(), 2),
             &mut rng,
         );
         // Server s answered in 10 (s + 1) ms: server 3 is the slowest.

@@ -252,7 +252,7 @@ impl Simulation {
     /// balancer.
     pub(super) fn balance(&mut self, owner: u32, chooser: usize) {
         let alternatives = self.alternatives_of(chooser);
-        let load_balance = self.scenario.policy == PolicyKind::FdbLoadBalance;
+        let load_balance = self.scenario.policy == PolicyKind::FDB_LOAD_BALANCE;
         let now = self.now;
         if let Some(session) = self.sessions.get_mut(owner) {
             session.request.travel(Stage::BackingOff, now, now);

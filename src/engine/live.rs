@@ -25,8 +25,9 @@ impl Simulation {
         match field.live {
             Live::No | Live::AtUse => {}
             Live::Policies => {
-                if (before.policy, before.choices, before.scheme()) != (now.policy, now.choices, now.scheme())
-                {
+                let placement_changed =
+                    now.policy.places_by(field.key) && field.text(&before) != field.text(now);
+                if before.policy != now.policy || before.choices != now.choices || placement_changed {
                     self.rebuild_policies();
                 }
             }
@@ -126,7 +127,7 @@ impl Simulation {
         }
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
-        let directory = self.choosers.place_keys(self.scenario.scheme());
+        let directory = self.choosers.place_keys(&self.scenario);
         self.features.membership.set_directory(directory);
         self.report_idle_servers();
     }

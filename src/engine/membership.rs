@@ -450,7 +450,7 @@ impl Simulation {
         let Some(before) = self.features.membership.directory.clone() else { return (None, None, None) };
         let after = before.rebuilt(&self.choosers_members());
         let lag = Time::from_ms(self.scenario.table_lag_ms);
-        let lagging = self.scenario.policy == PolicyKind::Table && lag > Time::ZERO;
+        let lagging = self.scenario.policy == PolicyKind::TABLE && lag > Time::ZERO;
         let (now, choosers) = (self.now, self.scenario.choosers() as u64);
         let per_chooser = (self.choosers.count() as u64 / choosers.max(1)).max(1);
         // Chooser i of n takes the new version (i + 1)/n of the way through the lag.

@@ -279,7 +279,7 @@ impl Simulation {
             streams,
             scenario,
         };
-        let directory = sim.choosers.place_keys(sim.scenario.scheme());
+        let directory = sim.choosers.place_keys(&sim.scenario);
         sim.features.membership.set_directory(directory);
         sim.report_idle_servers();
         match sim.scenario.demand {

@@ -6,8 +6,23 @@
 //! mean (plus the one rounding up adds). With c near 1 the load is nearly
 //! even; the larger c, the more keys stay where the plain ring puts them.
 
-use super::{KeyPlacement, Loads, Ring};
+use super::{KeyPlacement, Loads, Ring, Scheme};
+use crate::policy::{Descriptor, Property, Routing};
 use std::rc::Rc;
+
+pub static BOUNDED_LOAD: Descriptor = Descriptor {
+    name: "bounded-load",
+    title: "consistent hashing, bounded loads",
+    description:
+        "the ring's answer, walking on past servers holding more than bounded_load_c times the mean load",
+    properties: &[Property::ReadsBoard],
+    routing: Routing::Keys(Scheme {
+        settings: &["virtual_nodes", "bounded_load_c"],
+        build: |members, scenario| {
+            Rc::new(BoundedLoad::new(Ring::new(members, scenario.virtual_nodes), scenario.bounded_load_c))
+        },
+    }),
+};
 
 pub struct BoundedLoad {
     ring: Ring,

@@ -7,8 +7,17 @@
 //! is one index, and a change of membership moves a little more than the
 //! ideal share of keys (entries shift when the fill order changes).
 
-use super::{hash, KeyPlacement, Loads};
+use super::{hash, KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::rc::Rc;
+
+pub static MAGLEV: Descriptor = Descriptor {
+    name: "maglev",
+    title: "Maglev hashing",
+    description: "the entry the key's hash names in Maglev's prime-sized lookup table",
+    properties: &[],
+    routing: Routing::Keys(Scheme { settings: &[], build: |members, _| Rc::new(Maglev::new(members)) }),
+};
 
 pub struct Maglev {
     /// Entry `i` is the server of keys whose hash lands on it.

@@ -29,9 +29,24 @@ pub use popularity::{Keys, Popularity};
 pub use ranges::Ranges;
 pub use rendezvous::Rendezvous;
 pub use ring::Ring;
-pub use table::Table;
+pub use table::{Table, TABLE};
 
+use crate::policy::Descriptor;
+use crate::scenario::Scenario;
 use std::rc::Rc;
+
+/// The placement schemes, each a routing policy (see
+/// [`crate::policy::POLICIES`]), in the order they are listed to people: a
+/// new scheme is a file here and a line in this list.
+pub const SCHEMES: &[&Descriptor] = &[
+    &modulo::MODULO,
+    &ranges::RANGES,
+    &table::TABLE,
+    &ring::RING,
+    &rendezvous::RENDEZVOUS,
+    &maglev::MAGLEV,
+    &bounded::BOUNDED_LOAD,
+];
 
 /// What a scheme that bounds load may read: the load of each server and
 /// their total. Every other scheme ignores it.
@@ -75,33 +90,15 @@ pub trait KeyPlacement {
     }
 }
 
-/// A placement scheme and its settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scheme {
-    Modulo,
-    Ranges,
-    Table,
-    Ring { virtual_nodes: u32 },
-    Rendezvous,
-    Maglev,
-    BoundedLoad { virtual_nodes: u32, c: f64 },
-}
-
-impl Scheme {
-    /// The scheme's placement over `members` (ascending, not empty).
-    pub fn build(self, members: &[u32]) -> Rc<dyn KeyPlacement> {
-        match self {
-            Scheme::Modulo => Rc::new(Modulo::new(members)),
-            Scheme::Ranges => Rc::new(Ranges::new(members)),
-            Scheme::Table => Rc::new(Table::new(members)),
-            Scheme::Ring { virtual_nodes } => Rc::new(Ring::new(members, virtual_nodes)),
-            Scheme::Rendezvous => Rc::new(Rendezvous::new(members)),
-            Scheme::Maglev => Rc::new(Maglev::new(members)),
-            Scheme::BoundedLoad { virtual_nodes, c } => {
-                Rc::new(BoundedLoad::new(Ring::new(members, virtual_nodes), c))
-            }
-        }
-    }
+/// A placement scheme, as a policy that places by key routes (see
+/// [`Routing::Keys`](crate::policy::Routing::Keys)): its placement is built
+/// from the member set and the scenario's settings.
+pub struct Scheme {
+    /// The scenario fields its placement is built from: a change of one
+    /// rebuilds every chooser's placement.
+    pub settings: &'static [&'static str],
+    /// Its placement over `members` (ascending, not empty).
+    pub build: fn(members: &[u32], scenario: &Scenario) -> Rc<dyn KeyPlacement>,
 }
 
 /// The share of keys `0..keys` that `before` and `after` place on different
@@ -141,25 +138,26 @@ pub fn spread(counts: &[u64]) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::PolicyKind;
 
-    const ALL: [Scheme; 7] = [
-        Scheme::Modulo,
-        Scheme::Ranges,
-        Scheme::Table,
-        Scheme::Ring { virtual_nodes: 100 },
-        Scheme::Rendezvous,
-        Scheme::Maglev,
-        Scheme::BoundedLoad { virtual_nodes: 100, c: 1.25 },
-    ];
+    /// Every scheme, with 100 virtual nodes and c = 1.25.
+    fn every_scheme() -> impl Iterator<Item = (PolicyKind, &'static Scheme, Scenario)> {
+        PolicyKind::ALL.iter().filter_map(|&policy| {
+            let scenario =
+                Scenario { policy, virtual_nodes: 100, bounded_load_c: 1.25, ..Scenario::default() };
+            Some((policy, policy.scheme()?, scenario))
+        })
+    }
 
     #[test]
     fn every_scheme_places_every_key_on_a_member() {
         let members = [2, 3, 5, 8, 13];
-        for scheme in ALL {
-            let placement = scheme.build(&members);
+        assert_eq!(every_scheme().count(), SCHEMES.len());
+        for (policy, scheme, scenario) in every_scheme() {
+            let placement = (scheme.build)(&members, &scenario);
             assert_eq!(placement.members(), members);
             for key in 0..2_000 {
-                assert!(members.contains(&placement.place(key, &Unloaded)), "{scheme:?} key {key}");
+                assert!(members.contains(&placement.place(key, &Unloaded)), "{policy:?} key {key}");
             }
         }
     }
@@ -167,17 +165,17 @@ mod tests {
     #[test]
     fn a_placement_built_twice_agrees_with_itself() {
         let members: Vec<u32> = (0..20).collect();
-        for scheme in ALL {
-            let (a, b) = (scheme.build(&members), scheme.build(&members));
-            assert_eq!(moved_fraction(a.as_ref(), b.as_ref(), 5_000), 0.0, "{scheme:?}");
+        for (policy, scheme, scenario) in every_scheme() {
+            let (a, b) = ((scheme.build)(&members, &scenario), (scheme.build)(&members, &scenario));
+            assert_eq!(moved_fraction(a.as_ref(), b.as_ref(), 5_000), 0.0, "{policy:?}");
         }
     }
 
     #[test]
     fn one_member_takes_every_key() {
-        for scheme in ALL {
-            let placement = scheme.build(&[7]);
-            assert!((0..100).all(|k| placement.place(k, &Unloaded) == 7), "{scheme:?}");
+        for (policy, scheme, scenario) in every_scheme() {
+            let placement = (scheme.build)(&[7], &scenario);
+            assert!((0..100).all(|k| placement.place(k, &Unloaded) == 7), "{policy:?}");
         }
     }
 

@@ -3,8 +3,17 @@
 //! almost every key changes server: adding one to N moves about N/(N+1) of
 //! them.
 
-use super::{KeyPlacement, Loads};
+use super::{KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::rc::Rc;
+
+pub static MODULO: Descriptor = Descriptor {
+    name: "modulo",
+    title: "key modulo servers",
+    description: "the server at the key's number modulo the pool size",
+    properties: &[],
+    routing: Routing::Keys(Scheme { settings: &[], build: |members, _| Rc::new(Modulo::new(members)) }),
+};
 
 pub struct Modulo {
     members: Vec<u32>,

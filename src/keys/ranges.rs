@@ -5,8 +5,17 @@
 //! itself, so that the most popular keys (the lowest ranks) are not all
 //! in the first range.
 
-use super::{hash, KeyPlacement, Loads};
+use super::{hash, KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::rc::Rc;
+
+pub static RANGES: Descriptor = Descriptor {
+    name: "ranges",
+    title: "key ranges",
+    description: "the server whose equal range of the hash space holds the key's hash",
+    properties: &[],
+    routing: Routing::Keys(Scheme { settings: &[], build: |members, _| Rc::new(Ranges::new(members)) }),
+};
 
 pub struct Ranges {
     members: Vec<u32>,

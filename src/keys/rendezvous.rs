@@ -8,7 +8,8 @@
 //! answers are remembered per key (a member set never changes: a change
 //! builds a new placement).
 
-use super::{hash, KeyPlacement, Loads};
+use super::{hash, KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -19,6 +20,14 @@ const REMEMBER_FROM: usize = 64;
 /// Keys remembered at most, so a huge key space cannot grow the map without
 /// bound; keys past it are hashed each time.
 const REMEMBERED_KEYS: usize = 1 << 20;
+
+pub static RENDEZVOUS: Descriptor = Descriptor {
+    name: "rendezvous",
+    title: "rendezvous hashing",
+    description: "the server whose hash with the key is highest",
+    properties: &[],
+    routing: Routing::Keys(Scheme { settings: &[], build: |members, _| Rc::new(Rendezvous::new(members)) }),
+};
 
 pub struct Rendezvous {
     members: Vec<u32>,

@@ -7,8 +7,20 @@
 //! its arcs, so its spread across servers falls as 1/√(virtual nodes).
 //! A lookup is a binary search over N × virtual nodes points.
 
-use super::{hash, KeyPlacement, Loads};
+use super::{hash, KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::rc::Rc;
+
+pub static RING: Descriptor = Descriptor {
+    name: "ring",
+    title: "consistent hashing ring",
+    description: "the next of virtual_nodes points per server clockwise from the key's hash",
+    properties: &[],
+    routing: Routing::Keys(Scheme {
+        settings: &["virtual_nodes"],
+        build: |members, scenario| Rc::new(Ring::new(members, scenario.virtual_nodes)),
+    }),
+};
 
 pub struct Ring {
     /// (point, server), ascending by point.

@@ -11,10 +11,22 @@
 //! hold different versions (one updated, one not yet) send requests for
 //! one key to different servers.
 
-use super::{hash, KeyPlacement, Loads};
+use super::{hash, KeyPlacement, Loads, Scheme};
+use crate::policy::{Descriptor, Routing};
 use std::rc::Rc;
 
 pub const SLOTS: usize = 1 << 16;
+
+pub static TABLE: Descriptor = Descriptor {
+    name: "table",
+    title: "mapping table",
+    description: "the server a directory of 65,536 hash slots names; each chooser's copy follows changes table_lag_ms late",
+    properties: &[],
+    routing: Routing::Keys(Scheme {
+        settings: &[],
+        build: |members, _| Rc::new(Table::new(members)),
+    }),
+};
 
 pub struct Table {
     /// Each slot's server.

@@ -6,9 +6,33 @@
 //! probability sqrt(staleness in ms) percent, staleness being the age of the
 //! oldest counter compared (a counter never learned is infinitely stale).
 
-use super::{lowest, ChooserView, Compared, Pick, Policy, Seen, Signal};
+use super::{lowest, ChooserView, Compared, Descriptor, Pick, Policy, Property, Routing, Seen, Signal};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
+
+pub static POWER_OF_D: Descriptor = Descriptor {
+    name: "power-of-d",
+    title: "power of d choices, live load",
+    description: "best of d random servers by their true load (d: choices)",
+    properties: &[Property::UsesChoices, Property::ReadsBoard, Property::ComparesASample],
+    routing: Routing::Picks(|choices, _, _| Box::new(BestOfD::new(choices as usize, Signal::Board))),
+};
+
+pub static PIGGYBACK: Descriptor = Descriptor {
+    name: "p2c-piggyback",
+    title: "power of two, learned load",
+    description: "best of two by load learned from responses; random when that is stale",
+    properties: &[Property::ComparesASample],
+    routing: Routing::Picks(|_, _, _| Box::new(BestOfD::new(2, Signal::Piggyback))),
+};
+
+pub static LEAST_REQUEST: Descriptor = Descriptor {
+    name: "least-request",
+    title: "least requests of d (own count)",
+    description: "best of d random servers by this chooser's requests in flight (d: choices)",
+    properties: &[Property::UsesChoices, Property::ComparesASample],
+    routing: Routing::Picks(|choices, _, _| Box::new(BestOfD::new(choices as usize, Signal::InFlight))),
+};
 
 pub const MAX_CHOICES: usize = 10;
 

@@ -18,9 +18,17 @@
 //! over a changed pool); the chooser takes the freshest report for each
 //! pick and the policy sees it as [`ChooserView::idle`].
 
-use super::{ChooserView, Pick, Policy};
+use super::{ChooserView, Descriptor, Pick, Policy, Property, Routing};
 use crate::rng::{Draw, SimRng};
 use std::collections::VecDeque;
+
+pub static JOIN_IDLE_QUEUE: Descriptor = Descriptor {
+    name: "join-idle-queue",
+    title: "join the idle queue",
+    description: "a server that fell idle and told this chooser; random when none did",
+    properties: &[Property::HearsIdleServers],
+    routing: Routing::Picks(|_, _, _| Box::new(JoinIdleQueue)),
+};
 
 pub struct JoinIdleQueue;
 

@@ -4,8 +4,32 @@
 //! The scan starts at a random position so that ties are not always broken
 //! toward the same server.
 
-use super::{lowest, ChooserView, Pick, Policy, Signal};
+use super::{lowest, ChooserView, Descriptor, Pick, Policy, Property, Routing, Signal};
 use crate::rng::SimRng;
+
+pub static LEAST_CONNECTIONS: Descriptor = Descriptor {
+    name: "least-connections",
+    title: "least connections (own count)",
+    description: "fewest requests this chooser has in flight",
+    properties: &[],
+    routing: Routing::Picks(|_, _, _| Box::new(LeastLoaded::new(Signal::InFlight))),
+};
+
+pub static SHORTEST_QUEUE: Descriptor = Descriptor {
+    name: "shortest-queue",
+    title: "shortest queue, live load",
+    description: "least-loaded server of the pool by true load",
+    properties: &[Property::ReadsBoard],
+    routing: Routing::Picks(|_, _, _| Box::new(LeastLoaded::new(Signal::Board))),
+};
+
+pub static LEAST_WORK: Descriptor = Descriptor {
+    name: "least-work",
+    title: "least work in flight (own count)",
+    description: "least work this chooser has in flight: its requests weighted by their class's mean cost",
+    properties: &[],
+    routing: Routing::Picks(|_, _, _| Box::new(LeastLoaded::new(Signal::Work))),
+};
 
 pub struct LeastLoaded {
     signal: Signal,

@@ -7,8 +7,15 @@
 //! stale board), the chooser's own count of requests in flight, or counters
 //! piggybacked on responses. Policies are rebuilt, never patched, when the
 //! scenario changes.
+//!
+//! Each policy's file holds its [`Descriptor`] (its names, what it reads,
+//! how a chooser gets it), and [`POLICIES`] below lists them: a new policy
+//! is a file and a line here (a placement scheme, a file and a line in
+//! `keys/mod.rs`).
 
 mod best_of_d;
+mod descriptor;
+mod foundationdb;
 mod join_idle_queue;
 mod least_loaded;
 mod lowest;
@@ -22,6 +29,7 @@ mod weighted_random;
 mod weighted_round_robin;
 
 pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
+pub use descriptor::{Descriptor, PolicyKind, Property, Routing};
 pub use join_idle_queue::{IdleQueue, JoinIdleQueue};
 pub use least_loaded::LeastLoaded;
 pub use lowest::lowest;
@@ -34,11 +42,38 @@ pub use signal::{Board, Known, Load, PackedLoad, Rank, Signal};
 pub use weighted_random::WeightedRandom;
 pub use weighted_round_robin::WeightedRoundRobin;
 
-use crate::keys::KeyPlacement;
-use crate::rng::{Draw, SimRng};
-use crate::scenario::PolicyKind;
+use crate::keys::{self, KeyPlacement};
+use crate::rng::SimRng;
 use crate::time::Time;
 use serde::Serialize;
+
+/// Every routing policy, in the order they are listed to people (menus,
+/// messages, links): those that pick a server, the placement schemes
+/// ([`keys::SCHEMES`]), then FoundationDB's balancers.
+pub const POLICIES: &[&Descriptor] = &descriptor::concat::<COUNT>(&[PICKING, keys::SCHEMES, FOUNDATIONDB]);
+
+/// The policies that pick a server themselves: add a new one's line here,
+/// after those it belongs with.
+const PICKING: &[&Descriptor] = &[
+    &random::RANDOM,
+    &round_robin::ROUND_ROBIN,
+    &repick::REPICK,
+    &least_loaded::LEAST_CONNECTIONS,
+    &best_of_d::POWER_OF_D,
+    &least_loaded::SHORTEST_QUEUE,
+    &best_of_d::PIGGYBACK,
+    &best_of_d::LEAST_REQUEST,
+    &least_loaded::LEAST_WORK,
+    &peak_ewma::PEAK_EWMA,
+    &join_idle_queue::JOIN_IDLE_QUEUE,
+    &weighted_round_robin::WEIGHTED_ROUND_ROBIN,
+    &weighted_random::WEIGHTED_RANDOM,
+];
+
+const FOUNDATIONDB: &[&Descriptor] = &[&foundationdb::BASIC, &foundationdb::LOAD_BALANCE];
+
+/// How many policies there are.
+const COUNT: usize = PICKING.len() + keys::SCHEMES.len() + FOUNDATIONDB.len();
 
 /// What a chooser knows when it picks.
 pub struct ChooserView<'a> {
@@ -172,34 +207,12 @@ pub trait Policy {
 /// Builds a chooser's policy for `kind`: `choices` is d for the best-of-d
 /// policies, `weights` the nominal weight of each pool position.
 pub fn build(kind: PolicyKind, choices: u32, weights: &[f64], rng: &mut SimRng) -> Box<dyn Policy> {
-    let pool_len = weights.len();
-    match kind {
-        PolicyKind::Random => Box::new(RandomPick),
-        PolicyKind::RoundRobin => Box::new(RoundRobin::starting_at(rng.index(pool_len.max(1)))),
-        PolicyKind::Repick => Box::new(Repick),
-        PolicyKind::LeastConnections => Box::new(LeastLoaded::new(Signal::InFlight)),
-        PolicyKind::ShortestQueue => Box::new(LeastLoaded::new(Signal::Board)),
-        PolicyKind::PowerOfD => Box::new(BestOfD::new(choices as usize, Signal::Board)),
-        PolicyKind::Piggyback => Box::new(BestOfD::new(2, Signal::Piggyback)),
-        PolicyKind::LeastWork => Box::new(LeastLoaded::new(Signal::Work)),
-        PolicyKind::LeastRequest => Box::new(BestOfD::new(choices as usize, Signal::InFlight)),
-        PolicyKind::PeakEwma => Box::<PeakEwma>::default(),
-        PolicyKind::JoinIdleQueue => Box::new(JoinIdleQueue),
-        PolicyKind::WeightedRoundRobin => {
-            Box::new(WeightedRoundRobin::new(weights, rng.index(pool_len.max(1))))
-        }
-        PolicyKind::WeightedRandom => Box::new(WeightedRandom::new(weights)),
-        PolicyKind::Modulo
-        | PolicyKind::Ranges
-        | PolicyKind::Table
-        | PolicyKind::Ring
-        | PolicyKind::Rendezvous
-        | PolicyKind::Maglev
-        | PolicyKind::BoundedLoad => Box::new(Placed),
-        // FoundationDB's balancers route each request with a state machine
-        // of their own (`engine::fdb`) and never ask the chooser's policy;
-        // the random pick stands in for it.
-        PolicyKind::FdbBasic | PolicyKind::FdbLoadBalance => Box::new(RandomPick),
+    match kind.descriptor().routing {
+        Routing::Picks(build) => build(choices, weights, rng),
+        Routing::Keys(_) => Box::new(Placed),
+        // FoundationDB's balancers never ask the chooser's policy; the
+        // random pick stands in for it.
+        Routing::Fdb => Box::new(RandomPick),
     }
 }
 
@@ -252,16 +265,17 @@ mod tests {
         let mut rng = SimRng::new(20261201);
         for loads in layouts {
             let n = loads.len() as u32;
-            for (kind, choices) in [
-                (PolicyKind::LeastConnections, 2),
-                (PolicyKind::ShortestQueue, 2),
-                (PolicyKind::PowerOfD, n),
-                (PolicyKind::PowerOfD, 2),
-                (PolicyKind::PowerOfD, 5.min(n)),
-                (PolicyKind::Piggyback, 2),
-                (PolicyKind::LeastRequest, 2),
-                (PolicyKind::LeastRequest, n),
+            for (name, choices) in [
+                ("least-connections", 2),
+                ("shortest-queue", 2),
+                ("power-of-d", n),
+                ("power-of-d", 2),
+                ("power-of-d", 5.min(n)),
+                ("p2c-piggyback", 2),
+                ("least-request", 2),
+                ("least-request", n),
             ] {
+                let kind = PolicyKind::from_name(name).unwrap();
                 let counts = tied_counts(kind, choices, loads, &mut rng);
                 assert!(counts.iter().sum::<u64>() > 3_000, "{kind:?}: too few tied picks {counts:?}");
                 // k - 1 <= 3 degrees of freedom: 16.27 is the chi-square's

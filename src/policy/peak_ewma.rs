@@ -15,9 +15,17 @@
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
 
-use super::{lowest, ChooserView, Compared, Measure, Pick, Policy, Seen};
+use super::{lowest, ChooserView, Compared, Descriptor, Measure, Pick, Policy, Property, Routing, Seen};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
+
+pub static PEAK_EWMA: Descriptor = Descriptor {
+    name: "peak-ewma",
+    title: "peak-EWMA latency of two",
+    description: "best of two by peak-sensitive average round trip × (requests in flight + 1)",
+    properties: &[Property::ComparesASample, Property::TimesRoundTrips],
+    routing: Routing::Picks(|_, _, _| Box::<PeakEwma>::default()),
+};
 
 /// How fast an average forgets (Finagle's and Linkerd's default: 10 s).
 const DECAY: Time = Time(10 * 1_000 * Time::NANOS_PER_MS);

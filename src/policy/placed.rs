@@ -65,16 +65,16 @@ impl Loads for PoolLoads<'_, '_> {
 mod tests {
     use super::super::{testing::view, Known, Load};
     use super::*;
-    use crate::keys::{Scheme, Unloaded};
+    use crate::keys::{BoundedLoad, KeyPlacement, Ring, Unloaded};
 
     #[test]
     fn the_key_picks_the_placements_server() {
         let known = [Known::default(); 6];
         let loads = [0; 6];
-        let ring = Scheme::Ring { virtual_nodes: 10 }.build(&[0, 1, 2, 3, 4, 5]);
+        let ring = Ring::new(&[0, 1, 2, 3, 4, 5], 10);
         let mut rng = SimRng::new(2);
         for key in 0..200 {
-            let view = ChooserView { key: Some(key), placement: Some(ring.as_ref()), ..view(&known, &loads) };
+            let view = ChooserView { key: Some(key), placement: Some(&ring), ..view(&known, &loads) };
             assert_eq!(Placed.pick(&view, &mut rng).position as u32, ring.place(key, &Unloaded));
         }
     }
@@ -82,14 +82,14 @@ mod tests {
     #[test]
     fn bounded_loads_pass_a_full_server() {
         let known = [Known::default(); 2];
-        let bounded = Scheme::BoundedLoad { virtual_nodes: 1, c: 1.25 }.build(&[0, 1]);
+        let bounded = BoundedLoad::new(Ring::new(&[0, 1], 1), 1.25);
         let key = 3;
         let first = bounded.place(key, &Unloaded) as usize;
         // The first choice holds ten requests, the other none: capacity is
         // ⌈1.25 × 11 / 2⌉ = 7, so the key walks on.
         let mut loads = [0; 2];
         loads[first] = Load::new(4, 6).0;
-        let view = ChooserView { key: Some(key), placement: Some(bounded.as_ref()), ..view(&known, &loads) };
+        let view = ChooserView { key: Some(key), placement: Some(&bounded), ..view(&known, &loads) };
         assert_eq!(Placed.pick(&view, &mut SimRng::new(1)).position, 1 - first);
     }
 }

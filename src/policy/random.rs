@@ -1,7 +1,15 @@
 //! Uniform random choice: needs no information and cannot herd.
 
-use super::{ChooserView, Pick, Policy};
+use super::{ChooserView, Descriptor, Pick, Policy, Routing};
 use crate::rng::{Draw, SimRng};
+
+pub static RANDOM: Descriptor = Descriptor {
+    name: "random",
+    title: "random",
+    description: "uniformly random server",
+    properties: &[],
+    routing: Routing::Picks(|_, _, _| Box::new(RandomPick)),
+};
 
 pub struct RandomPick;
 

@@ -1,8 +1,16 @@
 //! Random choice that, after a queue timeout, picks a different server than
 //! the one that sent the request back.
 
-use super::{ChooserView, Pick, Policy};
+use super::{ChooserView, Descriptor, Pick, Policy, Routing};
 use crate::rng::{Draw, SimRng};
+
+pub static REPICK: Descriptor = Descriptor {
+    name: "repick",
+    title: "random, repick after a bounce",
+    description: "random; after a queue timeout, a different server",
+    properties: &[],
+    routing: Routing::Picks(|_, _, _| Box::new(Repick)),
+};
 
 pub struct Repick;
 

@@ -1,8 +1,18 @@
 //! Round-robin: each chooser cycles through its pool from its own starting
 //! point. Even in count, blind to work.
 
-use super::{ChooserView, Pick, Policy};
-use crate::rng::SimRng;
+use super::{ChooserView, Descriptor, Pick, Policy, Routing};
+use crate::rng::{Draw, SimRng};
+
+pub static ROUND_ROBIN: Descriptor = Descriptor {
+    name: "round-robin",
+    title: "round-robin",
+    description: "each chooser cycles through its pool",
+    properties: &[],
+    routing: Routing::Picks(|_, weights, rng| {
+        Box::new(RoundRobin::starting_at(rng.index(weights.len().max(1))))
+    }),
+};
 
 pub struct RoundRobin {
     next: usize,

@@ -3,8 +3,16 @@
 //! capacities. Drawn in constant time with Walker's alias method (Vose's
 //! construction): one uniform column, one biased coin.
 
-use super::{ChooserView, Pick, Policy};
+use super::{ChooserView, Descriptor, Pick, Policy, Routing};
 use crate::rng::{Draw, SimRng};
+
+pub static WEIGHTED_RANDOM: Descriptor = Descriptor {
+    name: "weighted-random",
+    title: "weighted random",
+    description: "random, in proportion to the servers' nominal weights",
+    properties: &[],
+    routing: Routing::Picks(|_, weights, _| Box::new(WeightedRandom::new(weights))),
+};
 
 pub struct WeightedRandom {
     /// Column `i` keeps itself with probability `keep[i]`, else gives `alias[i]`.

@@ -5,8 +5,18 @@
 //! what machines actually do, so weights set from nominal capacity go wrong
 //! when machines drift. Linear in the pool per pick.
 
-use super::{ChooserView, Pick, Policy};
-use crate::rng::SimRng;
+use super::{ChooserView, Descriptor, Pick, Policy, Routing};
+use crate::rng::{Draw, SimRng};
+
+pub static WEIGHTED_ROUND_ROBIN: Descriptor = Descriptor {
+    name: "weighted-round-robin",
+    title: "weighted round-robin",
+    description: "cycles through the pool in proportion to the servers' nominal weights",
+    properties: &[],
+    routing: Routing::Picks(|_, weights, rng| {
+        Box::new(WeightedRoundRobin::new(weights, rng.index(weights.len().max(1))))
+    }),
+};
 
 pub struct WeightedRoundRobin {
     weights: Vec<f64>,

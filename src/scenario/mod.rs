@@ -16,14 +16,15 @@ pub mod pools;
 pub mod schedule;
 mod table;
 
+pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution};
+pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
 pub use table::MAX_SEED;
 
-use crate::keys::{Popularity, Scheme};
+use crate::keys::Popularity;
 use serde::Serialize;
 
 /// The complete description of one simulation run.
@@ -140,7 +141,7 @@ impl Default for Scenario {
             balancer_delay_ms: 1.0,
             demand: Demand::Continuous,
             load: 0.9,
-            policy: PolicyKind::Random,
+            policy: PolicyKind::RANDOM,
             choices: 2,
             staleness_ms: 0.0,
             retry_budget: 10,
@@ -369,11 +370,6 @@ impl Scenario {
     /// Where the servers and choosers stand.
     pub fn datacenters(&self) -> Datacenters {
         Datacenters { count: self.datacenters, servers: self.servers }
-    }
-
-    /// The placement scheme the policy is, if it places by key.
-    pub fn scheme(&self) -> Option<Scheme> {
-        self.policy.scheme(self.virtual_nodes, self.bounded_load_c)
     }
 
     /// How popular each key is.

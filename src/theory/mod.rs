@@ -37,7 +37,7 @@ pub fn of(s: &Scenario) -> Option<Theory> {
     let speeds = &s.server_speeds;
     let speed = speeds.iter().sum::<f64>() / speeds.len() as f64;
     let service_ms = s.service_mean_ms / speed;
-    let random_routing = matches!(s.policy, PolicyKind::Random | PolicyKind::Repick);
+    let random_routing = [PolicyKind::RANDOM, PolicyKind::REPICK].contains(&s.policy);
     let mut caveats = common_caveats(s);
     let (model, wait, waited_share) = if n == 1 || random_routing {
         if let Some(k) = s.subset_size.filter(|&k| k < n) {
@@ -63,7 +63,7 @@ pub fn of(s: &Scenario) -> Option<Theory> {
             }
             _ => return None,
         }
-    } else if s.policy == PolicyKind::PowerOfD
+    } else if s.policy == PolicyKind::POWER_OF_D
         && c == 1
         && s.service == ServiceDistribution::Exponential
         && s.choices >= 2

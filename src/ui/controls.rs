@@ -135,11 +135,11 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
         "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
             "only the placement schemes (modulo to bounded loads) route by key"
         }
-        "virtual_nodes" if !matches!(policy, PolicyKind::Ring | PolicyKind::BoundedLoad) => {
-            "only the hash ring and bounded loads place virtual nodes"
+        "virtual_nodes" if !policy.places_by("virtual_nodes") => {
+            "only a scheme built on a hash ring places virtual nodes"
         }
-        "bounded_load_c" if policy != PolicyKind::BoundedLoad => "only bounded loads caps a server's load",
-        "table_lag_ms" if policy != PolicyKind::Table => "only the mapping table has copies to update",
+        "bounded_load_c" if !policy.places_by("bounded_load_c") => "only bounded loads caps a server's load",
+        "table_lag_ms" if policy != PolicyKind::TABLE => "only the mapping table has copies to update",
         "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
             "a key's server is its place, so a placement scheme takes no server out of its pool"
         }

@@ -153,10 +153,10 @@ mod tests {
     #[test]
     fn settings_and_options_apply_in_one_hash() {
         let parsed = parse("#policy=random&servers=20&speed=0.5&charts=load,clients&theme=dark", Kind::Embed);
-        assert_eq!(parsed.params.scenario.policy, PolicyKind::Random);
+        assert_eq!(parsed.params.scenario.policy, PolicyKind::RANDOM);
         assert_eq!(parsed.params.scenario.servers, 20);
         assert_eq!(parsed.params.speed, 0.5);
-        assert_eq!(parsed.options.charts, [Chart::Load, Chart::Clients]);
+        assert_eq!(parsed.options.charts, [Chart::named("load").unwrap(), Chart::named("clients").unwrap()]);
         assert_eq!(parsed.options.theme, Theme::Dark);
         assert!(parsed.notices.is_empty());
     }

@@ -32,35 +32,40 @@ impl Kind {
     }
 }
 
+/// A chart a view can show beside its topology, as links name it. Its
+/// figure, which draws it, is a file in `web/figures`, found there by the
+/// chart's key in that folder's registry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chart {
-    Percentiles,
-    Clients,
-    Load,
-    /// Where keys live: shown only under a policy that places by key.
-    Keys,
+pub struct Chart {
+    key: &'static str,
+    tab_label: &'static str,
 }
 
 impl Chart {
-    pub const ALL: [Chart; 4] = [Chart::Percentiles, Chart::Clients, Chart::Load, Chart::Keys];
+    /// The percentile chart, an embed's one chart.
+    pub const PERCENTILES: Chart = Chart { key: "percentiles", tab_label: "Over time" };
 
+    /// Every chart, in the order a view shows them.
+    pub const ALL: &'static [Chart] = &[
+        Chart::PERCENTILES,
+        Chart { key: "clients", tab_label: "Clients" },
+        Chart { key: "load", tab_label: "Load" },
+        // Where keys live: shown only under a policy that places by key.
+        Chart { key: "keys", tab_label: "Keys" },
+    ];
+
+    pub fn named(key: &str) -> Option<Chart> {
+        Chart::ALL.iter().copied().find(|chart| chart.key == key)
+    }
+
+    /// Its name in links (`charts=`).
     pub fn key(self) -> &'static str {
-        match self {
-            Chart::Percentiles => "percentiles",
-            Chart::Clients => "clients",
-            Chart::Load => "load",
-            Chart::Keys => "keys",
-        }
+        self.key
     }
 
     /// Its name on a tab, when a view shows one chart at a time.
     pub fn tab_label(self) -> &'static str {
-        match self {
-            Chart::Percentiles => "Over time",
-            Chart::Clients => "Clients",
-            Chart::Load => "Load",
-            Chart::Keys => "Keys",
-        }
+        self.tab_label
     }
 }
 
@@ -136,7 +141,7 @@ impl Options {
     pub fn defaults(kind: Kind) -> Options {
         let (controls, charts) = match kind {
             Kind::Lab => (CONTROLS.iter().map(|c| c.key).collect(), Chart::ALL.to_vec()),
-            Kind::Embed => (vec!["policy"], vec![Chart::Percentiles]),
+            Kind::Embed => (vec!["policy"], vec![Chart::PERCENTILES]),
         };
         Options {
             controls,
@@ -194,10 +199,9 @@ impl Options {
                 self.controls = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
             }
             CHARTS_KEY => {
-                let keys = Chart::ALL.map(Chart::key);
+                let keys: Vec<&'static str> = Chart::ALL.iter().map(|c| c.key).collect();
                 let chosen = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
-                self.charts =
-                    chosen.iter().filter_map(|k| Chart::ALL.into_iter().find(|c| c.key() == *k)).collect();
+                self.charts = chosen.iter().filter_map(|key| Chart::named(key)).collect();
             }
             CAPTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.caption = text.to_string(),
             CAPTION_KEY => return Err(bad(format!("text of at most {CAPTION_MAX_CHARS} characters"))),
@@ -332,7 +336,7 @@ mod tests {
         assert_eq!(lab.controls, CONTROLS.iter().map(|c| c.key).collect::<Vec<_>>());
         assert_eq!(lab.charts, Chart::ALL);
         let embed = Options::defaults(Kind::Embed);
-        assert_eq!((embed.controls, embed.charts), (vec!["policy"], vec![Chart::Percentiles]));
+        assert_eq!((embed.controls, embed.charts), (vec!["policy"], vec![Chart::PERCENTILES]));
         assert_eq!(Kind::from_name("lab"), Some(Kind::Lab));
         assert_eq!(Kind::from_name("embed"), Some(Kind::Embed));
         assert_eq!(Kind::from_name("bins"), None);
@@ -369,7 +373,10 @@ mod tests {
     fn charts_and_controls_are_lists_of_known_names() {
         assert_eq!(set("charts", "all").charts, Chart::ALL);
         assert_eq!(set("charts", "none").charts, []);
-        assert_eq!(set("charts", "load, percentiles,load").charts, [Chart::Load, Chart::Percentiles]);
+        assert_eq!(
+            set("charts", "load, percentiles,load").charts,
+            [Chart::named("load").unwrap(), Chart::PERCENTILES]
+        );
         assert_eq!(set("controls", "seed,speed").controls, ["seed", "speed"]);
         assert_eq!(set("controls", "none").controls, Vec::<&str>::new());
         assert_eq!(set("controls", "all").text("controls"), "all");
@@ -381,6 +388,15 @@ mod tests {
         let controls = refusal("controls", "policy,colour");
         assert!(controls.starts_with("field `controls`: `policy,colour` is not allowed; expected \"all\""));
         assert!(CONTROLS.iter().all(|c| controls.contains(c.key)), "{controls}");
+    }
+
+    #[test]
+    fn every_chart_has_a_figure_in_the_webs_registry_and_every_figure_a_chart() {
+        let figures = include_str!("../web/figures/mod.rs");
+        let start = figures.find("pub const REGISTRY").expect("the figures' registry");
+        let registry = &figures[start..start + figures[start..].find("];").unwrap()];
+        let keys: Vec<&str> = registry.split('"').skip(1).step_by(2).collect();
+        assert_eq!(keys, Chart::ALL.iter().map(|c| c.key()).collect::<Vec<_>>());
     }
 
     #[test]

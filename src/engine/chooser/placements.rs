@@ -4,7 +4,8 @@
 //! while it lagged.
 
 use super::Choosers;
-use crate::keys::{KeyPlacement, Scheme};
+use crate::keys::KeyPlacement;
+use crate::scenario::Scenario;
 use crate::time::Time;
 use std::rc::Rc;
 
@@ -25,11 +26,13 @@ impl Choosers {
         self.members.first().is_some_and(|m| m.placement.is_some())
     }
 
-    /// Builds every chooser's placement over its pool for `scheme`, or
-    /// none, and returns the one over every member. Choosers whose pool is
-    /// every member share that one, and neighbours with equal pools one.
-    pub fn place_keys(&mut self, scheme: Option<Scheme>) -> Option<Rc<dyn KeyPlacement>> {
-        let shared = scheme.map(|scheme| scheme.build(&self.active));
+    /// Builds every chooser's placement over its pool under the scenario's
+    /// policy, if it places by key, and returns the one over every member.
+    /// Choosers whose pool is every member share that one, and neighbours
+    /// with equal pools one.
+    pub fn place_keys(&mut self, scenario: &Scenario) -> Option<Rc<dyn KeyPlacement>> {
+        let scheme = scenario.policy.scheme();
+        let shared = scheme.map(|scheme| (scheme.build)(&self.active, scenario));
         let mut last: Option<(&[u32], Rc<dyn KeyPlacement>)> = None;
         for member in &mut self.members {
             member.pending.clear();
@@ -38,7 +41,7 @@ impl Choosers {
                 (Some(pool), Some(scheme)) => {
                     let built = match &last {
                         Some((previous, built)) if *previous == pool.as_slice() => built.clone(),
-                        _ => scheme.build(pool),
+                        _ => (scheme.build)(pool, scenario),
                     };
                     last = Some((pool, built.clone()));
                     Some(built)

@@ -1,0 +1,231 @@
+//! What lbsim knows of a routing policy: its [`Descriptor`], which the
+//! policy's file holds, and [`PolicyKind`], a policy as scenarios name it
+//! and code passes it around. The registry itself, [`POLICIES`], is in
+//! `policy/mod.rs` beside the modules it lists; everything else (the
+//! `policy` field's names, `lbsim policies`, which controls a policy
+//! ignores, the trace hashes' cases) reads it.
+
+use super::{best_of_d, foundationdb, random, repick, Policy, POLICIES};
+use crate::keys::{self, Scheme};
+use crate::rng::SimRng;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// A routing policy as the rest of lbsim knows it.
+pub struct Descriptor {
+    /// Its identifier, in scenarios and links.
+    pub name: &'static str,
+    /// Its name for people, as a menu shows it.
+    pub title: &'static str,
+    /// One line for people choosing a policy.
+    pub description: &'static str,
+    /// What it reads and does that not every policy does.
+    pub properties: &'static [Property],
+    /// How a chooser routes under it.
+    pub routing: Routing,
+}
+
+/// Something a policy reads or does that not every policy does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// It draws `choices` candidates.
+    UsesChoices,
+    /// It reads the load board that `staleness_ms` refreshes.
+    ReadsBoard,
+    /// It compares a sample of servers drawn at random, so that a picture
+    /// of its decisions shows the candidates.
+    ComparesASample,
+    /// It times round trips (its chooser tells it each one).
+    TimesRoundTrips,
+    /// Servers tell its choosers when they fall idle.
+    HearsIdleServers,
+}
+
+/// How a chooser routes under a policy.
+pub enum Routing {
+    /// It asks a policy of its own, built by this from `choices` (d for the
+    /// best-of-d policies) and the nominal weight of each pool position.
+    Picks(fn(choices: u32, weights: &[f64], rng: &mut SimRng) -> Box<dyn Policy>),
+    /// It sends each request where its key lives under this scheme.
+    Keys(Scheme),
+    /// One of FoundationDB's balancers routes each request with a state
+    /// machine of its own (see `engine::fdb`).
+    Fdb,
+}
+
+/// A routing policy, as scenarios name it and code passes it around: its
+/// registry entry. Code that needs one policy in particular names it by
+/// one of the constants below.
+#[derive(Clone, Copy)]
+pub struct PolicyKind(&'static Descriptor);
+
+/// How many policies the registry holds.
+const COUNT: usize = POLICIES.len();
+
+impl PolicyKind {
+    pub const RANDOM: PolicyKind = PolicyKind(&random::RANDOM);
+    pub const REPICK: PolicyKind = PolicyKind(&repick::REPICK);
+    pub const POWER_OF_D: PolicyKind = PolicyKind(&best_of_d::POWER_OF_D);
+    pub const TABLE: PolicyKind = PolicyKind(&keys::TABLE);
+    pub const FDB_BASIC: PolicyKind = PolicyKind(&foundationdb::BASIC);
+    pub const FDB_LOAD_BALANCE: PolicyKind = PolicyKind(&foundationdb::LOAD_BALANCE);
+
+    /// Every policy, in the registry's order.
+    pub const ALL: &'static [PolicyKind] = &{
+        let mut all = [PolicyKind::RANDOM; COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            all[i] = PolicyKind(POLICIES[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// Every policy's name, in the registry's order.
+    pub const NAMES: &'static [&'static str] = &{
+        let mut names = [""; COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            names[i] = POLICIES[i].name;
+            i += 1;
+        }
+        names
+    };
+
+    pub fn from_name(text: &str) -> Option<PolicyKind> {
+        PolicyKind::ALL.iter().copied().find(|policy| policy.name() == text)
+    }
+
+    /// Its registry entry.
+    pub fn descriptor(self) -> &'static Descriptor {
+        self.0
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// Its name for people, as a menu shows it (the identifier stays for links).
+    pub fn title(self) -> &'static str {
+        self.0.title
+    }
+
+    /// One line for people choosing a policy.
+    pub fn describe(self) -> &'static str {
+        self.0.description
+    }
+
+    /// Whether the policy draws `choices` candidates.
+    pub fn uses_choices(self) -> bool {
+        self.0.properties.contains(&Property::UsesChoices)
+    }
+
+    /// Whether the policy reads the load board that `staleness_ms` refreshes.
+    pub fn reads_board(self) -> bool {
+        self.0.properties.contains(&Property::ReadsBoard)
+    }
+
+    /// Whether the policy compares a sample of servers drawn at random.
+    pub fn compares_a_sample(self) -> bool {
+        self.0.properties.contains(&Property::ComparesASample)
+    }
+
+    /// Whether the policy times round trips (its chooser tells it each one).
+    pub fn times_round_trips(self) -> bool {
+        self.0.properties.contains(&Property::TimesRoundTrips)
+    }
+
+    /// Whether servers tell choosers when they fall idle.
+    pub fn hears_idle_servers(self) -> bool {
+        self.0.properties.contains(&Property::HearsIdleServers)
+    }
+
+    /// The placement scheme the policy is, if it places requests by key.
+    pub fn scheme(self) -> Option<&'static Scheme> {
+        match &self.0.routing {
+            Routing::Keys(scheme) => Some(scheme),
+            _ => None,
+        }
+    }
+
+    /// Whether the policy places requests by their key.
+    pub fn reads_keys(self) -> bool {
+        self.scheme().is_some()
+    }
+
+    /// Whether its placement is built from the scenario field `key`.
+    pub fn places_by(self, key: &str) -> bool {
+        self.scheme().is_some_and(|scheme| scheme.settings.contains(&key))
+    }
+
+    /// Whether the policy is one of FoundationDB's balancers, which run one
+    /// state machine per request (see `engine::fdb`).
+    pub fn is_fdb(self) -> bool {
+        matches!(self.0.routing, Routing::Fdb)
+    }
+}
+
+/// `N` descriptors: the lists of `parts`, one after another (`N` is their
+/// total length).
+pub const fn concat<const N: usize>(parts: &[&[&'static Descriptor]]) -> [&'static Descriptor; N] {
+    let mut all = [parts[0][0]; N];
+    let (mut part, mut at) = (0, 0);
+    while part < parts.len() {
+        let mut i = 0;
+        while i < parts[part].len() {
+            all[at] = parts[part][i];
+            (i, at) = (i + 1, at + 1);
+        }
+        part += 1;
+    }
+    assert!(at == N, "N must be the total length of the parts");
+    all
+}
+
+/// Two kinds are the same policy when they are the same registry entry.
+impl PartialEq for PolicyKind {
+    fn eq(&self, other: &PolicyKind) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for PolicyKind {}
+
+impl fmt::Debug for PolicyKind {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for PolicyKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::fields::{self, Live};
+
+    #[test]
+    fn every_policy_has_its_own_name_and_finds_itself_by_it() {
+        for (i, policy) in PolicyKind::ALL.iter().enumerate() {
+            assert_eq!(PolicyKind::NAMES[i], policy.name());
+            assert_eq!(PolicyKind::from_name(policy.name()), Some(*policy));
+            assert_eq!(PolicyKind::NAMES.iter().filter(|&&name| name == policy.name()).count(), 1);
+        }
+        assert_eq!(PolicyKind::from_name("no-such-policy"), None);
+    }
+
+    #[test]
+    fn a_schemes_settings_are_fields_whose_change_rebuilds_the_policies() {
+        for policy in PolicyKind::ALL {
+            for key in policy.scheme().map_or(&[][..], |scheme| scheme.settings) {
+                let field = fields::find(key).unwrap_or_else(|_| panic!("{policy:?}: no field {key}"));
+                assert_eq!(field.live, Live::Policies, "{policy:?}: {key}");
+                assert!(policy.places_by(key));
+            }
+        }
+    }
+}
