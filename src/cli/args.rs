@@ -4,6 +4,7 @@ use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
 use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
+use super::trace::{self, TraceArgs};
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
 use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
@@ -47,6 +48,15 @@ usage:
                 for each d of --choices (1 is random; 1,2 by default); prints the mean max − mean and max − min
                 with standard errors beside theory, trials in parallel on every core; M × T is at most
                 10^10 a method (minutes on a core)
+  lbsim trace FILE [--trace-columns time=NAME[:s|:ms|:rfc3339],key=NAME,class=NAME,service=NAME[:s|:ms]]
+                [--trace-classes a,b,...] [--trace-skip-bad] [--json] [SCENARIO]
+                summarises a request trace (CSV with a header, or JSON lines; docs/traces.md): its duration
+                and rate over time, the index of dispersion of counts, service-time percentiles, classes'
+                shares, key popularity with a fitted Zipf exponent, and with SCENARIO the load it offers
+                its servers; --trace-classes names the classes allowed, --trace-skip-bad leaves out bad rows
+                and says how many and why
+  lbsim trace --generate poisson|on-off|diurnal [--rows N] [--seed S] --out FILE
+                writes a sample trace drawn from the seed (10,000 rows and seed 1 by default)
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -65,6 +75,7 @@ pub enum Command {
     Plot(RunArgs, Plot),
     Keys(RunArgs),
     Bins(BinsArgs),
+    Trace(TraceArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -82,6 +93,7 @@ impl Command {
             | Command::Plot(run, _)
             | Command::Keys(run) => Some(run),
             Command::Bins(_)
+            | Command::Trace(_)
             | Command::Fields { .. }
             | Command::Policies
             | Command::Presets
@@ -145,6 +157,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         }
         "keys" => Ok(Command::Keys(parse_run("keys", &args[1..])?)),
         "bins" => Ok(Command::Bins(bins::parse(&args[1..])?)),
+        "trace" => Ok(Command::Trace(trace::parse(&args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -154,7 +167,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => nothing_more(command, &args[1..], Command::Presets),
         "help" | "--help" | "-h" => nothing_more(command, &args[1..], Command::Help),
         other => Err(format!(
-            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets", shown = echo(other)
+            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, trace, fields, policies or presets", shown = echo(other)
         )),
     }
 }

@@ -10,6 +10,7 @@ use super::plot;
 use super::precision::Precision;
 use super::progress::{self, Progress};
 use super::report;
+use super::trace;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
@@ -48,6 +49,7 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Plot(run, figure) => plot::plot(&run, &figure)?,
         Command::Keys(run) => keys::keys(&load(&run, None)?, run.json)?,
         Command::Bins(experiment) => bins::run(&experiment)?,
+        Command::Trace(trace) => trace::run(&trace)?,
     }
     Ok(())
 }
