@@ -2,6 +2,7 @@
 
 use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
+use super::grid::{parse_seeds, Shard};
 use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
 use super::trace::{self, TraceArgs};
@@ -20,8 +21,12 @@ usage:
                 [--until-precision P%] [--csv DIR]
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
                 at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
-  lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
-                a row for each value of the one list (one --set with commas; a second is refused)
+  lbsim sweep SCENARIO --set key=v1,v2,... [--set key=v1,v2,...]... [--set key=value]... [--seed N | --seeds 1-50]
+                [--shard I/N] [--duration D] [--warmup D] [--json]
+                a row for each value of one list; with several lists, a row for each point of their grid (the
+                first list varying slowest) under each of --seeds (a range, a list, or both: 1-3,9), as a table
+                or with --json a JSON line each; --shard I/N runs the I-th of N contiguous blocks of those rows,
+                so the shards' outputs concatenated in shard order are the whole sweep's (docs/cli.md)
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]
                 runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and
@@ -117,6 +122,10 @@ pub struct RunArgs {
     pub csv: Option<PathBuf>,
     /// For a capacity search: the objective.
     pub slo: Option<Objective>,
+    /// For a sweep over a grid: the seeds of every point, and which share
+    /// of the rows to run.
+    pub seeds: Option<Vec<u64>>,
+    pub shard: Option<Shard>,
     /// For a plot: its options as given.
     pub plot: PlotArgs,
     pub json: bool,
@@ -188,6 +197,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut until_precision = None;
     let mut csv = None;
     let mut slo = None;
+    let mut seeds = None;
+    let mut shard = None;
     let mut plot = PlotArgs::default();
     let mut json = false;
     let mut rest = args.iter();
@@ -214,6 +225,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 return Err(format!("--slo belongs to capacity, not {command}"))
             }
             "--slo" => slo = Some(parse_objective(&value_of("--slo")?)?),
+            "--seeds" | "--shard" if command != "sweep" => {
+                return Err(format!("{arg} belongs to sweep, not {command}"))
+            }
+            "--seeds" => seeds = Some(parse_seeds(&value_of("--seeds")?)?),
+            "--shard" => shard = Some(Shard::parse(&value_of("--shard")?)?),
             "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {
                 return Err(format!("{arg} belongs to plot, not {command}"))
             }
@@ -232,7 +248,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, plot, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, seeds, shard, plot, json })
 }
 
 /// A `--vs` pair, unless it would change the stretch of simulated time
@@ -300,6 +316,8 @@ mod tests {
                 until_precision: None,
                 csv: None,
                 slo: None,
+                seeds: None,
+                shard: None,
                 plot: PlotArgs::default(),
                 json: true,
             }))

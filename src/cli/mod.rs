@@ -6,6 +6,7 @@
 pub mod args;
 mod bins;
 mod capacity;
+mod grid;
 mod keys;
 mod output;
 mod parallel;
