@@ -21,6 +21,8 @@ const RATE_BINS: usize = 100;
 const MAX_CLASSES: usize = 100;
 /// The name the classes beyond [`MAX_CLASSES`] count under.
 const OTHER_CLASSES: &str = "(other classes)";
+/// The fewest whole windows a dispersion is reported for.
+const FEWEST_WINDOWS: u64 = 10;
 /// The top ranks the Zipf exponent is fitted to.
 const ZIPF_RANKS: usize = 10;
 /// The keys shown.
@@ -184,7 +186,7 @@ impl Tally {
             .windows
             .iter()
             .zip(DISPERSION_WINDOWS_S)
-            .filter(|(windows, _)| windows.counts.n >= 2)
+            .filter(|(windows, _)| windows.counts.n >= FEWEST_WINDOWS)
             .map(|(windows, window_s)| windows.dispersion(window_s))
             .collect();
         let service = (self.service.count() > 0).then(|| {
@@ -407,12 +409,17 @@ mod tests {
 
     #[test]
     fn counts_windows_and_gaps_between_them() {
-        // Windows of 1 s: counts 2, 0, 0, 1 (the window of 4.5 s is cut short).
-        let summary = TraceSummary::of(at(&[0.0, 0.5, 3.2, 4.5]));
-        let one_second = summary.dispersion.iter().find(|d| d.window_s == 1.0).unwrap();
-        assert_eq!((one_second.windows, one_second.mean_count), (4, 0.75));
-        // Variance of 2, 0, 0, 1 over 3: (1.5625 + 0.5625 × 2 + 0.0625) / 3 = 0.9167.
-        assert!((one_second.index - 0.9167 / 0.75).abs() < 1e-3, "{}", one_second.index);
+        // Windows of 0.1 s: counts 2, 0 × 30, 1, 0 × 13 (the window of 4.5 s
+        // is cut short): 45 windows of mean 3/45.
+        let summary = TraceSummary::of(at(&[0.0, 0.05, 3.15, 4.5]));
+        let tenth = summary.dispersion.iter().find(|d| d.window_s == 0.1).unwrap();
+        assert_eq!(tenth.windows, 45);
+        assert!((tenth.mean_count - 3.0 / 45.0).abs() < 1e-12);
+        // Variance over 44: (2² + 1² − 45 × (3/45)²) / 44.
+        let variance = (5.0 - 9.0 / 45.0) / 44.0;
+        assert!((tenth.index - variance / (3.0 / 45.0)).abs() < 1e-9, "{}", tenth.index);
+        // Four whole windows of 1 s are too few to report.
+        assert_eq!(summary.dispersion.len(), 1);
         assert_eq!((summary.requests, summary.duration_s, summary.rate_per_s), (4, 4.5, Some(4.0 / 4.5)));
     }
 
