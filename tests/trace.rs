@@ -332,6 +332,11 @@ fn the_offered_load_is_rate_times_service_over_capacity() {
     let file = TempFile::new("load.csv", b"time_s,service_ms\n0,100\n1,100\n2,100\n3,100\n4,100\n");
     let summary = summary_of(file.path());
     // 5 requests over 4 s, 100 ms each, on the default 10 servers × 10 slots of speed 1.
+    assert_eq!(summary["columns"]["time"], serde_json::json!({ "name": "time_s", "as": "seconds" }));
+    assert_eq!(
+        summary["columns"]["service"],
+        serde_json::json!({ "name": "service_ms", "as": "milliseconds" })
+    );
     let offered = summary["offered_load"].as_f64().unwrap();
     assert!((offered - 1.25 * 0.1 / 100.0).abs() < 1e-12, "{offered}");
 }

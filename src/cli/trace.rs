@@ -4,7 +4,9 @@
 use super::output;
 use super::source::ScenarioSource;
 use lbsim::scenario::echo;
-use lbsim::trace::{generate, Columns, Shape, TraceOptions, TraceReader, TraceSummary};
+use lbsim::trace::{
+    generate, Columns, ServiceUnit, Shape, TimeFormat, TraceOptions, TraceReader, TraceSummary,
+};
 use lbsim::Scenario;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -107,6 +109,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
                 return Err(format!("{shown}: {error}"));
             }
             let skipped = reader.skipped();
+            let columns = columns_read(reader.columns(), reader.time_format());
             let offered = scenario.as_ref().and_then(|s| summary.offered_load(s));
             if *json {
                 let by_fault: Vec<_> = skipped
@@ -118,13 +121,24 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
                     .collect();
                 let out = serde_json::json!({
                     "file": file,
+                    "columns": columns
+                        .iter()
+                        .map(|(role, name, how)| (role.to_string(), serde_json::json!({ "name": name, "as": how })))
+                        .collect::<serde_json::Map<_, _>>(),
                     "summary": summary,
                     "skipped": { "rows": skipped.total(), "by_reason": by_fault },
                     "offered_load": offered,
                 });
                 output::line(out)
             } else {
-                let mut text = describe(&file.display().to_string(), &summary);
+                let read: Vec<String> = columns
+                    .iter()
+                    .map(|(role, name, how)| match how {
+                        Some(how) => format!("{role} {} ({how})", echo(name)),
+                        None => format!("{role} {}", echo(name)),
+                    })
+                    .collect();
+                let mut text = describe(&file.display().to_string(), &read.join(", "), &summary);
                 if let (Some(scenario), Some(offered)) = (&scenario, offered) {
                     text += &offered_load(scenario, offered);
                 }
@@ -137,8 +151,8 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     }
 }
 
-/// The summary for people.
-fn describe(file: &str, s: &TraceSummary) -> String {
+/// The summary for people, and the columns as read.
+fn describe(file: &str, columns: &str, s: &TraceSummary) -> String {
     let mut out = String::new();
     let rate =
         s.rate_per_s.map_or("no rate (every arrival at one instant)".into(), |r| format!("{r:.2} a second"));
@@ -147,6 +161,7 @@ fn describe(file: &str, s: &TraceSummary) -> String {
         "trace {file}: {} requests over {:.3} s, {rate} (first at {:.3} s, last at {:.3} s)",
         s.requests, s.duration_s, s.first_s, s.last_s
     );
+    let _ = writeln!(out, "columns read: {columns}");
     let per_s = &s.rate_over_time.per_s;
     let highest = per_s.iter().copied().fold(0.0, f64::max);
     let lowest = per_s.iter().copied().fold(f64::INFINITY, f64::min);
@@ -222,6 +237,34 @@ fn describe(file: &str, s: &TraceSummary) -> String {
         }
     }
     out
+}
+
+/// Each role's column as read, and how it is read when that varies:
+/// `("time", "ts", Some("rfc3339"))`.
+fn columns_read(
+    columns: &Columns,
+    format: Option<TimeFormat>,
+) -> Vec<(&'static str, &str, Option<&'static str>)> {
+    let mut read = Vec::new();
+    if let Some(time) = &columns.time {
+        let how = match format {
+            Some(TimeFormat::Seconds) => "seconds",
+            Some(TimeFormat::Milliseconds) => "milliseconds",
+            Some(TimeFormat::Rfc3339) => "rfc3339",
+            None => "unread",
+        };
+        read.push(("time", time.name.as_str(), Some(how)));
+    }
+    for (role, name) in [("key", &columns.key), ("class", &columns.class)] {
+        if let Some(name) = name {
+            read.push((role, name.as_str(), None));
+        }
+    }
+    if let Some(service) = &columns.service {
+        let unit = if service.unit == Some(ServiceUnit::Seconds) { "seconds" } else { "milliseconds" };
+        read.push(("service", service.name.as_str(), Some(unit)));
+    }
+    read
 }
 
 fn offered_load(scenario: &Scenario, offered: f64) -> String {

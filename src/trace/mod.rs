@@ -19,7 +19,7 @@ mod reader;
 mod summary;
 mod values;
 
-pub use columns::{Columns, ServiceUnit, TimeFormat};
+pub use columns::{Column, Columns, ServiceUnit, TimeFormat};
 pub use error::{Fault, Skipped, TraceError};
 pub use generate::{generate, Shape};
 pub use popular::{Popular, KEY_COUNTERS};
