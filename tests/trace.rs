@@ -80,6 +80,10 @@ fn rows_read_equal_rows_written_to_the_nanosecond() {
         "{\"time_s\": 1.000000001}\n{\"time_s\": 1.000000001}\n{\"time_s\": 86399.999999999}\n",
     ));
     assert_eq!(times(&json), expected);
+    // Windows line ends and a byte-order mark change nothing.
+    let windows = rows("\u{feff}time_s,key\r\n0,a\r\n0.000000001,b\r\n");
+    assert_eq!((times(&windows), windows[1].key.as_deref()), (vec![0, 1], Some("b")));
+    assert_eq!(times(&rows("\u{feff}{\"time_s\": 0.5}\r\n")), vec![500_000_000]);
     assert_eq!(json[0].key.as_deref(), Some("7"));
     assert_eq!((json[1].class.as_deref(), json[1].service), (Some("api"), Some(Time(2_500_000))));
 }
@@ -173,6 +177,10 @@ fn bad_rows_are_skipped_only_when_asked_and_then_counted() {
     ] {
         assert!(report.contains(line), "{report}");
     }
+    let widths = TraceOptions { skip_bad: true, ..TraceOptions::default() };
+    let mut reader = TraceReader::new("time_s,key\n1,a\n2,b,c\n3,d\n".as_bytes(), widths).unwrap();
+    let kept: Vec<TraceRow> = reader.by_ref().map(Result::unwrap).collect();
+    assert_eq!((times(&kept), reader.skipped().total()), (vec![1_000_000_000, 3_000_000_000], 1));
     let all_bad = TraceOptions { skip_bad: true, ..TraceOptions::default() };
     let given = error("time_s\nsoon\nlater\n", all_bad);
     assert_eq!(given.fault, Fault::NoRows);
