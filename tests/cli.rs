@@ -2,13 +2,10 @@
 
 use std::process::{Command, Output};
 
-fn lbsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lbsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run lbsim")
-}
+#[path = "common/command.rs"]
+mod command;
+
+use command::lbsim;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -6,15 +6,11 @@ use lbsim::trace::{
     generate, Columns, Fault, Shape, TraceError, TraceOptions, TraceReader, TraceRow, TraceSummary,
 };
 use lbsim::Time;
-use std::process::{Command, Output};
 
-fn lbsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lbsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run lbsim")
-}
+#[path = "common/command.rs"]
+mod command;
+
+use command::lbsim;
 
 fn read(text: &str, options: TraceOptions) -> Result<Vec<TraceRow>, TraceError> {
     TraceReader::new(text.as_bytes(), options)?.collect()

@@ -290,10 +290,11 @@ fn seconds(flag: &str, text: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
+    /// A command line's words, as `main` passes them.
+    pub(in crate::cli) fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
     }
 

@@ -287,11 +287,8 @@ fn sparkline(values: &[f64]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::args::tests::args;
     use super::*;
-
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
 
     #[test]
     fn parses_a_summary_and_a_generation() {
