@@ -170,7 +170,12 @@ impl Tally {
             } else {
                 OTHER_CLASSES
             };
-            let entry = self.classes.entry(name.to_string()).or_default();
+            // Looked up before inserting, so that a class already counted
+            // costs no allocation.
+            let entry = match self.classes.get_mut(name) {
+                Some(entry) => entry,
+                None => self.classes.entry(name.to_string()).or_default(),
+            };
             entry.0 += 1;
             entry.1 += u128::from(row.service.map_or(0, |s| s.0));
         }
