@@ -144,7 +144,7 @@ fn each_bad_trace_gets_one_message_naming_row_and_column() {
             "trace row 2 (line 2): not a JSON object"),
         ("{\"time_s\": 1}\n{\"time_s\": [2]}\n".into(), TraceOptions::default(), Fault::NotANumber,
             "trace row 2 (line 2), column `time_s`: a list or an object; expected a number or text"),
-        ("{\"at\": 1}\n".into(), TraceOptions::default(), Fault::MissingColumn, "no time column: the header has `at`"),
+        ("{\"at\": 1}\n".into(), TraceOptions::default(), Fault::MissingColumn, "trace row 1 (line 1): no time column: the header has `at`"),
     ];
     for (text, options, fault, message) in cases {
         let shown = &text[..text.len().min(60)];

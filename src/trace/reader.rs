@@ -140,8 +140,11 @@ impl<R: Read> TraceReader<R> {
                 ..TraceError::of_file(Fault::NotJson, message)
             })?;
             let names: Vec<&str> = object.keys().map(String::as_str).collect();
-            let found =
-                Columns { time: options.columns.time.clone(), ..Columns::default() }.resolve(&names)?;
+            // The first object stands for a header: its fields name the columns.
+            let first_line = Some(state.lines_before + 1);
+            let found = Columns { time: options.columns.time.clone(), ..Columns::default() }
+                .resolve(&names)
+                .map_err(|e| TraceError { row: Some(1), line: first_line, ..e })?;
             let usual =
                 |mapped: &Option<String>, name: &str| Some(mapped.clone().unwrap_or_else(|| name.into()));
             state.columns =
