@@ -30,6 +30,8 @@ pub mod rng;
 pub mod scenario;
 pub mod theory;
 pub mod time;
+#[cfg(feature = "trace")]
+pub mod trace;
 #[cfg(feature = "charts")]
 pub mod ui;
 #[cfg(all(target_arch = "wasm32", feature = "web"))]

@@ -2,13 +2,10 @@
 
 use std::process::{Command, Output};
 
-fn lbsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lbsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run lbsim")
-}
+#[path = "common/command.rs"]
+mod command;
+
+use command::lbsim;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -53,6 +50,79 @@ fn sweep_prints_one_row_per_value() {
     let rows: Vec<&str> = stdout.lines().collect();
     assert_eq!(rows.len(), 4, "{stdout}");
     assert!(rows[0].starts_with("load") && rows[1].starts_with("0.5") && rows[3].starts_with("0.9"));
+}
+
+/// `sweep` over a grid: the cartesian product in order (the last list
+/// fastest, seeds fastest of all), a JSON line a row.
+fn grid(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sweep",
+        "default",
+        "--set",
+        "policy=random,power-of-d",
+        "--set",
+        "load=0.5,0.8",
+        "--seeds",
+        "1-3,9",
+        "--duration",
+        "0.5",
+        "--warmup",
+        "0",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    lbsim(&args)
+}
+
+#[test]
+fn a_grid_sweep_prints_a_json_line_for_each_point_and_seed() {
+    let out = grid(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        text(&out.stdout).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), 2 * 2 * 4);
+    let row = |i: usize| {
+        let line = &lines[i];
+        (
+            line["row"].as_u64().unwrap(),
+            line["settings"]["policy"].clone(),
+            line["settings"]["load"].clone(),
+            line["seed"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(row(0), (0, "random".into(), "0.5".into(), 1));
+    assert_eq!(row(3), (3, "random".into(), "0.5".into(), 9));
+    assert_eq!(row(4), (4, "random".into(), "0.8".into(), 1));
+    assert_eq!(row(15), (15, "power-of-d".into(), "0.8".into(), 9));
+    assert_eq!(lines[6]["summary"]["policy"], "random");
+    assert_eq!(lines[6]["summary"]["seed"], 3);
+    assert_ne!(lines[0]["summary"], lines[1]["summary"], "seeds 1 and 2 differ");
+}
+
+#[test]
+fn shards_concatenated_in_order_are_the_whole_sweep() {
+    let whole = grid(&[]);
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    for count in [1, 3, 7] {
+        let mut joined = Vec::new();
+        for index in 1..=count {
+            let shard = grid(&["--shard", &format!("{index}/{count}")]);
+            assert!(shard.status.success(), "{}", text(&shard.stderr));
+            joined.extend(shard.stdout);
+        }
+        assert!(joined == whole.stdout, "{count} shards:\n{}", text(&joined));
+    }
+    // The table too: its header comes from shard 1 alone.
+    let table = |extra: &[&str]| {
+        let mut args =
+            vec!["sweep", "default", "--set", "load=0.5,0.8", "--seeds", "1-2", "--duration", "0.5"];
+        args.extend_from_slice(extra);
+        lbsim(&args).stdout
+    };
+    let whole = table(&[]);
+    assert_eq!(text(&whole).lines().count(), 5, "{}", text(&whole));
+    assert!(text(&whole).starts_with("load seed"));
+    assert_eq!([table(&["--shard", "1/2"]), table(&["--shard", "2/2"])].concat(), whole);
 }
 
 #[test]
@@ -137,12 +207,12 @@ fn errors_are_messages_not_panics() {
         (&["sweep", "default", "--set", "load=0.5"], "list of values"),
         (
             &["sweep", "default", "--set", "load=0.5,0.7", "--set", "load=0.8,0.9"],
-            "sweep takes one list of values, not two: `load=0.5,0.7` and `load=0.8,0.9`",
+            "sweep: `load` has two lists of values; give it one",
         ),
-        (
-            &["sweep", "default", "--set", "load=0.5,0.7", "--set", "servers=5,10"],
-            "sweep takes one list of values, not two: `load=0.5,0.7` and `servers=5,10`",
-        ),
+        (&["sweep", "default", "--set", "load=0.5,0.7", "--seeds", "1-3", "--seed", "2"], "--seeds and --seed"),
+        (&["sweep", "default", "--set", "load=0.5,0.7", "--shard", "4/3"], "--shard takes I/N"),
+        (&["sweep", "default", "--set", "load=0.5,0.7", "--seeds", "5-1"], "--seeds takes seeds"),
+        (&["run", "default", "--shard", "1/2"], "--shard belongs to sweep, not run"),
         (&["run", "default", "--bogus"], "unknown option"),
         (&["run"], "run needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default`"),
         (&["sweep", "--set", "load=0.5,0.7"], "sweep needs a SCENARIO"),

@@ -3,15 +3,11 @@
 //! that fit what the run measured.
 
 use roxmltree::{Document, Node};
-use std::process::{Command, Output};
 
-fn lbsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lbsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run lbsim")
-}
+#[path = "common/command.rs"]
+mod command;
+
+use command::lbsim;
 
 /// Runs `lbsim plot` with `args` into `name.svg`; returns the file's text.
 fn plot(name: &str, args: &[&str]) -> String {

@@ -2,8 +2,10 @@
 
 use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
+use super::grid::{parse_seeds, Shard};
 use super::plot::{theme, ChartKind, Metric, Plot};
 pub use super::source::ScenarioSource;
+use super::trace::{self, TraceArgs};
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
 use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
@@ -19,8 +21,12 @@ usage:
                 [--until-precision P%] [--csv DIR]
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
                 at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
-  lbsim sweep SCENARIO --set key=v1,v2,... [--set key=value]... [--seed N] [--duration D] [--warmup D] [--json]
-                a row for each value of the one list (one --set with commas; a second is refused)
+  lbsim sweep SCENARIO --set key=v1,v2,... [--set key=v1,v2,...]... [--set key=value]... [--seed N | --seeds 1-50]
+                [--shard I/N] [--duration D] [--warmup D] [--json]
+                a row for each value of one list; with several lists, a row for each point of their grid (the
+                first list varying slowest) under each of --seeds (a range, a list, or both: 1-3,9), as a table
+                or with --json a JSON line each; --shard I/N runs the I-th of N contiguous blocks of those rows,
+                so the shards' outputs concatenated in shard order are the whole sweep's (docs/cli.md)
   lbsim compare SCENARIO [--set key=value]... --vs key=value [--vs key=value]... [--independent-seeds]
                 [--seed N] [--duration D] [--warmup D] [--json]
                 runs A (the scenario with --set) and B (A with --vs) on the same random numbers, and
@@ -47,6 +53,15 @@ usage:
                 for each d of --choices (1 is random; 1,2 by default); prints the mean max − mean and max − min
                 with standard errors beside theory, trials in parallel on every core; M × T is at most
                 10^10 a method (minutes on a core)
+  lbsim trace FILE [--trace-columns time=NAME[:s|:ms|:rfc3339],key=NAME,class=NAME,service=NAME[:s|:ms]]
+                [--trace-classes a,b,...] [--trace-skip-bad] [--json] [SCENARIO]
+                summarises a request trace (CSV with a header, or JSON lines; docs/traces.md): its duration
+                and rate over time, the index of dispersion of counts, service-time percentiles, classes'
+                shares, key popularity with a fitted Zipf exponent, and with SCENARIO the load it offers
+                its servers; --trace-classes names the classes allowed, --trace-skip-bad leaves out bad rows
+                and says how many and why
+  lbsim trace --generate poisson|on-off|diurnal [--rows N] [--seed S] --out FILE
+                writes a sample trace drawn from the seed (10,000 rows and seed 1 by default)
   lbsim fields [--markdown]   list every scenario field with its default and allowed values
   lbsim policies              list the routing policies
   lbsim presets               list the presets: the scenarios/ files, compiled in
@@ -65,6 +80,7 @@ pub enum Command {
     Plot(RunArgs, Plot),
     Keys(RunArgs),
     Bins(BinsArgs),
+    Trace(TraceArgs),
     Fields { markdown: bool },
     Policies,
     Presets,
@@ -82,6 +98,7 @@ impl Command {
             | Command::Plot(run, _)
             | Command::Keys(run) => Some(run),
             Command::Bins(_)
+            | Command::Trace(_)
             | Command::Fields { .. }
             | Command::Policies
             | Command::Presets
@@ -105,6 +122,10 @@ pub struct RunArgs {
     pub csv: Option<PathBuf>,
     /// For a capacity search: the objective.
     pub slo: Option<Objective>,
+    /// For a sweep over a grid: the seeds of every point, and which share
+    /// of the rows to run.
+    pub seeds: Option<Vec<u64>>,
+    pub shard: Option<Shard>,
     /// For a plot: its options as given.
     pub plot: PlotArgs,
     pub json: bool,
@@ -145,6 +166,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         }
         "keys" => Ok(Command::Keys(parse_run("keys", &args[1..])?)),
         "bins" => Ok(Command::Bins(bins::parse(&args[1..])?)),
+        "trace" => Ok(Command::Trace(trace::parse(&args[1..])?)),
         "fields" => match &args[1..] {
             [] => Ok(Command::Fields { markdown: false }),
             [flag] if flag == "--markdown" => Ok(Command::Fields { markdown: true }),
@@ -154,7 +176,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "presets" => nothing_more(command, &args[1..], Command::Presets),
         "help" | "--help" | "-h" => nothing_more(command, &args[1..], Command::Help),
         other => Err(format!(
-            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, fields, policies or presets", shown = echo(other)
+            "unknown command {shown}; expected run, sweep, compare, capacity, plot, keys, bins, trace, fields, policies or presets", shown = echo(other)
         )),
     }
 }
@@ -175,6 +197,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut until_precision = None;
     let mut csv = None;
     let mut slo = None;
+    let mut seeds = None;
+    let mut shard = None;
     let mut plot = PlotArgs::default();
     let mut json = false;
     let mut rest = args.iter();
@@ -201,6 +225,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 return Err(format!("--slo belongs to capacity, not {command}"))
             }
             "--slo" => slo = Some(parse_objective(&value_of("--slo")?)?),
+            "--seeds" | "--shard" if command != "sweep" => {
+                return Err(format!("{arg} belongs to sweep, not {command}"))
+            }
+            "--seeds" => seeds = Some(parse_seeds(&value_of("--seeds")?)?),
+            "--shard" => shard = Some(Shard::parse(&value_of("--shard")?)?),
             "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {
                 return Err(format!("{arg} belongs to plot, not {command}"))
             }
@@ -219,7 +248,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, plot, json })
+    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, seeds, shard, plot, json })
 }
 
 /// A `--vs` pair, unless it would change the stretch of simulated time
@@ -261,10 +290,11 @@ fn seconds(flag: &str, text: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
+    /// A command line's words, as `main` passes them.
+    pub(in crate::cli) fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
     }
 
@@ -287,6 +317,8 @@ mod tests {
                 until_precision: None,
                 csv: None,
                 slo: None,
+                seeds: None,
+                shard: None,
                 plot: PlotArgs::default(),
                 json: true,
             }))

@@ -1,10 +1,12 @@
 //! The native command line: run a scenario, sweep one field, compare two
 //! settings, search for capacity, draw a chart to SVG, say where keys go,
-//! throw balls into bins, list fields, policies and presets.
+//! throw balls into bins, summarise or generate a request trace, list
+//! fields, policies and presets.
 
 pub mod args;
 mod bins;
 mod capacity;
+mod grid;
 mod keys;
 mod output;
 mod parallel;
@@ -14,5 +16,6 @@ mod progress;
 pub mod report;
 mod runner;
 mod source;
+mod trace;
 
 pub use runner::main_with;

@@ -142,7 +142,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
         let style = ChartStyle { palette: plot.palette, scale: 1.0, type_scale: 1.0 };
         let drawn = match plot.figure {
             Figure::Percentiles(metric) => {
-                let scenario = runner::load(run, None)?;
+                let scenario = runner::load(run, &[])?;
                 let theory_ms = lbsim::theory::of(&scenario).map(|t| t.mean_wait_ms);
                 let (sim, series) = runner::simulate_keeping_series(&scenario)?;
                 let events = charts::server_events(sim.scenario(), sim.now().as_secs());
@@ -150,7 +150,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                     .map(drop)
             }
             Figure::Clients => {
-                let (sim, _) = simulate(&runner::load(run, None)?)?;
+                let (sim, _) = simulate(&runner::load(run, &[])?)?;
                 charts::clients(
                     &area,
                     &percentile_curve(&sim.metrics().session_time.measured()),
@@ -159,7 +159,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 )
             }
             Figure::Load => {
-                let (sim, _) = simulate(&runner::load(run, None)?)?;
+                let (sim, _) = simulate(&runner::load(run, &[])?)?;
                 let servers = sim.snapshot(0).servers;
                 let mut loads = Vec::new();
                 charts::busiest_first(&servers, &mut loads);

@@ -3,6 +3,7 @@
 use super::args::{self, Command, RunArgs};
 use super::bins;
 use super::capacity;
+use super::grid;
 use super::keys;
 use super::output;
 use super::parallel;
@@ -10,6 +11,7 @@ use super::plot;
 use super::precision::Precision;
 use super::progress::{self, Progress};
 use super::report;
+use super::trace;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
@@ -46,8 +48,9 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Compare(run) => compare(&run)?,
         Command::Capacity(run) => capacity(&run)?,
         Command::Plot(run, figure) => plot::plot(&run, &figure)?,
-        Command::Keys(run) => keys::keys(&load(&run, None)?, run.json)?,
+        Command::Keys(run) => keys::keys(&load(&run, &[])?, run.json)?,
         Command::Bins(experiment) => bins::run(&experiment)?,
+        Command::Trace(trace) => trace::run(&trace)?,
     }
     Ok(())
 }
@@ -58,11 +61,11 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
     let objective = run.slo.ok_or("capacity needs --slo")?;
     let policies: Vec<String> = match run.sets.iter().rev().find(|(k, _)| k == "policy") {
         Some((_, list)) => list.split(',').map(|p| p.trim().to_string()).collect(),
-        None => vec![load(run, None)?.policy.name().to_string()],
+        None => vec![load(run, &[])?.policy.name().to_string()],
     };
     let scenarios = policies
         .iter()
-        .map(|p| Ok((p.clone(), load(run, Some(("policy", p)))?)))
+        .map(|p| Ok((p.clone(), load(run, &[("policy", p)])?)))
         .collect::<Result<Vec<_>, String>>()?;
     if scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
         return Err("capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous".into());
@@ -84,7 +87,7 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
 
 /// `run`: one scenario, perhaps until a precision, perhaps writing CSV.
 fn single(run: &RunArgs) -> Result<(), String> {
-    let scenario = load(run, None)?;
+    let scenario = load(run, &[])?;
     let mut watch =
         Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
     let (sim, wall_s) = simulate_watching(&scenario, &mut watch)?;
@@ -119,31 +122,27 @@ fn single(run: &RunArgs) -> Result<(), String> {
 }
 
 /// The scenario (a file, a preset or `default`) with the `--set` overrides
-/// applied; for a sweep, the swept field at `swept`.
-pub(super) fn load(run: &RunArgs, swept: Option<(&str, &str)>) -> Result<Scenario, String> {
+/// applied; for a sweep, each swept field at its value in `swept`.
+pub(super) fn load(run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, String> {
     let mut scenario = run.scenario.scenario()?;
-    let pairs = run.sets.iter().map(|(key, value)| match swept {
-        Some((k, v)) if k == key => (key.as_str(), v),
-        _ => (key.as_str(), value.as_str()),
+    let pairs = run.sets.iter().map(|(key, value)| match swept.iter().find(|(k, _)| k == key) {
+        Some((_, v)) => (key.as_str(), *v),
+        None => (key.as_str(), value.as_str()),
     });
     scenario.set_many(pairs).map_err(|e| e.to_string())?;
     Ok(scenario)
 }
 
 fn sweep(run: &RunArgs) -> Result<(), String> {
+    if grid::is_grid(run) {
+        return grid::sweep(run);
+    }
     let mut lists = run.sets.iter().filter(|(_, v)| v.contains(','));
     let (key, values) = lists.next().ok_or("sweep needs one --set key=v1,v2,... with a list of values")?;
-    // One list, one row per value: a second would have no rows to go in.
-    if let Some((other_key, other_values)) = lists.next() {
-        return Err(format!(
-            "sweep takes one list of values, not two: `{key}={values}` and `{other_key}={other_values}`"
-        ));
-    }
     // Every value is checked before any runs, so a typo late in the list
     // does not cost the runs before it.
     let values: Vec<&str> = values.split(',').map(str::trim).collect();
-    let scenarios =
-        values.iter().map(|value| load(run, Some((key, value)))).collect::<Result<Vec<_>, _>>()?;
+    let scenarios = values.iter().map(|value| load(run, &[(key, value)])).collect::<Result<Vec<_>, _>>()?;
     if !run.json {
         output::line(report::sweep_header(key))?;
     }
@@ -166,7 +165,7 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
 /// A (the scenario with `--set`) and B (A with `--vs`), to run to the same
 /// simulated time; B shares A's seed unless asked for independent seeds.
 pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
-    let a = load(run, None)?;
+    let a = load(run, &[])?;
     let mut b = a.clone();
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
