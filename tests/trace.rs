@@ -344,3 +344,70 @@ fn the_offered_load_is_rate_times_service_over_capacity() {
     let offered = summary["offered_load"].as_f64().unwrap();
     assert!((offered - 1.25 * 0.1 / 100.0).abs() < 1e-12, "{offered}");
 }
+
+/// `lbsim ARGS --json`'s summary, the command having succeeded.
+fn run_summary(args: &[&str]) -> serde_json::Value {
+    let out = lbsim(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["summary"].clone()
+}
+
+#[test]
+fn a_replay_runs_every_row_and_its_speed_scales_the_load() {
+    // 20,000 rows of Poisson arrivals at 100 a second: about 200 s, all
+    // over before 250 s. At speed 2 they all arrive within 125 s, so the
+    // same requests over half the time: exactly twice the throughput.
+    let mut text = Vec::new();
+    generate(Shape::Poisson, 20_000, 5, &mut text).unwrap();
+    let file = TempFile::new("poisson.csv", &text);
+    let run = |speed: &str, duration: &str| {
+        let args = ["run", "default", "--trace", file.path(), "--trace-speed", speed];
+        run_summary(&[&args[..], &["--duration", duration, "--warmup", "0", "--json"]].concat())
+    };
+    let (once, twice) = (run("1", "250"), run("2", "125"));
+    for summary in [&once, &twice] {
+        assert_eq!(summary["counts"]["created"], 20_000);
+        assert_eq!(summary["counts"]["completed"], 20_000);
+    }
+    let ratio = twice["throughput"].as_f64().unwrap() / once["throughput"].as_f64().unwrap();
+    assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");
+    // Looped, the trace plays again from its end: two whole passes and
+    // part of a third in 450 s.
+    let looped = run_summary(&[
+        "run",
+        "default",
+        "--trace",
+        file.path(),
+        "--trace-loop",
+        "--duration",
+        "450",
+        "--json",
+    ]);
+    let created = looped["counts"]["created"].as_u64().unwrap();
+    assert!((40_001..60_000).contains(&created), "{created}");
+}
+
+#[test]
+fn a_replay_stops_at_a_bad_row_with_its_message() {
+    let file = TempFile::new("late-fault.csv", b"time_s,service_ms\n0.1,5\n0.2,5\n0.15,5\n");
+    let out = lbsim(&["run", "default", "--trace", file.path(), "--duration", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("trace row 3 (line 4), column `time_s`"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no figures of a partly read trace");
+    for (args, words) in [
+        (vec!["run", "default", "--trace-speed", "2"], "need --trace FILE"),
+        (
+            vec!["run", "default", "--trace", file.path(), "--trace-speed", "0"],
+            "--trace-speed takes a number",
+        ),
+        (vec!["capacity", "default", "--slo", "p99=50", "--trace", file.path()], "not capacity"),
+        (vec!["run", "default", "--trace", file.path(), "--set", "session_length=5"], "session_length = 1"),
+    ] {
+        let out = lbsim(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(words) && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

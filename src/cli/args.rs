@@ -4,6 +4,7 @@ use super::bins::{self, BinsArgs};
 use super::capacity::parse_objective;
 use super::grid::{parse_seeds, Shard};
 use super::plot::{theme, ChartKind, Metric, Plot};
+pub use super::replay::TraceReplay;
 pub use super::source::ScenarioSource;
 use super::trace::{self, TraceArgs};
 use lbsim::capacity::Objective;
@@ -11,6 +12,7 @@ use lbsim::charts::Palette;
 use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
 use lbsim::scenario::echo;
 use lbsim::scenario::fields::format_number;
+use lbsim::trace::{Columns, TraceOptions};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -21,6 +23,8 @@ usage:
                 [--until-precision P%] [--csv DIR]
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
                 at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
+                run, compare, sweep and plot take [--trace FILE] [--trace-speed K] [--trace-loop] and the trace options of
+                lbsim trace: the trace's requests arrive instead of the scenario's, each a session of one (docs/traces.md)
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=v1,v2,...]... [--set key=value]... [--seed N | --seeds 1-50]
                 [--shard I/N] [--duration D] [--warmup D] [--json]
                 a row for each value of one list; with several lists, a row for each point of their grid (the
@@ -126,6 +130,8 @@ pub struct RunArgs {
     /// of the rows to run.
     pub seeds: Option<Vec<u64>>,
     pub shard: Option<Shard>,
+    /// A trace to replay instead of the scenario's own arrivals.
+    pub trace: Option<TraceReplay>,
     /// For a plot: its options as given.
     pub plot: PlotArgs,
     pub json: bool,
@@ -199,6 +205,8 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut slo = None;
     let mut seeds = None;
     let mut shard = None;
+    let mut trace: Option<TraceReplay> = None;
+    let mut trace_options = (TraceOptions::default(), 1.0, false);
     let mut plot = PlotArgs::default();
     let mut json = false;
     let mut rest = args.iter();
@@ -230,6 +238,26 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             }
             "--seeds" => seeds = Some(parse_seeds(&value_of("--seeds")?)?),
             "--shard" => shard = Some(Shard::parse(&value_of("--shard")?)?),
+            flag if flag.starts_with("--trace")
+                && !matches!(command, "run" | "compare" | "sweep" | "plot") =>
+            {
+                return Err(format!("{flag} belongs to run, compare, sweep and plot, not {command}"))
+            }
+            "--trace" => {
+                let file = PathBuf::from(value_of(arg)?);
+                trace =
+                    Some(TraceReplay { file, options: TraceOptions::default(), speed: 1.0, looped: false })
+            }
+            "--trace-columns" => {
+                trace_options.0.columns =
+                    Columns::parse(&value_of(arg)?).map_err(|e| format!("--trace-columns: {}", e.message))?
+            }
+            "--trace-classes" => {
+                trace_options.0.classes = value_of(arg)?.split(',').map(|c| c.trim().to_string()).collect()
+            }
+            "--trace-skip-bad" => trace_options.0.skip_bad = true,
+            "--trace-speed" => trace_options.1 = TraceReplay::speed(&value_of(arg)?)?,
+            "--trace-loop" => trace_options.2 = true,
             "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {
                 return Err(format!("{arg} belongs to plot, not {command}"))
             }
@@ -248,7 +276,27 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let scenario = scenario.ok_or_else(|| {
         format!("{command} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default")
     })?;
-    Ok(RunArgs { scenario, sets, vs, independent_seeds, until_precision, csv, slo, seeds, shard, plot, json })
+    let trace = match trace {
+        Some(trace) => Some(TraceReplay { options: trace_options.0, speed: trace_options.1, looped: trace_options.2, ..trace }),
+        None if trace_options != (TraceOptions::default(), 1.0, false) => {
+            return Err("--trace-columns, --trace-classes, --trace-skip-bad, --trace-speed and --trace-loop need --trace FILE".into())
+        }
+        None => None,
+    };
+    Ok(RunArgs {
+        scenario,
+        sets,
+        vs,
+        independent_seeds,
+        until_precision,
+        csv,
+        slo,
+        seeds,
+        shard,
+        trace,
+        plot,
+        json,
+    })
 }
 
 /// A `--vs` pair, unless it would change the stretch of simulated time
@@ -319,6 +367,7 @@ pub(super) mod tests {
                 slo: None,
                 seeds: None,
                 shard: None,
+                trace: None,
                 plot: PlotArgs::default(),
                 json: true,
             }))

@@ -117,7 +117,7 @@ pub fn sweep(run: &RunArgs) -> Result<(), String> {
             if let Some(seed) = seeds.get((row % per_point) as usize) {
                 scenario.seed = *seed;
             }
-            simulate(&scenario).map(|(sim, _)| (scenario.seed, sim.summary()))
+            simulate(&scenario, run.trace.as_ref()).map(|(sim, _)| (scenario.seed, sim.summary()))
         });
         for (row, outcome) in block.iter().zip(done) {
             let (seed, summary) = outcome?;

@@ -13,6 +13,7 @@ mod parallel;
 mod plot;
 mod precision;
 mod progress;
+mod replay;
 pub mod report;
 mod runner;
 mod source;

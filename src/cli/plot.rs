@@ -144,13 +144,13 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             Figure::Percentiles(metric) => {
                 let scenario = runner::load(run, &[])?;
                 let theory_ms = lbsim::theory::of(&scenario).map(|t| t.mean_wait_ms);
-                let (sim, series) = runner::simulate_keeping_series(&scenario)?;
+                let (sim, series) = runner::simulate_keeping_series(&scenario, run.trace.as_ref())?;
                 let events = charts::server_events(sim.scenario(), sim.now().as_secs());
                 charts::percentiles_figure(&area, &series, (metric, theory_ms), Span::Whole, &events, &style)
                     .map(drop)
             }
             Figure::Clients => {
-                let (sim, _) = simulate(&runner::load(run, &[])?)?;
+                let (sim, _) = simulate(&runner::load(run, &[])?, run.trace.as_ref())?;
                 charts::clients(
                     &area,
                     &percentile_curve(&sim.metrics().session_time.measured()),
@@ -159,7 +159,7 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 )
             }
             Figure::Load => {
-                let (sim, _) = simulate(&runner::load(run, &[])?)?;
+                let (sim, _) = simulate(&runner::load(run, &[])?, run.trace.as_ref())?;
                 let servers = sim.snapshot(0).servers;
                 let mut loads = Vec::new();
                 charts::busiest_first(&servers, &mut loads);
@@ -168,15 +168,15 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
             }
             Figure::CompareSeries(metric) => {
                 let (a, b) = runner::sides(run)?;
-                let (_, series_a) = runner::simulate_keeping_series(&a)?;
-                let (_, series_b) = runner::simulate_keeping_series(&b)?;
+                let (_, series_a) = runner::simulate_keeping_series(&a, run.trace.as_ref())?;
+                let (_, series_b) = runner::simulate_keeping_series(&b, run.trace.as_ref())?;
                 let [name_a, name_b] = settings(run, [&a, &b]);
                 charts::compare_series(&area, [(&name_a, &series_a), (&name_b, &series_b)], metric, &style)
             }
             Figure::CompareSessions => {
                 let (a, b) = runner::sides(run)?;
                 let curve = |scenario| {
-                    simulate(scenario)
+                    simulate(scenario, run.trace.as_ref())
                         .map(|(sim, _)| percentile_curve(&sim.metrics().session_time.measured()))
                 };
                 let (curve_a, curve_b) = (curve(&a)?, curve(&b)?);

@@ -1,6 +1,6 @@
 //! Runs scenarios for the command line, with progress on a terminal.
 
-use super::args::{self, Command, RunArgs};
+use super::args::{self, Command, RunArgs, TraceReplay};
 use super::bins;
 use super::capacity;
 use super::grid;
@@ -90,7 +90,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
     let scenario = load(run, &[])?;
     let mut watch =
         Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
-    let (sim, wall_s) = simulate_watching(&scenario, &mut watch)?;
+    let (sim, wall_s) = simulate_watching(&scenario, run.trace.as_ref(), &mut watch)?;
     let summary = sim.summary();
     let precision = run.until_precision.map(|target| Precision::of(target, &summary));
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
@@ -108,6 +108,10 @@ fn single(run: &RunArgs) -> Result<(), String> {
     }
     if run.json {
         let mut out = json(&scenario, &summary, wall_s);
+        if let Some(trace) = &run.trace {
+            out["trace"] =
+                serde_json::json!({ "file": trace.file, "speed": trace.speed, "looped": trace.looped });
+        }
         if let Some(precision) = precision {
             out["precision"] = serde_json::json!(precision);
         }
@@ -115,6 +119,9 @@ fn single(run: &RunArgs) -> Result<(), String> {
     } else {
         if let Some(precision) = precision {
             output::out(precision.describe(&summary))?;
+        }
+        if let Some(trace) = &run.trace {
+            output::out(trace.describe())?;
         }
         output::out(report::summary(&scenario, &summary, wall_s))?;
     }
@@ -125,6 +132,10 @@ fn single(run: &RunArgs) -> Result<(), String> {
 /// applied; for a sweep, each swept field at its value in `swept`.
 pub(super) fn load(run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, String> {
     let mut scenario = run.scenario.scenario()?;
+    if run.trace.is_some() {
+        // Each row of a trace is one request, a session of its own.
+        scenario.set("session_length", "1").map_err(|e| e.to_string())?;
+    }
     let pairs = run.sets.iter().map(|(key, value)| match swept.iter().find(|(k, _)| k == key) {
         Some((_, v)) => (key.as_str(), *v),
         None => (key.as_str(), value.as_str()),
@@ -148,7 +159,7 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     }
     let mut rows = Vec::new();
     for (value, scenario) in values.iter().zip(&scenarios) {
-        let (sim, wall_s) = simulate(scenario)?;
+        let (sim, wall_s) = simulate(scenario, run.trace.as_ref())?;
         let summary = sim.summary();
         if run.json {
             rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
@@ -179,8 +190,8 @@ pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
 
 fn compare(run: &RunArgs) -> Result<(), String> {
     let (a, b) = sides(run)?;
-    let (sim_a, wall_a) = simulate(&a)?;
-    let (sim_b, wall_b) = simulate(&b)?;
+    let (sim_a, wall_a) = simulate(&a, run.trace.as_ref())?;
+    let (sim_b, wall_b) = simulate(&b, run.trace.as_ref())?;
     let comparison = Comparison::of(&sim_a, &sim_b);
     let (summary_a, summary_b) = (sim_a.summary(), sim_b.summary());
     if run.json {
@@ -194,6 +205,9 @@ fn compare(run: &RunArgs) -> Result<(), String> {
         });
         output::line(out)?;
     } else {
+        if let Some(trace) = &run.trace {
+            output::out(trace.describe())?;
+        }
         output::out(format_args!(
             "A: {}\nB: {}\n{}",
             report::summary(&a, &summary_a, wall_a),
@@ -223,22 +237,40 @@ impl Watch {
     }
 }
 
-/// Runs to the scenario's duration.
-pub(super) fn simulate(scenario: &Scenario) -> Result<(Simulation, f64), String> {
-    simulate_watching(scenario, &mut Watch::default())
+/// Runs to the scenario's duration (replaying `trace`, when given).
+pub(super) fn simulate(
+    scenario: &Scenario,
+    trace: Option<&TraceReplay>,
+) -> Result<(Simulation, f64), String> {
+    simulate_watching(scenario, trace, &mut Watch::default())
 }
 
 /// Runs to the scenario's duration, keeping the whole live series.
-pub(super) fn simulate_keeping_series(scenario: &Scenario) -> Result<(Simulation, Vec<SamplePoint>), String> {
+pub(super) fn simulate_keeping_series(
+    scenario: &Scenario,
+    trace: Option<&TraceReplay>,
+) -> Result<(Simulation, Vec<SamplePoint>), String> {
     let mut watch = Watch { until_precision: None, series: Some(Vec::new()) };
-    let (sim, _) = simulate_watching(scenario, &mut watch)?;
+    let (sim, _) = simulate_watching(scenario, trace, &mut watch)?;
     Ok((sim, watch.series.unwrap_or_default()))
 }
 
 /// Runs to the scenario's duration, or until `watch` says stop, in steps
-/// short enough that no series point is missed, with progress on a terminal.
-fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulation, f64), String> {
-    let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
+/// short enough that no series point is missed, with progress on a
+/// terminal. A replayed trace's fault stops it with the trace's message;
+/// rows the trace left out are noted.
+fn simulate_watching(
+    scenario: &Scenario,
+    trace: Option<&TraceReplay>,
+    watch: &mut Watch,
+) -> Result<(Simulation, f64), String> {
+    let (mut sim, replayed) = match trace {
+        None => (Simulation::new(scenario).map_err(|e| e.to_string())?, None),
+        Some(trace) => {
+            let (arrivals, outcome) = trace.arrivals()?;
+            (Simulation::replaying(scenario, arrivals).map_err(|e| e.to_string())?, Some((trace, outcome)))
+        }
+    };
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
     let progress = Progress::new(end.0, format!("of {} simulated s", scenario.duration_s));
@@ -252,6 +284,11 @@ fn simulate_watching(scenario: &Scenario, watch: &mut Watch) -> Result<(Simulati
         progress.set(sim.now().0);
     }
     drop(progress);
+    if let Some((trace, outcome)) = replayed {
+        if let Some(note) = trace.finish(&outcome)? {
+            output::note(format_args!("lbsim: {note}\n"))?;
+        }
+    }
     if let Some(halt) = sim.halted() {
         return Err(halt.to_string());
     }

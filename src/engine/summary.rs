@@ -107,7 +107,8 @@ pub struct Summary {
     pub hedging: Option<Hedging>,
     /// The headline figures with 95% confidence intervals.
     pub confidence: Confidence,
-    /// What queueing theory says of this scenario, where it knows.
+    /// What queueing theory says of this scenario, where it knows (not of
+    /// a replayed trace, whose arrivals are not the scenario's).
     pub theory: Option<Theory>,
     /// What each membership change did (keys moved against the ideal, and
     /// under a lagging table, requests sent where the table no longer says).
@@ -253,7 +254,7 @@ impl Simulation {
             starvation: self.starvation(),
             hedging: self.hedging(latency.count()),
             confidence: self.confidence(&queue, &latency),
-            theory: theory::of(&self.scenario),
+            theory: if self.arrivals.replays() { None } else { theory::of(&self.scenario) },
             membership: self.membership_changes(),
             key_spread: self.key_spread(),
             warnings: self.warnings(latency.count(), measured_s),

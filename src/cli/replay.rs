@@ -1,0 +1,164 @@
+//! `--trace FILE` on run, compare and sweep: the trace's rows become the
+//! engine's arrivals ([`lbsim::engine::Arrival`]), read as the run goes,
+//! so a long trace takes no more memory than a short one.
+//!
+//! A row's key is its number when it is a whole number, else a hash of its
+//! text; its class is its place in `--trace-classes`; `--trace-speed K`
+//! divides every time by K (raising the load K times); `--trace-loop`
+//! plays the trace again when it ends, each pass shifted by the last row's
+//! time. A fault the reader meets mid-run stops the command with the
+//! reader's message (row and column) once the run ends: no figure of a
+//! partly read trace is printed.
+
+use lbsim::engine::{Arrival, Replay};
+use lbsim::scenario::echo;
+use lbsim::trace::{Skipped, TraceError, TraceOptions, TraceReader, TraceRow};
+use lbsim::Time;
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// A trace to replay, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceReplay {
+    pub file: PathBuf,
+    pub options: TraceOptions,
+    /// Times are divided by this (more than 0).
+    pub speed: f64,
+    pub looped: bool,
+}
+
+/// What a replay found wrong, or left out, once it has run.
+#[derive(Default)]
+pub struct Outcome {
+    error: Option<TraceError>,
+    skipped: Skipped,
+}
+
+/// The fastest and slowest `--trace-speed`.
+const SPEEDS: (f64, f64) = (1e-3, 1e6);
+
+impl TraceReplay {
+    /// The `--trace-speed` value from its text.
+    pub fn speed(text: &str) -> Result<f64, String> {
+        text.parse::<f64>().ok().filter(|k| (SPEEDS.0..=SPEEDS.1).contains(k)).ok_or_else(|| {
+            format!("--trace-speed takes a number from {} to {}, not {}", SPEEDS.0, SPEEDS.1, echo(text))
+        })
+    }
+
+    /// The trace's arrivals for one run, and where the run's outcome will
+    /// be told. Fails at once on a trace that cannot be opened or whose
+    /// header is wrong.
+    pub fn arrivals(&self) -> Result<(Replay, Rc<RefCell<Outcome>>), String> {
+        let outcome = Rc::new(RefCell::new(Outcome::default()));
+        let first = self.open()?;
+        let rows =
+            Rows { trace: self.clone(), reader: first, shift: 0, last: 0, outcome: Rc::clone(&outcome) };
+        Ok((Box::new(rows), outcome))
+    }
+
+    fn open(&self) -> Result<TraceReader<BufReader<File>>, String> {
+        let shown = self.file.display();
+        let file = File::open(&self.file).map_err(|e| format!("cannot open trace {shown}: {e}"))?;
+        TraceReader::new(BufReader::new(file), self.options.clone()).map_err(|e| format!("{shown}: {e}"))
+    }
+
+    /// What a report says of the replay, before the figures.
+    pub fn describe(&self) -> String {
+        let looped = if self.looped { ", looped" } else { "" };
+        format!(
+            "replaying {} at speed {}{looped}: each row one request; the scenario's load, demand and session_length are not used\n",
+            self.file.display(),
+            self.speed
+        )
+    }
+
+    /// The error that stopped the replay, if one did; else a note of the
+    /// rows `--trace-skip-bad` left out, if any.
+    pub fn finish(&self, outcome: &Rc<RefCell<Outcome>>) -> Result<Option<String>, String> {
+        let outcome = outcome.borrow();
+        let shown = self.file.display();
+        if let Some(error) = &outcome.error {
+            return Err(format!("{shown}: {error}"));
+        }
+        Ok((outcome.skipped.total() > 0).then(|| format!("{shown}: {}", outcome.skipped)))
+    }
+
+    fn arrival(&self, row: TraceRow, shift: u64) -> Arrival {
+        let at = Time(libm::round((row.time.0 + shift) as f64 / self.speed) as u64);
+        let class = row.class.and_then(|c| self.options.classes.iter().position(|known| *known == c));
+        Arrival {
+            at,
+            key: row.key.as_deref().map(key_number),
+            class: class.map(|c| c as u8),
+            service: row.service,
+        }
+    }
+}
+
+/// A key as the engine takes it: a whole number as itself, other text by
+/// its 64-bit FNV-1a hash.
+fn key_number(text: &str) -> u64 {
+    text.parse().unwrap_or_else(|_| {
+        text.bytes()
+            .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
+    })
+}
+
+struct Rows {
+    trace: TraceReplay,
+    reader: TraceReader<BufReader<File>>,
+    /// What this pass adds to the trace's times, and the last time read.
+    shift: u64,
+    last: u64,
+    outcome: Rc<RefCell<Outcome>>,
+}
+
+impl Iterator for Rows {
+    type Item = Arrival;
+
+    fn next(&mut self) -> Option<Arrival> {
+        match self.reader.next() {
+            Some(Ok(row)) => {
+                self.last = row.time.0;
+                Some(self.trace.arrival(row, self.shift))
+            }
+            Some(Err(error)) => {
+                self.outcome.borrow_mut().error = Some(error);
+                None
+            }
+            None => {
+                self.outcome.borrow_mut().skipped = self.reader.skipped().clone();
+                if !self.trace.looped || self.last == 0 {
+                    return None;
+                }
+                self.reader = self.trace.open().ok()?;
+                self.shift += self.last;
+                self.last = 0;
+                self.next()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_their_numbers_or_their_hashes() {
+        assert_eq!(key_number("42"), 42);
+        assert_ne!(key_number("user-42"), key_number("user-43"));
+        assert_eq!(key_number("user-42"), key_number("user-42"));
+    }
+
+    #[test]
+    fn a_speed_is_a_positive_number_in_range() {
+        assert_eq!(TraceReplay::speed("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "fast", "1e9"] {
+            assert!(TraceReplay::speed(bad).unwrap_err().contains("--trace-speed takes"), "{bad}");
+        }
+    }
+}
