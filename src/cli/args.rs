@@ -20,9 +20,10 @@ lbsim: a load-balancing laboratory (simulation engine)
 
 usage:
   lbsim run SCENARIO [--seed N] [--duration D] [--warmup D] [--set key=value]... [--json]
-                [--until-precision P%] [--csv DIR]
+                [--until-precision P%] [--csv DIR] [--record-trace FILE]
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
-                at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR
+                at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR;
+                --record-trace writes every request the run creates to FILE as a trace (time_s,key,class,service_ms)
                 run, compare, sweep and plot take [--trace FILE] [--trace-speed K] [--trace-loop] and the trace options of
                 lbsim trace: the trace's requests arrive instead of the scenario's, each a session of one (docs/traces.md)
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=v1,v2,...]... [--set key=value]... [--seed N | --seeds 1-50]
@@ -124,6 +125,8 @@ pub struct RunArgs {
     /// (a fraction of it), and where to write CSV files.
     pub until_precision: Option<f64>,
     pub csv: Option<PathBuf>,
+    /// For a run: where to write its requests as a trace.
+    pub record_trace: Option<PathBuf>,
     /// For a capacity search: the objective.
     pub slo: Option<Objective>,
     /// For a sweep over a grid: the seeds of every point, and which share
@@ -202,6 +205,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
     let mut independent_seeds = false;
     let mut until_precision = None;
     let mut csv = None;
+    let mut record_trace = None;
     let mut slo = None;
     let mut seeds = None;
     let mut shard = None;
@@ -224,11 +228,12 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 return Err(format!("{arg} belongs to compare and plot, not {command}"))
             }
             "--vs" => vs.push(changed_by_b(key_value("--vs", &value_of("--vs")?)?)?),
-            "--until-precision" | "--csv" if command != "run" => {
+            "--until-precision" | "--csv" | "--record-trace" if command != "run" => {
                 return Err(format!("{arg} belongs to run, not {command}"))
             }
             "--until-precision" => until_precision = Some(percent(&value_of("--until-precision")?)?),
             "--csv" => csv = Some(PathBuf::from(value_of("--csv")?)),
+            "--record-trace" => record_trace = Some(PathBuf::from(value_of(arg)?)),
             "--slo" if command != "capacity" => {
                 return Err(format!("--slo belongs to capacity, not {command}"))
             }
@@ -290,6 +295,7 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
         independent_seeds,
         until_precision,
         csv,
+        record_trace,
         slo,
         seeds,
         shard,
@@ -364,6 +370,7 @@ pub(super) mod tests {
                 independent_seeds: false,
                 until_precision: None,
                 csv: None,
+                record_trace: None,
                 slo: None,
                 seeds: None,
                 shard: None,

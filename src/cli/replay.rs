@@ -3,7 +3,8 @@
 //! so a long trace takes no more memory than a short one.
 //!
 //! A row's key is its number when it is a whole number, else a hash of its
-//! text; its class is its place in `--trace-classes`; `--trace-speed K`
+//! text; its class is its place in `--trace-classes` (without them, a
+//! class is given by its index: 0, 1, ...); `--trace-speed K`
 //! divides every time by K (raising the load K times); `--trace-loop`
 //! plays the trace again when it ends, each pass shifted by the last row's
 //! time. A fault the reader meets mid-run stops the command with the
@@ -12,12 +13,12 @@
 
 use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::echo;
-use lbsim::trace::{Skipped, TraceError, TraceOptions, TraceReader, TraceRow};
+use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceRow};
 use lbsim::Time;
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::BufReader;
-use std::path::PathBuf;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// A trace to replay, and how.
@@ -48,14 +49,24 @@ impl TraceReplay {
         })
     }
 
-    /// The trace's arrivals for one run, and where the run's outcome will
-    /// be told. Fails at once on a trace that cannot be opened or whose
-    /// header is wrong.
-    pub fn arrivals(&self) -> Result<(Replay, Rc<RefCell<Outcome>>), String> {
+    /// The trace's arrivals for one run of a scenario of `classes` request
+    /// classes, and where the run's outcome will be told. Fails at once on
+    /// a trace that cannot be opened or whose header is wrong.
+    pub fn arrivals(&self, classes: usize) -> Result<(Replay, Rc<RefCell<Outcome>>), String> {
+        let mut trace = self.clone();
+        let named = &mut trace.options.classes;
+        if named.len() > classes {
+            return Err(format!(
+                "--trace-classes names {} classes and the scenario has {classes} (class_shares): give it as many",
+                named.len()
+            ));
+        }
+        if named.is_empty() {
+            *named = (0..classes).map(|c| c.to_string()).collect();
+        }
         let outcome = Rc::new(RefCell::new(Outcome::default()));
-        let first = self.open()?;
-        let rows =
-            Rows { trace: self.clone(), reader: first, shift: 0, last: 0, outcome: Rc::clone(&outcome) };
+        let first = trace.open()?;
+        let rows = Rows { trace, reader: first, shift: 0, last: 0, outcome: Rc::clone(&outcome) };
         Ok((Box::new(rows), outcome))
     }
 
@@ -81,7 +92,13 @@ impl TraceReplay {
         let outcome = outcome.borrow();
         let shown = self.file.display();
         if let Some(error) = &outcome.error {
-            return Err(format!("{shown}: {error}"));
+            let hint = match error.fault {
+                Fault::UnknownClass if self.options.classes.is_empty() => {
+                    " (name the trace's classes with --trace-classes, in the order of the scenario's class_shares)"
+                }
+                _ => "",
+            };
+            return Err(format!("{shown}: {error}{hint}"));
         }
         Ok((outcome.skipped.total() > 0).then(|| format!("{shown}: {}", outcome.skipped)))
     }
@@ -94,6 +111,55 @@ impl TraceReplay {
             key: row.key.as_deref().map(key_number),
             class: class.map(|c| c as u8),
             service: row.service,
+        }
+    }
+}
+
+/// Writes a run's requests as a trace, a chunk at a time: the time each
+/// was created (seconds), its key, its class (as its index) and its
+/// service time at speed 1 (milliseconds), each to the nanosecond.
+pub struct Recorder {
+    path: PathBuf,
+    out: BufWriter<File>,
+    failed: Option<std::io::Error>,
+}
+
+impl Recorder {
+    pub fn create(path: &Path, scenario: &str) -> Result<Recorder, String> {
+        let file = File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut recorder = Recorder { path: path.to_path_buf(), out: BufWriter::new(file), failed: None };
+        recorder.put(format_args!("# recorded by lbsim from {scenario}\ntime_s,key,class,service_ms\n"));
+        Ok(recorder)
+    }
+
+    pub fn write(&mut self, arrivals: &[Arrival]) {
+        for a in arrivals {
+            let (key, class) = (a.key.unwrap_or_default(), a.class.unwrap_or_default());
+            let service = a.service.unwrap_or_default().0;
+            let (at, ms) = (a.at.0, service / 1_000_000);
+            self.put(format_args!(
+                "{}.{:09},{key},{class},{ms}.{:06}\n",
+                at / 1_000_000_000,
+                at % 1_000_000_000,
+                service % 1_000_000
+            ));
+        }
+    }
+
+    fn put(&mut self, text: std::fmt::Arguments) {
+        if self.failed.is_none() {
+            self.failed = self.out.write_fmt(text).err();
+        }
+    }
+
+    /// Flushes the file; says where it went, or why it could not.
+    pub fn finish(mut self) -> Result<String, String> {
+        if self.failed.is_none() {
+            self.failed = self.out.flush().err();
+        }
+        match self.failed {
+            Some(e) => Err(format!("cannot write {}: {e}", self.path.display())),
+            None => Ok(format!("wrote {}", self.path.display())),
         }
     }
 }

@@ -10,6 +10,7 @@ use super::parallel;
 use super::plot;
 use super::precision::Precision;
 use super::progress::{self, Progress};
+use super::replay::Recorder;
 use super::report;
 use super::trace;
 use lbsim::engine::Comparison;
@@ -88,9 +89,16 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
 /// `run`: one scenario, perhaps until a precision, perhaps writing CSV.
 fn single(run: &RunArgs) -> Result<(), String> {
     let scenario = load(run, &[])?;
+    let record = match &run.record_trace {
+        Some(path) => Some(Recorder::create(path, &run.scenario.name())?),
+        None => None,
+    };
     let mut watch =
-        Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()) };
+        Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()), record };
     let (sim, wall_s) = simulate_watching(&scenario, run.trace.as_ref(), &mut watch)?;
+    if let Some(record) = watch.record.take() {
+        output::note(format_args!("{}\n", record.finish()?))?;
+    }
     let summary = sim.summary();
     let precision = run.until_precision.map(|target| Precision::of(target, &summary));
     if let (Some(dir), Some(series)) = (&run.csv, &watch.series) {
@@ -224,11 +232,16 @@ fn compare(run: &RunArgs) -> Result<(), String> {
 struct Watch {
     until_precision: Option<f64>,
     series: Option<Vec<SamplePoint>>,
+    /// Where the run's requests are written as a trace, when asked.
+    record: Option<Recorder>,
 }
 
 impl Watch {
     /// Takes the series points newer than those kept; returns whether to stop.
-    fn look(&mut self, sim: &Simulation) -> bool {
+    fn look(&mut self, sim: &mut Simulation) -> bool {
+        if let Some(record) = &mut self.record {
+            record.write(&sim.take_recorded());
+        }
         if let Some(series) = &mut self.series {
             let last = series.last().map_or(f64::NEG_INFINITY, |p| p.time_ms);
             series.extend(sim.metrics().series.iter().filter(|p| p.time_ms > last));
@@ -250,7 +263,7 @@ pub(super) fn simulate_keeping_series(
     scenario: &Scenario,
     trace: Option<&TraceReplay>,
 ) -> Result<(Simulation, Vec<SamplePoint>), String> {
-    let mut watch = Watch { until_precision: None, series: Some(Vec::new()) };
+    let mut watch = Watch { until_precision: None, series: Some(Vec::new()), record: None };
     let (sim, _) = simulate_watching(scenario, trace, &mut watch)?;
     Ok((sim, watch.series.unwrap_or_default()))
 }
@@ -267,10 +280,13 @@ fn simulate_watching(
     let (mut sim, replayed) = match trace {
         None => (Simulation::new(scenario).map_err(|e| e.to_string())?, None),
         Some(trace) => {
-            let (arrivals, outcome) = trace.arrivals()?;
+            let (arrivals, outcome) = trace.arrivals(scenario.class_shares.len())?;
             (Simulation::replaying(scenario, arrivals).map_err(|e| e.to_string())?, Some((trace, outcome)))
         }
     };
+    if watch.record.is_some() {
+        sim.record_arrivals();
+    }
     let started = Instant::now();
     let end = Time::from_secs(scenario.duration_s);
     let progress = Progress::new(end.0, format!("of {} simulated s", scenario.duration_s));
@@ -278,7 +294,7 @@ fn simulate_watching(
     let chunks = 200u64.max(end.0.div_ceil(longest_step.0));
     for k in 1..=chunks {
         sim.advance_to(Time(end.0 / chunks * k).max(if k == chunks { end } else { Time::ZERO }), u64::MAX);
-        if watch.look(&sim) {
+        if watch.look(&mut sim) {
             break;
         }
         progress.set(sim.now().0);

@@ -38,6 +38,9 @@ pub(super) struct Arrivals {
     carry: f64,
     /// A trace replayed instead of the clock, and its arrival due next.
     replay: Option<(Replay, Option<Arrival>)>,
+    /// The requests created since the recording was last taken, when the
+    /// run's arrivals are recorded.
+    recorded: Option<Vec<Arrival>>,
 }
 
 impl Arrivals {
@@ -47,6 +50,10 @@ impl Arrivals {
 
     pub fn replays(&self) -> bool {
         self.replay.is_some()
+    }
+
+    pub fn records(&self) -> bool {
+        self.recorded.is_some()
     }
 }
 
@@ -65,6 +72,31 @@ impl Simulation {
         self.schedule_next_arrival();
         let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
         self.start_session(client, replayed);
+    }
+
+    /// From now on, keeps each request as it is created, with what it
+    /// brings (its key, class and service time at speed 1), for a trace of
+    /// the run: take them with [`Simulation::take_recorded`] often enough
+    /// to keep the memory they hold small.
+    pub fn record_arrivals(&mut self) {
+        self.arrivals.recorded.get_or_insert_with(Vec::new);
+    }
+
+    /// The requests created since the last call, in order of creation.
+    pub fn take_recorded(&mut self) -> Vec<Arrival> {
+        self.arrivals.recorded.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    #[cold]
+    pub(super) fn record_arrival(&mut self, id: u32) {
+        let Some(session) = self.sessions.get(id) else { return };
+        let r = &session.request;
+        let service = Time(libm::round(f64::from(r.demand)) as u64);
+        let arrival =
+            Arrival { at: self.now, key: self.key_carried(id), class: Some(r.class), service: Some(service) };
+        if let Some(recorded) = &mut self.arrivals.recorded {
+            recorded.push(arrival);
+        }
     }
 
     /// Schedules the first arrival: the clock's, or the trace's.

@@ -225,6 +225,15 @@ impl Simulation {
         self.features.fdb.is_some() && self.attempt_replied(id)
     }
 
+    /// Session `id`'s request was just created: a recording of the run's
+    /// arrivals keeps it.
+    #[inline]
+    pub(super) fn on_created(&mut self, id: u32) {
+        if self.arrivals.records() {
+            self.record_arrival(id);
+        }
+    }
+
     /// Session `id`'s request completed at its client: hedging counts it if
     /// it sent a copy.
     #[inline]

@@ -62,6 +62,7 @@ impl Simulation {
         if let Some(arrival) = arrival {
             self.features.keying.replay_key(id, arrival.key);
         }
+        self.on_created(id);
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
@@ -402,6 +403,7 @@ impl Simulation {
         let Some(session) = self.sessions.get_mut(id) else { return };
         session.next_request(self.now, demand);
         self.metrics.counts.created += 1;
+        self.on_created(id);
         if via_balancer {
             self.send_to_balancer(id);
             return;

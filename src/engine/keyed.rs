@@ -55,6 +55,12 @@ impl Simulation {
         if !self.choosers.reads_keys() {
             return None;
         }
+        self.key_carried(id)
+    }
+
+    /// The key session `id`'s current request carries, whether or not the
+    /// policy reads it.
+    pub(super) fn key_carried(&self, id: u32) -> Option<u64> {
         let session = self.sessions.get(id)?;
         let keying = &self.features.keying;
         let replayed = keying.replayed.get(id as usize).copied().flatten();
