@@ -3,6 +3,7 @@
 //! arrival already due is dropped) whenever the load changes. Spike
 //! demand: every client starts one session at time zero.
 
+use super::journal::Happening;
 use super::{Event, Simulation};
 use crate::rng::Draw;
 use crate::time::Time;
@@ -26,6 +27,8 @@ impl Simulation {
             self.schedule_next_arrival();
             let client = self.streams.arrivals.index(self.scenario.clients as usize) as u32;
             self.start_session(client);
+        } else if self.journal.is_some() {
+            self.note(Happening::ArrivalDropped);
         }
     }
 
