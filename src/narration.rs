@@ -83,16 +83,7 @@ impl Teller<'_> {
 
     /// What FoundationDB's balancers did in the step, in words.
     fn balancers_did(&self) -> Option<String> {
-        let actions = self.step.happened.iter().flat_map(|h| match h {
-            Happening::BalancerActed { actions } => actions.as_slice(),
-            _ => &[],
-        });
-        let phrases: Vec<String> = actions.map(|&action| action_words(action, self.step.time)).collect();
-        match phrases.as_slice() {
-            [] => None,
-            [one] => Some(one.clone()),
-            [most @ .., last] => Some(format!("{}, and {last}", most.join(", "))),
-        }
+        did_words(&self.step.happened, self.step.time)
     }
 
     fn text(&mut self, scenario: &Scenario) -> String {
@@ -171,11 +162,29 @@ impl Teller<'_> {
             Reply::Response => "a reply",
             Reply::Error => "an error",
         };
-        let did = self.balancers_did().unwrap_or_else(|| {
+        // Delivering the reply may complete the request, and the session's
+        // next request start under a balancer of its own.
+        let (now, happened) = (self.step.time, self.step.happened.as_slice());
+        let answered = happened.iter().position(|h| matches!(h, Happening::Completed { .. }));
+        let (before, after) = happened.split_at(answered.unwrap_or(happened.len()));
+        let did = did_words(before, now).unwrap_or_else(|| {
             "does nothing more: the request is answered, or its other attempt is still out".into()
         });
+        let next = match after {
+            [Happening::Completed { last: true, .. }, ..] => {
+                format!("; session {} is complete", request.session)
+            }
+            [Happening::Completed { last: false, .. }, rest @ ..] => {
+                let next = format!("; request {}/{} goes out", request.request + 1, request.length);
+                match did_words(rest, now) {
+                    Some(did) => format!("{next}, and its FoundationDB balancer {did}"),
+                    None => next,
+                }
+            }
+            _ => String::new(),
+        };
         format!(
-            "{}'s FoundationDB balancer hears {reply} from server {server} for {}: it {did}",
+            "{}'s FoundationDB balancer hears {reply} from server {server} for {}: it {did}{next}",
             chooser(request),
             words(request)
         )
@@ -472,6 +481,21 @@ fn counted(n: usize, what: &str) -> String {
 
 fn ended() -> String {
     "an event for a session that has already ended".into()
+}
+
+/// What FoundationDB's balancers did in `happened`, in words, at `now`;
+/// `None` when they did nothing.
+fn did_words(happened: &[Happening], now: Time) -> Option<String> {
+    let actions = happened.iter().flat_map(|h| match h {
+        Happening::BalancerActed { actions } => actions.as_slice(),
+        _ => &[],
+    });
+    let phrases: Vec<String> = actions.map(|&action| action_words(action, now)).collect();
+    match phrases.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        [most @ .., last] => Some(format!("{}, and {last}", most.join(", "))),
+    }
 }
 
 /// What a FoundationDB balancer does, in words, at `now` ("sends it to
