@@ -1,8 +1,8 @@
 //! How requests move: one handler per event.
 
 use super::events::Lane;
-use super::journal::{Happening, Reply};
-use super::session::{Fate, Session, Stage};
+use super::journal::Happening;
+use super::session::{Session, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::Pick;
@@ -344,13 +344,7 @@ impl Simulation {
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
         if self.journal.is_some() {
-            let reply = match (bounced, outcome) {
-                (true, _) => Reply::SentBack,
-                (false, Outcome::Ok) => Reply::Response,
-                (false, Outcome::Error(_)) => Reply::Error,
-            };
-            let attempt = self.sessions.get(id).is_some_and(|s| s.fate == Fate::Attempt);
-            self.note_request(id, |request| Happening::Heard { request, server, reply, attempt });
+            self.note_heard(id, server, bounced, outcome);
         }
         if !bounced {
             self.on_heard(chooser, server, outcome, round_trip);

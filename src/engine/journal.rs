@@ -6,7 +6,7 @@
 //! each point.
 
 use super::flow::SendBack;
-use super::session::Session;
+use super::session::{Fate, Session};
 use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
 use crate::metrics::FailureReason;
@@ -208,6 +208,19 @@ impl Simulation {
             let request = self.whose(id, session);
             self.note(what(request));
         }
+    }
+
+    /// Notes that the chooser of place `id` heard back from `server`: the
+    /// request sent back (`bounced`), or a response with `outcome`.
+    #[cold]
+    pub(super) fn note_heard(&mut self, id: u32, server: u32, bounced: bool, outcome: Outcome) {
+        let reply = match (bounced, outcome) {
+            (true, _) => Reply::SentBack,
+            (false, Outcome::Ok) => Reply::Response,
+            (false, Outcome::Error(_)) => Reply::Error,
+        };
+        let attempt = self.sessions.get(id).is_some_and(|s| s.fate == Fate::Attempt);
+        self.note_request(id, |request| Happening::Heard { request, server, reply, attempt });
     }
 
     fn whose(&self, place: u32, session: &Session) -> Whose {
