@@ -72,9 +72,17 @@ impl Teller<'_> {
         })
     }
 
-    /// The place of the event's own request ended, its race lost: at which server.
+    /// The place of the event's own request ended, its race lost (rather
+    /// than a copy dropped): at which server.
     fn lost_race(&self) -> Option<(Whose, u32)> {
         let place = self.step.event.session()?;
+        let dropped = self.find(|h| match h {
+            Happening::CopyDropped { request, .. } if request.place == place => Some(()),
+            _ => None,
+        });
+        if dropped.is_some() {
+            return None;
+        }
         self.find(|h| match h {
             Happening::Discarded { request, server } if request.place == place => Some((*request, *server)),
             _ => None,
@@ -94,7 +102,7 @@ impl Teller<'_> {
         }) {
             return self.attempt_heard(&request, server, reply);
         }
-        if let Some((request, server)) = self.lost_race().filter(|_| !self.refused_a_copy()) {
+        if let Some((request, server)) = self.lost_race() {
             self.involve(&request, Some(server));
             return format!("a copy of {} that lost its race ends at server {server}", words(&request));
         }
@@ -533,6 +541,13 @@ mod tests {
     use super::step_told;
     use crate::{Scenario, Simulation};
 
+    /// Asserts that some step says each of `phrases`.
+    fn says(texts: &[String], phrases: &[&str]) {
+        for words in phrases {
+            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
+        }
+    }
+
     #[test]
     fn each_step_is_one_event_told_in_words() {
         let mut scenario = Scenario::default();
@@ -546,18 +561,19 @@ mod tests {
             assert!(!told.text.is_empty());
             texts.push(told.text);
         }
-        for words in [
-            "starts at client",
-            "and takes a free slot",
-            "and joins its queue",
-            "is sent back by server",
-            "which sends it to server",
-            "the response heads back to the client",
-            "and sends request 2/10",
-            "a point is added to the live charts",
-        ] {
-            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
-        }
+        says(
+            &texts,
+            &[
+                "starts at client",
+                "and takes a free slot",
+                "and joins its queue",
+                "is sent back by server",
+                "which sends it to server",
+                "the response heads back to the client",
+                "and sends request 2/10",
+                "a point is added to the live charts",
+            ],
+        );
         assert!(sim.books().balanced());
     }
 
@@ -568,17 +584,42 @@ mod tests {
         scenario.set_many([("servers", "3"), ("failures", failures), ("retry_backoff_ms", "1")]).unwrap();
         let mut sim = Simulation::new(&scenario).unwrap();
         let texts: Vec<String> = (0..5_000).map(|_| step_told(&mut sim).unwrap().text).collect();
-        for words in [
-            "server 0 fails: down",
-            "is down and refuses",
-            "an error heads back to the client",
-            "hears an error from server",
-            "it retries after a backoff",
-            "is placed again",
-            "server 2 is healthy",
-        ] {
-            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
-        }
+        says(
+            &texts,
+            &[
+                "server 0 fails: down",
+                "is down and refuses",
+                "an error heads back to the client",
+                "hears an error from server",
+                "it retries after a backoff",
+                "is placed again",
+                "server 2 is healthy",
+            ],
+        );
+    }
+
+    #[test]
+    fn hedges_and_their_races_are_told() {
+        let mut scenario = Scenario::default();
+        let pairs = [
+            ("hedge_after_ms", "5"),
+            ("queue_timeout_ms", "30"),
+            ("failures", "0.2s:down:1:for=0.5s"),
+            ("balancers", "2"),
+        ];
+        scenario.set_many(pairs).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let texts: Vec<String> = (0..40_000).map(|_| step_told(&mut sim).unwrap().text).collect();
+        says(
+            &texts,
+            &[
+                "ms and sends a copy to server",
+                "which the response already on its way cancels",
+                "that lost its race ends at server",
+                "the copy is dropped",
+                "passes balancer",
+            ],
+        );
     }
 
     #[test]
@@ -604,19 +645,20 @@ mod tests {
             }
             assert!(sim.books().balanced(), "{:?}", sim.books());
         }
-        for words in [
-            "; its FoundationDB balancer sends it to server",
-            "a second request goes out after",
-            "FoundationDB balancer hears a reply from server",
-            ": it gives the client server",
-            "FoundationDB balancer hears an error from server",
-            "a FoundationDB balancer's timer is due: it sends it to server",
-            "waits up to",
-            "fails the request with all_alternatives_failed",
-            "waits for a server to come back up",
-            "backs off for",
-        ] {
-            assert!(texts.iter().any(|t| t.contains(words)), "no step says `{words}`");
-        }
+        says(
+            &texts,
+            &[
+                "; its FoundationDB balancer sends it to server",
+                "a second request goes out after",
+                "FoundationDB balancer hears a reply from server",
+                ": it gives the client server",
+                "FoundationDB balancer hears an error from server",
+                "a FoundationDB balancer's timer is due: it sends it to server",
+                "waits up to",
+                "fails the request with all_alternatives_failed",
+                "waits for a server to come back up",
+                "backs off for",
+            ],
+        );
     }
 }
