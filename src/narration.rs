@@ -319,13 +319,18 @@ impl Teller<'_> {
     }
 
     fn service_done(&mut self) -> String {
-        let ended = self.find(|h| match h {
+        let service = self.find(|h| match h {
             Happening::ServiceEnded { request, server, outcome } => Some((*request, *server, *outcome)),
             _ => None,
         });
-        let Some((request, server, outcome)) = ended else {
-            return "a service end is void: its server crashed, and the request went back to be placed again"
-                .into();
+        let Some((request, server, outcome)) = service else {
+            return match self.step.happened.first() {
+                Some(Happening::ServiceVoided { .. }) => {
+                    "a service end is void: its server crashed, and the request went back to be placed again"
+                        .into()
+                }
+                _ => ended(),
+            };
         };
         self.involve(&request, Some(server));
         let next_starts = self.find(|h| match h {

@@ -65,11 +65,11 @@ fn explained(step: &Step) -> bool {
         Event::SessionArrival { .. } | Event::ClientStarts { .. } => has(step, |h| {
             matches!(h, Happening::SessionStarted { .. } | Happening::ArrivalDropped | Happening::Halted)
         }),
-        Event::ServiceDone { .. } => {
-            has(step, |h| matches!(h, Happening::ServiceEnded { .. } | Happening::Discarded { .. }) && own(h))
-                // A crash took the request with its server.
-                || step.happened.is_empty()
-        }
+        Event::ServiceDone { .. } => has(step, |h| match h {
+            Happening::ServiceEnded { .. } | Happening::Discarded { .. } => own(h),
+            Happening::ServiceVoided { place: voided } => Some(*voided) == place,
+            _ => false,
+        }),
         Event::ArriveAtServer { .. }
         | Event::ArriveAtBalancer { .. }
         | Event::BounceArrives { .. }

@@ -188,6 +188,9 @@ impl Simulation {
     #[inline]
     pub(super) fn service_end_void(&mut self, id: u32) -> bool {
         if self.features.membership.voids(id, self.now) {
+            if self.journal.is_some() {
+                self.note(Happening::ServiceVoided { place: id });
+            }
             return true;
         }
         if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Cancelled) {

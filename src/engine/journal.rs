@@ -98,6 +98,11 @@ pub enum Happening {
         server: u32,
         outcome: Outcome,
     },
+    /// The service due to end at session place `place` ended when its
+    /// server crashed, which sent the request back.
+    ServiceVoided {
+        place: u32,
+    },
     /// The chooser, with no answer after `waited`, sends a copy; or it
     /// would, but the response is a hop away and cancels it en route.
     Hedged {
