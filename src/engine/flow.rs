@@ -191,6 +191,9 @@ impl Simulation {
     }
 
     fn start_service(&mut self, id: u32, server: usize) {
+        if self.journal.is_some() {
+            self.note_service_started(id, server as u32);
+        }
         let cut_short = self.service_cut_short(id, server);
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
@@ -202,10 +205,6 @@ impl Simulation {
         self.servers[server].busy += 1;
         self.metrics.on_service_start(self.now, server, queue_time, request.class);
         self.events.push(self.now + duration, Event::ServiceDone { session: id });
-        if self.journal.is_some() {
-            let (server, queued) = (server as u32, queue_time);
-            self.note_request(id, |request| Happening::ServiceStarted { request, server, queued });
-        }
     }
 
     /// Sends back every request at the front of a level of `server`'s queue

@@ -228,6 +228,13 @@ impl Simulation {
         self.note_request(id, |request| Happening::Heard { request, server, reply, attempt });
     }
 
+    /// Notes that place `id`'s request takes a slot of `server`.
+    #[cold]
+    pub(super) fn note_service_started(&mut self, id: u32, server: u32) {
+        let queued = self.sessions.get(id).map_or(Time::ZERO, |s| s.request.queue_time(self.now));
+        self.note_request(id, |request| Happening::ServiceStarted { request, server, queued });
+    }
+
     fn whose(&self, place: u32, session: &Session) -> Whose {
         let length = self.lengths.of(session.number);
         Whose {
