@@ -24,6 +24,7 @@ pub mod export;
 pub mod fdb;
 pub mod keys;
 pub mod metrics;
+pub mod narration;
 pub mod policy;
 pub mod presets;
 pub mod rng;

@@ -8,6 +8,7 @@
 //! says. The trace is read one arrival ahead, so a long one takes no
 //! more memory than a short one.
 
+use super::journal::Happening;
 use super::{Event, Simulation};
 use crate::rng::Draw;
 use crate::time::Time;
@@ -63,6 +64,9 @@ impl Simulation {
     /// scheduled.
     pub(super) fn session_arrives(&mut self, generation: u32) {
         if generation != self.arrivals.generation {
+            if self.journal.is_some() {
+                self.note(Happening::ArrivalDropped);
+            }
             return;
         }
         let replayed = match &mut self.arrivals.replay {

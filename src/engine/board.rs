@@ -3,6 +3,7 @@
 //! (`staleness_ms`). Each refresh schedules the next; a change of period
 //! starts a new generation, so that the refresh already due is dropped.
 
+use super::journal::Happening;
 use super::{Event, Simulation};
 use crate::policy::{Board, Load};
 
@@ -41,8 +42,12 @@ impl Simulation {
     /// A refresh of `generation` is due: if it is current, the board is
     /// copied from the servers.
     pub(super) fn board_refresh_due(&mut self, generation: u32) {
-        if self.board.is_current(generation) {
+        let current = self.board.is_current(generation);
+        if current {
             self.refresh_board();
+        }
+        if self.journal.is_some() {
+            self.note(Happening::BoardRefreshed { current });
         }
     }
 

@@ -15,6 +15,7 @@
 //! a server that fails fast looks lightly loaded to both (the black hole
 //! that outlier ejection cures, see `chooser/ejection.rs`).
 
+use super::journal::Happening;
 use super::session::Fate;
 use super::{Event, Simulation};
 use crate::rng::Draw;
@@ -223,6 +224,12 @@ impl Simulation {
             Some(failure) => self.start_failure(due.server as usize, failure, due.for_s),
             None => self.end_failure(due.server as usize),
         }
+        if self.journal.is_some() {
+            self.note(match due.failure {
+                Some(failure) => Happening::FailureStarted { server: due.server, failure },
+                None => Happening::Recovered { server: due.server },
+            });
+        }
     }
 
     fn start_failure(&mut self, server: usize, failure: Failure, for_s: Option<f64>) {
@@ -301,6 +308,14 @@ impl Simulation {
     /// A failure's end, or a flapping server's turn, may be due (stale
     /// unless one of them is due now).
     pub(super) fn failure_turn(&mut self, server: usize) {
+        self.turn_failure(server);
+        if self.journal.is_some() {
+            let failing = self.features.faults.of(server);
+            self.note(Happening::FailureTurned { server: server as u32, failing });
+        }
+    }
+
+    fn turn_failure(&mut self, server: usize) {
         let Some(active) = self.features.faults.active[server].as_mut() else { return };
         if active.ends == self.now {
             self.end_failure(server);

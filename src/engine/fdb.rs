@@ -32,6 +32,7 @@
 //! `cross_dc_delay_ms`); under `dc_order = "local-first"` a balancer's
 //! alternatives put its own datacenter's servers first, as the nearest.
 
+use super::journal::Happening;
 use super::session::{Fate, Request, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
@@ -100,8 +101,6 @@ pub struct FdbRouting {
     /// are reused.
     timers: Vec<Option<(Tag, Timer)>>,
     free_timers: Vec<u32>,
-    /// While an event is narrated, what the balancers did in it.
-    did: Option<Vec<Action>>,
     curve: PenaltyCurve,
 }
 
@@ -118,7 +117,6 @@ impl FdbRouting {
             waiting: Vec::new(),
             timers: Vec::new(),
             free_timers: Vec::new(),
-            did: None,
             curve: PenaltyCurve { target: 3.0 * slots, spring: slots },
         }
     }
@@ -190,48 +188,6 @@ impl FdbRouting {
     }
 }
 
-impl Simulation {
-    /// Starts (`true`) or stops keeping what the balancers do, while an
-    /// event is narrated.
-    pub(super) fn keep_what_balancers_do(&mut self, keep: bool) {
-        if self.scenario.policy.is_fdb() || self.features.fdb.is_some() {
-            self.fdb_routing().did = keep.then(Vec::new);
-        }
-    }
-
-    /// What the balancers did in the last event, in words ("sends it to
-    /// server 3, and a second request after 12.5 ms if no reply has come"),
-    /// for the narration; `None` when they did nothing.
-    pub(super) fn balancers_did(&self) -> Option<String> {
-        let did = self.features.fdb.as_deref()?.did.as_ref()?;
-        let now = self.now;
-        let phrases: Vec<String> = did
-            .iter()
-            .map(|action| match *action {
-                Action::Send { server } => format!("sends it to server {server}"),
-                Action::Backoff { until } => format!("backs off for {:.1} ms", (until - now).as_ms()),
-                Action::Wait { until: Time::NEVER } => "waits for a server to come back up".to_string(),
-                Action::Wait { until } => {
-                    format!("waits up to {:.1} ms for a server to come back up", (until - now).as_ms())
-                }
-                Action::SecondRequestAt { at } => {
-                    format!(
-                        "a second request goes out after {:.1} ms if no reply has come",
-                        (at - now).as_ms()
-                    )
-                }
-                Action::Deliver { server } => format!("gives the client server {server}'s reply"),
-                Action::Fail(kind) => format!("fails the request with {}", kind.name()),
-            })
-            .collect();
-        match phrases.as_slice() {
-            [] => None,
-            [one] => Some(one.clone()),
-            [most @ .., last] => Some(format!("{}, and {last}", most.join(", "))),
-        }
-    }
-}
-
 /// The error a failed request ends with, in the engine's terms.
 fn failure_reason(kind: fdb::ErrorKind) -> FailureReason {
     match kind {
@@ -287,8 +243,8 @@ impl Simulation {
     }
 
     fn carry_out(&mut self, tag: Tag, actions: Vec<Action>) {
-        if let Some(did) = &mut self.fdb_routing().did {
-            did.extend_from_slice(&actions);
+        if self.journal.is_some() && !actions.is_empty() {
+            self.note(Happening::BalancerActed { actions: actions.clone() });
         }
         for action in actions {
             match action {

@@ -17,6 +17,7 @@ use super::ejection::ErrorRuns;
 use super::failures::Faults;
 use super::fdb::FdbRouting;
 use super::hedge::Hedges;
+use super::journal::Happening;
 use super::keyed::Keying;
 use super::membership::Membership;
 use super::session::Fate;
@@ -67,6 +68,9 @@ impl Simulation {
             Event::SpeedChange { change } => {
                 if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
                     self.servers[change.server as usize].speed = change.speed;
+                    if self.journal.is_some() {
+                        self.note(Happening::SpeedChanged { server: change.server, speed: change.speed });
+                    }
                 }
             }
             Event::MembershipChange { change } => self.scheduled_change(change),
@@ -150,6 +154,9 @@ impl Simulation {
         if !(self.features.faults.any() && self.features.faults.refuses(server)) {
             return false;
         }
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::Refused { request, server: server as u32 });
+        }
         self.refuse(id, server);
         true
     }
@@ -181,6 +188,9 @@ impl Simulation {
     #[inline]
     pub(super) fn service_end_void(&mut self, id: u32) -> bool {
         if self.features.membership.voids(id, self.now) {
+            if self.journal.is_some() {
+                self.note(Happening::ServiceVoided { place: id });
+            }
             return true;
         }
         if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Cancelled) {

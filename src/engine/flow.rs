@@ -2,6 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
+use super::journal::Happening;
 use super::session::{Session, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
@@ -32,6 +33,9 @@ impl Simulation {
             Event::ResponseAtClient { session } => self.response_at_client(session),
             Event::BoardRefresh { generation } => self.board_refresh_due(generation),
             Event::Sample => {
+                if self.journal.is_some() {
+                    self.note(Happening::Sampled);
+                }
                 let servers = self.servers.iter().map(|s| (s.busy, s.queued(), s.speed));
                 self.metrics.sample(self.now, servers);
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
@@ -45,6 +49,9 @@ impl Simulation {
     pub(super) fn start_session(&mut self, client: u32, arrival: Option<Arrival>) {
         if self.sessions.live() >= MAX_IN_FLIGHT {
             self.halt = Some(Halt::TooManyInFlight { at: self.now });
+            if self.journal.is_some() {
+                self.note(Happening::Halted);
+            }
             return;
         }
         let number = self.metrics.counts.sessions_started as u32;
@@ -63,6 +70,9 @@ impl Simulation {
             self.features.keying.replay_key(id, arrival.key);
         }
         self.on_created(id);
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::SessionStarted { request });
+        }
         if balancer.is_some() {
             self.send_to_balancer(id);
         } else {
@@ -132,6 +142,9 @@ impl Simulation {
         session.request.server = server;
         session.request.travel(Stage::ToServer, departs, departs + delay + extra.unwrap_or_default());
         self.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { session: id });
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::Sent { request, server });
+        }
         self.on_sent(id);
     }
 
@@ -139,6 +152,9 @@ impl Simulation {
         let Some(session) = self.sessions.get(id) else { return };
         let Some(balancer) = session.balancer() else { return };
         let chooser = self.choosers.member(balancer, session.request.class);
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::ReachedBalancer { request });
+        }
         self.place(id, chooser, avoid);
     }
 
@@ -167,6 +183,10 @@ impl Simulation {
         request.queued_at(self.now);
         let level = self.work.level(request.class);
         self.servers[server].queue.push(level, id);
+        if self.journal.is_some() {
+            let waiting = self.servers[server].queued();
+            self.note_request(id, |request| Happening::Queued { request, server: server as u32, waiting });
+        }
         if let Some(timeout) = self.timing.queue_timeout {
             if self.servers[server].timeout_due().is_none() {
                 self.arm_queue_timeout(server, self.now + timeout);
@@ -181,6 +201,9 @@ impl Simulation {
     }
 
     fn start_service(&mut self, id: u32, server: usize) {
+        if self.journal.is_some() {
+            self.note_service_started(id, server as u32);
+        }
         let cut_short = self.service_cut_short(id, server);
         let Some(session) = self.sessions.get_mut(id) else { return };
         let request = &mut session.request;
@@ -236,6 +259,11 @@ impl Simulation {
         if self.dropped_instead_of_sent_back(id) {
             return false;
         }
+        if self.journal.is_some() {
+            let waited = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.departs);
+            let server = server as u32;
+            self.note_request(id, |request| Happening::SentBack { request, server, why, waited });
+        }
         let load = self.servers[server].load();
         let Some(session) = self.sessions.get_mut(id) else { return false };
         let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
@@ -258,7 +286,12 @@ impl Simulation {
         if self.service_end_void(id) {
             return;
         }
-        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
+        let Some(session) = self.sessions.get(id) else { return };
+        let (server, outcome) = (session.request.server, session.outcome);
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::ServiceEnded { request, server, outcome });
+        }
+        let server = server as usize;
         self.free_slot(server);
         if self.ended_after_service(id) {
             return;
@@ -319,6 +352,9 @@ impl Simulation {
         let (server, outcome, bounced) = (r.server, session.outcome, r.stage == Stage::Bounced);
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
+        if self.journal.is_some() {
+            self.note_heard(id, server, bounced, outcome);
+        }
         if !bounced {
             self.on_heard(chooser, server, outcome, round_trip);
         }
@@ -341,6 +377,9 @@ impl Simulation {
     /// Session `id`'s request ends its session, failed for `reason`.
     pub(super) fn fail(&mut self, id: u32, reason: FailureReason) {
         let latency = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::Failed { request, reason });
+        }
         self.end_place(id);
         self.metrics.on_failure(self.now, reason, latency);
     }
@@ -358,6 +397,9 @@ impl Simulation {
 
     /// Session `id`'s response goes on from its balancer to its client.
     pub(super) fn forward_to_client(&mut self, id: u32) {
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::Forwarded { request });
+        }
         let Some(session) = self.sessions.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
@@ -391,6 +433,10 @@ impl Simulation {
         let (number, remaining) = (session.number, session.remaining);
         let (retries, class) = (session.request.retries, session.request.class);
         let latency = self.now - session.request.created;
+        if self.journal.is_some() {
+            let last = remaining == 0;
+            self.note_request(id, |request| Happening::Completed { request, latency, last });
+        }
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         self.on_completed(id, (number, remaining));
         if remaining == 0 {

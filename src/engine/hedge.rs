@@ -15,6 +15,7 @@
 //! copy wins, its place becomes the session's and the original's loses.
 //! Service time spent on losers is wasted work, counted in the summary.
 
+use super::journal::Happening;
 use super::session::{Fate, Request, Stage};
 use super::{Event, Simulation, MAX_IN_FLIGHT};
 use crate::rng::Draw;
@@ -210,6 +211,7 @@ impl Simulation {
                 self.metrics.on_hedge(self.now);
                 self.metrics.counts.discarded += 1;
                 self.features.hedges.sent_copy_for(id, key);
+                self.note_hedged(id, true);
                 return;
             }
             _ => return,
@@ -231,8 +233,18 @@ impl Simulation {
         self.features.hedges.sent_copy_for(id, key);
         self.features.hedges.sent_copy_for(copy_id, key);
         self.metrics.on_hedge(self.now);
+        self.note_hedged(id, false);
         let position = self.pick_other(chooser, avoid);
         self.send_to_server(copy_id, chooser, position);
+    }
+
+    /// Notes in the journal, if one is kept, that place `id`'s chooser
+    /// hedged it.
+    fn note_hedged(&mut self, id: u32, cancelled_en_route: bool) {
+        if self.journal.is_some() {
+            let waited = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
+            self.note_request(id, |request| Happening::Hedged { request, waited, cancelled_en_route });
+        }
     }
 
     /// The chooser's policy's pick avoiding `avoid`; a policy that ignores
@@ -291,6 +303,10 @@ impl Simulation {
     /// races no more.
     #[cold]
     pub(super) fn drop_copy(&mut self, id: u32) {
+        if self.journal.is_some() {
+            let server = self.sessions.get(id).map_or(0, |s| s.request.server);
+            self.note_request(id, |request| Happening::CopyDropped { request, server });
+        }
         let twin = self.features.hedges.unlink(id).and_then(|twin| self.sessions.get_mut(twin));
         if let Some(original) = twin {
             original.fate = Fate::Answers;
@@ -305,6 +321,10 @@ impl Simulation {
     /// A copy that answers for no one ends.
     #[cold]
     pub(super) fn discard(&mut self, id: u32) {
+        if self.journal.is_some() {
+            let server = self.sessions.get(id).map_or(0, |s| s.request.server);
+            self.note_request(id, |request| Happening::Discarded { request, server });
+        }
         self.sessions.remove(id);
         self.metrics.counts.discarded += 1;
     }

@@ -15,6 +15,7 @@
 //! server's keys, or the newcomer's 1/N), and, under a lagging table, the
 //! requests its choosers sent elsewhere than the current version says.
 
+use super::journal::Happening;
 use super::session::{Fate, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
@@ -281,11 +282,6 @@ impl Simulation {
         reports
     }
 
-    /// How many membership changes have applied so far.
-    pub(super) fn changes_made(&self) -> usize {
-        self.features.membership.reports.len()
-    }
-
     /// Requests sent, so far, to another server than the current version
     /// of the chooser's mapping table names (while its copy lagged).
     pub fn misrouted(&self) -> u64 {
@@ -329,8 +325,13 @@ impl Simulation {
     /// The scenario's `change`th scheduled change is due: it applies unless
     /// a live change has since made it impossible (then it is dropped).
     pub(super) fn scheduled_change(&mut self, change: u32) {
-        if let Some(scheduled) = self.scenario.membership.get(change as usize) {
-            let _ = self.change_membership(scheduled.change);
+        let Some(&Scheduled { change, .. }) = self.scenario.membership.get(change as usize) else { return };
+        let made = self.change_membership(change);
+        if self.journal.is_some() {
+            self.note(match made {
+                Ok(server) => Happening::MembershipChanged { change, server },
+                Err(_) => Happening::ChangeDropped { change },
+            });
         }
     }
 
@@ -493,17 +494,5 @@ impl Simulation {
         for (change, due) in self.scenario.membership.iter().enumerate() {
             self.events.push(Time::from_secs(due.at_s), Event::MembershipChange { change: change as u32 });
         }
-    }
-}
-
-/// The schedule's text for one change, for narration.
-pub fn describe(change: Change) -> String {
-    match change {
-        Change::Add => "a server is added".into(),
-        Change::Remove(s) => {
-            format!("server {s} is removed: it finishes what it holds and takes nothing new")
-        }
-        Change::Crash(s) => format!("server {s} crashes: what it held goes back to be placed again"),
-        Change::Restore(s) => format!("server {s} is restored"),
     }
 }

@@ -22,13 +22,13 @@ mod features;
 mod flow;
 mod hedge;
 mod huge_pages;
+mod journal;
 mod keyed;
 mod lengths;
 mod live;
 mod membership;
 #[cfg(test)]
 mod membership_tests;
-mod narrate;
 mod prefetch;
 mod queue;
 mod retries;
@@ -46,8 +46,9 @@ pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
+pub use flow::SendBack;
+pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
-pub use narrate::Told;
 pub use session::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary};
@@ -98,6 +99,8 @@ pub struct Simulation {
     capacity_per_sec: f64,
     timing: Timing,
     metrics: Metrics,
+    /// While a step is journaled, what happened in it (see `journal.rs`).
+    journal: Option<Vec<journal::Happening>>,
     /// How many events the simulation had scheduled once its membership
     /// and failure schedules were: those of them due when a live change
     /// would apply come before the schedule's entry for it in the run
@@ -273,6 +276,7 @@ impl Simulation {
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
+            journal: None,
             scheduled_at_build: 0,
             events_processed: 0,
             trace_hash: 0xcbf2_9ce4_8422_2325,

@@ -5,6 +5,7 @@
 //! `retry_backoff_ms` · 2^(k-1)). The wait is drawn from the request's own
 //! random stream, so a backoff shifts no other draw.
 
+use super::journal::Happening;
 use super::session::{Fate, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::metrics::FailureReason;
@@ -39,6 +40,9 @@ impl Simulation {
         let wait = Time(libm::floor(draws.unit() * ceiling) as u64);
         session.request.travel(Stage::BackingOff, self.now, self.now + wait);
         self.events.push(self.now + wait, Event::RetryDue { session: id });
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::BackingOff { request, wait });
+        }
     }
 
     fn place_again(&mut self, id: u32, chooser: usize, server: u32) {

@@ -4,7 +4,8 @@
 //! until the simulation plays again.
 
 use super::dom::{self, Ids};
-use lbsim::engine::{Hop, Told};
+use lbsim::engine::Hop;
+use lbsim::narration::Told;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};

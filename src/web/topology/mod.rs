@@ -18,7 +18,8 @@ mod tiers;
 use super::surface::Surface;
 use super::theme::Palette;
 use layout::{Layout, Rect};
-use lbsim::engine::{Decision, KeyMoves, Told};
+use lbsim::engine::{Decision, KeyMoves};
+use lbsim::narration::Told;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 

@@ -25,6 +25,7 @@ use super::recording::{self, Clip, Progress, Scene};
 use super::share;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
+use lbsim::narration;
 use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
@@ -479,7 +480,7 @@ impl View {
     /// and highlights what it involved. The twin follows to the same time.
     pub fn step(&mut self) {
         self.set_playing(false);
-        match self.sim.step_told() {
+        match narration::step_told(&mut self.sim) {
             Some(told) => self.parts.event_log.push(told),
             None => {
                 let why =
