@@ -5,10 +5,14 @@
 //! in which any request failed (its retry budget spent) does not meet the
 //! objective, whatever the p99 of those served.
 //!
+//! The requests are the scenario's own, at the probe's load, or a trace's
+//! ([`Search::replaying`]), replayed at the speed that offers that load.
+//!
 //! A [`Search`] runs in steps of a bounded number of events, so the browser
 //! can spread it over animation frames; the command line runs each to its
 //! end, one policy per core.
 
+use crate::engine::Replay;
 use crate::metrics::Interval;
 use crate::{Scenario, Simulation, Time};
 use serde::Serialize;
@@ -87,11 +91,16 @@ struct Running {
     longer: bool,
 }
 
+/// A probe's requests at a load, when they are not the scenario's own: a
+/// trace replayed at the speed that offers that load.
+pub type ArrivalsAt = Box<dyn FnMut(f64) -> Result<Replay, String>>;
+
 /// One policy's search for its capacity, run a step at a time.
 pub struct Search {
     policy: String,
     base: Scenario,
     objective: Objective,
+    arrivals: Option<ArrivalsAt>,
     phase: Phase,
     running: Option<Running>,
     probes: Vec<Probe>,
@@ -99,8 +108,24 @@ pub struct Search {
 
 impl Search {
     pub fn new(policy: String, base: Scenario, objective: Objective) -> Search {
+        Search::starting(policy, base, objective, None)
+    }
+
+    /// A search whose probes replay `arrivals` at each load instead of the
+    /// scenario's own arrivals.
+    pub fn replaying(policy: String, base: Scenario, objective: Objective, arrivals: ArrivalsAt) -> Search {
+        Search::starting(policy, base, objective, Some(arrivals))
+    }
+
+    fn starting(
+        policy: String,
+        base: Scenario,
+        objective: Objective,
+        arrivals: Option<ArrivalsAt>,
+    ) -> Search {
+        let phase = Phase::Lowest;
         let mut search =
-            Search { policy, base, objective, phase: Phase::Lowest, running: None, probes: Vec::new() };
+            Search { policy, base, objective, arrivals, phase, running: None, probes: Vec::new() };
         search.start_probe(LOWEST, false);
         search
     }
@@ -151,7 +176,12 @@ impl Search {
             scenario.warmup_s *= 4.0;
             scenario.duration_s *= 4.0;
         }
-        self.running = match Simulation::new(&scenario) {
+        let built = match &mut self.arrivals {
+            None => Simulation::new(&scenario).map_err(|e| e.to_string()),
+            Some(at) => at(load)
+                .and_then(|replay| Simulation::replaying(&scenario, replay).map_err(|e| e.to_string())),
+        };
+        self.running = match built {
             Ok(sim) => Some(Running { sim, until: Time::from_secs(scenario.duration_s), longer }),
             Err(_) => {
                 self.probes.push(Probe { load, p99_ms: None, simulated_s: 0.0, halted: false, holds: false });

@@ -402,7 +402,7 @@ fn a_replay_stops_at_a_bad_row_with_its_message() {
             vec!["run", "default", "--trace", file.path(), "--trace-speed", "0"],
             "--trace-speed takes a number",
         ),
-        (vec!["capacity", "default", "--slo", "p99=50", "--trace", file.path()], "not capacity"),
+        (vec!["keys", "default", "--trace", file.path()], "not keys"),
         (vec!["run", "default", "--trace", file.path(), "--set", "session_length=5"], "session_length = 1"),
     ] {
         let out = lbsim(&args);
@@ -437,4 +437,50 @@ fn a_recorded_run_replays_to_the_same_run() {
     let text = std::fs::read(recording.path()).unwrap();
     let rows = TraceReader::new(&text[..], TraceOptions::default()).unwrap().map(Result::unwrap).count();
     assert_eq!(rows as u64, sessions["counts"]["created"].as_u64().unwrap());
+}
+
+#[test]
+fn capacity_on_a_trace_searches_over_its_speed() {
+    // One server of one slot; a request every 20 ms, each served in 40 ms.
+    // The trace's rate is its 200 requests over its 3.98 s span, so at
+    // speed 1 it offers load 200 / 3.98 × 0.04 s, about 2.01. Load x is
+    // then speed x / 2.01, and with requests evenly spaced none waits while
+    // the gaps are longer than the service time, as they still are at load
+    // 1: the capacity is all of it, at speed 1 / 2.01, 25 requests a second.
+    // (Taking the load for the speed would start queues at load 0.5.) No
+    // handshakes: a cold connection would hold a request back and bunch it
+    // with the next.
+    let mut text = String::from("time_ms,service_ms\n");
+    for i in 0..200 {
+        text += &format!("{},40\n", i * 20);
+    }
+    let file = TempFile::new("even.csv", text.as_bytes());
+    let out = lbsim(&[
+        "capacity",
+        "default",
+        "--slo",
+        "p99=1",
+        "--trace",
+        file.path(),
+        "--set",
+        "servers=1",
+        "--set",
+        "slots=1",
+        "--set",
+        "handshake_round_trips=0",
+        "--duration",
+        "20",
+        "--warmup",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_speed_1 = 200.0 / 3.98 * 0.04;
+    let figure = |value: &serde_json::Value| value.as_f64().unwrap();
+    assert!((figure(&json["trace"]["load_at_speed_1"]) - at_speed_1).abs() < 1e-9, "{json}");
+    assert_eq!(json["outcomes"][0]["capacity"], 1.0);
+    assert!((figure(&json["trace"]["speed_at_capacity"][0]) - 1.0 / at_speed_1).abs() < 1e-9, "{json}");
+    let rate = figure(&json["outcomes"][0]["requests_per_sec"]);
+    assert!((rate - 25.0).abs() < 1e-9, "{rate}");
 }

@@ -24,8 +24,9 @@ usage:
                 --until-precision stops once the p99 queue time's 95% interval is within P% of it, over
                 at least 10 batches of 100 requests each (duration_s stays the limit); --csv writes the series and per-server CSV files to DIR;
                 --record-trace writes every request the run creates to FILE as a trace (time_s,key,class,service_ms)
-                run, compare, sweep and plot take [--trace FILE] [--trace-speed K] [--trace-loop] and the trace options of
-                lbsim trace: the trace's requests arrive instead of the scenario's, each a session of one (docs/traces.md)
+                run, compare, sweep, plot and capacity take [--trace FILE] [--trace-speed K] [--trace-loop] and the trace
+                options of lbsim trace: the trace's requests arrive instead of the scenario's, each a session of one
+                (capacity searches over the trace's speed; docs/traces.md)
   lbsim sweep SCENARIO --set key=v1,v2,... [--set key=v1,v2,...]... [--set key=value]... [--seed N | --seeds 1-50]
                 [--shard I/N] [--duration D] [--warmup D] [--json]
                 a row for each value of one list; with several lists, a row for each point of their grid (the
@@ -244,9 +245,11 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
             "--seeds" => seeds = Some(parse_seeds(&value_of("--seeds")?)?),
             "--shard" => shard = Some(Shard::parse(&value_of("--shard")?)?),
             flag if flag.starts_with("--trace")
-                && !matches!(command, "run" | "compare" | "sweep" | "plot") =>
+                && !matches!(command, "run" | "compare" | "sweep" | "plot" | "capacity") =>
             {
-                return Err(format!("{flag} belongs to run, compare, sweep and plot, not {command}"))
+                return Err(format!(
+                    "{flag} belongs to run, compare, sweep, plot and capacity, not {command}"
+                ))
             }
             "--trace" => {
                 let file = PathBuf::from(value_of(arg)?);

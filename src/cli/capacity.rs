@@ -3,6 +3,7 @@
 
 use super::parallel::map_on_cores;
 use super::progress::Progress;
+use super::replay::TraceReplay;
 use lbsim::capacity::{Objective, Outcome, Search, MOST_PROBES};
 use lbsim::scenario::echo;
 use lbsim::Scenario;
@@ -31,14 +32,31 @@ pub fn parse_objective(text: &str) -> Result<Objective, String> {
 const STEP_EVENTS: u64 = 1_000_000;
 
 /// Searches every `(policy, scenario)` on up to `cores` threads, with
-/// progress in probes on a terminal; returns the outcomes in the order given.
-pub fn search_all(scenarios: Vec<(String, Scenario)>, objective: Objective, cores: usize) -> Vec<Outcome> {
+/// progress in probes on a terminal; returns the outcomes in the order
+/// given. With a trace, and the load it offers at speed 1, each probe
+/// replays it (looped) at the speed that offers the probe's load.
+pub fn search_all(
+    scenarios: Vec<(String, Scenario)>,
+    objective: Objective,
+    trace: Option<(&TraceReplay, f64)>,
+    cores: usize,
+) -> Vec<Outcome> {
     let most = MOST_PROBES as u64;
     let progress =
         Progress::new(scenarios.len() as u64 * most, format!("of probes, {} policies", scenarios.len()));
     map_on_cores(scenarios.len(), cores, |index| {
         let (policy, scenario) = &scenarios[index];
-        let mut search = Search::new(policy.clone(), scenario.clone(), objective);
+        let mut search = match trace {
+            None => Search::new(policy.clone(), scenario.clone(), objective),
+            Some((trace, at_speed_1)) => {
+                let (trace, classes) = (trace.clone(), scenario.class_shares.len());
+                let at = move |load: f64| {
+                    let faster = TraceReplay { speed: load / at_speed_1, looped: true, ..trace.clone() };
+                    faster.arrivals(classes).map(|(replay, _)| replay)
+                };
+                Search::replaying(policy.clone(), scenario.clone(), objective, Box::new(at))
+            }
+        };
         let mut probes = 0;
         while !search.done() {
             search.step(STEP_EVENTS);

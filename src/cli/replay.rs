@@ -1,19 +1,22 @@
-//! `--trace FILE` on run, compare and sweep: the trace's rows become the
-//! engine's arrivals ([`lbsim::engine::Arrival`]), read as the run goes,
-//! so a long trace takes no more memory than a short one.
+//! `--trace FILE` on run, compare, sweep, plot and capacity: the trace's
+//! rows become the engine's arrivals ([`lbsim::engine::Arrival`]), read as
+//! the run goes, so a long trace takes no more memory than a short one.
 //!
 //! A row's key is its number when it is a whole number, else a hash of its
 //! text; its class is its place in `--trace-classes` (without them, a
-//! class is given by its index: 0, 1, ...); `--trace-speed K`
-//! divides every time by K (raising the load K times); `--trace-loop`
-//! plays the trace again when it ends, each pass shifted by the last row's
-//! time. A fault the reader meets mid-run stops the command with the
-//! reader's message (row and column) once the run ends: no figure of a
-//! partly read trace is printed.
+//! class is given by its index: 0, 1, ...); `--trace-speed K` divides
+//! every time by K (raising the load K times); `--trace-loop` plays the
+//! trace again when it ends, each pass starting one mean gap after the
+//! last row of the one before. A fault the reader meets mid-run stops the
+//! command with the reader's message (row and column) once the run ends:
+//! no figure of a partly read trace is printed. A capacity search reads
+//! the trace through first, and searches over its speed.
 
+use lbsim::capacity;
 use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::echo;
-use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceRow};
+use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceRow, TraceSummary};
+use lbsim::Scenario;
 use lbsim::Time;
 use std::cell::RefCell;
 use std::fs::File;
@@ -66,7 +69,7 @@ impl TraceReplay {
         }
         let outcome = Rc::new(RefCell::new(Outcome::default()));
         let first = trace.open()?;
-        let rows = Rows { trace, reader: first, shift: 0, last: 0, outcome: Rc::clone(&outcome) };
+        let rows = Rows { trace, reader: first, shift: 0, pass: (0, 0, 0), outcome: Rc::clone(&outcome) };
         Ok((Box::new(rows), outcome))
     }
 
@@ -84,6 +87,43 @@ impl TraceReplay {
             self.file.display(),
             self.speed
         )
+    }
+
+    /// The load the trace offers `scenario`'s servers at speed 1, and its
+    /// rate: read through once, so that a bad row stops the command before
+    /// any run rather than cutting a run short.
+    pub fn offered(&self, scenario: &Scenario) -> Result<(f64, f64), String> {
+        let shown = self.file.display();
+        let mut reader = self.open()?;
+        let mut fault = None;
+        let rows = reader.by_ref().map_while(|row| row.map_err(|e| fault = Some(e)).ok());
+        let summary = TraceSummary::of(rows);
+        if let Some(error) = fault {
+            return Err(format!("{shown}: {error}"));
+        }
+        match (summary.offered_load(scenario), summary.rate_per_s) {
+            (Some(load), Some(rate)) if load > 0.0 => Ok((load, rate)),
+            _ => Err(format!("{shown}: the trace has no rate to scale (it needs rows at two times or more)")),
+        }
+    }
+
+    /// What a capacity search on the trace reports first: what a load
+    /// means, and each policy's capacity as a speed of the trace.
+    pub fn describe_search(
+        &self,
+        at_speed_1: f64,
+        outcomes: &[capacity::Outcome],
+        speeds: &[Option<f64>],
+    ) -> String {
+        let mut out = format!(
+            "searching over the speed of {}: at speed 1 it offers load {at_speed_1:.3}, so load x is speed x / {at_speed_1:.3} (looped)\n",
+            self.file.display()
+        );
+        for (o, speed) in outcomes.iter().zip(speeds) {
+            let speed = speed.map_or("below the lowest load".to_string(), |k| format!("{k:.3}"));
+            out += &format!("  {}: the trace at speed {speed}\n", o.policy);
+        }
+        out
     }
 
     /// The error that stopped the replay, if one did; else a note of the
@@ -176,9 +216,10 @@ fn key_number(text: &str) -> u64 {
 struct Rows {
     trace: TraceReplay,
     reader: TraceReader<BufReader<File>>,
-    /// What this pass adds to the trace's times, and the last time read.
+    /// What this pass adds to the trace's times.
     shift: u64,
-    last: u64,
+    /// This pass's first and last times, and its rows so far.
+    pass: (u64, u64, u64),
     outcome: Rc<RefCell<Outcome>>,
 }
 
@@ -188,7 +229,9 @@ impl Iterator for Rows {
     fn next(&mut self) -> Option<Arrival> {
         match self.reader.next() {
             Some(Ok(row)) => {
-                self.last = row.time.0;
+                let (first, _, rows) = self.pass;
+                let first = if rows == 0 { row.time.0 } else { first };
+                self.pass = (first, row.time.0, rows + 1);
                 Some(self.trace.arrival(row, self.shift))
             }
             Some(Err(error)) => {
@@ -197,12 +240,15 @@ impl Iterator for Rows {
             }
             None => {
                 self.outcome.borrow_mut().skipped = self.reader.skipped().clone();
-                if !self.trace.looped || self.last == 0 {
+                // The next pass starts one mean gap after this one's last
+                // row: a trace of even gaps loops without a seam.
+                let (first, last, rows) = self.pass;
+                if !self.trace.looped || rows < 2 || last == first {
                     return None;
                 }
                 self.reader = self.trace.open().ok()?;
-                self.shift += self.last;
-                self.last = 0;
+                self.shift += (last - first) + (last - first) / (rows - 1);
+                self.pass = (0, 0, 0);
                 self.next()
             }
         }

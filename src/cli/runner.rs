@@ -68,19 +68,43 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, &[("policy", p)])?)))
         .collect::<Result<Vec<_>, String>>()?;
-    if scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
+    if run.trace.is_none() && scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
         return Err("capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous".into());
     }
     let cores = parallel::cores();
     let started = Instant::now();
-    let outcomes = capacity::search_all(scenarios.clone(), objective, cores);
+    let offered = match &run.trace {
+        Some(trace) => Some((trace, trace.offered(&scenarios[0].1)?)),
+        None => None,
+    };
+    let at_speed_1 = offered.map(|(trace, (load, _))| (trace, load));
+    let mut outcomes = capacity::search_all(scenarios.clone(), objective, at_speed_1, cores);
     let wall_s = started.elapsed().as_secs_f64();
     capacity::judged_every_probe(&outcomes)?;
+    // With a trace, a load is a speed of it: the requests a second are its rate at that speed.
+    let speeds: Vec<Option<f64>> = match offered {
+        None => Vec::new(),
+        Some((_, (load, rate))) => outcomes
+            .iter_mut()
+            .map(|o| {
+                o.requests_per_sec = o.capacity.map(|c| rate * c / load);
+                o.capacity.map(|c| c / load)
+            })
+            .collect(),
+    };
     let used = cores.min(scenarios.len());
     if run.json {
-        let out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
+        let mut out = serde_json::json!({ "objective": objective, "outcomes": outcomes, "wall_s": wall_s, "threads": used });
+        if let Some((trace, (load, rate))) = offered {
+            out["trace"] = serde_json::json!({
+                "file": trace.file, "load_at_speed_1": load, "rate_at_speed_1": rate, "speed_at_capacity": speeds,
+            });
+        }
         output::line(out)?;
     } else {
+        if let Some((trace, (load, _))) = offered {
+            output::out(trace.describe_search(load, &outcomes, &speeds))?;
+        }
         output::out(report::capacity(&scenarios[0].1, &objective, &outcomes, wall_s, used))?;
     }
     Ok(())
