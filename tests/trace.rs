@@ -403,6 +403,10 @@ fn a_replay_stops_at_a_bad_row_with_its_message() {
             "--trace-speed takes a number",
         ),
         (vec!["keys", "default", "--trace", file.path()], "not keys"),
+        (
+            vec!["capacity", "default", "--slo", "p99=50", "--trace", file.path(), "--trace-speed", "2"],
+            "leave out --trace-speed",
+        ),
         (vec!["run", "default", "--trace", file.path(), "--set", "session_length=5"], "session_length = 1"),
     ] {
         let out = lbsim(&args);

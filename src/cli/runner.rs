@@ -74,6 +74,10 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
     let cores = parallel::cores();
     let started = Instant::now();
     let offered = match &run.trace {
+        Some(trace) if trace.speed != 1.0 || trace.looped => return Err(
+            "capacity searches over the trace's speed, looping it: leave out --trace-speed and --trace-loop"
+                .into(),
+        ),
         Some(trace) => Some((trace, trace.offered(&scenarios[0].1)?)),
         None => None,
     };
