@@ -12,7 +12,7 @@ use lbsim::charts::Palette;
 use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
 use lbsim::scenario::echo;
 use lbsim::scenario::fields::format_number;
-use lbsim::trace::{Columns, TraceOptions};
+use lbsim::trace::TraceOptions;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -256,14 +256,9 @@ fn parse_run(command: &str, args: &[String]) -> Result<RunArgs, String> {
                 trace =
                     Some(TraceReplay { file, options: TraceOptions::default(), speed: 1.0, looped: false })
             }
-            "--trace-columns" => {
-                trace_options.0.columns =
-                    Columns::parse(&value_of(arg)?).map_err(|e| format!("--trace-columns: {}", e.message))?
+            flag if trace::READING_OPTIONS.contains(&flag) => {
+                trace::read_option(flag, &mut trace_options.0, || value_of(flag))?
             }
-            "--trace-classes" => {
-                trace_options.0.classes = value_of(arg)?.split(',').map(|c| c.trim().to_string()).collect()
-            }
-            "--trace-skip-bad" => trace_options.0.skip_bad = true,
             "--trace-speed" => trace_options.1 = TraceReplay::speed(&value_of(arg)?)?,
             "--trace-loop" => trace_options.2 = true,
             "--chart" | "--metric" | "--theme" | "--out" if command != "plot" => {

@@ -36,14 +36,7 @@ pub fn parse(args: &[String]) -> Result<TraceArgs, String> {
         let mut value_of = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
         match arg.as_str() {
             "--json" => json = true,
-            "--trace-skip-bad" => options.skip_bad = true,
-            "--trace-columns" => {
-                options.columns =
-                    Columns::parse(&value_of(arg)?).map_err(|e| format!("--trace-columns: {}", e.message))?
-            }
-            "--trace-classes" => {
-                options.classes = value_of(arg)?.split(',').map(|c| c.trim().to_string()).collect()
-            }
+            flag if READING_OPTIONS.contains(&flag) => read_option(flag, &mut options, || value_of(flag))?,
             "--generate" => {
                 let text = value_of(arg)?;
                 shape = Some(Shape::parse(&text).ok_or_else(|| {
@@ -71,6 +64,28 @@ pub fn parse(args: &[String]) -> Result<TraceArgs, String> {
     }
     let file = file.ok_or("trace needs a FILE: a CSV or JSON-lines trace (see docs/traces.md)")?;
     Ok(TraceArgs::Summarise { file, options, scenario, json })
+}
+
+/// The options that say how to read a trace, taken by `lbsim trace` and by
+/// every command that replays one.
+pub const READING_OPTIONS: [&str; 3] = ["--trace-columns", "--trace-classes", "--trace-skip-bad"];
+
+/// Reads one of [`READING_OPTIONS`], `flag`, into `options`; `value` gives
+/// the text after it, for the two that take one.
+pub fn read_option(
+    flag: &str,
+    options: &mut TraceOptions,
+    value: impl FnOnce() -> Result<String, String>,
+) -> Result<(), String> {
+    match flag {
+        "--trace-skip-bad" => options.skip_bad = true,
+        "--trace-columns" => {
+            options.columns =
+                Columns::parse(&value()?).map_err(|e| format!("--trace-columns: {}", e.message))?
+        }
+        _ => options.classes = value()?.split(',').map(|c| c.trim().to_string()).collect(),
+    }
+    Ok(())
 }
 
 fn whole(flag: &str, text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
