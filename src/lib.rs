@@ -31,7 +31,6 @@ pub mod rng;
 pub mod scenario;
 pub mod theory;
 pub mod time;
-#[cfg(feature = "trace")]
 pub mod trace;
 #[cfg(feature = "charts")]
 pub mod ui;

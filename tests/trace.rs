@@ -2,8 +2,9 @@
 //! its one message, and `lbsim trace` recovering the parameters the sample
 //! traces were generated with.
 
+use lbsim::trace::replay::in_memory;
 use lbsim::trace::{
-    generate, Columns, Fault, Shape, TraceError, TraceOptions, TraceReader, TraceRow, TraceSummary,
+    generate, Columns, Fault, Report, Shape, TraceError, TraceOptions, TraceReader, TraceRow, TraceSummary,
 };
 use lbsim::Time;
 
@@ -487,4 +488,41 @@ fn capacity_on_a_trace_searches_over_its_speed() {
     assert!((figure(&json["trace"]["speed_at_capacity"][0]) - 1.0 / at_speed_1).abs() < 1e-9, "{json}");
     let rate = figure(&json["outcomes"][0]["requests_per_sec"]);
     assert!((rate - 25.0).abs() < 1e-9, "{rate}");
+}
+
+#[test]
+fn rows_held_in_memory_replay_as_the_command_line_streams_them() {
+    // The lab replays the rows its trace worker read, held in memory; the
+    // command line streams them from the file. Looped and sped up, both
+    // must make the same run.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/traces/diurnal.csv");
+    let settings = [
+        ("session_length", "1"),
+        ("class_shares", "0.7,0.3"),
+        ("class_costs", "10,1"),
+        ("policy", "ring"),
+        ("duration_s", "40"),
+    ];
+    let classes = vec!["api".to_string(), "static".to_string()];
+    let options = TraceOptions { classes: classes.clone(), ..TraceOptions::default() };
+    let mut rows = Vec::new();
+    let file = std::fs::File::open(path).unwrap();
+    let report = Report::read(path, file, options, |row| rows.push(row.recorded(&classes))).unwrap();
+    assert_eq!(rows.len() as u64, report.summary.requests);
+    let mut scenario = lbsim::Scenario::default();
+    scenario.set_many(settings).unwrap();
+    let mut sim = lbsim::Simulation::replaying(&scenario, in_memory(rows.into(), 20.0, true)).unwrap();
+    sim.run();
+    let mut args = vec!["run", "default", "--trace", path, "--trace-classes", "api,static"];
+    args.extend(["--trace-speed", "20", "--trace-loop", "--json"]);
+    let set: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    for pair in &set {
+        args.extend(["--set", pair]);
+    }
+    let out = lbsim(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let created = sim.summary().counts.created as f64;
+    assert!(created > 1.2 * report.summary.requests as f64, "the run loops the trace: {created} requests");
+    assert_eq!(json["summary"]["trace_hash"].as_str(), Some(format!("{:016x}", sim.trace_hash()).as_str()));
 }

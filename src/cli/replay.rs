@@ -15,9 +15,9 @@
 use lbsim::capacity;
 use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::echo;
-use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceRow, TraceSummary};
+use lbsim::trace::replay::{Playback, SPEEDS};
+use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceSummary};
 use lbsim::Scenario;
-use lbsim::Time;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -40,9 +40,6 @@ pub struct Outcome {
     error: Option<TraceError>,
     skipped: Skipped,
 }
-
-/// The fastest and slowest `--trace-speed`.
-const SPEEDS: (f64, f64) = (1e-3, 1e6);
 
 impl TraceReplay {
     /// The `--trace-speed` value from its text.
@@ -69,7 +66,8 @@ impl TraceReplay {
         }
         let outcome = Rc::new(RefCell::new(Outcome::default()));
         let first = trace.open()?;
-        let rows = Rows { trace, reader: first, shift: 0, pass: (0, 0, 0), outcome: Rc::clone(&outcome) };
+        let playback = Playback::new(trace.speed, trace.looped);
+        let rows = Rows { trace, reader: first, playback, outcome: Rc::clone(&outcome) };
         Ok((Box::new(rows), outcome))
     }
 
@@ -142,17 +140,6 @@ impl TraceReplay {
         }
         Ok((outcome.skipped.total() > 0).then(|| format!("{shown}: {}", outcome.skipped)))
     }
-
-    fn arrival(&self, row: TraceRow, shift: u64) -> Arrival {
-        let at = Time(libm::round((row.time.0 + shift) as f64 / self.speed) as u64);
-        let class = row.class.and_then(|c| self.options.classes.iter().position(|known| *known == c));
-        Arrival {
-            at,
-            key: row.key.as_deref().map(key_number),
-            class: class.map(|c| c as u8),
-            service: row.service,
-        }
-    }
 }
 
 /// Writes a run's requests as a trace, a chunk at a time: the time each
@@ -204,22 +191,10 @@ impl Recorder {
     }
 }
 
-/// A key as the engine takes it: a whole number as itself, other text by
-/// its 64-bit FNV-1a hash.
-fn key_number(text: &str) -> u64 {
-    text.parse().unwrap_or_else(|_| {
-        text.bytes()
-            .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
-    })
-}
-
 struct Rows {
     trace: TraceReplay,
     reader: TraceReader<BufReader<File>>,
-    /// What this pass adds to the trace's times.
-    shift: u64,
-    /// This pass's first and last times, and its rows so far.
-    pass: (u64, u64, u64),
+    playback: Playback,
     outcome: Rc<RefCell<Outcome>>,
 }
 
@@ -228,27 +203,17 @@ impl Iterator for Rows {
 
     fn next(&mut self) -> Option<Arrival> {
         match self.reader.next() {
-            Some(Ok(row)) => {
-                let (first, _, rows) = self.pass;
-                let first = if rows == 0 { row.time.0 } else { first };
-                self.pass = (first, row.time.0, rows + 1);
-                Some(self.trace.arrival(row, self.shift))
-            }
+            Some(Ok(row)) => Some(self.playback.play(&row.recorded(&self.trace.options.classes))),
             Some(Err(error)) => {
                 self.outcome.borrow_mut().error = Some(error);
                 None
             }
             None => {
                 self.outcome.borrow_mut().skipped = self.reader.skipped().clone();
-                // The next pass starts one mean gap after this one's last
-                // row: a trace of even gaps loops without a seam.
-                let (first, last, rows) = self.pass;
-                if !self.trace.looped || rows < 2 || last == first {
+                if !self.playback.again() {
                     return None;
                 }
                 self.reader = self.trace.open().ok()?;
-                self.shift += (last - first) + (last - first) / (rows - 1);
-                self.pass = (0, 0, 0);
                 self.next()
             }
         }
@@ -258,13 +223,6 @@ impl Iterator for Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keys_are_their_numbers_or_their_hashes() {
-        assert_eq!(key_number("42"), 42);
-        assert_ne!(key_number("user-42"), key_number("user-43"));
-        assert_eq!(key_number("user-42"), key_number("user-42"));
-    }
 
     #[test]
     fn a_speed_is_a_positive_number_in_range() {

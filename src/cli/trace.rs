@@ -4,11 +4,7 @@
 use super::output;
 use super::source::ScenarioSource;
 use lbsim::scenario::echo;
-use lbsim::trace::{
-    generate, Columns, ServiceUnit, Shape, TimeFormat, TraceOptions, TraceReader, TraceSummary,
-};
-use lbsim::Scenario;
-use std::fmt::Write as _;
+use lbsim::trace::{generate, Columns, Report, Shape, TraceOptions};
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
@@ -115,189 +111,13 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
                     options.max_bytes
                 ));
             }
-            let mut reader =
-                TraceReader::new(opened, options.clone()).map_err(|e| format!("{shown}: {e}"))?;
-            let mut error = None;
-            let summary =
-                TraceSummary::of(reader.by_ref().map_while(|row| row.map_err(|e| error = Some(e)).ok()));
-            if let Some(error) = error {
-                return Err(format!("{shown}: {error}"));
-            }
-            let skipped = reader.skipped();
-            let columns = columns_read(reader.columns(), reader.time_format());
-            let offered = scenario.as_ref().and_then(|s| summary.offered_load(s));
-            if *json {
-                let by_fault: Vec<_> = skipped
-                    .by_fault()
-                    .iter()
-                    .map(|(fault, rows, first)| {
-                        serde_json::json!({ "reason": fault.reason(), "rows": rows, "first": first.to_string() })
-                    })
-                    .collect();
-                let out = serde_json::json!({
-                    "file": file,
-                    "columns": columns
-                        .iter()
-                        .map(|(role, name, how)| (role.to_string(), serde_json::json!({ "name": name, "as": how })))
-                        .collect::<serde_json::Map<_, _>>(),
-                    "summary": summary,
-                    "skipped": { "rows": skipped.total(), "by_reason": by_fault },
-                    "offered_load": offered,
-                });
-                output::line(out)
-            } else {
-                let read: Vec<String> = columns
-                    .iter()
-                    .map(|(role, name, how)| match how {
-                        Some(how) => format!("{role} {} ({how})", echo(name)),
-                        None => format!("{role} {}", echo(name)),
-                    })
-                    .collect();
-                let mut text = describe(&file.display().to_string(), &read.join(", "), &summary);
-                if let (Some(scenario), Some(offered)) = (&scenario, offered) {
-                    text += &offered_load(scenario, offered);
-                }
-                if skipped.total() > 0 {
-                    let _ = writeln!(text, "{skipped}");
-                }
-                output::out(text)
+            let report = Report::read(&shown.to_string(), opened, options.clone(), |_| {})?;
+            match json {
+                true => output::line(report.json(scenario.as_ref())),
+                false => output::out(report.text(scenario.as_ref())),
             }
         }
     }
-}
-
-/// The summary for people, and the columns as read.
-fn describe(file: &str, columns: &str, s: &TraceSummary) -> String {
-    let mut out = String::new();
-    let rate =
-        s.rate_per_s.map_or("no rate (every arrival at one instant)".into(), |r| format!("{r:.2} a second"));
-    let _ = writeln!(
-        out,
-        "trace {file}: {} requests over {:.3} s, {rate} (first at {:.3} s, last at {:.3} s)",
-        s.requests, s.duration_s, s.first_s, s.last_s
-    );
-    let _ = writeln!(out, "columns read: {columns}");
-    let per_s = &s.rate_over_time.per_s;
-    let highest = per_s.iter().copied().fold(0.0, f64::max);
-    let lowest = per_s.iter().copied().fold(f64::INFINITY, f64::min);
-    let _ = writeln!(
-        out,
-        "rate over time, a second, in {} bins of {} s: {lowest:.1} to {highest:.1} (the last bin may be cut short)\n  {}",
-        per_s.len(),
-        s.rate_over_time.bin_s,
-        sparkline(per_s)
-    );
-    if !s.dispersion.is_empty() {
-        let _ = writeln!(
-            out,
-            "index of dispersion of counts (variance / mean of arrivals a window; Poisson gives 1):"
-        );
-        for d in &s.dispersion {
-            let _ = writeln!(
-                out,
-                "  {:>5} s windows: {:.3} (Poisson 1 ± {:.3}; {} windows of {:.2} arrivals on average)",
-                d.window_s, d.index, d.poisson_standard_error, d.windows, d.mean_count
-            );
-        }
-    }
-    if let Some(t) = &s.service {
-        let _ = writeln!(
-            out,
-            "service time, ms ({} rows with one): mean {:.3} · p50 {:.3} · p90 {:.3} · p99 {:.3} · coefficient of variation {:.3}",
-            t.requests, t.mean_ms, t.p50_ms, t.p90_ms, t.p99_ms, t.cv
-        );
-    }
-    if !s.classes.is_empty() {
-        let _ = writeln!(
-            out,
-            "{:<20}{:>10}{:>20}{:>16}",
-            "class", "requests", "share of requests", "share of work"
-        );
-        for c in &s.classes {
-            let work = c.work_share.map_or("n/a".into(), |w| format!("{:.2}%", 100.0 * w));
-            let _ = writeln!(
-                out,
-                "{:<20}{:>10}{:>19.2}%{:>16}",
-                c.class,
-                c.requests,
-                100.0 * c.request_share,
-                work
-            );
-        }
-    }
-    if let Some(k) = &s.keys {
-        let distinct = if k.exact {
-            format!("{} distinct (exact counts)", k.distinct)
-        } else {
-            format!(
-                "more than {} distinct (counts of the top keys may be over by the amount shown)",
-                k.counters
-            )
-        };
-        let top: Vec<String> = k
-            .top
-            .iter()
-            .map(|t| {
-                let over = if t.overcount > 0 { format!(" (+≤{})", t.overcount) } else { String::new() };
-                format!("{} {:.2}%{over}", t.key, 100.0 * t.share)
-            })
-            .collect();
-        let _ = writeln!(out, "keys ({} rows with one): {distinct}; top: {}", k.requests, top.join(", "));
-        if let Some(z) = &k.zipf {
-            let _ = writeln!(
-                out,
-                "  Zipf exponent {:.3} ± {:.3} (maximum likelihood over the top {} keys)",
-                z.exponent, z.standard_error, z.ranks
-            );
-        }
-    }
-    out
-}
-
-/// Each role's column as read, and how it is read when that varies:
-/// `("time", "ts", Some("rfc3339"))`.
-fn columns_read(
-    columns: &Columns,
-    format: Option<TimeFormat>,
-) -> Vec<(&'static str, &str, Option<&'static str>)> {
-    let mut read = Vec::new();
-    if let Some(time) = &columns.time {
-        let how = match format {
-            Some(TimeFormat::Seconds) => "seconds",
-            Some(TimeFormat::Milliseconds) => "milliseconds",
-            Some(TimeFormat::Rfc3339) => "rfc3339",
-            None => "unread",
-        };
-        read.push(("time", time.name.as_str(), Some(how)));
-    }
-    for (role, name) in [("key", &columns.key), ("class", &columns.class)] {
-        if let Some(name) = name {
-            read.push((role, name.as_str(), None));
-        }
-    }
-    if let Some(service) = &columns.service {
-        let unit = if service.unit == Some(ServiceUnit::Seconds) { "seconds" } else { "milliseconds" };
-        read.push(("service", service.name.as_str(), Some(unit)));
-    }
-    read
-}
-
-fn offered_load(scenario: &Scenario, offered: f64) -> String {
-    let speeds: f64 = (0..scenario.servers as usize).map(|i| scenario.speed_of(i)).sum();
-    format!(
-        "offered load on {} servers × {} slots (summed speed {speeds}): {offered:.3} (rate × mean service time / (summed speed × slots))\n",
-        scenario.servers, scenario.slots
-    )
-}
-
-/// Values as a line of block characters, the highest a full block.
-fn sparkline(values: &[f64]) -> String {
-    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let highest = values.iter().copied().fold(0.0, f64::max);
-    values
-        .iter()
-        .map(|v| if highest > 0.0 { BLOCKS[((v / highest) * 7.0).round() as usize] } else { BLOCKS[0] })
-        .collect()
 }
 
 #[cfg(test)]
@@ -331,11 +151,5 @@ mod tests {
             let given = parse(&args(line)).expect_err(line);
             assert!(given.contains(error), "{line}: {given}");
         }
-    }
-
-    #[test]
-    fn a_sparkline_scales_to_the_highest() {
-        assert_eq!(sparkline(&[0.0, 1.0, 2.0]), "▁▅█");
-        assert_eq!(sparkline(&[0.0, 0.0]), "▁▁");
     }
 }

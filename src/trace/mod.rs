@@ -11,17 +11,40 @@
 //! The format, the limits and the summary's definitions are in
 //! `docs/traces.md`.
 
+//!
+//! Reading and summarising need the `trace` feature (the `csv` and `jiff`
+//! crates); playing rows as arrivals ([`replay`]) does not, so the lab's
+//! module replays what its trace worker read without carrying a parser.
+
+#[cfg(feature = "trace")]
 mod columns;
+#[cfg(feature = "trace")]
 mod error;
+#[cfg(feature = "trace")]
 mod generate;
+#[cfg(feature = "trace")]
 mod popular;
+#[cfg(feature = "trace")]
 mod reader;
+pub mod replay;
+#[cfg(feature = "trace")]
+mod report;
+#[cfg(feature = "trace")]
 mod summary;
+#[cfg(feature = "trace")]
 mod values;
 
+#[cfg(feature = "trace")]
 pub use columns::{Column, Columns, ServiceUnit, TimeFormat};
+#[cfg(feature = "trace")]
 pub use error::{Fault, Skipped, TraceError};
+#[cfg(feature = "trace")]
 pub use generate::{generate, Shape};
+#[cfg(feature = "trace")]
 pub use popular::{Popular, KEY_COUNTERS};
+#[cfg(feature = "trace")]
 pub use reader::{TraceOptions, TraceReader, TraceRow, MAX_ROW_BYTES, MAX_TRACE_BYTES};
+#[cfg(feature = "trace")]
+pub use report::Report;
+#[cfg(feature = "trace")]
 pub use summary::{TraceSummary, DISPERSION_WINDOWS_S};

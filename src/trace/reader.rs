@@ -7,6 +7,7 @@
 
 use super::columns::{service_column, Column, Columns, ServiceUnit, TimeFormat, SERVICE_NAMES};
 use super::error::{Fault, Skipped, TraceError};
+use super::replay::{key_number, Recorded};
 use super::values::{nanoseconds, Refusal};
 use crate::scenario::echo;
 use crate::time::Time;
@@ -28,6 +29,23 @@ pub struct TraceRow {
     pub class: Option<String>,
     /// The service time it took, when the trace says.
     pub service: Option<Time>,
+}
+
+impl TraceRow {
+    /// The row as the engine plays it: its key as a number, its class as
+    /// its place among `classes` (none when it is not there).
+    pub fn recorded(&self, classes: &[String]) -> Recorded {
+        Recorded {
+            time: self.time,
+            key: self.key.as_deref().map(key_number),
+            class: self
+                .class
+                .as_ref()
+                .and_then(|c| classes.iter().position(|known| known == c))
+                .map(|c| c as u8),
+            service: self.service,
+        }
+    }
 }
 
 /// How to read a trace.

@@ -1,0 +1,181 @@
+//! A trace's rows played as the engine's arrivals, the same way wherever
+//! they come from: the command line streams them from a file, the lab
+//! holds them in memory (read by its trace worker). Speed and looping are
+//! applied here, so both give the same arrivals to the nanosecond.
+
+use crate::engine::{Arrival, Replay};
+use crate::time::Time;
+use std::rc::Rc;
+
+/// The slowest and fastest speed a trace is played at.
+pub const SPEEDS: (f64, f64) = (1e-3, 1e6);
+
+/// A trace's row as the engine takes it: its key as a number (see
+/// [`key_number`]) and its class as an index into the scenario's classes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recorded {
+    /// From the start of the trace.
+    pub time: Time,
+    pub key: Option<u64>,
+    pub class: Option<u8>,
+    pub service: Option<Time>,
+}
+
+/// Where a replay is in its trace: the speed divides every time; looping,
+/// each pass starts one mean gap after the last row of the one before, so
+/// a trace of even gaps loops without a seam.
+#[derive(Clone, Debug)]
+pub struct Playback {
+    speed: f64,
+    looped: bool,
+    /// What this pass adds to the trace's times.
+    shift: u64,
+    /// This pass's first and last times, and its rows so far.
+    pass: (u64, u64, u64),
+}
+
+impl Playback {
+    pub fn new(speed: f64, looped: bool) -> Playback {
+        Playback { speed, looped, shift: 0, pass: (0, 0, 0) }
+    }
+
+    /// The arrival `row` makes in the current pass.
+    pub fn play(&mut self, row: &Recorded) -> Arrival {
+        let (first, _, rows) = self.pass;
+        let first = if rows == 0 { row.time.0 } else { first };
+        self.pass = (first, row.time.0, rows + 1);
+        Arrival {
+            at: Time(libm::round((row.time.0 + self.shift) as f64 / self.speed) as u64),
+            key: row.key,
+            class: row.class,
+            service: row.service,
+        }
+    }
+
+    /// The current pass has ended: whether another starts (looping, and
+    /// the pass had rows at two times or more).
+    pub fn again(&mut self) -> bool {
+        let (first, last, rows) = self.pass;
+        if !self.looped || rows < 2 || last == first {
+            return false;
+        }
+        self.shift += (last - first) + (last - first) / (rows - 1);
+        self.pass = (0, 0, 0);
+        true
+    }
+}
+
+/// A key as the engine takes it: a whole number as itself, other text by
+/// its 64-bit FNV-1a hash.
+pub fn key_number(text: &str) -> u64 {
+    text.parse().unwrap_or_else(|_| fnv1a(0xcbf2_9ce4_8422_2325, text.as_bytes()))
+}
+
+/// Bytes folded into a 64-bit FNV-1a hash.
+pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A replay of rows held in memory, played at `speed`, looped or not.
+pub fn in_memory(rows: Rc<[Recorded]>, speed: f64, looped: bool) -> Replay {
+    Box::new(InMemory { rows, next: 0, playback: Playback::new(speed, looped) })
+}
+
+struct InMemory {
+    rows: Rc<[Recorded]>,
+    next: usize,
+    playback: Playback,
+}
+
+impl Iterator for InMemory {
+    type Item = Arrival;
+
+    fn next(&mut self) -> Option<Arrival> {
+        if self.next == self.rows.len() {
+            if !self.playback.again() {
+                return None;
+            }
+            self.next = 0;
+        }
+        let row = self.rows.get(self.next)?;
+        self.next += 1;
+        Some(self.playback.play(row))
+    }
+}
+
+/// The bytes a row takes in [`encode`]'s form.
+const ROW_BYTES: usize = 26;
+/// The stand-in for a missing class or time.
+const NONE_CLASS: u8 = u8::MAX;
+const NONE_TIME: u64 = u64::MAX;
+
+/// Rows as bytes, to hand them from the trace worker to the lab: each row
+/// its time, whether it has a key, the key, its class and its service
+/// time (little-endian; a missing class or service time as all ones).
+pub fn encode(rows: &[Recorded]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(rows.len() * ROW_BYTES);
+    for row in rows {
+        out.extend_from_slice(&row.time.0.to_le_bytes());
+        out.push(u8::from(row.key.is_some()));
+        out.extend_from_slice(&row.key.unwrap_or_default().to_le_bytes());
+        out.push(row.class.unwrap_or(NONE_CLASS));
+        out.extend_from_slice(&row.service.map_or(NONE_TIME, |s| s.0).to_le_bytes());
+    }
+    out
+}
+
+/// The rows [`encode`] wrote; `None` when `bytes` are not whole rows.
+pub fn decode(bytes: &[u8]) -> Option<Vec<Recorded>> {
+    if bytes.len() % ROW_BYTES != 0 {
+        return None;
+    }
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+    let rows = bytes
+        .chunks_exact(ROW_BYTES)
+        .map(|b| Recorded {
+            time: Time(word(&b[0..8])),
+            key: (b[8] == 1).then(|| word(&b[9..17])),
+            class: (b[17] != NONE_CLASS).then_some(b[17]),
+            service: Some(word(&b[18..26])).filter(|s| *s != NONE_TIME).map(Time),
+        })
+        .collect();
+    Some(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(ms: u64) -> Recorded {
+        Recorded { time: Time::from_ms(ms as f64), key: None, class: None, service: None }
+    }
+
+    #[test]
+    fn keys_are_their_numbers_or_their_hashes() {
+        assert_eq!(key_number("42"), 42);
+        assert_ne!(key_number("user-42"), key_number("user-43"));
+        assert_eq!(key_number("user-42"), key_number("user-42"));
+    }
+
+    #[test]
+    fn rows_survive_their_encoding() {
+        let rows = [
+            Recorded { time: Time(7), key: Some(u64::MAX - 1), class: Some(3), service: Some(Time(0)) },
+            Recorded { time: Time(u64::MAX / 3), key: None, class: None, service: None },
+        ];
+        assert_eq!(decode(&encode(&rows)), Some(rows.to_vec()));
+        assert_eq!(decode(&[0; 25]), None);
+    }
+
+    #[test]
+    fn a_looped_pass_starts_one_mean_gap_after_the_last() {
+        let rows: Rc<[Recorded]> = [row(10), row(20), row(40)].into();
+        let times: Vec<u64> = in_memory(rows, 2.0, true).take(6).map(|a| a.at.0 / 1_000_000).collect();
+        // A pass spans 30 ms with a mean gap of 15: the second starts 45 ms on.
+        assert_eq!(times, [5, 10, 20, 27, 32, 42]);
+        let once: Rc<[Recorded]> = [row(10), row(20)].into();
+        assert_eq!(in_memory(once, 1.0, false).count(), 2);
+        let instant: Rc<[Recorded]> = [row(10), row(10)].into();
+        assert_eq!(in_memory(instant, 1.0, true).count(), 2, "a pass at one instant does not loop");
+    }
+}
