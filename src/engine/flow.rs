@@ -54,6 +54,14 @@ impl Simulation {
             }
             return;
         }
+        let classes = self.scenario.class_shares.len();
+        if let Some(class) = arrival.as_ref().and_then(|a| a.class).filter(|&c| usize::from(c) >= classes) {
+            self.halt = Some(Halt::UnknownClass { at: self.now, class, classes });
+            if self.journal.is_some() {
+                self.note(Happening::Halted);
+            }
+            return;
+        }
         let number = self.metrics.counts.sessions_started as u32;
         self.metrics.counts.sessions_started += 1;
         self.metrics.counts.created += 1;

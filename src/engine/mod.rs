@@ -198,6 +198,9 @@ pub const MAX_IN_FLIGHT: u64 = 1 << 24;
 pub enum Halt {
     /// A new request would have exceeded [`MAX_IN_FLIGHT`] at this time.
     TooManyInFlight { at: Time },
+    /// A replayed trace's request at this time names a class the
+    /// scenario does not have (it has `classes`).
+    UnknownClass { at: Time, class: u8, classes: usize },
 }
 
 impl std::fmt::Display for Halt {
@@ -206,6 +209,11 @@ impl std::fmt::Display for Halt {
             Halt::TooManyInFlight { at } => write!(
                 f,
                 "the simulation stopped at {:.3} simulated s with {MAX_IN_FLIGHT} requests in flight, the most it holds: the servers cannot keep up (lower load, or set queue_timeout_ms so that waiting requests bounce and fail)",
+                at.as_secs()
+            ),
+            Halt::UnknownClass { at, class, classes } => write!(
+                f,
+                "the replay stopped at {:.3} simulated s: the trace's request there is of class {class}, and the scenario has {classes} (class_shares): give it as many classes as the trace names",
                 at.as_secs()
             ),
         }
@@ -332,6 +340,11 @@ impl Simulation {
 
     pub fn events_processed(&self) -> u64 {
         self.events_processed
+    }
+
+    /// Whether its requests are a trace's, replayed.
+    pub fn replays(&self) -> bool {
+        self.arrivals.replays()
     }
 
     /// A hash of every event processed so far (time and kind): equal hashes

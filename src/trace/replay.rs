@@ -5,6 +5,7 @@
 
 use crate::engine::{Arrival, Replay};
 use crate::time::Time;
+use crate::Scenario;
 use std::rc::Rc;
 
 /// The slowest and fastest speed a trace is played at.
@@ -63,6 +64,15 @@ impl Playback {
         self.pass = (0, 0, 0);
         true
     }
+}
+
+/// The load a trace of `rate_per_s` requests a second offers `scenario`'s
+/// servers: the rate times the mean service time (the trace's, or else
+/// the scenario's) over their capacity, summed speeds times slots.
+pub fn offered_load(scenario: &Scenario, rate_per_s: f64, mean_service_ms: Option<f64>) -> f64 {
+    let mean_ms = mean_service_ms.unwrap_or(scenario.service_mean_ms);
+    let capacity = scenario.capacity_per_sec() * scenario.service_mean_ms / 1000.0;
+    rate_per_s * mean_ms / 1000.0 / capacity
 }
 
 /// A key as the engine takes it: a whole number as itself, other text by

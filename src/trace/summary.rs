@@ -5,6 +5,7 @@
 
 use super::popular::{Popular, KEY_COUNTERS};
 use super::reader::TraceRow;
+use super::replay::offered_load;
 use crate::metrics::Histogram;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -130,9 +131,8 @@ impl TraceSummary {
     /// mean service time (the trace's, or else the scenario's) over the
     /// servers' capacity, their summed speeds times slots.
     pub fn offered_load(&self, scenario: &Scenario) -> Option<f64> {
-        let mean_ms = self.service.as_ref().map_or(scenario.service_mean_ms, |s| s.mean_ms);
-        let capacity = scenario.capacity_per_sec() * scenario.service_mean_ms / 1000.0;
-        self.rate_per_s.map(|rate| rate * mean_ms / 1000.0 / capacity)
+        let mean_ms = self.service.as_ref().map(|s| s.mean_ms);
+        self.rate_per_s.map(|rate| offered_load(scenario, rate, mean_ms))
     }
 }
 
@@ -269,14 +269,16 @@ fn fit_zipf(counts: &[u64]) -> Option<ZipfFit> {
         return None;
     }
     let total: u64 = counts.iter().sum();
-    let logs: Vec<f64> = (1..=counts.len()).map(|r| (r as f64).ln()).collect();
+    // libm rather than the platform's: the lab's worker must give the
+    // command line's figures to the last bit.
+    let logs: Vec<f64> = (1..=counts.len()).map(|r| libm::log(r as f64)).collect();
     let observed = counts.iter().zip(&logs).map(|(c, l)| *c as f64 * l).sum::<f64>() / total as f64;
     // The mean and variance of ln r under exponent s.
     let moments = |s: f64| {
-        let weights: Vec<f64> = logs.iter().map(|l| (-s * l).exp()).collect();
+        let weights: Vec<f64> = logs.iter().map(|l| libm::exp(-s * l)).collect();
         let sum: f64 = weights.iter().sum();
         let mean = weights.iter().zip(&logs).map(|(w, l)| w * l).sum::<f64>() / sum;
-        let variance = weights.iter().zip(&logs).map(|(w, l)| w * (l - mean).powi(2)).sum::<f64>() / sum;
+        let variance = weights.iter().zip(&logs).map(|(w, l)| w * (l - mean) * (l - mean)).sum::<f64>() / sum;
         (mean, variance)
     };
     let (mut low, mut high) = (0.0_f64, 20.0_f64);

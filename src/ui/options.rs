@@ -9,6 +9,7 @@ use super::params::Params;
 use crate::charts::SeriesMetric;
 use crate::explain::Readback;
 use crate::scenario::fields;
+use crate::trace::replay::SPEEDS;
 use crate::ScenarioError;
 
 /// What kind of page a view is the heart of; it sets the view's defaults and
@@ -96,8 +97,13 @@ pub const VERSUS_KEY: &str = "versus";
 pub const SAY_KEY: &str = "say";
 pub const PRESENTER_KEY: &str = "presenter";
 pub const METRIC_KEY: &str = "metric";
+pub const TRACE_KEY: &str = "trace";
+pub const TRACE_SPEED_KEY: &str = "trace_speed";
+pub const TRACE_LOOP_KEY: &str = "trace_loop";
+pub const TRACE_COLUMNS_KEY: &str = "trace_columns";
+pub const TRACE_CLASSES_KEY: &str = "trace_classes";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 15] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     CAPTION_KEY,
@@ -108,11 +114,44 @@ pub const KEYS: [&str; 10] = [
     SAY_KEY,
     PRESENTER_KEY,
     METRIC_KEY,
+    TRACE_KEY,
+    TRACE_SPEED_KEY,
+    TRACE_LOOP_KEY,
+    TRACE_COLUMNS_KEY,
+    TRACE_CLASSES_KEY,
 ];
 
 const HEIGHT_MIN: u32 = 240;
 const HEIGHT_MAX: u32 = 4000;
 const CAPTION_MAX_CHARS: usize = 200;
+/// The longest trace file name, and column mapping or class list.
+const TRACE_TEXT_MAX_CHARS: usize = 200;
+
+/// A trace a view replays, as its link names it: the file's name, its
+/// size and its 64-bit FNV-1a hash (16 hexadecimal digits), by which the
+/// lab knows a file someone chooses is the one the link means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceNeed {
+    pub name: String,
+    pub bytes: u64,
+    pub hash: String,
+}
+
+impl TraceNeed {
+    /// From its text in links, `name:bytes:hash`; the name may hold `:`.
+    fn parse(text: &str) -> Option<TraceNeed> {
+        let mut parts = text.rsplitn(3, ':');
+        let (hash, bytes, name) = (parts.next()?, parts.next()?, parts.next()?);
+        let hex = hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        let fits = !name.is_empty() && name.chars().count() <= TRACE_TEXT_MAX_CHARS;
+        let bytes = bytes.parse().ok()?;
+        (hex && fits).then(|| TraceNeed { name: name.to_string(), bytes, hash: hash.into() })
+    }
+
+    pub fn text(&self) -> String {
+        format!("{}:{}:{}", self.name, self.bytes, self.hash)
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -135,6 +174,14 @@ pub struct Options {
     pub presenter: bool,
     /// The time the percentile chart plots.
     pub metric: SeriesMetric,
+    /// The trace the lab replays instead of making requests, and how: at
+    /// what speed, looped or not, its columns mapped and classes named as
+    /// `lbsim run --trace` takes them.
+    pub trace: Option<TraceNeed>,
+    pub trace_speed: f64,
+    pub trace_loop: bool,
+    pub trace_columns: String,
+    pub trace_classes: String,
 }
 
 impl Options {
@@ -154,6 +201,11 @@ impl Options {
             say: Readback::default(),
             presenter: false,
             metric: SeriesMetric::QueueTime,
+            trace: None,
+            trace_speed: 1.0,
+            trace_loop: true,
+            trace_columns: String::new(),
+            trace_classes: String::new(),
         }
     }
 
@@ -180,6 +232,11 @@ impl Options {
             SAY_KEY => self.say.text(),
             PRESENTER_KEY => if self.presenter { "1" } else { "0" }.to_string(),
             METRIC_KEY => self.metric.key().to_string(),
+            TRACE_KEY => self.trace.as_ref().map_or_else(|| "none".to_string(), TraceNeed::text),
+            TRACE_SPEED_KEY => self.trace_speed.to_string(),
+            TRACE_LOOP_KEY => if self.trace_loop { "1" } else { "0" }.to_string(),
+            TRACE_COLUMNS_KEY => self.trace_columns.clone(),
+            TRACE_CLASSES_KEY => self.trace_classes.clone(),
             _ => String::new(),
         }
     }
@@ -227,6 +284,35 @@ impl Options {
                     bad(format!("one of {} (what the percentile chart plots)", keys.join(", ")))
                 })?;
             }
+            TRACE_KEY if text == "none" || text.is_empty() => self.trace = None,
+            TRACE_KEY => self.trace = Some(TraceNeed::parse(text).ok_or_else(|| {
+                bad("\"none\", or the trace's file name, size in bytes and FNV-1a hash as name:bytes:hash \
+                         (on-off.csv:338928:ad0ba2568b68dd70), as lbsim trace prints them"
+                    .to_string())
+            })?),
+            TRACE_SPEED_KEY => {
+                let (slowest, fastest) = SPEEDS;
+                self.trace_speed =
+                    text.parse::<f64>().ok().filter(|k| (slowest..=fastest).contains(k)).ok_or_else(
+                        || {
+                            bad(format!(
+                            "a number from {slowest} to {fastest} (what the trace's times are divided by)"
+                        ))
+                        },
+                    )?;
+            }
+            TRACE_LOOP_KEY => match text {
+                "1" => self.trace_loop = true,
+                "0" => self.trace_loop = false,
+                _ => {
+                    return Err(bad("0 (play the trace once) or 1 (play it again when it ends)".to_string()))
+                }
+            },
+            TRACE_COLUMNS_KEY | TRACE_CLASSES_KEY if text.chars().count() > TRACE_TEXT_MAX_CHARS => {
+                return Err(bad(format!("text of at most {TRACE_TEXT_MAX_CHARS} characters")))
+            }
+            TRACE_COLUMNS_KEY => self.trace_columns = text.to_string(),
+            TRACE_CLASSES_KEY => self.trace_classes = text.to_string(),
             PRESENTER_KEY => match text {
                 "1" => self.presenter = true,
                 "0" => self.presenter = false,
@@ -453,6 +539,40 @@ mod tests {
         assert_eq!(set("metric", "session").metric, SeriesMetric::SessionTime);
         assert!(refusal("metric", "cpu")
             .ends_with("expected one of queue, latency, session (what the percentile chart plots)"));
+    }
+
+    #[test]
+    fn a_trace_is_named_by_file_size_and_hash() {
+        let options = set("trace", "my:trace.csv:338928:ad0ba2568b68dd70");
+        let need = options.trace.clone().unwrap();
+        assert_eq!(
+            (need.name.as_str(), need.bytes, need.hash.as_str()),
+            ("my:trace.csv", 338928, "ad0ba2568b68dd70")
+        );
+        assert_eq!(options.text("trace"), "my:trace.csv:338928:ad0ba2568b68dd70");
+        assert_eq!(set("trace", "none").trace, None);
+        for bad in [
+            "t.csv",
+            "t.csv:12:ad0b",
+            "t.csv:big:ad0ba2568b68dd70",
+            ":12:ad0ba2568b68dd70",
+            "t.csv:12:AD0BA2568B68DD70",
+        ] {
+            assert!(refusal("trace", bad).contains("name:bytes:hash"), "{bad}");
+        }
+        assert_eq!(set("trace_speed", "2.5").trace_speed, 2.5);
+        for bad in ["0", "fast", "1e7"] {
+            assert!(
+                refusal("trace_speed", bad)
+                    .ends_with("a number from 0.001 to 1000000 (what the trace's times are divided by)"),
+                "{bad}"
+            );
+        }
+        assert!(!set("trace_loop", "0").trace_loop);
+        assert!(refusal("trace_loop", "yes")
+            .ends_with("0 (play the trace once) or 1 (play it again when it ends)"));
+        assert_eq!(set("trace_columns", "time=ts:ms").trace_columns, "time=ts:ms");
+        assert!(refusal("trace_classes", &"c,".repeat(101)).ends_with("text of at most 200 characters"));
     }
 
     #[test]

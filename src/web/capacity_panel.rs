@@ -43,12 +43,7 @@ impl CapacityPanel {
         )?;
         let row: HtmlElement = dom::child(&figure, "div", "capacity-form")?;
         let field = |label: &str, part: &str, value: &str, kind: &str| -> Result<HtmlInputElement, JsValue> {
-            let id = ids.of(part);
-            let item: HtmlElement = dom::child(&row, "label", "")?;
-            item.set_attribute("for", &id)?;
-            dom::text_child(&item, "span", "", label)?;
-            let input: HtmlInputElement = dom::child(&item, "input", "")?;
-            dom::set_attributes(&input, &[("id", &id), ("type", kind)])?;
+            let input = dom::labelled_input(&row, "", label, (&ids.of(part), kind))?;
             input.set_value(value);
             Ok(input)
         };

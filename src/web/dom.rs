@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, Event, EventTarget, HtmlElement, Window};
+use web_sys::{Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, Window};
 
 pub fn window() -> Window {
     web_sys::window().expect("the app runs in a browser window")
@@ -36,6 +36,22 @@ pub fn text_child(parent: &Element, tag: &str, class: &str, text: &str) -> Resul
     let element: HtmlElement = child(parent, tag, class)?;
     element.set_text_content(Some(text));
     Ok(element)
+}
+
+/// An input of type `kind` with id `id`, inside a label (of class
+/// `class`) whose text comes first, at the end of `parent`.
+pub fn labelled_input(
+    parent: &Element,
+    class: &str,
+    label: &str,
+    (id, kind): (&str, &str),
+) -> Result<HtmlInputElement, JsValue> {
+    let item: HtmlElement = child(parent, "label", class)?;
+    item.set_attribute("for", id)?;
+    text_child(&item, "span", "", label)?;
+    let input: HtmlInputElement = child(&item, "input", "")?;
+    set_attributes(&input, &[("id", id), ("type", kind)])?;
+    Ok(input)
 }
 
 pub fn set_attributes(element: &Element, attributes: &[(&str, &str)]) -> Result<(), JsValue> {

@@ -7,8 +7,10 @@ use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
 use super::page::{self, Mounted, Views};
+use super::traces;
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use lbsim::explain::Claim;
+use lbsim::trace::replay::in_memory;
 use lbsim::Simulation;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -75,7 +77,10 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `decision()`: the decision the topology shows, with its sentence and
 ///   where its winner was ringed, as JSON, or undefined;
 /// - `chartLines()`: each chart's name and the names of the lines it drew
-///   last ("p99", or in compare mode "A p99" and "B p99"), as JSON.
+///   last ("p99", or in compare mode "A p99" and "B p99"), as JSON;
+/// - `trace()`: the lab's trace box: the trace the link names, whether it
+///   is replayed or awaited, its rows, summary and report, the box's
+///   status line and whether the rate strip shows, as JSON.
 fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsValue> {
     let hooks = Object::new();
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
@@ -156,19 +161,35 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let lines = move || reader.borrow().chart_lines_json();
     set("chartLines", Closure::<dyn Fn() -> String>::new(lines).into_js_value())?;
+    let reader = view.clone();
+    set("trace", Closure::<dyn Fn() -> String>::new(move || reader.borrow().trace_json()).into_js_value())?;
     Ok(hooks)
 }
 
 /// Runs the scenario a URL hash describes to its `duration_s` and returns
 /// its summary as JSON, exactly as `lbsim run default --set ... --json`
-/// computes it. Any entry that cannot be used is an error.
+/// computes it. Any entry that cannot be used is an error. A hash naming a
+/// trace replays it, as `--trace FILE` does, if the page has read it.
 #[wasm_bindgen]
 pub fn summary_json(hash: &str) -> Result<String, JsValue> {
     let parsed = hash::parse(hash, Kind::Embed);
     if let Some(notice) = parsed.notices.first() {
         return Err(JsValue::from_str(&notice.message));
     }
-    let mut sim = Simulation::new(&parsed.params.scenario).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let (scenario, options) = (&parsed.params.scenario, &parsed.options);
+    let made = match &options.trace {
+        Some(need) => {
+            let trace = traces::find(&need.hash, &options.trace_columns, &options.trace_classes).ok_or_else(
+                || JsValue::from_str(&format!("the page has not read the trace {}", need.text())),
+            )?;
+            Simulation::replaying(
+                scenario,
+                in_memory(trace.rows.clone(), options.trace_speed, options.trace_loop),
+            )
+        }
+        None => Simulation::new(scenario),
+    };
+    let mut sim = made.map_err(|e| JsValue::from_str(&e.to_string()))?;
     sim.run();
     serde_json::to_string(&sim.summary()).map_err(|e| JsValue::from_str(&e.to_string()))
 }

@@ -39,6 +39,8 @@ mod surface;
 mod take_away;
 mod theme;
 mod topology;
+mod trace_panel;
+mod traces;
 mod transport;
 mod twin_pane;
 mod view;

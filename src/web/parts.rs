@@ -18,6 +18,7 @@ use super::preset_picker::PresetPicker;
 use super::readouts::Readouts;
 use super::share::Share;
 use super::take_away::TakeAway;
+use super::trace_panel::{RateStrip, TracePanel};
 use super::transport::Transport;
 use super::twin_pane::{CompareForm, TwinPane};
 use wasm_bindgen::JsValue;
@@ -41,6 +42,9 @@ pub struct Parts {
     pub capacity: Option<CapacityPanel>,
     /// The lab's servers joining and leaving.
     pub membership: Option<MembershipTools>,
+    /// The lab's trace box, and the trace's rate under the percentile chart.
+    pub trace_panel: Option<TracePanel>,
+    pub rate_strip: Option<RateStrip>,
     /// The lab's compare form and presets.
     pub compare_form: Option<CompareForm>,
     pub presets: Option<PresetPicker>,
@@ -112,9 +116,11 @@ impl Parts {
             &ids,
         )?;
         let decision = DecisionCaption::build(&pane, &ids)?;
-        let capacity = match kind {
-            Kind::Lab => Some(CapacityPanel::build(&figures, &ids)?),
-            Kind::Embed => None,
+        let (capacity, rate_strip) = match kind {
+            Kind::Lab => {
+                (Some(CapacityPanel::build(&figures, &ids)?), Some(RateStrip::build(&figures, &ids)?))
+            }
+            Kind::Embed => (None, None),
         };
         let twin_pane =
             panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
@@ -138,6 +144,7 @@ impl Parts {
         // The lab's panel: the settings first, so the policy is in sight;
         // then presets, comparison and the sharing tools.
         let membership = panel.as_ref().map(|panel| MembershipTools::build(panel, &ids)).transpose()?;
+        let trace_panel = panel.as_ref().map(|panel| TracePanel::build(panel, &ids)).transpose()?;
         let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
         let versus = options.text(VERSUS_KEY);
         let compare_form =
@@ -175,6 +182,8 @@ impl Parts {
             share,
             compare_form,
             membership,
+            trace_panel,
+            rate_strip,
             presets,
             capacity,
             controls,

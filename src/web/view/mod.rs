@@ -9,6 +9,7 @@
 mod reads;
 mod target;
 mod tools;
+mod trace;
 
 pub use target::Target;
 
@@ -25,6 +26,8 @@ use super::recording::{self, Clip, Progress, Scene};
 use super::share;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
+use super::traces::LabTrace;
+use lbsim::engine::Replay;
 use lbsim::narration;
 use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
@@ -73,6 +76,8 @@ pub struct View {
     /// When the settings last changed without starting over, so that the
     /// run's figures mix two settings.
     changed_at: Option<Time>,
+    /// The trace the view replays instead of its scenario's arrivals.
+    trace: Option<std::rc::Rc<LabTrace>>,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -93,11 +98,12 @@ impl View {
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
         let parts = Parts::build(root, kind, &options)?;
-        let (sim, params) = match simulate(&params.scenario) {
+        let (sim, params) = match simulate(&params.scenario, None) {
             Ok(sim) => (sim, params),
             Err(error) => {
                 notices.push(Notice { message: format!("Settings not applied: {error}.") });
-                let sim = simulate(&Scenario::default()).map_err(|e| JsValue::from_str(&e.to_string()))?;
+                let sim =
+                    simulate(&Scenario::default(), None).map_err(|e| JsValue::from_str(&e.to_string()))?;
                 (sim, Params::default())
             }
         };
@@ -124,9 +130,19 @@ impl View {
             clip: None,
             arrived: false,
             changed_at: None,
+            trace: None,
             options,
         };
         view.parts.notices.show(&notices);
+        view.look_for_trace();
+        if let Some(replay) = view.replay() {
+            match simulate(&view.params.scenario, Some(replay)) {
+                Ok(sim) => view.sim = sim,
+                Err(error) => {
+                    view.parts.notices.show(&[Notice { message: format!("Trace not replayed: {error}.") }])
+                }
+            }
+        }
         if view.parts.twin_pane.is_some() {
             view.parts.canvases.compare_with(&versus_label(&view.options.versus));
         }
@@ -234,7 +250,12 @@ impl View {
             self.frame_costs.push(dom::now_ms() - started);
         }
         let recording = self.record(now_ms);
-        self.playing || searching || recording || self.parts.canvases.pending()
+        let reading = self.collect_trace();
+        if let Some(strip) = &mut self.parts.rate_strip {
+            let at = (self.sim.now().as_secs(), self.options.trace_speed, self.options.trace_loop);
+            strip.draw(self.trace.as_deref(), at, &self.parts.canvases.palette().charts());
+        }
+        self.playing || searching || recording || reading || self.parts.canvases.pending()
     }
 
     /// Runs the simulation and its twin ahead, headless, while an embed's
@@ -374,7 +395,7 @@ impl View {
             );
         }
         let applied = if structural {
-            simulate(new).map(|sim| self.sim = sim)
+            simulate(new, self.replay()).map(|sim| self.sim = sim)
         } else {
             self.sim.mark_sessions();
             self.sim.set_live_fields(new)
@@ -397,12 +418,13 @@ impl View {
             return;
         }
         let mut scenario = self.params.scenario.clone();
-        let made = self
-            .options
-            .versus
-            .iter()
-            .try_for_each(|(key, value)| scenario.set(key, value))
-            .and_then(|()| Simulation::new(&scenario));
+        let made =
+            self.options.versus.iter().try_for_each(|(key, value)| scenario.set(key, value)).and_then(|()| {
+                match self.replay() {
+                    Some(replay) => Simulation::replaying(&scenario, replay),
+                    None => Simulation::new(&scenario),
+                }
+            });
         match made {
             Ok(twin) => self.twin = Some(twin),
             Err(error) => {
@@ -417,6 +439,9 @@ impl View {
         self.parts.controls.show(&self.params);
         if let Some(presets) = &self.parts.presets {
             presets.show(&self.params.scenario);
+        }
+        if let Some(panel) = &self.parts.trace_panel {
+            panel.show(&self.options, &self.params.scenario, self.trace.as_deref());
         }
         if self.owns_hash {
             let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
@@ -467,6 +492,9 @@ impl View {
     }
 
     pub fn set_playing(&mut self, playing: bool) {
+        // A link's trace comes first: without it the run would not be the
+        // one the link means.
+        let playing = playing && !self.waiting_for_trace();
         self.playing = playing;
         if playing {
             self.parts.event_log.unhighlight();
@@ -531,7 +559,7 @@ impl View {
 
     /// Starts the same scenario over from its seed.
     pub fn reset(&mut self) {
-        if let Ok(sim) = simulate(&self.params.scenario) {
+        if let Ok(sim) = simulate(&self.params.scenario, self.replay()) {
             self.sim = sim;
             self.restart_twin();
             self.started_over();
@@ -548,6 +576,9 @@ impl View {
 
     pub fn restyle(&mut self) {
         self.parts.canvases.restyle();
+        if let Some(strip) = &mut self.parts.rate_strip {
+            strip.invalidate();
+        }
     }
 
     /// The reader's preference for reduced motion changed.
@@ -560,9 +591,13 @@ impl View {
 /// How many of a comparing policy's latest decisions a view keeps.
 const DECISIONS_KEPT: usize = 4;
 
-/// A view's simulation of `scenario`, keeping the decisions it shows.
-fn simulate(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
-    let mut sim = Simulation::new(scenario)?;
+/// A view's simulation of `scenario`, replaying a trace's arrivals if
+/// given them, keeping the decisions it shows.
+fn simulate(scenario: &Scenario, replay: Option<Replay>) -> Result<Simulation, ScenarioError> {
+    let mut sim = match replay {
+        Some(replay) => Simulation::replaying(scenario, replay)?,
+        None => Simulation::new(scenario)?,
+    };
     sim.record_decisions(DECISIONS_KEPT);
     Ok(sim)
 }

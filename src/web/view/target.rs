@@ -66,6 +66,15 @@ impl View {
                 add(button, "click", Target::Membership(*ask));
             }
         }
+        if let Some(panel) = &self.parts.trace_panel {
+            add(panel.file.unchecked_ref(), "change", Target::TraceFile);
+            for input in [&panel.columns, &panel.classes, &panel.speed, &panel.looped] {
+                add(input.unchecked_ref(), "change", Target::TraceSettings);
+            }
+            add(&panel.stop, "click", Target::TraceStop);
+            add(&self.root, "dragover", Target::TraceDragged);
+            add(&self.root, "drop", Target::TraceDropped);
+        }
         targets
     }
 }
@@ -89,6 +98,13 @@ pub enum Target {
     PinBaseline,
     Capacity,
     Membership(Ask),
+    /// The trace box: a file chosen, its settings edited, replaying
+    /// stopped; and a file dragged over the lab or dropped on it.
+    TraceFile,
+    TraceSettings,
+    TraceStop,
+    TraceDragged,
+    TraceDropped,
     /// A click in the topology, at the event's point.
     Topology,
     /// An embed's folded legend, its drawer, and its charts' tabs.
@@ -121,6 +137,11 @@ impl Target {
             Target::PinBaseline => view.pin_baseline(),
             Target::Capacity => view.find_capacity(),
             Target::Membership(ask) => view.server_asked(ask),
+            Target::TraceFile => view.trace_file_chosen(),
+            Target::TraceSettings => view.trace_settings_changed(),
+            Target::TraceStop => view.trace_stopped(),
+            Target::TraceDragged => view.trace_dragged(event),
+            Target::TraceDropped => view.trace_dropped(event),
             Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
             Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
             Target::ChartTab(index) => view.show_chart_tab(index),

@@ -1,0 +1,214 @@
+//! The lab's "Your traffic" box: choose (or drop on the lab) a request
+//! trace, read in the page by the trace worker and never sent anywhere,
+//! and replay it instead of the scenario's own arrivals, at a speed,
+//! looped or once, its columns and classes named as on the command line.
+//! Under the percentile chart, the trace's rate over time, with where the
+//! replay is in it.
+
+use super::dom::{self, Ids};
+use super::options::{Options, TraceNeed};
+use super::surface::Surface;
+use super::traces::LabTrace;
+use lbsim::charts::Palette;
+use lbsim::trace::replay::offered_load;
+use lbsim::Scenario;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+pub struct TracePanel {
+    pub file: HtmlInputElement,
+    pub columns: HtmlInputElement,
+    pub classes: HtmlInputElement,
+    pub speed: HtmlInputElement,
+    pub looped: HtmlInputElement,
+    pub stop: HtmlElement,
+    status: HtmlElement,
+    details: HtmlElement,
+    report: HtmlElement,
+}
+
+impl TracePanel {
+    pub fn build(panel: &Element, ids: &Ids) -> Result<TracePanel, JsValue> {
+        let group: HtmlElement = dom::child(panel, "section", "group trace-box")?;
+        group.set_attribute("aria-labelledby", &ids.of("trace-title"))?;
+        dom::text_child(&group, "h3", "", "Your traffic: replay a trace")?.set_id(&ids.of("trace-title"));
+        dom::text_child(
+            &group,
+            "p",
+            "help",
+            "CSV or JSON lines, a row a request: time, and optionally key, class and service_ms. \
+             Choose a file or drop it on the lab; it is read here and never leaves this machine.",
+        )?;
+        let field = |label: &str, part: &str, kind: &str| {
+            dom::labelled_input(&group, "trace-field", label, (&ids.of(part), kind))
+        };
+        let file = field("Trace file", "trace-file", "file")?;
+        file.set_attribute("accept", ".csv,.jsonl,.json,.txt,text/csv")?;
+        let columns = field("Columns (as --trace-columns)", "trace-columns", "text")?;
+        columns.set_placeholder("time=ts:ms,key=user,service=duration_ms");
+        let classes = field("Classes, in the order of class_shares", "trace-classes", "text")?;
+        classes.set_placeholder("api,static");
+        let speed = field("Speed (times divided by)", "trace-speed", "number")?;
+        dom::set_attributes(&speed, &[("min", "0.001"), ("max", "1000000"), ("step", "any")])?;
+        let looped = field("Play it again when it ends", "trace-loop", "checkbox")?;
+        if let Some(label) = looped.parent_element() {
+            label.set_class_name("trace-field trace-check");
+        }
+        let stop = dom::text_child(&group, "button", "quiet", "Stop replaying")?;
+        dom::set_attributes(&stop, &[("id", &ids.of("trace-stop")), ("type", "button")])?;
+        let status = dom::text_child(&group, "p", "help trace-status", "")?;
+        dom::set_attributes(&status, &[("id", &ids.of("trace-status")), ("role", "status")])?;
+        let details: HtmlElement = dom::child(&group, "details", "trace-report")?;
+        dom::text_child(&details, "summary", "", "What the trace is")?;
+        let report = dom::text_child(&details, "pre", "", "")?;
+        report.set_id(&ids.of("trace-report"));
+        Ok(TracePanel { file, columns, classes, speed, looped, stop, status, details, report })
+    }
+
+    /// Shows the options' trace settings, and what is replayed: `trace`,
+    /// or, when the options name a trace the page does not have, what it
+    /// waits for.
+    pub fn show(&self, options: &Options, scenario: &Scenario, trace: Option<&LabTrace>) {
+        self.columns.set_value(&options.trace_columns);
+        self.classes.set_value(&options.trace_classes);
+        self.speed.set_value(&options.trace_speed.to_string());
+        self.looped.set_checked(options.trace_loop);
+        self.stop.set_hidden(options.trace.is_none());
+        self.details.set_hidden(trace.is_none());
+        match (trace, &options.trace) {
+            (Some(trace), _) => {
+                let looped = if options.trace_loop { "looped" } else { "once" };
+                let load = match trace.rate_per_s {
+                    Some(rate) => {
+                        let load = offered_load(scenario, rate, trace.mean_service_ms) * options.trace_speed;
+                        format!(": it offers these servers load {load:.3}")
+                    }
+                    None => String::new(),
+                };
+                self.say(&format!(
+                    "Replaying {} ({} requests, {looped}) at speed {}{load}. The scenario's load, demand and session_length are not used.",
+                    trace.name,
+                    trace.rows.len(),
+                    options.trace_speed
+                ));
+                self.report.set_text_content(Some(&trace.report));
+            }
+            (None, Some(need)) => self.say(&waiting_for(need)),
+            (None, None) => self.say("No trace: the scenario makes its own requests."),
+        }
+    }
+
+    pub fn say(&self, text: &str) {
+        self.status.set_text_content(Some(text));
+    }
+
+    pub fn status_text(&self) -> String {
+        self.status.text_content().unwrap_or_default()
+    }
+}
+
+/// What a view says while its link names a trace the page does not hold.
+pub fn waiting_for(need: &TraceNeed) -> String {
+    format!(
+        "This link replays the trace {} ({} bytes, FNV-1a hash {}): choose that file under “Your traffic” to run it.",
+        need.name, need.bytes, need.hash
+    )
+}
+
+/// The trace's arrivals a second over its time, drawn under the
+/// percentile chart, with a mark where the replay is.
+pub struct RateStrip {
+    figure: HtmlElement,
+    surface: Surface,
+    /// What was last drawn: the trace (by hash) and the mark's place, in
+    /// whole pixels.
+    drawn: Option<(String, i64)>,
+}
+
+impl RateStrip {
+    /// Builds the strip, hidden, after the first chart in `figures`.
+    pub fn build(figures: &Element, ids: &Ids) -> Result<RateStrip, JsValue> {
+        let figure: HtmlElement = dom::create("figure", "rate-strip")?;
+        match figures.first_element_child() {
+            Some(first) => first.after_with_node_1(&figure)?,
+            None => figures.append_child(&figure).map(|_| ())?,
+        }
+        dom::text_child(&figure, "figcaption", "", "The trace's arrivals a second, and where the replay is")?;
+        let canvas: HtmlCanvasElement = dom::child(&figure, "canvas", "")?;
+        let label = "the replayed trace's request rate over its time, the replay's place marked";
+        dom::set_attributes(
+            &canvas,
+            &[("id", &ids.of("rate-strip")), ("role", "img"), ("aria-label", label)],
+        )?;
+        figure.set_hidden(true);
+        Ok(RateStrip { figure, surface: Surface::new(canvas)?, drawn: None })
+    }
+
+    /// Draws `trace`'s rate and the replay's place at `at_s` simulated
+    /// seconds (played at `speed`, looped or not); hides the strip
+    /// without a trace.
+    pub fn draw(
+        &mut self,
+        trace: Option<&LabTrace>,
+        (at_s, speed, looped): (f64, f64, bool),
+        palette: &Palette,
+    ) {
+        self.figure.set_hidden(trace.is_none());
+        let Some(trace) = trace else {
+            self.drawn = None;
+            return;
+        };
+        let bins = trace.rates.len().max(1);
+        let place = trace_place_s(trace, at_s * speed, looped);
+        let resized = self.surface.fit();
+        let (width, height) = (self.surface.width, self.surface.height);
+        let x = (place / (trace.rate_bin_s * bins as f64)).clamp(0.0, 1.0) * width;
+        let key = (trace.hash.clone(), x.round() as i64);
+        if !resized && self.drawn.as_ref() == Some(&key) {
+            return;
+        }
+        self.drawn = Some(key);
+        let (s, ctx) = (&self.surface, &self.surface.context);
+        s.begin();
+        let highest = trace.rates.iter().copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let bar = width / bins as f64;
+        ctx.set_fill_style_str(&palette.busy.css());
+        for (i, rate) in trace.rates.iter().enumerate() {
+            let h = (rate / highest) * (height - 16.0);
+            ctx.fill_rect(i as f64 * bar, height - h, (bar - 1.0).max(1.0), h);
+        }
+        ctx.set_fill_style_str(&palette.muted.css());
+        ctx.set_font("12px system-ui, sans-serif");
+        let _ = ctx.fill_text(&format!("peak {highest:.0}/s"), 4.0, 12.0);
+        ctx.set_stroke_style_str(&palette.p99.css());
+        ctx.set_line_width(2.0);
+        ctx.begin_path();
+        ctx.move_to(x, 14.0);
+        ctx.line_to(x, height);
+        ctx.stroke();
+    }
+
+    pub fn shown(&self) -> bool {
+        !self.figure.hidden()
+    }
+
+    /// Draws afresh on the next frame (the colours changed).
+    pub fn invalidate(&mut self) {
+        self.drawn = None;
+    }
+}
+
+/// Where in the trace's time (from its first arrival) a replay is after
+/// `played_s` seconds of the trace's time, passes looping one mean gap
+/// apart as [`lbsim::trace::replay::Playback`] plays them.
+fn trace_place_s(trace: &LabTrace, played_s: f64, looped: bool) -> f64 {
+    let (Some(first), Some(last)) = (trace.rows.first(), trace.rows.last()) else { return 0.0 };
+    let (first, span) = (first.time.as_secs(), (last.time - first.time).as_secs());
+    let n = trace.rows.len() as f64;
+    let since = (played_s - first).max(0.0);
+    if !looped || span <= 0.0 || n < 2.0 {
+        return since.min(span);
+    }
+    let pass = span + span / (n - 1.0);
+    since - pass * (since / pass).floor()
+}

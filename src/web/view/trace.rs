@@ -1,0 +1,226 @@
+//! A view replaying a trace: a file chosen or dropped on the lab goes to
+//! the trace worker; its reading, once in, replaces the scenario's
+//! arrivals (in the twin too, so that compare mode compares policies on
+//! the same requests). The link names the trace by file, size and hash,
+//! and a view opened from it without the file asks for it.
+
+use super::*;
+use crate::web::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE_LOOP_KEY, TRACE_SPEED_KEY};
+use crate::web::trace_panel::waiting_for;
+use crate::web::traces;
+use lbsim::engine::Replay;
+use lbsim::trace::replay::in_memory;
+use std::rc::Rc;
+use web_sys::{DragEvent, File};
+
+impl View {
+    /// The arrivals the view's simulations replay, if it replays a trace.
+    pub(super) fn replay(&self) -> Option<Replay> {
+        let trace = self.trace.as_ref()?;
+        Some(in_memory(Rc::clone(&trace.rows), self.options.trace_speed, self.options.trace_loop))
+    }
+
+    /// Whether the link names a trace the view does not have yet.
+    pub(super) fn waiting_for_trace(&self) -> bool {
+        self.options.trace.is_some() && self.trace.is_none()
+    }
+
+    /// Finds the trace the options name among the page's, or starts
+    /// reading its file again with other columns or classes; says what
+    /// it waits for when the page has no such file.
+    pub(super) fn look_for_trace(&mut self) {
+        let Some(need) = self.options.trace.clone() else { return };
+        if self.kind == Kind::Embed {
+            let message = "An embed does not replay traces: it runs the scenario; open this link in the lab to replay the trace.";
+            self.parts.notices.show(&[Notice { message: message.to_string() }]);
+            self.options.trace = None;
+            return;
+        }
+        let (columns, classes) = (&self.options.trace_columns, &self.options.trace_classes);
+        self.trace = traces::find(&need.hash, columns, classes);
+        if self.trace.is_some() {
+            return;
+        }
+        match traces::has_file(&need.hash) {
+            Some(file) => self.read_trace(file),
+            None => self.parts.notices.show(&[Notice { message: waiting_for(&need) }]),
+        }
+    }
+
+    /// The person chose a file in the trace box.
+    pub fn trace_file_chosen(&mut self) {
+        let file =
+            self.parts.trace_panel.as_ref().and_then(|p| p.file.files()).and_then(|files| files.get(0));
+        if let Some(file) = file {
+            self.read_trace(file);
+        }
+    }
+
+    /// Something is dragged over the lab: it may be dropped.
+    pub fn trace_dragged(&self, event: &Event) {
+        event.prevent_default();
+    }
+
+    /// A file was dropped on the lab.
+    pub fn trace_dropped(&mut self, event: &Event) {
+        event.prevent_default();
+        let file = event.dyn_ref::<DragEvent>().and_then(DragEvent::data_transfer).and_then(|d| d.files());
+        if let Some(file) = file.and_then(|files| files.get(0)) {
+            self.read_trace(file);
+        }
+    }
+
+    fn read_trace(&mut self, file: File) {
+        let (columns, classes) = (self.options.trace_columns.clone(), self.default_classes());
+        let said = match traces::read(file.clone(), &columns, &classes) {
+            Ok(()) => format!("Reading {}…", file.name()),
+            Err(error) => {
+                self.parts.notices.show(&[Notice { message: format!("{error}.") }]);
+                error
+            }
+        };
+        if let Some(panel) = &self.parts.trace_panel {
+            panel.say(&said);
+        }
+    }
+
+    /// The classes a trace's rows name, in the order of the scenario's: as
+    /// the options give them, or else by their indices, `0`, `1`, ….
+    fn default_classes(&self) -> String {
+        match self.options.trace_classes.trim() {
+            "" => (0..self.params.scenario.class_shares.len().max(1))
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            named => named.to_string(),
+        }
+    }
+
+    /// Takes the trace worker's reply, once in: a reading replaces the
+    /// arrivals of the view and its twin, from the start.
+    pub(super) fn collect_trace(&mut self) -> bool {
+        let Some(reply) = traces::take_reply() else { return traces::reading() };
+        let trace = match reply {
+            Ok(trace) => trace,
+            Err(error) => {
+                if let Some(panel) = &self.parts.trace_panel {
+                    panel.say(&error);
+                }
+                self.parts.notices.show(&[Notice { message: error }]);
+                return false;
+            }
+        };
+        if let (true, Some(need)) = (self.waiting_for_trace(), &self.options.trace) {
+            if (need.bytes, need.hash.as_str()) != (trace.bytes, trace.hash.as_str()) {
+                let message = format!(
+                    "{} is not the trace this link replays: it has {} bytes and hash {}; the link's, {}, has {} bytes and hash {}. Choose that file, or press Stop replaying to drop it from the link.",
+                    trace.name, trace.bytes, trace.hash, need.name, need.bytes, need.hash
+                );
+                self.parts.notices.show(&[Notice { message }]);
+                return false;
+            }
+        }
+        self.options.trace =
+            Some(TraceNeed { name: trace.name.clone(), bytes: trace.bytes, hash: trace.hash.clone() });
+        self.options.trace_classes = trace.classes.clone();
+        self.trace = Some(trace);
+        // A trace's requests are sessions of one request each.
+        if self.params.scenario.session_length != 1 || self.params.scenario.session_length_shape.is_some() {
+            let mut next = self.params.clone();
+            let single =
+                next.set("session_length", "1").and_then(|()| next.set("session_length_shape", "none"));
+            if single.is_ok() {
+                self.params = next;
+            }
+        }
+        self.parts.notices.dismiss();
+        self.replay_from_start();
+        true
+    }
+
+    /// The trace box's columns, classes, speed or looping changed.
+    pub fn trace_settings_changed(&mut self) {
+        let Some(panel) = &self.parts.trace_panel else { return };
+        let looped = if panel.looped.checked() { "1" } else { "0" };
+        let entries = [
+            (TRACE_COLUMNS_KEY, panel.columns.value()),
+            (TRACE_CLASSES_KEY, panel.classes.value()),
+            (TRACE_SPEED_KEY, panel.speed.value()),
+            (TRACE_LOOP_KEY, looped.to_string()),
+        ];
+        let mut options = self.options.clone();
+        for (key, text) in entries {
+            if let Err(error) = options.set(key, &text) {
+                let notice = Notice::rejected(key, &text, &error, &self.options.text(key));
+                self.parts.notices.show(&[notice]);
+                self.settings_changed();
+                return;
+            }
+        }
+        if options == self.options {
+            return;
+        }
+        let reread = (&options.trace_columns, &options.trace_classes)
+            != (&self.options.trace_columns, &self.options.trace_classes);
+        self.options = options;
+        if reread && self.trace.is_some() {
+            self.trace = None;
+            self.look_for_trace();
+        }
+        self.replay_from_start();
+    }
+
+    /// Stops replaying: the scenario makes its own requests again.
+    pub fn trace_stopped(&mut self) {
+        self.options.trace = None;
+        self.trace = None;
+        self.replay_from_start();
+    }
+
+    /// Builds the simulation and its twin again from the seed, on the
+    /// trace if there is one.
+    fn replay_from_start(&mut self) {
+        match simulate(&self.params.scenario, self.replay()) {
+            Ok(sim) => self.sim = sim,
+            Err(error) => {
+                self.parts.notices.show(&[Notice { message: format!("Trace not replayed: {error}.") }])
+            }
+        }
+        self.restart_twin();
+        self.started_over();
+        self.parts.event_log.clear();
+        self.parts.canvases.restarted();
+        self.settings_changed();
+    }
+
+    /// What the trace box shows, as JSON (for tests): the trace named,
+    /// whether it is replayed or awaited, its status line and summary.
+    pub fn trace_json(&self) -> String {
+        let trace = self.trace.as_deref();
+        let shown = TraceShown {
+            need: self.options.trace.as_ref().map(TraceNeed::text),
+            replaying: trace.is_some() && self.sim.replays(),
+            waiting: self.waiting_for_trace(),
+            rows: trace.map(|t| t.rows.len()),
+            summary: trace.map(|t| t.summary_json.as_str()),
+            report: trace.map(|t| t.report.as_str()),
+            status: self.parts.trace_panel.as_ref().map(|p| p.status_text()),
+            strip: self.parts.rate_strip.as_ref().is_some_and(|s| s.shown()),
+        };
+        serde_json::to_string(&shown).unwrap_or_default()
+    }
+}
+
+/// What [`View::trace_json`] tells.
+#[derive(serde::Serialize)]
+struct TraceShown<'a> {
+    need: Option<String>,
+    replaying: bool,
+    waiting: bool,
+    rows: Option<usize>,
+    /// The summary as `lbsim trace --json` gives it, as JSON text.
+    summary: Option<&'a str>,
+    report: Option<&'a str>,
+    status: Option<String>,
+    strip: bool,
+}

@@ -1,0 +1,149 @@
+// Your own traffic in the lab: a trace chosen (or dropped) is read in the
+// page by the trace worker and replayed; the rate strip draws under the
+// percentile chart; the trace's summary and a replay's trace hash are the
+// command line's, number for number; compare runs both policies on the
+// same requests; and a link to a replay asks for its file by name, size
+// and hash, refusing any other.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { browser, server, useBrowser, openApp, drawnFraction, hashEntries, noticeSays, screenshot, CLI, ROOT } from './lib.mjs';
+
+useBrowser();
+
+const ON_OFF = join(ROOT, 'scenarios', 'traces', 'on-off.csv');
+const DIURNAL = join(ROOT, 'scenarios', 'traces', 'diurnal.csv');
+/** The on/off sample as links name it: file, size and FNV-1a hash. */
+const ON_OFF_NEED = 'on-off.csv:338928:ad0ba2568b68dd70';
+
+const traceState = async (page) => JSON.parse(await page.evaluate(() => window.lbsim.trace()));
+const native = (args) => JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 26 }));
+
+/** Chooses `file` in the trace box and waits for the lab to replay it. */
+async function choose(page, file) {
+  await page.setInputFiles('#trace-file', file);
+  await page.waitForFunction(() => JSON.parse(window.lbsim.trace()).replaying, null, { timeout: 20_000 });
+}
+
+test('a trace chosen in the lab replays, with its report and its rate under the percentile chart', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 1440, height: 900 });
+  await choose(page, ON_OFF);
+  const state = await traceState(page);
+  assert.equal(state.need, ON_OFF_NEED);
+  assert.equal(state.rows, 20000);
+  assert.match(state.status, /^Replaying on-off\.csv \(20000 requests, looped\) at speed 1: it offers these servers load 0\.008/);
+  assert.match(state.report, /20000 requests over 247\.239 s/);
+  const entries = await hashEntries(page);
+  assert.equal(decodeURIComponent(entries.get('trace')), ON_OFF_NEED, 'the link names the trace');
+  assert.equal(entries.get('session_length'), '1', 'a trace plays sessions of one request');
+  await page.waitForFunction(() => JSON.parse(window.lbsim.summary()).counts.created > 200, null, { timeout: 20_000 });
+  assert.ok(state.strip, 'the rate strip shows');
+  assert.ok(await drawnFraction(page, 'rate-strip') > 0.05, 'the rate strip draws the trace');
+  // The strip sits under the percentile chart, in the charts column.
+  const [chart, strip] = await page.evaluate(() => ['#chart-percentiles', '#rate-strip']
+    .map((s) => document.querySelector(s).getBoundingClientRect()).map((r) => [r.left, r.top, r.bottom]));
+  assert.ok(Math.abs(chart[0] - strip[0]) < 30 && strip[1] > chart[2], `strip ${strip} under chart ${chart}`);
+  await screenshot(page, 'trace-lab-1440');
+  // The rows' classes, speed and looping in the box change the replay.
+  await page.fill('#trace-speed', '4');
+  await page.dispatchEvent('#trace-speed', 'change');
+  await page.waitForFunction(() => location.hash.includes('trace_speed=4'));
+  // Stopping drops the trace from the link and from the run.
+  await page.click('#trace-stop');
+  const stopped = await traceState(page);
+  assert.equal(stopped.need, null);
+  assert.equal(stopped.replaying, false);
+  assert.ok(!(await hashEntries(page)).has('trace'));
+  assert.deepEqual(errors, []);
+});
+
+test('the summary and a replay are the same in the browser as natively', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  // The diurnal sample names its classes: the box takes them in the
+  // order of the scenario's class_shares, as --trace-classes does.
+  await page.fill('#trace-classes', 'api,static');
+  await page.dispatchEvent('#trace-classes', 'change');
+  await choose(page, DIURNAL);
+  const browserSummary = JSON.parse((await traceState(page)).summary);
+  const nativeTrace = native(['trace', DIURNAL, '--json']);
+  assert.deepEqual(browserSummary, nativeTrace.summary);
+  assert.equal((await traceState(page)).need, `diurnal.csv:${nativeTrace.bytes}:${nativeTrace.hash}`);
+  // A replay of the trace, looped and sped up, under two classes.
+  const settings = 'session_length=1&class_shares=0.7,0.3&class_costs=10,1&policy=ring&duration_s=45&seed=4';
+  const link = `${settings}&trace=diurnal.csv:${nativeTrace.bytes}:${nativeTrace.hash}&trace_speed=20&trace_classes=api,static`;
+  const inBrowser = JSON.parse(await page.evaluate((link) => window.wasmBindings.summary_json(link), link));
+  const sets = settings.split('&').flatMap((entry) => ['--set', entry]);
+  const natively = native(['run', 'default', ...sets, '--trace', DIURNAL, '--trace-classes', 'api,static',
+    '--trace-speed', '20', '--trace-loop', '--json']);
+  assert.ok(natively.summary.counts.created > 36000, 'the replay loops the trace');
+  assert.equal(inBrowser.trace_hash, natively.summary.trace_hash);
+  assert.deepEqual(inBrowser, natively.summary);
+  assert.deepEqual(errors, []);
+});
+
+test('compare mode runs both policies on the same requests of the trace', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 1280, height: 720 });
+  await choose(page, ON_OFF);
+  await page.fill('#versus', 'policy:least-request');
+  await page.dispatchEvent('#versus', 'change');
+  await page.waitForFunction(() => window.lbsim.versusSummary() != null, null, { timeout: 20_000 });
+  await page.waitForFunction(() => JSON.parse(window.lbsim.trace()).replaying, null, { timeout: 20_000 });
+  await page.evaluate(() => window.lbsim.advance(5000));
+  const [a, b] = await page.evaluate(() => [window.lbsim.summary(), window.lbsim.versusSummary()].map((s) => JSON.parse(s)));
+  assert.ok(a.counts.created > 300, `A made ${a.counts.created} requests`);
+  assert.equal(a.counts.created, b.counts.created, 'A and B are sent the same requests');
+  assert.notEqual(a.trace_hash, b.trace_hash, 'A and B route them differently');
+  await page.waitForFunction(() => JSON.parse(window.lbsim.chartLines()).percentiles.includes('B p99'), null, { timeout: 20_000 });
+  await screenshot(page, 'trace-compare-1280');
+  assert.deepEqual(errors, []);
+});
+
+test('a link to a replay asks for its trace, refuses another file and replays the right one', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: `trace=${ON_OFF_NEED}&session_length=1` });
+  await noticeSays(page, ['This link replays the trace on-off.csv (338928 bytes, FNV-1a hash ad0ba2568b68dd70)', 'choose that file']);
+  const waiting = await traceState(page);
+  assert.ok(waiting.waiting && !waiting.replaying);
+  await page.click('#play');
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.lbsim.simTime()), 0, 'nothing runs without the trace');
+  await screenshot(page, 'trace-link-waiting');
+  const other = join(mkdtempSync(join(tmpdir(), 'lbsim-trace-')), 'other.csv');
+  writeFileSync(other, 'time_s\n0.1\n0.2\n0.4\n');
+  await page.setInputFiles('#trace-file', other);
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('is not the trace'), null, { timeout: 20_000 });
+  await noticeSays(page, ['other.csv is not the trace this link replays: it has 19 bytes', 'on-off.csv, has 338928 bytes']);
+  assert.ok((await traceState(page)).waiting);
+  await choose(page, ON_OFF);
+  await page.click('#play');
+  await page.waitForFunction(() => window.lbsim.simTime() > 0);
+  assert.deepEqual(errors, []);
+});
+
+test('a file dropped on the lab is read; a bad one gets its row and column named', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  const drop = (name, text) => page.evaluate(([name, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type: 'text/csv' }));
+    const root = document.querySelector('[data-lbsim="lab"]');
+    root.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    root.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, [name, text]);
+  await drop('backwards.csv', 'time_s,service_ms\n0.5,3\n0.25,3\n');
+  await noticeSays(page, ['backwards.csv', 'row 2', 'time_s']);
+  assert.equal((await traceState(page)).need, null, 'a bad trace is not replayed');
+  const rows = Array.from({ length: 500 }, (_, i) => `${(i * 0.01).toFixed(2)},${(i % 7) + 1}`).join('\n');
+  await drop('even.csv', `time_s,service_ms\n${rows}\n`);
+  await page.waitForFunction(() => JSON.parse(window.lbsim.trace()).replaying, null, { timeout: 20_000 });
+  assert.equal((await traceState(page)).rows, 500);
+  assert.deepEqual(errors, []);
+});
+
+test('an embed whose link names a trace says it runs the scenario alone, and runs', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash: `trace=${ON_OFF_NEED}` });
+  await noticeSays(page, ['An embed does not replay traces']);
+  await page.waitForFunction(() => window.lbsim.simTime() > 0, null, { timeout: 20_000 });
+  assert.deepEqual(errors, []);
+});
