@@ -115,6 +115,26 @@ fn a_replay_needs_sessions_of_one_request() {
     );
 }
 
+#[test]
+fn a_replayed_class_the_scenario_lacks_stops_the_run_with_a_message() {
+    let sim_of = |classes: &[(&str, &str)]| {
+        let arrivals =
+            (1..=3).map(|i| Arrival { class: Some(i as u8 - 1), ..arrival(i * 1_000_000) }).collect();
+        let mut sim = Simulation::replaying(&scenario(classes), replay(arrivals)).unwrap();
+        sim.run();
+        sim
+    };
+    let short = sim_of(&[("class_shares", "1,1"), ("class_costs", "1,1")]);
+    let halt = short.halted().map(|h| h.to_string()).unwrap_or_default();
+    assert!(
+        halt.contains("the trace's request there is of class 2, and the scenario has 2 (class_shares)"),
+        "{halt}"
+    );
+    assert_eq!(short.books().created, 2, "the requests before it ran");
+    let enough = sim_of(&[("class_shares", "1,1,1"), ("class_costs", "1,1,1")]);
+    assert_eq!((enough.halted(), enough.books().created), (None, 3));
+}
+
 /// Poisson arrivals at `rate` per second and exponential service of mean
 /// `mean_ms`, until `until_s`.
 fn poisson_trace(seed: u64, rate: f64, mean_ms: f64, until_s: f64) -> Replay {
