@@ -159,6 +159,14 @@ impl CapacityPanel {
         self.status.set_text_content(Some(text));
     }
 
+    /// Draws the finished search's curves again, in the view's style as it
+    /// is now (the presenter view or the colours changed).
+    pub fn redraw(&mut self, canvases: &Canvases) {
+        if !self.searches.is_empty() && !self.running() {
+            self.draw(canvases);
+        }
+    }
+
     fn draw(&mut self, canvases: &Canvases) {
         self.chart.fit();
         let Some(backend) = CanvasBackend::with_canvas_object(self.chart.canvas.clone()) else { return };

@@ -576,6 +576,9 @@ impl View {
 
     pub fn restyle(&mut self) {
         self.parts.canvases.restyle();
+        if let Some(panel) = &mut self.parts.capacity {
+            panel.redraw(&self.parts.canvases);
+        }
         if let Some(strip) = &mut self.parts.rate_strip {
             strip.invalidate();
         }

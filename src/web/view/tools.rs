@@ -113,6 +113,9 @@ impl View {
         }
         let _ = crate::web::parts::apply_look(&self.root, self.kind, &self.options);
         self.parts.canvases.set_presenting(self.options.presenter);
+        if let Some(panel) = &mut self.parts.capacity {
+            panel.redraw(&self.parts.canvases);
+        }
         self.settings_changed();
     }
 
