@@ -244,24 +244,23 @@ impl Canvases {
         }
     }
 
-    /// A PNG, as a data URL, of canvas `index` of [`Canvases::elements`]
-    /// (the topology, then each chart): as it is drawn, or, for a chart
-    /// with no room on the page (its tab not shown), drawn afresh on a
-    /// canvas of its own, as large as the largest chart shown and at least
-    /// [`PICTURE_LEAST`].
-    pub fn picture_url(
+    /// Canvas `index` of [`Canvases::elements`] (the topology, then each
+    /// chart): as it is drawn, or, for a chart with no room on the page
+    /// (its tab not shown), drawn afresh on a canvas of its own, as large
+    /// as the largest chart shown and at least [`PICTURE_LEAST`].
+    pub fn picture(
         &mut self,
         index: usize,
         (sim, twin): (&Simulation, Option<&Simulation>),
         snapshot: &Snapshot,
         decision: Option<&Decision>,
-    ) -> Result<String, JsValue> {
-        let Some(chart) = index.checked_sub(1) else { return self.topology.canvas.to_data_url() };
+    ) -> Result<HtmlCanvasElement, JsValue> {
+        let Some(chart) = index.checked_sub(1) else { return Ok(self.topology.canvas.clone()) };
         let shown = self.slots.iter().filter(|slot| has_room(slot)).map(|slot| &slot.surface);
         let (width, height) = shown.fold(PICTURE_LEAST, |(w, h), s| (w.max(s.width), h.max(s.height)));
         let slot = self.slots.get(chart).ok_or_else(|| JsValue::from_str("no such chart"))?;
         if has_room(slot) {
-            return slot.surface.canvas.to_data_url();
+            return Ok(slot.surface.canvas.clone());
         }
         let mut surface = Surface::new(dom::create("canvas", "")?)?;
         surface.scale = dom::window().device_pixel_ratio().max(1.0);
@@ -276,7 +275,7 @@ impl Canvases {
             &surface,
             &Frame { sim, twin, snapshot, decision, style: &style },
         );
-        surface.canvas.to_data_url()
+        Ok(surface.canvas)
     }
 
     /// Draws another simulation's topology (compare mode's twin) on

@@ -133,7 +133,19 @@ impl View {
         let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
         let file = |what: &str| lbsim::export::file_name(&name, self.sim.scenario().seed, what);
         let result = match what {
-            Download::Poster => recording::save_poster(&self.scene(), &file("poster.png")),
+            Download::Poster => {
+                // Every chart, a folded tab's too, drawn afresh for the poster.
+                let sims = (&self.sim, self.twin.as_ref());
+                let decision = self.parts.decision.shown();
+                let count = self.parts.take_away.canvases().len();
+                let pictures: Result<Vec<_>, _> = (0..count)
+                    .map(|i| self.parts.canvases.picture(i, sims, &self.snapshot, decision))
+                    .collect();
+                pictures.and_then(|pictures| {
+                    let scene = Scene { canvases: &pictures, ..self.scene() };
+                    recording::save_poster(&scene, &file("poster.png"))
+                })
+            }
             Download::Clip if self.clip.is_none() => {
                 let started = Clip::start(&self.scene(), &file("clip.webm"), dom::now_ms());
                 started.map(|clip| self.clip = Some(clip))
@@ -143,7 +155,8 @@ impl View {
                 Some(part) => {
                     let sims = (&self.sim, self.twin.as_ref());
                     let decision = self.parts.decision.shown();
-                    let url = self.parts.canvases.picture_url(index, sims, &self.snapshot, decision);
+                    let picture = self.parts.canvases.picture(index, sims, &self.snapshot, decision);
+                    let url = picture.and_then(|canvas| canvas.to_data_url());
                     url.and_then(|url| crate::web::take_away::save_url(&file(&format!("{part}.png")), &url))
                 }
                 None => Ok(()),
