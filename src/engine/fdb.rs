@@ -33,7 +33,7 @@
 //! alternatives put its own datacenter's servers first, as the nearest.
 
 use super::journal::Happening;
-use super::session::{Fate, Request, Stage};
+use super::session::{Fate, Request, Role, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
 use crate::fdb::{FailureMonitor, Knowledge, LoadBalance, PenaltyCurve};
@@ -330,7 +330,7 @@ impl Simulation {
         attempt.request = Request::new(self.now, (class, demand));
         // Each attempt draws its own fate at a fast-failing server.
         attempt.request.retries = sends;
-        let place = self.sessions.insert(attempt, self.sessions.started(owner));
+        let place = self.sessions.insert(attempt, self.sessions.started(owner), Role::Attempt(sends));
         let fdb = self.fdb_routing();
         if fdb.attempt_of.len() <= place as usize {
             fdb.attempt_of.resize(place as usize + 1, tag);

@@ -3,7 +3,7 @@
 use super::arrivals::Arrival;
 use super::events::Lane;
 use super::journal::Happening;
-use super::session::{Session, Stage};
+use super::session::{Role, Session, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::Pick;
@@ -65,7 +65,7 @@ impl Simulation {
             Some(arrival) => self.work.replayed(self.streams.work, number, (arrival.class, arrival.service)),
         };
         let session = Session::new(client, balancer, number, length, self.now, demand);
-        let id = self.sessions.insert(session, self.now);
+        let id = self.sessions.insert(session, self.now, Role::Original);
         if let Some(arrival) = arrival {
             self.features.keying.replay_key(id, arrival.key);
         }
@@ -446,8 +446,7 @@ impl Simulation {
             return;
         }
         let demand = self.work.demand(self.streams.work, number, remaining - 1);
-        let Some(session) = self.sessions.get_mut(id) else { return };
-        session.next_request(self.now, demand);
+        self.sessions.next_request(id, self.now, demand);
         self.metrics.counts.created += 1;
         self.on_created(id);
         if via_balancer {

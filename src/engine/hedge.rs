@@ -16,7 +16,7 @@
 //! Service time spent on losers is wasted work, counted in the summary.
 
 use super::journal::Happening;
-use super::session::{Fate, Request, Stage};
+use super::session::{Fate, Request, Role, Stage};
 use super::{Event, Simulation, MAX_IN_FLIGHT};
 use crate::rng::Draw;
 use crate::time::Time;
@@ -224,7 +224,7 @@ impl Simulation {
         copy.request.created = session.request.created;
         let avoid = session.request.server;
         let started = self.sessions.started(id);
-        let copy_id = self.sessions.insert(copy, started);
+        let copy_id = self.sessions.insert(copy, started, Role::Copy);
         if let Some(original) = self.sessions.get_mut(id) {
             original.fate = Fate::Raced;
         }

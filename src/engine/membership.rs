@@ -16,7 +16,7 @@
 //! requests its choosers sent elsewhere than the current version says.
 
 use super::journal::Happening;
-use super::session::{Fate, Stage};
+use super::session::{Fate, Identity, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
 use crate::scenario::failures::Failure;
@@ -422,14 +422,19 @@ impl Simulation {
         while let Some(id) = self.servers[server].queue.pop_next() {
             sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
         }
-        let in_service: Vec<(u32, Fate, Time, Time)> = self
+        let mut in_service: Vec<(Time, Identity, u32, Fate, Time)> = self
             .sessions
             .iter()
             .filter(|(_, s)| s.request.server as usize == server && s.request.stage == Stage::InService)
             .filter(|(_, s)| s.fate != Fate::Cancelled)
-            .map(|(id, s)| (id, s.fate, s.request.departs, s.request.arrives))
+            .filter_map(|(id, s)| {
+                let identity = self.sessions.identity(id)?;
+                Some((s.request.departs, identity, id, s.fate, s.request.arrives))
+            })
             .collect();
-        for (id, fate, started, due) in in_service {
+        // In the order their services started, whatever places they take.
+        in_service.sort_unstable_by_key(|&(started, identity, ..)| (started, identity));
+        for (started, _, id, fate, due) in in_service {
             self.features.membership.voided.push((id, due));
             self.servers[server].busy -= 1;
             if fate == Fate::Lost {

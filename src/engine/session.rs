@@ -46,6 +46,39 @@ pub enum Fate {
     Cancelled,
 }
 
+/// What a request in flight is to the request its session waits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The request itself (a hedged copy that won its race stays a copy
+    /// until its session's next request).
+    Original,
+    Copy,
+    /// A FoundationDB balancer's attempt, counted from 0.
+    Attempt(u16),
+}
+
+/// A request in flight named by what it is rather than where it is kept:
+/// its session's number, which of the session's requests it is (by how
+/// many follow it), and its role. Orders and traces that must not depend
+/// on storage name requests by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Identity {
+    pub session: u32,
+    pub remaining: u16,
+    pub role: u16,
+}
+
+impl Identity {
+    pub fn of(session: &Session, role: Role) -> Identity {
+        let role = match role {
+            Role::Original => 0,
+            Role::Copy => 1,
+            Role::Attempt(k) => k.saturating_add(2),
+        };
+        Identity { session: session.number, remaining: session.remaining, role }
+    }
+}
+
 impl Fate {
     /// Whether its session waits on it.
     pub fn answers(self) -> bool {
@@ -179,7 +212,7 @@ impl Session {
 
     /// The session moves on to its next request, created at `now`, which
     /// brings `demand`.
-    pub fn next_request(&mut self, now: Time, demand: (u8, f32)) {
+    fn next_request(&mut self, now: Time, demand: (u8, f32)) {
         self.remaining = self.remaining.saturating_sub(1);
         self.request = Request::new(now, demand);
     }
@@ -193,23 +226,27 @@ pub struct Sessions {
     /// When each session started: read once per session, so kept apart
     /// from the session's line.
     started: Vec<Time>,
+    /// What each place's request is to its session.
+    roles: Vec<Role>,
     free: Vec<u32>,
     live: u64,
 }
 
 impl Sessions {
     #[inline]
-    pub fn insert(&mut self, session: Session, now: Time) -> u32 {
+    pub fn insert(&mut self, session: Session, now: Time, role: Role) -> u32 {
         self.live += 1;
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = Some(session);
                 self.started[id as usize] = now;
+                self.roles[id as usize] = role;
                 id
             }
             None => {
                 self.slots.push(Some(session));
                 self.started.push(now);
+                self.roles.push(role);
                 (self.slots.len() - 1) as u32
             }
         }
@@ -233,6 +270,21 @@ impl Sessions {
     /// Where session `id` is kept, without reading it (for prefetching).
     pub fn place(&self, id: u32) -> Option<&Option<Session>> {
         self.slots.get(id as usize)
+    }
+
+    /// Place `id`'s session moves on to its next request, created at
+    /// `now`, which brings `demand`.
+    pub fn next_request(&mut self, id: u32, now: Time, demand: (u8, f32)) {
+        if let Some(session) = self.get_mut(id) {
+            session.next_request(now, demand);
+            self.roles[id as usize] = Role::Original;
+        }
+    }
+
+    /// The identity of place `id`'s request.
+    pub fn identity(&self, id: u32) -> Option<Identity> {
+        let session = self.get(id)?;
+        Some(Identity::of(session, self.roles[id as usize]))
     }
 
     /// When session `id` started.
