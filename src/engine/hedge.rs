@@ -96,12 +96,16 @@ impl Hedges {
         self.due[id as usize] = due;
     }
 
+    /// Whether place `id`'s hedge is due at `now`.
+    pub(super) fn is_due(&self, id: u32, now: Time) -> bool {
+        self.due.get(id as usize) == Some(&now)
+    }
+
     /// Whether place `id`'s hedge is due at `now`; disarms it if so.
     fn take_due(&mut self, id: u32, now: Time) -> bool {
-        let due = self.due.get_mut(id as usize);
-        let is_due = due.as_ref().is_some_and(|due| **due == now);
-        if let (true, Some(due)) = (is_due, due) {
-            *due = Time::NEVER;
+        let is_due = self.is_due(id, now);
+        if is_due {
+            self.due[id as usize] = Time::NEVER;
         }
         is_due
     }

@@ -149,6 +149,13 @@ impl Membership {
     }
 
     /// Whether a service completion of place `id` due `now` was voided by a
+    /// crash.
+    #[inline]
+    pub fn has_voided(&self, id: u32, now: Time) -> bool {
+        !self.voided.is_empty() && self.voided.contains(&(id, now))
+    }
+
+    /// Whether a service completion of place `id` due `now` was voided by a
     /// crash; forgets it if so.
     #[inline]
     pub fn voids(&mut self, id: u32, now: Time) -> bool {

@@ -66,7 +66,7 @@ use events::{EventQueue, Lane};
 use features::Features;
 use server::Server;
 use service::Work;
-use session::Sessions;
+use session::{Identity, Sessions};
 
 pub struct Simulation {
     scenario: Scenario,
@@ -334,8 +334,9 @@ impl Simulation {
         self.events_processed
     }
 
-    /// A hash of every event processed so far (time and kind): equal hashes
-    /// mean the same run, event for event.
+    /// A hash of every event processed so far (its time, its kind, and what
+    /// it concerns, a request by its identity): equal hashes mean the same
+    /// run, event for event.
     pub fn trace_hash(&self) -> u64 {
         self.trace_hash
     }
@@ -427,8 +428,29 @@ impl Simulation {
             Event::EjectionEnds { member } => (20, member),
             Event::BalancerTimer { timer } => (21, timer),
         };
-        for word in [time.0, kind << 56 | u64::from(id)] {
+        // A request is named by its identity, which does not depend on
+        // where it is kept; one an event no longer finds (a stale hedge, a
+        // service a crash made void) by none.
+        let word = match event.session() {
+            None => u64::from(id),
+            Some(place) => self.identity_at(time, event, place).map_or(u64::MAX, Identity::word),
+        };
+        for word in [time.0, kind << 56 ^ word] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
         }
+    }
+
+    /// The identity of the request `event`, due at `time`, moves at
+    /// session place `place`, if the event still concerns one.
+    fn identity_at(&self, time: Time, event: Event, place: u32) -> Option<Identity> {
+        let stale = match event {
+            Event::HedgeDue { .. } => !self.features.hedges.is_due(place, time),
+            Event::ServiceDone { .. } => self.features.membership.has_voided(place, time),
+            _ => false,
+        };
+        if stale {
+            return None;
+        }
+        self.sessions.identity(place)
     }
 }

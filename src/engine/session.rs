@@ -69,6 +69,11 @@ pub struct Identity {
 }
 
 impl Identity {
+    /// The identity in one word, for hashing.
+    pub fn word(self) -> u64 {
+        u64::from(self.session) << 32 | u64::from(self.remaining) << 16 | u64::from(self.role)
+    }
+
     pub fn of(session: &Session, role: Role) -> Identity {
         let role = match role {
             Role::Original => 0,
