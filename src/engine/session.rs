@@ -35,9 +35,6 @@ pub enum Fate {
     /// A hedged copy racing the request its twin holds: the first of the
     /// two to finish service answers, the other loses.
     Copy,
-    /// An attempt a FoundationDB balancer sent for the request its owner's
-    /// place holds: its reply goes to the balancer (see `fdb.rs`).
-    Attempt,
     /// Lost its race: it ends at its next event (when it reaches its
     /// server, or, left to finish, when its service ends).
     Lost,
@@ -46,15 +43,20 @@ pub enum Fate {
     Cancelled,
 }
 
-/// What a request in flight is to the request its session waits on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The request itself (a hedged copy that won its race stays a copy
-    /// until its session's next request).
-    Original,
-    Copy,
-    /// A FoundationDB balancer's attempt, counted from 0.
-    Attempt(u16),
+/// What a request in flight is to the request its session waits on: the
+/// request itself (a hedged copy that won its race stays a copy until its
+/// session's next request), a hedged copy, or a FoundationDB balancer's
+/// attempt k, counted from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Role(u16);
+
+impl Role {
+    pub const ORIGINAL: Role = Role(0);
+    pub const COPY: Role = Role(1);
+
+    pub fn attempt(k: u16) -> Role {
+        Role(k.saturating_add(2))
+    }
 }
 
 /// A request in flight named by what it is rather than where it is kept:
@@ -65,22 +67,17 @@ pub enum Role {
 pub struct Identity {
     pub session: u32,
     pub remaining: u16,
-    pub role: u16,
+    pub role: Role,
 }
 
 impl Identity {
     /// The identity in one word, for hashing.
     pub fn word(self) -> u64 {
-        u64::from(self.session) << 32 | u64::from(self.remaining) << 16 | u64::from(self.role)
+        u64::from(self.session) << 32 | u64::from(self.remaining) << 16 | u64::from(self.role.0)
     }
 
-    pub fn of(session: &Session, role: Role) -> Identity {
-        let role = match role {
-            Role::Original => 0,
-            Role::Copy => 1,
-            Role::Attempt(k) => k.saturating_add(2),
-        };
-        Identity { session: session.number, remaining: session.remaining, role }
+    pub fn of(origin: Origin, role: Role) -> Identity {
+        Identity { session: origin.number, remaining: origin.remaining, role }
     }
 }
 
@@ -184,6 +181,28 @@ pub struct Session {
 
 const NO_BALANCER: u32 = u32::MAX;
 
+/// What a request in flight needs of its session: whose it is, and which
+/// of the session's requests. Kept by value, so that a request kept apart
+/// from its session (an attempt) carries it.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin {
+    pub client: u32,
+    balancer: u32,
+    pub number: u32,
+    pub remaining: u16,
+}
+
+impl Origin {
+    pub fn balancer(&self) -> Option<u32> {
+        (self.balancer != NO_BALANCER).then_some(self.balancer)
+    }
+
+    /// Who chooses servers for the request: its balancer, or its client.
+    pub fn chooser(&self) -> u32 {
+        self.balancer().unwrap_or(self.client)
+    }
+}
+
 impl Session {
     /// A session of `length` requests whose first, created at `now`, brings
     /// `demand`.
@@ -206,18 +225,23 @@ impl Session {
         }
     }
 
+    pub fn origin(&self) -> Origin {
+        let (client, balancer, number, remaining) = (self.client, self.balancer, self.number, self.remaining);
+        Origin { client, balancer, number, remaining }
+    }
+
     pub fn balancer(&self) -> Option<u32> {
-        (self.balancer != NO_BALANCER).then_some(self.balancer)
+        self.origin().balancer()
     }
 
     /// Who chooses servers for the session: its balancer, or its client.
     pub fn chooser(&self) -> u32 {
-        self.balancer().unwrap_or(self.client)
+        self.origin().chooser()
     }
 
     /// The session moves on to its next request, created at `now`, which
     /// brings `demand`.
-    fn next_request(&mut self, now: Time, demand: (u8, f32)) {
+    pub fn next_request(&mut self, now: Time, demand: (u8, f32)) {
         self.remaining = self.remaining.saturating_sub(1);
         self.request = Request::new(now, demand);
     }
@@ -231,27 +255,23 @@ pub struct Sessions {
     /// When each session started: read once per session, so kept apart
     /// from the session's line.
     started: Vec<Time>,
-    /// What each place's request is to its session.
-    roles: Vec<Role>,
     free: Vec<u32>,
     live: u64,
 }
 
 impl Sessions {
     #[inline]
-    pub fn insert(&mut self, session: Session, now: Time, role: Role) -> u32 {
+    pub fn insert(&mut self, session: Session, now: Time) -> u32 {
         self.live += 1;
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = Some(session);
                 self.started[id as usize] = now;
-                self.roles[id as usize] = role;
                 id
             }
             None => {
                 self.slots.push(Some(session));
                 self.started.push(now);
-                self.roles.push(role);
                 (self.slots.len() - 1) as u32
             }
         }
@@ -275,21 +295,6 @@ impl Sessions {
     /// Where session `id` is kept, without reading it (for prefetching).
     pub fn place(&self, id: u32) -> Option<&Option<Session>> {
         self.slots.get(id as usize)
-    }
-
-    /// Place `id`'s session moves on to its next request, created at
-    /// `now`, which brings `demand`.
-    pub fn next_request(&mut self, id: u32, now: Time, demand: (u8, f32)) {
-        if let Some(session) = self.get_mut(id) {
-            session.next_request(now, demand);
-            self.roles[id as usize] = Role::Original;
-        }
-    }
-
-    /// The identity of place `id`'s request.
-    pub fn identity(&self, id: u32) -> Option<Identity> {
-        let session = self.get(id)?;
-        Some(Identity::of(session, self.roles[id as usize]))
     }
 
     /// When session `id` started.
