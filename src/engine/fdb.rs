@@ -3,12 +3,12 @@
 //! of the state machines of [`crate::fdb`], carrying out its actions and
 //! feeding it the replies and timers they lead to.
 //!
-//! The request waits at its chooser (at [`Stage::BackingOff`]) while its
+//! The request waits at its chooser (at [`Stage::Balancing`]) while its
 //! balancer works. Each request the balancer sends is an attempt: an
-//! [`Attempt`], kept here and named by its [`Flight`], that travels, queues
-//! and is served like any request, and whose reply goes back to the
-//! balancer rather than on to the client. When the balancer delivers a reply, the
-//! request goes on to its client as if that server had answered it; when
+//! [`Attempt`], kept here and named by its [`Flight`], that travels,
+//! queues and is served like any request, and whose reply goes back to
+//! the balancer rather than on to the client. When the balancer delivers
+//! a reply, the request goes on to its client as if that server had answered it; when
 //! the balancer fails it, it fails. Attempts still out after that are the
 //! source's lagging requests: their replies still teach the client's queue
 //! model, and the machine lives until the last of them is back.
@@ -264,7 +264,7 @@ impl Simulation {
         let load_balance = self.scenario.policy == PolicyKind::FDB_LOAD_BALANCE;
         let now = self.now;
         if let Some(session) = self.sessions.get_mut(owner) {
-            session.request.travel(Stage::BackingOff, now, now);
+            session.request.travel(Stage::Balancing, now, now);
         }
         self.fdb_routing();
         let (Some(fdb), rng) = (self.features.fdb.as_deref_mut(), &mut self.streams.routing) else { return };

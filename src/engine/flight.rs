@@ -4,15 +4,18 @@
 //! (`fdb.rs`). Events name them by a [`Flight`], and the core reads and
 //! moves them through the accessors here without knowing which is which.
 
-use super::fdb::FdbRouting;
+use super::features::Features;
 use super::session::{Identity, Origin, Request, Role, Sessions};
 use super::{Outcome, Simulation};
 
 /// A request in flight as an event names it: a session's own request (or,
 /// for now, a hedged copy, which takes a session place of its own), or a
 /// FoundationDB balancer's attempt, each by its place in the store that
-/// keeps it. Packed in one word, an attempt marked by the top bit, so that
-/// an event's payload stays one word.
+/// keeps it. Packed in one word, an attempt marked by the top bit (places
+/// stay far below it, as a simulation holds at most [`MAX_IN_FLIGHT`]
+/// requests), so that an event's payload stays one word.
+///
+/// [`MAX_IN_FLIGHT`]: super::MAX_IN_FLIGHT
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Flight(u32);
 
@@ -58,10 +61,10 @@ impl std::fmt::Debug for Flight {
 /// The request `flight` names, whose it is, and its outcome, to change
 /// them: borrowing only the stores that keep requests, it leaves the rest
 /// of the simulation at hand.
-#[inline]
+#[inline(always)]
 pub(super) fn in_store<'a>(
     sessions: &'a mut Sessions,
-    fdb: &'a mut Option<Box<FdbRouting>>,
+    features: &'a mut Features,
     flight: Flight,
 ) -> Option<(Origin, &'a mut Request, &'a mut Outcome)> {
     match flight.kept() {
@@ -70,7 +73,7 @@ pub(super) fn in_store<'a>(
             Some((session.origin(), &mut session.request, &mut session.outcome))
         }
         Kept::Attempt(place) => {
-            let attempt = fdb.as_deref_mut()?.attempt_mut(place)?;
+            let attempt = features.fdb.as_deref_mut()?.attempt_mut(place)?;
             Some((attempt.origin, &mut attempt.request, &mut attempt.outcome))
         }
     }
@@ -116,7 +119,7 @@ impl Simulation {
     /// The request `flight` names and its outcome, to change them.
     #[inline]
     pub(super) fn in_flight_mut(&mut self, flight: Flight) -> Option<(&mut Request, &mut Outcome)> {
-        let (_, request, outcome) = in_store(&mut self.sessions, &mut self.features.fdb, flight)?;
+        let (_, request, outcome) = in_store(&mut self.sessions, &mut self.features, flight)?;
         Some((request, outcome))
     }
 

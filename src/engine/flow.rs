@@ -269,7 +269,7 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let (now, timing) = (self.now, &self.timing);
-        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features.fdb, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
             return false;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -309,7 +309,7 @@ impl Simulation {
     pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
         let (now, timing) = (self.now, &self.timing);
-        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features.fdb, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
             return;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());

@@ -16,9 +16,11 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
-    /// At its chooser, waiting out a retry's backoff, or while a
-    /// FoundationDB balancer's attempts for it are out (see `fdb.rs`).
+    /// At its chooser, waiting out a retry's backoff.
     BackingOff,
+    /// At its chooser while a FoundationDB balancer's attempts for it are
+    /// out (see `fdb.rs`).
+    Balancing,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
     /// A response travelling to the client.
