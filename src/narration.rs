@@ -4,7 +4,7 @@
 //! engine notes what happened in the step as data (its journal, see
 //! [`Happening`]); the words are all here.
 
-use crate::engine::{Event, Happening, Outcome, Reply, SendBack, Step, Whose};
+use crate::engine::{Event, Flight, Happening, Outcome, Reply, SendBack, Step, Whose};
 use crate::fdb::Action;
 use crate::scenario::{Change, Scenario};
 use crate::time::Time;
@@ -31,7 +31,11 @@ pub fn step_told(sim: &mut Simulation) -> Option<Told> {
 
 /// `step`, of a simulation of `scenario`, in words.
 pub fn tell(step: &Step, scenario: &Scenario) -> Told {
-    let mut told = Told { time_ms: step.time.as_ms(), session: step.event.session(), ..Told::default() };
+    let mut told = Told {
+        time_ms: step.time.as_ms(),
+        session: step.event.flight().and_then(Flight::place),
+        ..Told::default()
+    };
     told.text = Teller { step, told: &mut told }.text(scenario);
     told
 }
@@ -75,7 +79,7 @@ impl Teller<'_> {
     /// The place of the event's own request ended, its race lost (rather
     /// than a copy dropped): at which server.
     fn lost_race(&self) -> Option<(Whose, u32)> {
-        let place = self.step.event.session()?;
+        let place = self.step.event.flight()?;
         let dropped = self.find(|h| match h {
             Happening::CopyDropped { request, .. } if request.place == place => Some(()),
             _ => None,
@@ -247,7 +251,7 @@ impl Teller<'_> {
     }
 
     fn at_server(&mut self) -> String {
-        let place = self.step.event.session();
+        let place = self.step.event.flight();
         for happening in &self.step.happened {
             let (request, server) = match happening {
                 Happening::Refused { request, server } => (request, *server),

@@ -2,7 +2,7 @@
 //! it names what the step involved, and keeping a journal changes nothing
 //! in the run.
 
-use lbsim::engine::{Event, Happening, SendBack, Step};
+use lbsim::engine::{Event, Flight, Happening, SendBack, Step};
 use lbsim::narration::tell;
 use lbsim::{Scenario, Simulation, Time};
 
@@ -45,7 +45,7 @@ fn has(step: &Step, what: impl Fn(&Happening) -> bool) -> bool {
 
 /// Whether the journal says what became of the request the event concerns.
 fn explained(step: &Step) -> bool {
-    let place = step.event.session();
+    let place = step.event.flight();
     let own = |h: &Happening| match h {
         Happening::Discarded { request, .. }
         | Happening::Heard { request, .. }
@@ -124,8 +124,7 @@ fn each_step_journal_explains_its_event_and_its_narration_names_what_it_involved
                     }
                     _ => None,
                 };
-                if let Some((request, server)) =
-                    sent_to.filter(|(r, _)| Some(r.place) == step.event.session())
+                if let Some((request, server)) = sent_to.filter(|(r, _)| Some(r.place) == step.event.flight())
                 {
                     assert_eq!(told.client, Some(request.client), "{name}: {told:?}");
                     assert_eq!(told.server, Some(server), "{name}: {told:?}");
@@ -134,8 +133,14 @@ fn each_step_journal_explains_its_event_and_its_narration_names_what_it_involved
             seen.extend(step.happened.iter().map(std::mem::discriminant));
         }
         let saw = |h: Happening| seen.contains(&std::mem::discriminant(&h));
-        let request =
-            lbsim::engine::Whose { place: 0, session: 0, client: 0, balancer: None, request: 1, length: 1 };
+        let request = lbsim::engine::Whose {
+            place: Flight::session(0),
+            session: 0,
+            client: 0,
+            balancer: None,
+            request: 1,
+            length: 1,
+        };
         assert!(
             saw(Happening::ServiceEnded { request, server: 0, outcome: lbsim::engine::Outcome::Ok }),
             "{name}"

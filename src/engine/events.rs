@@ -1,13 +1,15 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
+use super::flight::Flight;
 use super::wheel::Wheel;
 use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 
-/// Something that happens at an instant. Requests are named by their
-/// session, which has at most one request in flight.
+/// Something that happens at an instant. A request in flight is named by
+/// a [`Flight`]; one a session waits on at its chooser (not yet sent, or
+/// backing off), by its session's place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// The next session of continuous demand arrives (stale unless `generation` is current).
@@ -22,7 +24,7 @@ pub enum Event {
         session: u32,
     },
     ArriveAtServer {
-        session: u32,
+        flight: Flight,
     },
     /// The oldest request queued at `server` may have timed out (stale unless
     /// it is the server's pending timeout).
@@ -30,17 +32,17 @@ pub enum Event {
         server: u32,
     },
     ServiceDone {
-        session: u32,
+        flight: Flight,
     },
     /// A request sent back by a queue timeout reaches its chooser.
     BounceArrives {
-        session: u32,
+        flight: Flight,
     },
     ResponseAtBalancer {
-        session: u32,
+        flight: Flight,
     },
     ResponseAtClient {
-        session: u32,
+        flight: Flight,
     },
     /// The load board is copied from the servers (stale unless `generation` is current).
     BoardRefresh {
@@ -93,17 +95,17 @@ pub enum Event {
 }
 
 impl Event {
-    /// The session whose request the event moves, if it moves one.
-    pub fn session(self) -> Option<u32> {
+    /// The request the event moves, if it moves one.
+    pub fn flight(self) -> Option<Flight> {
         match self {
+            Event::ArriveAtServer { flight }
+            | Event::ServiceDone { flight }
+            | Event::BounceArrives { flight }
+            | Event::ResponseAtBalancer { flight }
+            | Event::ResponseAtClient { flight } => Some(flight),
             Event::ArriveAtBalancer { session }
-            | Event::ArriveAtServer { session }
-            | Event::ServiceDone { session }
-            | Event::BounceArrives { session }
-            | Event::ResponseAtBalancer { session }
-            | Event::ResponseAtClient { session }
             | Event::HedgeDue { session }
-            | Event::RetryDue { session } => Some(session),
+            | Event::RetryDue { session } => Some(Flight::session(session)),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }

@@ -15,6 +15,7 @@
 //! a server that fails fast looks lightly loaded to both (the black hole
 //! that outlier ejection cures, see `chooser/ejection.rs`).
 
+use super::flight::Flight;
 use super::journal::Happening;
 use super::session::Fate;
 use super::{Event, Simulation};
@@ -264,44 +265,47 @@ impl Simulation {
         self.features.faults.any = self.features.faults.active.iter().any(Option::is_some);
     }
 
-    /// `server`, down, refuses session `id`'s request: the error goes back
-    /// at once. A hedged copy is dropped instead, and a request with a copy
-    /// racing it calls the race off, as a crash's send-back does.
-    pub(super) fn refuse(&mut self, id: u32, server: usize) {
-        let Some(fate) = self.sessions.get(id).map(|s| s.fate) else { return };
-        match fate {
-            Fate::Copy => {
-                self.drop_copy(id);
-                return;
+    /// `server`, down, refuses the request `flight` names: the error goes
+    /// back at once. A hedged copy is dropped instead, and a request with
+    /// a copy racing it calls the race off, as a crash's send-back does.
+    pub(super) fn refuse(&mut self, flight: Flight, server: usize) {
+        if let Some(id) = flight.place() {
+            let Some(fate) = self.sessions.get(id).map(|s| s.fate) else { return };
+            match fate {
+                Fate::Copy => {
+                    self.drop_copy(id);
+                    return;
+                }
+                Fate::Raced => {
+                    if let Some(twin) = self.features.hedges.unlink(id) {
+                        self.lose(twin);
+                    }
+                }
+                _ => {}
             }
-            Fate::Raced => {
-                if let Some(twin) = self.features.hedges.unlink(id) {
-                    self.lose(twin);
+            if let Some(session) = self.sessions.get_mut(id) {
+                if session.fate == Fate::Raced {
+                    session.fate = Fate::Answers;
                 }
             }
-            _ => {}
         }
-        if let Some(session) = self.sessions.get_mut(id) {
-            if session.fate == Fate::Raced {
-                session.fate = Fate::Answers;
-            }
-            session.outcome = Outcome::Error(ErrorKind::Refused);
-        }
-        self.respond(id, server);
+        let Some((_, outcome)) = self.in_flight_mut(flight) else { return };
+        *outcome = Outcome::Error(ErrorKind::Refused);
+        self.respond(flight, server);
     }
 
-    /// The error a fast-failing `server` answers session `id`'s request
-    /// with, drawn from the request's own stream: how long the service
-    /// lasts if it does (and the request's outcome is then an error).
-    pub(super) fn fails_fast(&mut self, id: u32, server: usize) -> Option<Time> {
+    /// The error a fast-failing `server` answers the request `id` names
+    /// with, drawn from the stream of the request's try: how long the
+    /// service lasts if it does (and the request's outcome is then an error).
+    pub(super) fn fails_fast(&mut self, id: Flight, server: usize) -> Option<Time> {
         let (share, after) = self.features.faults.fast_fail(server)?;
-        let session = self.sessions.get_mut(id)?;
-        let retries = session.request.retries;
-        let mut draws = self.streams.work.of_attempt(session.number, session.remaining, retries);
+        let seen = self.in_flight(id)?;
+        let (origin, tries) = (seen.origin, seen.tries());
+        let mut draws = self.streams.work.of_attempt(origin.number, origin.remaining, tries);
         if draws.unit() >= share {
             return None;
         }
-        session.outcome = Outcome::Error(ErrorKind::ServerError);
+        *self.in_flight_mut(id)?.1 = Outcome::Error(ErrorKind::ServerError);
         Some(after)
     }
 

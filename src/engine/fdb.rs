@@ -3,12 +3,12 @@
 //! of the state machines of [`crate::fdb`], carrying out its actions and
 //! feeding it the replies and timers they lead to.
 //!
-//! The request waits at its chooser (at [`Stage::BackingOff`]) while its
-//! balancer works. Each request the balancer sends is an attempt: a session
-//! place of its own, of fate [`Fate::Attempt`], that travels, queues and is
-//! served like any request, and whose reply goes back to the balancer
-//! rather than on to the client. When the balancer delivers a reply, the
-//! request goes on to its client as if that server had answered it; when
+//! The request waits at its chooser (at [`Stage::Balancing`]) while its
+//! balancer works. Each request the balancer sends is an attempt: an
+//! [`Attempt`], kept here and named by its [`Flight`], that travels,
+//! queues and is served like any request, and whose reply goes back to
+//! the balancer rather than on to the client. When the balancer delivers
+//! a reply, the request goes on to its client as if that server had answered it; when
 //! the balancer fails it, it fails. Attempts still out after that are the
 //! source's lagging requests: their replies still teach the client's queue
 //! model, and the machine lives until the last of them is back.
@@ -32,8 +32,9 @@
 //! `cross_dc_delay_ms`); under `dc_order = "local-first"` a balancer's
 //! alternatives put its own datacenter's servers first, as the nearest.
 
+use super::flight::{Flight, Kept};
 use super::journal::Happening;
-use super::session::{Fate, Request, Stage};
+use super::session::{Origin, Request, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
 use crate::fdb::{FailureMonitor, Knowledge, LoadBalance, PenaltyCurve};
@@ -76,6 +77,19 @@ struct Machine {
     sends: u16,
 }
 
+/// A request a balancer sent for its own: its reply goes back to the
+/// balancer.
+pub struct Attempt {
+    /// The balancer that sent it (its reply finds no other that took the
+    /// balancer's place since).
+    tag: Tag,
+    /// Which of its balancer's attempts it is, from 0.
+    pub index: u16,
+    pub origin: Origin,
+    pub outcome: Outcome,
+    pub request: Request,
+}
+
 /// A machine's place and its generation, which tells a timer or a wait
 /// left by an earlier machine in the same place from one of its own.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -90,9 +104,9 @@ pub struct FdbRouting {
     machines: Vec<Option<Machine>>,
     generations: Vec<u16>,
     free: Vec<u32>,
-    /// By session place: the machine an attempt there was sent by (its
-    /// reply finds no other machine that took the place since).
-    attempt_of: Vec<Tag>,
+    /// The attempts out, by place; freed places are reused.
+    attempts: Vec<Option<Attempt>>,
+    free_attempts: Vec<u32>,
     monitors: Vec<FailureMonitor>,
     knowledge: Vec<Knowledge>,
     /// Machines waiting for an alternative to come up.
@@ -111,7 +125,8 @@ impl FdbRouting {
             machines: Vec::new(),
             generations: Vec::new(),
             free: Vec::new(),
-            attempt_of: Vec::new(),
+            attempts: Vec::new(),
+            free_attempts: Vec::new(),
             monitors: vec![FailureMonitor::default(); choosers],
             knowledge: vec![Knowledge::default(); choosers],
             waiting: Vec::new(),
@@ -134,6 +149,44 @@ impl FdbRouting {
             }
         };
         Tag { machine: index, generation: self.generations[index as usize] }
+    }
+
+    fn send(&mut self, attempt: Attempt) -> u32 {
+        match self.free_attempts.pop() {
+            Some(place) => {
+                self.attempts[place as usize] = Some(attempt);
+                place
+            }
+            None => {
+                self.attempts.push(Some(attempt));
+                (self.attempts.len() - 1) as u32
+            }
+        }
+    }
+
+    fn take_attempt(&mut self, place: u32) -> Option<Attempt> {
+        let attempt = self.attempts.get_mut(place as usize)?.take()?;
+        self.free_attempts.push(place);
+        Some(attempt)
+    }
+
+    pub fn attempt(&self, place: u32) -> Option<&Attempt> {
+        self.attempts.get(place as usize)?.as_ref()
+    }
+
+    pub fn attempt_mut(&mut self, place: u32) -> Option<&mut Attempt> {
+        self.attempts.get_mut(place as usize)?.as_mut()
+    }
+
+    /// The attempts out.
+    pub fn attempts(&self) -> impl Iterator<Item = Flight> + '_ {
+        let out = self.attempts.iter().enumerate().filter(|(_, a)| a.is_some());
+        out.map(|(place, _)| Flight::attempt(place as u32))
+    }
+
+    /// How many attempts are out.
+    pub fn attempts_out(&self) -> u64 {
+        (self.attempts.len() - self.free_attempts.len()) as u64
     }
 
     /// Whether `tag` names the machine now in its place.
@@ -211,7 +264,7 @@ impl Simulation {
         let load_balance = self.scenario.policy == PolicyKind::FDB_LOAD_BALANCE;
         let now = self.now;
         if let Some(session) = self.sessions.get_mut(owner) {
-            session.request.travel(Stage::BackingOff, now, now);
+            session.request.travel(Stage::Balancing, now, now);
         }
         self.fdb_routing();
         let (Some(fdb), rng) = (self.features.fdb.as_deref_mut(), &mut self.streams.routing) else { return };
@@ -320,41 +373,29 @@ impl Simulation {
             return;
         };
         let Some(session) = self.sessions.get(owner) else { return };
-        let mut attempt = session.clone();
-        let class = attempt.request.class;
+        let (origin, class) = (session.origin(), session.request.class);
         let demand = match sends {
             0 => session.request.demand,
-            _ => self.work.copy_demand(self.streams.work, (session.number, session.remaining), class),
+            _ => self.work.copy_demand(self.streams.work, (origin.number, origin.remaining), class),
         };
-        attempt.fate = Fate::Attempt;
-        attempt.request = Request::new(self.now, (class, demand));
-        // Each attempt draws its own fate at a fast-failing server.
-        attempt.request.retries = sends;
-        let place = self.sessions.insert(attempt, self.sessions.started(owner));
-        let fdb = self.fdb_routing();
-        if fdb.attempt_of.len() <= place as usize {
-            fdb.attempt_of.resize(place as usize + 1, tag);
-        }
-        fdb.attempt_of[place as usize] = tag;
+        let request = Request::new(self.now, (class, demand));
+        let attempt = Attempt { tag, index: sends, origin, outcome: session.outcome, request };
+        let place = self.fdb_routing().send(attempt);
         self.metrics.counts.attempts_sent += 1;
-        self.send_to_server(place, chooser, position);
+        self.send_to_server(Flight::attempt(place), chooser, position);
     }
 
-    /// If session place `id` holds an attempt whose reply (or bounce) just
-    /// reached its chooser: gives the reply to its balancer and returns true.
-    pub(super) fn attempt_replied(&mut self, id: u32) -> bool {
-        if self.features.fdb.is_none() {
-            return false;
-        }
-        let Some(session) = self.sessions.get(id).filter(|s| s.fate == Fate::Attempt) else { return false };
-        let bounced = session.request.stage == Stage::Bounced;
-        let (outcome, queued) = (session.outcome, session.request.reported.load().queued());
-        let heard = self.tell_chooser(id);
-        self.sessions.remove(id);
+    /// If `flight` is an attempt whose reply (or bounce) just reached its
+    /// chooser: gives the reply to its balancer and returns true.
+    pub(super) fn attempt_replied(&mut self, flight: Flight) -> bool {
+        let Kept::Attempt(place) = flight.kept() else { return false };
+        let Some(seen) = self.in_flight(flight) else { return false };
+        let bounced = seen.request.stage == Stage::Bounced;
+        let (outcome, queued) = (seen.outcome, seen.request.reported.load().queued());
+        let heard = self.tell_chooser(flight);
+        let attempt = self.fdb_routing().take_attempt(place);
         self.metrics.counts.attempts_ended += 1;
-        let (Some((chooser, server)), Some(tag)) =
-            (heard, self.fdb_routing().attempt_of.get(id as usize).copied())
-        else {
+        let (Some((chooser, server)), Some(tag)) = (heard, attempt.map(|a| a.tag)) else {
             return true;
         };
         let fdb = self.fdb_routing();

@@ -16,6 +16,7 @@ use super::decisions::Decisions;
 use super::ejection::ErrorRuns;
 use super::failures::Faults;
 use super::fdb::FdbRouting;
+use super::flight::Flight;
 use super::hedge::Hedges;
 use super::journal::Happening;
 use super::keyed::Keying;
@@ -129,28 +130,35 @@ impl Simulation {
         }
     }
 
-    /// Session `id`'s request was sent to a server: hedging arms its hedge.
+    /// The request `flight` names was sent to a server: hedging arms the
+    /// hedge of a session's request.
     #[inline]
-    pub(super) fn on_sent(&mut self, id: u32) {
-        if self.timing.hedging {
+    pub(super) fn on_sent(&mut self, flight: Flight) {
+        if let (true, Some(id)) = (self.timing.hedging, flight.place()) {
             self.arm_hedge(id);
         }
     }
 
-    /// Whether place `id`'s request lost its hedging race while under way:
-    /// it ends at the next hop it reaches, and the core goes no further.
+    /// The hedging fate of the request `flight` names, if a session place
+    /// holds it (a balancer's attempt has none).
     #[inline]
-    pub(super) fn ended_under_way(&mut self, id: u32) -> bool {
-        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Lost) {
-            return false;
-        }
+    fn fate_of(&self, flight: Flight) -> Option<(u32, Fate)> {
+        let id = flight.place()?;
+        Some((id, self.sessions.get(id)?.fate))
+    }
+
+    /// Whether the request `flight` names lost its hedging race while under
+    /// way: it ends at the next hop it reaches, and the core goes no further.
+    #[inline]
+    pub(super) fn ended_under_way(&mut self, flight: Flight) -> bool {
+        let Some((id, Fate::Lost)) = self.fate_of(flight) else { return false };
         self.discard(id);
         true
     }
 
-    /// Whether `server`, failing, refuses session `id`'s request on arrival.
+    /// Whether `server`, failing, refuses the request `id` names on arrival.
     #[inline]
-    pub(super) fn refused_at_server(&mut self, id: u32, server: usize) -> bool {
+    pub(super) fn refused_at_server(&mut self, id: Flight, server: usize) -> bool {
         if !(self.features.faults.any() && self.features.faults.refuses(server)) {
             return false;
         }
@@ -161,53 +169,49 @@ impl Simulation {
         true
     }
 
-    /// How long session `id`'s service at `server` lasts if a fault cuts it
-    /// short with an error (a fast-failing server).
+    /// How long the service of the request `id` names at `server` lasts if
+    /// a fault cuts it short with an error (a fast-failing server).
     #[inline]
-    pub(super) fn service_cut_short(&mut self, id: u32, server: usize) -> Option<Time> {
+    pub(super) fn service_cut_short(&mut self, id: Flight, server: usize) -> Option<Time> {
         if !self.features.faults.any() {
             return None;
         }
         self.fails_fast(id, server)
     }
 
-    /// Whether place `id`'s request, about to be sent back by its server,
-    /// is a hedged copy, dropped instead.
+    /// Whether the request `flight` names, about to be sent back by its
+    /// server, is a hedged copy, dropped instead.
     #[inline]
-    pub(super) fn dropped_instead_of_sent_back(&mut self, id: u32) -> bool {
-        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Copy) {
-            return false;
-        }
+    pub(super) fn dropped_instead_of_sent_back(&mut self, flight: Flight) -> bool {
+        let Some((id, Fate::Copy)) = self.fate_of(flight) else { return false };
         self.drop_copy(id);
         true
     }
 
-    /// Whether the service completion due for place `id` now is void: a
-    /// crash took the request with its server, or it lost its race and was
-    /// cancelled in service (its slot already free).
+    /// Whether the service completion due for the request `flight` names
+    /// now is void: a crash took the request with its server, or it lost
+    /// its race and was cancelled in service (its slot already free).
     #[inline]
-    pub(super) fn service_end_void(&mut self, id: u32) -> bool {
-        if self.features.membership.voids(id, self.now) {
+    pub(super) fn service_end_void(&mut self, flight: Flight) -> bool {
+        if self.features.membership.voids(flight, self.now) {
             if self.journal.is_some() {
-                self.note(Happening::ServiceVoided { place: id });
+                self.note(Happening::ServiceVoided { place: flight });
             }
             return true;
         }
-        if !self.sessions.get(id).is_some_and(|s| s.fate == Fate::Cancelled) {
-            return false;
-        }
+        let Some((id, Fate::Cancelled)) = self.fate_of(flight) else { return false };
         self.discard(id);
         true
     }
 
-    /// Place `id`'s service ended and freed its slot: whether the request
-    /// ends there (a hedging race's loser, left to finish); a racer that
-    /// finished first wins.
+    /// The service of the request `flight` names ended and freed its slot:
+    /// whether the request ends there (a hedging race's loser, left to
+    /// finish); a racer that finished first wins.
     #[inline]
-    pub(super) fn ended_after_service(&mut self, id: u32) -> bool {
-        match self.sessions.get(id).map(|s| s.fate) {
-            None | Some(Fate::Answers | Fate::Attempt | Fate::Cancelled) => false,
-            Some(fate) => self.hedge_service_ended(id, fate),
+    pub(super) fn ended_after_service(&mut self, flight: Flight) -> bool {
+        match self.fate_of(flight) {
+            None | Some((_, Fate::Answers | Fate::Cancelled)) => false,
+            Some((id, fate)) => self.hedge_service_ended(id, fate),
         }
     }
 
@@ -228,17 +232,19 @@ impl Simulation {
         }
     }
 
-    /// Whether place `id`'s reply or bounce, just back at its chooser, is
-    /// a feature's: an attempt of a FoundationDB balancer goes to it.
+    /// Whether the reply or bounce of the request `flight` names, just
+    /// back at its chooser, is a feature's: an attempt of a FoundationDB
+    /// balancer goes to it.
     #[inline]
-    pub(super) fn reply_taken(&mut self, id: u32) -> bool {
-        self.features.fdb.is_some() && self.attempt_replied(id)
+    pub(super) fn reply_taken(&mut self, flight: Flight) -> bool {
+        self.features.fdb.is_some() && self.attempt_replied(flight)
     }
 
-    /// Session `id`'s request was just created: a recording of the run's
-    /// arrivals keeps it.
+    /// Session `id`'s request was just created: hedging forgets any copy
+    /// its place held; a recording of the run's arrivals keeps it.
     #[inline]
     pub(super) fn on_created(&mut self, id: u32) {
+        self.features.hedges.forget_copy(id);
         if self.arrivals.records() {
             self.record_arrival(id);
         }

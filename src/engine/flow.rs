@@ -2,6 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
+use super::flight::{in_store, Flight};
 use super::journal::Happening;
 use super::session::{Session, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
@@ -25,12 +26,12 @@ impl Simulation {
             Event::SessionArrival { generation } => self.session_arrives(generation),
             Event::ClientStarts { client } => self.start_session(client, None),
             Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
-            Event::ArriveAtServer { session } => self.arrive_at_server(session),
+            Event::ArriveAtServer { flight } => self.arrive_at_server(flight),
             Event::QueueTimeout { server } => self.queue_timeout(server as usize),
-            Event::ServiceDone { session } => self.service_done(session),
-            Event::BounceArrives { session } => self.bounce_arrives(session),
-            Event::ResponseAtBalancer { session } => self.response_at_balancer(session),
-            Event::ResponseAtClient { session } => self.response_at_client(session),
+            Event::ServiceDone { flight } => self.service_done(flight),
+            Event::BounceArrives { flight } => self.bounce_arrives(flight),
+            Event::ResponseAtBalancer { flight } => self.response_at_balancer(flight),
+            Event::ResponseAtClient { flight } => self.response_at_client(flight),
             Event::BoardRefresh { generation } => self.board_refresh_due(generation),
             Event::Sample => {
                 if self.journal.is_some() {
@@ -47,7 +48,7 @@ impl Simulation {
     /// Client `client` starts a session; a replayed trace's `arrival` says
     /// what it can of the session's one request.
     pub(super) fn start_session(&mut self, client: u32, arrival: Option<Arrival>) {
-        if self.sessions.live() >= MAX_IN_FLIGHT {
+        if self.flights() >= MAX_IN_FLIGHT {
             self.halt = Some(Halt::TooManyInFlight { at: self.now });
             if self.journal.is_some() {
                 self.note(Happening::Halted);
@@ -79,7 +80,7 @@ impl Simulation {
         }
         self.on_created(id);
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::SessionStarted { request });
+            self.note_request(Flight::session(id), |request| Happening::SessionStarted { request });
         }
         if balancer.is_some() {
             self.send_to_balancer(id);
@@ -96,7 +97,7 @@ impl Simulation {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
-        self.send_to_server(id, chooser, pick.position);
+        self.send_to_server(Flight::session(id), chooser, pick.position);
     }
 
     /// Runs `chooser`'s policy. `avoid` is the server that just sent a
@@ -128,12 +129,13 @@ impl Simulation {
         );
     }
 
-    /// Sends session `id`'s request from `chooser` to the server at `position`
-    /// of its pool. A client choosing for itself may owe a handshake first.
-    pub(super) fn send_to_server(&mut self, id: u32, chooser: usize, position: usize) {
+    /// Sends the request `flight` names from `chooser` to the server at
+    /// `position` of its pool. A client choosing for itself may owe a
+    /// handshake first.
+    pub(super) fn send_to_server(&mut self, flight: Flight, chooser: usize, position: usize) {
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
-        let class = self.sessions.get(id).map_or(0, |s| s.request.class);
+        let class = self.in_flight(flight).map_or(0, |f| f.request.class);
         self.choosers.on_send(chooser, position, slots, class);
         let server = self.choosers.server_at(chooser, position);
         let (handshake, delay, lane) = if via_balancer {
@@ -144,16 +146,16 @@ impl Simulation {
             (handshake, self.timing.client_delay, lane)
         };
         let extra = self.on_send_hop(chooser, server);
-        let Some(session) = self.sessions.get_mut(id) else { return };
         let departs = self.now + handshake;
-        session.outcome = Outcome::Ok;
-        session.request.server = server;
-        session.request.travel(Stage::ToServer, departs, departs + delay + extra.unwrap_or_default());
-        self.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { session: id });
+        let Some((request, outcome)) = self.in_flight_mut(flight) else { return };
+        *outcome = Outcome::Ok;
+        request.server = server;
+        request.travel(Stage::ToServer, departs, departs + delay + extra.unwrap_or_default());
+        self.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { flight });
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::Sent { request, server });
+            self.note_request(flight, |request| Happening::Sent { request, server });
         }
-        self.on_sent(id);
+        self.on_sent(flight);
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
@@ -161,16 +163,16 @@ impl Simulation {
         let Some(balancer) = session.balancer() else { return };
         let chooser = self.choosers.member(balancer, session.request.class);
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::ReachedBalancer { request });
+            self.note_request(Flight::session(id), |request| Happening::ReachedBalancer { request });
         }
         self.place(id, chooser, avoid);
     }
 
-    fn arrive_at_server(&mut self, id: u32) {
+    fn arrive_at_server(&mut self, id: Flight) {
         if self.ended_under_way(id) {
             return;
         }
-        let Some(server) = self.sessions.get(id).map(|s| s.request.server as usize) else { return };
+        let Some(server) = self.in_flight(id).map(|f| f.request.server as usize) else { return };
         if self.choosers.hear_idle_servers() {
             self.idle_listed[server] = false;
         }
@@ -185,11 +187,12 @@ impl Simulation {
             self.send_back(id, server, SendBack::Crash);
             return;
         }
-        let Some(session) = self.sessions.get_mut(id) else { return };
-        let request = &mut session.request;
-        request.travel(Stage::Queued, self.now, self.now);
-        request.queued_at(self.now);
-        let level = self.work.level(request.class);
+        let now = self.now;
+        let Some((request, _)) = self.in_flight_mut(id) else { return };
+        request.travel(Stage::Queued, now, now);
+        request.queued_at(now);
+        let class = request.class;
+        let level = self.work.level(class);
         self.servers[server].queue.push(level, id);
         if self.journal.is_some() {
             let waiting = self.servers[server].queued();
@@ -208,21 +211,21 @@ impl Simulation {
         self.events.push(due, Event::QueueTimeout { server: server as u32 });
     }
 
-    fn start_service(&mut self, id: u32, server: usize) {
+    fn start_service(&mut self, id: Flight, server: usize) {
         if self.journal.is_some() {
             self.note_service_started(id, server as u32);
         }
         let cut_short = self.service_cut_short(id, server);
-        let Some(session) = self.sessions.get_mut(id) else { return };
-        let request = &mut session.request;
-        let queue_time = request.queue_time(self.now);
-        let duration = cut_short.unwrap_or_else(|| {
-            Time(libm::round(f64::from(request.demand) / self.servers[server].speed) as u64)
-        });
-        request.travel(Stage::InService, self.now, self.now + duration);
+        let (now, speed) = (self.now, self.servers[server].speed);
+        let Some((request, _)) = self.in_flight_mut(id) else { return };
+        let queue_time = request.queue_time(now);
+        let duration =
+            cut_short.unwrap_or_else(|| Time(libm::round(f64::from(request.demand) / speed) as u64));
+        request.travel(Stage::InService, now, now + duration);
+        let class = request.class;
         self.servers[server].busy += 1;
-        self.metrics.on_service_start(self.now, server, queue_time, request.class);
-        self.events.push(self.now + duration, Event::ServiceDone { session: id });
+        self.metrics.on_service_start(now, server, queue_time, class);
+        self.events.push(now + duration, Event::ServiceDone { flight: id });
     }
 
     /// Sends back every request at the front of a level of `server`'s queue
@@ -250,9 +253,9 @@ impl Simulation {
         }
     }
 
-    /// When session `id`'s request joined the queue it waits in.
-    fn joined(&self, id: u32) -> Time {
-        self.sessions.get(id).map_or(self.now, |s| s.request.departs)
+    /// When the request `id` names joined the queue it waits in.
+    fn joined(&self, id: Flight) -> Time {
+        self.in_flight(id).map_or(self.now, |f| f.request.departs)
     }
 
     /// When the oldest request waiting at `server` joined its queue.
@@ -260,42 +263,44 @@ impl Simulation {
         self.servers[server].queue.fronts().map(|id| self.joined(id)).min()
     }
 
-    /// Sends session `id`'s request back from `server` to its chooser, who
+    /// Sends the request `id` names back from `server` to its chooser, who
     /// places it again, unless a feature drops it instead. Returns whether
     /// it was sent back.
-    pub(super) fn send_back(&mut self, id: u32, server: usize, why: SendBack) -> bool {
+    pub(super) fn send_back(&mut self, id: Flight, server: usize, why: SendBack) -> bool {
         if self.dropped_instead_of_sent_back(id) {
             return false;
         }
         if self.journal.is_some() {
-            let waited = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.departs);
+            let waited = self.in_flight(id).map_or(Time::ZERO, |f| self.now - f.request.departs);
             let server = server as u32;
             self.note_request(id, |request| Happening::SentBack { request, server, why, waited });
         }
         let load = self.servers[server].load();
-        let Some(session) = self.sessions.get_mut(id) else { return false };
-        let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
-        let extra = self.timing.extra_delay(session.chooser(), server as u32);
-        let request = &mut session.request;
+        let (now, timing) = (self.now, &self.timing);
+        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
+            return false;
+        };
+        let (delay, lane) = timing.server_hop(origin.balancer().is_some());
+        let extra = timing.extra_delay(origin.chooser(), server as u32);
         request.reported = load.into();
-        request.travel(Stage::Bounced, self.now, self.now + delay + extra.unwrap_or_default());
+        request.travel(Stage::Bounced, now, now + delay + extra.unwrap_or_default());
         match why {
             SendBack::QueueTimeout => {
                 request.retries = request.retries.saturating_add(1);
-                self.metrics.on_bounce(self.now);
+                self.metrics.on_bounce(now);
             }
             SendBack::Crash => self.metrics.counts.crash_replaced += 1,
         }
-        self.push_hop(lane, self.now + delay, extra, Event::BounceArrives { session: id });
+        self.push_hop(lane, now + delay, extra, Event::BounceArrives { flight: id });
         true
     }
 
-    fn service_done(&mut self, id: u32) {
+    fn service_done(&mut self, id: Flight) {
         if self.service_end_void(id) {
             return;
         }
-        let Some(session) = self.sessions.get(id) else { return };
-        let (server, outcome) = (session.request.server, session.outcome);
+        let Some(seen) = self.in_flight(id) else { return };
+        let (server, outcome) = (seen.request.server, seen.outcome);
         if self.journal.is_some() {
             self.note_request(id, |request| Happening::ServiceEnded { request, server, outcome });
         }
@@ -307,20 +312,23 @@ impl Simulation {
         self.respond(id, server);
     }
 
-    /// Session `id`'s response (or error) leaves `server` for the tier
-    /// that sent the request.
-    pub(super) fn respond(&mut self, id: u32, server: usize) {
+    /// The response (or error) to the request `id` names leaves `server`
+    /// for the tier that sent the request.
+    pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
-        let Some(session) = self.sessions.get_mut(id) else { return };
-        let (delay, lane) = self.timing.server_hop(session.balancer().is_some());
-        let extra = self.timing.extra_delay(session.chooser(), server as u32);
-        let (stage, event) = match session.balancer() {
-            Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { session: id }),
-            None => (Stage::ResponseToClient, Event::ResponseAtClient { session: id }),
+        let (now, timing) = (self.now, &self.timing);
+        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
+            return;
         };
-        session.request.reported = load.into();
-        session.request.travel(stage, self.now, self.now + delay + extra.unwrap_or_default());
-        self.push_hop(lane, self.now + delay, extra, event);
+        let (delay, lane) = timing.server_hop(origin.balancer().is_some());
+        let extra = timing.extra_delay(origin.chooser(), server as u32);
+        let (stage, event) = match origin.balancer() {
+            Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { flight: id }),
+            None => (Stage::ResponseToClient, Event::ResponseAtClient { flight: id }),
+        };
+        request.reported = load.into();
+        request.travel(stage, now, now + delay + extra.unwrap_or_default());
+        self.push_hop(lane, now + delay, extra, event);
     }
 
     /// A slot of `server` frees: the next queued request takes it.
@@ -349,15 +357,15 @@ impl Simulation {
         self.idle_listed[server] = self.choosers.on_idle(chooser, server as u32);
     }
 
-    /// The chooser that sent session `id`'s request hears back from its server.
-    pub(super) fn tell_chooser(&mut self, id: u32) -> Option<(usize, u32)> {
-        let session = self.sessions.get(id)?;
-        let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let r = &session.request;
-        // A response (not a bounce) to a request never sent back times one server.
-        let answered = r.retries == 0 && r.stage != Stage::Bounced;
+    /// The chooser that sent the request `id` names hears back from its server.
+    pub(super) fn tell_chooser(&mut self, id: Flight) -> Option<(usize, u32)> {
+        let seen = self.in_flight(id)?;
+        let r = seen.request;
+        let chooser = self.choosers.member(seen.origin.chooser(), r.class);
+        // A response (not a bounce) to a request on its first try times one server.
+        let answered = seen.tries() == 0 && r.stage != Stage::Bounced;
         let round_trip = answered.then(|| self.now - r.created);
-        let (server, outcome, bounced) = (r.server, session.outcome, r.stage == Stage::Bounced);
+        let (server, outcome, bounced) = (r.server, seen.outcome, r.stage == Stage::Bounced);
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
         if self.journal.is_some() {
@@ -369,11 +377,12 @@ impl Simulation {
         Some((chooser, server))
     }
 
-    fn bounce_arrives(&mut self, id: u32) {
-        if self.ended_under_way(id) || self.reply_taken(id) {
+    fn bounce_arrives(&mut self, flight: Flight) {
+        if self.ended_under_way(flight) || self.reply_taken(flight) {
             return;
         }
-        let Some((chooser, server)) = self.tell_chooser(id) else { return };
+        let Some((chooser, server)) = self.tell_chooser(flight) else { return };
+        let Some(id) = flight.place() else { return };
         let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
         if u32::from(retries) > self.scenario.retry_budget {
             self.fail(id, FailureReason::RetryBudgetExhausted);
@@ -386,17 +395,18 @@ impl Simulation {
     pub(super) fn fail(&mut self, id: u32, reason: FailureReason) {
         let latency = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::Failed { request, reason });
+            self.note_request(Flight::session(id), |request| Happening::Failed { request, reason });
         }
         self.end_place(id);
         self.metrics.on_failure(self.now, reason, latency);
     }
 
-    fn response_at_balancer(&mut self, id: u32) {
-        if self.reply_taken(id) {
+    fn response_at_balancer(&mut self, flight: Flight) {
+        if self.reply_taken(flight) {
             return;
         }
-        let heard = self.tell_chooser(id);
+        let heard = self.tell_chooser(flight);
+        let Some(id) = flight.place() else { return };
         if self.retried_after_error(id, heard) {
             return;
         }
@@ -406,25 +416,31 @@ impl Simulation {
     /// Session `id`'s response goes on from its balancer to its client.
     pub(super) fn forward_to_client(&mut self, id: u32) {
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::Forwarded { request });
+            self.note_request(Flight::session(id), |request| Happening::Forwarded { request });
         }
         let Some(session) = self.sessions.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
-        self.events.push_in_lane(Lane::Client, arrives, Event::ResponseAtClient { session: id });
+        self.events.push_in_lane(
+            Lane::Client,
+            arrives,
+            Event::ResponseAtClient { flight: Flight::session(id) },
+        );
     }
 
-    fn response_at_client(&mut self, id: u32) {
+    fn response_at_client(&mut self, flight: Flight) {
         let via_balancer = self.scenario.balancers > 0;
         if !via_balancer {
-            if self.reply_taken(id) {
+            if self.reply_taken(flight) {
                 return;
             }
-            let heard = self.tell_chooser(id);
+            let heard = self.tell_chooser(flight);
+            let Some(id) = flight.place() else { return };
             if self.retried_after_error(id, heard) {
                 return;
             }
         }
+        let Some(id) = flight.place() else { return };
         self.complete_at_client(id);
     }
 
@@ -443,7 +459,7 @@ impl Simulation {
         let latency = self.now - session.request.created;
         if self.journal.is_some() {
             let last = remaining == 0;
-            self.note_request(id, |request| Happening::Completed { request, latency, last });
+            self.note_request(Flight::session(id), |request| Happening::Completed { request, latency, last });
         }
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         self.on_completed(id, (number, remaining));
@@ -475,6 +491,6 @@ impl Simulation {
             Some(position) => position,
             None => self.choose(chooser, None, self.key_of(id)).position,
         };
-        self.send_to_server(id, chooser, position);
+        self.send_to_server(Flight::session(id), chooser, position);
     }
 }

@@ -15,6 +15,7 @@
 //! copy wins, its place becomes the session's and the original's loses.
 //! Service time spent on losers is wasted work, counted in the summary.
 
+use super::flight::Flight;
 use super::journal::Happening;
 use super::session::{Fate, Request, Stage};
 use super::{Event, Simulation, MAX_IN_FLIGHT};
@@ -30,6 +31,9 @@ const NO_TWIN: u32 = u32::MAX;
 pub struct Hedges {
     due: Vec<Time>,
     twin: Vec<u32>,
+    /// Whether the place's request is a copy (one that won its race stays
+    /// one until its session's next request).
+    copy: Vec<bool>,
     sent_copy: Vec<RequestKey>,
     observed: Vec<Observed>,
     scratch: Vec<Time>,
@@ -87,6 +91,7 @@ impl Hedges {
         if self.due.len() < len {
             self.due.resize(len, Time::NEVER);
             self.twin.resize(len, NO_TWIN);
+            self.copy.resize(len, false);
             self.sent_copy.resize(len, NO_REQUEST);
         }
     }
@@ -96,12 +101,16 @@ impl Hedges {
         self.due[id as usize] = due;
     }
 
+    /// Whether place `id`'s hedge is due at `now`.
+    pub(super) fn is_due(&self, id: u32, now: Time) -> bool {
+        self.due.get(id as usize) == Some(&now)
+    }
+
     /// Whether place `id`'s hedge is due at `now`; disarms it if so.
     fn take_due(&mut self, id: u32, now: Time) -> bool {
-        let due = self.due.get_mut(id as usize);
-        let is_due = due.as_ref().is_some_and(|due| **due == now);
-        if let (true, Some(due)) = (is_due, due) {
-            *due = Time::NEVER;
+        let is_due = self.is_due(id, now);
+        if is_due {
+            self.due[id as usize] = Time::NEVER;
         }
         is_due
     }
@@ -114,6 +123,21 @@ impl Hedges {
         self.twin[original as usize] = copy;
         self.twin[copy as usize] = original;
         self.due[copy as usize] = Time::NEVER;
+        self.copy[copy as usize] = true;
+    }
+
+    /// Whether place `id`'s request is a hedged copy.
+    #[inline]
+    pub(super) fn is_copy(&self, id: u32) -> bool {
+        self.copy.get(id as usize) == Some(&true)
+    }
+
+    /// Place `id` holds a new request, its session's own.
+    #[inline]
+    pub(super) fn forget_copy(&mut self, id: u32) {
+        if let Some(copy) = self.copy.get_mut(id as usize) {
+            *copy = false;
+        }
     }
 
     /// Notes that request `key`, at place `id`, sent a copy.
@@ -193,7 +217,7 @@ impl Simulation {
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         if session.fate != Fate::Answers
             || self.choosers.pool_len(chooser) < 2
-            || self.sessions.live() >= MAX_IN_FLIGHT
+            || self.flights() >= MAX_IN_FLIGHT
         {
             return;
         }
@@ -235,7 +259,7 @@ impl Simulation {
         self.metrics.on_hedge(self.now);
         self.note_hedged(id, false);
         let position = self.pick_other(chooser, avoid);
-        self.send_to_server(copy_id, chooser, position);
+        self.send_to_server(Flight::session(copy_id), chooser, position);
     }
 
     /// Notes in the journal, if one is kept, that place `id`'s chooser
@@ -243,7 +267,11 @@ impl Simulation {
     fn note_hedged(&mut self, id: u32, cancelled_en_route: bool) {
         if self.journal.is_some() {
             let waited = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
-            self.note_request(id, |request| Happening::Hedged { request, waited, cancelled_en_route });
+            self.note_request(Flight::session(id), |request| Happening::Hedged {
+                request,
+                waited,
+                cancelled_en_route,
+            });
         }
     }
 
@@ -287,7 +315,7 @@ impl Simulation {
         self.choosers.on_cancel(chooser, server, class);
         match stage {
             Stage::Queued => {
-                self.servers[server as usize].queue.remove(id);
+                self.servers[server as usize].queue.remove(Flight::session(id));
                 self.discard(id);
             }
             Stage::InService if self.scenario.hedge_cancel.cancels_in_service() => {
@@ -305,7 +333,7 @@ impl Simulation {
     pub(super) fn drop_copy(&mut self, id: u32) {
         if self.journal.is_some() {
             let server = self.sessions.get(id).map_or(0, |s| s.request.server);
-            self.note_request(id, |request| Happening::CopyDropped { request, server });
+            self.note_request(Flight::session(id), |request| Happening::CopyDropped { request, server });
         }
         let twin = self.features.hedges.unlink(id).and_then(|twin| self.sessions.get_mut(twin));
         if let Some(original) = twin {
@@ -323,7 +351,7 @@ impl Simulation {
     pub(super) fn discard(&mut self, id: u32) {
         if self.journal.is_some() {
             let server = self.sessions.get(id).map_or(0, |s| s.request.server);
-            self.note_request(id, |request| Happening::Discarded { request, server });
+            self.note_request(Flight::session(id), |request| Happening::Discarded { request, server });
         }
         self.sessions.remove(id);
         self.metrics.counts.discarded += 1;

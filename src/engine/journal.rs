@@ -5,8 +5,9 @@
 //! reads these notes. A run that asks for none pays one test of a flag at
 //! each point.
 
+use super::flight::Flight;
 use super::flow::SendBack;
-use super::session::{Fate, Session};
+use super::session::Origin;
 use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
 use crate::metrics::FailureReason;
@@ -18,9 +19,9 @@ use crate::time::Time;
 /// of its session's requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Whose {
-    /// Its session place (a hedged copy or a FoundationDB attempt has one
-    /// of its own).
-    pub place: u32,
+    /// Where it is kept (a hedged copy or a FoundationDB attempt has a
+    /// place of its own).
+    pub place: Flight,
     /// Its session's number, counted from 0 in the order sessions start.
     pub session: u32,
     pub client: u32,
@@ -98,10 +99,10 @@ pub enum Happening {
         server: u32,
         outcome: Outcome,
     },
-    /// The service due to end at session place `place` ended when its
+    /// The service due to end for the request at `place` ended when its
     /// server crashed, which sent the request back.
     ServiceVoided {
-        place: u32,
+        place: Flight,
     },
     /// The chooser, with no answer after `waited`, sends a copy; or it
     /// would, but the response is a hop away and cancels it en route.
@@ -206,43 +207,44 @@ impl Simulation {
         }
     }
 
-    /// Notes what happened to the request at session place `id`.
+    /// Notes what happened to the request at `id`.
     #[cold]
-    pub(super) fn note_request(&mut self, id: u32, what: impl FnOnce(Whose) -> Happening) {
-        if let Some(session) = self.sessions.get(id) {
-            let request = self.whose(id, session);
+    pub(super) fn note_request(&mut self, id: Flight, what: impl FnOnce(Whose) -> Happening) {
+        if let Some(seen) = self.in_flight(id) {
+            let request = self.whose(id, seen.origin);
             self.note(what(request));
         }
     }
 
-    /// Notes that the chooser of place `id` heard back from `server`: the
-    /// request sent back (`bounced`), or a response with `outcome`.
+    /// Notes that the chooser of the request at `id` heard back from
+    /// `server`: the request sent back (`bounced`), or a response with
+    /// `outcome`.
     #[cold]
-    pub(super) fn note_heard(&mut self, id: u32, server: u32, bounced: bool, outcome: Outcome) {
+    pub(super) fn note_heard(&mut self, id: Flight, server: u32, bounced: bool, outcome: Outcome) {
         let reply = match (bounced, outcome) {
             (true, _) => Reply::SentBack,
             (false, Outcome::Ok) => Reply::Response,
             (false, Outcome::Error(_)) => Reply::Error,
         };
-        let attempt = self.sessions.get(id).is_some_and(|s| s.fate == Fate::Attempt);
+        let attempt = id.place().is_none();
         self.note_request(id, |request| Happening::Heard { request, server, reply, attempt });
     }
 
-    /// Notes that place `id`'s request takes a slot of `server`.
+    /// Notes that the request at `id` takes a slot of `server`.
     #[cold]
-    pub(super) fn note_service_started(&mut self, id: u32, server: u32) {
-        let queued = self.sessions.get(id).map_or(Time::ZERO, |s| s.request.queue_time(self.now));
+    pub(super) fn note_service_started(&mut self, id: Flight, server: u32) {
+        let queued = self.in_flight(id).map_or(Time::ZERO, |f| f.request.queue_time(self.now));
         self.note_request(id, |request| Happening::ServiceStarted { request, server, queued });
     }
 
-    fn whose(&self, place: u32, session: &Session) -> Whose {
-        let length = self.lengths.of(session.number);
+    fn whose(&self, place: Flight, origin: Origin) -> Whose {
+        let length = self.lengths.of(origin.number);
         Whose {
             place,
-            session: session.number,
-            client: session.client,
-            balancer: session.balancer(),
-            request: length - u32::from(session.remaining),
+            session: origin.number,
+            client: origin.client,
+            balancer: origin.balancer(),
+            request: length - u32::from(origin.remaining),
             length,
         }
     }

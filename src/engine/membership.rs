@@ -15,8 +15,9 @@
 //! server's keys, or the newcomer's 1/N), and, under a lagging table, the
 //! requests its choosers sent elsewhere than the current version says.
 
+use super::flight::Flight;
 use super::journal::Happening;
-use super::session::{Fate, Stage};
+use super::session::{Fate, Identity, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
 use crate::scenario::failures::Failure;
@@ -120,8 +121,8 @@ pub struct Membership {
     reports: Vec<ChangeReport>,
     /// The choosers' lag counts when each change happened.
     lag_counts_at: Vec<(u64, u64)>,
-    /// Service completions a crash made void: (session place, when due).
-    voided: Vec<(u32, Time)>,
+    /// Service completions a crash made void: (the request, when due).
+    voided: Vec<(Flight, Time)>,
     /// Each count of the counted keys as chooser 0 places them, worked
     /// out when asked and forgotten when its placement changes.
     key_counts: OnceCell<Vec<u64>>,
@@ -148,10 +149,17 @@ impl Membership {
         self.roster.as_ref().expect("a simulation's roster")
     }
 
-    /// Whether a service completion of place `id` due `now` was voided by a
+    /// Whether a service completion of `id` due `now` was voided by a
+    /// crash.
+    #[inline]
+    pub fn has_voided(&self, id: Flight, now: Time) -> bool {
+        !self.voided.is_empty() && self.voided.contains(&(id, now))
+    }
+
+    /// Whether a service completion of `id` due `now` was voided by a
     /// crash; forgets it if so.
     #[inline]
-    pub fn voids(&mut self, id: u32, now: Time) -> bool {
+    pub fn voids(&mut self, id: Flight, now: Time) -> bool {
         if self.voided.is_empty() {
             return false;
         }
@@ -422,21 +430,34 @@ impl Simulation {
         while let Some(id) = self.servers[server].queue.pop_next() {
             sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
         }
-        let in_service: Vec<(u32, Fate, Time, Time)> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.request.server as usize == server && s.request.stage == Stage::InService)
-            .filter(|(_, s)| s.fate != Fate::Cancelled)
-            .map(|(id, s)| (id, s.fate, s.request.departs, s.request.arrives))
+        let sessions = self.sessions.iter().map(|(id, _)| Flight::session(id));
+        let attempts = self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts());
+        let mut in_service: Vec<(Time, Identity, Flight, Option<Fate>, Time)> = sessions
+            .chain(attempts)
+            .filter_map(|flight| {
+                let r = self.in_flight(flight)?.request;
+                let fate = flight.place().and_then(|id| self.sessions.get(id)).map(|s| s.fate);
+                let in_service = r.server as usize == server && r.stage == Stage::InService;
+                (in_service && fate != Some(Fate::Cancelled)).then_some((
+                    r.departs,
+                    self.identity_of(flight)?,
+                    flight,
+                    fate,
+                    r.arrives,
+                ))
+            })
             .collect();
-        for (id, fate, started, due) in in_service {
-            self.features.membership.voided.push((id, due));
+        // In the order their services started, wherever they are kept.
+        in_service.sort_unstable_by_key(|&(started, identity, ..)| (started, identity));
+        for (started, _, flight, fate, due) in in_service {
+            self.features.membership.voided.push((flight, due));
             self.servers[server].busy -= 1;
-            if fate == Fate::Lost {
-                self.metrics.on_wasted(self.now, self.now - started);
-                self.discard(id);
-            } else {
-                sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
+            match (fate, flight.place()) {
+                (Some(Fate::Lost), Some(id)) => {
+                    self.metrics.on_wasted(self.now, self.now - started);
+                    self.discard(id);
+                }
+                _ => sent_back += u64::from(self.send_back(flight, server, super::flow::SendBack::Crash)),
             }
         }
         self.servers[server].crash();

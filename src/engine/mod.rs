@@ -19,6 +19,7 @@ mod events;
 mod failures;
 mod fdb;
 mod features;
+mod flight;
 mod flow;
 mod hedge;
 mod huge_pages;
@@ -46,6 +47,7 @@ pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
+pub use flight::Flight;
 pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
@@ -66,7 +68,7 @@ use events::{EventQueue, Lane};
 use features::Features;
 use server::Server;
 use service::Work;
-use session::Sessions;
+use session::{Identity, Sessions};
 
 pub struct Simulation {
     scenario: Scenario,
@@ -347,8 +349,9 @@ impl Simulation {
         self.arrivals.replays()
     }
 
-    /// A hash of every event processed so far (time and kind): equal hashes
-    /// mean the same run, event for event.
+    /// A hash of every event processed so far (its time, its kind, and what
+    /// it concerns, a request by its identity): equal hashes mean the same
+    /// run, event for event.
     pub fn trace_hash(&self) -> u64 {
         self.trace_hash
     }
@@ -417,31 +420,45 @@ impl Simulation {
     }
 
     fn mix_trace(&mut self, time: Time, event: Event) {
-        let (kind, id) = match event {
-            Event::SessionArrival { generation } => (1, generation),
-            Event::ClientStarts { client } => (2, client),
-            Event::ArriveAtBalancer { session } => (3, session),
-            Event::ArriveAtServer { session } => (4, session),
-            Event::QueueTimeout { server } => (5, server),
-            Event::ServiceDone { session } => (6, session),
-            Event::BounceArrives { session } => (7, session),
-            Event::ResponseAtBalancer { session } => (8, session),
-            Event::ResponseAtClient { session } => (9, session),
-            Event::BoardRefresh { generation } => (10, generation),
+        let session = |session| Some(Flight::session(session));
+        let (kind, word) = match event {
+            Event::SessionArrival { generation } => (1, generation.into()),
+            Event::ClientStarts { client } => (2, client.into()),
+            Event::ArriveAtBalancer { session: id } => (3, self.traced(session(id))),
+            Event::ArriveAtServer { flight } => (4, self.traced(Some(flight))),
+            Event::QueueTimeout { server } => (5, server.into()),
+            Event::ServiceDone { flight } => {
+                let voided = self.features.membership.has_voided(flight, time);
+                (6, self.traced((!voided).then_some(flight)))
+            }
+            Event::BounceArrives { flight } => (7, self.traced(Some(flight))),
+            Event::ResponseAtBalancer { flight } => (8, self.traced(Some(flight))),
+            Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
+            Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::HedgeDue { session } => (12, session),
-            Event::SpeedChange { change } => (13, change),
-            Event::MembershipChange { change } => (14, change),
-            Event::TableUpdate { member } => (15, member),
-            Event::FailureDue { entry } => (16, entry),
-            Event::FailureTurn { server } => (17, server),
-            Event::RetryDue { session } => (18, session),
+            Event::HedgeDue { session: id } => {
+                (12, self.traced(session(id).filter(|_| self.features.hedges.is_due(id, time))))
+            }
+            Event::SpeedChange { change } => (13, change.into()),
+            Event::MembershipChange { change } => (14, change.into()),
+            Event::TableUpdate { member } => (15, member.into()),
+            Event::FailureDue { entry } => (16, entry.into()),
+            Event::FailureTurn { server } => (17, server.into()),
+            Event::RetryDue { session: id } => (18, self.traced(session(id))),
             Event::HealthCheck => (19, 0),
-            Event::EjectionEnds { member } => (20, member),
-            Event::BalancerTimer { timer } => (21, timer),
+            Event::EjectionEnds { member } => (20, member.into()),
+            Event::BalancerTimer { timer } => (21, timer.into()),
         };
-        for word in [time.0, kind << 56 | u64::from(id)] {
+        for word in [time.0, kind << 56 ^ word] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
         }
+    }
+
+    /// A request as the trace names it: by its identity, which does not
+    /// depend on where it is kept; one an event no longer finds (a stale
+    /// hedge, a service a crash made void) by none.
+    #[inline]
+    fn traced(&self, flight: Option<Flight>) -> u64 {
+        flight.and_then(|flight| self.identity_of(flight)).map_or(u64::MAX, Identity::word)
     }
 }

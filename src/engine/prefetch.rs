@@ -14,6 +14,7 @@
 //! (WebAssembly has no prefetch), and in small simulations, the lookups are
 //! skipped too.
 
+use super::flight::Flight;
 use super::{Event, Simulation};
 
 /// How far behind each queue's front to load sessions, and then what the
@@ -43,12 +44,16 @@ impl Simulation {
         if !cfg!(target_arch = "x86_64") || self.sessions.places() < SESSIONS_WORTH_IT {
             return;
         }
-        let session_ahead = self.events.ahead(SESSION_DISTANCE).and_then(Event::session);
+        let session_ahead =
+            self.events.ahead(SESSION_DISTANCE).and_then(Event::flight).and_then(Flight::place);
         if let Some(place) = session_ahead.and_then(|id| self.sessions.place(id)) {
             prefetch(place);
         }
         let Some(event) = self.events.ahead(NEAR_DISTANCE) else { return };
-        let Some(session) = event.session().and_then(|id| self.sessions.get(id)) else { return };
+        let Some(session) = event.flight().and_then(Flight::place).and_then(|id| self.sessions.get(id))
+        else {
+            return;
+        };
         match event {
             Event::ArriveAtServer { .. } | Event::ServiceDone { .. } => {
                 if let Some(server) = self.servers.get(session.request.server as usize) {

@@ -7,28 +7,29 @@
 //! others behind one pointer, so that a server of a scenario without
 //! priorities still fills one cache line.
 
+use super::flight::Flight;
 use std::collections::VecDeque;
 
 #[derive(Default)]
 pub struct Queue {
-    first: VecDeque<u32>,
+    first: VecDeque<Flight>,
     /// Levels below the first; `None` with one level.
     lower: Option<Box<Lower>>,
 }
 
 /// The levels below the first, highest first, behind a thin pointer (and
 /// out of the way of a server without priorities).
-struct Lower(Vec<VecDeque<u32>>);
+struct Lower(Vec<VecDeque<Flight>>);
 
 impl Lower {
     #[cold]
-    fn push(&mut self, level: usize, id: u32) {
+    fn push(&mut self, level: usize, id: Flight) {
         let last = self.0.len() - 1;
         self.0[level.min(last)].push_back(id);
     }
 
     #[cold]
-    fn pop_next(&mut self) -> Option<u32> {
+    fn pop_next(&mut self) -> Option<Flight> {
         self.0.iter_mut().find_map(VecDeque::pop_front)
     }
 
@@ -45,14 +46,14 @@ impl Queue {
         Queue { first: VecDeque::new(), lower }
     }
 
-    fn level(&self, level: usize) -> Option<&VecDeque<u32>> {
+    fn level(&self, level: usize) -> Option<&VecDeque<Flight>> {
         match level {
             0 => Some(&self.first),
             _ => self.lower.as_ref()?.0.get(level - 1),
         }
     }
 
-    fn level_mut(&mut self, level: usize) -> Option<&mut VecDeque<u32>> {
+    fn level_mut(&mut self, level: usize) -> Option<&mut VecDeque<Flight>> {
         match level {
             0 => Some(&mut self.first),
             _ => self.lower.as_mut()?.0.get_mut(level - 1),
@@ -65,7 +66,7 @@ impl Queue {
 
     /// Adds `id` at the back of `level` (the last level if there is no such one).
     #[inline]
-    pub fn push(&mut self, level: usize, id: u32) {
+    pub fn push(&mut self, level: usize, id: Flight) {
         match self.lower.as_mut() {
             Some(lower) if level > 0 => lower.push(level - 1, id),
             _ => self.first.push_back(id),
@@ -75,7 +76,7 @@ impl Queue {
     /// Takes the next request to serve: the oldest of the highest level
     /// holding any.
     #[inline]
-    pub fn pop_next(&mut self) -> Option<u32> {
+    pub fn pop_next(&mut self) -> Option<Flight> {
         match self.first.pop_front() {
             Some(id) => Some(id),
             None => self.lower.as_mut()?.pop_next(),
@@ -83,21 +84,21 @@ impl Queue {
     }
 
     /// The oldest request of `level`.
-    pub fn front(&self, level: usize) -> Option<u32> {
+    pub fn front(&self, level: usize) -> Option<Flight> {
         self.level(level)?.front().copied()
     }
 
-    pub fn pop_front(&mut self, level: usize) -> Option<u32> {
+    pub fn pop_front(&mut self, level: usize) -> Option<Flight> {
         self.level_mut(level)?.pop_front()
     }
 
     /// The oldest request of each level that holds any, highest level first.
-    pub fn fronts(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn fronts(&self) -> impl Iterator<Item = Flight> + '_ {
         (0..self.levels()).filter_map(|level| self.front(level))
     }
 
     /// Takes `id` out from wherever it waits; false if it is not here.
-    pub fn remove(&mut self, id: u32) -> bool {
+    pub fn remove(&mut self, id: Flight) -> bool {
         (0..self.levels()).any(|level| {
             let Some(queue) = self.level_mut(level) else { return false };
             match queue.iter().position(|&queued| queued == id) {
@@ -125,14 +126,14 @@ mod tests {
     fn higher_levels_first_fifo_within_a_level() {
         let mut q = Queue::new(3);
         for (level, id) in [(2, 1), (0, 2), (1, 3), (0, 4), (2, 5), (7, 6)] {
-            q.push(level, id);
+            q.push(level, Flight::session(id));
         }
         assert_eq!(q.len(), 6);
         assert!(!q.is_empty());
-        assert!(q.remove(5));
-        assert!(!q.remove(5));
-        assert_eq!(q.fronts().collect::<Vec<_>>(), vec![2, 3, 1]);
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop_next()).collect();
+        assert!(q.remove(Flight::session(5)));
+        assert!(!q.remove(Flight::session(5)));
+        assert_eq!(q.fronts().filter_map(Flight::place).collect::<Vec<_>>(), vec![2, 3, 1]);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop_next()).filter_map(Flight::place).collect();
         // Level 7 does not exist: its request joins the lowest level.
         assert_eq!(order, vec![2, 4, 3, 1, 6]);
         assert!(q.is_empty());
@@ -141,8 +142,12 @@ mod tests {
     #[test]
     fn one_level_is_a_plain_fifo() {
         let mut q = Queue::new(1);
-        q.push(0, 1);
-        q.push(3, 2);
-        assert_eq!((q.levels(), q.front(0), q.pop_front(0), q.pop_next()), (1, Some(1), Some(1), Some(2)));
+        let (first, second) = (Flight::session(1), Flight::attempt(1));
+        q.push(0, first);
+        q.push(3, second);
+        assert_eq!(
+            (q.levels(), q.front(0), q.pop_front(0), q.pop_next()),
+            (1, Some(first), Some(first), Some(second))
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! `retry_backoff_ms` · 2^(k-1)). The wait is drawn from the request's own
 //! random stream, so a backoff shifts no other draw.
 
+use super::flight::Flight;
 use super::journal::Happening;
 use super::session::{Fate, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
@@ -41,13 +42,13 @@ impl Simulation {
         session.request.travel(Stage::BackingOff, self.now, self.now + wait);
         self.events.push(self.now + wait, Event::RetryDue { session: id });
         if self.journal.is_some() {
-            self.note_request(id, |request| Happening::BackingOff { request, wait });
+            self.note_request(Flight::session(id), |request| Happening::BackingOff { request, wait });
         }
     }
 
     fn place_again(&mut self, id: u32, chooser: usize, server: u32) {
         let pick = self.choose(chooser, Some(server), self.key_of(id));
-        self.send_to_server(id, chooser, pick.position);
+        self.send_to_server(Flight::session(id), chooser, pick.position);
     }
 
     /// Session `id`'s backoff is over.

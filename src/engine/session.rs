@@ -16,9 +16,11 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
-    /// At its chooser, waiting out a retry's backoff, or while a
-    /// FoundationDB balancer's attempts for it are out (see `fdb.rs`).
+    /// At its chooser, waiting out a retry's backoff.
     BackingOff,
+    /// At its chooser while a FoundationDB balancer's attempts for it are
+    /// out (see `fdb.rs`).
+    Balancing,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
     /// A response travelling to the client.
@@ -35,15 +37,50 @@ pub enum Fate {
     /// A hedged copy racing the request its twin holds: the first of the
     /// two to finish service answers, the other loses.
     Copy,
-    /// An attempt a FoundationDB balancer sent for the request its owner's
-    /// place holds: its reply goes to the balancer (see `fdb.rs`).
-    Attempt,
     /// Lost its race: it ends at its next event (when it reaches its
     /// server, or, left to finish, when its service ends).
     Lost,
     /// Lost its race in service and was cancelled: its slot is free, and
     /// its pending service completion ends it.
     Cancelled,
+}
+
+/// What a request in flight is to the request its session waits on: the
+/// request itself (a hedged copy that won its race stays a copy until its
+/// session's next request), a hedged copy, or a FoundationDB balancer's
+/// attempt k, counted from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Role(u16);
+
+impl Role {
+    pub const ORIGINAL: Role = Role(0);
+    pub const COPY: Role = Role(1);
+
+    pub fn attempt(k: u16) -> Role {
+        Role(k.saturating_add(2))
+    }
+}
+
+/// A request in flight named by what it is rather than where it is kept:
+/// its session's number, which of the session's requests it is (by how
+/// many follow it), and its role. Orders and traces that must not depend
+/// on storage name requests by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Identity {
+    pub session: u32,
+    pub remaining: u16,
+    pub role: Role,
+}
+
+impl Identity {
+    /// The identity in one word, for hashing.
+    pub fn word(self) -> u64 {
+        u64::from(self.session) << 32 | u64::from(self.remaining) << 16 | u64::from(self.role.0)
+    }
+
+    pub fn of(origin: Origin, role: Role) -> Identity {
+        Identity { session: origin.number, remaining: origin.remaining, role }
+    }
 }
 
 impl Fate {
@@ -146,6 +183,28 @@ pub struct Session {
 
 const NO_BALANCER: u32 = u32::MAX;
 
+/// What a request in flight needs of its session: whose it is, and which
+/// of the session's requests. Kept by value, so that a request kept apart
+/// from its session (an attempt) carries it.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin {
+    pub client: u32,
+    balancer: u32,
+    pub number: u32,
+    pub remaining: u16,
+}
+
+impl Origin {
+    pub fn balancer(&self) -> Option<u32> {
+        (self.balancer != NO_BALANCER).then_some(self.balancer)
+    }
+
+    /// Who chooses servers for the request: its balancer, or its client.
+    pub fn chooser(&self) -> u32 {
+        self.balancer().unwrap_or(self.client)
+    }
+}
+
 impl Session {
     /// A session of `length` requests whose first, created at `now`, brings
     /// `demand`.
@@ -168,13 +227,18 @@ impl Session {
         }
     }
 
+    pub fn origin(&self) -> Origin {
+        let (client, balancer, number, remaining) = (self.client, self.balancer, self.number, self.remaining);
+        Origin { client, balancer, number, remaining }
+    }
+
     pub fn balancer(&self) -> Option<u32> {
-        (self.balancer != NO_BALANCER).then_some(self.balancer)
+        self.origin().balancer()
     }
 
     /// Who chooses servers for the session: its balancer, or its client.
     pub fn chooser(&self) -> u32 {
-        self.balancer().unwrap_or(self.client)
+        self.origin().chooser()
     }
 
     /// The session moves on to its next request, created at `now`, which

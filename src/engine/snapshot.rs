@@ -1,6 +1,6 @@
 //! A compact, read-only picture of the simulation for drawing.
 
-use super::session::{Fate, Stage};
+use super::session::{Fate, Origin, Request, Stage};
 use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
 use serde::Serialize;
@@ -114,7 +114,14 @@ impl Simulation {
             snapshot.client_sessions[session.client as usize] += u32::from(session.fate.answers());
             snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {
-                snapshot.requests.push(self.view_of(session));
+                snapshot.requests.push(self.view_of(session.origin(), &session.request, 0));
+            }
+        }
+        for attempt in self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts()) {
+            let Some(seen) = self.in_flight(attempt) else { continue };
+            snapshot.in_flight += 1;
+            if snapshot.requests.len() < max_requests {
+                snapshot.requests.push(self.view_of(seen.origin, seen.request, seen.attempt));
             }
         }
         snapshot.counts = self.metrics.counts;
@@ -131,11 +138,12 @@ impl Simulation {
         snapshot.decisions.truncate(kept);
     }
 
-    fn view_of(&self, session: &super::session::Session) -> RequestView {
-        let r = &session.request;
-        let (client, server) = (session.client, r.server);
-        let balancer = session.balancer().unwrap_or(0);
-        let via = session.balancer().is_some();
+    /// How `r`, of `origin`, is drawn; `attempt`: a balancer's attempt's
+    /// index, shown as its retries.
+    fn view_of(&self, origin: Origin, r: &Request, attempt: u16) -> RequestView {
+        let (client, server) = (origin.client, r.server);
+        let balancer = origin.balancer().unwrap_or(0);
+        let via = origin.balancer().is_some();
         let (hop, from, to) = match r.stage {
             _ if self.now < r.departs => {
                 (Hop::Handshake, client, if r.stage == Stage::ToBalancer { balancer } else { server })
@@ -147,10 +155,10 @@ impl Simulation {
             Stage::InService => (Hop::InService, server, server),
             Stage::Bounced if via => (Hop::BounceToBalancer, server, balancer),
             Stage::Bounced => (Hop::BounceToClient, server, client),
-            // Waiting out a retry's backoff: drawn where its error left
-            // it, at the end of its way back to its chooser.
-            Stage::BackingOff if via => (Hop::ServerToBalancer, server, balancer),
-            Stage::BackingOff => (Hop::ServerToClient, server, client),
+            // Waiting at its chooser (a retry's backoff, a balancer's
+            // attempts): drawn at the end of its way back to its chooser.
+            Stage::BackingOff | Stage::Balancing if via => (Hop::ServerToBalancer, server, balancer),
+            Stage::BackingOff | Stage::Balancing => (Hop::ServerToClient, server, client),
             Stage::ResponseToBalancer => (Hop::ServerToBalancer, server, balancer),
             Stage::ResponseToClient if via => (Hop::BalancerToClient, balancer, client),
             Stage::ResponseToClient => (Hop::ServerToClient, server, client),
@@ -158,10 +166,11 @@ impl Simulation {
         let span = r.arrives.0.saturating_sub(r.departs.0);
         let progress = match hop {
             Hop::Handshake | Hop::Queued => 0.0,
-            _ if r.stage == Stage::BackingOff => 1.0,
+            _ if matches!(r.stage, Stage::BackingOff | Stage::Balancing) => 1.0,
             _ if span == 0 => 1.0,
             _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
         };
-        RequestView { hop, from, to, progress, retries: r.retries.into(), client }
+        let retries = r.retries.saturating_add(attempt).into();
+        RequestView { hop, from, to, progress, retries, client }
     }
 }

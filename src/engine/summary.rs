@@ -187,7 +187,7 @@ impl Simulation {
             discarded: counts.discarded,
             attempts_sent: counts.attempts_sent,
             attempts_ended: counts.attempts_ended,
-            copies_in_flight: self.sessions.live() - answered,
+            copies_in_flight: self.flights() - answered,
         }
     }
 

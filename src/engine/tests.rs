@@ -284,8 +284,8 @@ fn requests_wait_for_a_handshake_under_way_and_pay_none_after_it() {
         let mut sim = Simulation::new(&scenario).unwrap();
         let mut latencies = Vec::new();
         while let Some((time, event)) = sim.events.pop_until(Time::from_secs(3.0)) {
-            if let super::Event::ResponseAtClient { session } = event {
-                let created = sim.sessions.get(session).unwrap().request.created;
+            if let super::Event::ResponseAtClient { flight } = event {
+                let created = sim.in_flight(flight).unwrap().request.created;
                 latencies.push((created, time - created));
             }
             sim.process(time, event);
