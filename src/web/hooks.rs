@@ -10,7 +10,6 @@ use super::page::{self, Mounted, Views};
 use super::traces;
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use lbsim::explain::Claim;
-use lbsim::trace::replay::in_memory;
 use lbsim::Simulation;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -182,10 +181,7 @@ pub fn summary_json(hash: &str) -> Result<String, JsValue> {
             let trace = traces::find(&need.hash, &options.trace_columns, &options.trace_classes).ok_or_else(
                 || JsValue::from_str(&format!("the page has not read the trace {}", need.text())),
             )?;
-            Simulation::replaying(
-                scenario,
-                in_memory(trace.rows.clone(), options.trace_speed, options.trace_loop),
-            )
+            Simulation::replaying(scenario, trace.replay(options.trace_speed, options.trace_loop))
         }
         None => Simulation::new(scenario),
     };

@@ -163,11 +163,12 @@ impl RateStrip {
         let resized = self.surface.fit();
         let (width, height) = (self.surface.width, self.surface.height);
         let x = (place / (trace.rate_bin_s * bins as f64)).clamp(0.0, 1.0) * width;
-        let key = (trace.hash.clone(), x.round() as i64);
-        if !resized && self.drawn.as_ref() == Some(&key) {
+        let mark = x.round() as i64;
+        let same = matches!(&self.drawn, Some((hash, at)) if *hash == trace.hash && *at == mark);
+        if !resized && same {
             return;
         }
-        self.drawn = Some(key);
+        self.drawn = Some((trace.hash.clone(), mark));
         let (s, ctx) = (&self.surface, &self.surface.context);
         s.begin();
         let highest = trace.rates.iter().copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);

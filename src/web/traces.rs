@@ -1,11 +1,14 @@
 //! The page's traces: files someone chose or dropped on the lab, read by
 //! the trace worker (`www/trace-worker.js`, a module of its own), and the
-//! rows each reading gave, kept for the page's life so that a view built
-//! again (its options changed) replays the same trace without asking.
+//! rows of the latest reading, kept so that a view built again (its
+//! options changed) replays the same trace without asking. Only the
+//! latest is kept: a reading holds every row, and a file read before can
+//! be read again without a new choice.
 //! One reading is under way at a time; its reply is collected by the
 //! view's next frame.
 
-use lbsim::trace::replay::{decode, Recorded};
+use lbsim::engine::Replay;
+use lbsim::trace::replay::{decode, in_memory, Recorded};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -35,6 +38,13 @@ pub struct LabTrace {
     pub mean_service_ms: Option<f64>,
 }
 
+impl LabTrace {
+    /// Its rows as arrivals, played at `speed`, looped or not.
+    pub fn replay(&self, speed: f64, looped: bool) -> Replay {
+        in_memory(Rc::clone(&self.rows), speed, looped)
+    }
+}
+
 /// What a reading under way was asked for.
 struct Asked {
     file: File,
@@ -51,7 +61,7 @@ struct Store {
     /// Files read so far, by their hash, so that a reading with other
     /// columns or classes needs no new choice.
     files: Vec<(String, File)>,
-    read: Vec<Rc<LabTrace>>,
+    read: Option<Rc<LabTrace>>,
     asked: Option<Asked>,
     reply: Option<Result<Rc<LabTrace>, String>>,
 }
@@ -64,7 +74,7 @@ thread_local! {
 /// if the page has it.
 pub fn find(hash: &str, columns: &str, classes: &str) -> Option<Rc<LabTrace>> {
     STORE.with_borrow(|store| {
-        store.read.iter().find(|t| t.hash == hash && t.columns == columns && t.classes == classes).cloned()
+        store.read.clone().filter(|t| t.hash == hash && t.columns == columns && t.classes == classes)
     })
 }
 
@@ -152,7 +162,7 @@ impl Store {
         if !self.files.iter().any(|(hash, _)| *hash == trace.hash) {
             self.files.push((trace.hash.clone(), asked.file));
         }
-        self.read.push(Rc::clone(&trace));
+        self.read = Some(Rc::clone(&trace));
         self.reply = Some(Ok(trace));
     }
 }

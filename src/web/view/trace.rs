@@ -9,15 +9,13 @@ use crate::web::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE
 use crate::web::trace_panel::waiting_for;
 use crate::web::traces;
 use lbsim::engine::Replay;
-use lbsim::trace::replay::in_memory;
-use std::rc::Rc;
 use web_sys::{DragEvent, File};
 
 impl View {
     /// The arrivals the view's simulations replay, if it replays a trace.
     pub(super) fn replay(&self) -> Option<Replay> {
         let trace = self.trace.as_ref()?;
-        Some(in_memory(Rc::clone(&trace.rows), self.options.trace_speed, self.options.trace_loop))
+        Some(trace.replay(self.options.trace_speed, self.options.trace_loop))
     }
 
     /// Whether the link names a trace the view does not have yet.
