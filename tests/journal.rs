@@ -134,7 +134,7 @@ fn each_step_journal_explains_its_event_and_its_narration_names_what_it_involved
         }
         let saw = |h: Happening| seen.contains(&std::mem::discriminant(&h));
         let request = lbsim::engine::Whose {
-            place: Flight::session(0),
+            place: Flight::request(0),
             session: 0,
             client: 0,
             balancer: None,

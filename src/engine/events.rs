@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 /// Something that happens at an instant. A request in flight is named by
-/// a [`Flight`]; one a session waits on at its chooser (not yet sent, or
-/// backing off), by its session's place.
+/// a [`Flight`]; one at its chooser (not yet sent, or backing off), by its
+/// place among the core's requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// The next session of continuous demand arrives (stale unless `generation` is current).
@@ -21,7 +21,7 @@ pub enum Event {
         client: u32,
     },
     ArriveAtBalancer {
-        session: u32,
+        place: u32,
     },
     ArriveAtServer {
         flight: Flight,
@@ -50,10 +50,10 @@ pub enum Event {
     },
     /// A point of the live series is taken.
     Sample,
-    /// The chooser of the session's request sends a hedged copy, if it
+    /// The chooser of the place's request sends a hedged copy, if it
     /// still has no response (stale unless it is the place's pending hedge).
     HedgeDue {
-        session: u32,
+        place: u32,
     },
     /// The scenario's `change`th scheduled speed change is due.
     SpeedChange {
@@ -78,7 +78,7 @@ pub enum Event {
     },
     /// A request's retry backoff is over: its chooser places it again.
     RetryDue {
-        session: u32,
+        place: u32,
     },
     /// Every server is health-checked.
     HealthCheck,
@@ -103,9 +103,9 @@ impl Event {
             | Event::BounceArrives { flight }
             | Event::ResponseAtBalancer { flight }
             | Event::ResponseAtClient { flight } => Some(flight),
-            Event::ArriveAtBalancer { session }
-            | Event::HedgeDue { session }
-            | Event::RetryDue { session } => Some(Flight::session(session)),
+            Event::ArriveAtBalancer { place } | Event::HedgeDue { place } | Event::RetryDue { place } => {
+                Some(Flight::request(place))
+            }
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }

@@ -16,8 +16,8 @@
 //! that outlier ejection cures, see `chooser/ejection.rs`).
 
 use super::flight::Flight;
+use super::hedge::Race;
 use super::journal::Happening;
-use super::session::Fate;
 use super::{Event, Simulation};
 use crate::rng::Draw;
 use crate::scenario::duration::LATEST_S;
@@ -270,23 +270,15 @@ impl Simulation {
     /// a copy racing it calls the race off, as a crash's send-back does.
     pub(super) fn refuse(&mut self, flight: Flight, server: usize) {
         if let Some(id) = flight.place() {
-            let Some(fate) = self.sessions.get(id).map(|s| s.fate) else { return };
-            match fate {
-                Fate::Copy => {
-                    self.drop_copy(id);
-                    return;
-                }
-                Fate::Raced => {
-                    if let Some(twin) = self.features.hedges.unlink(id) {
-                        self.lose(twin);
-                    }
-                }
-                _ => {}
+            if self.requests.get(id).is_none() {
+                return;
             }
-            if let Some(session) = self.sessions.get_mut(id) {
-                if session.fate == Fate::Raced {
-                    session.fate = Fate::Answers;
-                }
+            if self.features.hedges.is_racing_copy(id) {
+                self.drop_copy(id);
+                return;
+            }
+            if self.features.hedges.race(id) == Race::Running {
+                self.call_off_race(id);
             }
         }
         let Some((_, outcome)) = self.in_flight_mut(flight) else { return };

@@ -34,7 +34,7 @@
 
 use super::flight::{Flight, Kept};
 use super::journal::Happening;
-use super::session::{Origin, Request, Stage};
+use super::requests::{Origin, Request, Stage};
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::fdb::{self, Action, Alternative, Alternatives, BasicLoadBalance, Context, Datacenter};
 use crate::fdb::{FailureMonitor, Knowledge, LoadBalance, PenaltyCurve};
@@ -70,7 +70,7 @@ enum Balancer {
 /// One request's balancer.
 struct Machine {
     balancer: Balancer,
-    /// The session place whose request it routes.
+    /// The place, among the core's requests, of the request it routes.
     owner: u32,
     chooser: usize,
     /// Attempts sent so far.
@@ -263,7 +263,7 @@ impl Simulation {
         let alternatives = self.alternatives_of(chooser);
         let load_balance = self.scenario.policy == PolicyKind::FDB_LOAD_BALANCE;
         let now = self.now;
-        if let Some(session) = self.sessions.get_mut(owner) {
+        if let Some(session) = self.requests.get_mut(owner) {
             session.request.travel(Stage::Balancing, now, now);
         }
         self.fdb_routing();
@@ -372,7 +372,7 @@ impl Simulation {
             self.balancer_hears(tag, fdb::Event::Reply { server, error, penalty: None });
             return;
         };
-        let Some(session) = self.sessions.get(owner) else { return };
+        let Some(session) = self.requests.get(owner) else { return };
         let (origin, class) = (session.origin(), session.request.class);
         let demand = match sends {
             0 => session.request.demand,
@@ -419,7 +419,7 @@ impl Simulation {
     /// its client as if that server had answered it.
     fn deliver(&mut self, tag: Tag, server: usize) {
         let Some(owner) = self.fdb_routing().get_mut(tag).map(|m| m.owner) else { return };
-        let Some(session) = self.sessions.get_mut(owner) else { return };
+        let Some(session) = self.requests.get_mut(owner) else { return };
         session.request.server = server as u32;
         session.outcome = Outcome::Ok;
         if self.scenario.balancers > 0 {

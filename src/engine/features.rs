@@ -17,11 +17,10 @@ use super::ejection::ErrorRuns;
 use super::failures::Faults;
 use super::fdb::FdbRouting;
 use super::flight::Flight;
-use super::hedge::Hedges;
+use super::hedge::{Hedges, Race};
 use super::journal::Happening;
 use super::keyed::Keying;
 use super::membership::Membership;
-use super::session::Fate;
 use super::{Event, Outcome, Simulation};
 use crate::policy::Pick;
 use crate::scenario::Scenario;
@@ -65,7 +64,7 @@ impl Simulation {
     /// An event of a feature's own (the core handles the rest in `flow.rs`).
     pub(super) fn feature_event(&mut self, event: Event) {
         match event {
-            Event::HedgeDue { session } => self.hedge_due(session),
+            Event::HedgeDue { place } => self.hedge_due(place),
             Event::SpeedChange { change } => {
                 if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
                     self.servers[change.server as usize].speed = change.speed;
@@ -81,7 +80,7 @@ impl Simulation {
             }
             Event::FailureDue { entry } => self.scheduled_failure(entry),
             Event::FailureTurn { server } => self.failure_turn(server as usize),
-            Event::RetryDue { session } => self.retry_due(session),
+            Event::RetryDue { place } => self.retry_due(place),
             Event::HealthCheck => self.health_check(),
             Event::EjectionEnds { member } => self.readmit(member as usize),
             Event::BalancerTimer { timer } => self.balancer_timer(timer),
@@ -99,7 +98,7 @@ impl Simulation {
         }
     }
 
-    /// Whether a feature places session `id`'s request from `chooser`
+    /// Whether a feature places place `id`'s request from `chooser`
     /// itself rather than by the chooser's policy: FoundationDB's
     /// balancers run a state machine per request.
     #[inline]
@@ -139,19 +138,20 @@ impl Simulation {
         }
     }
 
-    /// The hedging fate of the request `flight` names, if a session place
-    /// holds it (a balancer's attempt has none).
+    /// How the request `flight` names stands in a hedging race, if the
+    /// core keeps it (a balancer's attempt races none).
     #[inline]
-    fn fate_of(&self, flight: Flight) -> Option<(u32, Fate)> {
+    fn race_of(&self, flight: Flight) -> Option<(u32, Race)> {
         let id = flight.place()?;
-        Some((id, self.sessions.get(id)?.fate))
+        self.requests.get(id)?;
+        Some((id, self.features.hedges.race(id)))
     }
 
     /// Whether the request `flight` names lost its hedging race while under
     /// way: it ends at the next hop it reaches, and the core goes no further.
     #[inline]
     pub(super) fn ended_under_way(&mut self, flight: Flight) -> bool {
-        let Some((id, Fate::Lost)) = self.fate_of(flight) else { return false };
+        let Some((id, Race::Lost)) = self.race_of(flight) else { return false };
         self.discard(id);
         true
     }
@@ -183,7 +183,10 @@ impl Simulation {
     /// server, is a hedged copy, dropped instead.
     #[inline]
     pub(super) fn dropped_instead_of_sent_back(&mut self, flight: Flight) -> bool {
-        let Some((id, Fate::Copy)) = self.fate_of(flight) else { return false };
+        let Some((id, Race::Running)) = self.race_of(flight) else { return false };
+        if !self.features.hedges.is_copy(id) {
+            return false;
+        }
         self.drop_copy(id);
         true
     }
@@ -199,7 +202,7 @@ impl Simulation {
             }
             return true;
         }
-        let Some((id, Fate::Cancelled)) = self.fate_of(flight) else { return false };
+        let Some((id, Race::Cancelled)) = self.race_of(flight) else { return false };
         self.discard(id);
         true
     }
@@ -209,9 +212,9 @@ impl Simulation {
     /// finish); a racer that finished first wins.
     #[inline]
     pub(super) fn ended_after_service(&mut self, flight: Flight) -> bool {
-        match self.fate_of(flight) {
-            None | Some((_, Fate::Answers | Fate::Cancelled)) => false,
-            Some((id, fate)) => self.hedge_service_ended(id, fate),
+        match self.race_of(flight) {
+            None | Some((_, Race::Out | Race::Cancelled)) => false,
+            Some((id, race)) => self.hedge_service_ended(id, race),
         }
     }
 
@@ -240,17 +243,17 @@ impl Simulation {
         self.features.fdb.is_some() && self.attempt_replied(flight)
     }
 
-    /// Session `id`'s request was just created: hedging forgets any copy
+    /// Place `id`'s request was just created: hedging forgets any copy
     /// its place held; a recording of the run's arrivals keeps it.
     #[inline]
     pub(super) fn on_created(&mut self, id: u32) {
-        self.features.hedges.forget_copy(id);
+        self.features.hedges.new_request(id);
         if self.arrivals.records() {
             self.record_arrival(id);
         }
     }
 
-    /// Session `id`'s request completed at its client: hedging counts it if
+    /// Place `id`'s request completed at its client: hedging counts it if
     /// it sent a copy.
     #[inline]
     pub(super) fn on_completed(&mut self, id: u32, request: (u32, u16)) {

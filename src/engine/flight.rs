@@ -1,17 +1,16 @@
-//! Requests in flight, wherever they are kept: a session keeps its own
-//! request (and, for now, a hedged copy takes a session place of its own,
-//! see `hedge.rs`); a FoundationDB balancer keeps the attempts it sends
-//! (`fdb.rs`). Events name them by a [`Flight`], and the core reads and
-//! moves them through the accessors here without knowing which is which.
+//! Requests in flight, wherever they are kept: the core keeps sessions'
+//! requests and hedged copies (`requests.rs`); a FoundationDB balancer
+//! keeps the attempts it sends (`fdb.rs`). Events name them by a
+//! [`Flight`], and the core reads and moves them through the accessors
+//! here without knowing which is which.
 
 use super::features::Features;
-use super::session::{Identity, Origin, Request, Role, Sessions};
+use super::requests::{Identity, Origin, Request, Requests, Role};
 use super::{Outcome, Simulation};
 
-/// A request in flight as an event names it: a session's own request (or,
-/// for now, a hedged copy, which takes a session place of its own), or a
-/// FoundationDB balancer's attempt, each by its place in the store that
-/// keeps it. Packed in one word, an attempt marked by the top bit (places
+/// A request in flight as an event names it: a request the core keeps (a
+/// session's, or a hedged copy) or a FoundationDB balancer's attempt, each
+/// by its place in the store that keeps it. Packed in one word, an attempt marked by the top bit (places
 /// stay far below it, as a simulation holds at most [`MAX_IN_FLIGHT`]
 /// requests), so that an event's payload stays one word.
 ///
@@ -22,8 +21,8 @@ pub struct Flight(u32);
 /// Where a [`Flight`] is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kept {
-    /// In the sessions' store, at this place.
-    Session(u32),
+    /// In the core's store of requests (`requests.rs`), at this place.
+    Request(u32),
     /// In the balancers' store of attempts (see `fdb.rs`), at this place.
     Attempt(u32),
 }
@@ -31,7 +30,7 @@ pub enum Kept {
 const ATTEMPT: u32 = 1 << 31;
 
 impl Flight {
-    pub fn session(place: u32) -> Flight {
+    pub fn request(place: u32) -> Flight {
         Flight(place)
     }
 
@@ -41,12 +40,12 @@ impl Flight {
 
     pub fn kept(self) -> Kept {
         match self.0 & ATTEMPT {
-            0 => Kept::Session(self.0),
+            0 => Kept::Request(self.0),
             _ => Kept::Attempt(self.0 & !ATTEMPT),
         }
     }
 
-    /// Its session place, if it is kept with the sessions.
+    /// Its place, if the core keeps it (rather than a balancer).
     pub fn place(self) -> Option<u32> {
         (self.0 & ATTEMPT == 0).then_some(self.0)
     }
@@ -63,14 +62,14 @@ impl std::fmt::Debug for Flight {
 /// of the simulation at hand.
 #[inline(always)]
 pub(super) fn in_store<'a>(
-    sessions: &'a mut Sessions,
+    requests: &'a mut Requests,
     features: &'a mut Features,
     flight: Flight,
 ) -> Option<(Origin, &'a mut Request, &'a mut Outcome)> {
     match flight.kept() {
-        Kept::Session(place) => {
-            let session = sessions.get_mut(place)?;
-            Some((session.origin(), &mut session.request, &mut session.outcome))
+        Kept::Request(place) => {
+            let kept = requests.get_mut(place)?;
+            Some((kept.origin(), &mut kept.request, &mut kept.outcome))
         }
         Kept::Attempt(place) => {
             let attempt = features.fdb.as_deref_mut()?.attempt_mut(place)?;
@@ -103,10 +102,10 @@ impl Simulation {
     #[inline]
     pub(super) fn in_flight(&self, flight: Flight) -> Option<Seen<'_>> {
         match flight.kept() {
-            Kept::Session(place) => {
-                let session = self.sessions.get(place)?;
-                let (request, outcome) = (&session.request, session.outcome);
-                Some(Seen { origin: session.origin(), request, outcome, attempt: 0 })
+            Kept::Request(place) => {
+                let kept = self.requests.get(place)?;
+                let (request, outcome) = (&kept.request, kept.outcome);
+                Some(Seen { origin: kept.origin(), request, outcome, attempt: 0 })
             }
             Kept::Attempt(place) => {
                 let attempt = self.features.fdb.as_deref()?.attempt(place)?;
@@ -119,24 +118,24 @@ impl Simulation {
     /// The request `flight` names and its outcome, to change them.
     #[inline]
     pub(super) fn in_flight_mut(&mut self, flight: Flight) -> Option<(&mut Request, &mut Outcome)> {
-        let (_, request, outcome) = in_store(&mut self.sessions, &mut self.features, flight)?;
+        let (_, request, outcome) = in_store(&mut self.requests, &mut self.features, flight)?;
         Some((request, outcome))
     }
 
     /// How many requests are in flight: every session's, every hedged
     /// copy and every balancer's attempt.
     pub(super) fn flights(&self) -> u64 {
-        self.sessions.live() + self.features.fdb.as_deref().map_or(0, |fdb| fdb.attempts_out())
+        self.requests.live() + self.features.fdb.as_deref().map_or(0, |fdb| fdb.attempts_out())
     }
 
     /// The identity of the request `flight` names.
     #[inline]
     pub(super) fn identity_of(&self, flight: Flight) -> Option<Identity> {
         match flight.kept() {
-            Kept::Session(place) => {
-                let session = self.sessions.get(place)?;
+            Kept::Request(place) => {
+                let kept = self.requests.get(place)?;
                 let role = if self.features.hedges.is_copy(place) { Role::COPY } else { Role::ORIGINAL };
-                Some(Identity::of(session.origin(), role))
+                Some(Identity::of(kept.origin(), role))
             }
             Kept::Attempt(_) => self.attempt_identity(flight),
         }

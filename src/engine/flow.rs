@@ -4,7 +4,7 @@ use super::arrivals::Arrival;
 use super::events::Lane;
 use super::flight::{in_store, Flight};
 use super::journal::Happening;
-use super::session::{Session, Stage};
+use super::requests::{Outstanding, Stage};
 use super::{Event, Halt, Outcome, Simulation, MAX_IN_FLIGHT};
 use crate::metrics::{FailureReason, SAMPLE_INTERVAL};
 use crate::policy::Pick;
@@ -25,7 +25,7 @@ impl Simulation {
         match event {
             Event::SessionArrival { generation } => self.session_arrives(generation),
             Event::ClientStarts { client } => self.start_session(client, None),
-            Event::ArriveAtBalancer { session } => self.route_at_balancer(session, None),
+            Event::ArriveAtBalancer { place } => self.route_at_balancer(place, None),
             Event::ArriveAtServer { flight } => self.arrive_at_server(flight),
             Event::QueueTimeout { server } => self.queue_timeout(server as usize),
             Event::ServiceDone { flight } => self.service_done(flight),
@@ -73,14 +73,14 @@ impl Simulation {
             None => self.work.demand(self.streams.work, number, (length - 1) as u16),
             Some(arrival) => self.work.replayed(self.streams.work, number, (arrival.class, arrival.service)),
         };
-        let session = Session::new(client, balancer, number, length, self.now, demand);
-        let id = self.sessions.insert(session, self.now);
+        let request = Outstanding::first(client, balancer, number, length, self.now, demand);
+        let id = self.requests.insert(request, self.now);
         if let Some(arrival) = arrival {
             self.features.keying.replay_key(id, arrival.key);
         }
         self.on_created(id);
         if self.journal.is_some() {
-            self.note_request(Flight::session(id), |request| Happening::SessionStarted { request });
+            self.note_request(Flight::request(id), |request| Happening::SessionStarted { request });
         }
         if balancer.is_some() {
             self.send_to_balancer(id);
@@ -89,7 +89,7 @@ impl Simulation {
         }
     }
 
-    /// `chooser` places session `id`'s request: by its policy's pick
+    /// `chooser` places place `id`'s request: by its policy's pick
     /// (avoiding `avoid`, the server that sent it back), unless a feature
     /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
@@ -97,7 +97,7 @@ impl Simulation {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
-        self.send_to_server(Flight::session(id), chooser, pick.position);
+        self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 
     /// Runs `chooser`'s policy. `avoid` is the server that just sent a
@@ -115,7 +115,7 @@ impl Simulation {
     }
 
     fn send_to_balancer(&mut self, id: u32) {
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.requests.get_mut(id) else { return };
         let Some(balancer) = session.balancer() else { return };
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
         let handshake = self.client_links.open(link, self.now, &self.timing);
@@ -125,7 +125,7 @@ impl Simulation {
         self.events.push_in_lane(
             lane,
             departs + self.timing.client_delay,
-            Event::ArriveAtBalancer { session: id },
+            Event::ArriveAtBalancer { place: id },
         );
     }
 
@@ -159,11 +159,11 @@ impl Simulation {
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
-        let Some(session) = self.sessions.get(id) else { return };
+        let Some(session) = self.requests.get(id) else { return };
         let Some(balancer) = session.balancer() else { return };
         let chooser = self.choosers.member(balancer, session.request.class);
         if self.journal.is_some() {
-            self.note_request(Flight::session(id), |request| Happening::ReachedBalancer { request });
+            self.note_request(Flight::request(id), |request| Happening::ReachedBalancer { request });
         }
         self.place(id, chooser, avoid);
     }
@@ -277,7 +277,7 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let (now, timing) = (self.now, &self.timing);
-        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
             return false;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -317,7 +317,7 @@ impl Simulation {
     pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
         let (now, timing) = (self.now, &self.timing);
-        let Some((origin, request, _)) = in_store(&mut self.sessions, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
             return;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -383,7 +383,7 @@ impl Simulation {
         }
         let Some((chooser, server)) = self.tell_chooser(flight) else { return };
         let Some(id) = flight.place() else { return };
-        let Some(retries) = self.sessions.get(id).map(|s| s.request.retries) else { return };
+        let Some(retries) = self.requests.get(id).map(|s| s.request.retries) else { return };
         if u32::from(retries) > self.scenario.retry_budget {
             self.fail(id, FailureReason::RetryBudgetExhausted);
             return;
@@ -391,11 +391,11 @@ impl Simulation {
         self.retry(id, chooser, server);
     }
 
-    /// Session `id`'s request ends its session, failed for `reason`.
+    /// Place `id`'s request ends its session, failed for `reason`.
     pub(super) fn fail(&mut self, id: u32, reason: FailureReason) {
-        let latency = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
+        let latency = self.requests.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
         if self.journal.is_some() {
-            self.note_request(Flight::session(id), |request| Happening::Failed { request, reason });
+            self.note_request(Flight::request(id), |request| Happening::Failed { request, reason });
         }
         self.end_place(id);
         self.metrics.on_failure(self.now, reason, latency);
@@ -413,18 +413,18 @@ impl Simulation {
         self.forward_to_client(id);
     }
 
-    /// Session `id`'s response goes on from its balancer to its client.
+    /// Place `id`'s response goes on from its balancer to its client.
     pub(super) fn forward_to_client(&mut self, id: u32) {
         if self.journal.is_some() {
-            self.note_request(Flight::session(id), |request| Happening::Forwarded { request });
+            self.note_request(Flight::request(id), |request| Happening::Forwarded { request });
         }
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.requests.get_mut(id) else { return };
         let arrives = self.now + self.timing.client_delay;
         session.request.travel(Stage::ResponseToClient, self.now, arrives);
         self.events.push_in_lane(
             Lane::Client,
             arrives,
-            Event::ResponseAtClient { flight: Flight::session(id) },
+            Event::ResponseAtClient { flight: Flight::request(id) },
         );
     }
 
@@ -444,33 +444,33 @@ impl Simulation {
         self.complete_at_client(id);
     }
 
-    /// Session `id`'s response (or error) is its client's: the request
+    /// Place `id`'s response (or error) is its client's: the request
     /// completes (or fails), and the session sends its next one or ends.
     pub(super) fn complete_at_client(&mut self, id: u32) {
         let via_balancer = self.scenario.balancers > 0;
-        if let Some(Outcome::Error(kind)) = self.sessions.get(id).map(|s| s.outcome) {
+        if let Some(Outcome::Error(kind)) = self.requests.get(id).map(|s| s.outcome) {
             self.fail(id, kind.into());
             return;
         }
-        let Some(session) = self.sessions.get(id) else { return };
+        let Some(session) = self.requests.get(id) else { return };
         let (client, server) = (session.client, session.request.server);
         let (number, remaining) = (session.number, session.remaining);
         let (retries, class) = (session.request.retries, session.request.class);
         let latency = self.now - session.request.created;
         if self.journal.is_some() {
             let last = remaining == 0;
-            self.note_request(Flight::session(id), |request| Happening::Completed { request, latency, last });
+            self.note_request(Flight::request(id), |request| Happening::Completed { request, latency, last });
         }
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
         self.on_completed(id, (number, remaining));
         if remaining == 0 {
-            let started = self.sessions.started(id);
+            let started = self.requests.session_started(id);
             self.end_place(id);
             self.metrics.on_session_completed(self.now, started);
             return;
         }
         let demand = self.work.demand(self.streams.work, number, remaining - 1);
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.requests.get_mut(id) else { return };
         session.next_request(self.now, demand);
         self.metrics.counts.created += 1;
         self.on_created(id);
@@ -491,6 +491,6 @@ impl Simulation {
             Some(position) => position,
             None => self.choose(chooser, None, self.key_of(id)).position,
         };
-        self.send_to_server(Flight::session(id), chooser, position);
+        self.send_to_server(Flight::request(id), chooser, position);
     }
 }

@@ -9,27 +9,49 @@
 //! is the first response. A loser learns it has lost at that instant (the
 //! cancellation takes no network time).
 //!
-//! A copy takes a session place of its own, a copy of its session's with
-//! [`Fate::Copy`], so that every event still names one place and finds one
-//! request there; the two places are twins until the race ends. When the
-//! copy wins, its place becomes the session's and the original's loses.
-//! Service time spent on losers is wasted work, counted in the summary.
+//! A copy is a request of its own, kept by the core in a place of its own
+//! with the origin of the request it races (see `requests.rs`): its own
+//! demand, server and path, so that every event names one place and finds
+//! one request there. Hedging keeps, per place, whether it holds a copy
+//! and how its race stands ([`Race`]); the two places are twins until the
+//! race ends. When the copy wins, it answers for its session, whose next
+//! request then takes its place, and the original loses. Service time
+//! spent on losers is wasted work, counted in the summary.
 
 use super::flight::Flight;
 use super::journal::Happening;
-use super::session::{Fate, Request, Stage};
+use super::requests::{Outstanding, Request, Stage};
 use super::{Event, Simulation, MAX_IN_FLIGHT};
 use crate::rng::Draw;
 use crate::time::Time;
 
 const NO_TWIN: u32 = u32::MAX;
 
-/// Per session place: when its request's hedge is due, its twin, if any,
-/// and which request of its session last sent a copy (empty until hedging
+/// How the request a place holds stands in a hedging race.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Race {
+    /// In none: its session waits on it (every request without hedging,
+    /// and a copy that won).
+    #[default]
+    Out,
+    /// Racing its twin: the first of the two to finish service answers.
+    Running,
+    /// Lost: it ends at its next event (when it reaches its server, or,
+    /// left to finish, when its service ends).
+    Lost,
+    /// Lost in service and cancelled: its slot is free, and its pending
+    /// service completion ends it.
+    Cancelled,
+}
+
+/// Per place of the core's requests: when its request's hedge is due, how
+/// it stands in a race and its twin, if any, whether it is a copy, and
+/// which request of its session last sent a copy (all empty until hedging
 /// first arms); per chooser, the latencies it saw.
 #[derive(Default)]
 pub struct Hedges {
     due: Vec<Time>,
+    race: Vec<Race>,
     twin: Vec<u32>,
     /// Whether the place's request is a copy (one that won its race stays
     /// one until its session's next request).
@@ -90,6 +112,7 @@ impl Hedges {
         let len = id as usize + 1;
         if self.due.len() < len {
             self.due.resize(len, Time::NEVER);
+            self.race.resize(len, Race::Out);
             self.twin.resize(len, NO_TWIN);
             self.copy.resize(len, false);
             self.sent_copy.resize(len, NO_REQUEST);
@@ -122,6 +145,8 @@ impl Hedges {
         self.grow_to(original.max(copy));
         self.twin[original as usize] = copy;
         self.twin[copy as usize] = original;
+        self.race[original as usize] = Race::Running;
+        self.race[copy as usize] = Race::Running;
         self.due[copy as usize] = Time::NEVER;
         self.copy[copy as usize] = true;
     }
@@ -132,11 +157,38 @@ impl Hedges {
         self.copy.get(id as usize) == Some(&true)
     }
 
-    /// Place `id` holds a new request, its session's own.
+    /// How place `id`'s request stands in a race.
     #[inline]
-    pub(super) fn forget_copy(&mut self, id: u32) {
+    pub(super) fn race(&self, id: u32) -> Race {
+        self.race.get(id as usize).copied().unwrap_or_default()
+    }
+
+    /// Whether place `id`'s request is a copy still racing.
+    pub(super) fn is_racing_copy(&self, id: u32) -> bool {
+        self.race(id) == Race::Running && self.is_copy(id)
+    }
+
+    /// Whether place `id`'s request is the one its session waits on: out
+    /// of any race, or the original in one.
+    pub(super) fn answers(&self, id: u32) -> bool {
+        match self.race(id) {
+            Race::Out => true,
+            Race::Running => !self.is_copy(id),
+            Race::Lost | Race::Cancelled => false,
+        }
+    }
+
+    fn set_race(&mut self, id: u32, race: Race) {
+        self.grow_to(id);
+        self.race[id as usize] = race;
+    }
+
+    /// Place `id` holds a new request, its session's own, in no race.
+    #[inline]
+    pub(super) fn new_request(&mut self, id: u32) {
         if let Some(copy) = self.copy.get_mut(id as usize) {
             *copy = false;
+            self.race[id as usize] = Race::Out;
         }
     }
 
@@ -177,8 +229,8 @@ impl Simulation {
     /// schedule its hedge (hedging is on).
     #[cold]
     pub(super) fn arm_hedge(&mut self, id: u32) {
-        let Some(session) = self.sessions.get(id) else { return };
-        if session.fate != Fate::Answers || session.request.retries > 0 {
+        let Some(session) = self.requests.get(id) else { return };
+        if self.features.hedges.race(id) != Race::Out || session.request.retries > 0 {
             return;
         }
         let chooser = self.choosers.member(session.chooser(), session.request.class);
@@ -186,7 +238,7 @@ impl Simulation {
             self.timing.hedge_percentile.and_then(|_| self.features.hedges.percentile_of(chooser));
         if let Some(after) = percentile.or(self.timing.hedge_after) {
             self.features.hedges.arm(id, self.now + after);
-            self.events.push(self.now + after, Event::HedgeDue { session: id });
+            self.events.push(self.now + after, Event::HedgeDue { place: id });
         }
     }
 
@@ -194,12 +246,12 @@ impl Simulation {
     /// freed its slot: a loser left to finish ends, its service wasted; a
     /// racer wins. Returns whether it ended.
     #[cold]
-    pub(super) fn hedge_service_ended(&mut self, id: u32, fate: Fate) -> bool {
-        if fate != Fate::Lost {
+    pub(super) fn hedge_service_ended(&mut self, id: u32, race: Race) -> bool {
+        if race != Race::Lost {
             self.win(id);
             return false;
         }
-        if let Some(r) = self.sessions.get(id).map(|s| &s.request) {
+        if let Some(r) = self.requests.get(id).map(|s| &s.request) {
             self.metrics.on_wasted(self.now, self.now - r.departs);
         }
         self.discard(id);
@@ -213,9 +265,9 @@ impl Simulation {
         if !self.features.hedges.take_due(id, self.now) || !self.timing.hedging {
             return;
         }
-        let Some(session) = self.sessions.get(id) else { return };
+        let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        if session.fate != Fate::Answers
+        if self.features.hedges.race(id) != Race::Out
             || self.choosers.pool_len(chooser) < 2
             || self.flights() >= MAX_IN_FLIGHT
         {
@@ -240,18 +292,15 @@ impl Simulation {
             }
             _ => return,
         }
-        let mut copy = session.clone();
-        let class = copy.request.class;
-        copy.fate = Fate::Copy;
-        copy.request = Request::new(self.now, (class, self.work.copy_demand(self.streams.work, key, class)));
+        let class = session.request.class;
+        let mut request =
+            Request::new(self.now, (class, self.work.copy_demand(self.streams.work, key, class)));
         // The copy answers for the request: its latency runs from the request's creation.
-        copy.request.created = session.request.created;
+        request.created = session.request.created;
+        let copy = Outstanding::copy_of(session, request);
         let avoid = session.request.server;
-        let started = self.sessions.started(id);
-        let copy_id = self.sessions.insert(copy, started);
-        if let Some(original) = self.sessions.get_mut(id) {
-            original.fate = Fate::Raced;
-        }
+        let started = self.requests.session_started(id);
+        let copy_id = self.requests.insert(copy, started);
         self.features.hedges.link(id, copy_id);
         // Either twin may answer: both carry the request's key.
         self.features.hedges.sent_copy_for(id, key);
@@ -259,15 +308,15 @@ impl Simulation {
         self.metrics.on_hedge(self.now);
         self.note_hedged(id, false);
         let position = self.pick_other(chooser, avoid);
-        self.send_to_server(Flight::session(copy_id), chooser, position);
+        self.send_to_server(Flight::request(copy_id), chooser, position);
     }
 
     /// Notes in the journal, if one is kept, that place `id`'s chooser
     /// hedged it.
     fn note_hedged(&mut self, id: u32, cancelled_en_route: bool) {
         if self.journal.is_some() {
-            let waited = self.sessions.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
-            self.note_request(Flight::session(id), |request| Happening::Hedged {
+            let waited = self.requests.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
+            self.note_request(Flight::request(id), |request| Happening::Hedged {
                 request,
                 waited,
                 cancelled_en_route,
@@ -292,11 +341,11 @@ impl Simulation {
     /// Place `id`'s request (raced, or a copy) finished service first: it
     /// answers, and its twin loses.
     pub(super) fn win(&mut self, id: u32) {
-        if let Some(session) = self.sessions.get_mut(id) {
-            if session.fate == Fate::Copy {
+        if self.requests.get(id).is_some() {
+            if self.features.hedges.is_racing_copy(id) {
                 self.metrics.on_copy_won(self.now);
             }
-            session.fate = Fate::Answers;
+            self.features.hedges.set_race(id, Race::Out);
         }
         if let Some(twin) = self.features.hedges.unlink(id) {
             self.lose(twin);
@@ -308,23 +357,31 @@ impl Simulation {
     #[cold]
     pub(super) fn lose(&mut self, id: u32) {
         self.features.hedges.unlink(id);
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
         let (server, class, stage, started) = (r.server, r.class, r.stage, r.departs);
         self.choosers.on_cancel(chooser, server, class);
         match stage {
             Stage::Queued => {
-                self.servers[server as usize].queue.remove(Flight::session(id));
+                self.servers[server as usize].queue.remove(Flight::request(id));
                 self.discard(id);
             }
             Stage::InService if self.scenario.hedge_cancel.cancels_in_service() => {
-                session.fate = Fate::Cancelled;
+                self.features.hedges.set_race(id, Race::Cancelled);
                 self.metrics.on_wasted(self.now, self.now - started);
                 self.free_slot(server as usize);
             }
-            _ => session.fate = Fate::Lost,
+            _ => self.features.hedges.set_race(id, Race::Lost),
         }
+    }
+
+    /// Place `id`'s request, racing a copy, races no more: the copy loses.
+    pub(super) fn call_off_race(&mut self, id: u32) {
+        if let Some(twin) = self.features.hedges.unlink(id) {
+            self.lose(twin);
+        }
+        self.features.hedges.set_race(id, Race::Out);
     }
 
     /// A queued copy timed out: it is dropped (not sent back), and its twin
@@ -332,14 +389,15 @@ impl Simulation {
     #[cold]
     pub(super) fn drop_copy(&mut self, id: u32) {
         if self.journal.is_some() {
-            let server = self.sessions.get(id).map_or(0, |s| s.request.server);
-            self.note_request(Flight::session(id), |request| Happening::CopyDropped { request, server });
+            let server = self.requests.get(id).map_or(0, |s| s.request.server);
+            self.note_request(Flight::request(id), |request| Happening::CopyDropped { request, server });
         }
-        let twin = self.features.hedges.unlink(id).and_then(|twin| self.sessions.get_mut(twin));
-        if let Some(original) = twin {
-            original.fate = Fate::Answers;
+        if let Some(original) = self.features.hedges.unlink(id) {
+            if self.requests.get(original).is_some() {
+                self.features.hedges.set_race(original, Race::Out);
+            }
         }
-        if let Some(session) = self.sessions.get(id) {
+        if let Some(session) = self.requests.get(id) {
             let chooser = self.choosers.member(session.chooser(), session.request.class);
             self.choosers.on_cancel(chooser, session.request.server, session.request.class);
         }
@@ -350,10 +408,10 @@ impl Simulation {
     #[cold]
     pub(super) fn discard(&mut self, id: u32) {
         if self.journal.is_some() {
-            let server = self.sessions.get(id).map_or(0, |s| s.request.server);
-            self.note_request(Flight::session(id), |request| Happening::Discarded { request, server });
+            let server = self.requests.get(id).map_or(0, |s| s.request.server);
+            self.note_request(Flight::request(id), |request| Happening::Discarded { request, server });
         }
-        self.sessions.remove(id);
+        self.requests.remove(id);
         self.metrics.counts.discarded += 1;
     }
 
@@ -361,7 +419,8 @@ impl Simulation {
     /// racing its request loses. (A hedge still due finds the place's next
     /// request not yet sent, or sent and due its own hedge.)
     pub(super) fn end_place(&mut self, id: u32) {
-        if let Some(Fate::Raced) = self.sessions.remove(id).map(|s| s.fate) {
+        let racing = self.features.hedges.race(id) == Race::Running && !self.features.hedges.is_copy(id);
+        if self.requests.remove(id).is_some() && racing {
             if let Some(twin) = self.features.hedges.unlink(id) {
                 self.lose(twin);
             }

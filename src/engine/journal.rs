@@ -7,7 +7,7 @@
 
 use super::flight::Flight;
 use super::flow::SendBack;
-use super::session::Origin;
+use super::requests::Origin;
 use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
 use crate::metrics::FailureReason;

@@ -50,7 +50,7 @@ impl Keying {
 }
 
 impl Simulation {
-    /// Session `id`'s current key, when the policy places by key.
+    /// Place `id`'s current key, when the policy places by key.
     pub(super) fn key_of(&self, id: u32) -> Option<u64> {
         if !self.choosers.reads_keys() {
             return None;
@@ -58,10 +58,10 @@ impl Simulation {
         self.key_carried(id)
     }
 
-    /// The key session `id`'s current request carries, whether or not the
+    /// The key place `id`'s current request carries, whether or not the
     /// policy reads it.
     pub(super) fn key_carried(&self, id: u32) -> Option<u64> {
-        let session = self.sessions.get(id)?;
+        let session = self.requests.get(id)?;
         let keying = &self.features.keying;
         let replayed = keying.replayed.get(id as usize).copied().flatten();
         Some(replayed.unwrap_or_else(|| keying.key(session.number, session.remaining)))

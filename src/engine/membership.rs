@@ -16,8 +16,9 @@
 //! requests its choosers sent elsewhere than the current version says.
 
 use super::flight::Flight;
+use super::hedge::Race;
 use super::journal::Happening;
-use super::session::{Fate, Identity, Stage};
+use super::requests::{Identity, Stage};
 use super::{Event, Simulation};
 use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
 use crate::scenario::failures::Failure;
@@ -430,30 +431,30 @@ impl Simulation {
         while let Some(id) = self.servers[server].queue.pop_next() {
             sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
         }
-        let sessions = self.sessions.iter().map(|(id, _)| Flight::session(id));
+        let sessions = self.requests.iter().map(|(id, _)| Flight::request(id));
         let attempts = self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts());
-        let mut in_service: Vec<(Time, Identity, Flight, Option<Fate>, Time)> = sessions
+        let mut in_service: Vec<(Time, Identity, Flight, Option<Race>, Time)> = sessions
             .chain(attempts)
             .filter_map(|flight| {
                 let r = self.in_flight(flight)?.request;
-                let fate = flight.place().and_then(|id| self.sessions.get(id)).map(|s| s.fate);
+                let race = flight.place().map(|id| self.features.hedges.race(id));
                 let in_service = r.server as usize == server && r.stage == Stage::InService;
-                (in_service && fate != Some(Fate::Cancelled)).then_some((
+                (in_service && race != Some(Race::Cancelled)).then_some((
                     r.departs,
                     self.identity_of(flight)?,
                     flight,
-                    fate,
+                    race,
                     r.arrives,
                 ))
             })
             .collect();
         // In the order their services started, wherever they are kept.
         in_service.sort_unstable_by_key(|&(started, identity, ..)| (started, identity));
-        for (started, _, flight, fate, due) in in_service {
+        for (started, _, flight, race, due) in in_service {
             self.features.membership.voided.push((flight, due));
             self.servers[server].busy -= 1;
-            match (fate, flight.place()) {
-                (Some(Fate::Lost), Some(id)) => {
+            match (race, flight.place()) {
+                (Some(Race::Lost), Some(id)) => {
                     self.metrics.on_wasted(self.now, self.now - started);
                     self.discard(id);
                 }

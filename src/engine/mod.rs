@@ -32,10 +32,10 @@ mod membership;
 mod membership_tests;
 mod prefetch;
 mod queue;
+mod requests;
 mod retries;
 mod server;
 mod service;
-mod session;
 mod snapshot;
 mod summary;
 #[cfg(test)]
@@ -51,7 +51,7 @@ pub use flight::Flight;
 pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
-pub use session::Stage;
+pub use requests::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary};
 
@@ -66,9 +66,9 @@ use connections::Connections;
 use decisions::Decisions;
 use events::{EventQueue, Lane};
 use features::Features;
+use requests::{Identity, Requests};
 use server::Server;
 use service::Work;
-use session::{Identity, Sessions};
 
 pub struct Simulation {
     scenario: Scenario,
@@ -81,7 +81,7 @@ pub struct Simulation {
     /// With balancers: each client's connection to each balancer,
     /// `clients × balancers` entries.
     client_links: Connections,
-    sessions: Sessions,
+    requests: Requests,
     /// For join-the-idle-queue: whether each server has told a chooser it is
     /// idle since a request last reached it.
     idle_listed: Vec<bool>,
@@ -275,7 +275,7 @@ impl Simulation {
             servers,
             choosers,
             client_links: Connections::new(links, true, &timing),
-            sessions: Sessions::default(),
+            requests: Requests::default(),
             idle_listed: vec![false; n],
             board: LoadBoard::new(n),
             arrivals,
@@ -420,11 +420,11 @@ impl Simulation {
     }
 
     fn mix_trace(&mut self, time: Time, event: Event) {
-        let session = |session| Some(Flight::session(session));
+        let request = |place| Some(Flight::request(place));
         let (kind, word) = match event {
             Event::SessionArrival { generation } => (1, generation.into()),
             Event::ClientStarts { client } => (2, client.into()),
-            Event::ArriveAtBalancer { session: id } => (3, self.traced(session(id))),
+            Event::ArriveAtBalancer { place: id } => (3, self.traced(request(id))),
             Event::ArriveAtServer { flight } => (4, self.traced(Some(flight))),
             Event::QueueTimeout { server } => (5, server.into()),
             Event::ServiceDone { flight } => {
@@ -436,15 +436,15 @@ impl Simulation {
             Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
             Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::HedgeDue { session: id } => {
-                (12, self.traced(session(id).filter(|_| self.features.hedges.is_due(id, time))))
+            Event::HedgeDue { place: id } => {
+                (12, self.traced(request(id).filter(|_| self.features.hedges.is_due(id, time))))
             }
             Event::SpeedChange { change } => (13, change.into()),
             Event::MembershipChange { change } => (14, change.into()),
             Event::TableUpdate { member } => (15, member.into()),
             Event::FailureDue { entry } => (16, entry.into()),
             Event::FailureTurn { server } => (17, server.into()),
-            Event::RetryDue { session: id } => (18, self.traced(session(id))),
+            Event::RetryDue { place: id } => (18, self.traced(request(id))),
             Event::HealthCheck => (19, 0),
             Event::EjectionEnds { member } => (20, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),

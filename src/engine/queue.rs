@@ -126,12 +126,12 @@ mod tests {
     fn higher_levels_first_fifo_within_a_level() {
         let mut q = Queue::new(3);
         for (level, id) in [(2, 1), (0, 2), (1, 3), (0, 4), (2, 5), (7, 6)] {
-            q.push(level, Flight::session(id));
+            q.push(level, Flight::request(id));
         }
         assert_eq!(q.len(), 6);
         assert!(!q.is_empty());
-        assert!(q.remove(Flight::session(5)));
-        assert!(!q.remove(Flight::session(5)));
+        assert!(q.remove(Flight::request(5)));
+        assert!(!q.remove(Flight::request(5)));
         assert_eq!(q.fronts().filter_map(Flight::place).collect::<Vec<_>>(), vec![2, 3, 1]);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop_next()).filter_map(Flight::place).collect();
         // Level 7 does not exist: its request joins the lowest level.
@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn one_level_is_a_plain_fifo() {
         let mut q = Queue::new(1);
-        let (first, second) = (Flight::session(1), Flight::attempt(1));
+        let (first, second) = (Flight::request(1), Flight::attempt(1));
         q.push(0, first);
         q.push(3, second);
         assert_eq!(

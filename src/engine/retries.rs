@@ -6,8 +6,9 @@
 //! random stream, so a backoff shifts no other draw.
 
 use super::flight::Flight;
+use super::hedge::Race;
 use super::journal::Happening;
-use super::session::{Fate, Stage};
+use super::requests::Stage;
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::metrics::FailureReason;
 use crate::rng::Draw;
@@ -26,7 +27,7 @@ impl From<ErrorKind> for FailureReason {
 }
 
 impl Simulation {
-    /// Session `id`'s request, sent back by or answered with an error from
+    /// Place `id`'s request, sent back by or answered with an error from
     /// `server`, goes out again from `chooser`: now, or after its backoff.
     pub(super) fn retry(&mut self, id: u32, chooser: usize, server: u32) {
         self.metrics.counts.retried += 1;
@@ -34,27 +35,27 @@ impl Simulation {
             self.place_again(id, chooser, server);
             return;
         };
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.requests.get_mut(id) else { return };
         let retries = session.request.retries;
         let mut draws = self.streams.work.of_attempt(session.number, session.remaining, retries);
         let ceiling = base.0 as f64 * f64::from(1u32 << retries.saturating_sub(1).min(MAX_DOUBLINGS));
         let wait = Time(libm::floor(draws.unit() * ceiling) as u64);
         session.request.travel(Stage::BackingOff, self.now, self.now + wait);
-        self.events.push(self.now + wait, Event::RetryDue { session: id });
+        self.events.push(self.now + wait, Event::RetryDue { place: id });
         if self.journal.is_some() {
-            self.note_request(Flight::session(id), |request| Happening::BackingOff { request, wait });
+            self.note_request(Flight::request(id), |request| Happening::BackingOff { request, wait });
         }
     }
 
     fn place_again(&mut self, id: u32, chooser: usize, server: u32) {
         let pick = self.choose(chooser, Some(server), self.key_of(id));
-        self.send_to_server(Flight::session(id), chooser, pick.position);
+        self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 
-    /// Session `id`'s backoff is over.
+    /// Place `id`'s backoff is over.
     pub(super) fn retry_due(&mut self, id: u32) {
-        let Some(session) = self.sessions.get(id) else { return };
-        if session.fate == Fate::Lost {
+        let Some(session) = self.requests.get(id) else { return };
+        if self.features.hedges.race(id) == Race::Lost {
             self.discard(id);
             return;
         }
@@ -62,13 +63,13 @@ impl Simulation {
         self.place_again(id, chooser, session.request.server);
     }
 
-    /// If session `id`'s response, just heard by `heard`'s chooser from its
+    /// If place `id`'s response, just heard by `heard`'s chooser from its
     /// server, is an error with retries left in the budget: retries it and
     /// returns true. With none left the error goes on to the caller.
     pub(super) fn retried_after_error(&mut self, id: u32, heard: Option<(usize, u32)>) -> bool {
         let Some((chooser, server)) = heard else { return false };
         let budget = self.scenario.retry_budget;
-        let Some(session) = self.sessions.get_mut(id) else { return false };
+        let Some(session) = self.requests.get_mut(id) else { return false };
         if session.outcome == Outcome::Ok || u32::from(session.request.retries) >= budget {
             return false;
         }

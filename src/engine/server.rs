@@ -16,7 +16,7 @@ pub struct Server {
     pub slots: u32,
     pub busy: u32,
     pub speed: f64,
-    /// Sessions whose request waits here.
+    /// Requests whose request waits here.
     pub queue: Queue,
     /// When this server's pending timeout event is due; `Time::NEVER` when
     /// it has none (an `Option<Time>` would take the line's last 8 bytes).

@@ -1,6 +1,7 @@
 //! A compact, read-only picture of the simulation for drawing.
 
-use super::session::{Fate, Origin, Request, Stage};
+use super::hedge::Race;
+use super::requests::{Origin, Request, Stage};
 use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
 use serde::Serialize;
@@ -70,7 +71,7 @@ pub struct Snapshot {
     pub requests: Vec<RequestView>,
     /// All requests in flight as `requests` counts them, drawn or not.
     pub in_flight: u64,
-    /// Sessions under way at each client.
+    /// Requests under way at each client.
     pub client_sessions: Vec<u32>,
     pub counts: Counts,
     pub latest: Option<SamplePoint>,
@@ -110,8 +111,9 @@ impl Simulation {
         snapshot.in_flight = 0;
         // A copy cancelled in service holds no slot and goes nowhere: it
         // only waits, unseen, for its place to be freed.
-        for (_, session) in self.sessions.iter().filter(|(_, s)| s.fate != Fate::Cancelled) {
-            snapshot.client_sessions[session.client as usize] += u32::from(session.fate.answers());
+        let hedges = &self.features.hedges;
+        for (id, session) in self.requests.iter().filter(|&(id, _)| hedges.race(id) != Race::Cancelled) {
+            snapshot.client_sessions[session.client as usize] += u32::from(hedges.answers(id));
             snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {
                 snapshot.requests.push(self.view_of(session.origin(), &session.request, 0));

@@ -175,7 +175,8 @@ impl Summary {
 impl Simulation {
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;
-        let answered = self.sessions.iter().filter(|(_, s)| s.fate.answers()).count() as u64;
+        let answered =
+            self.requests.iter().filter(|&(id, _)| self.features.hedges.answers(id)).count() as u64;
         Books {
             created: counts.created,
             completed: counts.completed,

@@ -128,10 +128,10 @@ fn routing_free_draws(pairs: &[(&str, &str)]) -> RoutingFreeDraws {
     let (mut arrivals, mut demands) = (Vec::new(), std::collections::HashMap::new());
     while sim.step().is_some_and(|t| t < Time::from_secs(2.0)) {
         if sim.metrics.counts.sessions_started > arrivals.len() as u64 {
-            let newest = sim.sessions.iter().map(|(_, s)| s).max_by_key(|s| s.number).unwrap();
+            let newest = sim.requests.iter().map(|(_, s)| s).max_by_key(|s| s.number).unwrap();
             arrivals.push((sim.now, newest.client));
         }
-        for (_, session) in sim.sessions.iter() {
+        for (_, session) in sim.requests.iter() {
             if session.request.stage == super::Stage::InService {
                 let key = (session.number, session.remaining);
                 demands.entry(key).or_insert(session.request.arrives - session.request.departs);

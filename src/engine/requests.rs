@@ -1,4 +1,7 @@
-//! Sessions and their one request in flight.
+//! Requests in flight: what each is (its [`Identity`]), whose (its
+//! [`Origin`]) and where on its path ([`Stage`]), and the store in which
+//! the core keeps them. FoundationDB's balancers keep their attempts in a
+//! store of their own (`fdb.rs`); `flight.rs` reads either.
 
 use super::Outcome;
 use crate::policy::PackedLoad;
@@ -25,24 +28,6 @@ pub enum Stage {
     ResponseToBalancer,
     /// A response travelling to the client.
     ResponseToClient,
-}
-
-/// What becomes of a request when its current hop ends, with hedging.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
-    /// Its session waits on it (every request, without hedging).
-    Answers,
-    /// Its session waits on it, and a hedged copy in its twin's place races it.
-    Raced,
-    /// A hedged copy racing the request its twin holds: the first of the
-    /// two to finish service answers, the other loses.
-    Copy,
-    /// Lost its race: it ends at its next event (when it reaches its
-    /// server, or, left to finish, when its service ends).
-    Lost,
-    /// Lost its race in service and was cancelled: its slot is free, and
-    /// its pending service completion ends it.
-    Cancelled,
 }
 
 /// What a request in flight is to the request its session waits on: the
@@ -83,15 +68,7 @@ impl Identity {
     }
 }
 
-impl Fate {
-    /// Whether its session waits on it.
-    pub fn answers(self) -> bool {
-        matches!(self, Fate::Answers | Fate::Raced)
-    }
-}
-
-/// The request a session has in flight: what every event touches, packed
-/// so that a whole session fits one 64-byte cache line.
+/// A request's path and what it brings: what every event touches.
 #[derive(Clone, Debug)]
 pub struct Request {
     /// The current hop leaves at `departs` (later than now while a handshake
@@ -103,7 +80,7 @@ pub struct Request {
     /// When the request was created (its latency runs from here).
     pub created: Time,
     /// When it first joined a server's queue; `Time::NEVER` before that (an
-    /// `Option<Time>` would take 16 bytes and the session a second line).
+    /// `Option<Time>` would take 16 bytes and the request in flight a second line).
     first_queued: Time,
     /// The load its server reported on the response or bounce.
     pub reported: PackedLoad,
@@ -160,32 +137,36 @@ impl Request {
     }
 }
 
+/// A request in flight as the core keeps it: the request, whose it is
+/// (the fields of its [`Origin`], by value, as a FoundationDB balancer's
+/// attempt carries them) and the outcome its response carries back. No
+/// store keeps sessions apart from their requests: a session is the
+/// origin its current request carries, and its next request takes the
+/// place of the one that answered. A hedged copy is a request like any
+/// other here, with the origin of the request it races; hedging keeps
+/// which places hold copies and how their races stand (`hedge.rs`).
+/// Packed so that it fits one 64-byte cache line.
 #[derive(Clone, Debug)]
 #[repr(align(64))]
-pub struct Session {
+pub struct Outstanding {
     pub client: u32,
-    /// The balancer the session goes through; `NO_BALANCER` when its client
+    /// The balancer the request goes through; `NO_BALANCER` when its client
     /// chooses servers itself (an `Option` would take 8 bytes).
     balancer: u32,
-    /// The session's place in the order of arrival (wrapping after 2^32): with
-    /// `remaining`, the key of the current request's service demand.
+    /// Its session's place in the order of arrival (wrapping after 2^32):
+    /// with `remaining`, the key of the request's service demand.
     pub number: u32,
-    /// Requests still to be sent after the current one.
+    /// Requests its session still has to send after this one.
     pub remaining: u16,
-    /// Whether the session waits on this place's request, or it is a hedged
-    /// copy (kept in a 64-byte line's last spare byte).
-    pub fate: Fate,
-    /// How the response travelling back answers the request (the line's
-    /// last spare byte).
+    /// How the response travelling back answers the request.
     pub outcome: Outcome,
     pub request: Request,
 }
 
 const NO_BALANCER: u32 = u32::MAX;
 
-/// What a request in flight needs of its session: whose it is, and which
-/// of the session's requests. Kept by value, so that a request kept apart
-/// from its session (an attempt) carries it.
+/// What a request in flight carries of its session: whose it is, and which
+/// of the session's requests.
 #[derive(Clone, Copy, Debug)]
 pub struct Origin {
     pub client: u32,
@@ -205,23 +186,22 @@ impl Origin {
     }
 }
 
-impl Session {
-    /// A session of `length` requests whose first, created at `now`, brings
-    /// `demand`.
-    pub fn new(
+impl Outstanding {
+    /// The first request of a session of `length` requests, created at
+    /// `now`, which brings `demand`.
+    pub fn first(
         client: u32,
         balancer: Option<u32>,
         number: u32,
         length: u32,
         now: Time,
         demand: (u8, f32),
-    ) -> Session {
-        Session {
+    ) -> Outstanding {
+        Outstanding {
             client,
             balancer: balancer.unwrap_or(NO_BALANCER),
             number,
             remaining: (length - 1) as u16,
-            fate: Fate::Answers,
             outcome: Outcome::Ok,
             request: Request::new(now, demand),
         }
@@ -236,12 +216,18 @@ impl Session {
         self.origin().balancer()
     }
 
-    /// Who chooses servers for the session: its balancer, or its client.
+    /// Who chooses servers for the request: its balancer, or its client.
     pub fn chooser(&self) -> u32 {
         self.origin().chooser()
     }
 
-    /// The session moves on to its next request, created at `now`, which
+    /// A request of its own, `request`, with `original`'s origin: a hedged
+    /// copy of it.
+    pub fn copy_of(original: &Outstanding, request: Request) -> Outstanding {
+        Outstanding { request, ..original.clone() }
+    }
+
+    /// The request is followed by its session's next, created at `now`, which
     /// brings `demand`.
     pub fn next_request(&mut self, now: Time, demand: (u8, f32)) {
         self.remaining = self.remaining.saturating_sub(1);
@@ -249,72 +235,73 @@ impl Session {
     }
 }
 
-/// Sessions by index, reusing freed places. A hedged copy takes a place of
-/// its own, a copy of its session's (see `hedge.rs`).
+/// The requests in flight the core keeps, by place, reusing freed places.
 #[derive(Default)]
-pub struct Sessions {
-    slots: Vec<Option<Session>>,
-    /// When each session started: read once per session, so kept apart
-    /// from the session's line.
-    started: Vec<Time>,
+pub struct Requests {
+    slots: Vec<Option<Outstanding>>,
+    /// When the session of each place's request started (the time a
+    /// session's requests carry on from one to the next): read once per
+    /// session, so kept apart from the request's line.
+    session_started: Vec<Time>,
     free: Vec<u32>,
     live: u64,
 }
 
-impl Sessions {
+impl Requests {
+    /// Keeps `request`, whose session started at `started`; returns its place.
     #[inline]
-    pub fn insert(&mut self, session: Session, now: Time) -> u32 {
+    pub fn insert(&mut self, request: Outstanding, started: Time) -> u32 {
         self.live += 1;
         match self.free.pop() {
             Some(id) => {
-                self.slots[id as usize] = Some(session);
-                self.started[id as usize] = now;
+                self.slots[id as usize] = Some(request);
+                self.session_started[id as usize] = started;
                 id
             }
             None => {
-                self.slots.push(Some(session));
-                self.started.push(now);
+                self.slots.push(Some(request));
+                self.session_started.push(started);
                 (self.slots.len() - 1) as u32
             }
         }
     }
 
-    pub fn remove(&mut self, id: u32) -> Option<Session> {
-        let session = self.slots.get_mut(id as usize)?.take()?;
+    pub fn remove(&mut self, id: u32) -> Option<Outstanding> {
+        let request = self.slots.get_mut(id as usize)?.take()?;
         self.free.push(id);
         self.live -= 1;
-        Some(session)
+        Some(request)
     }
 
-    pub fn get(&self, id: u32) -> Option<&Session> {
+    pub fn get(&self, id: u32) -> Option<&Outstanding> {
         self.slots.get(id as usize)?.as_ref()
     }
 
-    pub fn get_mut(&mut self, id: u32) -> Option<&mut Session> {
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut Outstanding> {
         self.slots.get_mut(id as usize)?.as_mut()
     }
 
-    /// Where session `id` is kept, without reading it (for prefetching).
-    pub fn place(&self, id: u32) -> Option<&Option<Session>> {
+    /// Where place `id` is kept, without reading it (for prefetching).
+    pub fn place(&self, id: u32) -> Option<&Option<Outstanding>> {
         self.slots.get(id as usize)
     }
 
-    /// When session `id` started.
-    pub fn started(&self, id: u32) -> Time {
-        self.started.get(id as usize).copied().unwrap_or_default()
+    /// When the session of place `id`'s request started.
+    pub fn session_started(&self, id: u32) -> Time {
+        self.session_started.get(id as usize).copied().unwrap_or_default()
     }
 
-    /// The most sessions alive at once so far (the places kept for them).
+    /// The most requests in flight at once so far (the places kept for them).
     pub fn places(&self) -> usize {
         self.slots.len()
     }
 
-    /// Places in use, each with exactly one request (or hedged copy) in flight.
+    /// Places in use, each holding one request in flight.
     pub fn live(&self) -> u64 {
         self.live
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (u32, &Session)> {
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Outstanding)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|s| (i as u32, s)))
     }
 }
@@ -324,7 +311,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_session_fits_one_cache_line() {
-        assert_eq!(std::mem::size_of::<Option<Session>>(), 64);
+    fn a_request_in_flight_fits_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Option<Outstanding>>(), 64);
     }
 }
