@@ -1,19 +1,28 @@
-//! The wording of a view's notices: a setting that could not be used as
-//! given, naming the entry and what it allows or the value kept instead.
-//! The browser shows them in a list under [`HEADING`] until dismissed.
+//! The wording of a view's notices: a setting of the link that could not
+//! be used as given, naming the entry and what it allows or the value kept
+//! instead, or a message of the view's own (a run halted, a trace awaited).
+//! The browser shows them in a list until dismissed, under [`HEADING`]
+//! while a setting of the link is among them.
 
 use crate::ScenarioError;
 
-/// The line above a view's notices.
+/// The line above a view's notices while one is about the link's settings.
 pub const HEADING: &str = "Some settings in the link were not used as given.";
 
 /// A message about one setting that could not be used as given.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub message: String,
+    /// Whether it is about a setting the link gave.
+    pub about_link: bool,
 }
 
 impl Notice {
+    /// A message of the view's own, about no setting of the link.
+    pub fn plain(message: impl Into<String>) -> Notice {
+        Notice { message: message.into(), about_link: false }
+    }
+
     /// `key=value` was refused with `error`; `used` is the value kept instead.
     pub fn rejected(key: &str, value: &str, error: &ScenarioError, used: &str) -> Notice {
         let message = match error {
@@ -28,12 +37,12 @@ impl Notice {
             }
             other => format!("“{key}={value}”: {other}; using {used} instead."),
         };
-        Notice { message }
+        Notice { message, about_link: true }
     }
 
     /// `entry` has no `=` between a key and a value.
     pub fn malformed(entry: &str) -> Notice {
-        Notice { message: format!("“{entry}” is not of the form key=value; ignored.") }
+        Notice { message: format!("“{entry}” is not of the form key=value; ignored."), about_link: true }
     }
 }
 

@@ -148,6 +148,8 @@ test('a malformed hash shows a notice naming each entry, and the simulation stil
   const hash = 'servers=abc&colour=blue&load=7&policy=power-of-d&nonsense';
   const { page, errors } = await openApp(browser, server.url, { hash });
   await noticeSays(page, ['servers=abc', 'using 10 instead', 'colour', 'load=7', 'using 0.9 instead', 'nonsense']);
+  assert.equal(await page.locator('#notice strong').textContent(), 'Some settings in the link were not used as given.');
+  assert.ok(await page.locator('#notice strong').isVisible());
   assert.equal(await page.inputValue('#policy'), 'power-of-d', 'valid entries still apply');
   const entries = await hashEntries(page);
   assert.equal(entries.get('servers'), '10');

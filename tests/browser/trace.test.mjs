@@ -104,6 +104,8 @@ test('compare mode runs both policies on the same requests of the trace', async 
 test('a link to a replay asks for its trace, refuses another file and replays the right one', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: `trace=${ON_OFF_NEED}&session_length=1` });
   await noticeSays(page, ['This link replays the trace on-off.csv (338928 bytes, FNV-1a hash ad0ba2568b68dd70)', 'choose that file']);
+  // Waiting for a file is no setting refused: the heading about those stays away.
+  assert.ok(!(await page.locator('#notice strong').isVisible()), 'the trace request sits under the heading about refused settings');
   const waiting = await traceState(page);
   assert.ok(waiting.waiting && !waiting.replaying);
   await page.click('#play');

@@ -101,7 +101,7 @@ impl View {
         let (sim, params) = match simulate(&params.scenario, None) {
             Ok(sim) => (sim, params),
             Err(error) => {
-                notices.push(Notice { message: format!("Settings not applied: {error}.") });
+                notices.push(Notice { message: format!("Settings not applied: {error}."), about_link: true });
                 let sim =
                     simulate(&Scenario::default(), None).map_err(|e| JsValue::from_str(&e.to_string()))?;
                 (sim, Params::default())
@@ -139,7 +139,7 @@ impl View {
             match simulate(&view.params.scenario, Some(replay)) {
                 Ok(sim) => view.sim = sim,
                 Err(error) => {
-                    view.parts.notices.show(&[Notice { message: format!("Trace not replayed: {error}.") }])
+                    view.parts.notices.show(&[Notice::plain(format!("Trace not replayed: {error}."))])
                 }
             }
         }
@@ -360,7 +360,7 @@ impl View {
     /// Moves to `next`, saying so on the page when it cannot.
     fn apply(&mut self, next: Params) {
         if let Err(error) = self.change_to(next) {
-            self.parts.notices.show(&[Notice { message: format!("Settings not applied: {error}.") }]);
+            self.parts.notices.show(&[Notice::plain(format!("Settings not applied: {error}."))]);
         }
     }
 
@@ -429,7 +429,7 @@ impl View {
             Ok(twin) => self.twin = Some(twin),
             Err(error) => {
                 self.twin = None;
-                self.parts.notices.show(&[Notice { message: format!("No versus simulation: {error}.") }]);
+                self.parts.notices.show(&[Notice::plain(format!("No versus simulation: {error}."))]);
             }
         }
     }
@@ -546,7 +546,7 @@ impl View {
     fn stop_if_halted(&mut self) {
         if let Some(halt) = self.sim.halted() {
             self.set_playing(false);
-            self.parts.notices.show(&[Notice { message: format!("{halt}. Reset to start again.") }]);
+            self.parts.notices.show(&[Notice::plain(format!("{halt}. Reset to start again."))]);
         }
     }
 

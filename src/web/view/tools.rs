@@ -20,7 +20,7 @@ impl View {
                     self.apply(next);
                 }
             }
-            Err(error) => self.parts.notices.show(&[Notice { message: format!("No new seed: {error}.") }]),
+            Err(error) => self.parts.notices.show(&[Notice::plain(format!("No new seed: {error}."))]),
         }
     }
 
@@ -284,7 +284,7 @@ impl View {
             }
             (Err(error), Some(tools)) => tools.refuse(&format!("Not applied: {error}.")),
             (Err(error), None) => {
-                self.parts.notices.show(&[Notice { message: format!("Server {server} unchanged: {error}.") }])
+                self.parts.notices.show(&[Notice::plain(format!("Server {server} unchanged: {error}."))])
             }
         }
     }

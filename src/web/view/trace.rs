@@ -30,7 +30,7 @@ impl View {
         let Some(need) = self.options.trace.clone() else { return };
         if self.kind == Kind::Embed {
             let message = "An embed does not replay traces: it runs the scenario; open this link in the lab to replay the trace.";
-            self.parts.notices.show(&[Notice { message: message.to_string() }]);
+            self.parts.notices.show(&[Notice::plain(message)]);
             self.options.trace = None;
             return;
         }
@@ -41,7 +41,7 @@ impl View {
         }
         match traces::has_file(&need.hash) {
             Some(file) => self.read_trace(file),
-            None => self.parts.notices.show(&[Notice { message: waiting_for(&need) }]),
+            None => self.parts.notices.show(&[Notice::plain(waiting_for(&need))]),
         }
     }
 
@@ -73,7 +73,7 @@ impl View {
         let said = match traces::read(file.clone(), &columns, &classes) {
             Ok(()) => format!("Reading {}…", file.name()),
             Err(error) => {
-                self.parts.notices.show(&[Notice { message: format!("{error}.") }]);
+                self.parts.notices.show(&[Notice::plain(format!("{error}."))]);
                 error
             }
         };
@@ -104,7 +104,7 @@ impl View {
                 if let Some(panel) = &self.parts.trace_panel {
                     panel.say(&error);
                 }
-                self.parts.notices.show(&[Notice { message: error }]);
+                self.parts.notices.show(&[Notice::plain(error)]);
                 return false;
             }
         };
@@ -114,7 +114,7 @@ impl View {
                     "{} is not the trace this link replays: it has {} bytes and hash {}; the link's, {}, has {} bytes and hash {}. Choose that file, or press Stop replaying to drop it from the link.",
                     trace.name, trace.bytes, trace.hash, need.name, need.bytes, need.hash
                 );
-                self.parts.notices.show(&[Notice { message }]);
+                self.parts.notices.show(&[Notice::plain(message)]);
                 return false;
             }
         }
@@ -180,9 +180,7 @@ impl View {
     fn replay_from_start(&mut self) {
         match simulate(&self.params.scenario, self.replay()) {
             Ok(sim) => self.sim = sim,
-            Err(error) => {
-                self.parts.notices.show(&[Notice { message: format!("Trace not replayed: {error}.") }])
-            }
+            Err(error) => self.parts.notices.show(&[Notice::plain(format!("Trace not replayed: {error}."))]),
         }
         self.restart_twin();
         self.started_over();
