@@ -243,6 +243,13 @@ impl Simulation {
         self.features.fdb.is_some() && self.attempt_replied(flight)
     }
 
+    /// Place `id` holds the request of a replayed trace's row, which gave
+    /// it `key` (or none): keyed placement keeps it.
+    #[inline]
+    pub(super) fn on_replayed(&mut self, id: u32, key: Option<u64>) {
+        self.features.keying.replay_key(id, key);
+    }
+
     /// Place `id`'s request was just created: hedging forgets any copy
     /// its place held; a recording of the run's arrivals keeps it.
     #[inline]

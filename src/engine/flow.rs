@@ -76,7 +76,7 @@ impl Simulation {
         let request = Outstanding::first(client, balancer, number, length, self.now, demand);
         let id = self.requests.insert(request, self.now);
         if let Some(arrival) = arrival {
-            self.features.keying.replay_key(id, arrival.key);
+            self.on_replayed(id, arrival.key);
         }
         self.on_created(id);
         if self.journal.is_some() {
