@@ -160,7 +160,7 @@ impl Search {
     /// What the search found (so far, if it is not done).
     pub fn outcome(&self) -> Outcome {
         let mut probes = self.probes.clone();
-        probes.sort_by(|a, b| a.load.total_cmp(&b.load));
+        crate::sort::sort_by(&mut probes, |a, b| a.load.total_cmp(&b.load));
         let capacity = match self.phase {
             Phase::Done { capacity } => capacity,
             _ => None,

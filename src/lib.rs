@@ -29,6 +29,7 @@ pub mod policy;
 pub mod presets;
 pub mod rng;
 pub mod scenario;
+pub mod sort;
 pub mod theory;
 pub mod time;
 pub mod trace;

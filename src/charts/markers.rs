@@ -85,7 +85,7 @@ pub fn server_events(scenario: &Scenario, until_s: f64) -> Vec<Marker> {
         events.push((due.at_s, said));
     }
     events.retain(|(at_s, _)| *at_s <= until_s);
-    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::sort::sort_by(&mut events, |a, b| a.0.total_cmp(&b.0));
     let mut markers: Vec<(Marker, usize)> = Vec::new();
     for (time_s, label) in events {
         match markers.last_mut() {

@@ -276,7 +276,7 @@ where
 /// from the next, keeping their order and their middle where it was.
 fn apart(ys: Vec<i32>, gap: i32) -> Vec<i32> {
     let mut order: Vec<usize> = (0..ys.len()).collect();
-    order.sort_by_key(|&i| ys[i]);
+    crate::sort::sort_by_key(&mut order, |&i| ys[i]);
     let mut moved = ys.clone();
     for k in 1..order.len() {
         let (above, this) = (order[k - 1], order[k]);

@@ -449,7 +449,7 @@ impl Simulation {
             })
             .collect();
         // In the order their services started, wherever they are kept.
-        in_service.sort_unstable_by_key(|&(started, identity, ..)| (started, identity));
+        crate::sort::sort_by_key(&mut in_service, |&(started, identity, ..)| (started, identity));
         for (started, _, flight, race, due) in in_service {
             self.features.membership.voided.push((flight, due));
             self.servers[server].busy -= 1;

@@ -197,7 +197,7 @@ impl Wheel {
     fn append_sorted(&mut self, mut events: Vec<Scheduled>) {
         const PLACE_BITS: u32 = 16;
         if events.len() > 1 << PLACE_BITS {
-            events.sort_by_key(|s| s.time);
+            crate::sort::sort_by_key(&mut events, |s| s.time);
             self.due.extend_from_slice(&events);
         } else {
             let start = self.current << self.shift;

@@ -45,7 +45,7 @@ impl Alternatives {
         for i in (1..list.len()).rev() {
             list.swap(i, rng.index(i + 1));
         }
-        list.sort_by_key(|alternative| alternative.datacenter != local);
+        crate::sort::sort_by_key(&mut list, |alternative| alternative.datacenter != local);
         let local_count = list.iter().filter(|alternative| alternative.datacenter == local).count();
         let count_best = if local_count > 0 { local_count } else { list.len() };
         Alternatives { list, count_best }

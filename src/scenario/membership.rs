@@ -101,7 +101,7 @@ pub fn text(changes: &[Scheduled]) -> String {
 /// (as the event queue runs them).
 pub fn in_order(changes: &[Scheduled]) -> Vec<Scheduled> {
     let mut ordered = changes.to_vec();
-    ordered.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+    crate::sort::sort_by(&mut ordered, |a, b| a.at_s.total_cmp(&b.at_s));
     ordered
 }
 

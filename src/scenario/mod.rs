@@ -292,7 +292,7 @@ impl Scenario {
     /// per distinct priority below it.
     pub fn class_levels(&self) -> Vec<u8> {
         let mut distinct = self.class_priorities.clone();
-        distinct.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut distinct, |a, b| b.cmp(a));
         distinct.dedup();
         (0..self.class_shares.len())
             .map(|class| {

@@ -57,7 +57,7 @@ impl Choosers {
                     }
                     kept.push(rest.swap_remove(rng.index(rest.len())));
                 }
-                kept.sort_unstable();
+                crate::sort::sort(&mut kept);
                 Some(kept)
             })
             .collect();
@@ -145,7 +145,7 @@ pub(super) fn draw_pool(
         scratch.swap(i, j);
     }
     let mut pool = scratch[..size].to_vec();
-    pool.sort_unstable();
+    crate::sort::sort(&mut pool);
     Some(pool)
 }
 

@@ -113,7 +113,7 @@ impl Figure for Percentiles {
         self.name_theory(charts::theory_level(self.metric, theory));
         let mut markers = self.changes.markers().to_vec();
         markers.extend(charts::server_events(sim.scenario(), sim.now().as_secs()));
-        markers.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
+        lbsim::sort::sort_by(&mut markers, |a, b| a.time_s.total_cmp(&b.time_s));
         let series = &sim.metrics().series;
         let plotted = (self.metric, theory);
         let lines = match frame.twin.filter(|_| self.compared) {

@@ -31,7 +31,7 @@ pub fn draw(
             pairs.push((from, to, f64::from(left) * f64::from(arrived) / total / total));
         }
     }
-    pairs.sort_unstable_by(|a, b| b.2.total_cmp(&a.2));
+    lbsim::sort::sort_by(&mut pairs, |a, b| b.2.total_cmp(&a.2));
     pairs.truncate(MAX_CURVES);
     let ink = palette.ink.css();
     context.set_stroke_style_str(&ink);
