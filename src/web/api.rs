@@ -17,6 +17,7 @@
 //! as the command line says it.
 
 use super::hash::{self, Fields};
+use super::json;
 use super::options::{Kind, Options};
 use super::page::{self, Mounted};
 use super::params::Params;
@@ -201,10 +202,8 @@ fn error(error: &ScenarioError) -> JsError {
     JsError::new(&error.to_string())
 }
 
-/// A plain JavaScript object: the JSON `lbsim run --json` prints, parsed
-/// by the browser (one serialiser in the module, and the same figures as
-/// the command line's, `null` where it writes `null`).
+/// A summary as a plain JavaScript object, with the fields and figures of
+/// the JSON `lbsim run --json` prints (see `json`).
 fn plain(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("the summary is not JSON"))
+    json::object(value).map_err(|_| JsError::new("the summary could not be written as JSON"))
 }

@@ -182,6 +182,6 @@ impl CapacityPanel {
     /// The capacities found, once every search is done, as JSON (for tests).
     pub fn outcomes_json(&self) -> String {
         let outcomes: Vec<_> = self.searches.iter().filter(|s| s.done()).map(Search::outcome).collect();
-        serde_json::to_string(&outcomes).unwrap_or_default()
+        super::json::text(&outcomes).unwrap_or_default()
     }
 }

@@ -102,7 +102,7 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     set("frameCosts", Closure::<dyn Fn() -> Float64Array>::new(costs).into_js_value())?;
     let reader = view.clone();
     let versus =
-        move || reader.borrow().twin().map(|twin| serde_json::to_string(&twin.summary()).unwrap_or_default());
+        move || reader.borrow().twin().map(|twin| super::json::text(&twin.summary()).unwrap_or_default());
     set("versusSummary", Closure::<dyn Fn() -> Option<String>>::new(versus).into_js_value())?;
     let reader = view.clone();
     let claim = move |text: String| -> Result<String, JsValue> {
@@ -112,7 +112,7 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         let verdict = claim
             .check(&view.sim().summary(), versus.as_ref())
             .map_err(|e| js_sys::Error::new(&e.to_string()))?;
-        Ok(serde_json::to_string(&verdict).unwrap_or_default())
+        Ok(super::json::text(&verdict).unwrap_or_default())
     };
     set("claim", Closure::<dyn Fn(String) -> Result<String, JsValue>>::new(claim).into_js_value())?;
     let reader = view.clone();
@@ -187,5 +187,5 @@ pub fn summary_json(hash: &str) -> Result<String, JsValue> {
     };
     let mut sim = made.map_err(|e| JsValue::from_str(&e.to_string()))?;
     sim.run();
-    serde_json::to_string(&sim.summary()).map_err(|e| JsValue::from_str(&e.to_string()))
+    super::json::text(&sim.summary())
 }

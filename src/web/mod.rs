@@ -25,6 +25,7 @@ mod figures;
 mod fit;
 mod frame;
 mod hooks;
+mod json;
 mod membership_tools;
 mod narration;
 mod notice;

@@ -1,6 +1,7 @@
 //! What the page and its tests read of a view: its elements, its
 //! simulations and what its last frame drew.
 
+use super::super::json;
 use super::*;
 
 impl View {
@@ -26,7 +27,7 @@ impl View {
     }
 
     pub fn summary_json(&self) -> String {
-        serde_json::to_string(&self.sim.summary()).unwrap_or_default()
+        json::text(&self.sim.summary()).unwrap_or_default()
     }
 
     pub fn sim(&self) -> &Simulation {
@@ -41,7 +42,7 @@ impl View {
     /// JSON object.
     pub fn chart_lines_json(&self) -> String {
         let lines: std::collections::BTreeMap<_, _> = self.parts.canvases.lines().into_iter().collect();
-        serde_json::to_string(&lines).unwrap_or_default()
+        json::text(&lines).unwrap_or_default()
     }
 
     /// The sentences under the view, as last shown.
@@ -88,7 +89,7 @@ impl View {
                 cell,
             })
             .collect();
-        serde_json::to_string(&drawn).unwrap_or_default()
+        json::text(&drawn).unwrap_or_default()
     }
 
     /// The decision shown on the topology, its sentence and where its
@@ -104,6 +105,6 @@ impl View {
         let caption = &self.parts.decision;
         let shown =
             Shown { decision: caption.shown()?, caption: caption.text(), winner_ring: caption.winner_ring };
-        serde_json::to_string(&shown).ok()
+        json::text(&shown).ok()
     }
 }

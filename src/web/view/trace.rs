@@ -203,7 +203,7 @@ impl View {
             status: self.parts.trace_panel.as_ref().map(|p| p.status_text()),
             strip: self.parts.rate_strip.as_ref().is_some_and(|s| s.shown()),
         };
-        serde_json::to_string(&shown).unwrap_or_default()
+        super::super::json::text(&shown).unwrap_or_default()
     }
 }
 
