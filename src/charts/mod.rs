@@ -46,7 +46,10 @@ pub type Lines = Result<Vec<&'static str>, Box<dyn std::error::Error>>;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-const FONT: &str = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif";
+/// The charts' typeface, named as a family list (plotters' conversion from
+/// a string would lower-case it first, which brings Unicode's case tables
+/// into the browser module).
+const FONT: FontFamily = FontFamily::Name("system-ui, -apple-system, Segoe UI, Roboto, sans-serif");
 
 /// Sizes and colours shared by the charts.
 pub struct ChartStyle {
