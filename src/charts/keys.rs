@@ -63,7 +63,7 @@ where
     let centre = (f64::from(w) / 2.0, f64::from(h) / 2.0);
     let radius = f64::from(w.min(h)) * 0.38;
     let at = |theta: f64, r: f64| {
-        ((centre.0 + r * theta.sin()).round() as i32, (centre.1 - r * theta.cos()).round() as i32)
+        ((centre.0 + r * libm::sin(theta)).round() as i32, (centre.1 - r * libm::cos(theta)).round() as i32)
     };
     let arc = |from: f64, to: f64, r: f64| -> Vec<(i32, i32)> {
         let to = if to < from { to + TAU } else { to };

@@ -173,7 +173,7 @@ fn nice_ceiling(v: f64) -> f64 {
     if v <= 0.0 || !v.is_finite() {
         return 1.0;
     }
-    let magnitude = 10f64.powf(v.log10().floor());
+    let magnitude = libm::pow(10.0, libm::log10(v).floor());
     [1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
         .iter()
         .map(|m| m * magnitude)
