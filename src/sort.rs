@@ -10,8 +10,10 @@
 //! compare equal keep their order, so a caller that sorted unstably on a key
 //! that ties only between equal elements gets exactly what it got before.
 //! The cost is an allocation and an indirect call per comparison, two to
-//! three times the standard sort's time: the event wheel, on the hot path,
-//! and a hash ring, which can hold millions of points, keep their own.
+//! three times the standard sort's time: the event wheel and the load
+//! chart's busiest-first order (every event, every frame, into a buffer
+//! kept so as not to allocate), and a hash ring, which can hold millions of
+//! points, keep their own.
 
 use std::cmp::Ordering;
 

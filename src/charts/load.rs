@@ -13,7 +13,7 @@ use plotters::prelude::*;
 pub fn busiest_first(servers: &[ServerView], loads: &mut Vec<(u32, u32)>) {
     loads.clear();
     loads.extend(servers.iter().map(|s| (s.busy, s.queued)));
-    crate::sort::sort_by_key(loads, |(busy, queued)| std::cmp::Reverse(busy + queued));
+    loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
 }
 
 /// The slot count's line.
