@@ -122,34 +122,55 @@ pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
     index
 }
 
-/// Why control `key` has no effect under `params`, when it has none.
+/// Why control `key` has no effect under `params`, when it has none. The
+/// policies that do read a setting are named from the registry, so the
+/// sentence stays true as policies come and go.
 pub fn unused_under(key: &str, params: &Params) -> Option<String> {
     let policy = params.scenario.policy;
     let why = match key {
         "choices" if !policy.uses_choices() => {
-            "only power of d choices and least requests of d draw d candidates"
+            format!("d candidates are drawn only by {}", policies_that(PolicyKind::uses_choices))
         }
         "staleness_ms" if !policy.reads_board() => {
-            "only power of d choices and shortest queue read the load board this refreshes"
+            format!("the load board this refreshes is read only by {}", policies_that(PolicyKind::reads_board))
         }
         "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
-            "only the placement schemes (modulo to bounded loads) route by key"
+            "only the placement schemes route by key".to_string()
         }
-        "virtual_nodes" if !policy.places_by("virtual_nodes") => {
-            "only a scheme built on a hash ring places virtual nodes"
+        "virtual_nodes" | "bounded_load_c" if !policy.places_by(key) => {
+            format!("{key} is read only by {}", policies_that(|p| p.places_by(key)))
         }
-        "bounded_load_c" if !policy.places_by("bounded_load_c") => "only bounded loads caps a server's load",
-        "table_lag_ms" if policy != PolicyKind::TABLE => "only the mapping table has copies to update",
+        "table_lag_ms" if policy != PolicyKind::TABLE => "only the mapping table has copies to update".to_string(),
         "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
-            "a key's server is its place, so a placement scheme takes no server out of its pool"
+            "a key's server is its place, so a placement scheme takes no server out of its pool".to_string()
         }
-        "dc_order" if !policy.is_fdb() => "only FoundationDB's balancers order their alternatives by datacenter",
+        "dc_order" if !policy.is_fdb() => {
+            "only FoundationDB's balancers order their alternatives by datacenter".to_string()
+        }
         "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
             "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
+                .to_string()
         }
         _ => return None,
     };
     Some(format!("Not used by {}: {why}.", policy.title()))
+}
+
+/// The titles of the policies for which `has` holds, in the registry's
+/// order, quoted (titles hold commas) and listed: “a”, “b” and “c”.
+fn policies_that(has: impl Fn(PolicyKind) -> bool) -> String {
+    let titles: Vec<String> =
+        PolicyKind::ALL.iter().filter(|p| has(**p)).map(|p| format!("“{}”", p.title())).collect();
+    and_list(&titles)
+}
+
+/// "a", "a and b", "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Every control, in page order. Keys are field keys (or the speed).
@@ -483,8 +504,21 @@ mod tests {
     #[test]
     fn a_control_says_why_the_policy_ignores_it() {
         let random = params(&[("policy", "random")]);
-        let why = unused_under("choices", &random).unwrap();
-        assert!(why.starts_with("Not used by random: only power of d choices"), "{why}");
+        assert_eq!(
+            unused_under("choices", &random).unwrap(),
+            "Not used by random: d candidates are drawn only by “power of d choices, live load” \
+             and “least requests of d (own count)”."
+        );
+        assert_eq!(
+            unused_under("staleness_ms", &random).unwrap(),
+            "Not used by random: the load board this refreshes is read only by “power of d choices, live load”, \
+             “shortest queue, live load” and “consistent hashing, bounded loads”."
+        );
+        assert_eq!(
+            unused_under("virtual_nodes", &params(&[("policy", "maglev")])).unwrap(),
+            "Not used by Maglev hashing: virtual_nodes is read only by “consistent hashing ring” \
+             and “consistent hashing, bounded loads”."
+        );
         assert_eq!(unused_under("choices", &params(&[("policy", "power-of-d")])), None);
         assert_eq!(unused_under("servers", &random), None);
         let ring = params(&[("policy", "ring")]);

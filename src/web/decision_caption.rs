@@ -7,6 +7,7 @@
 use super::dom::{self, Ids};
 use lbsim::engine::Decision;
 use lbsim::policy::Measure;
+use lbsim::ui::controls::and_list;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -64,9 +65,11 @@ fn sentence(decision: &Decision) -> String {
         true => format!("balancer {}", decision.chooser),
         false => format!("client {}", decision.chooser),
     };
-    let servers = list(decision.candidates.iter().map(|c| c.server.to_string()));
-    let seen = list(decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)));
-    let really = list(decision.candidates.iter().map(|c| c.load.to_string()));
+    let servers = and_list(&decision.candidates.iter().map(|c| c.server.to_string()).collect::<Vec<_>>());
+    let seen = and_list(
+        &decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)).collect::<Vec<_>>(),
+    );
+    let really = and_list(&decision.candidates.iter().map(|c| c.load.to_string()).collect::<Vec<_>>());
     let honest = decision.candidates.iter().all(|c| c.seen == f64::from(c.load));
     let what = match decision.measure {
         Measure::Load if honest => format!("{seen} requests there"),
@@ -94,15 +97,5 @@ fn sentence(decision: &Decision) -> String {
             decision.winner
         ),
         false => format!("{when}{after} {chooser} compared servers {servers} ({what}) and sent to server {}.", decision.winner),
-    }
-}
-
-/// "a", "a and b", "a, b and c".
-fn list(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }

@@ -20,7 +20,7 @@ test('controls speak plainly: policy names, restart marks, unused controls and w
     .filter((row) => row.querySelector('.restarts')).map((row) => row.querySelector('select, input').id));
   assert.ok(marked.includes('servers') && marked.includes('seed') && !marked.includes('policy') && !marked.includes('load'), `${marked}`);
   assert.equal(await page.getAttribute('#choices', 'aria-disabled'), 'true', 'random draws no candidates');
-  assert.match(await page.textContent('#choices-help'), /^Not used by random: only power of d choices/);
+  assert.match(await page.textContent('#choices-help'), /^Not used by random: d candidates are drawn only by “power of d choices, live load”/);
   await page.focus('#choices');
   await page.keyboard.press('ArrowRight');
   assert.equal((await hashEntries(page)).get('choices'), '2', 'an unused control takes no edit');
