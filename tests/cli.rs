@@ -700,6 +700,9 @@ fn attempts_per_request_count_the_requests_that_made_them() {
     assert!(attempts > 2.0 && attempts < 1001.0, "{attempts}");
     let stdout = text(&lbsim(&args).stdout);
     assert!(stdout.contains(&format!(" · {attempts:.3} attempts per request · ")), "{stdout}");
+    // No request ended, so there is no share of them that succeeded.
+    assert!(summary["availability"].is_null(), "{}", summary["availability"]);
+    assert!(stdout.contains(" · availability n/a (no request ended) · "), "{stdout}");
     let none = ["run", "default", "--duration", "0.001", "--set", "load=0.05", "--json"];
     let json: serde_json::Value = serde_json::from_slice(&lbsim(&none).stdout).unwrap();
     assert_eq!(json["summary"]["counts"]["created"], 0);

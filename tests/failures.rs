@@ -66,9 +66,9 @@ fn a_fast_failing_server_draws_far_more_than_its_share_under_load_aware_policies
 fn ejection_restores_availability() {
     for policy in ["least-connections", "peak-ewma"] {
         let (without, error_without) =
-            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "0", seed)).availability);
+            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "0", seed)).availability.unwrap());
         let (with, error_with) =
-            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "3", seed)).availability);
+            over_seeds(SEEDS, |seed| summary_of(&black_hole(policy, "3", seed)).availability.unwrap());
         let error = (error_without.powi(2) + error_with.powi(2)).sqrt();
         assert!(with - without - 3.0 * error > 0.1, "{policy}: {without:.4} → {with:.4} ± {error:.4}");
         assert!(with > 0.99, "{policy}: {with:.4}");
@@ -119,7 +119,7 @@ fn retries_without_a_budget_amplify_load_during_an_outage_and_a_budget_bounds_it
         );
         let availability = 1.0 - 0.75f64.powi(budget as i32 + 1);
         let error = (availability * (1.0 - availability) / ended as f64).sqrt().max(1e-9);
-        assert!((summary.availability - availability).abs() < 4.0 * error + 1e-3, "budget {budget}");
+        assert!((summary.availability.unwrap() - availability).abs() < 4.0 * error + 1e-3, "budget {budget}");
         amplification.push(measured);
     }
     assert!(amplification[0] > 1.5 * amplification[1], "{amplification:?}");

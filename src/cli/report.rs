@@ -41,11 +41,11 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
         let errors: Vec<String> = summary.errors.iter().map(|(kind, n)| format!("{n} {kind:?}")).collect();
         let _ = writeln!(
             out,
-            "errors heard: {} · {} retries · {} attempts per request · availability {:.4}% · {} ejections",
+            "errors heard: {} · {} retries · {} attempts per request · availability {} · {} ejections",
             if errors.is_empty() { "none".into() } else { errors.join(", ") },
             summary.retries,
             summary.attempts_per_request.map_or("n/a".into(), |a| format!("{a:.3}")),
-            100.0 * summary.availability,
+            summary.availability.map_or("n/a (no request ended)".into(), |a| format!("{:.4}%", 100.0 * a)),
             c.ejections
         );
     }

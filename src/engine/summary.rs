@@ -64,8 +64,9 @@ pub struct Summary {
     /// retry against fewer requests than made them); `None` before any
     /// request.
     pub attempts_per_request: Option<f64>,
-    /// The share of requests that ended (after the warm-up) that succeeded.
-    pub availability: f64,
+    /// The share of requests that ended (after the warm-up) that succeeded;
+    /// `None` while none has ended.
+    pub availability: Option<f64>,
     /// Completed requests per simulated second after the warm-up.
     pub throughput: f64,
     /// Latency of the requests that succeeded.
@@ -220,11 +221,7 @@ impl Simulation {
                 .then(|| 1.0 + m.counts.retried as f64 / m.counts.created as f64),
             availability: {
                 let ended = latency.count() + m.failure_latency.count();
-                if ended > 0 {
-                    latency.count() as f64 / ended as f64
-                } else {
-                    0.0
-                }
+                (ended > 0).then(|| latency.count() as f64 / ended as f64)
             },
             failure_latency_ms: Distribution::of(&m.failure_latency),
             throughput: self.throughput(&latency),

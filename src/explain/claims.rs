@@ -29,7 +29,7 @@ const FIGURES: [(&str, Reader); 20] = [
     ("keys_ideal", |s| last_change(s).and_then(|c| c.keys_ideal).unwrap_or(f64::NAN)),
     ("misrouted", |s| last_change(s).map_or(f64::NAN, |c| c.misrouted as f64)),
     ("failing_share", |s| failing(s).map_or(0.0, |f| f.share)),
-    ("availability", |s| s.availability),
+    ("availability", |s| s.availability.unwrap_or(f64::NAN)),
     ("attempts_per_request", |s| s.attempts_per_request.unwrap_or(f64::NAN)),
     ("local_share", |s| s.local_share().unwrap_or(f64::NAN)),
 ];

@@ -511,9 +511,13 @@ pub fn ms(x: f64) -> String {
 
 /// "73.7% of requests succeeded, against 91.6% with random."
 fn succeeded(s: &Summary, versus: Option<&Versus>) -> String {
+    let Some(availability) = s.availability else {
+        return "Waiting for the first request to end, to count how many succeed.".to_string();
+    };
     let twin = versus
-        .map_or(String::new(), |v| format!(", against {} with {}", percent(v.summary.availability), v.label));
-    format!("{} of requests succeeded{twin}.", percent(s.availability))
+        .and_then(|v| Some((v.summary.availability?, v.label)))
+        .map_or(String::new(), |(a, label)| format!(", against {} with {label}", percent(a)));
+    format!("{} of requests succeeded{twin}.", percent(availability))
 }
 
 /// A share as a percentage: "29.8%", and to the hundredth near either end,
@@ -695,7 +699,10 @@ mod tests {
             words.contains(&format!("{:.1}× a fair share of 25.0%; with random, ", share / 0.25)),
             "{words}"
         );
-        assert!(words.contains(&format!("against {} with random.", percent(random.availability))), "{words}");
+        assert!(
+            words.contains(&format!("against {} with random.", percent(random.availability.unwrap()))),
+            "{words}"
+        );
         let words = Readback::parse("retries").unwrap().words(&scenario, &least, None, None);
         assert!(
             words.starts_with(&format!(
