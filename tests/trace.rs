@@ -336,14 +336,15 @@ fn the_sample_traces_are_made_again_from_their_seeds() {
 fn the_offered_load_is_rate_times_service_over_capacity() {
     let file = TempFile::new("load.csv", b"time_s,service_ms\n0,100\n1,100\n2,100\n3,100\n4,100\n");
     let summary = summary_of(file.path());
-    // 5 requests over 4 s, 100 ms each, on the default 10 servers × 10 slots of speed 1.
+    // A request a second (5 requests, 4 gaps over 4 s), 100 ms each, on the
+    // default 10 servers × 10 slots of speed 1.
     assert_eq!(summary["columns"]["time"], serde_json::json!({ "name": "time_s", "as": "seconds" }));
     assert_eq!(
         summary["columns"]["service"],
         serde_json::json!({ "name": "service_ms", "as": "milliseconds" })
     );
     let offered = summary["offered_load"].as_f64().unwrap();
-    assert!((offered - 1.25 * 0.1 / 100.0).abs() < 1e-12, "{offered}");
+    assert!((offered - 1.0 * 0.1 / 100.0).abs() < 1e-12, "{offered}");
 }
 
 /// `lbsim ARGS --json`'s summary, the command having succeeded.
@@ -447,11 +448,11 @@ fn a_recorded_run_replays_to_the_same_run() {
 #[test]
 fn capacity_on_a_trace_searches_over_its_speed() {
     // One server of one slot; a request every 20 ms, each served in 40 ms.
-    // The trace's rate is its 200 requests over its 3.98 s span, so at
-    // speed 1 it offers load 200 / 3.98 × 0.04 s, about 2.01. Load x is
-    // then speed x / 2.01, and with requests evenly spaced none waits while
-    // the gaps are longer than the service time, as they still are at load
-    // 1: the capacity is all of it, at speed 1 / 2.01, 25 requests a second.
+    // The trace's rate is its 199 gaps over its 3.98 s span, 50 a second,
+    // so at speed 1 it offers load 50 × 0.04 s = 2. Load x is then speed
+    // x / 2, and with requests evenly spaced none waits while the gaps are
+    // longer than the service time, as they still are at load 1: the
+    // capacity is all of it, at speed 1 / 2, 25 requests a second.
     // (Taking the load for the speed would start queues at load 0.5.) No
     // handshakes: a cold connection would hold a request back and bunch it
     // with the next.
@@ -481,7 +482,7 @@ fn capacity_on_a_trace_searches_over_its_speed() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let at_speed_1 = 200.0 / 3.98 * 0.04;
+    let at_speed_1 = 199.0 / 3.98 * 0.04;
     let figure = |value: &serde_json::Value| value.as_f64().unwrap();
     assert!((figure(&json["trace"]["load_at_speed_1"]) - at_speed_1).abs() < 1e-9, "{json}");
     assert_eq!(json["outcomes"][0]["capacity"], 1.0);

@@ -183,6 +183,12 @@ mod tests {
         let times: Vec<u64> = in_memory(rows, 2.0, true).take(6).map(|a| a.at.0 / 1_000_000).collect();
         // A pass spans 30 ms with a mean gap of 15: the second starts 45 ms on.
         assert_eq!(times, [5, 10, 20, 27, 32, 42]);
+        // Looped, the replay keeps the rate the trace's summary gives: a row
+        // every (last − first) / (rows − 1) of trace time, at speed 2.
+        let rows: Rc<[Recorded]> = [row(10), row(20), row(40)].into();
+        let rate_per_ms = 2.0 * (rows.len() - 1) as f64 / 30.0;
+        let last = in_memory(rows, 2.0, true).nth(3 * 100).unwrap().at.0 as f64 / 1e6;
+        assert!((300.0 / (last - 5.0) - rate_per_ms).abs() < 1e-3, "{last}");
         let once: Rc<[Recorded]> = [row(10), row(20)].into();
         assert_eq!(in_memory(once, 1.0, false).count(), 2);
         let instant: Rc<[Recorded]> = [row(10), row(10)].into();

@@ -36,7 +36,10 @@ pub struct TraceSummary {
     pub last_s: f64,
     /// From the first arrival to the last.
     pub duration_s: f64,
-    /// Requests over the duration; `None` when it is zero.
+    /// Arrivals a second: the gaps between arrivals over the duration they
+    /// fill, (requests − 1) / duration, which is also the rate a looped
+    /// replay keeps (each pass starts one mean gap after the last);
+    /// `None` when the duration is zero.
     pub rate_per_s: Option<f64>,
     pub rate_over_time: RateOverTime,
     pub dispersion: Vec<Dispersion>,
@@ -224,7 +227,7 @@ impl Tally {
             first_s: first.as_secs(),
             last_s: self.last.as_secs(),
             duration_s,
-            rate_per_s: (duration_s > 0.0).then(|| self.requests as f64 / duration_s),
+            rate_per_s: (duration_s > 0.0).then(|| (self.requests - 1) as f64 / duration_s),
             rate_over_time: self.bins.rates(self.last - first),
             dispersion,
             service,
@@ -427,7 +430,7 @@ mod tests {
         assert!((tenth.index - variance / (3.0 / 45.0)).abs() < 1e-9, "{}", tenth.index);
         // Four whole windows of 1 s are too few to report.
         assert_eq!(summary.dispersion.len(), 1);
-        assert_eq!((summary.requests, summary.duration_s, summary.rate_per_s), (4, 4.5, Some(4.0 / 4.5)));
+        assert_eq!((summary.requests, summary.duration_s, summary.rate_per_s), (4, 4.5, Some(3.0 / 4.5)));
     }
 
     #[test]
