@@ -21,6 +21,11 @@
 //! runs on), and cancelled, 0.91 times. The hedge rate prices work in
 //! requests; in service time it is right only by accident.
 //!
+//! Who wins: the copy's service ends first when C < S − d, which needs the
+//! original still in service when the copy's starts (S > d), and then has
+//! probability 1/2, S − d being exponential of mean m again. So of the
+//! races a hedge starts (S > d − 2δ), the copy wins e^{−2δ/m} / 2.
+//!
 //! Estimates over independent seeds; tolerances 4 standard errors.
 
 mod common;
@@ -51,10 +56,11 @@ fn exact(cancel: &str, seed: u64) -> Scenario {
     ])
 }
 
-/// Over eight seeds: copies per completed request, and service time (ms)
-/// spent on losers per completed request.
-fn rate_and_waste(cancel: &str) -> (Estimate, Estimate) {
-    let (mut rates, mut wastes) = (Vec::new(), Vec::new());
+/// Over eight seeds: copies per completed request, service time (ms)
+/// spent on losers per completed request, and the share of races the
+/// copy won.
+fn rate_waste_and_wins(cancel: &str) -> (Estimate, Estimate, Estimate) {
+    let (mut rates, mut wastes, mut wins) = (Vec::new(), Vec::new(), Vec::new());
     for seed in 1..=8 {
         let mut sim = Simulation::new(&exact(cancel, seed)).unwrap();
         sim.run();
@@ -64,8 +70,9 @@ fn rate_and_waste(cancel: &str) -> (Estimate, Estimate) {
         let (m, completed) = (sim.metrics(), summary.latency_ms.count as f64);
         rates.push(m.hedges as f64 / completed);
         wastes.push(m.wasted_ns as f64 / 1e6 / completed);
+        wins.push(summary.hedging.unwrap().copies_won);
     }
-    (Estimate::of(&rates), Estimate::of(&wastes))
+    (Estimate::of(&rates), Estimate::of(&wastes), Estimate::of(&wins))
 }
 
 fn check(label: &str, estimate: Estimate, theory: f64) {
@@ -87,8 +94,13 @@ fn wasted_work_is_what_the_race_says_not_the_hedge_rate() {
         ("queued", tail * (HEDGE_AFTER + 3.0 * MEAN) / 2.0),
         ("in-service", tail * (HEDGE_AFTER + MEAN) / 2.0),
     ] {
-        let (rate, waste) = rate_and_waste(cancel);
+        let (rate, waste, wins) = rate_waste_and_wins(cancel);
         check(&format!("hedge_cancel = {cancel}: copies per request"), rate, rate_theory);
+        check(
+            &format!("hedge_cancel = {cancel}: races won by the copy"),
+            wins,
+            (-2.0 * DELAY / MEAN).exp() / 2.0,
+        );
         check(&format!("hedge_cancel = {cancel}: wasted service per request (ms)"), waste, waste_theory);
         // The seed's price: one mean request's service per copy.
         let seed_price = rate.mean * MEAN;

@@ -338,6 +338,14 @@ impl Simulation {
         }
     }
 
+    /// Races still running: a copy and its original both out, neither
+    /// finished. They count as neither won nor lost.
+    pub(super) fn races_running(&self) -> u64 {
+        let hedges = &self.features.hedges;
+        let racing = |id: u32| hedges.is_racing_copy(id) && self.requests.get(id).is_some();
+        (0..hedges.copy.len() as u32).filter(|&id| racing(id)).count() as u64
+    }
+
     /// Place `id`'s request (raced, or a copy) finished service first: it
     /// answers, and its twin loses.
     pub(super) fn win(&mut self, id: u32) {

@@ -134,7 +134,10 @@ pub struct Hedging {
     /// requests that answered (busy slot-time as sampled every 250 ms, less
     /// the losers'): the extra work hedging costs.
     pub extra_work: f64,
-    /// The share of races the copy won.
+    /// The share of races the copy won, of those over (a copy whose
+    /// original's response was already on its way lost its race). Races
+    /// still running count for neither side: as copies sent after the
+    /// warm-up, they would otherwise count as lost.
     pub copies_won: f64,
 }
 
@@ -287,7 +290,7 @@ impl Simulation {
         Some(Hedging {
             hedge_rate: m.hedged_completed as f64 / completed.max(1) as f64,
             extra_work: m.wasted_ns as f64 / useful,
-            copies_won: m.copies_won as f64 / m.hedges.max(1) as f64,
+            copies_won: m.copies_won as f64 / m.hedges.saturating_sub(self.races_running()).max(1) as f64,
         })
     }
 
