@@ -69,6 +69,11 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let versus = entries.pop().ok_or("no legend")?;
     theory.0.set_hidden(true);
     versus.0.set_hidden(true);
+    for (item, _) in &entries {
+        // Each line is named at its end on the chart too, so a narrow
+        // chart's legend can leave these out (see the stylesheet).
+        item.class_list().add_1("named-on-chart")?;
+    }
     let percentile_labels = entries.into_iter().map(|(_, text)| text).collect();
     let canvas = canvas(figure, "", &place.canvas_id, &label(metric))?;
     Ok(Box::new(Percentiles {
