@@ -14,7 +14,7 @@ use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
 use super::hooks;
 use super::options::Kind;
-use super::view::{Target, View};
+use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
 use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -191,6 +191,7 @@ thread_local! {
 /// stops it.
 fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
     let started = dom::now_ms();
+    let run_ahead_until = started + RUN_AHEAD_BUDGET_MS;
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
     let mut more = false;
     for mounted in views {
@@ -198,7 +199,7 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
         if hidden || !view.on_screen() {
             view.rest();
         } else {
-            more |= view.frame(now_ms);
+            more |= view.frame(now_ms, run_ahead_until);
         }
     }
     if !hidden {

@@ -73,6 +73,9 @@ pub struct View {
     /// Whether the run has got to its point since it started (see
     /// [`View::run_ahead`]).
     arrived: bool,
+    /// The wall milliseconds its last step ahead took, so that a frame
+    /// stops before a step would overrun the budget.
+    step_ahead_ms: f64,
     /// When the settings last changed without starting over, so that the
     /// run's figures mix two settings.
     changed_at: Option<Time>,
@@ -85,12 +88,13 @@ const MOVES_SHOWN_MS: f64 = 3_000.0;
 /// How far an embed runs ahead at most to get to its point (simulated
 /// seconds), in steps of how long (simulated ms) or how many events
 /// (a few milliseconds' work in the browser, whatever the scenario's
-/// size), and for how long a frame at most (wall ms), so that a long run
-/// ahead spreads over frames.
+/// size), and for how long a page's frame at most (wall ms), shared by
+/// every view running ahead in it, so that a long run ahead spreads over
+/// frames and leaves the frame time to draw in.
 const RUN_AHEAD_LIMIT_S: f64 = 20.0;
 const RUN_AHEAD_STEP_MS: f64 = 100.0;
 const RUN_AHEAD_EVENTS: u64 = 5_000;
-const RUN_AHEAD_BUDGET_MS: f64 = 12.0;
+pub const RUN_AHEAD_BUDGET_MS: f64 = 8.0;
 
 impl View {
     /// Builds a view of `kind` inside `root` for the settings and options in
@@ -129,6 +133,7 @@ impl View {
             moves_shown: None,
             clip: None,
             arrived: false,
+            step_ahead_ms: 0.0,
             changed_at: None,
             trace: None,
             options,
@@ -152,12 +157,13 @@ impl View {
         Ok(view)
     }
 
-    /// One animation frame; returns whether another one is wanted.
-    pub fn frame(&mut self, now_ms: f64) -> bool {
+    /// One animation frame, in which running ahead may go on until
+    /// `run_ahead_until` (wall ms); returns whether another one is wanted.
+    pub fn frame(&mut self, now_ms: f64, run_ahead_until: f64) -> bool {
         let started = dom::now_ms();
         let wall_ms = self.pace.wall_step(now_ms);
         if self.playing {
-            self.run_ahead(started);
+            self.run_ahead(run_ahead_until);
         }
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
@@ -262,15 +268,17 @@ impl View {
     /// sentences have no point to make yet (no bounce so far, a twin that
     /// has not parted from the run, a scheduled change far off), so that a
     /// reader who scrolls to it meets the point rather than the warm-up.
-    /// It spends at most [`RUN_AHEAD_BUDGET_MS`] of a frame, so a long run
+    /// It goes on until `until` (wall ms, the page's frame's share of
+    /// [`RUN_AHEAD_BUDGET_MS`]), a step at least each frame, so a long run
     /// ahead spreads over frames, drawn as they pass.
-    fn run_ahead(&mut self, started_ms: f64) {
+    fn run_ahead(&mut self, until: f64) {
         self.arrived |= self.kind != Kind::Embed || self.sim.halted().is_some();
         let limit = Time::from_secs(RUN_AHEAD_LIMIT_S);
         // Up to the earliest the sentences could be ready, no summary is
         // needed to know they are not.
         let floor = Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario)).min(limit);
-        while !self.arrived && dom::now_ms() - started_ms < RUN_AHEAD_BUDGET_MS {
+        let mut stepped = false;
+        while !self.arrived && (!stepped || dom::now_ms() + self.step_ahead_ms <= until) {
             let now = self.sim.now();
             if now >= floor {
                 let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
@@ -283,7 +291,10 @@ impl View {
                 true => (floor - now).as_ms().min(RUN_AHEAD_STEP_MS),
                 false => RUN_AHEAD_STEP_MS,
             };
+            let before = dom::now_ms();
             self.advance_by(step, RUN_AHEAD_EVENTS);
+            self.step_ahead_ms = dom::now_ms() - before;
+            stepped = true;
             self.arrived |= self.sim.halted().is_some();
         }
     }
