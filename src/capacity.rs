@@ -14,8 +14,17 @@
 
 use crate::engine::Replay;
 use crate::metrics::Interval;
+use crate::scenario::Demand;
 use crate::{Scenario, Simulation, Time};
 use serde::Serialize;
+
+/// Why a search of `scenario` over its own arrivals cannot be made, if it
+/// cannot: the search varies the load, which a spike ignores.
+pub fn unsearchable(scenario: &Scenario) -> Option<&'static str> {
+    (scenario.demand == Demand::Spike).then_some(
+        "capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous",
+    )
+}
 
 /// A latency objective: the p99 of queue time (or of latency) at most `ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

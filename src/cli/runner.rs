@@ -16,7 +16,6 @@ use super::trace;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
-use lbsim::scenario::Demand;
 use lbsim::{Scenario, Simulation, Time};
 use std::time::Instant;
 
@@ -68,8 +67,10 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|p| Ok((p.clone(), load(run, &[("policy", p)])?)))
         .collect::<Result<Vec<_>, String>>()?;
-    if run.trace.is_none() && scenarios.iter().any(|(_, s)| s.demand == Demand::Spike) {
-        return Err("capacity searches over load, which demand=spike ignores (every client starts one session at time 0); use demand=continuous".into());
+    if let Some(why) =
+        scenarios.iter().find_map(|(_, s)| lbsim::capacity::unsearchable(s)).filter(|_| run.trace.is_none())
+    {
+        return Err(why.into());
     }
     let cores = parallel::cores();
     let started = Instant::now();

@@ -90,6 +90,10 @@ impl CapacityPanel {
             self.say("The objective needs a number of milliseconds above 0.");
             return;
         };
+        if let Some(why) = lbsim::capacity::unsearchable(scenario) {
+            self.say(&format!("Not searched: {why}."));
+            return;
+        }
         let mut searches = Vec::new();
         for name in self.policies.value().split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let Some(policy) = PolicyKind::from_name(name) else {

@@ -188,6 +188,16 @@ test('the percentile chart switches between queue time, latency and session time
   await page.context().close();
 });
 
+test('the capacity panel refuses a spike\'s demand, which ignores the load it searches over, as the command line does', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'demand=spike&servers=4&clients=8' });
+  await page.fill('#capacity-slo', '20');
+  await page.click('#capacity-run');
+  assert.match(await page.textContent('#capacity-status'), /^Not searched: capacity searches over load, which demand=spike ignores .*; use demand=continuous\.$/);
+  assert.deepEqual(JSON.parse(await page.evaluate(() => window.lbsim.views()[0].capacity())), []);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('the capacity panel finds two policies\' capacities in slices between frames, with progress, and draws their curves', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'servers=4&clients=8&duration_s=10' });
   await page.fill('#capacity-slo', '20');
