@@ -2,7 +2,7 @@
 //! shows its value. Names, ranges and choices come from the field table.
 
 use super::params::{Params, SPEED_KEY};
-use crate::explain::readback::thousands;
+use crate::explain::readback::{and_list, thousands};
 use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.
@@ -162,15 +162,6 @@ fn policies_that(has: impl Fn(PolicyKind) -> bool) -> String {
     let titles: Vec<String> =
         PolicyKind::ALL.iter().filter(|p| has(**p)).map(|p| format!("“{}”", p.title())).collect();
     and_list(&titles)
-}
-
-/// "a", "a and b", "a, b and c".
-pub fn and_list(items: &[String]) -> String {
-    match items.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
 }
 
 /// Every control, in page order. Keys are field keys (or the speed).

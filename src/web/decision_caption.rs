@@ -6,8 +6,8 @@
 
 use super::dom::{self, Ids};
 use lbsim::engine::Decision;
+use lbsim::explain::readback::and_list;
 use lbsim::policy::Measure;
-use lbsim::ui::controls::and_list;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 

@@ -1,0 +1,133 @@
+//! Numbers and lists as the sentences say them: "12,345", "4.1 ms",
+//! "29.8%", "0.27× (0.24–0.29)", "Servers 2, 5 and 7".
+
+use crate::metrics::Interval;
+use crate::scenario::Change;
+
+/// A ratio within this factor of 1 reads as "about the same".
+const SAME_WITHIN: f64 = 1.05;
+
+/// Simulated seconds for reading: "0.4", "7.5", "30".
+pub(super) fn seconds(s: f64) -> String {
+    match s < 10.0 {
+        true => format!("{s:.1}"),
+        false => format!("{s:.0}"),
+    }
+}
+
+/// "3.8× lower than with random", "1.4× higher", "about the same as with
+/// random (0.98×)"; `than` names what `reference` is (or is empty).
+pub(super) fn compare(value: f64, reference: f64, than: &str) -> String {
+    let (than, as_) = match than.is_empty() {
+        true => (String::new(), String::new()),
+        false => (format!(" than {than}"), format!(" as {than}")),
+    };
+    if value <= 0.0 || reference <= 0.0 {
+        return match (value > 0.0, reference > 0.0) {
+            (false, false) => format!("zero, the same{as_}"),
+            (false, true) => format!("zero, lower{than}"),
+            _ => format!("higher{than}, where that is zero"),
+        };
+    }
+    let ratio = value / reference;
+    if ratio < 1.0 / SAME_WITHIN {
+        format!("{:.1}× lower{than}", 1.0 / ratio)
+    } else if ratio > SAME_WITHIN {
+        format!("{ratio:.1}× higher{than}")
+    } else {
+        format!("about the same{as_} ({ratio:.2}×)")
+    }
+}
+
+/// "0.27× (0.24–0.29)": a ratio and its 95% interval, when there is one.
+pub(super) fn times(ratio: &Interval) -> String {
+    match ratio.bounds() {
+        Some((low, high)) => format!("{:.2}× ({low:.2}–{high:.2})", ratio.estimate),
+        None => format!("{:.2}×", ratio.estimate),
+    }
+}
+
+/// Milliseconds for reading: "0.40 ms", "4.1 ms", "72 ms", "1.2 s".
+pub fn ms(x: f64) -> String {
+    match x {
+        // An unstable queue's theoretical wait, worded as the command line words it.
+        f64::INFINITY => "infinite".into(),
+        x if x >= 1000.0 => format!("{:.1} s", x / 1000.0),
+        x if x >= 100.0 => format!("{x:.0} ms"),
+        x if x >= 1.0 => format!("{x:.1} ms"),
+        x => format!("{x:.2} ms"),
+    }
+}
+
+/// A share as a percentage: "29.8%", and to the hundredth near either end,
+/// so that 0.02% of requests failing still shows ("99.98%").
+pub(super) fn percent(share: f64) -> String {
+    match share {
+        0.0 => "0%".to_string(),
+        1.0 => "100%".to_string(),
+        x if (0.01..=0.99).contains(&x) => format!("{:.1}%", 100.0 * x),
+        x => format!("{:.2}%", 100.0 * x),
+    }
+}
+
+/// "Server 0", "Servers 2 and 5", "Servers 0, 1 and 2", "7 servers".
+pub(super) fn named(servers: &[usize]) -> String {
+    let names: Vec<String> = servers.iter().map(usize::to_string).collect();
+    match names.len() {
+        1 => format!("Server {}", names[0]),
+        2 | 3 => format!("Servers {}", and_list(&names)),
+        n => format!("{n} servers"),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// "once", "twice", "3 times".
+pub(super) fn times_said(n: u64) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{} times", thousands(n)),
+    }
+}
+
+/// A membership change in a few words, done and to come: ("a server
+/// joined", "a server joins").
+pub(super) fn change_words(change: Change) -> (String, String) {
+    let (server, done, coming) = match change {
+        Change::Add => return ("a server joined".into(), "a server joins".into()),
+        Change::Remove(s) => (s, "left", "leaves"),
+        Change::Crash(s) => (s, "crashed", "crashes"),
+        Change::Restore(s) => (s, "came back", "comes back"),
+    };
+    (format!("server {server} {done}"), format!("server {server} {coming}"))
+}
+
+/// "no bounce yet", "1 bounce", "1,024 bounces".
+pub(super) fn bounces(n: u64) -> String {
+    match n {
+        0 => "no bounce yet".to_string(),
+        1 => "1 bounce".to_string(),
+        n => format!("{} bounces", thousands(n)),
+    }
+}
+
+/// 12345 as "12,345".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
