@@ -52,9 +52,13 @@ impl Interval {
         }
     }
 
-    /// The interval's ends, when it has a width.
+    /// The interval's ends, when it has a width. The low end is no lower
+    /// than 0: every figure lbsim bounds (a time, a rate, a ratio of two)
+    /// is positive, so cutting off the part below 0 loses no coverage,
+    /// while a short run's wide interval would otherwise print a negative
+    /// ratio ("0.44× (−1.57–2.46)").
     pub fn bounds(&self) -> Option<(f64, f64)> {
-        self.half_width.map(|h| (self.estimate - h, self.estimate + h))
+        self.half_width.map(|h| ((self.estimate - h).max(0.0), self.estimate + h))
     }
 }
 
@@ -133,6 +137,10 @@ mod tests {
         let interval = Interval::of(3.0, &[1.0, 2.0, 3.0, 4.0, 5.0]);
         assert!((interval.half_width.unwrap() - 2.776 * 0.5f64.sqrt()).abs() < 1e-9);
         assert_eq!(Interval::of(3.0, &[3.0]).half_width, None);
+        // Two batches far apart: t(1) = 12.706 makes the interval reach
+        // below 0, where no figure lbsim bounds can be.
+        let wide = Interval::of(1.0, &[0.5, 1.5]);
+        assert_eq!(wide.bounds(), Some((0.0, 1.0 + 12.706 * 0.5)));
     }
 
     #[test]
