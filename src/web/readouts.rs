@@ -49,13 +49,18 @@ impl Readouts {
             dom::text_child(&figure, "span", "unit", unit)?;
             Ok((readout, name, value))
         };
-        let (_, _, p50) = readout("p50 queue time", "p50", "ms", "–")?;
-        let (_, _, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        // A figure over the last second says so, in lighter type under its
+        // name, since the sentences beside it speak of the whole run; the
+        // percentiles' notes only where the row has room (the stylesheet).
+        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, "(last second)");
+        let (_, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
+        window(&name, "window if-room")?;
+        let (_, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        window(&name, "window if-room")?;
         let (_, _, throughput) = readout("Throughput", "throughput", "/s", "–")?;
         let (_, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
-        // Its window in lighter type, so that the name takes two short lines.
-        dom::text_child(&name, "span", "window", "(last second)")?;
+        window(&name, "window")?;
         let errors = dom::text_child(&served, "span", "small", "–")?;
         errors.set_id(&ids.of("errors"));
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
