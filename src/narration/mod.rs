@@ -1,0 +1,149 @@
+//! One step of a simulation told in words: for stepping through a run
+//! ("request 2/10 of session 41 (client 7) is sent back by server 3 after
+//! 100 ms in its queue") and for highlighting what the step involved. The
+//! engine notes what happened in the step as data (its journal, see
+//! [`Happening`]); the words are all here.
+
+mod events;
+mod words;
+
+use crate::engine::{Event, Flight, Happening, Step, Whose};
+use crate::scenario::Scenario;
+use crate::time::Time;
+use crate::Simulation;
+use serde::Serialize;
+use words::{did_words, words};
+
+/// An event that just happened, in words, with what it involved.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Told {
+    pub time_ms: f64,
+    pub text: String,
+    pub session: Option<u32>,
+    pub client: Option<u32>,
+    pub balancer: Option<u32>,
+    pub server: Option<u32>,
+}
+
+/// Processes exactly one event of `sim` and tells what it was; `None` when
+/// no event is left or the simulation has halted.
+pub fn step_told(sim: &mut Simulation) -> Option<Told> {
+    let step = sim.step_journaled()?;
+    Some(tell(&step, sim.scenario()))
+}
+
+/// `step`, of a simulation of `scenario`, in words.
+pub fn tell(step: &Step, scenario: &Scenario) -> Told {
+    let mut told = Told {
+        time_ms: step.time.as_ms(),
+        session: step.event.flight().and_then(Flight::place),
+        ..Told::default()
+    };
+    told.text = Teller { step, told: &mut told }.text(scenario);
+    told
+}
+
+/// Words for a step, noting what it involved in `told` as it goes.
+struct Teller<'a> {
+    step: &'a Step,
+    told: &'a mut Told,
+}
+
+impl Teller<'_> {
+    fn find<T>(&self, what: impl Fn(&Happening) -> Option<T>) -> Option<T> {
+        self.step.happened.iter().find_map(what)
+    }
+
+    fn involve(&mut self, request: &Whose, server: Option<u32>) {
+        self.told.client = Some(request.client);
+        self.told.balancer = request.balancer;
+        self.told.server = server;
+    }
+
+    /// Where the request went next: the first send of the step.
+    fn sent(&self) -> Option<u32> {
+        self.find(|h| match h {
+            Happening::Sent { server, .. } => Some(*server),
+            _ => None,
+        })
+    }
+
+    fn forwarded(&self) -> bool {
+        self.find(|h| matches!(h, Happening::Forwarded { .. }).then_some(())).is_some()
+    }
+
+    fn backed_off(&self) -> Option<Time> {
+        self.find(|h| match h {
+            Happening::BackingOff { wait, .. } => Some(*wait),
+            _ => None,
+        })
+    }
+
+    /// The place of the event's own request ended, its race lost (rather
+    /// than a copy dropped): at which server.
+    fn lost_race(&self) -> Option<(Whose, u32)> {
+        let place = self.step.event.flight()?;
+        let dropped = self.find(|h| match h {
+            Happening::CopyDropped { request, .. } if request.place == place => Some(()),
+            _ => None,
+        });
+        if dropped.is_some() {
+            return None;
+        }
+        self.find(|h| match h {
+            Happening::Discarded { request, server } if request.place == place => Some((*request, *server)),
+            _ => None,
+        })
+    }
+
+    /// What FoundationDB's balancers did in the step, in words.
+    fn balancers_did(&self) -> Option<String> {
+        did_words(&self.step.happened, self.step.time)
+    }
+
+    fn text(&mut self, scenario: &Scenario) -> String {
+        let event = self.step.event;
+        if let Some((request, server, reply)) = self.find(|h| match h {
+            Happening::Heard { request, server, reply, attempt: true } => Some((*request, *server, *reply)),
+            _ => None,
+        }) {
+            return self.attempt_heard(&request, server, reply);
+        }
+        if let Some((request, server)) = self.lost_race() {
+            self.involve(&request, Some(server));
+            return format!("a copy of {} that lost its race ends at server {server}", words(&request));
+        }
+        match event {
+            Event::SessionArrival { .. } | Event::ClientStarts { .. } => self.session_start(),
+            Event::HedgeDue { .. } => self.hedge(),
+            Event::ArriveAtBalancer { .. } => self.at_balancer(),
+            Event::ArriveAtServer { .. } => self.at_server(),
+            Event::QueueTimeout { server } => self.queue_timeout(server, scenario),
+            Event::ServiceDone { .. } => self.service_done(),
+            Event::BounceArrives { .. }
+            | Event::ResponseAtBalancer { .. }
+            | Event::ResponseAtClient { .. } => self.back_at_chooser(),
+            Event::RetryDue { .. } => self.retry_due(),
+            Event::BalancerTimer { .. } => match self.balancers_did() {
+                Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
+                None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
+            },
+            Event::TableUpdate { member } => {
+                format!("chooser {member} takes the new version of the mapping table")
+            }
+            Event::HealthCheck => "every server is health-checked".into(),
+            Event::EjectionEnds { member } => {
+                format!("chooser {member} readmits the servers whose ejection is over")
+            }
+            Event::BoardRefresh { .. }
+            | Event::Sample
+            | Event::SpeedChange { .. }
+            | Event::MembershipChange { .. }
+            | Event::FailureDue { .. }
+            | Event::FailureTurn { .. } => self.scheduled(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
