@@ -159,9 +159,7 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
 /// The titles of the policies for which `has` holds, in the registry's
 /// order, quoted (titles hold commas) and listed: “a”, “b” and “c”.
 fn policies_that(has: impl Fn(PolicyKind) -> bool) -> String {
-    let titles: Vec<String> =
-        PolicyKind::ALL.iter().filter(|p| has(**p)).map(|p| format!("“{}”", p.title())).collect();
-    and_list(&titles)
+    and_list(PolicyKind::ALL.iter().filter(|p| has(**p)).map(|p| format!("“{}”", p.title())))
 }
 
 /// Every control, in page order. Keys are field keys (or the speed).

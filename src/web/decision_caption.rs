@@ -65,11 +65,9 @@ fn sentence(decision: &Decision) -> String {
         true => format!("balancer {}", decision.chooser),
         false => format!("client {}", decision.chooser),
     };
-    let servers = and_list(&decision.candidates.iter().map(|c| c.server.to_string()).collect::<Vec<_>>());
-    let seen = and_list(
-        &decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)).collect::<Vec<_>>(),
-    );
-    let really = and_list(&decision.candidates.iter().map(|c| c.load.to_string()).collect::<Vec<_>>());
+    let servers = and_list(decision.candidates.iter().map(|c| c.server.to_string()));
+    let seen = and_list(decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)));
+    let really = and_list(decision.candidates.iter().map(|c| c.load.to_string()));
     let honest = decision.candidates.iter().all(|c| c.seen == f64::from(c.load));
     let what = match decision.measure {
         Measure::Load if honest => format!("{seen} requests there"),

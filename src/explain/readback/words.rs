@@ -72,16 +72,16 @@ pub(super) fn percent(share: f64) -> String {
 
 /// "Server 0", "Servers 2 and 5", "Servers 0, 1 and 2", "7 servers".
 pub(super) fn named(servers: &[usize]) -> String {
-    let names: Vec<String> = servers.iter().map(usize::to_string).collect();
-    match names.len() {
-        1 => format!("Server {}", names[0]),
-        2 | 3 => format!("Servers {}", and_list(&names)),
-        n => format!("{n} servers"),
+    match servers {
+        [one] => format!("Server {one}"),
+        [_, _] | [_, _, _] => format!("Servers {}", and_list(servers.iter().map(usize::to_string))),
+        _ => format!("{} servers", servers.len()),
     }
 }
 
 /// "a", "a and b", "a, b and c".
-pub fn and_list(items: &[String]) -> String {
+pub fn and_list(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
     match items.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
