@@ -9,12 +9,12 @@ scripts/setup.sh test
 echo "== formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
-cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features web -- -D warnings
+cargo clippy -p lbsim-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --bin lbsim-trace --target wasm32-unknown-unknown --no-default-features --features trace-worker -- -D warnings
 
 echo "== the engine alone builds for wasm32 with no web dependency"
-cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
-engine_tree=$(cargo tree --target wasm32-unknown-unknown --no-default-features -e normal --prefix none)
+cargo clippy -p lbsim --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
+engine_tree=$(cargo tree -p lbsim --target wasm32-unknown-unknown --no-default-features -e normal --prefix none)
 if grep -E '^(wasm-bindgen|web-sys|js-sys|plotters|getrandom) ' <<<"$engine_tree"; then
   echo "the engine depends on a web crate" >&2
   exit 1

@@ -7,8 +7,9 @@
 //! classic M/M/c and supermarket queueing systems exactly, so it is checked
 //! against theory.
 //!
-//! The engine has no web dependency. The browser front end (`web`, compiled
-//! only for wasm32) and the command line use it as any outside crate would.
+//! The engine has no web dependency. The browser front end (`src/web`, a
+//! crate of its own, lbsim-web, compiled only for wasm32) and the command
+//! line use it as any outside crate would.
 //! The charts (`charts`, with either) read the engine's series and snapshots
 //! and draw with plotters: on canvases in the browser, to SVG natively. With
 //! them comes `ui`, the browser views' settings, options and links as plain
@@ -35,12 +36,6 @@ pub mod time;
 pub mod trace;
 #[cfg(feature = "charts")]
 pub mod ui;
-#[cfg(all(target_arch = "wasm32", feature = "web"))]
-pub mod web;
-
-// Lets the browser front end name the engine `lbsim::`, as an outside crate would.
-#[cfg(all(target_arch = "wasm32", feature = "web"))]
-extern crate self as lbsim;
 
 pub use engine::{Simulation, Snapshot, Summary};
 pub use scenario::{Scenario, ScenarioError};

@@ -1,7 +1,7 @@
 //! The script API, for authors who want more than an iframe:
 //!
 //! ```js
-//! import init, { mount, run } from './lbsim.js';
+//! import init, { mount, run } from './lbsim-web.js';
 //! await init();
 //! const view = mount(element, { policy: 'power-of-d', load: 0.95 }, { controls: ['policy', 'load'] });
 //! view.pause(); view.step(); view.set('policy', 'random'); view.play();

@@ -183,14 +183,14 @@ test('the example works on a page of another origin, given only the files and he
   const hosting = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
   const row = hosting.split('\n').find((line) => line.startsWith('| the script API'));
   const names = [...row.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
-  const types = Object.fromEntries([...hosting.matchAll(/`([\w.]+)` as `Content-Type: ([^`]+)`/g)].map((m) => [m[1], m[2]]));
+  const types = Object.fromEntries([...hosting.matchAll(/`([\w.-]+)` as `Content-Type: ([^`]+)`/g)].map((m) => [m[1], m[2]]));
   assert.deepEqual(names.filter((name) => !types[name]), [], 'a file without its type');
   const files = Object.fromEntries(names.map((name) => [name, { body: readFileSync(join(DIST, name)), type: types[name] }]));
 
   const visit = async (headers) => {
     const cdn = await serveOnly(files, headers);
     const example = documentedExample()
-      .replace("from './lbsim.js'", `from '${cdn.url}lbsim.js'`)
+      .replace("from './lbsim-web.js'", `from '${cdn.url}lbsim-web.js'`)
       .replace('href="style.css"', `href="${cdn.url}style.css"`);
     const post = `<!DOCTYPE html>\n<meta charset="utf-8">\n<title>A post</title>\n<link rel="icon" href="data:,">\n${example}`;
     const blog = await serveOnly({ '': { body: post, type: 'text/html; charset=utf-8' } }, {});

@@ -214,7 +214,7 @@ try {
   if (runs('sizes')) {
     console.log('Transfer size of each page, gzipped (level 9), its module and stylesheet counted once');
     const gzipped = async (file) => gzipSync(await readFile(join(DIST, file)), { level: 9 }).length;
-    const shared = ['lbsim.js', 'lbsim_bg.wasm', 'style.css'];
+    const shared = ['lbsim-web.js', 'lbsim-web_bg.wasm', 'style.css'];
     for (const file of shared) console.log(`  ${file}: gzipped ${fmt((await gzipped(file)) / 1024)} KB`);
     const sharedBytes = (await Promise.all(shared.map(gzipped))).reduce((a, b) => a + b, 0);
     for (const page of (await readdir(DIST)).filter((f) => extname(f) === '.html').sort()) {

@@ -4,7 +4,7 @@
 //! first change of settings pins the one before it), or in compare mode B's.
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
-use crate::web::dom;
+use crate::dom;
 use lbsim::charts::{self, Drawn};
 use lbsim::metrics::percentile_curve;
 use lbsim::Simulation;

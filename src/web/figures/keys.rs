@@ -4,7 +4,7 @@
 //! simulation's placement and the key of the decision the topology shows.
 
 use super::{canvas, Area, Figure, Frame, Place};
-use crate::web::dom;
+use crate::dom;
 use lbsim::charts::{self, Drawn, KeyPicture};
 use lbsim::keys::{hash, spread};
 use lbsim::Simulation;

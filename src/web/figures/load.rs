@@ -3,7 +3,7 @@
 //! server has held since the start; its caption gives the imbalance.
 
 use super::{canvas, legend, Area, Figure, Frame, Place};
-use crate::web::dom;
+use crate::dom;
 use lbsim::charts::{self, Drawn};
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};

@@ -6,7 +6,7 @@
 //! in grey, and its legend says which lines are A's and which B's.
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
-use crate::web::dom;
+use crate::dom;
 use lbsim::charts::{self, Drawn, SeriesMetric, SettingsChanges, Span};
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;

@@ -5,7 +5,7 @@
 //! colour, the topology's colour for "look here".
 
 use super::layout::{Layout, Rect};
-use crate::web::theme::Palette;
+use crate::theme::Palette;
 use lbsim::engine::Decision;
 use web_sys::CanvasRenderingContext2d;
 

@@ -6,7 +6,7 @@
 //! as when one joins or leaves).
 
 use super::layout::Layout;
-use crate::web::theme::Palette;
+use crate::theme::Palette;
 use lbsim::engine::KeyMoves;
 use web_sys::CanvasRenderingContext2d;
 

@@ -6,7 +6,7 @@
 //! square for a handshake), so none relies on colour alone.
 
 use super::layout::Layout;
-use crate::web::theme::{Colour, Palette};
+use crate::theme::{Colour, Palette};
 use lbsim::engine::{Hop, RequestView};
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;

@@ -11,7 +11,7 @@
 //! next, named on either side (the compact view's header counts them).
 
 use super::layout::{Layout, Rect};
-use crate::web::theme::{Palette, LOAD_SHADES};
+use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
 use web_sys::CanvasRenderingContext2d;
 

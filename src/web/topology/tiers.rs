@@ -2,7 +2,7 @@
 //! labels naming each tier.
 
 use super::layout::{Layout, Rect, LABEL_BAND};
-use crate::web::theme::{Palette, LOAD_SHADES};
+use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;

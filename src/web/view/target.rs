@@ -1,8 +1,8 @@
 //! Which of a view's elements report an edit or a press, and what each does.
 
 use super::*;
-use crate::web::figures::Input;
-use crate::web::membership_tools::Ask;
+use crate::figures::Input;
+use crate::membership_tools::Ask;
 
 impl View {
     /// Every element that reports an edit or a press, with its event and

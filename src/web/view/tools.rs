@@ -4,7 +4,7 @@
 //! topology follows or slows, and the servers box's changes.
 
 use super::*;
-use crate::web::membership_tools::{Ask, NOISY_NEIGHBOUR};
+use crate::membership_tools::{Ask, NOISY_NEIGHBOUR};
 use lbsim::engine::ServerState;
 use lbsim::scenario::failures::Failure;
 
@@ -111,7 +111,7 @@ impl View {
         if !self.options.presenter {
             let _ = self.root.class_list().remove_1("settings-shown");
         }
-        let _ = crate::web::parts::apply_look(&self.root, self.kind, &self.options);
+        let _ = crate::parts::apply_look(&self.root, self.kind, &self.options);
         self.parts.canvases.set_presenting(self.options.presenter);
         if let Some(panel) = &mut self.parts.capacity {
             panel.redraw(&self.parts.canvases);
@@ -157,7 +157,7 @@ impl View {
                     let decision = self.parts.decision.shown();
                     let picture = self.parts.canvases.picture(index, sims, &self.snapshot, decision);
                     let url = picture.and_then(|canvas| canvas.to_data_url());
-                    url.and_then(|url| crate::web::take_away::save_url(&file(&format!("{part}.png")), &url))
+                    url.and_then(|url| crate::take_away::save_url(&file(&format!("{part}.png")), &url))
                 }
                 None => Ok(()),
             },

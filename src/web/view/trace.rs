@@ -5,9 +5,9 @@
 //! and a view opened from it without the file asks for it.
 
 use super::*;
-use crate::web::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE_LOOP_KEY, TRACE_SPEED_KEY};
-use crate::web::trace_panel::waiting_for;
-use crate::web::traces;
+use crate::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE_LOOP_KEY, TRACE_SPEED_KEY};
+use crate::trace_panel::waiting_for;
+use crate::traces;
 use lbsim::engine::Replay;
 use web_sys::{DragEvent, File};
 

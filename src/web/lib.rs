@@ -2,8 +2,9 @@
 //! `requestAnimationFrame` and drawn on canvases, with controls bound to the
 //! scenario's field table and every setting mirrored in the URL hash.
 //!
-//! Built only for wasm32 (see `lib.rs`), it uses the engine exactly as an
-//! outside crate would. A page holds any number of simulation views
+//! A crate of its own beside the engine (the package at the top of the
+//! repository), it uses the engine as any outside crate would; it is built
+//! only for wasm32, and is empty on any other target. A page holds any number of simulation views
 //! ([`view::View`]), each mounted on an element it is given and owning
 //! everything inside it; the lab (`index.html`) and an embed (`embed.html`)
 //! are one view each; `bins.html` holds a balls-into-bins view
@@ -12,6 +13,8 @@
 //! listeners and keeps their closures ([`dom::Listeners`]), one animation
 //! loop per page with at most one frame in flight ([`frame::FrameLoop`]),
 //! and a `destroy()` that stops it all ([`page`]).
+
+#![cfg(target_arch = "wasm32")]
 
 mod api;
 mod bins_view;
