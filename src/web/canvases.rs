@@ -86,7 +86,7 @@ impl Canvases {
     /// view's `root`, and the charts' type size from whether it is
     /// `presenting`.
     pub fn build(
-        root: &Element,
+        root: &HtmlElement,
         (pane, stage): (&Element, &Element),
         figures: &Element,
         (charts, metric): (&[Chart], SeriesMetric),
@@ -99,16 +99,20 @@ impl Canvases {
         let items = figures::legend(stage, &entries)?.into_iter().map(|(item, _)| item);
         let legend = TOPOLOGY_LEGEND.iter().map(|(mark, _)| *mark).zip(items).collect();
         let mut slots = Vec::with_capacity(charts.len());
+        let mut least_width: f64 = 0.0;
         for &chart in charts {
             let figure: HtmlElement = dom::child(figures, "figure", "")?;
             let place =
                 Place { figure: &figure, canvas_id: ids.of(&format!("chart-{}", chart.key())), ids, metric };
             let figure = figures::build(chart, &place)?;
+            least_width = least_width.max(figure.min_size().0);
             let surface = Surface::new(figure.canvas().clone())?;
             slots.push(Slot { chart, figure, surface, stale: true });
         }
+        // The charts' column is never narrower than its widest figure needs.
+        root.style().set_property("--charts-min-w", &format!("{least_width}px"))?;
         Ok(Canvases {
-            root: root.clone(),
+            root: root.clone().into(),
             topology: Surface::new(topology)?,
             legend,
             slots,
