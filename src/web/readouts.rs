@@ -57,7 +57,9 @@ impl Readouts {
         window(&name, "window if-room")?;
         let (_, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
         window(&name, "window if-room")?;
-        let (_, _, throughput) = readout("Throughput", "throughput", "/s", "–")?;
+        // A soft hyphen: in a narrow row the name breaks as the others do,
+        // rather than running into the next one.
+        let (_, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
         let (_, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
         window(&name, "window")?;
