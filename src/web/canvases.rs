@@ -109,7 +109,8 @@ impl Canvases {
             let surface = Surface::new(figure.canvas().clone())?;
             slots.push(Slot { chart, figure, surface, stale: true });
         }
-        // The charts' column is never narrower than its widest figure needs.
+        // The widest figure's least width, for the embed's stylesheet to
+        // give the charts' column as far as the picture's share allows.
         root.style().set_property("--charts-min-w", &format!("{least_width}px"))?;
         Ok(Canvases {
             root: root.clone().into(),

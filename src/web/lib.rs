@@ -4,15 +4,17 @@
 //!
 //! A crate of its own beside the engine (the package at the top of the
 //! repository), it uses the engine as any outside crate would; it is built
-//! only for wasm32, and is empty on any other target. A page holds any number of simulation views
-//! ([`view::View`]), each mounted on an element it is given and owning
-//! everything inside it; the lab (`index.html`) and an embed (`embed.html`)
-//! are one view each; `bins.html` holds a balls-into-bins view
-//! ([`bins_view`]), driven by the same loop. The shape follows eframe's web
-//! runner: each view behind `Rc<RefCell<..>>`, one helper that adds DOM
-//! listeners and keeps their closures ([`dom::Listeners`]), one animation
-//! loop per page with at most one frame in flight ([`frame::FrameLoop`]),
-//! and a `destroy()` that stops it all ([`page`]).
+//! only for wasm32, and is empty on any other target.
+//!
+//! A page holds any number of simulation views ([`view::View`]), each
+//! mounted on an element it is given and owning everything inside it; the
+//! lab (`index.html`) and an embed (`embed.html`) are one view each;
+//! `bins.html` holds a balls-into-bins view ([`bins_view`]), driven by the
+//! same loop. The shape follows eframe's web runner: each view behind
+//! `Rc<RefCell<..>>`, one helper that adds DOM listeners and keeps their
+//! closures ([`dom::Listeners`]), one animation loop per page with at most
+//! one frame in flight ([`frame::FrameLoop`]), and a `destroy()` that stops
+//! it all ([`page`]).
 
 #![cfg(target_arch = "wasm32")]
 

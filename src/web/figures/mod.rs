@@ -87,8 +87,10 @@ pub trait Figure {
     /// The canvas it draws on.
     fn canvas(&self) -> &HtmlCanvasElement;
 
-    /// The smallest canvas (width, height in CSS pixels) at which it is
-    /// still legible: a layout gives it at least that, or folds it away.
+    /// The smallest canvas (width, height in CSS pixels) at which it reads
+    /// well: a layout gives it at least that height or folds it away, and
+    /// that width unless the picture's share of the smallest frames needs
+    /// some of it.
     fn min_size(&self) -> (f64, f64);
 
     /// Draws on `area`, its canvas, and updates the words beside it.
@@ -132,18 +134,17 @@ pub trait Figure {
 }
 
 /// Builds the figure of `chart` at `place`, and gives its canvas the
-/// figure's minimum size as the custom properties `--min-w` and `--min-h`
-/// (CSS pixels), for the view's layout to honour.
+/// figure's minimum height as the custom property `--min-h` (CSS pixels),
+/// which the view's fitting honours (its width goes to the charts' column,
+/// see `Canvases::build`).
 pub fn build(chart: Chart, place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let (_, constructor) = REGISTRY
         .iter()
         .find(|(key, _)| *key == chart.key())
         .ok_or_else(|| JsValue::from_str(&format!("no figure for the {} chart", chart.key())))?;
     let figure = constructor(place)?;
-    let (width, height) = figure.min_size();
-    let style = figure.canvas().style();
-    style.set_property("--min-w", &format!("{width}px"))?;
-    style.set_property("--min-h", &format!("{height}px"))?;
+    let (_, height) = figure.min_size();
+    figure.canvas().style().set_property("--min-h", &format!("{height}px"))?;
     Ok(figure)
 }
 
