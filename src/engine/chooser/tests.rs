@@ -1,0 +1,125 @@
+use super::*;
+
+/// What `chooser` knows of the server at `position` of its pool.
+fn entry(choosers: &Choosers, chooser: usize, position: usize) -> &Known {
+    &choosers.table.known[choosers.members[chooser].start + position]
+}
+
+/// (server, requests in flight) for each server of `chooser`'s pool with some.
+fn in_flight(choosers: &Choosers, chooser: usize) -> Vec<(u32, u32)> {
+    (0..choosers.pool_len(chooser))
+        .map(|p| (choosers.server_at(chooser, p), entry(choosers, chooser, p).in_flight))
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
+#[test]
+fn redrawing_pools_keeps_shared_knowledge() {
+    let mut rng = SimRng::new(1);
+    let timing = Timing { handshake: Time(7), ..Timing::untimed() };
+    let mut choosers = Choosers::new(
+        (3, &[]),
+        (vec![1.0; 10], vec![1.0]),
+        (Some(4), true, &timing),
+        (PolicyKind::RANDOM, 2),
+        &mut rng,
+    );
+    for chooser in 0..3 {
+        for position in 0..4 {
+            for _ in 0..=position {
+                choosers.on_send(chooser, position, 10, 0);
+            }
+        }
+    }
+    let before: Vec<_> = (0..3).map(|c| in_flight(&choosers, c)).collect();
+    choosers.redraw_pools(Some(6), &mut rng);
+    for (chooser, before) in before.iter().enumerate() {
+        assert_eq!(choosers.pool_len(chooser), 6);
+        let kept: Vec<_> =
+            before.iter().copied().filter(|&(s, _)| choosers.position_of(chooser, s).is_some()).collect();
+        assert_eq!(in_flight(&choosers, chooser), kept);
+    }
+    // A response from a server no longer in the pool changes nothing.
+    let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
+    let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
+    let sum = total(&choosers);
+    choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), (0, None), Time(5));
+    assert_eq!(total(&choosers), sum);
+}
+
+/// What `chooser`'s peak-EWMA policy costs `server` at, in ms, when it
+/// compares it with another server of its pool.
+fn cost_of(choosers: &mut Choosers, chooser: usize, server: u32, rng: &mut SimRng) -> f64 {
+    let board = Board::Stale(&[0; 4]);
+    loop {
+        choosers.pick(chooser, Time(10), board, (None, None), rng);
+        let mut seen = Vec::new();
+        choosers.compared(chooser, (Time(10), board, None), &mut seen);
+        if let Some(s) = seen.iter().find(|s| choosers.server_at(chooser, s.position) == server) {
+            return s.amount;
+        }
+    }
+}
+
+#[test]
+fn join_idle_queue_keeps_its_reports_when_a_server_is_ejected() {
+    let mut rng = SimRng::new(6);
+    let mut choosers = Choosers::new(
+        (1, &[]),
+        (vec![1.0; 4], vec![1.0]),
+        (None, false, &Timing::untimed()),
+        (PolicyKind::from_name("join-idle-queue").unwrap(), 2),
+        &mut rng,
+    );
+    assert!(choosers.on_idle(0, 3));
+    assert!(choosers.on_idle(0, 2));
+    // Server 0 is ejected: 2 and 3 move down a position, and their
+    // reports still name them.
+    assert!(choosers.eject(0, 0, Time(100), 1.0, &mut rng));
+    let board = Board::Stale(&[0; 4]);
+    for expected in [2, 3] {
+        let pick = choosers.pick(0, Time(10), board, (None, None), &mut rng);
+        assert_eq!(choosers.server_at(0, pick.position), expected);
+    }
+}
+
+#[test]
+fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
+    let mut rng = SimRng::new(5);
+    let mut choosers = Choosers::new(
+        (1, &[]),
+        (vec![1.0; 4], vec![1.0]),
+        (None, true, &Timing::untimed()),
+        (PolicyKind::from_name("peak-ewma").unwrap(), 2),
+        &mut rng,
+    );
+    // Server s answered in 10 (s + 1) ms: server 3 is the slowest.
+    for server in 0..4 {
+        let round_trip = Time::from_ms(10.0 * f64::from(server + 1));
+        choosers.on_send(0, server as usize, 1, 0);
+        choosers.on_return(
+            0,
+            server,
+            (policy::Load::new(0, 0).into(), Time(1)),
+            (0, Some(round_trip)),
+            Time(1),
+        );
+    }
+    let before: Vec<f64> = (0..4).map(|s| cost_of(&mut choosers, 0, s, &mut rng)).collect();
+    assert_eq!(before, [10.0, 20.0, 30.0, 40.0]);
+    // Server 1 is ejected: the servers after it move down a position,
+    // and their averages move with them.
+    assert!(choosers.eject(0, 1, Time(100), 1.0, &mut rng));
+    for server in [0, 2, 3] {
+        assert_eq!(cost_of(&mut choosers, 0, server, &mut rng), before[server as usize], "server {server}");
+    }
+    // Readmitted, server 1 is new to the chooser: it costs the typical
+    // round trip (the four came in ever slower at one instant, so the
+    // peak, 40 ms), while the others keep theirs.
+    choosers.readmit_due(0, Time(100), &mut rng);
+    assert_eq!(choosers.pool_len(0), 4);
+    for server in [0, 2, 3] {
+        assert_eq!(cost_of(&mut choosers, 0, server, &mut rng), before[server as usize], "server {server}");
+    }
+    assert_eq!(cost_of(&mut choosers, 0, 1, &mut rng), 40.0);
+}

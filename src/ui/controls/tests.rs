@@ -1,0 +1,126 @@
+use super::*;
+
+fn params(hash: &[(&str, &str)]) -> Params {
+    let mut params = Params::default();
+    for (key, value) in hash {
+        params.set(key, value).unwrap();
+    }
+    params
+}
+
+fn sliders() -> impl Iterator<Item = &'static Control> {
+    CONTROLS.iter().filter(|c| matches!(c.widget, Widget::Presets(_) | Widget::Steps(_)))
+}
+
+#[test]
+fn each_control_is_a_setting_once_with_a_widget_that_fits_it() {
+    for (i, control) in CONTROLS.iter().enumerate() {
+        assert!(CONTROLS[..i].iter().all(|c| c.key != control.key), "{} twice", control.key);
+        let kind = fields::find(control.key).ok().map(|f| f.kind);
+        assert!(kind.is_some() || control.key == SPEED_KEY, "{} is not a setting", control.key);
+        let fits = match control.widget {
+            Widget::Choice => matches!(kind, Some(FieldKind::Choice(_))),
+            Widget::Seed => matches!(kind, Some(FieldKind::Count { .. })),
+            Widget::Presets(_) | Widget::Steps(_) => control.ladder().is_some_and(|l| l.len() > 1),
+        };
+        assert!(fits, "{}'s widget does not fit its field", control.key);
+    }
+}
+
+#[test]
+fn every_preset_is_a_value_its_field_accepts_numbers_in_increasing_order() {
+    for control in sliders() {
+        let Widget::Presets(values) = control.widget else { continue };
+        assert_eq!(control.ladder().unwrap(), values, "{} refuses one of its presets", control.key);
+        let numbers: Vec<f64> = values.iter().filter_map(|v| v.parse().ok()).collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{}'s presets are out of order", control.key);
+    }
+}
+
+#[test]
+fn a_slider_in_steps_ends_at_the_ends_of_its_fields_range() {
+    let load = CONTROLS.iter().find(|c| c.key == "load").unwrap();
+    let (Widget::Steps(step), FieldKind::Number { min, max }) =
+        (&load.widget, fields::find("load").unwrap().kind)
+    else {
+        panic!("the load's slider goes in steps over a number");
+    };
+    let ladder = load.ladder().unwrap();
+    let (first, last) = (ladder[0].parse::<f64>().unwrap(), ladder[ladder.len() - 1].parse::<f64>().unwrap());
+    assert!(first >= min && first - step < min, "the slider starts at {first}");
+    assert!(last <= max && last + step > max, "the slider ends at {last}");
+    assert!(ladder.iter().all(|v| Params::accepts("load", v)));
+    for beyond in [first - step, last + step] {
+        assert!(!Params::accepts("load", &fields::format_number(beyond)), "{beyond}");
+    }
+}
+
+#[test]
+fn a_slider_at_its_end_shows_its_end_and_a_value_from_a_link_joins_it_in_order() {
+    for control in sliders() {
+        let mut ladder = control.ladder().unwrap();
+        let last = ladder.len() - 1;
+        let end = params(&[(control.key, &ladder[last].clone())]);
+        assert_eq!(rung(&mut ladder, end.text(control.key)), last, "{}", control.key);
+        assert_eq!(ladder.len(), last + 1, "{}: a value on the ladder is not added", control.key);
+    }
+    let mut ladder: Vec<String> = ["1", "2", "5", "all"].map(String::from).to_vec();
+    assert_eq!(rung(&mut ladder, "3".into()), 2);
+    assert_eq!(rung(&mut ladder, "7".into()), 4);
+    assert_eq!(rung(&mut ladder, "0.5".into()), 0);
+    assert_eq!(ladder, ["0.5", "1", "2", "3", "5", "7", "all"]);
+    // "none" first, as the hedge's slider has it: a number goes among the numbers.
+    let mut ladder: Vec<String> = ["none", "10", "20"].map(String::from).to_vec();
+    assert_eq!(rung(&mut ladder, "15".into()), 2);
+    assert_eq!(rung(&mut ladder, "60".into()), 4);
+    assert_eq!(ladder, ["none", "10", "15", "20", "60"]);
+}
+
+#[test]
+fn a_control_shows_its_value_with_its_unit() {
+    let control = |key: &str| CONTROLS.iter().find(|c| c.key == key).unwrap();
+    let setup = params(&[
+        ("staleness_ms", "200"),
+        ("subset_size", "all"),
+        ("servers", "10"),
+        ("slots", "4"),
+        ("service_mean_ms", "10"),
+        ("load", "0.5"),
+    ]);
+    assert_eq!(control("staleness_ms").shown(&setup), "200 ms");
+    assert_eq!(control("subset_size").shown(&setup), "all");
+    assert_eq!(control("servers").shown(&setup), "10");
+    assert_eq!(control("demand").shown(&setup), "");
+    // 10 servers × 4 slots ÷ 10 ms = 4,000 requests a second, at half load.
+    assert_eq!(control("load").shown(&setup), "0.5 × capacity ≈ 2,000 req/s");
+    let mut spike = setup.clone();
+    spike.set("demand", "spike").unwrap();
+    assert_eq!(control("load").shown(&spike), "0.5 × capacity (for continuous demand)");
+    let policy = PolicyKind::from_name(&setup.text("policy")).unwrap();
+    assert_eq!(control("policy").shown(&setup), policy.describe());
+}
+
+#[test]
+fn a_control_says_why_the_policy_ignores_it() {
+    let random = params(&[("policy", "random")]);
+    assert_eq!(
+        unused_under("choices", &random).unwrap(),
+        "Not used by random: d candidates are drawn only by “power of d choices, live load” \
+         and “least requests of d (own count)”."
+    );
+    assert_eq!(
+        unused_under("staleness_ms", &random).unwrap(),
+        "Not used by random: the load board this refreshes is read only by “power of d choices, live load”, \
+         “shortest queue, live load” and “consistent hashing, bounded loads”."
+    );
+    assert_eq!(
+        unused_under("virtual_nodes", &params(&[("policy", "maglev")])).unwrap(),
+        "Not used by Maglev hashing: virtual_nodes is read only by “consistent hashing ring” \
+         and “consistent hashing, bounded loads”."
+    );
+    assert_eq!(unused_under("choices", &params(&[("policy", "power-of-d")])), None);
+    assert_eq!(unused_under("servers", &random), None);
+    let ring = params(&[("policy", "ring")]);
+    assert_eq!(unused_under("virtual_nodes", &ring), None);
+    assert!(unused_under("eject_after", &ring).is_some());
+}
