@@ -3,7 +3,11 @@
 //! The reader holds one row at a time, so memory does not grow with a
 //! trace's length; the bytes it reads are counted, so a line longer than
 //! [`MAX_ROW_BYTES`] or a file longer than its limit stops it with a
-//! message rather than filling memory.
+//! message rather than filling memory (`limits`); a row's fields become a
+//! [`TraceRow`] in `row`.
+
+mod limits;
+mod row;
 
 use super::columns::{service_column, Column, Columns, ServiceUnit, TimeFormat, SERVICE_NAMES};
 use super::error::{Fault, Skipped, TraceError};
@@ -11,6 +15,7 @@ use super::replay::{key_number, Recorded};
 use super::values::{nanoseconds, Refusal};
 use crate::scenario::echo;
 use crate::time::Time;
+use limits::{row_too_long, Limited};
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
@@ -312,185 +317,6 @@ impl<R: Read> Iterator for TraceReader<R> {
     }
 }
 
-impl State {
-    /// An error at the current row.
-    fn at(&self, fault: Fault, line: Option<u64>, column: Option<String>, message: String) -> TraceError {
-        TraceError { fault, row: Some(self.rows), line, column, message }
-    }
-
-    /// A row from its fields' text: time, key, class and service time.
-    fn row(
-        &mut self,
-        line: u64,
-        [time, key, class, service]: [Option<Cow<str>>; 4],
-    ) -> Result<TraceRow, TraceError> {
-        let time_column = self.columns.time.as_ref().map(|t| t.name.clone());
-        let fail = |state: &State, fault, column: Option<String>, message| {
-            Err(state.at(fault, Some(line), column, message))
-        };
-        let Some(time) = time else {
-            return fail(self, Fault::MissingValue, time_column, "no time: every row needs one".into());
-        };
-        let time = match self.time_of(&time) {
-            Ok(time) => time,
-            Err((fault, message)) => return fail(self, fault, time_column, message),
-        };
-        if let Some(last) = self.last.filter(|last| time < *last) {
-            let message = format!(
-                "time {} s is before the previous row's {} s: rows must be in order of time (equal times are allowed)",
-                time.as_secs(),
-                last.as_secs()
-            );
-            return fail(self, Fault::Backwards, time_column, message);
-        }
-        let service = match (service, &self.columns.service) {
-            (Some(text), Some(column)) => {
-                let (per_unit, unit) = match column.unit {
-                    Some(ServiceUnit::Seconds) => (1_000_000_000, "seconds"),
-                    _ => (Time::NANOS_PER_MS, "milliseconds"),
-                };
-                match nanoseconds(&text, per_unit) {
-                    Ok(nanos) => Some(Time(nanos)),
-                    Err(refusal) => {
-                        let (fault, message) = refused(refusal, &text, &format!("a service time in {unit}"));
-                        return fail(self, fault, Some(column.name.clone()), message);
-                    }
-                }
-            }
-            _ => None,
-        };
-        if let Some(class) =
-            class.as_deref().filter(|c| !self.classes.is_empty() && !self.classes.iter().any(|d| d == c))
-        {
-            let message =
-                format!("{} is not one of the declared classes: {}", echo(class), self.classes.join(", "));
-            return fail(self, Fault::UnknownClass, self.columns.class.clone(), message);
-        }
-        self.last = Some(time);
-        Ok(TraceRow { time, key: key.map(Cow::into_owned), class: class.map(Cow::into_owned), service })
-    }
-
-    /// A time column's value, read as its format says; the first row's
-    /// value settles the format when neither the mapping nor the column's
-    /// name does (a number is seconds, anything else a timestamp).
-    fn time_of(&mut self, text: &str) -> Result<Time, (Fault, String)> {
-        let format = *self.time_format.get_or_insert(match nanoseconds(text, 1) {
-            Err(Refusal::NotANumber) => TimeFormat::Rfc3339,
-            _ => TimeFormat::Seconds,
-        });
-        let (per_unit, what) = match format {
-            TimeFormat::Seconds => (1_000_000_000, "seconds from the start"),
-            TimeFormat::Milliseconds => (Time::NANOS_PER_MS, "milliseconds from the start"),
-            TimeFormat::Rfc3339 => return self.timestamp(text),
-        };
-        nanoseconds(text, per_unit)
-            .map(Time)
-            .map_err(|refusal| refused(refusal, text, &format!("a time in {what}")))
-    }
-
-    /// An RFC 3339 timestamp, as the time since the first row's.
-    fn timestamp(&mut self, text: &str) -> Result<Time, (Fault, String)> {
-        let stamp: jiff::Timestamp = text.trim().parse().map_err(|e| {
-            (
-                Fault::BadTimestamp,
-                format!(
-                    "{} is not a timestamp understood here: times are seconds from the start, or RFC 3339 timestamps with a UTC offset such as 2026-12-03T15:04:05.25Z ({e})",
-                    echo(text)
-                ),
-            )
-        })?;
-        let origin = *self.origin.get_or_insert(stamp);
-        let since = stamp.as_nanosecond() - origin.as_nanosecond();
-        match u64::try_from(since) {
-            Ok(nanos) => Ok(Time(nanos)),
-            Err(_) => Err((
-                Fault::Backwards,
-                format!("{} is before the first row's timestamp: rows must be in order of time", echo(text)),
-            )),
-        }
-    }
-
-    fn io_error(&self, error: &io::Error) -> TraceError {
-        let row = (self.rows > 0).then_some(self.rows);
-        match error.get_ref().and_then(|e| e.downcast_ref::<Overrun>()) {
-            Some(Overrun::Line) => {
-                TraceError { row, ..TraceError::of_file(Fault::RowTooLong, row_too_long()) }
-            }
-            Some(Overrun::File) => TraceError {
-                row,
-                ..TraceError::of_file(
-                    Fault::TooLarge,
-                    format!(
-                        "the trace is larger than the limit of {} bytes ({})",
-                        self.max_bytes,
-                        in_units(self.max_bytes)
-                    ),
-                )
-            },
-            None if error.kind() == io::ErrorKind::InvalidData => {
-                TraceError { row, ..TraceError::of_file(Fault::Unreadable, "the trace is not UTF-8 text") }
-            }
-            None => TraceError {
-                row,
-                ..TraceError::of_file(Fault::Unreadable, format!("cannot read the trace: {error}"))
-            },
-        }
-    }
-
-    fn csv_error(&self, error: csv::Error) -> TraceError {
-        let line = error.position().map(|p| p.line() + self.lines_before);
-        let row = (self.rows > 0).then_some(self.rows);
-        match error.into_kind() {
-            csv::ErrorKind::Io(e) => TraceError { line, ..self.io_error(&e) },
-            csv::ErrorKind::UnequalLengths { expected_len, len, .. } => TraceError {
-                row,
-                line,
-                ..TraceError::of_file(
-                    Fault::FieldCount,
-                    format!("{len} fields where the header has {expected_len} (a value with a comma needs \"quotes\")"),
-                )
-            },
-            csv::ErrorKind::Utf8 { .. } => {
-                TraceError { row, line, ..TraceError::of_file(Fault::Unreadable, "the trace is not UTF-8 text") }
-            }
-            other => TraceError { row, line, ..TraceError::of_file(Fault::Unreadable, format!("{other:?}")) },
-        }
-    }
-}
-
-/// The fault and message for a value that is not a span of time.
-fn refused(refusal: Refusal, text: &str, what: &str) -> (Fault, String) {
-    match refusal {
-        Refusal::NotANumber => {
-            (Fault::NotANumber, format!("{} is not a number; expected {what}", echo(text)))
-        }
-        Refusal::Negative => {
-            (Fault::Negative, format!("{} is negative; expected {what}, 0 or more", echo(text)))
-        }
-        Refusal::TooLarge => (
-            Fault::NotANumber,
-            format!("{} is too large; expected {what}, less than 2^64 nanoseconds (584 years)", echo(text)),
-        ),
-    }
-}
-
-fn row_too_long() -> String {
-    format!(
-        "the row is longer than {MAX_ROW_BYTES} bytes ({}), the most a row may be",
-        in_units(MAX_ROW_BYTES)
-    )
-}
-
-/// Bytes as KiB, MiB or GiB, for messages.
-fn in_units(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
-}
-
 fn json_object(text: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
     serde_json::from_str(text).map_err(|e| format!("not a JSON object: {e}"))
 }
@@ -504,53 +330,5 @@ fn json_text(value: &serde_json::Value) -> Result<Option<String>, String> {
         Value::Number(number) => Ok(Some(number.to_string())),
         Value::Bool(flag) => Ok(Some(flag.to_string())),
         Value::Array(_) | Value::Object(_) => Err("a list or an object; expected a number or text".into()),
-    }
-}
-
-/// Why reading stopped short: the trace outgrew its limit, or a line the
-/// row limit.
-#[derive(Debug)]
-enum Overrun {
-    File,
-    Line,
-}
-
-impl std::fmt::Display for Overrun {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Overrun::File => "the trace is larger than its limit",
-            Overrun::Line => "a line is longer than a row may be",
-        })
-    }
-}
-
-impl std::error::Error for Overrun {}
-
-/// A reader that counts the bytes through it, and the length of the line
-/// they are in, and fails once either is over its limit.
-struct Limited<R> {
-    inner: R,
-    bytes: u64,
-    line: u64,
-    max_bytes: u64,
-}
-
-impl<R: Read> Read for Limited<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let read = self.inner.read(buf)?;
-        self.bytes += read as u64;
-        if self.bytes > self.max_bytes {
-            return Err(io::Error::other(Overrun::File));
-        }
-        for (i, piece) in buf[..read].split(|b| *b == b'\n').enumerate() {
-            if i > 0 {
-                self.line = 0;
-            }
-            self.line += piece.len() as u64;
-            if self.line > MAX_ROW_BYTES {
-                return Err(io::Error::other(Overrun::Line));
-            }
-        }
-        Ok(read)
     }
 }
