@@ -2,11 +2,15 @@
 //! (readouts, topology, charts, controls, transport), all built inside the
 //! root element it is mounted on. One instance lives behind
 //! `Rc<RefCell<..>>` (see `page`); DOM events and animation frames call its
-//! methods. Each frame is "simulate, draw, ask for the next". What it does
-//! beyond its settings is in `tools`; which element does what, in `target`;
-//! what the page and its tests read of it, in `reads`.
+//! methods. Each frame is "simulate, draw, ask for the next". How its
+//! settings change is in `settings`; playing, stepping and resetting, in
+//! `playing`; what it does beyond its settings, in `tools`; which element
+//! does what, in `target`; what the page and its tests read of it, in
+//! `reads`; a replayed trace, in `trace`.
 
+mod playing;
 mod reads;
+mod settings;
 mod target;
 mod tools;
 mod trace;
@@ -319,154 +323,6 @@ impl View {
         self.on_screen
     }
 
-    /// The person edited control `key`.
-    pub fn control_changed(&mut self, key: &str) {
-        let Some(text) = self.parts.controls.read(key) else { return };
-        if Controls::unused(key, &self.params) {
-            self.parts.controls.show(&self.params);
-            return;
-        }
-        let mut next = self.params.clone();
-        match next.set(key, &text) {
-            Ok(()) => self.apply(next),
-            Err(error) => {
-                self.parts.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
-                self.parts.controls.show(&self.params);
-            }
-        }
-    }
-
-    /// The URL hash changed (a pasted or edited link). Returns false when
-    /// the view must be built again, because its options changed.
-    pub fn hash_changed(&mut self, hash: &str) -> bool {
-        let Parsed { mut params, options, notices } = hash::parse(hash, self.kind);
-        if options != self.options {
-            return false;
-        }
-        // A link that does not say how fast (an essay's step) keeps the
-        // speed the person chose.
-        if !hash::names(hash, SPEED_KEY) {
-            params.speed = self.params.speed;
-        }
-        self.parts.notices.show(&notices);
-        self.apply(params);
-        self.settings_changed();
-        true
-    }
-
-    /// Whether the view runs the scenario `link` (a hash) describes,
-    /// whatever the speed.
-    pub fn shows(&self, link: &str) -> bool {
-        let Parsed { params, notices, .. } = hash::parse(link, self.kind);
-        notices.is_empty() && params.scenario == self.params.scenario
-    }
-
-    /// Sets one setting from a script; on error nothing changes.
-    pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
-        let mut next = self.params.clone();
-        next.set(key, text)?;
-        self.change_to(next)
-    }
-
-    /// Moves to `next`, saying so on the page when it cannot.
-    fn apply(&mut self, next: Params) {
-        if let Err(error) = self.change_to(next) {
-            self.parts.notices.show(&[Notice::plain(format!("Settings not applied: {error}."))]);
-        }
-    }
-
-    /// Moves to `next`: live settings change in place; structural ones
-    /// rebuild the simulation from the same seed. On error nothing changes.
-    fn change_to(&mut self, next: Params) -> Result<(), ScenarioError> {
-        if next == self.params {
-            return Ok(());
-        }
-        let (old, new) = (&self.params.scenario, &next.scenario);
-        let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
-        // A view compared with a twin, or an embed that reads its run back
-        // in words, starts over on any change, so that the comparison and
-        // the sentences cover one setting from one start.
-        let starts_over =
-            !self.options.versus.is_empty() || (self.kind == Kind::Embed && !self.options.say.is_empty());
-        let structural = changed.iter().any(|f| !f.is_live()) || starts_over;
-        if !changed.is_empty() {
-            let describe = |scenario, joint: &str| {
-                let words: Vec<_> = changed
-                    .iter()
-                    .take(2)
-                    .map(|f| format!("{} {joint} {}", f.key, f.text(scenario)))
-                    .collect();
-                words.join(", ")
-            };
-            self.parts.canvases.settings_changing(
-                &self.sim,
-                &describe(old, "="),
-                &describe(new, "→"),
-                !structural,
-            );
-        }
-        let applied = if structural {
-            simulate(new, self.replay()).map(|sim| self.sim = sim)
-        } else {
-            self.sim.mark_sessions();
-            self.sim.set_live_fields(new)
-        };
-        let applied = applied.map(|()| self.params = next);
-        if structural {
-            self.restart_twin();
-            self.started_over();
-        } else if applied.is_ok() && !changed.is_empty() {
-            self.changed_at = Some(self.sim.now());
-        }
-        self.settings_changed();
-        applied
-    }
-
-    /// Starts the versus twin (if the options ask for one) from the seed,
-    /// beside a simulation that has just started too.
-    fn restart_twin(&mut self) {
-        if self.options.versus.is_empty() {
-            return;
-        }
-        let mut scenario = self.params.scenario.clone();
-        let made =
-            self.options.versus.iter().try_for_each(|(key, value)| scenario.set(key, value)).and_then(|()| {
-                match self.replay() {
-                    Some(replay) => Simulation::replaying(&scenario, replay),
-                    None => Simulation::new(&scenario),
-                }
-            });
-        match made {
-            Ok(twin) => self.twin = Some(twin),
-            Err(error) => {
-                self.twin = None;
-                self.parts.notices.show(&[Notice::plain(format!("No versus simulation: {error}."))]);
-            }
-        }
-    }
-
-    /// Shows the settings in the controls and the URL, and redraws all.
-    fn settings_changed(&mut self) {
-        self.parts.controls.show(&self.params);
-        if let Some(presets) = &self.parts.presets {
-            presets.show(&self.params.scenario);
-        }
-        if let Some(panel) = &self.parts.trace_panel {
-            panel.show(&self.options, &self.params.scenario, self.trace.as_deref());
-        }
-        if self.owns_hash {
-            let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
-            if let Ok(history) = dom::window().history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-            }
-        }
-        let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
-        self.parts.canvases.show_for((&self.sim, twin_drawn), self.servers());
-        self.parts.take_away.offer_shown();
-        self.resized();
-        self.readouts_stale = true;
-    }
-
     /// The view's box changed, or what it shows did: it fits itself into
     /// its box again on its next frame.
     pub fn resized(&mut self) {
@@ -486,99 +342,6 @@ impl View {
     /// How many servers the simulation has (added ones too).
     fn servers(&self) -> usize {
         self.snapshot.servers.len().max(self.params.scenario.servers as usize)
-    }
-
-    /// Plays or pauses; a spike that is over plays again from its start.
-    pub fn toggle_play(&mut self) {
-        if !self.playing && self.spike_over() {
-            self.reset();
-        }
-        self.set_playing(!self.playing);
-    }
-
-    /// Every session of a spike has ended: nothing more will happen.
-    fn spike_over(&self) -> bool {
-        let counts = self.sim.books();
-        self.params.scenario.demand == Demand::Spike && counts.created > 0 && counts.in_flight == 0
-    }
-
-    pub fn set_playing(&mut self, playing: bool) {
-        // A link's trace comes first: without it the run would not be the
-        // one the link means.
-        let playing = playing && !self.waiting_for_trace();
-        self.playing = playing;
-        if playing {
-            self.parts.event_log.unhighlight();
-        }
-        self.pace.pause();
-        self.parts.transport.show_playing(playing, self.spike_over());
-        self.readouts_stale = true;
-    }
-
-    /// Pauses, then processes exactly one event, tells it in the event log
-    /// and highlights what it involved. The twin follows to the same time.
-    pub fn step(&mut self) {
-        self.set_playing(false);
-        match narration::step_told(&mut self.sim) {
-            Some(told) => self.parts.event_log.push(told),
-            None => {
-                let why =
-                    self.sim.halted().map_or("No event is left to step to.".to_string(), |h| format!("{h}."));
-                self.parts.event_log.push_none(&why);
-            }
-        }
-        if let Some(twin) = &mut self.twin {
-            twin.advance_to(self.sim.now(), u64::MAX);
-        }
-        self.stop_if_halted();
-        self.parts.canvases.invalidate();
-        self.readouts_stale = true;
-    }
-
-    /// Advances the simulation by `ms` of simulated time at once.
-    pub fn advance(&mut self, ms: f64) {
-        self.advance_by(ms, u64::MAX);
-    }
-
-    /// Advances the simulation by `ms` of simulated time, or by
-    /// `max_events` if it gets there first, and its twin to the same time.
-    fn advance_by(&mut self, ms: f64, max_events: u64) {
-        let target = self.sim.now() + Time::from_ms(ms);
-        self.sim.advance_to(target, max_events);
-        if let Some(twin) = &mut self.twin {
-            twin.advance_to(self.sim.now(), u64::MAX);
-        }
-        self.stop_if_halted();
-        self.parts.canvases.invalidate();
-        self.readouts_stale = true;
-    }
-
-    /// Pauses, saying why, when the simulation has stopped for good.
-    fn stop_if_halted(&mut self) {
-        if let Some(halt) = self.sim.halted() {
-            self.set_playing(false);
-            self.parts.notices.show(&[Notice::plain(format!("{halt}. Reset to start again."))]);
-        }
-    }
-
-    /// The simulation starts from its seed again: it has its point to get
-    /// to again, and its figures cover one setting.
-    fn started_over(&mut self) {
-        self.arrived = false;
-        self.changed_at = None;
-    }
-
-    /// Starts the same scenario over from its seed.
-    pub fn reset(&mut self) {
-        if let Ok(sim) = simulate(&self.params.scenario, self.replay()) {
-            self.sim = sim;
-            self.restart_twin();
-            self.started_over();
-            self.parts.event_log.clear();
-            self.parts.canvases.restarted();
-        }
-        self.parts.canvases.invalidate();
-        self.readouts_stale = true;
     }
 
     pub fn dismiss_notices(&self) {

@@ -1,0 +1,100 @@
+//! Playing a view: play and pause, a step of one event told, an advance
+//! by simulated time, a reset to the seed, and stopping where the run
+//! has halted for good.
+
+use super::*;
+
+impl View {
+    /// Plays or pauses; a spike that is over plays again from its start.
+    pub fn toggle_play(&mut self) {
+        if !self.playing && self.spike_over() {
+            self.reset();
+        }
+        self.set_playing(!self.playing);
+    }
+
+    /// Every session of a spike has ended: nothing more will happen.
+    pub(super) fn spike_over(&self) -> bool {
+        let counts = self.sim.books();
+        self.params.scenario.demand == Demand::Spike && counts.created > 0 && counts.in_flight == 0
+    }
+
+    pub fn set_playing(&mut self, playing: bool) {
+        // A link's trace comes first: without it the run would not be the
+        // one the link means.
+        let playing = playing && !self.waiting_for_trace();
+        self.playing = playing;
+        if playing {
+            self.parts.event_log.unhighlight();
+        }
+        self.pace.pause();
+        self.parts.transport.show_playing(playing, self.spike_over());
+        self.readouts_stale = true;
+    }
+
+    /// Pauses, then processes exactly one event, tells it in the event log
+    /// and highlights what it involved. The twin follows to the same time.
+    pub fn step(&mut self) {
+        self.set_playing(false);
+        match narration::step_told(&mut self.sim) {
+            Some(told) => self.parts.event_log.push(told),
+            None => {
+                let why =
+                    self.sim.halted().map_or("No event is left to step to.".to_string(), |h| format!("{h}."));
+                self.parts.event_log.push_none(&why);
+            }
+        }
+        if let Some(twin) = &mut self.twin {
+            twin.advance_to(self.sim.now(), u64::MAX);
+        }
+        self.stop_if_halted();
+        self.parts.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+
+    /// Advances the simulation by `ms` of simulated time at once.
+    pub fn advance(&mut self, ms: f64) {
+        self.advance_by(ms, u64::MAX);
+    }
+
+    /// Advances the simulation by `ms` of simulated time, or by
+    /// `max_events` if it gets there first, and its twin to the same time.
+    pub(super) fn advance_by(&mut self, ms: f64, max_events: u64) {
+        let target = self.sim.now() + Time::from_ms(ms);
+        self.sim.advance_to(target, max_events);
+        if let Some(twin) = &mut self.twin {
+            twin.advance_to(self.sim.now(), u64::MAX);
+        }
+        self.stop_if_halted();
+        self.parts.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+
+    /// Pauses, saying why, when the simulation has stopped for good.
+    pub(super) fn stop_if_halted(&mut self) {
+        if let Some(halt) = self.sim.halted() {
+            self.set_playing(false);
+            self.parts.notices.show(&[Notice::plain(format!("{halt}. Reset to start again."))]);
+        }
+    }
+
+    /// The simulation starts from its seed again: it has its point to get
+    /// to again, and its figures cover one setting.
+    pub(super) fn started_over(&mut self) {
+        self.arrived = false;
+        self.changed_at = None;
+    }
+
+    /// Starts the same scenario over from its seed.
+    pub fn reset(&mut self) {
+        if let Ok(sim) = simulate(&self.params.scenario, self.replay()) {
+            self.sim = sim;
+            self.restart_twin();
+            self.started_over();
+            self.parts.event_log.clear();
+            self.parts.canvases.restarted();
+        }
+        self.parts.canvases.invalidate();
+        self.readouts_stale = true;
+    }
+}

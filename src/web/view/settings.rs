@@ -1,0 +1,155 @@
+//! A view's settings: a control edited, a link pasted, a script's call;
+//! what changes in place and what starts the run over (with its twin),
+//! and how the page shows the settings once they changed.
+
+use super::*;
+
+impl View {
+    /// The person edited control `key`.
+    pub fn control_changed(&mut self, key: &str) {
+        let Some(text) = self.parts.controls.read(key) else { return };
+        if Controls::unused(key, &self.params) {
+            self.parts.controls.show(&self.params);
+            return;
+        }
+        let mut next = self.params.clone();
+        match next.set(key, &text) {
+            Ok(()) => self.apply(next),
+            Err(error) => {
+                self.parts.notices.show(&[Notice::rejected(key, &text, &error, &self.params.text(key))]);
+                self.parts.controls.show(&self.params);
+            }
+        }
+    }
+
+    /// The URL hash changed (a pasted or edited link). Returns false when
+    /// the view must be built again, because its options changed.
+    pub fn hash_changed(&mut self, hash: &str) -> bool {
+        let Parsed { mut params, options, notices } = hash::parse(hash, self.kind);
+        if options != self.options {
+            return false;
+        }
+        // A link that does not say how fast (an essay's step) keeps the
+        // speed the person chose.
+        if !hash::names(hash, SPEED_KEY) {
+            params.speed = self.params.speed;
+        }
+        self.parts.notices.show(&notices);
+        self.apply(params);
+        self.settings_changed();
+        true
+    }
+
+    /// Whether the view runs the scenario `link` (a hash) describes,
+    /// whatever the speed.
+    pub fn shows(&self, link: &str) -> bool {
+        let Parsed { params, notices, .. } = hash::parse(link, self.kind);
+        notices.is_empty() && params.scenario == self.params.scenario
+    }
+
+    /// Sets one setting from a script; on error nothing changes.
+    pub fn set(&mut self, key: &str, text: &str) -> Result<(), ScenarioError> {
+        let mut next = self.params.clone();
+        next.set(key, text)?;
+        self.change_to(next)
+    }
+
+    /// Moves to `next`, saying so on the page when it cannot.
+    pub(super) fn apply(&mut self, next: Params) {
+        if let Err(error) = self.change_to(next) {
+            self.parts.notices.show(&[Notice::plain(format!("Settings not applied: {error}."))]);
+        }
+    }
+
+    /// Moves to `next`: live settings change in place; structural ones
+    /// rebuild the simulation from the same seed. On error nothing changes.
+    pub(super) fn change_to(&mut self, next: Params) -> Result<(), ScenarioError> {
+        if next == self.params {
+            return Ok(());
+        }
+        let (old, new) = (&self.params.scenario, &next.scenario);
+        let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
+        // A view compared with a twin, or an embed that reads its run back
+        // in words, starts over on any change, so that the comparison and
+        // the sentences cover one setting from one start.
+        let starts_over =
+            !self.options.versus.is_empty() || (self.kind == Kind::Embed && !self.options.say.is_empty());
+        let structural = changed.iter().any(|f| !f.is_live()) || starts_over;
+        if !changed.is_empty() {
+            let describe = |scenario, joint: &str| {
+                let words: Vec<_> = changed
+                    .iter()
+                    .take(2)
+                    .map(|f| format!("{} {joint} {}", f.key, f.text(scenario)))
+                    .collect();
+                words.join(", ")
+            };
+            self.parts.canvases.settings_changing(
+                &self.sim,
+                &describe(old, "="),
+                &describe(new, "→"),
+                !structural,
+            );
+        }
+        let applied = if structural {
+            simulate(new, self.replay()).map(|sim| self.sim = sim)
+        } else {
+            self.sim.mark_sessions();
+            self.sim.set_live_fields(new)
+        };
+        let applied = applied.map(|()| self.params = next);
+        if structural {
+            self.restart_twin();
+            self.started_over();
+        } else if applied.is_ok() && !changed.is_empty() {
+            self.changed_at = Some(self.sim.now());
+        }
+        self.settings_changed();
+        applied
+    }
+
+    /// Starts the versus twin (if the options ask for one) from the seed,
+    /// beside a simulation that has just started too.
+    pub(super) fn restart_twin(&mut self) {
+        if self.options.versus.is_empty() {
+            return;
+        }
+        let mut scenario = self.params.scenario.clone();
+        let made =
+            self.options.versus.iter().try_for_each(|(key, value)| scenario.set(key, value)).and_then(|()| {
+                match self.replay() {
+                    Some(replay) => Simulation::replaying(&scenario, replay),
+                    None => Simulation::new(&scenario),
+                }
+            });
+        match made {
+            Ok(twin) => self.twin = Some(twin),
+            Err(error) => {
+                self.twin = None;
+                self.parts.notices.show(&[Notice::plain(format!("No versus simulation: {error}."))]);
+            }
+        }
+    }
+
+    /// Shows the settings in the controls and the URL, and redraws all.
+    pub(super) fn settings_changed(&mut self) {
+        self.parts.controls.show(&self.params);
+        if let Some(presets) = &self.parts.presets {
+            presets.show(&self.params.scenario);
+        }
+        if let Some(panel) = &self.parts.trace_panel {
+            panel.show(&self.options, &self.params.scenario, self.trace.as_deref());
+        }
+        if self.owns_hash {
+            let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
+            if let Ok(history) = dom::window().history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+        }
+        let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
+        self.parts.canvases.show_for((&self.sim, twin_drawn), self.servers());
+        self.parts.take_away.offer_shown();
+        self.resized();
+        self.readouts_stale = true;
+    }
+}
