@@ -51,7 +51,8 @@ impl Readouts {
         };
         // A figure over the last second says so, in lighter type under its
         // name, since the sentences beside it speak of the whole run; the
-        // percentiles' notes only where the row has room (the stylesheet).
+        // percentiles' notes in the explainer, and elsewhere only where the
+        // row has room (the stylesheet).
         let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, "(last second)");
         let (_, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         window(&name, "window if-room")?;
