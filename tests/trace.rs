@@ -391,6 +391,29 @@ fn a_replay_runs_every_row_and_its_speed_scales_the_load() {
 }
 
 #[test]
+fn without_named_classes_one_class_takes_every_row_and_several_read_indices() {
+    // The diurnal sample names its classes (api, static). The default
+    // scenario has one class: every row is of it, exactly as if the trace
+    // had no class column.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/traces/diurnal.csv");
+    let run = |extra: &[&str]| {
+        let args = ["run", "default", "--trace", path, "--trace-speed", "40", "--duration", "20", "--json"];
+        run_summary(&[&args[..], extra].concat())
+    };
+    let named = run(&[]);
+    assert!(named["counts"]["completed"].as_u64().unwrap() > 20_000, "{}", named["counts"]);
+    assert_eq!(named, run(&["--trace-columns", "time=time_s,key=key,service=service_ms"]));
+    // With two classes a row's class is its index unless the classes are
+    // named, so `api` is refused, saying how to name them.
+    let out =
+        lbsim(&["run", "default", "--trace", path, "--set", "class_shares=7,3", "--set", "class_costs=10,1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`api` is not one of the declared classes: 0, 1"), "{stderr}");
+    assert!(stderr.contains("name the trace's classes with --trace-classes"), "{stderr}");
+}
+
+#[test]
 fn a_replay_stops_at_a_bad_row_with_its_message() {
     let file = TempFile::new("late-fault.csv", b"time_s,service_ms\n0.1,5\n0.2,5\n0.15,5\n");
     let out = lbsim(&["run", "default", "--trace", file.path(), "--duration", "1"]);

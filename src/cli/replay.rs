@@ -4,8 +4,10 @@
 //!
 //! A row's key is its number when it is a whole number, else a hash of its
 //! text; its class is its place in `--trace-classes` (without them, a
-//! class is given by its index: 0, 1, ...); `--trace-speed K` divides
-//! every time by K (raising the load K times); `--trace-loop` plays the
+//! scenario of one class takes every row as that class, whatever it
+//! names, and one of several gives a class by its index: 0, 1, ...; see
+//! [`unnamed_classes`]); `--trace-speed K` divides every time by K
+//! (raising the load K times); `--trace-loop` plays the
 //! trace again when it ends, each pass starting one mean gap after the
 //! last row of the one before. A fault the reader meets mid-run stops the
 //! command with the reader's message (row and column) once the run ends:
@@ -15,7 +17,7 @@
 use lbsim::capacity;
 use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::echo;
-use lbsim::trace::replay::{Playback, SPEEDS};
+use lbsim::trace::replay::{unnamed_classes, Playback, SPEEDS};
 use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceSummary};
 use lbsim::Scenario;
 use std::cell::RefCell;
@@ -62,7 +64,7 @@ impl TraceReplay {
             ));
         }
         if named.is_empty() {
-            *named = (0..classes).map(|c| c.to_string()).collect();
+            *named = unnamed_classes(classes);
         }
         let outcome = Rc::new(RefCell::new(Outcome::default()));
         let first = trace.open()?;

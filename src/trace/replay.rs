@@ -75,6 +75,18 @@ pub fn offered_load(scenario: &Scenario, rate_per_s: f64, mean_service_ms: Optio
     rate_per_s * mean_ms / 1000.0 / capacity
 }
 
+/// The classes a trace's rows may name when none are named (no
+/// `--trace-classes`, an empty box in the lab), for a scenario of
+/// `classes` request classes: with one class, any, and every row is of
+/// that class whatever it names (nothing tells classes apart); with more,
+/// their indices `0`, `1`, …, as the scenario orders them.
+pub fn unnamed_classes(classes: usize) -> Vec<String> {
+    match classes {
+        0 | 1 => Vec::new(),
+        n => (0..n).map(|c| c.to_string()).collect(),
+    }
+}
+
 /// A key as the engine takes it: a whole number as itself, other text by
 /// its 64-bit FNV-1a hash.
 pub fn key_number(text: &str) -> u64 {

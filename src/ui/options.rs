@@ -9,7 +9,7 @@ use super::params::Params;
 use crate::charts::SeriesMetric;
 use crate::explain::Readback;
 use crate::scenario::fields;
-use crate::trace::replay::SPEEDS;
+use crate::trace::replay::{unnamed_classes, SPEEDS};
 use crate::ScenarioError;
 
 /// What kind of page a view is the heart of; it sets the view's defaults and
@@ -206,6 +206,17 @@ impl Options {
             trace_loop: true,
             trace_columns: String::new(),
             trace_classes: String::new(),
+        }
+    }
+
+    /// The classes a trace is read with for a scenario of `classes`
+    /// request classes: as the options name them, comma-separated, or
+    /// else as the command line reads a trace without `--trace-classes`
+    /// ([`unnamed_classes`]).
+    pub fn trace_classes_for(&self, classes: usize) -> String {
+        match self.trace_classes.trim() {
+            "" => unnamed_classes(classes).join(","),
+            named => named.to_string(),
         }
     }
 

@@ -178,9 +178,10 @@ pub fn summary_json(hash: &str) -> Result<String, JsValue> {
     let (scenario, options) = (&parsed.params.scenario, &parsed.options);
     let made = match &options.trace {
         Some(need) => {
-            let trace = traces::find(&need.hash, &options.trace_columns, &options.trace_classes).ok_or_else(
-                || JsValue::from_str(&format!("the page has not read the trace {}", need.text())),
-            )?;
+            let classes = options.trace_classes_for(scenario.class_shares.len());
+            let trace = traces::find(&need.hash, &options.trace_columns, &classes).ok_or_else(|| {
+                JsValue::from_str(&format!("the page has not read the trace {}", need.text()))
+            })?;
             Simulation::replaying(scenario, trace.replay(options.trace_speed, options.trace_loop))
         }
         None => Simulation::new(scenario),

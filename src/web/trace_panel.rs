@@ -37,7 +37,9 @@ impl TracePanel {
             "p",
             "help",
             "CSV or JSON lines, a row a request: time, and optionally key, class and service_ms. \
-             Choose a file or drop it on the lab; it is read here and never leaves this machine.",
+             Choose a file or drop it on the lab; it is read here and never leaves this machine. \
+             Under one request class every row is of it; under several (class_shares), name \
+             the trace's classes below, in their order.",
         )?;
         let field = |label: &str, part: &str, kind: &str| {
             dom::labelled_input(&group, "trace-field", label, (&ids.of(part), kind))

@@ -62,6 +62,9 @@ struct Store {
     /// columns or classes needs no new choice.
     files: Vec<(String, File)>,
     read: Option<Rc<LabTrace>>,
+    /// The file of the latest reading, if it failed: other columns or
+    /// classes may read it.
+    failed: Option<File>,
     asked: Option<Asked>,
     reply: Option<Result<Rc<LabTrace>, String>>,
 }
@@ -81,6 +84,11 @@ pub fn find(hash: &str, columns: &str, classes: &str) -> Option<Rc<LabTrace>> {
 /// Whether the page holds the file with `hash` (read with other options).
 pub fn has_file(hash: &str) -> Option<File> {
     STORE.with_borrow(|store| store.files.iter().find(|(h, _)| h == hash).map(|(_, f)| f.clone()))
+}
+
+/// The file whose reading failed last, if the latest reading did.
+pub fn failed_file() -> Option<File> {
+    STORE.with_borrow(|store| store.failed.clone())
 }
 
 /// Starts reading `file`; its reply comes to [`take_reply`].
@@ -137,9 +145,11 @@ impl Store {
         let field = |key: &str| js_sys::Reflect::get(data, &key.into()).unwrap_or(JsValue::UNDEFINED);
         let text = |key: &str| field(key).as_string().unwrap_or_default();
         if field("ok").as_bool() != Some(true) {
+            self.failed = Some(asked.file);
             self.reply = Some(Err(text("message")));
             return;
         }
+        self.failed = None;
         let rows = js_sys::Uint8Array::new(&field("rows")).to_vec();
         let Some(rows) = decode(&rows) else {
             self.reply = Some(Err("the trace worker sent rows the lab cannot read".to_string()));

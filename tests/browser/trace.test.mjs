@@ -84,6 +84,38 @@ test('the summary and a replay are the same in the browser as natively', async (
   assert.deepEqual(errors, []);
 });
 
+test('the diurnal sample replays as it is under one class, as natively; a refused file is read again with new columns', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  // Its rows name their classes (api, static); the lab's scenario has one
+  // class, so every row is of it, as the command line without
+  // --trace-classes has it.
+  await choose(page, DIURNAL);
+  const state = await traceState(page);
+  assert.equal(state.rows, 30000);
+  assert.equal((await hashEntries(page)).get('trace_classes') ?? '', '', 'no classes are named for it');
+  const nativeTrace = native(['trace', DIURNAL, '--json']);
+  const link = `session_length=1&duration_s=30&seed=3&trace=diurnal.csv:${nativeTrace.bytes}:${nativeTrace.hash}&trace_speed=40`;
+  const inBrowser = JSON.parse(await page.evaluate((link) => window.wasmBindings.summary_json(link), link));
+  const natively = native(['run', 'default', '--set', 'session_length=1', '--set', 'duration_s=30', '--seed', '3',
+    '--trace', DIURNAL, '--trace-speed', '40', '--trace-loop', '--json']);
+  assert.ok(natively.summary.counts.created > 20000, `the replay ran: ${natively.summary.counts.created} requests`);
+  assert.deepEqual(inBrowser, natively.summary);
+  // A file whose time column has another name is refused (the trace
+  // replayed plays on); once the columns say which it is, that file is
+  // read again, unchosen, and replayed.
+  const dir = mkdtempSync(join(tmpdir(), 'lbsim-trace-'));
+  const renamed = join(dir, 'renamed.csv');
+  writeFileSync(renamed, `ts,service_ms\n${Array.from({ length: 300 }, (_, i) => `${i * 10},${(i % 5) + 1}`).join('\n')}\n`);
+  await page.setInputFiles('#trace-file', renamed);
+  await noticeSays(page, ['renamed.csv']);
+  assert.equal((await traceState(page)).rows, 30000);
+  await page.fill('#trace-columns', 'time=ts:ms');
+  await page.dispatchEvent('#trace-columns', 'change');
+  await page.waitForFunction(() => JSON.parse(window.lbsim.trace()).rows === 300, null, { timeout: 20_000 });
+  assert.ok((await traceState(page)).replaying);
+  assert.deepEqual(errors, []);
+});
+
 test('compare mode runs both policies on the same requests of the trace', async () => {
   const { page, errors } = await openApp(browser, server.url, { width: 1280, height: 720 });
   await choose(page, ON_OFF);

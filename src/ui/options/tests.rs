@@ -167,6 +167,12 @@ fn a_trace_is_named_by_file_size_and_hash() {
     );
     assert_eq!(set("trace_columns", "time=ts:ms").trace_columns, "time=ts:ms");
     assert!(refusal("trace_classes", &"c,".repeat(101)).ends_with("text of at most 200 characters"));
+    // Unnamed, a trace's classes are any under one class and indices under
+    // several, as the command line reads them without --trace-classes.
+    let lab = Options::defaults(Kind::Lab);
+    assert_eq!(lab.trace_classes_for(1), "");
+    assert_eq!(lab.trace_classes_for(3), "0,1,2");
+    assert_eq!(set("trace_classes", " api,static ").trace_classes_for(1), "api,static");
 }
 
 #[test]

@@ -98,6 +98,9 @@ impl View {
             self.sim.set_live_fields(new)
         };
         let applied = applied.map(|()| self.params = next);
+        if applied.is_ok() {
+            self.read_again_for_classes();
+        }
         if structural {
             self.restart_twin();
             self.started_over();

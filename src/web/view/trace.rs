@@ -34,8 +34,7 @@ impl View {
             self.options.trace = None;
             return;
         }
-        let (columns, classes) = (&self.options.trace_columns, &self.options.trace_classes);
-        self.trace = traces::find(&need.hash, columns, classes);
+        self.trace = traces::find(&need.hash, &self.options.trace_columns, &self.classes_to_read());
         if self.trace.is_some() {
             return;
         }
@@ -69,7 +68,7 @@ impl View {
     }
 
     fn read_trace(&mut self, file: File) {
-        let (columns, classes) = (self.options.trace_columns.clone(), self.default_classes());
+        let (columns, classes) = (self.options.trace_columns.clone(), self.classes_to_read());
         let said = match traces::read(file.clone(), &columns, &classes) {
             Ok(()) => format!("Reading {}…", file.name()),
             Err(error) => {
@@ -82,16 +81,20 @@ impl View {
         }
     }
 
-    /// The classes a trace's rows name, in the order of the scenario's: as
-    /// the options give them, or else by their indices, `0`, `1`, ….
-    fn default_classes(&self) -> String {
-        match self.options.trace_classes.trim() {
-            "" => (0..self.params.scenario.class_shares.len().max(1))
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-            named => named.to_string(),
+    /// The scenario's classes changed what the rows of a trace read
+    /// without named classes are (see [`Options::trace_classes_for`]): it is
+    /// read again for them, as the command line would read it, and replayed
+    /// from the start once read.
+    pub(super) fn read_again_for_classes(&mut self) {
+        if self.trace.as_ref().is_some_and(|t| t.classes != self.classes_to_read()) {
+            self.trace = None;
+            self.look_for_trace();
         }
+    }
+
+    /// The classes the trace is read with, for the scenario's classes.
+    fn classes_to_read(&self) -> String {
+        self.options.trace_classes_for(self.params.scenario.class_shares.len())
     }
 
     /// Takes the trace worker's reply, once in: a reading replaces the
@@ -161,11 +164,17 @@ impl View {
         let reread = (&options.trace_columns, &options.trace_classes)
             != (&self.options.trace_columns, &self.options.trace_classes);
         self.options = options;
-        if reread && self.trace.is_some() {
+        // New columns or classes are for the file the latest reading
+        // refused, if it did; else the trace replayed is read with them.
+        let refused = traces::failed_file().filter(|_| reread);
+        if reread && refused.is_none() && self.trace.is_some() {
             self.trace = None;
             self.look_for_trace();
         }
         self.replay_from_start();
+        if let Some(file) = refused {
+            self.read_trace(file);
+        }
     }
 
     /// Stops replaying: the scenario makes its own requests again.
