@@ -10,7 +10,7 @@ use super::options::{Options, TraceNeed};
 use super::surface::Surface;
 use super::traces::LabTrace;
 use lbsim::charts::Palette;
-use lbsim::trace::replay::offered_load;
+use lbsim::trace::replay::{offered_load, SPEEDS};
 use lbsim::Scenario;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -82,8 +82,16 @@ impl TracePanel {
                 let looped = if options.trace_loop { "looped" } else { "once" };
                 let load = match trace.rate_per_s {
                     Some(rate) => {
-                        let load = offered_load(scenario, rate, trace.mean_service_ms) * options.trace_speed;
-                        format!(": it offers these servers load {load:.3}")
+                        let at_speed_1 = offered_load(scenario, rate, trace.mean_service_ms);
+                        let load = at_speed_1 * options.trace_speed;
+                        // A light load leaves the servers idle: say which
+                        // speed would load them.
+                        let busier = (load < LIGHT_LOAD && at_speed_1 > 0.0)
+                            .then(|| SPEEDS.1.min(BUSY_LOAD / at_speed_1))
+                            .map_or(String::new(), |speed| {
+                                format!(" (speed {} would offer {BUSY_LOAD})", three_figures(speed))
+                            });
+                        format!(": it offers these servers load {load:.3}{busier}")
                     }
                     None => String::new(),
                 };
@@ -199,6 +207,17 @@ impl RateStrip {
     pub fn invalidate(&mut self) {
         self.drawn = None;
     }
+}
+
+/// Below this load the trace box says which speed would give
+/// [`BUSY_LOAD`], the load of the essay's continuous scenarios.
+const LIGHT_LOAD: f64 = 0.5;
+const BUSY_LOAD: f64 = 0.9;
+
+/// `x` to three significant figures, as the speed box takes it.
+fn three_figures(x: f64) -> String {
+    let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
 }
 
 /// Where in the trace's time (from its first arrival) a replay is after

@@ -47,6 +47,16 @@ test('a trace chosen in the lab replays, with its report and its rate under the 
     .map((s) => document.querySelector(s).getBoundingClientRect()).map((r) => [r.left, r.top, r.bottom]));
   assert.ok(Math.abs(chart[0] - strip[0]) < 30 && strip[1] > chart[2], `strip ${strip} under chart ${chart}`);
   await screenshot(page, 'trace-lab-1440');
+  // The servers are nearly idle at speed 1: the box says which speed
+  // would load them, and that speed does.
+  const [, suggested] = state.status.match(/\(speed ([0-9.]+) would offer 0\.9\)/) ?? [];
+  assert.ok(suggested, state.status);
+  await page.fill('#trace-speed', suggested);
+  await page.dispatchEvent('#trace-speed', 'change');
+  await page.waitForFunction((s) => location.hash.includes(`trace_speed=${s}`), suggested);
+  const busy = (await traceState(page)).status;
+  const [, load] = busy.match(/offers these servers load ([0-9]+\.[0-9]+)/);
+  assert.ok(Math.abs(Number(load) - 0.9) < 0.01 && !busy.includes('would offer'), busy);
   // The rows' classes, speed and looping in the box change the replay.
   await page.fill('#trace-speed', '4');
   await page.dispatchEvent('#trace-speed', 'change');
