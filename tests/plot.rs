@@ -118,6 +118,18 @@ fn percentiles_draw_p50_p90_and_p99_over_the_whole_run() {
 }
 
 #[test]
+fn a_replayed_trace_gets_no_theory_level() {
+    // Theory describes the scenario's own arrivals, not a trace's: the
+    // summary leaves it out of a replay, and so does the chart.
+    let trace = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/traces/on-off.csv");
+    let args = [&RUN[..], &["--chart", "percentiles", "--trace", trace, "--trace-speed", "50"]].concat();
+    let svg_text = plot("percentiles-trace", &args);
+    let svg = Document::parse(&svg_text).unwrap();
+    assert_eq!(texts_in(&svg, INK), ["queue time (ms)", "simulated time (s)"]);
+    assert!(!svg_text.contains("theory"));
+}
+
+#[test]
 fn percentiles_mark_failures_recoveries_and_servers_joining_and_leaving() {
     let args = [
         &RUN[..],

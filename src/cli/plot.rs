@@ -143,8 +143,8 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
         let drawn = match plot.figure {
             Figure::Percentiles(metric) => {
                 let scenario = runner::load(run, &[])?;
-                let theory_ms = lbsim::theory::of(&scenario).map(|t| t.mean_wait_ms);
                 let (sim, series) = runner::simulate_keeping_series(&scenario, run.trace.as_ref())?;
+                let theory_ms = sim.theory().map(|t| t.mean_wait_ms);
                 let events = charts::server_events(sim.scenario(), sim.now().as_secs());
                 charts::percentiles_figure(&area, &series, (metric, theory_ms), Span::Whole, &events, &style)
                     .map(drop)

@@ -177,6 +177,17 @@ impl Summary {
 }
 
 impl Simulation {
+    /// What queueing theory gives for the scenario's own arrivals; none
+    /// while a trace's arrivals are replayed instead, which no model here
+    /// describes.
+    pub fn theory(&self) -> Option<Theory> {
+        if self.arrivals.replays() {
+            None
+        } else {
+            theory::of(&self.scenario)
+        }
+    }
+
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;
         let answered =
@@ -255,7 +266,7 @@ impl Simulation {
             starvation: self.starvation(),
             hedging: self.hedging(latency.count()),
             confidence: self.confidence(&queue, &latency),
-            theory: if self.arrivals.replays() { None } else { theory::of(&self.scenario) },
+            theory: self.theory(),
             membership: self.membership_changes(),
             key_spread: self.key_spread(),
             warnings: self.warnings(latency.count(), measured_s),

@@ -30,7 +30,11 @@ async function choose(page, file) {
 
 test('a trace chosen in the lab replays, with its report and its rate under the percentile chart', async () => {
   const { page, errors } = await openApp(browser, server.url, { width: 1440, height: 900 });
+  // Queueing theory's level is for the scenario's own arrivals, not a trace's.
+  const theory = page.getByText(/^theory: mean wait/);
+  assert.ok(await theory.isVisible(), 'the scenario has its theory level');
   await choose(page, ON_OFF);
+  await theory.waitFor({ state: 'hidden', timeout: 10_000 });
   const state = await traceState(page);
   assert.equal(state.need, ON_OFF_NEED);
   assert.equal(state.rows, 20000);
@@ -63,6 +67,7 @@ test('a trace chosen in the lab replays, with its report and its rate under the 
   await page.waitForFunction(() => location.hash.includes('trace_speed=4'));
   // Stopping drops the trace from the link and from the run.
   await page.click('#trace-stop');
+  await theory.waitFor();
   const stopped = await traceState(page);
   assert.equal(stopped.need, null);
   assert.equal(stopped.replaying, false);

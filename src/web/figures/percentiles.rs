@@ -114,7 +114,7 @@ impl Figure for Percentiles {
 
     fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn {
         let sim = frame.sim;
-        let theory = lbsim::theory::of(sim.scenario()).map(|t| t.mean_wait_ms);
+        let theory = sim.theory().map(|t| t.mean_wait_ms);
         self.name_theory(charts::theory_level(self.metric, theory));
         let mut markers = self.changes.markers().to_vec();
         markers.extend(charts::server_events(sim.scenario(), sim.now().as_secs()));
