@@ -87,7 +87,7 @@ impl TracePanel {
                         // A light load leaves the servers idle: say which
                         // speed would load them.
                         let busier = (load < LIGHT_LOAD && at_speed_1 > 0.0)
-                            .then(|| SPEEDS.1.min(BUSY_LOAD / at_speed_1))
+                            .then(|| (BUSY_LOAD / at_speed_1).clamp(SPEEDS.0, SPEEDS.1))
                             .map_or(String::new(), |speed| {
                                 format!(" (speed {} would offer {BUSY_LOAD})", three_figures(speed))
                             });
@@ -209,9 +209,9 @@ impl RateStrip {
     }
 }
 
-/// Below this load the trace box says which speed would give
-/// [`BUSY_LOAD`], the load of the essay's continuous scenarios.
+/// Below this load the trace box says which speed would give [`BUSY_LOAD`].
 const LIGHT_LOAD: f64 = 0.5;
+/// The load a speed is suggested for: the lab's default scenario's.
 const BUSY_LOAD: f64 = 0.9;
 
 /// `x` to three significant figures, as the speed box takes it.
