@@ -123,7 +123,6 @@ impl View {
         }
         self.options.trace =
             Some(TraceNeed { name: trace.name.clone(), bytes: trace.bytes, hash: trace.hash.clone() });
-        self.options.trace_classes = trace.classes.clone();
         self.trace = Some(trace);
         // A trace's requests are sessions of one request each.
         if self.params.scenario.session_length != 1 || self.params.scenario.session_length_shape.is_some() {
