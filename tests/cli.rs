@@ -123,6 +123,24 @@ fn shards_concatenated_in_order_are_the_whole_sweep() {
     assert_eq!(text(&whole).lines().count(), 5, "{}", text(&whole));
     assert!(text(&whole).starts_with("load seed"));
     assert_eq!([table(&["--shard", "1/2"]), table(&["--shard", "2/2"])].concat(), whole);
+    // One list: the shards give the sweep's grid, which is what --shard 1/1 prints.
+    let one_list = |shard: &str| {
+        lbsim(&[
+            "sweep",
+            "default",
+            "--set",
+            "load=0.5,0.6,0.8",
+            "--duration",
+            "0.5",
+            "--json",
+            "--shard",
+            shard,
+        ])
+        .stdout
+    };
+    let joined = [one_list("1/3"), one_list("2/3"), one_list("3/3")].concat();
+    assert_eq!(text(&joined).lines().count(), 3, "{}", text(&joined));
+    assert_eq!(joined, one_list("1/1"));
 }
 
 #[test]
@@ -238,7 +256,7 @@ fn errors_are_messages_not_panics() {
         ),
         (&["bins", "--seed", "-1"], "--seed takes a whole number from 0 to 9007199254740991"),
         (&["bins", "--bins"], "--bins needs a value"),
-        (&["bins", "--set", "load=1"], "unknown option `--set` for bins"),
+        (&["bins", "--set", "load=1"], "--set belongs to run, sweep, compare, capacity, plot, keys and trace, not bins"),
         (
             &["capacity", "continuous-random", "--slo", "p99=50ms", "--set", "demand=spike"],
             "capacity searches over load, which demand=spike ignores",
@@ -526,7 +544,10 @@ fn lbsim_into_full_device(args: &[&str], stream: &str) -> Output {
 #[test]
 fn a_failed_write_is_one_error_line_not_a_panic() {
     let cases: &[&[&str]] = &[
-        &[],
+        &["--help"],
+        &["run", "--help"],
+        &["--version"],
+        &["completions", "bash"],
         &["fields"],
         &["policies"],
         &["presets"],
@@ -733,4 +754,91 @@ fn a_long_argument_is_echoed_cut_short() {
         let stderr = text(&lbsim(&args).stderr);
         assert!(stderr.len() < 1000 && stderr.contains("(100001 characters)"), "{}", &stderr[..200]);
     }
+}
+
+/// The commands `lbsim --help` lists, but for `help` itself.
+fn commands() -> Vec<String> {
+    let listed = text(&lbsim(&["--help"]).stdout);
+    let block = listed.split("Commands:\n").nth(1).expect("a list of commands");
+    let names = block.lines().take_while(|line| line.starts_with("  "));
+    names
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_command_has_its_own_help_and_lbsim_a_version() {
+    let commands = commands();
+    assert_eq!(commands.len(), 13, "{commands:?}");
+    for command in &commands {
+        for args in [vec![command.as_str(), "--help"], vec![command, "-h"], vec!["help", command]] {
+            let out = lbsim(&args);
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+            assert!(stdout.contains(&format!("Usage: lbsim {command}")), "{args:?}: {stdout}");
+        }
+    }
+    let version = lbsim(&["--version"]);
+    assert_eq!(text(&version.stdout), format!("lbsim {}\n", env!("CARGO_PKG_VERSION")));
+    // Nothing asked for is a mistake, said in one line, not a help page
+    // with a success status.
+    let bare = lbsim(&[]);
+    assert_eq!(bare.status.code(), Some(2));
+    assert!(
+        text(&bare.stderr).starts_with("lbsim: a command is needed: run, sweep, compare"),
+        "{}",
+        text(&bare.stderr)
+    );
+}
+
+#[test]
+fn docs_show_each_commands_help() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
+    let mut shown = Vec::new();
+    for block in docs.split("```text\n$ lbsim ").skip(1) {
+        let (call, rest) = block.split_once('\n').unwrap();
+        let quoted = rest.split("\n```").next().unwrap();
+        let args: Vec<&str> = call.split_whitespace().collect();
+        let printed = text(&lbsim(&args).stdout);
+        assert_eq!(
+            quoted,
+            printed.trim_end(),
+            "docs/cli.md quotes `lbsim {call}` as it no longer prints: paste its output there"
+        );
+        shown.push(args[0].to_string());
+    }
+    for command in ["run", "sweep", "compare", "capacity", "plot", "keys", "bins", "trace"] {
+        assert!(shown.iter().any(|s| s == command), "docs/cli.md quotes no help of {command}");
+    }
+}
+
+#[test]
+fn completions_for_three_shells_and_man_pages_know_every_option() {
+    for (shell, marker) in [("bash", "_lbsim()"), ("zsh", "#compdef lbsim"), ("fish", "complete -c lbsim")] {
+        let out = lbsim(&["completions", shell]);
+        let script = text(&out.stdout);
+        assert!(out.status.success() && script.contains(marker), "{shell}: {}", text(&out.stderr));
+        for option in ["--trace-speed", "--until-precision", "--independent-seeds", "--choices"] {
+            let name = if shell == "fish" { option.trim_start_matches('-') } else { option };
+            assert!(script.contains(name), "{shell} lacks {option}");
+        }
+    }
+    let refused = lbsim(&["completions", "tcsh"]);
+    assert!(
+        text(&refused.stderr).contains("SHELL takes bash, elvish, fish, powershell or zsh, not `tcsh`"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("lbsim-man-{}", std::process::id()));
+    let out = lbsim(&["man", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(page("lbsim.1").starts_with(".ie \\n(.g .ds Aq") && page("lbsim.1").contains(".TH lbsim 1"));
+    for command in commands() {
+        assert!(page(&format!("lbsim-{command}.1")).contains(&format!("lbsim\\-{command}")), "{command}");
+    }
+    assert!(page("lbsim-run.1").contains("\\-\\-trace\\-speed"));
+    std::fs::remove_dir_all(dir).unwrap();
 }

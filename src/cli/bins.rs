@@ -2,6 +2,7 @@
 //! spread over the cores, each trial on its own seed, so the figures do not
 //! depend on the number of threads.
 
+use super::command::BinsCommand;
 use super::output;
 use super::parallel::{cores, map_on_cores};
 use super::progress::Progress;
@@ -31,69 +32,59 @@ pub struct BinsArgs {
 /// `--method`'s words, in the order of its message.
 const METHOD_NAMES: &str = "random, best-of-d, round-robin or hash";
 
-pub fn parse(args: &[String]) -> Result<BinsArgs, String> {
-    let (mut balls, mut bins, mut trials, mut seed) = (1_000_000, 100, 200, 1);
-    let mut choices: Option<Vec<usize>> = None;
-    let mut methods = vec!["best-of-d".to_string()];
-    let mut json = false;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value_of = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--balls" => balls = whole("--balls", &value_of("--balls")?, 1, MAX_BALLS, "")?,
-            "--bins" => bins = whole("--bins", &value_of("--bins")?, 1, MAX_BINS as u64, "")? as usize,
-            "--trials" => {
-                let note = " (a standard error needs two)";
-                trials = whole("--trials", &value_of("--trials")?, 2, MAX_TRIALS, note)?;
-            }
-            "--seed" => seed = whole("--seed", &value_of("--seed")?, 0, MAX_SEED, "")?,
-            "--choices" => choices = Some(parse_choices(&value_of("--choices")?)?),
-            "--method" => methods = value_of("--method")?.split(',').map(|m| m.trim().to_string()).collect(),
-            "--json" => json = true,
-            flag if flag.starts_with("--") => {
-                return Err(format!(
-                    "unknown option {shown} for bins; expected --balls, --bins, --choices, --method, --trials, --seed or --json", shown = echo(flag)
-                ))
-            }
-            extra => return Err(format!("unexpected argument {shown}: bins takes only options", shown = echo(extra))),
-        }
-    }
-    if balls * trials > MAX_THROWS {
-        return Err(format!(
-            "--balls × --trials is at most {MAX_THROWS} balls a method (minutes on a core), not {}",
-            balls * trials
-        ));
-    }
-    if choices.is_some() && !methods.iter().any(|m| m == "best-of-d") {
-        return Err(
-            "--choices belongs to --method best-of-d, which is not among the methods asked for".into()
-        );
-    }
-    let choices = choices.unwrap_or_else(|| vec![1, 2]);
-    if let Some(&d) = choices.iter().find(|&&d| d > bins) {
-        return Err(format!("--choices: best of {d} draws {d} distinct bins, but --bins is {bins}"));
-    }
-    let mut rows = Vec::new();
-    for name in &methods {
-        let more = match name.as_str() {
-            "random" => vec![Method::Random],
-            "best-of-d" => choices.iter().map(|&d| Method::best_of(d)).collect(),
-            "round-robin" => vec![Method::RoundRobin],
-            "hash" => vec![Method::Hash],
-            other => {
-                return Err(format!(
-                    "--method takes {METHOD_NAMES}, separated by commas, not {shown}",
-                    shown = echo(other)
-                ))
-            }
+impl BinsArgs {
+    /// The experiment `lbsim bins` asks for, its options checked together.
+    pub fn of(options: BinsCommand) -> Result<BinsArgs, String> {
+        let number = |flag, text: Option<String>, min, max, note, default| match text {
+            Some(text) => whole(flag, &text, min, max, note),
+            None => Ok(default),
         };
-        for method in more {
-            if !rows.contains(&method) {
-                rows.push(method);
+        let balls = number("--balls", options.balls, 1, MAX_BALLS, "", 1_000_000)?;
+        let bins = number("--bins", options.bins, 1, MAX_BINS as u64, "", 100)? as usize;
+        let trials = number("--trials", options.trials, 2, MAX_TRIALS, " (a standard error needs two)", 200)?;
+        let seed = number("--seed", options.seed, 0, MAX_SEED, "", 1)?;
+        let choices = options.choices.as_deref().map(parse_choices).transpose()?;
+        let methods: Vec<String> = match &options.method {
+            Some(list) => list.split(',').map(|m| m.trim().to_string()).collect(),
+            None => vec!["best-of-d".to_string()],
+        };
+        if balls * trials > MAX_THROWS {
+            return Err(format!(
+                "--balls × --trials is at most {MAX_THROWS} balls a method (minutes on a core), not {}",
+                balls * trials
+            ));
+        }
+        if choices.is_some() && !methods.iter().any(|m| m == "best-of-d") {
+            return Err(
+                "--choices belongs to --method best-of-d, which is not among the methods asked for".into()
+            );
+        }
+        let choices = choices.unwrap_or_else(|| vec![1, 2]);
+        if let Some(&d) = choices.iter().find(|&&d| d > bins) {
+            return Err(format!("--choices: best of {d} draws {d} distinct bins, but --bins is {bins}"));
+        }
+        let mut rows = Vec::new();
+        for name in methods {
+            let more = match name.as_str() {
+                "random" => vec![Method::Random],
+                "best-of-d" => choices.iter().map(|&d| Method::best_of(d)).collect(),
+                "round-robin" => vec![Method::RoundRobin],
+                "hash" => vec![Method::Hash],
+                other => {
+                    return Err(format!(
+                        "--method takes {METHOD_NAMES}, separated by commas, not {shown}",
+                        shown = echo(other)
+                    ))
+                }
+            };
+            for method in more {
+                if !rows.contains(&method) {
+                    rows.push(method);
+                }
             }
         }
+        Ok(BinsArgs { balls, bins, methods: rows, trials, seed, json: options.json })
     }
-    Ok(BinsArgs { balls, bins, methods: rows, trials, seed, json })
 }
 
 /// A whole number from `min` to `max` (digits, `_` allowed between them).
@@ -243,7 +234,11 @@ mod tests {
     use super::*;
 
     fn parsed(text: &str) -> Result<BinsArgs, String> {
-        parse(&text.split_whitespace().map(String::from).collect::<Vec<_>>())
+        let words = format!("bins {text}").split_whitespace().map(String::from).collect::<Vec<_>>();
+        match super::super::args::parse(&words)? {
+            super::super::args::Command::Bins(bins) => Ok(bins),
+            other => panic!("{text}: {other:?}"),
+        }
     }
 
     #[test]

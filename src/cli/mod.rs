@@ -6,13 +6,16 @@
 pub mod args;
 mod bins;
 mod capacity;
+mod command;
 mod grid;
 mod keys;
+mod manual;
 mod output;
 mod parallel;
 mod plot;
 mod precision;
 mod progress;
+mod refusal;
 mod replay;
 pub mod report;
 mod runner;

@@ -14,54 +14,42 @@ use plotters::prelude::*;
 use std::path::PathBuf;
 
 /// The chart `--chart` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ChartKind {
+    /// p50, p90 and p99 over the run
     Percentiles,
+    /// Session time, p0 to p100
     Clients,
+    /// Each server at the end
     Load,
+    /// A and B, as compare runs them
     Compare,
 }
 
-impl ChartKind {
-    pub fn parse(text: &str) -> Result<ChartKind, String> {
-        match text {
-            "percentiles" => Ok(ChartKind::Percentiles),
-            "clients" => Ok(ChartKind::Clients),
-            "load" => Ok(ChartKind::Load),
-            "compare" => Ok(ChartKind::Compare),
-            _ => Err(format!(
-                "--chart takes percentiles, clients, load or compare, not {shown}",
-                shown = echo(text)
-            )),
-        }
-    }
-}
-
 /// The time `--metric` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Metric {
+    /// Time waiting in a queue
     Queue,
+    /// Time from a request's creation to its answer
     Latency,
+    /// Time from a session's first request to its last answer
     Session,
 }
 
-impl Metric {
-    pub fn parse(text: &str) -> Result<Metric, String> {
-        match text {
-            "queue" => Ok(Metric::Queue),
-            "latency" => Ok(Metric::Latency),
-            "session" => Ok(Metric::Session),
-            _ => Err(format!("--metric takes queue, latency or session, not {shown}", shown = echo(text))),
-        }
-    }
+/// The colours `--theme` names: the stylesheet's light or dark ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Theme {
+    Light,
+    Dark,
 }
 
-/// The palette `--theme` names: the stylesheet's light or dark colours.
-pub fn theme(text: &str) -> Result<Palette, String> {
-    match text {
-        "light" => Ok(Palette::LIGHT),
-        "dark" => Ok(Palette::DARK),
-        _ => Err(format!("--theme takes light or dark, not {shown}", shown = echo(text))),
+impl Theme {
+    pub fn palette(self) -> Palette {
+        match self {
+            Theme::Light => Palette::LIGHT,
+            Theme::Dark => Palette::DARK,
+        }
     }
 }
 
@@ -119,9 +107,6 @@ impl Plot {
         }
         if !compared && (!run.vs.is_empty() || run.independent_seeds) {
             return Err("--vs and --independent-seeds belong to --chart compare".into());
-        }
-        if run.json {
-            return Err("--json belongs to run, sweep, compare and capacity: plot writes SVG".into());
         }
         let out = options.out.clone().ok_or("plot needs --out FILE.svg")?;
         if out.extension().is_none_or(|e| e != "svg") {

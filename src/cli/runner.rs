@@ -5,6 +5,7 @@ use super::bins;
 use super::capacity;
 use super::grid;
 use super::keys;
+use super::manual;
 use super::output;
 use super::parallel;
 use super::plot;
@@ -38,7 +39,9 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         output::note(format_args!("lbsim: {note}\n"))?;
     }
     match command {
-        Command::Help => output::line(args::USAGE)?,
+        Command::Show(text) => output::line(text.trim_end())?,
+        Command::Completions(shell) => output::out(manual::completions(shell))?,
+        Command::Man(dir) => manual::man_pages(&dir)?,
         Command::Fields { markdown: false } => output::out(report::fields())?,
         Command::Fields { markdown: true } => output::out(report::fields_markdown())?,
         Command::Policies => output::out(report::policies())?,

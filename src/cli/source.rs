@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// refused at once rather than read into memory.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ScenarioSource {
     File(PathBuf),
     Preset(&'static Preset),

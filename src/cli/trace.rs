@@ -1,10 +1,11 @@
 //! `lbsim trace`: what a request trace is, before anything is simulated;
 //! and `lbsim trace --generate`, the sample traces lbsim makes itself.
 
+use super::command::TraceCommand;
 use super::output;
 use super::source::ScenarioSource;
 use lbsim::scenario::echo;
-use lbsim::trace::{generate, Columns, Report, Shape, TraceOptions};
+use lbsim::trace::{generate, Report, Shape, TraceOptions};
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
@@ -12,7 +13,14 @@ use std::path::PathBuf;
 #[derive(Debug, PartialEq)]
 pub enum TraceArgs {
     /// Summarise FILE, and its offered load on SCENARIO when given.
-    Summarise { file: PathBuf, options: TraceOptions, scenario: Option<ScenarioSource>, json: bool },
+    Summarise {
+        file: PathBuf,
+        options: TraceOptions,
+        scenario: Option<ScenarioSource>,
+        /// Fields set on the scenario.
+        sets: Vec<(String, String)>,
+        json: bool,
+    },
     /// Write a sample trace.
     Generate { shape: Shape, rows: u64, seed: u64, out: PathBuf },
 }
@@ -21,67 +29,35 @@ pub enum TraceArgs {
 /// that a typo does not fill the disk.
 const MOST_GENERATED_ROWS: u64 = 100_000_000;
 
-pub fn parse(args: &[String]) -> Result<TraceArgs, String> {
-    let mut file = None;
-    let mut scenario = None;
-    let mut options = TraceOptions::default();
-    let mut json = false;
-    let (mut shape, mut rows, mut seed, mut out) = (None, None, None, None);
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value_of = |flag: &str| rest.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--json" => json = true,
-            flag if READING_OPTIONS.contains(&flag) => read_option(flag, &mut options, || value_of(flag))?,
-            "--generate" => {
-                let text = value_of(arg)?;
-                shape = Some(Shape::parse(&text).ok_or_else(|| {
-                    format!("--generate takes poisson, on-off or diurnal, not {}", echo(&text))
-                })?)
+impl TraceArgs {
+    /// What `lbsim trace` asks for: a summary, or with `--generate` a
+    /// sample, whose options are not mixed.
+    pub fn of(options: TraceCommand) -> Result<TraceArgs, String> {
+        let TraceCommand { file, scenario, sets, reading, json, generate, rows, seed, out } = options;
+        let reading = reading.options();
+        if let Some(shape) = generate {
+            if file.is_some()
+                || scenario.is_some()
+                || !sets.is_empty()
+                || json
+                || reading != TraceOptions::default()
+            {
+                return Err("trace --generate takes only --rows, --seed and --out".into());
             }
-            "--rows" => rows = Some(whole(arg, &value_of(arg)?, 1..=MOST_GENERATED_ROWS)?),
-            "--seed" => seed = Some(whole(arg, &value_of(arg)?, 0..=u64::MAX)?),
-            "--out" => out = Some(PathBuf::from(value_of(arg)?)),
-            flag if flag.starts_with("--") => return Err(format!("unknown option {}", echo(flag))),
-            path if file.is_none() && shape.is_none() => file = Some(PathBuf::from(path)),
-            source if scenario.is_none() && file.is_some() => scenario = Some(ScenarioSource::parse(source)?),
-            extra => return Err(format!("unexpected argument {}", echo(extra))),
+            let out = out.ok_or("trace --generate needs --out FILE")?;
+            let rows = rows.map_or(Ok(10_000), |text| whole("--rows", &text, 1..=MOST_GENERATED_ROWS))?;
+            let seed = seed.map_or(Ok(1), |text| whole("--seed", &text, 0..=u64::MAX))?;
+            return Ok(TraceArgs::Generate { shape, rows, seed, out });
         }
-    }
-    if let Some(shape) = shape {
-        if file.is_some() || json || options != TraceOptions::default() {
-            return Err("trace --generate takes only --rows, --seed and --out".into());
+        if rows.is_some() || seed.is_some() || out.is_some() {
+            return Err("--rows, --seed and --out belong to trace --generate".into());
         }
-        let out = out.ok_or("trace --generate needs --out FILE")?;
-        return Ok(TraceArgs::Generate { shape, rows: rows.unwrap_or(10_000), seed: seed.unwrap_or(1), out });
-    }
-    if rows.is_some() || seed.is_some() || out.is_some() {
-        return Err("--rows, --seed and --out belong to trace --generate".into());
-    }
-    let file = file.ok_or("trace needs a FILE: a CSV or JSON-lines trace (see docs/traces.md)")?;
-    Ok(TraceArgs::Summarise { file, options, scenario, json })
-}
-
-/// The options that say how to read a trace, taken by `lbsim trace` and by
-/// every command that replays one.
-pub const READING_OPTIONS: [&str; 3] = ["--trace-columns", "--trace-classes", "--trace-skip-bad"];
-
-/// Reads one of [`READING_OPTIONS`], `flag`, into `options`; `value` gives
-/// the text after it, for the two that take one.
-pub fn read_option(
-    flag: &str,
-    options: &mut TraceOptions,
-    value: impl FnOnce() -> Result<String, String>,
-) -> Result<(), String> {
-    match flag {
-        "--trace-skip-bad" => options.skip_bad = true,
-        "--trace-columns" => {
-            options.columns =
-                Columns::parse(&value()?).map_err(|e| format!("--trace-columns: {}", e.message))?
+        let file = file.ok_or("trace needs a FILE: a CSV or JSON-lines trace (see docs/traces.md)")?;
+        if scenario.is_none() && !sets.is_empty() {
+            return Err("--set sets a field of the SCENARIO after FILE, which is missing: lbsim trace FILE default --set servers=4".into());
         }
-        _ => options.classes = value()?.split(',').map(|c| c.trim().to_string()).collect(),
+        Ok(TraceArgs::Summarise { file, options: reading, scenario, sets, json })
     }
-    Ok(())
 }
 
 fn whole(flag: &str, text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
@@ -100,8 +76,8 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             output::note(format_args!("wrote {}\n", out.display()))
         }
-        TraceArgs::Summarise { file, options, scenario, json } => {
-            let scenario = scenario.as_ref().map(ScenarioSource::scenario).transpose()?;
+        TraceArgs::Summarise { file, options, scenario, sets, json } => {
+            let scenario = scenario.as_ref().map(|source| with_sets(source, sets)).transpose()?;
             let shown = file.display();
             let opened = File::open(file).map_err(|e| format!("cannot open {shown}: {e}"))?;
             let size = opened.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.len();
@@ -120,23 +96,41 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     }
 }
 
+/// `source`'s scenario with `sets` applied.
+fn with_sets(source: &ScenarioSource, sets: &[(String, String)]) -> Result<lbsim::Scenario, String> {
+    let mut scenario = source.scenario()?;
+    scenario.set_many(sets.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| e.to_string())?;
+    Ok(scenario)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::args::tests::args;
+    use super::super::args::{parse, Command};
     use super::*;
+    use lbsim::trace::Columns;
+
+    /// `lbsim trace` with the words of `line`.
+    fn trace(line: &str) -> Result<TraceArgs, String> {
+        match parse(&args(&format!("trace {line}")))? {
+            Command::Trace(trace) => Ok(trace),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
 
     #[test]
     fn parses_a_summary_and_a_generation() {
-        let Ok(TraceArgs::Summarise { file, options, scenario, json }) =
-            parse(&args("t.csv --trace-columns time=ts:ms --trace-skip-bad --json default"))
+        let Ok(TraceArgs::Summarise { file, options, scenario, sets, json }) =
+            trace("t.csv --trace-columns time=ts:ms --trace-skip-bad --json default --set servers=4")
         else {
             panic!("not a summary")
         };
         assert_eq!((file, json, options.skip_bad), ("t.csv".into(), true, true));
         assert_eq!(options.columns, Columns::parse("time=ts:ms").unwrap());
         assert_eq!(scenario, Some(ScenarioSource::parse("default").unwrap()));
+        assert_eq!(sets, vec![("servers".to_string(), "4".to_string())]);
         assert_eq!(
-            parse(&args("--generate on-off --rows 5 --seed 2 --out o.csv")),
+            trace("--generate on-off --rows 5 --seed 2 --out o.csv"),
             Ok(TraceArgs::Generate { shape: Shape::OnOff, rows: 5, seed: 2, out: "o.csv".into() })
         );
         for (line, error) in [
@@ -146,9 +140,10 @@ mod tests {
             ("--generate diurnal", "needs --out"),
             ("--generate diurnal --rows 0 --out o.csv", "--rows takes a whole number from 1"),
             ("t.csv --rows 3", "belong to trace --generate"),
-            ("t.csv default extra", "unexpected argument `extra`"),
+            ("t.csv default extra", "unexpected argument `extra`: trace takes FILE, SCENARIO and options"),
+            ("t.csv --set servers=4", "--set sets a field of the SCENARIO after FILE, which is missing"),
         ] {
-            let given = parse(&args(line)).expect_err(line);
+            let given = trace(line).expect_err(line);
             assert!(given.contains(error), "{line}: {given}");
         }
     }
