@@ -1,7 +1,7 @@
 //! Effective capacity: the highest offered load at which a pool still meets
 //! a latency objective, under one policy. Bisection on `load`; each probe
 //! runs the scenario and judges the objective by the p99's 95% interval,
-//! running four times longer when the interval straddles the target. A run
+//! running four times longer ([`LONGER`]) when the interval straddles the target. A run
 //! in which any request failed (its retry budget spent) does not meet the
 //! objective, whatever the p99 of those served.
 //!
@@ -47,6 +47,9 @@ pub const LOWEST: f64 = 0.05;
 pub const HIGHEST: f64 = 1.0;
 /// The search stops when the capacity is known to this much load.
 const RESOLUTION: f64 = 0.01;
+/// How many times longer a probe runs again when its interval straddles
+/// the target.
+pub const LONGER: f64 = 4.0;
 /// Probes a search makes at most: the two ends, then bisection to the
 /// resolution (a probe may run twice as long, which counts as one).
 pub const MOST_PROBES: usize = 2 + 7;
@@ -182,8 +185,8 @@ impl Search {
         let mut scenario = self.base.clone();
         scenario.load = load;
         if longer {
-            scenario.warmup_s *= 4.0;
-            scenario.duration_s *= 4.0;
+            scenario.warmup_s *= LONGER;
+            scenario.duration_s *= LONGER;
         }
         let built = match &mut self.arrivals {
             None => Simulation::new(&scenario).map_err(|e| e.to_string()),

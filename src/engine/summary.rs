@@ -144,6 +144,8 @@ pub struct Hedging {
 /// One request class's share, mean service time and what its requests saw.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassSummary {
+    /// Its share of requests: the scenario's, or a replayed trace's as
+    /// measured (of the requests completed after the warm-up).
     pub share: f64,
     pub mean_service_ms: f64,
     pub priority: u32,
@@ -275,11 +277,11 @@ impl Simulation {
 
     fn class_summaries(&self) -> Vec<ClassSummary> {
         let m = &self.metrics;
-        let total: f64 = self.scenario.class_shares.iter().sum();
+        let shares = self.class_shares();
         let means = self.scenario.class_means_ms();
         (0..m.class_latency.len())
             .map(|c| ClassSummary {
-                share: self.scenario.class_shares[c] / total,
+                share: shares[c],
                 mean_service_ms: means[c],
                 priority: self.scenario.class_priorities[c % self.scenario.class_priorities.len()],
                 timeouts_per_request: m.class_retries[c] as f64 / m.class_latency[c].count().max(1) as f64,
@@ -287,6 +289,18 @@ impl Simulation {
                 latency_ms: Distribution::of(&m.class_latency[c]),
             })
             .collect()
+    }
+
+    /// Each class's share of requests: the scenario's, or, when a trace is
+    /// replayed, which brings its own mix, the share of the requests
+    /// completed after the warm-up.
+    fn class_shares(&self) -> Vec<f64> {
+        let counts: Vec<f64> = match self.arrivals.replays() {
+            true => self.metrics.class_latency.iter().map(|h| h.count() as f64).collect(),
+            false => self.scenario.class_shares.clone(),
+        };
+        let total: f64 = counts.iter().sum();
+        counts.iter().map(|n| if total > 0.0 { n / total } else { 0.0 }).collect()
     }
 
     fn hedging(&self, completed: u64) -> Option<Hedging> {

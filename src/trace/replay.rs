@@ -24,7 +24,9 @@ pub struct Recorded {
 
 /// Where a replay is in its trace: the speed divides every time; looping,
 /// each pass starts one mean gap after the last row of the one before, so
-/// a trace of even gaps loops without a seam.
+/// a trace of even gaps loops without a seam. A trace's time is whole
+/// nanoseconds in 64 bits (about 584 years): a replay that would go past
+/// that, or whose run time would, ends there rather than wrap to the start.
 #[derive(Clone, Debug)]
 pub struct Playback {
     speed: f64,
@@ -40,30 +42,46 @@ impl Playback {
         Playback { speed, looped, shift: 0, pass: (0, 0, 0) }
     }
 
-    /// The arrival `row` makes in the current pass.
-    pub fn play(&mut self, row: &Recorded) -> Arrival {
+    /// The arrival `row` makes in the current pass; `None` past the last
+    /// time that can be counted, where the replay ends.
+    pub fn play(&mut self, row: &Recorded) -> Option<Arrival> {
         let (first, _, rows) = self.pass;
         let first = if rows == 0 { row.time.0 } else { first };
         self.pass = (first, row.time.0, rows + 1);
-        Arrival {
-            at: Time(libm::round((row.time.0 + self.shift) as f64 / self.speed) as u64),
+        let trace_ns = row.time.0.checked_add(self.shift)?;
+        let at = libm::round(trace_ns as f64 / self.speed);
+        // 2^64 as a float: every value below it converts exactly enough.
+        (at < u64::MAX as f64).then_some(Arrival {
+            at: Time(at as u64),
             key: row.key,
             class: row.class,
             service: row.service,
-        }
+        })
     }
 
-    /// The current pass has ended: whether another starts (looping, and
-    /// the pass had rows at two times or more).
+    /// The current pass has ended: whether another starts (looping, the
+    /// pass had rows at two times or more, and the next pass's times can
+    /// still be counted).
     pub fn again(&mut self) -> bool {
         let (first, last, rows) = self.pass;
         if !self.looped || rows < 2 || last == first {
             return false;
         }
-        self.shift += (last - first) + (last - first) / (rows - 1);
+        let span = last - first;
+        let Some(shift) = self.shift.checked_add(span).and_then(|s| s.checked_add(span / (rows - 1))) else {
+            return false;
+        };
+        self.shift = shift;
         self.pass = (0, 0, 0);
         true
     }
+}
+
+/// The longest run, in seconds, whose trace time a replay at `speed` can
+/// count (2^64 ns, about 584 years, of trace time): run time t plays trace
+/// time t × speed, which only a looped replay takes past the trace's own.
+pub fn longest_run_s(speed: f64) -> f64 {
+    u64::MAX as f64 / 1e9 / speed
 }
 
 /// The load a trace of `rate_per_s` requests a second offers `scenario`'s
@@ -121,7 +139,7 @@ impl Iterator for InMemory {
         }
         let row = self.rows.get(self.next)?;
         self.next += 1;
-        Some(self.playback.play(row))
+        self.playback.play(row)
     }
 }
 
@@ -205,5 +223,21 @@ mod tests {
         assert_eq!(in_memory(once, 1.0, false).count(), 2);
         let instant: Rc<[Recorded]> = [row(10), row(10)].into();
         assert_eq!(in_memory(instant, 1.0, true).count(), 2, "a pass at one instant does not loop");
+    }
+
+    #[test]
+    fn a_looped_replay_ends_where_its_time_can_no_longer_be_counted() {
+        // Ten years between two rows: each pass adds twenty to the trace's
+        // time, so the 30th pass would begin past 2^64 ns (584 years).
+        let ten_years = Recorded { time: Time(315_360_000 * 1_000_000_000), ..row(0) };
+        let rows: Rc<[Recorded]> = [row(0), ten_years].into();
+        let times: Vec<u64> = in_memory(rows, 1e6, true).map(|a| a.at.0).collect();
+        assert_eq!(times.len(), 2 * 29 + 1, "the last pass's first row still counts: {}", times.len());
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "arrivals never go back in time");
+        let last_s = *times.last().unwrap() as f64 / 1e9;
+        assert!(last_s <= longest_run_s(1e6) && longest_run_s(1e6) < 18_447.0, "{last_s}");
+        // Slowed down, the run's own clock ends first.
+        let slow: Rc<[Recorded]> = [row(0), ten_years].into();
+        assert_eq!(in_memory(slow, 1e-3, true).count(), 1);
     }
 }

@@ -27,6 +27,9 @@ pub struct Report {
     /// `("time", "ts", Some("rfc3339"))`.
     pub columns: Vec<(&'static str, String, Option<&'static str>)>,
     pub skipped: Skipped,
+    /// The classes it was read with (`--trace-classes`), which say the
+    /// scenario's class each row's class is.
+    pub named_classes: Vec<String>,
 }
 
 impl Report {
@@ -39,6 +42,7 @@ impl Report {
         options: TraceOptions,
         mut keep: impl FnMut(&TraceRow),
     ) -> Result<Report, String> {
+        let named_classes = options.classes.clone();
         let digest = Rc::new(Cell::new((0, 0xcbf2_9ce4_8422_2325)));
         let source = Digesting { inner: source, digest: Rc::clone(&digest) };
         let mut reader = TraceReader::new(source, options).map_err(|e| format!("{file}: {e}"))?;
@@ -58,6 +62,7 @@ impl Report {
             summary,
             columns,
             skipped: reader.skipped().clone(),
+            named_classes,
         })
     }
 
@@ -77,7 +82,9 @@ impl Report {
             })
             .collect();
         let mut text = describe(self, &read.join(", "));
-        if let Some((scenario, offered)) = scenario.and_then(|s| Some((s, self.summary.offered_load(s)?))) {
+        if let Some((scenario, offered)) =
+            scenario.and_then(|s| Some((s, self.summary.offered_load(s, &self.named_classes)?)))
+        {
             text += &offered_load(scenario, offered);
         }
         if self.skipped.total() > 0 {
@@ -107,7 +114,7 @@ impl Report {
                 .collect::<serde_json::Map<_, _>>(),
             "summary": self.summary,
             "skipped": { "rows": self.skipped.total(), "by_reason": by_fault },
-            "offered_load": scenario.and_then(|s| self.summary.offered_load(s)),
+            "offered_load": scenario.and_then(|s| self.summary.offered_load(s, &self.named_classes)),
         })
     }
 }
