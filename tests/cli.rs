@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 #[path = "common/command.rs"]
 mod command;
 
-use command::lbsim;
+use command::{lbsim, TempFile};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -841,4 +841,73 @@ fn completions_for_three_shells_and_man_pages_know_every_option() {
     }
     assert!(page("lbsim-run.1").contains("\\-\\-trace\\-speed"));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `lbsim ARGS`, refused: its one line of standard error.
+fn refusal(args: &[&str]) -> String {
+    let out = lbsim(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{args:?}");
+    text(&out.stderr)
+}
+
+#[test]
+fn a_recording_never_empties_its_trace_nor_is_left_half_written() {
+    let trace = TempFile::new("to-record.csv", b"time_s\n0.1\n0.2\n");
+    let link = std::env::temp_dir().join(format!("lbsim-test-{}-link.csv", std::process::id()));
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&trace.0, &link).unwrap();
+    let link = TempFile(link);
+    for recorded in [trace.path(), link.path()] {
+        assert_eq!(
+            refusal(&["run", "default", "--trace", trace.path(), "--record-trace", recorded]),
+            format!("lbsim: --record-trace {recorded} is the file --trace {} reads: recording would empty it before it is read; record to another file\n", trace.path())
+        );
+    }
+    assert_eq!(std::fs::read(&trace.0).unwrap(), b"time_s\n0.1\n0.2\n");
+    assert_eq!(
+        refusal(&["run", "default", "--record-trace", ""]),
+        "lbsim: --record-trace: a path is needed, not an empty value\n"
+    );
+    // A bad row stops the run: what was recorded goes, and the message says so.
+    let bad = TempFile::new("late-fault.csv", b"time_s\n0.1\n0.2\n0.15\n");
+    let recording = std::env::temp_dir().join(format!("lbsim-test-{}-recording.csv", std::process::id()));
+    let shown = recording.to_str().unwrap();
+    let stderr =
+        refusal(&["run", "default", "--trace", bad.path(), "--record-trace", shown, "--duration", "1"]);
+    assert!(stderr.ends_with(&format!("; no recording was written to {shown}\n")), "{stderr}");
+    assert!(!recording.exists() && !std::path::Path::new(&format!("{shown}.partial")).exists());
+}
+
+#[test]
+fn a_replay_says_what_it_does_not_use_and_when_its_rows_come() {
+    let epoch = TempFile::new("epoch.csv", b"time_s\n1764752400\n1764752401\n");
+    assert_eq!(
+        refusal(&["run", "default", "--trace", epoch.path()]),
+        format!("lbsim: {}: the first row is at 1764752400 s, after the run's end at 60 s, so no request arrived: a replay's times count from the run's start, so subtract the first row's time from each\n", epoch.path())
+    );
+    let trace = TempFile::new("even.csv", b"time_s\n0\n1\n2\n3\n");
+    let replay = ["--trace", trace.path(), "--duration", "5"];
+    for (args, given, field) in [
+        (vec!["sweep", "default", "--set", "load=0.5,0.9"], "--set load=0.5,0.9", "load"),
+        (vec!["compare", "default", "--vs", "demand=spike"], "--vs demand=spike", "demand"),
+        (vec!["run", "default", "--set", "load=0.3"], "--set load=0.3", "load"),
+    ] {
+        assert_eq!(
+            refusal(&[&args[..], &replay].concat()),
+            format!("lbsim: {given}: a replay's requests arrive when the trace says, so the scenario's {field} is not used; scale the trace's rate with --trace-speed\n")
+        );
+    }
+    // The header names the trace for the load; a sweep's rows name the trace.
+    let out = lbsim(&[&["run", "default"], &replay[..]].concat());
+    let header = text(&out.stdout).lines().nth(1).unwrap_or_default().to_string();
+    assert!(header.contains(" · arrivals from the trace · ") && !header.contains("load"), "{header}");
+    let out = lbsim(&[&["sweep", "default", "--set", "policy=random,ring", "--json"], &replay[..]].concat());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = lbsim(&["trace", trace.path(), "--json"]);
+    let hash = serde_json::from_slice::<serde_json::Value>(&report.stdout).unwrap()["hash"].clone();
+    let expected = serde_json::json!({ "file": trace.path(), "speed": 1.0, "looped": false, "hash": hash });
+    for row in json["rows"].as_array().unwrap() {
+        assert_eq!(row["trace"], expected);
+    }
 }

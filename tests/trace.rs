@@ -11,7 +11,7 @@ use lbsim::Time;
 #[path = "common/command.rs"]
 mod command;
 
-use command::lbsim;
+use command::{lbsim, TempFile};
 
 fn read(text: &str, options: TraceOptions) -> Result<Vec<TraceRow>, TraceError> {
     TraceReader::new(text.as_bytes(), options)?.collect()
@@ -31,27 +31,6 @@ fn mapped(mapping: &str) -> TraceOptions {
 
 fn times(rows: &[TraceRow]) -> Vec<u64> {
     rows.iter().map(|r| r.time.0).collect()
-}
-
-/// A file of its own in the temporary folder, removed when dropped.
-struct TempFile(std::path::PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &[u8]) -> TempFile {
-        let path = std::env::temp_dir().join(format!("lbsim-trace-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 #[test]

@@ -6,6 +6,13 @@ use lbsim::engine::{Arrival, Replay};
 use lbsim::metrics::{t_975, Interval};
 use lbsim::rng::{Draw, SimRng};
 use lbsim::{Scenario, ScenarioError, Simulation, Time};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[path = "common/command.rs"]
+mod command;
+
+use command::{lbsim, TempFile};
 
 fn scenario(pairs: &[(&str, &str)]) -> Scenario {
     let mut scenario = Scenario::default();
@@ -184,4 +191,131 @@ fn a_poisson_trace_gives_the_figures_of_the_scenario_that_generates_it() {
             y.estimate
         );
     }
+}
+
+/// `lbsim ARGS`'s exit code, standard output and standard error.
+fn outcome(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = lbsim(args);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// `lbsim ARGS --json`'s summary, the command having succeeded.
+fn summary(args: &[&str]) -> serde_json::Value {
+    let (code, stdout, stderr) = outcome(&[args, &["--json"]].concat());
+    assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    serde_json::from_str::<serde_json::Value>(&stdout).unwrap()["summary"].clone()
+}
+
+#[test]
+fn a_looped_replay_at_the_highest_speed_ends_with_the_time_it_can_count() {
+    // Rows ten thousand million seconds apart, looped at a million times:
+    // the second pass would start at 2 × 10^19 ns of trace time, past
+    // 2^64, so the truth over 18,000 s (1.8 × 10^19 ns) is the two rows.
+    // Wrapped, the trace's clock came round and added 57 more.
+    let far = TempFile::new("far.csv", b"time_s\n0\n10000000000\n");
+    let args = ["run", "default", "--trace", far.path(), "--trace-loop", "--trace-speed", "1000000"];
+    let settings = ["--set", "servers=1", "--set", "clients=1", "--duration"];
+    let run = summary(&[&args[..], &settings, &["18000"]].concat());
+    assert_eq!(run["counts"]["created"], 2, "{}", run["counts"]);
+    // Past the time a replay counts, the run is refused, naming the limit.
+    let (code, stdout, stderr) = outcome(&[&args[..], &settings, &["19000"]].concat());
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    assert_eq!(
+        stderr,
+        "lbsim: --trace-loop at --trace-speed 1000000 over 19000 simulated s plays 1.900e10 s of the trace, more than the 1.845e10 s (584 years) a replay counts: give --duration 18446 or less, or a lower --trace-speed\n"
+    );
+}
+
+#[test]
+fn capacity_searches_only_speeds_the_trace_can_be_played_at() {
+    // Thirteen rows a month apart: at speed 1 the year offers the default
+    // servers load 12 / 31,536,000 s × 20 ms / 100 slots.
+    let mut text = String::from("time_s\n");
+    for month in 0..=12 {
+        text += &format!("{}\n", month * 2_628_000);
+    }
+    let year = TempFile::new("year.csv", text.as_bytes());
+    let (code, stdout, stderr) = outcome(&["capacity", "default", "--slo", "p99=50", "--trace", year.path()]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    assert_eq!(
+        stderr,
+        format!("lbsim: {}: at speed 1 it offers load 0.0000000000761, so the loads capacity searches (0.05 to 1) need speeds 657000000 to 13140000000, and --trace-speed takes 0.001 to 1000000: fewer servers or slots raise the load it offers, more lower it\n", year.path())
+    );
+}
+
+/// `lbsim ARGS` reading `input` from a pipe as its standard input.
+fn piped(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lbsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A refusal may close the pipe before it is all written.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    let out = child.wait_with_output().unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn a_trace_from_a_pipe_is_refused_where_it_would_be_read_twice() {
+    let rows: String = std::iter::once("time_s".to_string())
+        .chain((0..2000).map(|i| format!("{}", i as f64 / 100.0)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let trace = ["--trace", "/dev/stdin", "--duration", "30"];
+    for (command, why) in [
+        (vec!["compare", "default", "--vs", "seed=1"], "compare reads it once for A and once for B"),
+        (vec!["sweep", "default", "--set", "policy=random,random"], "sweep reads it once for each row"),
+        (vec!["run", "default", "--trace-loop"], "--trace-loop reads it again for each pass"),
+    ] {
+        let (code, stdout, stderr) = piped(&[&command[..], &trace].concat(), rows.as_bytes());
+        assert_eq!((code, stdout.as_str()), (Some(2), ""), "{command:?}");
+        assert_eq!(
+            stderr,
+            format!("lbsim: --trace /dev/stdin is not a regular file and can be read only once, but {why}: save it to a file first\n")
+        );
+    }
+    // Read once, a pipe replays as a file does.
+    let (code, stdout, stderr) =
+        piped(&[&["run", "default", "--json"], &trace[..]].concat(), rows.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["summary"]["counts"]["created"], 2000);
+}
+
+#[test]
+fn a_replay_reports_the_traces_class_mix_and_the_load_it_offers() {
+    // Every row of class b, whose mean service is ten times a's: the
+    // scenario's mean is 20 ms over a mix of half each, so b's is
+    // 20 × 10 / 5.5 ms. A row every 10 ms offers 100 / s × 36.36 ms over
+    // the default 100 slots.
+    let rows: Vec<String> = (0..1000).map(|i| format!("{}.{:02},b", i / 100, i % 100)).collect();
+    let trace = TempFile::new("all-b.csv", format!("time_s,class\n{}\n", rows.join("\n")).as_bytes());
+    let scenario =
+        TempFile::new("two-classes.toml", b"class_shares = [1.0, 1.0]\nclass_costs = [1.0, 10.0]\n");
+    let (code, stdout, stderr) =
+        outcome(&["trace", trace.path(), scenario.path(), "--trace-classes", "a,b", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let offered =
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()["offered_load"].as_f64().unwrap();
+    let expected = 100.0 * (20.0 * 10.0 / 5.5) / 1000.0 / 100.0;
+    assert!((offered - expected).abs() < 1e-9, "{offered}, not {expected}");
+    let run = summary(&[
+        "run",
+        scenario.path(),
+        "--trace",
+        trace.path(),
+        "--trace-classes",
+        "a,b",
+        "--duration",
+        "12",
+    ]);
+    let shares: Vec<f64> =
+        run["classes"].as_array().unwrap().iter().map(|c| c["share"].as_f64().unwrap()).collect();
+    assert_eq!(shares, [0.0, 1.0]);
 }

@@ -72,8 +72,16 @@ pub fn search_all(
 
 /// Refuses a search that stood on a probe which measured nothing: its
 /// "does not hold" is no finding, and the capacity built on it none either.
-pub fn judged_every_probe(outcomes: &[Outcome]) -> Result<(), String> {
+/// Over a trace (`replayed`), a probe that had to stop is refused too: the
+/// trace's bursts, not the load searched, may have stopped it.
+pub fn judged_every_probe(outcomes: &[Outcome], replayed: bool) -> Result<(), String> {
     for outcome in outcomes {
+        if let Some(p) = outcome.probes.iter().find(|p| p.halted && replayed) {
+            return Err(format!(
+                "{}: the probe at load {:.3} stopped at {:.3} simulated s with too many requests in flight, so it judged nothing and no capacity is reported; set queue_timeout_ms so that waiting requests bounce and fail",
+                outcome.policy, p.load, p.simulated_s
+            ));
+        }
         if let Some(p) = outcome.probes.iter().find(|p| p.p99_ms.is_none() && !p.halted) {
             return Err(format!(
                 "{}: the probe at load {:.3} measured nothing: no request completed after the warm-up in its {} s run; lengthen --duration",
@@ -87,6 +95,23 @@ pub fn judged_every_probe(outcomes: &[Outcome]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replayed_search_that_stood_on_a_halted_probe_reports_nothing() {
+        let probe =
+            lbsim::capacity::Probe { load: 0.5, p99_ms: None, simulated_s: 14.1, halted: true, holds: false };
+        let outcome = Outcome {
+            policy: "random".into(),
+            capacity: Some(0.3),
+            requests_per_sec: None,
+            probes: vec![probe],
+        };
+        assert!(judged_every_probe(std::slice::from_ref(&outcome), false).is_ok());
+        assert_eq!(
+            judged_every_probe(&[outcome], true).unwrap_err(),
+            "random: the probe at load 0.500 stopped at 14.100 simulated s with too many requests in flight, so it judged nothing and no capacity is reported; set queue_timeout_ms so that waiting requests bounce and fail"
+        );
+    }
 
     #[test]
     fn objectives_parse_or_say_what_is_allowed() {

@@ -105,8 +105,10 @@ pub fn sweep(run: &RunArgs) -> Result<(), String> {
     let per_point = seeds.len().max(1) as u64;
     let shard = run.shard.unwrap_or(Shard { index: 1, count: 1 });
     let rows: Vec<u64> = shard.rows(points as u64 * per_point).collect();
+    let trace = provenance(run)?;
     if !run.json && shard.index == 1 {
         let keys: Vec<&str> = lists.iter().map(|(key, _)| *key).chain(["seed"]).collect();
+        output::out(sweep_trace(&trace))?;
         output::line(report::sweep_header(&keys.join(" ")))?;
     }
     let cores = parallel::cores();
@@ -126,8 +128,11 @@ pub fn sweep(run: &RunArgs) -> Result<(), String> {
             if run.json {
                 let settings: serde_json::Map<String, serde_json::Value> =
                     values.iter().map(|(k, v)| (k.to_string(), v.to_string().into())).collect();
-                let line =
+                let mut line =
                     serde_json::json!({ "row": row, "settings": settings, "seed": seed, "summary": summary });
+                if let Some(trace) = &trace {
+                    line["trace"] = trace.clone();
+                }
                 output::line(line)?;
             } else {
                 let label: Vec<String> =
@@ -137,6 +142,27 @@ pub fn sweep(run: &RunArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What a sweep's rows record of the trace they replay, if they do: its
+/// file, speed, looping and hash.
+pub fn provenance(run: &RunArgs) -> Result<Option<serde_json::Value>, String> {
+    run.trace.as_ref().map(|trace| trace.provenance()).transpose()
+}
+
+/// The line above a sweep's table over a trace: which trace, how fast,
+/// and its hash; nothing without one.
+pub fn sweep_trace(trace: &Option<serde_json::Value>) -> String {
+    match trace {
+        Some(t) => format!(
+            "replaying {} at speed {}{} (hash {})\n",
+            t["file"].as_str().unwrap_or_default(),
+            t["speed"],
+            if t["looped"] == true { ", looped" } else { "" },
+            t["hash"].as_str().unwrap_or_default()
+        ),
+        None => String::new(),
+    }
 }
 
 /// The setting of each list at grid point `point` (the last list fastest).

@@ -77,6 +77,13 @@ pub struct Plot {
     pub out: PathBuf,
 }
 
+impl Plot {
+    /// Whether the chart compares two runs, A and B.
+    pub fn compares(&self) -> bool {
+        matches!(self.figure, Figure::CompareSeries(_) | Figure::CompareSessions)
+    }
+}
+
 /// The SVG's width and height, in CSS pixels.
 const SIZE: (u32, u32) = (800, 450);
 

@@ -6,19 +6,17 @@ use lbsim::theory::Theory;
 use lbsim::{Scenario, Summary};
 use std::fmt::Write;
 
-pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64) -> String {
+/// A run's figures for people; `replayed`, its requests were a trace's,
+/// so the header names no load of the scenario's (the trace set it).
+pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64, replayed: bool) -> String {
     let mut out = String::new();
     let c = &summary.counts;
+    let load =
+        if replayed { "arrivals from the trace".to_string() } else { format!("load {}", scenario.load) };
     let _ = writeln!(
         out,
-        "policy {} · {} servers × {} slots · {} clients · {} balancers · load {} · seed {}",
-        summary.policy,
-        scenario.servers,
-        scenario.slots,
-        scenario.clients,
-        scenario.balancers,
-        scenario.load,
-        summary.seed
+        "policy {} · {} servers × {} slots · {} clients · {} balancers · {load} · seed {}",
+        summary.policy, scenario.servers, scenario.slots, scenario.clients, scenario.balancers, summary.seed
     );
     let _ = writeln!(
         out,
@@ -324,6 +322,16 @@ pub fn sweep_header(key: &str) -> String {
         "bounces",
         "failed"
     )
+}
+
+/// `x` to three significant figures however small it is: a sparse
+/// trace offers load 0.000000772, which three decimals show as 0.000.
+pub fn three_figures(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
 }
 
 pub fn sweep_row(value: &str, s: &Summary) -> String {

@@ -38,6 +38,9 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
     if let Some(note) = command.run_args().and_then(|run| run.scenario.shadowed_file()) {
         output::note(format_args!("lbsim: {note}\n"))?;
     }
+    if let Some(trace) = command.run_args().and_then(|run| run.trace.as_ref()) {
+        trace.readable_again(rereads(&command))?;
+    }
     match command {
         Command::Show(text) => output::line(text.trim_end())?,
         Command::Completions(shell) => output::out(manual::completions(shell))?,
@@ -56,6 +59,19 @@ fn dispatch(argv: &[String]) -> Result<(), String> {
         Command::Trace(trace) => trace::run(&trace)?,
     }
     Ok(())
+}
+
+/// Why `command` reads its trace more than once, when it does.
+fn rereads(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Compare(_) => Some("compare reads it once for A and once for B"),
+        Command::Plot(_, plot) if plot.compares() => {
+            Some("plot --chart compare reads it once for A and once for B")
+        }
+        Command::Sweep(_) => Some("sweep reads it once for each row"),
+        Command::Capacity(_) => Some("capacity reads it once to measure its load and again for each probe"),
+        _ => None,
+    }
 }
 
 /// `capacity`: each policy of the `--set policy=a,b,...` list (or the
@@ -86,10 +102,13 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
         Some(trace) => Some((trace, trace.offered(&scenarios[0].1)?)),
         None => None,
     };
+    if let Some((trace, (load, _))) = offered {
+        trace.searchable(load, scenarios[0].1.duration_s)?;
+    }
     let at_speed_1 = offered.map(|(trace, (load, _))| (trace, load));
     let mut outcomes = capacity::search_all(scenarios.clone(), objective, at_speed_1, cores);
     let wall_s = started.elapsed().as_secs_f64();
-    capacity::judged_every_probe(&outcomes)?;
+    capacity::judged_every_probe(&outcomes, offered.is_some())?;
     // With a trace, a load is a speed of it: the requests a second are its rate at that speed.
     let speeds: Vec<Option<f64>> = match offered {
         None => Vec::new(),
@@ -123,12 +142,20 @@ fn capacity(run: &RunArgs) -> Result<(), String> {
 fn single(run: &RunArgs) -> Result<(), String> {
     let scenario = load(run, &[])?;
     let record = match &run.record_trace {
-        Some(path) => Some(Recorder::create(path, &run.scenario.name())?),
+        Some(path) => Some(Recorder::create(path, &run.scenario.name(), run.trace.as_ref())?),
         None => None,
     };
     let mut watch =
         Watch { until_precision: run.until_precision, series: run.csv.as_ref().map(|_| Vec::new()), record };
-    let (sim, wall_s) = simulate_watching(&scenario, run.trace.as_ref(), &mut watch)?;
+    let (sim, wall_s) = match simulate_watching(&scenario, run.trace.as_ref(), &mut watch) {
+        Ok(done) => done,
+        Err(e) => {
+            return Err(match watch.record.take() {
+                Some(record) => format!("{e}; {}", record.abandon()),
+                None => e,
+            })
+        }
+    };
     if let Some(record) = watch.record.take() {
         output::note(format_args!("{}\n", record.finish()?))?;
     }
@@ -164,7 +191,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
         if let Some(trace) = &run.trace {
             output::out(trace.describe())?;
         }
-        output::out(report::summary(&scenario, &summary, wall_s))?;
+        output::out(report::summary(&scenario, &summary, wall_s, run.trace.is_some()))?;
     }
     Ok(())
 }
@@ -174,6 +201,7 @@ fn single(run: &RunArgs) -> Result<(), String> {
 pub(super) fn load(run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, String> {
     let mut scenario = run.scenario.scenario()?;
     if run.trace.is_some() {
+        unused_by_replay("--set", &run.sets)?;
         // Each row of a trace is one request, a session of its own.
         scenario.set("session_length", "1").map_err(|e| e.to_string())?;
     }
@@ -183,6 +211,18 @@ pub(super) fn load(run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, St
     });
     scenario.set_many(pairs).map_err(|e| e.to_string())?;
     Ok(scenario)
+}
+
+/// Refuses a setting of a field a replay does not use, given with
+/// `option`: its runs would differ in nothing but the label. (The
+/// scenario's service is used for rows without a service time, so it stays.)
+fn unused_by_replay(option: &str, sets: &[(String, String)]) -> Result<(), String> {
+    match sets.iter().find(|(key, _)| key == "load" || key == "demand") {
+        Some((key, value)) => Err(format!(
+            "{option} {key}={value}: a replay's requests arrive when the trace says, so the scenario's {key} is not used; scale the trace's rate with --trace-speed"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn sweep(run: &RunArgs) -> Result<(), String> {
@@ -195,7 +235,9 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
     // does not cost the runs before it.
     let values: Vec<&str> = values.split(',').map(str::trim).collect();
     let scenarios = values.iter().map(|value| load(run, &[(key, value)])).collect::<Result<Vec<_>, _>>()?;
+    let trace = grid::provenance(run)?;
     if !run.json {
+        output::out(grid::sweep_trace(&trace))?;
         output::line(report::sweep_header(key))?;
     }
     let mut rows = Vec::new();
@@ -203,7 +245,11 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
         let (sim, wall_s) = simulate(scenario, run.trace.as_ref())?;
         let summary = sim.summary();
         if run.json {
-            rows.push(serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s }));
+            let mut row = serde_json::json!({ "value": value, "summary": summary, "wall_s": wall_s });
+            if let Some(trace) = &trace {
+                row["trace"] = trace.clone();
+            }
+            rows.push(row);
         } else {
             output::line(report::sweep_row(value, &summary))?;
         }
@@ -218,6 +264,9 @@ fn sweep(run: &RunArgs) -> Result<(), String> {
 /// simulated time; B shares A's seed unless asked for independent seeds.
 pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
     let a = load(run, &[])?;
+    if run.trace.is_some() {
+        unused_by_replay("--vs", &run.vs)?;
+    }
     let mut b = a.clone();
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
@@ -251,8 +300,8 @@ fn compare(run: &RunArgs) -> Result<(), String> {
         }
         output::out(format_args!(
             "A: {}\nB: {}\n{}",
-            report::summary(&a, &summary_a, wall_a),
-            report::summary(&b, &summary_b, wall_b),
+            report::summary(&a, &summary_a, wall_a, run.trace.is_some()),
+            report::summary(&b, &summary_b, wall_b, run.trace.is_some()),
             report::comparison(&run.vs, &summary_a, &summary_b, &comparison)
         ))?;
     }
@@ -313,6 +362,7 @@ fn simulate_watching(
     let (mut sim, replayed) = match trace {
         None => (Simulation::new(scenario).map_err(|e| e.to_string())?, None),
         Some(trace) => {
+            trace.fits(scenario.duration_s)?;
             let (arrivals, outcome) = trace.arrivals(scenario.class_shares.len())?;
             (Simulation::replaying(scenario, arrivals).map_err(|e| e.to_string())?, Some((trace, outcome)))
         }
@@ -334,7 +384,7 @@ fn simulate_watching(
     }
     drop(progress);
     if let Some((trace, outcome)) = replayed {
-        if let Some(note) = trace.finish(&outcome)? {
+        if let Some(note) = trace.finish(&outcome, end)? {
             output::note(format_args!("lbsim: {note}\n"))?;
         }
     }
