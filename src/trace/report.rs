@@ -6,7 +6,7 @@
 use super::error::Skipped;
 use super::reader::{TraceOptions, TraceReader, TraceRow};
 use super::replay::fnv1a;
-use super::summary::TraceSummary;
+use super::summary::{RateOverTime, TraceSummary};
 use super::{Columns, ServiceUnit, TimeFormat};
 use crate::scenario::echo;
 use crate::Scenario;
@@ -138,25 +138,12 @@ impl<R: Read> Read for Digesting<R> {
 fn describe(report: &Report, columns: &str) -> String {
     let (s, file) = (&report.summary, &report.file);
     let mut out = String::new();
-    let rate =
-        s.rate_per_s.map_or("no rate (every arrival at one instant)".into(), |r| format!("{r:.2} a second"));
-    let _ = writeln!(
-        out,
-        "trace {file}: {} requests over {:.3} s, {rate} (first at {:.3} s, last at {:.3} s)",
-        s.requests, s.duration_s, s.first_s, s.last_s
-    );
+    let _ = writeln!(out, "trace {file}: {}", span(s));
     let _ = writeln!(out, "file: {} bytes, FNV-1a hash {}", report.bytes, report.hash_text());
     let _ = writeln!(out, "columns read: {columns}");
-    let per_s = &s.rate_over_time.per_s;
-    let highest = per_s.iter().copied().fold(0.0, f64::max);
-    let lowest = per_s.iter().copied().fold(f64::INFINITY, f64::min);
-    let _ = writeln!(
-        out,
-        "rate over time, a second, in {} bins of {} s: {lowest:.1} to {highest:.1} (the last bin may be cut short)\n  {}",
-        per_s.len(),
-        s.rate_over_time.bin_s,
-        sparkline(per_s)
-    );
+    if let Some(line) = rate_over_time(&s.rate_over_time) {
+        let _ = writeln!(out, "{line}");
+    }
     if !s.dispersion.is_empty() {
         let _ = writeln!(
             out,
@@ -222,6 +209,38 @@ fn describe(report: &Report, columns: &str) -> String {
         }
     }
     out
+}
+
+/// The requests, their span and their rate; a rate needs rows at two
+/// times, so one row, or rows all at one instant, say so instead.
+fn span(s: &TraceSummary) -> String {
+    match (s.requests, s.rate_per_s) {
+        (1, _) => format!("1 request, at {:.3} s; a rate needs two rows or more", s.first_s),
+        (n, None) => {
+            format!("{n} requests, all at {:.3} s; a rate needs rows at two times or more", s.first_s)
+        }
+        (n, Some(rate)) => format!(
+            "{n} requests over {:.3} s, {rate:.2} a second (first at {:.3} s, last at {:.3} s)",
+            s.duration_s, s.first_s, s.last_s
+        ),
+    }
+}
+
+/// The rate over time's range and sparkline; `None` without bins.
+fn rate_over_time(rates: &RateOverTime) -> Option<String> {
+    let per_s = &rates.per_s;
+    let highest = per_s.iter().copied().reduce(f64::max)?;
+    let lowest = per_s.iter().copied().fold(f64::INFINITY, f64::min);
+    let last = match rates.last_bin_s < rates.bin_s {
+        true => format!(", the last {:.3} s to a mean gap past the last arrival", rates.last_bin_s),
+        false => String::new(),
+    };
+    Some(format!(
+        "rate over time, a second, in {} bins of {} s{last}: {lowest:.1} to {highest:.1}\n  {}",
+        per_s.len(),
+        rates.bin_s,
+        sparkline(per_s)
+    ))
 }
 
 /// Each role's column as read, and how it is read when that varies:

@@ -3,12 +3,15 @@
 //! classes and how popular its keys are. `docs/traces.md` defines each
 //! figure.
 
+mod counts;
+
 use super::popular::{Popular, KEY_COUNTERS};
 use super::reader::TraceRow;
 use super::replay::{offered_load, unnamed_classes};
 use crate::metrics::Histogram;
 use crate::scenario::Scenario;
 use crate::time::Time;
+use counts::{Bins, Moments, Windows};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -48,11 +51,16 @@ pub struct TraceSummary {
     pub keys: Option<KeyPopularity>,
 }
 
-/// Arrivals per second in equal bins from the first arrival (the last bin
-/// may be cut short by the end of the trace).
+/// Arrivals per second in equal bins from the first arrival. The trace is
+/// taken to end one mean gap after its last arrival, where a looped
+/// replay's next pass starts, so that the last bin, cut short by that end,
+/// is divided by its own width and a steady trace reads steady to its end.
+/// No bins when the trace has no span (one row, or all at one instant).
 #[derive(Clone, Debug, Serialize)]
 pub struct RateOverTime {
     pub bin_s: f64,
+    /// The last bin's width: `bin_s`, or less when cut short.
+    pub last_bin_s: f64,
     pub per_s: Vec<f64>,
 }
 
@@ -252,7 +260,7 @@ impl Tally {
             last_s: self.last.as_secs(),
             duration_s,
             rate_per_s: (duration_s > 0.0).then(|| (self.requests - 1) as f64 / duration_s),
-            rate_over_time: self.bins.rates(self.last - first),
+            rate_over_time: self.bins.rates(self.last - first, self.requests),
             dispersion,
             service,
             classes,
@@ -322,114 +330,6 @@ fn fit_zipf(counts: &[u64]) -> Option<ZipfFit> {
     Some(ZipfFit { exponent, standard_error: 1.0 / (total as f64 * variance).sqrt(), ranks: counts.len() })
 }
 
-/// Count, mean and sum of squared deviations (Welford's running form).
-#[derive(Clone, Copy, Debug, Default)]
-struct Moments {
-    n: u64,
-    mean: f64,
-    m2: f64,
-}
-
-impl Moments {
-    fn add(&mut self, value: f64) {
-        self.n += 1;
-        let delta = value - self.mean;
-        self.mean += delta / self.n as f64;
-        self.m2 += delta * (value - self.mean);
-    }
-
-    /// `k` zeros at once (Chan et al.'s merge of a group whose mean and
-    /// spread are 0): a long gap between arrivals costs one step.
-    fn add_zeros(&mut self, k: u64) {
-        if k == 0 {
-            return;
-        }
-        let n = self.n + k;
-        let delta = -self.mean;
-        self.m2 += delta * delta * self.n as f64 * k as f64 / n as f64;
-        self.mean += delta * k as f64 / n as f64;
-        self.n = n;
-    }
-
-    /// The sample variance (over n − 1).
-    fn variance(&self) -> f64 {
-        if self.n < 2 {
-            0.0
-        } else {
-            self.m2 / (self.n - 1) as f64
-        }
-    }
-}
-
-/// Counts of arrivals in consecutive windows; the window in progress (the
-/// last, cut short by the end of the trace) is left out.
-#[derive(Default)]
-struct Windows {
-    current: u64,
-    count: u64,
-    counts: Moments,
-}
-
-impl Windows {
-    fn add(&mut self, window: u64) {
-        if window > self.current {
-            self.counts.add(self.count as f64);
-            self.counts.add_zeros(window - self.current - 1);
-            self.current = window;
-            self.count = 0;
-        }
-        self.count += 1;
-    }
-
-    fn dispersion(&self, window_s: f64) -> Dispersion {
-        let c = &self.counts;
-        Dispersion {
-            window_s,
-            windows: c.n,
-            mean_count: c.mean,
-            index: if c.mean > 0.0 { c.variance() / c.mean } else { 0.0 },
-            poisson_standard_error: (2.0 / (c.n - 1) as f64).sqrt(),
-        }
-    }
-}
-
-/// Arrivals in [`RATE_BINS`] bins, each 1, 2 or 5 times a power of ten
-/// milliseconds wide; when an arrival falls past the last bin, neighbours
-/// merge (by 2 from a width of 1 × 10^k, by 5 from 2 × 10^k).
-struct Bins {
-    width: u64,
-    counts: [u64; RATE_BINS],
-}
-
-impl Default for Bins {
-    fn default() -> Self {
-        Bins { width: Time::NANOS_PER_MS, counts: [0; RATE_BINS] }
-    }
-}
-
-impl Bins {
-    fn add(&mut self, since: u64) {
-        while since / self.width >= RATE_BINS as u64 {
-            let leading = self.width / 10u64.pow(self.width.ilog10());
-            let factor = if leading == 2 { 5 } else { 2 };
-            let mut merged = [0; RATE_BINS];
-            for (i, count) in self.counts.iter().enumerate() {
-                merged[i / factor] += count;
-            }
-            self.counts = merged;
-            self.width *= factor as u64;
-        }
-        self.counts[(since / self.width) as usize] += 1;
-    }
-
-    /// Arrivals per second in each bin up to the one of the last arrival.
-    fn rates(&self, span: Time) -> RateOverTime {
-        let used = (span.0 / self.width) as usize + 1;
-        let bin_s = Time(self.width).as_secs();
-        RateOverTime { bin_s, per_s: self.counts[..used].iter().map(|c| *c as f64 / bin_s).collect() }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,8 +364,31 @@ mod tests {
         assert_eq!(summary.rate_over_time.bin_s, 0.02);
         let per_s = &summary.rate_over_time.per_s;
         assert_eq!(per_s.len(), 66);
-        assert_eq!((per_s[0], per_s[2], per_s[12], per_s[65]), (50.0, 50.0, 50.0, 50.0));
+        assert_eq!((per_s[0], per_s[2], per_s[12]), (50.0, 50.0, 50.0));
+        // The last bin, from 1.3 s to a mean gap (1.3 / 3) past 1.3 s, is
+        // cut short to its full 20 ms.
+        assert_eq!((per_s[65], summary.rate_over_time.last_bin_s), (50.0, 0.02));
         assert_eq!(per_s.iter().sum::<f64>(), 200.0);
+    }
+
+    #[test]
+    fn a_steady_trace_reads_steady_to_its_last_bin() {
+        // 100 a second for 12.33 s: bins of 200 ms, the last from 12.2 s
+        // holding 14 arrivals and ending a gap (10 ms) after 12.33 s.
+        let rows =
+            (0..1234).map(|i| TraceRow { time: Time(i * 10_000_000), key: None, class: None, service: None });
+        let rates = TraceSummary::of(rows).rate_over_time;
+        assert_eq!((rates.bin_s, rates.per_s.len()), (0.2, 62));
+        assert!((rates.last_bin_s - 0.14).abs() < 1e-12, "{}", rates.last_bin_s);
+        assert!(rates.per_s.iter().all(|r| (r - 100.0).abs() < 1e-9), "{:?}", rates.per_s);
+    }
+
+    #[test]
+    fn a_trace_without_a_span_has_no_rate_over_time() {
+        for seconds in [&[0.5][..], &[0.5, 0.5, 0.5]] {
+            let summary = TraceSummary::of(at(seconds));
+            assert_eq!((summary.rate_per_s, summary.rate_over_time.per_s.len()), (None, 0), "{seconds:?}");
+        }
     }
 
     #[test]
@@ -476,20 +399,5 @@ mod tests {
             assert!((fit.exponent - s).abs() < 1e-6, "{s}: {}", fit.exponent);
         }
         assert!(fit_zipf(&[5, 3]).is_none());
-    }
-
-    #[test]
-    fn moments_take_zeros_in_one_step() {
-        let mut one_by_one = Moments::default();
-        let mut at_once = Moments::default();
-        for value in [3.0, 5.0] {
-            one_by_one.add(value);
-            at_once.add(value);
-        }
-        (0..7).for_each(|_| one_by_one.add(0.0));
-        at_once.add_zeros(7);
-        assert_eq!(one_by_one.n, at_once.n);
-        assert!((one_by_one.mean - at_once.mean).abs() < 1e-12);
-        assert!((one_by_one.variance() - at_once.variance()).abs() < 1e-12);
     }
 }
