@@ -424,10 +424,11 @@ fn a_replay_stops_at_a_bad_row_with_its_message() {
 fn a_recorded_run_replays_to_the_same_run() {
     // A run of one-request sessions, recorded: each row is a request as it
     // was created, with its key, class and service time. Replayed, the
-    // requests arrive at the same times with the same work; under random
-    // routing (whose picks do not depend on the client) and with no
-    // handshakes (which would), every figure comes out the same, though
-    // the clients drawn for the requests differ.
+    // requests arrive at the same times with the same work. The replay is
+    // exact only under the two conditions docs/traces.md gives: no
+    // handshakes (a replay draws the clients anew, and which connections
+    // are warm depends on which client sent what), and routes that do not
+    // depend on the client (here random routing, whose picks do not).
     let recording = TempFile::new("recorded.csv", b"");
     let settings =
         ["--set", "handshake_round_trips=0", "--set", "class_shares=3,1", "--set", "class_costs=1,4"];
