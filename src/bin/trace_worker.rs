@@ -91,8 +91,11 @@ mod worker {
             "" => Columns::default(),
             text => Columns::parse(text).map_err(|e| format!("trace columns: {}", e.message))?,
         };
-        let classes: Vec<String> =
-            classes.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+        // Empty, the classes are any (one class) or the scenario's indices.
+        let classes = match classes.trim() {
+            "" => Vec::new(),
+            named => TraceOptions::classes_from(named, "Classes")?,
+        };
         let options = TraceOptions { columns, classes: classes.clone(), ..TraceOptions::default() };
         let mut rows = Vec::new();
         let report = Report::read(name, bytes, options, |row| rows.push(row.recorded(&classes)))?;

@@ -231,7 +231,7 @@ impl TraceReading {
             options.columns = columns;
         }
         if let Some(classes) = self.classes {
-            options.classes = classes.split(',').map(|c| c.trim().to_string()).collect();
+            options.classes = classes;
         }
         options
     }

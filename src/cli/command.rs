@@ -13,7 +13,7 @@ use super::source::ScenarioSource;
 use clap::{Args, Parser, Subcommand};
 use lbsim::capacity::Objective;
 use lbsim::trace::replay::SPEEDS;
-use lbsim::trace::{Columns, Shape};
+use lbsim::trace::{Columns, Shape, TraceOptions};
 use std::path::PathBuf;
 
 /// What the help says after the list of commands, and after each command
@@ -166,8 +166,9 @@ pub struct TraceReading {
     #[arg(long = "trace-columns", value_name = "ROLE=NAME,...", value_parser = columns)]
     pub columns: Option<Columns>,
     /// The classes a row may name, in the order of the scenario's class_shares
-    #[arg(long = "trace-classes", value_name = "A,B,...")]
-    pub classes: Option<String>,
+    #[arg(long = "trace-classes", value_name = "A,B,...",
+          value_parser = |text: &str| TraceOptions::classes_from(text, "--trace-classes"))]
+    pub classes: Option<std::vec::Vec<String>>,
     /// Leaves out rows with a fault of their own, and says how many and why
     #[arg(long = "trace-skip-bad")]
     pub skip_bad: bool,

@@ -140,7 +140,7 @@ impl TraceReplay {
 
     fn open(&self) -> Result<TraceReader<BufReader<File>>, String> {
         let shown = self.file.display();
-        let file = File::open(&self.file).map_err(|e| format!("cannot open trace {shown}: {e}"))?;
+        let file = lbsim::trace::open(&self.file, self.options.max_bytes)?;
         TraceReader::new(BufReader::new(file), self.options.clone()).map_err(|e| format!("{shown}: {e}"))
     }
 

@@ -79,14 +79,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         TraceArgs::Summarise { file, options, scenario, sets, json } => {
             let scenario = scenario.as_ref().map(|source| with_sets(source, sets)).transpose()?;
             let shown = file.display();
-            let opened = File::open(file).map_err(|e| format!("cannot open {shown}: {e}"))?;
-            let size = opened.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.len();
-            if size > options.max_bytes {
-                return Err(format!(
-                    "{shown}: the trace is {size} bytes, more than the limit of {} bytes",
-                    options.max_bytes
-                ));
-            }
+            let opened = lbsim::trace::open(file, options.max_bytes)?;
             let report = Report::read(&shown.to_string(), opened, options.clone(), |_| {})?;
             match json {
                 true => output::line(report.json(scenario.as_ref())),

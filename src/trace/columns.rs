@@ -86,6 +86,7 @@ impl Columns {
                     columns.service.replace(Column { name: name.into(), unit }).is_some()
                 }
                 "key" | "class" if unit.is_some() => return Err(unit_refused()),
+                "" => return Err(bad(format!("{} has no role before `=`", echo(pair.trim())))),
                 "key" => columns.key.replace(name.into()).is_some(),
                 "class" => columns.class.replace(name.into()).is_some(),
                 other => return Err(bad(format!("unknown role {}", echo(other)))),
@@ -194,6 +195,10 @@ mod tests {
             let message = Columns::parse(text).unwrap_err().to_string();
             assert!(message.contains(error) && message.contains("role=column pairs"), "{text}: {message}");
         }
+        assert_eq!(
+            Columns::parse("=ts").unwrap_err().message,
+            "`=ts` has no role before `=`; a mapping is role=column pairs separated by commas, such as `time=ts:ms,key=user_id,service=duration_ms,class=path`: roles time, key, class and service; time takes :s, :ms or :rfc3339, service :s or :ms"
+        );
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub enum Fault {
     FieldCount,
     /// A JSON line that is not a JSON object.
     NotJson,
+    /// A CSV quote never closed, which takes the rest of the file into
+    /// one value.
+    QuoteLeftOpen,
     /// A row without a value for the time.
     MissingValue,
     /// A value that is not a number (or too large to be one of nanoseconds).
@@ -47,6 +50,7 @@ impl Fault {
             self,
             Fault::FieldCount
                 | Fault::NotJson
+                | Fault::QuoteLeftOpen
                 | Fault::MissingValue
                 | Fault::NotANumber
                 | Fault::Negative
@@ -68,6 +72,7 @@ impl Fault {
             Fault::Unreadable => "unreadable",
             Fault::FieldCount => "wrong number of fields",
             Fault::NotJson => "not a JSON object",
+            Fault::QuoteLeftOpen => "quote never closed",
             Fault::MissingValue => "no time",
             Fault::NotANumber => "not a number",
             Fault::Negative => "negative",

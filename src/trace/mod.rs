@@ -30,6 +30,8 @@ pub mod replay;
 #[cfg(feature = "trace")]
 mod report;
 #[cfg(feature = "trace")]
+mod rfc3339;
+#[cfg(feature = "trace")]
 mod summary;
 #[cfg(feature = "trace")]
 mod values;
@@ -42,6 +44,8 @@ pub use error::{Fault, Skipped, TraceError};
 pub use generate::{generate, Shape};
 #[cfg(feature = "trace")]
 pub use popular::{Popular, KEY_COUNTERS};
+#[cfg(feature = "trace")]
+pub use reader::limits::open;
 #[cfg(feature = "trace")]
 pub use reader::{TraceOptions, TraceReader, TraceRow, MAX_ROW_BYTES, MAX_TRACE_BYTES};
 #[cfg(feature = "trace")]

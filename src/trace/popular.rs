@@ -7,7 +7,11 @@
 //! the smallest counter over and counts on from it, remembering that count
 //! as its possible overcount: any key requested more than total / counters
 //! times is certainly kept, and no count is ever under its true value.
+//!
+//! Keys are told apart as a replay tells them apart, by [`key_number`]:
+//! the text shown for a key is the first met.
 
+use super::replay::key_number;
 use std::collections::{BTreeSet, HashMap};
 
 /// How many keys are counted at once: 4,096 (a few hundred KB).
@@ -16,6 +20,7 @@ pub const KEY_COUNTERS: usize = 4096;
 #[derive(Clone, Debug)]
 struct Counter {
     key: String,
+    number: u64,
     count: u64,
     overcount: u64,
 }
@@ -23,8 +28,8 @@ struct Counter {
 #[derive(Clone, Debug, Default)]
 pub struct Popular {
     counters: Vec<Counter>,
-    /// Each key's counter.
-    index: HashMap<String, usize>,
+    /// Each key's counter, by its number.
+    index: HashMap<u64, usize>,
     /// The counters by count, the smallest first (ties by position, so the
     /// counter taken over is the same on every run).
     by_count: BTreeSet<(u64, usize)>,
@@ -35,21 +40,22 @@ pub struct Popular {
 impl Popular {
     pub fn add(&mut self, key: &str) {
         self.total += 1;
-        if let Some(&at) = self.index.get(key) {
+        let number = key_number(key);
+        if let Some(&at) = self.index.get(&number) {
             let counter = &mut self.counters[at];
             self.by_count.remove(&(counter.count, at));
             counter.count += 1;
             self.by_count.insert((counter.count, at));
         } else if self.counters.len() < KEY_COUNTERS {
             let at = self.counters.len();
-            self.counters.push(Counter { key: key.to_string(), count: 1, overcount: 0 });
-            self.index.insert(key.to_string(), at);
+            self.counters.push(Counter { key: key.to_string(), number, count: 1, overcount: 0 });
+            self.index.insert(number, at);
             self.by_count.insert((1, at));
         } else if let Some((least, at)) = self.by_count.pop_first() {
             self.replaced = true;
-            self.index.remove(&self.counters[at].key);
-            self.counters[at] = Counter { key: key.to_string(), count: least + 1, overcount: least };
-            self.index.insert(key.to_string(), at);
+            self.index.remove(&self.counters[at].number);
+            self.counters[at] = Counter { key: key.to_string(), number, count: least + 1, overcount: least };
+            self.index.insert(number, at);
             self.by_count.insert((least + 1, at));
         }
     }
@@ -92,6 +98,16 @@ mod tests {
         assert_eq!(popular.top(2), vec![("a", 3, 0), ("b", 2, 0)]);
         assert!(popular.exact());
         assert_eq!((popular.distinct(), popular.total()), (3, 6));
+    }
+
+    #[test]
+    fn keys_are_one_when_a_replay_takes_them_as_one() {
+        let mut popular = Popular::default();
+        for key in ["7", "007", "+7", "07", "7"] {
+            popular.add(key);
+        }
+        assert_eq!(popular.top(2), vec![("7", 2, 0), ("+7", 1, 0)]);
+        assert_eq!(popular.distinct(), 4);
     }
 
     #[test]

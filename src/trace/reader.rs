@@ -6,16 +6,20 @@
 //! message rather than filling memory (`limits`); a row's fields become a
 //! [`TraceRow`] in `row`.
 
-mod limits;
+mod json;
+pub(super) mod limits;
+mod quotes;
 mod row;
 
-use super::columns::{service_column, Column, Columns, ServiceUnit, TimeFormat, SERVICE_NAMES};
+use super::columns::{service_column, Column, Columns, ServiceUnit, TimeFormat, SERVICE_NAMES, TIME_NAMES};
 use super::error::{Fault, Skipped, TraceError};
 use super::replay::{key_number, Recorded};
 use super::values::{nanoseconds, Refusal};
 use crate::scenario::echo;
 use crate::time::Time;
+use json::json_object;
 use limits::{row_too_long, Limited};
+use quotes::Quotes;
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
@@ -77,6 +81,33 @@ impl Default for TraceOptions {
     }
 }
 
+impl TraceOptions {
+    /// The classes a row may name, from `text` as given in `given_as`
+    /// (`--trace-classes`, or the lab's box): names separated by commas,
+    /// each once, none empty. An empty list is refused rather than taken
+    /// as "any class", which is leaving the classes out.
+    pub fn classes_from(text: &str, given_as: &str) -> Result<Vec<String>, String> {
+        const ALLOWED: &str =
+            "expected the classes' names, comma-separated in the order of class_shares, each once (such as api,static)";
+        if text.trim().is_empty() {
+            return Err(format!("{given_as} is empty; {ALLOWED}"));
+        }
+        let mut classes: Vec<String> = Vec::new();
+        for (place, name) in text.split(',').map(str::trim).enumerate() {
+            let fault = match name {
+                "" => format!("has no name in place {}", place + 1),
+                _ if classes.iter().any(|c| c == name) => format!("names {} twice", echo(name)),
+                _ => {
+                    classes.push(name.to_string());
+                    continue;
+                }
+            };
+            return Err(format!("{given_as} {} {fault}; {ALLOWED}", echo(text)));
+        }
+        Ok(classes)
+    }
+}
+
 /// The rows of a trace, in order, each a [`TraceRow`] or the error that
 /// stopped the reading (after which there are no more). A trace with a
 /// header and no rows yields one error, [`Fault::NoRows`].
@@ -87,7 +118,9 @@ pub struct TraceReader<R: Read> {
 
 enum Source<R: Read> {
     Csv {
-        reader: csv::Reader<Chain<Cursor<Vec<u8>>, Lines<R>>>,
+        /// Boxed: the reader and its watch of quotes are large beside
+        /// the JSON lines' few fields.
+        reader: Box<csv::Reader<CsvBytes<R>>>,
         record: csv::StringRecord,
         at: [Option<usize>; 4],
     },
@@ -99,13 +132,19 @@ enum Source<R: Read> {
 }
 
 type Lines<R> = BufReader<Limited<R>>;
+/// The bytes the CSV parser reads: the header line, then the rest, their
+/// quotes watched.
+type CsvBytes<R> = Quotes<Chain<Cursor<Vec<u8>>, Lines<R>>>;
 
 /// What reading the rows keeps from one to the next.
 struct State {
     columns: Columns,
     time_format: Option<TimeFormat>,
-    /// The first RFC 3339 timestamp: the start its times are measured from.
-    origin: Option<jiff::Timestamp>,
+    /// Whether the first JSON object chose the time column (no mapping did).
+    time_from_first_row: bool,
+    /// The first RFC 3339 timestamp, in nanoseconds from 1970: the start
+    /// its times are measured from.
+    origin: Option<i128>,
     last: Option<Time>,
     classes: Vec<String>,
     skip_bad: bool,
@@ -128,6 +167,7 @@ impl<R: Read> TraceReader<R> {
         let mut state = State {
             columns: Columns::default(),
             time_format: None,
+            time_from_first_row: false,
             origin: None,
             last: None,
             classes: options.classes,
@@ -179,11 +219,14 @@ impl<R: Read> TraceReader<R> {
                         || Some(service_column(Column { name: SERVICE_NAMES[0].into(), unit: None })),
                     ),
                 };
+            state.time_from_first_row = options.columns.time.is_none();
             Source::Json { lines, text: String::new(), first: Some(first) }
         } else {
             let header = Cursor::new(format!("{first}\n").into_bytes());
-            let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(header.chain(lines));
+            let mut reader =
+                csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(Quotes::new(header.chain(lines)));
             let names = reader.headers().map_err(|e| state.csv_error(e))?.clone();
+            state.quote_left_open(&reader)?;
             let names: Vec<&str> = names.iter().collect();
             state.columns = options.columns.resolve(&names)?;
             let at = |name: Option<&String>| name.and_then(|n| names.iter().position(|h| h == n));
@@ -194,7 +237,7 @@ impl<R: Read> TraceReader<R> {
                 at(c.class.as_ref()),
                 at(c.service.as_ref().map(|s| &s.name)),
             ];
-            Source::Csv { reader, record: csv::StringRecord::new(), at }
+            Source::Csv { reader: Box::new(reader), record: csv::StringRecord::new(), at }
         };
         state.time_format = state.columns.time.as_ref().and_then(|t| t.unit);
         Ok(TraceReader { source, state })
@@ -229,6 +272,9 @@ impl<R: Read> TraceReader<R> {
                     }
                 }
                 state.rows += 1;
+                if let Err(error) = state.quote_left_open(reader) {
+                    return Some(Err(error));
+                }
                 let line = record.position().map_or(0, |p| p.line()) + state.lines_before;
                 if record.as_slice().len() as u64 > MAX_ROW_BYTES {
                     return Some(Err(state.at(Fault::RowTooLong, Some(line), None, row_too_long())));
@@ -259,25 +305,10 @@ impl<R: Read> TraceReader<R> {
                     Ok(object) => object,
                     Err(message) => return Some(Err(state.at(Fault::NotJson, Some(line), None, message))),
                 };
-                let mut fields: [Option<Cow<str>>; 4] = [None, None, None, None];
-                let c = &state.columns;
-                let names = [
-                    c.time.as_ref().map(|t| &t.name),
-                    c.key.as_ref(),
-                    c.class.as_ref(),
-                    c.service.as_ref().map(|s| &s.name),
-                ];
-                for (field, name) in fields.iter_mut().zip(names) {
-                    let Some(name) = name else { continue };
-                    match object.get(name).map(json_text) {
-                        None | Some(Ok(None)) => {}
-                        Some(Ok(Some(value))) => *field = Some(Cow::Owned(value)),
-                        Some(Err(message)) => {
-                            let column = Some(name.clone());
-                            return Some(Err(state.at(Fault::NotANumber, Some(line), column, message)));
-                        }
-                    }
-                }
+                let fields = match state.json_fields(&object, line) {
+                    Ok(fields) => fields,
+                    Err(error) => return Some(Err(error)),
+                };
                 Some(state.row(line, fields))
             }
         }
@@ -314,21 +345,5 @@ impl<R: Read> Iterator for TraceReader<R> {
             }
         }
         None
-    }
-}
-
-fn json_object(text: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
-    serde_json::from_str(text).map_err(|e| format!("not a JSON object: {e}"))
-}
-
-/// A JSON value as a field's text: `None` for null.
-fn json_text(value: &serde_json::Value) -> Result<Option<String>, String> {
-    use serde_json::Value;
-    match value {
-        Value::Null => Ok(None),
-        Value::String(text) => Ok(Some(text.clone())),
-        Value::Number(number) => Ok(Some(number.to_string())),
-        Value::Bool(flag) => Ok(Some(flag.to_string())),
-        Value::Array(_) | Value::Object(_) => Err("a list or an object; expected a number or text".into()),
     }
 }

@@ -105,10 +105,19 @@ pub fn unnamed_classes(classes: usize) -> Vec<String> {
     }
 }
 
-/// A key as the engine takes it: a whole number as itself, other text by
-/// its 64-bit FNV-1a hash.
+/// A key as the engine takes it, and as `lbsim trace` counts it: text
+/// that is a whole number written the one way it can be (digits, no sign,
+/// no leading zero) and below 2^64 is that number; any other text (`007`,
+/// `+7`, `7.0`, `k7`, a number past 2^64) is its 64-bit FNV-1a hash. So
+/// two keys are one when their texts are, and only then (bar a hash
+/// meeting another key, one chance in 2^64 a pair), in a replay and in
+/// the summary alike.
 pub fn key_number(text: &str) -> u64 {
-    text.parse().unwrap_or_else(|_| fnv1a(0xcbf2_9ce4_8422_2325, text.as_bytes()))
+    let canonical = text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+    canonical
+        .then(|| text.parse().ok())
+        .flatten()
+        .unwrap_or_else(|| fnv1a(0xcbf2_9ce4_8422_2325, text.as_bytes()))
 }
 
 /// Bytes folded into a 64-bit FNV-1a hash.
@@ -193,6 +202,13 @@ mod tests {
     #[test]
     fn keys_are_their_numbers_or_their_hashes() {
         assert_eq!(key_number("42"), 42);
+        assert_eq!((key_number("0"), key_number("18446744073709551615")), (0, u64::MAX));
+        let seven = ["7", "007", "07", "+7", "7.0", " 7", "", "18446744073709551616"].map(key_number);
+        assert_eq!(seven[0], 7);
+        for (i, a) in seven.iter().enumerate() {
+            assert!(seven[i + 1..].iter().all(|b| a != b), "{seven:?}");
+        }
+        assert_eq!(seven[1], fnv1a(0xcbf2_9ce4_8422_2325, b"007"));
         assert_ne!(key_number("user-42"), key_number("user-43"));
         assert_eq!(key_number("user-42"), key_number("user-42"));
     }

@@ -15,11 +15,16 @@ pub enum Refusal {
 pub fn nanoseconds(text: &str, nanos_per_unit: u64) -> Result<u64, Refusal> {
     let text = text.trim();
     let value: f64 = text.parse().map_err(|_| Refusal::NotANumber)?;
-    if !value.is_finite() {
+    // `inf` and `NaN` parse, but are not numbers a trace means; `1e400`
+    // is one, out of range.
+    if value.is_nan() || !text.bytes().any(|b| b.is_ascii_digit()) {
         return Err(Refusal::NotANumber);
     }
     if value < 0.0 {
         return Err(Refusal::Negative);
+    }
+    if value.is_infinite() {
+        return Err(Refusal::TooLarge);
     }
     match exact(text, nanos_per_unit) {
         Some(nanos) => nanos,
@@ -83,5 +88,8 @@ mod tests {
         assert_eq!(nanoseconds("inf", SECOND), Err(Refusal::NotANumber));
         assert_eq!(nanoseconds("99999999999", SECOND), Err(Refusal::TooLarge));
         assert_eq!(nanoseconds("1e30", SECOND), Err(Refusal::TooLarge));
+        assert_eq!(nanoseconds("1e400", SECOND), Err(Refusal::TooLarge));
+        assert_eq!(nanoseconds("-1e400", SECOND), Err(Refusal::Negative));
+        assert_eq!(nanoseconds("infinity", SECOND), Err(Refusal::NotANumber));
     }
 }

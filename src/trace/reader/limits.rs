@@ -1,8 +1,10 @@
 //! The reader's limits: a reader that counts the bytes through it and
 //! stops a trace longer than its limit, or a line longer than a row may be.
 
-use super::MAX_ROW_BYTES;
+use super::{Fault, TraceError, MAX_ROW_BYTES};
+use std::fs::File;
 use std::io::{self, Read};
+use std::path::Path;
 
 /// Why reading stopped short: the trace outgrew its limit, or a line the
 /// row limit.
@@ -49,6 +51,31 @@ impl<R: Read> Read for Limited<R> {
             }
         }
         Ok(read)
+    }
+}
+
+/// A trace file opened for reading, refused at once when its size is over
+/// `max_bytes` (the reader would stop there too, but only once that much
+/// was read, and a file of one long line would be refused for that first).
+pub fn open(path: &Path, max_bytes: u64) -> Result<File, String> {
+    let shown = path.display();
+    let file = File::open(path).map_err(|e| format!("cannot open trace {shown}: {e}"))?;
+    let size = file.metadata().map_err(|e| format!("cannot read trace {shown}: {e}"))?.len();
+    match size > max_bytes {
+        true => Err(format!(
+            "{shown}: {}",
+            TraceError::of_file(Fault::TooLarge, too_large(Some(size), max_bytes))
+        )),
+        false => Ok(file),
+    }
+}
+
+/// A trace over the limit, `size` bytes when known before reading.
+pub(super) fn too_large(size: Option<u64>, max_bytes: u64) -> String {
+    let limit = format!("the limit of {max_bytes} bytes ({})", in_units(max_bytes));
+    match size {
+        Some(size) => format!("the trace is {size} bytes, more than {limit}"),
+        None => format!("the trace is larger than {limit}"),
     }
 }
 

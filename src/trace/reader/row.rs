@@ -1,8 +1,9 @@
 //! A row's fields made into a [`TraceRow`], and the reader's faults made
 //! into messages that name the row, the line and the column.
 
-use super::limits::{in_units, row_too_long, Overrun};
+use super::limits::{row_too_long, too_large, Overrun};
 use super::*;
+use crate::trace::rfc3339::{nanoseconds_since_1970, NotRfc3339};
 
 impl State {
     /// An error at the current row.
@@ -88,24 +89,31 @@ impl State {
 
     /// An RFC 3339 timestamp, as the time since the first row's.
     fn timestamp(&mut self, text: &str) -> Result<Time, (Fault, String)> {
-        let stamp: jiff::Timestamp = text.trim().parse().map_err(|e| {
-            (
-                Fault::BadTimestamp,
-                format!(
-                    "{} is not a timestamp understood here: times are seconds from the start, or RFC 3339 timestamps with a UTC offset such as 2026-12-03T15:04:05.25Z ({e})",
-                    echo(text)
-                ),
-            )
-        })?;
+        let stamp = nanoseconds_since_1970(text.trim())
+            .map_err(|fault| (Fault::BadTimestamp, not_a_timestamp(fault, text)))?;
         let origin = *self.origin.get_or_insert(stamp);
-        let since = stamp.as_nanosecond() - origin.as_nanosecond();
-        match u64::try_from(since) {
+        match u64::try_from(stamp - origin) {
             Ok(nanos) => Ok(Time(nanos)),
-            Err(_) => Err((
+            Err(_) if stamp < origin => Err((
                 Fault::Backwards,
                 format!("{} is before the first row's timestamp: rows must be in order of time", echo(text)),
             )),
+            Err(_) => Err(refused(Refusal::TooLarge, text, "a timestamp after the first row's")),
         }
+    }
+
+    /// A quote left open at the end of the file: the row that took in the
+    /// rest of the file as one value is refused, at the line the quote
+    /// opened on (a fault of that row's, which `skip_bad` leaves out).
+    pub(super) fn quote_left_open<R: Read>(&self, reader: &csv::Reader<Quotes<R>>) -> Result<(), TraceError> {
+        let Some(opened) = reader.get_ref().left_open(reader.position().byte()) else { return Ok(()) };
+        Err(TraceError {
+            fault: Fault::QuoteLeftOpen,
+            row: (self.rows > 0).then_some(self.rows),
+            line: Some(opened + self.lines_before),
+            column: None,
+            message: "a quote opens a value on this line and is never closed, so the rest of the file would be that one value: close it (a quote within a quoted value is written \"\")".into(),
+        })
     }
 
     pub(super) fn io_error(&self, error: &io::Error) -> TraceError {
@@ -114,17 +122,9 @@ impl State {
             Some(Overrun::Line) => {
                 TraceError { row, ..TraceError::of_file(Fault::RowTooLong, row_too_long()) }
             }
-            Some(Overrun::File) => TraceError {
-                row,
-                ..TraceError::of_file(
-                    Fault::TooLarge,
-                    format!(
-                        "the trace is larger than the limit of {} bytes ({})",
-                        self.max_bytes,
-                        in_units(self.max_bytes)
-                    ),
-                )
-            },
+            Some(Overrun::File) => {
+                TraceError { row, ..TraceError::of_file(Fault::TooLarge, too_large(None, self.max_bytes)) }
+            }
             None if error.kind() == io::ErrorKind::InvalidData => {
                 TraceError { row, ..TraceError::of_file(Fault::Unreadable, "the trace is not UTF-8 text") }
             }
@@ -153,6 +153,22 @@ impl State {
             }
             other => TraceError { row, line, ..TraceError::of_file(Fault::Unreadable, format!("{other:?}")) },
         }
+    }
+}
+
+/// The message for a time that is not a timestamp read here: why, and the
+/// form that is.
+fn not_a_timestamp(fault: NotRfc3339, text: &str) -> String {
+    match fault {
+        NotRfc3339::LeapSecond => format!(
+            "{} is a leap second, which lbsim's times (POSIX time) do not have: write it as 23:59:59.999999999, or leave the row out with --trace-skip-bad",
+            echo(text)
+        ),
+        _ => format!(
+            "{} is not an RFC 3339 timestamp ({}): times are seconds from the start, or timestamps of a date, T, a time with seconds (a fraction optional) and Z or an offset within ±23:59, such as 2026-12-03T15:04:05.25Z or 2026-12-03T16:04:05+01:00",
+            echo(text),
+            fault.reason()
+        ),
     }
 }
 
