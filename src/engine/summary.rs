@@ -179,14 +179,14 @@ impl Summary {
 }
 
 impl Simulation {
-    /// What queueing theory gives for the scenario's own arrivals; none
-    /// while a trace's arrivals are replayed instead, which no model here
-    /// describes.
+    /// What queueing theory gives for the scenario's own arrivals, over
+    /// the time measured so far; none while a trace's arrivals are
+    /// replayed instead, which no model here describes.
     pub fn theory(&self) -> Option<Theory> {
         if self.arrivals.replays() {
             None
         } else {
-            theory::of(&self.scenario)
+            theory::measured_until(&self.scenario, self.now.as_secs())
         }
     }
 

@@ -6,8 +6,14 @@
 //! random routing, which splits Poisson arrivals into Poisson streams); M/G/1
 //! by Pollaczek–Khinchine for one slot and any service distribution; and the
 //! supermarket model for power of d with live load and one slot.
+//!
+//! None of them has servers that fail: a failure for a while is a caveat,
+//! a server down all the measured time leaves the models out (`failures.rs`).
 
+mod failures;
 mod formulas;
+
+use failures::Measured;
 
 pub use formulas::{erlang_c, mg1_wait, mmc_wait, supermarket_wait};
 
@@ -28,9 +34,17 @@ pub struct Theory {
     pub caveats: Vec<String>,
 }
 
-/// The known answer for `s`, if its model has one.
+/// The known answer for `s` run to its duration, if its model has one.
 pub fn of(s: &Scenario) -> Option<Theory> {
-    if s.demand != Demand::Continuous {
+    measured_until(s, s.duration_s)
+}
+
+/// The known answer for `s` measured from its warm-up's end until
+/// `until_s` (a run in the lab goes on past its duration), if its model
+/// has one.
+pub fn measured_until(s: &Scenario, until_s: f64) -> Option<Theory> {
+    let measured = Measured { from_s: s.warmup_s, to_s: until_s.max(s.warmup_s) };
+    if s.demand != Demand::Continuous || failures::down_throughout(&s.failures, measured) {
         return None;
     }
     let (c, n, rho) = (s.slots, s.servers, s.load);
@@ -38,7 +52,8 @@ pub fn of(s: &Scenario) -> Option<Theory> {
     let speed = speeds.iter().sum::<f64>() / speeds.len() as f64;
     let service_ms = s.service_mean_ms / speed;
     let random_routing = [PolicyKind::RANDOM, PolicyKind::REPICK].contains(&s.policy);
-    let mut caveats = common_caveats(s);
+    let mut caveats = failures::caveats(&s.failures, n, measured);
+    caveats.extend(common_caveats(s));
     let (model, wait, waited_share) = if n == 1 || random_routing {
         if let Some(k) = s.subset_size.filter(|&k| k < n) {
             caveats.push(format!(
