@@ -215,7 +215,16 @@ fn compare_overlays_a_and_b_named_by_their_settings() {
     let svg_text = plot("compare", &args);
     let svg = Document::parse(&svg_text).unwrap();
     let ink = texts_in(&svg, INK);
-    assert_eq!(ink, ["A: policy=random", "B: policy=power-of-d", "queue time (ms)", "simulated time (s)"]);
+    assert_eq!(
+        ink,
+        [
+            "A: policy=random",
+            "B: policy=power-of-d",
+            "common random numbers: both seed 3",
+            "queue time (ms)",
+            "simulated time (s)"
+        ]
+    );
     assert!(texts(&svg).iter().any(|t| t == "A p99") && texts(&svg).iter().any(|t| t == "B p99"));
     // B solid, a point per sample; A dashed, and higher: power of two
     // choices cuts random's p99 queue time.
@@ -224,6 +233,18 @@ fn compare_overlays_a_and_b_named_by_their_settings() {
     assert!(a.len() > 20);
     let b_line: Vec<_> = b.into_iter().filter(|l| l.len() == 80).collect();
     assert!(mean_y(&a) < mean_y(&b_line), "A's p99 is drawn above B's");
+}
+
+/// The figure says which seeds A and B ran, as `lbsim compare` does: the
+/// same (common random numbers) unless `--independent-seeds` gives B the
+/// next.
+#[test]
+fn compare_names_the_seeds_each_side_ran() {
+    let args =
+        [&RUN[..], &["--chart", "compare", "--vs", "policy=power-of-d", "--independent-seeds"]].concat();
+    let svg = plot("compare-independent", &args);
+    let ink = texts_in(&Document::parse(&svg).unwrap(), INK);
+    assert_eq!(ink[..3], ["A: policy=random", "B: policy=power-of-d", "independent seeds: A 3, B 4"]);
 }
 
 #[test]
@@ -238,6 +259,7 @@ fn compare_of_sessions_overlays_both_client_experience_curves() {
         [
             "A: policy=random",
             "B: policy=power-of-d",
+            "common random numbers: both seed 3",
             "session time (ms)",
             "percentile of sessions (p0 fastest)"
         ]

@@ -21,32 +21,47 @@ fn strokes(style: &ChartStyle, width: f64) -> [Stroke; 2] {
     ]
 }
 
-/// The legend's entries: `A: ` and `B: ` before each side's settings.
-fn names(settings: [&str; 2]) -> [String; 2] {
-    [format!("A: {}", settings[0]), format!("B: {}", settings[1])]
+/// The legend above the chart: each side's stroke named `A: ` and `B: `
+/// before its settings, then the note on the seeds they ran; returns the
+/// area below it.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (strokes, settings): ([Stroke; 2], [&str; 2]),
+    seeds: &str,
+    style: &ChartStyle,
+) -> Result<DrawingArea<DB, Shift>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let [a, b] = strokes;
+    let (name_a, name_b) = (format!("A: {}", settings[0]), format!("B: {}", settings[1]));
+    legend_above(area, &[(Chip::Line(a), &name_a), (Chip::Line(b), &name_b), (Chip::Note, seeds)], style)
 }
 
 /// Session time by percentile of sessions, p0 to p100, for A and B: each
-/// side's settings that differ and its curve.
+/// side's settings that differ and its curve, and the seeds they ran
+/// (`seeds`, in words).
 pub fn sessions<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     sides: [(&str, &[f64]); 2],
+    seeds: &str,
     style: &ChartStyle,
 ) -> Drawn
 where
     DB::ErrorType: 'static,
 {
     let [a, b] = strokes(style, 3.0);
-    let [name_a, name_b] = names(sides.map(|(settings, _)| settings));
-    let area = legend_above(area, &[(Chip::Line(a), &name_a), (Chip::Line(b), &name_b)], style)?;
+    let area = legend(area, ([a, b], sides.map(|(settings, _)| settings)), seeds, style)?;
     clients::curves(&area, &[(a, sides[0].1), (b, sides[1].1)], style)
 }
 
 /// The p99 of `metric` over the whole run, for A and B: each side's
-/// settings that differ and its series.
+/// settings that differ and its series, and the seeds they ran (`seeds`,
+/// in words).
 pub fn series<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     sides: [(&str, S); 2],
+    seeds: &str,
     metric: SeriesMetric,
     style: &ChartStyle,
 ) -> Drawn
@@ -57,8 +72,7 @@ where
     S::IntoIter: DoubleEndedIterator + Clone,
 {
     let [a, b] = strokes(style, 2.5);
-    let [name_a, name_b] = names(sides.map(|(settings, _)| settings));
-    let area = legend_above(area, &[(Chip::Line(a), &name_a), (Chip::Line(b), &name_b)], style)?;
+    let area = legend(area, ([a, b], sides.map(|(settings, _)| settings)), seeds, style)?;
     let traces = [
         Trace { name: "A p99", stroke: a, series: sides[0].1, percentile: 2 },
         Trace { name: "B p99", stroke: b, series: sides[1].1, percentile: 2 },

@@ -42,12 +42,23 @@ pub(super) enum Chip {
     Line(Stroke),
     /// A filled square, for bars.
     Swatch(Colour),
+    /// Nothing: the entry is a note on what the others name (the seeds
+    /// two runs used).
+    Note,
 }
 
 /// Height of a legend row, in CSS pixels.
 const LEGEND_HEIGHT: f64 = 28.0;
 /// Length of a legend entry's sample of its line.
 const CHIP_LENGTH: f64 = 28.0;
+
+/// The room before an entry's name: its chip and a gap, none for a note.
+fn chip_room(chip: &Chip, style: &ChartStyle) -> i32 {
+    match chip {
+        Chip::Note => 0,
+        _ => style.px(CHIP_LENGTH + 6.0) as i32,
+    }
+}
 
 /// Draws `entries` (each chip and its name) in rows across the top of
 /// `area`, as many rows as they need (an entry that does not fit where a
@@ -68,7 +79,7 @@ where
     let (mut x, mut row) = (start, 0);
     for (chip, name) in entries {
         let text = area.estimate_text_size(name, &font)?.0 as i32;
-        let needs = style.px(CHIP_LENGTH + 6.0) as i32 + text;
+        let needs = chip_room(chip, style) + text;
         if x > start && x + needs > width {
             (x, row) = (start, row + 1);
         }
@@ -95,8 +106,9 @@ where
                 let corners = [(x + length / 2 - half, y - half), (x + length / 2 + half, y + half)];
                 band.draw(&Rectangle::new(corners, colour.rgb().filled()))?;
             }
+            Chip::Note => {}
         }
-        let after = x + style.px(CHIP_LENGTH + 6.0) as i32;
+        let after = x + chip_room(&chip, style);
         band.draw(&Text::new(name.to_string(), (after, y), font.clone()))?;
     }
     Ok(rest)

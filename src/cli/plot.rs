@@ -4,6 +4,7 @@
 
 use super::args::RunArgs;
 use super::output;
+use super::report;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Palette, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
@@ -163,7 +164,14 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 let (_, series_a) = runner::simulate_keeping_series(&a, run.trace.as_ref())?;
                 let (_, series_b) = runner::simulate_keeping_series(&b, run.trace.as_ref())?;
                 let [name_a, name_b] = settings(run, [&a, &b]);
-                charts::compare_series(&area, [(&name_a, &series_a), (&name_b, &series_b)], metric, &style)
+                let seeds = report::seeds(a.seed, b.seed);
+                charts::compare_series(
+                    &area,
+                    [(&name_a, &series_a), (&name_b, &series_b)],
+                    &seeds,
+                    metric,
+                    &style,
+                )
             }
             Figure::CompareSessions => {
                 let (a, b) = runner::sides(run)?;
@@ -173,7 +181,8 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 };
                 let (curve_a, curve_b) = (curve(&a)?, curve(&b)?);
                 let [name_a, name_b] = settings(run, [&a, &b]);
-                charts::compare_sessions(&area, [(&name_a, &curve_a), (&name_b, &curve_b)], &style)
+                let seeds = report::seeds(a.seed, b.seed);
+                charts::compare_sessions(&area, [(&name_a, &curve_a), (&name_b, &curve_b)], &seeds, &style)
             }
         };
         drawn
@@ -186,18 +195,15 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
 }
 
 /// What tells A and B apart, for each: the `--vs` fields' values in each
-/// (`policy=random`), and the seeds when they differ.
+/// (`policy=random`); the legend's note says which seeds they ran.
 fn settings(run: &RunArgs, sides: [&Scenario; 2]) -> [String; 2] {
     sides.map(|scenario| {
-        let mut pairs: Vec<String> = run
+        let pairs: Vec<String> = run
             .vs
             .iter()
             .filter_map(|(key, _)| fields::find(key).ok())
             .map(|field| format!("{}={}", field.key, field.text(scenario)))
             .collect();
-        if run.independent_seeds {
-            pairs.push(format!("seed={}", scenario.seed));
-        }
         pairs.join(", ")
     })
 }

@@ -245,12 +245,7 @@ fn plus_minus(interval: &Interval) -> String {
 pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Comparison) -> String {
     let mut out = String::new();
     let changes: Vec<String> = vs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let seeds = if a.seed == b.seed {
-        format!("common random numbers: both seed {}", a.seed)
-    } else {
-        format!("independent seeds: A {}, B {}", a.seed, b.seed)
-    };
-    let _ = writeln!(out, "B ({}) over A · {seeds}", changes.join(", "));
+    let _ = writeln!(out, "B ({}) over A · {}", changes.join(", "), seeds(a.seed, b.seed));
     let _ = match c.batches {
         0 | 1 => writeln!(
             out,
@@ -282,6 +277,15 @@ pub fn comparison(vs: &[(String, String)], a: &Summary, b: &Summary, c: &Compari
         "bounces", "(not per batch)"
     );
     out
+}
+
+/// The seeds A and B ran: one for both (common random numbers), or each its own.
+pub fn seeds(a: u64, b: u64) -> String {
+    if a == b {
+        format!("common random numbers: both seed {a}")
+    } else {
+        format!("independent seeds: A {a}, B {b}")
+    }
 }
 
 fn ratio_text(ratio: &Interval) -> String {
