@@ -1,5 +1,5 @@
 //! Figures to take away, as CSV: the live series (percentiles, throughput,
-//! bounces, availability, errors and spread over time) and each server's share of the work. The
+//! bounces, availability, errors, failures and spread over time) and each server's share of the work. The
 //! command line and the browser write the same files, named after the
 //! scenario, its seed and the version of lbsim that made them.
 
@@ -18,17 +18,19 @@ pub fn file_name(scenario: &str, seed: u64, what: &str) -> String {
     format!("{scenario}_seed-{seed}_lbsim-{}_{what}", env!("CARGO_PKG_VERSION"))
 }
 
-pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,session_p50_ms,session_p90_ms,session_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued,availability,errors_per_s";
+pub const SERIES_HEADER: &str = "time_s,queue_p50_ms,queue_p90_ms,queue_p99_ms,latency_p50_ms,latency_p90_ms,latency_p99_ms,session_p50_ms,session_p90_ms,session_p99_ms,completed_per_s,bounces_per_s,load_cv,busy_slots,queued,availability,errors_per_s,failed_per_s";
 
-/// One row per sample (every 250 simulated ms); percentiles, availability
-/// and errors per second over the second before the sample (availability
-/// NaN when no request ended in it), the other rates over the 250 ms before it.
+/// One row per sample (every 250 simulated ms); percentiles, availability,
+/// error responses per second and failed requests per second (the lab's
+/// "errors/s" under bounces and "failed/s" under availability) over the
+/// second before the sample (availability NaN when no request ended in
+/// it), the other rates over the 250 ms before it.
 pub fn series_csv<'a>(points: impl IntoIterator<Item = &'a SamplePoint>) -> String {
     let mut out = format!("{SERIES_HEADER}\n");
     for p in points {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{}",
             p.time_ms / 1000.0,
             p.queue_p50,
             p.queue_p90,
@@ -45,7 +47,8 @@ pub fn series_csv<'a>(points: impl IntoIterator<Item = &'a SamplePoint>) -> Stri
             p.busy_slots,
             p.queued,
             p.availability,
-            p.error_rate
+            p.error_rate,
+            p.failure_rate
         );
     }
     out
@@ -90,7 +93,7 @@ mod tests {
         assert_eq!(lines[0], SERIES_HEADER);
         assert_eq!(lines.len(), 1 + 8);
         assert!(lines[8].starts_with("2,"), "{}", lines[8]);
-        assert!(lines.iter().all(|l| l.split(',').count() == 17));
+        assert!(lines.iter().all(|l| l.split(',').count() == 18));
         let servers = servers_csv(&sim.summary());
         assert_eq!(servers.lines().count(), 1 + Scenario::default().servers as usize);
         assert!(servers.lines().nth(1).unwrap().starts_with("0,"));

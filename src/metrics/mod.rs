@@ -148,6 +148,10 @@ pub struct SamplePoint {
     /// Error responses choosers heard (refused and server errors, every
     /// attempt's, retried or not) per simulated second over the last second.
     pub error_rate: f64,
+    /// Requests that failed (their last attempt met an error, or they timed
+    /// out of queues more often than the retry budget allows) per simulated
+    /// second over the last second: what availability leaves out, as a rate.
+    pub failure_rate: f64,
     /// Coefficient of variation, across servers, of work started per unit of
     /// speed during the last interval (0 = perfectly even).
     pub load_cv: f64,
@@ -418,7 +422,7 @@ impl Metrics {
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
         let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
         let last = self.counts_at_last_sample;
-        let (availability, error_rate) = self.over_last_second(now);
+        let LastSecond { availability, error_rate, failure_rate } = self.over_last_second(now);
         let point = SamplePoint {
             time_ms: now.as_ms(),
             queue_p50: ms(queue[0]),
@@ -434,6 +438,7 @@ impl Metrics {
             bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
             availability,
             error_rate,
+            failure_rate,
             load_cv,
             busy_slots,
             queued,
@@ -448,8 +453,8 @@ impl Metrics {
 
     /// Over the last `WINDOW_SLICES` intervals (since time zero, in the
     /// first second): the share of the requests that ended that completed,
-    /// and error responses per second.
-    fn over_last_second(&mut self, now: Time) -> (f64, f64) {
+    /// error responses per second and failed requests per second.
+    fn over_last_second(&mut self, now: Time) -> LastSecond {
         let full = self.counts_at_samples.len() == WINDOW_SLICES;
         let (since, then) = if full { self.counts_at_samples.pop_front() } else { None }.unwrap_or_default();
         self.counts_at_samples.push_back((now, self.counts));
@@ -457,9 +462,20 @@ impl Metrics {
         let completed = c.completed - then.completed;
         let ended = completed + c.failed - then.failed;
         let errors = c.refused + c.server_errors - then.refused - then.server_errors;
-        let availability = if ended == 0 { f64::NAN } else { completed as f64 / ended as f64 };
-        (availability, errors as f64 / (now - since).as_secs())
+        let seconds = (now - since).as_secs();
+        LastSecond {
+            availability: if ended == 0 { f64::NAN } else { completed as f64 / ended as f64 },
+            error_rate: errors as f64 / seconds,
+            failure_rate: (c.failed - then.failed) as f64 / seconds,
+        }
     }
+}
+
+/// What a sample reads of the last second: see [`SamplePoint`]'s fields.
+struct LastSecond {
+    availability: f64,
+    error_rate: f64,
+    failure_rate: f64,
 }
 
 #[cfg(test)]

@@ -41,16 +41,17 @@ fn availability_and_errors_cover_the_last_second() {
     m.on_failure(Time(1), FailureReason::Refused, Time(1));
     (m.counts.refused, m.counts.server_errors) = (1, 1);
     // Over the half second since time zero: 2 errors, 4 a second.
+    // The failed request: 2 a second, as availability's unavailable share.
     let point = sample(&mut m);
-    assert_eq!((point.availability, point.error_rate), (0.75, 4.0));
+    assert_eq!((point.availability, point.error_rate, point.failure_rate), (0.75, 4.0, 2.0));
     // The second holds them for three more intervals.
     for rate in [2.0 / 0.75, 2.0, 2.0] {
         let point = sample(&mut m);
-        assert_eq!((point.availability, point.error_rate), (0.75, rate));
+        assert_eq!((point.availability, point.error_rate, point.failure_rate), (0.75, rate, rate / 2.0));
     }
     let point = sample(&mut m);
     assert!(point.availability.is_nan(), "a second with nothing ended");
-    assert_eq!(point.error_rate, 0.0);
+    assert_eq!((point.error_rate, point.failure_rate), (0.0, 0.0));
     m.on_request_completed(Time(2), 0, Time(1), (0, 0));
     assert_eq!(sample(&mut m).availability, 1.0);
 }

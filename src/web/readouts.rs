@@ -1,7 +1,11 @@
 //! The key figures in large type: p50 and p99 queue time and throughput
-//! over the last simulated second, bounces per second, availability over
-//! the last second with the errors heard per second, simulated time, and
-//! the speed actually achieved. Updated a few times a second.
+//! over the last simulated second; bounces per second with the error
+//! responses heard per second under them (both send a try back to choose
+//! again, within the retry budget); availability over the last second with
+//! the requests that failed per second under it (an error on the last try,
+//! or bounces beyond the budget: a request that only bounced counts as
+//! failed, never as an error); simulated time, and the speed actually
+//! achieved. Updated a few times a second.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
@@ -9,11 +13,22 @@
 
 use super::dom::{self, Ids};
 use lbsim::explain::readback::thousands;
+use lbsim::metrics::SamplePoint;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
 const INTERVAL_MS: f64 = 150.0;
+
+/// What the bounces readout counts, and the errors under it.
+const BOUNCES_AND_ERRORS: &str = "Tries sent back to choose again, per second: bounces (a queue timed \
+     out) over the last quarter second, and errors/s (a server down or failing answered with an \
+     error) over the last second. Each is retried within the retry budget.";
+
+/// What the availability readout counts, and the failures under it.
+const AVAILABILITY_AND_FAILED: &str = "Of the requests that ended in the last second, the share \
+     answered. A request fails when its last try is answered with an error, or when it bounces \
+     more often than the retry budget allows; failed/s counts both.";
 
 /// Below this share of the speed asked, the simulation is said too heavy:
 /// well clear of the dips a busy frame causes.
@@ -26,6 +41,7 @@ pub struct Readouts {
     bounces: HtmlElement,
     availability: HtmlElement,
     errors: HtmlElement,
+    failed: HtmlElement,
     sim_time: HtmlElement,
     actual_speed: HtmlElement,
     /// The note saying the scenario is too heavy for the speed asked.
@@ -61,11 +77,19 @@ impl Readouts {
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
         let (_, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
-        let (_, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
+        // Each of the two says what it counts when pointed at, and carries
+        // a second figure of the same kind under it.
+        let explained = |readout: &HtmlElement, what: &str, note: &str| -> Result<HtmlElement, JsValue> {
+            readout.set_title(what);
+            let small = dom::text_child(readout, "span", "small", "–")?;
+            small.set_id(&ids.of(note));
+            Ok(small)
+        };
+        let (sent_back, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
+        let errors = explained(&sent_back, BOUNCES_AND_ERRORS, "errors")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
         window(&name, "window")?;
-        let errors = dom::text_child(&served, "span", "small", "–")?;
-        errors.set_id(&ids.of("errors"));
+        let failed = explained(&served, AVAILABILITY_AND_FAILED, "failed")?;
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
         actual_speed.set_id(&ids.of("actual-speed"));
@@ -79,6 +103,7 @@ impl Readouts {
             bounces,
             availability,
             errors,
+            failed,
             sim_time,
             actual_speed,
             heavy,
@@ -108,10 +133,11 @@ impl Readouts {
         set(&self.bounces, &compact_count(latest.bounce_rate));
         let availability = snapshot.latest.map_or(f64::NAN, |p| p.availability);
         set(&self.availability, &percentage(availability));
-        let errors = snapshot
-            .latest
-            .map_or("–".to_string(), |p| format!("{} errors/s", compact_count(p.error_rate)));
-        set(&self.errors, &errors);
+        let per_second = |rate: fn(&SamplePoint) -> f64, what: &str| {
+            snapshot.latest.map_or("–".to_string(), |p| format!("{} {what}/s", compact_count(rate(&p))))
+        };
+        set(&self.errors, &per_second(|p| p.error_rate, "errors"));
+        set(&self.failed, &per_second(|p| p.failure_rate, "failed"));
         set(&self.sim_time, &format!("{:.1}", snapshot.time_ms / 1000.0));
         let speed = match actual_speed {
             Some(speed) => format!("{}× real time", significant(speed)),

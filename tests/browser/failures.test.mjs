@@ -54,6 +54,8 @@ test('a server failed fast from the page is drawn failing, draws traffic until e
   const during = await availability(page);
   assert.ok(during < 95, `availability ${during}% a second after the failure`);
   assert.match(await page.textContent('#errors'), /^[1-9][\d,]* errors\/s$/);
+  // With no retry, every error fails its request.
+  assert.match(await page.textContent('#failed'), /^[1-9][\d,]* failed\/s$/);
   const servers = await drawnServers(page);
   assert.deepEqual(servers.map((s) => s.state), ['active', 'active', 'active', 'failing', ...Array(6).fill('active')]);
   // Drawn failing: a dotted outline in ink along its row, none along its neighbour's.
@@ -74,6 +76,7 @@ test('a server failed fast from the page is drawn failing, draws traffic until e
   const after = await availability(page);
   assert.ok(after > 99.5, `availability ${after}% once ejected`);
   assert.equal(await page.textContent('#errors'), '0 errors/s');
+  assert.equal(await page.textContent('#failed'), '0 failed/s');
   // Recovered, it is drawn as a member again; the link keeps both.
   await page.click('#recover-server');
   assert.equal(await page.textContent('#membership-status'), 'Server 3 recovered at 13.002 s.');
@@ -83,6 +86,25 @@ test('a server failed fast from the page is drawn failing, draws traffic until e
     '3.001s:fast-fail:3:p=0.9:after=1ms,13.002s:recover:3');
   assert.deepEqual(errors, []);
   await page.context().close();
+});
+
+// Issue 38: an overload showed availability 80.4% beside "0 errors/s", as
+// if nothing had failed. Requests that bounce beyond the retry budget fail
+// without an error: the availability readout counts them as failed/s, the
+// errors sit under bounces (each sends a try back to choose again), and
+// each readout says what it counts when pointed at.
+test('an overload fails requests by bouncing: failed/s under availability, errors under bounces', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'load=1.5&retry_budget=1&autoplay=0' });
+  await advance(page, 5000);
+  const failed = await page.textContent('#failed');
+  assert.ok(await availability(page) < 100, `availability ${await availability(page)}%`);
+  assert.match(failed, /^[1-9][\d,.k]* failed\/s$/);
+  assert.equal(await page.textContent('#errors'), '0 errors/s');
+  const readout = (id) => page.locator(`#${id}`).locator('xpath=ancestor::div[@class="readout"]');
+  assert.equal(await readout('errors').locator('.name').textContent(), 'Bounces');
+  assert.match(await readout('failed').getAttribute('title'), /bounces more often than the retry budget allows; failed\/s counts both/);
+  assert.match(await readout('errors').getAttribute('title'), /^Tries sent back to choose again/);
+  assert.deepEqual(errors, []);
 });
 
 test('the link replays a failure made live: opened afresh and brought to the same time, the same run', async () => {
