@@ -203,3 +203,13 @@ fn a_rate_needs_two_rows_and_a_last_bin_is_divided_by_its_own_width() {
         "{text}"
     );
 }
+
+#[test]
+fn a_sparse_traces_offered_load_is_given_to_three_figures() {
+    // Three rows 30 days apart: 3 requests over 90 days (one mean gap past
+    // the last), 10 ms each, on 10 servers of 10 slots: 7.72e-11.
+    let file = TempFile::new("sparse.csv", b"time_s\n0\n2592000\n5184000\n");
+    let out = lbsim(&["trace", file.path(), "default"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(summed speed 10): 0.0000000000772 (rate"), "{text}");
+}

@@ -14,11 +14,11 @@
 //! no figure of a partly read trace is printed. A capacity search reads
 //! the trace through first, and searches over its speed.
 
-use super::report::three_figures;
 use lbsim::capacity;
 use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::duration::LATEST_S;
 use lbsim::scenario::echo;
+use lbsim::scenario::fields::three_figures;
 use lbsim::trace::replay::{fnv1a, longest_run_s, unnamed_classes, Playback, SPEEDS};
 use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceSummary};
 use lbsim::{Scenario, Time};

@@ -328,16 +328,6 @@ pub fn sweep_header(key: &str) -> String {
     )
 }
 
-/// `x` to three significant figures however small it is: a sparse
-/// trace offers load 0.000000772, which three decimals show as 0.000.
-pub fn three_figures(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return x.to_string();
-    }
-    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.decimals$}")
-}
-
 pub fn sweep_row(value: &str, s: &Summary) -> String {
     format!(
         "{:<16}{:>12.1}{:>10.2}{:>10.2}{:>10.2}{:>10.2}{:>10.2}{:>10.2}{:>10}{:>9}",

@@ -399,6 +399,16 @@ pub fn format_number(x: f64) -> String {
     format!("{x}")
 }
 
+/// `x` to three significant figures however small it is: a sparse trace
+/// offers load 0.000000772, which three decimals would show as 0.000.
+pub fn three_figures(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let decimals = (2 - libm::floor(libm::log10(x.abs())) as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
 /// Looks a field up by name, suggesting a near miss when there is one.
 pub fn find(key: &str) -> Result<&'static Field, ScenarioError> {
     FIELDS.iter().find(|f| f.key == key).ok_or_else(|| ScenarioError::UnknownField {

@@ -9,6 +9,7 @@ use super::replay::fnv1a;
 use super::summary::{RateOverTime, TraceSummary};
 use super::{Columns, ServiceUnit, TimeFormat};
 use crate::scenario::echo;
+use crate::scenario::fields::three_figures;
 use crate::Scenario;
 use std::cell::Cell;
 use std::fmt::Write as _;
@@ -284,8 +285,10 @@ fn sparkline(values: &[f64]) -> String {
 fn offered_load(scenario: &Scenario, offered: f64) -> String {
     let speeds: f64 = (0..scenario.servers as usize).map(|i| scenario.speed_of(i)).sum();
     format!(
-        "offered load on {} servers × {} slots (summed speed {speeds}): {offered:.3} (rate × mean service time / (summed speed × slots))\n",
-        scenario.servers, scenario.slots
+        "offered load on {} servers × {} slots (summed speed {speeds}): {} (rate × mean service time / (summed speed × slots))\n",
+        scenario.servers,
+        scenario.slots,
+        three_figures(offered)
     )
 }
 

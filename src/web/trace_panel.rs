@@ -10,6 +10,7 @@ use super::options::{Options, TraceNeed};
 use super::surface::Surface;
 use super::traces::LabTrace;
 use lbsim::charts::Palette;
+use lbsim::scenario::fields::three_figures;
 use lbsim::trace::replay::{offered_load, SPEEDS};
 use lbsim::Scenario;
 use wasm_bindgen::JsValue;
@@ -213,12 +214,6 @@ impl RateStrip {
 const LIGHT_LOAD: f64 = 0.5;
 /// The load a speed is suggested for: the lab's default scenario's.
 const BUSY_LOAD: f64 = 0.9;
-
-/// `x` to three significant figures, as the speed box takes it.
-fn three_figures(x: f64) -> String {
-    let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
-    format!("{x:.decimals$}")
-}
 
 /// Where in the trace's time (from its first arrival) a replay is after
 /// `played_s` seconds of the trace's time, passes looping one mean gap
