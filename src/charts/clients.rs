@@ -3,10 +3,18 @@
 //! curve, kept from before the last change of a setting, shows the
 //! difference the change made.
 
+use super::registry::{Descriptor, PlotFigure, Plotted};
 use super::stroke::Stroke;
 use super::{nice_ceiling, ChartStyle, Drawn};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// The client-experience curve.
+pub static CHART: Descriptor = Descriptor {
+    key: "clients",
+    tab_label: Some("Clients"),
+    plot: Some(Plotted { figure: PlotFigure::Clients, help: "Session time, p0 to p100" }),
+};
 
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

@@ -7,11 +7,19 @@
 
 use super::markers::Marker;
 use super::percentiles::{over_time, percentile_colours, run_traces, theory_level, Trace};
+use super::registry::{Descriptor, PlotFigure, Plotted};
 use super::stroke::{legend_above, Chip, Stroke};
 use super::{clients, ChartStyle, Drawn, Lines, SeriesMetric, Span};
 use crate::metrics::SamplePoint;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// Two runs on the same axes: `lbsim plot`'s alone (the lab compares in a mode of its own).
+pub static CHART: Descriptor = Descriptor {
+    key: "compare",
+    tab_label: None,
+    plot: Some(Plotted { figure: PlotFigure::Compare, help: "A and B, as compare runs them" }),
+};
 
 /// A's stroke and B's, `width` CSS pixels wide.
 fn strokes(style: &ChartStyle, width: f64) -> [Stroke; 2] {

@@ -4,10 +4,14 @@
 //! circle, the arcs of the server that took the latest key drawn bold, and
 //! that key landing on its arc and walking clockwise to its point.
 
+use super::registry::Descriptor;
 use super::{ChartStyle, Drawn};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::f64::consts::TAU;
+
+/// Where keys live: a view shows it only under a policy that places by key, beside its ring.
+pub static CHART: Descriptor = Descriptor { key: "keys", tab_label: Some("Keys"), plot: None };
 
 /// What the picture shows.
 pub struct KeyPicture<'a> {

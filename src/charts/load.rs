@@ -2,11 +2,19 @@
 //! and queued at each server, with the slot count marked. Many servers are
 //! grouped into as many bars as the width shows, each the mean of its group.
 
+use super::registry::{Descriptor, PlotFigure, Plotted};
 use super::stroke::{legend_above, Chip, Stroke};
 use super::{nice_ceiling, ChartStyle, Drawn};
 use crate::engine::ServerView;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// The load across servers.
+pub static CHART: Descriptor = Descriptor {
+    key: "load",
+    tab_label: Some("Load"),
+    plot: Some(Plotted { figure: PlotFigure::Load, help: "Each server at the end" }),
+};
 
 /// Each of `servers`' `(busy, queued)`, busiest first, into `loads` (kept
 /// from one drawing to the next, so as not to allocate each time).

@@ -6,6 +6,10 @@
 //! HTML beside them, and `lbsim plot` draws them to SVG files, where a
 //! chart that needs a legend draws it above itself.
 //!
+//! Each chart's file holds its descriptor, and [`CHARTS`] lists them: the
+//! one list of charts that views, the browser's figures and `lbsim plot`
+//! read (see `registry`).
+//!
 //! Beside them, what the pictures' legends and marks say, decided from the
 //! scenario alone so that it is tested natively: which marks the topology
 //! can draw ([`topology_legend`]) and which moments a chart over time marks
@@ -19,6 +23,7 @@ mod load;
 pub mod markers;
 mod palette;
 mod percentiles;
+mod registry;
 mod stroke;
 pub mod topology_legend;
 
@@ -33,7 +38,9 @@ pub use markers::{server_events, Marker, SettingsChanges};
 pub use palette::{Colour, Palette};
 pub use percentiles::{
     draw as percentiles, figure as percentiles_figure, theory_label, theory_level, SeriesMetric, Span,
+    CHART as PERCENTILES,
 };
+pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;

@@ -4,6 +4,7 @@
 //! recovered, joined or left marked (see `markers`).
 
 use super::markers::Marker;
+use super::registry::{Descriptor, PlotFigure, Plotted};
 use super::stroke::{legend_above, Chip, Stroke};
 use super::{nice_ceiling, ChartStyle, Colour, Drawn, Lines};
 use crate::metrics::SamplePoint;
@@ -11,6 +12,13 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
+
+/// The percentile chart: a view's first, an embed's one chart.
+pub static CHART: Descriptor = Descriptor {
+    key: "percentiles",
+    tab_label: Some("Over time"),
+    plot: Some(Plotted { figure: PlotFigure::Percentiles, help: "p50, p90 and p99 over the run" }),
+};
 
 /// Which time a request spent, as the series' percentiles give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

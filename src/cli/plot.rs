@@ -5,8 +5,9 @@
 use super::args::RunArgs;
 use super::output;
 use super::report;
+use super::refusal;
 use super::runner::{self, simulate};
-use lbsim::charts::{self, ChartStyle, Palette, SeriesMetric, Span};
+use lbsim::charts::{self, ChartStyle, Drawer, Palette, PlotFigure, Plotted, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
 use lbsim::scenario::echo;
 use lbsim::scenario::fields;
@@ -14,17 +15,52 @@ use lbsim::Scenario;
 use plotters::prelude::*;
 use std::path::PathBuf;
 
-/// The chart `--chart` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ChartKind {
-    /// p50, p90 and p99 over the run
-    Percentiles,
-    /// Session time, p0 to p100
-    Clients,
-    /// Each server at the end
-    Load,
-    /// A and B, as compare runs them
-    Compare,
+/// The chart `--chart` names: one of those the charts registry
+/// (`charts::CHARTS`) says `lbsim plot` draws, so that `--help` and the
+/// refusals list them from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChartKind(&'static Plotted, &'static str);
+
+/// How many charts `lbsim plot` draws.
+const PLOTTED: usize = Drawer::Plot.count();
+
+impl ChartKind {
+    const ALL: [ChartKind; PLOTTED] = {
+        let descriptors = Drawer::Plot.charts::<PLOTTED>();
+        let mut all = [ChartKind::of(descriptors[0]); PLOTTED];
+        let mut i = 1;
+        while i < PLOTTED {
+            all[i] = ChartKind::of(descriptors[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The chart `descriptor` describes, which `lbsim plot` must draw (else
+    /// the build stops here).
+    const fn of(descriptor: &'static charts::Descriptor) -> ChartKind {
+        let Some(plotted) = &descriptor.plot else { panic!("a chart lbsim plot draws says how") };
+        ChartKind(plotted, descriptor.key)
+    }
+
+    /// Every chart's key, as a person reads a choice: "a, b or c".
+    fn choices() -> String {
+        refusal::or_list(&ChartKind::ALL.map(|chart| chart.1.to_string()))
+    }
+
+    fn figure(self) -> PlotFigure {
+        self.0.figure
+    }
+}
+
+impl clap::ValueEnum for ChartKind {
+    fn value_variants<'a>() -> &'a [ChartKind] {
+        &ChartKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.1).help(self.0.help))
+    }
 }
 
 /// The time `--metric` names.
@@ -91,25 +127,25 @@ const SIZE: (u32, u32) = (800, 450);
 impl Plot {
     pub fn of(run: &RunArgs) -> Result<Plot, String> {
         let options = &run.plot;
-        let chart = options.chart.ok_or("plot needs --chart percentiles, clients, load or compare")?;
+        let chart = options.chart.ok_or_else(|| format!("plot needs --chart {}", ChartKind::choices()))?;
         let series = |metric| match metric {
             None | Some(Metric::Queue) => Ok::<_, String>(SeriesMetric::QueueTime),
             Some(Metric::Latency) => Ok(SeriesMetric::Latency),
             Some(Metric::Session) => Ok(SeriesMetric::SessionTime),
         };
-        let figure = match (chart, options.metric) {
-            (ChartKind::Percentiles, metric) => Figure::Percentiles(series(metric)?),
-            (ChartKind::Clients, None | Some(Metric::Session)) => Figure::Clients,
-            (ChartKind::Clients | ChartKind::Load, Some(_)) => {
+        let figure = match (chart.figure(), options.metric) {
+            (PlotFigure::Percentiles, metric) => Figure::Percentiles(series(metric)?),
+            (PlotFigure::Clients, None | Some(Metric::Session)) => Figure::Clients,
+            (PlotFigure::Clients | PlotFigure::Load, Some(_)) => {
                 return Err("--metric belongs to --chart percentiles and compare: clients always shows \
                     session time, and load requests at each server"
                     .into())
             }
-            (ChartKind::Load, None) => Figure::Load,
-            (ChartKind::Compare, Some(Metric::Session)) => Figure::CompareSessions,
-            (ChartKind::Compare, metric) => Figure::CompareSeries(series(metric)?),
+            (PlotFigure::Load, None) => Figure::Load,
+            (PlotFigure::Compare, Some(Metric::Session)) => Figure::CompareSessions,
+            (PlotFigure::Compare, metric) => Figure::CompareSeries(series(metric)?),
         };
-        let compared = chart == ChartKind::Compare;
+        let compared = chart.figure() == PlotFigure::Compare;
         if compared && run.vs.is_empty() {
             return Err("--chart compare needs at least one --vs key=value: what B changes from A".into());
         }

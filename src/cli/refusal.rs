@@ -123,7 +123,7 @@ fn texts(error: &Error, kind: ContextKind) -> Vec<String> {
 }
 
 /// "a", "a or b", "a, b or c".
-fn or_list(items: &[String]) -> String {
+pub(super) fn or_list(items: &[String]) -> String {
     joined(items, "or")
 }
 

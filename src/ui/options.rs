@@ -6,7 +6,7 @@
 
 use super::controls::CONTROLS;
 use super::params::Params;
-use crate::charts::SeriesMetric;
+use crate::charts::{self, Drawer, SeriesMetric};
 use crate::explain::Readback;
 use crate::scenario::fields;
 use crate::trace::replay::{unnamed_classes, SPEEDS};
@@ -33,27 +33,40 @@ impl Kind {
     }
 }
 
-/// A chart a view can show beside its topology, as links name it. Its
-/// figure, which draws it, is a file in `web/figures`, found there by the
-/// chart's key in that folder's registry.
+/// A chart a view can show beside its topology, as links name it: one of
+/// the charts registry's (`charts::CHARTS`) that views draw. Its figure, which
+/// draws it, is a file in `web/figures`, found there by the chart's key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chart {
     key: &'static str,
     tab_label: &'static str,
 }
 
+/// How many charts a view can show.
+const IN_VIEWS: usize = Drawer::Views.count();
+
 impl Chart {
     /// The percentile chart, an embed's one chart.
-    pub const PERCENTILES: Chart = Chart { key: "percentiles", tab_label: "Over time" };
+    pub const PERCENTILES: Chart = Chart::of(&charts::PERCENTILES);
 
-    /// Every chart, in the order a view shows them.
-    pub const ALL: &'static [Chart] = &[
-        Chart::PERCENTILES,
-        Chart { key: "clients", tab_label: "Clients" },
-        Chart { key: "load", tab_label: "Load" },
-        // Where keys live: shown only under a policy that places by key.
-        Chart { key: "keys", tab_label: "Keys" },
-    ];
+    /// Every chart a view can show, in the registry's order.
+    pub const ALL: &'static [Chart] = &{
+        let descriptors = Drawer::Views.charts::<IN_VIEWS>();
+        let mut all = [Chart::PERCENTILES; IN_VIEWS];
+        let mut i = 0;
+        while i < IN_VIEWS {
+            all[i] = Chart::of(descriptors[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The chart `descriptor` describes, which views must draw (else the
+    /// build stops here).
+    const fn of(descriptor: &'static charts::Descriptor) -> Chart {
+        let Some(tab_label) = descriptor.tab_label else { panic!("a chart views draw has a tab label") };
+        Chart { key: descriptor.key, tab_label }
+    }
 
     pub fn named(key: &str) -> Option<Chart> {
         Chart::ALL.iter().copied().find(|chart| chart.key == key)

@@ -6,10 +6,12 @@
 //! of settings, a baseline pinned, a restart, compare mode, a policy that
 //! hides the figure) do nothing unless a figure takes them up.
 //!
-//! [`REGISTRY`] maps each chart a link can name, by its key, to its
-//! figure's constructor: a new chart is a file here, a line there, and its
-//! key and tab label in `options::Chart::ALL` (web-free, for the links'
-//! parser; a native test holds the two lists to the same keys).
+//! [`REGISTRY`] maps each chart a view can show, by its key, to its
+//! figure's constructor. The charts themselves are listed once, in
+//! `lbsim::charts::CHARTS` (web-free, read by the links' parser and by
+//! `lbsim plot` too): a new chart a view shows is its descriptor there and
+//! its figure's file and line here, and the build stops if the two lists
+//! disagree.
 
 mod clients;
 mod keys;
@@ -34,6 +36,11 @@ pub const REGISTRY: &[(&str, Constructor)] = &[
     ("load", load::build),
     ("keys", keys::build),
 ];
+
+const _: () = assert!(
+    lbsim::charts::figures_match(REGISTRY),
+    "REGISTRY must hold a figure for each chart lbsim::charts::CHARTS says views draw, in its order"
+);
 
 /// Builds a figure into the `<figure>` element [`Place`] names.
 pub type Constructor = fn(&Place) -> Result<Box<dyn Figure>, JsValue>;
