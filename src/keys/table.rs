@@ -12,7 +12,7 @@
 //! one key to different servers.
 
 use super::{hash, KeyPlacement, Loads, Scheme};
-use crate::policy::{Descriptor, Routing};
+use crate::policy::{Descriptor, Property, Routing};
 use std::rc::Rc;
 
 pub const SLOTS: usize = 1 << 16;
@@ -21,7 +21,7 @@ pub static TABLE: Descriptor = Descriptor {
     name: "table",
     title: "mapping table",
     description: "the server a directory of 65,536 hash slots names; each chooser's copy follows changes table_lag_ms late",
-    properties: &[],
+    properties: &[Property::CopiesATable],
     routing: Routing::Keys(Scheme {
         settings: &[],
         build: |members, _| Rc::new(Table::new(members)),

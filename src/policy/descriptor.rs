@@ -39,7 +39,34 @@ pub enum Property {
     TimesRoundTrips,
     /// Servers tell its choosers when they fall idle.
     HearsIdleServers,
+    /// Each chooser routes by a copy of one table, which follows the
+    /// table's changes `table_lag_ms` late.
+    CopiesATable,
 }
+
+impl Property {
+    /// The scenario fields the property brings a policy to read.
+    fn fields(self) -> &'static [&'static str] {
+        match self {
+            Property::UsesChoices => &["choices"],
+            Property::ReadsBoard => &["staleness_ms"],
+            Property::CopiesATable => &["table_lag_ms"],
+            Property::ComparesASample | Property::TimesRoundTrips | Property::HearsIdleServers => &[],
+        }
+    }
+}
+
+/// The fields of outlier ejection and health checks, which take a server
+/// out of a chooser's pool: read under policies whose choosers pick from
+/// a pool, not where a key's server is its place.
+const EJECTION: &[&str] = &["eject_after", "eject_for_ms", "eject_max_fraction", "health_check_ms"];
+
+/// The fields of the engine's retries, which FoundationDB's balancers
+/// replace with their own.
+const RETRIES: &[&str] = &["retry_budget", "retry_backoff_ms"];
+
+/// The fields of the keys requests carry, read only by placement schemes.
+const KEYS: &[&str] = &["key_space", "key_popularity", "key_per"];
 
 /// How a chooser routes under a policy.
 pub enum Routing {
@@ -51,6 +78,21 @@ pub enum Routing {
     /// One of FoundationDB's balancers routes each request with a state
     /// machine of its own (see `engine::fdb`).
     Fdb,
+}
+
+impl Routing {
+    /// The scenario fields a policy reads for routing this way (beyond
+    /// those every policy reads): a chooser that picks from its pool ejects
+    /// and retries; one that places by key reads the keys and its scheme's
+    /// settings, and retries; FoundationDB's balancers eject, and order
+    /// their alternatives by datacenter.
+    fn fields(&self) -> [&'static [&'static str]; 3] {
+        match self {
+            Routing::Picks(_) => [EJECTION, RETRIES, &[]],
+            Routing::Keys(scheme) => [KEYS, RETRIES, scheme.settings],
+            Routing::Fdb => [EJECTION, &["dc_order"], &[]],
+        }
+    }
 }
 
 /// A routing policy, as scenarios name it and code passes it around: its
@@ -156,6 +198,20 @@ impl PolicyKind {
     /// Whether its placement is built from the scenario field `key`.
     pub fn places_by(self, key: &str) -> bool {
         self.scheme().is_some_and(|scheme| scheme.settings.contains(&key))
+    }
+
+    /// The scenario fields it reads that not every policy does, as its
+    /// descriptor declares them (its properties and its routing).
+    pub fn fields_read(self) -> impl Iterator<Item = &'static str> {
+        let by_properties = self.0.properties.iter().flat_map(|property| property.fields());
+        by_properties.chain(self.0.routing.fields().into_iter().flatten()).copied()
+    }
+
+    /// Whether it reads scenario field `key`: a field that some policy
+    /// declares is read only by those that declare it; any other, by all.
+    pub fn reads(self, key: &str) -> bool {
+        let declared = |policy: PolicyKind| policy.fields_read().any(|field| field == key);
+        declared(self) || !PolicyKind::ALL.iter().any(|&policy| declared(policy))
     }
 
     /// Whether the policy is one of FoundationDB's balancers, which run one

@@ -122,36 +122,31 @@ pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
     index
 }
 
-/// Why control `key` has no effect under `params`, when it has none. The
-/// policies that do read a setting are named from the registry, so the
-/// sentence stays true as policies come and go.
+/// Why control `key` has no effect under `params`, when it has none:
+/// whether a policy reads a field is its descriptor's to declare
+/// ([`PolicyKind::reads`]); the wording of why is here, and the policies that
+/// do read it are named from the registry, so the sentence stays true as
+/// policies come and go.
 pub fn unused_under(key: &str, params: &Params) -> Option<String> {
     let policy = params.scenario.policy;
+    if policy.reads(key) {
+        return None;
+    }
+    let readers = || policies_that(|p| p.reads(key));
     let why = match key {
-        "choices" if !policy.uses_choices() => {
-            format!("d candidates are drawn only by {}", policies_that(PolicyKind::uses_choices))
-        }
-        "staleness_ms" if !policy.reads_board() => {
-            format!("the load board this refreshes is read only by {}", policies_that(PolicyKind::reads_board))
-        }
-        "key_space" | "key_popularity" | "key_per" if !policy.reads_keys() => {
-            "only the placement schemes route by key".to_string()
-        }
-        "virtual_nodes" | "bounded_load_c" if !policy.places_by(key) => {
-            format!("{key} is read only by {}", policies_that(|p| p.places_by(key)))
-        }
-        "table_lag_ms" if policy != PolicyKind::TABLE => "only the mapping table has copies to update".to_string(),
+        "choices" => format!("d candidates are drawn only by {}", readers()),
+        "staleness_ms" => format!("the load board this refreshes is read only by {}", readers()),
+        "key_space" | "key_popularity" | "key_per" => "only the placement schemes route by key".to_string(),
+        "table_lag_ms" => "only the mapping table has copies to update".to_string(),
         "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
             "a key's server is its place, so a placement scheme takes no server out of its pool".to_string()
         }
-        "dc_order" if !policy.is_fdb() => {
-            "only FoundationDB's balancers order their alternatives by datacenter".to_string()
-        }
+        "dc_order" => "only FoundationDB's balancers order their alternatives by datacenter".to_string(),
         "retry_budget" | "retry_backoff_ms" if policy.is_fdb() => {
             "a FoundationDB balancer retries by its own rules, the next alternative in turn with a backoff of its own"
                 .to_string()
         }
-        _ => return None,
+        _ => format!("{key} is read only by {}", readers()),
     };
     Some(format!("Not used by {}: {why}.", policy.title()))
 }

@@ -1,0 +1,108 @@
+//! Which scenario fields each policy reads, as its descriptor declares
+//! them (`PolicyKind::reads`, which the lab's controls read to say a
+//! setting has no effect): a policy run with a field it does not declare
+//! changed ends with the same summary (every figure `--json` prints, the
+//! requests each server completed among them); and the run below
+//! exercises every declared field, so that the first check could fail.
+//! All but the count of events and their hash: a load board refreshes on
+//! its period whoever reads it, which adds events but changes no pick.
+
+mod common;
+
+use common::scenario_file;
+use lbsim::scenario::PolicyKind;
+use lbsim::{Scenario, Simulation};
+
+/// Each field some policy declares, and a value other than the run's.
+const CHANGES: &[(&str, &str)] = &[
+    ("choices", "3"),
+    ("staleness_ms", "50"),
+    ("table_lag_ms", "200"),
+    ("eject_after", "2"),
+    ("eject_for_ms", "300"),
+    ("eject_max_fraction", "0.01"),
+    ("health_check_ms", "100"),
+    ("retry_budget", "0"),
+    ("retry_backoff_ms", "40"),
+    ("key_space", "40"),
+    ("key_popularity", "0"),
+    ("key_per", "request"),
+    ("virtual_nodes", "3"),
+    ("bounded_load_c", "1.05"),
+    ("dc_order", "any"),
+];
+
+/// Failures that err, go down and flap (ejection, health checks, retries),
+/// two datacenters, two balancers, keys, and a server added (a table's
+/// copies have a change to follow), under `policy`.
+fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
+    let mut scenario: Scenario = scenario_file(
+        "failures.toml",
+        &[
+            ("servers", "10"),
+            ("failures", "0.5s:fast-fail:3:p=0.9:after=1ms, 1s:down:7:for=1s, 1.5s:flap:1:period=200ms"),
+            ("membership", "1s:add"),
+            ("datacenters", "2"),
+            ("cross_dc_delay_ms", "5"),
+            ("balancers", "2"),
+            ("key_space", "1000"),
+            ("key_popularity", "1"),
+            ("virtual_nodes", "20"),
+            ("bounded_load_c", "1.25"),
+            ("duration_s", "3"),
+            ("warmup_s", "0"),
+        ],
+    );
+    scenario.policy = policy;
+    if let Some((key, value)) = change {
+        scenario.set(key, value).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut sim = Simulation::new(&scenario).unwrap_or_else(|e| panic!("{policy:?} {change:?}: {e}"));
+    sim.run();
+    let mut summary = serde_json::to_value(sim.summary()).unwrap();
+    let figures = summary.as_object_mut().unwrap();
+    figures.remove("events").and(figures.remove("trace_hash")).expect("events and trace_hash");
+    summary
+}
+
+#[test]
+fn every_declared_field_has_a_change_to_try() {
+    for policy in PolicyKind::ALL {
+        for field in policy.fields_read() {
+            assert!(
+                CHANGES.iter().any(|(key, _)| *key == field),
+                "{policy:?} declares {field}: add a change"
+            );
+        }
+    }
+    for (key, _) in CHANGES {
+        assert!(
+            PolicyKind::ALL.iter().any(|p| p.fields_read().any(|f| f == *key)),
+            "no policy declares {key}"
+        );
+    }
+}
+
+#[test]
+fn a_policy_runs_the_same_whatever_the_fields_it_does_not_declare() {
+    for &policy in PolicyKind::ALL {
+        let base = run(policy, None);
+        for &(key, value) in CHANGES.iter().filter(|(key, _)| !policy.reads(key)) {
+            assert!(
+                run(policy, Some((key, value))) == base,
+                "{policy:?} reads {key}, which it does not declare"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_declared_field_changes_the_run_of_a_policy_that_declares_it() {
+    for &(key, value) in CHANGES {
+        let changes = |policy: &&PolicyKind| run(**policy, Some((key, value))) != run(**policy, None);
+        assert!(
+            PolicyKind::ALL.iter().filter(|p| p.reads(key)).any(|p| changes(&p)),
+            "{key}={value} changes no run: the check above could not catch a policy reading it"
+        );
+    }
+}
