@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::scenario_file;
+use common::{scenario_file, Estimate};
 use lbsim::engine::Comparison;
 use lbsim::{Simulation, Time};
 
@@ -78,10 +78,12 @@ fn with_ten_slots_counting_work_without_slots_backfires() {
 /// waits behind expensive requests and the overall p99 latency falls to
 /// about a seventh; the model adds what the seed leaves out: the expensive
 /// class, now on five servers of its own, queues far more (its mean queue
-/// time ×14–22, its p99 latency ×1.2–1.3), as a small pool of long jobs does.
+/// time ×22 ± 2 over seeds 1 to 5, its p99 latency ×1.2–1.6), as a small pool
+/// of long jobs does.
 #[test]
 fn class_pools_protect_the_cheap_class_at_the_dear_ones_cost() {
-    for seed in ["1", "2"] {
+    let (mut overall_ratios, mut cheap_ratios, mut dear_ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for seed in ["1", "2", "3", "4", "5"] {
         let run = |pools: &'static str| {
             let pairs = [
                 ("policy", "least-connections"),
@@ -115,8 +117,19 @@ fn class_pools_protect_the_cheap_class_at_the_dear_ones_cost() {
             dear.0.latency_ms.p99,
             dear.1.latency_ms.p99
         );
-        assert!(ratio.bounds().unwrap().1 < 0.3, "{ratio:?}");
-        assert!(cheap.1.latency_ms.p99 < 0.5 * cheap.0.latency_ms.p99);
-        assert!(dear.1.queue_ms.mean > 5.0 * dear.0.queue_ms.mean);
+        overall_ratios.push(ratio.estimate);
+        cheap_ratios.push(cheap.1.latency_ms.p99 / cheap.0.latency_ms.p99);
+        dear_ratios.push(dear.1.queue_ms.mean / dear.0.queue_ms.mean);
     }
+    // Pooled over shared, seed by seed (independent seeds; one seed's
+    // paired-batch interval can be wide, 0 to 0.52 for seed 4): the p99
+    // latency falls below 0.3 and the cheap class's to below half, and the
+    // dear class's mean queue time at least quintuples, each by more than
+    // 4 standard errors.
+    let overall = Estimate::of(&overall_ratios);
+    let (cheap, dear) = (Estimate::of(&cheap_ratios), Estimate::of(&dear_ratios));
+    println!("pooled / shared: p99 latency {overall:?}, cheap class's {cheap:?}, dear class mean queue time {dear:?}");
+    assert!(Estimate { mean: 0.3, se: 0.0 }.above(&overall, 4.0), "{overall:?}");
+    assert!(Estimate { mean: 0.5, se: 0.0 }.above(&cheap, 4.0), "{cheap:?}");
+    assert!(dear.above(&Estimate { mean: 5.0, se: 0.0 }, 4.0), "{dear:?}");
 }
