@@ -4,8 +4,8 @@
 
 use super::args::RunArgs;
 use super::output;
-use super::report;
 use super::refusal;
+use super::report;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Drawer, Palette, PlotFigure, Plotted, SeriesMetric, Span};
 use lbsim::metrics::percentile_curve;
