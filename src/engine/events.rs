@@ -1,6 +1,7 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
+use super::feature::FeatureId;
 use super::flight::Flight;
 use super::wheel::Wheel;
 use crate::time::Time;
@@ -55,10 +56,6 @@ pub enum Event {
     HedgeDue {
         place: u32,
     },
-    /// The scenario's `change`th scheduled speed change is due.
-    SpeedChange {
-        change: u32,
-    },
     /// The scenario's `change`th scheduled membership change is due.
     MembershipChange {
         change: u32,
@@ -86,6 +83,12 @@ pub enum Event {
     EjectionEnds {
         member: u32,
     },
+    /// A timer a feature beside the core asked for is due, with the
+    /// payload it gave (see `feature/mod.rs`).
+    FeatureTimer {
+        feature: FeatureId,
+        payload: u32,
+    },
     /// A timer a FoundationDB balancer asked for is due: its place in the
     /// balancers' table of timers (a payload of one word, as every event's,
     /// keeps events small).
@@ -111,14 +114,14 @@ impl Event {
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::SpeedChange { .. }
             | Event::MembershipChange { .. }
             | Event::TableUpdate { .. }
             | Event::FailureDue { .. }
             | Event::FailureTurn { .. }
             | Event::HealthCheck
             | Event::EjectionEnds { .. }
-            | Event::BalancerTimer { .. } => None,
+            | Event::BalancerTimer { .. }
+            | Event::FeatureTimer { .. } => None,
         }
     }
 }

@@ -65,14 +65,6 @@ impl Simulation {
     pub(super) fn feature_event(&mut self, event: Event) {
         match event {
             Event::HedgeDue { place } => self.hedge_due(place),
-            Event::SpeedChange { change } => {
-                if let Some(&change) = self.scenario.speed_changes.get(change as usize) {
-                    self.servers[change.server as usize].speed = change.speed;
-                    if self.journal.is_some() {
-                        self.note(Happening::SpeedChanged { server: change.server, speed: change.speed });
-                    }
-                }
-            }
             Event::MembershipChange { change } => self.scheduled_change(change),
             Event::TableUpdate { member } => {
                 self.choosers.take_tables(member as usize, self.now);
@@ -94,7 +86,8 @@ impl Simulation {
             | Event::ResponseAtBalancer { .. }
             | Event::ResponseAtClient { .. }
             | Event::BoardRefresh { .. }
-            | Event::Sample => {}
+            | Event::Sample
+            | Event::FeatureTimer { .. } => {}
         }
     }
 

@@ -18,6 +18,7 @@ mod ejection;
 mod events;
 mod failures;
 mod fdb;
+mod feature;
 mod features;
 mod flight;
 mod flow;
@@ -47,6 +48,7 @@ pub use compare::Comparison;
 pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
+pub use feature::FeatureId;
 pub use flight::Flight;
 pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
@@ -65,6 +67,7 @@ use chooser::Choosers;
 use connections::Connections;
 use decisions::Decisions;
 use events::{EventQueue, Lane};
+use feature::{Action, Owned};
 use features::Features;
 use requests::{Identity, Requests};
 use server::Server;
@@ -97,6 +100,10 @@ pub struct Simulation {
     lengths: lengths::SessionLengths,
     /// What the features beside the core keep (see `features.rs`).
     features: Features,
+    /// The features that own their state (see `feature/mod.rs`), and
+    /// what they asked of the core at the latest point.
+    owned: Owned,
+    asked: Vec<(FeatureId, Action)>,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -283,6 +290,8 @@ impl Simulation {
             work: Work::from_scenario(&scenario),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
             features: Features::new(&scenario, streams.keys),
+            owned: Owned::for_scenario(&scenario),
+            asked: Vec::new(),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -307,9 +316,7 @@ impl Simulation {
         }
         sim.restart_board();
         sim.events.push(sim.metrics.first_sample(), Event::Sample);
-        for (change, due) in sim.scenario.speed_changes.iter().enumerate() {
-            sim.events.push(Time::from_secs(due.at_s), Event::SpeedChange { change: change as u32 });
-        }
+        sim.start_features();
         sim.schedule_membership();
         sim.schedule_failures();
         sim.schedule_health_checks();
@@ -439,7 +446,6 @@ impl Simulation {
             Event::HedgeDue { place: id } => {
                 (12, self.traced(request(id).filter(|_| self.features.hedges.is_due(id, time))))
             }
-            Event::SpeedChange { change } => (13, change.into()),
             Event::MembershipChange { change } => (14, change.into()),
             Event::TableUpdate { member } => (15, member.into()),
             Event::FailureDue { entry } => (16, entry.into()),
@@ -448,6 +454,7 @@ impl Simulation {
             Event::HealthCheck => (19, 0),
             Event::EjectionEnds { member } => (20, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
+            Event::FeatureTimer { feature, payload } => Simulation::traced_timer(feature, payload),
         };
         for word in [time.0, kind << 56 ^ word] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

@@ -1,0 +1,165 @@
+//! Features that own their state: each is a state machine beside the
+//! core, as FoundationDB's balancers are (`src/fdb`, `engine/fdb.rs`).
+//!
+//! A feature is told what happened at the core's points and at its own
+//! timers, reads a read-only [`View`] of the core, and answers with
+//! [`Action`]s that the core carries out, in the order given, after the
+//! point (`carry.rs`). It never reaches into the core's fields, and the
+//! core's types name none of it: the core's [`Event`] has one variant for
+//! every feature's timers, [`Event::FeatureTimer`], carrying the feature's
+//! [`FeatureId`] and a payload of the feature's own (one word, as every
+//! event's). A feature keeps its counters and its part of the summary
+//! itself.
+//!
+//! The points so far, each a method of [`Feature`] that does nothing
+//! unless the feature overrides it:
+//! - `start`: the run is built (a schedule's timers are set here);
+//! - `timer`: one of its own timers is due;
+//! - `picked`: a chooser's policy picked a server;
+//! - `sent`: a request left its chooser for a server;
+//! - `policies_rebuilt`: every chooser's policy was built anew (what a
+//!   chooser knew of its pool is gone);
+//!
+//! and one question the core asks, `hop`: what a hop between a chooser
+//! and a server adds to its tier's delay.
+//!
+//! The registry at the end of this file lists the features: adding one is
+//! its file here and a line there. Dispatch is static (each feature is a
+//! field of [`Owned`], present only when the run uses it), so a point a
+//! feature does not hear costs nothing, and one it hears costs a test of
+//! whether the run has it.
+//!
+//! The features still to move onto this interface (hedging, retries,
+//! failures and outlier ejection, health checks, keyed placement,
+//! membership, join-the-idle-queue's reports, FoundationDB's balancers)
+//! and the mechanisms real proxies ship that come next each fit it as one
+//! file, with the points and actions they add:
+//! - slow start: `server_changed` (a server joins or recovers) starts a
+//!   ramp; a question, the weight a chooser gives the server now;
+//! - panic threshold: `server_changed` counts the healthy; a question,
+//!   whether a chooser ignores health (too few healthy to be choosy);
+//! - ejection that grows, and success-rate ejection: `answered`/`failed`
+//!   count per server; actions mark a server out of a chooser's pool and
+//!   set the timer that readmits it, the ejection's length its own state;
+//! - ratio retry budgets: `created` and `failed` keep the ratio; a
+//!   question, whether a retry may go, before the core sends it;
+//! - health checks with thresholds: its timer checks each server through
+//!   the view and counts passes and failures; an action marks a server;
+//! - concurrency limits: `sent` and `answered` count what is out per
+//!   server; a question, whether a chooser may send there now.
+//!
+//! Each adds its points and actions here as it moves in: a point is one
+//! method with a default and one line of dispatch; an action, one variant
+//! and one arm in `carry.rs`.
+
+mod carry;
+mod drift;
+
+use super::journal::Happening;
+use crate::scenario::Scenario;
+use crate::time::Time;
+
+#[cfg(doc)]
+use super::Event;
+
+/// A read-only view of the core, as a feature reads it at a point.
+pub(super) struct View {
+    /// Whether the run keeps a journal: a feature notes a happening only
+    /// then (building one costs).
+    pub journaled: bool,
+}
+
+/// What a feature asks the core to do.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Action {
+    /// Tell the feature at `at`, with `payload` (a timer of its own).
+    Timer { at: Time, payload: u32 },
+    /// `server` serves at `speed` from now on.
+    SetSpeed { server: u32, speed: f64 },
+    /// Note a happening in the journal.
+    Note(Happening),
+}
+
+/// Where a feature puts the actions it asks for at a point: the core's
+/// list, each action with the feature that asked.
+pub(super) struct Asks<'a> {
+    id: FeatureId,
+    list: &'a mut Vec<(FeatureId, Action)>,
+}
+
+impl Asks<'_> {
+    #[inline]
+    pub fn push(&mut self, action: Action) {
+        self.list.push((self.id, action));
+    }
+}
+
+/// A feature: a state machine beside the core (see the module's doc).
+pub(super) trait Feature: Sized {
+    /// Its timers' kind in the trace hash (the kind the event of its own
+    /// had before the interface, so that hashes hold).
+    const TRACE_KIND: u64;
+
+    /// The feature as `scenario` starts it; none when the scenario leaves
+    /// it off.
+    fn for_scenario(scenario: &Scenario) -> Option<Self>;
+
+    /// The run is built.
+    fn start(&mut self, _view: &View, _out: &mut Asks) {}
+
+    /// A timer of its own, with the payload it gave, is due.
+    fn timer(&mut self, _payload: u32, _view: &View, _out: &mut Asks) {}
+}
+
+/// Lists the features, each a field of [`Owned`] under a [`FeatureId`],
+/// and dispatches each point to them in the list's order.
+macro_rules! registry {
+    ($($field:ident: $feature:ty = $id:ident,)*) => {
+        /// Which feature a timer is for.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum FeatureId {
+            $($id,)*
+        }
+
+        /// Every feature, each present only when the run uses it.
+        pub(super) struct Owned {
+            $(pub $field: Option<$feature>,)*
+        }
+
+        impl Owned {
+            pub fn for_scenario(scenario: &Scenario) -> Owned {
+                Owned { $($field: <$feature>::for_scenario(scenario),)* }
+            }
+
+            pub fn start(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.start(view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            pub fn timer(
+                &mut self,
+                (id, payload): (FeatureId, u32),
+                view: &View,
+                list: &mut Vec<(FeatureId, Action)>,
+            ) {
+                match id {
+                    $(FeatureId::$id => if let Some(feature) = &mut self.$field {
+                        feature.timer(payload, view, &mut Asks { id, list });
+                    },)*
+                }
+            }
+
+            /// The kind of `id`'s timers in the trace hash.
+            pub fn trace_kind(id: FeatureId) -> u64 {
+                match id {
+                    $(FeatureId::$id => <$feature>::TRACE_KIND,)*
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    drift: drift::Drift = Drift,
+}
