@@ -60,7 +60,7 @@ fn two_datacenters(policy: &str, dc_order: &str, seed: u64) -> Scenario {
 
 /// The share of requests sent within the sender's datacenter.
 fn local_share(summary: &Summary) -> f64 {
-    let counts = summary.counts;
+    let counts = summary.counts.locality;
     counts.sent_local as f64 / (counts.sent_local + counts.sent_remote) as f64
 }
 

@@ -52,7 +52,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64, replayed: bo
             out,
             "across datacenters: {:.2}% of {} sends stayed in the sender's own",
             100.0 * share,
-            c.sent_local + c.sent_remote
+            summary.counts.locality.sent_local + summary.counts.locality.sent_remote
         );
     }
     let _ = writeln!(

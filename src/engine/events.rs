@@ -234,6 +234,16 @@ impl EventQueue {
         }
     }
 
+    /// Schedules the end of a network hop in its lane, or, when a feature
+    /// adds `extra` to it (its delay then not the lane's), on the wheel.
+    #[inline]
+    pub fn push_hop(&mut self, lane: Lane, at: Time, extra: Option<Time>, event: Event) {
+        match extra {
+            None => self.push_in_lane(lane, at, event),
+            Some(extra) => self.push(at + extra, event),
+        }
+    }
+
     #[inline(always)]
     fn push_wheel(&mut self, scheduled: Scheduled) {
         self.fronts[WHEEL] = self.fronts[WHEEL].min(scheduled.key());

@@ -12,7 +12,6 @@
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.
 
-use super::decisions::Decisions;
 use super::ejection::ErrorRuns;
 use super::failures::Faults;
 use super::fdb::FdbRouting;
@@ -22,7 +21,6 @@ use super::journal::Happening;
 use super::keyed::Keying;
 use super::membership::Membership;
 use super::{Event, Outcome, Simulation};
-use crate::policy::Pick;
 use crate::scenario::Scenario;
 use crate::time::Time;
 
@@ -41,8 +39,6 @@ pub(super) struct Features {
     pub error_runs: ErrorRuns,
     /// FoundationDB's balancers, once a policy of theirs has routed.
     pub fdb: Option<Box<FdbRouting>>,
-    /// The latest decisions of a comparing policy, when asked for.
-    pub decisions: Option<Decisions>,
 }
 
 impl Features {
@@ -55,7 +51,6 @@ impl Features {
             faults: Faults::new(scenario.servers as usize),
             error_runs: ErrorRuns::default(),
             fdb: None,
-            decisions: None,
         }
     }
 }
@@ -101,25 +96,6 @@ impl Simulation {
         }
         self.balance(id, chooser);
         true
-    }
-
-    /// `chooser` picked `pick` (avoiding `avoid`, for a request with `key`):
-    /// recorded decisions keep it.
-    #[inline]
-    pub(super) fn on_pick(&mut self, chooser: usize, avoid: Option<u32>, key: Option<u64>, pick: Pick) {
-        if self.features.decisions.is_some() {
-            self.record_decision(chooser, avoid, key, pick);
-        }
-    }
-
-    /// What a hop between `chooser` and `server` takes beyond its tier's
-    /// delay (across datacenters), counted as a send each way it goes.
-    #[inline]
-    pub(super) fn on_send_hop(&mut self, chooser: usize, server: u32) -> Option<Time> {
-        match self.timing.cross_dc {
-            None => None,
-            Some(_) => self.count_locality(chooser, server),
-        }
     }
 
     /// The request `flight` names was sent to a server: hedging arms the

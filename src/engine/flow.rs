@@ -2,6 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
+use super::feature::{Picked, Sent};
 use super::flight::{in_store, Flight};
 use super::journal::Happening;
 use super::requests::{Outstanding, Stage};
@@ -108,7 +109,7 @@ impl Simulation {
         let live = |s: usize| servers[s].load();
         let board = self.board.or_live(self.timing.board_refresh.is_some(), &live);
         let pick = self.choosers.pick(chooser, self.now, board, (avoid, key), &mut self.streams.routing);
-        self.on_pick(chooser, avoid, key, pick);
+        self.tell_picked(Picked { chooser, avoid, key, pick });
         if let Some(staleness) = pick.staleness {
             self.metrics.on_piggyback_decision(self.now, staleness);
         }
@@ -146,16 +147,17 @@ impl Simulation {
             let lane = if handshake > Time::ZERO { Lane::AfterHandshake } else { Lane::Client };
             (handshake, self.timing.client_delay, lane)
         };
-        let extra = self.on_send_hop(chooser, server);
+        let extra = self.owned.hop(|| self.choosers.base_of(chooser), server);
         let departs = self.now + handshake;
         let Some((request, outcome)) = self.in_flight_mut(flight) else { return };
         *outcome = Outcome::Ok;
         request.server = server;
         request.travel(Stage::ToServer, departs, departs + delay + extra.unwrap_or_default());
-        self.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { flight });
+        self.events.push_hop(lane, departs + delay, extra, Event::ArriveAtServer { flight });
         if self.journal.is_some() {
             self.note_request(flight, |request| Happening::Sent { request, server });
         }
+        self.tell_sent(Sent { extra });
         self.on_sent(flight);
     }
 
@@ -277,12 +279,12 @@ impl Simulation {
             self.note_request(id, |request| Happening::SentBack { request, server, why, waited });
         }
         let load = self.servers[server].load();
-        let (now, timing) = (self.now, &self.timing);
+        let (now, timing, owned) = (self.now, &self.timing, &self.owned);
         let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
             return false;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
-        let extra = timing.extra_delay(origin.chooser(), server as u32);
+        let extra = owned.hop(|| origin.chooser(), server as u32);
         request.reported = load.into();
         request.travel(Stage::Bounced, now, now + delay + extra.unwrap_or_default());
         match why {
@@ -292,7 +294,7 @@ impl Simulation {
             }
             SendBack::Crash => self.metrics.counts.crash_replaced += 1,
         }
-        self.push_hop(lane, now + delay, extra, Event::BounceArrives { flight: id });
+        self.events.push_hop(lane, now + delay, extra, Event::BounceArrives { flight: id });
         true
     }
 
@@ -317,19 +319,19 @@ impl Simulation {
     /// for the tier that sent the request.
     pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
-        let (now, timing) = (self.now, &self.timing);
+        let (now, timing, owned) = (self.now, &self.timing, &self.owned);
         let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
             return;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
-        let extra = timing.extra_delay(origin.chooser(), server as u32);
+        let extra = owned.hop(|| origin.chooser(), server as u32);
         let (stage, event) = match origin.balancer() {
             Some(_) => (Stage::ResponseToBalancer, Event::ResponseAtBalancer { flight: id }),
             None => (Stage::ResponseToClient, Event::ResponseAtClient { flight: id }),
         };
         request.reported = load.into();
         request.travel(stage, now, now + delay + extra.unwrap_or_default());
-        self.push_hop(lane, now + delay, extra, event);
+        self.events.push_hop(lane, now + delay, extra, event);
     }
 
     /// A slot of `server` frees: the next queued request takes it.

@@ -122,9 +122,7 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
-        if let Some(decisions) = &mut self.features.decisions {
-            decisions.clear();
-        }
+        self.tell_policies_rebuilt();
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         let directory = self.choosers.place_keys(&self.scenario);

@@ -285,9 +285,7 @@ impl Simulation {
         self.choosers.change_members(&members, &mut self.streams.routing);
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
-        if let Some(decisions) = &mut self.features.decisions {
-            decisions.clear();
-        }
+        self.tell_policies_rebuilt();
         self.report_idle_servers();
         let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
         self.features.membership.lag_counts_at.push(self.choosers.lag_counts());

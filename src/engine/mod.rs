@@ -12,8 +12,6 @@ mod board;
 mod chooser;
 mod compare;
 mod connections;
-mod datacenters;
-mod decisions;
 mod ejection;
 mod events;
 mod failures;
@@ -45,29 +43,28 @@ mod wheel;
 
 pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
-pub use decisions::{Candidate, Decision};
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
 pub use feature::FeatureId;
+pub use feature::{Candidate, Decision, Locality};
 pub use flight::Flight;
 pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary};
+pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary, Tally};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;
-use crate::scenario::{Datacenters, Demand, Scenario, ScenarioError};
+use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use arrivals::Arrivals;
 use board::LoadBoard;
 use chooser::Choosers;
 use connections::Connections;
-use decisions::Decisions;
 use events::{EventQueue, Lane};
-use feature::{Action, Owned};
+use feature::{Action, Decisions, Owned};
 use features::Features;
 use requests::{Identity, Requests};
 use server::Server;
@@ -138,9 +135,6 @@ struct Timing {
     hedging: bool,
     /// The first retry's backoff; `None`: retries go at once.
     retry_backoff: Option<Time>,
-    /// With several datacenters, how they split, and what a hop between
-    /// two adds.
-    cross_dc: Option<(Datacenters, Time)>,
 }
 
 impl Timing {
@@ -160,8 +154,6 @@ impl Timing {
             hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
             retry_backoff: (scenario.retry_backoff_ms > 0.0)
                 .then(|| Time::from_ms(scenario.retry_backoff_ms)),
-            cross_dc: (scenario.datacenters > 1)
-                .then(|| (scenario.datacenters(), Time::from_ms(scenario.cross_dc_delay_ms))),
         }
     }
 
@@ -192,7 +184,6 @@ impl Timing {
             hedge_percentile: None,
             hedging: false,
             retry_backoff: None,
-            cross_dc: None,
         }
     }
 }
@@ -344,7 +335,7 @@ impl Simulation {
     /// Keeps the latest `keep` decisions of a policy that compares a
     /// sample of servers, for [`Snapshot::decisions`]; 0 keeps none.
     pub fn record_decisions(&mut self, keep: usize) {
-        self.features.decisions = (keep > 0).then(|| Decisions::new(keep));
+        self.owned.decisions = (keep > 0).then(|| Decisions::new(keep));
     }
 
     pub fn events_processed(&self) -> u64 {

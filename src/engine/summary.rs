@@ -1,5 +1,6 @@
 //! The numbers a run ends with.
 
+use super::feature::Locality;
 use super::{ChangeReport, ErrorKind, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
@@ -50,7 +51,7 @@ pub struct Summary {
     pub simulated_s: f64,
     /// Simulated seconds after the warm-up, which the statistics cover.
     pub measured_s: f64,
-    pub counts: Counts,
+    pub counts: Tally,
     pub in_flight: u64,
     pub failures: Vec<(FailureReason, u64)>,
     /// Error responses choosers heard, every attempt's, by kind.
@@ -169,12 +170,31 @@ pub struct Confidence {
     pub throughput: Interval,
 }
 
+/// What the run counted: the core's counts, then each feature's, read as
+/// one object (in `--json`, one list of names).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Tally {
+    #[serde(flatten)]
+    pub core: Counts,
+    /// With several datacenters, where the sends went.
+    #[serde(flatten)]
+    pub locality: Locality,
+}
+
+/// The core's counts are read as the tally's own (`summary.counts.created`).
+impl std::ops::Deref for Tally {
+    type Target = Counts;
+
+    fn deref(&self) -> &Counts {
+        &self.core
+    }
+}
+
 impl Summary {
     /// With several datacenters, the share of requests sent to a server in
     /// the sender's own.
     pub fn local_share(&self) -> Option<f64> {
-        let sent = self.counts.sent_local + self.counts.sent_remote;
-        (sent > 0).then(|| self.counts.sent_local as f64 / sent as f64)
+        self.counts.locality.local_share()
     }
 }
 
@@ -222,7 +242,10 @@ impl Simulation {
             policy: self.scenario.policy.name(),
             simulated_s: self.now.as_secs(),
             measured_s,
-            counts: m.counts,
+            counts: Tally {
+                core: m.counts,
+                locality: self.owned.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default(),
+            },
             in_flight: self.books().in_flight,
             failures: m.failures.clone(),
             errors: [

@@ -116,10 +116,6 @@ pub struct Counts {
     /// those whose reply (or bounce) has come back.
     pub attempts_sent: u64,
     pub attempts_ended: u64,
-    /// With several datacenters: requests sent to a server in the
-    /// sender's own datacenter, and to one in another.
-    pub sent_local: u64,
-    pub sent_remote: u64,
 }
 
 /// One point of the live series.

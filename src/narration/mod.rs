@@ -7,7 +7,7 @@
 mod events;
 mod words;
 
-use crate::engine::{Event, FeatureId, Flight, Happening, Step, Whose};
+use crate::engine::{Event, Flight, Happening, Step, Whose};
 use crate::scenario::Scenario;
 use crate::time::Time;
 use crate::Simulation;
@@ -137,7 +137,7 @@ impl Teller<'_> {
             }
             Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::FeatureTimer { feature: FeatureId::Drift, .. }
+            | Event::FeatureTimer { .. }
             | Event::MembershipChange { .. }
             | Event::FailureDue { .. }
             | Event::FailureTurn { .. } => self.scheduled(),

@@ -1,14 +1,22 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, FeatureId, Owned, View};
+use super::{Action, FeatureId, Owned, Picked, Sent, View};
 use crate::engine::{Event, Simulation};
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
 macro_rules! view {
     ($sim:ident) => {
-        View { journaled: $sim.journal.is_some() }
+        View {
+            now: $sim.now,
+            scenario: &$sim.scenario,
+            servers: &$sim.servers,
+            choosers: &$sim.choosers,
+            journaled: $sim.journal.is_some(),
+            board: &$sim.board,
+            stale_board: $sim.timing.board_refresh.is_some(),
+        }
     };
 }
 
@@ -25,8 +33,34 @@ impl Simulation {
         self.carry_out_asked();
     }
 
+    /// A chooser's policy picked a server.
+    #[inline(always)]
+    pub(in crate::engine) fn tell_picked(&mut self, picked: Picked) {
+        self.owned.picked(picked, &view!(self), &mut self.asked);
+        self.carry_out_asked();
+    }
+
+    /// Every chooser's policy was built anew.
+    pub(in crate::engine) fn tell_policies_rebuilt(&mut self) {
+        self.owned.policies_rebuilt();
+    }
+
+    /// A request left its chooser for a server.
+    #[inline(always)]
+    pub(in crate::engine) fn tell_sent(&mut self, sent: Sent) {
+        self.owned.sent(sent, &view!(self), &mut self.asked);
+        self.carry_out_asked();
+    }
+
     /// Carries out what the features asked, in the order they asked it.
+    #[inline(always)]
     fn carry_out_asked(&mut self) {
+        if !self.asked.is_empty() {
+            self.carry_out_each();
+        }
+    }
+
+    fn carry_out_each(&mut self) {
         let mut asked = std::mem::take(&mut self.asked);
         for (id, action) in asked.drain(..) {
             self.carry(id, action);

@@ -53,20 +53,46 @@
 //! and one arm in `carry.rs`.
 
 mod carry;
+mod datacenters;
+mod decisions;
 mod drift;
 
+use super::board::LoadBoard;
+use super::chooser::Choosers;
 use super::journal::Happening;
+use super::server::Server;
+use crate::policy::{Board, Pick};
 use crate::scenario::Scenario;
 use crate::time::Time;
 
 #[cfg(doc)]
 use super::Event;
 
+pub use datacenters::Locality;
+pub use decisions::{Candidate, Decision, Decisions};
+
 /// A read-only view of the core, as a feature reads it at a point.
-pub(super) struct View {
+pub(super) struct View<'a> {
+    pub now: Time,
+    pub scenario: &'a Scenario,
+    pub servers: &'a [Server],
+    pub choosers: &'a Choosers,
     /// Whether the run keeps a journal: a feature notes a happening only
     /// then (building one costs).
     pub journaled: bool,
+    pub(super) board: &'a LoadBoard,
+    /// Whether policies read the load board rather than live load.
+    pub(super) stale_board: bool,
+}
+
+impl View<'_> {
+    /// Reads the servers' loads as the choosers' policies read them: the
+    /// load board when it is stale, otherwise live.
+    pub fn read_board<R>(&self, read: impl FnOnce(Board) -> R) -> R {
+        let servers = self.servers;
+        let live = |s: usize| servers[s].load();
+        read(self.board.or_live(self.stale_board, &live))
+    }
 }
 
 /// What a feature asks the core to do.
@@ -94,6 +120,24 @@ impl Asks<'_> {
     }
 }
 
+/// A chooser's pick, as `picked` is told it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Picked {
+    pub chooser: usize,
+    /// The server that sent the request back, which the pick avoided.
+    pub avoid: Option<u32>,
+    /// The request's key, for a policy that reads it.
+    pub key: Option<u64>,
+    pub pick: Pick,
+}
+
+/// A request sent from a chooser to a server, as `sent` is told it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sent {
+    /// What the hop adds to its tier's delay (see `Feature::hop`).
+    pub extra: Option<Time>,
+}
+
 /// A feature: a state machine beside the core (see the module's doc).
 pub(super) trait Feature: Sized {
     /// Its timers' kind in the trace hash (the kind the event of its own
@@ -109,6 +153,25 @@ pub(super) trait Feature: Sized {
 
     /// A timer of its own, with the payload it gave, is due.
     fn timer(&mut self, _payload: u32, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser's policy picked a server.
+    #[inline(always)]
+    fn picked(&mut self, _picked: Picked, _view: &View, _out: &mut Asks) {}
+
+    /// A request left its chooser for a server.
+    #[inline(always)]
+    fn sent(&mut self, _sent: Sent, _view: &View, _out: &mut Asks) {}
+
+    /// What a hop between `server` and the client or balancer `base`
+    /// gives (asked only when needed) adds to its tier's delay; `None`,
+    /// nothing.
+    #[inline(always)]
+    fn hop(&self, _base: &impl Fn() -> u32, _server: u32) -> Option<Time> {
+        None
+    }
+
+    /// Every chooser's policy was built anew.
+    fn policies_rebuilt(&mut self) {}
 }
 
 /// Lists the features, each a field of [`Owned`] under a [`FeatureId`],
@@ -150,6 +213,32 @@ macro_rules! registry {
                 }
             }
 
+            #[inline(always)]
+            pub fn picked(&mut self, picked: Picked, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.picked(picked, view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            #[inline(always)]
+            pub fn sent(&mut self, sent: Sent, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.sent(sent, view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            pub fn policies_rebuilt(&mut self) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.policies_rebuilt();
+                })*
+            }
+
+            /// What the hop adds: the first feature's answer that is some.
+            #[inline(always)]
+            pub fn hop(&self, base: impl Fn() -> u32, server: u32) -> Option<Time> {
+                None$(.or_else(|| self.$field.as_ref()?.hop(&base, server)))*
+            }
+
             /// The kind of `id`'s timers in the trace hash.
             pub fn trace_kind(id: FeatureId) -> u64 {
                 match id {
@@ -162,4 +251,6 @@ macro_rules! registry {
 
 registry! {
     drift: drift::Drift = Drift,
+    datacenters: datacenters::Datacenters = Datacenters,
+    decisions: decisions::Decisions = Decisions,
 }

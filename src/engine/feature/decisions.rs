@@ -4,9 +4,10 @@
 //! when asked for (the browser shows them; a run from the command line does
 //! not pay for them).
 
-use super::chooser::Choosers;
-use super::Simulation;
+use super::{Asks, Feature, Picked, View};
+use crate::engine::chooser::Choosers;
 use crate::policy::{Board, Measure, Pick, Seen};
+use crate::scenario::Scenario;
 use crate::time::Time;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -48,33 +49,39 @@ pub struct Decisions {
     seen: Vec<Seen>,
 }
 
-impl Simulation {
-    /// Keeps `chooser`'s `pick` (avoiding `avoid`, for a request with
-    /// `key`), just made on the board its policy read, when decisions are
-    /// kept.
+impl Feature for Decisions {
+    /// It has no timers.
+    const TRACE_KIND: u64 = 0;
+
+    /// Kept only when asked for ([`Simulation::record_decisions`]).
+    ///
+    /// [`Simulation::record_decisions`]: crate::engine::Simulation::record_decisions
+    fn for_scenario(_scenario: &Scenario) -> Option<Decisions> {
+        None
+    }
+
+    /// Keeps the pick, just made on the board its policy read.
     #[cold]
-    pub(super) fn record_decision(
-        &mut self,
-        chooser: usize,
-        avoid: Option<u32>,
-        key: Option<u64>,
-        pick: Pick,
-    ) {
-        let Some(decisions) = &mut self.features.decisions else { return };
-        let servers = &self.servers;
-        let live = |s: usize| servers[s].load();
-        let board = self.board.or_live(self.timing.board_refresh.is_some(), &live);
+    fn picked(&mut self, picked: Picked, view: &View, _out: &mut Asks) {
+        let Picked { chooser, avoid, key, pick } = picked;
         let load_of = |server: u32| {
-            let load = servers[server as usize].load();
+            let load = view.servers[server as usize].load();
             load.queued() + load.busy()
         };
-        let by_balancer = self.scenario.balancers > 0;
-        decisions.record(
-            (&self.choosers, chooser),
-            (self.now, board, key),
-            (pick, by_balancer, avoid.is_some()),
-            load_of,
-        );
+        let by_balancer = view.scenario.balancers > 0;
+        view.read_board(|board| {
+            self.record(
+                (view.choosers, chooser),
+                (view.now, board, key),
+                (pick, by_balancer, avoid.is_some()),
+                load_of,
+            )
+        });
+    }
+
+    /// Forgets every decision: the policy changed.
+    fn policies_rebuilt(&mut self) {
+        self.ring.clear();
     }
 }
 
@@ -120,11 +127,6 @@ impl Decisions {
         entry.candidates.clear();
         self.ring.push_back(entry);
         self.ring.back_mut().expect("just pushed")
-    }
-
-    /// Forgets every decision (the policy changed).
-    pub fn clear(&mut self) {
-        self.ring.clear();
     }
 
     /// Oldest first.
