@@ -1,13 +1,14 @@
-//! Where the features meet the core. The core (`flow.rs`) moves a request
-//! from its client to a server and back; at a few fixed points of that
-//! path it calls the hooks below, and each hook asks the features that
-//! take part at that point, in a fixed order. A feature keeps its state in
-//! its own module and its own events: hedging (`hedge.rs`), retries after
-//! an error and their backoff (`retries.rs`), failures and outlier
-//! ejection (`failures.rs`, `ejection.rs`), FoundationDB's balancers
-//! (`fdb.rs`), keyed placement (`keyed.rs`), membership changes
-//! (`membership.rs`), datacenters (`datacenters.rs`), drifting speeds (the
-//! scenario's speed schedule) and recorded decisions (`decisions.rs`).
+//! Where the features not yet on the feature interface (`feature/mod.rs`)
+//! meet the core. The core (`flow.rs`) moves a request from its client to
+//! a server and back; at a few fixed points of that path it calls the
+//! hooks below, and each hook asks the features that take part at that
+//! point, in a fixed order. A feature keeps its state in its own module
+//! and its own events: hedging (`hedge.rs`), retries after an error and
+//! their backoff (`retries.rs`), failures and outlier ejection
+//! (`failures.rs`, `ejection.rs`), FoundationDB's balancers (`fdb.rs`),
+//! keyed placement (`keyed.rs`) and membership changes (`membership.rs`).
+//! Each moves to the interface as a file of `feature/` (drifting speeds,
+//! datacenters and recorded decisions have), and its hooks here go.
 //!
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.

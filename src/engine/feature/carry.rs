@@ -27,7 +27,10 @@ impl Simulation {
         self.carry_out_asked();
     }
 
-    /// A timer of feature `id` is due, with its payload.
+    /// A timer of feature `id` is due, with its payload. Kept out of line:
+    /// inlined, the handler of every event would grow past what the event
+    /// loop inlines.
+    #[inline(never)]
     pub(in crate::engine) fn feature_timer(&mut self, id: FeatureId, payload: u32) {
         self.owned.timer((id, payload), &view!(self), &mut self.asked);
         self.carry_out_asked();
@@ -36,7 +39,7 @@ impl Simulation {
     /// A chooser's policy picked a server.
     #[inline(always)]
     pub(in crate::engine) fn tell_picked(&mut self, picked: Picked) {
-        self.owned.picked(picked, &view!(self), &mut self.asked);
+        self.owned.picked(picked, || view!(self), &mut self.asked);
         self.carry_out_asked();
     }
 
@@ -48,7 +51,7 @@ impl Simulation {
     /// A request left its chooser for a server.
     #[inline(always)]
     pub(in crate::engine) fn tell_sent(&mut self, sent: Sent) {
-        self.owned.sent(sent, &view!(self), &mut self.asked);
+        self.owned.sent(sent, || view!(self), &mut self.asked);
         self.carry_out_asked();
     }
 
@@ -60,6 +63,7 @@ impl Simulation {
         }
     }
 
+    #[inline(never)]
     fn carry_out_each(&mut self) {
         let mut asked = std::mem::take(&mut self.asked);
         for (id, action) in asked.drain(..) {

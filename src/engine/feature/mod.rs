@@ -175,7 +175,9 @@ pub(super) trait Feature: Sized {
 }
 
 /// Lists the features, each a field of [`Owned`] under a [`FeatureId`],
-/// and dispatches each point to them in the list's order.
+/// and dispatches each point to them in the list's order. On the path of
+/// every request (`picked`, `sent`) the view is built only for a feature
+/// the run has.
 macro_rules! registry {
     ($($field:ident: $feature:ty = $id:ident,)*) => {
         /// Which feature a timer is for.
@@ -214,16 +216,26 @@ macro_rules! registry {
             }
 
             #[inline(always)]
-            pub fn picked(&mut self, picked: Picked, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn picked<'a>(
+                &mut self,
+                picked: Picked,
+                view: impl Fn() -> View<'a>,
+                list: &mut Vec<(FeatureId, Action)>,
+            ) {
                 $(if let Some(feature) = &mut self.$field {
-                    feature.picked(picked, view, &mut Asks { id: FeatureId::$id, list });
+                    feature.picked(picked, &view(), &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
             #[inline(always)]
-            pub fn sent(&mut self, sent: Sent, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn sent<'a>(
+                &mut self,
+                sent: Sent,
+                view: impl Fn() -> View<'a>,
+                list: &mut Vec<(FeatureId, Action)>,
+            ) {
                 $(if let Some(feature) = &mut self.$field {
-                    feature.sent(sent, view, &mut Asks { id: FeatureId::$id, list });
+                    feature.sent(sent, &view(), &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
