@@ -1,7 +1,7 @@
 //! The event queue: events ordered by `(time, sequence)`, so events due at
 //! the same instant run in the order they were scheduled.
 
-use super::feature::FeatureId;
+use super::feature::FeatureTimer;
 use super::flight::Flight;
 use super::wheel::Wheel;
 use crate::time::Time;
@@ -83,11 +83,11 @@ pub enum Event {
     EjectionEnds {
         member: u32,
     },
-    /// A timer a feature beside the core asked for is due, with the
-    /// payload it gave (see `feature/mod.rs`).
+    /// A timer a feature beside the core asked for is due: which feature,
+    /// and the payload it gave, packed in one word as every event's payload
+    /// is (see `feature/mod.rs`).
     FeatureTimer {
-        feature: FeatureId,
-        payload: u32,
+        timer: FeatureTimer,
     },
     /// A timer a FoundationDB balancer asked for is due: its place in the
     /// balancers' table of timers (a payload of one word, as every event's,

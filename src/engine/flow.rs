@@ -42,7 +42,7 @@ impl Simulation {
                 self.metrics.sample(self.now, servers);
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
             }
-            Event::FeatureTimer { feature, payload } => self.feature_timer(feature, payload),
+            Event::FeatureTimer { timer } => self.feature_timer(timer),
             feature => self.feature_event(feature),
         }
     }

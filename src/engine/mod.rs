@@ -45,8 +45,8 @@ pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
-pub use feature::FeatureId;
 pub use feature::{Candidate, Decision, Locality};
+pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
 pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
@@ -64,7 +64,7 @@ use board::LoadBoard;
 use chooser::Choosers;
 use connections::Connections;
 use events::{EventQueue, Lane};
-use feature::{Action, Decisions, Owned};
+use feature::{Action, Owned};
 use features::Features;
 use requests::{Identity, Requests};
 use server::Server;
@@ -335,7 +335,7 @@ impl Simulation {
     /// Keeps the latest `keep` decisions of a policy that compares a
     /// sample of servers, for [`Snapshot::decisions`]; 0 keeps none.
     pub fn record_decisions(&mut self, keep: usize) {
-        self.owned.decisions = (keep > 0).then(|| Decisions::new(keep));
+        self.owned.record_decisions(keep);
     }
 
     pub fn events_processed(&self) -> u64 {
@@ -448,7 +448,7 @@ impl Simulation {
             Event::HealthCheck => (19, 0),
             Event::EjectionEnds { member } => (20, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
-            Event::FeatureTimer { feature, payload } => Simulation::traced_timer(feature, payload),
+            Event::FeatureTimer { timer } => timer.traced(),
         };
         for word in [time.0, kind << 56 ^ word] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

@@ -130,7 +130,7 @@ impl Simulation {
         snapshot.latest = self.metrics.series.back().copied();
         // Entry by entry, so that each keeps its candidates' buffer.
         let mut kept = 0;
-        for decision in self.owned.decisions.iter().flat_map(|d| d.latest()) {
+        for decision in self.owned.decisions().into_iter().flat_map(|d| d.latest()) {
             match snapshot.decisions.get_mut(kept) {
                 Some(entry) => entry.clone_from(decision),
                 None => snapshot.decisions.push(decision.clone()),

@@ -242,10 +242,7 @@ impl Simulation {
             policy: self.scenario.policy.name(),
             simulated_s: self.now.as_secs(),
             measured_s,
-            counts: Tally {
-                core: m.counts,
-                locality: self.owned.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default(),
-            },
+            counts: Tally { core: m.counts, locality: self.owned.locality() },
             in_flight: self.books().in_flight,
             failures: m.failures.clone(),
             errors: [

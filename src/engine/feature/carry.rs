@@ -1,7 +1,7 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, FeatureId, Owned, Picked, Sent, View};
+use super::{Action, FeatureId, FeatureTimer, Picked, Points, Sent, View};
 use crate::engine::{Event, Simulation};
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
@@ -31,15 +31,23 @@ impl Simulation {
     /// inlined, the handler of every event would grow past what the event
     /// loop inlines.
     #[inline(never)]
-    pub(in crate::engine) fn feature_timer(&mut self, id: FeatureId, payload: u32) {
-        self.owned.timer((id, payload), &view!(self), &mut self.asked);
+    pub(in crate::engine) fn feature_timer(&mut self, timer: FeatureTimer) {
+        self.owned.timer(timer, &view!(self), &mut self.asked);
         self.carry_out_asked();
     }
 
-    /// A chooser's policy picked a server.
+    /// A chooser's policy picked a server: a flag's test, unless a feature
+    /// hears it.
     #[inline(always)]
     pub(in crate::engine) fn tell_picked(&mut self, picked: Picked) {
-        self.owned.picked(picked, || view!(self), &mut self.asked);
+        if self.owned.hears(Points::PICKED) {
+            self.tell_features_picked(picked);
+        }
+    }
+
+    #[inline(never)]
+    fn tell_features_picked(&mut self, picked: Picked) {
+        self.owned.picked(picked, &view!(self), &mut self.asked);
         self.carry_out_asked();
     }
 
@@ -48,23 +56,23 @@ impl Simulation {
         self.owned.policies_rebuilt();
     }
 
-    /// A request left its chooser for a server.
+    /// A request left its chooser for a server: a flag's test, unless a
+    /// feature hears it.
     #[inline(always)]
     pub(in crate::engine) fn tell_sent(&mut self, sent: Sent) {
-        self.owned.sent(sent, || view!(self), &mut self.asked);
-        self.carry_out_asked();
-    }
-
-    /// Carries out what the features asked, in the order they asked it.
-    #[inline(always)]
-    fn carry_out_asked(&mut self) {
-        if !self.asked.is_empty() {
-            self.carry_out_each();
+        if self.owned.hears(Points::SENT) {
+            self.tell_features_sent(sent);
         }
     }
 
     #[inline(never)]
-    fn carry_out_each(&mut self) {
+    fn tell_features_sent(&mut self, sent: Sent) {
+        self.owned.sent(sent, &view!(self), &mut self.asked);
+        self.carry_out_asked();
+    }
+
+    /// Carries out what the features asked, in the order they asked it.
+    fn carry_out_asked(&mut self) {
         let mut asked = std::mem::take(&mut self.asked);
         for (id, action) in asked.drain(..) {
             self.carry(id, action);
@@ -75,7 +83,7 @@ impl Simulation {
     fn carry(&mut self, id: FeatureId, action: Action) {
         match action {
             Action::Timer { at, payload } => {
-                self.events.push(at, Event::FeatureTimer { feature: id, payload });
+                self.events.push(at, Event::FeatureTimer { timer: FeatureTimer::new(id, payload) });
             }
             Action::SetSpeed { server, speed } => {
                 if let Some(server) = self.servers.get_mut(server as usize) {
@@ -84,10 +92,5 @@ impl Simulation {
             }
             Action::Note(happening) => self.note(happening),
         }
-    }
-
-    /// Its trace hash's kind of event and word for feature `id`'s timer.
-    pub(in crate::engine) fn traced_timer(id: FeatureId, payload: u32) -> (u64, u64) {
-        (Owned::trace_kind(id), payload.into())
     }
 }

@@ -5,7 +5,7 @@
 //! a hop on the timing wheel, not its tier's lane, whose events all share
 //! one delay and so arrive in order); every send counts as local or remote.
 
-use super::{Asks, Feature, Sent, View};
+use super::{Asks, Feature, Points, Sent, View};
 use crate::scenario::{self, Scenario};
 use crate::time::Time;
 use serde::Serialize;
@@ -43,6 +43,7 @@ impl Datacenters {
 impl Feature for Datacenters {
     /// It has no timers.
     const TRACE_KIND: u64 = 0;
+    const HEARS: Points = Points::SENT.and(Points::HOP);
 
     fn for_scenario(scenario: &Scenario) -> Option<Datacenters> {
         (scenario.datacenters > 1).then(|| Datacenters {

@@ -4,7 +4,7 @@
 //! when asked for (the browser shows them; a run from the command line does
 //! not pay for them).
 
-use super::{Asks, Feature, Picked, View};
+use super::{Asks, Feature, Picked, Points, View};
 use crate::engine::chooser::Choosers;
 use crate::policy::{Board, Measure, Pick, Seen};
 use crate::scenario::Scenario;
@@ -52,6 +52,7 @@ pub struct Decisions {
 impl Feature for Decisions {
     /// It has no timers.
     const TRACE_KIND: u64 = 0;
+    const HEARS: Points = Points::PICKED;
 
     /// Kept only when asked for ([`Simulation::record_decisions`]).
     ///

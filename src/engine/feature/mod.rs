@@ -25,9 +25,11 @@
 //!
 //! The registry at the end of this file lists the features: adding one is
 //! its file here and a line there. Dispatch is static (each feature is a
-//! field of [`Owned`], present only when the run uses it), so a point a
-//! feature does not hear costs nothing, and one it hears costs a test of
-//! whether the run has it.
+//! field of [`Owned`], present only when the run uses it). The points on
+//! the path of every request (`picked`, `sent`, `hop`) are told only to
+//! the features that name them in [`Feature::HEARS`], and the core tests
+//! one flag per point, [`Owned::hears`], before it builds anything: a run
+//! without such a feature pays that test and nothing else.
 //!
 //! The features still to move onto this interface (hedging, retries,
 //! failures and outlier ejection, health checks, keyed placement,
@@ -120,6 +122,59 @@ impl Asks<'_> {
     }
 }
 
+/// Which of the points on the path of every request a feature hears (or
+/// the run's features hear, together).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Points(u8);
+
+impl Points {
+    pub const NONE: Points = Points(0);
+    pub const PICKED: Points = Points(1);
+    pub const SENT: Points = Points(2);
+    pub const HOP: Points = Points(4);
+
+    pub const fn and(self, other: Points) -> Points {
+        Points(self.0 | other.0)
+    }
+
+    #[inline(always)]
+    pub const fn has(self, point: Points) -> bool {
+        self.0 & point.0 != 0
+    }
+}
+
+/// A feature's timer as the core's event holds it: which feature, in the
+/// top bits, and the feature's payload below, one word as every event's
+/// payload is (a payload across two fields made the event loop's code
+/// carry the whole event in one register and test it again; see
+/// `Owned`'s registry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureTimer(u32);
+
+/// The bits of a feature's timer that hold its payload: enough for a
+/// request's place (the core holds at most 2^24 requests).
+const PAYLOAD_BITS: u32 = 27;
+
+impl FeatureTimer {
+    fn new(id: FeatureId, payload: u32) -> FeatureTimer {
+        debug_assert!(payload < 1 << PAYLOAD_BITS, "a feature's timer payload {payload} is too large");
+        FeatureTimer((id as u32) << PAYLOAD_BITS | payload)
+    }
+
+    pub fn feature(self) -> FeatureId {
+        FeatureId::ALL[(self.0 >> PAYLOAD_BITS) as usize]
+    }
+
+    pub fn payload(self) -> u32 {
+        self.0 & ((1 << PAYLOAD_BITS) - 1)
+    }
+
+    /// Its kind of event and its word in the trace hash.
+    pub(super) fn traced(self) -> (u64, u64) {
+        (Owned::trace_kind(self.feature()), self.payload().into())
+    }
+}
+
 /// A chooser's pick, as `picked` is told it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Picked {
@@ -143,6 +198,10 @@ pub(super) trait Feature: Sized {
     /// Its timers' kind in the trace hash (the kind the event of its own
     /// had before the interface, so that hashes hold).
     const TRACE_KIND: u64;
+
+    /// The points on the path of every request it hears: it is told
+    /// `picked`, `sent` or asked `hop` only if it names them here.
+    const HEARS: Points = Points::NONE;
 
     /// The feature as `scenario` starts it; none when the scenario leaves
     /// it off.
@@ -186,14 +245,41 @@ macro_rules! registry {
             $($id,)*
         }
 
+        impl FeatureId {
+            /// In the registry's order, each at its own index.
+            const ALL: &[FeatureId] = &[$(FeatureId::$id,)*];
+        }
+
         /// Every feature, each present only when the run uses it.
         pub(super) struct Owned {
-            $(pub $field: Option<$feature>,)*
+            $($field: Option<$feature>,)*
+            /// The points the present features hear, together.
+            hears: Points,
         }
 
         impl Owned {
             pub fn for_scenario(scenario: &Scenario) -> Owned {
-                Owned { $($field: <$feature>::for_scenario(scenario),)* }
+                let mut owned = Owned {
+                    $($field: <$feature>::for_scenario(scenario),)*
+                    hears: Points::NONE,
+                };
+                owned.hear();
+                owned
+            }
+
+            /// Sums up which points the present features hear.
+            fn hear(&mut self) {
+                self.hears = Points::NONE$(.and(match self.$field {
+                    Some(_) => <$feature>::HEARS,
+                    None => Points::NONE,
+                }))*;
+            }
+
+            /// Whether a present feature hears `point`: the core's one test
+            /// on the path of every request.
+            #[inline(always)]
+            pub fn hears(&self, point: Points) -> bool {
+                self.hears.has(point)
             }
 
             pub fn start(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
@@ -202,12 +288,8 @@ macro_rules! registry {
                 })*
             }
 
-            pub fn timer(
-                &mut self,
-                (id, payload): (FeatureId, u32),
-                view: &View,
-                list: &mut Vec<(FeatureId, Action)>,
-            ) {
+            pub fn timer(&mut self, timer: FeatureTimer, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                let (id, payload) = (timer.feature(), timer.payload());
                 match id {
                     $(FeatureId::$id => if let Some(feature) = &mut self.$field {
                         feature.timer(payload, view, &mut Asks { id, list });
@@ -215,27 +297,15 @@ macro_rules! registry {
                 }
             }
 
-            #[inline(always)]
-            pub fn picked<'a>(
-                &mut self,
-                picked: Picked,
-                view: impl Fn() -> View<'a>,
-                list: &mut Vec<(FeatureId, Action)>,
-            ) {
-                $(if let Some(feature) = &mut self.$field {
-                    feature.picked(picked, &view(), &mut Asks { id: FeatureId::$id, list });
+            pub fn picked(&mut self, picked: Picked, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = self.$field.as_mut().filter(|_| <$feature>::HEARS.has(Points::PICKED)) {
+                    feature.picked(picked, view, &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
-            #[inline(always)]
-            pub fn sent<'a>(
-                &mut self,
-                sent: Sent,
-                view: impl Fn() -> View<'a>,
-                list: &mut Vec<(FeatureId, Action)>,
-            ) {
-                $(if let Some(feature) = &mut self.$field {
-                    feature.sent(sent, &view(), &mut Asks { id: FeatureId::$id, list });
+            pub fn sent(&mut self, sent: Sent, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = self.$field.as_mut().filter(|_| <$feature>::HEARS.has(Points::SENT)) {
+                    feature.sent(sent, view, &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
@@ -248,7 +318,12 @@ macro_rules! registry {
             /// What the hop adds: the first feature's answer that is some.
             #[inline(always)]
             pub fn hop(&self, base: impl Fn() -> u32, server: u32) -> Option<Time> {
-                None$(.or_else(|| self.$field.as_ref()?.hop(&base, server)))*
+                if !self.hears(Points::HOP) {
+                    return None;
+                }
+                None$(.or_else(|| {
+                    self.$field.as_ref().filter(|_| <$feature>::HEARS.has(Points::HOP))?.hop(&base, server)
+                }))*
             }
 
             /// The kind of `id`'s timers in the trace hash.
@@ -265,4 +340,21 @@ registry! {
     drift: drift::Drift = Drift,
     datacenters: datacenters::Datacenters = Datacenters,
     decisions: decisions::Decisions = Decisions,
+}
+
+impl Owned {
+    /// Keeps the latest `keep` decisions from now on; 0 keeps none.
+    pub fn record_decisions(&mut self, keep: usize) {
+        self.decisions = (keep > 0).then(|| Decisions::new(keep));
+        self.hear();
+    }
+
+    pub fn decisions(&self) -> Option<&Decisions> {
+        self.decisions.as_ref()
+    }
+
+    /// The sends' locality, when the run has several datacenters.
+    pub fn locality(&self) -> Locality {
+        self.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default()
+    }
 }
