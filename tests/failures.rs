@@ -220,7 +220,7 @@ fn a_failure_made_live_joins_the_schedule_and_the_scenario_replays_it_event_for_
     assert_eq!(live.trace_hash(), replayed.trace_hash());
     let (a, b) = (live.summary(), replayed.summary());
     assert_eq!((a.counts, &a.errors_per_server), (b.counts, &b.errors_per_server));
-    assert!(a.counts.server_errors > 0 && a.counts.refused > 0 && a.counts.ejections > 0);
+    assert!(a.counts.server_errors > 0 && a.counts.refused > 0 && a.counts.outliers.ejections > 0);
     // Only the starting servers can be named by the schedule.
     let refused = live.fail_server_live(10, Failure::Down).unwrap_err();
     assert_eq!(refused.field(), Some("failures"));

@@ -44,7 +44,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64, replayed: bo
             summary.retries,
             summary.attempts_per_request.map_or("n/a".into(), |a| format!("{a:.3}")),
             summary.availability.map_or("n/a (no request ended)".into(), |a| format!("{:.4}%", 100.0 * a)),
-            c.ejections
+            c.outliers.ejections
         );
     }
     if let Some(share) = summary.local_share() {

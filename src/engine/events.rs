@@ -77,12 +77,6 @@ pub enum Event {
     RetryDue {
         place: u32,
     },
-    /// Every server is health-checked.
-    HealthCheck,
-    /// Chooser `member` readmits the servers whose ejection is over.
-    EjectionEnds {
-        member: u32,
-    },
     /// A timer a feature beside the core asked for is due: which feature,
     /// and the payload it gave, packed in one word as every event's payload
     /// is (see `feature/mod.rs`).
@@ -118,8 +112,6 @@ impl Event {
             | Event::TableUpdate { .. }
             | Event::FailureDue { .. }
             | Event::FailureTurn { .. }
-            | Event::HealthCheck
-            | Event::EjectionEnds { .. }
             | Event::BalancerTimer { .. }
             | Event::FeatureTimer { .. } => None,
         }

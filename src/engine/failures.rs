@@ -68,8 +68,6 @@ pub struct Faults {
     /// byte each so that all of them stay in the caches: [`REFUSING`],
     /// [`FAILING_FAST`].
     flags: Vec<u8>,
-    /// Whether the last health check found each server refusing.
-    unhealthy: Vec<bool>,
     /// Whether any server is failing: arrivals and service starts read
     /// only this while none is.
     any: bool,
@@ -77,26 +75,12 @@ pub struct Faults {
 
 impl Faults {
     pub fn new(servers: usize) -> Faults {
-        Faults {
-            active: vec![None; servers],
-            flags: vec![0; servers],
-            unhealthy: vec![false; servers],
-            any: false,
-        }
+        Faults { active: vec![None; servers], flags: vec![0; servers], any: false }
     }
 
     pub fn add_server(&mut self) {
         self.active.push(None);
         self.flags.push(0);
-        self.unhealthy.push(false);
-    }
-
-    /// A health check found `server` healthy or not; returns whether that
-    /// differs from the last check.
-    pub fn set_checked(&mut self, server: usize, healthy: bool) -> bool {
-        let changed = self.unhealthy[server] == healthy;
-        self.unhealthy[server] = !healthy;
-        changed
     }
 
     #[inline]

@@ -4,16 +4,16 @@
 //! hooks below, and each hook asks the features that take part at that
 //! point, in a fixed order. A feature keeps its state in its own module
 //! and its own events: hedging (`hedge.rs`), retries after an error and
-//! their backoff (`retries.rs`), failures and outlier ejection
-//! (`failures.rs`, `ejection.rs`), FoundationDB's balancers (`fdb.rs`),
+//! their backoff (`retries.rs`), failures (`failures.rs`),
+//! FoundationDB's balancers (`fdb.rs`),
 //! keyed placement (`keyed.rs`) and membership changes (`membership.rs`).
 //! Each moves to the interface as a file of `feature/` (drifting speeds,
-//! datacenters and recorded decisions have), and its hooks here go.
+//! datacenters, recorded decisions, outlier ejection and health checks
+//! have), and its hooks here go.
 //!
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.
 
-use super::ejection::ErrorRuns;
 use super::failures::Faults;
 use super::fdb::FdbRouting;
 use super::flight::Flight;
@@ -37,7 +37,6 @@ pub(super) struct Features {
     /// Which servers are failing, and how.
     pub faults: Faults,
     /// Consecutive errors each chooser heard from each server.
-    pub error_runs: ErrorRuns,
     /// FoundationDB's balancers, once a policy of theirs has routed.
     pub fdb: Option<Box<FdbRouting>>,
 }
@@ -50,7 +49,6 @@ impl Features {
             keying: Keying::new(scenario, keys),
             membership: Membership::new(scenario.servers, &scenario.class_pools),
             faults: Faults::new(scenario.servers as usize),
-            error_runs: ErrorRuns::default(),
             fdb: None,
         }
     }
@@ -69,8 +67,6 @@ impl Simulation {
             Event::FailureDue { entry } => self.scheduled_failure(entry),
             Event::FailureTurn { server } => self.failure_turn(server as usize),
             Event::RetryDue { place } => self.retry_due(place),
-            Event::HealthCheck => self.health_check(),
-            Event::EjectionEnds { member } => self.readmit(member as usize),
             Event::BalancerTimer { timer } => self.balancer_timer(timer),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }

@@ -12,7 +12,6 @@ mod board;
 mod chooser;
 mod compare;
 mod connections;
-mod ejection;
 mod events;
 mod failures;
 mod fdb;
@@ -45,7 +44,7 @@ pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
-pub use feature::{Candidate, Decision, Locality};
+pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
 pub use flow::SendBack;
@@ -310,7 +309,6 @@ impl Simulation {
         sim.start_features();
         sim.schedule_membership();
         sim.schedule_failures();
-        sim.schedule_health_checks();
         Ok(sim)
     }
 
@@ -445,8 +443,6 @@ impl Simulation {
             Event::FailureDue { entry } => (16, entry.into()),
             Event::FailureTurn { server } => (17, server.into()),
             Event::RetryDue { place: id } => (18, self.traced(request(id))),
-            Event::HealthCheck => (19, 0),
-            Event::EjectionEnds { member } => (20, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => timer.traced(),
         };

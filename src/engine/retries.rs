@@ -5,6 +5,7 @@
 //! `retry_backoff_ms` · 2^(k-1)). The wait is drawn from the request's own
 //! random stream, so a backoff shifts no other draw.
 
+use super::feature::Heard;
 use super::flight::Flight;
 use super::hedge::Race;
 use super::journal::Happening;
@@ -90,8 +91,6 @@ impl Simulation {
         if outcome != Outcome::Ok {
             self.metrics.errors_per_server[server as usize] += 1;
         }
-        if self.scenario.eject_after > 0 {
-            self.count_for_ejection(chooser, server, outcome);
-        }
+        self.tell_heard(Heard { chooser, server, outcome });
     }
 }

@@ -1,6 +1,6 @@
 //! The numbers a run ends with.
 
-use super::feature::Locality;
+use super::feature::{Locality, Outliers};
 use super::{ChangeReport, ErrorKind, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
@@ -176,6 +176,9 @@ pub struct Confidence {
 pub struct Tally {
     #[serde(flatten)]
     pub core: Counts,
+    /// Under outlier ejection, the servers ejected.
+    #[serde(flatten)]
+    pub outliers: Outliers,
     /// With several datacenters, where the sends went.
     #[serde(flatten)]
     pub locality: Locality,
@@ -242,7 +245,11 @@ impl Simulation {
             policy: self.scenario.policy.name(),
             simulated_s: self.now.as_secs(),
             measured_s,
-            counts: Tally { core: m.counts, locality: self.owned.locality() },
+            counts: Tally {
+                core: m.counts,
+                outliers: self.owned.outliers(),
+                locality: self.owned.locality(),
+            },
             in_flight: self.books().in_flight,
             failures: m.failures.clone(),
             errors: [

@@ -110,8 +110,6 @@ pub struct Counts {
     /// Of `failed`, those that failed with an error (the rest timed out
     /// of queues past the budget).
     pub failed_with_errors: u64,
-    /// Servers ejected from a chooser's pool as outliers.
-    pub ejections: u64,
     /// Attempts FoundationDB's balancers sent for their requests, and
     /// those whose reply (or bounce) has come back.
     pub attempts_sent: u64,

@@ -7,7 +7,7 @@
 mod events;
 mod words;
 
-use crate::engine::{Event, Flight, Happening, Step, Whose};
+use crate::engine::{Event, FeatureId, Flight, Happening, Step, Whose};
 use crate::scenario::Scenario;
 use crate::time::Time;
 use crate::Simulation;
@@ -131,13 +131,15 @@ impl Teller<'_> {
             Event::TableUpdate { member } => {
                 format!("chooser {member} takes the new version of the mapping table")
             }
-            Event::HealthCheck => "every server is health-checked".into(),
-            Event::EjectionEnds { member } => {
-                format!("chooser {member} readmits the servers whose ejection is over")
-            }
+            Event::FeatureTimer { timer } => match timer.feature() {
+                FeatureId::HealthChecks => "every server is health-checked".into(),
+                FeatureId::Ejection => {
+                    format!("chooser {} readmits the servers whose ejection is over", timer.payload())
+                }
+                _ => self.scheduled(),
+            },
             Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::FeatureTimer { .. }
             | Event::MembershipChange { .. }
             | Event::FailureDue { .. }
             | Event::FailureTurn { .. } => self.scheduled(),

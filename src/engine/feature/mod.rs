@@ -17,6 +17,9 @@
 //! - `timer`: one of its own timers is due;
 //! - `picked`: a chooser's policy picked a server;
 //! - `sent`: a request left its chooser for a server;
+//! - `heard`: a chooser heard a response, or an error, from a server;
+//! - `carried`: an action it asked for was carried out, with what came of
+//!   it (a chooser's ejection can be refused);
 //! - `policies_rebuilt`: every chooser's policy was built anew (what a
 //!   chooser knew of its pool is gone);
 //!
@@ -26,13 +29,13 @@
 //! The registry at the end of this file lists the features: adding one is
 //! its file here and a line there. Dispatch is static (each feature is a
 //! field of [`Owned`], present only when the run uses it). The points on
-//! the path of every request (`picked`, `sent`, `hop`) are told only to
+//! the path of every request (`picked`, `sent`, `heard`, `hop`) are told only to
 //! the features that name them in [`Feature::HEARS`], and the core tests
 //! one flag per point, [`Owned::hears`], before it builds anything: a run
 //! without such a feature pays that test and nothing else.
 //!
 //! The features still to move onto this interface (hedging, retries,
-//! failures and outlier ejection, health checks, keyed placement,
+//! failures, keyed placement,
 //! membership, join-the-idle-queue's reports, FoundationDB's balancers)
 //! and the mechanisms real proxies ship that come next each fit it as one
 //! file, with the points and actions they add:
@@ -58,11 +61,15 @@ mod carry;
 mod datacenters;
 mod decisions;
 mod drift;
+mod ejection;
+mod health;
 
 use super::board::LoadBoard;
 use super::chooser::Choosers;
+use super::failures::Faults;
 use super::journal::Happening;
 use super::server::Server;
+use crate::engine::Outcome;
 use crate::policy::{Board, Pick};
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -72,6 +79,7 @@ use super::Event;
 
 pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
+pub use ejection::Outliers;
 
 /// A read-only view of the core, as a feature reads it at a point.
 pub(super) struct View<'a> {
@@ -85,6 +93,8 @@ pub(super) struct View<'a> {
     pub(super) board: &'a LoadBoard,
     /// Whether policies read the load board rather than live load.
     pub(super) stale_board: bool,
+    /// The failures under way (a feature of its own still to move here).
+    pub(super) faults: &'a Faults,
 }
 
 impl View<'_> {
@@ -94,6 +104,11 @@ impl View<'_> {
         let servers = self.servers;
         let live = |s: usize| servers[s].load();
         read(self.board.or_live(self.stale_board, &live))
+    }
+
+    /// Whether `server` refuses connections now (down, or flapping down).
+    pub fn refuses(&self, server: usize) -> bool {
+        self.faults.refuses(server)
     }
 }
 
@@ -106,6 +121,22 @@ pub(super) enum Action {
     SetSpeed { server: u32, speed: f64 },
     /// Note a happening in the journal.
     Note(Happening),
+    /// `chooser` ejects `server` from its pool until `until`, unless that
+    /// would hold more than `max_fraction` of its pool out (or leave it
+    /// empty); the feature hears [`Report::Ejected`] if it did.
+    Eject { chooser: u32, server: u32, until: Time, max_fraction: f64 },
+    /// `chooser` readmits the servers whose ejection is over.
+    Readmit { chooser: u32 },
+    /// Every chooser holds `server` out of its pool while it is not
+    /// healthy, and readmits it once it is.
+    SetHealth { server: u32, healthy: bool },
+}
+
+/// What came of an action, told to the feature that asked for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Report {
+    /// The chooser ejected the server until `until`.
+    Ejected { chooser: u32, until: Time },
 }
 
 /// Where a feature puts the actions it asks for at a point: the core's
@@ -132,6 +163,7 @@ impl Points {
     pub const PICKED: Points = Points(1);
     pub const SENT: Points = Points(2);
     pub const HOP: Points = Points(4);
+    pub const HEARD: Points = Points(8);
 
     pub const fn and(self, other: Points) -> Points {
         Points(self.0 | other.0)
@@ -154,6 +186,7 @@ pub struct FeatureTimer(u32);
 /// The bits of a feature's timer that hold its payload: enough for a
 /// request's place (the core holds at most 2^24 requests).
 const PAYLOAD_BITS: u32 = 27;
+const _: () = assert!(1 << PAYLOAD_BITS >= super::MAX_IN_FLIGHT);
 
 impl FeatureTimer {
     fn new(id: FeatureId, payload: u32) -> FeatureTimer {
@@ -184,6 +217,15 @@ pub(super) struct Picked {
     /// The request's key, for a policy that reads it.
     pub key: Option<u64>,
     pub pick: Pick,
+}
+
+/// A response (or an error) a chooser heard from a server, as `heard` is
+/// told it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Heard {
+    pub chooser: usize,
+    pub server: u32,
+    pub outcome: Outcome,
 }
 
 /// A request sent from a chooser to a server, as `sent` is told it.
@@ -220,6 +262,13 @@ pub(super) trait Feature: Sized {
     /// A request left its chooser for a server.
     #[inline(always)]
     fn sent(&mut self, _sent: Sent, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser heard a response, or an error, from a server.
+    #[inline(always)]
+    fn heard(&mut self, _heard: Heard, _view: &View, _out: &mut Asks) {}
+
+    /// An action it asked for was carried out, and this came of it.
+    fn carried(&mut self, _report: Report, _view: &View, _out: &mut Asks) {}
 
     /// What a hop between `server` and the client or balancer `base`
     /// gives (asked only when needed) adds to its tier's delay; `None`,
@@ -309,6 +358,26 @@ macro_rules! registry {
                 })*
             }
 
+            pub fn heard(&mut self, heard: Heard, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = self.$field.as_mut().filter(|_| <$feature>::HEARS.has(Points::HEARD)) {
+                    feature.heard(heard, view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            /// Tells feature `id` what came of an action it asked for.
+            pub fn carried(
+                &mut self,
+                (id, report): (FeatureId, Report),
+                view: &View,
+                list: &mut Vec<(FeatureId, Action)>,
+            ) {
+                match id {
+                    $(FeatureId::$id => if let Some(feature) = &mut self.$field {
+                        feature.carried(report, view, &mut Asks { id, list });
+                    },)*
+                }
+            }
+
             pub fn policies_rebuilt(&mut self) {
                 $(if let Some(feature) = &mut self.$field {
                     feature.policies_rebuilt();
@@ -340,6 +409,8 @@ registry! {
     drift: drift::Drift = Drift,
     datacenters: datacenters::Datacenters = Datacenters,
     decisions: decisions::Decisions = Decisions,
+    ejection: ejection::Ejection = Ejection,
+    health: health::HealthChecks = HealthChecks,
 }
 
 impl Owned {
@@ -351,6 +422,11 @@ impl Owned {
 
     pub fn decisions(&self) -> Option<&Decisions> {
         self.decisions.as_ref()
+    }
+
+    /// What outlier ejection counted, when the run has it.
+    pub fn outliers(&self) -> Outliers {
+        self.ejection.as_ref().map(|e| e.outliers()).unwrap_or_default()
     }
 
     /// The sends' locality, when the run has several datacenters.

@@ -377,7 +377,7 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             let share_twin = versus.map_or(String::new(), |v| {
                 format!("; with {}, {}", v.label, percent(failing(v.summary).map_or(0.0, |f| f.share)))
             });
-            let ejections = match (scenario.eject_after, s.counts.ejections) {
+            let ejections = match (scenario.eject_after, s.counts.outliers.ejections) {
                 (0, _) => String::new(),
                 (_, 0) => " No server has been ejected yet.".to_string(),
                 (_, n) => format!(
