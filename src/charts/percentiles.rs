@@ -74,14 +74,19 @@ impl SeriesMetric {
 /// How much simulated time a chart over time shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Span {
-    /// The last half minute, as a live view shows it.
+    /// The run so far, growing with it up to the last half minute, as a
+    /// live view shows it: a fixed half minute left a view arriving at 3 s
+    /// with its curves in the first tenth of the chart.
     Live,
     /// From the start to the newest sample.
     Whole,
 }
 
-/// Simulated seconds a live chart shows.
+/// Simulated seconds a live chart shows at most.
 const LIVE_S: f64 = 30.0;
+/// Simulated seconds a live chart shows at least, so the first samples
+/// are not stretched across the whole width.
+const LIVE_MIN_S: f64 = 2.0;
 
 impl Span {
     /// Simulated seconds on the x axis, given the newest sample's, with
@@ -89,8 +94,9 @@ impl Span {
     fn seconds(self, end_s: f64, room: f64) -> Range<f64> {
         match self {
             Span::Live => {
-                let start_s = (end_s - LIVE_S).max(0.0);
-                start_s..start_s + LIVE_S * (1.0 + room)
+                let width_s = end_s.clamp(LIVE_MIN_S, LIVE_S);
+                let start_s = (end_s - width_s).max(0.0);
+                start_s..start_s + width_s * (1.0 + room)
             }
             Span::Whole => 0.0..(end_s * (1.0 + room)).max(1.0),
         }
@@ -332,4 +338,18 @@ where
         area.draw(&Text::new(marker.label.clone(), at, font.clone()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Span;
+
+    #[test]
+    fn a_live_span_grows_with_the_run_up_to_half_a_minute() {
+        assert_eq!(Span::Live.seconds(0.5, 0.0), 0.0..2.0);
+        assert_eq!(Span::Live.seconds(6.0, 0.0), 0.0..6.0);
+        assert_eq!(Span::Live.seconds(6.0, 0.25), 0.0..7.5);
+        assert_eq!(Span::Live.seconds(30.0, 0.0), 0.0..30.0);
+        assert_eq!(Span::Live.seconds(45.0, 0.0), 15.0..45.0);
+    }
 }
