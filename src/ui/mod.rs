@@ -13,6 +13,7 @@
 pub mod controls;
 pub mod embed_size;
 pub mod hash;
+pub mod marks;
 pub mod notice;
 pub mod options;
 pub mod pace;

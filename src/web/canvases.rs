@@ -187,6 +187,11 @@ impl Canvases {
         topology::server_cells(snapshot, &self.topology)
     }
 
+    /// How far left of its box each server's queue is drawn.
+    pub fn queue_lengths(&self, snapshot: &Snapshot) -> Vec<f64> {
+        topology::queue_lengths(snapshot, &self.topology)
+    }
+
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {
         &self.topology.canvas
     }
@@ -267,13 +272,27 @@ impl Canvases {
         if has_room(slot) {
             return Ok(slot.surface.canvas.clone());
         }
+        let scale = dom::window().device_pixel_ratio().max(1.0);
+        self.chart_drawn(chart, (sim, twin), snapshot, decision, (width, height, scale))
+    }
+
+    /// Chart `chart` (an index into the charts) drawn afresh on a canvas
+    /// of its own, `width` × `height` CSS px at `scale` pixels to one.
+    pub fn chart_drawn(
+        &mut self,
+        chart: usize,
+        (sim, twin): (&Simulation, Option<&Simulation>),
+        snapshot: &Snapshot,
+        decision: Option<&Decision>,
+        (width, height, scale): (f64, f64, f64),
+    ) -> Result<HtmlCanvasElement, JsValue> {
         let mut surface = Surface::new(dom::create("canvas", "")?)?;
-        surface.scale = dom::window().device_pixel_ratio().max(1.0);
+        surface.scale = scale;
         (surface.width, surface.height) = (width, height);
         surface.canvas.set_width((width * surface.scale).round() as u32);
         surface.canvas.set_height((height * surface.scale).round() as u32);
         let style = self.chart_style(&surface);
-        let slot = &mut self.slots[chart];
+        let slot = self.slots.get_mut(chart).ok_or_else(|| JsValue::from_str("no such chart"))?;
         draw_figure(
             slot.chart,
             slot.figure.as_mut(),

@@ -1,13 +1,16 @@
 //! Which decision of a comparing policy the topology shows, and the
 //! sentence under it that reads it out. The engine keeps its latest
 //! decisions; at normal speed there are thousands a second, so one is shown
-//! at a time and held long enough to read before the newest replaces it.
+//! at a time and its sentence held long enough to read before the newest
+//! replaces it, while its badges on the picture fade sooner, before the
+//! rows beside them move on.
 //! Paused, a step shows the decision it made at once.
 
 use super::dom::{self, Ids};
-use lbsim::engine::Decision;
+use lbsim::engine::{Decision, ServerView};
 use lbsim::explain::readback::and_list;
 use lbsim::policy::Measure;
+use lbsim::ui::marks::badge_strength;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -20,6 +23,8 @@ pub struct DecisionCaption {
     since_ms: f64,
     /// Where the ring round the winner was last drawn (x, y, w, h), for tests.
     pub winner_ring: Option<[f64; 4]>,
+    /// How strongly its badges were last drawn, for tests.
+    pub badges_drawn: f64,
 }
 
 impl DecisionCaption {
@@ -27,7 +32,7 @@ impl DecisionCaption {
         let caption: HtmlElement = dom::child(parent, "p", "decision")?;
         caption.set_id(&ids.of("decision"));
         caption.set_hidden(true);
-        Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None })
+        Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None, badges_drawn: 0.0 })
     }
 
     /// Takes the newest of `latest` (the snapshot's decisions) when the one
@@ -51,6 +56,15 @@ impl DecisionCaption {
 
     pub fn shown(&self) -> Option<&Decision> {
         self.shown.as_ref()
+    }
+
+    /// How strongly the shown decision's badges are drawn at `now_ms`,
+    /// beside `servers` as they are now.
+    pub fn badge_strength(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
+        let Some(shown) = &self.shown else { return 0.0 };
+        let load = |server: u32| servers.get(server as usize).map(|s| s.busy + s.queued);
+        let moved = shown.candidates.iter().any(|c| load(c.server) != Some(c.load));
+        badge_strength(now_ms - self.since_ms, playing, moved)
     }
 
     pub fn text(&self) -> String {

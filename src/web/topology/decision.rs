@@ -9,11 +9,13 @@ use crate::theme::Palette;
 use lbsim::engine::Decision;
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws `decision`, returning where the ring round its winner went.
+/// Draws `decision`, its badges at `strength` (0 to 1), returning where
+/// the ring round its winner went.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
+    strength: f64,
     palette: &Palette,
 ) -> Rect {
     let chooser = match decision.by_balancer {
@@ -47,7 +49,11 @@ pub fn draw(
         context.stroke();
     }
     let _ = context.set_line_dash(&js_sys::Array::new());
-    draw_amounts(context, layout, decision, palette);
+    if strength > 0.0 {
+        context.set_global_alpha(strength);
+        draw_amounts(context, layout, decision, palette);
+        context.set_global_alpha(1.0);
+    }
     ring(decision.winner)
 }
 
@@ -63,11 +69,10 @@ fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
-    for candidate in &decision.candidates {
-        let text = if decision.fell_back { "stale".to_string() } else { amount(candidate.seen, decision) };
+    for (server, text) in badges(decision) {
         let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
-        let (_, y) = layout.server_anchor(candidate.server as usize);
-        let right = layout.servers.cell(candidate.server as usize).x - 10.0;
+        let (_, y) = layout.server_anchor(server as usize);
+        let right = layout.servers.cell(server as usize).x - 10.0;
         context.set_fill_style_str(&palette.ink.css());
         context.begin_path();
         let _ =
@@ -76,6 +81,13 @@ fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &
         context.set_fill_style_str(&palette.panel.css());
         let _ = context.fill_text(&text, right, y);
     }
+}
+
+/// Each candidate's server and its badge: what the chooser saw of it, at
+/// the decision's moment.
+pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
+    let text = |seen| if decision.fell_back { "stale".to_string() } else { amount(seen, decision) };
+    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
 }
 
 /// A seen amount as drawn: requests whole, milliseconds to one decimal.

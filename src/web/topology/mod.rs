@@ -23,7 +23,7 @@ use lbsim::narration::Told;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
-pub use decision::amount;
+pub use decision::{amount, badges};
 pub use layout::COMPACT_ABOVE;
 
 /// The most in-flight requests drawn as dots in a frame.
@@ -43,6 +43,9 @@ pub struct Focus<'a> {
     pub told: Option<&'a Told>,
     pub client: Option<u32>,
     pub decision: Option<&'a Decision>,
+    /// How strongly the decision's badges are drawn (see
+    /// `lbsim::ui::marks::badge_strength`).
+    pub badges: f64,
     /// Keys moving after a membership change, and how far along their
     /// marks are (0 to 1).
     pub moving: Option<(&'a KeyMoves, f64)>,
@@ -72,7 +75,7 @@ pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Pale
     let servers = snapshot.servers.len() as u32;
     let decision = focus.decision.filter(|d| d.candidates.iter().all(|c| c.server < servers));
     decision.map(|decision| {
-        let ring = decision::draw(context, &layout, decision, palette);
+        let ring = decision::draw(context, &layout, decision, focus.badges, palette);
         [ring.x, ring.y, ring.w, ring.h]
     })
 }
@@ -99,6 +102,12 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
 pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     let layout = layout_of(snapshot, surface);
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
+/// How far left of its box each server's queue is drawn, in CSS pixels on
+/// the surface.
+pub fn queue_lengths(snapshot: &Snapshot, surface: &Surface) -> Vec<f64> {
+    servers::queue_lengths(&layout_of(snapshot, surface), &snapshot.servers)
 }
 
 /// The client or server drawn at `(x, y)` (CSS pixels on the surface).

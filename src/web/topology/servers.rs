@@ -1,6 +1,7 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
-//! requests. Compact view: one cell each, shaded by busy slots, with a bar
+//! requests, each a cell while every queue fits its lane, else all as
+//! bars to one scale, and each with its length written beside it. Compact view: one cell each, shaded by busy slots, with a bar
 //! for its queue. A server that has left, is leaving or is failing is
 //! marked over its row or cell by shape as well as by word: a cross when
 //! crashed or down (or flapping), a veil when removed, a dashed outline
@@ -13,6 +14,10 @@
 use super::layout::{Layout, Rect};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::marks::{queue_mark, QueueMark};
+
+/// Room at a lane's entrance for a queue's length, written left of it.
+const QUEUE_LABEL_W: f64 = 30.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
@@ -180,9 +185,19 @@ impl Row {
         }
     }
 
-    /// Queue cells that fit between the row's entrance and its box.
+    /// Queue cells that fit between the row's entrance and its box, less
+    /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
-        ((self.queue_end - self.queue_start) / self.pitch).floor().max(0.0) as usize
+        ((self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch).floor().max(0.0) as usize
+    }
+
+    /// How far left of its box a queue of `queued` reaches, when the
+    /// longest drawn beside it holds `longest` (CSS px).
+    fn queue_length(&self, queued: u32, longest: u32) -> f64 {
+        match queue_mark(queued, longest, self.queue_capacity()) {
+            QueueMark::Cells(cells) => cells as f64 * self.pitch,
+            QueueMark::Bar(share) => (share * self.queue_capacity() as f64 * self.pitch).max(self.side),
+        }
     }
 }
 
@@ -230,20 +245,21 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     }
 
     context.begin_path();
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
     for ((cell, row), server) in rows.iter().zip(servers) {
-        let capacity = row.queue_capacity();
-        let queued = server.queued as usize;
-        let shown = if queued > capacity { capacity.saturating_sub(3) } else { queued };
+        let length = row.queue_length(server.queued, longest);
         let y = cell.y + (cell.h - row.side) / 2.0;
-        for k in 0..shown {
-            context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+        match queue_mark(server.queued, longest, row.queue_capacity()) {
+            QueueMark::Cells(cells) => {
+                for k in 0..cells {
+                    context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+                }
+            }
+            QueueMark::Bar(_) => context.rect(row.queue_end - length, y, length, row.side),
         }
-        if shown < queued {
-            texts.push((
-                row.queue_end - shown as f64 * row.pitch - 4.0,
-                cell.y + cell.h / 2.0,
-                queued.to_string(),
-            ));
+        // Every queue says how long it is, so a count needs no counting.
+        if server.queued > 0 {
+            texts.push((row.queue_end - length - 4.0, cell.y + cell.h / 2.0, server.queued.to_string()));
         }
     }
     context.set_fill_style_str(&palette.queued.css());
@@ -273,6 +289,17 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
                 b.y + b.h / 2.0,
             );
         }
+    }
+}
+
+/// How far left of its box each server's queue is drawn (CSS px), in the
+/// detailed view; none in the compact one.
+pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize);
+    match layout.compact {
+        true => vec![0.0; servers.len()],
+        false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued, longest)).collect(),
     }
 }
 

@@ -217,6 +217,7 @@ impl View {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
             decision: self.parts.decision.shown(),
+            badges: self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers),
             moving,
         };
         if let Some(fit) = &mut self.parts.fit {
@@ -229,6 +230,8 @@ impl View {
             now_ms,
             self.playing,
         );
+        self.parts.decision.badges_drawn =
+            self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);

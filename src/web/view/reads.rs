@@ -75,18 +75,26 @@ impl View {
             ejected: u32,
             datacenter: u8,
             cell: [f64; 4],
+            busy: u32,
+            queued: u32,
+            /// How far left of its box its queue is drawn (CSS px).
+            queue_px: f64,
         }
         let cells = self.parts.canvases.server_cells(&self.snapshot);
+        let queues = self.parts.canvases.queue_lengths(&self.snapshot);
         let drawn: Vec<Drawn> = self
             .snapshot
             .servers
             .iter()
-            .zip(cells)
-            .map(|(s, cell)| Drawn {
+            .zip(cells.into_iter().zip(queues))
+            .map(|(s, (cell, queue_px))| Drawn {
                 state: s.state.name(),
                 ejected: s.ejected,
                 datacenter: s.datacenter,
                 cell,
+                busy: s.busy,
+                queued: s.queued,
+                queue_px,
             })
             .collect();
         json::text(&drawn).unwrap_or_default()
@@ -101,10 +109,24 @@ impl View {
             decision: &'a lbsim::engine::Decision,
             caption: String,
             winner_ring: Option<[f64; 4]>,
+            /// Each badge's server and text, and how strongly they were drawn.
+            badges: Vec<(u32, String)>,
+            badge_strength: f64,
         }
         let caption = &self.parts.decision;
-        let shown =
-            Shown { decision: caption.shown()?, caption: caption.text(), winner_ring: caption.winner_ring };
+        let decision = caption.shown()?;
+        let shown = Shown {
+            decision,
+            caption: caption.text(),
+            winner_ring: caption.winner_ring,
+            badges: topology::badges(decision),
+            badge_strength: caption.badges_drawn,
+        };
         json::text(&shown).ok()
+    }
+
+    /// What the last poster drew, as JSON (for tests).
+    pub fn poster_json(&self) -> Option<String> {
+        json::text(self.parts.take_away.poster_drawn.as_ref()?).ok()
     }
 }

@@ -1,0 +1,71 @@
+//! How the topology marks what it shows, where a rule decides what a
+//! reader can read off the picture: a queue's length, and how long a
+//! decision's badges stay beside the servers they describe.
+
+/// How a server's queue is drawn in its lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueueMark {
+    /// One cell a request, to count, while every queue's requests fit.
+    Cells(usize),
+    /// A bar, as this share of the lane, when the longest queue would not
+    /// fit as cells: every queue is then drawn to one scale, the longest
+    /// filling the lane, so ten long queues still differ as their lengths
+    /// do (cells cut at the lane's end made them look alike).
+    Bar(f64),
+}
+
+/// The mark of a queue of `queued` requests, when the longest queue drawn
+/// beside it holds `longest` and a lane takes `cells` cells.
+pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
+    if longest as usize <= cells {
+        QueueMark::Cells(queued as usize)
+    } else {
+        QueueMark::Bar(f64::from(queued) / f64::from(longest))
+    }
+}
+
+/// Wall milliseconds a decision's badges show at full strength: a running
+/// view moves on, and a badge beside a server whose row has since changed
+/// reads as that row's number ("21" beside a server at 6/10).
+const BADGE_FULL_MS: f64 = 400.0;
+/// Wall milliseconds over which they then fade out.
+const BADGE_FADE_MS: f64 = 400.0;
+
+/// How strongly a decision's badges are drawn (1 full, 0 gone), shown
+/// `age_ms` ago, while the view runs or not, and whether the rows of its
+/// candidates have `moved` since (their load is no longer the one the
+/// decision met). Running, they fade soon after the decision; paused, they
+/// show while the rows are as the decision met them, so a badge never sits
+/// beside a row that says otherwise. Its sentence under the view stays
+/// longer, saying when the decision was made.
+pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
+    match (running, moved) {
+        (false, moved) => f64::from(u8::from(!moved)),
+        (true, _) => (1.0 - (age_ms - BADGE_FULL_MS) / BADGE_FADE_MS).clamp(0.0, 1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
+        assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
+        assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
+        let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
+        assert_eq!((six, twelve), (QueueMark::Bar(0.5), QueueMark::Bar(1.0)));
+        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar(0.3));
+    }
+
+    #[test]
+    fn badges_hold_then_fade_while_running_and_show_paused_while_their_rows_stay() {
+        assert_eq!(badge_strength(0.0, true, false), 1.0);
+        assert_eq!(badge_strength(400.0, true, true), 1.0);
+        assert_eq!(badge_strength(600.0, true, false), 0.5);
+        assert_eq!(badge_strength(800.0, true, false), 0.0);
+        assert_eq!(badge_strength(5_000.0, true, false), 0.0);
+        assert_eq!(badge_strength(5_000.0, false, false), 1.0);
+        assert_eq!(badge_strength(0.0, false, true), 0.0);
+    }
+}
