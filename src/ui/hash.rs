@@ -65,6 +65,22 @@ pub enum Fields {
     Shown,
     /// Every field, so the link means the same even if defaults change.
     Every,
+    /// Only the fields that differ from their defaults, the speed too:
+    /// the shortest link, for a snippet pasted into a post (every field
+    /// made it 1,265 characters, 50 fields, to say what differed).
+    Changed,
+}
+
+impl Fields {
+    /// Whether a field is listed, being a control's when `control`, and
+    /// set to its default when `default`.
+    fn lists(self, control: bool, default: bool) -> bool {
+        match self {
+            Fields::Every => true,
+            Fields::Shown => control || !default,
+            Fields::Changed => !default,
+        }
+    }
 }
 
 /// The hash for `params` and the options of a view of `kind`: the fields
@@ -74,13 +90,14 @@ pub fn format(params: &Params, options: &Options, kind: Kind, fields: Fields) ->
     let mut entries: Vec<String> = FIELDS
         .iter()
         .filter(|f| {
-            fields == Fields::Every
-                || CONTROLS.iter().any(|c| c.key == f.key)
-                || f.text(&params.scenario) != f.text(&defaults.scenario)
+            let control = CONTROLS.iter().any(|c| c.key == f.key);
+            fields.lists(control, f.text(&params.scenario) == f.text(&defaults.scenario))
         })
         .map(|f| format!("{}={}", f.key, encode(&f.text(&params.scenario))))
         .collect();
-    entries.push(format!("{SPEED_KEY}={}", encode(&params.text(SPEED_KEY))));
+    if fields.lists(true, params.text(SPEED_KEY) == defaults.text(SPEED_KEY)) {
+        entries.push(format!("{SPEED_KEY}={}", encode(&params.text(SPEED_KEY))));
+    }
     let option_entries = options.entries(&Options::defaults(kind));
     entries.extend(option_entries.iter().map(|(key, text)| format!("{key}={}", encode(text))));
     entries.join("&")
@@ -231,7 +248,7 @@ mod tests {
         let parsed = parse(given, Kind::Embed);
         assert!(parsed.notices.is_empty(), "{:?}", parsed.notices);
         for kind in [Kind::Lab, Kind::Embed] {
-            for fields in [Fields::Shown, Fields::Every] {
+            for fields in [Fields::Shown, Fields::Every, Fields::Changed] {
                 let again = parse(&format(&parsed.params, &parsed.options, kind, fields), kind);
                 assert_eq!(again.params, parsed.params);
                 assert_eq!(again.options, parsed.options);
@@ -254,5 +271,16 @@ mod tests {
         // defaults differ from an embed's.
         assert_eq!(entries(&every).len(), FIELDS.len() + 3);
         assert!(names(&every, "controls") && names(&every, "charts"));
+    }
+
+    #[test]
+    fn a_changed_hash_lists_only_what_differs_from_the_defaults() {
+        let params = parse("policy=ring&servers=12&speed=0.5", Kind::Embed).params;
+        let options = parse("charts=keys&autoplay=0", Kind::Embed).options;
+        let changed = format(&params, &options, Kind::Embed, Fields::Changed);
+        assert_eq!(changed, "servers=12&policy=ring&speed=0.5&charts=keys&autoplay=0");
+        let defaults =
+            format(&Params::default(), &Options::defaults(Kind::Embed), Kind::Embed, Fields::Changed);
+        assert_eq!(defaults, "");
     }
 }

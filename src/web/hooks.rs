@@ -77,6 +77,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 ///   where its winner was ringed, as JSON, or undefined;
 /// - `chartLines()`: each chart's name and the names of the lines it drew
 ///   last ("p99", or in compare mode "A p99" and "B p99"), as JSON;
+/// - `poster()`: what the last poster drew (its title, its sentence's
+///   lines, each picture's box and canvas size), as JSON, or undefined;
 /// - `trace()`: the lab's trace box: the trace the link names, whether it
 ///   is replayed or awaited, its rows, summary and report, the box's
 ///   status line and whether the rate strip shows, as JSON.
@@ -162,6 +164,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     set("chartLines", Closure::<dyn Fn() -> String>::new(lines).into_js_value())?;
     let reader = view.clone();
     set("trace", Closure::<dyn Fn() -> String>::new(move || reader.borrow().trace_json()).into_js_value())?;
+    let reader = view.clone();
+    let poster = move || reader.borrow().poster_json();
+    set("poster", Closure::<dyn Fn() -> Option<String>>::new(poster).into_js_value())?;
     Ok(hooks)
 }
 

@@ -34,16 +34,40 @@ pub struct Scene<'a> {
     pub palette: &'a Palette,
 }
 
+/// What a poster drew, for tests: its title and sentence's lines, and
+/// each picture's box (x, y, w, h) and its canvas's size in pixels.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Drawn {
+    pub title: String,
+    pub lines: Vec<String>,
+    pub pictures: Vec<([f64; 4], [u32; 2])>,
+}
+
+/// The box (x, y, w, h, in the poster's pixels) each of `scene`'s
+/// canvases goes to, so that its charts can be drawn at that size: a
+/// chart drawn for the page and stretched to its box was blurred (the
+/// percentile chart some 2× wide), beside the sharp text.
+pub fn boxes(scene: &Scene) -> Result<Vec<[f64; 4]>, JsValue> {
+    let canvas: HtmlCanvasElement = dom::create("canvas", "")?;
+    let context: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
+    Ok(layout(scene, &context, WIDTH).boxes)
+}
+
 /// Saves a poster of `scene` as `file`: a PNG whose text chunk holds the
 /// sentence too, so a post that shows the picture can also quote it.
-pub fn save_poster(scene: &Scene, file: &str) -> Result<(), JsValue> {
-    let (canvas, _) = compose(scene)?;
+/// Returns what it drew.
+pub fn save_poster(scene: &Scene, file: &str) -> Result<Drawn, JsValue> {
+    let (canvas, context) = compose(scene)?;
+    let Layout { lines, boxes, .. } = layout(scene, &context, WIDTH);
+    let shown = scene.canvases.iter().filter(|c| c.width() > 0 && c.height() > 0);
+    let pictures = boxes.into_iter().zip(shown.map(|c| [c.width(), c.height()])).collect();
+    let drawn = Drawn { title: scene.title.clone(), lines, pictures };
     let url = canvas.to_data_url()?;
     let base64 = url.split_once(',').map_or("", |(_, data)| data);
     let binary = dom::window().atob(base64)?;
     let png: Vec<u8> = binary.chars().map(|c| c as u32 as u8).collect();
     let described = with_text_chunk(&png, "Description", &format!("{}: {}", scene.title, scene.sentence));
-    save_bytes(file, &described, "image/png")
+    save_bytes(file, &described, "image/png").map(|()| drawn)
 }
 
 /// A clip being recorded: the canvas it draws into (by its context), the recorder, when it

@@ -26,9 +26,12 @@ pub struct Share {
 type Callback = Closure<dyn FnMut(JsValue)>;
 
 impl Share {
-    /// Builds the button and its (hidden) snippet box at the end of `parent`.
+    /// Builds the button and its (hidden) snippet box at the top of
+    /// `parent`, the lab's settings: at their end it sat some 6,700 px
+    /// down the page, past every group of settings.
     pub fn build(parent: &Element, ids: &Ids) -> Result<Share, JsValue> {
         let share: HtmlElement = dom::child(parent, "div", "share")?;
+        parent.prepend_with_node_1(&share)?;
         let button = dom::text_child(&share, "button", "quiet", "Copy embed code")?;
         dom::set_attributes(&button, &[("id", &ids.of("copy-embed")), ("type", "button")])?;
         let panel: HtmlElement = dom::child(&share, "div", "embed-code")?;

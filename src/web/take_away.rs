@@ -27,6 +27,8 @@ pub struct TakeAway {
     /// Each button and what it downloads.
     pub buttons: Vec<(HtmlElement, Download)>,
     canvases: Vec<HtmlCanvasElement>,
+    /// What the last poster drew, for tests.
+    pub poster_drawn: Option<recording::Drawn>,
 }
 
 /// Whether `canvas` is hidden, or inside something hidden.
@@ -72,7 +74,7 @@ impl TakeAway {
             )?;
             kept.push(canvas);
         }
-        Ok(TakeAway { buttons, canvases: kept })
+        Ok(TakeAway { buttons, canvases: kept, poster_drawn: None })
     }
 
     /// The view's canvases, the topology's first.

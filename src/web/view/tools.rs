@@ -38,7 +38,7 @@ impl View {
         let height = size.height(&options);
         options.height = Some(height);
         options.presenter = size.presenter();
-        let hash = hash::format(&self.params, &options, Kind::Embed, Fields::Every);
+        let hash = hash::format(&self.params, &options, Kind::Embed, Fields::Changed);
         share.offer(&share::snippet(&hash, height));
     }
 
@@ -133,19 +133,7 @@ impl View {
         let name = if id.is_empty() { self.params.scenario.policy.name().to_string() } else { id };
         let file = |what: &str| lbsim::export::file_name(&name, self.sim.scenario().seed, what);
         let result = match what {
-            Download::Poster => {
-                // Every chart, a folded tab's too, drawn afresh for the poster.
-                let sims = (&self.sim, self.twin.as_ref());
-                let decision = self.parts.decision.shown();
-                let count = self.parts.take_away.canvases().len();
-                let pictures: Result<Vec<_>, _> = (0..count)
-                    .map(|i| self.parts.canvases.picture(i, sims, &self.snapshot, decision))
-                    .collect();
-                pictures.and_then(|pictures| {
-                    let scene = Scene { canvases: &pictures, ..self.scene() };
-                    recording::save_poster(&scene, &file("poster.png"))
-                })
-            }
+            Download::Poster => self.save_poster(&file("poster.png")),
             Download::Clip if self.clip.is_none() => {
                 let started = Clip::start(&self.scene(), &file("clip.webm"), dom::now_ms());
                 started.map(|clip| self.clip = Some(clip))
@@ -171,15 +159,41 @@ impl View {
         }
     }
 
+    /// Saves a poster: every chart, a folded tab's too, drawn afresh at the
+    /// size of its box on the poster, one pixel to one.
+    fn save_poster(&mut self, file: &str) -> Result<(), JsValue> {
+        let sims = (&self.sim, self.twin.as_ref());
+        let decision = self.parts.decision.shown();
+        let count = self.parts.take_away.canvases().len();
+        let shapes: Vec<_> = (0..count)
+            .map(|i| self.parts.canvases.picture(i, sims, &self.snapshot, decision))
+            .collect::<Result<_, _>>()?;
+        // The poster lays out the canvases that have a size, in order.
+        let mut boxes = recording::boxes(&Scene { canvases: &shapes, ..self.scene() })?.into_iter();
+        let mut pictures = Vec::new();
+        for (index, shape) in shapes.iter().enumerate() {
+            let place = (shape.width() > 0 && shape.height() > 0).then(|| boxes.next()).flatten();
+            pictures.push(match (index.checked_sub(1), place) {
+                (Some(chart), Some([_, _, w, h])) => {
+                    let size = (w.round(), h.round(), 1.0);
+                    self.parts.canvases.chart_drawn(chart, sims, &self.snapshot, decision, size)?
+                }
+                _ => shape.clone(),
+            });
+        }
+        let drawn = recording::save_poster(&Scene { canvases: &pictures, ..self.scene() }, file)?;
+        self.parts.take_away.poster_drawn = Some(drawn);
+        Ok(())
+    }
+
     /// What a poster or a clip of the view shows: its name, its sentence
     /// (or its caption), its canvases.
     pub(super) fn scene(&self) -> Scene<'_> {
         let title = parts::view_name(&self.root, &self.options)
             .unwrap_or_else(|| format!("{} policy", self.params.scenario.policy.name()));
-        let sentence = match self.parts.narration.readback() {
-            said if !said.trim().is_empty() => said,
-            _ => self.options.caption.clone(),
-        };
+        // Without sentences, none: the caption is the title already
+        // (a poster read "Power of two / Power of two").
+        let sentence = self.parts.narration.readback();
         Scene {
             title,
             sentence,
