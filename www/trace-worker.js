@@ -1,7 +1,7 @@
 // The lab's trace reader (src/bin/trace_worker.rs), run off the page's
 // thread. A message {file, columns, classes} gets one back: {ok: true,
-// name, rows, report, summary, hash, bytes, binS, rates, ratePerS,
-// meanServiceMs}, or {ok: false, message}. The rows and rates are
+// name, rows, report, summary, hash, bytes, binS, rates}, or {ok: false,
+// message}. The rows and rates are
 // transferred, not copied.
 importScripts('lbsim-trace.js');
 const ready = wasm_bindgen({ module_or_path: 'lbsim-trace_bg.wasm' });
@@ -22,8 +22,6 @@ onmessage = async (event) => {
       bytes: read.bytes,
       binS: read.rate_bin_s,
       rates: read.rates,
-      ratePerS: read.rate_per_s,
-      meanServiceMs: read.mean_service_ms,
     };
     read.free();
     postMessage(reply, [reply.rows.buffer, reply.rates.buffer]);

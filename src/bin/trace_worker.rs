@@ -21,8 +21,6 @@ mod worker {
         bytes: f64,
         rate_bin_s: f64,
         rates: Vec<f64>,
-        rate_per_s: f64,
-        mean_service_ms: f64,
     }
 
     #[wasm_bindgen]
@@ -62,18 +60,6 @@ mod worker {
             self.rate_bin_s
         }
 
-        /// Arrivals a second over the whole trace; NaN with no rate.
-        #[wasm_bindgen(getter)]
-        pub fn rate_per_s(&self) -> f64 {
-            self.rate_per_s
-        }
-
-        /// The mean service time the trace gives; NaN when it gives none.
-        #[wasm_bindgen(getter)]
-        pub fn mean_service_ms(&self) -> f64 {
-            self.mean_service_ms
-        }
-
         /// Arrivals a second in each bin.
         #[wasm_bindgen(getter)]
         pub fn rates(&self) -> Vec<f64> {
@@ -108,8 +94,6 @@ mod worker {
             bytes: report.bytes as f64,
             rate_bin_s: rate.bin_s,
             rates: rate.per_s.clone(),
-            rate_per_s: report.summary.rate_per_s.unwrap_or(f64::NAN),
-            mean_service_ms: report.summary.service.as_ref().map_or(f64::NAN, |s| s.mean_ms),
         })
     }
 }

@@ -22,6 +22,7 @@ mod columns;
 mod error;
 #[cfg(feature = "trace")]
 mod generate;
+pub mod offered;
 #[cfg(feature = "trace")]
 mod popular;
 #[cfg(feature = "trace")]

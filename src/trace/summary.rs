@@ -5,9 +5,10 @@
 
 mod counts;
 
+use super::offered::mix_mean_service_ms;
 use super::popular::{Popular, KEY_COUNTERS};
 use super::reader::TraceRow;
-use super::replay::{offered_load, unnamed_classes};
+use super::replay::offered_load;
 use crate::metrics::Histogram;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -139,7 +140,7 @@ impl TraceSummary {
     }
 
     /// The load the trace offers a scenario's servers, its rows' classes
-    /// read as `named` (`--trace-classes`; empty, [`unnamed_classes`]):
+    /// read as `named` (`--trace-classes`; empty, `unnamed_classes`):
     /// its rate times the mean service time over the servers' capacity,
     /// their summed speeds times slots. The mean is the trace's, or else
     /// the scenario's classes' means weighted by the trace's mix of them,
@@ -152,22 +153,11 @@ impl TraceSummary {
         self.rate_per_s.map(|rate| offered_load(scenario, rate, Some(mean_ms)))
     }
 
-    /// The mean of the scenario's class means over the trace's rows: a
-    /// row of a class the scenario has takes that class's mean; one of no
-    /// class (or of one the replay would refuse), the scenario's mix's.
+    /// The mean of the scenario's class means over the trace's rows (see
+    /// [`mix_mean_service_ms`], which the lab's trace box uses too).
     fn mean_class_service_ms(&self, scenario: &Scenario, named: &[String]) -> f64 {
-        let unnamed = unnamed_classes(scenario.class_shares.len());
-        let names = if named.is_empty() { &unnamed } else { named };
-        let means = scenario.class_means_ms();
-        let of_class = |class: &str| match names.is_empty() {
-            // One class takes every row, whatever it names.
-            true => means[0],
-            false => names.iter().position(|n| n == class).map_or(scenario.service_mean_ms, |c| means[c]),
-        };
-        let classed: u64 = self.classes.iter().map(|c| c.requests).sum();
-        let unclassed = self.requests.saturating_sub(classed) as f64 * scenario.service_mean_ms;
-        let work: f64 = self.classes.iter().map(|c| c.requests as f64 * of_class(&c.class)).sum();
-        (work + unclassed) / self.requests.max(1) as f64
+        let classes = self.classes.iter().map(|c| (c.class.as_str(), c.requests));
+        mix_mean_service_ms(scenario, named, self.requests, classes)
     }
 }
 

@@ -10,8 +10,7 @@ use super::options::{Options, TraceNeed};
 use super::surface::Surface;
 use super::traces::LabTrace;
 use lbsim::charts::Palette;
-use lbsim::scenario::fields::three_figures;
-use lbsim::trace::replay::{offered_load, SPEEDS};
+use lbsim::trace::offered::Offered;
 use lbsim::Scenario;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -81,21 +80,10 @@ impl TracePanel {
         match (trace, &options.trace) {
             (Some(trace), _) => {
                 let looped = if options.trace_loop { "looped" } else { "once" };
-                let load = match trace.rate_per_s {
-                    Some(rate) => {
-                        let at_speed_1 = offered_load(scenario, rate, trace.mean_service_ms);
-                        let load = at_speed_1 * options.trace_speed;
-                        // A light load leaves the servers idle: say which
-                        // speed would load them.
-                        let busier = (load < LIGHT_LOAD && at_speed_1 > 0.0)
-                            .then(|| (BUSY_LOAD / at_speed_1).clamp(SPEEDS.0, SPEEDS.1))
-                            .map_or(String::new(), |speed| {
-                                format!(" (speed {} would offer {BUSY_LOAD})", three_figures(speed))
-                            });
-                        format!(": it offers these servers load {load:.3}{busier}")
-                    }
-                    None => String::new(),
-                };
+                let named: Vec<String> =
+                    trace.classes.split(',').filter(|c| !c.is_empty()).map(str::to_string).collect();
+                let load = Offered::of(&trace.gist, scenario, &named)
+                    .map_or(String::new(), |offered| format!(": {}", offered.words(options.trace_speed)));
                 self.say(&format!(
                     "Replaying {} ({} requests, {looped}) at speed {}{load}. The scenario's load, demand and session_length are not used.",
                     trace.name,
@@ -209,11 +197,6 @@ impl RateStrip {
         self.drawn = None;
     }
 }
-
-/// Below this load the trace box says which speed would give [`BUSY_LOAD`].
-const LIGHT_LOAD: f64 = 0.5;
-/// The load a speed is suggested for: the lab's default scenario's.
-const BUSY_LOAD: f64 = 0.9;
 
 /// Where in the trace's time (from its first arrival) a replay is after
 /// `played_s` seconds of the trace's time, passes looping one mean gap

@@ -8,6 +8,7 @@
 //! view's next frame.
 
 use lbsim::engine::Replay;
+use lbsim::trace::offered::Gist;
 use lbsim::trace::replay::{decode, in_memory, Recorded};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,9 +34,8 @@ pub struct LabTrace {
     /// Arrivals a second in bins of so many seconds.
     pub rate_bin_s: f64,
     pub rates: Vec<f64>,
-    /// Arrivals a second over the whole trace, and its mean service time.
-    pub rate_per_s: Option<f64>,
-    pub mean_service_ms: Option<f64>,
+    /// What its load depends on, from its summary.
+    pub gist: Gist,
 }
 
 impl LabTrace {
@@ -139,6 +139,13 @@ pub fn take_reply() -> Option<Result<Rc<LabTrace>, String>> {
     STORE.with_borrow_mut(|store| store.reply.take())
 }
 
+/// What the load of a trace depends on, from its summary's JSON (the
+/// worker's, so never refused; an empty gist gives no load).
+fn gist(summary: &str) -> Gist {
+    let parsed = js_sys::JSON::parse(summary).ok();
+    parsed.and_then(|value| serde_wasm_bindgen::from_value(value).ok()).unwrap_or_default()
+}
+
 impl Store {
     fn replied(&mut self, data: &JsValue) {
         let Some(asked) = self.asked.take() else { return };
@@ -166,8 +173,7 @@ impl Store {
             summary_json: text("summary"),
             rate_bin_s: field("binS").as_f64().unwrap_or(1.0),
             rates: js_sys::Float64Array::new(&field("rates")).to_vec(),
-            rate_per_s: field("ratePerS").as_f64().filter(|r| r.is_finite()),
-            mean_service_ms: field("meanServiceMs").as_f64().filter(|m| m.is_finite()),
+            gist: gist(&text("summary")),
         });
         if !self.files.iter().any(|(hash, _)| *hash == trace.hash) {
             self.files.push((trace.hash.clone(), asked.file));

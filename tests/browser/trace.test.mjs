@@ -52,15 +52,19 @@ test('a trace chosen in the lab replays, with its report and its rate under the 
   assert.ok(Math.abs(chart[0] - strip[0]) < 30 && strip[1] > chart[2], `strip ${strip} under chart ${chart}`);
   await screenshot(page, 'trace-lab-1440');
   // The servers are nearly idle at speed 1: the box says which speed
-  // would load them, and that speed does.
-  const [, suggested] = state.status.match(/\(speed ([0-9.]+) would offer 0\.9\)/) ?? [];
-  assert.ok(suggested, state.status);
+  // would load them to 0.9 at the trace's peak, its mean there, and how
+  // long a pass lasts, and that speed does.
+  const suggestion = /; speed ([0-9.]+) would offer load ([0-9.]+) on average and 0\.900 at its peak, one pass lasting ([0-9.]+) s/;
+  const [, suggested, mean, pass] = state.status.match(suggestion) ?? [];
+  assert.ok(suggested && Number(mean) < 0.9, state.status);
+  assert.ok(Math.abs(Number(pass) * Number(suggested) - (247.239 + 247.239 / 19999)) < 0.01 * Number(suggested),
+    `a pass of ${pass} s at speed ${suggested}`);
   await page.fill('#trace-speed', suggested);
   await page.dispatchEvent('#trace-speed', 'change');
   await page.waitForFunction((s) => location.hash.includes(`trace_speed=${s}`), suggested);
   const busy = (await traceState(page)).status;
-  const [, load] = busy.match(/offers these servers load ([0-9]+\.[0-9]+)/);
-  assert.ok(Math.abs(Number(load) - 0.9) < 0.01 && !busy.includes('would offer'), busy);
+  const [, load, peak] = busy.match(/offers these servers load ([0-9.]+) on average and ([0-9.]+) at its peak/);
+  assert.ok(Math.abs(Number(peak) - 0.9) < 0.01 && Math.abs(Number(load) - Number(mean)) < 0.01 * Number(mean) && !busy.includes('would offer'), busy);
   // The rows' classes, speed and looping in the box change the replay.
   await page.fill('#trace-speed', '4');
   await page.dispatchEvent('#trace-speed', 'change');
