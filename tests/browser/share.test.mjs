@@ -31,8 +31,12 @@ test('the embed code loads an embed that gives the same trace hash after the sam
     return frame.getAttribute('src');
   }, snippet);
   const entries = new Map(new URL(src).hash.slice(1).split('&').map((entry) => entry.split('=')));
-  for (const key of ['seed', 'servers', 'slots', 'queue_timeout_ms', 'duration_s', 'warmup_s']) {
+  // Only what differs from the defaults: a post's snippet stays short.
+  for (const key of ['seed', 'servers', 'clients', 'balancers', 'staleness_ms', 'load', 'service', 'policy']) {
     assert.ok(entries.has(key), `the snippet lists ${key}`);
+  }
+  for (const key of ['slots', 'queue_timeout_ms', 'duration_s', 'warmup_s']) {
+    assert.ok(!entries.has(key), `the snippet leaves out ${key}, at its default`);
   }
   assert.equal(entries.get('autoplay'), '0', 'a paused lab gives a paused embed');
 
