@@ -6,6 +6,12 @@
 
 use super::options::Options;
 
+/// What each line of controls beyond the first adds to a frame's height:
+/// the line's 56 px, and as much again and more for the picture to keep
+/// its share of the taller frame (measured: three controls in a 680 px
+/// post need 543 px where one or two fit in 400).
+const CONTROL_ROW_PX: u32 = 140;
+
 /// Where an embed is meant to go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EmbedSize {
@@ -51,9 +57,9 @@ impl EmbedSize {
     }
 
     /// The height (CSS px) to give an embed showing what `options` ask
-    /// for: the picture's share of the width, and a line or row for each
-    /// further part (sentences, a second chart, controls beyond the row of
-    /// buttons); a slide is always 16:9.
+    /// for: the picture's share of the width, and a line for each further
+    /// part (sentences, a second chart, each line of controls beyond the
+    /// first under the picture); a slide is always 16:9.
     pub fn height(self, options: &Options) -> u32 {
         if self == EmbedSize::Slide {
             return 720;
@@ -61,9 +67,17 @@ impl EmbedSize {
         let base = self.width() * 3 / 5;
         let sentences = 28 * options.say.0.len().min(3) as u32;
         let charts = if options.charts.len() > 1 { 60 } else { 0 };
-        let controls = 52 * options.controls.len().saturating_sub(1).min(3) as u32;
+        let rows = options.controls.len().div_ceil(self.controls_a_row()).max(1) as u32;
+        let controls = CONTROL_ROW_PX * (rows - 1);
         let caption = if options.caption.is_empty() { 0 } else { 28 };
         base + sentences + charts + controls + caption
+    }
+
+    /// How many controls stand side by side on their line under the
+    /// picture (see `www/style.css`): a label and its value take about
+    /// 300 px.
+    fn controls_a_row(self) -> usize {
+        (self.width() as usize / 300).max(1)
     }
 
     /// Whether the embed shows the presenter view.
@@ -94,7 +108,12 @@ mod tests {
             ("charts", "percentiles,clients"),
             ("say", "versus,ratios"),
         ]);
-        assert_eq!(EmbedSize::Post.height(&busy), 408 + 2 * 28 + 60 + 2 * 52);
+        // Three controls are two lines of them in a post's column, one in a
+        // wide post's.
+        assert_eq!(EmbedSize::Post.height(&busy), 408 + 2 * 28 + 60 + 140);
+        assert_eq!(EmbedSize::WidePost.height(&busy), 600 + 2 * 28 + 60);
+        let two = options(&[("controls", "policy,load")]);
+        assert_eq!(EmbedSize::Post.height(&two), 408, "two controls share the line under the picture");
     }
 
     #[test]

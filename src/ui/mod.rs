@@ -12,6 +12,7 @@
 
 pub mod controls;
 pub mod embed_size;
+pub mod fit;
 pub mod hash;
 pub mod marks;
 pub mod notice;

@@ -1,85 +1,44 @@
-//! How an embed keeps its shape in the box it is given. An embed's parts
-//! have an order of importance: the picture, then one chart, then a
-//! one-line strip of readouts, then the controls; the legend, further
-//! charts, the full readouts, the sentences after the first and the
-//! decision's caption matter less. The view measures its own box (the
-//! page's `ResizeObserver` reports changes) and, starting from everything
-//! shown, folds the least important part still shown until the rest fits
-//! (see [`Fold`]): the legend behind a "Key" button, the charts into tabs,
-//! the controls into the "More" drawer (where the downloads live), the
-//! readouts to one line beside the buttons, the sentences to the first
-//! (the whole in the drawer), the decision's caption away (the picture
-//! draws it). A part never overlaps another or leaves the box.
+//! How an embed keeps its shape in the box it is given: this measures the
+//! view and applies what `lbsim::ui::fit` decides from the measures (which
+//! parts fold, in which order, and the height a view needs when its
+//! controls cannot show). The page's `ResizeObserver` reports a changed
+//! box; each fold is a class on the root, and two also move their part:
+//! the readouts into the row of buttons as one line, the controls into the
+//! "More" drawer (where the downloads live). A part never overlaps another
+//! or leaves the box.
 //!
-//! Below [`NARROW_BELOW_PX`] of width, or given no height (a view a script
-//! mounts without one), the parts stack and the view takes the height they
-//! need (a phone scrolls the page); on the embed page, a frame that is then
-//! too short says which height its author should give it.
+//! Stacked (narrow, or given no height: a view a script mounts without
+//! one), the view takes the height its parts need (a phone scrolls the
+//! page); on the embed page, a frame that is then too short says which
+//! height its author should give it, as does any view whose controls had
+//! to fold.
 
 use super::dom;
+use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Short};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-/// Narrower than this (CSS px), an embed stacks its parts.
-const NARROW_BELOW_PX: i32 = 560;
-/// What can fold, least important part first; each fold is a class on
-/// the root, and two also move their part.
-#[derive(Clone, Copy)]
-enum Fold {
-    Legend,
-    Charts,
-    Controls,
-    Readouts,
-    Sentence,
-    Decision,
-}
-
-const FOLDS: [Fold; 6] =
-    [Fold::Legend, Fold::Charts, Fold::Controls, Fold::Readouts, Fold::Sentence, Fold::Decision];
-
-impl Fold {
-    fn class(self) -> &'static str {
-        match self {
-            Fold::Legend => "fold-legend",
-            Fold::Charts => "fold-charts",
-            Fold::Controls => "fold-controls",
-            Fold::Readouts => "fold-readouts",
-            Fold::Sentence => "fold-sentence",
-            Fold::Decision => "fold-decision",
-        }
-    }
-
-    fn is_on(self, root: &HtmlElement) -> bool {
-        is(root, self.class())
-    }
-
-    /// Folds or unfolds the part: the class; the readouts move into the
-    /// row of buttons, those that wrap past its one line left out; the
-    /// controls move into the drawer.
-    fn set(self, root: &HtmlElement, folded: bool) {
-        let _ = root.class_list().toggle_with_force(self.class(), folded);
-        match self {
-            Fold::Readouts => strip_readouts(root, folded),
-            Fold::Controls => drawer_controls(root, folded),
-            _ => {}
-        }
+/// Applies a part's fold: the class; the readouts move into the row of
+/// buttons, those that wrap past its one line left out; the controls move
+/// into the drawer.
+fn set_fold(root: &HtmlElement, fold: Fold, folded: bool) {
+    let _ = root.class_list().toggle_with_force(fold.class(), folded);
+    match fold {
+        Fold::Readouts => strip_readouts(root, folded),
+        Fold::Controls => drawer_controls(root, folded),
+        _ => {}
     }
 }
-/// The least height (CSS px) at which the picture still reads; a chart's is
-/// its figure's own (`--min-h` on its canvas, see `figures`).
-const PICTURE_MIN_PX: i32 = 120;
-/// In a box at least this big, the picture covers at least
-/// [`PICTURE_SHARE`] of it.
-const SHARE_FROM: (i32, i32) = (640, 400);
-const PICTURE_SHARE: f64 = 0.4;
+
 /// How often (wall ms) a running view checks that its content, which
 /// changes as it runs (a longer sentence, a notice), still fits.
 const CHECK_MS: f64 = 250.0;
 
-/// One embed's fitting: whether its box changed since it last fitted, and
-/// when it last checked.
+/// One embed's fitting: what is folded, whether its box changed since it
+/// last fitted, and when it last checked.
 pub struct Fit {
     root: HtmlElement,
+    fitting: Fitting,
     dirty: bool,
     last_check_ms: f64,
 }
@@ -90,7 +49,7 @@ impl Fit {
     /// rest waits for its first frame.
     pub fn new(root: &HtmlElement) -> Fit {
         let _ = root.class_list().toggle_with_force("stacked", stacks(root));
-        Fit { root: root.clone(), dirty: true, last_check_ms: f64::NEG_INFINITY }
+        Fit { root: root.clone(), fitting: Fitting::start(), dirty: true, last_check_ms: f64::NEG_INFINITY }
     }
 
     /// The view's box or content changed: fit afresh on the next frame.
@@ -102,18 +61,18 @@ impl Fit {
     /// now and then folds more parts if what the view shows has grown.
     pub fn frame(&mut self, now_ms: f64) {
         if std::mem::take(&mut self.dirty) {
-            refit(&self.root);
+            self.refit();
             self.last_check_ms = now_ms;
         } else if now_ms - self.last_check_ms >= CHECK_MS {
             self.last_check_ms = now_ms;
             // The figures change width as they run: the strip is redrawn.
-            if Fold::Readouts.is_on(&self.root) {
+            if self.fitting.folded().contains(Fold::Readouts) {
                 strip_readouts(&self.root, true);
             }
             if !is(&self.root, "stacked") {
-                fold_until_fits(&self.root);
+                self.fold_until_fits();
             }
-            show_size_note(&self.root);
+            self.show_size_note();
         }
     }
 
@@ -138,30 +97,59 @@ impl Fit {
     pub fn show_tab(&self, index: usize) {
         show_tab(&self.root, index);
     }
-}
 
-/// Fits `root` afresh: stacks it when narrow, else shows everything and
-/// folds parts, least important first, until the rest fits.
-fn refit(root: &HtmlElement) {
-    let narrow = stacks(root);
-    let _ = root.class_list().toggle_with_force("stacked", narrow);
-    for fold in FOLDS.iter().rev() {
-        fold.set(root, false);
-    }
-    sync_tabs(root);
-    if !narrow {
-        fold_until_fits(root);
-    }
-    show_size_note(root);
-}
-
-/// Folds the parts still shown, least important first, until the rest fits.
-fn fold_until_fits(root: &HtmlElement) {
-    for fold in FOLDS.iter().filter(|fold| !fold.is_on(root)) {
-        if fits(root) {
-            break;
+    /// Fits the view afresh: stacks it when narrow, else shows everything
+    /// and folds parts, least important first, until the rest fits.
+    fn refit(&mut self) {
+        let narrow = stacks(&self.root);
+        let _ = self.root.class_list().toggle_with_force("stacked", narrow);
+        for fold in Fold::ORDER.iter().rev() {
+            set_fold(&self.root, *fold, false);
         }
-        fold.set(root, true);
+        // The note is measured with the view: the height it names is the
+        // view's without it.
+        if let Some(note) = find(&self.root, ".size-note") {
+            note.set_hidden(true);
+        }
+        self.fitting = Fitting::start();
+        sync_tabs(&self.root);
+        if !narrow {
+            self.fold_until_fits();
+        }
+        self.show_size_note();
+    }
+
+    /// Folds the parts still shown, as the rules pick them, until the rest
+    /// fits or nothing is left to fold.
+    fn fold_until_fits(&mut self) {
+        while let Some(fold) = self.fitting.step(&measure(&self.root)) {
+            set_fold(&self.root, fold, true);
+        }
+    }
+
+    /// A view too short for what it must show says which height it needs,
+    /// so that its author can give it that height: a stacked view on the
+    /// embed page, its whole height; any view whose controls had to fold,
+    /// the height that shows them.
+    fn show_size_note(&self) {
+        let Some(note) = find(&self.root, ".size-note") else { return };
+        let stacked = is(&self.root, "stacked");
+        let text = match self.fitting.controls_need() {
+            Some(needed) if !stacked => {
+                rules::size_note(needed, self.root.client_height(), Short::OfControls)
+            }
+            _ if stacked && on_embed_page() => {
+                let available = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+                rules::size_note(self.root.scroll_height(), available as i32, Short::Stacked)
+            }
+            _ => None,
+        };
+        if let Some(text) = &text {
+            if note.text_content().as_deref() != Some(text.as_str()) {
+                note.set_text_content(Some(text));
+            }
+        }
+        note.set_hidden(text.is_none());
     }
 }
 
@@ -176,7 +164,11 @@ fn strip_readouts(root: &HtmlElement, folded: bool) {
         let _ = readout.class_list().remove_1("off-line");
     }
     if !folded {
-        let _ = find(root, ".stage").map(|stage| stage.prepend_with_node_1(&readouts));
+        if let Some(stage) =
+            find(root, ".stage").filter(|stage| !stage.is_same_node(readouts.parent_node().as_ref()))
+        {
+            let _ = stage.prepend_with_node_1(&readouts);
+        }
         return;
     }
     if readouts.parent_element().is_none_or(|parent| !parent.is_same_node(Some(&transport))) {
@@ -203,6 +195,12 @@ fn drawer_controls(root: &HtmlElement, folded: bool) {
     else {
         return;
     };
+    // Moving a control it holds would take the focus from it: a control
+    // already in place stays.
+    let home = if folded { &drawer } else { &transport };
+    if controls.parent_element().is_some_and(|parent| parent.is_same_node(Some(home))) {
+        return;
+    }
     let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
     let _ = match folded {
         true => drawer.prepend_with_node_1(&controls),
@@ -210,58 +208,35 @@ fn drawer_controls(root: &HtmlElement, folded: bool) {
     };
 }
 
-/// Whether everything shown lies inside the box, with the picture and each
-/// chart at least at their least useful size.
-fn fits(root: &HtmlElement) -> bool {
-    let inside = |element: &Element| element.scroll_height() <= element.client_height() + 1;
-    let (width, height) = (root.client_width(), root.client_height());
-    let Some(picture) = find(root, ".topology") else { return inside(root) };
-    let picture_ok = picture.client_height() >= PICTURE_MIN_PX
-        && (width < SHARE_FROM.0
-            || height < SHARE_FROM.1
-            || f64::from(picture.client_width() * picture.client_height())
-                >= PICTURE_SHARE * f64::from(width * height));
-    let charts_ok = all(root, ".charts canvas")
+/// What the view measures of itself with the parts folded so far.
+fn measure(root: &HtmlElement) -> Measure {
+    let overflow = |element: &Element| element.scroll_height() - element.client_height();
+    let charts = all(root, ".charts canvas")
         .iter()
         .filter(|canvas| canvas.offset_parent().is_some())
-        .all(|canvas| canvas.client_height() >= least_height(canvas));
-    let layout_ok = find(root, ".layout").is_none_or(|layout| inside(&layout));
-    inside(root) && layout_ok && picture_ok && charts_ok
+        .map(|canvas| (canvas.client_height(), least_height(canvas)))
+        .collect();
+    Measure {
+        width: root.client_width(),
+        height: root.client_height(),
+        content_height: root.scroll_height(),
+        layout_overflow: find(root, ".layout").map_or(0, |layout| overflow(&layout)),
+        picture: find(root, ".topology").map(|picture| (picture.client_width(), picture.client_height())),
+        charts,
+    }
 }
 
 /// The least height of a chart's canvas, as its figure gives it.
 fn least_height(canvas: &HtmlElement) -> i32 {
     let given = canvas.style().get_property_value("--min-h").unwrap_or_default();
-    given.trim().trim_end_matches("px").parse::<f64>().map_or(PICTURE_MIN_PX, |px| px.ceil() as i32)
-}
-
-/// On the embed page, a frame too short for its view says which height
-/// it needs, so that its author can give the iframe that height.
-fn show_size_note(root: &HtmlElement) {
-    let Some(note) = find(root, ".size-note") else { return };
-    if !(on_embed_page() && is(root, "stacked")) {
-        note.set_hidden(true);
-        return;
-    }
-    let needed = root.scroll_height();
-    let available = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) as i32;
-    if needed > available + 1 {
-        let text = format!(
-            "This view needs a frame about {} px tall at this width; this one is {available} px.",
-            needed + 20
-        );
-        if note.text_content().as_deref() != Some(text.as_str()) {
-            note.set_text_content(Some(&text));
-        }
-    }
-    note.set_hidden(needed <= available + 1);
+    given.trim().trim_end_matches("px").parse::<f64>().map_or(rules::PICTURE_MIN_PX, |px| px.ceil() as i32)
 }
 
 /// Whether a view stacks its parts: narrow, or given no height.
 fn stacks(root: &HtmlElement) -> bool {
-    let unbounded =
-        root.style().get_property_value("height").unwrap_or_default().is_empty() && !on_embed_page();
-    unbounded || root.client_width() < NARROW_BELOW_PX
+    let bounded =
+        !root.style().get_property_value("height").unwrap_or_default().is_empty() || on_embed_page();
+    rules::stacks(root.client_width(), bounded)
 }
 
 /// Whether the view is the embed page's own, which fills its frame.

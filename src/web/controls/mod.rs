@@ -134,7 +134,12 @@ impl Item {
         let (id, value_id, help_id) =
             (ids.of(key), ids.of(&format!("{key}-value")), ids.of(&format!("{key}-help")));
         let field_kind = fields::find(key).ok().map(|f| f.kind);
-        let row: HtmlElement = dom::child(container, "div", "control")?;
+        // A choice is marked, so that a row of buttons can put it beside its label.
+        let class = match control.widget {
+            Widget::Choice => "control choice",
+            _ => "control",
+        };
+        let row: HtmlElement = dom::child(container, "div", class)?;
         let head: HtmlElement = dom::child(&row, "div", "control-head")?;
         let label = dom::text_child(&head, "label", "", control.label)?;
         label.set_attribute("for", &id)?;

@@ -1,0 +1,204 @@
+//! How an embed fits the box it is given, decided from what it measured of
+//! itself, with no browser in it (`src/web/fit.rs` measures and applies).
+//!
+//! An embed's parts have an order of importance (STYLE.md rule 13): the
+//! picture first, then the controls its link names (the prose around it
+//! tells the reader to move them), one chart, a one-line strip of
+//! readouts; the legend, further charts, the full readouts, the sentences
+//! after the first and the decision's caption matter less. Starting from
+//! everything shown, the view folds the least important part still shown
+//! until the rest fits ([`Fitting`]). The controls fold last of all, into
+//! the "More" drawer, and only when the box cannot hold them with the
+//! picture at its least useful size; the view then says which height
+//! would show them ([`size_note`]).
+//!
+//! Below [`NARROW_BELOW_PX`] of width, or given no height, the parts stack
+//! and the view takes the height they need ([`stacks`]).
+
+/// Narrower than this (CSS px), an embed stacks its parts.
+pub const NARROW_BELOW_PX: i32 = 560;
+/// The least height (CSS px) at which the picture still reads.
+pub const PICTURE_MIN_PX: i32 = 120;
+/// In a box at least this big, the picture covers at least
+/// [`PICTURE_SHARE`] of it.
+pub const SHARE_FROM: (i32, i32) = (640, 400);
+pub const PICTURE_SHARE: f64 = 0.4;
+
+/// A part that can fold: each is a class on the view's root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// The legend, behind a "Key" button.
+    Legend,
+    /// The charts, into tabs showing one at a time.
+    Charts,
+    /// The readouts, to one line beside the buttons.
+    Readouts,
+    /// The sentences, to the first (the whole in the drawer).
+    Sentence,
+    /// The decision's caption, away (the picture draws the decision).
+    Decision,
+    /// The controls, into the "More" drawer: last, since the prose names them.
+    Controls,
+}
+
+impl Fold {
+    /// Least important first: the order in which parts fold.
+    pub const ORDER: [Fold; 6] =
+        [Fold::Legend, Fold::Charts, Fold::Readouts, Fold::Sentence, Fold::Decision, Fold::Controls];
+
+    /// The class on the view's root while the part is folded.
+    pub fn class(self) -> &'static str {
+        match self {
+            Fold::Legend => "fold-legend",
+            Fold::Charts => "fold-charts",
+            Fold::Readouts => "fold-readouts",
+            Fold::Sentence => "fold-sentence",
+            Fold::Decision => "fold-decision",
+            Fold::Controls => "fold-controls",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << Fold::ORDER.iter().position(|&fold| fold == self).unwrap_or(0)
+    }
+}
+
+/// Which parts are folded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Folds(u8);
+
+impl Folds {
+    pub fn contains(self, fold: Fold) -> bool {
+        self.0 & fold.bit() != 0
+    }
+
+    pub fn with(self, fold: Fold) -> Folds {
+        Folds(self.0 | fold.bit())
+    }
+}
+
+/// What a view measured of itself with the parts folded so far (CSS px).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measure {
+    /// The box the view is given.
+    pub width: i32,
+    pub height: i32,
+    /// How tall the view's content is (its scroll height).
+    pub content_height: i32,
+    /// How far the content of its layout (picture, charts, buttons)
+    /// passes the layout's box.
+    pub layout_overflow: i32,
+    /// The picture's size, when the view has one.
+    pub picture: Option<(i32, i32)>,
+    /// Each chart shown: its height and its figure's least height.
+    pub charts: Vec<(i32, i32)>,
+}
+
+impl Measure {
+    /// About how many px taller the box must be for everything shown to
+    /// fit, with the picture and each chart at least at their least useful
+    /// size: 0 when it fits. A pixel of overflow is rounding, not a
+    /// shortfall.
+    pub fn shortfall(&self) -> i32 {
+        let content = self.content_height - self.height - 1;
+        let layout = self.layout_overflow - 1;
+        let charts = self.charts.iter().map(|&(height, least)| least - height).max().unwrap_or(0);
+        [content, layout, self.picture_shortfall(), charts].into_iter().max().unwrap_or(0).max(0)
+    }
+
+    /// How much taller the box must be for the picture: at least its
+    /// least height, and in a box of [`SHARE_FROM`] or more,
+    /// [`PICTURE_SHARE`] of the box. The picture takes what the box gains
+    /// in height, so a picture of width `p` in a box `w` × `h` needs `d`
+    /// more with `p (height + d) = share × w (h + d)`; one too narrow to
+    /// reach its share by height alone is given the height its share
+    /// would need now.
+    fn picture_shortfall(&self) -> i32 {
+        let Some((width, height)) = self.picture else { return 0 };
+        let least = PICTURE_MIN_PX - height;
+        let big = self.width >= SHARE_FROM.0 && self.height >= SHARE_FROM.1;
+        if !big || width <= 0 {
+            return least;
+        }
+        let (p, w, h) = (f64::from(width), f64::from(self.width), f64::from(self.height));
+        let missing = PICTURE_SHARE * w * h - p * f64::from(height);
+        let gain = p - PICTURE_SHARE * w;
+        let share = if gain > 0.0 { missing / gain } else { missing / p };
+        least.max(share.ceil() as i32)
+    }
+}
+
+/// One view's fitting, told what the view measures after each fold: which
+/// parts it has folded, and, when the controls had to fold, the height
+/// that would have shown them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fitting {
+    folded: Folds,
+    controls_need: Option<i32>,
+}
+
+impl Fitting {
+    /// Everything shown: where a view's fitting starts afresh.
+    pub fn start() -> Fitting {
+        Fitting::default()
+    }
+
+    pub fn folded(&self) -> Folds {
+        self.folded
+    }
+
+    /// The box height (CSS px) that would show the controls, when they
+    /// had to fold.
+    pub fn controls_need(&self) -> Option<i32> {
+        self.controls_need
+    }
+
+    /// Given what the view measures now, the part to fold next (and counts
+    /// it folded), or `None` when the view fits or nothing is left to fold.
+    pub fn step(&mut self, measure: &Measure) -> Option<Fold> {
+        let shortfall = measure.shortfall();
+        if shortfall == 0 {
+            return None;
+        }
+        let fold = Fold::ORDER.into_iter().find(|&fold| !self.folded.contains(fold))?;
+        if fold == Fold::Controls {
+            self.controls_need = Some(measure.height + shortfall);
+        }
+        self.folded = self.folded.with(fold);
+        Some(fold)
+    }
+}
+
+/// Whether a view stacks its parts: given no height, or narrow.
+pub fn stacks(width: i32, bounded: bool) -> bool {
+    !bounded || width < NARROW_BELOW_PX
+}
+
+/// Why a view is too short for its box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Short {
+    /// Its controls had to fold; the text around it asks the reader to
+    /// move them.
+    OfControls,
+    /// It stacks its parts and is taller than its frame.
+    Stacked,
+}
+
+/// What a stacked view's note adds to its height for the page's margins.
+const FRAME_MARGIN_PX: i32 = 20;
+
+/// What a view in a box `available` px tall says when it needs `needed`:
+/// nothing when it fits.
+pub fn size_note(needed: i32, available: i32, why: Short) -> Option<String> {
+    if needed <= available + 1 {
+        return None;
+    }
+    let (needed, what) = match why {
+        Short::OfControls => (needed, "to show its controls"),
+        Short::Stacked => (needed + FRAME_MARGIN_PX, "at this width"),
+    };
+    Some(format!("This view needs a frame about {needed} px tall {what}; this one is {available} px."))
+}
+
+#[cfg(test)]
+mod tests;

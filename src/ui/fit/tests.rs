@@ -1,0 +1,136 @@
+use super::*;
+
+/// A view as the browser would lay it out: each part in [`Fold::ORDER`]
+/// takes its height, unfolded or folded, and the picture, 600 px wide,
+/// takes what is left of a box 680 px wide.
+struct View {
+    height: i32,
+    /// Each part's height shown and folded, in [`Fold::ORDER`].
+    parts: [(i32, i32); 6],
+}
+
+impl View {
+    fn measure(&self, folded: Folds) -> Measure {
+        let parts: i32 = Fold::ORDER
+            .iter()
+            .zip(self.parts)
+            .map(|(&fold, (shown, away))| if folded.contains(fold) { away } else { shown })
+            .sum();
+        Measure {
+            width: 680,
+            height: self.height,
+            content_height: self.height.max(parts),
+            layout_overflow: 0,
+            picture: Some((600, (self.height - parts).max(0))),
+            charts: Vec::new(),
+        }
+    }
+
+    /// Fits the view as `web::fit` does: measure, fold, measure again.
+    fn fit(&self) -> Fitting {
+        let mut fitting = Fitting::start();
+        while fitting.step(&self.measure(fitting.folded())).is_some() {}
+        fitting
+    }
+}
+
+/// Legend, charts, readouts, sentence, decision, controls: each saves
+/// some height when it folds.
+const PARTS: [(i32, i32); 6] = [(30, 0), (80, 40), (90, 24), (60, 24), (40, 0), (52, 0)];
+
+fn folded(fitting: &Fitting) -> Vec<Fold> {
+    Fold::ORDER.into_iter().filter(|&fold| fitting.folded().contains(fold)).collect()
+}
+
+#[test]
+fn a_box_that_holds_everything_folds_nothing() {
+    let view = View { height: 900, parts: PARTS };
+    let fitting = view.fit();
+    assert_eq!(folded(&fitting), []);
+    assert_eq!(fitting.controls_need(), None);
+}
+
+#[test]
+fn parts_fold_least_important_first_and_the_controls_stay() {
+    // 352 px of parts unfolded; a 680 × 560 box needs the picture 272 px
+    // tall (40% of the box at 600 px wide): 352 + 272 = 624 > 560, so
+    // parts fold until they take 288 px or less.
+    let view = View { height: 560, parts: PARTS };
+    let fitting = view.fit();
+    assert_eq!(folded(&fitting), [Fold::Legend, Fold::Charts]);
+    assert_eq!(view.measure(fitting.folded()).shortfall(), 0);
+}
+
+#[test]
+fn the_controls_fold_last_and_say_the_height_that_shows_them() {
+    // Everything else folded, the parts take 52 + 40 + 24 + 24 = 140 px;
+    // at 400 px the picture needs 182 (40% of 680 × 400 at 600 wide): 322
+    // fits. At 300 px the picture gets 160 of the 120 it needs at least,
+    // but a 300 px box is below the share's size, so it fits too; at 250
+    // the picture gets 110: 10 short, and the controls fold.
+    assert!(!folded(&View { height: 400, parts: PARTS }.fit()).contains(&Fold::Controls));
+    assert!(!folded(&View { height: 300, parts: PARTS }.fit()).contains(&Fold::Controls));
+    let short = View { height: 250, parts: PARTS }.fit();
+    assert_eq!(folded(&short), Fold::ORDER);
+    assert_eq!(short.controls_need(), Some(260));
+}
+
+#[test]
+fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
+    let measure = |width, height, picture| Measure {
+        width,
+        height,
+        content_height: height,
+        picture: Some(picture),
+        ..Measure::default()
+    };
+    // 40% of 680 × 400 is 108,800 px², 272 px tall at 400 px wide; the
+    // box grows with the picture: 400 (200 + d) = 0.4 × 680 (400 + d)
+    // gives d = 225.
+    assert_eq!(measure(680, 400, (400, 200)).shortfall(), 225);
+    assert_eq!(measure(680, 400, (400, 272)).shortfall(), 0);
+    // A picture of 40% of the width or less cannot catch up: it is given
+    // the height its share needs now, 108,800 / 200 - 200 = 344.
+    assert_eq!(measure(680, 400, (200, 200)).shortfall(), 344);
+    // Below 640 × 400 only the least height counts.
+    assert_eq!(measure(600, 300, (400, 100)).shortfall(), PICTURE_MIN_PX - 100);
+    assert_eq!(measure(600, 300, (400, 130)).shortfall(), 0);
+}
+
+#[test]
+fn a_chart_below_its_least_height_or_content_past_the_box_is_a_shortfall() {
+    let base = Measure { width: 500, height: 300, content_height: 300, ..Measure::default() };
+    assert_eq!(Measure { charts: vec![(90, 120), (200, 120)], ..base.clone() }.shortfall(), 30);
+    assert_eq!(Measure { content_height: 340, ..base.clone() }.shortfall(), 39);
+    assert_eq!(Measure { layout_overflow: 25, ..base.clone() }.shortfall(), 24);
+    // One pixel over is rounding.
+    assert_eq!(Measure { content_height: 301, layout_overflow: 1, ..base }.shortfall(), 0);
+}
+
+#[test]
+fn a_view_stacks_when_narrow_or_given_no_height() {
+    assert!(stacks(NARROW_BELOW_PX - 1, true));
+    assert!(stacks(1200, false));
+    assert!(!stacks(NARROW_BELOW_PX, true));
+}
+
+#[test]
+fn the_size_note_names_the_height_needed_and_why() {
+    assert_eq!(
+        size_note(470, 400, Short::OfControls).as_deref(),
+        Some("This view needs a frame about 470 px tall to show its controls; this one is 400 px.")
+    );
+    assert_eq!(
+        size_note(900, 600, Short::Stacked).as_deref(),
+        Some("This view needs a frame about 920 px tall at this width; this one is 600 px.")
+    );
+    assert_eq!(size_note(401, 400, Short::OfControls), None);
+}
+
+#[test]
+fn folds_are_a_set() {
+    let folds = Folds::default().with(Fold::Readouts).with(Fold::Legend);
+    assert!(folds.contains(Fold::Readouts) && folds.contains(Fold::Legend));
+    assert!(!folds.contains(Fold::Controls));
+    assert_eq!(Fold::ORDER.map(Fold::class).len(), 6);
+}

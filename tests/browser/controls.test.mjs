@@ -1,0 +1,123 @@
+// The controls a chapter's prose names (its link's `controls=`) are under
+// its picture, never folded into "More": at 1440 × 900 and 1280 × 720
+// each one is visible, outside the drawer, and a real click at its centre
+// reaches it with nothing opened first. An embed whose link names two
+// controls shows both in a 680 × 400 post frame, and the embed code the
+// lab copies for a post gives a height that shows them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, artifact } from './lib.mjs';
+
+useBrowser();
+
+/** The keys of the controls the view `root` names (its link's `controls=`). */
+function namedControls(page, root) {
+  return page.evaluate((rootSelector) => {
+    const view = document.querySelector(rootSelector);
+    const settings = new URLSearchParams(view.dataset.lbsimSettings ?? location.hash.slice(1));
+    const prefix = view.id ? `${view.id}-` : '';
+    return (settings.get('controls') ?? 'policy').split(',').map((key) => ({ key, id: prefix + key }));
+  }, root);
+}
+
+/** Scrolls control `id` into sight as a reader would; says where it is and what a click at its centre meets. */
+function reach(page, id) {
+  return page.evaluate(async (id) => {
+    const control = document.getElementById(id);
+    if (!control) return { problem: 'missing' };
+    control.scrollIntoView({ block: 'center', behavior: 'instant' });
+    for (let i = 0; i < 2; i += 1) await new Promise(requestAnimationFrame);
+    const r = control.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    const hit = document.elementFromPoint(x, y);
+    return {
+      x,
+      y,
+      size: [Math.round(r.width), Math.round(r.height)],
+      visible: control.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
+      inDrawer: Boolean(control.closest('.drawer')),
+      hits: Boolean(hit && (control.contains(hit) || control.labels?.[0]?.contains(hit))),
+    };
+  }, id);
+}
+
+/** Clicks each named control at its centre as a person would and checks it took the focus. */
+async function clickEach(page, root, where) {
+  const problems = [];
+  for (const { key, id } of await namedControls(page, root)) {
+    const name = `${where} ${key}`;
+    const control = await reach(page, id);
+    if (control.problem) {
+      problems.push(`${name}: ${control.problem}`);
+      continue;
+    }
+    if (!control.visible) problems.push(`${name} is not visible`);
+    if (control.inDrawer) problems.push(`${name} is folded into More`);
+    if (!control.hits) problems.push(`${name}: a click at its centre reaches something else`);
+    if (control.size[0] < 24 || control.size[1] < 24) problems.push(`${name} is ${control.size.join(' × ')} px, under 24 × 24`);
+    await page.mouse.click(control.x, control.y);
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    await page.keyboard.press('Escape');
+    if (focused !== id) problems.push(`${name}: the click focused "${focused}"`);
+  }
+  return problems;
+}
+
+for (const [width, height] of [[1440, 900], [1280, 720]]) {
+  test(`at ${width} × ${height} every chapter's named controls are under its picture and take a click`, async () => {
+    const { page, errors } = await openApp(browser, server.url + 'explain.html', { width, height });
+    const ids = await page.evaluate(() => [...document.querySelectorAll('.chapter [data-lbsim="embed"]')].map((v) => v.id));
+    assert.ok(ids.length >= 19, `the explainer has ${ids.length} simulations`);
+    const problems = [];
+    for (const id of ids) {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+      await page.waitForTimeout(700);
+      problems.push(...await clickEach(page, `#${id}`, id));
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+/** Opens embed.html at `hash` in a `width` × `height` window, once it runs and has fitted. */
+async function openEmbed(hash, width, height) {
+  const opened = await openApp(browser, server.url + 'embed.html', { hash, width, height });
+  await opened.page.waitForFunction(() => window.lbsim.simTime() > 500);
+  await opened.page.waitForTimeout(600);
+  return opened;
+}
+
+for (const [width, height] of [[680, 400], [800, 600]]) {
+  test(`an embed naming policy and load shows both in a ${width} × ${height} frame`, async () => {
+    const { page, errors } = await openEmbed('controls=policy,load&charts=percentiles,clients', width, height);
+    assert.deepEqual(await clickEach(page, '.lbsim-view', 'embed'), []);
+    assert.equal(await page.locator('.size-note').isVisible(), false, 'no note asks for a taller frame');
+    await page.screenshot({ path: artifact(`controls-embed-${width}x${height}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test('the embed code for a post gives three controls a frame that shows them', async () => {
+  // 548 px: EmbedSize::Post's height for three controls and one chart
+  // (src/ui/embed_size.rs), two lines of controls in a 680 px column.
+  const { page, errors } = await openEmbed('controls=policy,load,clients&charts=percentiles&height=548', 680, 548);
+  assert.deepEqual(await clickEach(page, '.lbsim-view', 'post'), []);
+  assert.equal(await page.locator('.size-note').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('an embed too short for its controls folds them and says the height that shows them', async () => {
+  const { page, errors } = await openEmbed('controls=policy,load,clients,slots&charts=percentiles,clients', 680, 400);
+  const note = await page.locator('.size-note').textContent();
+  const needed = Number(note.match(/about (\d+) px tall to show its controls; this one is 400 px\.$/)?.[1]);
+  assert.ok(needed > 400, `the note says: ${note}`);
+  await page.setViewportSize({ width: 680, height: needed });
+  await page.waitForTimeout(800);
+  assert.deepEqual(await clickEach(page, '.lbsim-view', 'embed at the height asked'), []);
+  assert.equal(await page.locator('.size-note').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
