@@ -159,6 +159,22 @@ fn a_short_chart_shortens_its_axis_titles_rather_than_clip_them() {
 }
 
 #[test]
+fn a_narrow_chart_in_large_type_shortens_its_x_title_rather_than_clip_it() {
+    // The presenter's client-experience chart in a compare column at
+    // 1280 × 720: 330 px wide, its type 1.32 times larger, cut its title
+    // at "percentile of sessions (p0 fastest".
+    let curve: Vec<f64> = (0..=100).map(|p| 200.0 + 4.0 * f64::from(p)).collect();
+    let size = (330, 240);
+    let style = ChartStyle { type_scale: ChartStyle::type_scale_for(330.0, true), ..STYLE };
+    let drawn = svg(size, |area| {
+        charts::clients(area, &curve, None, &style).unwrap();
+    });
+    let texts = texts_of(&drawn);
+    assert_inside(&texts, size);
+    assert!(texts.iter().any(|t| t.words == "percentile of sessions"), "{texts:?}");
+}
+
+#[test]
 fn the_lines_names_stay_inside_a_live_chart_whose_axis_scrolls() {
     // Past half a minute the newest sample is at the right of the axis.
     let series = series(&Scenario::default(), 75.0);
@@ -179,19 +195,30 @@ fn the_lines_names_stay_inside_a_live_chart_whose_axis_scrolls() {
     }
 }
 
+/// Compare mode's percentile chart of A's and B's queue times, at `size`:
+/// its SVG and the names of the lines it drew.
+fn compare_chart(
+    sides: &[Vec<SamplePoint>; 2],
+    size: (u32, u32),
+    style: &ChartStyle,
+) -> (String, Vec<&'static str>) {
+    let mut drawn_names = Vec::new();
+    let drawn = svg(size, |area| {
+        let plotted = (SeriesMetric::QueueTime, None);
+        drawn_names =
+            charts::compare_percentiles(area, [&sides[0], &sides[1]], plotted, Span::Live, &[], style)
+                .unwrap();
+    });
+    (drawn, drawn_names)
+}
+
 #[test]
 fn compare_mode_draws_both_runs_lines_each_named_with_its_side() {
     let mut power = Scenario::default();
     power.set("policy", "power-of-d").unwrap();
     let sides = [series(&power, 20.0), series(&Scenario::default(), 20.0)];
     let size = (480, 260);
-    let mut drawn_names = Vec::new();
-    let drawn = svg(size, |area| {
-        let plotted = (SeriesMetric::QueueTime, None);
-        drawn_names =
-            charts::compare_percentiles(area, [&sides[0], &sides[1]], plotted, Span::Live, &[], &STYLE)
-                .unwrap();
-    });
+    let (drawn, mut drawn_names) = compare_chart(&sides, size, &STYLE);
     drawn_names.sort_unstable();
     assert_eq!(drawn_names, ["A p50", "A p90", "A p99", "B p50", "B p90", "B p99"]);
     let texts = texts_of(&drawn);
@@ -204,6 +231,50 @@ fn compare_mode_draws_both_runs_lines_each_named_with_its_side() {
     }
     // A's lines are 2.5 px wide, B's thinner (1.5 px, drawn 2 px wide).
     assert!(!line_ys(&drawn, "3").is_empty() && !line_ys(&drawn, "2").is_empty());
+}
+
+/// Whether two texts' boxes (left, top, right, bottom) share any area.
+fn overlap(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+#[test]
+fn the_lines_names_crowded_near_zero_stay_above_the_axis_and_its_ticks() {
+    // Three seconds in, A's lines (power of two) all lie near zero: their
+    // six names, moved apart, spread below the axis onto the tick "10"
+    // in a presenter's chart 330 × 200 (its type 1.32 times larger).
+    let mut power = Scenario::default();
+    power.set("policy", "power-of-d").unwrap();
+    let sides = [series(&power, 3.0), series(&Scenario::default(), 3.0)];
+    for (size, presenting) in [
+        ((330, 200), true),
+        ((360, 220), true),
+        ((330, 260), true),
+        ((440, 250), true),
+        ((360, 240), false),
+        ((300, 200), false),
+    ] {
+        let style =
+            ChartStyle { type_scale: ChartStyle::type_scale_for(f64::from(size.0), presenting), ..STYLE };
+        let (drawn, drawn_names) = compare_chart(&sides, size, &style);
+        let texts = texts_of(&drawn);
+        assert_inside(&texts, size);
+        let (names, others): (Vec<&Text>, Vec<&Text>) =
+            texts.iter().partition(|t| drawn_names.contains(&t.words.as_str()));
+        assert_eq!(names.len(), 6);
+        for name in &names {
+            for other in &others {
+                assert!(
+                    !overlap(name.bounds(), other.bounds()),
+                    "{size:?}: {:?} at {:?} overprints {:?} at {:?}",
+                    name.words,
+                    name.bounds(),
+                    other.words,
+                    other.bounds()
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -123,12 +123,14 @@ impl ChartStyle {
             .build_cartesian_2d(x, y)?;
         let titled = self.text(14.0, self.palette.ink);
         let plot_height = area.dim_in_pixel().1.saturating_sub(top + bottom + x_labels);
-        let y_title = fitting(area, titles.1, &titled, plot_height);
+        let y_title = fitting(area, [Some(titles.1), unit(titles.1)], &titled, plot_height);
+        let plot_width = area.dim_in_pixel().0.saturating_sub(self.px(16.0 + 6.0 + 58.0 * self.type_scale));
+        let x_title = fitting(area, [Some(titles.0), head(titles.0)], &titled, plot_width);
         let labels = self.text(13.0, self.palette.muted);
         let tick = |v: &f64| short_number(*v);
         chart
             .configure_mesh()
-            .x_desc(if short { "" } else { titles.0 })
+            .x_desc(if short { "" } else { x_title })
             .y_desc(y_title)
             .axis_desc_style(titled)
             .label_style(labels)
@@ -147,18 +149,29 @@ impl ChartStyle {
 /// Below this height (CSS pixels) a chart is short: see [`ChartStyle::chart`].
 const SHORT_BELOW: f64 = 140.0;
 
-/// `title` if it is at most `room` pixels long in `style`, else its unit
-/// (what its parentheses hold: "ms" of "queue time (ms)") if that is, else
-/// nothing.
+/// The first of `titles` at most `room` pixels long in `style`, else
+/// nothing: a title, then a shorter wording of it.
 fn fitting<'t, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    title: &'t str,
+    titles: [Option<&'t str>; 2],
     style: &TextStyle,
     room: u32,
 ) -> &'t str {
-    let unit = title.rsplit_once('(').and_then(|(_, rest)| rest.strip_suffix(')'));
     let fits = |text: &str| area.estimate_text_size(text, style).is_ok_and(|(length, _)| length <= room);
-    [Some(title), unit].into_iter().flatten().find(|text| fits(text)).unwrap_or("")
+    titles.into_iter().flatten().find(|text| fits(text)).unwrap_or("")
+}
+
+/// What a title's parentheses hold: "ms" of "queue time (ms)"; a y axis
+/// too short for its title keeps its unit.
+fn unit(title: &str) -> Option<&str> {
+    title.rsplit_once('(').and_then(|(_, rest)| rest.strip_suffix(')'))
+}
+
+/// A title before its parentheses: "percentile of sessions" of
+/// "percentile of sessions (p0 fastest)"; an x axis too narrow for its
+/// title keeps what it measures.
+fn head(title: &str) -> Option<&str> {
+    title.split_once(" (").map(|(head, _)| head)
 }
 
 /// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k.

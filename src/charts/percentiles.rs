@@ -255,7 +255,9 @@ where
         })
         .collect();
     let base = area.get_base_pixel();
-    let ys = apart(ends.iter().map(|(_, (_, y))| *y).collect(), style.px(13.0 * style.type_scale) as i32);
+    let gap = style.px(13.0 * style.type_scale) as i32;
+    let plot = (chart.backend_coord(&(left, top)).1 + gap / 2, chart.backend_coord(&(left, 0.0)).1 - gap / 2);
+    let ys = apart(ends.iter().map(|(_, (_, y))| *y).collect(), gap, plot);
     for ((trace, (x, _)), y) in ends.iter().zip(ys) {
         let at = (x + style.px(5.0) as i32 - base.0, y - base.1);
         area.draw(&Text::new(trace.name, at, names.color(&trace.stroke.colour.rgb())))?;
@@ -287,8 +289,11 @@ where
 }
 
 /// `ys` (pixels, in any order) moved apart so that each is at least `gap`
-/// from the next, keeping their order and their middle where it was.
-fn apart(ys: Vec<i32>, gap: i32) -> Vec<i32> {
+/// from the next, keeping their order and their middle where it was, then
+/// moved together as far as it takes to stay `within` the plot's top and
+/// bottom: names crowded at a level near zero would otherwise spread
+/// below the axis, among its tick labels.
+fn apart(ys: Vec<i32>, gap: i32, (top, bottom): (i32, i32)) -> Vec<i32> {
     let mut order: Vec<usize> = (0..ys.len()).collect();
     crate::sort::sort_by_key(&mut order, |&i| ys[i]);
     let mut moved = ys.clone();
@@ -297,7 +302,14 @@ fn apart(ys: Vec<i32>, gap: i32) -> Vec<i32> {
         moved[this] = moved[this].max(moved[above] + gap);
     }
     let shift = (moved.iter().sum::<i32>() - ys.iter().sum::<i32>()) / ys.len().max(1) as i32;
-    moved.iter().map(|y| y - shift).collect()
+    let (highest, lowest) =
+        moved.iter().fold((i32::MAX, i32::MIN), |(h, l), y| (h.min(y - shift), l.max(y - shift)));
+    let nudge = match (lowest > bottom, highest < top) {
+        (true, _) => bottom - lowest,
+        (false, true) => top - highest,
+        (false, false) => 0,
+    };
+    moved.iter().map(|y| y - shift + nudge).collect()
 }
 
 /// Rows of marker labels at the top of a plot.

@@ -174,6 +174,17 @@ pub fn stacks(width: i32, bounded: bool) -> bool {
     !bounded || width < NARROW_BELOW_PX
 }
 
+/// The least size (CSS px) of a label in a picture: 12 px, and in the
+/// presenter view a fortieth of the screen's height (18 px on a 1280 × 720
+/// projector), so that the back of a room reads it.
+pub fn least_label_px(presenting: bool, screen_height: f64) -> f64 {
+    const LEAST: f64 = 12.0;
+    match presenting {
+        true => LEAST.max(screen_height / 40.0),
+        false => LEAST,
+    }
+}
+
 /// Why a view is too short for its box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Short {

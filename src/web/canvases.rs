@@ -12,6 +12,7 @@ use super::topology::{self, Focus, Part};
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::Decision;
+use lbsim::ui::fit::least_label_px;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -305,7 +306,14 @@ impl Canvases {
     /// Draws another simulation's topology (compare mode's twin) on
     /// `surface`, in this view's colours.
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
-        topology::draw(snapshot, Focus::default(), surface, &self.palette);
+        topology::draw(snapshot, Focus::default(), (surface, self.least_label_px()), &self.palette);
+    }
+
+    /// The least size of the picture's labels: in the presenter view, read
+    /// from the back of the room on this screen.
+    fn least_label_px(&self) -> f64 {
+        let screen = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        least_label_px(self.presenting, screen)
     }
 
     /// Draws the topology, and one chart when one is due; returns where the
@@ -319,7 +327,7 @@ impl Canvases {
         running: bool,
     ) -> Option<[f64; 4]> {
         self.topology.fit();
-        let ring = topology::draw(snapshot, focus, &self.topology, &self.palette);
+        let ring = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
         self.draw_due_chart((sim, twin), snapshot, focus, now_ms, running);
         ring
     }

@@ -74,7 +74,9 @@ impl CompareForm {
             &[
                 ("id", &id),
                 ("type", "text"),
-                ("placeholder", "policy:random"),
+                // The lab starts on random: the example compares it with
+                // something else.
+                ("placeholder", "policy:power-of-d"),
                 ("aria-describedby", &help_id),
             ],
         )?;
@@ -85,7 +87,7 @@ impl CompareForm {
             &row,
             "p",
             "help",
-            "settings as key:value, separated by ; (policy:random;load:0.95); B runs beside A on the same seed, \
+            "settings as key:value, separated by ; (policy:power-of-d;load:0.95); B runs beside A on the same seed, \
              seeing the same arrivals; empty stops comparing",
         )?;
         help.set_id(&help_id);

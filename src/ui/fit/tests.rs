@@ -134,3 +134,11 @@ fn folds_are_a_set() {
     assert!(!folds.contains(Fold::Controls));
     assert_eq!(Fold::ORDER.map(Fold::class).len(), 6);
 }
+
+#[test]
+fn a_room_reads_labels_a_fortieth_of_the_screen_high() {
+    assert_eq!(least_label_px(true, 720.0), 18.0);
+    assert_eq!(least_label_px(true, 1080.0), 27.0);
+    assert_eq!(least_label_px(false, 1080.0), 12.0);
+    assert_eq!(least_label_px(true, 400.0), 12.0, "never below the page's own");
+}

@@ -2,6 +2,8 @@
 //! balancers (when there are any) in the middle, servers on the right, as
 //! rows (detailed view) or a grid of cells (compact view).
 
+use lbsim::ui::fit::least_label_px;
+
 /// A rectangle in CSS pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -82,6 +84,9 @@ pub struct Layout {
     pub compact: bool,
     /// The whole drawing's width.
     pub width: f64,
+    /// The least size of its labels (CSS px): larger in the presenter
+    /// view (see `lbsim::ui::fit::least_label_px`).
+    pub least_label_px: f64,
 }
 
 impl Layout {
@@ -112,7 +117,21 @@ impl Layout {
         } else {
             Grid::new(servers, area, 0.0)
         };
-        Layout { clients: client_cells, clients_per_cell, balancers, servers, servers_x, compact, width }
+        Layout {
+            clients: client_cells,
+            clients_per_cell,
+            balancers,
+            servers,
+            servers_x,
+            compact,
+            width,
+            least_label_px: least_label_px(false, 0.0),
+        }
+    }
+
+    /// The same layout with labels at least `px` high.
+    pub fn with_least_label(self, px: f64) -> Layout {
+        Layout { least_label_px: px, ..self }
     }
 
     /// The first client of the cell at `(x, y)`, if a client cell is there.
@@ -128,9 +147,15 @@ impl Layout {
     }
 
     /// The labels' font size in CSS pixels: larger on a wide (projected)
-    /// picture, never below 12.
+    /// picture, never below the least.
     pub fn label_px(&self) -> f64 {
-        (self.width / 45.0).clamp(12.0, 20.0)
+        (self.width / 45.0).clamp(12.0, 20.0).max(self.least_label_px)
+    }
+
+    /// The small labels' font size (a server's slots in use, a long
+    /// queue's length, a datacenter's name): the least.
+    pub fn small_px(&self) -> f64 {
+        self.least_label_px
     }
 
     /// Where a request leaves or reaches client `i`.

@@ -51,12 +51,18 @@ pub struct Focus<'a> {
     pub moving: Option<(&'a KeyMoves, f64)>,
 }
 
-/// Draws the snapshot, with what is in `focus` brought forward; returns
-/// where the ring round a decision's winner went (x, y, w, h), if one was drawn.
-pub fn draw(snapshot: &Snapshot, focus: Focus, surface: &Surface, palette: &Palette) -> Option<[f64; 4]> {
+/// Draws the snapshot, with what is in `focus` brought forward and labels
+/// at least `least_label_px` high; returns where the ring round a
+/// decision's winner went (x, y, w, h), if one was drawn.
+pub fn draw(
+    snapshot: &Snapshot,
+    focus: Focus,
+    (surface, least_label_px): (&Surface, f64),
+    palette: &Palette,
+) -> Option<[f64; 4]> {
     surface.begin();
     let context = &surface.context;
-    let layout = layout_of(snapshot, surface);
+    let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
     tiers::draw_labels(context, &layout, snapshot, palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);

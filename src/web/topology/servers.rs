@@ -48,7 +48,10 @@ fn draw_datacenters(
     context.set_stroke_style_str(&palette.ink.css());
     context.set_line_width(1.5);
     let _ = context.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
-    context.set_font("600 11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_font(&format!(
+        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+        layout.small_px()
+    ));
     context.set_fill_style_str(&palette.ink.css());
     context.set_text_align("left");
     for &i in &boundaries {
@@ -151,10 +154,11 @@ struct Row {
 
 impl Row {
     /// Slots as one line of cells (shrunk down to 5 px if need be), else
-    /// as several lines, else as a bar.
-    fn new(cell: Rect, slots: usize) -> Row {
+    /// as several lines, else as a bar; room on the right for the count
+    /// of slots in use ("10/10") in labels `label_px` high.
+    fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
         let largest = (cell.h * 0.7).clamp(3.0, 16.0);
-        let label_w = if cell.h >= 14.0 { 46.0 } else { 0.0 };
+        let label_w = if Row::holds_label(cell, label_px) { 3.9 * label_px } else { 0.0 };
         let available = cell.w * 0.5;
         let one_line = (available / slots.max(1) as f64).min(largest);
         let per_line = ((available / largest).floor() as usize).max(1);
@@ -173,6 +177,12 @@ impl Row {
         let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
         let side = (pitch * 0.8).max(2.0);
         Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start: cell.x + 6.0 }
+    }
+
+    /// Whether a row is tall enough for its labels: a label is never
+    /// drawn smaller than `label_px`, nor over its neighbour's.
+    fn holds_label(cell: Rect, label_px: f64) -> bool {
+        cell.h >= (label_px + 2.0).max(14.0)
     }
 
     fn slot_cell(&self, i: usize) -> Rect {
@@ -205,7 +215,7 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
-            (cell, Row::new(cell, servers[i].slots as usize))
+            (cell, Row::new(cell, servers[i].slots as usize, layout.small_px()))
         })
         .collect();
 
@@ -265,7 +275,10 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.set_fill_style_str(&palette.queued.css());
     context.fill();
 
-    context.set_font("600 12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_font(&format!(
+        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+        layout.small_px()
+    ));
     context.set_text_baseline("middle");
     context.set_text_align("right");
     // Queue lengths in the ink colour: orange text on white is too faint.
@@ -276,7 +289,7 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
     for ((cell, row), server) in rows.iter().zip(servers) {
-        if cell.h >= 14.0 {
+        if Row::holds_label(*cell, layout.small_px()) {
             let b = row.box_rect;
             // A server not at speed 1 (drifted, or clicked) says how fast
             // it is, just above its slots where the row has room.
