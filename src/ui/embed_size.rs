@@ -12,6 +12,11 @@ use super::options::Options;
 /// post need 543 px where one or two fit in 400).
 const CONTROL_ROW_PX: u32 = 140;
 
+/// What each sentence under the caption adds: about two lines in a post's
+/// column, and the picture's share of them (measured: a twin's two
+/// sentences in a 680 px post need 546 px for its one control to show).
+const SENTENCE_PX: u32 = 70;
+
 /// Where an embed is meant to go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EmbedSize {
@@ -65,7 +70,7 @@ impl EmbedSize {
             return 720;
         }
         let base = self.width() * 3 / 5;
-        let sentences = 28 * options.say.0.len().min(3) as u32;
+        let sentences = SENTENCE_PX * options.say.0.len().min(3) as u32;
         let charts = if options.charts.len() > 1 { 60 } else { 0 };
         let rows = options.controls.len().div_ceil(self.controls_a_row()).max(1) as u32;
         let controls = CONTROL_ROW_PX * (rows - 1);
@@ -110,8 +115,8 @@ mod tests {
         ]);
         // Three controls are two lines of them in a post's column, one in a
         // wide post's.
-        assert_eq!(EmbedSize::Post.height(&busy), 408 + 2 * 28 + 60 + 140);
-        assert_eq!(EmbedSize::WidePost.height(&busy), 600 + 2 * 28 + 60);
+        assert_eq!(EmbedSize::Post.height(&busy), 408 + 2 * 70 + 60 + 140);
+        assert_eq!(EmbedSize::WidePost.height(&busy), 600 + 2 * 70 + 60);
         let two = options(&[("controls", "policy,load")]);
         assert_eq!(EmbedSize::Post.height(&two), 408, "two controls share the line under the picture");
     }

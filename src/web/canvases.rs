@@ -94,8 +94,12 @@ impl Canvases {
         presenting: bool,
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
-        let label = "Clients, balancers and servers; dots are requests travelling between them";
+        let label = "Clients, balancers and servers; dots are requests travelling between them. \
+                     Click a server (or press its number) to slow it to a quarter of its speed, again to \
+                     restore it; click a client (or press f) to follow its requests.";
         let topology = figures::canvas(pane, "topology", &ids.of("topology"), label)?;
+        // Focusable, for its keyboard equivalents.
+        topology.set_attribute("tabindex", "0")?;
         let entries = TOPOLOGY_LEGEND.map(|(_, entry)| entry);
         let items = figures::legend(stage, &entries)?.into_iter().map(|(item, _)| item);
         let legend = TOPOLOGY_LEGEND.iter().map(|(mark, _)| *mark).zip(items).collect();

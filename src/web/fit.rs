@@ -11,7 +11,7 @@
 //! one), the view takes the height its parts need (a phone scrolls the
 //! page); on the embed page, a frame that is then too short says which
 //! height its author should give it, as does any view whose controls had
-//! to fold.
+//! to fold (in its drawer, beside them).
 
 use super::dom;
 use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Short};
@@ -148,9 +148,25 @@ impl Fit {
             if note.text_content().as_deref() != Some(text.as_str()) {
                 note.set_text_content(Some(text));
             }
+            place_note(&self.root, &note, !stacked);
         }
         note.set_hidden(text.is_none());
     }
+}
+
+/// Puts the size note where it costs the view no height it lacks: with the
+/// controls in the drawer, above them (where its author looks for them);
+/// a stacked view's above the caption, since its frame scrolls.
+fn place_note(root: &HtmlElement, note: &HtmlElement, in_drawer: bool) {
+    let home = if in_drawer { find(root, ".drawer") } else { Some(root.clone()) };
+    let Some(home) = home.filter(|home| !home.is_same_node(note.parent_node().as_ref())) else { return };
+    let _ = match in_drawer {
+        true => home.prepend_with_node_1(note),
+        false => {
+            let caption: Option<web_sys::Node> = find(root, ":scope > .caption").map(Into::into);
+            home.insert_before(note, caption.as_ref()).map(|_| ())
+        }
+    };
 }
 
 /// Puts the readouts in the row of buttons as one line (the ones that wrap

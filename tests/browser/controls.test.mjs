@@ -58,6 +58,9 @@ async function clickEach(page, root, where) {
     await page.mouse.click(control.x, control.y);
     const focused = await page.evaluate(() => document.activeElement?.id);
     await page.keyboard.press('Escape');
+    // A control that restarts the run changes the sentences, and the view
+    // fits itself again: the next control is reached once it has.
+    await page.waitForTimeout(500);
     if (focused !== id) problems.push(`${name}: the click focused "${focused}"`);
   }
   return problems;

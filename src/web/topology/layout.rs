@@ -70,6 +70,8 @@ impl Grid {
 const MAX_CLIENT_CELLS: usize = 1_000;
 /// Past this many servers the canvas shows the compact view.
 pub const COMPACT_ABOVE: usize = 50;
+/// The least size of a target a person clicks (CSS px, WCAG 2.2).
+const TARGET_PX: f64 = 24.0;
 /// Height of the band of tier labels at the top.
 pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
@@ -134,10 +136,18 @@ impl Layout {
         Layout { least_label_px: px, ..self }
     }
 
-    /// The first client of the cell at `(x, y)`, if a client cell is there.
+    /// The first client of the cell nearest `(x, y)`, if one is within
+    /// half of [`TARGET_PX`] of it: a cell can be a few pixels high, and a
+    /// target for a finger or a pointer must be 24 × 24 px (WCAG 2.2).
     pub fn client_at(&self, x: f64, y: f64, clients: usize) -> Option<u32> {
         let cells = clients.div_ceil(self.clients_per_cell);
-        let cell = (0..cells).find(|&i| self.clients.cell(i).contains(x, y))?;
+        let reach = |cell: Rect| ((cell.w.max(TARGET_PX) / 2.0), (cell.h.max(TARGET_PX) / 2.0));
+        let near = |i: &usize| {
+            let cell = self.clients.cell(*i);
+            let ((cx, cy), (rx, ry)) = (cell.centre(), reach(cell));
+            ((x - cx).abs() <= rx && (y - cy).abs() <= ry).then_some((x - cx).hypot(y - cy))
+        };
+        let cell = (0..cells).filter_map(|i| near(&i).map(|d| (i, d))).min_by(|a, b| a.1.total_cmp(&b.1))?.0;
         Some((cell * self.clients_per_cell) as u32)
     }
 

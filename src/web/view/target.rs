@@ -48,6 +48,7 @@ impl View {
             add(&form.input, "change", Target::Compare);
         }
         add(self.parts.canvases.topology_canvas(), "click", Target::Topology);
+        add(self.parts.canvases.topology_canvas(), "keydown", Target::TopologyKey);
         if let Some(panel) = &self.parts.capacity {
             add(&panel.button, "click", Target::Capacity);
         }
@@ -105,8 +106,10 @@ pub enum Target {
     TraceStop,
     TraceDragged,
     TraceDropped,
-    /// A click in the topology, at the event's point.
+    /// A click in the topology, at the event's point; a key pressed
+    /// while it has the focus (its keyboard equivalents).
     Topology,
+    TopologyKey,
     /// An embed's folded legend, its drawer, and its charts' tabs.
     Key,
     More,
@@ -119,6 +122,11 @@ impl Target {
             Target::Topology => {
                 if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
                     view.clicked_topology((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
+                }
+            }
+            Target::TopologyKey => {
+                if let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() {
+                    view.topology_key(&key.key());
                 }
             }
             Target::Control(key) => view.control_changed(key),

@@ -233,6 +233,25 @@ impl View {
         }
     }
 
+    /// The picture's keyboard equivalents, while it has the focus: a
+    /// server's number does what a click on the server does, and "f"
+    /// follows the next client (the first, if none is followed).
+    pub fn topology_key(&mut self, key: &str) {
+        match key {
+            "f" => {
+                let next =
+                    self.followed.map_or(0, |client| (client + 1) % self.params.scenario.clients.max(1));
+                self.follow(Some(next));
+            }
+            digit => {
+                if let Some(server) = digit.parse::<usize>().ok().filter(|s| *s < self.snapshot.servers.len())
+                {
+                    self.clicked_server(server);
+                }
+            }
+        }
+    }
+
     fn clicked_server(&mut self, server: usize) {
         if let Some(tools) = &self.parts.membership {
             tools.choose(server);
@@ -281,13 +300,20 @@ impl View {
     }
 
     /// Makes `server` fail (or, `None`, recover) as the engine records a
-    /// live failure, into the schedule the link keeps; says what it did, or
-    /// why not, in the servers box, or without one in a notice.
+    /// live failure, into the schedule the link keeps, in the view's run
+    /// and its twin's; says what it did, or why not, in the servers box,
+    /// or without one in a notice.
     fn change_failure(&mut self, server: usize, failure: Option<Failure>) {
-        let done = match failure {
-            Some(failure) => self.sim.fail_server_live(server, failure),
-            None => self.sim.recover_server_live(server),
+        let change = |sim: &mut Simulation| match failure {
+            Some(failure) => sim.fail_server_live(server, failure),
+            None => sim.recover_server_live(server),
         };
+        let done = change(&mut self.sim);
+        // The twin meets the same failure at the same moment, so that the
+        // sentence comparing them still compares like with like.
+        if let (Ok(_), Some(twin)) = (&done, &mut self.twin) {
+            let _ = change(twin);
+        }
         match (done, &self.parts.membership) {
             (Ok(at), tools) => {
                 self.params.scenario.failures = self.sim.scenario().failures.clone();

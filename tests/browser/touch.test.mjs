@@ -1,0 +1,59 @@
+// Touch invited: the chapters whose point a touch teaches (1, 3, 5 and 15)
+// say in their prose what to click, and the picture answers: a real click
+// at a server's row slows it to a quarter of its speed (chapter 15's
+// failing server 0 recovers instead), each row a target at least 24 px
+// high; with the picture focused, the server's number does the same and
+// "f" follows a client's requests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp } from './lib.mjs';
+
+useBrowser();
+
+const CHAPTERS = [['one-server', 0], ['continuous', 0], ['power-of-two', 3], ['black-hole', 0]];
+
+/** The hooks of the view in section `id`, by its index among the page's views. */
+const viewIndex = (page, id) => page.evaluate((id) =>
+  [...document.querySelectorAll('[data-lbsim]')].indexOf(document.querySelector(`#${id} [data-lbsim]`)), id);
+
+test('chapters 1, 3, 5 and 15 say what to click, and a click at a server slows it or mends it', async () => {
+  const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 1440, height: 900 });
+  for (const [id, server] of CHAPTERS) {
+    const prose = await page.evaluate((id) => document.getElementById(id).textContent, id);
+    assert.match(prose, /click (a|one|the) (client|server)|click server 0/i, `${id} says what to click`);
+    const index = await viewIndex(page, id);
+    await page.evaluate((id) => document.querySelector(`#${id} .topology`).scrollIntoView({ block: 'center', behavior: 'instant' }), id);
+    const failing = id === 'black-hole';
+    await page.waitForFunction(([i, wait]) => window.lbsim.views()[i].simTime() > wait, [index, failing ? 2500 : 500]);
+    // A view coming into sight fits itself to its box first.
+    await page.waitForTimeout(400);
+    const cell = await page.evaluate(([i, s]) => JSON.parse(window.lbsim.views()[i].servers())[s], [index, server]);
+    if (failing) assert.equal(cell.state, 'failing');
+    assert.ok(cell.cell[3] >= 24, `${id}: server ${server}'s row is ${cell.cell[3]} px high`);
+    const box = await page.evaluate((id) => document.querySelector(`#${id} .topology`).getBoundingClientRect().toJSON(), id);
+    const [x, y, w, h] = cell.cell;
+    await page.mouse.click(box.x + x + w - 30, box.y + y + h / 2);
+    if (failing) {
+      await page.waitForFunction(([i, s]) => JSON.parse(window.lbsim.views()[i].servers())[s].state !== 'failing', [index, server]);
+    } else {
+      await page.waitForFunction(([i, s]) => window.lbsim.views()[i].serverSpeeds()[s] === 0.25, [index, server]);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('with the picture focused, a server\'s number slows it and f follows a client', async () => {
+  const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 1280, height: 720 });
+  const index = await viewIndex(page, 'continuous');
+  await page.focus('#continuous .topology');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 500, index);
+  await page.keyboard.press('4');
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, index);
+  await page.keyboard.press('4');
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 1, index);
+  await page.keyboard.press('f');
+  await page.waitForFunction((i) => window.lbsim.views()[i].followedRequests().length > 0, index, { timeout: 20_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
