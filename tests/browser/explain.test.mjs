@@ -94,7 +94,7 @@ test('a claim that is not well formed, or reads a twin a section lacks, is an er
 test('the explainer at desktop and phone widths, light and dark', async () => {
   for (const [width, height, colorScheme] of [[1280, 900, 'light'], [360, 780, 'light'], [1280, 900, 'dark'], [360, 780, 'dark']]) {
     const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme });
-    await page.evaluate(() => document.getElementById('power-of-two').scrollIntoView());
+    await page.evaluate(() => document.getElementById('sim-power-of-two').scrollIntoView({ block: 'center' }));
     await page.waitForFunction(() => window.lbsim.views()[4].simTime() > 2000);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${width} px: the page scrolls sideways by ${overflow} px`);
