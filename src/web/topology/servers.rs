@@ -309,7 +309,7 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
 /// detailed view; none in the compact one.
 pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize);
+    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize, layout.small_px());
     match layout.compact {
         true => vec![0.0; servers.len()],
         false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued, longest)).collect(),
