@@ -4,10 +4,10 @@
 
 use super::args::RunArgs;
 use super::output;
-use super::refusal;
 use super::report;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Drawer, Palette, PlotFigure, Plotted, SeriesMetric, Span};
+use lbsim::explain::readback::or_list;
 use lbsim::metrics::percentile_curve;
 use lbsim::scenario::echo;
 use lbsim::scenario::fields;
@@ -45,7 +45,7 @@ impl ChartKind {
 
     /// Every chart's key, as a person reads a choice: "a, b or c".
     fn choices() -> String {
-        refusal::or_list(&ChartKind::ALL.map(|chart| chart.1.to_string()))
+        or_list(ChartKind::ALL.map(|chart| chart.1.to_string()))
     }
 
     fn figure(self) -> PlotFigure {

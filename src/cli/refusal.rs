@@ -5,6 +5,7 @@
 use super::command::Cli;
 use clap::error::{ContextKind, ContextValue, Error, ErrorKind};
 use clap::CommandFactory;
+use lbsim::explain::readback::{and_list, or_list};
 use lbsim::scenario::echo;
 
 /// `error` as one line, for the command line `argv` (without `lbsim`).
@@ -27,13 +28,13 @@ pub fn one_line(error: &Error, argv: &[String]) -> String {
         }
         ErrorKind::InvalidValue if value.is_empty() => format!("{flag} needs a value"),
         ErrorKind::InvalidValue => {
-            let allowed = or_list(&texts(error, ContextKind::ValidValue));
+            let allowed = or_list(texts(error, ContextKind::ValidValue));
             format!("{flag} takes {allowed}, not {}", echo(&value))
         }
         ErrorKind::UnknownArgument => unknown(&cli, &arg, command.as_deref(), error),
         ErrorKind::InvalidSubcommand => {
             let given = text(error, ContextKind::InvalidSubcommand).unwrap_or_default();
-            format!("unknown command {}; expected {}", echo(&given), or_list(&commands(&cli)))
+            format!("unknown command {}; expected {}", echo(&given), or_list(commands(&cli)))
                 + &did_you_mean(&texts(error, ContextKind::SuggestedSubcommand))
         }
         ErrorKind::MissingRequiredArgument => {
@@ -43,11 +44,11 @@ pub fn one_line(error: &Error, argv: &[String]) -> String {
                 true => format!(
                     "{who} needs a SCENARIO: a TOML file, a preset's name (`lbsim presets`), or `default` for every field at its default"
                 ),
-                false => format!("{who} needs {}", and_list(&missing)),
+                false => format!("{who} needs {}", and_list(missing)),
             }
         }
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            format!("a command is needed: {} (`lbsim --help` says what each does)", or_list(&commands(&cli)))
+            format!("a command is needed: {} (`lbsim --help` says what each does)", or_list(commands(&cli)))
         }
         ErrorKind::ArgumentConflict => match text(error, ContextKind::PriorArg) {
             Some(prior) if prior == arg => format!("{flag} is given twice; give it once"),
@@ -77,7 +78,7 @@ fn unknown(cli: &clap::Command, arg: &str, command: Option<&str>, error: &Error)
             .map(|c| c.get_positionals().map(|p| p.get_id().to_string().to_uppercase()).collect())
             .unwrap_or_default();
         takes.push("options".into());
-        return format!("unexpected argument {}: {here} takes {}", echo(arg), and_list(&takes));
+        return format!("unexpected argument {}: {here} takes {}", echo(arg), and_list(takes));
     };
     let name = long.split('=').next().unwrap_or(long);
     let takers: Vec<String> = cli
@@ -90,7 +91,7 @@ fn unknown(cli: &clap::Command, arg: &str, command: Option<&str>, error: &Error)
             format!("unknown option {} for {here}", echo(&format!("--{name}")))
                 + &did_you_mean(&texts(error, ContextKind::SuggestedArg))
         }
-        takers => format!("--{name} belongs to {}, not {here}", and_list(takers)),
+        takers => format!("--{name} belongs to {}, not {here}", and_list(takers.to_vec())),
     }
 }
 
@@ -119,23 +120,5 @@ fn texts(error: &Error, kind: ContextKind) -> Vec<String> {
         Some(ContextValue::String(text)) => vec![text.clone()],
         Some(ContextValue::Strings(texts)) => texts.clone(),
         _ => Vec::new(),
-    }
-}
-
-/// "a", "a or b", "a, b or c".
-pub(super) fn or_list(items: &[String]) -> String {
-    joined(items, "or")
-}
-
-/// "a", "a and b", "a, b and c".
-fn and_list(items: &[String]) -> String {
-    joined(items, "and")
-}
-
-fn joined(items: &[String], last_word: &str) -> String {
-    match items.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} {last_word} {last}", rest.join(", ")),
-        None => String::new(),
     }
 }

@@ -81,10 +81,19 @@ pub(super) fn named(servers: &[usize]) -> String {
 
 /// "a", "a and b", "a, b and c".
 pub fn and_list(items: impl IntoIterator<Item = String>) -> String {
+    listed(items, "and")
+}
+
+/// "a", "a or b", "a, b or c".
+pub fn or_list(items: impl IntoIterator<Item = String>) -> String {
+    listed(items, "or")
+}
+
+fn listed(items: impl IntoIterator<Item = String>, last_word: &str) -> String {
     let items: Vec<String> = items.into_iter().collect();
     match items.split_last() {
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} {last_word} {last}", rest.join(", ")),
         None => String::new(),
     }
 }
