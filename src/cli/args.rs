@@ -63,7 +63,7 @@ impl Command {
     }
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct RunArgs {
     pub scenario: ScenarioSource,
     /// `(key, value)` in the order given; for a sweep, the swept one too.
@@ -188,17 +188,8 @@ impl RunArgs {
         Ok(RunArgs {
             scenario,
             sets,
-            vs: Vec::new(),
-            independent_seeds: false,
-            until_precision: None,
-            csv: None,
-            record_trace: None,
-            slo: None,
-            seeds: None,
-            shard: None,
             trace: replay.map(ReplayArgs::replay).transpose()?.flatten(),
-            plot: PlotArgs::default(),
-            json: false,
+            ..RunArgs::default()
         })
     }
 
@@ -303,17 +294,8 @@ pub(super) mod tests {
                     ("warmup_s".into(), "0.5".into()),
                     ("policy".into(), "random".into()),
                 ],
-                vs: Vec::new(),
-                independent_seeds: false,
-                until_precision: None,
-                csv: None,
-                record_trace: None,
-                slo: None,
-                seeds: None,
-                shard: None,
-                trace: None,
-                plot: PlotArgs::default(),
                 json: true,
+                ..RunArgs::default()
             }))
         );
     }

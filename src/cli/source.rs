@@ -15,11 +15,12 @@ use std::path::{Path, PathBuf};
 /// refused at once rather than read into memory.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum ScenarioSource {
     File(PathBuf),
     Preset(&'static Preset),
     /// `default`: every field at its default.
+    #[default]
     Default,
 }
 
