@@ -1,5 +1,7 @@
 //! Power of d choices (Mitzenmacher; Azar, Broder, Karlin and Upfal): draw d
-//! distinct servers at random and keep the least loaded.
+//! distinct servers at random and keep the least loaded. Some proxies draw
+//! the d independently instead, so that one server can be drawn twice
+//! (`with_replacement.rs`).
 //!
 //! With piggybacked load the chooser only knows what responses told it, so,
 //! following the seed essay, it falls back to a random candidate with
@@ -39,6 +41,9 @@ pub const MAX_CHOICES: usize = 10;
 pub struct BestOfD {
     d: usize,
     signal: Signal,
+    /// Whether the d candidates are distinct (lbsim's, Linkerd's, NGINX's
+    /// and Finagle's way) or drawn independently (Envoy's and gRPC's).
+    distinct: bool,
     /// The last pick's candidates (the first `compared` of them) and
     /// whether it fell back to the first.
     candidates: [usize; MAX_CHOICES],
@@ -51,9 +56,26 @@ impl BestOfD {
         BestOfD {
             d: d.clamp(1, MAX_CHOICES),
             signal,
+            distinct: true,
             candidates: [0; MAX_CHOICES],
             compared: 0,
             fell_back: false,
+        }
+    }
+
+    /// Best of `d` drawn independently: a server may be drawn more than
+    /// once, so with `d` at least the pool's size some servers still go
+    /// unsampled.
+    pub fn with_replacement(d: usize, signal: Signal) -> BestOfD {
+        BestOfD { distinct: false, ..BestOfD::new(d, signal) }
+    }
+
+    /// Fills the first `d` candidates from a pool of `n`.
+    fn draw(&mut self, d: usize, n: usize, rng: &mut SimRng) {
+        if self.distinct {
+            distinct_candidates(d, n, rng, &mut self.candidates);
+        } else {
+            self.candidates[..d].iter_mut().for_each(|candidate| *candidate = rng.index(n));
         }
     }
 }
@@ -79,14 +101,14 @@ pub fn distinct_candidates(d: usize, n: usize, rng: &mut SimRng, into: &mut [usi
 impl Policy for BestOfD {
     fn pick(&mut self, view: &ChooserView, rng: &mut SimRng) -> Pick {
         let n = view.pool_len();
-        let d = self.d.min(n);
+        let d = if self.distinct { self.d.min(n) } else { self.d };
         self.fell_back = false;
         if d <= 1 {
             self.compared = 0;
             return Pick::at(rng.index(n));
         }
         self.compared = d;
-        distinct_candidates(d, n, rng, &mut self.candidates);
+        self.draw(d, n, rng);
         let candidates = &self.candidates[..d];
 
         let mut staleness = None;

@@ -27,6 +27,7 @@ mod round_robin;
 mod signal;
 mod weighted_random;
 mod weighted_round_robin;
+mod with_replacement;
 
 pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
 pub use descriptor::{Descriptor, PolicyKind, Property, Routing};
@@ -63,6 +64,7 @@ const PICKING: &[&Descriptor] = &[
     &least_loaded::SHORTEST_QUEUE,
     &best_of_d::PIGGYBACK,
     &best_of_d::LEAST_REQUEST,
+    &with_replacement::LEAST_REQUEST_WITH_REPLACEMENT,
     &least_loaded::LEAST_WORK,
     &peak_ewma::PEAK_EWMA,
     &join_idle_queue::JOIN_IDLE_QUEUE,

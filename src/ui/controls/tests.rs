@@ -105,8 +105,8 @@ fn a_control_says_why_the_policy_ignores_it() {
     let random = params(&[("policy", "random")]);
     assert_eq!(
         unused_under("choices", &random).unwrap(),
-        "Not used by random: d candidates are drawn only by “power of d choices, live load” \
-         and “least requests of d (own count)”."
+        "Not used by random: d candidates are drawn only by “power of d choices, live load”, \
+         “least requests of d (own count)” and “least requests of d, drawn with replacement”."
     );
     assert_eq!(
         unused_under("staleness_ms", &random).unwrap(),
