@@ -18,6 +18,7 @@ mod descriptor;
 mod foundationdb;
 mod join_idle_queue;
 mod least_loaded;
+mod least_time;
 mod lowest;
 mod peak_ewma;
 mod placed;
@@ -25,6 +26,7 @@ mod random;
 mod repick;
 mod round_robin;
 mod signal;
+mod weighted_least_request;
 mod weighted_random;
 mod weighted_round_robin;
 mod with_replacement;
@@ -67,9 +69,11 @@ const PICKING: &[&Descriptor] = &[
     &with_replacement::LEAST_REQUEST_WITH_REPLACEMENT,
     &least_loaded::LEAST_WORK,
     &peak_ewma::PEAK_EWMA,
+    &least_time::LEAST_TIME,
     &join_idle_queue::JOIN_IDLE_QUEUE,
     &weighted_round_robin::WEIGHTED_ROUND_ROBIN,
     &weighted_random::WEIGHTED_RANDOM,
+    &weighted_least_request::WEIGHTED_LEAST_REQUEST,
 ];
 
 const FOUNDATIONDB: &[&Descriptor] = &[&foundationdb::BASIC, &foundationdb::LOAD_BALANCE];

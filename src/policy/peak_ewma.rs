@@ -15,7 +15,9 @@
 //! so a server that fails fast looks cheap: the black hole outlier
 //! ejection cures (`engine/ejection.rs`).
 
-use super::{lowest, ChooserView, Compared, Descriptor, Measure, Pick, Policy, Property, Routing, Seen};
+use super::{
+    least_time, lowest, ChooserView, Compared, Descriptor, Measure, Pick, Policy, Property, Routing, Seen,
+};
 use crate::rng::{Draw, SimRng};
 use crate::time::Time;
 
@@ -30,12 +32,17 @@ pub static PEAK_EWMA: Descriptor = Descriptor {
 /// How fast an average forgets (Finagle's and Linkerd's default: 10 s).
 const DECAY: Time = Time(10 * 1_000 * Time::NANOS_PER_MS);
 
-/// A moving average of round trips that takes any slower one at once.
+/// A moving average of round trips that takes any slower one at once;
+/// beside it, the plain average of recent round trips that NGINX's
+/// `least_time` keeps (`least_time.rs`), so that the chooser's one column
+/// of timings serves both policies.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PeakAverage {
     /// Nanoseconds; 0 until the first round trip.
     value: f64,
     updated: Time,
+    /// NGINX's average, in whole milliseconds; 0 until the first round trip.
+    pub(super) recent_ms: f64,
 }
 
 impl PeakAverage {
@@ -48,6 +55,7 @@ impl PeakAverage {
             self.value = self.value * weight + round_trip * (1.0 - weight);
         }
         self.updated = now;
+        self.recent_ms = least_time::average(self.recent_ms, Time(round_trip as u64));
     }
 }
 
