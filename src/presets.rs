@@ -36,6 +36,27 @@ pub static PRESETS: &[Preset] = presets![
     "mmc",
     "benchmark",
     "failures",
+    "envoy-round-robin",
+    "envoy-least-request",
+    "envoy-ring-hash",
+    "envoy-maglev",
+    "nginx",
+    "nginx-least-conn",
+    "nginx-random-two",
+    "nginx-least-time",
+    "haproxy",
+    "haproxy-roundrobin",
+    "haproxy-leastconn",
+    "linkerd",
+    "grpc-pick-first",
+    "grpc-round-robin",
+    "grpc-least-request",
+    "kube-proxy-iptables",
+    "kube-proxy-ipvs",
+    "finagle",
+    "aws-alb-round-robin",
+    "aws-alb-lor",
+    "traefik",
 ];
 
 impl Preset {
@@ -58,6 +79,46 @@ impl Preset {
         let lines = self.toml.lines().map_while(|line| line.strip_prefix('#')).map(str::trim);
         lines.collect::<Vec<_>>().join(" ")
     }
+
+    /// For a preset that stands for a real proxy or client library, the
+    /// system's name, from its header's `# system:` line (docs/proxies.md).
+    pub fn system(&self) -> Option<&'static str> {
+        self.header("system").next()
+    }
+
+    /// The values of the header's `# KEY: VALUE` lines for `key`, in order:
+    /// a proxy preset names its system, its version, and the source of each
+    /// value it sets (`# source FIELD: CITATION`, under the key `source FIELD`).
+    fn header(&self, key: &'static str) -> impl Iterator<Item = &'static str> {
+        self.toml.lines().filter_map(move |line| {
+            let (name, value) = line.strip_prefix("# ")?.split_once(": ")?;
+            (name == key).then_some(value.trim())
+        })
+    }
+
+    /// Its header's sources: each field it sets with the citation of that
+    /// value, in order.
+    pub fn sources(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        self.toml.lines().filter_map(|line| {
+            let (name, citation) = line.strip_prefix("# source ")?.split_once(": ")?;
+            Some((name, citation.trim()))
+        })
+    }
+}
+
+/// The presets grouped by the system each stands for, in the order the
+/// systems first appear; lbsim's own presets, which stand for no system,
+/// come first under `None`.
+pub fn by_system() -> Vec<(Option<&'static str>, Vec<&'static Preset>)> {
+    let mut groups: Vec<(Option<&'static str>, Vec<&'static Preset>)> = vec![(None, Vec::new())];
+    for preset in PRESETS {
+        let system = preset.system();
+        match groups.iter_mut().find(|(name, _)| *name == system) {
+            Some((_, members)) => members.push(preset),
+            None => groups.push((system, vec![preset])),
+        }
+    }
+    groups
 }
 
 #[cfg(test)]
@@ -82,5 +143,45 @@ mod tests {
             assert!(preset.description().len() > 40, "{}: {}", preset.name, preset.description());
         }
         assert!(Preset::find("theory-mm3").unwrap().description().starts_with("M/M/3 exactly"));
+    }
+
+    /// The fields every proxy preset sets alike, so that two of them run on
+    /// the same traffic: the scene, not a setting of the proxy.
+    const TRAFFIC: &[&str] = &["servers", "load", "queue_timeout_ms", "balancers"];
+
+    #[test]
+    fn a_proxy_preset_names_its_version_and_a_source_for_every_value_docs_proxies_cites() {
+        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/proxies.md")).unwrap();
+        let proxies: Vec<&Preset> = PRESETS.iter().filter(|p| p.system().is_some()).collect();
+        assert_eq!(proxies.len(), 21);
+        for preset in proxies {
+            let name = preset.name;
+            assert_eq!(preset.header("version").count(), 1, "{name}: one # version: line");
+            let table: toml::Table = toml::from_str(preset.toml).unwrap();
+            let cited: Vec<&str> = preset.sources().map(|(field, _)| field).collect();
+            for field in table.keys().filter(|key| !TRAFFIC.contains(&key.as_str())) {
+                assert!(cited.contains(&field.as_str()), "{name}: no # source {field}: line");
+            }
+            for (field, citation) in preset.sources() {
+                assert!(table.contains_key(field), "{name}: a source for {field}, which it does not set");
+                assert!(docs.contains(citation), "{name}: docs/proxies.md does not cite {citation}");
+            }
+            assert!(docs.contains(&format!("`{name}`")), "docs/proxies.md does not name the preset {name}");
+        }
+    }
+
+    #[test]
+    fn presets_group_by_system_in_the_order_systems_first_appear() {
+        let groups = by_system();
+        let systems: Vec<Option<&str>> = groups.iter().map(|(system, _)| *system).collect();
+        assert_eq!(
+            systems,
+            [None, Some("Envoy"), Some("NGINX"), Some("HAProxy"), Some("Linkerd"), Some("gRPC")]
+                .into_iter()
+                .chain([Some("Kubernetes"), Some("Finagle"), Some("AWS ALB"), Some("Traefik")])
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(groups.iter().map(|(_, presets)| presets.len()).sum::<usize>(), PRESETS.len());
+        assert_eq!(groups[0].1[0].name, "spike-random");
     }
 }

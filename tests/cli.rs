@@ -451,6 +451,20 @@ fn presets_run_by_name_as_their_files_do() {
 }
 
 #[test]
+fn presets_are_listed_under_the_name_of_the_system_each_stands_for() {
+    let listed = text(&lbsim(&["presets"]).stdout);
+    assert!(listed.starts_with("lbsim's own scenarios\nspike-random\n"), "{listed}");
+    let at =
+        |line: &str| listed.find(&format!("\n{line}\n")).unwrap_or_else(|| panic!("no {line}: {listed}"));
+    let (haproxy, linkerd) = (at("HAProxy (docs/proxies.md)"), at("Linkerd (docs/proxies.md)"));
+    for preset in ["haproxy", "haproxy-roundrobin", "haproxy-leastconn"] {
+        assert!((haproxy..linkerd).contains(&at(preset)), "{preset} is not under HAProxy: {listed}");
+    }
+    assert!(listed.contains("\n\nEnvoy (docs/proxies.md)\nenvoy-round-robin\n"), "{listed}");
+    assert_eq!(listed.matches("Envoy (docs/proxies.md)").count(), 1, "{listed}");
+}
+
+#[test]
 fn capacity_finds_each_policys_highest_load_within_the_objective() {
     let args = [
         "capacity",

@@ -383,9 +383,17 @@ pub fn policies() -> String {
     PolicyKind::ALL.iter().map(|p| format!("{:<width$}{}\n", p.name(), p.describe())).collect()
 }
 
-/// Every preset, with what it shows.
+/// Every preset, with what it shows, under the name of the system it
+/// stands for (lbsim's own first), a blank line between systems.
 pub fn presets() -> String {
-    lbsim::presets::PRESETS.iter().map(|p| format!("{}\n    {}\n", p.name, p.description())).collect()
+    let groups = lbsim::presets::by_system().into_iter().map(|(system, presets)| {
+        let heading =
+            system.map_or("lbsim's own scenarios".to_string(), |name| format!("{name} (docs/proxies.md)"));
+        let entries: String =
+            presets.iter().map(|p| format!("{}\n    {}\n", p.name, p.description())).collect();
+        format!("{heading}\n{entries}")
+    });
+    groups.collect::<Vec<_>>().join("\n")
 }
 
 /// The capacity table, then each policy's load-versus-p99 points.

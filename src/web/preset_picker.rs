@@ -4,7 +4,7 @@
 //! names the preset the settings match, if any.
 
 use super::dom::{self, Ids};
-use lbsim::presets::{Preset, PRESETS};
+use lbsim::presets::{by_system, Preset, PRESETS};
 use lbsim::Scenario;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement, HtmlSelectElement};
@@ -28,8 +28,19 @@ impl PresetPicker {
         let help_id = ids.of("preset-help");
         dom::set_attributes(&select, &[("id", &id), ("aria-describedby", &help_id)])?;
         dom::text_child(&select, "option", "", "your own settings")?.set_attribute("value", CUSTOM)?;
-        for preset in PRESETS {
-            dom::text_child(&select, "option", "", preset.name)?.set_attribute("value", preset.name)?;
+        for (system, presets) in by_system() {
+            // A real system's presets go under its name, as `lbsim presets` lists them.
+            let group: Element = match system {
+                Some(name) => {
+                    let group: Element = dom::child(&select, "optgroup", "")?;
+                    group.set_attribute("label", name)?;
+                    group
+                }
+                None => select.clone().into(),
+            };
+            for preset in presets {
+                dom::text_child(&group, "option", "", preset.name)?.set_attribute("value", preset.name)?;
+            }
         }
         let description = dom::text_child(&row, "p", "help", "")?;
         description.set_id(&help_id);
