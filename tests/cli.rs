@@ -319,6 +319,30 @@ fn compare_prints_both_runs_and_b_over_a_with_intervals() {
 }
 
 #[test]
+fn compare_runs_two_presets_on_the_same_requests() {
+    // A's --set, seed and run length carry over to the preset B names.
+    let base = ["compare", "envoy-round-robin", "--vs-preset", "envoy-least-request", "--duration", "20"];
+    let sets = ["--seed", "7", "--set", "load=0.85"];
+    let out = lbsim(&[&base[..], &sets].concat());
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let changes = "B (preset=envoy-least-request, policy=least-request-with-replacement) over A · \
+        common random numbers: both seed 7";
+    assert!(stdout.contains(changes), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&base[..], &sets, &["--json"]].concat()).stdout).unwrap();
+    for field in ["seed", "duration_s", "warmup_s", "load"] {
+        assert_eq!(json["a"]["scenario"][field], json["b"]["scenario"][field], "{field}");
+    }
+    assert_eq!(json["b"]["scenario"]["policy"], "least-request-with-replacement");
+    let missing = text(&lbsim(&["compare", "default", "--vs-preset", "nginx-plus"]).stderr);
+    assert!(
+        missing.contains("--vs-preset takes a preset's name (`lbsim presets` lists them), not `nginx-plus`"),
+        "{missing}"
+    );
+}
+
+#[test]
 fn compare_names_what_is_wrong() {
     let out = lbsim(&["compare", "default", "--set", "policy=random"]);
     assert!(text(&out.stderr).contains("--vs"), "{}", text(&out.stderr));

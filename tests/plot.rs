@@ -285,7 +285,7 @@ fn a_wrong_option_is_one_line_naming_it_and_what_it_allows() {
         (vec![], "lbsim: plot needs --chart percentiles, clients, load or compare\n"),
         (
             vec!["--chart", "compare"],
-            "lbsim: --chart compare needs at least one --vs key=value: what B changes from A\n",
+            "lbsim: --chart compare needs at least one --vs key=value, or --vs-preset NAME: what B changes from A\n",
         ),
     ] {
         let out = lbsim(&[&["plot", "default", "--out", &path], &args[..]].concat());

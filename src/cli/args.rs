@@ -12,6 +12,7 @@ use clap::error::ErrorKind;
 use clap::Parser;
 use lbsim::capacity::Objective;
 use lbsim::charts::Palette;
+use lbsim::presets::Preset;
 use lbsim::scenario::duration::{self, Duration, Unit, LATEST_S};
 use lbsim::scenario::echo;
 use lbsim::scenario::fields::format_number;
@@ -71,6 +72,8 @@ pub struct RunArgs {
     /// For a comparison: what B sets on top of A, and whether B draws from
     /// the next seed rather than A's.
     pub vs: Vec<(String, String)>,
+    /// For a comparison: the preset B starts from instead of A's scenario.
+    pub vs_preset: Option<&'static Preset>,
     pub independent_seeds: bool,
     /// For a run: stop once the p99 queue time's interval is this narrow
     /// (a fraction of it), and where to write CSV files.
@@ -127,8 +130,11 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             ..RunArgs::of(c.scenario, Some(c.time), Some(c.replay))?
         }),
         Commands::Compare(c) => {
-            if c.versus.vs.is_empty() {
-                return Err("compare needs at least one --vs key=value: what B changes from A".into());
+            if c.versus.vs.is_empty() && c.versus.vs_preset.is_none() {
+                return Err(
+                    "compare needs at least one --vs key=value, or --vs-preset NAME: what B changes from A"
+                        .into(),
+                );
             }
             Command::Compare(RunArgs {
                 json: c.json,
@@ -196,7 +202,7 @@ impl RunArgs {
     /// These arguments with what B changes from A.
     fn versus(self, versus: VersusArgs) -> Result<RunArgs, String> {
         let vs = versus.vs.into_iter().map(changed_by_b).collect::<Result<_, _>>()?;
-        Ok(RunArgs { vs, independent_seeds: versus.independent_seeds, ..self })
+        Ok(RunArgs { vs, vs_preset: versus.vs_preset, independent_seeds: versus.independent_seeds, ..self })
     }
 }
 
@@ -342,6 +348,11 @@ pub(super) mod tests {
         assert_eq!(run.sets, vec![("policy".into(), "random".into())]);
         assert_eq!(run.vs, vec![("policy".into(), "power-of-d".into())]);
         assert!(run.independent_seeds);
+        let Ok(Command::Compare(run)) = parse(&args("compare envoy-least-request --vs-preset haproxy"))
+        else {
+            panic!("not a comparison");
+        };
+        assert_eq!((run.vs_preset, run.vs.len()), (Preset::find("haproxy"), 0));
     }
 
     #[test]

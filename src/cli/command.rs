@@ -12,6 +12,7 @@ use super::replay::TraceReplay;
 use super::source::ScenarioSource;
 use clap::{Args, Parser, Subcommand};
 use lbsim::capacity::Objective;
+use lbsim::presets::Preset;
 use lbsim::trace::replay::SPEEDS;
 use lbsim::trace::{Columns, Shape, TraceOptions};
 use std::path::PathBuf;
@@ -62,9 +63,9 @@ pub enum Commands {
     Sweep(SweepCommand),
     /// Runs A and B on the same random numbers and prints B over A
     #[command(
-        long_about = "Runs A (the scenario with --set) and B (A with --vs) on the same random numbers, \
-            and prints both summaries and B over A with 95% intervals. Both are measured over the same \
-            simulated time, so --vs cannot change duration_s or warmup_s.",
+        long_about = "Runs A (the scenario with --set) and B (A with --vs, or the preset --vs-preset \
+            names) on the same random numbers, and prints both summaries and B over A with 95% intervals. \
+            Both are measured over the same simulated time, so --vs cannot change duration_s or warmup_s.",
         after_long_help = SCENARIOS
     )]
     Compare(CompareCommand),
@@ -192,6 +193,16 @@ pub struct ReplayArgs {
     pub reading: TraceReading,
 }
 
+/// `--vs-preset`'s preset, by name.
+fn vs_preset(name: &str) -> Result<&'static Preset, String> {
+    Preset::find(name).ok_or_else(|| {
+        format!(
+            "--vs-preset takes a preset's name (`lbsim presets` lists them), not {}",
+            lbsim::scenario::echo(name)
+        )
+    })
+}
+
 fn speed_help() -> String {
     format!("Divides every time of the trace by K, from {} to {} (K times the load)", SPEEDS.0, SPEEDS.1)
 }
@@ -245,6 +256,10 @@ pub struct VersusArgs {
     /// What B sets on top of A (not duration_s or warmup_s); repeat it for several
     #[arg(long = "vs", value_name = "KEY=VALUE", value_parser = |text: &str| key_value("--vs", text))]
     pub vs: Vec<(String, String)>,
+    /// Makes B the preset NAME (with A's --set, seed and run length), to compare two systems on the
+    /// same requests
+    #[arg(long = "vs-preset", value_name = "NAME", value_parser = vs_preset)]
+    pub vs_preset: Option<&'static Preset>,
     /// Gives B the next seed instead of A's, to see how much wider the intervals are without
     /// common random numbers
     #[arg(long = "independent-seeds")]
@@ -409,9 +424,9 @@ mod tests {
         [
             format!("run {common} --until-precision 5% --csv out --record-trace r.csv --json {TRACE}"),
             format!("sweep {common} --set load=0.5,0.6 --seeds 1-3 --shard 1/2 --json {TRACE}"),
-            format!("compare {common} --vs policy=power-of-d --independent-seeds --json {TRACE}"),
+            format!("compare {common} --vs policy=power-of-d --vs-preset haproxy --independent-seeds --json {TRACE}"),
             format!("capacity {common} --slo p99=50ms --json {TRACE}"),
-            format!("plot {common} --chart compare --metric latency --theme dark --out f.svg --vs load=0.5 --independent-seeds {TRACE}"),
+            format!("plot {common} --chart compare --metric latency --theme dark --out f.svg --vs load=0.5 --vs-preset nginx --independent-seeds {TRACE}"),
             "keys default --set policy=ring --seed 2 --json".into(),
             "bins --balls 10 --bins 5 --choices 1,2 --method best-of-d,hash --trials 2 --seed 1 --json".into(),
             "trace t.csv default --set servers=4 --trace-columns time=ts --trace-classes a --trace-skip-bad --json".into(),

@@ -146,11 +146,11 @@ impl Plot {
             (PlotFigure::Compare, metric) => Figure::CompareSeries(series(metric)?),
         };
         let compared = chart.figure() == PlotFigure::Compare;
-        if compared && run.vs.is_empty() {
-            return Err("--chart compare needs at least one --vs key=value: what B changes from A".into());
+        if compared && run.vs.is_empty() && run.vs_preset.is_none() {
+            return Err("--chart compare needs at least one --vs key=value, or --vs-preset NAME: what B changes from A".into());
         }
-        if !compared && (!run.vs.is_empty() || run.independent_seeds) {
-            return Err("--vs and --independent-seeds belong to --chart compare".into());
+        if !compared && (!run.vs.is_empty() || run.vs_preset.is_some() || run.independent_seeds) {
+            return Err("--vs, --vs-preset and --independent-seeds belong to --chart compare".into());
         }
         let out = options.out.clone().ok_or("plot needs --out FILE.svg")?;
         if out.extension().is_none_or(|e| e != "svg") {

@@ -17,6 +17,7 @@ use super::trace;
 use lbsim::engine::Comparison;
 use lbsim::export;
 use lbsim::metrics::SamplePoint;
+use lbsim::presets::Preset;
 use lbsim::{Scenario, Simulation, Time};
 use std::time::Instant;
 
@@ -199,7 +200,12 @@ fn single(run: &RunArgs) -> Result<(), String> {
 /// The scenario (a file, a preset or `default`) with the `--set` overrides
 /// applied; for a sweep, each swept field at its value in `swept`.
 pub(super) fn load(run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, String> {
-    let mut scenario = run.scenario.scenario()?;
+    settle(run.scenario.scenario()?, run, swept)
+}
+
+/// `scenario` with the `--set` overrides applied, and set for the trace if
+/// one is replayed.
+fn settle(mut scenario: Scenario, run: &RunArgs, swept: &[(&str, &str)]) -> Result<Scenario, String> {
     if run.trace.is_some() {
         unused_by_replay("--set", &run.sets)?;
         // Each row of a trace is one request, a session of its own.
@@ -267,7 +273,10 @@ pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
     if run.trace.is_some() {
         unused_by_replay("--vs", &run.vs)?;
     }
-    let mut b = a.clone();
+    let mut b = match run.vs_preset {
+        Some(preset) => same_run_as(&a, preset, run)?,
+        None => a.clone(),
+    };
     b.set_many(run.vs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| format!("--vs: {e}"))?;
     if run.independent_seeds {
         if let Some((_, seed)) = run.vs.iter().find(|(k, _)| k == "seed") {
@@ -276,6 +285,24 @@ pub(super) fn sides(run: &RunArgs) -> Result<(Scenario, Scenario), String> {
         b.seed = if a.seed < lbsim::scenario::MAX_SEED { a.seed + 1 } else { a.seed - 1 };
     }
     Ok((a, b))
+}
+
+/// `preset` with A's `--set`, run as A is: from A's seed, for A's
+/// duration and warm-up, so that both meet the same requests.
+fn same_run_as(a: &Scenario, preset: &Preset, run: &RunArgs) -> Result<Scenario, String> {
+    let scenario = preset.scenario().map_err(|e| format!("--vs-preset {}: {e}", preset.name))?;
+    let mut b = settle(scenario, run, &[]).map_err(|e| format!("--vs-preset {}: {e}", preset.name))?;
+    (b.seed, b.duration_s, b.warmup_s) = (a.seed, a.duration_s, a.warmup_s);
+    Ok(b)
+}
+
+/// What B changes from A, as `key=value` pairs: the `--vs` pairs, or with
+/// `--vs-preset` the preset's name and every field in which B differs.
+fn b_changes(run: &RunArgs, a: &Scenario, b: &Scenario) -> Vec<(String, String)> {
+    let Some(preset) = run.vs_preset else { return run.vs.clone() };
+    let differing = lbsim::scenario::FIELDS.iter().filter(|field| field.text(a) != field.text(b));
+    let fields = differing.map(|field| (field.key.to_string(), field.text(b)));
+    std::iter::once(("preset".to_string(), preset.name.to_string())).chain(fields).collect()
 }
 
 fn compare(run: &RunArgs) -> Result<(), String> {
@@ -302,7 +329,7 @@ fn compare(run: &RunArgs) -> Result<(), String> {
             "A: {}\nB: {}\n{}",
             report::summary(&a, &summary_a, wall_a, run.trace.is_some()),
             report::summary(&b, &summary_b, wall_b, run.trace.is_some()),
-            report::comparison(&run.vs, &summary_a, &summary_b, &comparison)
+            report::comparison(&b_changes(run, &a, &b), &summary_a, &summary_b, &comparison)
         ))?;
     }
     Ok(())
