@@ -462,7 +462,7 @@ fn until_precision_is_not_met_by_nothing() {
 #[test]
 fn presets_run_by_name_as_their_files_do() {
     let listed = text(&lbsim(&["presets"]).stdout);
-    assert!(listed.contains("continuous-random\n    Sessions arrive continuously"), "{listed}");
+    assert!(listed.contains("\n  continuous-random\n      Sessions arrive continuously"), "{listed}");
     let by_name = lbsim(&["run", "continuous-random", "--duration", "3", "--json"]);
     let by_file = lbsim(&["run", "scenarios/continuous-random.toml", "--duration", "3", "--json"]);
     let trace = |out: &Output| {
@@ -477,14 +477,15 @@ fn presets_run_by_name_as_their_files_do() {
 #[test]
 fn presets_are_listed_under_the_name_of_the_system_each_stands_for() {
     let listed = text(&lbsim(&["presets"]).stdout);
-    assert!(listed.starts_with("lbsim's own scenarios\nspike-random\n"), "{listed}");
+    assert!(listed.starts_with("lbsim's own scenarios\n  spike-random\n"), "{listed}");
     let at =
         |line: &str| listed.find(&format!("\n{line}\n")).unwrap_or_else(|| panic!("no {line}: {listed}"));
     let (haproxy, linkerd) = (at("HAProxy (docs/proxies.md)"), at("Linkerd (docs/proxies.md)"));
     for preset in ["haproxy", "haproxy-roundrobin", "haproxy-leastconn"] {
-        assert!((haproxy..linkerd).contains(&at(preset)), "{preset} is not under HAProxy: {listed}");
+        let listed_at = at(&format!("  {preset}"));
+        assert!((haproxy..linkerd).contains(&listed_at), "{preset} is not under HAProxy: {listed}");
     }
-    assert!(listed.contains("\n\nEnvoy (docs/proxies.md)\nenvoy-round-robin\n"), "{listed}");
+    assert!(listed.contains("\n\nEnvoy (docs/proxies.md)\n  envoy-round-robin\n"), "{listed}");
     assert_eq!(listed.matches("Envoy (docs/proxies.md)").count(), 1, "{listed}");
 }
 

@@ -390,7 +390,7 @@ pub fn presets() -> String {
         let heading =
             system.map_or("lbsim's own scenarios".to_string(), |name| format!("{name} (docs/proxies.md)"));
         let entries: String =
-            presets.iter().map(|p| format!("{}\n    {}\n", p.name, p.description())).collect();
+            presets.iter().map(|p| format!("  {}\n      {}\n", p.name, p.description())).collect();
         format!("{heading}\n{entries}")
     });
     groups.collect::<Vec<_>>().join("\n")

@@ -147,7 +147,9 @@ test('figures to take away: the series and servers as CSV, each canvas as PNG, n
 test('the presets are the scenarios/ files the command line runs, and load as it runs them', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'speed=2' });
   const offered = await page.evaluate(() => [...document.querySelectorAll('#preset option')].map((o) => o.value).filter(Boolean));
-  const listed = execFileSync(CLI, ['presets'], { encoding: 'utf8' }).split('\n').filter((line) => /^\S/.test(line));
+  // Each preset's name is indented under its system's heading, its description further.
+  const listed = execFileSync(CLI, ['presets'], { encoding: 'utf8' }).split('\n')
+    .filter((line) => /^  \S/.test(line)).map((line) => line.trim());
   assert.deepEqual(offered.sort(), listed.sort());
   await page.selectOption('#preset', 'p2c-cheating');
   assert.equal((await hashEntries(page)).get('policy'), 'power-of-d');
