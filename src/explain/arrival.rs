@@ -88,7 +88,7 @@ mod tests {
     }
 
     fn versus<'a>(summary: &'a Summary, label: &'a str, same_settings: bool) -> Versus<'a> {
-        Versus { summary, label, comparison: None, same_settings }
+        Versus { summary, label, own: "this run", comparison: None, same_settings }
     }
 
     /// The first number before `after` in `words`, as a share ("2.9%" is 0.029).

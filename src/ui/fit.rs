@@ -88,8 +88,8 @@ pub struct Measure {
     /// How far the content of its layout (picture, charts, buttons)
     /// passes the layout's box.
     pub layout_overflow: i32,
-    /// The picture's size, when the view has one.
-    pub picture: Option<(i32, i32)>,
+    /// The pictures, when the view has any: one, or two with a twin.
+    pub picture: Option<Pictures>,
     /// Each chart shown: its height and its figure's least height.
     pub charts: Vec<(i32, i32)>,
 }
@@ -106,25 +106,63 @@ impl Measure {
         [content, layout, self.picture_shortfall(), charts].into_iter().max().unwrap_or(0).max(0)
     }
 
-    /// How much taller the box must be for the picture: at least its
-    /// least height, and in a box of [`SHARE_FROM`] or more,
-    /// [`PICTURE_SHARE`] of the box. The picture takes what the box gains
-    /// in height, so a picture of width `p` in a box `w` × `h` needs `d`
-    /// more with `p (height + d) = share × w (h + d)`; one too narrow to
-    /// reach its share by height alone is given the height its share
-    /// would need now.
+    /// How much taller the box must be for the pictures: each at least its
+    /// least height, and in a box of [`SHARE_FROM`] or more, together
+    /// [`PICTURE_SHARE`] of the box. The pictures take what the box gains
+    /// in height, so pictures of area `a` growing by `p` px² a px in a box
+    /// `w` × `h` need `d` more with `a + p d = share × w (h + d)`; ones too
+    /// narrow to reach their share by height alone are given the height
+    /// their share would need now.
     fn picture_shortfall(&self) -> i32 {
-        let Some((width, height)) = self.picture else { return 0 };
-        let least = PICTURE_MIN_PX - height;
+        let Some(pictures) = &self.picture else { return 0 };
+        let least = PICTURE_MIN_PX - pictures.least_height();
         let big = self.width >= SHARE_FROM.0 && self.height >= SHARE_FROM.1;
-        if !big || width <= 0 {
+        let p = pictures.growth();
+        if !big || p <= 0.0 {
             return least;
         }
-        let (p, w, h) = (f64::from(width), f64::from(self.width), f64::from(self.height));
-        let missing = PICTURE_SHARE * w * h - p * f64::from(height);
+        let (w, h) = (f64::from(self.width), f64::from(self.height));
+        let missing = PICTURE_SHARE * w * h - pictures.area();
         let gain = p - PICTURE_SHARE * w;
         let share = if gain > 0.0 { missing / gain } else { missing / p };
         least.max(share.ceil() as i32)
+    }
+}
+
+/// The pictures a view draws: its own run's and, with a twin, the twin's
+/// beside or under it, each with its width and height (CSS px).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pictures {
+    pub each: Vec<(i32, i32)>,
+    /// Side by side in one row (each grows as the box grows), rather than
+    /// one above the other (sharing what the box gains).
+    pub in_a_row: bool,
+}
+
+impl Pictures {
+    /// One picture of this size.
+    pub fn one(width: i32, height: i32) -> Pictures {
+        Pictures { each: vec![(width, height)], in_a_row: true }
+    }
+
+    /// The least height among them: each must read on its own.
+    fn least_height(&self) -> i32 {
+        self.each.iter().map(|&(_, height)| height).min().unwrap_or(0)
+    }
+
+    /// The area they cover together.
+    fn area(&self) -> f64 {
+        self.each.iter().map(|&(width, height)| f64::from(width) * f64::from(height)).sum()
+    }
+
+    /// How much area they gain for each px the box gains in height: the
+    /// sum of their widths in a row, the widest when stacked.
+    fn growth(&self) -> f64 {
+        let widths = self.each.iter().map(|&(width, _)| f64::from(width));
+        match self.in_a_row {
+            true => widths.sum(),
+            false => widths.fold(0.0, f64::max),
+        }
     }
 }
 

@@ -13,9 +13,11 @@
 pub mod controls;
 pub mod embed_size;
 pub mod fit;
+pub mod guess;
 pub mod hash;
 pub mod marks;
 pub mod notice;
 pub mod options;
 pub mod pace;
 pub mod params;
+pub mod twins;

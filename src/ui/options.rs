@@ -115,8 +115,10 @@ pub const TRACE_SPEED_KEY: &str = "trace_speed";
 pub const TRACE_LOOP_KEY: &str = "trace_loop";
 pub const TRACE_COLUMNS_KEY: &str = "trace_columns";
 pub const TRACE_CLASSES_KEY: &str = "trace_classes";
+pub const ASK_KEY: &str = "ask";
+pub const QUESTION_KEY: &str = "question";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 17] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     CAPTION_KEY,
@@ -132,6 +134,8 @@ pub const KEYS: [&str; 15] = [
     TRACE_LOOP_KEY,
     TRACE_COLUMNS_KEY,
     TRACE_CLASSES_KEY,
+    ASK_KEY,
+    QUESTION_KEY,
 ];
 
 const HEIGHT_MIN: u32 = 240;
@@ -177,7 +181,7 @@ pub struct Options {
     pub autoplay: bool,
     pub theme: Theme,
     /// The settings in which a twin simulation differs from the view's
-    /// (field key and value): the twin runs beside it, unseen, on the same
+    /// (field key and value): the twin runs beside it, drawn, on the same
     /// seed, and the view's sentences compare the two.
     pub versus: Vec<(&'static str, String)>,
     /// The sentences that read the numbers back under the view.
@@ -195,6 +199,11 @@ pub struct Options {
     pub trace_loop: bool,
     pub trace_columns: String,
     pub trace_classes: String,
+    /// Whether a view with a twin asks the reader to guess the outcome
+    /// before it runs (see `guess`), and in which words (empty: the plain
+    /// question of which tail is longer).
+    pub ask: bool,
+    pub question: String,
 }
 
 impl Options {
@@ -219,6 +228,8 @@ impl Options {
             trace_loop: true,
             trace_columns: String::new(),
             trace_classes: String::new(),
+            ask: false,
+            question: String::new(),
         }
     }
 
@@ -261,6 +272,8 @@ impl Options {
             TRACE_LOOP_KEY => if self.trace_loop { "1" } else { "0" }.to_string(),
             TRACE_COLUMNS_KEY => self.trace_columns.clone(),
             TRACE_CLASSES_KEY => self.trace_classes.clone(),
+            ASK_KEY => if self.ask { "1" } else { "0" }.to_string(),
+            QUESTION_KEY => self.question.clone(),
             _ => String::new(),
         }
     }
@@ -285,7 +298,10 @@ impl Options {
                 self.charts = chosen.iter().filter_map(|key| Chart::named(key)).collect();
             }
             CAPTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.caption = text.to_string(),
-            CAPTION_KEY => return Err(bad(format!("text of at most {CAPTION_MAX_CHARS} characters"))),
+            QUESTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.question = text.to_string(),
+            CAPTION_KEY | QUESTION_KEY => {
+                return Err(bad(format!("text of at most {CAPTION_MAX_CHARS} characters")))
+            }
             HEIGHT_KEY if text == "auto" => self.height = None,
             HEIGHT_KEY => match text.parse::<u32>() {
                 Ok(h) if (HEIGHT_MIN..=HEIGHT_MAX).contains(&h) => self.height = Some(h),
@@ -337,6 +353,11 @@ impl Options {
             }
             TRACE_COLUMNS_KEY => self.trace_columns = text.to_string(),
             TRACE_CLASSES_KEY => self.trace_classes = text.to_string(),
+            ASK_KEY => match text {
+                "1" => self.ask = true,
+                "0" => self.ask = false,
+                _ => return Err(bad("0 (no question) or 1 (ask for a guess before the run)".to_string())),
+            },
             PRESENTER_KEY => match text {
                 "1" => self.presenter = true,
                 "0" => self.presenter = false,

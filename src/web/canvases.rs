@@ -9,6 +9,7 @@ use super::options::Chart;
 use super::surface::Surface;
 use super::theme::Palette;
 use super::topology::{self, Focus, Part};
+use super::twins::Sides;
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::Decision;
@@ -226,9 +227,10 @@ impl Canvases {
         self.each(|figure| figure.pin(sim, words));
     }
 
-    /// Compare mode: B (`label`) is what A is compared with.
-    pub fn compare_with(&mut self, label: &str) {
-        self.each(|figure| figure.compare_with(label));
+    /// Compare mode: the view's run is drawn beside its twin, each named
+    /// by its side.
+    pub fn compare_with(&mut self, sides: &Sides) {
+        self.each(|figure| figure.compare_with(sides));
     }
 
     /// The simulation starts over.

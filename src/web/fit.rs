@@ -14,7 +14,7 @@
 //! to fold (in its drawer, beside them).
 
 use super::dom;
-use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Short};
+use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Pictures, Short};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
@@ -237,9 +237,26 @@ fn measure(root: &HtmlElement) -> Measure {
         height: root.client_height(),
         content_height: root.scroll_height(),
         layout_overflow: find(root, ".layout").map_or(0, |layout| overflow(&layout)),
-        picture: find(root, ".topology").map(|picture| (picture.client_width(), picture.client_height())),
+        picture: pictures(root),
         charts,
     }
+}
+
+/// The pictures shown (a twin's beside or under the view's own), and
+/// whether they sit in one row.
+fn pictures(root: &HtmlElement) -> Option<Pictures> {
+    let shown: Vec<HtmlElement> =
+        all(root, ".topology").into_iter().filter(|picture| picture.offset_parent().is_some()).collect();
+    let first = shown.first()?;
+    Some(Pictures {
+        each: shown.iter().map(|picture| (picture.client_width(), picture.client_height())).collect(),
+        in_a_row: shown.iter().all(|picture| top(picture) == top(first)),
+    })
+}
+
+/// Where an element's top lies in the window, to the px.
+fn top(element: &HtmlElement) -> i32 {
+    element.get_bounding_client_rect().top().round() as i32
 }
 
 /// The least height of a chart's canvas, as its figure gives it.

@@ -38,6 +38,7 @@ mod page;
 mod panic;
 mod parts;
 mod preset_picker;
+mod question;
 mod readouts;
 mod recording;
 mod share;
@@ -53,7 +54,7 @@ mod view;
 
 // The views' pure logic lives in the library (`lbsim::ui`, tested natively);
 // these names let the DOM code below reach it as its own.
-use lbsim::ui::{hash, options, pace, params};
+use lbsim::ui::{guess, hash, options, pace, params, twins};
 
 use wasm_bindgen::prelude::*;
 

@@ -5,7 +5,8 @@
 //! the last second").
 
 use super::dom;
-use super::options::{versus_label, Kind, Options};
+use super::options::{Kind, Options};
+use super::twins::Sides;
 use lbsim::engine::Comparison;
 use lbsim::explain::readback::{ms, Versus};
 use lbsim::explain::{Readback, Sentence};
@@ -103,10 +104,11 @@ impl Narration {
         self.last_readback_ms = now_ms;
         let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
         let comparison = twin.map(|twin| Comparison::of(sim, twin));
-        let label = versus_label(versus);
+        let sides = Sides::of(scenario, versus);
+        let (own, label) = sides.as_ref().map_or(("", ""), |sides| (sides.own.as_str(), sides.twin.as_str()));
         let versus = twin_summary.as_ref().map(|summary| Versus {
             comparison: comparison.as_ref(),
-            ..twin_as_read(summary, &label, sim, twin)
+            ..twin_as_read(summary, (own, label), sim, twin)
         });
         readback.show(&self.say.sentences(scenario, &summary, versus, changed_at_s));
     }
@@ -116,6 +118,13 @@ impl Narration {
     pub fn hold(&mut self) {
         if let Some(readback) = &self.readback {
             readback.show(&[HOLDING.to_string()]);
+        }
+    }
+
+    /// Says nothing yet (the view waits for the reader's guess).
+    pub fn hide(&mut self) {
+        if let Some(readback) = &self.readback {
+            readback.show(&[]);
         }
     }
 
@@ -132,7 +141,7 @@ impl Narration {
             return true;
         }
         let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
-        let versus = twin_summary.as_ref().map(|summary| twin_as_read(summary, "", sim, twin));
+        let versus = twin_summary.as_ref().map(|summary| twin_as_read(summary, ("", ""), sim, twin));
         self.say.ready(scenario, &summary, versus.as_ref())
     }
 
@@ -176,10 +185,10 @@ impl Narration {
 /// The twin as the sentences read it (without the batch comparison).
 fn twin_as_read<'a>(
     summary: &'a Summary,
-    label: &'a str,
+    (own, label): (&'a str, &'a str),
     sim: &Simulation,
     twin: Option<&Simulation>,
 ) -> Versus<'a> {
     let same_settings = twin.is_some_and(|twin| twin.scenario() == sim.scenario());
-    Versus { summary, label, comparison: None, same_settings }
+    Versus { summary, label, own, comparison: None, same_settings }
 }

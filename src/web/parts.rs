@@ -13,14 +13,15 @@ use super::fit::Fit;
 use super::membership_tools::MembershipTools;
 use super::narration::Narration;
 use super::notice::Notices;
-use super::options::{versus_label, Chart, Kind, Options, Theme, VERSUS_KEY};
+use super::options::{Chart, Kind, Options, Theme, VERSUS_KEY};
 use super::preset_picker::PresetPicker;
+use super::question::QuestionBox;
 use super::readouts::Readouts;
 use super::share::Share;
 use super::take_away::TakeAway;
 use super::trace_panel::{RateStrip, TracePanel};
 use super::transport::Transport;
-use super::twin_pane::{CompareForm, TwinPane};
+use super::twin_pane::{title_tag, CompareForm, TwinPane};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -31,7 +32,8 @@ pub struct Parts {
     pub canvases: Canvases,
     /// The sentence reading out the decision drawn on the topology.
     pub decision: DecisionCaption,
-    /// Compare mode's B, in the lab when the options name a twin.
+    /// The twin's picture (and in the lab its readouts), when the options
+    /// name a twin.
     pub twin_pane: Option<TwinPane>,
     pub transport: Transport,
     pub event_log: EventLog,
@@ -49,6 +51,8 @@ pub struct Parts {
     pub compare_form: Option<CompareForm>,
     pub presets: Option<PresetPicker>,
     pub controls: Controls,
+    /// The question asked before the run, when the link asks for one.
+    pub question: Option<QuestionBox>,
     /// An embed's fitting into its box; the lab lays itself out.
     pub fit: Option<Fit>,
     /// An embed's tabs, one a chart, used when its charts are folded.
@@ -94,19 +98,28 @@ impl Parts {
         // `:has()` again on every change inside the view, each frame.
         layout.class_list().toggle_with_force("no-charts", options.charts.is_empty())?;
 
-        // Compare mode in the lab: A and B side by side in the stage.
-        let split = kind == Kind::Lab && !options.versus.is_empty();
+        // A view with a twin draws both runs side by side: in the lab's
+        // stage with their readouts, in an embed in the picture's place.
+        let lab = kind == Kind::Lab;
+        let split = !options.versus.is_empty();
         root.class_list().toggle_with_force("comparing", split)?;
         let (pane, panes) = match split {
             true => {
-                let panes: Element = dom::child(&stage, "div", "panes")?;
+                let pictures: Element = match lab {
+                    true => stage.clone(),
+                    false => dom::child(&stage, "div", "pictures")?,
+                };
+                let panes: Element = dom::child(&pictures, "div", "panes")?;
                 let pane: Element = dom::child(&panes, "div", "pane pane-a")?;
-                dom::text_child(&pane, "h2", "pane-title", "A: these settings")?;
-                (pane, Some(panes))
+                let title = dom::text_child(&pane, title_tag(lab), "pane-title", "")?;
+                (pane, Some((panes, title)))
             }
             false => (stage.clone(), None),
         };
-        let readouts = Readouts::build(&pane, &ids)?;
+        // The readouts and the decision's caption are the own run's: beside
+        // its picture in the lab's pane, in the stage's own cells in an embed.
+        let own_cells = if lab { &pane } else { &stage };
+        let readouts = Readouts::build(own_cells, &ids)?;
         let canvases = Canvases::build(
             root,
             (&pane, &stage),
@@ -115,7 +128,7 @@ impl Parts {
             options.presenter,
             &ids,
         )?;
-        let decision = DecisionCaption::build(&pane, &ids)?;
+        let decision = DecisionCaption::build(own_cells, &ids)?;
         let (capacity, rate_strip) = match kind {
             Kind::Lab => {
                 (Some(CapacityPanel::build(&figures, &ids)?), Some(RateStrip::build(&figures, &ids)?))
@@ -123,7 +136,7 @@ impl Parts {
             Kind::Embed => (None, None),
         };
         let twin_pane =
-            panes.map(|panes| TwinPane::build(&panes, &ids, &versus_label(&options.versus))).transpose()?;
+            panes.map(|(panes, own_title)| TwinPane::build(&panes, &ids, own_title, lab)).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
         // The sentences: in the lab under its picture; in an embed above it,
@@ -135,6 +148,15 @@ impl Parts {
                 narration.place_before(&layout)?;
                 narration
             }
+        };
+        // The question, under the sentences, before the picture it is about.
+        let question = match options.ask && split {
+            true => {
+                let question = QuestionBox::build(root, &ids)?;
+                question.place_before(&layout)?;
+                Some(question)
+            }
+            false => None,
         };
         let placement = match &panel {
             Some(panel) => Placement::Grouped { transport: &transport.controls, panel },
@@ -187,6 +209,7 @@ impl Parts {
             presets,
             capacity,
             controls,
+            question,
             fit,
             chart_tabs,
         })

@@ -1,36 +1,60 @@
-//! Compare mode's second half: the versus twin drawn beside the view's own
-//! simulation, with its own readouts and topology, at the same simulated
-//! time. The lab shows it whenever its link names a twin (`versus`); the
-//! explainer's sections keep their twins unseen.
+//! The versus twin drawn beside the view's own simulation, at the same
+//! simulated time: the lab's compare mode (with the twin's own readouts)
+//! and every embed whose link names a twin (the picture alone, its
+//! numbers in the sentences). Each picture is titled by what its run is
+//! (see `twins`), with the letter the charts' line labels use.
 
 use super::canvases::Canvases;
 use super::dom::{self, Ids};
 use super::readouts::Readouts;
 use super::surface::Surface;
+use super::twins::Sides;
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
 
 pub struct TwinPane {
-    readouts: Readouts,
+    /// The titles of the view's own picture and the twin's.
+    titles: [HtmlElement; 2],
+    readouts: Option<Readouts>,
     topology: Surface,
     snapshot: Snapshot,
 }
 
 impl TwinPane {
-    /// Builds the pane at the end of `parent`, titled with what B changes.
-    pub fn build(parent: &Element, ids: &Ids, label: &str) -> Result<TwinPane, JsValue> {
-        let pane: Element = dom::child(parent, "div", "pane pane-b")?;
-        dom::text_child(&pane, "h2", "pane-title", &format!("B: {label}"))?;
+    /// Builds the twin's pane at the end of `panes`, beside the view's own
+    /// pane whose title is `own_title`: in the `lab`, with readouts of its
+    /// own and headed as a part of the page; in an embed, the picture with a
+    /// plain title (the page's headings are its author's).
+    pub fn build(panes: &Element, ids: &Ids, own_title: HtmlElement, lab: bool) -> Result<TwinPane, JsValue> {
+        let pane: Element = dom::child(panes, "div", "pane pane-b")?;
+        let title = dom::text_child(&pane, title_tag(lab), "pane-title", "")?;
         let ids = ids.nested("versus");
-        let readouts = Readouts::build(&pane, &ids)?;
+        let readouts = lab.then(|| Readouts::build(&pane, &ids)).transpose()?;
         let canvas: HtmlCanvasElement = dom::child(&pane, "canvas", "topology")?;
-        let description = format!("The same clients and servers with {label}, at the same simulated time");
-        dom::set_attributes(
-            &canvas,
-            &[("id", &ids.of("topology")), ("role", "img"), ("aria-label", &description)],
-        )?;
-        Ok(TwinPane { readouts, topology: Surface::new(canvas)?, snapshot: Snapshot::default() })
+        dom::set_attributes(&canvas, &[("id", &ids.of("topology")), ("role", "img")])?;
+        Ok(TwinPane {
+            titles: [own_title, title],
+            readouts,
+            topology: Surface::new(canvas)?,
+            snapshot: Snapshot::default(),
+        })
+    }
+
+    /// Titles both pictures by what their runs are, and describes the
+    /// twin's for screen readers.
+    pub fn name(&self, sides: &Sides) {
+        for ((title, letter), side) in self.titles.iter().zip(["A", "B"]).zip(sides.in_order()) {
+            let text = format!("{letter}: {side}");
+            if title.text_content().as_deref() != Some(text.as_str()) {
+                title.set_text_content(Some(&text));
+            }
+        }
+        let description = format!(
+            "The same clients and servers with {}, on the same arrivals at the same simulated time",
+            sides.twin
+        );
+        let _ = self.topology.canvas.set_attribute("aria-label", &description);
     }
 
     /// Draws the twin as it is now, in the view's colours.
@@ -46,7 +70,18 @@ impl TwinPane {
         twin.snapshot_into(&mut self.snapshot, max_requests);
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
-        self.readouts.show(&self.snapshot, (speed, None), now_ms, force);
+        if let Some(readouts) = &mut self.readouts {
+            readouts.show(&self.snapshot, (speed, None), now_ms, force);
+        }
+    }
+}
+
+/// The element a pane's title is: a heading in the lab, a paragraph in an
+/// embed.
+pub fn title_tag(lab: bool) -> &'static str {
+    match lab {
+        true => "h2",
+        false => "p",
     }
 }
 

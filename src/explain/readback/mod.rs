@@ -88,6 +88,10 @@ pub struct Readback(pub Vec<Sentence>);
 pub struct Versus<'a> {
     pub summary: &'a Summary,
     pub label: &'a str,
+    /// The same words for the simulation compared with it ("power of two
+    /// choices, live load", "subset_size = 5"), so that a sentence names
+    /// both sides as the pictures are titled.
+    pub own: &'a str,
     /// The twin over this simulation, batch by batch.
     pub comparison: Option<&'a Comparison>,
     /// Whether the twin runs exactly this simulation's settings (a
@@ -267,8 +271,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 _ => String::new(),
             };
             format!(
-                "Over {} simulated seconds{warm_up}, p99 queue time is {} on the same arrivals ({} against {}); the mean is {}.",
+                "Over {} simulated seconds{warm_up}, p99 queue time with {} is {} on the same arrivals ({} against {}); the mean is {}.",
                 seconds(s.measured_s),
+                v.own,
                 compare(s.queue_ms.p99, v.summary.queue_ms.p99, &with),
                 ms(s.queue_ms.p99),
                 ms(v.summary.queue_ms.p99),
@@ -295,8 +300,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
             let (a, b) = c.measured_bounces;
             let bounces = format!("bounces {} in A, {} in B", thousands(a), thousands(b));
             format!(
-                "B ({}) over A: p99 queue time {}, mean queue time {}, p99 latency {}, throughput {}; {bounces}.",
+                "B ({}) over A ({}): p99 queue time {}, mean queue time {}, p99 latency {}, throughput {}; {bounces}.",
                 versus?.label,
+                versus?.own,
                 times(&c.queue_p99),
                 times(&c.queue_mean),
                 times(&c.latency_p99),

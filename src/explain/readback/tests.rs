@@ -27,11 +27,20 @@ fn sentences_read_the_summary_back() {
     let words = readback.words(
         &scenario,
         &p2c,
-        Some(Versus { summary: &random, label: "random", comparison: None, same_settings: false }),
+        Some(Versus {
+            summary: &random,
+            label: "random",
+            own: "power-of-d",
+            comparison: None,
+            same_settings: false,
+        }),
         None,
     );
     let ratio = random.queue_ms.p99 / p2c.queue_ms.p99;
-    assert!(words.contains(&format!("p99 queue time is {ratio:.1}× lower than with random on")), "{words}");
+    assert!(
+        words.contains(&format!("p99 queue time with power-of-d is {ratio:.1}× lower than with random on")),
+        "{words}"
+    );
     assert!(words.contains(&format!("waited more than {}", ms(p2c.queue_ms.p99))), "{words}");
     // Without a twin, the comparison is left out rather than made up.
     assert!(!readback.words(&scenario, &p2c, None, None).contains("than with"));
@@ -52,12 +61,13 @@ fn ratios_are_read_with_their_intervals() {
     let versus = Versus {
         summary: &b_summary,
         label: "power-of-d",
+        own: "random",
         comparison: Some(&comparison),
         same_settings: false,
     };
     let words = Readback::parse("ratios").unwrap().words(&scenario, &a.summary(), Some(versus), None);
     let expected = format!(
-        "B (power-of-d) over A: p99 queue time {:.2}× ({low:.2}–{high:.2})",
+        "B (power-of-d) over A (random): p99 queue time {:.2}× ({low:.2}–{high:.2})",
         comparison.queue_p99.estimate
     );
     assert!(words.starts_with(&expected), "{words}");
@@ -100,7 +110,13 @@ fn errors_and_retries_are_read_back_against_the_twin() {
     ];
     let (scenario, least) = run(&[failing.as_slice(), &[("policy", "least-connections")]].concat());
     let (_, random) = run(&failing);
-    let versus = Versus { summary: &random, label: "random", comparison: None, same_settings: false };
+    let versus = Versus {
+        summary: &random,
+        label: "random",
+        own: "power-of-d",
+        comparison: None,
+        same_settings: false,
+    };
     let words = Readback::parse("errors").unwrap().words(&scenario, &least, Some(versus), None);
     let share = failing_share(&least);
     assert!(words.starts_with("Server 2, answering with errors, drew "), "{words}");
@@ -160,7 +176,13 @@ fn latency_and_locality_are_read_back_against_the_twin() {
     let apart = [("policy", "fdb-load-balance"), ("datacenters", "2"), ("duration_s", "3")];
     let (scenario, local) = run(&[apart.as_slice(), &[("dc_order", "local-first")]].concat());
     let (_, any) = run(&[apart.as_slice(), &[("dc_order", "any")]].concat());
-    let versus = Versus { summary: &any, label: "dc_order = any", comparison: None, same_settings: false };
+    let versus = Versus {
+        summary: &any,
+        label: "dc_order = any",
+        own: "dc_order = local",
+        comparison: None,
+        same_settings: false,
+    };
     let words = Readback::parse("locality,latency").unwrap().words(&scenario, &local, Some(versus), None);
     let (mine, theirs) = (local.local_share().unwrap(), any.local_share().unwrap());
     assert!(

@@ -21,7 +21,7 @@ impl View {
             height: self.height,
             content_height: self.height.max(parts),
             layout_overflow: 0,
-            picture: Some((600, (self.height - parts).max(0))),
+            picture: Some(Pictures::one(600, (self.height - parts).max(0))),
             charts: Vec::new(),
         }
     }
@@ -77,11 +77,11 @@ fn the_controls_fold_last_and_say_the_height_that_shows_them() {
 
 #[test]
 fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
-    let measure = |width, height, picture| Measure {
+    let measure = |width, height, (w, h)| Measure {
         width,
         height,
         content_height: height,
-        picture: Some(picture),
+        picture: Some(Pictures::one(w, h)),
         ..Measure::default()
     };
     // 40% of 680 × 400 is 108,800 px², 272 px tall at 400 px wide; the
@@ -95,6 +95,29 @@ fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
     // Below 640 × 400 only the least height counts.
     assert_eq!(measure(600, 300, (400, 100)).shortfall(), PICTURE_MIN_PX - 100);
     assert_eq!(measure(600, 300, (400, 130)).shortfall(), 0);
+}
+
+#[test]
+fn two_pictures_share_the_picture_s_part_and_each_must_read() {
+    let measure = |each: Vec<(i32, i32)>, in_a_row| Measure {
+        width: 680,
+        height: 400,
+        content_height: 400,
+        picture: Some(Pictures { each, in_a_row }),
+        ..Measure::default()
+    };
+    // Two of 300 × 182 in a row cover 109,200 px², 40% of 680 × 400.
+    assert_eq!(measure(vec![(300, 182), (300, 182)], true).shortfall(), 0);
+    // Stacked at 600 px wide, 2 × 600 × 80 = 96,000 px²: the column gains
+    // 600 px² a px against the share's 272, so d = 12,800 / 328 = 39.02,
+    // rounded up; but each picture must be 120 tall: 40 more.
+    assert_eq!(measure(vec![(600, 80), (600, 80)], false).shortfall(), 40);
+    assert_eq!(measure(vec![(600, 100), (600, 100)], false).shortfall(), 20);
+    // 2 × 300 × 150 = 90,000 px², 18,800 short: in a row they gain 600
+    // px² a px (d = 18,800 / 328 = 57.3), stacked only 300 (d = 18,800 /
+    // 28 = 671.4).
+    assert_eq!(measure(vec![(300, 150), (300, 150)], true).shortfall(), 58);
+    assert_eq!(measure(vec![(300, 150), (300, 150)], false).shortfall(), 672);
 }
 
 #[test]

@@ -82,6 +82,14 @@ fn links_name_the_charts_the_registry_says_views_draw() {
 }
 
 #[test]
+fn a_question_is_worded_in_at_most_200_characters() {
+    let asked = set("question", " Which has the longer tail? ");
+    assert_eq!(asked.question, "Which has the longer tail?");
+    assert_eq!(asked.text("question"), "Which has the longer tail?");
+    assert!(refusal("question", &"é".repeat(201)).ends_with("expected text of at most 200 characters"));
+}
+
+#[test]
 fn a_caption_has_at_most_200_characters() {
     let longest = "é".repeat(200);
     assert_eq!(set("caption", &longest).caption, longest);
@@ -118,7 +126,11 @@ fn say_is_none_or_sentence_names() {
 fn switches_are_0_or_1() {
     assert!(!set("autoplay", "0").autoplay);
     assert!(set("presenter", "1").presenter);
+    assert!(set("ask", "1").ask && !Options::defaults(Kind::Embed).ask);
     for bad in ["yes", "2", "true"] {
+        assert!(
+            refusal("ask", bad).ends_with("expected 0 (no question) or 1 (ask for a guess before the run)")
+        );
         assert!(refusal("autoplay", bad).ends_with("expected 0 (start paused) or 1 (start playing)"));
         assert!(refusal("presenter", bad).ends_with("expected 0 (the usual view) or 1 (the presenter view)"));
     }

@@ -5,6 +5,7 @@
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::dom;
+use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
 use lbsim::metrics::percentile_curve;
 use lbsim::Simulation;
@@ -139,9 +140,9 @@ impl Figure for Clients {
         self.changed_at = None;
     }
 
-    fn compare_with(&mut self, label: &str) {
-        self.versus = Some(label.to_string());
-        self.reference_label.set_text_content(Some(&format!("B: {label}")));
+    fn compare_with(&mut self, sides: &Sides) {
+        self.versus = Some(sides.twin.clone());
+        self.reference_label.set_text_content(Some(&format!("B: {}", sides.twin)));
         self.reference_entry.set_hidden(false);
         self.pin.set_hidden(true);
     }

@@ -20,6 +20,7 @@ mod percentiles;
 
 use super::dom::{self, Ids};
 use super::options::Chart;
+use super::twins::Sides;
 use lbsim::charts::{ChartStyle, Drawn, SeriesMetric};
 use lbsim::engine::Decision;
 use lbsim::{Simulation, Snapshot};
@@ -59,7 +60,7 @@ pub struct Place<'a> {
 /// What a figure draws from, each time it draws.
 pub struct Frame<'a> {
     pub sim: &'a Simulation,
-    /// Compare mode's B (or an embed's unseen versus twin), at the same time.
+    /// The view's versus twin (compare mode's B), at the same time.
     pub twin: Option<&'a Simulation>,
     pub snapshot: &'a Snapshot,
     /// The decision the topology shows, if any.
@@ -115,8 +116,9 @@ pub trait Figure {
     /// The simulation starts over.
     fn restarted(&mut self) {}
 
-    /// Compare mode: B (`label`) is what A is compared with.
-    fn compare_with(&mut self, _label: &str) {}
+    /// Compare mode: the view's run (A) is drawn beside its twin (B),
+    /// each named by its side.
+    fn compare_with(&mut self, _sides: &Sides) {}
 
     /// The names of the lines it drew last, for a figure of named lines.
     fn lines(&self) -> Vec<&'static str> {

@@ -7,6 +7,7 @@
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::dom;
+use crate::twins::Sides;
 use lbsim::charts::{self, Drawn, SeriesMetric, SettingsChanges, Span};
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
@@ -23,9 +24,11 @@ pub struct Percentiles {
     theory_named: Option<String>,
     /// Live changes of settings, marked.
     changes: SettingsChanges,
-    /// The legend's texts for p50, p90 and p99, and its entry for B's
-    /// lines and that entry's text.
+    /// The legend's texts for p50, p90 and p99, and its entries for each
+    /// side's lines in compare mode (the view's own, then the twin's) and
+    /// those entries' texts.
     percentile_labels: Vec<HtmlElement>,
+    own: (HtmlElement, HtmlElement),
     versus: (HtmlElement, HtmlElement),
     /// In compare mode: B's lines are drawn too.
     compared: bool,
@@ -58,6 +61,7 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let mut entries = legend(
         figure,
         &[
+            ("line", "var(--c-p99)", ""),
             ("line dotted", "var(--c-p50)", "p50"),
             ("line dashed", "var(--c-p90)", "p90"),
             ("line", "var(--c-p99)", "p99"),
@@ -67,8 +71,10 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     )?;
     let theory = entries.pop().ok_or("no legend")?;
     let versus = entries.pop().ok_or("no legend")?;
+    let own = entries.remove(0);
     theory.0.set_hidden(true);
     versus.0.set_hidden(true);
+    own.0.set_hidden(true);
     for (item, _) in &entries {
         // Each line is named at its end on the chart too, so a narrow
         // chart's legend can leave these out (see the stylesheet).
@@ -85,6 +91,7 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
         theory_named: None,
         changes: SettingsChanges::default(),
         percentile_labels,
+        own,
         versus,
         compared: false,
         lines: Vec::new(),
@@ -136,12 +143,14 @@ impl Figure for Percentiles {
         self.lines.clone()
     }
 
-    fn compare_with(&mut self, label: &str) {
+    fn compare_with(&mut self, sides: &Sides) {
         self.compared = true;
         for (text, percentile) in self.percentile_labels.iter().zip(["p50", "p90", "p99"]) {
             text.set_text_content(Some(&format!("A {percentile}")));
         }
-        self.versus.1.set_text_content(Some(&format!("B: {label}, the same percentiles in grey")));
+        self.own.1.set_text_content(Some(&format!("A: {}, in colour", sides.own)));
+        self.versus.1.set_text_content(Some(&format!("B: {}, the same percentiles in grey", sides.twin)));
+        self.own.0.set_hidden(false);
         self.versus.0.set_hidden(false);
     }
 

@@ -6,8 +6,10 @@
 //! settings change is in `settings`; playing, stepping and resetting, in
 //! `playing`; what it does beyond its settings, in `tools`; which element
 //! does what, in `target`; what the page and its tests read of it, in
-//! `reads`; a replayed trace, in `trace`.
+//! `reads`; a replayed trace, in `trace`; the question before the run,
+//! in `asking`.
 
+mod asking;
 mod playing;
 mod reads;
 mod settings;
@@ -21,7 +23,7 @@ use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
-use super::options::{versus_label, Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
+use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
@@ -85,6 +87,8 @@ pub struct View {
     changed_at: Option<Time>,
     /// The trace the view replays instead of its scenario's arrivals.
     trace: Option<std::rc::Rc<LabTrace>>,
+    /// The question asked before the run, when the link asks for one.
+    guess: Option<crate::guess::Guess>,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -140,6 +144,7 @@ impl View {
             step_ahead_ms: 0.0,
             changed_at: None,
             trace: None,
+            guess: None,
             options,
         };
         view.parts.notices.show(&notices);
@@ -152,10 +157,8 @@ impl View {
                 }
             }
         }
-        if view.parts.twin_pane.is_some() {
-            view.parts.canvases.compare_with(&versus_label(&view.options.versus));
-        }
         view.restart_twin();
+        view.ask();
         view.set_playing(view.options.autoplay);
         view.settings_changed();
         Ok(view)
@@ -242,12 +245,18 @@ impl View {
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {
             true => self.parts.narration.hold(),
+            // The question comes first: no sentence answers it before.
+            false if self.waits_for_guess() => self.parts.narration.hide(),
             false => {
                 let changed_at = self.changed_at.map(Time::as_secs);
                 let sims = (&self.sim, twin);
                 self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
             }
         }
+        if !running_ahead {
+            self.tell_verdict(now_ms);
+        }
+        let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
             pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
         }

@@ -6,7 +6,12 @@ use super::*;
 
 impl View {
     /// Plays or pauses; a spike that is over plays again from its start.
+    /// A question waiting is skipped.
     pub fn toggle_play(&mut self) {
+        // Play while the question waits is a skip: the reader asked to see.
+        if self.waits_for_guess() {
+            return self.guessed(None);
+        }
         if !self.playing && self.spike_over() {
             self.reset();
         }
@@ -22,7 +27,7 @@ impl View {
     pub fn set_playing(&mut self, playing: bool) {
         // A link's trace comes first: without it the run would not be the
         // one the link means.
-        let playing = playing && !self.waiting_for_trace();
+        let playing = playing && !self.waiting_for_trace() && !self.waits_for_guess();
         self.playing = playing;
         if playing {
             self.parts.event_log.unhighlight();
@@ -35,6 +40,9 @@ impl View {
     /// Pauses, then processes exactly one event, tells it in the event log
     /// and highlights what it involved. The twin follows to the same time.
     pub fn step(&mut self) {
+        if self.waits_for_guess() {
+            return;
+        }
         self.set_playing(false);
         match narration::step_told(&mut self.sim) {
             Some(told) => self.parts.event_log.push(told),

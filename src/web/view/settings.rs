@@ -3,6 +3,7 @@
 //! and how the page shows the settings once they changed.
 
 use super::*;
+use crate::twins::Pictures;
 
 impl View {
     /// The person edited control `key`.
@@ -149,10 +150,23 @@ impl View {
                 let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
         }
+        self.name_sides();
+        self.show_question();
         let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
         self.parts.canvases.show_for((&self.sim, twin_drawn), self.servers());
         self.parts.take_away.offer_shown();
         self.resized();
         self.readouts_stale = true;
+    }
+
+    /// Names the two runs, where the view draws both, by what each is now
+    /// (a control may have changed the view's own): the pictures' titles
+    /// and the charts' legends.
+    fn name_sides(&mut self) {
+        let Some(pane) = &self.parts.twin_pane else { return };
+        if let Pictures::Two(sides) = Pictures::for_view(&self.params.scenario, &self.options.versus) {
+            pane.name(&sides);
+            self.parts.canvases.compare_with(&sides);
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::figures::Input;
+use crate::guess::Answer;
 use crate::membership_tools::Ask;
 
 impl View {
@@ -33,6 +34,9 @@ impl View {
             add(tab, "click", Target::ChartTab(index));
         }
         add(&self.parts.notices.dismiss, "click", Target::DismissNotices);
+        for (button, answer) in self.parts.question.iter().flat_map(|question| &question.buttons) {
+            add(button, "click", Target::Guess(*answer));
+        }
         if let Some(button) = &self.parts.controls.new_seed {
             add(button, "click", Target::NewSeed);
         }
@@ -114,6 +118,8 @@ pub enum Target {
     Key,
     More,
     ChartTab(usize),
+    /// An answer to the view's question, or `None` to skip it.
+    Guess(Option<Answer>),
 }
 
 impl Target {
@@ -153,6 +159,7 @@ impl Target {
             Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
             Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
             Target::ChartTab(index) => view.show_chart_tab(index),
+            Target::Guess(answer) => view.guessed(answer),
         }
     }
 }

@@ -1,0 +1,163 @@
+//! A guess before the reveal: a view with a twin whose link asks (`ask=1`)
+//! puts a question to the reader first ("which has the longer tail: random
+//! or power of two?"), waits at the start until it is answered or skipped,
+//! then runs to its point and says whether the guess held, with the
+//! numbers. Predicting first is how Nicky Case's and Sam Rose's
+//! explorables teach: a reader who has committed to an answer reads the
+//! result as news about their own model of the world.
+//!
+//! Each answer is a claim in the language of [`crate::explain::claims`],
+//! checked against the run's summaries at the reveal, so the verdict is
+//! computed from the run and never written down.
+
+use super::twins::Sides;
+use crate::explain::{readback::ms, Claim};
+use crate::Summary;
+
+/// Within this factor of each other, two tails are "about the same"; the
+/// claims below spell it out (1/1.15 ≈ 0.87).
+const SAME_TAIL: &str = "within 15% of each other";
+
+/// The answers a reader can give, in the order they are offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The view's own run has the longer tail.
+    Own,
+    /// The twin has the longer tail.
+    Twin,
+    /// Neither, by more than [`SAME_TAIL`].
+    Same,
+}
+
+impl Answer {
+    pub const ALL: [Answer; 3] = [Answer::Own, Answer::Twin, Answer::Same];
+
+    /// The answer's words on its button.
+    pub fn words(self, sides: &Sides) -> String {
+        match self {
+            Answer::Own => sides.own.clone(),
+            Answer::Twin => sides.twin.clone(),
+            Answer::Same => "About the same".to_string(),
+        }
+    }
+
+    /// What the answer asserts of the run, as claims that all hold when
+    /// it is right.
+    fn claims(self) -> &'static str {
+        match self {
+            Answer::Own => "queue_p99 > 1.15 * queue_p99@versus",
+            Answer::Twin => "queue_p99 < 0.87 * queue_p99@versus",
+            Answer::Same => "queue_p99 > 0.87 * queue_p99@versus; queue_p99 < 1.15 * queue_p99@versus",
+        }
+    }
+
+    /// Whether the answer is right about a run whose summary is `own`
+    /// beside its twin's.
+    pub fn holds(self, own: &Summary, twin: &Summary) -> bool {
+        let claims = Claim::parse_all(self.claims()).unwrap_or_default();
+        !claims.is_empty()
+            && claims.iter().all(|claim| claim.check(own, Some(twin)).is_ok_and(|verdict| verdict.holds))
+    }
+}
+
+/// Where the question stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The question is on screen; the run waits at its start.
+    Asking,
+    /// The reader chose an answer; the run goes to its point, then the
+    /// verdict shows.
+    Answered(Answer),
+    /// The reader asked to see the run without guessing.
+    Skipped,
+}
+
+/// A view's question: its words and where it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guess {
+    prompt: String,
+    stage: Stage,
+}
+
+impl Guess {
+    /// The question a view asks, when its link asks and it has a twin to
+    /// compare with: in `question`'s words, or else the plain question of
+    /// which tail is longer.
+    pub fn for_view(ask: bool, question: &str, sides: Option<&Sides>) -> Option<Guess> {
+        let sides = sides.filter(|_| ask)?;
+        let prompt = match question.trim() {
+            "" => format!(
+                "Which has the longer tail, the slowest 1% of waits in the queue: {} or {}?",
+                sides.own, sides.twin
+            ),
+            words => words.to_string(),
+        };
+        Some(Guess { prompt, stage: Stage::Asking })
+    }
+
+    pub fn prompt(&self) -> &str {
+        &self.prompt
+    }
+
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// Whether the run must wait at its start: the question is unanswered.
+    pub fn waits(&self) -> bool {
+        self.stage == Stage::Asking
+    }
+
+    /// The reader answers; a second answer changes nothing, so that the
+    /// verdict is about the guess made before the run.
+    pub fn answer(&mut self, answer: Answer) {
+        if self.waits() {
+            self.stage = Stage::Answered(answer);
+        }
+    }
+
+    pub fn skip(&mut self) {
+        if self.waits() {
+            self.stage = Stage::Skipped;
+        }
+    }
+
+    /// What the reveal says of a run whose summary is `own` beside its
+    /// twin's: whether the guess held (or, skipped, the answer), with the
+    /// numbers; nothing while the question waits.
+    pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
+        let guessed = match self.stage {
+            Stage::Answered(answer) => Some(answer),
+            Stage::Skipped => None,
+            Stage::Asking => return None,
+        };
+        let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
+        let numbers = format!(
+            "over {:.0} simulated seconds, p99 queue time is {} with {} against {} with {}",
+            own.measured_s,
+            ms(own.queue_ms.p99),
+            sides.own,
+            ms(twin.queue_ms.p99),
+            sides.twin
+        );
+        let outcome = |answer: Answer| match answer {
+            Answer::Own => format!("{} has the longer tail", sides.own),
+            Answer::Twin => format!("{} has the longer tail", sides.twin),
+            Answer::Same => format!("the two are {SAME_TAIL}"),
+        };
+        let first = match (guessed, right) {
+            (Some(guess), Some(right)) if guess == right => {
+                format!("Your guess held: {}", outcome(right))
+            }
+            (Some(guess), Some(right)) => {
+                format!("Your guess, {}, did not hold: {}", guess.words(sides).to_lowercase(), outcome(right))
+            }
+            (Some(_), None) | (None, None) => "The two tails sit on the line between answers".to_string(),
+            (None, Some(right)) => format!("The answer: {}", outcome(right)),
+        };
+        Some(format!("{first}; {numbers}."))
+    }
+}
+
+#[cfg(test)]
+mod tests;

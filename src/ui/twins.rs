@@ -1,0 +1,106 @@
+//! A view with a twin (`versus=`): which pictures it draws and what each
+//! side is called. The two runs are drawn side by side on the same
+//! arrivals, and everything that tells them apart (the pictures' titles,
+//! the chart's legend, the sentences) names each by the settings in which
+//! it differs ("random", "power of two choices, live load"), never by a
+//! letter alone: a reader who sees "A" must look elsewhere to learn what it
+//! is, and a reader of a post cannot.
+
+use crate::scenario::fields;
+use crate::Scenario;
+
+/// The names of a view's two runs, each by its value of the settings the
+/// twin changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// The view's own run, as its settings are now.
+    pub own: String,
+    /// The twin: the same settings with `versus` applied.
+    pub twin: String,
+}
+
+impl Sides {
+    /// The sides of a view running `scenario` beside a twin that changes
+    /// `versus`; `None` without a twin, or when the twin's settings do not
+    /// apply (the view says why elsewhere).
+    pub fn of(scenario: &Scenario, versus: &[(&str, String)]) -> Option<Sides> {
+        if versus.is_empty() {
+            return None;
+        }
+        let mut twin = scenario.clone();
+        twin.set_many(versus.iter().map(|(key, value)| (*key, value.as_str()))).ok()?;
+        let keys: Vec<&str> = versus.iter().map(|(key, _)| *key).collect();
+        Some(Sides { own: words(scenario, &keys), twin: words(&twin, &keys) })
+    }
+
+    /// The labels in the order the pictures are drawn: the view's own run
+    /// first.
+    pub fn in_order(&self) -> [&str; 2] {
+        [&self.own, &self.twin]
+    }
+}
+
+/// The pictures a view draws: one per run, titled by its side when there
+/// are two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pictures {
+    /// The view's own run alone, untitled.
+    One,
+    /// The view's run and its twin's, titled with their sides.
+    Two(Sides),
+}
+
+impl Pictures {
+    /// What a view running `scenario` with the twin `versus` draws.
+    pub fn for_view(scenario: &Scenario, versus: &[(&str, String)]) -> Pictures {
+        Sides::of(scenario, versus).map_or(Pictures::One, Pictures::Two)
+    }
+
+    pub fn count(&self) -> usize {
+        match self {
+            Pictures::One => 1,
+            Pictures::Two(_) => 2,
+        }
+    }
+
+    pub fn sides(&self) -> Option<&Sides> {
+        match self {
+            Pictures::One => None,
+            Pictures::Two(sides) => Some(sides),
+        }
+    }
+}
+
+/// What `scenario` is, in the settings named by `keys`: the policy's name
+/// for people when the policy alone differs, else `key = value` pairs.
+fn words(scenario: &Scenario, keys: &[&str]) -> String {
+    match keys {
+        ["policy"] => policy_words(scenario),
+        keys => keys
+            .iter()
+            .filter_map(|key| fields::find(key).ok())
+            .map(|field| format!("{} = {}", field.key, field.text(scenario)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// The policy's name for people, with the number of choices in words
+/// where the policy draws them ("power of two choices, live load").
+fn policy_words(scenario: &Scenario) -> String {
+    let title = scenario.policy.title();
+    match scenario.policy.uses_choices() {
+        true => title.replacen(" d ", &format!(" {} ", number_words(scenario.choices)), 1),
+        false => title.to_string(),
+    }
+}
+
+/// A small count in words, as prose writes it; digits from ten up.
+fn number_words(n: u32) -> String {
+    const WORDS: [&str; 10] =
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    WORDS.get(n as usize).map_or_else(|| n.to_string(), |word| word.to_string())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,62 @@
+use super::*;
+
+fn scenario(settings: &[(&str, &str)]) -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.set_many(settings.iter().copied()).unwrap();
+    scenario
+}
+
+fn versus(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    pairs.iter().map(|(key, value)| (*key, value.to_string())).collect()
+}
+
+#[test]
+fn a_policy_twin_names_each_side_by_its_policy_in_words() {
+    let power_of_two = scenario(&[("policy", "power-of-d"), ("choices", "2")]);
+    let sides = Sides::of(&power_of_two, &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(sides.own, "power of two choices, live load");
+    assert_eq!(sides.twin, "random");
+    let repick = scenario(&[("policy", "repick")]);
+    let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(sides.in_order(), ["random, repick after a bounce", "random"]);
+}
+
+#[test]
+fn the_own_side_follows_the_settings_as_they_change() {
+    let three = scenario(&[("policy", "power-of-d"), ("choices", "3")]);
+    let sides = Sides::of(&three, &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(sides.own, "power of three choices, live load");
+    let twelve = scenario(&[("policy", "least-request"), ("choices", "10")]);
+    assert_eq!(
+        Sides::of(&twelve, &versus(&[("policy", "random")])).unwrap().own,
+        "least requests of 10 (own count)"
+    );
+}
+
+#[test]
+fn other_settings_name_each_side_by_key_and_value() {
+    let subsets = scenario(&[("subset_size", "5"), ("servers", "100")]);
+    let sides = Sides::of(&subsets, &versus(&[("subset_size", "all")])).unwrap();
+    assert_eq!(sides.in_order(), ["subset_size = 5", "subset_size = all"]);
+    let both = versus(&[("policy", "random"), ("staleness_ms", "0")]);
+    let sides = Sides::of(&scenario(&[("policy", "power-of-d"), ("staleness_ms", "1000")]), &both).unwrap();
+    assert_eq!(sides.own, "policy = power-of-d, staleness_ms = 1000");
+    assert_eq!(sides.twin, "policy = random, staleness_ms = 0");
+}
+
+#[test]
+fn a_view_draws_a_picture_for_each_run() {
+    let default = Scenario::default();
+    assert_eq!(Pictures::for_view(&default, &[]), Pictures::One);
+    assert_eq!(Pictures::for_view(&default, &[]).count(), 1);
+    let two = Pictures::for_view(&default, &versus(&[("policy", "power-of-d")]));
+    assert_eq!(two.count(), 2);
+    assert_eq!(two.sides().unwrap().twin, "power of two choices, live load");
+}
+
+#[test]
+fn a_twin_whose_settings_do_not_apply_draws_no_second_picture() {
+    // A pool past the last of 4 servers: the view says why in a notice.
+    let small = scenario(&[("servers", "4")]);
+    assert_eq!(Pictures::for_view(&small, &versus(&[("class_pools", "0-7")])), Pictures::One);
+}

@@ -1,0 +1,97 @@
+//! The question a view asks before its run (see `guess`, which keeps where
+//! it stands): its words, a button per answer and one to skip, then in
+//! their place the verdict, read again as the run goes on so that its
+//! numbers stay those of the sentences beside it.
+
+use super::dom::{self, Ids};
+use super::guess::{Answer, Guess, Stage};
+use super::twins::Sides;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+/// Wall milliseconds between two readings of the verdict, as the
+/// sentences are read back.
+const VERDICT_INTERVAL_MS: f64 = 1_000.0;
+/// What the box says between an answer and the run's point.
+const RUNNING: &str = "Running to the point…";
+
+pub struct QuestionBox {
+    group: HtmlElement,
+    prompt: HtmlElement,
+    answers: HtmlElement,
+    /// A button per answer, in [`Answer::ALL`]'s order, then the skip.
+    pub buttons: Vec<(HtmlElement, Option<Answer>)>,
+    verdict: HtmlElement,
+    last_verdict_ms: f64,
+}
+
+impl QuestionBox {
+    /// Builds the box at the end of `parent`, hidden until it is shown.
+    pub fn build(parent: &Element, ids: &Ids) -> Result<QuestionBox, JsValue> {
+        let group: HtmlElement = dom::child(parent, "div", "question")?;
+        let prompt_id = ids.of("question");
+        dom::set_attributes(&group, &[("role", "group"), ("aria-labelledby", &prompt_id)])?;
+        group.set_hidden(true);
+        let prompt = dom::text_child(&group, "p", "question-prompt", "")?;
+        prompt.set_id(&prompt_id);
+        let answers: HtmlElement = dom::child(&group, "div", "answers")?;
+        let mut buttons = Vec::new();
+        for answer in Answer::ALL.map(Some).into_iter().chain([None]) {
+            let class = if answer.is_some() { "answer" } else { "quiet skip-guess" };
+            let button = dom::text_child(&answers, "button", class, "Skip: just run it")?;
+            button.set_attribute("type", "button")?;
+            buttons.push((button, answer));
+        }
+        let verdict = dom::text_child(&group, "p", "verdict", "")?;
+        dom::set_attributes(&verdict, &[("aria-live", "polite"), ("aria-atomic", "true")])?;
+        verdict.set_hidden(true);
+        Ok(QuestionBox { group, prompt, answers, buttons, verdict, last_verdict_ms: f64::NEG_INFINITY })
+    }
+
+    /// Moves the box before `sibling` (the view's layout, under its
+    /// sentences).
+    pub fn place_before(&self, sibling: &Element) -> Result<(), JsValue> {
+        let parent = sibling.parent_node().ok_or("the view's layout has no parent")?;
+        parent.insert_before(&self.group, Some(sibling))?;
+        Ok(())
+    }
+
+    /// Shows the question as it stands, its answers named by `sides`.
+    pub fn show(&mut self, guess: &Guess, sides: &Sides) {
+        self.group.set_hidden(false);
+        self.prompt.set_text_content(Some(guess.prompt()));
+        for (button, answer) in &self.buttons {
+            if let Some(answer) = answer {
+                button.set_text_content(Some(&answer.words(sides)));
+            }
+        }
+        self.answers.set_hidden(!guess.waits());
+        let said = match guess.stage() {
+            Stage::Asking => None,
+            Stage::Answered(answer) => {
+                Some(format!("You guessed {}. {RUNNING}", answer.words(sides).to_lowercase()))
+            }
+            Stage::Skipped => Some(RUNNING.to_string()),
+        };
+        self.say(said.as_deref());
+        self.last_verdict_ms = f64::NEG_INFINITY;
+    }
+
+    /// Whether the verdict is due to be read again at `now_ms`.
+    pub fn verdict_due(&self, now_ms: f64) -> bool {
+        now_ms - self.last_verdict_ms >= VERDICT_INTERVAL_MS
+    }
+
+    /// Shows the verdict, read at `now_ms`.
+    pub fn show_verdict(&mut self, verdict: &str, now_ms: f64) {
+        self.last_verdict_ms = now_ms;
+        self.say(Some(verdict));
+    }
+
+    fn say(&self, words: Option<&str>) {
+        self.verdict.set_hidden(words.is_none());
+        if self.verdict.text_content().as_deref() != words {
+            self.verdict.set_text_content(words);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! A view's question before its run (`ask=1`): it waits at its start
+//! until the reader answers or skips, then runs to its point, and the
+//! verdict is read from the run as its sentences are. Where the question
+//! stands is `guess`'s, tested natively; this is its wiring.
+
+use super::*;
+use crate::guess::{Answer, Guess};
+use crate::twins::Pictures;
+
+impl View {
+    /// Puts the question the link asks for, if it asks and the view has a
+    /// twin to compare with.
+    pub(super) fn ask(&mut self) {
+        let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
+        self.guess = Guess::for_view(self.options.ask, &self.options.question, pictures.sides());
+        self.show_question();
+    }
+
+    /// Shows the question as it stands, its answers named as the runs are
+    /// now (a control may have changed the view's own).
+    pub(super) fn show_question(&mut self) {
+        let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
+        if let (Some(guess), Some(question), Some(sides)) =
+            (&self.guess, &mut self.parts.question, pictures.sides())
+        {
+            question.show(guess, sides);
+        }
+    }
+
+    /// The reader answered (`None`: skipped): the run goes to its point.
+    pub fn guessed(&mut self, answer: Option<Answer>) {
+        let Some(guess) = &mut self.guess else { return };
+        match answer {
+            Some(answer) => guess.answer(answer),
+            None => guess.skip(),
+        }
+        self.show_question();
+        self.resized();
+        self.set_playing(true);
+    }
+
+    /// Whether the run waits at its start for the reader's guess.
+    pub(super) fn waits_for_guess(&self) -> bool {
+        self.guess.as_ref().is_some_and(Guess::waits)
+    }
+
+    /// Reads the verdict again from the run, when it is due.
+    pub(super) fn tell_verdict(&mut self, now_ms: f64) {
+        let (Some(guess), Some(question), Some(twin)) = (&self.guess, &mut self.parts.question, &self.twin)
+        else {
+            return;
+        };
+        if guess.waits() || !question.verdict_due(now_ms) {
+            return;
+        }
+        let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
+        let Some(sides) = pictures.sides() else { return };
+        if let Some(verdict) = guess.verdict(sides, &self.sim.summary(), &twin.summary()) {
+            question.show_verdict(&verdict, now_ms);
+        }
+    }
+}

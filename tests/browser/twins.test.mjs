@@ -1,0 +1,141 @@
+// Contenders drawn side by side, and a guess before the reveal. Every view
+// with a twin (`versus=`) draws two pictures, both moving, each titled by
+// what its run is, never a letter alone; the chapters that ask (`ask=1`)
+// wait at their question until a click on an answer, then run and say
+// whether the guess held, with the numbers. Which pictures a view draws
+// and where its question stands are `lbsim::ui::twins` and `ui::guess`,
+// tested natively; this checks them as a reader meets them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
+import { layoutProblems } from './usable.mjs';
+
+useBrowser();
+
+/** The view's pictures: each canvas's id, its pixels now, and its title. */
+const pictures = (page, root) => page.evaluate((root) => [...document.querySelector(root).querySelectorAll('canvas.topology')]
+  .map((canvas) => ({ id: canvas.id, pixels: canvas.toDataURL(), title: canvas.parentElement.querySelector('.pane-title')?.textContent })),
+root);
+
+/** Clicks at the centre of `locator`, as a reader does. */
+async function clickCentre(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** The chapters with a twin: their ids, views' indices and whether they ask. */
+const twinned = (page) => page.evaluate(() => {
+  const roots = [...document.querySelectorAll('[data-lbsim]')];
+  return roots.filter((root) => /(^|&)versus=/.test(root.dataset.lbsimSettings))
+    .map((root) => ({ id: root.closest('section').id, view: roots.indexOf(root), asks: /(^|&)ask=1/.test(root.dataset.lbsimSettings) }));
+});
+
+test('every chapter with a twin draws two pictures, both moving, each titled by what differs', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const chapters = await twinned(page);
+  assert.ok(chapters.length >= 12, `${chapters.length} chapters with a twin`);
+  for (const { id, view, asks } of chapters) {
+    const root = `#${id} .lbsim-embed`;
+    await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'center' }), root);
+    if (asks) await clickCentre(page, page.locator(`${root} .question .skip-guess`));
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 300, view);
+    const before = await pictures(page, root);
+    assert.equal(before.length, 2, `${id}: ${before.length} pictures`);
+    await page.waitForTimeout(500);
+    const after = await pictures(page, root);
+    for (const [i, picture] of after.entries()) {
+      assert.notEqual(picture.pixels, before[i].pixels, `${id}: picture ${picture.id} did not move`);
+      assert.match(picture.title, /^[AB]: \S.{2,}/, `${id}: picture titled "${picture.title}"`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a versus embed at 680 × 400 draws both runs, named in the pictures, the chart and the sentence', async () => {
+  const hash = 'warmup_s=2&policy=power-of-d&load=0.9&versus=policy:random&say=versus';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
+  await page.waitForFunction(() => window.lbsim.views()[0].readback().includes('than with'), null, { timeout: 20_000 });
+  const shown = await pictures(page, '.lbsim-embed');
+  assert.deepEqual(shown.map((p) => p.title), ['A: power of two choices, live load', 'B: random']);
+  const legend = await page.evaluate(() => [...document.querySelectorAll('.charts .legend li')]
+    .filter((item) => !item.hidden).map((item) => item.textContent));
+  assert.ok(legend.includes('A: power of two choices, live load, in colour'), legend.join(' | '));
+  assert.ok(legend.includes('B: random, the same percentiles in grey'), legend.join(' | '));
+  assert.match(await page.evaluate(() => window.lbsim.views()[0].readback()),
+    /p99 queue time with power of two choices, live load is .* than with random on the same arrivals/);
+  assert.deepEqual(await layoutProblems(page), []);
+  await screenshot(page, 'twins-embed-680x400');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+/** The two p99s a verdict names, own then twin, in ms. */
+const verdictNumbers = (text) => [...text.matchAll(/([\d.]+) (ms|s) with/g)].map(([, x, unit]) => Number(x) * (unit === 's' ? 1000 : 1));
+
+for (const [width, height, colorScheme] of [[1440, 900, 'light'], [390, 844, 'dark']]) {
+  test(`at ${width} px the chapters that ask wait at their question and reveal after an answer`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme });
+    const asking = (await twinned(page)).filter((chapter) => chapter.asks);
+    assert.deepEqual(asking.map((c) => c.id), ['repick', 'power-of-two', 'stale', 'balancers']);
+    for (const { id, view } of asking) {
+      const root = `#${id} .lbsim-embed`;
+      await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+      await page.waitForFunction((i) => window.lbsim.views()[i].onScreen(), view);
+      await page.waitForTimeout(1000);
+      assert.equal(await page.evaluate((i) => window.lbsim.views()[i].simTime(), view), 0, `${id}: ran before the answer`);
+      const group = page.getByRole('group', { name: /which has the longer tail/ }).and(page.locator(`${root} .question`));
+      const answers = group.getByRole('button');
+      const names = await answers.allTextContents();
+      assert.equal(names.length, 4, `${id}: ${names}`);
+      assert.equal(names[1], 'random');
+      assert.deepEqual(names.slice(2), ['About the same', 'Skip: just run it']);
+      await screenshot(page, `twins-${id}-${width}-${colorScheme}-asking`);
+      // The reader guesses random has the longer tail.
+      await clickCentre(page, answers.nth(1));
+      const verdict = page.locator(`${root} .question .verdict`);
+      await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 30_000 });
+      const said = await verdict.textContent();
+      assert.ok(await page.evaluate((i) => window.lbsim.views()[i].simTime(), view) > 0);
+      const [own, twin] = verdictNumbers(said);
+      assert.ok(own > 0 && twin > 0, said);
+      const held = said.startsWith('Your guess held: random has the longer tail');
+      assert.equal(held, own < 0.87 * twin, `${id}: ${said}`);
+      if (!held) assert.match(said, /^Your guess, random, did not hold: /);
+      assert.equal(await answers.first().isVisible(), false, `${id}: the answers stay after the guess`);
+      await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+      await screenshot(page, `twins-${id}-${width}-${colorScheme}-answered`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test('an embed asks only when its link asks, and answers take the keyboard and Play skips', async () => {
+  const plain = 'policy=power-of-d&load=0.9&versus=policy:random&say=versus';
+  const quiet = await openApp(browser, `${server.url}embed.html`, { hash: plain, width: 800, height: 600 });
+  await quiet.page.waitForFunction(() => window.lbsim.simTime() > 300);
+  assert.equal(await quiet.page.locator('.question').count(), 0);
+  await quiet.page.context().close();
+
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash: `${plain}&ask=1`, width: 800, height: 600 });
+  const group = page.getByRole('group', { name: 'Which has the longer tail, the slowest 1% of waits in the queue: power of two choices, live load or random?' });
+  await group.waitFor();
+  await page.waitForTimeout(800);
+  assert.equal(await page.evaluate(() => window.lbsim.simTime()), 0);
+  assert.deepEqual(await layoutProblems(page), []);
+  await group.getByRole('button', { name: 'power of two choices, live load' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^Your guess, power of two choices, live load, did not hold: random has the longer tail; /
+    .test(document.querySelector('.question .verdict').textContent), null, { timeout: 30_000 });
+  assert.deepEqual(await layoutProblems(page), []);
+  await page.context().close();
+
+  const skipped = await openApp(browser, `${server.url}embed.html`, { hash: `${plain}&ask=1`, width: 800, height: 600 });
+  await skipped.page.locator('.question').waitFor();
+  await clickCentre(skipped.page, skipped.page.locator('button.play'));
+  await skipped.page.waitForFunction(() => /^The answer: random has the longer tail; /.test(document.querySelector('.question .verdict').textContent), null, { timeout: 30_000 });
+  await skipped.page.context().close();
+  assert.deepEqual(errors, []);
+});
