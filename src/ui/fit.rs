@@ -5,7 +5,9 @@
 //! picture first, then the controls its link names (the prose around it
 //! tells the reader to move them), one chart, a one-line strip of
 //! readouts; the legend, further charts, the full readouts, the sentences
-//! after the first and the decision's caption matter less. Starting from
+//! after the first and the decision's caption matter less; then the chart,
+//! which opens over the picture from a "Chart" button (a twin's picture
+//! carries its comparison, and two pictures need the room). Starting from
 //! everything shown, the view folds the least important part still shown
 //! until the rest fits ([`Fitting`]). The controls fold last of all, into
 //! the "More" drawer, and only when the box cannot hold them with the
@@ -37,14 +39,24 @@ pub enum Fold {
     Sentence,
     /// The decision's caption, away (the picture draws the decision).
     Decision,
+    /// The charts, behind a "Chart" button that opens them over the
+    /// picture.
+    Chart,
     /// The controls, into the "More" drawer: last, since the prose names them.
     Controls,
 }
 
 impl Fold {
     /// Least important first: the order in which parts fold.
-    pub const ORDER: [Fold; 6] =
-        [Fold::Legend, Fold::Charts, Fold::Readouts, Fold::Sentence, Fold::Decision, Fold::Controls];
+    pub const ORDER: [Fold; 7] = [
+        Fold::Legend,
+        Fold::Charts,
+        Fold::Readouts,
+        Fold::Sentence,
+        Fold::Decision,
+        Fold::Chart,
+        Fold::Controls,
+    ];
 
     /// The class on the view's root while the part is folded.
     pub fn class(self) -> &'static str {
@@ -54,6 +66,7 @@ impl Fold {
             Fold::Readouts => "fold-readouts",
             Fold::Sentence => "fold-sentence",
             Fold::Decision => "fold-decision",
+            Fold::Chart => "fold-chart",
             Fold::Controls => "fold-controls",
         }
     }

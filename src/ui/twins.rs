@@ -2,7 +2,7 @@
 //! side is called. The two runs are drawn side by side on the same
 //! arrivals, and everything that tells them apart (the pictures' titles,
 //! the chart's legend, the sentences) names each by the settings in which
-//! it differs ("random", "power of two choices, live load"), never by a
+//! it differs ("random", "power of two choices"), never by a
 //! letter alone: a reader who sees "A" must look elsewhere to learn what it
 //! is, and a reader of a post cannot.
 
@@ -30,7 +30,28 @@ impl Sides {
         let mut twin = scenario.clone();
         twin.set_many(versus.iter().map(|(key, value)| (*key, value.as_str()))).ok()?;
         let keys: Vec<&str> = versus.iter().map(|(key, _)| *key).collect();
-        Some(Sides { own: words(scenario, &keys), twin: words(&twin, &keys) })
+        let (own, twin) = (words(scenario, &keys), words(&twin, &keys));
+        Some(match keys.as_slice() {
+            ["policy"] => Sides::shortest(own, twin),
+            _ => Sides { own, twin },
+        })
+    }
+
+    /// Two policies' names, each up to its first comma ("power of two choices" for "power
+    /// of two choices, live load"), where the short names still tell the
+    /// two apart (neither begins the other): a
+    /// name is read in a picture's title, a legend and a sentence, often in
+    /// a small frame, and the qualifier after the comma matters only when
+    /// it is what tells the two apart ("random, repick after a bounce"
+    /// against "random"; "power of two, learned load" against "power of
+    /// two choices, live load").
+    fn shortest(own: String, twin: String) -> Sides {
+        let short = |name: &str| name.split(", ").next().unwrap_or(name).to_string();
+        let (a, b) = (short(&own), short(&twin));
+        match a.starts_with(&b) || b.starts_with(&a) {
+            true => Sides { own, twin },
+            false => Sides { own: a, twin: b },
+        }
     }
 
     /// The labels in the order the pictures are drawn: the view's own run

@@ -2,7 +2,8 @@
 //! view and applies what `lbsim::ui::fit` decides from the measures (which
 //! parts fold, in which order, and the height a view needs when its
 //! controls cannot show). The page's `ResizeObserver` reports a changed
-//! box; each fold is a class on the root, and two also move their part:
+//! box; each fold is a class on the root (the charts folded away open
+//! over the picture from a "Chart" button), and two also move their part:
 //! the readouts into the row of buttons as one line, the controls into the
 //! "More" drawer (where the downloads live). A part never overlaps another
 //! or leaves the box.
@@ -74,6 +75,11 @@ impl Fit {
             }
             self.show_size_note();
         }
+    }
+
+    /// Opens or closes the charts of a view whose charts are folded away.
+    pub fn toggle_chart(&self) {
+        toggle_open(&self.root, "chart-open", ".chart-toggle");
     }
 
     /// Opens or closes the legend of a view whose legend is folded.
@@ -188,8 +194,7 @@ fn strip_readouts(root: &HtmlElement, folded: bool) {
         return;
     }
     if readouts.parent_element().is_none_or(|parent| !parent.is_same_node(Some(&transport))) {
-        let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
-        let _ = transport.insert_before(&readouts, key.as_ref());
+        let _ = transport.insert_before(&readouts, first_toggle(root).as_ref());
     }
     // The first line is the highest (the strip puts p99 first).
     let tops: Vec<Option<f64>> = strip
@@ -217,11 +222,16 @@ fn drawer_controls(root: &HtmlElement, folded: bool) {
     if controls.parent_element().is_some_and(|parent| parent.is_same_node(Some(home))) {
         return;
     }
-    let key: Option<web_sys::Node> = find(root, ".key-toggle").map(Into::into);
     let _ = match folded {
         true => drawer.prepend_with_node_1(&controls),
-        false => transport.insert_before(&controls, key.as_ref()).map(|_| ()),
+        false => transport.insert_before(&controls, first_toggle(root).as_ref()).map(|_| ()),
     };
+}
+
+/// The first of the buttons that open a folded part, at the row's end:
+/// what moves into the row goes before it.
+fn first_toggle(root: &HtmlElement) -> Option<web_sys::Node> {
+    find(root, ".chart-toggle").map(Into::into)
 }
 
 /// What the view measures of itself with the parts folded so far.

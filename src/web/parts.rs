@@ -92,7 +92,7 @@ impl Parts {
             Kind::Embed => None,
         };
         let figures: HtmlElement = dom::child(&layout, "section", "charts")?;
-        figures.set_attribute("aria-label", &named("Charts"))?;
+        dom::set_attributes(&figures, &[("id", &ids.of("charts")), ("aria-label", &named("Charts"))])?;
         figures.set_hidden(options.charts.is_empty());
         // Classes rather than `:has()` in the stylesheet: Chromium checks a
         // `:has()` again on every change inside the view, each frame.

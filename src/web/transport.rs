@@ -14,8 +14,9 @@ pub struct Transport {
     pub present: Option<HtmlElement>,
     /// Where controls beside the buttons go.
     pub controls: Element,
-    /// An embed's buttons for its folded legend and for its drawer
-    /// (downloads, and its controls once they are folded too).
+    /// An embed's buttons for its folded charts, its folded legend and
+    /// its drawer (downloads, and its controls once they are folded too).
+    pub chart: Option<HtmlElement>,
     pub key: Option<HtmlElement>,
     pub more: Option<HtmlElement>,
 }
@@ -50,9 +51,11 @@ impl Transport {
         };
         let controls: Element = dom::child(&row, "div", "transport-controls")?;
         controls.set_id(&ids.of("transport"));
-        let (key, more) = match lab {
-            true => (None, None),
+        let (chart, key, more) = match lab {
+            true => (None, None, None),
             false => {
+                let chart =
+                    button("chart-toggle", "quiet chart-toggle", "Chart", "The chart, over the picture")?;
                 let key =
                     button("key-toggle", "quiet key-toggle", "Key", "What the marks in the picture mean")?;
                 let more = button(
@@ -62,6 +65,10 @@ impl Transport {
                     "Downloads, and settings that did not fit",
                 )?;
                 dom::set_attributes(
+                    &chart,
+                    &[("aria-expanded", "false"), ("aria-controls", &ids.of("charts"))],
+                )?;
+                dom::set_attributes(
                     &key,
                     &[("aria-expanded", "false"), ("aria-controls", &ids.of("legend"))],
                 )?;
@@ -69,7 +76,7 @@ impl Transport {
                     &more,
                     &[("aria-expanded", "false"), ("aria-controls", &ids.of("drawer"))],
                 )?;
-                (Some(key), Some(more))
+                (Some(chart), Some(key), Some(more))
             }
         };
         if lab {
@@ -80,7 +87,7 @@ impl Transport {
                  <kbd>p</kbd> presents, <kbd>h</kbd> shows the settings while presenting, <kbd>Esc</kbd> leaves a control.",
             );
         }
-        Ok(Transport { play, step, reset, present, controls, key, more })
+        Ok(Transport { play, step, reset, present, controls, chart, key, more })
     }
 
     /// Shows whether the view is playing, or that it is over and can replay.

@@ -118,7 +118,7 @@ test('in compare mode the percentile chart plots B beside A, and its legend says
   assert.deepEqual(await percentileLines(page), ['A p50', 'A p90', 'A p99', 'B p50', 'B p90', 'B p99']);
   const legend = await page.evaluate(() => [...document.getElementById('chart-percentiles').closest('figure')
     .querySelectorAll('.legend li')].filter((item) => !item.hidden).map((item) => item.textContent));
-  assert.deepEqual(legend.slice(0, 5), ['A: power of two choices, live load, in colour', 'A p50', 'A p90', 'A p99', 'B: random, the same percentiles in grey']);
+  assert.deepEqual(legend.slice(0, 5), ['A: power of two choices, in colour', 'A p50', 'A p90', 'A p99', 'B: random, the same percentiles in grey']);
   assert.deepEqual(errors, []);
   await page.context().close();
   // Without a twin the chart plots the one run, its lines named plainly.

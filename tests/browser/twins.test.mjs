@@ -7,7 +7,7 @@
 // tested natively; this checks them as a reader meets them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, screenshot } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, drawnFraction } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -58,15 +58,39 @@ test('a versus embed at 680 × 400 draws both runs, named in the pictures, the c
   const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
   await page.waitForFunction(() => window.lbsim.views()[0].readback().includes('than with'), null, { timeout: 20_000 });
   const shown = await pictures(page, '.lbsim-embed');
-  assert.deepEqual(shown.map((p) => p.title), ['A: power of two choices, live load', 'B: random']);
+  assert.deepEqual(shown.map((p) => p.title), ['A: power of two choices', 'B: random']);
   const legend = await page.evaluate(() => [...document.querySelectorAll('.charts .legend li')]
     .filter((item) => !item.hidden).map((item) => item.textContent));
-  assert.ok(legend.includes('A: power of two choices, live load, in colour'), legend.join(' | '));
+  assert.ok(legend.includes('A: power of two choices, in colour'), legend.join(' | '));
   assert.ok(legend.includes('B: random, the same percentiles in grey'), legend.join(' | '));
   assert.match(await page.evaluate(() => window.lbsim.views()[0].readback()),
-    /p99 queue time with power of two choices, live load is .* than with random on the same arrivals/);
+    /p99 queue time with power of two choices is .* than with random on the same arrivals/);
   assert.deepEqual(await layoutProblems(page), []);
   await screenshot(page, 'twins-embed-680x400');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a twin with controls and sentences at 680 × 400 gives the row to its pictures, and the chart opens from a button', async () => {
+  const hash = 'policy=power-of-d&versus=policy:random&controls=load&charts=percentiles&say=versus,ratios';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
+  await page.waitForFunction(() => window.lbsim.views()[0].readback().includes('than with'), null, { timeout: 20_000 });
+  await page.waitForTimeout(600);
+  const [a, b] = await page.evaluate(() => [...document.querySelectorAll('canvas.topology')]
+    .map((canvas) => canvas.getBoundingClientRect()).map(({ top, width, height }) => ({ top, width, height })));
+  assert.equal(a.top, b.top, 'the pictures sit side by side');
+  assert.ok(a.width * a.height + b.width * b.height >= 0.4 * 680 * 400, `pictures ${JSON.stringify([a, b])}`);
+  const chart = page.locator('.charts canvas').first();
+  assert.equal(await chart.isVisible(), false);
+  const button = page.getByRole('button', { name: 'Chart', exact: true });
+  await clickCentre(page, button);
+  assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  await page.waitForTimeout(400);
+  assert.ok(await chart.isVisible());
+  assert.ok(await drawnFraction(page, await chart.getAttribute('id')) > 0.01, 'the opened chart is drawn');
+  await screenshot(page, 'twins-embed-680x400-chart');
+  await clickCentre(page, button);
+  assert.equal(await chart.isVisible(), false);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -120,14 +144,14 @@ test('an embed asks only when its link asks, and answers take the keyboard and P
   await quiet.page.context().close();
 
   const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash: `${plain}&ask=1`, width: 800, height: 600 });
-  const group = page.getByRole('group', { name: 'Which has the longer tail, the slowest 1% of waits in the queue: power of two choices, live load or random?' });
+  const group = page.getByRole('group', { name: 'Which has the longer tail, the slowest 1% of waits in the queue: power of two choices or random?' });
   await group.waitFor();
   await page.waitForTimeout(800);
   assert.equal(await page.evaluate(() => window.lbsim.simTime()), 0);
   assert.deepEqual(await layoutProblems(page), []);
-  await group.getByRole('button', { name: 'power of two choices, live load' }).focus();
+  await group.getByRole('button', { name: 'power of two choices' }).focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /^Your guess, power of two choices, live load, did not hold: random has the longer tail; /
+  await page.waitForFunction(() => /^Your guess, power of two choices, did not hold: random has the longer tail; /
     .test(document.querySelector('.question .verdict').textContent), null, { timeout: 30_000 });
   assert.deepEqual(await layoutProblems(page), []);
   await page.context().close();

@@ -14,8 +14,10 @@ fn versus(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
 fn a_policy_twin_names_each_side_by_its_policy_in_words() {
     let power_of_two = scenario(&[("policy", "power-of-d"), ("choices", "2")]);
     let sides = Sides::of(&power_of_two, &versus(&[("policy", "random")])).unwrap();
-    assert_eq!(sides.own, "power of two choices, live load");
+    assert_eq!(sides.own, "power of two choices");
     assert_eq!(sides.twin, "random");
+    let piggyback = Sides::of(&power_of_two, &versus(&[("policy", "p2c-piggyback")])).unwrap();
+    assert_eq!(piggyback.in_order(), ["power of two choices, live load", "power of two, learned load"]);
     let repick = scenario(&[("policy", "repick")]);
     let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
     assert_eq!(sides.in_order(), ["random, repick after a bounce", "random"]);
@@ -25,7 +27,7 @@ fn a_policy_twin_names_each_side_by_its_policy_in_words() {
 fn the_own_side_follows_the_settings_as_they_change() {
     let three = scenario(&[("policy", "power-of-d"), ("choices", "3")]);
     let sides = Sides::of(&three, &versus(&[("policy", "random")])).unwrap();
-    assert_eq!(sides.own, "power of three choices, live load");
+    assert_eq!(sides.own, "power of three choices");
     let twelve = scenario(&[("policy", "least-request"), ("choices", "10")]);
     assert_eq!(
         Sides::of(&twelve, &versus(&[("policy", "random")])).unwrap().own,
@@ -51,7 +53,7 @@ fn a_view_draws_a_picture_for_each_run() {
     assert_eq!(Pictures::for_view(&default, &[]).count(), 1);
     let two = Pictures::for_view(&default, &versus(&[("policy", "power-of-d")]));
     assert_eq!(two.count(), 2);
-    assert_eq!(two.sides().unwrap().twin, "power of two choices, live load");
+    assert_eq!(two.sides().unwrap().twin, "power of two choices");
 }
 
 #[test]

@@ -24,6 +24,9 @@ impl View {
         if let Some(present) = &self.parts.transport.present {
             add(present, "click", Target::Presenter);
         }
+        if let Some(chart) = &self.parts.transport.chart {
+            add(chart, "click", Target::Chart);
+        }
         if let Some(key) = &self.parts.transport.key {
             add(key, "click", Target::Key);
         }
@@ -115,6 +118,7 @@ pub enum Target {
     Topology,
     TopologyKey,
     /// An embed's folded legend, its drawer, and its charts' tabs.
+    Chart,
     Key,
     More,
     ChartTab(usize),
@@ -156,6 +160,7 @@ impl Target {
             Target::TraceStop => view.trace_stopped(),
             Target::TraceDragged => view.trace_dragged(event),
             Target::TraceDropped => view.trace_dropped(event),
+            Target::Chart => view.parts.fit.iter().for_each(|fit| fit.toggle_chart()),
             Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
             Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
             Target::ChartTab(index) => view.show_chart_tab(index),
