@@ -17,6 +17,7 @@ pub mod guess;
 pub mod hash;
 pub mod marks;
 pub mod notice;
+pub mod opening;
 pub mod options;
 pub mod pace;
 pub mod params;

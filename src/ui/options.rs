@@ -117,8 +117,9 @@ pub const TRACE_COLUMNS_KEY: &str = "trace_columns";
 pub const TRACE_CLASSES_KEY: &str = "trace_classes";
 pub const ASK_KEY: &str = "ask";
 pub const QUESTION_KEY: &str = "question";
+pub const FIRST_KEY: &str = "first";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     CAPTION_KEY,
@@ -136,6 +137,7 @@ pub const KEYS: [&str; 17] = [
     TRACE_CLASSES_KEY,
     ASK_KEY,
     QUESTION_KEY,
+    FIRST_KEY,
 ];
 
 const HEIGHT_MIN: u32 = 240;
@@ -204,6 +206,9 @@ pub struct Options {
     /// question of which tail is longer).
     pub ask: bool,
     pub question: String,
+    /// Whether the view opens with one request's trip at a pace a reader
+    /// can follow (`first=one`, see `opening`) rather than all at once.
+    pub one_first: bool,
 }
 
 impl Options {
@@ -230,6 +235,7 @@ impl Options {
             trace_classes: String::new(),
             ask: false,
             question: String::new(),
+            one_first: false,
         }
     }
 
@@ -274,6 +280,7 @@ impl Options {
             TRACE_CLASSES_KEY => self.trace_classes.clone(),
             ASK_KEY => if self.ask { "1" } else { "0" }.to_string(),
             QUESTION_KEY => self.question.clone(),
+            FIRST_KEY => if self.one_first { "one" } else { "all" }.to_string(),
             _ => String::new(),
         }
     }
@@ -353,6 +360,14 @@ impl Options {
             }
             TRACE_COLUMNS_KEY => self.trace_columns = text.to_string(),
             TRACE_CLASSES_KEY => self.trace_classes = text.to_string(),
+            FIRST_KEY => match text {
+                "one" => self.one_first = true,
+                "all" => self.one_first = false,
+                _ => return Err(bad(
+                    "all (every request from the start) or one (one request's trip at a walking pace first)"
+                        .to_string(),
+                )),
+            },
             ASK_KEY => match text {
                 "1" => self.ask = true,
                 "0" => self.ask = false,

@@ -54,7 +54,7 @@ mod view;
 
 // The views' pure logic lives in the library (`lbsim::ui`, tested natively);
 // these names let the DOM code below reach it as its own.
-use lbsim::ui::{guess, hash, options, pace, params, twins};
+use lbsim::ui::{guess, hash, opening, options, pace, params, twins};
 
 use wasm_bindgen::prelude::*;
 

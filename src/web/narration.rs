@@ -20,6 +20,9 @@ const READBACK_INTERVAL_MS: f64 = 1_000.0;
 const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
 /// What the sentences say while the view runs ahead to their point.
 const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
+/// What the sentences say while the view shows its first request's trip.
+const OPENING: &str = "One request first, slowed down a hundredfold: out to the server, into a free slot \
+     or the queue, and back to its client. Then everyone, at full speed.";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -118,6 +121,13 @@ impl Narration {
     pub fn hold(&mut self) {
         if let Some(readback) = &self.readback {
             readback.show(&[HOLDING.to_string()]);
+        }
+    }
+
+    /// Says what the view's opening shows (see `ui::opening`).
+    pub fn tell_opening(&mut self) {
+        if let Some(readback) = &self.readback {
+            readback.show(&[OPENING.to_string()]);
         }
     }
 

@@ -208,6 +208,17 @@ impl Readback {
     }
 }
 
+/// The span a sentence measures, as its opening words: the run's measured
+/// seconds and its warm-up, so that a sentence over the whole run is not
+/// read as one over the last second beside it.
+fn span(s: &Summary) -> String {
+    let warm_up = match s.simulated_s - s.measured_s {
+        w if w > 0.0 => format!(" after a {w:.0} s warm-up"),
+        _ => String::new(),
+    };
+    format!("Over {} simulated seconds{warm_up}", seconds(s.measured_s))
+}
+
 fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Versus>) -> Option<String> {
     let timeout =
         scenario.queue_timeout_ms.map_or("queue timeout".to_string(), |t| format!("{} timeout", ms(t)));
@@ -219,7 +230,8 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 false => String::new(),
             };
             format!(
-                "Of {} requests, the median waited {} in a queue and the mean {}; one in a hundred waited more than {}{tail}.",
+                "{}, of {} requests the median waited {} in a queue and the mean {}; one in a hundred waited more than {}{tail}.",
+                span(s),
                 thousands(q.count),
                 ms(q.p50),
                 ms(q.mean),
@@ -266,13 +278,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         Sentence::Versus => {
             let v = versus?;
             let with = format!("with {}", v.label);
-            let warm_up = match s.simulated_s - s.measured_s {
-                w if w > 0.0 => format!(" after a {w:.0} s warm-up"),
-                _ => String::new(),
-            };
             format!(
-                "Over {} simulated seconds{warm_up}, p99 queue time with {} is {} on the same arrivals ({} against {}); the mean is {}.",
-                seconds(s.measured_s),
+                "{}, p99 queue time with {} is {} on the same arrivals ({} against {}); the mean is {}.",
+                span(s),
                 v.own,
                 compare(s.queue_ms.p99, v.summary.queue_ms.p99, &with),
                 ms(s.queue_ms.p99),

@@ -47,6 +47,18 @@ fn sentences_read_the_summary_back() {
 }
 
 #[test]
+fn the_tail_sentence_says_the_span_it_measures() {
+    let (scenario, summary) = run(&[("duration_s", "6"), ("warmup_s", "2")]);
+    let words = Readback::parse("tail").unwrap().words(&scenario, &summary, None, None);
+    let expected = format!(
+        "Over 4.0 simulated seconds after a 2 s warm-up, of {} requests the median waited {}",
+        thousands(summary.queue_ms.count),
+        ms(summary.queue_ms.p50)
+    );
+    assert!(words.starts_with(&expected), "{words}");
+}
+
+#[test]
 fn ratios_are_read_with_their_intervals() {
     let scenario = Scenario::default();
     let mut a = Simulation::new(&scenario).unwrap();

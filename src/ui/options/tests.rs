@@ -127,6 +127,10 @@ fn switches_are_0_or_1() {
     assert!(!set("autoplay", "0").autoplay);
     assert!(set("presenter", "1").presenter);
     assert!(set("ask", "1").ask && !Options::defaults(Kind::Embed).ask);
+    assert!(set("first", "one").one_first && !Options::defaults(Kind::Embed).one_first);
+    assert!(refusal("first", "two").ends_with(
+        "expected all (every request from the start) or one (one request's trip at a walking pace first)"
+    ));
     for bad in ["yes", "2", "true"] {
         assert!(
             refusal("ask", bad).ends_with("expected 0 (no question) or 1 (ask for a guess before the run)")

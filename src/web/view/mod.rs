@@ -10,6 +10,7 @@
 //! in `asking`.
 
 mod asking;
+mod opening;
 mod playing;
 mod reads;
 mod settings;
@@ -23,6 +24,7 @@ use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
+use super::opening::Opening;
 use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
@@ -89,6 +91,8 @@ pub struct View {
     trace: Option<std::rc::Rc<LabTrace>>,
     /// The question asked before the run, when the link asks for one.
     guess: Option<crate::guess::Guess>,
+    /// Whether the view opens with one request's trip first.
+    opening: Opening,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -145,6 +149,7 @@ impl View {
             changed_at: None,
             trace: None,
             guess: None,
+            opening: Opening::Over,
             options,
         };
         view.parts.notices.show(&notices);
@@ -158,6 +163,7 @@ impl View {
             }
         }
         view.restart_twin();
+        view.open();
         view.ask();
         view.set_playing(view.options.autoplay);
         view.settings_changed();
@@ -169,12 +175,12 @@ impl View {
     pub fn frame(&mut self, now_ms: f64, run_ahead_until: f64) -> bool {
         let started = dom::now_ms();
         let wall_ms = self.pace.wall_step(now_ms);
-        if self.playing {
+        if self.playing && self.opening.is_over() {
             self.run_ahead(run_ahead_until);
         }
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
-            let target = before + Time::from_ms(wall_ms * self.params.speed);
+            let target = before + Time::from_ms(wall_ms * self.params.speed * self.opening.pace());
             let mut events = self.sim.advance_to(target, self.pace.event_cap()).events;
             if let Some(twin) = &mut self.twin {
                 events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
@@ -193,6 +199,7 @@ impl View {
             false => topology::max_requests(self.servers()),
         };
         self.sim.snapshot_into(&mut self.snapshot, max_requests);
+        self.opening_moves_on();
         if let Some(tools) = &mut self.parts.membership {
             tools.show(&self.snapshot);
         }
@@ -241,9 +248,11 @@ impl View {
         }
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
-        self.parts.readouts.show(&self.snapshot, (speed, Some(self.params.speed)), now_ms, stale);
+        let asked = self.params.speed * self.opening.pace();
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {
+            true if !self.opening.is_over() => self.parts.narration.tell_opening(),
             true => self.parts.narration.hold(),
             // The question comes first: no sentence answers it before.
             false if self.waits_for_guess() => self.parts.narration.hide(),

@@ -99,6 +99,7 @@ impl View {
             self.sim = sim;
             self.restart_twin();
             self.started_over();
+            self.open();
             self.parts.event_log.clear();
             self.parts.canvases.restarted();
         }

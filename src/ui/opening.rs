@@ -1,0 +1,110 @@
+//! How a view opens: at once, or (`first=one`) with one request's trip at
+//! a pace a reader can follow (out to the server, into a slot or the
+//! queue, and back), then everything else at the view's own speed. A
+//! reader who meets twenty clients at full speed sees a swarm; one trip
+//! first shows what each dot of the swarm is doing.
+
+use crate::engine::{Hop, RequestView};
+
+/// The share of the view's speed at which the first request travels: its
+/// trip of about 30 simulated ms (the hop out, 20 ms of service, the hop
+/// back) takes about 3 s.
+pub const WALKING_PACE: f64 = 1.0 / 100.0;
+
+/// The share of the view's speed while it waits for the first request:
+/// slow enough that a frame does not carry it past the request's start.
+pub const WAITING_PACE: f64 = 1.0 / 10.0;
+
+/// Simulated ms after which the opening gives up following a trip that
+/// does not end (a slow server, a long queue): the view must not crawl.
+pub const LONGEST_TRIP_MS: f64 = 1_000.0;
+
+/// Where a view's opening stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opening {
+    /// No request setting out yet: the view plays at [`WAITING_PACE`].
+    Waiting,
+    /// Following `client`'s first request since `since_ms` (simulated);
+    /// `returning` once the answer is on its way back.
+    Following { client: u32, since_ms: f64, returning: bool },
+    /// The view plays at its own speed.
+    Over,
+}
+
+/// What the view does as the opening moves on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cue {
+    /// Follow this client: its first request is the one to watch.
+    Follow(u32),
+    /// The trip is over: stop following it, and play on.
+    Release(u32),
+}
+
+impl Opening {
+    pub fn new(one_first: bool) -> Opening {
+        match one_first {
+            true => Opening::Waiting,
+            false => Opening::Over,
+        }
+    }
+
+    /// The share of the view's speed to play at now.
+    pub fn pace(self) -> f64 {
+        match self {
+            Opening::Following { .. } => WALKING_PACE,
+            Opening::Waiting => WAITING_PACE,
+            Opening::Over => 1.0,
+        }
+    }
+
+    /// The client whose first trip is being shown, while it is.
+    pub fn following(self) -> Option<u32> {
+        match self {
+            Opening::Following { client, .. } => Some(client),
+            Opening::Waiting | Opening::Over => None,
+        }
+    }
+
+    /// Whether the view may run ahead to its point: not before the trip
+    /// has been shown.
+    pub fn is_over(self) -> bool {
+        self == Opening::Over
+    }
+
+    /// Told the requests drawn at simulated time `now_ms`, moves on, and
+    /// says what the view should do.
+    pub fn observe(&mut self, now_ms: f64, requests: &[RequestView]) -> Option<Cue> {
+        match *self {
+            Opening::Over => None,
+            Opening::Waiting => {
+                let first = requests.iter().find(|r| setting_out(r.hop))?;
+                *self = Opening::Following { client: first.client, since_ms: now_ms, returning: false };
+                Some(Cue::Follow(first.client))
+            }
+            Opening::Following { client, since_ms, returning } => {
+                let hop = requests.iter().find(|r| r.client == client).map(|r| r.hop);
+                let back = hop.is_some_and(|hop| matches!(hop, Hop::ServerToClient | Hop::BalancerToClient));
+                let ended = (returning && !back) || hop.is_none() || now_ms - since_ms > LONGEST_TRIP_MS;
+                match ended {
+                    true => {
+                        *self = Opening::Over;
+                        Some(Cue::Release(client))
+                    }
+                    false => {
+                        *self = Opening::Following { client, since_ms, returning: returning || back };
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a request on `hop` is at the start of its trip: opening its
+/// connection or on its way out to a balancer or server.
+fn setting_out(hop: Hop) -> bool {
+    matches!(hop, Hop::Handshake | Hop::ClientToBalancer | Hop::ClientToServer)
+}
+
+#[cfg(test)]
+mod tests;
