@@ -127,9 +127,13 @@ impl Measure {
     /// narrow to reach their share by height alone are given the height
     /// their share would need now.
     fn picture_shortfall(&self) -> i32 {
+        self.picture_shortfall_in(self.width >= SHARE_FROM.0 && self.height >= SHARE_FROM.1)
+    }
+
+    /// [`Measure::picture_shortfall`] in a box counted `big` or not.
+    fn picture_shortfall_in(&self, big: bool) -> i32 {
         let Some(pictures) = &self.picture else { return 0 };
         let least = PICTURE_MIN_PX - pictures.least_height();
-        let big = self.width >= SHARE_FROM.0 && self.height >= SHARE_FROM.1;
         let p = pictures.growth();
         if !big || p <= 0.0 {
             return least;
@@ -204,6 +208,21 @@ impl Fitting {
         self.controls_need
     }
 
+    /// The box height that would show everything measured: first what
+    /// the content overflows by (the picture gains nothing until that is
+    /// taken up), then what the picture lacks, counting its share once the
+    /// box has grown past [`SHARE_FROM`]'s height.
+    fn height_needed(m: &Measure) -> i32 {
+        let over = (m.content_height - m.height).max(0);
+        let absorbed = Measure { height: m.height + over, content_height: m.height + over, ..m.clone() };
+        let small = absorbed.height + absorbed.picture_shortfall_in(false).max(0);
+        let picture = match m.width >= SHARE_FROM.0 && small >= SHARE_FROM.1 {
+            true => absorbed.height + absorbed.picture_shortfall_in(true).max(0),
+            false => small,
+        };
+        picture.max(m.height + m.shortfall())
+    }
+
     /// Given what the view measures now, the part to fold next (and counts
     /// it folded), or `None` when the view fits or nothing is left to fold.
     pub fn step(&mut self, measure: &Measure) -> Option<Fold> {
@@ -213,7 +232,7 @@ impl Fitting {
         }
         let fold = Fold::ORDER.into_iter().find(|&fold| !self.folded.contains(fold))?;
         if fold == Fold::Controls {
-            self.controls_need = Some(measure.height + shortfall);
+            self.controls_need = Some(Fitting::height_needed(measure));
         }
         self.folded = self.folded.with(fold);
         Some(fold)

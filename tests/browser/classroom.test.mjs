@@ -31,7 +31,7 @@ test('compare mode loads from its link: A and B advance together, with the ratio
   assert.equal(browserA.trace_hash, native.a.summary.trace_hash);
   assert.equal(browserB.trace_hash, native.b.summary.trace_hash);
   const { estimate, half_width: half } = native.comparison.queue_p99;
-  const expected = `B (random) over A: p99 queue time ${estimate.toFixed(2)}× (${Math.max(0, estimate - half).toFixed(2)}–${(estimate + half).toFixed(2)})`;
+  const expected = `B (random) over A (power of two choices): p99 queue time ${estimate.toFixed(2)}× (${Math.max(0, estimate - half).toFixed(2)}–${(estimate + half).toFixed(2)})`;
   assert.ok(words.includes(expected), `${words}\nexpected ${expected}`);
   assert.deepEqual(errors, []);
   await page.context().close();

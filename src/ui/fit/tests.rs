@@ -76,6 +76,19 @@ fn the_controls_fold_last_and_say_the_height_that_shows_them() {
 }
 
 #[test]
+fn the_height_a_short_box_needs_counts_the_share_the_grown_box_owes() {
+    // At 250 px (below the share's 400) controls of 300 px overflow the box
+    // by 50 and leave the picture nothing: the box needs those 50, then the
+    // picture's least 120, which makes 420, past 400, where the picture
+    // (600 px wide) owes 40% of 680 × h: 600 (h - 300) = 272 h gives
+    // h = 548.8, so 549.
+    let short = View { height: 250, parts: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (300, 0)] };
+    let fitting = short.fit();
+    assert!(fitting.folded().contains(Fold::Controls));
+    assert_eq!(fitting.controls_need(), Some(549));
+}
+
+#[test]
 fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
     let measure = |width, height, (w, h)| Measure {
         width,
