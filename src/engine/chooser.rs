@@ -185,11 +185,6 @@ impl Choosers {
         self.members.len()
     }
 
-    /// Whether servers falling idle should be reported to the choosers.
-    pub fn hear_idle_servers(&self) -> bool {
-        self.hears_idle_servers
-    }
-
     /// `server` fell idle and tells `chooser`; false when the server is not
     /// in that chooser's pool (the report is lost).
     pub fn on_idle(&mut self, chooser: usize, server: u32) -> bool {
@@ -331,7 +326,7 @@ impl Choosers {
     /// Gives every chooser a new policy of `kind`. What the choosers timed
     /// is kept for a policy of the same kind, and forgotten for another.
     /// Their idle queues are emptied: the engine reports every idle server
-    /// afresh after a rebuild (`Simulation::report_idle_servers`).
+    /// afresh after a rebuild (`feature/idle_reports.rs`).
     pub fn rebuild_policies(&mut self, (kind, choices): (PolicyKind, u32), rng: &mut SimRng) {
         if kind != self.kind.0 {
             self.table.round_trips = round_trips_column(kind, self.table.known.len());

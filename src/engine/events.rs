@@ -73,10 +73,6 @@ pub enum Event {
     FailureTurn {
         server: u32,
     },
-    /// A request's retry backoff is over: its chooser places it again.
-    RetryDue {
-        place: u32,
-    },
     /// A timer a feature beside the core asked for is due: which feature,
     /// and the payload it gave, packed in one word as every event's payload
     /// is (see `feature/mod.rs`).
@@ -92,7 +88,8 @@ pub enum Event {
 }
 
 impl Event {
-    /// The request the event moves, if it moves one.
+    /// The request the core's event moves, if it moves one (a feature's
+    /// timer for a request names it with [`FeatureTimer::place`]).
     pub fn flight(self) -> Option<Flight> {
         match self {
             Event::ArriveAtServer { flight }
@@ -100,9 +97,7 @@ impl Event {
             | Event::BounceArrives { flight }
             | Event::ResponseAtBalancer { flight }
             | Event::ResponseAtClient { flight } => Some(flight),
-            Event::ArriveAtBalancer { place } | Event::HedgeDue { place } | Event::RetryDue { place } => {
-                Some(Flight::request(place))
-            }
+            Event::ArriveAtBalancer { place } | Event::HedgeDue { place } => Some(Flight::request(place)),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }
@@ -231,7 +226,7 @@ impl EventQueue {
 
     /// Schedules the end of a network hop in its lane, or, when a feature
     /// adds `extra` to it (its delay then not the lane's), on the wheel.
-    #[inline]
+    #[inline(always)]
     pub fn push_hop(&mut self, lane: Lane, at: Time, extra: Option<Time>, event: Event) {
         match extra {
             None => self.push_in_lane(lane, at, event),

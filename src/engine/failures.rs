@@ -36,6 +36,16 @@ pub enum ErrorKind {
     ServerError,
 }
 
+impl From<ErrorKind> for crate::metrics::FailureReason {
+    fn from(kind: ErrorKind) -> crate::metrics::FailureReason {
+        use crate::metrics::FailureReason;
+        match kind {
+            ErrorKind::Refused => FailureReason::Refused,
+            ErrorKind::ServerError => FailureReason::ServerError,
+        }
+    }
+}
+
 /// How a response answers its request.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Outcome {

@@ -3,7 +3,7 @@
 //! of the state machines of [`crate::fdb`], carrying out its actions and
 //! feeding it the replies and timers they lead to.
 //!
-//! The request waits at its chooser (at [`Stage::Balancing`]) while its
+//! The request waits at its chooser (at [`Stage::Held`]) while its
 //! balancer works. Each request the balancer sends is an attempt: an
 //! [`Attempt`], kept here and named by its [`Flight`], that travels,
 //! queues and is served like any request, and whose reply goes back to
@@ -264,7 +264,7 @@ impl Simulation {
         let load_balance = self.scenario.policy == PolicyKind::FDB_LOAD_BALANCE;
         let now = self.now;
         if let Some(session) = self.requests.get_mut(owner) {
-            session.request.travel(Stage::Balancing, now, now);
+            session.request.travel(Stage::Held, now, now);
         }
         self.fdb_routing();
         let (Some(fdb), rng) = (self.features.fdb.as_deref_mut(), &mut self.streams.routing) else { return };

@@ -3,25 +3,25 @@
 //! a server and back; at a few fixed points of that path it calls the
 //! hooks below, and each hook asks the features that take part at that
 //! point, in a fixed order. A feature keeps its state in its own module
-//! and its own events: hedging (`hedge.rs`), retries after an error and
-//! their backoff (`retries.rs`), failures (`failures.rs`),
+//! and its own events: hedging (`hedge.rs`), failures (`failures.rs`),
 //! FoundationDB's balancers (`fdb.rs`),
 //! keyed placement (`keyed.rs`) and membership changes (`membership.rs`).
 //! Each moves to the interface as a file of `feature/` (drifting speeds,
-//! datacenters, recorded decisions, outlier ejection and health checks
-//! have), and its hooks here go.
+//! datacenters, recorded decisions, outlier ejection, health checks and
+//! retries have), and its hooks here go.
 //!
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.
 
 use super::failures::Faults;
 use super::fdb::FdbRouting;
+use super::feature::Heard;
 use super::flight::Flight;
 use super::hedge::{Hedges, Race};
 use super::journal::Happening;
 use super::keyed::Keying;
 use super::membership::Membership;
-use super::{Event, Outcome, Simulation};
+use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::scenario::Scenario;
 use crate::time::Time;
 
@@ -66,7 +66,6 @@ impl Simulation {
             }
             Event::FailureDue { entry } => self.scheduled_failure(entry),
             Event::FailureTurn { server } => self.failure_turn(server as usize),
-            Event::RetryDue { place } => self.retry_due(place),
             Event::BalancerTimer { timer } => self.balancer_timer(timer),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
@@ -195,7 +194,16 @@ impl Simulation {
         outcome: Outcome,
         round_trip: Option<Time>,
     ) {
-        self.hear_outcome(chooser, server, outcome);
+        let counts = &mut self.metrics.counts;
+        match outcome {
+            Outcome::Ok => {}
+            Outcome::Error(ErrorKind::Refused) => counts.refused += 1,
+            Outcome::Error(ErrorKind::ServerError) => counts.server_errors += 1,
+        }
+        if outcome != Outcome::Ok {
+            self.metrics.errors_per_server[server as usize] += 1;
+        }
+        self.tell_heard(Heard { chooser, server, outcome });
         if self.timing.hedge_percentile.is_some() {
             self.observe_latency(chooser, round_trip);
         }

@@ -2,7 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
-use super::feature::{Picked, Sent};
+use super::feature::{Arrived, Back, Freed, Picked, Sent};
 use super::flight::{in_store, Flight};
 use super::journal::Happening;
 use super::requests::{Outstanding, Stage};
@@ -22,6 +22,8 @@ pub enum SendBack {
 }
 
 impl Simulation {
+    /// Inlined into the event loop, as `process` is (see there).
+    #[inline(always)]
     pub(super) fn handle(&mut self, event: Event) {
         match event {
             Event::SessionArrival { generation } => self.session_arrives(generation),
@@ -176,9 +178,7 @@ impl Simulation {
             return;
         }
         let Some(server) = self.in_flight(id).map(|f| f.request.server as usize) else { return };
-        if self.choosers.hear_idle_servers() {
-            self.idle_listed[server] = false;
-        }
+        self.tell_arrived(Arrived { server: server as u32 });
         if self.refused_at_server(id, server) {
             return;
         }
@@ -341,23 +341,7 @@ impl Simulation {
         if let Some(next) = self.servers[server].queue.pop_next() {
             self.start_service(next, server);
         }
-        self.report_if_idle(server);
-    }
-
-    /// Join-the-idle-queue: `server`, if it has a free slot, nothing queued
-    /// and has not said so since a request last reached it, tells a chooser
-    /// drawn at random.
-    pub(super) fn report_if_idle(&mut self, server: usize) {
-        let s = &self.servers[server];
-        if !self.choosers.hear_idle_servers()
-            || self.idle_listed[server]
-            || !s.queue.is_empty()
-            || !s.has_free_slot()
-        {
-            return;
-        }
-        let chooser = self.streams.routing.index(self.choosers.count());
-        self.idle_listed[server] = self.choosers.on_idle(chooser, server as u32);
+        self.tell_freed(Freed { server: server as u32 });
     }
 
     /// The chooser that sent the request `id` names hears back from its server.
@@ -384,14 +368,11 @@ impl Simulation {
         if self.ended_under_way(flight) || self.reply_taken(flight) {
             return;
         }
-        let Some((chooser, server)) = self.tell_chooser(flight) else { return };
-        let Some(id) = flight.place() else { return };
-        let Some(retries) = self.requests.get(id).map(|s| s.request.retries) else { return };
-        if u32::from(retries) > self.scenario.retry_budget {
+        self.tell_chooser(flight);
+        let Some(id) = flight.place().filter(|&id| self.requests.get(id).is_some()) else { return };
+        if !self.tried_again(id, Back::SentBack) {
             self.fail(id, FailureReason::RetryBudgetExhausted);
-            return;
         }
-        self.retry(id, chooser, server);
     }
 
     /// Place `id`'s request ends its session, failed for `reason`.
@@ -408,9 +389,9 @@ impl Simulation {
         if self.reply_taken(flight) {
             return;
         }
-        let heard = self.tell_chooser(flight);
+        self.tell_chooser(flight);
         let Some(id) = flight.place() else { return };
-        if self.retried_after_error(id, heard) {
+        if self.tried_again(id, Back::Error) {
             return;
         }
         self.forward_to_client(id);
@@ -437,9 +418,9 @@ impl Simulation {
             if self.reply_taken(flight) {
                 return;
             }
-            let heard = self.tell_chooser(flight);
+            self.tell_chooser(flight);
             let Some(id) = flight.place() else { return };
-            if self.retried_after_error(id, heard) {
+            if self.tried_again(id, Back::Error) {
                 return;
             }
         }

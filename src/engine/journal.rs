@@ -7,6 +7,7 @@
 
 use super::flight::Flight;
 use super::flow::SendBack;
+use super::lengths::SessionLengths;
 use super::requests::Origin;
 use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
@@ -185,6 +186,17 @@ pub struct Step {
     pub happened: Vec<Happening>,
 }
 
+impl Step {
+    /// The request the step's event is for: the one a core's event moves,
+    /// or the one a feature's timer is for.
+    pub fn flight(&self) -> Option<Flight> {
+        match self.event {
+            Event::FeatureTimer { timer } => timer.place().map(Flight::request),
+            event => event.flight(),
+        }
+    }
+}
+
 impl Simulation {
     /// Processes exactly one event and returns it with its journal; `None`
     /// when no event is left or the simulation has halted.
@@ -238,7 +250,15 @@ impl Simulation {
     }
 
     fn whose(&self, place: Flight, origin: Origin) -> Whose {
-        let length = self.lengths.of(origin.number);
+        Whose::of(place, origin, &self.lengths)
+    }
+}
+
+impl Whose {
+    /// The request `origin` names, kept at `place`, of a session as long
+    /// as `lengths` makes it.
+    pub(super) fn of(place: Flight, origin: Origin, lengths: &SessionLengths) -> Whose {
+        let length = lengths.of(origin.number);
         Whose {
             place,
             session: origin.number,

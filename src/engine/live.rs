@@ -122,20 +122,11 @@ impl Simulation {
     }
 
     fn rebuild_policies(&mut self) {
-        self.tell_policies_rebuilt();
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         let directory = self.choosers.place_keys(&self.scenario);
         self.features.membership.set_directory(directory);
-        self.report_idle_servers();
-    }
-
-    /// Join-the-idle-queue starts with every idle server told to a chooser.
-    pub(super) fn report_idle_servers(&mut self) {
-        self.idle_listed.iter_mut().for_each(|listed| *listed = false);
-        for server in 0..self.servers.len() {
-            self.report_if_idle(server);
-        }
+        self.tell_policies_built();
     }
 
     fn redraw_pools(&mut self) {

@@ -285,8 +285,7 @@ impl Simulation {
         self.choosers.change_members(&members, &mut self.streams.routing);
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
-        self.tell_policies_rebuilt();
-        self.report_idle_servers();
+        self.tell_policies_built();
         let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
         self.features.membership.lag_counts_at.push(self.choosers.lag_counts());
         self.features.membership.reports.push(ChangeReport {
@@ -316,7 +315,6 @@ impl Simulation {
             levels,
         ));
         self.choosers.add_server(self.scenario.weight_of(index));
-        self.idle_listed.push(false);
         self.features.faults.add_server();
         self.board.add_server();
         self.metrics.add_server();

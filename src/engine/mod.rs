@@ -31,7 +31,6 @@ mod membership_tests;
 mod prefetch;
 mod queue;
 mod requests;
-mod retries;
 mod server;
 mod service;
 mod snapshot;
@@ -81,9 +80,6 @@ pub struct Simulation {
     /// `clients × balancers` entries.
     client_links: Connections,
     requests: Requests,
-    /// For join-the-idle-queue: whether each server has told a chooser it is
-    /// idle since a request last reached it.
-    idle_listed: Vec<bool>,
     /// Server loads as of the last refresh, for policies reading stale load.
     board: LoadBoard,
     /// The continuous arrival clock.
@@ -132,8 +128,6 @@ struct Timing {
     /// Whether choosers hedge (after a delay, or a percentile, or both):
     /// read on every send.
     hedging: bool,
-    /// The first retry's backoff; `None`: retries go at once.
-    retry_backoff: Option<Time>,
 }
 
 impl Timing {
@@ -151,8 +145,6 @@ impl Timing {
             hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
             hedge_percentile: scenario.hedge_percentile,
             hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
-            retry_backoff: (scenario.retry_backoff_ms > 0.0)
-                .then(|| Time::from_ms(scenario.retry_backoff_ms)),
         }
     }
 
@@ -182,7 +174,6 @@ impl Timing {
             hedge_after: None,
             hedge_percentile: None,
             hedging: false,
-            retry_backoff: None,
         }
     }
 }
@@ -273,7 +264,6 @@ impl Simulation {
             choosers,
             client_links: Connections::new(links, true, &timing),
             requests: Requests::default(),
-            idle_listed: vec![false; n],
             board: LoadBoard::new(n),
             arrivals,
             halt: None,
@@ -294,7 +284,7 @@ impl Simulation {
         };
         let directory = sim.choosers.place_keys(&sim.scenario);
         sim.features.membership.set_directory(directory);
-        sim.report_idle_servers();
+        sim.tell_policies_built();
         match sim.scenario.demand {
             _ if sim.arrivals.replays() => sim.start_arrivals(),
             Demand::Spike => {
@@ -442,9 +432,15 @@ impl Simulation {
             Event::TableUpdate { member } => (15, member.into()),
             Event::FailureDue { entry } => (16, entry.into()),
             Event::FailureTurn { server } => (17, server.into()),
-            Event::RetryDue { place: id } => (18, self.traced(request(id))),
             Event::BalancerTimer { timer } => (21, timer.into()),
-            Event::FeatureTimer { timer } => timer.traced(),
+            Event::FeatureTimer { timer } => {
+                let (kind, payload) = timer.traced();
+                let word = match timer.place() {
+                    Some(place) => self.traced(request(place)),
+                    None => payload.into(),
+                };
+                (kind, word)
+            }
         };
         for word in [time.0, kind << 56 ^ word] {
             self.trace_hash = (self.trace_hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);

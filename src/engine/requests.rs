@@ -19,11 +19,9 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
-    /// At its chooser, waiting out a retry's backoff.
-    BackingOff,
-    /// At its chooser while a FoundationDB balancer's attempts for it are
-    /// out (see `fdb.rs`).
-    Balancing,
+    /// At its chooser, held there by a feature (a retry's backoff, or
+    /// FoundationDB's balancer while its attempts are out).
+    Held,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
     /// A response travelling to the client.

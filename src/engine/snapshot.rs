@@ -159,8 +159,8 @@ impl Simulation {
             Stage::Bounced => (Hop::BounceToClient, server, client),
             // Waiting at its chooser (a retry's backoff, a balancer's
             // attempts): drawn at the end of its way back to its chooser.
-            Stage::BackingOff | Stage::Balancing if via => (Hop::ServerToBalancer, server, balancer),
-            Stage::BackingOff | Stage::Balancing => (Hop::ServerToClient, server, client),
+            Stage::Held if via => (Hop::ServerToBalancer, server, balancer),
+            Stage::Held => (Hop::ServerToClient, server, client),
             Stage::ResponseToBalancer => (Hop::ServerToBalancer, server, balancer),
             Stage::ResponseToClient if via => (Hop::BalancerToClient, balancer, client),
             Stage::ResponseToClient => (Hop::ServerToClient, server, client),
@@ -168,7 +168,7 @@ impl Simulation {
         let span = r.arrives.0.saturating_sub(r.departs.0);
         let progress = match hop {
             Hop::Handshake | Hop::Queued => 0.0,
-            _ if matches!(r.stage, Stage::BackingOff | Stage::Balancing) => 1.0,
+            _ if r.stage == Stage::Held => 1.0,
             _ if span == 0 => 1.0,
             _ => (self.now.0.saturating_sub(r.departs.0) as f64 / span as f64).min(1.0) as f32,
         };

@@ -117,7 +117,7 @@ impl Teller<'_> {
     }
 
     pub(super) fn at_server(&mut self) -> String {
-        let place = self.step.event.flight();
+        let place = self.step.flight();
         for happening in &self.step.happened {
             let (request, server) = match happening {
                 Happening::Refused { request, server } => (request, *server),

@@ -36,7 +36,7 @@ pub fn step_told(sim: &mut Simulation) -> Option<Told> {
 pub fn tell(step: &Step, scenario: &Scenario) -> Told {
     let mut told = Told {
         time_ms: step.time.as_ms(),
-        session: step.event.flight().and_then(Flight::place),
+        session: step.flight().and_then(Flight::place),
         ..Told::default()
     };
     told.text = Teller { step, told: &mut told }.text(scenario);
@@ -82,7 +82,7 @@ impl Teller<'_> {
     /// The place of the event's own request ended, its race lost (rather
     /// than a copy dropped): at which server.
     fn lost_race(&self) -> Option<(Whose, u32)> {
-        let place = self.step.event.flight()?;
+        let place = self.step.flight()?;
         let dropped = self.find(|h| match h {
             Happening::CopyDropped { request, .. } if request.place == place => Some(()),
             _ => None,
@@ -123,7 +123,6 @@ impl Teller<'_> {
             Event::BounceArrives { .. }
             | Event::ResponseAtBalancer { .. }
             | Event::ResponseAtClient { .. } => self.back_at_chooser(),
-            Event::RetryDue { .. } => self.retry_due(),
             Event::BalancerTimer { .. } => match self.balancers_did() {
                 Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
                 None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
@@ -133,6 +132,7 @@ impl Teller<'_> {
             }
             Event::FeatureTimer { timer } => match timer.feature() {
                 FeatureId::HealthChecks => "every server is health-checked".into(),
+                FeatureId::Retries => self.retry_due(),
                 FeatureId::Ejection => {
                     format!("chooser {} readmits the servers whose ejection is over", timer.payload())
                 }

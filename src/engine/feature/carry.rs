@@ -1,8 +1,12 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, FeatureId, FeatureTimer, Heard, Picked, Points, Report, Sent, View};
-use crate::engine::{Event, Simulation};
+use super::{Action, Arrived, Back, FeatureId, FeatureTimer, Freed, Heard, Picked, Points, Report};
+use super::{Returned, Sent, View};
+use crate::engine::flight::Flight;
+use crate::engine::requests::Stage;
+use crate::engine::{Event, Outcome, Simulation};
+use crate::rng::Draw;
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
@@ -17,6 +21,9 @@ macro_rules! view {
             board: &$sim.board,
             stale_board: $sim.timing.board_refresh.is_some(),
             faults: &$sim.features.faults,
+            requests: &$sim.requests,
+            lengths: &$sim.lengths,
+            demands: $sim.streams.work,
         }
     };
 }
@@ -53,6 +60,10 @@ points! {
     tell_sent / tell_features_sent(sent: Sent) at SENT;
     /// A chooser heard a response, or an error, from a server.
     tell_heard / tell_features_heard(heard: Heard) at HEARD;
+    /// A request reached a server.
+    tell_arrived / tell_features_arrived(arrived: Arrived) at ARRIVED;
+    /// A slot of a server freed.
+    tell_freed / tell_features_freed(freed: Freed) at FREED;
 }
 
 impl Simulation {
@@ -71,9 +82,45 @@ impl Simulation {
         self.carry_out_asked();
     }
 
-    /// Every chooser's policy was built anew.
-    pub(in crate::engine) fn tell_policies_rebuilt(&mut self) {
-        self.owned.policies_rebuilt();
+    /// Whether place `id`'s request, back at its chooser for `why`, is
+    /// tried again: a feature took it (an answer that is no error is
+    /// passed on as it is).
+    #[inline(always)]
+    pub(in crate::engine) fn tried_again(&mut self, id: u32, why: Back) -> bool {
+        match self.requests.get(id) {
+            Some(session) if why == Back::SentBack || session.outcome != Outcome::Ok => {
+                self.owned.hears(Points::RETURNED) && self.tell_returned(id, why)
+            }
+            _ => false,
+        }
+    }
+
+    /// Tells the features that place `id`'s request came back for `why`;
+    /// returns whether one took it.
+    #[inline(never)]
+    fn tell_returned(&mut self, id: u32, why: Back) -> bool {
+        let Some(session) = self.requests.get(id) else { return false };
+        let (tries, request) = (session.request.retries, (session.number, session.remaining));
+        self.owned.returned(Returned { place: id, why, tries, request }, &view!(self), &mut self.asked);
+        let taken = self.asked.iter().any(|(_, action)| action.takes(id));
+        self.carry_out_asked();
+        taken
+    }
+
+    /// Place `id`'s request, back at its chooser, is placed again,
+    /// avoiding the server it came back from.
+    fn place_again(&mut self, id: u32) {
+        let Some(session) = self.requests.get(id) else { return };
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
+        let avoid = session.request.server;
+        let pick = self.choose(chooser, Some(avoid), self.key_of(id));
+        self.send_to_server(Flight::request(id), chooser, pick.position);
+    }
+
+    /// Every chooser's policy was built (at the start, or anew).
+    pub(in crate::engine) fn tell_policies_built(&mut self) {
+        self.owned.policies_built(&view!(self), &mut self.asked);
+        self.carry_out_asked();
     }
 
     /// Carries out what the features asked, in the order they asked it,
@@ -114,6 +161,25 @@ impl Simulation {
             Action::Readmit { chooser } => {
                 self.choosers.readmit_due(chooser as usize, self.now, &mut self.streams.routing);
             }
+            Action::Retry { place, tries, wait } => {
+                let session = self.requests.get_mut(place)?;
+                session.request.retries = tries;
+                self.metrics.counts.retried += 1;
+                match wait {
+                    Some(wait) => session.request.travel(Stage::Held, self.now, self.now + wait),
+                    None => self.place_again(place),
+                }
+            }
+            Action::Release { place } => {
+                if self.requests.get(place).is_some() && !self.ended_under_way(Flight::request(place)) {
+                    self.place_again(place);
+                }
+            }
+            Action::ReportIdle { server } => {
+                let chooser = self.streams.routing.index(self.choosers.count());
+                let listed = self.choosers.on_idle(chooser, server);
+                return Some(Report::Listed { server, listed });
+            }
             Action::SetHealth { server, healthy } => {
                 self.choosers.set_health(server, healthy, &mut self.streams.routing);
             }
@@ -124,7 +190,7 @@ impl Simulation {
 
 #[cfg(test)]
 mod tests {
-    use super::super::PAYLOAD_BITS;
+    use super::super::points::PAYLOAD_BITS;
     use super::*;
 
     #[test]

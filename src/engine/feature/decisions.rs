@@ -81,7 +81,7 @@ impl Feature for Decisions {
     }
 
     /// Forgets every decision: the policy changed.
-    fn policies_rebuilt(&mut self) {
+    fn policies_built(&mut self, _view: &View, _out: &mut Asks) {
         self.ring.clear();
     }
 }

@@ -27,7 +27,7 @@ impl Feature for Drift {
         let Some(&SpeedChange { server, speed, .. }) = self.schedule.get(entry as usize) else { return };
         out.push(Action::SetSpeed { server, speed });
         if view.journaled {
-            out.push(Action::Note(super::Happening::SpeedChanged { server, speed }));
+            out.push(Action::Note(crate::engine::Happening::SpeedChanged { server, speed }));
         }
     }
 }

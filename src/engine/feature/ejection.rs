@@ -88,7 +88,7 @@ impl Feature for Ejection {
 
     /// The chooser ejected the server: its readmission is due at `until`.
     fn carried(&mut self, report: Report, _view: &View, out: &mut Asks) {
-        let Report::Ejected { chooser, until } = report;
+        let Report::Ejected { chooser, until } = report else { return };
         self.outliers.ejections += 1;
         out.push(Action::Timer { at: until, payload: chooser });
     }

@@ -1,0 +1,67 @@
+//! What a feature asks of the core, and what came of it.
+
+use super::FeatureId;
+use crate::engine::journal::Happening;
+use crate::time::Time;
+
+/// What a feature asks the core to do.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::engine) enum Action {
+    /// Tell the feature at `at`, with `payload` (a timer of its own).
+    Timer { at: Time, payload: u32 },
+    /// `server` serves at `speed` from now on.
+    SetSpeed { server: u32, speed: f64 },
+    /// Note a happening in the journal.
+    Note(Happening),
+    /// `chooser` ejects `server` from its pool until `until`, unless that
+    /// would hold more than `max_fraction` of its pool out (or leave it
+    /// empty); the feature hears [`Report::Ejected`] if it did.
+    Eject { chooser: u32, server: u32, until: Time, max_fraction: f64 },
+    /// `chooser` readmits the servers whose ejection is over.
+    Readmit { chooser: u32 },
+    /// Place `place`'s request, back at its chooser, is tried again as
+    /// try `tries` (counted as a retry): placed by its chooser at once
+    /// (avoiding the server it came back from), or, after `wait`, held
+    /// there until the feature asks [`Action::Release`].
+    Retry { place: u32, tries: u16, wait: Option<Time> },
+    /// Place `place`'s request, held at its chooser, is placed again as a
+    /// retry at once is, unless it ended while held.
+    Release { place: u32 },
+    /// `server` tells a chooser drawn at random that it is idle; the
+    /// feature hears [`Report::Listed`].
+    ReportIdle { server: u32 },
+    /// Every chooser holds `server` out of its pool while it is not
+    /// healthy, and readmits it once it is.
+    SetHealth { server: u32, healthy: bool },
+}
+
+impl Action {
+    /// Whether it takes place `place`'s request from the core's hands.
+    pub fn takes(&self, place: u32) -> bool {
+        matches!(*self, Action::Retry { place: p, .. } if p == place)
+    }
+}
+
+/// What came of an action, told to the feature that asked for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::engine) enum Report {
+    /// The chooser ejected the server until `until`.
+    Ejected { chooser: u32, until: Time },
+    /// Whether the chooser `server` told it is idle listed it (a server
+    /// outside its pool is not).
+    Listed { server: u32, listed: bool },
+}
+
+/// Where a feature puts the actions it asks for at a point: the core's
+/// list, each action with the feature that asked.
+pub(in crate::engine) struct Asks<'a> {
+    pub(super) id: FeatureId,
+    pub(super) list: &'a mut Vec<(FeatureId, Action)>,
+}
+
+impl Asks<'_> {
+    #[inline]
+    pub fn push(&mut self, action: Action) {
+        self.list.push((self.id, action));
+    }
+}

@@ -1,0 +1,187 @@
+//! The list of features: one line each. Adding a feature is its file in
+//! `feature/` and its line here.
+
+use super::{datacenters, decisions, drift, ejection, health, idle_reports, retries};
+use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
+use super::{Arrived, Freed, Report, Returned, Sent, View};
+use crate::scenario::Scenario;
+use crate::time::Time;
+
+/// The dispatch of each point on the path of every request: to each
+/// present feature that hears it, in the registry's order.
+macro_rules! on_the_path {
+    ($features:tt $($point:ident: $told:ident at $flag:ident,)*) => {
+        impl Owned {
+            $(on_the_path!(@point $features $point $told $flag);)*
+        }
+    };
+    (@point [$($field:ident: $feature:ty = $id:ident,)*] $point:ident $told:ident $flag:ident) => {
+        pub fn $point(&mut self, told: $told, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            $(if let Some(feature) = self.$field.as_mut().filter(|_| <$feature>::HEARS.has(Points::$flag)) {
+                feature.$point(told, view, &mut Asks { id: FeatureId::$id, list });
+            })*
+        }
+    };
+}
+
+/// Lists the features, each a field of [`Owned`] under a [`FeatureId`],
+/// and dispatches each point to them in the list's order. On the path of
+/// every request (`picked`, `sent`) the view is built only for a feature
+/// the run has.
+macro_rules! registry {
+    ($($field:ident: $feature:ty = $id:ident,)*) => {
+        on_the_path! {
+            [$($field: $feature = $id,)*]
+            picked: Picked at PICKED,
+            sent: Sent at SENT,
+            arrived: Arrived at ARRIVED,
+            heard: Heard at HEARD,
+            returned: Returned at RETURNED,
+            freed: Freed at FREED,
+        }
+
+        /// Which feature a timer is for.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum FeatureId {
+            $($id,)*
+        }
+
+        impl FeatureId {
+            /// In the registry's order, each at its own index.
+            pub(super) const ALL: &[FeatureId] = &[$(FeatureId::$id,)*];
+        }
+
+        /// Every feature, each present only when the run uses it.
+        pub(in crate::engine) struct Owned {
+            $($field: Option<$feature>,)*
+            /// The points the present features hear, together.
+            hears: Points,
+        }
+
+        impl Owned {
+            pub fn for_scenario(scenario: &Scenario) -> Owned {
+                let mut owned = Owned {
+                    $($field: <$feature>::for_scenario(scenario),)*
+                    hears: Points::NONE,
+                };
+                owned.hear();
+                owned
+            }
+
+            /// Sums up which points the present features hear.
+            fn hear(&mut self) {
+                self.hears = Points::NONE$(.and(match self.$field {
+                    Some(ref feature) if feature.listening() => <$feature>::HEARS,
+                    Some(_) => Points::NONE,
+                    None => Points::NONE,
+                }))*;
+            }
+
+            /// Whether a present feature hears `point`: the core's one test
+            /// on the path of every request.
+            #[inline(always)]
+            pub fn hears(&self, point: Points) -> bool {
+                self.hears.has(point)
+            }
+
+            pub fn start(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.start(view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            pub fn timer(&mut self, timer: FeatureTimer, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                let (id, payload) = (timer.feature(), timer.payload());
+                match id {
+                    $(FeatureId::$id => if let Some(feature) = &mut self.$field {
+                        feature.timer(payload, view, &mut Asks { id, list });
+                    },)*
+                }
+            }
+
+
+
+
+
+            /// Tells feature `id` what came of an action it asked for.
+            pub fn carried(
+                &mut self,
+                (id, report): (FeatureId, Report),
+                view: &View,
+                list: &mut Vec<(FeatureId, Action)>,
+            ) {
+                match id {
+                    $(FeatureId::$id => if let Some(feature) = &mut self.$field {
+                        feature.carried(report, view, &mut Asks { id, list });
+                    },)*
+                }
+            }
+
+            pub fn policies_built(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.policies_built(view, &mut Asks { id: FeatureId::$id, list });
+                })*
+                self.hear();
+            }
+
+
+
+            /// What the hop adds: the first feature's answer that is some.
+            #[inline(always)]
+            pub fn hop(&self, base: impl Fn() -> u32, server: u32) -> Option<Time> {
+                if !self.hears(Points::HOP) {
+                    return None;
+                }
+                None$(.or_else(|| {
+                    self.$field.as_ref().filter(|_| <$feature>::HEARS.has(Points::HOP))?.hop(&base, server)
+                }))*
+            }
+
+            /// Whether `id`'s timers are each for a request.
+            pub fn timers_name_places(id: FeatureId) -> bool {
+                match id {
+                    $(FeatureId::$id => <$feature>::TIMERS_NAME_PLACES,)*
+                }
+            }
+
+            /// The kind of `id`'s timers in the trace hash.
+            pub fn trace_kind(id: FeatureId) -> u64 {
+                match id {
+                    $(FeatureId::$id => <$feature>::TRACE_KIND,)*
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    drift: drift::Drift = Drift,
+    datacenters: datacenters::Datacenters = Datacenters,
+    decisions: decisions::Decisions = Decisions,
+    ejection: ejection::Ejection = Ejection,
+    health: health::HealthChecks = HealthChecks,
+    retries: retries::Retries = Retries,
+    idle_reports: idle_reports::IdleReports = IdleReports,
+}
+
+impl Owned {
+    /// Keeps the latest `keep` decisions from now on; 0 keeps none.
+    pub fn record_decisions(&mut self, keep: usize) {
+        self.decisions = (keep > 0).then(|| Decisions::new(keep));
+        self.hear();
+    }
+
+    pub fn decisions(&self) -> Option<&Decisions> {
+        self.decisions.as_ref()
+    }
+
+    /// What outlier ejection counted, when the run has it.
+    pub fn outliers(&self) -> Outliers {
+        self.ejection.as_ref().map(|e| e.outliers()).unwrap_or_default()
+    }
+
+    /// The sends' locality, when the run has several datacenters.
+    pub fn locality(&self) -> Locality {
+        self.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default()
+    }
+}
