@@ -2,7 +2,7 @@
 //! it names what the step involved, and keeping a journal changes nothing
 //! in the run.
 
-use lbsim::engine::{Event, Flight, Happening, SendBack, Step};
+use lbsim::engine::{Event, FeatureId, Flight, Happening, SendBack, Step};
 use lbsim::narration::tell;
 use lbsim::{Scenario, Simulation, Time};
 
@@ -77,13 +77,20 @@ fn explained(step: &Step) -> bool {
         | Event::ResponseAtClient { .. } => has(step, own),
         Event::Sample => has(step, |h| *h == Happening::Sampled),
         Event::BoardRefresh { .. } => has(step, |h| matches!(h, Happening::BoardRefreshed { .. })),
-        Event::MembershipChange { .. } => {
-            has(step, |h| matches!(h, Happening::MembershipChanged { .. } | Happening::ChangeDropped { .. }))
-        }
-        Event::FailureDue { .. } => {
-            has(step, |h| matches!(h, Happening::FailureStarted { .. } | Happening::Recovered { .. }))
-        }
-        Event::FailureTurn { .. } => has(step, |h| matches!(h, Happening::FailureTurned { .. })),
+        Event::FeatureTimer { timer } => match timer.feature() {
+            FeatureId::MembershipSchedule => has(step, |h| {
+                matches!(h, Happening::MembershipChanged { .. } | Happening::ChangeDropped { .. })
+            }),
+            FeatureId::Failures => has(step, |h| {
+                matches!(
+                    h,
+                    Happening::FailureStarted { .. }
+                        | Happening::Recovered { .. }
+                        | Happening::FailureTurned { .. }
+                )
+            }),
+            _ => true,
+        },
         _ => true,
     }
 }

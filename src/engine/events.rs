@@ -56,22 +56,9 @@ pub enum Event {
     HedgeDue {
         place: u32,
     },
-    /// The scenario's `change`th scheduled membership change is due.
-    MembershipChange {
-        change: u32,
-    },
     /// Chooser `member` takes the newer versions of its mapping table due by now.
     TableUpdate {
         member: u32,
-    },
-    /// The scenario's `entry`th scheduled failure or recovery is due.
-    FailureDue {
-        entry: u32,
-    },
-    /// A server's failure may end, or a flapping server turn (stale unless
-    /// one of them is due now).
-    FailureTurn {
-        server: u32,
     },
     /// A timer a feature beside the core asked for is due: which feature,
     /// and the payload it gave, packed in one word as every event's payload
@@ -103,10 +90,7 @@ impl Event {
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::MembershipChange { .. }
             | Event::TableUpdate { .. }
-            | Event::FailureDue { .. }
-            | Event::FailureTurn { .. }
             | Event::BalancerTimer { .. }
             | Event::FeatureTimer { .. } => None,
         }

@@ -1,23 +1,26 @@
-//! Failure modes while a simulation runs (issue 15; seed 002: a balancer
-//! routes around trouble), on the scenario's schedule or live: a server
-//! down (connections refused at once), slow (speed times a factor),
-//! fast-failing (a share of its requests answered with an error after a
-//! short time) or flapping (down and up in turn). One made live as a
-//! person makes it (`fail_server_live`) joins the schedule, so that the
-//! scenario replays it.
+//! Errors, and what a failing server does to a request (issue 15; seed
+//! 002: a balancer routes around trouble). Which servers fail, how and
+//! when (down, slow, fast-failing, flapping; on the scenario's schedule or
+//! by hand) is the failures feature's (`feature/failures.rs`); it marks a
+//! server (`marks.rs`), and the core here refuses a request at a server
+//! that refuses connections, or cuts its service short with an error at
+//! one that fails fast. A failure made live as a person makes it
+//! (`fail_server_live`) joins the schedule, so that the scenario replays
+//! it.
 //!
 //! Errors are responses: they travel back like any response, carrying an
 //! [`Outcome`], and the chooser that hears one retries the request
-//! elsewhere within the retry budget (see `flow.rs`), or the request fails
-//! to its caller with the error's kind. Every load signal hears an error
-//! as it hears a response: least-connections' count drops when it comes
-//! back, and peak-EWMA times its round trip as Finagle and Linkerd do, so
-//! a server that fails fast looks lightly loaded to both (the black hole
-//! that outlier ejection cures, see `chooser/ejection.rs`).
+//! elsewhere within the retry budget (see `feature/retries.rs`), or the
+//! request fails to its caller with the error's kind. Every load signal
+//! hears an error as it hears a response: least-connections' count drops
+//! when it comes back, and peak-EWMA times its round trip as Finagle and
+//! Linkerd do, so a server that fails fast looks lightly loaded to both
+//! (the black hole that outlier ejection cures, see `chooser/ejection.rs`).
 
+use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
 use super::hedge::Race;
-use super::journal::Happening;
+use super::marks::Mark;
 use super::{Event, Simulation};
 use crate::rng::Draw;
 use crate::scenario::duration::LATEST_S;
@@ -54,96 +57,19 @@ pub enum Outcome {
     Error(ErrorKind),
 }
 
-/// One server's failure under way.
-#[derive(Clone, Copy, Debug)]
-struct Active {
-    failure: Failure,
-    /// When it ends by itself; `Time::NEVER`: on a recovery.
-    ends: Time,
-    /// A flapping server's next turn; whether it is down now.
-    turns: Time,
-    refusing: bool,
-}
-
-/// A server's flag: it refuses connections now.
-const REFUSING: u8 = 1;
-/// A server's flag: it fails a share of the requests it serves.
-const FAILING_FAST: u8 = 2;
-
-/// Which servers are failing, and how.
-#[derive(Default)]
-pub struct Faults {
-    active: Vec<Option<Active>>,
-    /// Per server, what arrivals and service starts read of `active`, a
-    /// byte each so that all of them stay in the caches: [`REFUSING`],
-    /// [`FAILING_FAST`].
-    flags: Vec<u8>,
-    /// Whether any server is failing: arrivals and service starts read
-    /// only this while none is.
-    any: bool,
-}
-
-impl Faults {
-    pub fn new(servers: usize) -> Faults {
-        Faults { active: vec![None; servers], flags: vec![0; servers], any: false }
-    }
-
-    pub fn add_server(&mut self) {
-        self.active.push(None);
-        self.flags.push(0);
-    }
-
-    #[inline]
-    pub fn any(&self) -> bool {
-        self.any
-    }
-
-    /// Whether `server` refuses connections now (down, or flapping down).
-    #[inline]
-    pub fn refuses(&self, server: usize) -> bool {
-        self.flags.get(server).is_some_and(|f| f & REFUSING != 0)
-    }
-
-    /// A fast-failing server's (share, time to the error).
-    #[inline]
-    pub fn fast_fail(&self, server: usize) -> Option<(f64, Time)> {
-        if self.flags.get(server).is_none_or(|f| f & FAILING_FAST == 0) {
-            return None;
-        }
-        match self.active.get(server).copied().flatten()?.failure {
-            Failure::FastFail { share, after_ms } => Some((share, Time::from_ms(after_ms))),
-            _ => None,
-        }
-    }
-
-    /// Copies `server`'s failure into its flags.
-    fn set_flags(&mut self, server: usize) {
-        self.flags[server] = match self.active[server] {
-            Some(Active { refusing: true, .. }) => REFUSING,
-            Some(Active { failure: Failure::FastFail { .. }, .. }) => FAILING_FAST,
-            _ => 0,
-        };
-    }
-
-    /// `server`'s failure, if it has one.
-    pub fn of(&self, server: usize) -> Option<Failure> {
-        self.active.get(server).copied().flatten().map(|a| a.failure)
-    }
-}
-
 impl Simulation {
     /// Makes `server` fail from now on (ending any failure it had), until
     /// [`Simulation::recover_server`].
     pub fn fail_server(&mut self, server: usize, failure: Failure) -> Result<(), ScenarioError> {
         self.check_failing_server(server)?;
-        self.start_failure(server, failure, None);
+        self.fail_by_hand(server, Some(failure));
         Ok(())
     }
 
     /// Ends `server`'s failure, if it has one.
     pub fn recover_server(&mut self, server: usize) -> Result<(), ScenarioError> {
         self.check_failing_server(server)?;
-        self.end_failure(server);
+        self.fail_by_hand(server, None);
         Ok(())
     }
 
@@ -189,7 +115,7 @@ impl Simulation {
             for_s: None,
         });
         let entry = self.scenario.failures.len() as u32 - 1;
-        self.process(at, Event::FailureDue { entry });
+        self.process(at, Event::FeatureTimer { timer: FeatureTimer::new(FeatureId::Failures, entry) });
         Ok(at)
     }
 
@@ -202,61 +128,6 @@ impl Simulation {
             value: server.to_string(),
             allowed: format!("a server from 0 to {}", self.servers.len() - 1),
         })
-    }
-
-    /// The failure schedule, as events.
-    pub(super) fn schedule_failures(&mut self) {
-        for (entry, due) in self.scenario.failures.iter().enumerate() {
-            self.events.push(Time::from_secs(due.at_s), Event::FailureDue { entry: entry as u32 });
-        }
-        self.scheduled_at_build = self.events.scheduled();
-    }
-
-    /// The scenario's `entry`th scheduled failure or recovery is due.
-    pub(super) fn scheduled_failure(&mut self, entry: u32) {
-        let Some(&due) = self.scenario.failures.get(entry as usize) else { return };
-        match due.failure {
-            Some(failure) => self.start_failure(due.server as usize, failure, due.for_s),
-            None => self.end_failure(due.server as usize),
-        }
-        if self.journal.is_some() {
-            self.note(match due.failure {
-                Some(failure) => Happening::FailureStarted { server: due.server, failure },
-                None => Happening::Recovered { server: due.server },
-            });
-        }
-    }
-
-    fn start_failure(&mut self, server: usize, failure: Failure, for_s: Option<f64>) {
-        self.end_failure(server);
-        let ends = for_s.map_or(Time::NEVER, |s| self.now + Time::from_secs(s));
-        let (refusing, turns) = match failure {
-            Failure::Down => (true, Time::NEVER),
-            Failure::Flap { period_ms } => (true, self.now + Time::from_ms(period_ms)),
-            Failure::Slow { factor } => {
-                self.servers[server].speed *= factor;
-                (false, Time::NEVER)
-            }
-            Failure::FastFail { .. } => (false, Time::NEVER),
-        };
-        self.features.faults.active[server] = Some(Active { failure, ends, turns, refusing });
-        self.features.faults.set_flags(server);
-        self.features.faults.any = true;
-        for due in [ends, turns].into_iter().filter(|&t| t != Time::NEVER) {
-            self.events.push(due, Event::FailureTurn { server: server as u32 });
-        }
-    }
-
-    fn end_failure(&mut self, server: usize) {
-        let Some(active) = self.features.faults.active[server].take() else { return };
-        self.features.faults.set_flags(server);
-        if active.refusing {
-            self.balancers_see_up(server);
-        }
-        if let Failure::Slow { factor } = active.failure {
-            self.servers[server].speed /= factor;
-        }
-        self.features.faults.any = self.features.faults.active.iter().any(Option::is_some);
     }
 
     /// `server`, down, refuses the request `flight` names: the error goes
@@ -284,7 +155,7 @@ impl Simulation {
     /// with, drawn from the stream of the request's try: how long the
     /// service lasts if it does (and the request's outcome is then an error).
     pub(super) fn fails_fast(&mut self, id: Flight, server: usize) -> Option<Time> {
-        let (share, after) = self.features.faults.fast_fail(server)?;
+        let Mark::FailsFast { share, after } = self.marks.of(server) else { return None };
         let seen = self.in_flight(id)?;
         let (origin, tries) = (seen.origin, seen.tries());
         let mut draws = self.streams.work.of_attempt(origin.number, origin.remaining, tries);
@@ -293,33 +164,5 @@ impl Simulation {
         }
         *self.in_flight_mut(id)?.1 = Outcome::Error(ErrorKind::ServerError);
         Some(after)
-    }
-
-    /// A failure's end, or a flapping server's turn, may be due (stale
-    /// unless one of them is due now).
-    pub(super) fn failure_turn(&mut self, server: usize) {
-        self.turn_failure(server);
-        if self.journal.is_some() {
-            let failing = self.features.faults.of(server);
-            self.note(Happening::FailureTurned { server: server as u32, failing });
-        }
-    }
-
-    fn turn_failure(&mut self, server: usize) {
-        let Some(active) = self.features.faults.active[server].as_mut() else { return };
-        if active.ends == self.now {
-            self.end_failure(server);
-        } else if active.turns == self.now {
-            if let Failure::Flap { period_ms } = active.failure {
-                active.refusing = !active.refusing;
-                active.turns = self.now + Time::from_ms(period_ms);
-                let up = !active.refusing;
-                self.events.push(active.turns, Event::FailureTurn { server: server as u32 });
-                self.features.faults.set_flags(server);
-                if up {
-                    self.balancers_see_up(server);
-                }
-            }
-        }
     }
 }

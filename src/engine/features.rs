@@ -3,23 +3,23 @@
 //! a server and back; at a few fixed points of that path it calls the
 //! hooks below, and each hook asks the features that take part at that
 //! point, in a fixed order. A feature keeps its state in its own module
-//! and its own events: hedging (`hedge.rs`), failures (`failures.rs`),
+//! and its own events: hedging (`hedge.rs`),
 //! FoundationDB's balancers (`fdb.rs`),
 //! keyed placement (`keyed.rs`) and membership changes (`membership.rs`).
 //! Each moves to the interface as a file of `feature/` (drifting speeds,
-//! datacenters, recorded decisions, outlier ejection, health checks and
-//! retries have), and its hooks here go.
+//! datacenters, recorded decisions, outlier ejection, health checks,
+//! retries, join-the-idle-queue's reports and failures have), and its hooks here go.
 //!
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.
 
-use super::failures::Faults;
 use super::fdb::FdbRouting;
 use super::feature::Heard;
 use super::flight::Flight;
 use super::hedge::{Hedges, Race};
 use super::journal::Happening;
 use super::keyed::Keying;
+use super::marks::Mark;
 use super::membership::Membership;
 use super::{ErrorKind, Event, Outcome, Simulation};
 use crate::scenario::Scenario;
@@ -34,8 +34,6 @@ pub(super) struct Features {
     pub keying: Keying,
     /// Which servers are members, and what each change did.
     pub membership: Membership,
-    /// Which servers are failing, and how.
-    pub faults: Faults,
     /// Consecutive errors each chooser heard from each server.
     /// FoundationDB's balancers, once a policy of theirs has routed.
     pub fdb: Option<Box<FdbRouting>>,
@@ -48,7 +46,6 @@ impl Features {
             hedges: Hedges::default(),
             keying: Keying::new(scenario, keys),
             membership: Membership::new(scenario.servers, &scenario.class_pools),
-            faults: Faults::new(scenario.servers as usize),
             fdb: None,
         }
     }
@@ -59,13 +56,10 @@ impl Simulation {
     pub(super) fn feature_event(&mut self, event: Event) {
         match event {
             Event::HedgeDue { place } => self.hedge_due(place),
-            Event::MembershipChange { change } => self.scheduled_change(change),
             Event::TableUpdate { member } => {
                 self.choosers.take_tables(member as usize, self.now);
                 self.features.membership.forget_key_counts();
             }
-            Event::FailureDue { entry } => self.scheduled_failure(entry),
-            Event::FailureTurn { server } => self.failure_turn(server as usize),
             Event::BalancerTimer { timer } => self.balancer_timer(timer),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
@@ -124,7 +118,7 @@ impl Simulation {
     /// Whether `server`, failing, refuses the request `id` names on arrival.
     #[inline]
     pub(super) fn refused_at_server(&mut self, id: Flight, server: usize) -> bool {
-        if !(self.features.faults.any() && self.features.faults.refuses(server)) {
+        if !(self.marks.any() && self.marks.of(server) == Mark::Refuses) {
             return false;
         }
         if self.journal.is_some() {
@@ -138,7 +132,7 @@ impl Simulation {
     /// a fault cuts it short with an error (a fast-failing server).
     #[inline]
     pub(super) fn service_cut_short(&mut self, id: Flight, server: usize) -> Option<Time> {
-        if !self.features.faults.any() {
+        if !self.marks.any() {
             return None;
         }
         self.fails_fast(id, server)

@@ -20,6 +20,7 @@ mod keys;
 
 pub use keys::{KeyMoves, KeySpread};
 
+use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
 use super::hedge::Race;
 use super::journal::Happening;
@@ -186,7 +187,7 @@ impl Simulation {
     /// Each server's part in the membership, index by index.
     pub fn server_state(&self, server: usize) -> ServerState {
         match self.features.membership.roster().standing(server) {
-            Standing::Member => match self.features.faults.of(server) {
+            Standing::Member => match self.owned.failure_of(server) {
                 None => ServerState::Active,
                 Some(Failure::Down) => ServerState::Down,
                 Some(Failure::Slow { .. }) => ServerState::Slow,
@@ -259,7 +260,8 @@ impl Simulation {
         self.features.membership.roster().clone().apply(change).map_err(refuse)?;
         self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });
         let entry = self.scenario.membership.len() as u32 - 1;
-        self.process(at, Event::MembershipChange { change: entry });
+        let timer = FeatureTimer::new(FeatureId::MembershipSchedule, entry);
+        self.process(at, Event::FeatureTimer { timer });
         Ok(self.features.membership.reports.last().map_or(0, |report| report.server))
     }
 
@@ -315,7 +317,6 @@ impl Simulation {
             levels,
         ));
         self.choosers.add_server(self.scenario.weight_of(index));
-        self.features.faults.add_server();
         self.board.add_server();
         self.metrics.add_server();
     }
@@ -364,12 +365,5 @@ impl Simulation {
 
     fn choosers_members(&self) -> Vec<u32> {
         self.features.membership.roster().members()
-    }
-
-    /// The membership schedule, as events.
-    pub(super) fn schedule_membership(&mut self) {
-        for (change, due) in self.scenario.membership.iter().enumerate() {
-            self.events.push(Time::from_secs(due.at_s), Event::MembershipChange { change: change as u32 });
-        }
     }
 }

@@ -25,6 +25,7 @@ mod journal;
 mod keyed;
 mod lengths;
 mod live;
+mod marks;
 mod membership;
 #[cfg(test)]
 mod membership_tests;
@@ -96,6 +97,9 @@ pub struct Simulation {
     /// what they asked of the core at the latest point.
     owned: Owned,
     asked: Vec<(FeatureId, Action)>,
+    /// How each server treats the requests that reach it, as features
+    /// mark it.
+    marks: marks::Marks,
     /// Requests per second all servers together complete at full load.
     capacity_per_sec: f64,
     timing: Timing,
@@ -272,6 +276,7 @@ impl Simulation {
             features: Features::new(&scenario, streams.keys),
             owned: Owned::for_scenario(&scenario),
             asked: Vec::new(),
+            marks: marks::Marks::default(),
             capacity_per_sec: scenario.capacity_per_sec(),
             timing,
             metrics: Metrics::new(n, Time::from_secs(scenario.warmup_s), scenario.class_shares.len()),
@@ -297,8 +302,7 @@ impl Simulation {
         sim.restart_board();
         sim.events.push(sim.metrics.first_sample(), Event::Sample);
         sim.start_features();
-        sim.schedule_membership();
-        sim.schedule_failures();
+        sim.scheduled_at_build = sim.events.scheduled();
         Ok(sim)
     }
 
@@ -428,10 +432,7 @@ impl Simulation {
             Event::HedgeDue { place: id } => {
                 (12, self.traced(request(id).filter(|_| self.features.hedges.is_due(id, time))))
             }
-            Event::MembershipChange { change } => (14, change.into()),
             Event::TableUpdate { member } => (15, member.into()),
-            Event::FailureDue { entry } => (16, entry.into()),
-            Event::FailureTurn { server } => (17, server.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => {
                 let (kind, payload) = timer.traced();

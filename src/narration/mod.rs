@@ -138,11 +138,7 @@ impl Teller<'_> {
                 }
                 _ => self.scheduled(),
             },
-            Event::BoardRefresh { .. }
-            | Event::Sample
-            | Event::MembershipChange { .. }
-            | Event::FailureDue { .. }
-            | Event::FailureTurn { .. } => self.scheduled(),
+            Event::BoardRefresh { .. } | Event::Sample => self.scheduled(),
         }
     }
 }

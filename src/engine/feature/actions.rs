@@ -2,6 +2,7 @@
 
 use super::FeatureId;
 use crate::engine::journal::Happening;
+use crate::engine::marks::Mark;
 use crate::time::Time;
 
 /// What a feature asks the core to do.
@@ -11,6 +12,14 @@ pub(in crate::engine) enum Action {
     Timer { at: Time, payload: u32 },
     /// `server` serves at `speed` from now on.
     SetSpeed { server: u32, speed: f64 },
+    /// `server`'s speed is scaled.
+    ScaleSpeed { server: u32, by: SpeedBy },
+    /// `server` treats the requests that reach it as `mark` says; one
+    /// that refused and no longer does is seen up by whoever watches
+    /// (FoundationDB's monitors).
+    Mark { server: u32, mark: Mark },
+    /// The scenario's `change`th membership change is due.
+    ChangeMembership { change: u32 },
     /// Note a happening in the journal.
     Note(Happening),
     /// `chooser` ejects `server` from its pool until `until`, unless that
@@ -33,6 +42,14 @@ pub(in crate::engine) enum Action {
     /// Every chooser holds `server` out of its pool while it is not
     /// healthy, and readmits it once it is.
     SetHealth { server: u32, healthy: bool },
+}
+
+/// How a speed is scaled: multiplied, or divided (which undoes the
+/// multiplication exactly where multiplying by the inverse would not).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::engine) enum SpeedBy {
+    Times(f64),
+    Over(f64),
 }
 
 impl Action {

@@ -2,11 +2,13 @@
 //! happened, with a view of itself, and carries out what they ask.
 
 use super::{Action, Arrived, Back, FeatureId, FeatureTimer, Freed, Heard, Picked, Points, Report};
-use super::{Returned, Sent, View};
+use super::{Returned, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
+use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
 use crate::engine::{Event, Outcome, Simulation};
 use crate::rng::Draw;
+use crate::scenario::failures::Failure;
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
@@ -20,7 +22,7 @@ macro_rules! view {
             journaled: $sim.journal.is_some(),
             board: &$sim.board,
             stale_board: $sim.timing.board_refresh.is_some(),
-            faults: &$sim.features.faults,
+            marks: &$sim.marks,
             requests: &$sim.requests,
             lengths: &$sim.lengths,
             demands: $sim.streams.work,
@@ -117,6 +119,12 @@ impl Simulation {
         self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 
+    /// Fails `server` by hand at once (or with none, recovers it).
+    pub(in crate::engine) fn fail_by_hand(&mut self, server: usize, failure: Option<Failure>) {
+        self.owned.fail_by_hand((server, failure), self.now, &mut self.asked);
+        self.carry_out_asked();
+    }
+
     /// Every chooser's policy was built (at the start, or anew).
     pub(in crate::engine) fn tell_policies_built(&mut self) {
         self.owned.policies_built(&view!(self), &mut self.asked);
@@ -151,6 +159,21 @@ impl Simulation {
                     server.speed = speed;
                 }
             }
+            Action::ScaleSpeed { server, by } => {
+                if let Some(server) = self.servers.get_mut(server as usize) {
+                    match by {
+                        SpeedBy::Times(factor) => server.speed *= factor,
+                        SpeedBy::Over(factor) => server.speed /= factor,
+                    }
+                }
+            }
+            Action::Mark { server, mark } => {
+                let before = self.marks.set(server as usize, mark);
+                if before == Mark::Refuses && mark != Mark::Refuses {
+                    self.balancers_see_up(server as usize);
+                }
+            }
+            Action::ChangeMembership { change } => self.scheduled_change(change),
             Action::Note(happening) => self.note(happening),
             Action::Eject { chooser, server, until, max_fraction } => {
                 let rng = &mut self.streams.routing;

@@ -67,8 +67,10 @@ mod datacenters;
 mod decisions;
 mod drift;
 mod ejection;
+mod failures;
 mod health;
 mod idle_reports;
+mod membership_schedule;
 mod points;
 mod registry;
 mod retries;
@@ -80,7 +82,7 @@ use crate::time::Time;
 #[cfg(doc)]
 use super::Event;
 
-pub(super) use actions::{Action, Asks, Report};
+pub(super) use actions::{Action, Asks, Report, SpeedBy};
 pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
 pub use ejection::Outliers;
@@ -108,6 +110,12 @@ pub(super) trait Feature: Sized {
     /// The feature as `scenario` starts it; none when the scenario leaves
     /// it off.
     fn for_scenario(scenario: &Scenario) -> Option<Self>;
+
+    /// Its timer with `payload` as the trace names it: its kind and its
+    /// word.
+    fn trace(payload: u32) -> (u64, u32) {
+        (Self::TRACE_KIND, payload)
+    }
 
     /// The run is built.
     fn start(&mut self, _view: &View, _out: &mut Asks) {}

@@ -45,7 +45,7 @@ pub(super) const PAYLOAD_BITS: u32 = 27;
 const _: () = assert!(1 << PAYLOAD_BITS >= crate::engine::MAX_IN_FLIGHT);
 
 impl FeatureTimer {
-    pub(super) fn new(id: FeatureId, payload: u32) -> FeatureTimer {
+    pub(in crate::engine) fn new(id: FeatureId, payload: u32) -> FeatureTimer {
         debug_assert!(payload < 1 << PAYLOAD_BITS, "a feature's timer payload {payload} is too large");
         FeatureTimer((id as u32) << PAYLOAD_BITS | payload)
     }
@@ -61,7 +61,7 @@ impl FeatureTimer {
     /// Its kind of event in the trace hash, and its payload: the trace
     /// names a request by its identity, the rest by the payload itself.
     pub(in crate::engine) fn traced(self) -> (u64, u32) {
-        (Owned::trace_kind(self.feature()), self.payload())
+        Owned::trace(self.feature(), self.payload())
     }
 
     /// The place of the request it is for, when its feature's timers are

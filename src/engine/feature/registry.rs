@@ -1,9 +1,11 @@
 //! The list of features: one line each. Adding a feature is its file in
 //! `feature/` and its line here.
 
-use super::{datacenters, decisions, drift, ejection, health, idle_reports, retries};
+use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
+use super::{membership_schedule, retries};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Freed, Report, Returned, Sent, View};
+use crate::scenario::failures::Failure;
 use crate::scenario::Scenario;
 use crate::time::Time;
 
@@ -144,10 +146,10 @@ macro_rules! registry {
                 }
             }
 
-            /// The kind of `id`'s timers in the trace hash.
-            pub fn trace_kind(id: FeatureId) -> u64 {
+            /// `id`'s timer with `payload` as the trace names it.
+            pub fn trace(id: FeatureId, payload: u32) -> (u64, u32) {
                 match id {
-                    $(FeatureId::$id => <$feature>::TRACE_KIND,)*
+                    $(FeatureId::$id => <$feature>::trace(payload),)*
                 }
             }
         }
@@ -162,6 +164,8 @@ registry! {
     health: health::HealthChecks = HealthChecks,
     retries: retries::Retries = Retries,
     idle_reports: idle_reports::IdleReports = IdleReports,
+    membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
+    failures: failures::Failures = Failures,
 }
 
 impl Owned {
@@ -178,6 +182,26 @@ impl Owned {
     /// What outlier ejection counted, when the run has it.
     pub fn outliers(&self) -> Outliers {
         self.ejection.as_ref().map(|e| e.outliers()).unwrap_or_default()
+    }
+
+    /// `server`'s failure, if it has one.
+    pub fn failure_of(&self, server: usize) -> Option<Failure> {
+        self.failures.as_ref().and_then(|f| f.of(server))
+    }
+
+    /// Fails `server` by hand at once (or with none, recovers it).
+    pub fn fail_by_hand(
+        &mut self,
+        (server, failure): (usize, Option<Failure>),
+        now: Time,
+        list: &mut Vec<(FeatureId, Action)>,
+    ) {
+        let Some(failures) = &mut self.failures else { return };
+        let out = &mut Asks { id: FeatureId::Failures, list };
+        match failure {
+            Some(failure) => failures.fail((server, failure, None), now, out),
+            None => failures.recover(server, out),
+        }
     }
 
     /// The sends' locality, when the run has several datacenters.

@@ -3,10 +3,10 @@
 
 use crate::engine::board::LoadBoard;
 use crate::engine::chooser::Choosers;
-use crate::engine::failures::Faults;
 use crate::engine::flight::Flight;
 use crate::engine::journal::Whose;
 use crate::engine::lengths::SessionLengths;
+use crate::engine::marks::{Mark, Marks};
 use crate::engine::requests::Requests;
 use crate::engine::server::Server;
 use crate::policy::Board;
@@ -26,8 +26,8 @@ pub(in crate::engine) struct View<'a> {
     pub(in crate::engine) board: &'a LoadBoard,
     /// Whether policies read the load board rather than live load.
     pub(in crate::engine) stale_board: bool,
-    /// The failures under way (a feature of its own still to move here).
-    pub(in crate::engine) faults: &'a Faults,
+    /// How each server treats the requests that reach it.
+    pub(in crate::engine) marks: &'a Marks,
     pub(in crate::engine) requests: &'a Requests,
     pub(in crate::engine) lengths: &'a SessionLengths,
     /// What keys each request's own draws.
@@ -52,6 +52,6 @@ impl View<'_> {
 
     /// Whether `server` refuses connections now (down, or flapping down).
     pub fn refuses(&self, server: usize) -> bool {
-        self.faults.refuses(server)
+        self.marks.of(server) == Mark::Refuses
     }
 }
