@@ -67,9 +67,9 @@ fn rate_waste_and_wins(cancel: &str) -> (Estimate, Estimate, Estimate) {
         assert!(sim.books().balanced(), "{:?}", sim.books());
         let summary = sim.summary();
         assert_eq!(summary.queue_ms.p999, 0.0, "something queued: the case is not exact");
-        let (m, completed) = (sim.metrics(), summary.latency_ms.count as f64);
-        rates.push(m.hedges as f64 / completed);
-        wastes.push(m.wasted_ns as f64 / 1e6 / completed);
+        let (hedges, completed) = (sim.hedge_tally(), summary.latency_ms.count as f64);
+        rates.push(hedges.sent as f64 / completed);
+        wastes.push(hedges.wasted_ns as f64 / 1e6 / completed);
         wins.push(summary.hedging.unwrap().copies_won);
     }
     (Estimate::of(&rates), Estimate::of(&wastes), Estimate::of(&wins))
@@ -156,7 +156,7 @@ fn a_percentile_hedges_that_share_of_requests() {
         let mut sim = Simulation::new(&scenario).unwrap();
         sim.run();
         assert!(sim.books().balanced(), "{:?}", sim.books());
-        rates.push(sim.metrics().hedges as f64 / sim.summary().latency_ms.count as f64);
+        rates.push(sim.hedge_tally().sent as f64 / sim.summary().latency_ms.count as f64);
     }
     let (rate, theory) = (Estimate::of(&rates), 7.0 / 65.0);
     println!(
@@ -181,6 +181,9 @@ fn the_hedged_share_counts_the_requests_it_divides_by() {
     let mut sim = Simulation::new(&scenario(&pairs)).unwrap();
     sim.run();
     let summary = sim.summary();
-    assert!(sim.metrics().hedges > summary.latency_ms.count, "no copy is left over: the case tests nothing");
+    assert!(
+        sim.hedge_tally().sent > summary.latency_ms.count,
+        "no copy is left over: the case tests nothing"
+    );
     assert_eq!(summary.hedging.unwrap().hedge_rate, 1.0);
 }

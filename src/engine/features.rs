@@ -42,8 +42,10 @@ pub(super) struct Features {
 impl Features {
     /// Each feature as the scenario starts it; `keys` seeds the requests' keys.
     pub fn new(scenario: &Scenario, keys: u64) -> Features {
+        let mut hedges = Hedges::default();
+        hedges.configure(scenario);
         Features {
-            hedges: Hedges::default(),
+            hedges,
             keying: Keying::new(scenario, keys),
             membership: Membership::new(scenario.servers, &scenario.class_pools),
             fdb: None,
@@ -92,7 +94,7 @@ impl Simulation {
     /// hedge of a session's request.
     #[inline]
     pub(super) fn on_sent(&mut self, flight: Flight) {
-        if let (true, Some(id)) = (self.timing.hedging, flight.place()) {
+        if let (true, Some(id)) = (self.features.hedges.on, flight.place()) {
             self.arm_hedge(id);
         }
     }
@@ -198,7 +200,7 @@ impl Simulation {
             self.metrics.errors_per_server[server as usize] += 1;
         }
         self.tell_heard(Heard { chooser, server, outcome });
-        if self.timing.hedge_percentile.is_some() {
+        if self.features.hedges.percentile.is_some() {
             self.observe_latency(chooser, round_trip);
         }
     }
@@ -233,7 +235,7 @@ impl Simulation {
     #[inline]
     pub(super) fn on_completed(&mut self, id: u32, request: (u32, u16)) {
         if self.features.hedges.has_sent_copy(id, request) {
-            self.metrics.on_hedged_completed(self.now);
+            self.count_hedging(|tally| tally.completed += 1);
         }
     }
 

@@ -353,7 +353,8 @@ impl Simulation {
             self.servers[server].busy -= 1;
             match (race, flight.place()) {
                 (Some(Race::Lost), Some(id)) => {
-                    self.metrics.on_wasted(self.now, self.now - started);
+                    let wasted = self.now - started;
+                    self.count_hedging(|tally| tally.wasted_ns += wasted.0);
                     self.discard(id);
                 }
                 _ => sent_back += u64::from(self.send_back(flight, server, super::flow::SendBack::Crash)),

@@ -48,6 +48,7 @@ pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
 pub use flow::SendBack;
+pub use hedge::HedgeTally;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
@@ -125,13 +126,6 @@ struct Timing {
     idle_timeout: Option<Time>,
     /// How often the load board is refreshed; `None`: policies read live load.
     board_refresh: Option<Time>,
-    /// How long a chooser waits for a response before it hedges; `None`: never.
-    hedge_after: Option<Time>,
-    /// The percentile of its observed latencies a chooser hedges after.
-    hedge_percentile: Option<f64>,
-    /// Whether choosers hedge (after a delay, or a percentile, or both):
-    /// read on every send.
-    hedging: bool,
 }
 
 impl Timing {
@@ -146,9 +140,6 @@ impl Timing {
             // The field's range keeps a positive period at 1 µs or more, so a
             // refresh never reschedules itself at the same instant.
             board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
-            hedge_after: scenario.hedge_after_ms.map(Time::from_ms),
-            hedge_percentile: scenario.hedge_percentile,
-            hedging: scenario.hedge_after_ms.is_some() || scenario.hedge_percentile.is_some(),
         }
     }
 
@@ -175,9 +166,6 @@ impl Timing {
             queue_timeout: None,
             idle_timeout: None,
             board_refresh: None,
-            hedge_after: None,
-            hedge_percentile: None,
-            hedging: false,
         }
     }
 }

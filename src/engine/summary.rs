@@ -331,18 +331,18 @@ impl Simulation {
     }
 
     fn hedging(&self, completed: u64) -> Option<Hedging> {
-        let m = &self.metrics;
+        let (m, t) = (&self.metrics, &self.features.hedges.tally);
         let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
-        if !hedging && m.hedges == 0 {
+        if !hedging && t.sent == 0 {
             return None;
         }
         // Busy slot-time, from the samples every 250 ms, less the losers'.
         let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
-        let useful = (busy_ns - m.wasted_ns as f64).max(1.0);
+        let useful = (busy_ns - t.wasted_ns as f64).max(1.0);
         Some(Hedging {
-            hedge_rate: m.hedged_completed as f64 / completed.max(1) as f64,
-            extra_work: m.wasted_ns as f64 / useful,
-            copies_won: m.copies_won as f64 / m.hedges.saturating_sub(self.races_running()).max(1) as f64,
+            hedge_rate: t.completed as f64 / completed.max(1) as f64,
+            extra_work: t.wasted_ns as f64 / useful,
+            copies_won: t.copies_won as f64 / t.sent.saturating_sub(self.races_running()).max(1) as f64,
         })
     }
 

@@ -177,13 +177,6 @@ pub struct Metrics {
     pub class_latency: Vec<Histogram>,
     /// Queue timeouts suffered by each class's completed requests.
     pub class_retries: Vec<u64>,
-    /// After the warm-up: hedged copies sent, completed requests that had
-    /// sent one, races a copy won, and the service time (ns) spent on
-    /// losers of a race.
-    pub hedges: u64,
-    pub hedged_completed: u64,
-    pub copies_won: u64,
-    pub wasted_ns: u64,
     /// Age of the older load counter behind each piggybacked decision.
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
@@ -230,10 +223,6 @@ impl Metrics {
             class_queue_time: per_class.clone(),
             class_retries: vec![0; per_class.len()],
             class_latency: per_class,
-            hedges: 0,
-            hedged_completed: 0,
-            copies_won: 0,
-            wasted_ns: 0,
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             errors_per_server: vec![0; servers],
@@ -270,7 +259,8 @@ impl Metrics {
         }
     }
 
-    fn measuring(&self, now: Time) -> bool {
+    /// Whether `now` is past the warm-up, which the statistics leave out.
+    pub fn measuring(&self, now: Time) -> bool {
         now >= self.warmup_end
     }
 
@@ -340,27 +330,6 @@ impl Metrics {
     /// How many requests failed for `reason`.
     pub fn failures_for(&self, reason: FailureReason) -> u64 {
         self.failures.iter().find(|(r, _)| *r == reason).map_or(0, |&(_, n)| n)
-    }
-
-    /// A race's loser spent `served` in service, for nothing.
-    pub fn on_wasted(&mut self, now: Time, served: Time) {
-        if self.measuring(now) {
-            self.wasted_ns += served.0;
-        }
-    }
-
-    pub fn on_hedge(&mut self, now: Time) {
-        self.counts.hedged += 1;
-        self.hedges += u64::from(self.measuring(now));
-    }
-
-    /// A request that had sent a copy completed.
-    pub fn on_hedged_completed(&mut self, now: Time) {
-        self.hedged_completed += u64::from(self.measuring(now));
-    }
-
-    pub fn on_copy_won(&mut self, now: Time) {
-        self.copies_won += u64::from(self.measuring(now));
     }
 
     pub fn on_piggyback_decision(&mut self, now: Time, staleness: Time) {
