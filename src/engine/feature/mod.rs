@@ -30,36 +30,70 @@
 //! and one question the core asks, `hop`: what a hop between a chooser
 //! and a server adds to its tier's delay.
 //!
-//! The registry (`registry.rs`) lists the features: adding one is
-//! its file here and a line there. Dispatch is static (each feature is a
+//! The actions: `Timer`, `Note`, `SetSpeed`/`ScaleSpeed`, `Mark` (how a
+//! server treats the requests that reach it: serves, refuses, fails
+//! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
+//! or of every chooser's: the eligibility the choosers keep per server),
+//! `Retry`/`Release` (a request back at its chooser goes out again, at
+//! once or after a wait), `ReportIdle` and `ChangeMembership`.
+//!
+//! The registry (`registry.rs`) lists the features: adding one is its
+//! file here and a line there. Dispatch is static (each feature is a
 //! field of [`Owned`], present only when the run uses it). The points on
 //! the path of every request (`picked`, `sent`, `arrived`, `heard`,
-//! `freed`, `hop`) are told only to
-//! the features that name them in [`Feature::HEARS`], and the core tests
-//! one flag per point, [`Owned::hears`], before it builds anything: a run
+//! `returned`, `freed`, `hop`) are told only to the features that name
+//! them in [`Feature::HEARS`] and listen now ([`Feature::listening`], for
+//! a feature a live setting turns on and off), and the core tests one
+//! flag per point, [`Owned::hears`], before it builds anything: a run
 //! without such a feature pays that test and nothing else.
 //!
-//! The features still to move onto this interface (hedging, failures,
-//! keyed placement, membership, FoundationDB's balancers)
-//! and the mechanisms real proxies ship that come next each fit it as one
-//! file, with the points and actions they add:
-//! - slow start: `server_changed` (a server joins or recovers) starts a
-//!   ramp; a question, the weight a chooser gives the server now;
-//! - panic threshold: `server_changed` counts the healthy; a question,
-//!   whether a chooser ignores health (too few healthy to be choosy);
-//! - ejection that grows, and success-rate ejection: `answered`/`failed`
-//!   count per server; actions mark a server out of a chooser's pool and
-//!   set the timer that readmits it, the ejection's length its own state;
-//! - ratio retry budgets: `created` and `failed` keep the ratio; a
-//!   question, whether a retry may go, before the core sends it;
-//! - health checks with thresholds: its timer checks each server through
-//!   the view and counts passes and failures; an action marks a server;
-//! - concurrency limits: `sent` and `answered` count what is out per
-//!   server; a question, whether a chooser may send there now.
+//! The features still to move onto this interface are hedging (its
+//! state, settings and counters are its own, in `engine/hedge/`; its
+//! hooks are in `engine/features.rs`), membership's changes themselves,
+//! keyed placement and FoundationDB's driver. The mechanisms real proxies
+//! ship that come next (issue 42) each fit it as one file and one
+//! registry line, with what they use:
+//! - panic threshold (Envoy: route to every host when under 50% are
+//!   healthy): hears `carried` for its own marks, or counts the pool's
+//!   eligible servers through the view (`view.choosers`) at `heard` and
+//!   at its timer; when too few are, asks `SetHealth { healthy: true }`
+//!   for the servers held out, and holds them out again once enough are
+//!   back;
+//! - ejection that grows, with a probe (Envoy: 30 s × times ejected, up
+//!   to 300 s, at most 10% but at least one): as `ejection.rs`, `heard`
+//!   counts; `Eject { until }` with a length of its own state, the report
+//!   `Ejected` and a timer asking `Readmit`; "at least one" is a field of
+//!   `Eject` beside `max_fraction` (the chooser's rule in
+//!   `chooser/ejection.rs`);
+//! - success-rate and failure-percentage ejection: `heard` counts
+//!   successes per chooser and server; a timer every interval compares
+//!   each with the pool's mean and standard deviation and asks `Eject`;
+//! - ratio retry budgets (Envoy: 20% of active requests, at least 3;
+//!   Linkerd: 20% of requests plus 10 a second): `returned` decides
+//!   whether a try goes again, as `retries.rs` does; what is active is
+//!   `view.requests`; the share of requests needs `sent` (or a `created`
+//!   point, one method and one flag);
+//! - health checks with thresholds and timeouts: as `health.rs`, a timer
+//!   reads each server through the view (its mark, its queue and speed,
+//!   for a check that would wait past its timeout) and counts passes and
+//!   fails; `SetHealth` at the threshold, a timer per proxy instance for
+//!   checks on their own schedules;
+//! - slow start (a weight × max(10%, (t / window)^(1/aggression))): the
+//!   choosers keep each server's weight (`Choosers.weights`, which the
+//!   weighted policies read when they are built); a `SetWeight { server,
+//!   weight }` action (one variant, one arm that sets it and rebuilds the
+//!   policies of the pools holding it) stepped by its own timer from
+//!   `policies_built` and from `carried` marks (a server back), for
+//!   policies that read weights;
+//! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
+//!   maxconn): `sent`, `heard` and `returned` count what is out per server
+//!   and chooser; a question like `hop`, asked before a send, whether a
+//!   chooser may send there now, and a `Fail { place, reason }` action for
+//!   the overflow answered at once.
 //!
-//! Each adds its points and actions here as it moves in: a point is one
-//! method with a default and one line of dispatch; an action, one variant
-//! and one arm in `carry.rs`.
+//! A point is one method with a default here and one line of dispatch in
+//! `registry.rs`; an action, one variant in `actions.rs` and one arm in
+//! `carry.rs`.
 
 mod actions;
 mod carry;
