@@ -6,7 +6,7 @@
 //! text; its class is its place in `--trace-classes` (without them, a
 //! scenario of one class takes every row as that class, whatever it
 //! names, and one of several gives a class by its index: 0, 1, ...; see
-//! [`unnamed_classes`]); `--trace-speed K` divides every time by K
+//! [`lbsim::trace::replay::unnamed_classes`]); `--trace-speed K` divides every time by K
 //! (raising the load K times); `--trace-loop` plays the
 //! trace again when it ends, each pass starting one mean gap after the
 //! last row of the one before. A fault the reader meets mid-run stops the
@@ -19,7 +19,7 @@ use lbsim::engine::{Arrival, Replay};
 use lbsim::scenario::duration::LATEST_S;
 use lbsim::scenario::echo;
 use lbsim::scenario::fields::three_figures;
-use lbsim::trace::replay::{fnv1a, longest_run_s, unnamed_classes, Playback, SPEEDS};
+use lbsim::trace::replay::{classes_to_read, fnv1a, longest_run_s, Playback, SPEEDS};
 use lbsim::trace::{Fault, Skipped, TraceError, TraceOptions, TraceReader, TraceSummary};
 use lbsim::{Scenario, Time};
 use std::cell::RefCell;
@@ -122,19 +122,10 @@ impl TraceReplay {
     }
 
     /// The trace as a scenario of `classes` request classes reads it: the
-    /// classes named, or else [`unnamed_classes`].
+    /// classes named, or else [`lbsim::trace::replay::unnamed_classes`].
     fn with_classes(&self, classes: usize) -> Result<TraceReplay, String> {
         let mut trace = self.clone();
-        let named = &mut trace.options.classes;
-        if named.len() > classes {
-            return Err(format!(
-                "--trace-classes names {} classes and the scenario has {classes} (class_shares): give it as many",
-                named.len()
-            ));
-        }
-        if named.is_empty() {
-            *named = unnamed_classes(classes);
-        }
+        trace.options.classes = classes_to_read(&self.options.classes, classes, "--trace-classes")?;
         Ok(trace)
     }
 

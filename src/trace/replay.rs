@@ -105,6 +105,21 @@ pub fn unnamed_classes(classes: usize) -> Vec<String> {
     }
 }
 
+/// The classes a replay reads rows with, for a scenario of `classes`
+/// request classes: `named` (as given in `given_as`, `--trace-classes` or
+/// the lab's box), or when none are, [`unnamed_classes`]. More names than
+/// the scenario has classes are refused before the run: a row of a class
+/// past its own would stop the replay there.
+pub fn classes_to_read(named: &[String], classes: usize, given_as: &str) -> Result<Vec<String>, String> {
+    match named.len() {
+        0 => Ok(unnamed_classes(classes)),
+        n if n > classes => Err(format!(
+            "{given_as} names {n} classes and the scenario has {classes} (class_shares): give it as many"
+        )),
+        _ => Ok(named.to_vec()),
+    }
+}
+
 /// A key as the engine takes it, and as `lbsim trace` counts it: text
 /// that is a whole number written the one way it can be (digits, no sign,
 /// no leading zero) and below 2^64 is that number; any other text (`007`,
@@ -211,6 +226,20 @@ mod tests {
         assert_eq!(seven[1], fnv1a(0xcbf2_9ce4_8422_2325, b"007"));
         assert_ne!(key_number("user-42"), key_number("user-43"));
         assert_eq!(key_number("user-42"), key_number("user-42"));
+    }
+
+    #[test]
+    fn a_replay_reads_the_classes_named_up_to_the_scenarios() {
+        let named = ["api".to_string(), "static".to_string()];
+        assert_eq!(classes_to_read(&named, 3, "--trace-classes"), Ok(named.to_vec()));
+        assert_eq!(classes_to_read(&[], 2, "--trace-classes"), Ok(vec!["0".to_string(), "1".to_string()]));
+        assert_eq!(
+            classes_to_read(&named, 1, "Classes (api,static)"),
+            Err(
+                "Classes (api,static) names 2 classes and the scenario has 1 (class_shares): give it as many"
+                    .to_string()
+            )
+        );
     }
 
     #[test]

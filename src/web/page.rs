@@ -14,6 +14,7 @@ use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
 use super::hooks;
 use super::options::Kind;
+use super::trace_panel;
 use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
 use js_sys::Array;
 use std::cell::RefCell;
@@ -201,6 +202,10 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
         } else {
             more |= view.frame(now_ms, run_ahead_until);
         }
+        // A trace's reading comes in a frame, not on an event.
+        if view.owns_hash() && view.take_replaying_changed() {
+            mark_steps(&view);
+        }
     }
     if !hidden {
         for view in bins {
@@ -308,11 +313,12 @@ impl Mounted {
 
 /// Marks the link of the page's essay steps (`.steps a`) that shows what
 /// the main view shows (`aria-current`), and puts its caption (what to
-/// watch, from `data-caption`) in the page's `.step-caption`.
+/// watch, from `data-caption`) in the page's `.step-caption`. A replayed
+/// trace is no step's run, whatever the settings: the caption says so.
 fn mark_steps(view: &View) {
     let document = dom::document();
     let Ok(links) = document.query_selector_all(".steps a[href^='#']") else { return };
-    let mut caption = None;
+    let mut caption = view.replayed_trace().map(trace_panel::replaying_caption);
     for index in 0..links.length() {
         let Some(link) = links.item(index).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
             continue;

@@ -10,8 +10,11 @@ use super::options::{Options, TraceNeed};
 use super::surface::Surface;
 use super::traces::LabTrace;
 use lbsim::charts::Palette;
+use lbsim::scenario::fields;
 use lbsim::trace::offered::Offered;
+use lbsim::ui::controls::Group;
 use lbsim::Scenario;
+use std::cell::Cell;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
 
@@ -19,17 +22,35 @@ pub struct TracePanel {
     pub file: HtmlInputElement,
     pub columns: HtmlInputElement,
     pub classes: HtmlInputElement,
+    /// The scenario's class_shares and class_costs, which a trace's
+    /// classes need as many of as it names.
+    shares: HtmlInputElement,
+    costs: HtmlInputElement,
     pub speed: HtmlInputElement,
     pub looped: HtmlInputElement,
     pub stop: HtmlElement,
     status: HtmlElement,
-    details: HtmlElement,
+    /// Opens the report, a pane as wide as its lines (the box is too
+    /// narrow for them: a line showed its first 33 characters).
+    report_button: HtmlElement,
     report: HtmlElement,
+    /// Whether the box last said a trace replays, and whether that
+    /// changed since the page last asked (its essay's caption follows).
+    replaying: Cell<(bool, bool)>,
 }
+
+/// The group of the lab's settings the box follows: a trace stands in for
+/// the scenario's demand, so the box sits where a person sets the load.
+const AFTER_GROUP: Group = Group::Load;
 
 impl TracePanel {
     pub fn build(panel: &Element, ids: &Ids) -> Result<TracePanel, JsValue> {
-        let group: HtmlElement = dom::child(panel, "section", "group trace-box")?;
+        let group: HtmlElement = dom::create("section", "group trace-box")?;
+        let demand = panel.query_selector(&format!(":scope > [data-group='{}']", AFTER_GROUP.title()))?;
+        match demand {
+            Some(demand) => demand.after_with_node_1(&group)?,
+            None => panel.append_child(&group).map(|_| ())?,
+        }
         group.set_attribute("aria-labelledby", &ids.of("trace-title"))?;
         dom::text_child(&group, "h3", "", "Your traffic: replay a trace")?.set_id(&ids.of("trace-title"));
         dom::text_child(
@@ -38,8 +59,8 @@ impl TracePanel {
             "help",
             "CSV or JSON lines, a row a request: time, and optionally key, class and service_ms. \
              Choose a file or drop it on the lab; it is read here and never leaves this machine. \
-             Under one request class every row is of it; under several (class_shares), name \
-             the trace's classes below, in their order.",
+             Under one request class every row is of it; under several, name the trace's classes \
+             and give each a share and a cost, in the same order.",
         )?;
         let field = |label: &str, part: &str, kind: &str| {
             dom::labelled_input(&group, "trace-field", label, (&ids.of(part), kind))
@@ -50,6 +71,10 @@ impl TracePanel {
         columns.set_placeholder("time=ts:ms,key=user,service=duration_ms");
         let classes = field("Classes, in the order of class_shares", "trace-classes", "text")?;
         classes.set_placeholder("api,static");
+        let shares = field("Class shares (class_shares)", "trace-shares", "text")?;
+        shares.set_placeholder("0.7,0.3");
+        let costs = field("Class costs (class_costs)", "trace-costs", "text")?;
+        costs.set_placeholder("10,1");
         let speed = field("Speed (times divided by)", "trace-speed", "number")?;
         dom::set_attributes(&speed, &[("min", "0.001"), ("max", "1000000"), ("step", "any")])?;
         let looped = field("Play it again when it ends", "trace-loop", "checkbox")?;
@@ -60,11 +85,21 @@ impl TracePanel {
         dom::set_attributes(&stop, &[("id", &ids.of("trace-stop")), ("type", "button")])?;
         let status = dom::text_child(&group, "p", "help trace-status", "")?;
         dom::set_attributes(&status, &[("id", &ids.of("trace-status")), ("role", "status")])?;
-        let details: HtmlElement = dom::child(&group, "details", "trace-report")?;
-        dom::text_child(&details, "summary", "", "What the trace is")?;
-        let report = dom::text_child(&details, "pre", "", "")?;
-        report.set_id(&ids.of("trace-report"));
-        Ok(TracePanel { file, columns, classes, speed, looped, stop, status, details, report })
+        let (report_button, report) = report_pane(&group, ids)?;
+        Ok(TracePanel {
+            file,
+            columns,
+            classes,
+            shares,
+            costs,
+            speed,
+            looped,
+            stop,
+            status,
+            report_button,
+            report,
+            replaying: Cell::new((false, false)),
+        })
     }
 
     /// Shows the options' trace settings, and what is replayed: `trace`,
@@ -73,16 +108,19 @@ impl TracePanel {
     pub fn show(&self, options: &Options, scenario: &Scenario, trace: Option<&LabTrace>) {
         self.columns.set_value(&options.trace_columns);
         self.classes.set_value(&options.trace_classes);
+        for (key, input) in self.class_fields() {
+            input.set_value(&fields::find(key).map_or(String::new(), |field| field.text(scenario)));
+        }
         self.speed.set_value(&options.trace_speed.to_string());
         self.looped.set_checked(options.trace_loop);
         self.stop.set_hidden(options.trace.is_none());
-        self.details.set_hidden(trace.is_none());
+        self.report_button.set_hidden(trace.is_none());
+        let (was, changed) = self.replaying.get();
+        self.replaying.set((trace.is_some(), changed || was != trace.is_some()));
         match (trace, &options.trace) {
             (Some(trace), _) => {
                 let looped = if options.trace_loop { "looped" } else { "once" };
-                let named: Vec<String> =
-                    trace.classes.split(',').filter(|c| !c.is_empty()).map(str::to_string).collect();
-                let load = Offered::of(&trace.gist, scenario, &named)
+                let load = Offered::of(&trace.gist, scenario, &named_classes(&trace.classes))
                     .map_or(String::new(), |offered| format!(": {}", offered.words(options.trace_speed)));
                 self.say(&format!(
                     "Replaying {} ({} requests, {looped}) at speed {}{load}. The scenario's load, demand and session_length are not used.",
@@ -97,6 +135,16 @@ impl TracePanel {
         }
     }
 
+    /// The inputs whose edits change the replay (all but the file's).
+    pub fn settings_inputs(&self) -> [&HtmlInputElement; 6] {
+        [&self.columns, &self.classes, &self.shares, &self.costs, &self.speed, &self.looped]
+    }
+
+    /// The scenario's fields the box sets, and their inputs.
+    pub fn class_fields(&self) -> [(&'static str, &HtmlInputElement); 2] {
+        [("class_shares", &self.shares), ("class_costs", &self.costs)]
+    }
+
     pub fn say(&self, text: &str) {
         self.status.set_text_content(Some(text));
     }
@@ -104,6 +152,50 @@ impl TracePanel {
     pub fn status_text(&self) -> String {
         self.status.text_content().unwrap_or_default()
     }
+
+    /// Whether a replay started or stopped since the last call.
+    pub fn take_replaying_changed(&self) -> bool {
+        let (replaying, changed) = self.replaying.get();
+        self.replaying.set((replaying, false));
+        changed
+    }
+}
+
+/// The button that opens the trace's report, and the pane it opens (a
+/// popover: over the page, as wide as the report's lines up to the
+/// window's, closed by its button, Escape or a click beside it).
+fn report_pane(group: &Element, ids: &Ids) -> Result<(HtmlElement, HtmlElement), JsValue> {
+    let pane_id = ids.of("trace-report-pane");
+    let button = dom::text_child(group, "button", "quiet", "What the trace is")?;
+    dom::set_attributes(
+        &button,
+        &[("type", "button"), ("popovertarget", &pane_id), ("id", &ids.of("trace-open-report"))],
+    )?;
+    let pane: HtmlElement = dom::child(group, "div", "trace-report")?;
+    dom::set_attributes(
+        &pane,
+        &[("id", &pane_id), ("popover", "auto"), ("role", "dialog"), ("aria-label", "What the trace is")],
+    )?;
+    let close = dom::text_child(&pane, "button", "quiet", "Close")?;
+    dom::set_attributes(
+        &close,
+        &[("type", "button"), ("popovertarget", &pane_id), ("popovertargetaction", "hide")],
+    )?;
+    dom::text_child(&pane, "h3", "", "What the trace is, as lbsim trace FILE says it")?;
+    let report = dom::text_child(&pane, "pre", "", "")?;
+    report.set_id(&ids.of("trace-report"));
+    Ok((button, report))
+}
+
+/// What the essay's caption says while a trace replays: the steps' stories
+/// are of the scenario's own arrivals.
+pub fn replaying_caption(name: &str) -> String {
+    format!("Replaying {name}: its arrivals stand in for the scenario's, so no step of the essay tells this run's story.")
+}
+
+/// The classes named in `text` (as the box and the link give them).
+pub fn named_classes(text: &str) -> Vec<String> {
+    text.split(',').map(str::trim).filter(|c| !c.is_empty()).map(str::to_string).collect()
 }
 
 /// What a view says while its link names a trace the page does not hold.

@@ -83,8 +83,11 @@ test('a trace chosen in the lab replays, with its report and its rate under the 
 test('the summary and a replay are the same in the browser as natively', async () => {
   const { page, errors } = await openApp(browser, server.url);
   // The diurnal sample names its classes: the box takes them in the
-  // order of the scenario's class_shares, as --trace-classes does.
+  // order of the scenario's class_shares, as --trace-classes does, with
+  // a share and a cost for each.
   await page.fill('#trace-classes', 'api,static');
+  await page.fill('#trace-shares', '0.7,0.3');
+  await page.fill('#trace-costs', '10,1');
   await page.dispatchEvent('#trace-classes', 'change');
   await choose(page, DIURNAL);
   const browserSummary = JSON.parse((await traceState(page)).summary);
@@ -133,6 +136,70 @@ test('the diurnal sample replays as it is under one class, as natively; a refuse
   await page.dispatchEvent('#trace-columns', 'change');
   await page.waitForFunction(() => JSON.parse(window.lbsim.trace()).rows === 300, null, { timeout: 20_000 });
   assert.ok((await traceState(page)).replaying);
+  assert.deepEqual(errors, []);
+});
+
+/** Clicks the box's field `selector` at its centre, types `text` over
+ * what it holds and leaves it, as a person does (its change event fires). */
+async function typeInto(page, selector, text) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Tab');
+}
+
+const statusSays = (page, start) => page.waitForFunction(
+  (start) => JSON.parse(window.lbsim.trace()).status.startsWith(start), start, { timeout: 20_000 });
+
+test('the trace box sits after the demand settings, takes classes with their shares and costs, and says in itself what it refuses', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 1440, height: 900 });
+  // Where a person sets the load, not the eighth group of nine (y ≈ 5,600).
+  assert.equal(await page.evaluate(() => document.querySelector('.trace-box').previousElementSibling.dataset.group), 'Demand');
+  await choose(page, DIURNAL);
+  // The essay's steps tell the scenario's stories; a replay is none of them.
+  await page.waitForFunction(() => document.querySelector('.step-caption').textContent.startsWith('Replaying'));
+  assert.equal(await page.textContent('.step-caption'),
+    "Replaying diurnal.csv: its arrivals stand in for the scenario's, so no step of the essay tells this run's story.");
+  assert.equal(await page.locator('.steps a[aria-current]').count(), 0);
+  // Two classes named for a scenario of one: refused in the box, before
+  // the replay meets a row of the second class and stops.
+  await typeInto(page, '#trace-classes', 'api,static');
+  await statusSays(page, 'Classes');
+  assert.equal((await traceState(page)).status,
+    'Classes “api,static” names 2 classes and the scenario has 1 (class_shares): give it as many in Class shares and Class costs.');
+  await page.evaluate(() => window.lbsim.advance(2000));
+  assert.ok((await traceState(page)).status.startsWith('Classes'), 'no stop to tell');
+  assert.ok(await page.evaluate(() => window.lbsim.simTime()) > 1.9, 'the replay goes on');
+  // The shares alone do not make classes: the costs must match them.
+  await typeInto(page, '#trace-shares', '0.7,0.3');
+  await statusSays(page, 'Class shares and costs not used');
+  await typeInto(page, '#trace-costs', '10,1');
+  await statusSays(page, 'Replaying diurnal.csv');
+  const entries = await hashEntries(page);
+  assert.deepEqual(['class_shares', 'class_costs', 'trace_classes'].map((k) => decodeURIComponent(entries.get(k))),
+    ['0.7,0.3', '10,1', 'api,static']);
+  await page.evaluate(() => window.lbsim.advance(2000));
+  assert.ok((await traceState(page)).status.startsWith('Replaying'), 'rows of both classes replay');
+  // The report opens whole, as wide as its lines.
+  await page.click('#trace-open-report');
+  const [scroll, client, width] = await page.evaluate(() => {
+    const pre = document.querySelector('#trace-report');
+    return [pre.scrollWidth, pre.clientWidth, pre.getBoundingClientRect().width];
+  });
+  assert.ok(scroll <= client && width > 900, `the report is ${width} px wide, its lines ${scroll}`);
+  await screenshot(page, 'trace-report-1440');
+  await page.keyboard.press('Escape');
+  assert.ok(!(await page.locator('#trace-report').isVisible()));
+  assert.deepEqual(errors, []);
+});
+
+test('a replay that stops says why in the trace box', async () => {
+  const nativeTrace = native(['trace', DIURNAL, '--json']);
+  const need = `diurnal.csv:${nativeTrace.bytes}:${nativeTrace.hash}`;
+  const { page, errors } = await openApp(browser, server.url, { hash: `trace=${need}&trace_classes=api,static&session_length=1` });
+  await choose(page, DIURNAL);
+  await page.evaluate(() => window.lbsim.advance(500));
+  await statusSays(page, 'the replay stopped at 0.098 simulated s');
   assert.deepEqual(errors, []);
 });
 

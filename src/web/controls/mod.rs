@@ -61,6 +61,8 @@ impl Controls {
                         Some((_, container)) => container.clone(),
                         None => {
                             let fieldset: Element = dom::child(panel, "fieldset", "group")?;
+                            // Named, so that a part of the lab can sit after it.
+                            fieldset.set_attribute("data-group", control.group.title())?;
                             dom::text_child(&fieldset, "legend", "", control.group.title())?;
                             groups.push((control.group, fieldset.clone()));
                             fieldset

@@ -82,7 +82,9 @@ impl View {
     pub(super) fn stop_if_halted(&mut self) {
         if let Some(halt) = self.sim.halted() {
             self.set_playing(false);
-            self.parts.notices.show(&[Notice::plain(format!("{halt}. Reset to start again."))]);
+            let said = format!("{halt}. Reset to start again.");
+            self.tell_trace_box(&said);
+            self.parts.notices.show(&[Notice::plain(said)]);
         }
     }
 

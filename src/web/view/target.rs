@@ -76,7 +76,7 @@ impl View {
         }
         if let Some(panel) = &self.parts.trace_panel {
             add(panel.file.unchecked_ref(), "change", Target::TraceFile);
-            for input in [&panel.columns, &panel.classes, &panel.speed, &panel.looped] {
+            for input in panel.settings_inputs() {
                 add(input.unchecked_ref(), "change", Target::TraceSettings);
             }
             add(&panel.stop, "click", Target::TraceStop);

@@ -6,9 +6,10 @@
 
 use super::*;
 use crate::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE_LOOP_KEY, TRACE_SPEED_KEY};
-use crate::trace_panel::waiting_for;
+use crate::trace_panel::{named_classes, waiting_for, TracePanel};
 use crate::traces;
 use lbsim::engine::Replay;
+use lbsim::trace::replay::classes_to_read;
 use web_sys::{DragEvent, File};
 
 impl View {
@@ -138,31 +139,23 @@ impl View {
         true
     }
 
-    /// The trace box's columns, classes, speed or looping changed.
+    /// The trace box's columns, classes, their shares and costs, speed or
+    /// looping changed. What it cannot take, it says in itself, where the
+    /// person is looking, and the replay goes on as it was.
     pub fn trace_settings_changed(&mut self) {
         let Some(panel) = &self.parts.trace_panel else { return };
-        let looped = if panel.looped.checked() { "1" } else { "0" };
-        let entries = [
-            (TRACE_COLUMNS_KEY, panel.columns.value()),
-            (TRACE_CLASSES_KEY, panel.classes.value()),
-            (TRACE_SPEED_KEY, panel.speed.value()),
-            (TRACE_LOOP_KEY, looped.to_string()),
-        ];
-        let mut options = self.options.clone();
-        for (key, text) in entries {
-            if let Err(error) = options.set(key, &text) {
-                let notice = Notice::rejected(key, &text, &error, &self.options.text(key));
-                self.parts.notices.show(&[notice]);
-                self.settings_changed();
-                return;
-            }
-        }
-        if options == self.options {
+        let (options, params) = match self.trace_box_settings(panel) {
+            Ok(settings) => settings,
+            Err(refusal) => return panel.say(&refusal),
+        };
+        if (&options, &params) == (&self.options, &self.params) {
             return;
         }
         let reread = (&options.trace_columns, &options.trace_classes)
             != (&self.options.trace_columns, &self.options.trace_classes);
         self.options = options;
+        // New classes are read again for the trace by the change itself.
+        self.apply(params);
         // New columns or classes are for the file the latest reading
         // refused, if it did; else the trace replayed is read with them.
         let refused = traces::failed_file().filter(|_| reread);
@@ -174,6 +167,56 @@ impl View {
         if let Some(file) = refused {
             self.read_trace(file);
         }
+    }
+
+    /// The options and settings the trace box gives, or why it cannot.
+    fn trace_box_settings(&self, panel: &TracePanel) -> Result<(Options, Params), String> {
+        let looped = if panel.looped.checked() { "1" } else { "0" };
+        let entries = [
+            (TRACE_COLUMNS_KEY, panel.columns.value()),
+            (TRACE_CLASSES_KEY, panel.classes.value()),
+            (TRACE_SPEED_KEY, panel.speed.value()),
+            (TRACE_LOOP_KEY, looped.to_string()),
+        ];
+        let mut options = self.options.clone();
+        for (key, text) in entries {
+            options
+                .set(key, &text)
+                .map_err(|error| Notice::rejected(key, &text, &error, &self.options.text(key)).message)?;
+        }
+        let mut params = self.params.clone();
+        let classes = panel.class_fields().map(|(key, input)| (key, input.value()));
+        params
+            .scenario
+            .set_many(classes.iter().map(|(key, text)| (*key, text.as_str())))
+            .map_err(|error| format!("Class shares and costs not used: {error}."))?;
+        let given_as = format!("Classes “{}”", options.trace_classes);
+        classes_to_read(
+            &named_classes(&options.trace_classes),
+            params.scenario.class_shares.len(),
+            &given_as,
+        )
+        .map_err(|refusal| format!("{refusal} in Class shares and Class costs."))?;
+        Ok((options, params))
+    }
+
+    /// Says `text` in the trace box (a replay that stopped, say), where
+    /// the person replaying a trace looks.
+    pub(super) fn tell_trace_box(&self, text: &str) {
+        if let (Some(panel), true) = (&self.parts.trace_panel, self.trace.is_some()) {
+            panel.say(text);
+        }
+    }
+
+    /// The trace the view replays, by name, once it has one.
+    pub fn replayed_trace(&self) -> Option<&str> {
+        self.trace.as_ref().map(|trace| trace.name.as_str())
+    }
+
+    /// Whether a replay started or stopped since the last call (the page's
+    /// essay steps follow).
+    pub fn take_replaying_changed(&self) -> bool {
+        self.parts.trace_panel.as_ref().is_some_and(TracePanel::take_replaying_changed)
     }
 
     /// Stops replaying: the scenario makes its own requests again.
