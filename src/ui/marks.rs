@@ -34,14 +34,16 @@ const BADGE_FADE_MS: f64 = 400.0;
 /// How strongly a decision's badges are drawn (1 full, 0 gone), shown
 /// `age_ms` ago, while the view runs or not, and whether the rows of its
 /// candidates have `moved` since (their load is no longer the one the
-/// decision met). Running, they fade soon after the decision; paused, they
-/// show while the rows are as the decision met them, so a badge never sits
-/// beside a row that says otherwise. Its sentence under the view stays
-/// longer, saying when the decision was made.
+/// decision met). They show only while the rows are as the decision met
+/// them, running or paused, so a badge never sits beside a row that says
+/// otherwise (chapter 5 drew "11" beside a server at 7/10 for 0.4 s);
+/// running, they also fade soon after the decision. Its sentence under
+/// the view stays longer, saying when the decision was made.
 pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
     match (running, moved) {
-        (false, moved) => f64::from(u8::from(!moved)),
-        (true, _) => (1.0 - (age_ms - BADGE_FULL_MS) / BADGE_FADE_MS).clamp(0.0, 1.0),
+        (_, true) => 0.0,
+        (false, false) => 1.0,
+        (true, false) => (1.0 - (age_ms - BADGE_FULL_MS) / BADGE_FADE_MS).clamp(0.0, 1.0),
     }
 }
 
@@ -59,9 +61,10 @@ mod tests {
     }
 
     #[test]
-    fn badges_hold_then_fade_while_running_and_show_paused_while_their_rows_stay() {
+    fn badges_show_only_while_their_rows_stay_and_fade_while_running() {
         assert_eq!(badge_strength(0.0, true, false), 1.0);
-        assert_eq!(badge_strength(400.0, true, true), 1.0);
+        assert_eq!(badge_strength(400.0, true, false), 1.0);
+        assert_eq!(badge_strength(0.0, true, true), 0.0, "a row that moved on has no badge beside it");
         assert_eq!(badge_strength(600.0, true, false), 0.5);
         assert_eq!(badge_strength(800.0, true, false), 0.0);
         assert_eq!(badge_strength(5_000.0, true, false), 0.0);

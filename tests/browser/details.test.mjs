@@ -81,6 +81,30 @@ test("a decision's badges are its numbers, match the rows paused, and fade while
   await page.context().close();
 });
 
+test("running, a badge is drawn only beside a row that holds the decision's number", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&load=0.9&seed=4' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 1000, null, { timeout: 20_000 });
+  // The badges as last drawn and the rows they were drawn beside, read in
+  // one task, between two frames.
+  let drawn = 0;
+  for (let i = 0; i < 60; i += 1) {
+    await page.waitForTimeout(50);
+    const sample = await page.evaluate(() => {
+      const [first] = window.lbsim.views();
+      const [shown, servers] = [first.decision(), first.servers()].map((v) => (v == null ? null : JSON.parse(v)));
+      return { shown, servers };
+    });
+    if (!sample.shown || sample.shown.badgeStrength === 0) continue;
+    drawn += 1;
+    const { decision } = sample.shown;
+    const rows = decision.candidates.map((c) => sample.servers[c.server].busy + sample.servers[c.server].queued);
+    assert.deepEqual(rows, decision.candidates.map((c) => c.load),
+      `badges ${decision.candidates.map((c) => c.seen)} drawn at ${sample.shown.badgeStrength} beside rows of ${rows}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("queues are drawn as long as they are, a queue of 12 distinct from one of 6, each with its length beside it", async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&load=1.4&seed=5' });
   await page.waitForFunction(() => {
