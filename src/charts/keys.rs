@@ -34,19 +34,52 @@ where
 {
     area.fill(&style.palette.panel.rgb())?;
     let (width, height) = area.dim_in_pixel();
-    let bars = match picture.ring {
-        Some(points) if !points.is_empty() => {
-            // The ring in a square on the left (or on top when narrow).
-            let (ring, bars) = match width >= height {
-                true => area.split_horizontally(height.min(width / 2)),
-                false => area.split_vertically(width.min(height / 2)),
-            };
-            draw_ring(&ring, points, picture.landed, style)?;
-            bars
-        }
-        _ => area.clone(),
+    let Some(points) = picture.ring.filter(|points| !points.is_empty()) else {
+        return draw_shares(area, picture.counts, style);
     };
-    draw_shares(&bars, picture.counts, style)
+    match ring_place((width, height), style) {
+        RingPlace::Beside(side) => {
+            let (ring, bars) = area.split_horizontally(side);
+            draw_ring(&ring, points, picture.landed, style)?;
+            draw_shares(&bars, picture.counts, style)
+        }
+        RingPlace::Above(side) => {
+            let (ring, bars) = area.split_vertically(side);
+            draw_ring(&ring, points, picture.landed, style)?;
+            draw_shares(&bars, picture.counts, style)
+        }
+        RingPlace::Alone => draw_ring(area, points, picture.landed, style),
+    }
+}
+
+/// Where the ring goes in a picture of `(width, height)` pixels.
+#[derive(Debug, PartialEq)]
+enum RingPlace {
+    /// In a square of this side, the shares' bars on its right.
+    Beside(u32),
+    /// In a square of this side, the bars under it.
+    Above(u32),
+    /// The whole picture: the bars would leave it too small to read (in a
+    /// 680 × 400 frame it was 85 to 110 px across, its ticks a grey
+    /// band), and the caption gives their spread.
+    Alone,
+}
+
+/// The smallest ring worth drawing beside the bars, and the room the bars
+/// need to read (their ticks apart, a bar a server), in CSS pixels.
+const RING_MIN: f64 = 180.0;
+const BARS_MIN: (f64, f64) = (150.0, 110.0);
+
+fn ring_place((width, height): (u32, u32), style: &ChartStyle) -> RingPlace {
+    let (w, h) = (f64::from(width), f64::from(height));
+    let beside = h.min(w - f64::from(style.px(BARS_MIN.0)));
+    let above = w.min(h - f64::from(style.px(BARS_MIN.1)));
+    let least = f64::from(style.px(RING_MIN));
+    match (beside >= above, beside.max(above)) {
+        (_, side) if side < least => RingPlace::Alone,
+        (true, side) => RingPlace::Beside(side as u32),
+        (false, side) => RingPlace::Above(side as u32),
+    }
 }
 
 /// The angle of a hash on the ring: 0 at the top, clockwise.
@@ -65,7 +98,8 @@ where
 {
     let (w, h) = area.dim_in_pixel();
     let centre = (f64::from(w) / 2.0, f64::from(h) / 2.0);
-    let radius = f64::from(w.min(h)) * 0.38;
+    // Ticks reach 1.07 radius: the ring fills its square but for a margin.
+    let radius = f64::from(w.min(h)) * 0.44;
     let at = |theta: f64, r: f64| {
         ((centre.0 + r * libm::sin(theta)).round() as i32, (centre.1 - r * libm::cos(theta)).round() as i32)
     };
@@ -125,4 +159,26 @@ where
         style.stroke(style.palette.ink, 1.5),
     )))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::Palette;
+
+    #[test]
+    fn the_ring_keeps_a_readable_size_beside_the_bars_or_is_drawn_alone() {
+        let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
+        // A 680 × 400 frame's chart column: the bars would leave the ring
+        // 75 to 110 px across, so it takes the whole picture.
+        assert_eq!(ring_place((213, 175), &style), RingPlace::Alone);
+        assert_eq!(ring_place((213, 270), &style), RingPlace::Alone);
+        // Room for both: the ring takes the height (or the width) whole.
+        assert_eq!(ring_place((480, 260), &style), RingPlace::Beside(260));
+        assert_eq!(ring_place((300, 420), &style), RingPlace::Above(300));
+        // In device pixels, at twice the density, the same choice.
+        let dense = ChartStyle { scale: 2.0, ..style };
+        assert_eq!(ring_place((426, 350), &dense), RingPlace::Alone);
+        assert_eq!(ring_place((960, 520), &dense), RingPlace::Beside(520));
+    }
 }

@@ -134,7 +134,7 @@ impl ChartStyle {
             .y_desc(y_title)
             .axis_desc_style(titled)
             .label_style(labels)
-            .x_labels(6)
+            .x_labels(x_ticks(plot_width, self))
             .y_labels(if short { 3 } else { 5 })
             .x_label_formatter(&tick)
             .y_label_formatter(&tick)
@@ -144,6 +144,13 @@ impl ChartStyle {
             .draw()?;
         Ok(chart)
     }
+}
+
+/// How many ticks an x axis of `plot_width` pixels takes: up to six, each
+/// given room for a label of three or four figures, so that narrow charts'
+/// labels do not run together (the keys' bars read "0246810" on 26 px).
+fn x_ticks(plot_width: u32, style: &ChartStyle) -> usize {
+    (plot_width / style.px(36.0).max(1)).clamp(2, 6) as usize
 }
 
 /// Below this height (CSS pixels) a chart is short: see [`ChartStyle::chart`].
@@ -218,5 +225,14 @@ mod tests {
         assert_eq!(ChartStyle::type_scale_for(375.0, true), 1.5);
         assert_eq!(ChartStyle::type_scale_for(375.0, false), 1.0);
         assert_eq!(ChartStyle::type_scale_for(960.0, true), 1.6);
+    }
+
+    #[test]
+    fn a_narrow_axis_takes_fewer_ticks_so_its_labels_stand_apart() {
+        let style = ChartStyle { palette: super::Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
+        assert_eq!(super::x_ticks(26, &style), 2);
+        assert_eq!(super::x_ticks(110, &style), 3);
+        assert_eq!(super::x_ticks(400, &style), 6);
+        assert_eq!(super::x_ticks(52, &ChartStyle { scale: 2.0, ..style }), 2);
     }
 }

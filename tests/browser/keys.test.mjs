@@ -120,3 +120,41 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/** The box (CSS px) the ink of canvas `id` spans, in frame `page`. */
+const inkBox = (page, id) => page.evaluate((id) => {
+  const canvas = document.getElementById(id);
+  const { width, height } = canvas;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+  const background = data.slice(0, 4).join();
+  let [left, right, top, bottom] = [width, -1, height, -1];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const i = 4 * (y * width + x);
+      if (data.slice(i, i + 4).join() === background) continue;
+      [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
+    }
+  }
+  const css = canvas.getBoundingClientRect().width / width;
+  return { w: (right - left + 1) * css, h: (bottom - top + 1) * css, canvas: [canvas.getBoundingClientRect().width, canvas.getBoundingClientRect().height] };
+}, id);
+
+for (const [name, hash] of [
+  ['keys alone', 'policy=ring&controls=virtual_nodes&charts=keys'],
+  ['keys with the moved sentence', 'policy=ring&membership=10s:add&controls=virtual_nodes&charts=percentiles,keys&say=moved'],
+]) {
+  test(`in a 680 × 400 frame the ring is large enough to read (${name})`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
+    await page.waitForFunction(() => window.lbsim.simTime() > 1500, null, { timeout: 20_000 });
+    const tab = page.getByRole('tab', { name: 'Keys' });
+    if (await tab.count()) await tab.click();
+    await page.waitForTimeout(500);
+    // The ring took 85 to 110 px beside bars whose ticks ran together
+    // ("0246810"), under a note that took half the column.
+    const ink = await inkBox(page, 'chart-keys');
+    assert.ok(Math.min(ink.w, ink.h) >= 150, `the ring spans ${ink.w.toFixed(0)} × ${ink.h.toFixed(0)} px of a ${ink.canvas} canvas`);
+    await screenshot(page, `keys-embed-680x400-${name.replaceAll(' ', '-')}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

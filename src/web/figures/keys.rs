@@ -24,12 +24,13 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let spread = dom::text_child(&caption, "span", "spread", "")?;
     spread.set_id(&format!("{}-spread", place.canvas_id));
     let legend: HtmlElement = dom::child(figure, "p", "figure-note")?;
-    legend.set_text_content(Some(
+    let note =
         "Bars: each server's share of the key space (1 = a fair share). On a ring: a tick per virtual node; \
-         in bold, the arcs of the server that took the latest key, and that key walking clockwise to it.",
-    ));
-    let label = "Each server's share of the key space, and the hash ring";
-    let canvas = canvas(figure, "", &place.canvas_id, label)?;
+         in bold, the arcs of the server that took the latest key, and that key walking clockwise to it. \
+         Where the ring has no room beside the bars, it is drawn alone.";
+    legend.set_text_content(Some(note));
+    let label = format!("Each server's share of the key space, and the hash ring. {note}");
+    let canvas = canvas(figure, "", &place.canvas_id, &label)?;
     Ok(Box::new(Keys { figure: figure.clone(), canvas, spread }))
 }
 
