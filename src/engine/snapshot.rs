@@ -22,6 +22,11 @@ pub struct ServerView {
     pub ejected: u32,
     /// The datacenter it stands in (0 with one).
     pub datacenter: u8,
+    /// Requests it has answered since time zero, completed or with an
+    /// error, and those with an error: its share of the answers is the
+    /// figure a sentence about a server that errs gives.
+    pub answered: u64,
+    pub erred: u64,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -81,6 +86,11 @@ pub struct Snapshot {
 }
 
 impl Simulation {
+    /// Error responses choosers heard from `server`, since time zero.
+    fn erred(&self, server: usize) -> u64 {
+        self.metrics.errors_per_server.get(server).copied().unwrap_or(0)
+    }
+
     pub fn snapshot(&self, max_requests: usize) -> Snapshot {
         let mut snapshot = Snapshot::default();
         self.snapshot_into(&mut snapshot, max_requests);
@@ -101,6 +111,8 @@ impl Simulation {
             state: self.server_state(i),
             ejected: 0,
             datacenter: self.scenario.datacenters().of_server(i as u32),
+            answered: self.metrics.completed_per_server.get(i).copied().unwrap_or(0) + self.erred(i),
+            erred: self.erred(i),
         }));
         for server in self.choosers.ejected() {
             snapshot.servers[server as usize].ejected += 1;

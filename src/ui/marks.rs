@@ -1,6 +1,9 @@
 //! How the topology marks what it shows, where a rule decides what a
-//! reader can read off the picture: a queue's length, and how long a
-//! decision's badges stay beside the servers they describe.
+//! reader can read off the picture: a queue's length, how long a
+//! decision's badges stay beside the servers they describe, and each
+//! server's share of the answers where one errs.
+
+use crate::engine::ServerView;
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,6 +50,17 @@ pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
+/// Each server's share of the requests answered so far (completed or with
+/// an error), once some server has answered with an error: the figure the
+/// sentence about a server that errs gives ("drew 27.0% of the attempts"),
+/// which the picture writes beside each row, where a failing server's
+/// row otherwise looks the quietest (it lets go of each request at once).
+pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
+    let total: u64 = servers.iter().map(|s| s.answered).sum();
+    let erring = servers.iter().any(|s| s.erred > 0);
+    (erring && total > 0).then(|| servers.iter().map(|s| s.answered as f64 / total as f64).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +84,14 @@ mod tests {
         assert_eq!(badge_strength(5_000.0, true, false), 0.0);
         assert_eq!(badge_strength(5_000.0, false, false), 1.0);
         assert_eq!(badge_strength(0.0, false, true), 0.0);
+    }
+
+    #[test]
+    fn rows_give_their_share_of_the_answers_once_a_server_errs() {
+        let server = |answered, erred| ServerView { answered, erred, ..ServerView::default() };
+        assert_eq!(answer_shares(&[server(30, 0), server(10, 0)]), None, "no error, no story of shares");
+        let shares = answer_shares(&[server(27, 24), server(9, 0), server(64, 0)]).unwrap();
+        assert_eq!(shares, vec![0.27, 0.09, 0.64]);
+        assert_eq!(answer_shares(&[server(0, 0)]), None);
     }
 }

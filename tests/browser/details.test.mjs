@@ -162,3 +162,34 @@ test("Copy embed code is at the top of the lab's settings and copies only what d
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 15's picture writes each server's share of the answers at its row, as its sentence counts them", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900, colorScheme: 'dark' });
+  await page.evaluate(() => document.querySelector('#sim-black-hole').scrollIntoView({ block: 'center' }));
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-black-hole'));
+  await page.waitForFunction((i) => (window.lbsim.views()[i].readback() ?? '').includes('drew'), index, { timeout: 30_000 });
+  await page.waitForTimeout(300);
+  // Ink at each row's entrance, where the lane's line alone crossed it
+  // (server 0, failing fast, looked the quietest row of all).
+  const inks = await page.evaluate((i) => {
+    const servers = JSON.parse(window.lbsim.views()[i].servers());
+    const canvas = document.querySelector('#sim-black-hole canvas[id$="topology"]');
+    const context = canvas.getContext('2d');
+    const scale = canvas.width / canvas.getBoundingClientRect().width;
+    const panel = context.getImageData(2, canvas.height - 3, 1, 1).data;
+    return servers.map(({ cell: [x, y, , h] }) => {
+      const [left, top] = [Math.round((x + 4) * scale), Math.round((y + h / 2 - 5) * scale)];
+      const { data } = context.getImageData(left, top, Math.round(40 * scale), Math.round(11 * scale));
+      let ink = 0;
+      for (let p = 0; p < data.length; p += 4) {
+        if (Math.abs(data[p] - panel[0]) + Math.abs(data[p + 1] - panel[1]) + Math.abs(data[p + 2] - panel[2]) > 90) ink += 1;
+      }
+      return ink;
+    });
+  }, index);
+  // The lane's line alone inks 80 pixels of the 440 (chapter 5's rows);
+  // a share written there, about 390.
+  assert.ok(inks.every((ink) => ink > 200), `ink at each row's entrance: ${inks}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -9,8 +9,8 @@ use super::claims::failing;
 use crate::engine::Comparison;
 use crate::scenario::Change;
 use crate::{Scenario, Summary};
-pub use words::{and_list, ms, or_list, thousands};
-use words::{bounces, change_words, compare, named, percent, seconds, times, times_said};
+pub use words::{and_list, ms, or_list, percent, thousands};
+use words::{bounces, change_words, compare, named, seconds, times, times_said};
 
 /// Requests a run must have completed before its sentences mean anything.
 pub const MIN_COMPLETED: u64 = 200;

@@ -61,7 +61,7 @@ pub fn ms(x: f64) -> String {
 
 /// A share as a percentage: "29.8%", and to the hundredth near either end,
 /// so that 0.02% of requests failing still shows ("99.98%").
-pub(super) fn percent(share: f64) -> String {
+pub fn percent(share: f64) -> String {
     match share {
         0.0 => "0%".to_string(),
         1.0 => "100%".to_string(),

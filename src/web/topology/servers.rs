@@ -14,20 +14,66 @@
 use super::layout::{Layout, Rect};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
-use lbsim::ui::marks::{queue_mark, QueueMark};
+use lbsim::explain::readback::percent;
+use lbsim::ui::marks::{answer_shares, queue_mark, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+    // Where a server errs, each row says its share of the answers at its
+    // entrance, and a failing row's word stands clear of it.
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
         draw_rows(context, layout, servers, palette);
         draw_datacenters(context, layout, servers, palette);
     }
-    draw_states(context, layout, servers, palette);
+    let shares = answer_shares(servers).filter(|_| !layout.compact);
+    let word_from = match &shares {
+        Some(shares) => draw_answer_shares(context, layout, servers, shares, palette),
+        None => 0.0,
+    };
+    draw_states(context, layout, servers, word_from, palette);
+}
+
+/// Writes each row's share of the answers (as the sentence about a server
+/// that errs words it: "27.0%") at the row's entrance, where no queue's
+/// length is written; the erring servers' in bold. Returns how far into
+/// the rows the labels reach.
+fn draw_answer_shares(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    shares: &[f64],
+    palette: &Palette,
+) -> f64 {
+    let px = layout.small_px();
+    let font = |weight| format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    context.set_font(&font(700));
+    let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
+    context.set_text_baseline("middle");
+    context.set_text_align("left");
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
+        let cell = layout.servers.cell(i);
+        let row = Row::new(cell, server.slots as usize, px);
+        let queue_label = if server.queued > 0 { QUEUE_LABEL_W } else { 0.0 };
+        let queue_from = row.queue_end - row.queue_length(server.queued, longest) - queue_label;
+        if !Row::holds_label(cell, px) || row.queue_start + widest + 4.0 > queue_from {
+            continue;
+        }
+        let (text, y) = (percent(*share), cell.y + cell.h / 2.0);
+        context.set_font(&font(if server.erred > 0 { 700 } else { 500 }));
+        let width = context.measure_text(&text).map_or(widest, |m| m.width());
+        // On the panel's colour, over the lane's line.
+        context.set_fill_style_str(&palette.panel.css());
+        context.fill_rect(row.queue_start - 2.0, y - px * 0.6, width + 4.0, px * 1.2);
+        context.set_fill_style_str(&palette.ink.css());
+        let _ = context.fill_text(&text, row.queue_start, y);
+    }
+    widest + 12.0
 }
 
 /// A dashed line between the last server of a datacenter and the first of
@@ -74,6 +120,7 @@ fn draw_states(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     servers: &[ServerView],
+    word_from: f64,
     palette: &Palette,
 ) {
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
@@ -130,7 +177,7 @@ fn draw_states(
                 n => format!("{} · ejected by {n}", server.state.name()),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let x = c.x + c.w * 0.2;
+            let x = c.x + (c.w * 0.2).max(word_from);
             context.set_fill_style_str(&palette.panel.css());
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
             context.set_fill_style_str(&palette.ink.css());

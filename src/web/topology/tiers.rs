@@ -3,6 +3,7 @@
 
 use super::layout::{Layout, Rect, LABEL_BAND};
 use crate::theme::{Palette, LOAD_SHADES};
+use lbsim::ui::marks::answer_shares;
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
@@ -44,6 +45,15 @@ pub fn draw_labels(
     ];
     if datacenters > 1 {
         wordings.insert(0, format!("Servers · {servers} × {slots} slots · {datacenters} datacenters"));
+    }
+    if answer_shares(&snapshot.servers).is_some() && !layout.compact {
+        wordings.splice(
+            0..0,
+            [
+                format!("Servers · {servers} × {slots} slots · % of the answers"),
+                format!("Servers · {servers} · % of the answers"),
+            ],
+        );
     }
     context.set_text_align("left");
     if let Some((text, _)) = fit(&wordings, layout.width - layout.servers_x) {
