@@ -50,15 +50,15 @@ pub struct Drawn {
 pub fn boxes(scene: &Scene) -> Result<Vec<[f64; 4]>, JsValue> {
     let canvas: HtmlCanvasElement = dom::create("canvas", "")?;
     let context: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
-    Ok(layout(scene, &context, WIDTH).boxes)
+    Ok(layout(scene, &context, Sizing::Poster).boxes)
 }
 
 /// Saves a poster of `scene` as `file`: a PNG whose text chunk holds the
 /// sentence too, so a post that shows the picture can also quote it.
 /// Returns what it drew.
 pub fn save_poster(scene: &Scene, file: &str) -> Result<Drawn, JsValue> {
-    let (canvas, context) = compose(scene)?;
-    let Layout { lines, boxes, .. } = layout(scene, &context, WIDTH);
+    let (canvas, context) = compose(scene, Sizing::Poster)?;
+    let Layout { lines, boxes, .. } = layout(scene, &context, Sizing::Poster);
     let shown = scene.canvases.iter().filter(|c| c.width() > 0 && c.height() > 0);
     let pictures = boxes.into_iter().zip(shown.map(|c| [c.width(), c.height()])).collect();
     let drawn = Drawn { title: scene.title.clone(), lines, pictures };
@@ -94,7 +94,7 @@ pub enum Progress {
 impl Clip {
     /// Starts recording `scene` into a WebM file called `file`.
     pub fn start(scene: &Scene, file: &str, now_ms: f64) -> Result<Clip, JsValue> {
-        let (canvas, context) = compose(scene)?;
+        let (canvas, context) = compose(scene, Sizing::Clip)?;
         let stream = canvas.capture_stream_with_frame_request_rate(CLIP_FPS)?;
         let options = MediaRecorderOptions::new();
         options.set_mime_type("video/webm");
@@ -145,75 +145,107 @@ impl Clip {
             }
             return Progress::Saving;
         }
-        draw(scene, &self.context, WIDTH);
+        draw(scene, &self.context, Sizing::Clip);
         Progress::Recording(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
     }
 }
 
-/// A canvas holding the scene, as tall as it needs, and its context.
-fn compose(scene: &Scene) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), JsValue> {
+/// How a scene is sized. A poster is [`WIDTH`] wide, each picture scaled
+/// to its box (the poster draws its charts afresh at those sizes). A clip
+/// draws each picture at its own pixels, one to one, and its words at the
+/// pictures' density: stretched to 1,200 px, a clip smeared the pictures'
+/// text, and the recorder can draw no chart afresh each frame.
+#[derive(Clone, Copy, PartialEq)]
+enum Sizing {
+    Poster,
+    Clip,
+}
+
+/// A canvas holding the scene, as large as it needs, and its context.
+fn compose(scene: &Scene, sizing: Sizing) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), JsValue> {
     let canvas: HtmlCanvasElement = dom::create("canvas", "")?;
-    canvas.set_width(WIDTH as u32);
     let context: CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2D context")?.dyn_into()?;
-    let height = layout(scene, &context, WIDTH).height;
+    let Layout { width, height, .. } = layout(scene, &context, sizing);
     // Resizing resets the context's state, which `draw` sets afresh.
+    canvas.set_width(width.ceil() as u32);
     canvas.set_height(height.ceil() as u32);
-    draw(scene, &context, WIDTH);
+    draw(scene, &context, sizing);
     Ok((canvas, context))
 }
 
-/// Where each part of a scene goes on a canvas `width` wide.
+/// Where each part of a scene goes.
 struct Layout {
     lines: Vec<String>,
-    /// The top of the pictures, each picture's box, and the whole height.
+    /// Each picture's box (x, y, w, h), the whole size, and how many
+    /// pixels a CSS pixel of the words and margins takes.
     boxes: Vec<[f64; 4]>,
+    width: f64,
     height: f64,
+    scale: f64,
 }
 
-fn layout(scene: &Scene, context: &CanvasRenderingContext2d, width: f64) -> Layout {
-    context.set_font(&font(18.0, false));
-    let lines = wrap(context, &scene.sentence, width - 2.0 * MARGIN);
-    let top = MARGIN + LINE * 1.4 + LINE * lines.len() as f64 + 12.0;
+fn layout(scene: &Scene, context: &CanvasRenderingContext2d, sizing: Sizing) -> Layout {
     // The topology on the left, the charts stacked on its right.
     let (picture, charts) = scene.canvases.split_first().map_or((None, &[][..]), |(p, c)| (Some(p), c));
+    let picture = picture.filter(|p| p.width() > 0);
     let shown: Vec<&HtmlCanvasElement> = charts.iter().filter(|c| c.width() > 0 && c.height() > 0).collect();
-    let inner = width - 2.0 * MARGIN;
-    let left = if shown.is_empty() { inner } else { inner * 0.6 };
+    let size = |c: &HtmlCanvasElement| (f64::from(c.width()), f64::from(c.height()));
+    let scale = match sizing {
+        Sizing::Poster => 1.0,
+        Sizing::Clip => picture.map_or(1.0, |p| size(p).0 / f64::from(p.client_width().max(1))).max(1.0),
+    };
+    let (margin, line, gap) = (MARGIN * scale, LINE * scale, 16.0 * scale);
+    let (width, left) = match sizing {
+        Sizing::Poster => {
+            let inner = WIDTH - 2.0 * MARGIN;
+            (WIDTH, if shown.is_empty() { inner } else { inner * 0.6 })
+        }
+        Sizing::Clip => {
+            let left = picture.map_or(0.0, |p| size(p).0);
+            let widest = shown.iter().map(|c| size(c).0 + gap).fold(0.0, f64::max);
+            (2.0 * margin + left + widest, left)
+        }
+    };
+    context.set_font(&font(18.0 * scale, false));
+    let lines = wrap(context, &scene.sentence, width - 2.0 * margin);
+    let top = margin + line * 1.4 + line * lines.len() as f64 + 12.0 * scale;
     let mut boxes = Vec::new();
     let mut bottom = top;
-    if let Some(picture) = picture.filter(|p| p.width() > 0) {
-        let h = left * f64::from(picture.height()) / f64::from(picture.width());
-        boxes.push([MARGIN, top, left, h]);
-        bottom = top + h;
+    if let Some(picture) = picture {
+        let (w, h) = size(picture);
+        boxes.push([margin, top, left, left * h / w]);
+        bottom = top + left * h / w;
     }
-    let (x, w) = (MARGIN + left + 16.0, inner - left - 16.0);
+    let (x, column) = (margin + left + gap, width - margin - left - gap);
     let mut y = top;
     for chart in shown {
-        let h = w * f64::from(chart.height()) / f64::from(chart.width());
-        boxes.push([x, y, w, h]);
-        y += h + 12.0;
+        let (w, h) = size(chart);
+        let boxed = if sizing == Sizing::Clip { w } else { column };
+        boxes.push([x, y, boxed, boxed * h / w]);
+        y += boxed * h / w + 12.0 * scale;
     }
-    Layout { lines, boxes, height: bottom.max(y) + MARGIN + LINE }
+    Layout { lines, boxes, width, height: bottom.max(y) + margin + line, scale }
 }
 
-fn draw(scene: &Scene, context: &CanvasRenderingContext2d, width: f64) {
-    let Layout { lines, boxes, height } = layout(scene, context, width);
+fn draw(scene: &Scene, context: &CanvasRenderingContext2d, sizing: Sizing) {
+    let Layout { lines, boxes, width, height, scale } = layout(scene, context, sizing);
+    let (margin, line) = (MARGIN * scale, LINE * scale);
     context.set_fill_style_str(&scene.palette.panel.css());
     context.fill_rect(0.0, 0.0, width, height);
     context.set_fill_style_str(&scene.palette.ink.css());
-    context.set_font(&font(22.0, true));
-    let _ = context.fill_text(&scene.title, MARGIN, MARGIN + 20.0);
-    context.set_font(&font(18.0, false));
-    for (i, line) in lines.iter().enumerate() {
-        let _ = context.fill_text(line, MARGIN, MARGIN + LINE * 1.4 + LINE * (i as f64 + 0.8));
+    context.set_font(&font(22.0 * scale, true));
+    let _ = context.fill_text(&scene.title, margin, margin + 20.0 * scale);
+    context.set_font(&font(18.0 * scale, false));
+    for (i, text) in lines.iter().enumerate() {
+        let _ = context.fill_text(text, margin, margin + line * 1.4 + line * (i as f64 + 0.8));
     }
     let shown = scene.canvases.iter().filter(|c| c.width() > 0 && c.height() > 0);
     for (canvas, [x, y, w, h]) in shown.zip(boxes) {
         let _ = context.draw_image_with_html_canvas_element_and_dw_and_dh(canvas, x, y, w, h);
     }
     context.set_fill_style_str(&scene.palette.muted.css());
-    context.set_font(&font(14.0, false));
-    let _ = context.fill_text("lbsim · a live load-balancing simulation", MARGIN, height - MARGIN * 0.6);
+    context.set_font(&font(14.0 * scale, false));
+    let _ = context.fill_text("lbsim · a live load-balancing simulation", margin, height - margin * 0.6);
 }
 
 fn font(px: f64, bold: bool) -> String {

@@ -85,6 +85,31 @@ test('a clip records a few seconds of the running view as WebM, and the button s
   await page.context().close();
 });
 
+test("a clip draws the view's pictures at their own pixels, so their text is as sharp as on the page", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 2, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#policy=power-of-d&seed=5`);
+  await page.waitForFunction(() => window.lbsim?.simTime() > 3000, null, { timeout: 30_000 });
+  await page.click('#take-away summary');
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    page.click('#download-clip'),
+  ]);
+  const clip = await readFile(await download.path());
+  const topology = await page.evaluate(() => document.getElementById('topology').width);
+  const [width, height] = await page.evaluate(async (base64) => {
+    const video = document.createElement('video');
+    video.src = URL.createObjectURL(new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'video/webm' }));
+    await new Promise((resolve, reject) => { video.onloadedmetadata = resolve; video.onerror = reject; });
+    return [video.videoWidth, video.videoHeight];
+  }, clip.toString('base64'));
+  // At twice the density the topology is 2 × its CSS width in pixels; the
+  // clip was 1,200 px wide whatever the density, shrinking it (or, at one,
+  // stretching it) and smearing its labels.
+  assert.ok(width >= topology + 2 * 2 * 24, `a clip ${width} × ${height} px holds the topology's ${topology} px one to one`);
+  await context.close();
+});
+
 /** The PNG `body`, decoded in `page`: its size and the share of its pixels
  * that differ from its top-left corner's (the chart's background). */
 const pictureOf = (page, body) => page.evaluate(async (base64) => {
