@@ -7,6 +7,8 @@
 //! rate so the simulation's share of a frame stays near a fixed budget; when
 //! the cap bites the simulation simply runs slower than asked, owing nothing.
 
+use crate::scenario::Demand;
+
 /// The most wall time one frame may account for, in milliseconds.
 const MAX_FRAME_MS: f64 = 100.0;
 /// The wall time the simulation may use in one frame, in milliseconds.
@@ -54,6 +56,23 @@ impl Pace {
     }
 }
 
+/// How much of a spike's view must be in sight before it runs: of its
+/// height, or of the window's when the view is the taller.
+const SPIKE_IN_SIGHT: f64 = 0.6;
+
+/// Whether a view of `demand`, its box from `top` to `bottom` in a window
+/// `window_h` tall (CSS px), is in sight enough to run. Any of it is enough
+/// for steady demand; a spike waits for most of it, since a spike is over
+/// in seconds: started as its top edge came into sight, chapter 2's was
+/// over while the reader was still reading the text above it.
+pub fn in_sight_to_run(demand: Demand, (top, bottom): (f64, f64), window_h: f64) -> bool {
+    let shown = bottom.min(window_h) - top.max(0.0);
+    match demand {
+        Demand::Spike => shown > 0.0 && shown >= SPIKE_IN_SIGHT * (bottom - top).min(window_h),
+        _ => shown > 0.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +102,17 @@ mod tests {
             pace.observe(MIN_EVENTS_PER_FRAME, 1_000.0);
         }
         assert_eq!(pace.event_cap(), MIN_EVENTS_PER_FRAME, "however slow, a frame processes some events");
+    }
+
+    #[test]
+    fn a_spike_runs_once_most_of_its_view_is_in_sight() {
+        let (spike, steady) = (Demand::Spike, Demand::Continuous);
+        // Chapter 2's 680 px view, its top 120 px in sight of a 900 px window.
+        assert!(!in_sight_to_run(spike, (780.0, 1460.0), 900.0));
+        assert!(in_sight_to_run(steady, (780.0, 1460.0), 900.0));
+        assert!(in_sight_to_run(spike, (110.0, 790.0), 900.0));
+        // Taller than the window: most of the window will do.
+        assert!(in_sight_to_run(spike, (-200.0, 1200.0), 844.0));
+        assert!(!in_sight_to_run(spike, (1000.0, 1680.0), 900.0), "out of sight");
     }
 }

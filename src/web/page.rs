@@ -14,6 +14,7 @@ use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
 use super::hooks;
 use super::options::Kind;
+use super::pace;
 use super::trace_panel;
 use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
 use js_sys::Array;
@@ -134,10 +135,13 @@ pub fn mount() -> Result<(), JsValue> {
         })?;
         mark_steps(&owner_view.borrow());
     }
-    // A new window size or a shown tab needs nothing but a frame, which
-    // fits the canvases or resumes the views.
+    // A new window size, a shown tab or a scroll (more of a view that
+    // waits to be in sight) needs nothing but a frame, which fits the
+    // canvases or resumes the views.
     let document = dom::document();
-    for (target, kind) in [(window.unchecked_ref::<EventTarget>(), "resize"), (&document, "visibilitychange")]
+    let window_target = window.unchecked_ref::<EventTarget>();
+    for (target, kind) in
+        [(window_target, "resize"), (window_target, "scroll"), (&document, "visibilitychange")]
     {
         let requester = frames.clone();
         listeners.add(target, kind, move |_| requester.request())?;
@@ -197,7 +201,7 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
     let mut more = false;
     for mounted in views {
         let mut view = mounted.view.borrow_mut();
-        if hidden || !view.on_screen() {
+        if hidden || !view.on_screen() || !in_sight_to_run(&view) {
             view.rest();
         } else {
             more |= view.frame(now_ms, run_ahead_until);
@@ -219,6 +223,14 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
         }
     });
     more
+}
+
+/// Whether enough of `view` is in sight for it to run (see
+/// [`pace::in_sight_to_run`]: a spike waits for most of it).
+fn in_sight_to_run(view: &View) -> bool {
+    let rect = view.root().get_bounding_client_rect();
+    let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
+    pace::in_sight_to_run(view.sim().scenario().demand, (rect.top(), rect.bottom()), window_h)
 }
 
 /// The whole page's frame costs since the last call.

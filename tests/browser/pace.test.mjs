@@ -49,3 +49,19 @@ test('a scenario that keeps up with real time shows no note', async () => {
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 2's spike waits until most of its view is in sight, then runs", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
+  const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
+  // Its top 120 px in sight, under the text a reader is still reading:
+  // the spike ran, and was over before the reader got to it.
+  await page.evaluate(() => window.scrollBy(0, document.querySelector('#sim-spike').getBoundingClientRect().top - innerHeight + 120));
+  await page.waitForTimeout(2500);
+  assert.equal(await simTime(), 0, 'the spike waits');
+  // Scrolled to, it runs.
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 200, index, { timeout: 10_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
