@@ -11,17 +11,23 @@
 //  - the same with the six-embed demo page wholly in view (each embed's
 //    frames, and their sum as a bound on the page's frame), and while the
 //    explainer scrolls from top to bottom (every view's frames together);
+//  - load times as a reader meets them: each page served with gzip and with
+//    brotli under Chromium's network and CPU emulation (desktop 10 Mbps /
+//    40 ms; slow 4G 1.6 Mbps / 150 ms with the CPU 4× slower), the time to
+//    the outline and to the first live picture, medians of three loads
+//    (load.mjs);
 //  - transfer size of each page, gzipped, its module counted once (targets:
 //    the embed page, which a blog post loads, at most 250 KB; any other
 //    page at most 300 KB).
 // Expects dist/ (trunk build --release --offline) and target/release/lbsim.
 // LBSIM_BENCH=throughput,sizes (any of throughput, frames, first, embeds, scroll,
-// sizes) runs only those parts, for comparing builds quickly.
+// loads, sizes) runs only those parts, for comparing builds quickly.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { serveDist, launch, openApp, DIST, CLI } from './lib.mjs';
+import { measureLoads } from './load.mjs';
 
 const THROUGHPUT = [
   ['default, 300 simulated s', 'duration_s=300'],
@@ -34,7 +40,8 @@ const FRAMES = [
 const RUNS = 5;
 const FRAME_SECONDS = Number(process.env.LBSIM_BENCH_FRAME_SECONDS ?? 15);
 
-const PARTS = ['throughput', 'frames', 'first', 'embeds', 'scroll', 'sizes'];
+const PARTS = ['throughput', 'frames', 'first', 'embeds', 'scroll', 'loads', 'sizes'];
+const LOAD_RUNS = 3;
 const chosen = (process.env.LBSIM_BENCH ?? PARTS.join(',')).split(',').map((part) => part.trim());
 for (const part of chosen) {
   if (!PARTS.includes(part)) throw new Error(`LBSIM_BENCH: \`${part}\` is not one of ${PARTS.join(', ')}`);
@@ -210,6 +217,8 @@ try {
       await page.context().close();
     }
   }
+
+  if (runs('loads')) await measureLoads(browser, { runs: LOAD_RUNS });
 
   if (runs('sizes')) {
     console.log('Transfer size of each page, gzipped (level 9), its module and stylesheet counted once');

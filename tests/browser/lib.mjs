@@ -10,6 +10,7 @@ import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
+import { compress, ENCODINGS } from '../../scripts/precompress.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
@@ -28,9 +29,11 @@ const TYPES = {
 /**
  * Serves dist/ on 127.0.0.1 at a free port, and the HTML pages of
  * tests/browser/ at the same level, so they load the built module as the
- * lab does; resolves to { url, close }.
+ * lab does; resolves to { url, close }. With `encoding` (`br` or `gzip`)
+ * every file goes compressed, as a host serves it: its precompressed copy
+ * beside it when the build wrote one, else compressed here alike.
  */
-export async function serveDist() {
+export async function serveDist({ encoding } = {}) {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error('dist/ is missing: build it first with `trunk build --release --offline`');
   }
@@ -45,8 +48,10 @@ export async function serveDist() {
     }
     const file = existsSync(built) || extname(page) !== '.html' ? built : page;
     try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      if (encoding) Object.assign(headers, { 'content-encoding': encoding, vary: 'accept-encoding' });
+      const body = encoding ? await compressed(file, encoding) : await readFile(file);
+      response.writeHead(200, headers);
       response.end(body);
     } catch {
       response.writeHead(404).end();
@@ -55,6 +60,18 @@ export async function serveDist() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const compressedFiles = new Map();
+
+/** `file` as `encoding` compresses it: the build's copy, else made once here. */
+async function compressed(file, encoding) {
+  const key = `${encoding} ${file}`;
+  if (!compressedFiles.has(key)) {
+    const copy = file + ENCODINGS[encoding];
+    compressedFiles.set(key, existsSync(copy) ? await readFile(copy) : compress(await readFile(file), encoding));
+  }
+  return compressedFiles.get(key);
 }
 
 export const CHROMIUM_ARGS = [
