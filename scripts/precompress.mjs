@@ -4,7 +4,7 @@
 // precompressed files (nginx gzip_static and brotli_static, Caddy's
 // precompressed, Netlify, Cloudflare Pages) sends them as they are; see
 // docs/embedding.md. Node's zlib has both encoders: nothing is downloaded.
-// Index.html runs it after each Trunk build; the benchmark's server
+// Trunk.toml runs it after each build; the benchmark's server
 // compresses with the same function.
 //   node scripts/precompress.mjs [DIR]
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,9 +15,8 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 /** The encodings written, by the name HTTP gives them and the file suffix. */
 export const ENCODINGS = { br: '.br', gzip: '.gz' };
 
-/** Files already compressed, or too small to gain from it. */
-const SKIPPED = new Set(['.br', '.gz', '.png', '.jpg', '.woff2']);
-const SMALLEST_BYTES = 256;
+/** Files that are already compressed copies. */
+const SKIPPED = new Set(Object.values(ENCODINGS));
 
 /** `bytes` compressed with `encoding` (`br` or `gzip`), at its strongest. */
 export function compress(bytes, encoding) {
@@ -39,7 +38,6 @@ export async function precompress(dir) {
   for (const name of (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name)) {
     if (SKIPPED.has(extname(name))) continue;
     const bytes = await readFile(join(dir, name));
-    if (bytes.length < SMALLEST_BYTES) continue;
     for (const [encoding, suffix] of Object.entries(ENCODINGS)) {
       await writeFile(join(dir, name + suffix), compress(bytes, encoding));
       written.push(name + suffix);
