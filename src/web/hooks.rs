@@ -19,6 +19,8 @@ use wasm_bindgen::prelude::*;
 ///   page's first view (see [`view_hooks`]);
 /// - `views()`: the same hooks for every view on the page, in page order
 ///   (then those the script API mounted), plus the rest of [`view_hooks`];
+///   it first mounts the views still waiting to near the viewport, so that
+///   a test finds each chapter's view at its index;
 /// - `pageFrameCosts()`: wall milliseconds each animation frame since the
 ///   last call spent on all the page's views together;
 /// - `wasmMemoryBytes()`: the size of the WebAssembly memory;
@@ -31,6 +33,7 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
     let set = |name: &str, value: JsValue| Reflect::set(&hooks, &JsValue::from_str(name), &value).map(|_| ());
     let (all, frames) = (views.clone(), frames.clone());
     let every = move || -> Result<Array, JsValue> {
+        page::mount_all_waiting();
         all.borrow().iter().map(|mounted| view_hooks(mounted, &frames).map(JsValue::from)).collect()
     };
     set("views", Closure::<dyn Fn() -> Result<Array, JsValue>>::new(every).into_js_value())?;

@@ -51,6 +51,7 @@ mod traces;
 mod transport;
 mod twin_pane;
 mod view;
+mod waiting;
 
 // The views' pure logic lives in the library (`lbsim::ui`, tested natively);
 // these names let the DOM code below reach it as its own.

@@ -4,6 +4,9 @@
 //! takes its settings from its `data-lbsim-settings` attribute or, for at
 //! most one view per page, from the page's URL hash, which it then mirrors.
 //!
+//! A view that does not follow the hash is mounted only once it comes
+//! within a screen of the viewport ([`waiting`](super::waiting)).
+//!
 //! One animation loop drives every view. A view out of sight (an
 //! IntersectionObserver watches each root) or in a hidden tab gets no frames,
 //! so it uses no simulated time and no drawing. The page's listeners and
@@ -17,6 +20,7 @@ use super::options::Kind;
 use super::pace;
 use super::trace_panel;
 use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
+use super::waiting::{self, Waiter, Waiting};
 use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -24,7 +28,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver,
-    IntersectionObserverEntry, KeyboardEvent, ResizeObserver, ResizeObserverEntry, VisibilityState,
+    IntersectionObserverEntry, KeyboardEvent, Node, ResizeObserver, ResizeObserverEntry, VisibilityState,
 };
 
 /// A view and the listeners on its own elements (added again when it is
@@ -51,6 +55,8 @@ struct Page {
     /// The observers' callbacks, kept alive as long as the observers.
     _on_intersection: ObserverCallback,
     _on_resize: ObserverCallback,
+    /// The views not mounted yet, until they near the viewport.
+    waiting: Waiting,
 }
 
 type ObserverCallback = Closure<dyn FnMut(Array)>;
@@ -67,6 +73,7 @@ pub fn mount() -> Result<(), JsValue> {
     let window = dom::window();
     let roots = dom::document().query_selector_all("[data-lbsim]")?;
     let mut mounted = Vec::new();
+    let mut waiters = Vec::new();
     let mut bins = Vec::new();
     let mut hash_taken = false;
     for index in 0..roots.length() {
@@ -88,6 +95,10 @@ pub fn mount() -> Result<(), JsValue> {
                 )),
             };
         hash_taken |= owns_hash;
+        if !owns_hash && !waiting::is_near(&root) {
+            waiters.push(Waiter { root, kind, settings });
+            continue;
+        }
         let view = View::mount(&root, kind, &settings, owns_hash)?;
         mounted.push(Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() }));
     }
@@ -169,6 +180,7 @@ pub fn mount() -> Result<(), JsValue> {
         })?;
     }
     hooks::install(&views, &frames)?;
+    let waiting = Waiting::watch(waiters, mount_waiter)?;
     PAGE.with(|page| {
         *page.borrow_mut() = Some(Page {
             views,
@@ -178,9 +190,36 @@ pub fn mount() -> Result<(), JsValue> {
             resizes,
             _on_intersection: on_intersection,
             _on_resize: on_resize,
+            waiting,
         })
     });
     Ok(())
+}
+
+/// Mounts a view that was waiting, in its place in page order.
+fn mount_waiter(Waiter { root, kind, settings }: Waiter) {
+    let placed = PAGE.with(|page| {
+        let page = page.borrow();
+        let page = page.as_ref().ok_or("the page's views were destroyed")?;
+        let mounted = page.attach(&root, kind, &settings)?;
+        let mut views = page.views.borrow_mut();
+        let follows = |m: &Rc<Mounted>| {
+            root.compare_document_position(m.view.borrow().root()) & Node::DOCUMENT_POSITION_FOLLOWING != 0
+        };
+        let at = views.iter().position(follows).unwrap_or(views.len());
+        views.insert(at, mounted);
+        Ok::<(), JsValue>(())
+    });
+    if let Err(error) = placed {
+        web_sys::console::error_1(&error);
+    }
+}
+
+/// Mounts every view still waiting (the test hooks read every view).
+pub fn mount_all_waiting() {
+    let waiters =
+        PAGE.with(|page| page.borrow().as_ref().map(|page| page.waiting.take_all()).unwrap_or_default());
+    waiters.into_iter().for_each(mount_waiter);
 }
 
 /// Frame costs of the whole page kept for the test hooks (about a minute).
@@ -393,6 +432,7 @@ pub fn destroy() {
         page.listeners.remove_all();
         page.observer.disconnect();
         page.resizes.disconnect();
+        page.waiting.take_all();
         for mounted in page.views.borrow().iter() {
             mounted.listeners.borrow_mut().remove_all();
         }
@@ -408,15 +448,24 @@ pub fn add_view(root: &HtmlElement, kind: Kind, settings: &str) -> Result<Rc<Mou
         if page.views.borrow().iter().any(|m| m.view.borrow().root().is_same_node(Some(root))) {
             return Err(JsValue::from_str("a view is already mounted on this element"));
         }
-        let view = View::mount(root, kind, settings, false)?;
-        let mounted = Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() });
-        mounted.listen(&page.frames)?;
-        page.observer.observe(root);
-        page.resizes.observe(root);
+        let mounted = page.attach(root, kind, settings)?;
         page.views.borrow_mut().push(mounted.clone());
-        page.frames.request();
         Ok(mounted)
     })
+}
+
+impl Page {
+    /// Mounts a view on `root`, listened to, watched and given a frame; the
+    /// caller puts it among the page's views.
+    fn attach(&self, root: &HtmlElement, kind: Kind, settings: &str) -> Result<Rc<Mounted>, JsValue> {
+        let view = View::mount(root, kind, settings, false)?;
+        let mounted = Rc::new(Mounted { view: Rc::new(RefCell::new(view)), listeners: RefCell::default() });
+        mounted.listen(&self.frames)?;
+        self.observer.observe(root);
+        self.resizes.observe(root);
+        self.frames.request();
+        Ok(mounted)
+    }
 }
 
 /// Takes a view off the page: its listeners and its elements go, and it

@@ -1,0 +1,119 @@
+// The outline each view shows before the module arrives: the scenario its
+// link (or data-lbsim-settings) describes, drawn plainly (clients, the
+// balancers, the servers with their slots, the caption) in the box the live
+// view will take, so that nothing moves when the live picture replaces it
+// (the view empties its root as it mounts). If the module cannot start (a
+// browser without WebAssembly, a blocked file), the outline stays and says
+// so. A plain script, run once the page is parsed (`defer`), so it draws
+// while the module is still on the wire. Unset fields take the default
+// scenario's values (src/scenario: 20 clients, 10 servers of 10 slots, no
+// balancer tier); tests/browser/outline.test.mjs checks they agree.
+(() => {
+  const DEFAULTS = { clients: 20, balancers: 0, servers: 10, slots: 10 };
+  const SVG = 'http://www.w3.org/2000/svg';
+  const FAILED =
+    'The simulation could not start: this browser may not run WebAssembly, or a file it needs was blocked. Reloading the page may help.';
+
+  /** A whole number from the settings, or the default for `key`. */
+  const count = (settings, key) => {
+    const value = Number.parseInt(settings.get(key) ?? '', 10);
+    return Number.isFinite(value) && value >= 0 ? value : DEFAULTS[key];
+  };
+
+  const svg = (parent, tag, attributes) => {
+    const element = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    parent.append(element);
+    return element;
+  };
+
+  /** A column of `total` marks at `x`, as many as fit, and "+N" for the rest. */
+  const column = (picture, { x, top, bottom, total, name, draw }) => {
+    svg(picture, 'text', { x, y: top - 6, 'text-anchor': 'middle', class: 'outline-name' }).textContent = name;
+    const step = Math.max(draw.height + 3, (bottom - top) / Math.max(total, 1));
+    const shown = Math.min(total, Math.floor((bottom - top) / step));
+    for (let i = 0; i < shown; i++) draw.mark(x, top + i * step + (step - draw.height) / 2);
+    if (shown < total) {
+      svg(picture, 'text', { x, y: bottom + 14, 'text-anchor': 'middle', class: 'outline-name' }).textContent = `+${total - shown}`;
+    }
+  };
+
+  /** The scenario drawn in a `width` × `height` picture. */
+  const picture = (settings, width, height) => {
+    const image = document.createElementNS(SVG, 'svg');
+    image.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    image.setAttribute('aria-hidden', 'true');
+    const [top, bottom] = [24, height - 20];
+    const slots = Math.min(count(settings, 'slots'), 20);
+    const rowWidth = Math.min(width * 0.3, slots * 9);
+    column(image, {
+      x: width * 0.06, top, bottom, total: count(settings, 'clients'), name: 'clients',
+      draw: { height: 6, mark: (x, y) => svg(image, 'circle', { cx: x, cy: y + 3, r: 3, class: 'outline-client' }) },
+    });
+    const balancers = count(settings, 'balancers');
+    if (balancers > 0) {
+      column(image, {
+        x: width * 0.3, top, bottom, total: balancers, name: 'balancers',
+        draw: { height: 10, mark: (x, y) => svg(image, 'rect', { x: x - 5, y, width: 10, height: 10, class: 'outline-balancer' }) },
+      });
+    }
+    column(image, {
+      x: width * 0.55, top, bottom, total: count(settings, 'servers'), name: 'servers',
+      draw: {
+        height: Math.min(14, Math.max(6, (bottom - top) / 12)),
+        mark: (x, y) => {
+          const cell = rowWidth / Math.max(slots, 1);
+          const rowHeight = Math.min(14, Math.max(6, (bottom - top) / 12));
+          for (let s = 0; s < slots; s++) {
+            svg(image, 'rect', { x: x - rowWidth / 2 + s * cell, y, width: cell - 1, height: rowHeight, class: 'outline-slot' });
+          }
+        },
+      },
+    });
+    return image;
+  };
+
+  /** Draws the outline in `root`, a view's element, for its settings. */
+  const outline = (root) => {
+    const kind = root.dataset.lbsim;
+    if (kind !== 'embed' && kind !== 'lab') return;
+    const settings = new URLSearchParams((root.dataset.lbsimSettings ?? location.hash).replace(/^#/, ''));
+    root.classList.add('lbsim-view', `lbsim-${kind}`);
+    const height = Number.parseInt(settings.get('height') ?? '', 10);
+    if (height > 0) root.style.height = `${height}px`;
+    if (['light', 'dark'].includes(settings.get('theme'))) root.dataset.theme = settings.get('theme');
+    const box = document.createElement('div');
+    box.className = 'lbsim-outline';
+    box.dataset.lbsimOutline = '';
+    const caption = settings.get('caption');
+    if (caption) {
+      const title = document.createElement('p');
+      title.className = 'caption';
+      title.textContent = caption;
+      box.append(title);
+    }
+    const status = document.createElement('p');
+    status.className = 'outline-status';
+    status.setAttribute('role', 'status');
+    status.textContent = 'Starting the simulation…';
+    box.append(status);
+    root.append(box);
+    const { width: boxWidth, height: boxHeight } = box.getBoundingClientRect();
+    box.insertBefore(picture(settings, Math.max(boxWidth, 200), Math.max(boxHeight - 60, 120)), status);
+  };
+
+  /** Says, in every outline still showing, that the module did not start. */
+  const failed = () => {
+    for (const status of document.querySelectorAll('[data-lbsim-outline] .outline-status')) {
+      status.textContent = FAILED;
+      status.closest('[data-lbsim-outline]').classList.add('failed');
+    }
+  };
+
+  document.querySelectorAll('[data-lbsim]').forEach(outline);
+  if (typeof WebAssembly !== 'object') failed();
+  // Before any view has mounted, an error is the module's: it failed to
+  // load, to compile or to start.
+  addEventListener('error', failed, true);
+  addEventListener('unhandledrejection', failed);
+})();
