@@ -9,5 +9,8 @@ scripts/setup.sh test
 cargo fetch # Trunk builds offline; this fetches the wasm32 dependencies first
 export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
 trunk build --release --offline
+# The tests open a build of their own, with the hooks they read (window.lbsim,
+# summary_json); the build above, as published, has none.
+trunk build --release --offline --features test-hooks --dist dist-test
 cargo build --release
 node --test --test-concurrency=1 tests/browser/

@@ -15,6 +15,7 @@
 use super::bins_view::{Action, BinsView};
 use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
+#[cfg(feature = "test-hooks")]
 use super::hooks;
 use super::options::Kind;
 use super::pace;
@@ -179,6 +180,7 @@ pub fn mount() -> Result<(), JsValue> {
             requester.request();
         })?;
     }
+    #[cfg(feature = "test-hooks")]
     hooks::install(&views, &frames)?;
     let waiting = Waiting::watch(waiters, mount_waiter)?;
     PAGE.with(|page| {
@@ -216,6 +218,7 @@ fn mount_waiter(Waiter { root, kind, settings }: Waiter) {
 }
 
 /// Mounts every view still waiting (the test hooks read every view).
+#[cfg(feature = "test-hooks")]
 pub fn mount_all_waiting() {
     let waiters =
         PAGE.with(|page| page.borrow().as_ref().map(|page| page.waiting.take_all()).unwrap_or_default());

@@ -13,7 +13,10 @@ import { chromium } from 'playwright-core';
 import { compress, ENCODINGS } from '../../scripts/precompress.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The build as published (trunk build --release --offline): no test hooks. */
 export const DIST = join(ROOT, 'dist');
+/** The build the tests open, with the test hooks: `trunk build --release --offline --features test-hooks --dist dist-test` (scripts/browser-test.sh). */
+export const TEST_DIST = join(ROOT, 'dist-test');
 /** The demo and test pages (embeds.html, views.html), served beside dist/. */
 export const PAGES = join(ROOT, 'tests', 'browser');
 export const ARTIFACTS = join(ROOT, 'tests', 'browser', 'artifacts');
@@ -27,22 +30,23 @@ const TYPES = {
 };
 
 /**
- * Serves dist/ on 127.0.0.1 at a free port, and the HTML pages of
- * tests/browser/ at the same level, so they load the built module as the
- * lab does; resolves to { url, close }. With `encoding` (`br` or `gzip`)
- * every file goes compressed, as a host serves it: its precompressed copy
- * beside it when the build wrote one, else compressed here alike.
+ * Serves a build (`dir`: the test build unless told) on 127.0.0.1 at a
+ * free port, and the HTML pages of tests/browser/ at the same level, so
+ * they load the built module as the lab does; resolves to { url, close }.
+ * With `encoding` (`br` or `gzip`) every file goes compressed, as a host
+ * serves it: its precompressed copy beside it when the build wrote one,
+ * else compressed here alike.
  */
-export async function serveDist({ encoding } = {}) {
-  if (!existsSync(join(DIST, 'index.html'))) {
-    throw new Error('dist/ is missing: build it first with `trunk build --release --offline`');
+export async function serveDist({ encoding, dir = TEST_DIST } = {}) {
+  if (!existsSync(join(dir, 'index.html'))) {
+    throw new Error(`${dir} is missing: build it first (scripts/browser-test.sh says how)`);
   }
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     const name = path === '/' ? 'index.html' : path;
-    const built = normalize(join(DIST, name));
+    const built = normalize(join(dir, name));
     const page = normalize(join(PAGES, name));
-    if (!built.startsWith(DIST) || !page.startsWith(PAGES)) {
+    if (!built.startsWith(dir) || !page.startsWith(PAGES)) {
       response.writeHead(403).end();
       return;
     }

@@ -4,8 +4,8 @@
 // Network.emulateNetworkConditions and Emulation.setCPUThrottlingRate),
 // timing from navigation to the outline drawn before the module arrives
 // and to the first live picture (a canvas with drawn pixels), and counting
-// the bytes on the wire.
-import { serveDist } from './lib.mjs';
+// the bytes on the wire. It opens the build as published (dist/).
+import { serveDist, DIST } from './lib.mjs';
 
 /** The two network profiles: a desktop line, and Lighthouse's mobile one. */
 export const PROFILES = [
@@ -99,7 +99,7 @@ export async function measureLoads(browser, { runs, log = console.log }) {
   log(`|---|${PROFILES.map(() => '---|').join('')}---|`);
   for (const page of PAGES) {
     for (const encoding of Object.keys(ENCODING_NAMES)) {
-      const server = await serveDist({ encoding });
+      const server = await serveDist({ encoding, dir: DIST });
       try {
         const cells = [];
         let wire = 0;

@@ -2,7 +2,7 @@
 // and only once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, server, browser } from './lib.mjs';
+import { useBrowser, server, browser, serveDist, DIST } from './lib.mjs';
 
 useBrowser();
 
@@ -47,4 +47,19 @@ test("the explainer mounts a chapter's view as it nears the viewport, not all at
   const scrolled = await mountedViews(page);
   assert.ok(scrolled.length <= atLoad.length + 4, `after a jump to retries, ${scrolled} are mounted`);
   await context.close();
+});
+
+test('the build as published exports the script API and no test hook', async () => {
+  const published = await serveDist({ dir: DIST });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(published.url + 'embed.html');
+  await page.waitForFunction(() => window.wasmBindings !== undefined && document.querySelector('canvas.topology'));
+  const exported = await page.evaluate(() => ({
+    hooks: typeof window.lbsim,
+    bindings: Object.keys(window.wasmBindings).filter((name) => name !== 'default' && !name.startsWith('initSync')).sort(),
+  }));
+  assert.deepEqual(exported, { hooks: 'undefined', bindings: ['SimulationView', 'destroy', 'mount', 'run', 'start'] });
+  await context.close();
+  await published.close();
 });
