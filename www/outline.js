@@ -99,7 +99,14 @@
     box.append(status);
     root.append(box);
     const { width: boxWidth, height: boxHeight } = box.getBoundingClientRect();
-    box.insertBefore(picture(settings, Math.max(boxWidth, 200), Math.max(boxHeight - 60, 120)), status);
+    // A view with a twin (versus=) draws two pictures side by side.
+    const pictures = settings.has('versus') ? 2 : 1;
+    const row = document.createElement('div');
+    row.className = 'outline-pictures';
+    for (let i = 0; i < pictures; i++) {
+      row.append(picture(settings, Math.max(boxWidth / pictures, 200), Math.max(boxHeight - 60, 120)));
+    }
+    box.insertBefore(row, status);
   };
 
   /** Says, in every outline still showing, that the module did not start. */

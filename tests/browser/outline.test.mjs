@@ -56,6 +56,18 @@ test("an embed's outline draws its scenario, in the box the live view then keeps
   await page.context().close();
 });
 
+test('a view with a twin outlines two pictures, as it will draw them', async () => {
+  const { page } = await openHeld('embed.html#servers=3&slots=4&versus=policy:power-of-d', { width: 680, height: 400 });
+  const pictures = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim-outline] svg')]
+    .map((svg) => svg.getBoundingClientRect()).map(({ top, width }) => ({ top: Math.round(top), width: Math.round(width) })));
+  assert.equal(pictures.length, 2);
+  assert.equal(pictures[0].top, pictures[1].top, 'side by side');
+  assert.ok(pictures.every(({ width }) => width > 250), JSON.stringify(pictures));
+  const outline = await outlineOf(page, '[data-lbsim]');
+  assert.equal(outline.slots, 24, 'three servers of four slots in each');
+  await page.context().close();
+});
+
 test("the explainer's first chapter: the outline takes the live view's box, with the default scenario's numbers filled in", async () => {
   const { page, release } = await openHeld('explain.html', { width: 1440, height: 900 });
   const outline = await outlineOf(page, '#sim-one-server');
