@@ -15,6 +15,7 @@
 use super::bins_view::{Action, BinsView};
 use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
+use super::handle;
 #[cfg(feature = "test-hooks")]
 use super::hooks;
 use super::options::Kind;
@@ -46,7 +47,7 @@ pub type Views = Rc<RefCell<Vec<Rc<Mounted>>>>;
 /// The page's balls-into-bins views, in page order.
 pub type BinsViews = Rc<Vec<Rc<RefCell<BinsView>>>>;
 
-struct Page {
+pub struct Page {
     views: Views,
     frames: Rc<FrameLoop>,
     listeners: Listeners,
@@ -65,10 +66,6 @@ type ObserverCallback = Closure<dyn FnMut(Array)>;
 /// Readers who ask for less motion see no request dots moving; figures and
 /// charts still update.
 pub const REDUCED_MOTION: &str = "(prefers-reduced-motion: reduce)";
-
-thread_local! {
-    static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
-}
 
 pub fn mount() -> Result<(), JsValue> {
     let window = dom::window();
@@ -183,7 +180,7 @@ pub fn mount() -> Result<(), JsValue> {
     #[cfg(feature = "test-hooks")]
     hooks::install(&views, &frames)?;
     let waiting = Waiting::watch(waiters, mount_waiter)?;
-    PAGE.with(|page| {
+    handle::page(|page| {
         *page.borrow_mut() = Some(Page {
             views,
             frames,
@@ -200,7 +197,7 @@ pub fn mount() -> Result<(), JsValue> {
 
 /// Mounts a view that was waiting, in its place in page order.
 fn mount_waiter(Waiter { root, kind, settings }: Waiter) {
-    let placed = PAGE.with(|page| {
+    let placed = handle::page(|page| {
         let page = page.borrow();
         let page = page.as_ref().ok_or("the page's views were destroyed")?;
         let mounted = page.attach(&root, kind, &settings)?;
@@ -221,17 +218,12 @@ fn mount_waiter(Waiter { root, kind, settings }: Waiter) {
 #[cfg(feature = "test-hooks")]
 pub fn mount_all_waiting() {
     let waiters =
-        PAGE.with(|page| page.borrow().as_ref().map(|page| page.waiting.take_all()).unwrap_or_default());
+        handle::page(|page| page.borrow().as_ref().map(|page| page.waiting.take_all()).unwrap_or_default());
     waiters.into_iter().for_each(mount_waiter);
 }
 
 /// Frame costs of the whole page kept for the test hooks (about a minute).
 const MAX_PAGE_FRAME_COSTS: usize = 4_096;
-
-thread_local! {
-    /// Wall milliseconds each animation frame spent on all views together.
-    static PAGE_FRAME_COSTS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
-}
 
 /// One frame of every view in sight; returns whether another is wanted.
 /// A balls-into-bins view is its page's one content, so only a hidden tab
@@ -258,8 +250,7 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
             more |= view.borrow_mut().frame(now_ms);
         }
     }
-    PAGE_FRAME_COSTS.with(|costs| {
-        let mut costs = costs.borrow_mut();
+    handle::frame_costs(|costs| {
         if costs.len() < MAX_PAGE_FRAME_COSTS {
             costs.push(dom::now_ms() - started);
         }
@@ -277,7 +268,7 @@ fn in_sight_to_run(view: &View) -> bool {
 
 /// The whole page's frame costs since the last call.
 pub fn take_page_frame_costs() -> Vec<f64> {
-    PAGE_FRAME_COSTS.with(|costs| std::mem::take(&mut *costs.borrow_mut()))
+    handle::frame_costs(std::mem::take)
 }
 
 /// Does `act` to the view mounted on `root`, if there is one.
@@ -430,7 +421,7 @@ fn shortcut(view: &mut View, event: &Event) {
 /// and the observer.
 #[wasm_bindgen]
 pub fn destroy() {
-    if let Some(mut page) = PAGE.with(|page| page.borrow_mut().take()) {
+    if let Some(mut page) = handle::page(|page| page.borrow_mut().take()) {
         page.frames.destroy();
         page.listeners.remove_all();
         page.observer.disconnect();
@@ -445,7 +436,7 @@ pub fn destroy() {
 /// Mounts a view of `kind` on `root` for `settings` (as in a hash), beside
 /// the page's others: driven by the same loop, watched by the same observer.
 pub fn add_view(root: &HtmlElement, kind: Kind, settings: &str) -> Result<Rc<Mounted>, JsValue> {
-    PAGE.with(|page| {
+    handle::page(|page| {
         let page = page.borrow();
         let page = page.as_ref().ok_or("the page's views were destroyed")?;
         if page.views.borrow().iter().any(|m| m.view.borrow().root().is_same_node(Some(root))) {
@@ -477,7 +468,7 @@ pub fn remove_view(mounted: &Rc<Mounted>) {
     mounted.listeners.borrow_mut().remove_all();
     let root = mounted.view.borrow().root().clone();
     root.set_text_content(None);
-    PAGE.with(|page| {
+    handle::page(|page| {
         if let Some(page) = page.borrow().as_ref() {
             page.observer.unobserve(&root);
             page.resizes.unobserve(&root);
@@ -488,7 +479,7 @@ pub fn remove_view(mounted: &Rc<Mounted>) {
 
 /// Asks the page's loop for a frame (after a change made from outside it).
 pub fn request_frame() {
-    PAGE.with(|page| {
+    handle::page(|page| {
         if let Some(page) = page.borrow().as_ref() {
             page.frames.request();
         }

@@ -309,15 +309,10 @@ fn save_bytes(file: &str, bytes: &[u8], kind: &str) -> Result<(), JsValue> {
     save_blob(file, &Blob::new_with_u8_array_sequence_and_options(&parts, &options)?)
 }
 
-thread_local! {
-    /// The address of the last file saved, released when the next is.
-    static SAVED: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
 fn save_blob(file: &str, blob: &Blob) -> Result<(), JsValue> {
     let url = Url::create_object_url_with_blob(blob)?;
     save_url(file, &url)?;
-    match SAVED.with(|saved| saved.borrow_mut().replace(url)) {
+    match super::handle::saved(|saved| saved.replace(url)) {
         Some(previous) => Url::revoke_object_url(&previous),
         None => Ok(()),
     }

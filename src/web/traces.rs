@@ -7,10 +7,10 @@
 //! One reading is under way at a time; its reply is collected by the
 //! view's next frame.
 
+use super::handle;
 use lbsim::engine::Replay;
 use lbsim::trace::offered::Gist;
 use lbsim::trace::replay::{decode, in_memory, Recorded};
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -56,7 +56,7 @@ struct Asked {
 type Reader = (Worker, Closure<dyn FnMut(MessageEvent)>);
 
 #[derive(Default)]
-struct Store {
+pub struct Store {
     worker: Option<Reader>,
     /// Files read so far, by their hash, so that a reading with other
     /// columns or classes needs no new choice.
@@ -69,26 +69,22 @@ struct Store {
     reply: Option<Result<Rc<LabTrace>, String>>,
 }
 
-thread_local! {
-    static STORE: RefCell<Store> = RefCell::new(Store::default());
-}
-
 /// The reading of the file with `hash`, its columns and classes as given,
 /// if the page has it.
 pub fn find(hash: &str, columns: &str, classes: &str) -> Option<Rc<LabTrace>> {
-    STORE.with_borrow(|store| {
+    handle::traces(|store| {
         store.read.clone().filter(|t| t.hash == hash && t.columns == columns && t.classes == classes)
     })
 }
 
 /// Whether the page holds the file with `hash` (read with other options).
 pub fn has_file(hash: &str) -> Option<File> {
-    STORE.with_borrow(|store| store.files.iter().find(|(h, _)| h == hash).map(|(_, f)| f.clone()))
+    handle::traces(|store| store.files.iter().find(|(h, _)| h == hash).map(|(_, f)| f.clone()))
 }
 
 /// The file whose reading failed last, if the latest reading did.
 pub fn failed_file() -> Option<File> {
-    STORE.with_borrow(|store| store.failed.clone())
+    handle::traces(|store| store.failed.clone())
 }
 
 /// Starts reading `file`; its reply comes to [`take_reply`].
@@ -101,7 +97,7 @@ pub fn read(file: File, columns: &str, classes: &str) -> Result<(), String> {
             LAB_MAX_BYTES
         ));
     }
-    STORE.with_borrow_mut(|store| {
+    handle::traces_mut(|store| {
         if store.asked.is_some() {
             return Err("a trace is being read already: wait for it".to_string());
         }
@@ -110,7 +106,7 @@ pub fn read(file: File, columns: &str, classes: &str) -> Result<(), String> {
             None => {
                 let worker = Worker::new("trace-worker.js").map_err(|e| format!("no trace worker: {e:?}"))?;
                 let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-                    STORE.with_borrow_mut(|store| store.replied(&event.data()));
+                    handle::traces_mut(|store| store.replied(&event.data()));
                 });
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 store.worker = Some((worker.clone(), on_message));
@@ -131,12 +127,12 @@ pub fn read(file: File, columns: &str, classes: &str) -> Result<(), String> {
 
 /// Whether a reading is under way.
 pub fn reading() -> bool {
-    STORE.with_borrow(|store| store.asked.is_some())
+    handle::traces(|store| store.asked.is_some())
 }
 
 /// The last reading's outcome, once it is in.
 pub fn take_reply() -> Option<Result<Rc<LabTrace>, String>> {
-    STORE.with_borrow_mut(|store| store.reply.take())
+    handle::traces_mut(|store| store.reply.take())
 }
 
 /// What the load of a trace depends on, from its summary's JSON (the
