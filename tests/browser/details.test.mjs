@@ -193,3 +193,18 @@ test("chapter 15's picture writes each server's share of the answers at its row,
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('a control moved after a spike is over plays the spike again with the new setting', async () => {
+  const hash = 'demand=spike&clients=60&speed=4&controls=clients&charts=clients';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 800, height: 600 });
+  await page.waitForFunction(() => document.querySelector('.play').textContent === 'Replay', null, { timeout: 30_000 });
+  const over = await page.evaluate(() => window.lbsim.simTime());
+  const slider = page.locator('input[type=range]').first();
+  await slider.focus();
+  await page.keyboard.press('ArrowLeft');
+  // Started over from the seed, and running, not paused at 0.
+  await page.waitForFunction((over) => window.lbsim.simTime() > 300 && window.lbsim.simTime() < over,
+    over, { timeout: 10_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

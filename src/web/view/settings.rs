@@ -68,6 +68,10 @@ impl View {
         if next == self.params {
             return Ok(());
         }
+        // A run that stopped because it was over (a spike whose sessions all
+        // ended) plays again with the new setting: the reader who moved a
+        // control wants to see what it does. One paused by the reader stays.
+        let was_over = !self.playing && self.spike_over();
         let (old, new) = (&self.params.scenario, &next.scenario);
         let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
         // A view compared with a twin, or an embed that reads its run back
@@ -105,6 +109,9 @@ impl View {
         if structural {
             self.restart_twin();
             self.started_over();
+            if was_over {
+                self.set_playing(true);
+            }
         } else if applied.is_ok() && !changed.is_empty() {
             self.changed_at = Some(self.sim.now());
         }
