@@ -63,6 +63,17 @@ const FROZEN_MS = 250;
 async function arrive(page, chapter) {
   await page.evaluate(() => window.lbsim.pageFrameCosts());
   await page.evaluate((id) => document.getElementById(id).querySelector('.sim').scrollIntoView({ block: 'center' }), chapter.id);
+  // A chapter that asks first waits for the reader: the clock starts at
+  // their skip. One that opens with a single request's trip (first=one)
+  // shows it for a few seconds: the clock starts once the trip is over.
+  if (chapter.settings.ask === '1') {
+    const skip = page.locator(`#${chapter.id} .question .skip-guess`);
+    const box = await skip.boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  }
+  if (chapter.settings.first === 'one') {
+    await page.waitForFunction((i) => !window.lbsim.views()[i].readback().startsWith('One request first'), chapter.view, { timeout: 20_000 });
+  }
   const start = Date.now();
   let seen;
   while (Date.now() - start < ARRIVAL_MS) {
