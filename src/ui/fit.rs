@@ -88,6 +88,10 @@ impl Folds {
     pub fn with(self, fold: Fold) -> Folds {
         Folds(self.0 | fold.bit())
     }
+
+    pub fn without(self, fold: Fold) -> Folds {
+        Folds(self.0 & !fold.bit())
+    }
 }
 
 /// What a view measured of itself with the parts folded so far (CSS px).
@@ -206,6 +210,14 @@ impl Fitting {
     /// had to fold.
     pub fn controls_need(&self) -> Option<i32> {
         self.controls_need
+    }
+
+    /// Measured again with the controls shown (the view's sentences and
+    /// strip change as it runs), the height that would show them now.
+    pub fn remeasured_controls(&mut self, with_controls: &Measure) {
+        if self.folded.contains(Fold::Controls) {
+            self.controls_need = Some(Fitting::height_needed(with_controls));
+        }
     }
 
     /// The box height that would show everything measured: first what

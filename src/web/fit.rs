@@ -72,6 +72,7 @@ impl Fit {
             }
             if !is(&self.root, "stacked") {
                 self.fold_until_fits();
+                self.remeasure_controls();
             }
             self.show_size_note();
         }
@@ -131,6 +132,20 @@ impl Fit {
         while let Some(fold) = self.fitting.step(&measure(&self.root)) {
             set_fold(&self.root, fold, true);
         }
+    }
+
+    /// With its controls folded, the view measures itself again with them
+    /// shown (and folds them back before anything is drawn), so that the
+    /// height its note names follows what it shows as it runs: a sentence
+    /// that grew since the controls folded needs that much more. Not while
+    /// the drawer is open: moving a control would take it from the reader.
+    fn remeasure_controls(&mut self) {
+        if !self.fitting.folded().contains(Fold::Controls) || is(&self.root, "drawer-open") {
+            return;
+        }
+        set_fold(&self.root, Fold::Controls, false);
+        self.fitting.remeasured_controls(&measure(&self.root));
+        set_fold(&self.root, Fold::Controls, true);
     }
 
     /// A view too short for what it must show says which height it needs,

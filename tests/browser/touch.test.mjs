@@ -49,6 +49,8 @@ test('chapters 1, 3, 5 and 15 say what to click, and a click at a server slows i
 test('with the picture focused, a server\'s number slows it and f follows a client', async () => {
   const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 1280, height: 720 });
   const index = await viewIndex(page, 'continuous');
+  // A chapter's view mounts as it nears the window, as the reader scrolls.
+  await page.evaluate(() => document.getElementById('continuous').scrollIntoView());
   await page.focus('#continuous .topology');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 500, index);
   await page.keyboard.press('4');

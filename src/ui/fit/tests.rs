@@ -89,6 +89,23 @@ fn the_height_a_short_box_needs_counts_the_share_the_grown_box_owes() {
 }
 
 #[test]
+fn the_height_the_controls_need_follows_the_view_as_it_grows() {
+    let view = View { height: 250, parts: PARTS };
+    let mut fitting = view.fit();
+    assert_eq!(fitting.controls_need(), Some(260));
+    // The sentence grew by 40 px since, taken from the picture (110 → 70):
+    // measured again with the controls shown, the box needs 40 more.
+    let mut grown = view.measure(fitting.folded().without(Fold::Controls));
+    grown.picture = Some(Pictures::one(600, 70));
+    fitting.remeasured_controls(&grown);
+    assert_eq!(fitting.controls_need(), Some(300));
+    // A fitting whose controls show has nothing to say.
+    let mut fits = View { height: 900, parts: PARTS }.fit();
+    fits.remeasured_controls(&grown);
+    assert_eq!(fits.controls_need(), None);
+}
+
+#[test]
 fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
     let measure = |width, height, (w, h)| Measure {
         width,
