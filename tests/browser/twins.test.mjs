@@ -116,8 +116,13 @@ for (const [width, height, colorScheme] of [[1440, 900, 'light'], [390, 844, 'da
       assert.equal(names[1], 'random');
       assert.deepEqual(names.slice(2), ['About the same', 'Skip: just run it']);
       await screenshot(page, `twins-${id}-${width}-${colorScheme}-asking`);
+      // The prose that tells the answer waits for the guess.
+      const reveals = page.locator(`#${id} [data-reveal]`);
+      const told = async () => Promise.all((await reveals.all()).map((p) => p.isVisible()));
+      assert.ok((await told()).every((shown) => !shown), `${id}: the answer is told before the question`);
       // The reader guesses random has the longer tail.
       await clickCentre(page, answers.nth(1));
+      assert.ok((await told()).every((shown) => shown), `${id}: the answer's prose stays hidden after the guess`);
       const verdict = page.locator(`${root} .question .verdict`);
       await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 30_000 });
       const said = await verdict.textContent();

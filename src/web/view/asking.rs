@@ -14,6 +14,15 @@ impl View {
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
         self.guess = Guess::for_view(self.options.ask, &self.options.question, pictures.sides());
         self.show_question();
+        self.hold_reveal(self.waits_for_guess());
+    }
+
+    /// While the question waits, the prose of its chapter that tells the
+    /// answer (`data-reveal`) is held back: the guess comes first.
+    fn hold_reveal(&self, holding: bool) {
+        if let Some(chapter) = self.root.closest("section.chapter").ok().flatten() {
+            let _ = chapter.class_list().toggle_with_force("asking", holding);
+        }
     }
 
     /// Shows the question as it stands, its answers named as the runs are
@@ -35,6 +44,7 @@ impl View {
             None => guess.skip(),
         }
         self.show_question();
+        self.hold_reveal(false);
         self.resized();
         self.set_playing(true);
     }
