@@ -13,6 +13,8 @@ const scrollTo = (page, id) => page.evaluate((id) => document.getElementById(id)
 
 test('three views on one page each build their own parts, with ids apart', async () => {
   const { page, errors } = await openApp(browser, `${server.url}views.html`, { width: 1280, height: 800 });
+  // A view far from the window mounts as it nears it; the hooks mount all.
+  await page.evaluate(() => window.lbsim.views());
   const parts = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].map((root) => ({
     canvases: [...root.querySelectorAll('canvas')].map((c) => c.id),
     controls: [...root.querySelectorAll('.control select, .control input')].map((c) => c.id),
