@@ -146,6 +146,9 @@ for (const [name, hash] of [
   test(`in a 680 × 400 frame the ring is large enough to read (${name})`, async () => {
     const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
     await page.waitForFunction(() => window.lbsim.simTime() > 1500, null, { timeout: 20_000 });
+    // Past the join at 10 s, with its sentence: the view as it settles.
+    await page.evaluate(() => window.lbsim.advance(11_000 - window.lbsim.simTime()));
+    await page.waitForTimeout(1000);
     // Where the frame gives the picture and the named control the room,
     // the charts open from their button over the picture.
     const chart = page.getByRole('button', { name: 'Chart', exact: true });
