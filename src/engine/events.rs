@@ -51,11 +51,6 @@ pub enum Event {
     },
     /// A point of the live series is taken.
     Sample,
-    /// The chooser of the place's request sends a hedged copy, if it
-    /// still has no response (stale unless it is the place's pending hedge).
-    HedgeDue {
-        place: u32,
-    },
     /// Chooser `member` takes the newer versions of its mapping table due by now.
     TableUpdate {
         member: u32,
@@ -84,7 +79,7 @@ impl Event {
             | Event::BounceArrives { flight }
             | Event::ResponseAtBalancer { flight }
             | Event::ResponseAtClient { flight } => Some(flight),
-            Event::ArriveAtBalancer { place } | Event::HedgeDue { place } => Some(Flight::request(place)),
+            Event::ArriveAtBalancer { place } => Some(Flight::request(place)),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }
             | Event::QueueTimeout { .. }

@@ -17,9 +17,9 @@
 //! Linkerd do, so a server that fails fast looks lightly loaded to both
 //! (the black hole that outlier ejection cures, see `chooser/ejection.rs`).
 
+use super::feature::Race;
 use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
-use super::hedge::Race;
 use super::marks::Mark;
 use super::{Event, Simulation};
 use crate::rng::Draw;
@@ -138,11 +138,11 @@ impl Simulation {
             if self.requests.get(id).is_none() {
                 return;
             }
-            if self.features.hedges.is_racing_copy(id) {
+            if self.owned.hedges().is_some_and(|h| h.is_racing_copy(id)) {
                 self.drop_copy(id);
                 return;
             }
-            if self.features.hedges.race(id) == Race::Running {
+            if self.owned.race(id) == Race::Running {
                 self.call_off_race(id);
             }
         }

@@ -134,7 +134,7 @@ impl Simulation {
         match flight.kept() {
             Kept::Request(place) => {
                 let kept = self.requests.get(place)?;
-                let role = if self.features.hedges.is_copy(place) { Role::COPY } else { Role::ORIGINAL };
+                let role = if self.owned.is_copy(place) { Role::COPY } else { Role::ORIGINAL };
                 Some(Identity::of(kept.origin(), role))
             }
             Kept::Attempt(_) => self.attempt_identity(flight),

@@ -2,7 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
-use super::feature::{Arrived, Back, Freed, Picked, Sent};
+use super::feature::{Arrived, Back, Completed, Freed, Picked, Sent};
 use super::flight::{in_store, Flight};
 use super::journal::Happening;
 use super::requests::{Outstanding, Stage};
@@ -159,8 +159,7 @@ impl Simulation {
         if self.journal.is_some() {
             self.note_request(flight, |request| Happening::Sent { request, server });
         }
-        self.tell_sent(Sent { extra });
-        self.on_sent(flight);
+        self.tell_sent(Sent { place: flight.place(), extra });
     }
 
     fn route_at_balancer(&mut self, id: u32, avoid: Option<u32>) {
@@ -446,7 +445,7 @@ impl Simulation {
             self.note_request(Flight::request(id), |request| Happening::Completed { request, latency, last });
         }
         self.metrics.on_request_completed(self.now, server as usize, latency, (retries.into(), class));
-        self.on_completed(id, (number, remaining));
+        self.tell_completed(Completed { place: id, request: (number, remaining) });
         if remaining == 0 {
             let started = self.requests.session_started(id);
             self.end_place(id);

@@ -19,7 +19,7 @@ impl Simulation {
         next.set(key, value)?;
         let before = std::mem::replace(&mut self.scenario, next);
         self.timing = Timing::of(&self.scenario);
-        self.features.hedges.configure(&self.scenario);
+        self.owned.configure_hedging(&self.scenario);
         let now = &self.scenario;
         // Each reaction runs only when what it depends on changed: a scheme's
         // settings, say, change nothing under a policy that places no keys.

@@ -20,9 +20,9 @@ mod keys;
 
 pub use keys::{KeyMoves, KeySpread};
 
+use super::feature::Race;
 use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
-use super::hedge::Race;
 use super::journal::Happening;
 use super::requests::{Identity, Stage};
 use super::{Event, Simulation};
@@ -335,7 +335,7 @@ impl Simulation {
             .chain(attempts)
             .filter_map(|flight| {
                 let r = self.in_flight(flight)?.request;
-                let race = flight.place().map(|id| self.features.hedges.race(id));
+                let race = flight.place().map(|id| self.owned.race(id));
                 let in_service = r.server as usize == server && r.stage == Stage::InService;
                 (in_service && race != Some(Race::Cancelled)).then_some((
                     r.departs,

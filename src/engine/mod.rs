@@ -44,11 +44,11 @@ pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
+pub use feature::HedgeTally;
 pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
 pub use flow::SendBack;
-pub use hedge::HedgeTally;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
@@ -417,15 +417,12 @@ impl Simulation {
             Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
             Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::HedgeDue { place: id } => {
-                (12, self.traced(request(id).filter(|_| self.features.hedges.is_due(id, time))))
-            }
             Event::TableUpdate { member } => (15, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => {
                 let (kind, payload) = timer.traced();
                 let word = match timer.place() {
-                    Some(place) => self.traced(request(place)),
+                    Some(place) => self.traced(request(place).filter(|_| self.owned.stands(timer, time))),
                     None => payload.into(),
                 };
                 (kind, word)

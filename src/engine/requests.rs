@@ -142,7 +142,7 @@ impl Request {
 /// origin its current request carries, and its next request takes the
 /// place of the one that answered. A hedged copy is a request like any
 /// other here, with the origin of the request it races; hedging keeps
-/// which places hold copies and how their races stand (`hedge.rs`).
+/// which places hold copies and how their races stand (`feature/hedging/`).
 /// Packed so that it fits one 64-byte cache line.
 #[derive(Clone, Debug)]
 #[repr(align(64))]

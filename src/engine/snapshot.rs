@@ -1,6 +1,6 @@
 //! A compact, read-only picture of the simulation for drawing.
 
-use super::hedge::Race;
+use super::feature::Race;
 use super::requests::{Origin, Request, Stage};
 use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
@@ -123,9 +123,9 @@ impl Simulation {
         snapshot.in_flight = 0;
         // A copy cancelled in service holds no slot and goes nowhere: it
         // only waits, unseen, for its place to be freed.
-        let hedges = &self.features.hedges;
-        for (id, session) in self.requests.iter().filter(|&(id, _)| hedges.race(id) != Race::Cancelled) {
-            snapshot.client_sessions[session.client as usize] += u32::from(hedges.answers(id));
+        let owned = &self.owned;
+        for (id, session) in self.requests.iter().filter(|&(id, _)| owned.race(id) != Race::Cancelled) {
+            snapshot.client_sessions[session.client as usize] += u32::from(owned.answers(id));
             snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {
                 snapshot.requests.push(self.view_of(session.origin(), &session.request, 0));

@@ -215,8 +215,7 @@ impl Simulation {
 
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;
-        let answered =
-            self.requests.iter().filter(|&(id, _)| self.features.hedges.answers(id)).count() as u64;
+        let answered = self.requests.iter().filter(|&(id, _)| self.owned.answers(id)).count() as u64;
         Books {
             created: counts.created,
             completed: counts.completed,
@@ -331,7 +330,7 @@ impl Simulation {
     }
 
     fn hedging(&self, completed: u64) -> Option<Hedging> {
-        let (m, t) = (&self.metrics, &self.features.hedges.tally);
+        let (m, t) = (&self.metrics, self.owned.hedge_tally());
         let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
         if !hedging && t.sent == 0 {
             return None;

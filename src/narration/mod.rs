@@ -115,7 +115,6 @@ impl Teller<'_> {
         }
         match event {
             Event::SessionArrival { .. } | Event::ClientStarts { .. } => self.session_start(),
-            Event::HedgeDue { .. } => self.hedge(),
             Event::ArriveAtBalancer { .. } => self.at_balancer(),
             Event::ArriveAtServer { .. } => self.at_server(),
             Event::QueueTimeout { server } => self.queue_timeout(server, scenario),
@@ -132,6 +131,7 @@ impl Teller<'_> {
             }
             Event::FeatureTimer { timer } => match timer.feature() {
                 FeatureId::HealthChecks => "every server is health-checked".into(),
+                FeatureId::Hedging => self.hedge(),
                 FeatureId::Retries => self.retry_due(),
                 FeatureId::Ejection => {
                     format!("chooser {} readmits the servers whose ejection is over", timer.payload())

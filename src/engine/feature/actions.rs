@@ -42,6 +42,13 @@ pub(in crate::engine) enum Action {
     /// Every chooser holds `server` out of its pool while it is not
     /// healthy, and readmits it once it is.
     SetHealth { server: u32, healthy: bool },
+    /// Place `place`'s chooser makes a copy of its request, if the request
+    /// is still out and the pool has another server; the feature hears
+    /// [`Report::Copied`].
+    MakeCopy { place: u32 },
+    /// The copy at place `copy` leaves its chooser for a server other than
+    /// `avoid`, its original's.
+    SendCopy { copy: u32, avoid: u32 },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the
@@ -67,6 +74,11 @@ pub(in crate::engine) enum Report {
     /// Whether the chooser `server` told it is idle listed it (a server
     /// outside its pool is not).
     Listed { server: u32, listed: bool },
+    /// Place `place`'s request was copied to place `copy`, or, its
+    /// response already on its way back, the copy was made and cancelled
+    /// at once (none); `request` is its session's number and the requests
+    /// to follow it.
+    Copied { place: u32, copy: Option<u32>, request: (u32, u16) },
 }
 
 /// Where a feature puts the actions it asks for at a point: the core's

@@ -1,8 +1,8 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, Arrived, Back, FeatureId, FeatureTimer, Freed, Heard, Picked, Points, Report};
-use super::{Returned, Sent, SpeedBy, View};
+use super::{Action, Arrived, Back, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked};
+use super::{Points, Report, Returned, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
@@ -20,6 +20,7 @@ macro_rules! view {
             servers: &$sim.servers,
             choosers: &$sim.choosers,
             journaled: $sim.journal.is_some(),
+            measuring: $sim.metrics.measuring($sim.now),
             board: &$sim.board,
             stale_board: $sim.timing.board_refresh.is_some(),
             marks: &$sim.marks,
@@ -66,6 +67,10 @@ points! {
     tell_arrived / tell_features_arrived(arrived: Arrived) at ARRIVED;
     /// A slot of a server freed.
     tell_freed / tell_features_freed(freed: Freed) at FREED;
+    /// A place holds a request just created.
+    tell_created / tell_features_created(created: Created) at CREATED;
+    /// A request completed at its client.
+    tell_completed / tell_features_completed(completed: Completed) at COMPLETED;
 }
 
 impl Simulation {
@@ -206,6 +211,8 @@ impl Simulation {
             Action::SetHealth { server, healthy } => {
                 self.choosers.set_health(server, healthy, &mut self.streams.routing);
             }
+            Action::MakeCopy { place } => return self.make_copy(place),
+            Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
         }
         None
     }

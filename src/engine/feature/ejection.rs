@@ -35,7 +35,7 @@ impl Ejection {
 
     /// Counts `outcome` in `chooser`'s run for `server`; returns whether the
     /// run just reached the threshold (and starts it afresh).
-    fn run_reaches_threshold(&mut self, Heard { chooser, server, outcome }: Heard) -> bool {
+    fn run_reaches_threshold(&mut self, Heard { chooser, server, outcome, .. }: Heard) -> bool {
         if self.runs.len() <= chooser {
             self.runs.resize(chooser + 1, Vec::new());
         }

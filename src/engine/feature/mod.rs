@@ -26,31 +26,38 @@
 //!   it (a chooser's ejection can be refused);
 //! - `policies_built`: every chooser's policy was built, at the start or
 //!   anew (what a chooser knew of its pool is gone);
+//! - `created`: a place holds a request just created;
+//! - `completed`: a request completed at its client;
 //!
-//! and one question the core asks, `hop`: what a hop between a chooser
-//! and a server adds to its tier's delay.
+//! and two questions the core asks: `hop`, what a hop between a chooser
+//! and a server adds to its tier's delay, and `stands`, whether a timer
+//! due now still concerns its request (the trace names none for a stale
+//! one).
 //!
 //! The actions: `Timer`, `Note`, `SetSpeed`/`ScaleSpeed`, `Mark` (how a
 //! server treats the requests that reach it: serves, refuses, fails
 //! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
-//! once or after a wait), `ReportIdle` and `ChangeMembership`.
+//! once or after a wait), `ReportIdle`, `ChangeMembership`, and
+//! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
+//! server).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
 //! field of [`Owned`], present only when the run uses it). The points on
 //! the path of every request (`picked`, `sent`, `arrived`, `heard`,
-//! `returned`, `freed`, `hop`) are told only to the features that name
+//! `returned`, `freed`, `created`, `completed`, `hop`) are told only to the features that name
 //! them in [`Feature::HEARS`] and listen now ([`Feature::listening`], for
 //! a feature a live setting turns on and off), and the core tests one
 //! flag per point, [`Owned::hears`], before it builds anything: a run
 //! without such a feature pays that test and nothing else.
 //!
-//! The features still to move onto this interface are hedging (its
-//! state, settings and counters are its own, in `engine/hedge/`; its
-//! hooks are in `engine/features.rs`), membership's changes themselves,
-//! keyed placement and FoundationDB's driver. The mechanisms real proxies
+//! The features still to move onto this interface are membership's
+//! changes themselves, keyed placement and FoundationDB's driver; and of
+//! hedging (`hedging/`: its timers, copies, races, settings and counters),
+//! what a race does to its requests as they move is still the core's
+//! (`engine/hedge/`), read from hedging's races (`Owned::race`). The mechanisms real proxies
 //! ship that come next (issue 42) each fit it as one file and one
 //! registry line, with what they use:
 //! - panic threshold (Envoy: route to every host when under 50% are
@@ -103,6 +110,7 @@ mod drift;
 mod ejection;
 mod failures;
 mod health;
+mod hedging;
 mod idle_reports;
 mod membership_schedule;
 mod points;
@@ -120,8 +128,10 @@ pub(super) use actions::{Action, Asks, Report, SpeedBy};
 pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
 pub use ejection::Outliers;
+pub use hedging::HedgeTally;
+pub(super) use hedging::{Hedges, Race};
 pub use points::FeatureTimer;
-pub(super) use points::{Arrived, Back, Freed, Heard, Picked, Points, Returned, Sent};
+pub(super) use points::{Arrived, Back, Completed, Created, Freed, Heard, Picked, Points, Returned, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -202,4 +212,19 @@ pub(super) trait Feature: Sized {
     /// A slot of a server freed.
     #[inline(always)]
     fn freed(&mut self, _freed: Freed, _view: &View, _out: &mut Asks) {}
+
+    /// A place holds a request just created.
+    #[inline(always)]
+    fn created(&mut self, _created: Created, _view: &View, _out: &mut Asks) {}
+
+    /// A request completed at its client.
+    #[inline(always)]
+    fn completed(&mut self, _completed: Completed, _view: &View, _out: &mut Asks) {}
+
+    /// Whether its timer with `payload`, due at `now`, still stands: the
+    /// trace names no request for one that went stale (a hedge whose
+    /// request was answered).
+    fn stands(&self, _payload: u32, _now: Time) -> bool {
+        true
+    }
 }

@@ -9,7 +9,7 @@ use crate::time::Time;
 /// Which of the points on the path of every request a feature hears (or
 /// the run's features hear, together).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(in crate::engine) struct Points(u8);
+pub(in crate::engine) struct Points(u16);
 
 impl Points {
     pub const NONE: Points = Points(0);
@@ -20,6 +20,8 @@ impl Points {
     pub const RETURNED: Points = Points(16);
     pub const ARRIVED: Points = Points(32);
     pub const FREED: Points = Points(64);
+    pub const CREATED: Points = Points(128);
+    pub const COMPLETED: Points = Points(256);
 
     pub const fn and(self, other: Points) -> Points {
         Points(self.0 | other.0)
@@ -90,6 +92,9 @@ pub(in crate::engine) struct Heard {
     pub chooser: usize,
     pub server: u32,
     pub outcome: Outcome,
+    /// How long after its creation the request was answered, for a
+    /// response to a request on its first try.
+    pub round_trip: Option<Time>,
 }
 
 /// A request reached `server`, as `arrived` is told it.
@@ -105,9 +110,27 @@ pub(in crate::engine) struct Freed {
     pub server: u32,
 }
 
+/// Place `place` holds a request just created, as `created` is told it.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Created {
+    pub place: u32,
+}
+
+/// Place `place`'s request completed at its client, as `completed` is
+/// told it: `request` is its session's number and the requests to follow
+/// it.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Completed {
+    pub place: u32,
+    pub request: (u32, u16),
+}
+
 /// A request sent from a chooser to a server, as `sent` is told it.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::engine) struct Sent {
+    /// The place of the request, when the core keeps it (a balancer's
+    /// attempt has none).
+    pub place: Option<u32>,
     /// What the hop adds to its tier's delay (see `Feature::hop`).
     pub extra: Option<Time>,
 }

@@ -4,7 +4,8 @@
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{membership_schedule, retries};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
-use super::{Arrived, Freed, Report, Returned, Sent, View};
+use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
+use super::{HedgeTally, Hedges, Race};
 use crate::scenario::failures::Failure;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -40,6 +41,8 @@ macro_rules! registry {
             heard: Heard at HEARD,
             returned: Returned at RETURNED,
             freed: Freed at FREED,
+            created: Created at CREATED,
+            completed: Completed at COMPLETED,
         }
 
         /// Which feature a timer is for.
@@ -139,6 +142,14 @@ macro_rules! registry {
                 }))*
             }
 
+            /// Whether `timer`, due at `now`, still stands (see
+            /// `Feature::stands`).
+            pub fn stands(&self, timer: FeatureTimer, now: Time) -> bool {
+                match timer.feature() {
+                    $(FeatureId::$id => self.$field.as_ref().is_none_or(|f| f.stands(timer.payload(), now)),)*
+                }
+            }
+
             /// Whether `id`'s timers are each for a request.
             pub fn timers_name_places(id: FeatureId) -> bool {
                 match id {
@@ -166,6 +177,7 @@ registry! {
     idle_reports: idle_reports::IdleReports = IdleReports,
     membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
     failures: failures::Failures = Failures,
+    hedging: Hedges = Hedging,
 }
 
 impl Owned {
@@ -207,5 +219,49 @@ impl Owned {
     /// The sends' locality, when the run has several datacenters.
     pub fn locality(&self) -> Locality {
         self.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default()
+    }
+}
+
+/// Hedging's races, which the core reads as a request moves (see
+/// `engine/hedge/`).
+impl Owned {
+    /// Takes the scenario's hedging settings on a live change: hedging
+    /// starts the first time they hedge, and keeps its races after.
+    pub fn configure_hedging(&mut self, scenario: &Scenario) {
+        match &mut self.hedging {
+            Some(hedges) => hedges.configure(scenario),
+            None => self.hedging = Hedges::for_scenario(scenario),
+        }
+        self.hear();
+    }
+
+    pub fn hedges(&self) -> Option<&Hedges> {
+        self.hedging.as_ref()
+    }
+
+    pub fn hedges_mut(&mut self) -> Option<&mut Hedges> {
+        self.hedging.as_mut()
+    }
+
+    /// How place `place`'s request stands in a hedging race.
+    #[inline]
+    pub fn race(&self, place: u32) -> Race {
+        self.hedging.as_ref().map_or(Race::Out, |h| h.race(place))
+    }
+
+    /// Whether place `place`'s request is a hedged copy.
+    #[inline]
+    pub fn is_copy(&self, place: u32) -> bool {
+        self.hedging.as_ref().is_some_and(|h| h.is_copy(place))
+    }
+
+    /// Whether place `place`'s request is the one its session waits on.
+    pub fn answers(&self, place: u32) -> bool {
+        self.hedging.as_ref().is_none_or(|h| h.answers(place))
+    }
+
+    /// What hedging counted after the warm-up.
+    pub fn hedge_tally(&self) -> HedgeTally {
+        self.hedging.as_ref().map(|h| h.tally).unwrap_or_default()
     }
 }

@@ -23,6 +23,8 @@ pub(in crate::engine) struct View<'a> {
     /// Whether the run keeps a journal: a feature notes a happening only
     /// then (building one costs).
     pub journaled: bool,
+    /// Whether the warm-up is over: a feature counts only then.
+    pub measuring: bool,
     pub(in crate::engine) board: &'a LoadBoard,
     /// Whether policies read the load board rather than live load.
     pub(in crate::engine) stale_board: bool,

@@ -1,97 +1,41 @@
-//! Hedged requests (Dean and Barroso, "The Tail at Scale", 2013): a chooser
-//! that has had no response `hedge_after_ms` after sending a request (or,
-//! with `hedge_percentile`, that percentile of the latencies it saw on its
-//! last 64 responses) sends a copy to a different server. The first of the two to finish service
-//! answers; the other loses: removed if it is still queued, dropped when it
-//! reaches its server if still on its way, and in service either cancelled
-//! at once or left to finish (`hedge_cancel`). Since a response takes the
-//! same time back from any server of a chooser, the first to finish service
-//! is the first response. A loser learns it has lost at that instant (the
+//! Hedged requests, the core's side: what a race does to the requests in
+//! it (the feature, its timers and its races are `feature/hedging/`). The
+//! first of a request and its copy to finish service answers; the other
+//! loses: removed if it is still queued, dropped when it reaches its
+//! server if still on its way, and in service either cancelled at once or
+//! left to finish (`hedge_cancel`). Since a response takes the same time
+//! back from any server of a chooser, the first to finish service is the
+//! first response. A loser learns it has lost at that instant (the
 //! cancellation takes no network time).
 //!
 //! A copy is a request of its own, kept by the core in a place of its own
 //! with the origin of the request it races (see `requests.rs`): its own
 //! demand, server and path, so that every event names one place and finds
-//! one request there. Hedging keeps, per place, whether it holds a copy
-//! and how its race stands ([`Race`]); the two places are twins until the
-//! race ends. When the copy wins, it answers for its session, whose next
-//! request then takes its place, and the original loses. Service time
-//! spent on losers is wasted work, counted in the summary.
+//! one request there. When the copy wins, it answers for its session,
+//! whose next request then takes its place, and the original loses.
+//! Service time spent on losers is wasted work, counted in the summary.
 
+use super::feature::{HedgeTally, Race, Report};
 use super::flight::Flight;
 use super::journal::Happening;
 use super::requests::{Outstanding, Request, Stage};
-use super::{Event, Simulation, MAX_IN_FLIGHT};
+use super::{Simulation, MAX_IN_FLIGHT};
 use crate::rng::Draw;
-use crate::time::Time;
-
-mod state;
-
-pub use state::{HedgeTally, Hedges, Race};
 
 impl Simulation {
     /// What hedging counted after the warm-up.
     pub fn hedge_tally(&self) -> HedgeTally {
-        self.features.hedges.tally
+        self.owned.hedge_tally()
     }
 
-    /// `chooser` had a response to a request never sent back, `latency`
-    /// after its creation: it counts towards the percentile it hedges after.
+    /// Makes a copy of place `id`'s request, for hedging, if the request
+    /// is still out and its pool has another server (and the core room).
     #[cold]
-    pub(super) fn observe_latency(&mut self, chooser: usize, latency: Option<Time>) {
-        if let (Some(percentile), Some(latency)) = (self.features.hedges.percentile, latency) {
-            self.features.hedges.observe(chooser, latency, percentile);
-        }
-    }
-
-    /// A request was sent to a server: if it is the request's first send,
-    /// schedule its hedge (hedging is on).
-    #[cold]
-    pub(super) fn arm_hedge(&mut self, id: u32) {
-        let Some(session) = self.requests.get(id) else { return };
-        if self.features.hedges.race(id) != Race::Out || session.request.retries > 0 {
-            return;
-        }
+    pub(super) fn make_copy(&mut self, id: u32) -> Option<Report> {
+        let session = self.requests.get(id)?;
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let hedges = &self.features.hedges;
-        let percentile = hedges.percentile.and_then(|_| hedges.percentile_of(chooser));
-        if let Some(after) = percentile.or(hedges.after) {
-            self.features.hedges.arm(id, self.now + after);
-            self.events.push(self.now + after, Event::HedgeDue { place: id });
-        }
-    }
-
-    /// The service of place `id`'s request, racing or lost, ended and
-    /// freed its slot: a loser left to finish ends, its service wasted; a
-    /// racer wins. Returns whether it ended.
-    #[cold]
-    pub(super) fn hedge_service_ended(&mut self, id: u32, race: Race) -> bool {
-        if race != Race::Lost {
-            self.win(id);
-            return false;
-        }
-        if let Some(r) = self.requests.get(id).map(|s| &s.request) {
-            let wasted = self.now - r.departs;
-            self.count_hedging(|tally| tally.wasted_ns += wasted.0);
-        }
-        self.discard(id);
-        true
-    }
-
-    /// Sends a copy of place `id`'s request to another server, if its hedge
-    /// is due and no response has come.
-    #[cold]
-    pub(super) fn hedge_due(&mut self, id: u32) {
-        if !self.features.hedges.take_due(id, self.now) || !self.features.hedges.on {
-            return;
-        }
-        let Some(session) = self.requests.get(id) else { return };
-        let chooser = self.choosers.member(session.chooser(), session.request.class);
-        if self.features.hedges.race(id) != Race::Out
-            || self.choosers.pool_len(chooser) < 2
-            || self.flights() >= MAX_IN_FLIGHT
-        {
-            return;
+        if self.choosers.pool_len(chooser) < 2 || self.flights() >= MAX_IN_FLIGHT {
+            return None;
         }
         let key = (session.number, session.remaining);
         let to_chooser = match session.balancer() {
@@ -104,13 +48,11 @@ impl Simulation {
                 // The response is on its way to the chooser, who cannot know
                 // it: the copy goes out, and the response, a hop at most
                 // from the chooser, cancels it before it reaches its server.
-                self.count_hedge();
+                self.metrics.counts.hedged += 1;
                 self.metrics.counts.discarded += 1;
-                self.features.hedges.sent_copy_for(id, key);
-                self.note_hedged(id, true);
-                return;
+                return Some(Report::Copied { place: id, copy: None, request: key });
             }
-            _ => return,
+            _ => return None,
         }
         let class = session.request.class;
         let mut request =
@@ -118,44 +60,20 @@ impl Simulation {
         // The copy answers for the request: its latency runs from the request's creation.
         request.created = session.request.created;
         let copy = Outstanding::copy_of(session, request);
-        let avoid = session.request.server;
         let started = self.requests.session_started(id);
-        let copy_id = self.requests.insert(copy, started);
-        self.features.hedges.link(id, copy_id);
-        // Either twin may answer: both carry the request's key.
-        self.features.hedges.sent_copy_for(id, key);
-        self.features.hedges.sent_copy_for(copy_id, key);
-        self.count_hedge();
-        self.note_hedged(id, false);
-        let position = self.pick_other(chooser, avoid);
-        self.send_to_server(Flight::request(copy_id), chooser, position);
-    }
-
-    /// Counts a copy sent: in the core's counts, and after the warm-up in
-    /// hedging's own.
-    fn count_hedge(&mut self) {
+        let copy = self.requests.insert(copy, started);
         self.metrics.counts.hedged += 1;
-        self.count_hedging(|tally| tally.sent += 1);
+        Some(Report::Copied { place: id, copy: Some(copy), request: key })
     }
 
-    /// Counts in hedging's tally, after the warm-up.
-    pub(super) fn count_hedging(&mut self, count: impl FnOnce(&mut HedgeTally)) {
-        if self.metrics.measuring(self.now) {
-            count(&mut self.features.hedges.tally);
-        }
-    }
-
-    /// Notes in the journal, if one is kept, that place `id`'s chooser
-    /// hedged it.
-    fn note_hedged(&mut self, id: u32, cancelled_en_route: bool) {
-        if self.journal.is_some() {
-            let waited = self.requests.get(id).map_or(Time::ZERO, |s| self.now - s.request.created);
-            self.note_request(Flight::request(id), |request| Happening::Hedged {
-                request,
-                waited,
-                cancelled_en_route,
-            });
-        }
+    /// The copy at place `copy` leaves its chooser for a server other than
+    /// `avoid`.
+    #[cold]
+    pub(super) fn send_copy(&mut self, copy: u32, avoid: u32) {
+        let Some(session) = self.requests.get(copy) else { return };
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
+        let position = self.pick_other(chooser, avoid);
+        self.send_to_server(Flight::request(copy), chooser, position);
     }
 
     /// The chooser's policy's pick avoiding `avoid`; a policy that ignores
@@ -172,10 +90,97 @@ impl Simulation {
         }
     }
 
+    /// Counts in hedging's tally, after the warm-up.
+    pub(super) fn count_hedging(&mut self, count: impl FnOnce(&mut HedgeTally)) {
+        if self.metrics.measuring(self.now) {
+            if let Some(hedges) = self.owned.hedges_mut() {
+                count(&mut hedges.tally);
+            }
+        }
+    }
+
+    fn set_race(&mut self, id: u32, race: Race) {
+        if let Some(hedges) = self.owned.hedges_mut() {
+            hedges.set_race(id, race);
+        }
+    }
+
+    /// Ends the race of place `id`: returns its twin, if it had one.
+    fn unlink(&mut self, id: u32) -> Option<u32> {
+        self.owned.hedges_mut()?.unlink(id)
+    }
+
+    /// How the request `flight` names stands in a hedging race, if the
+    /// core keeps it (a balancer's attempt races none).
+    #[inline]
+    fn race_of(&self, flight: Flight) -> Option<(u32, Race)> {
+        let id = flight.place()?;
+        self.requests.get(id)?;
+        Some((id, self.owned.race(id)))
+    }
+
+    /// Whether the request `flight` names lost its hedging race while under
+    /// way: it ends at the next hop it reaches, and the core goes no further.
+    #[inline]
+    pub(super) fn ended_under_way(&mut self, flight: Flight) -> bool {
+        let Some((id, Race::Lost)) = self.race_of(flight) else { return false };
+        self.discard(id);
+        true
+    }
+
+    /// Whether the request `flight` names, about to be sent back by its
+    /// server, is a hedged copy, dropped instead.
+    #[inline]
+    pub(super) fn dropped_instead_of_sent_back(&mut self, flight: Flight) -> bool {
+        let Some((id, Race::Running)) = self.race_of(flight) else { return false };
+        if !self.owned.is_copy(id) {
+            return false;
+        }
+        self.drop_copy(id);
+        true
+    }
+
+    /// Whether the request `flight` names lost its race in service and
+    /// was cancelled (its slot already free): its service completion ends it.
+    #[inline]
+    pub(super) fn cancelled_in_service(&mut self, flight: Flight) -> bool {
+        let Some((id, Race::Cancelled)) = self.race_of(flight) else { return false };
+        self.discard(id);
+        true
+    }
+
+    /// The service of the request `flight` names ended and freed its slot:
+    /// whether the request ends there (a hedging race's loser, left to
+    /// finish); a racer that finished first wins.
+    #[inline]
+    pub(super) fn ended_after_service(&mut self, flight: Flight) -> bool {
+        match self.race_of(flight) {
+            None | Some((_, Race::Out | Race::Cancelled)) => false,
+            Some((id, race)) => self.hedge_service_ended(id, race),
+        }
+    }
+
+    /// The service of place `id`'s request, racing or lost, ended and
+    /// freed its slot: a loser left to finish ends, its service wasted; a
+    /// racer wins. Returns whether it ended.
+    #[cold]
+    fn hedge_service_ended(&mut self, id: u32, race: Race) -> bool {
+        if race != Race::Lost {
+            self.win(id);
+            return false;
+        }
+        if let Some(r) = self.requests.get(id).map(|s| &s.request) {
+            let wasted = self.now - r.departs;
+            self.count_hedging(|tally| tally.wasted_ns += wasted.0);
+        }
+        self.discard(id);
+        true
+    }
+
     /// Races still running: a copy and its original both out, neither
     /// finished. They count as neither won nor lost.
     pub(super) fn races_running(&self) -> u64 {
-        let hedges = &self.features.hedges;
+        let Some(hedges) = self.owned.hedges() else { return 0 };
         let racing = |id: u32| hedges.is_racing_copy(id) && self.requests.get(id).is_some();
         (0..hedges.places() as u32).filter(|&id| racing(id)).count() as u64
     }
@@ -184,12 +189,12 @@ impl Simulation {
     /// answers, and its twin loses.
     pub(super) fn win(&mut self, id: u32) {
         if self.requests.get(id).is_some() {
-            if self.features.hedges.is_racing_copy(id) {
+            if self.owned.hedges().is_some_and(|h| h.is_racing_copy(id)) {
                 self.count_hedging(|tally| tally.copies_won += 1);
             }
-            self.features.hedges.set_race(id, Race::Out);
+            self.set_race(id, Race::Out);
         }
-        if let Some(twin) = self.features.hedges.unlink(id) {
+        if let Some(twin) = self.unlink(id) {
             self.lose(twin);
         }
     }
@@ -198,7 +203,7 @@ impl Simulation {
     /// forgets it, and it stops as far as it can at once.
     #[cold]
     pub(super) fn lose(&mut self, id: u32) {
-        self.features.hedges.unlink(id);
+        self.unlink(id);
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         let r = &session.request;
@@ -210,21 +215,21 @@ impl Simulation {
                 self.discard(id);
             }
             Stage::InService if self.scenario.hedge_cancel.cancels_in_service() => {
-                self.features.hedges.set_race(id, Race::Cancelled);
+                self.set_race(id, Race::Cancelled);
                 let wasted = self.now - started;
                 self.count_hedging(|tally| tally.wasted_ns += wasted.0);
                 self.free_slot(server as usize);
             }
-            _ => self.features.hedges.set_race(id, Race::Lost),
+            _ => self.set_race(id, Race::Lost),
         }
     }
 
     /// Place `id`'s request, racing a copy, races no more: the copy loses.
     pub(super) fn call_off_race(&mut self, id: u32) {
-        if let Some(twin) = self.features.hedges.unlink(id) {
+        if let Some(twin) = self.unlink(id) {
             self.lose(twin);
         }
-        self.features.hedges.set_race(id, Race::Out);
+        self.set_race(id, Race::Out);
     }
 
     /// A queued copy timed out: it is dropped (not sent back), and its twin
@@ -235,9 +240,9 @@ impl Simulation {
             let server = self.requests.get(id).map_or(0, |s| s.request.server);
             self.note_request(Flight::request(id), |request| Happening::CopyDropped { request, server });
         }
-        if let Some(original) = self.features.hedges.unlink(id) {
+        if let Some(original) = self.unlink(id) {
             if self.requests.get(original).is_some() {
-                self.features.hedges.set_race(original, Race::Out);
+                self.set_race(original, Race::Out);
             }
         }
         if let Some(session) = self.requests.get(id) {
@@ -262,9 +267,9 @@ impl Simulation {
     /// racing its request loses. (A hedge still due finds the place's next
     /// request not yet sent, or sent and due its own hedge.)
     pub(super) fn end_place(&mut self, id: u32) {
-        let racing = self.features.hedges.race(id) == Race::Running && !self.features.hedges.is_copy(id);
+        let racing = self.owned.race(id) == Race::Running && !self.owned.is_copy(id);
         if self.requests.remove(id).is_some() && racing {
-            if let Some(twin) = self.features.hedges.unlink(id) {
+            if let Some(twin) = self.unlink(id) {
                 self.lose(twin);
             }
         }

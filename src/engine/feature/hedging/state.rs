@@ -33,13 +33,13 @@ pub enum Race {
 pub struct Hedges {
     /// How long a chooser waits for a response before it hedges; `None`:
     /// never.
-    pub after: Option<Time>,
+    pub(super) after: Option<Time>,
     /// The percentile of its observed latencies a chooser hedges after.
-    pub percentile: Option<f64>,
+    pub(super) percentile: Option<f64>,
     /// Whether choosers hedge (after a delay, or a percentile, or both):
     /// read on every send.
-    pub on: bool,
-    pub tally: HedgeTally,
+    pub(super) on: bool,
+    pub(in crate::engine) tally: HedgeTally,
     due: Vec<Time>,
     race: Vec<Race>,
     twin: Vec<u32>,
@@ -86,21 +86,21 @@ struct Observed {
 
 impl Hedges {
     /// Takes the scenario's settings (at the start, and on a live change).
-    pub fn configure(&mut self, scenario: &Scenario) {
+    pub(in crate::engine::feature) fn configure(&mut self, scenario: &Scenario) {
         self.after = scenario.hedge_after_ms.map(Time::from_ms);
         self.percentile = scenario.hedge_percentile;
         self.on = self.after.is_some() || self.percentile.is_some();
     }
 
     /// How many places it has kept a race for.
-    pub fn places(&self) -> usize {
+    pub(in crate::engine) fn places(&self) -> usize {
         self.copy.len()
     }
 
     /// `chooser` saw a response `latency` after its request was created:
     /// every `REFRESH` responses, once it has `WINDOW`, its `percentile`
     /// (nearest rank) is taken again.
-    pub fn observe(&mut self, chooser: usize, latency: Time, percentile: f64) {
+    pub(super) fn observe(&mut self, chooser: usize, latency: Time, percentile: f64) {
         if self.observed.len() <= chooser {
             self.observed.resize_with(chooser + 1, Observed::default);
         }
@@ -140,7 +140,7 @@ impl Hedges {
     }
 
     /// Whether place `id`'s hedge is due at `now`.
-    pub(in crate::engine) fn is_due(&self, id: u32, now: Time) -> bool {
+    pub(super) fn is_due(&self, id: u32, now: Time) -> bool {
         self.due.get(id as usize) == Some(&now)
     }
 
@@ -193,14 +193,14 @@ impl Hedges {
         }
     }
 
-    pub(super) fn set_race(&mut self, id: u32, race: Race) {
+    pub(in crate::engine) fn set_race(&mut self, id: u32, race: Race) {
         self.grow_to(id);
         self.race[id as usize] = race;
     }
 
     /// Place `id` holds a new request, its session's own, in no race.
     #[inline]
-    pub(in crate::engine) fn new_request(&mut self, id: u32) {
+    pub(super) fn new_request(&mut self, id: u32) {
         if let Some(copy) = self.copy.get_mut(id as usize) {
             *copy = false;
             self.race[id as usize] = Race::Out;
@@ -214,7 +214,7 @@ impl Hedges {
     }
 
     /// Whether request `key`, at place `id`, sent a copy.
-    pub(in crate::engine) fn has_sent_copy(&self, id: u32, key: RequestKey) -> bool {
+    pub(super) fn has_sent_copy(&self, id: u32, key: RequestKey) -> bool {
         self.sent_copy.get(id as usize) == Some(&key)
     }
 
