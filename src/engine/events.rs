@@ -51,10 +51,6 @@ pub enum Event {
     },
     /// A point of the live series is taken.
     Sample,
-    /// Chooser `member` takes the newer versions of its mapping table due by now.
-    TableUpdate {
-        member: u32,
-    },
     /// A timer a feature beside the core asked for is due: which feature,
     /// and the payload it gave, packed in one word as every event's payload
     /// is (see `feature/mod.rs`).
@@ -85,7 +81,6 @@ impl Event {
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::TableUpdate { .. }
             | Event::BalancerTimer { .. }
             | Event::FeatureTimer { .. } => None,
         }

@@ -51,10 +51,6 @@ impl Simulation {
     /// An event of a feature's own (the core handles the rest in `flow.rs`).
     pub(super) fn feature_event(&mut self, event: Event) {
         match event {
-            Event::TableUpdate { member } => {
-                self.choosers.take_tables(member as usize, self.now);
-                self.features.membership.forget_key_counts();
-            }
             Event::BalancerTimer { timer } => self.balancer_timer(timer),
             Event::SessionArrival { .. }
             | Event::ClientStarts { .. }

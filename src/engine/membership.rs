@@ -289,6 +289,7 @@ impl Simulation {
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         self.tell_policies_built();
         let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
+        self.tell_members_changed();
         self.features.membership.lag_counts_at.push(self.choosers.lag_counts());
         self.features.membership.reports.push(ChangeReport {
             at_s: self.now.as_secs(),

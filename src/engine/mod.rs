@@ -417,7 +417,6 @@ impl Simulation {
             Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
             Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::TableUpdate { member } => (15, member.into()),
             Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => {
                 let (kind, payload) = timer.traced();

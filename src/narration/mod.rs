@@ -126,12 +126,12 @@ impl Teller<'_> {
                 Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
                 None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
             },
-            Event::TableUpdate { member } => {
-                format!("chooser {member} takes the new version of the mapping table")
-            }
             Event::FeatureTimer { timer } => match timer.feature() {
                 FeatureId::HealthChecks => "every server is health-checked".into(),
                 FeatureId::Hedging => self.hedge(),
+                FeatureId::TableUpdates => {
+                    format!("chooser {} takes the new version of the mapping table", timer.payload())
+                }
                 FeatureId::Retries => self.retry_due(),
                 FeatureId::Ejection => {
                     format!("chooser {} readmits the servers whose ejection is over", timer.payload())

@@ -93,6 +93,12 @@ impl Choosers {
         }
     }
 
+    /// When chooser `member` takes the newest version of its table still
+    /// pending, if one is.
+    pub fn table_due(&self, member: usize) -> Option<Time> {
+        Some(self.members.get(member)?.pending.last()?.0)
+    }
+
     /// Chooser `member` takes every newer version of its table due by `now`.
     pub fn take_tables(&mut self, member: usize, now: Time) {
         let Some(member) = self.members.get_mut(member) else { return };

@@ -49,6 +49,9 @@ pub(in crate::engine) enum Action {
     /// The copy at place `copy` leaves its chooser for a server other than
     /// `avoid`, its original's.
     SendCopy { copy: u32, avoid: u32 },
+    /// Chooser `member` takes the newer versions of its mapping table due
+    /// by now.
+    TakeTables { member: u32 },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the

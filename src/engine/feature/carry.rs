@@ -130,6 +130,12 @@ impl Simulation {
         self.carry_out_asked();
     }
 
+    /// The servers that are members changed.
+    pub(in crate::engine) fn tell_members_changed(&mut self) {
+        self.owned.members_changed(&view!(self), &mut self.asked);
+        self.carry_out_asked();
+    }
+
     /// Every chooser's policy was built (at the start, or anew).
     pub(in crate::engine) fn tell_policies_built(&mut self) {
         self.owned.policies_built(&view!(self), &mut self.asked);
@@ -213,6 +219,10 @@ impl Simulation {
             }
             Action::MakeCopy { place } => return self.make_copy(place),
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
+            Action::TakeTables { member } => {
+                self.choosers.take_tables(member as usize, self.now);
+                self.features.membership.forget_key_counts();
+            }
         }
         None
     }

@@ -26,6 +26,7 @@
 //!   it (a chooser's ejection can be refused);
 //! - `policies_built`: every chooser's policy was built, at the start or
 //!   anew (what a chooser knew of its pool is gone);
+//! - `members_changed`: the servers that are members changed;
 //! - `created`: a place holds a request just created;
 //! - `completed`: a request completed at its client;
 //!
@@ -41,7 +42,7 @@
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
 //! once or after a wait), `ReportIdle`, `ChangeMembership`, and
 //! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
-//! server).
+//! server) and `TakeTables` (a chooser takes its table's pending versions).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -54,7 +55,8 @@
 //! without such a feature pays that test and nothing else.
 //!
 //! The features still to move onto this interface are membership's
-//! changes themselves, keyed placement and FoundationDB's driver; and of
+//! changes themselves (of which the table copies' updates have moved),
+//! keyed placement and FoundationDB's driver; and of
 //! hedging (`hedging/`: its timers, copies, races, settings and counters),
 //! what a race does to its requests as they move is still the core's
 //! (`engine/hedge/`), read from hedging's races (`Owned::race`). The mechanisms real proxies
@@ -116,6 +118,7 @@ mod membership_schedule;
 mod points;
 mod registry;
 mod retries;
+mod table_updates;
 mod view;
 
 use crate::scenario::Scenario;
@@ -212,6 +215,10 @@ pub(super) trait Feature: Sized {
     /// A slot of a server freed.
     #[inline(always)]
     fn freed(&mut self, _freed: Freed, _view: &View, _out: &mut Asks) {}
+
+    /// The servers that are members changed (each chooser's table
+    /// versions still to take are set).
+    fn members_changed(&mut self, _view: &View, _out: &mut Asks) {}
 
     /// A place holds a request just created.
     #[inline(always)]

@@ -2,7 +2,7 @@
 //! `feature/` and its line here.
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
-use super::{membership_schedule, retries};
+use super::{membership_schedule, retries, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -131,6 +131,12 @@ macro_rules! registry {
 
 
 
+            pub fn members_changed(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.members_changed(view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
             /// What the hop adds: the first feature's answer that is some.
             #[inline(always)]
             pub fn hop(&self, base: impl Fn() -> u32, server: u32) -> Option<Time> {
@@ -178,6 +184,7 @@ registry! {
     membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
     failures: failures::Failures = Failures,
     hedging: Hedges = Hedging,
+    table_updates: table_updates::TableUpdates = TableUpdates,
 }
 
 impl Owned {

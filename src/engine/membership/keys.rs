@@ -128,13 +128,6 @@ impl Simulation {
                 .then(|| now + Time((lag.0 as u128 * u128::from(chooser + 1) / u128::from(choosers)) as u64))
         };
         self.choosers.update_placements(&after, due);
-        if lagging {
-            for member in 0..self.choosers.count() {
-                if let Some(at) = due(member) {
-                    self.events.push(at, Event::TableUpdate { member: member as u32 });
-                }
-            }
-        }
         let servers = self.servers.len();
         let mut moves = KeyMoves { at_ms: now.as_ms(), left: vec![0; servers], arrived: vec![0; servers] };
         let shares = moved_and_held(
