@@ -4,7 +4,7 @@
 //! hooks below, and each hook asks the features that take part at that
 //! point, in a fixed order. A feature keeps its state in its own module
 //! and its own events: FoundationDB's balancers (`fdb.rs`),
-//! keyed placement (`keyed.rs`) and membership changes (`membership.rs`).
+//! and membership changes (`membership.rs`).
 //! Each moves to the interface as a file of `feature/` (drifting speeds,
 //! datacenters, recorded decisions, outlier ejection, health checks,
 //! retries, join-the-idle-queue's reports, failures and hedging have), and
@@ -17,7 +17,6 @@ use super::fdb::FdbRouting;
 use super::feature::{Created, Heard};
 use super::flight::Flight;
 use super::journal::Happening;
-use super::keyed::Keying;
 use super::marks::Mark;
 use super::membership::Membership;
 use super::{ErrorKind, Event, Outcome, Simulation};
@@ -27,8 +26,6 @@ use crate::time::Time;
 /// What each feature keeps: the simulation's core reaches it only through
 /// the hooks below and the feature's own events.
 pub(super) struct Features {
-    /// Each request's key.
-    pub keying: Keying,
     /// Which servers are members, and what each change did.
     pub membership: Membership,
     /// Consecutive errors each chooser heard from each server.
@@ -37,13 +34,9 @@ pub(super) struct Features {
 }
 
 impl Features {
-    /// Each feature as the scenario starts it; `keys` seeds the requests' keys.
-    pub fn new(scenario: &Scenario, keys: u64) -> Features {
-        Features {
-            keying: Keying::new(scenario, keys),
-            membership: Membership::new(scenario.servers, &scenario.class_pools),
-            fdb: None,
-        }
+    /// Each feature as the scenario starts it.
+    pub fn new(scenario: &Scenario) -> Features {
+        Features { membership: Membership::new(scenario.servers, &scenario.class_pools), fdb: None }
     }
 }
 
@@ -151,7 +144,7 @@ impl Simulation {
     /// it `key` (or none): keyed placement keeps it.
     #[inline]
     pub(super) fn on_replayed(&mut self, id: u32, key: Option<u64>) {
-        self.features.keying.replay_key(id, key);
+        self.owned.replay_key(id, key);
     }
 
     /// Place `id`'s request was just created: the features hear it; a
@@ -168,6 +161,6 @@ impl Simulation {
     /// its own, rather than staying with its session's server.
     #[inline]
     pub(super) fn placed_per_request(&self) -> bool {
-        self.features.keying.per_request() && self.choosers.reads_keys()
+        self.owned.keys_per_request() && self.choosers.reads_keys()
     }
 }

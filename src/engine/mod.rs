@@ -261,7 +261,7 @@ impl Simulation {
             halt: None,
             work: Work::from_scenario(&scenario),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
-            features: Features::new(&scenario, streams.keys),
+            features: Features::new(&scenario),
             owned: Owned::for_scenario(&scenario),
             asked: Vec::new(),
             marks: marks::Marks::default(),

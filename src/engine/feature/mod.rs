@@ -55,8 +55,9 @@
 //! without such a feature pays that test and nothing else.
 //!
 //! The features still to move onto this interface are membership's
-//! changes themselves (of which the table copies' updates have moved),
-//! keyed placement and FoundationDB's driver; and of
+//! changes themselves (of which the table copies' updates have moved) and
+//! FoundationDB's driver; keyed placement's keys are `keying.rs`, asked by
+//! the core (`Owned::key`), and its placements the choosers'; and of
 //! hedging (`hedging/`: its timers, copies, races, settings and counters),
 //! what a race does to its requests as they move is still the core's
 //! (`engine/hedge/`), read from hedging's races (`Owned::race`). The mechanisms real proxies
@@ -114,6 +115,7 @@ mod failures;
 mod health;
 mod hedging;
 mod idle_reports;
+mod keying;
 mod membership_schedule;
 mod points;
 mod registry;

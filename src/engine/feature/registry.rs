@@ -2,7 +2,7 @@
 //! `feature/` and its line here.
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
-use super::{membership_schedule, retries, table_updates};
+use super::{keying, membership_schedule, retries, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -185,6 +185,7 @@ registry! {
     failures: failures::Failures = Failures,
     hedging: Hedges = Hedging,
     table_updates: table_updates::TableUpdates = TableUpdates,
+    keying: keying::Keying = Keying,
 }
 
 impl Owned {
@@ -226,6 +227,28 @@ impl Owned {
     /// The sends' locality, when the run has several datacenters.
     pub fn locality(&self) -> Locality {
         self.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default()
+    }
+}
+
+/// Keyed placement's keys.
+impl Owned {
+    /// The session at place `place` is a replayed trace's, which gave it
+    /// `key` (or none: it then draws one).
+    pub fn replay_key(&mut self, place: u32, key: Option<u64>) {
+        if let Some(keying) = &mut self.keying {
+            keying.replay_key(place, key);
+        }
+    }
+
+    /// Whether each request draws a key of its own (else its session's).
+    pub fn keys_per_request(&self) -> bool {
+        self.keying.as_ref().is_some_and(|k| k.per_request())
+    }
+
+    /// The key of the request at place `place`, session `number`'s with
+    /// `remaining` more behind it.
+    pub fn key(&self, place: u32, request: (u32, u16)) -> Option<u64> {
+        Some(self.keying.as_ref()?.key(place, request))
     }
 }
 
