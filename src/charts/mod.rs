@@ -181,7 +181,9 @@ fn head(title: &str) -> Option<&str> {
     title.split_once(" (").map(|(head, _)| head)
 }
 
-/// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k.
+/// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k; below 1,
+/// as many decimals as the value needs (0.002, 0.0025), so that a chart
+/// of small waits does not label every tick "0".
 fn short_number(v: f64) -> String {
     if v.abs() >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
@@ -190,7 +192,8 @@ fn short_number(v: f64) -> String {
     } else if v.abs() >= 1.0 {
         format!("{v:.1}").trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        format!("{v:.2}").trim_end_matches('0').trim_end_matches('.').to_string()
+        let decimals = ((-libm::log10(v.abs())).ceil() as usize + 1).clamp(2, 8);
+        format!("{v:.decimals$}").trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -210,7 +213,14 @@ fn nice_ceiling(v: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::ChartStyle;
+    use super::{short_number, ChartStyle};
+
+    #[test]
+    fn small_ticks_keep_the_decimals_that_tell_them_apart() {
+        let labels: Vec<String> = [0.0, 0.001, 0.002, 0.0025, 0.05, 0.25, 0.5].map(short_number).into();
+        assert_eq!(labels, ["0", "0.001", "0.002", "0.0025", "0.05", "0.25", "0.5"]);
+        assert_eq!([2.5, 20.0, 1200.0, 12_000.0].map(short_number), ["2.5", "20", "1200", "12k"]);
+    }
 
     #[test]
     fn a_presented_chart_has_larger_type_once_it_is_wide_enough() {

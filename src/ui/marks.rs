@@ -50,6 +50,20 @@ pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
+/// How strongly a decision's lines and rings are drawn (1 full): faint
+/// once a running view's rows have moved on from it (its badges gone),
+/// since a solid ring round the taken server then sits beside a row that
+/// may now be the busier (a reader saw "9/10 taken over 5/10" and read
+/// power of two as picking the worse); paused, or while its badges show,
+/// at full strength.
+pub fn decision_ink(running: bool, badge_strength: f64) -> f64 {
+    const PAST: f64 = 0.3;
+    match running && badge_strength == 0.0 {
+        true => PAST,
+        false => 1.0,
+    }
+}
+
 /// Each server's share of the requests answered so far (completed or with
 /// an error), once some server has answered with an error: the figure the
 /// sentence about a server that errs gives ("drew 27.0% of the attempts"),
@@ -84,6 +98,14 @@ mod tests {
         assert_eq!(badge_strength(5_000.0, true, false), 0.0);
         assert_eq!(badge_strength(5_000.0, false, false), 1.0);
         assert_eq!(badge_strength(0.0, false, true), 0.0);
+    }
+
+    #[test]
+    fn a_decision_the_rows_moved_on_from_is_drawn_faint_while_running() {
+        assert_eq!(decision_ink(true, 1.0), 1.0);
+        assert_eq!(decision_ink(true, 0.2), 1.0);
+        assert!(decision_ink(true, 0.0) < 0.5);
+        assert_eq!(decision_ink(false, 0.0), 1.0, "paused, the reader is looking at it");
     }
 
     #[test]

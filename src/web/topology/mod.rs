@@ -46,6 +46,9 @@ pub struct Focus<'a> {
     /// How strongly the decision's badges are drawn (see
     /// `lbsim::ui::marks::badge_strength`).
     pub badges: f64,
+    /// How strongly the decision's lines and rings are drawn (see
+    /// `lbsim::ui::marks::decision_ink`).
+    pub decision_ink: f64,
     /// Keys moving after a membership change, and how far along their
     /// marks are (0 to 1).
     pub moving: Option<(&'a KeyMoves, f64)>,
@@ -81,7 +84,9 @@ pub fn draw(
     let servers = snapshot.servers.len() as u32;
     let decision = focus.decision.filter(|d| d.candidates.iter().all(|c| c.server < servers));
     decision.map(|decision| {
+        context.set_global_alpha(focus.decision_ink);
         let ring = decision::draw(context, &layout, decision, focus.badges, palette);
+        context.set_global_alpha(1.0);
         [ring.x, ring.y, ring.w, ring.h]
     })
 }

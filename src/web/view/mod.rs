@@ -223,11 +223,13 @@ impl View {
             let elapsed = now_ms - started;
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
+        let badges = self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
         let focus = Focus {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
             decision: self.parts.decision.shown(),
-            badges: self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers),
+            badges,
+            decision_ink: lbsim::ui::marks::decision_ink(self.playing, badges),
             moving,
         };
         if let Some(fit) = &mut self.parts.fit {
