@@ -20,7 +20,9 @@ pub enum QueueMark {
 /// The mark of a queue of `queued` requests, when the longest queue drawn
 /// beside it holds `longest` and a lane takes `cells` cells.
 pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
-    if longest as usize <= cells {
+    // An empty queue draws nothing, whatever the scale: a bar's least
+    // width (one cell, so that a queue of one shows) is for a queue.
+    if queued == 0 || longest as usize <= cells {
         QueueMark::Cells(queued as usize)
     } else {
         QueueMark::Bar(f64::from(queued) / f64::from(longest))
@@ -86,6 +88,7 @@ mod tests {
         let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
         assert_eq!((six, twelve), (QueueMark::Bar(0.5), QueueMark::Bar(1.0)));
         assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar(0.3));
+        assert_eq!(queue_mark(0, 40, 8), QueueMark::Cells(0), "an empty queue beside long ones draws nothing");
     }
 
     #[test]
