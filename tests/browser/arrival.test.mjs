@@ -74,6 +74,8 @@ async function arrive(page, chapter) {
   if (chapter.settings.first === 'one') {
     await page.waitForFunction((i) => !window.lbsim.views()[i].readback().startsWith('One request first'), chapter.view, { timeout: 20_000 });
   }
+  // The frames counted are those of the 3 s.
+  await page.evaluate(() => window.lbsim.pageFrameCosts());
   const start = Date.now();
   let seen;
   while (Date.now() - start < ARRIVAL_MS) {
