@@ -145,6 +145,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("eject_for_ms = 0", "eject_for_ms", "a number from 0.001 to 3600000"),
     ("eject_max_fraction = 1.5", "eject_max_fraction", "a number from 0 to 1"),
     ("health_check_ms = 0.5", "health_check_ms", "\"none\" or milliseconds from 1 to 3600000"),
+    // The proxies' mechanisms.
+    ("eject_max_for_ms = 0", "eject_max_for_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
+    ("eject_interval_ms = 0.5", "eject_interval_ms", "\"none\" or milliseconds from 1 to 3600000"),
+    ("eject_always_one_host = \"true\"", "eject_always_one_host", "one of no, yes"),
+    ("healthy_panic_threshold = 150", "healthy_panic_threshold", "a number from 0 to 100"),
     // FoundationDB's balancers and datacenters.
     ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
     ("datacenters = 0", "datacenters", "whole number from 1 to 8"),

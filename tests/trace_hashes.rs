@@ -97,6 +97,26 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("failures", "0.5s:fast-fail:0:p=1"),
         ],
     ),
+    (
+        "ejection-grows",
+        &[
+            ("failures", "0.2s:fast-fail:3:p=1,0.2s:fast-fail:6:p=1"),
+            ("eject_after", "2"),
+            ("eject_for_ms", "100"),
+            ("eject_max_for_ms", "500"),
+            ("eject_interval_ms", "50"),
+            ("eject_max_fraction", "0.1"),
+            ("eject_always_one_host", "yes"),
+        ],
+    ),
+    (
+        "panic-threshold",
+        &[
+            ("failures", "0.3s:down:1,0.3s:down:2,0.3s:down:3:for=1s"),
+            ("health_check_ms", "50"),
+            ("healthy_panic_threshold", "80"),
+        ],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {

@@ -52,6 +52,9 @@ struct Member {
     /// For a policy that hears from idle servers, those that told this
     /// chooser they fell idle.
     idle: IdleQueue,
+    /// Whether too few of its servers are in for the panic threshold: its
+    /// pool then holds its ejected servers too.
+    panicking: bool,
 }
 
 impl Member {
@@ -107,6 +110,9 @@ pub struct Choosers {
     by_class: bool,
     /// The policy every member runs, and its d.
     kind: (PolicyKind, u32),
+    /// Envoy's panic threshold: below this percentage of its servers in,
+    /// a chooser routes to all of them (0: never).
+    panic_percent: f64,
 }
 
 impl Choosers {
@@ -141,6 +147,7 @@ impl Choosers {
                 ejected: Vec::new(),
                 typical: PeakAverage::default(),
                 idle: IdleQueue::default(),
+                panicking: false,
             });
             start += len;
         }
@@ -167,6 +174,7 @@ impl Choosers {
             per_chooser,
             by_class: !class_pools.is_empty(),
             kind: (kind, choices),
+            panic_percent: 0.0,
         }
     }
 

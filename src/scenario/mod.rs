@@ -13,6 +13,7 @@ pub mod fields;
 mod kinds;
 pub mod membership;
 pub mod pools;
+mod proxy_fields;
 mod rules;
 pub mod schedule;
 mod table;
@@ -86,6 +87,20 @@ pub struct Scenario {
     pub eject_for_ms: f64,
     /// The largest share of a chooser's pool it may hold ejected.
     pub eject_max_fraction: f64,
+    /// Envoy's `max_ejection_time`: each ejection of a server lasts
+    /// `eject_for_ms` × the times it was ejected, up to this; `None`: every
+    /// ejection lasts `eject_for_ms`.
+    pub eject_max_for_ms: Option<f64>,
+    /// Envoy's outlier `interval`: ejections end at these sweeps, and each
+    /// sweep that finds a server in forgets one of its ejections; `None`:
+    /// an ejection ends when its time is up.
+    pub eject_interval_ms: Option<f64>,
+    /// Envoy's `always_eject_one_host`: a chooser may eject one server
+    /// whatever `eject_max_fraction` says.
+    pub eject_always_one_host: bool,
+    /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
+    /// of its pool's servers in than this routes to all of them; 0: never.
+    pub healthy_panic_threshold: f64,
     /// `None`: no health checks.
     pub health_check_ms: Option<f64>,
     /// `None`: choosers never hedge.
@@ -150,6 +165,10 @@ impl Default for Scenario {
             eject_after: 0,
             eject_for_ms: 10_000.0,
             eject_max_fraction: 0.5,
+            eject_max_for_ms: None,
+            eject_interval_ms: None,
+            eject_always_one_host: false,
+            healthy_panic_threshold: 0.0,
             health_check_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,

@@ -4,6 +4,7 @@
 use super::duration::LATEST_S;
 use super::fields::{Field, FieldKind, Live, Value};
 use super::membership::MAX_SERVERS;
+use super::proxy_fields::*;
 use super::{
     DcOrder, Demand, HedgeCancel, KeyPer, PolicyKind, ServiceDistribution, MAX_CLASSES, MAX_KEY_SPACE,
 };
@@ -292,6 +293,10 @@ pub static FIELDS: &[Field] = &[
         get: |s| Value::Number(s.eject_max_fraction),
         put: |s, v| s.eject_max_fraction = v.number(),
     },
+    EJECT_MAX_FOR_MS,
+    EJECT_INTERVAL_MS,
+    EJECT_ALWAYS_ONE_HOST,
+    HEALTHY_PANIC_THRESHOLD,
     Field {
         key: "health_check_ms",
         help: "active health checks at this interval: a server that refuses one (down, or flapping down) leaves every chooser's pool until a later check passes; a fast-failing server passes them",

@@ -4,6 +4,11 @@
 //! no policy needs to know. What the chooser knew of the servers that
 //! stay is kept (its table moves with them, peak-EWMA's averages too); of
 //! an ejected one it starts afresh when readmitted.
+//!
+//! Under a panic threshold (Envoy's `healthy_panic_threshold`), a chooser
+//! with fewer than that percentage of its servers in routes to all of
+//! them, ejected or not, until enough are back: its pool is then its full
+//! pool, and the servers it holds ejected stay listed as such.
 
 use super::{len_of, server_at, Choosers};
 use crate::rng::SimRng;
@@ -15,7 +20,8 @@ impl Choosers {
         let m = &self.members[member];
         let len = len_of(&m.pool, self.servers);
         let mut full: Vec<u32> = (0..len).map(|p| server_at(&m.pool, p)).collect();
-        for &(server, _) in &m.ejected {
+        // A panicking pool holds its ejected servers already.
+        for &(server, _) in m.ejected.iter().filter(|_| !m.panicking) {
             let at = full.partition_point(|&s| s < server);
             full.insert(at, server);
         }
@@ -23,24 +29,26 @@ impl Choosers {
     }
 
     /// Chooser `member` ejects `server` until `until` (`Time::NEVER`: until
-    /// a health check readmits it), unless the server is not in its pool,
-    /// the pool would be left empty, or, for an outlier, ejecting it would
-    /// hold more than `max_fraction` of the pool out. Returns whether it did.
+    /// a health check readmits it), unless the server is not in its pool
+    /// (or is already held out), the pool would be left empty, or, for an
+    /// outlier, ejecting it would hold more than `max_fraction` of the pool
+    /// out, which `always_one` lets pass while no outlier is out (Envoy's
+    /// `always_eject_one_host`). Returns whether it did.
     pub fn eject(
         &mut self,
         member: usize,
-        server: u32,
-        until: Time,
-        max_fraction: f64,
+        (server, until): (u32, Time),
+        (max_fraction, always_one): (f64, bool),
         rng: &mut SimRng,
     ) -> bool {
-        if self.reads_keys() || self.position_of(member, server).is_none() || self.pool_len(member) < 2 {
+        if self.reads_keys() || self.held_in(member, server).is_none() || self.in_pool(member) < 2 {
             return false;
         }
         let m = &self.members[member];
         let outliers = m.ejected.iter().filter(|(_, t)| *t != Time::NEVER).count() + 1;
-        let full = self.pool_len(member) + m.ejected.len();
-        if until != Time::NEVER && outliers as f64 > max_fraction * full as f64 {
+        let full = self.full_len(member);
+        let over = outliers as f64 > max_fraction * full as f64 && !(always_one && outliers == 1);
+        if until != Time::NEVER && over {
             return false;
         }
         let mut ejected = m.ejected.clone();
@@ -71,8 +79,8 @@ impl Choosers {
                     ejected.retain(|&e| e != (server, Time::NEVER));
                 } else if !healthy
                     && !held
-                    && self.position_of(member, server).is_some()
-                    && self.pool_len(member) > 1
+                    && self.held_in(member, server).is_some()
+                    && self.in_pool(member) > 1
                 {
                     ejected.push((server, Time::NEVER));
                 } else {
@@ -111,9 +119,13 @@ impl Choosers {
     fn repool(&mut self, changes: &[(usize, Vec<(u32, Time)>)], rng: &mut SimRng) {
         for (member, ejected) in changes {
             let mut pool = self.full_pool(*member);
-            pool.retain(|s| !ejected.iter().any(|(e, _)| e == s));
+            let panicking = self.panics(pool.len(), ejected);
+            if !panicking {
+                pool.retain(|s| !ejected.iter().any(|(e, _)| e == s));
+            }
             // A pool of every server again reads as one (no search per response).
-            let every_server = ejected.is_empty() && !self.explicit && pool.len() == self.servers;
+            let every_server =
+                (ejected.is_empty() || panicking) && !self.explicit && pool.len() == self.servers;
             let pool = if every_server { None } else { Some(pool) };
             let len = len_of(&pool, self.servers);
             let mut part = self.table.fresh(len);
@@ -124,7 +136,39 @@ impl Choosers {
             }
             self.members[*member].pool = pool;
             self.members[*member].ejected = ejected.clone();
+            self.members[*member].panicking = panicking;
             self.rebuild_policy(*member, rng);
         }
+    }
+
+    /// From now on, a chooser with fewer than `percent` of its servers in
+    /// routes to all of them (0: never).
+    pub fn panic_below(&mut self, percent: f64) {
+        self.panic_percent = percent;
+    }
+
+    /// Whether a pool of `full` servers with `ejected` held out panics:
+    /// Envoy's test, the percentage of hosts in below the threshold.
+    fn panics(&self, full: usize, ejected: &[(u32, Time)]) -> bool {
+        let held_out = full.min(ejected.len());
+        self.panic_percent > 0.0 && 100.0 * ((full - held_out) as f64) < self.panic_percent * full as f64
+    }
+
+    /// The position in chooser `member`'s pool of `server`, if it is in it
+    /// and not held out (a panicking pool holds its ejected servers).
+    fn held_in(&self, member: usize, server: u32) -> Option<usize> {
+        let held_out = self.members[member].ejected.iter().any(|&(s, _)| s == server);
+        self.position_of(member, server).filter(|_| !held_out)
+    }
+
+    /// How many of chooser `member`'s servers are in, not held out.
+    fn in_pool(&self, member: usize) -> usize {
+        self.full_len(member) - self.members[member].ejected.len()
+    }
+
+    /// How many servers chooser `member` has, held out or not.
+    fn full_len(&self, member: usize) -> usize {
+        let m = &self.members[member];
+        self.pool_len(member) + if m.panicking { 0 } else { m.ejected.len() }
     }
 }

@@ -75,7 +75,7 @@ fn join_idle_queue_keeps_its_reports_when_a_server_is_ejected() {
     assert!(choosers.on_idle(0, 2));
     // Server 0 is ejected: 2 and 3 move down a position, and their
     // reports still name them.
-    assert!(choosers.eject(0, 0, Time(100), 1.0, &mut rng));
+    assert!(choosers.eject(0, (0, Time(100)), (1.0, false), &mut rng));
     let board = Board::Stale(&[0; 4]);
     for expected in [2, 3] {
         let pick = choosers.pick(0, Time(10), board, (None, None), &mut rng);
@@ -109,7 +109,7 @@ fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
     assert_eq!(before, [10.0, 20.0, 30.0, 40.0]);
     // Server 1 is ejected: the servers after it move down a position,
     // and their averages move with them.
-    assert!(choosers.eject(0, 1, Time(100), 1.0, &mut rng));
+    assert!(choosers.eject(0, (1, Time(100)), (1.0, false), &mut rng));
     for server in [0, 2, 3] {
         assert_eq!(cost_of(&mut choosers, 0, server, &mut rng), before[server as usize], "server {server}");
     }
@@ -122,4 +122,92 @@ fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
         assert_eq!(cost_of(&mut choosers, 0, server, &mut rng), before[server as usize], "server {server}");
     }
     assert_eq!(cost_of(&mut choosers, 0, 1, &mut rng), 40.0);
+}
+
+/// One chooser picking at random among `servers` servers.
+fn one_chooser(servers: usize, rng: &mut SimRng) -> Choosers {
+    let timing = Timing::untimed();
+    Choosers::new(
+        (1, &[]),
+        (vec![1.0; servers], vec![1.0]),
+        (None, false, &timing),
+        (PolicyKind::RANDOM, 2),
+        rng,
+    )
+}
+
+/// The servers chooser 0 routes to.
+fn routed_to(choosers: &Choosers) -> Vec<u32> {
+    (0..choosers.pool_len(0)).map(|p| choosers.server_at(0, p)).collect()
+}
+
+#[test]
+fn under_envoys_panic_threshold_a_pool_with_under_half_its_servers_in_routes_to_all() {
+    let mut rng = SimRng::new(3);
+    let mut choosers = one_chooser(10, &mut rng);
+    choosers.panic_below(50.0);
+    let health = |choosers: &mut Choosers, server, healthy, rng: &mut SimRng| {
+        choosers.set_health(server, healthy, rng);
+    };
+    // Five of ten failing: 50% in is not under 50%, so the five left serve.
+    for server in 0..5 {
+        health(&mut choosers, server, false, &mut rng);
+    }
+    assert_eq!(routed_to(&choosers), [5, 6, 7, 8, 9]);
+    // A sixth: 40% in, and every server takes requests again.
+    health(&mut choosers, 5, false, &mut rng);
+    assert_eq!(routed_to(&choosers), (0..10).collect::<Vec<_>>());
+    // The failing stay held out: a seventh fails and one comes back (four
+    // in), still all; a second comes back (five in) and the pool is what
+    // it would have been without the panic.
+    health(&mut choosers, 6, false, &mut rng);
+    health(&mut choosers, 0, true, &mut rng);
+    assert_eq!(routed_to(&choosers), (0..10).collect::<Vec<_>>());
+    health(&mut choosers, 1, true, &mut rng);
+    assert_eq!(routed_to(&choosers), [0, 1, 7, 8, 9]);
+    health(&mut choosers, 6, true, &mut rng);
+    assert_eq!(routed_to(&choosers), [0, 1, 6, 7, 8, 9]);
+    // With no threshold, the same ejections leave two servers.
+    let mut calm = one_chooser(10, &mut rng);
+    for server in 0..8 {
+        health(&mut calm, server, false, &mut rng);
+    }
+    assert_eq!(routed_to(&calm), [8, 9]);
+}
+
+#[test]
+fn envoys_max_ejection_percent_holds_ten_percent_out_or_with_always_eject_one_host_one() {
+    let mut rng = SimRng::new(4);
+    let outlier = |server| (server, Time(100));
+    // Ten servers at 10%: one, not two (100 × 2 / 10 = 20% > 10%).
+    let mut ten = one_chooser(10, &mut rng);
+    assert!(ten.eject(0, outlier(0), (0.1, false), &mut rng));
+    assert!(!ten.eject(0, outlier(1), (0.1, false), &mut rng));
+    // Nine servers at 10%: none (11% > 10%), unless one is always allowed,
+    // and then only one.
+    let mut nine = one_chooser(9, &mut rng);
+    assert!(!nine.eject(0, outlier(0), (0.1, false), &mut rng));
+    assert!(nine.eject(0, outlier(0), (0.1, true), &mut rng));
+    assert!(!nine.eject(0, outlier(1), (0.1, true), &mut rng));
+    assert_eq!(routed_to(&nine), (1..9).collect::<Vec<_>>());
+    // Twenty at 10%: two.
+    let mut twenty = one_chooser(20, &mut rng);
+    let ejected = (0..5).filter(|&s| twenty.eject(0, outlier(s), (0.1, true), &mut rng)).count();
+    assert_eq!(ejected, 2);
+}
+
+#[test]
+fn a_panicking_pool_does_not_eject_a_server_it_already_holds_out() {
+    let mut rng = SimRng::new(5);
+    let mut choosers = one_chooser(4, &mut rng);
+    choosers.panic_below(50.0);
+    for server in 0..3 {
+        choosers.eject(0, (server, Time(100)), (1.0, false), &mut rng);
+    }
+    // 2 of 4 out was 50%: the third made it 25%, so all four serve.
+    assert_eq!(routed_to(&choosers), [0, 1, 2, 3]);
+    assert!(!choosers.eject(0, (0, Time(200)), (1.0, false), &mut rng));
+    choosers.readmit_due(0, Time(100), &mut rng);
+    assert_eq!(routed_to(&choosers), [0, 1, 2, 3]);
+    assert_eq!(choosers.ejected().count(), 0);
 }

@@ -24,8 +24,9 @@ pub(in crate::engine) enum Action {
     Note(Happening),
     /// `chooser` ejects `server` from its pool until `until`, unless that
     /// would hold more than `max_fraction` of its pool out (or leave it
-    /// empty); the feature hears [`Report::Ejected`] if it did.
-    Eject { chooser: u32, server: u32, until: Time, max_fraction: f64 },
+    /// empty), which `always_one` lets pass while it holds no outlier out;
+    /// the feature hears [`Report::Ejected`] if it did.
+    Eject { chooser: u32, server: u32, until: Time, max_fraction: f64, always_one: bool },
     /// `chooser` readmits the servers whose ejection is over.
     Readmit { chooser: u32 },
     /// Place `place`'s request, back at its chooser, is tried again as
@@ -52,6 +53,9 @@ pub(in crate::engine) enum Action {
     /// Chooser `member` takes the newer versions of its mapping table due
     /// by now.
     TakeTables { member: u32 },
+    /// Every chooser with fewer than `percent` of its pool's servers in
+    /// routes to all of them (held out or not) until enough are back.
+    PanicBelow { percent: f64 },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the
@@ -73,7 +77,7 @@ impl Action {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(in crate::engine) enum Report {
     /// The chooser ejected the server until `until`.
-    Ejected { chooser: u32, until: Time },
+    Ejected { chooser: u32, server: u32, until: Time },
     /// Whether the chooser `server` told it is idle listed it (a server
     /// outside its pool is not).
     Listed { server: u32, listed: bool },

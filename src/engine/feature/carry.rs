@@ -186,10 +186,10 @@ impl Simulation {
             }
             Action::ChangeMembership { change } => self.scheduled_change(change),
             Action::Note(happening) => self.note(happening),
-            Action::Eject { chooser, server, until, max_fraction } => {
+            Action::Eject { chooser, server, until, max_fraction, always_one } => {
                 let rng = &mut self.streams.routing;
-                if self.choosers.eject(chooser as usize, server, until, max_fraction, rng) {
-                    return Some(Report::Ejected { chooser, until });
+                if self.choosers.eject(chooser as usize, (server, until), (max_fraction, always_one), rng) {
+                    return Some(Report::Ejected { chooser, server, until });
                 }
             }
             Action::Readmit { chooser } => {
@@ -223,6 +223,7 @@ impl Simulation {
                 self.choosers.take_tables(member as usize, self.now);
                 self.features.membership.forget_key_counts();
             }
+            Action::PanicBelow { percent } => self.choosers.panic_below(percent),
         }
         None
     }

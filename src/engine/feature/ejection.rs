@@ -1,8 +1,17 @@
 //! Outlier ejection (Envoy's consecutive-errors detection): a chooser that
 //! hears `eject_after` errors in a row from a server takes it out of its
-//! pool for `eject_for_ms`, holding at most `eject_max_fraction` of the
-//! pool out, and readmits it when its timer is due. A membership change
-//! or a redraw of pools readmits every server (the choosers' own rule).
+//! pool, holding at most `eject_max_fraction` of the pool out (or one
+//! server, with `eject_always_one_host`), and readmits it when its time is
+//! up. A membership change or a redraw of pools readmits every server (the
+//! choosers' own rule).
+//!
+//! An ejection lasts `eject_for_ms` × the times the chooser ejected that
+//! server, up to `eject_max_for_ms` (Envoy's `base_ejection_time` and
+//! `max_ejection_time`, `outlier_detection_impl.cc`); with no maximum, as
+//! before, every one lasts `eject_for_ms`. With `eject_interval_ms`
+//! (Envoy's `interval`), ejections end only at a sweep, and each sweep that
+//! finds a server in its chooser's pool forgets one of its ejections, so
+//! a server that stays well is ejected for less the next time.
 
 use super::{Action, Asks, Feature, Heard, Points, Report, View};
 use crate::engine::Outcome;
@@ -12,12 +21,48 @@ use serde::Serialize;
 
 pub(in crate::engine) struct Ejection {
     after: u32,
-    length: Time,
+    lengths: Lengths,
     max_fraction: f64,
+    always_one: bool,
     /// Each chooser's runs of consecutive errors, (server, errors) for the
     /// servers with one: usually none, so a success costs a glance.
     runs: Vec<Vec<(u32, u32)>>,
+    /// Each chooser's count of ejections per server, (server, count), for
+    /// the servers it ejected and has not forgotten.
+    times: Vec<Vec<(u32, u32)>>,
+    /// The servers each chooser holds ejected, with when each may return:
+    /// kept only with sweeps, which forget the others' ejections. (One
+    /// readmitted early, by a membership change, stays listed until its
+    /// time is up: the sweep's readmission then finds nothing to do.)
+    out: Vec<Vec<(u32, Time)>>,
     outliers: Outliers,
+}
+
+/// How long ejections last: Envoy's base and maximum ejection times, and
+/// its sweep interval.
+struct Lengths {
+    base: Time,
+    /// At least `base`: Envoy takes the larger of the two.
+    max: Time,
+    sweep: Option<Time>,
+}
+
+impl Lengths {
+    /// A server's count of ejections once ejected again, having been
+    /// ejected `times` (not yet forgotten): Envoy stops counting once the
+    /// length has reached the maximum.
+    fn count_after(&self, times: u32) -> u32 {
+        if u64::from(times) * self.base.0 < self.max.0 + self.base.0 {
+            times + 1
+        } else {
+            times
+        }
+    }
+
+    /// How long an ejection lasts that is a server's `count`th.
+    fn of(&self, count: u32) -> Time {
+        Time(self.base.0.saturating_mul(count.into()).min(self.max.0))
+    }
 }
 
 /// What outlier ejection counted: the summary shows it beside the core's
@@ -28,6 +73,14 @@ pub struct Outliers {
     pub ejections: u64,
 }
 
+/// Chooser `chooser`'s list in `lists`, grown to hold it.
+fn list_of<T>(lists: &mut Vec<Vec<T>>, chooser: usize) -> &mut Vec<T> {
+    if lists.len() <= chooser {
+        lists.resize_with(chooser + 1, Vec::new);
+    }
+    &mut lists[chooser]
+}
+
 impl Ejection {
     pub fn outliers(&self) -> Outliers {
         self.outliers
@@ -36,10 +89,7 @@ impl Ejection {
     /// Counts `outcome` in `chooser`'s run for `server`; returns whether the
     /// run just reached the threshold (and starts it afresh).
     fn run_reaches_threshold(&mut self, Heard { chooser, server, outcome, .. }: Heard) -> bool {
-        if self.runs.len() <= chooser {
-            self.runs.resize(chooser + 1, Vec::new());
-        }
-        let runs = &mut self.runs[chooser];
+        let runs = list_of(&mut self.runs, chooser);
         let found = runs.iter().position(|&(s, _)| s == server);
         let errors = match (outcome, found) {
             (Outcome::Ok, Some(i)) => {
@@ -62,6 +112,51 @@ impl Ejection {
         runs.retain(|&(s, _)| s != server);
         true
     }
+
+    /// How many times `chooser` has ejected `server`, not yet forgotten.
+    fn times(&self, chooser: usize, server: u32) -> u32 {
+        let times = self.times.get(chooser).and_then(|t| t.iter().find(|&&(s, _)| s == server));
+        times.map_or(0, |&(_, n)| n)
+    }
+
+    /// `chooser` ejected `server` until `until`: counts it.
+    fn ejected(&mut self, chooser: usize, server: u32, until: Time) {
+        let count = self.lengths.count_after(self.times(chooser, server));
+        let times = list_of(&mut self.times, chooser);
+        match times.iter_mut().find(|(s, _)| *s == server) {
+            Some(entry) => entry.1 = count,
+            None => times.push((server, count)),
+        }
+        if self.lengths.sweep.is_some() {
+            list_of(&mut self.out, chooser).push((server, until));
+        }
+    }
+
+    /// A sweep at `now`: each chooser forgets one ejection of each server
+    /// it held in since the last sweep, and readmits the servers whose
+    /// time is up (Envoy's `checkHostForUneject`).
+    fn sweep(&mut self, now: Time, out: &mut Asks) {
+        self.forget_one_of_each_held_in();
+        for (chooser, held) in self.out.iter_mut().enumerate() {
+            if held.iter().any(|&(_, until)| until <= now) {
+                out.push(Action::Readmit { chooser: chooser as u32 });
+                held.retain(|&(_, until)| until > now);
+            }
+        }
+    }
+
+    /// Each chooser forgets one ejection of each server it holds in.
+    fn forget_one_of_each_held_in(&mut self) {
+        for (chooser, times) in self.times.iter_mut().enumerate() {
+            let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
+            for (server, count) in times.iter_mut() {
+                if !held.iter().any(|(s, _)| s == server) {
+                    *count = count.saturating_sub(1);
+                }
+            }
+            times.retain(|&(_, count)| count > 0);
+        }
+    }
 }
 
 impl Feature for Ejection {
@@ -69,32 +164,95 @@ impl Feature for Ejection {
     const HEARS: Points = Points::HEARD;
 
     fn for_scenario(scenario: &Scenario) -> Option<Ejection> {
+        let base = Time::from_ms(scenario.eject_for_ms);
+        let max = scenario.eject_max_for_ms.map_or(base, |max| Time::from_ms(max).max(base));
+        let sweep = scenario.eject_interval_ms.map(Time::from_ms);
         (scenario.eject_after > 0).then(|| Ejection {
             after: scenario.eject_after,
-            length: Time::from_ms(scenario.eject_for_ms),
+            lengths: Lengths { base, max, sweep },
             max_fraction: scenario.eject_max_fraction,
+            always_one: scenario.eject_always_one_host,
             runs: Vec::new(),
+            times: Vec::new(),
+            out: Vec::new(),
             outliers: Outliers::default(),
         })
     }
 
-    fn heard(&mut self, heard: Heard, view: &View, out: &mut Asks) {
-        if self.run_reaches_threshold(heard) {
-            let until = view.now + self.length;
-            let (chooser, server) = (heard.chooser as u32, heard.server);
-            out.push(Action::Eject { chooser, server, until, max_fraction: self.max_fraction });
+    /// With sweeps, the first is due an interval in.
+    fn start(&mut self, _view: &View, out: &mut Asks) {
+        if let Some(sweep) = self.lengths.sweep {
+            out.push(Action::Timer { at: sweep, payload: 0 });
         }
     }
 
-    /// The chooser ejected the server: its readmission is due at `until`.
-    fn carried(&mut self, report: Report, _view: &View, out: &mut Asks) {
-        let Report::Ejected { chooser, until } = report else { return };
-        self.outliers.ejections += 1;
-        out.push(Action::Timer { at: until, payload: chooser });
+    fn heard(&mut self, heard: Heard, view: &View, out: &mut Asks) {
+        if self.run_reaches_threshold(heard) {
+            let (chooser, server) = (heard.chooser as u32, heard.server);
+            let count = self.lengths.count_after(self.times(heard.chooser, server));
+            let until = view.now + self.lengths.of(count);
+            let (max_fraction, always_one) = (self.max_fraction, self.always_one);
+            out.push(Action::Eject { chooser, server, until, max_fraction, always_one });
+        }
     }
 
-    /// Chooser `chooser`'s ejections due to end by now end.
-    fn timer(&mut self, chooser: u32, _view: &View, out: &mut Asks) {
-        out.push(Action::Readmit { chooser });
+    /// The chooser ejected the server: without sweeps, its readmission is
+    /// due at `until`.
+    fn carried(&mut self, report: Report, _view: &View, out: &mut Asks) {
+        let Report::Ejected { chooser, server, until } = report else { return };
+        self.outliers.ejections += 1;
+        self.ejected(chooser as usize, server, until);
+        if self.lengths.sweep.is_none() {
+            out.push(Action::Timer { at: until, payload: chooser });
+        }
+    }
+
+    /// Without sweeps, chooser `chooser`'s ejections due to end by now
+    /// end; with them, a sweep is due.
+    fn timer(&mut self, chooser: u32, view: &View, out: &mut Asks) {
+        match self.lengths.sweep {
+            None => out.push(Action::Readmit { chooser }),
+            Some(interval) => {
+                self.sweep(view.now, out);
+                out.push(Action::Timer { at: view.now + interval, payload: 0 });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn envoy() -> Lengths {
+        Lengths { base: Time::from_ms(30_000.0), max: Time::from_ms(300_000.0), sweep: None }
+    }
+
+    #[test]
+    fn envoys_ejections_last_30_s_times_each_ejection_up_to_300_s() {
+        let lengths = envoy();
+        let mut times = 0;
+        let mut seconds = Vec::new();
+        for _ in 0..12 {
+            times = lengths.count_after(times);
+            seconds.push(lengths.of(times).as_ms() / 1000.0);
+        }
+        let expected = [30.0, 60.0, 90.0, 120.0, 150.0, 180.0, 210.0, 240.0, 270.0, 300.0, 300.0, 300.0];
+        assert_eq!(seconds, expected);
+        // Envoy stops counting one past the cap, so a sweep's forgetting
+        // shortens the next ejection at once.
+        assert_eq!(times, 11);
+        assert_eq!(lengths.of(times - 1).as_ms(), 300_000.0);
+    }
+
+    #[test]
+    fn without_a_maximum_every_ejection_lasts_the_base_time() {
+        let base = Time::from_ms(10_000.0);
+        let lengths = Lengths { base, max: base, sweep: None };
+        let mut times = 0;
+        for _ in 0..5 {
+            times = lengths.count_after(times);
+            assert_eq!(lengths.of(times), base);
+        }
     }
 }

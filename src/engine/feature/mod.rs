@@ -40,9 +40,10 @@
 //! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
-//! once or after a wait), `ReportIdle`, `ChangeMembership`, and
+//! once or after a wait), `ReportIdle`, `ChangeMembership`,
 //! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
-//! server) and `TakeTables` (a chooser takes its table's pending versions).
+//! server), `TakeTables` (a chooser takes its table's pending versions)
+//! and `PanicBelow` (the choosers' panic threshold).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -60,21 +61,16 @@
 //! the core (`Owned::key`), and its placements the choosers'; and of
 //! hedging (`hedging/`: its timers, copies, races, settings and counters),
 //! what a race does to its requests as they move is still the core's
-//! (`engine/hedge/`), read from hedging's races (`Owned::race`). The mechanisms real proxies
-//! ship that come next (issue 42) each fit it as one file and one
-//! registry line, with what they use:
-//! - panic threshold (Envoy: route to every host when under 50% are
-//!   healthy): hears `carried` for its own marks, or counts the pool's
-//!   eligible servers through the view (`view.choosers`) at `heard` and
-//!   at its timer; when too few are, asks `SetHealth { healthy: true }`
-//!   for the servers held out, and holds them out again once enough are
-//!   back;
-//! - ejection that grows, with a probe (Envoy: 30 s × times ejected, up
-//!   to 300 s, at most 10% but at least one): as `ejection.rs`, `heard`
-//!   counts; `Eject { until }` with a length of its own state, the report
-//!   `Ejected` and a timer asking `Readmit`; "at least one" is a field of
-//!   `Eject` beside `max_fraction` (the chooser's rule in
-//!   `chooser/ejection.rs`);
+//! (`engine/hedge/`), read from hedging's races (`Owned::race`).
+//!
+//! Of the mechanisms real proxies ship (issue 42), these are built, each
+//! one file and one registry line: the panic threshold (`panic.rs`, which
+//! sets the choosers' rule, applied as each pool changes) and ejections
+//! that grow and end at sweeps (`ejection.rs`). Those that come next fit
+//! it the same way, with what they use:
+//! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
+//!   the ejection's end asking `Readmit`, and `heard` deciding from the
+//!   first answer whether to eject again at once;
 //! - success-rate and failure-percentage ejection: `heard` counts
 //!   successes per chooser and server; a timer every interval compares
 //!   each with the pool's mean and standard deviation and asks `Eject`;
@@ -117,6 +113,7 @@ mod hedging;
 mod idle_reports;
 mod keying;
 mod membership_schedule;
+mod panic;
 mod points;
 mod registry;
 mod retries;

@@ -2,7 +2,7 @@
 //! `feature/` and its line here.
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
-use super::{keying, membership_schedule, retries, table_updates};
+use super::{keying, membership_schedule, panic, retries, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -186,6 +186,7 @@ registry! {
     hedging: Hedges = Hedging,
     table_updates: table_updates::TableUpdates = TableUpdates,
     keying: keying::Keying = Keying,
+    panic: panic::PanicThreshold = PanicThreshold,
 }
 
 impl Owned {

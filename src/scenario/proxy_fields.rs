@@ -1,0 +1,45 @@
+//! The fields of the mechanisms real proxies ship (issue 42), named as the
+//! proxy's own configuration names them; [`FIELDS`](super::FIELDS) lists
+//! them beside the mechanisms they extend. Each defaults to what lbsim did
+//! before it, so a scenario that does not name it runs as it did.
+
+use super::fields::{Field, FieldKind, Live, Value};
+
+/// The words a yes-or-no field takes.
+const NO_YES: &[&str] = &["no", "yes"];
+
+pub(super) const EJECT_MAX_FOR_MS: Field = Field {
+    key: "eject_max_for_ms",
+    help: "Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms",
+    kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.eject_max_for_ms),
+    put: |s, v| s.eject_max_for_ms = v.optional(),
+};
+
+pub(super) const EJECT_INTERVAL_MS: Field = Field {
+    key: "eject_interval_ms",
+    help: "Envoy's outlier detection interval: ejections end at the first sweep after their time is up, and each sweep that finds a server in its chooser's pool forgets one of its ejections; none: an ejection ends when its time is up",
+    kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.eject_interval_ms),
+    put: |s, v| s.eject_interval_ms = v.optional(),
+};
+
+pub(super) const EJECT_ALWAYS_ONE_HOST: Field = Field {
+    key: "eject_always_one_host",
+    help: "Envoy's always_eject_one_host: yes lets a chooser holding no outlier out eject one whatever eject_max_fraction allows",
+    kind: FieldKind::Choice(NO_YES),
+    live: Live::No,
+    get: |s| Value::Choice(NO_YES[usize::from(s.eject_always_one_host)]),
+    put: |s, v| s.eject_always_one_host = v.choice() == "yes",
+};
+
+pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
+    key: "healthy_panic_threshold",
+    help: "Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics",
+    kind: FieldKind::Number { min: 0.0, max: 100.0 },
+    live: Live::No,
+    get: |s| Value::Number(s.healthy_panic_threshold),
+    put: |s, v| s.healthy_panic_threshold = v.number(),
+};
