@@ -30,11 +30,15 @@ const CHANGES: &[(&str, &str)] = &[
     ("virtual_nodes", "3"),
     ("bounded_load_c", "1.05"),
     ("dc_order", "any"),
+    ("slow_start_window_ms", "500"),
+    ("slow_start_aggression", "4"),
+    ("slow_start_min_weight_percent", "90"),
 ];
 
 /// Failures that err, go down and flap (ejection, health checks, retries),
 /// two datacenters, two balancers, keys, and a server added (a table's
-/// copies have a change to follow), under `policy`.
+/// copies have a change to follow, slow start a server to ramp), under
+/// `policy`.
 fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
     let mut scenario: Scenario = scenario_file(
         "failures.toml",
@@ -49,6 +53,7 @@ fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
             ("key_popularity", "1"),
             ("virtual_nodes", "20"),
             ("bounded_load_c", "1.25"),
+            ("slow_start_window_ms", "1500"),
             ("duration_s", "3"),
             ("warmup_s", "0"),
         ],

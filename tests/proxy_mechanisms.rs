@@ -1,6 +1,7 @@
 //! The mechanisms real proxies ship, against their documented behaviour:
 //! Envoy's outlier ejections growing 30, 60, 90 … 300 s (and ending at its
-//! sweeps) and forgetting one ejection at each sweep a server stays well.
+//! sweeps), and slow start's share of requests over its window from
+//! Envoy's formula, within binomial standard errors.
 
 mod common;
 
@@ -97,4 +98,62 @@ fn a_host_that_stays_well_has_its_ejections_forgotten_one_a_sweep() {
     let spans = times_out(&scenario, 0.25);
     let after: Vec<f64> = spans.iter().filter(|(from, _)| *from > 200.0).map(|(f, t)| t - f).collect();
     assert!(!after.is_empty() && (30.0..40.5).contains(&after[0]), "{spans:?}");
+}
+
+/// Nine servers picked by weight at random; a tenth joins at 10 s, its
+/// weight ramped over a 60 s window by Envoy's slow start.
+fn joining(aggression: &str) -> Scenario {
+    scenario(&[
+        ("servers", "9"),
+        ("slots", "1"),
+        ("service_mean_ms", "10"),
+        ("client_delay_ms", "0"),
+        ("handshake_round_trips", "0"),
+        ("session_length", "1"),
+        ("load", "0.5"),
+        ("queue_timeout_ms", "none"),
+        ("policy", "weighted-random"),
+        ("membership", "10s:add"),
+        ("slow_start_window_ms", "60000"),
+        ("slow_start_aggression", aggression),
+        ("duration_s", "70"),
+        ("seed", "42"),
+    ])
+}
+
+#[test]
+fn a_joining_servers_share_over_the_window_follows_envoys_slow_start_formula() {
+    for aggression in [1.0, 2.0] {
+        let scenario = joining(&aggression.to_string());
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let answered = |sim: &Simulation| -> (u64, u64) {
+            let servers = sim.snapshot(0).servers;
+            (servers.iter().map(|s| s.answered).sum(), servers.get(9).map_or(0, |s| s.answered))
+        };
+        sim.advance_to(Time::from_ms(10_000.0), u64::MAX);
+        let (mut total, mut new) = answered(&sim);
+        // Each hundredth of the window, the weight Envoy gives it at the
+        // step's start: max(10%, (max(t, 1 s) / 60 s)^(1/aggression)).
+        let mut quarters = [(0.0, 0.0, 0u64); 4];
+        for step in 0..100 {
+            let t = step as f64 * 0.6;
+            let weight = (t.max(1.0) / 60.0).powf(1.0 / aggression).max(0.1);
+            let p = weight / (9.0 + weight);
+            sim.advance_to(Time::from_ms(10_000.0 + (t + 0.6) * 1000.0), u64::MAX);
+            let (total_now, new_now) = answered(&sim);
+            let n = (total_now - total) as f64;
+            let quarter = &mut quarters[step / 25];
+            quarter.0 += n * p;
+            quarter.1 += n * p * (1.0 - p);
+            quarter.2 += new_now - new;
+            (total, new) = (total_now, new_now);
+        }
+        for (i, (expected, variance, got)) in quarters.into_iter().enumerate() {
+            let error = variance.sqrt();
+            assert!(
+                (got as f64 - expected).abs() < 4.0 * error,
+                "aggression {aggression}, quarter {i}: {got} against {expected:.1} ± {error:.1}"
+            );
+        }
+    }
 }

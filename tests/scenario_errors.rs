@@ -150,6 +150,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("eject_interval_ms = 0.5", "eject_interval_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("eject_always_one_host = \"true\"", "eject_always_one_host", "one of no, yes"),
     ("healthy_panic_threshold = 150", "healthy_panic_threshold", "a number from 0 to 100"),
+    ("slow_start_window_ms = 0", "slow_start_window_ms", "\"none\" or milliseconds from 1 to 3600000"),
+    ("slow_start_aggression = 0", "slow_start_aggression", "a number from 0.01 to 100"),
+    ("slow_start_min_weight_percent = 101", "slow_start_min_weight_percent", "a number from 0 to 100"),
     // FoundationDB's balancers and datacenters.
     ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
     ("datacenters = 0", "datacenters", "whole number from 1 to 8"),

@@ -117,6 +117,15 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("healthy_panic_threshold", "80"),
         ],
     ),
+    (
+        "slow-start",
+        &[
+            ("policy", "weighted-round-robin"),
+            ("membership", "0.5s:add,1s:crash:2,1.2s:restore:2"),
+            ("slow_start_window_ms", "1000"),
+            ("slow_start_aggression", "2"),
+        ],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {

@@ -42,6 +42,8 @@ pub enum Property {
     /// Each chooser routes by a copy of one table, which follows the
     /// table's changes `table_lag_ms` late.
     CopiesATable,
+    /// It reads each server's weight, which slow start ramps up.
+    ReadsWeights,
 }
 
 impl Property {
@@ -51,6 +53,7 @@ impl Property {
             Property::UsesChoices => &["choices"],
             Property::ReadsBoard => &["staleness_ms"],
             Property::CopiesATable => &["table_lag_ms"],
+            Property::ReadsWeights => SLOW_START,
             Property::ComparesASample | Property::TimesRoundTrips | Property::HearsIdleServers => &[],
         }
     }
@@ -60,6 +63,11 @@ impl Property {
 /// out of a chooser's pool: read under policies whose choosers pick from
 /// a pool, not where a key's server is its place.
 const EJECTION: &[&str] = &["eject_after", "eject_for_ms", "eject_max_fraction", "health_check_ms"];
+
+/// The fields of slow start, which ramps the weight of a server that
+/// joins: read only by policies that read weights.
+const SLOW_START: &[&str] =
+    &["slow_start_window_ms", "slow_start_aggression", "slow_start_min_weight_percent"];
 
 /// The fields of the engine's retries, which FoundationDB's balancers
 /// replace with their own.
@@ -180,6 +188,11 @@ impl PolicyKind {
     /// Whether servers tell choosers when they fall idle.
     pub fn hears_idle_servers(self) -> bool {
         self.0.properties.contains(&Property::HearsIdleServers)
+    }
+
+    /// Whether the policy reads each server's weight.
+    pub fn reads_weights(self) -> bool {
+        self.0.properties.contains(&Property::ReadsWeights)
     }
 
     /// The placement scheme the policy is, if it places requests by key.

@@ -26,7 +26,7 @@ pub static LEAST_TIME: Descriptor = Descriptor {
     name: "least-time",
     title: "least time (NGINX)",
     description: "least average round trip × (requests in flight + 1) ÷ weight, over the whole pool",
-    properties: &[Property::TimesRoundTrips],
+    properties: &[Property::TimesRoundTrips, Property::ReadsWeights],
     routing: Routing::Picks(|_, weights, _| Box::new(LeastTime { weights: weights.to_vec() })),
 };
 

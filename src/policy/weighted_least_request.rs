@@ -12,14 +12,14 @@
 //! lbsim's round robins do), so that choosers do not move in step. A scan
 //! stands in for Envoy's heap: the same order, linear in the pool.
 
-use super::{ChooserView, Descriptor, Pick, Policy, Routing};
+use super::{ChooserView, Descriptor, Pick, Policy, Property, Routing};
 use crate::rng::{Draw, SimRng};
 
 pub static WEIGHTED_LEAST_REQUEST: Descriptor = Descriptor {
     name: "weighted-least-request",
     title: "weighted least request (Envoy's EDF)",
     description: "earliest deadline first on weight ÷ (requests in flight + 1)",
-    properties: &[],
+    properties: &[Property::ReadsWeights],
     routing: Routing::Picks(|_, weights, rng| {
         Box::new(WeightedLeastRequest::new(weights, rng.index(weights.len().max(1))))
     }),

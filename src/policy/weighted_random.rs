@@ -3,14 +3,14 @@
 //! capacities. Drawn in constant time with Walker's alias method (Vose's
 //! construction): one uniform column, one biased coin.
 
-use super::{ChooserView, Descriptor, Pick, Policy, Routing};
+use super::{ChooserView, Descriptor, Pick, Policy, Property, Routing};
 use crate::rng::{Draw, SimRng};
 
 pub static WEIGHTED_RANDOM: Descriptor = Descriptor {
     name: "weighted-random",
     title: "weighted random",
     description: "random, in proportion to the servers' nominal weights",
-    properties: &[],
+    properties: &[Property::ReadsWeights],
     routing: Routing::Picks(|_, weights, _| Box::new(WeightedRandom::new(weights))),
 };
 

@@ -5,14 +5,14 @@
 //! what machines actually do, so weights set from nominal capacity go wrong
 //! when machines drift. Linear in the pool per pick.
 
-use super::{ChooserView, Descriptor, Pick, Policy, Routing};
+use super::{ChooserView, Descriptor, Pick, Policy, Property, Routing};
 use crate::rng::{Draw, SimRng};
 
 pub static WEIGHTED_ROUND_ROBIN: Descriptor = Descriptor {
     name: "weighted-round-robin",
     title: "weighted round-robin",
     description: "cycles through the pool in proportion to the servers' nominal weights",
-    properties: &[],
+    properties: &[Property::ReadsWeights],
     routing: Routing::Picks(|_, weights, rng| {
         Box::new(WeightedRoundRobin::new(weights, rng.index(weights.len().max(1))))
     }),

@@ -101,6 +101,11 @@ pub struct Scenario {
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
     /// of its pool's servers in than this routes to all of them; 0: never.
     pub healthy_panic_threshold: f64,
+    /// Envoy's `slow_start_window`: a server that joins has its weight
+    /// ramped up over this; `None`: no slow start.
+    pub slow_start_window_ms: Option<f64>,
+    pub slow_start_aggression: f64,
+    pub slow_start_min_weight_percent: f64,
     /// `None`: no health checks.
     pub health_check_ms: Option<f64>,
     /// `None`: choosers never hedge.
@@ -169,6 +174,9 @@ impl Default for Scenario {
             eject_interval_ms: None,
             eject_always_one_host: false,
             healthy_panic_threshold: 0.0,
+            slow_start_window_ms: None,
+            slow_start_aggression: 1.0,
+            slow_start_min_weight_percent: 10.0,
             health_check_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,

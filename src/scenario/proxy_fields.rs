@@ -43,3 +43,30 @@ pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
     get: |s| Value::Number(s.healthy_panic_threshold),
     put: |s, v| s.healthy_panic_threshold = v.number(),
 };
+
+pub(super) const SLOW_START_WINDOW_MS: Field = Field {
+    key: "slow_start_window_ms",
+    help: "Envoy's slow_start_window: a server that joins has its weight ramped from slow_start_min_weight_percent to its own over this, as (t / window)^(1 / slow_start_aggression), under policies that read weights; none: no slow start",
+    kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.slow_start_window_ms),
+    put: |s, v| s.slow_start_window_ms = v.optional(),
+};
+
+pub(super) const SLOW_START_AGGRESSION: Field = Field {
+    key: "slow_start_aggression",
+    help: "Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first",
+    kind: FieldKind::Number { min: 0.01, max: 100.0 },
+    live: Live::No,
+    get: |s| Value::Number(s.slow_start_aggression),
+    put: |s, v| s.slow_start_aggression = v.number(),
+};
+
+pub(super) const SLOW_START_MIN_WEIGHT_PERCENT: Field = Field {
+    key: "slow_start_min_weight_percent",
+    help: "Envoy's min_weight_percent: the least share of its weight a joining server has during slow start (0 for HAProxy's and ALB's ramps from nothing)",
+    kind: FieldKind::Number { min: 0.0, max: 100.0 },
+    live: Live::No,
+    get: |s| Value::Number(s.slow_start_min_weight_percent),
+    put: |s, v| s.slow_start_min_weight_percent = v.number(),
+};

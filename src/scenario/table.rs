@@ -305,6 +305,9 @@ pub static FIELDS: &[Field] = &[
         get: |s| Value::Optional(s.health_check_ms),
         put: |s, v| s.health_check_ms = v.optional(),
     },
+    SLOW_START_WINDOW_MS,
+    SLOW_START_AGGRESSION,
+    SLOW_START_MIN_WEIGHT_PERCENT,
     Field {
         key: "datacenters",
         help: "datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across",

@@ -73,6 +73,23 @@ impl Choosers {
         self.weights.push(weight);
     }
 
+    /// The servers that are members, ascending.
+    pub fn members(&self) -> &[u32] {
+        &self.active
+    }
+
+    /// The weighted policies read `weight` for `server` from now on: each
+    /// chooser whose pool holds it builds its policy anew.
+    pub fn set_weight(&mut self, server: u32, weight: f64, rng: &mut SimRng) {
+        let Some(nominal) = self.weights.get_mut(server as usize) else { return };
+        *nominal = weight;
+        for member in 0..self.members.len() {
+            if self.position_of(member, server).is_some() {
+                self.rebuild_policy(member, rng);
+            }
+        }
+    }
+
     /// Gives every chooser its new pool, keeping what each knew of the
     /// servers in both its old and its new pool, and its connections to them.
     fn set_pools(&mut self, pools: Vec<Option<Vec<u32>>>) {

@@ -56,6 +56,8 @@ pub(in crate::engine) enum Action {
     /// Every chooser with fewer than `percent` of its pool's servers in
     /// routes to all of them (held out or not) until enough are back.
     PanicBelow { percent: f64 },
+    /// The weighted policies read `weight` for `server` from now on.
+    SetWeight { server: u32, weight: f64 },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the

@@ -224,6 +224,9 @@ impl Simulation {
                 self.features.membership.forget_key_counts();
             }
             Action::PanicBelow { percent } => self.choosers.panic_below(percent),
+            Action::SetWeight { server, weight } => {
+                self.choosers.set_weight(server, weight, &mut self.streams.routing);
+            }
         }
         None
     }

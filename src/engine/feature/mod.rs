@@ -42,8 +42,9 @@
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
 //! once or after a wait), `ReportIdle`, `ChangeMembership`,
 //! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
-//! server), `TakeTables` (a chooser takes its table's pending versions)
-//! and `PanicBelow` (the choosers' panic threshold).
+//! server), `TakeTables` (a chooser takes its table's pending versions),
+//! `PanicBelow` (the choosers' panic threshold) and `SetWeight` (a
+//! server's weight, as the weighted policies read it).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -65,9 +66,10 @@
 //!
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
-//! sets the choosers' rule, applied as each pool changes) and ejections
-//! that grow and end at sweeps (`ejection.rs`). Those that come next fit
-//! it the same way, with what they use:
+//! sets the choosers' rule, applied as each pool changes), ejections that
+//! grow and end at sweeps (`ejection.rs`) and slow start (`slow_start.rs`,
+//! stepping each joining server's weight from `policies_built` on its own
+//! timer). Those that come next fit it the same way, with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the
 //!   first answer whether to eject again at once;
@@ -84,13 +86,6 @@
 //!   for a check that would wait past its timeout) and counts passes and
 //!   fails; `SetHealth` at the threshold, a timer per proxy instance for
 //!   checks on their own schedules;
-//! - slow start (a weight × max(10%, (t / window)^(1/aggression))): the
-//!   choosers keep each server's weight (`Choosers.weights`, which the
-//!   weighted policies read when they are built); a `SetWeight { server,
-//!   weight }` action (one variant, one arm that sets it and rebuilds the
-//!   policies of the pools holding it) stepped by its own timer from
-//!   `policies_built` and from `carried` marks (a server back), for
-//!   policies that read weights;
 //! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
 //!   maxconn): `sent`, `heard` and `returned` count what is out per server
 //!   and chooser; a question like `hop`, asked before a send, whether a
@@ -117,6 +112,7 @@ mod panic;
 mod points;
 mod registry;
 mod retries;
+mod slow_start;
 mod table_updates;
 mod view;
 

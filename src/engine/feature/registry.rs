@@ -2,7 +2,7 @@
 //! `feature/` and its line here.
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
-use super::{keying, membership_schedule, panic, retries, table_updates};
+use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -187,6 +187,7 @@ registry! {
     table_updates: table_updates::TableUpdates = TableUpdates,
     keying: keying::Keying = Keying,
     panic: panic::PanicThreshold = PanicThreshold,
+    slow_start: slow_start::SlowStart = SlowStart,
 }
 
 impl Owned {
