@@ -1,7 +1,8 @@
 //! The mechanisms real proxies ship, against their documented behaviour:
 //! Envoy's outlier ejections growing 30, 60, 90 … 300 s (and ending at its
-//! sweeps), and slow start's share of requests over its window from
-//! Envoy's formula, within binomial standard errors.
+//! sweeps), slow start's share of requests over its window from Envoy's
+//! formula, within binomial standard errors, and HAProxy's health checks
+//! seeing a crash `fall` checks later, less the phase.
 
 mod common;
 
@@ -156,4 +157,69 @@ fn a_joining_servers_share_over_the_window_follows_envoys_slow_start_formula() {
             );
         }
     }
+}
+
+/// Ten servers behind one balancer checked every 2 s, HAProxy's inter,
+/// taken out after 3 failed checks and back after 2 passed (its fall and
+/// rise), with `extra`.
+fn checked(extra: &[(&str, &str)]) -> Scenario {
+    let base = [
+        ("servers", "10"),
+        ("slots", "4"),
+        ("balancers", "1"),
+        ("load", "0.3"),
+        ("queue_timeout_ms", "none"),
+        ("health_check_ms", "2000"),
+        ("health_check_fall", "3"),
+        ("health_check_rise", "2"),
+        ("duration_s", "30"),
+    ];
+    with(&base, extra)
+}
+
+/// When server 3 was first seen held out, and when back in, read every
+/// `step_s`.
+fn out_and_back(scenario: &Scenario, step_s: f64) -> (Option<f64>, Option<f64>) {
+    let mut sim = Simulation::new(scenario).unwrap();
+    let (mut out, mut back) = (None, None);
+    for step in 1..=(scenario.duration_s / step_s) as u64 {
+        let t = step as f64 * step_s;
+        sim.advance_to(Time::from_ms(t * 1000.0), u64::MAX);
+        match (sim.snapshot(0).servers[3].ejected > 0, out) {
+            (true, None) => out = Some(t),
+            (false, Some(_)) if back.is_none() => back = Some(t),
+            _ => {}
+        }
+    }
+    (out, back)
+}
+
+#[test]
+fn a_crash_is_seen_fall_checks_later_less_the_phase_and_a_recovery_rise_checks_later() {
+    let step = 0.01;
+    for i in 0..8 {
+        // Down at 4 s plus a phase in the 2 s between checks, for 8 s.
+        let phase = 0.05 + 0.24 * i as f64;
+        let at = 4.0 + phase;
+        let failure = format!("{at}s:down:3:for=8s");
+        let (out, back) = out_and_back(&checked(&[("failures", &failure)]), step);
+        let (out, back) = (out.unwrap(), back.unwrap());
+        // The third failing check: 3 × 2 s less the phase.
+        let detection = out - at;
+        assert!((detection - (3.0 * 2.0 - phase)).abs() <= step + 1e-9, "phase {phase}: {detection}");
+        // Up again at `at` + 8 s, the same phase: the second passing check.
+        let recovery = back - (at + 8.0);
+        assert!((recovery - (2.0 * 2.0 - phase)).abs() <= step + 1e-9, "phase {phase}: {recovery}");
+    }
+}
+
+#[test]
+fn a_check_that_would_wait_past_its_timeout_fails_so_a_slow_server_is_taken_out() {
+    // Server 3 slows to a hundredth of its speed at 5 s: its queue grows.
+    let slow = [("failures", "5s:slow:3:x=0.01"), ("policy", "random")];
+    let (out, _) = out_and_back(&checked(&slow), 0.1);
+    assert_eq!(out, None, "without a timeout, a slow server passes every check");
+    let timed = [slow[0], slow[1], ("health_check_timeout_ms", "1000")];
+    let (out, _) = out_and_back(&checked(&timed), 0.1);
+    assert!(out.is_some_and(|t| t > 5.0 && t < 30.0), "{out:?}");
 }

@@ -118,6 +118,16 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "health-thresholds",
+        &[
+            ("failures", "0.3s:flap:2:period=300ms,0.5s:slow:4:x=0.05"),
+            ("health_check_ms", "50"),
+            ("health_check_rise", "2"),
+            ("health_check_fall", "3"),
+            ("health_check_timeout_ms", "30"),
+        ],
+    ),
+    (
         "slow-start",
         &[
             ("policy", "weighted-round-robin"),

@@ -108,6 +108,13 @@ pub struct Scenario {
     pub slow_start_min_weight_percent: f64,
     /// `None`: no health checks.
     pub health_check_ms: Option<f64>,
+    /// HAProxy's rise and fall: checks in a row that bring a server back,
+    /// and that take it out.
+    pub health_check_rise: u32,
+    pub health_check_fall: u32,
+    /// A check that would wait this long for a slot fails; `None`: only a
+    /// server that refuses connections fails one.
+    pub health_check_timeout_ms: Option<f64>,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
     /// `None`: the hedge delay is `hedge_after_ms` alone.
@@ -178,6 +185,9 @@ impl Default for Scenario {
             slow_start_aggression: 1.0,
             slow_start_min_weight_percent: 10.0,
             health_check_ms: None,
+            health_check_rise: 1,
+            health_check_fall: 1,
+            health_check_timeout_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,

@@ -70,3 +70,30 @@ pub(super) const SLOW_START_MIN_WEIGHT_PERCENT: Field = Field {
     get: |s| Value::Number(s.slow_start_min_weight_percent),
     put: |s, v| s.slow_start_min_weight_percent = v.number(),
 };
+
+pub(super) const HEALTH_CHECK_RISE: Field = Field {
+    key: "health_check_rise",
+    help: "HAProxy's rise (Envoy's healthy_threshold): passing checks in a row that bring a server held out back",
+    kind: FieldKind::Count { min: 1, max: 100 },
+    live: Live::No,
+    get: |s| Value::Count(s.health_check_rise.into()),
+    put: |s, v| s.health_check_rise = v.count() as u32,
+};
+
+pub(super) const HEALTH_CHECK_FALL: Field = Field {
+    key: "health_check_fall",
+    help: "HAProxy's fall (Envoy's unhealthy_threshold): failed checks in a row that take a server out",
+    kind: FieldKind::Count { min: 1, max: 100 },
+    live: Live::No,
+    get: |s| Value::Count(s.health_check_fall.into()),
+    put: |s, v| s.health_check_fall = v.count() as u32,
+};
+
+pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
+    key: "health_check_timeout_ms",
+    help: "HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow",
+    kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.health_check_timeout_ms),
+    put: |s, v| s.health_check_timeout_ms = v.optional(),
+};

@@ -67,7 +67,8 @@
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
 //! sets the choosers' rule, applied as each pool changes), ejections that
-//! grow and end at sweeps (`ejection.rs`) and slow start (`slow_start.rs`,
+//! grow and end at sweeps (`ejection.rs`), health checks with rise, fall
+//! and a timeout (`health.rs`) and slow start (`slow_start.rs`,
 //! stepping each joining server's weight from `policies_built` on its own
 //! timer). Those that come next fit it the same way, with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
@@ -81,11 +82,8 @@
 //!   whether a try goes again, as `retries.rs` does; what is active is
 //!   `view.requests`; the share of requests needs `sent` (or a `created`
 //!   point, one method and one flag);
-//! - health checks with thresholds and timeouts: as `health.rs`, a timer
-//!   reads each server through the view (its mark, its queue and speed,
-//!   for a check that would wait past its timeout) and counts passes and
-//!   fails; `SetHealth` at the threshold, a timer per proxy instance for
-//!   checks on their own schedules;
+//! - health checks per proxy instance, each on its own schedule: a timer
+//!   per chooser, and a `SetHealth` for one chooser's pool;
 //! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
 //!   maxconn): `sent`, `heard` and `returned` count what is out per server
 //!   and chooser; a question like `hop`, asked before a send, whether a
