@@ -88,7 +88,11 @@ mod tests {
         let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
         assert_eq!((six, twelve), (QueueMark::Bar(0.5), QueueMark::Bar(1.0)));
         assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar(0.3));
-        assert_eq!(queue_mark(0, 40, 8), QueueMark::Cells(0), "an empty queue beside long ones draws nothing");
+        assert_eq!(
+            queue_mark(0, 40, 8),
+            QueueMark::Cells(0),
+            "an empty queue beside long ones draws nothing"
+        );
     }
 
     #[test]
