@@ -56,20 +56,27 @@ impl Pace {
     }
 }
 
-/// How much of a spike's view must be in sight before it runs: of its
+/// How much of a brief view must be in sight before it runs: of its
 /// height, or of the window's when the view is the taller.
-const SPIKE_IN_SIGHT: f64 = 0.6;
+const BRIEF_IN_SIGHT: f64 = 0.6;
 
-/// Whether a view of `demand`, its box from `top` to `bottom` in a window
-/// `window_h` tall (CSS px), is in sight enough to run. Any of it is enough
-/// for steady demand; a spike waits for most of it, since a spike is over
-/// in seconds: started as its top edge came into sight, chapter 2's was
-/// over while the reader was still reading the text above it.
-pub fn in_sight_to_run(demand: Demand, (top, bottom): (f64, f64), window_h: f64) -> bool {
+/// Whether what a view shows is over in seconds: a spike, or the opening
+/// trip of a view that starts with one request (`first=one`) not yet
+/// shown.
+pub fn is_brief(demand: Demand, opening_over: bool) -> bool {
+    demand == Demand::Spike || !opening_over
+}
+
+/// Whether a view, its box from `top` to `bottom` in a window `window_h`
+/// tall (CSS px), is in sight enough to run. Any of it is enough for
+/// steady demand; a `brief` view waits for most of it: started as its top
+/// edge came into sight, chapter 2's spike was over while the reader was
+/// still reading the text above it, and chapter 1's first trip too.
+pub fn in_sight_to_run(brief: bool, (top, bottom): (f64, f64), window_h: f64) -> bool {
     let shown = bottom.min(window_h) - top.max(0.0);
-    match demand {
-        Demand::Spike => shown > 0.0 && shown >= SPIKE_IN_SIGHT * (bottom - top).min(window_h),
-        _ => shown > 0.0,
+    match brief {
+        true => shown > 0.0 && shown >= BRIEF_IN_SIGHT * (bottom - top).min(window_h),
+        false => shown > 0.0,
     }
 }
 
@@ -105,8 +112,10 @@ mod tests {
     }
 
     #[test]
-    fn a_spike_runs_once_most_of_its_view_is_in_sight() {
-        let (spike, steady) = (Demand::Spike, Demand::Continuous);
+    fn a_spike_or_an_opening_runs_once_most_of_its_view_is_in_sight() {
+        let (spike, steady) = (is_brief(Demand::Spike, true), is_brief(Demand::Continuous, true));
+        assert!(!steady && spike);
+        assert!(is_brief(Demand::Continuous, false), "an opening not yet shown is brief too");
         // Chapter 2's 680 px view, its top 120 px in sight of a 900 px window.
         assert!(!in_sight_to_run(spike, (780.0, 1460.0), 900.0));
         assert!(in_sight_to_run(steady, (780.0, 1460.0), 900.0));

@@ -259,11 +259,13 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
 }
 
 /// Whether enough of `view` is in sight for it to run (see
-/// [`pace::in_sight_to_run`]: a spike waits for most of it).
+/// [`pace::in_sight_to_run`]: a spike, or an opening trip, waits for most
+/// of it).
 fn in_sight_to_run(view: &View) -> bool {
     let rect = view.root().get_bounding_client_rect();
     let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
-    pace::in_sight_to_run(view.sim().scenario().demand, (rect.top(), rect.bottom()), window_h)
+    let brief = pace::is_brief(view.sim().scenario().demand, view.opening_over());
+    pace::in_sight_to_run(brief, (rect.top(), rect.bottom()), window_h)
 }
 
 /// The whole page's frame costs since the last call.

@@ -12,6 +12,11 @@ impl View {
         self.opening = Opening::new(self.options.one_first && !self.reduced_motion);
     }
 
+    /// Whether the view's opening, if it has one, has been shown.
+    pub fn opening_over(&self) -> bool {
+        self.opening.is_over()
+    }
+
     /// Moves the opening on from the requests just drawn: follows the first
     /// request's client, and lets it go once its trip is over (unless the
     /// reader has since followed another). While it follows, that trip is
