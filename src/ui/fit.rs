@@ -32,7 +32,7 @@ pub enum Fold {
     /// The legend, behind a "Key" button.
     Legend,
     /// The charts, into tabs showing one at a time.
-    Charts,
+    ChartTabs,
     /// The readouts, to one line beside the buttons.
     Readouts,
     /// The sentences, to the first (the whole in the drawer).
@@ -41,7 +41,7 @@ pub enum Fold {
     Decision,
     /// The charts, behind a "Chart" button that opens them over the
     /// picture.
-    Chart,
+    ChartsAway,
     /// The controls, into the "More" drawer: last, since the prose names them.
     Controls,
 }
@@ -50,11 +50,11 @@ impl Fold {
     /// Least important first: the order in which parts fold.
     pub const ORDER: [Fold; 7] = [
         Fold::Legend,
-        Fold::Charts,
+        Fold::ChartTabs,
         Fold::Readouts,
         Fold::Sentence,
         Fold::Decision,
-        Fold::Chart,
+        Fold::ChartsAway,
         Fold::Controls,
     ];
 
@@ -62,11 +62,11 @@ impl Fold {
     pub fn class(self) -> &'static str {
         match self {
             Fold::Legend => "fold-legend",
-            Fold::Charts => "fold-charts",
+            Fold::ChartTabs => "fold-charts",
             Fold::Readouts => "fold-readouts",
             Fold::Sentence => "fold-sentence",
             Fold::Decision => "fold-decision",
-            Fold::Chart => "fold-chart",
+            Fold::ChartsAway => "fold-chart",
             Fold::Controls => "fold-controls",
         }
     }

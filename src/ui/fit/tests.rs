@@ -57,7 +57,7 @@ fn parts_fold_least_important_first_and_the_controls_stay() {
     // parts fold until they take 288 px or less.
     let view = View { height: 560, parts: PARTS };
     let fitting = view.fit();
-    assert_eq!(folded(&fitting), [Fold::Legend, Fold::Charts]);
+    assert_eq!(folded(&fitting), [Fold::Legend, Fold::ChartTabs]);
     assert_eq!(view.measure(fitting.folded()).shortfall(), 0);
 }
 
