@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { browser, server, useBrowser, openApp, ARTIFACTS } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, ARTIFACTS } from './lib.mjs';
 
 useBrowser();
 
@@ -66,11 +66,7 @@ async function arrive(page, chapter) {
   // A chapter that asks first waits for the reader: the clock starts at
   // their skip. One that opens with a single request's trip (first=one)
   // shows it for a few seconds: the clock starts once the trip is over.
-  if (chapter.settings.ask === '1') {
-    const skip = page.locator(`#${chapter.id} .question .skip-guess`);
-    const box = await skip.boundingBox();
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  }
+  await skipQuestion(page, chapter.id);
   if (chapter.settings.first === 'one') {
     await page.waitForFunction((i) => !window.lbsim.views()[i].readback().startsWith('One request first'), chapter.view, { timeout: 20_000 });
   }

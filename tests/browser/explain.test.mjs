@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { browser, server, useBrowser, openApp, screenshot, ARTIFACTS } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, skipQuestion, ARTIFACTS } from './lib.mjs';
 
 useBrowser();
 
@@ -22,15 +22,6 @@ const sections = (page) => page.evaluate(() => {
     root: section.querySelector('[data-lbsim]').id,
   }));
 });
-
-/** Skips the question of section `id`, if it asks one, by a click at its centre. */
-async function skipQuestion(page, id) {
-  const skip = page.locator(`#${id} .question .skip-guess`);
-  if (await skip.count() === 0) return;
-  await skip.scrollIntoViewIfNeeded();
-  const box = await skip.boundingBox();
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-}
 
 const topologyPixels = (page, root) => page.evaluate((id) => {
   const canvas = document.getElementById(`${id}-topology`);

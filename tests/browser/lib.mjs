@@ -204,3 +204,12 @@ export const inkAlong = (page, line) => page.evaluate(([x, y, w]) => {
   }
   return inked / (row.length / 4);
 }, line);
+
+/** Skips the question of section `id`, if it asks one, by a click at its centre, as a reader does. */
+export async function skipQuestion(page, id) {
+  const skip = page.locator(`#${id} .question .skip-guess`);
+  if (await skip.count() === 0) return;
+  await skip.scrollIntoViewIfNeeded();
+  const box = await skip.boundingBox();
+  if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}

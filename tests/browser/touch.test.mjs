@@ -6,7 +6,7 @@
 // "f" follows a client's requests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion } from './lib.mjs';
 
 useBrowser();
 
@@ -24,8 +24,7 @@ test('chapters 1, 3, 5 and 15 say what to click, and a click at a server slows i
     const index = await viewIndex(page, id);
     await page.evaluate((id) => document.querySelector(`#${id} .topology`).scrollIntoView({ block: 'center', behavior: 'instant' }), id);
     // A chapter that asks first waits at its question: the reader skips it.
-    const skip = page.locator(`#${id} .question .skip-guess`);
-    if (await skip.isVisible()) await skip.click();
+    await skipQuestion(page, id);
     const failing = id === 'black-hole';
     await page.waitForFunction(([i, wait]) => window.lbsim.views()[i].simTime() > wait, [index, failing ? 2500 : 500]);
     // A view coming into sight fits itself to its box first.
