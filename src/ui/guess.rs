@@ -70,7 +70,16 @@ pub enum Stage {
     Answered(Answer),
     /// The reader asked to see the run without guessing.
     Skipped,
+    /// The reader answered, then changed the settings: the run on screen
+    /// is no longer the one guessed about, so the guess is not graded
+    /// against it.
+    Retired(Answer),
 }
+
+/// What the verdict says once the guess is retired: grading it against a
+/// run the reader never guessed about would read as a second, silent
+/// question.
+pub const RETIRED: &str = "You changed the settings: the run now differs from the one you guessed about";
 
 /// A view's question: its words and where it stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,40 +131,46 @@ impl Guess {
         }
     }
 
+    /// The run changed (a control, a slowed server) after the reader
+    /// answered: the guess was about the run before, and retires. A
+    /// question still waiting, or skipped, has no guess to retire.
+    pub fn settings_changed(&mut self) {
+        if let Stage::Answered(answer) = self.stage {
+            self.stage = Stage::Retired(answer);
+        }
+    }
+
     /// What the reveal says of a run whose summary is `own` beside its
-    /// twin's: whether the guess held (or, skipped, the answer), with the
-    /// numbers; nothing while the question waits.
+    /// twin's: whether the guess held (or, skipped, the answer; retired,
+    /// that the run changed), with the numbers; nothing while the
+    /// question waits.
     pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
-        let guessed = match self.stage {
-            Stage::Answered(answer) => Some(answer),
-            Stage::Skipped => None,
-            Stage::Asking => return None,
-        };
         let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
-        let numbers = format!(
-            "over {:.0} simulated seconds, p99 queue time is {} with {} against {} with {}",
-            own.measured_s,
-            ms(own.queue_ms.p99),
-            sides.own,
-            ms(twin.queue_ms.p99),
-            sides.twin
-        );
         let outcome = |answer: Answer| match answer {
             Answer::Own => format!("{} has the longer tail", sides.own),
             Answer::Twin => format!("{} has the longer tail", sides.twin),
             Answer::Same => format!("the two are {SAME_TAIL}"),
         };
-        let first = match (guessed, right) {
-            (Some(guess), Some(right)) if guess == right => {
+        let first = match (self.stage, right) {
+            (Stage::Asking, _) => return None,
+            (Stage::Retired(_), _) => RETIRED.to_string(),
+            (Stage::Answered(guess), Some(right)) if guess == right => {
                 format!("Your guess held: {}", outcome(right))
             }
-            (Some(guess), Some(right)) => {
+            (Stage::Answered(guess), Some(right)) => {
                 format!("Your guess, {}, did not hold: {}", guess.words(sides).to_lowercase(), outcome(right))
             }
-            (Some(_), None) | (None, None) => "The two tails sit on the line between answers".to_string(),
-            (None, Some(right)) => format!("The answer: {}", outcome(right)),
+            (_, None) => "The two tails sit on the line between answers".to_string(),
+            (Stage::Skipped, Some(right)) => format!("The answer: {}", outcome(right)),
         };
-        Some(format!("{first}; {numbers}."))
+        Some(format!(
+            "{first}; over {:.0} simulated seconds, p99 queue time is {} with {} against {} with {}.",
+            own.measured_s,
+            ms(own.queue_ms.p99),
+            sides.own,
+            ms(twin.queue_ms.p99),
+            sides.twin
+        ))
     }
 }
 

@@ -4,7 +4,7 @@
 //! numbers stay those of the sentences beside it.
 
 use super::dom::{self, Ids};
-use super::guess::{Answer, Guess, Stage};
+use super::guess::{Answer, Guess, Stage, RETIRED};
 use super::twins::Sides;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -72,6 +72,7 @@ impl QuestionBox {
                 Some(format!("You guessed {}. {RUNNING}", answer.words(sides).to_lowercase()))
             }
             Stage::Skipped => Some(RUNNING.to_string()),
+            Stage::Retired(_) => Some(format!("{RETIRED}.")),
         };
         self.say(said.as_deref());
         self.last_verdict_ms = f64::NEG_INFINITY;

@@ -168,3 +168,25 @@ test('an embed asks only when its link asks, and answers take the keyboard and P
   await skipped.page.context().close();
   assert.deepEqual(errors, []);
 });
+
+test('a guess is retired, not graded again, once the reader changes a setting', async () => {
+  const hash = 'policy=power-of-d&load=0.9&versus=policy:random&say=versus&ask=1&controls=load';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 800, height: 600 });
+  const verdict = () => page.evaluate(() => document.querySelector('.question .verdict').textContent);
+  await page.locator('.question').waitFor();
+  await clickCentre(page, page.locator('.question').getByRole('button', { name: 'random', exact: true }));
+  await page.waitForFunction(() => /^Your guess held: random has the longer tail; /
+    .test(document.querySelector('.question .verdict').textContent), null, { timeout: 30_000 });
+  // The reader moves the load a step down: the run starts over at it.
+  await page.locator('input[type=range]').first().focus();
+  await page.keyboard.press('ArrowLeft');
+  const retired = /^You changed the settings: the run now differs from the one you guessed about(\.|; over \d+ simulated seconds, p99 queue time is [\d.]+ m?s with power of two choices against [\d.]+ m?s with random\.)$/;
+  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('.question .verdict').textContent),
+    retired.source, { timeout: 10_000 });
+  // Read again as the new run goes on, it stays retired.
+  await page.waitForFunction(() => window.lbsim.simTime() > 3000, null, { timeout: 30_000 });
+  assert.match(await verdict(), retired);
+  assert.match(await verdict(), /; over \d+ simulated seconds/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -91,3 +91,26 @@ fn the_verdict_says_whether_the_guess_held_with_the_numbers() {
     let same = skipped.verdict(&sides(), &with_p99(21.0), &with_p99(20.0)).unwrap();
     assert!(same.starts_with("The answer: the two are within 15% of each other; "), "{same}");
 }
+
+#[test]
+fn a_guess_answered_then_overtaken_by_a_settings_change_is_retired_not_graded_again() {
+    let (own, twin) = (with_p99(8.1), with_p99(24.3));
+    let mut guess = asked();
+    guess.settings_changed();
+    assert_eq!(guess.stage(), Stage::Asking, "a question still waiting has no guess to retire");
+    guess.answer(Answer::Twin);
+    guess.settings_changed();
+    assert_eq!(guess.stage(), Stage::Retired(Answer::Twin));
+    assert!(!guess.waits());
+    assert_eq!(
+        guess.verdict(&sides(), &own, &twin).unwrap(),
+        "You changed the settings: the run now differs from the one you guessed about; over 20 simulated \
+         seconds, p99 queue time is 8.1 ms with power of two choices, live load against 24.3 ms with random."
+    );
+    guess.answer(Answer::Own);
+    assert_eq!(guess.stage(), Stage::Retired(Answer::Twin), "an answer after the change is not taken");
+    let mut skipped = asked();
+    skipped.skip();
+    skipped.settings_changed();
+    assert_eq!(skipped.stage(), Stage::Skipped, "the answer without a guess is read from the new run");
+}

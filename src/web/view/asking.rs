@@ -49,6 +49,15 @@ impl View {
         self.set_playing(true);
     }
 
+    /// The run changed under the reader (a control, a slowed server): a
+    /// guess about the run before retires rather than being graded
+    /// against this one.
+    pub(super) fn run_changed(&mut self) {
+        if let Some(guess) = &mut self.guess {
+            guess.settings_changed();
+        }
+    }
+
     /// Whether the run waits at its start for the reader's guess.
     pub(super) fn waits_for_guess(&self) -> bool {
         self.guess.as_ref().is_some_and(Guess::waits)

@@ -106,6 +106,9 @@ impl View {
         if applied.is_ok() {
             self.read_again_for_classes();
         }
+        if applied.is_ok() && !changed.is_empty() {
+            self.run_changed();
+        }
         if structural {
             self.restart_twin();
             self.started_over();

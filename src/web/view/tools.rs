@@ -293,6 +293,7 @@ impl View {
                 if let Some(report) = self.sim.membership_changes().last() {
                     tools.tell(report);
                 }
+                self.run_changed();
                 self.settings_changed();
             }
             Err(error) => tools.refuse(&format!("Not applied: {error}.")),
@@ -320,6 +321,7 @@ impl View {
                 if let Some(tools) = tools {
                     tools.tell_failure(server, failure, at, &self.params.scenario);
                 }
+                self.run_changed();
                 self.settings_changed();
             }
             (Err(error), Some(tools)) => tools.refuse(&format!("Not applied: {error}.")),
