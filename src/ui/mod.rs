@@ -21,4 +21,5 @@ pub mod opening;
 pub mod options;
 pub mod pace;
 pub mod params;
+pub mod spike;
 pub mod twins;

@@ -107,3 +107,20 @@ test('the explainer at desktop and phone widths, light and dark', async () => {
     await page.context().close();
   }
 });
+
+test("chapter 2's session chart draws the spike's sessions once it is over, however few the clients", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  // The reader moves the clients down, as the prose invites, to 50: a
+  // spike of 50 sessions, fewer than a curve waits for while more may come.
+  const slider = page.locator('#sim-spike-clients');
+  await slider.focus();
+  while (await slider.getAttribute('aria-valuetext') !== '50') await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  const legend = await page.locator('#spike [id$="current-label"]').textContent();
+  assert.equal(legend, 'sessions since the start', 'the curve of all 50 sessions, not "collecting… 50 sessions"');
+  assert.equal(await page.locator('#spike .pin').isEnabled(), true, 'a drawn curve can be pinned');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

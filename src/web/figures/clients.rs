@@ -5,6 +5,7 @@
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::dom;
+use crate::spike;
 use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
 use lbsim::metrics::percentile_curve;
@@ -12,17 +13,14 @@ use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 
-/// Sessions a curve waits for before it is drawn.
-const MIN_CURVE_SESSIONS: u64 = 100;
-
 /// Session time by percentile of the sessions started since the engine's
 /// last mark (the start, or the last live change); empty until there are
-/// enough of them to mean something.
+/// enough of them to mean something, or a spike has no more to give.
 fn current_curve(sim: &Simulation) -> Vec<f64> {
     let sessions = &sim.metrics().sessions_since_mark.1;
-    match sessions.count() < MIN_CURVE_SESSIONS {
-        true => Vec::new(),
-        false => percentile_curve(sessions),
+    match spike::curve_drawn(sessions.count(), spike::is_over(sim)) {
+        true => percentile_curve(sessions),
+        false => Vec::new(),
     }
 }
 
@@ -80,16 +78,17 @@ impl Clients {
             Some(at) => format!("started since the change at {at:.1} s"),
             None => "since the start".to_string(),
         };
-        let text = match count < MIN_CURVE_SESSIONS {
-            true => format!("collecting… {count} sessions {since}"),
-            false => format!("A: sessions {since}"),
+        let drawn = spike::curve_drawn(count, spike::is_over(sim));
+        let text = match drawn {
+            true => format!("A: sessions {since}"),
+            false => format!("collecting… {count} sessions {since}"),
         };
         let text = if self.versus.is_some() { text } else { text.replacen("A: ", "", 1) };
         self.current.set_text_content(Some(&text));
         // Nothing to pin until the curve is drawn.
-        let _ = match count < MIN_CURVE_SESSIONS {
-            true => self.pin.set_attribute("disabled", ""),
-            false => self.pin.remove_attribute("disabled"),
+        let _ = match drawn {
+            true => self.pin.remove_attribute("disabled"),
+            false => self.pin.set_attribute("disabled", ""),
         };
     }
 }

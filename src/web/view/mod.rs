@@ -37,7 +37,7 @@ use super::topology::{self, Focus, Part};
 use super::traces::LabTrace;
 use lbsim::engine::Replay;
 use lbsim::narration;
-use lbsim::scenario::{fields, Demand, FieldKind, FIELDS};
+use lbsim::scenario::{fields, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;

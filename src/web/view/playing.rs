@@ -20,8 +20,7 @@ impl View {
 
     /// Every session of a spike has ended: nothing more will happen.
     pub(super) fn spike_over(&self) -> bool {
-        let counts = self.sim.books();
-        self.params.scenario.demand == Demand::Spike && counts.created > 0 && counts.in_flight == 0
+        crate::spike::is_over(&self.sim)
     }
 
     pub fn set_playing(&mut self, playing: bool) {
@@ -33,6 +32,13 @@ impl View {
             self.parts.event_log.unhighlight();
         }
         self.pace.pause();
+        // The charts are redrawn in turn while the run plays; stopped, each
+        // is drawn once more, so that none is left showing a moment
+        // before the stop (a spike's chart still "collecting… 99
+        // sessions" after its hundredth had ended).
+        if !playing {
+            self.parts.canvases.invalidate();
+        }
         self.parts.transport.show_playing(playing, self.spike_over());
         self.readouts_stale = true;
     }

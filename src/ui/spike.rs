@@ -1,0 +1,63 @@
+//! A spike (`demand=spike`) is over in seconds: every client starts one
+//! session at once and none after. Once they have all ended nothing more
+//! will happen, so the view stops on its final picture and its charts
+//! must show that picture, drawn from every session there was, however
+//! few.
+
+use crate::scenario::Demand;
+use crate::Simulation;
+
+/// Sessions a session-time curve waits for before it is drawn, while more
+/// may come: fewer would draw noise.
+pub const MIN_CURVE_SESSIONS: u64 = 100;
+
+/// Whether `sim` is a spike whose sessions have all ended.
+pub fn is_over(sim: &Simulation) -> bool {
+    let books = sim.books();
+    sim.scenario().demand == Demand::Spike && books.created > 0 && books.in_flight == 0
+}
+
+/// Whether a curve of `sessions` ended sessions is drawn: once there are
+/// enough, or once a spike is `over` and they are all there will be (a
+/// spike of fifty clients has fifty sessions, never a hundred, and waiting
+/// for more left its chart blank under "collecting… 50 sessions").
+pub fn curve_drawn(sessions: u64, over: bool) -> bool {
+    sessions >= MIN_CURVE_SESSIONS || (over && sessions > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    fn spike(clients: u32) -> Simulation {
+        let mut scenario = Scenario::default();
+        for (key, value) in [("demand", "spike"), ("clients", &clients.to_string()), ("duration_s", "60")] {
+            scenario.set(key, value).unwrap();
+        }
+        Simulation::new(&scenario).unwrap()
+    }
+
+    #[test]
+    fn a_spike_is_over_once_every_session_has_ended_and_steady_demand_never_is() {
+        let mut sim = spike(50);
+        assert!(!is_over(&sim), "before its sessions start");
+        sim.advance_to(crate::Time::from_ms(10.0), u64::MAX);
+        assert!(!is_over(&sim), "while its sessions run");
+        sim.run();
+        assert!(is_over(&sim));
+        assert_eq!(sim.metrics().sessions_since_mark.1.count(), 50);
+        let mut steady = Simulation::new(&Scenario::default()).unwrap();
+        steady.advance_to(crate::Time::from_secs(2.0), u64::MAX);
+        assert!(!is_over(&steady));
+    }
+
+    #[test]
+    fn a_curve_waits_for_a_hundred_sessions_unless_a_spike_has_no_more_to_give() {
+        assert!(!curve_drawn(99, false));
+        assert!(curve_drawn(100, false));
+        assert!(curve_drawn(50, true), "a spike of fifty clients is drawn once over");
+        assert!(curve_drawn(99, true));
+        assert!(!curve_drawn(0, true));
+    }
+}
