@@ -216,6 +216,11 @@ impl Choosers {
         server_at(&self.members[chooser].pool, position)
     }
 
+    /// What `chooser` knows of the server at `position`.
+    pub fn entry(&self, chooser: usize, position: usize) -> &Known {
+        &self.table.known[self.members[chooser].start + position]
+    }
+
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
         &mut self.table.known[self.members[chooser].start + position]
     }

@@ -24,7 +24,7 @@ pub static PIGGYBACK: Descriptor = Descriptor {
     name: "p2c-piggyback",
     title: "power of two, learned load",
     description: "best of two by load learned from responses; random when that is stale",
-    properties: &[Property::ComparesASample],
+    properties: &[Property::ComparesASample, Property::LearnsLoad],
     routing: Routing::Picks(|_, _, _| Box::new(BestOfD::new(2, Signal::Piggyback))),
 };
 

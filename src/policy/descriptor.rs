@@ -44,6 +44,9 @@ pub enum Property {
     CopiesATable,
     /// It reads each server's weight, which slow start ramps up.
     ReadsWeights,
+    /// It compares each chooser's copies of the servers' loads, learned
+    /// from their responses, which age between answers.
+    LearnsLoad,
 }
 
 impl Property {
@@ -54,7 +57,10 @@ impl Property {
             Property::ReadsBoard => &["staleness_ms"],
             Property::CopiesATable => &["table_lag_ms"],
             Property::ReadsWeights => SLOW_START,
-            Property::ComparesASample | Property::TimesRoundTrips | Property::HearsIdleServers => &[],
+            Property::ComparesASample
+            | Property::TimesRoundTrips
+            | Property::HearsIdleServers
+            | Property::LearnsLoad => &[],
         }
     }
 }
@@ -188,6 +194,11 @@ impl PolicyKind {
     /// Whether servers tell choosers when they fall idle.
     pub fn hears_idle_servers(self) -> bool {
         self.0.properties.contains(&Property::HearsIdleServers)
+    }
+
+    /// Whether the policy compares copies of load learned from responses.
+    pub fn learns_load(self) -> bool {
+        self.0.properties.contains(&Property::LearnsLoad)
     }
 
     /// Whether the policy reads each server's weight.

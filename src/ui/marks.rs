@@ -77,6 +77,20 @@ pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
     (erring && total > 0).then(|| servers.iter().map(|s| s.answered as f64 / total as f64).collect())
 }
 
+/// How long a learned copy of a server's load takes to fade by a factor
+/// of e (ms), and the faintest it gets: still there to compare, but read
+/// as old news.
+const COPY_FADE_MS: f64 = 1_000.0;
+const COPY_FAINTEST: f64 = 0.2;
+
+/// How strongly a client's copy of a server's load is drawn, `age_ms`
+/// after the server measured it: solid while fresh, faint once a second
+/// or more old, so that adding clients (each hears from each server less
+/// often) visibly greys the copies out.
+pub fn copy_ink(age_ms: f64) -> f64 {
+    COPY_FAINTEST + (1.0 - COPY_FAINTEST) * (-age_ms.max(0.0) / COPY_FADE_MS).exp()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +127,15 @@ mod tests {
         assert_eq!(decision_ink(true, 0.2), 1.0);
         assert!(decision_ink(true, 0.0) < 0.5);
         assert_eq!(decision_ink(false, 0.0), 1.0, "paused, the reader is looking at it");
+    }
+
+    #[test]
+    fn a_copy_fades_as_it_ages_and_never_vanishes() {
+        assert_eq!(copy_ink(0.0), 1.0);
+        assert!((copy_ink(50.0) - 0.96).abs() < 0.01, "20 clients: a copy some 50 ms old is solid");
+        assert!((copy_ink(500.0) - 0.69).abs() < 0.01, "200 clients: some 500 ms old, lighter");
+        assert!((copy_ink(5_000.0) - 0.205).abs() < 0.01, "2,000 clients: some 5 s old, faint");
+        assert_eq!(copy_ink(f64::INFINITY), COPY_FAINTEST);
     }
 
     #[test]

@@ -124,3 +124,55 @@ test("chapter 2's session chart draws the spike's sessions once it is over, howe
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/**
+ * How dark each server row of a topology is just under its slots, where
+ * chapter 6 draws a client's copy of that server's load: the least luma
+ * (0 black to 255 white) in a band from under the slots' box to the
+ * row's foot, along the middle of the row.
+ */
+const underRows = (page, canvasId, cells) => page.evaluate(([canvasId, cells]) => {
+  const canvas = document.getElementById(canvasId);
+  const scale = canvas.width / canvas.clientWidth;
+  const context = canvas.getContext('2d');
+  return cells.map(([x, y, w, h]) => {
+    const top = Math.round((y + h / 2 + 11) * scale);
+    const bottom = Math.round((y + h - 0.5) * scale);
+    const { data } = context.getImageData(Math.round((x + w * 0.45) * scale), top, Math.round(w * 0.3 * scale), Math.max(1, bottom - top));
+    let least = 255;
+    // Over a white page: a transparent pixel is the panel showing through.
+    for (let i = 0; i < data.length; i += 4) {
+      const luma = 0.3 * data[i] + 0.59 * data[i + 1] + 0.11 * data[i + 2];
+      least = Math.min(least, 255 - (data[i + 3] / 255) * (255 - luma));
+    }
+    return least;
+  });
+}, [canvasId, cells]);
+
+test("chapter 6 draws client 0's aging copies under the rows, fewer and fainter with more clients", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-stale'));
+  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'stale');
+  const look = async () => {
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+    await page.locator('#stale button.play').click();
+    const cells = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view)).map((s) => s.cell);
+    const [own, twin] = await Promise.all(['sim-stale-topology', 'sim-stale-versus-topology'].map((id) => underRows(page, id, cells)));
+    return { own, twin };
+  };
+  const few = await look();
+  // Under every row of power of two a line, and none under random's.
+  assert.ok(few.own.every((luma) => luma < 200), `copies under power of two's rows (luma): ${few.own}`);
+  assert.ok(few.twin.every((luma) => luma > 230), `nothing under random's rows (luma): ${few.twin}`);
+  await page.locator('#stale button.play').click();
+  const slider = page.locator('#sim-stale-clients');
+  await slider.focus();
+  while (await slider.getAttribute('aria-valuetext') !== '1000') await page.keyboard.press('ArrowRight');
+  const many = await look();
+  // A thousand clients: client 0 has heard from few servers, and long ago.
+  const lined = (rows) => rows.filter((luma) => luma < 200).length;
+  assert.ok(lined(many.own) <= lined(few.own) / 2, `rows with a copy: ${few.own} with 20 clients, ${many.own} with 1000`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -10,6 +10,7 @@
 
 mod decision;
 mod layout;
+mod learned;
 mod moves;
 mod requests;
 mod servers;
@@ -18,7 +19,7 @@ mod tiers;
 use super::surface::Surface;
 use super::theme::Palette;
 use layout::{Layout, Rect};
-use lbsim::engine::{Decision, KeyMoves};
+use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
@@ -52,6 +53,9 @@ pub struct Focus<'a> {
     /// Keys moving after a membership change, and how far along their
     /// marks are (0 to 1).
     pub moving: Option<(&'a KeyMoves, f64)>,
+    /// The followed client's (else client 0's) copies of the servers'
+    /// loads, under a policy that learns them; empty otherwise.
+    pub learned: &'a [LearnedLoad],
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
@@ -66,8 +70,13 @@ pub fn draw(
     surface.begin();
     let context = &surface.context;
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
-    tiers::draw_labels(context, &layout, snapshot, palette);
+    // Whose copies the lines under the rows draw: the followed client's,
+    // else client 0's, ringed so the reader sees which.
+    let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
+    let heard = focus.learned.iter().filter(|copy| copy.age.is_some()).count();
+    tiers::draw_labels(context, &layout, (snapshot, learned_by.map(|client| (client, heard))), palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
+    learned::draw(context, &layout, &snapshot.servers, focus.learned, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
     if let Some((moving, phase)) = focus.moving {
@@ -77,7 +86,7 @@ pub fn draw(
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
     }
-    if let Some(client) = focus.client {
+    if let Some(client) = focus.client.or(learned_by) {
         let ring = Told { client: Some(client), ..Told::default() };
         draw_highlight(context, &layout, &ring, palette);
     }

@@ -187,15 +187,15 @@ fn draw_states(
 }
 
 /// How one server row is laid out in the detailed view.
-struct Row {
+pub(super) struct Row {
     /// Distance between slot (and queue) cells, and a cell's side.
     pitch: f64,
     side: f64,
     /// Slot cells per line in the box; 0 draws the slots as one bar.
     per_line: usize,
-    box_rect: Rect,
+    pub(super) box_rect: Rect,
     /// Right edge of the queue, which grows leftwards from it.
-    queue_end: f64,
+    pub(super) queue_end: f64,
     queue_start: f64,
 }
 
@@ -203,7 +203,7 @@ impl Row {
     /// Slots as one line of cells (shrunk down to 5 px if need be), else
     /// as several lines, else as a bar; room on the right for the count
     /// of slots in use ("10/10") in labels `label_px` high.
-    fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
+    pub(super) fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
         let largest = (cell.h * 0.7).clamp(3.0, 16.0);
         let label_w = if Row::holds_label(cell, label_px) { 3.9 * label_px } else { 0.0 };
         let available = cell.w * 0.5;
@@ -250,7 +250,7 @@ impl Row {
 
     /// How far left of its box a queue of `queued` reaches, when the
     /// longest drawn beside it holds `longest` (CSS px).
-    fn queue_length(&self, queued: u32, longest: u32) -> f64 {
+    pub(super) fn queue_length(&self, queued: u32, longest: u32) -> f64 {
         match queue_mark(queued, longest, self.queue_capacity()) {
             QueueMark::Cells(cells) => cells as f64 * self.pitch,
             QueueMark::Bar(share) => (share * self.queue_capacity() as f64 * self.pitch).max(self.side),

@@ -19,7 +19,7 @@ const LABEL_GAP: f64 = 10.0;
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    snapshot: &Snapshot,
+    (snapshot, learned_by): (&Snapshot, Option<(u32, usize)>),
     palette: &Palette,
 ) {
     context.set_font(&format!(
@@ -52,6 +52,20 @@ pub fn draw_labels(
             [
                 format!("Servers · {servers} × {slots} slots · % of the answers"),
                 format!("Servers · {servers} · % of the answers"),
+            ],
+        );
+    }
+    // The line under each row (see `learned`) is named where a reader
+    // looks first, with the client whose copies it draws.
+    // With many clients, one has not heard from every server yet: how
+    // many it has is said, as the rows without a line show.
+    if let Some((client, heard)) = learned_by.filter(|_| !layout.compact) {
+        wordings.splice(
+            0..0,
+            [
+                format!("Servers · {servers} × {slots} slots · line: what client {client} heard ({heard} of {servers})"),
+                format!("Servers · {servers} · line: what client {client} heard ({heard} of {servers})"),
+                format!("Servers · line: client {client}'s copy ({heard} of {servers})"),
             ],
         );
     }

@@ -224,6 +224,7 @@ impl View {
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
         let badges = self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
+        let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let focus = Focus {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
@@ -231,6 +232,7 @@ impl View {
             badges,
             decision_ink: lbsim::ui::marks::decision_ink(self.playing, badges),
             moving,
+            learned: &learned,
         };
         if let Some(fit) = &mut self.parts.fit {
             fit.frame(now_ms);
