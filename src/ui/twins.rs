@@ -6,6 +6,7 @@
 //! letter alone: a reader who sees "A" must look elsewhere to learn what it
 //! is, and a reader of a post cannot.
 
+use crate::explain::readback::thousands;
 use crate::scenario::fields;
 use crate::Scenario;
 
@@ -58,6 +59,31 @@ impl Sides {
     /// first.
     pub fn in_order(&self) -> [&str; 2] {
         [&self.own, &self.twin]
+    }
+
+    /// Each picture's title, own then twin: its letter and side, and
+    /// where the view's sentences speak of bounces, how rare they are in
+    /// its run (`bounced`: bounces and requests so far, own then twin), so
+    /// that a reader sees beside each picture that a repick, which acts
+    /// only after a bounce, has little to act on.
+    /// Each title comes in two parts, the side's name and how rare its
+    /// bounces are, so that a narrow picture can cut the name short and
+    /// keep the count.
+    pub fn titles(&self, bounced: Option<[(u64, u64); 2]>) -> [(String, Option<String>); 2] {
+        let [own, twin] = self.in_order();
+        let rarities =
+            bounced.map(|[own, twin]| [format!(" · {}", rarity(own)), format!(" · {}", rarity(twin))]);
+        let [own_rarity, twin_rarity] = rarities.map_or([None, None], |[own, twin]| [Some(own), Some(twin)]);
+        [(format!("A: {own}"), own_rarity), (format!("B: {twin}"), twin_rarity)]
+    }
+}
+
+/// How rare bounces are among `requests`, in few enough words for a
+/// picture's title: "1 in 1,117 bounced".
+fn rarity((bounces, requests): (u64, u64)) -> String {
+    match bounces {
+        0 => "no bounce yet".to_string(),
+        n => format!("1 in {} bounced", thousands((requests as f64 / n as f64).round() as u64)),
     }
 }
 

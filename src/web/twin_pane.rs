@@ -9,13 +9,19 @@ use super::dom::{self, Ids};
 use super::readouts::Readouts;
 use super::surface::Surface;
 use super::twins::Sides;
+use lbsim::metrics::Counts;
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
 
 pub struct TwinPane {
-    /// The titles of the view's own picture and the twin's.
-    titles: [HtmlElement; 2],
+    /// The titles of the view's own picture and the twin's, each as its
+    /// side's name and how rare its bounces are.
+    titles: [[HtmlElement; 2]; 2],
+    /// What each run is, and, where the view's sentences speak of
+    /// bounces, each run's bounces and requests so far.
+    sides: Option<Sides>,
+    bounced: Option<[(u64, u64); 2]>,
     readouts: Option<Readouts>,
     topology: Surface,
     snapshot: Snapshot,
@@ -34,7 +40,9 @@ impl TwinPane {
         let canvas: HtmlCanvasElement = dom::child(&pane, "canvas", "topology")?;
         dom::set_attributes(&canvas, &[("id", &ids.of("topology")), ("role", "img")])?;
         Ok(TwinPane {
-            titles: [own_title, title],
+            titles: [title_parts(&own_title)?, title_parts(&title)?],
+            sides: None,
+            bounced: None,
             readouts,
             topology: Surface::new(canvas)?,
             snapshot: Snapshot::default(),
@@ -43,18 +51,40 @@ impl TwinPane {
 
     /// Titles both pictures by what their runs are, and describes the
     /// twin's for screen readers.
-    pub fn name(&self, sides: &Sides) {
-        for ((title, letter), side) in self.titles.iter().zip(["A", "B"]).zip(sides.in_order()) {
-            let text = format!("{letter}: {side}");
-            if title.text_content().as_deref() != Some(text.as_str()) {
-                title.set_text_content(Some(&text));
-            }
-        }
+    pub fn name(&mut self, sides: &Sides) {
+        self.sides = Some(sides.clone());
+        self.retitle();
         let description = format!(
             "The same clients and servers with {}, on the same arrivals at the same simulated time",
             sides.twin
         );
         let _ = self.topology.canvas.set_attribute("aria-label", &description);
+    }
+
+    /// Counts each run's bounces of its requests (`own`'s and the twin's)
+    /// in the pictures' titles.
+    pub fn count_bounces(&mut self, own: &Counts, twin: &Counts) {
+        let bounced = Some([(own.bounces, own.created), (twin.bounces, twin.created)]);
+        if bounced != self.bounced {
+            self.bounced = bounced;
+            self.retitle();
+        }
+    }
+
+    fn retitle(&self) {
+        let Some(sides) = &self.sides else { return };
+        for ([name, rarity], (name_text, rarity_text)) in self.titles.iter().zip(sides.titles(self.bounced)) {
+            for (part, text) in [(name, Some(name_text.as_str())), (rarity, rarity_text.as_deref())] {
+                if part.text_content().as_deref() != text {
+                    part.set_text_content(text);
+                }
+            }
+        }
+    }
+
+    /// The twin's counts as last drawn.
+    pub fn counts(&self) -> &Counts {
+        &self.snapshot.counts
     }
 
     /// Draws the twin as it is now, in the view's colours.
@@ -74,6 +104,13 @@ impl TwinPane {
             readouts.show(&self.snapshot, (speed, None), now_ms, force);
         }
     }
+}
+
+/// A picture's title as its two parts: the side's name, which a narrow
+/// picture cuts short, and how rare its run's bounces are, which it keeps.
+fn title_parts(title: &HtmlElement) -> Result<[HtmlElement; 2], JsValue> {
+    title.set_text_content(None);
+    Ok([dom::text_child(title, "span", "side", "")?, dom::text_child(title, "span", "rarity", "")?])
 }
 
 /// The element a pane's title is: a heading in the lab, a paragraph in an

@@ -190,3 +190,28 @@ test('a guess is retired, not graded again, once the reader changes a setting', 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 4 counts each run's bounces over its picture, beside a verdict nothing covers", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const root = '#repick .lbsim-embed';
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 30_000 });
+  const titles = await page.locator(`${root} .pane-title`).allTextContents();
+  assert.equal(titles.length, 2);
+  const rare = titles.map((title) => Number(title.match(/ · 1 in ([\d,]+) bounced$/)?.[1].replace(/,/g, '')));
+  assert.ok(rare.every((n) => n > 300), `bounces are rare in both runs: ${titles}`);
+  assert.match(titles[0], /^A: random, repick after a bounce · /);
+  assert.match(titles[1], /^B: random · /);
+  // No chart of last-second tails folds over the verdict to tell another story.
+  const chartButtons = await page.evaluate((root) => [...document.querySelectorAll(`${root} button`)]
+    .filter((button) => button.textContent === 'Chart' && button.getClientRects().length > 0).length, root);
+  assert.equal(chartButtons, 0);
+  assert.equal(await page.locator(`${root} canvas:not(.topology)`).count(), 0, 'no chart drawn');
+  const verdict = page.locator(`${root} .question .verdict`);
+  const box = await verdict.boundingBox();
+  const top = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.verdict') !== null, [box.x + box.width / 2, box.y + box.height / 2]);
+  assert.ok(top, 'the verdict is the topmost element at its centre');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -62,3 +62,18 @@ fn a_twin_whose_settings_do_not_apply_draws_no_second_picture() {
     let small = scenario(&[("servers", "4")]);
     assert_eq!(Pictures::for_view(&small, &versus(&[("class_pools", "0-7")])), Pictures::One);
 }
+
+#[test]
+fn where_the_sentences_speak_of_bounces_each_picture_counts_its_own() {
+    let repick = scenario(&[("policy", "repick")]);
+    let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
+    let [own, twin] = sides.titles(None);
+    assert_eq!((own.0.as_str(), twin.0.as_str()), ("A: random, repick after a bounce", "B: random"));
+    assert_eq!((own.1, twin.1), (None, None));
+    let [own, twin] = sides.titles(Some([(56, 62_571), (0, 61_230)]));
+    assert_eq!(
+        own,
+        ("A: random, repick after a bounce".to_string(), Some(" · 1 in 1,117 bounced".to_string()))
+    );
+    assert_eq!(twin, ("B: random".to_string(), Some(" · no bounce yet".to_string())));
+}

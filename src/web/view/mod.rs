@@ -36,6 +36,7 @@ use super::take_away::Download;
 use super::topology::{self, Focus, Part};
 use super::traces::LabTrace;
 use lbsim::engine::Replay;
+use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind, FIELDS};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
@@ -272,6 +273,10 @@ impl View {
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
             pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
+            if self.options.say.0.contains(&Sentence::Bounces) {
+                let twin_counts = *pane.counts();
+                pane.count_bounces(&self.snapshot.counts, &twin_counts);
+            }
         }
         self.parts.narration.announce(now_ms, self.playing, &self.snapshot);
         let searching = match &mut self.parts.capacity {

@@ -173,7 +173,7 @@ impl View {
     /// (a control may have changed the view's own): the pictures' titles
     /// and the charts' legends.
     fn name_sides(&mut self) {
-        let Some(pane) = &self.parts.twin_pane else { return };
+        let Some(pane) = &mut self.parts.twin_pane else { return };
         if let Pictures::Two(sides) = Pictures::for_view(&self.params.scenario, &self.options.versus) {
             pane.name(&sides);
             self.parts.canvases.compare_with(&sides);
