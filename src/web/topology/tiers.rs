@@ -66,6 +66,8 @@ pub fn draw_labels(
                 format!("Servers · {servers} × {slots} slots · line: what client {client} heard ({heard} of {servers})"),
                 format!("Servers · {servers} · line: what client {client} heard ({heard} of {servers})"),
                 format!("Servers · line: client {client}'s copy ({heard} of {servers})"),
+                format!("line: client {client}'s copy ({heard} of {servers})"),
+                format!("line: client {client}'s copy"),
             ],
         );
     }
