@@ -47,7 +47,8 @@ fn texts_in(svg: &Document, colour: &str) -> Vec<String> {
 fn ticks(svg: &Document, anchor: &str) -> Vec<f64> {
     let labels = elements(svg, "text")
         .filter(|t| t.attribute("fill") == Some(MUTED) && t.attribute("text-anchor") == Some(anchor));
-    labels.filter_map(|t| t.text()?.trim().parse().ok()).collect()
+    // Ticks are written as sentences write numbers: "1,200".
+    labels.filter_map(|t| t.text()?.trim().replace(',', "").parse().ok()).collect()
 }
 
 /// Each polyline drawn in `colour`, `width` pixels wide, as its points.

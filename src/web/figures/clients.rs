@@ -7,6 +7,7 @@ use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::dom;
 use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
+use lbsim::explain::readback::{grouped, thousands};
 use lbsim::metrics::percentile_curve;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
@@ -77,11 +78,11 @@ impl Clients {
     fn label_current(&self, sim: &Simulation) {
         let count = sim.metrics().sessions_since_mark.1.count();
         let since = match self.changed_at {
-            Some(at) => format!("started since the change at {at:.1} s"),
+            Some(at) => format!("started since the change at {} s", grouped(at, 1)),
             None => "since the start".to_string(),
         };
         let text = match count < MIN_CURVE_SESSIONS {
-            true => format!("collecting… {count} sessions {since}"),
+            true => format!("collecting… {} sessions {since}", thousands(count)),
             false => format!("A: sessions {since}"),
         };
         let text = if self.versus.is_some() { text } else { text.replacen("A: ", "", 1) };
