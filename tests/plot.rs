@@ -275,7 +275,7 @@ fn the_dark_theme_draws_on_the_dark_panel() {
     let svg = Document::parse(&text).unwrap();
     let background = elements(&svg, "rect").next().unwrap();
     assert_eq!(background.attribute("fill"), Some("#1B1F25"));
-    assert_eq!(lines(&svg, "#56B4E9", "3").len(), 1);
+    assert_eq!(lines(&svg, "#B3E0FF", "3").len(), 1);
 }
 
 #[test]
