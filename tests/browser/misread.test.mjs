@@ -1,5 +1,6 @@
 // Details a reader misread (issue 39, items 6, 7 and 9): the legend
-// shows where the view has room for it.
+// shows where the view has room for it; following a client in chapter 1
+// leaves the chart where it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, openApp, server, skipQuestion, useBrowser } from './lib.mjs';
@@ -35,6 +36,29 @@ test('chapter 1 at 1440 × 900 shows its legend, with no Key to open it', async 
   const key = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .stage > .legend li')]
     .filter((item) => item.checkVisibility()).map((item) => item.textContent));
   assert.ok(key.includes('queued') && key.includes('busy slot'), `${key}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+const chartBox = (page) => page.evaluate(() => {
+  const charts = document.querySelector('#sim-one-server .charts');
+  return charts.checkVisibility() ? charts.getBoundingClientRect().toJSON() : null;
+});
+
+test("following a client in chapter 1 leaves the chart's box as it was", async () => {
+  const { page, errors } = await chapterOne();
+  const before = await chartBox(page);
+  assert.ok(before, 'the chart shows beside the picture');
+  // Client 4's cell, where the layout puts it: a column 6% of the picture
+  // wide (18 to 48 px) from 12 px in, twenty cells from 30 px down.
+  const box = await page.evaluate(() => document.querySelector('#sim-one-server .topology').getBoundingClientRect().toJSON());
+  const cellHeight = (box.height - 42) / 20;
+  const x = box.x + 12 + Math.min(48, Math.max(18, box.width * 0.06)) / 2;
+  await page.mouse.click(x, box.y + 30 + cellHeight * 4.5);
+  await page.waitForFunction(() => !document.querySelector('#sim-one-server .following').hidden);
+  await page.waitForTimeout(800);
+  assert.match(await page.textContent('#sim-one-server .following'), /^Following client 4 /);
+  assert.deepEqual(await chartBox(page), before, 'the chart moved or folded away as the line came');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
