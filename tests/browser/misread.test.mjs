@@ -1,6 +1,7 @@
 // Details a reader misread (issue 39, items 6, 7 and 9): the legend
 // shows where the view has room for it; following a client in chapter 1
-// leaves the chart where it was.
+// leaves the chart where it was; a jump from the contents lands on its
+// chapter once the views above it have mounted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, openApp, server, skipQuestion, useBrowser } from './lib.mjs';
@@ -62,4 +63,25 @@ test("following a client in chapter 1 leaves the chart's box as it was", async (
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} a contents link lands on its chapter once the views above it have mounted`, async () => {
+    for (const id of ['continuous', 'keys', 'black-hole']) {
+      const { page, errors } = await openApp(browser, server.url + 'explain.html', { width, height });
+      const summary = page.locator('.toc summary');
+      await summary.click();
+      const link = page.locator(`.toc a[href="#${id}"]`);
+      await link.scrollIntoViewIfNeeded();
+      const box = await link.boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction((id) => location.hash === `#${id}`, id);
+      // The views near the chapter mount, and those above it grow.
+      await page.waitForTimeout(3000);
+      const top = await page.evaluate((id) => document.getElementById(`${id}-title`).getBoundingClientRect().top, id);
+      assert.ok(top >= 0 && top <= 60, `${id}: its heading is ${Math.round(top)} px from the top`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    }
+  });
+}
 
