@@ -1,7 +1,8 @@
 // Details a reader misread (issue 39, items 6, 7 and 9): the legend
 // shows where the view has room for it; following a client in chapter 1
 // leaves the chart where it was; a jump from the contents lands on its
-// chapter once the views above it have mounted.
+// chapter once the views above it have mounted; on a phone a queue's
+// drawn length still follows its length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, openApp, server, skipQuestion, useBrowser } from './lib.mjs';
@@ -85,3 +86,17 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
   });
 }
 
+test("at 390 × 844 a queue's drawn length follows its length: four times as long is at least twice as long", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&load=1.4&seed=5', width: 390, height: 844 });
+  // Read in the frame the queues differ by four times or more.
+  const queued = await (await page.waitForFunction(() => {
+    const queued = JSON.parse(window.lbsim.views()[0].servers()).filter((s) => s.queued > 0).sort((a, b) => a.queued - b.queued);
+    return queued.length > 1 && queued.at(-1).queued >= 4 * queued[0].queued ? queued : null;
+  }, null, { timeout: 30_000 })).jsonValue();
+  const [shortest, longest] = [queued[0], queued.at(-1)];
+  // On main's build the lane held no cell, and every queue was one square.
+  assert.ok(longest.queue_px >= 2 * shortest.queue_px,
+    `${longest.queued} drawn ${longest.queue_px} px, ${shortest.queued} drawn ${shortest.queue_px} px`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

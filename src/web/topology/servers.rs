@@ -19,6 +19,11 @@ use lbsim::ui::marks::{answer_shares, queue_mark, state_word_x, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
+/// A row narrower than this (CSS px: a phone's, a small frame's) gives its
+/// slots a smaller share and their count less room, so that its queue's
+/// lane still holds a few cells: at half, a 390 px screen's lanes held
+/// none, and every queue, of 1 or of 44, was drawn as the same square.
+const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
@@ -210,8 +215,12 @@ impl Row {
     /// of slots in use ("10/10") in labels `label_px` high.
     fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
         let largest = (cell.h * 0.7).clamp(3.0, 16.0);
-        let label_w = if Row::holds_label(cell, label_px) { 3.9 * label_px } else { 0.0 };
-        let available = cell.w * 0.5;
+        let narrow = cell.w < NARROW_ROW_PX;
+        let label_w = match Row::holds_label(cell, label_px) {
+            true => label_px * if narrow { 3.4 } else { 3.9 },
+            false => 0.0,
+        };
+        let available = cell.w * if narrow { 0.4 } else { 0.5 };
         let one_line = (available / slots.max(1) as f64).min(largest);
         let per_line = ((available / largest).floor() as usize).max(1);
         let (pitch, per_line) = if one_line >= 5.0 {
