@@ -47,7 +47,8 @@ fn texts_in(svg: &Document, colour: &str) -> Vec<String> {
 fn ticks(svg: &Document, anchor: &str) -> Vec<f64> {
     let labels = elements(svg, "text")
         .filter(|t| t.attribute("fill") == Some(MUTED) && t.attribute("text-anchor") == Some(anchor));
-    labels.filter_map(|t| t.text()?.trim().parse().ok()).collect()
+    // Ticks are written as sentences write numbers: "1,200".
+    labels.filter_map(|t| t.text()?.trim().replace(',', "").parse().ok()).collect()
 }
 
 /// Each polyline drawn in `colour`, `width` pixels wide, as its points.
@@ -274,7 +275,7 @@ fn the_dark_theme_draws_on_the_dark_panel() {
     let svg = Document::parse(&text).unwrap();
     let background = elements(&svg, "rect").next().unwrap();
     assert_eq!(background.attribute("fill"), Some("#1B1F25"));
-    assert_eq!(lines(&svg, "#56B4E9", "3").len(), 1);
+    assert_eq!(lines(&svg, "#B3E0FF", "3").len(), 1);
 }
 
 #[test]

@@ -117,6 +117,39 @@
     }
   };
 
+  /** Wall ms a jump's target is held after the page last changed height. */
+  const HOLD_MS = 1500;
+
+  /**
+   * Keeps a jump to a section (a contents link, or a link from elsewhere)
+   * on target: the views above it mount as they near the window and, on a
+   * phone, grow past their outline's height, which pushed the target a
+   * screen or more down after the browser had scrolled to it. Until the
+   * page has kept its height for HOLD_MS, or the reader scrolls or
+   * touches, the target is scrolled back to the top whenever it changes.
+   */
+  const holdTarget = () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id && document.getElementById(id);
+    if (!target) return;
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    let timer;
+    const release = () => {
+      clearTimeout(timer);
+      watcher.disconnect();
+      for (const input of inputs) removeEventListener(input, release);
+    };
+    const watcher = new ResizeObserver(() => {
+      target.scrollIntoView({ block: 'start', behavior: 'instant' });
+      clearTimeout(timer);
+      timer = setTimeout(release, HOLD_MS);
+    });
+    watcher.observe(document.body);
+    for (const input of inputs) addEventListener(input, release, { passive: true });
+  };
+  addEventListener('hashchange', holdTarget);
+  holdTarget();
+
   document.querySelectorAll('[data-lbsim]').forEach(outline);
   if (typeof WebAssembly !== 'object') failed();
   // Before any view has mounted, an error is the module's: it failed to

@@ -42,6 +42,7 @@ pub use percentiles::{
 };
 pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
 
+use crate::explain::readback::grouped;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -181,14 +182,14 @@ fn head(title: &str) -> Option<&str> {
     title.split_once(" (").map(|(head, _)| head)
 }
 
-/// A tick label without needless decimals: 20, 2.5, 0.25, 1.2k; below 1,
+/// A tick label without needless decimals: 20, 2.5, 0.25, 1,200, 12k; below 1,
 /// as many decimals as the value needs (0.002, 0.0025), so that a chart
 /// of small waits does not label every tick "0".
 fn short_number(v: f64) -> String {
     if v.abs() >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
     } else if v.abs() >= 100.0 || v.fract() == 0.0 {
-        format!("{v:.0}")
+        grouped(v, 0)
     } else if v.abs() >= 1.0 {
         format!("{v:.1}").trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -219,7 +220,7 @@ mod tests {
     fn small_ticks_keep_the_decimals_that_tell_them_apart() {
         let labels: Vec<String> = [0.0, 0.001, 0.002, 0.0025, 0.05, 0.25, 0.5].map(short_number).into();
         assert_eq!(labels, ["0", "0.001", "0.002", "0.0025", "0.05", "0.25", "0.5"]);
-        assert_eq!([2.5, 20.0, 1200.0, 12_000.0].map(short_number), ["2.5", "20", "1200", "12k"]);
+        assert_eq!([2.5, 20.0, 1200.0, 12_000.0].map(short_number), ["2.5", "20", "1,200", "12k"]);
     }
 
     #[test]

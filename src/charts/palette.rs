@@ -70,9 +70,9 @@ impl Palette {
         muted: Colour::hex(0xa3abb6),
         line: Colour::hex(0x343a44),
         panel: Colour::hex(0x1b1f25),
-        request: Colour::hex(0x56b4e9),
+        request: Colour::hex(0xb3e0ff),
         busy: Colour::hex(0x56b4e9),
-        queued: Colour::hex(0xe69f00),
+        queued: Colour::hex(0xa86400),
         p50: Colour::hex(0x56b4e9),
         p90: Colour::hex(0xe69f00),
         p99: Colour::hex(0xd55e00),
@@ -88,6 +88,39 @@ mod tests {
         assert_eq!(Colour::hex(0x0072b2), Colour { r: 0x00, g: 0x72, b: 0xb2 });
         assert_eq!(Colour::hex(0xd55e00).css(), "#d55e00");
         assert_eq!(Colour::hex(0x000000).mix(Colour::hex(0xffffff), 0.5).css(), "#808080");
+    }
+
+    /// WCAG 2 contrast between two colours, from 1 (alike) to 21.
+    fn contrast(a: Colour, b: Colour) -> f64 {
+        let channel = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let luminance = |c: Colour| 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    /// In the dark a request in flight and a queued one stand apart from
+    /// each other and from the panel by 3:1 (WCAG's least for graphics),
+    /// where sky blue and orange were 1.02:1 apart in lightness and read
+    /// as one colour in a dim room or to a reader who tells few hues apart.
+    #[test]
+    fn in_the_dark_a_request_in_flight_and_a_queued_one_are_three_to_one_apart() {
+        let dark = Palette::DARK;
+        let pairs = [
+            ("request", dark.request, "queued", dark.queued),
+            ("request", dark.request, "panel", dark.panel),
+            ("queued", dark.queued, "panel", dark.panel),
+        ];
+        for (a_name, a, b_name, b) in pairs {
+            let ratio = contrast(a, b);
+            assert!(ratio >= 3.0, "{a_name} {} against {b_name} {}: {ratio:.2}:1", a.css(), b.css());
+        }
     }
 
     /// A change of the page's colours shows here, to be made in SVG too.

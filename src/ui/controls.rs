@@ -2,7 +2,7 @@
 //! shows its value. Names, ranges and choices come from the field table.
 
 use super::params::{Params, SPEED_KEY};
-use crate::explain::readback::{and_list, thousands};
+use crate::explain::readback::{and_list, grouped, thousands};
 use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.
@@ -85,7 +85,7 @@ impl Control {
 
     /// What the control shows beside its label under `params`.
     pub fn shown(&self, params: &Params) -> String {
-        let text = params.text(self.key);
+        let text = readable(params.text(self.key));
         match self.show {
             Show::Nothing => String::new(),
             Show::Value(unit) if unit.is_empty() || text == "all" || text == "none" => text,
@@ -99,6 +99,16 @@ impl Control {
                 format!("{text} × capacity ≈ {} req/s", thousands(rate.round() as u64))
             }
         }
+    }
+}
+
+/// A setting's value as the label beside its control shows it: a whole
+/// number grouped in threes ("1,000 clients", as the sentences write
+/// counts), anything else as a link writes it.
+fn readable(text: String) -> String {
+    match text.parse::<f64>() {
+        Ok(x) if x.fract() == 0.0 && x.abs() >= 1000.0 => grouped(x, 0),
+        _ => text,
     }
 }
 

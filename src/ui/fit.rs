@@ -235,6 +235,19 @@ impl Fitting {
         picture.max(m.height + m.shortfall())
     }
 
+    /// Once the view fits, whether its legend shows again, measured with
+    /// it shown: the legend folds first whatever the view lacks, yet beside
+    /// a chart short of its least height it gives the chart nothing (the
+    /// charts' column runs past it), so after the parts that did make room
+    /// have folded it shows again wherever the view still fits with it.
+    pub fn show_legend_if_fits(&mut self, with_legend: &Measure) -> bool {
+        let fits = with_legend.shortfall() == 0;
+        if fits {
+            self.folded = self.folded.without(Fold::Legend);
+        }
+        fits
+    }
+
     /// Given what the view measures now, the part to fold next (and counts
     /// it folded), or `None` when the view fits or nothing is left to fold.
     pub fn step(&mut self, measure: &Measure) -> Option<Fold> {

@@ -1,5 +1,6 @@
 //! How the topology marks what it shows, where a rule decides what a
-//! reader can read off the picture: a queue's length, how long a
+//! reader can read off the picture: a queue's length, where a server's
+//! state is written beside it, how long a
 //! decision's badges stay beside the servers they describe, and each
 //! server's share of the answers where one errs.
 
@@ -27,6 +28,18 @@ pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
     } else {
         QueueMark::Bar(f64::from(queued) / f64::from(longest))
     }
+}
+
+/// Where a server's state word ("slow", "crashed · ejected"), `width` px
+/// wide, starts in its row: at `preferred` when it ends clear of the queue
+/// and the length written beside it, which begin at `queue_from`; else
+/// just before them, out into the space requests cross on their way in
+/// when the queue fills the lane, but never left of `floor`. Drawn at a
+/// fixed share of the row, "slow" covered the slowed server's queue
+/// length, the very number a reader watches grow.
+pub fn state_word_x(preferred: f64, queue_from: f64, floor: f64, width: f64) -> f64 {
+    const GAP: f64 = 6.0;
+    preferred.min(queue_from - GAP - width).max(floor)
 }
 
 /// Wall milliseconds a decision's badges show at full strength: a running
@@ -107,6 +120,18 @@ mod tests {
             QueueMark::Cells(0),
             "an empty queue beside long ones draws nothing"
         );
+    }
+
+    #[test]
+    fn a_state_word_ends_clear_of_the_queue_and_its_length() {
+        // A short queue leaves the word where rows put it.
+        assert_eq!(state_word_x(60.0, 200.0, 20.0, 30.0), 60.0);
+        // A longer one, its length written from x = 80: the word ends 6 px
+        // before it, where at 60 it ran to 90 across the "24".
+        assert_eq!(state_word_x(60.0, 80.0, 20.0, 30.0), 44.0);
+        // A full lane: out past the lane's entrance, as far as the floor.
+        assert_eq!(state_word_x(60.0, 40.0, 0.0, 30.0), 4.0);
+        assert_eq!(state_word_x(60.0, 40.0, 20.0, 30.0), 20.0);
     }
 
     #[test]

@@ -72,6 +72,9 @@ impl Fit {
             }
             if !is(&self.root, "stacked") {
                 self.fold_until_fits();
+                // A sentence a line longer for a moment folds the legend:
+                // it comes back once the view has room for it again.
+                self.show_legend_if_room();
                 self.remeasure_controls();
             }
             self.show_size_note();
@@ -122,6 +125,7 @@ impl Fit {
         sync_tabs(&self.root);
         if !narrow {
             self.fold_until_fits();
+            self.show_legend_if_room();
         }
         self.show_size_note();
     }
@@ -131,6 +135,18 @@ impl Fit {
     fn fold_until_fits(&mut self) {
         while let Some(fold) = self.fitting.step(&measure(&self.root)) {
             set_fold(&self.root, fold, true);
+        }
+    }
+
+    /// Shows the legend again where the view fits with it (see
+    /// `Fitting::show_legend_if_fits`).
+    fn show_legend_if_room(&mut self) {
+        if !self.fitting.folded().contains(Fold::Legend) {
+            return;
+        }
+        set_fold(&self.root, Fold::Legend, false);
+        if !self.fitting.show_legend_if_fits(&measure(&self.root)) {
+            set_fold(&self.root, Fold::Legend, true);
         }
     }
 

@@ -8,7 +8,7 @@ use super::dom;
 use super::options::{Kind, Options};
 use super::twins::Sides;
 use lbsim::engine::Comparison;
-use lbsim::explain::readback::{ms, Versus};
+use lbsim::explain::readback::{ms, thousands, Versus};
 use lbsim::explain::{Readback, Sentence};
 use lbsim::{Scenario, Simulation, Snapshot, Summary};
 use wasm_bindgen::JsValue;
@@ -171,8 +171,11 @@ impl Narration {
         };
         let bounced = latest.bounce_rate.round() as u64;
         let requests = if bounced == 1 { "request" } else { "requests" };
-        let text =
-            format!("p99 queue time {}{trend}; {bounced} {requests} bounced in the last second.", ms(p99));
+        let text = format!(
+            "p99 queue time {}{trend}; {} {requests} bounced in the last second.",
+            ms(p99),
+            thousands(bounced)
+        );
         self.live.set_text_content(Some(&text));
     }
 

@@ -12,7 +12,7 @@
 //! too heavy for real time looks dead, its clock stuck at 0.0.
 
 use super::dom::{self, Ids};
-use lbsim::explain::readback::thousands;
+use lbsim::explain::readback::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
@@ -138,7 +138,7 @@ impl Readouts {
         };
         set(&self.errors, &per_second(|p| p.error_rate, "errors"));
         set(&self.failed, &per_second(|p| p.failure_rate, "failed"));
-        set(&self.sim_time, &format!("{:.1}", snapshot.time_ms / 1000.0));
+        set(&self.sim_time, &grouped(snapshot.time_ms / 1000.0, 1));
         let speed = match actual_speed {
             Some(speed) => format!("{}× real time", significant(speed)),
             None => "paused".to_string(),
@@ -209,10 +209,9 @@ fn set(element: &HtmlElement, text: &str) {
 }
 
 fn milliseconds(ms: f64) -> String {
-    if ms >= 100.0 {
-        format!("{ms:.0}")
-    } else {
-        format!("{ms:.1}")
+    match ms >= 100.0 {
+        true => grouped(ms, 0),
+        false => format!("{ms:.1}"),
     }
 }
 
@@ -220,7 +219,7 @@ fn milliseconds(ms: f64) -> String {
 /// digits rather than 0.00).
 fn significant(x: f64) -> String {
     if x >= 10.0 {
-        format!("{x:.0}")
+        grouped(x, 0)
     } else if x >= 1.0 {
         format!("{x:.1}")
     } else if x > 0.0 {

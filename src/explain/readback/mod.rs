@@ -9,8 +9,8 @@ use super::claims::failing;
 use crate::engine::Comparison;
 use crate::scenario::Change;
 use crate::{Scenario, Summary};
-pub use words::{and_list, ms, or_list, percent, thousands};
-use words::{bounces, change_words, compare, named, seconds, times, times_said};
+pub use words::{and_list, grouped, ms, or_list, percent, thousands};
+use words::{bounce_rate, bounces, change_words, compare, named, seconds, times, times_said};
 
 /// Requests a run must have completed before its sentences mean anything.
 pub const MIN_COMPLETED: u64 = 200;
@@ -189,8 +189,8 @@ impl Readback {
         }
         if summary.simulated_s < scenario.warmup_s {
             return vec![format!(
-                "Warming up: the figures count from {:.1} s, once the servers' queues have filled from empty…",
-                scenario.warmup_s
+                "Warming up: the figures count from {} s, once the servers' queues have filled from empty…",
+                grouped(scenario.warmup_s, 1)
             )];
         }
         let measured = measured_requests(summary);
@@ -201,7 +201,8 @@ impl Readback {
         }
         if let Some(at) = changed_at_s {
             sentences.push(format!(
-                "These figures cover the whole run, across the change of settings at {at:.1} s: Reset measures the new settings alone."
+                "These figures cover the whole run, across the change of settings at {} s: Reset measures the new settings alone.",
+                grouped(at, 1)
             ));
         }
         sentences
@@ -262,7 +263,6 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                     "Waiting for the first bounce: no request has yet waited out the {timeout} and gone back to pick again."
                 ));
             }
-            let per_thousand = 1000.0 * s.counts.bounces as f64 / s.counts.created.max(1) as f64;
             let longest = match scenario.queue_timeout_ms {
                 Some(t) if s.queue_ms.p100 > t => format!(
                     " The longest queue time so far, {}, is longer than the timeout: it counts the trip back and the wait at the next server.",
@@ -271,8 +271,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 _ => " No request has yet waited longer than the timeout.".to_string(),
             };
             format!(
-                "{} so far, {per_thousand:.1} for every thousand requests: each time, a request waited out the {timeout} and went back to pick again.{longest}",
+                "{} so far, {}: each time, a request waited out the {timeout} and went back to pick again.{longest}",
                 bounces(s.counts.bounces),
+                bounce_rate(s.counts.bounces, s.counts.created),
             )
         }
         Sentence::Versus => {
@@ -341,9 +342,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 let coming = scenario.membership.iter().find(|c| c.at_s >= s.simulated_s);
                 return Some(match coming {
                     Some(next) => format!(
-                        "No server has joined or left yet: {} at {:.1} s.",
+                        "No server has joined or left yet: {} at {} s.",
                         change_words(next.change).1,
-                        next.at_s
+                        grouped(next.at_s, 1)
                     ),
                     None => "No server has joined or left yet.".to_string(),
                 });
@@ -368,8 +369,8 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                 Some(format!("; with {}, {} moved", v.label, percent(moved)))
             });
             format!(
-                "At {:.1} s {}, which {whose}: {} of keys moved to another server, {beyond}{}.",
-                change.at_s,
+                "At {} s {}, which {whose}: {} of keys moved to another server, {beyond}{}.",
+                grouped(change.at_s, 1),
                 change_words(change.change).0,
                 percent(moved),
                 twin.unwrap_or_default()
@@ -381,8 +382,9 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
                     scenario.failures.iter().find(|f| f.failure.is_some() && f.at_s >= s.simulated_s);
                 return Some(match coming {
                     Some(next) => format!(
-                        "No server has answered with an error yet: server {} starts failing at {:.1} s.",
-                        next.server, next.at_s
+                        "No server has answered with an error yet: server {} starts failing at {} s.",
+                        next.server,
+                        grouped(next.at_s, 1)
                     ),
                     None => "No server has answered with an error yet.".to_string(),
                 });

@@ -218,3 +218,25 @@ fn latency_and_locality_are_read_back_against_the_twin() {
     assert_eq!(one.local_share(), None);
     assert_eq!(Readback::parse("locality").unwrap().words(&scenario, &one, None, None), "");
 }
+
+#[test]
+fn numbers_are_grouped_in_threes_wherever_they_are_written() {
+    assert_eq!(grouped(15_080.0, 0), "15,080");
+    assert_eq!(grouped(1_234_567.891, 1), "1,234,567.9");
+    assert_eq!(
+        (grouped(999.96, 1), grouped(-0.04, 1), grouped(-2_500.0, 0)),
+        ("1,000.0".into(), "0.0".into(), "-2,500".into())
+    );
+    assert_eq!(ms(15_080_000.0), "15,080.0 s");
+    assert_eq!(thousands(15_080), "15,080");
+}
+
+#[test]
+fn bounces_read_per_request_once_they_outnumber_the_requests() {
+    assert_eq!(words::bounce_rate(17_963, 10_000), "1.8 for every request");
+    assert_eq!(words::bounce_rate(123, 10_000), "12.3 for every thousand requests");
+    let (scenario, summary) = run(&[("duration_s", "10"), ("load", "1.5"), ("queue_timeout_ms", "5")]);
+    assert!(summary.counts.bounces > summary.counts.created, "{:?}", summary.counts);
+    let words = Readback::parse("bounces").unwrap().words(&scenario, &summary, None, None);
+    assert!(words.contains(" for every request: each time"), "{words}");
+}

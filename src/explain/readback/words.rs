@@ -11,7 +11,7 @@ const SAME_WITHIN: f64 = 1.05;
 pub(super) fn seconds(s: f64) -> String {
     match s < 10.0 {
         true => format!("{s:.1}"),
-        false => format!("{s:.0}"),
+        false => grouped(s, 0),
     }
 }
 
@@ -52,7 +52,7 @@ pub fn ms(x: f64) -> String {
     match x {
         // An unstable queue's theoretical wait, worded as the command line words it.
         f64::INFINITY => "infinite".into(),
-        x if x >= 1000.0 => format!("{:.1} s", x / 1000.0),
+        x if x >= 1000.0 => format!("{} s", grouped(x / 1000.0, 1)),
         x if x >= 100.0 => format!("{x:.0} ms"),
         x if x >= 1.0 => format!("{x:.1} ms"),
         x => format!("{x:.2} ms"),
@@ -128,9 +128,39 @@ pub(super) fn bounces(n: u64) -> String {
     }
 }
 
+/// How often requests bounced, as a reader takes it in: "1.8 for every
+/// request" once there are more bounces than requests (a request can
+/// bounce several times, and "1,796.3 for every thousand" reads as more
+/// than all of them), else "12.3 for every thousand requests".
+pub(super) fn bounce_rate(bounces: u64, requests: u64) -> String {
+    let per_request = bounces as f64 / requests.max(1) as f64;
+    match per_request >= 1.0 {
+        true => format!("{} for every request", grouped(per_request, 1)),
+        false => format!("{:.1} for every thousand requests", 1000.0 * per_request),
+    }
+}
+
 /// 12345 as "12,345".
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+    group_digits(&n.to_string())
+}
+
+/// `x` to `decimals` places with its whole part grouped in threes
+/// ("15,080.4"): the one way a number is written in a sentence or a
+/// readout, where "15080" reads as a code rather than a count.
+pub fn grouped(x: f64, decimals: usize) -> String {
+    let text = format!("{:.decimals$}", x.abs());
+    let (whole, fraction) = match text.split_once('.') {
+        Some((whole, fraction)) => (whole, format!(".{fraction}")),
+        None => (text.as_str(), String::new()),
+    };
+    // A negative that rounds to zero is written "0", not "-0".
+    let sign = if x < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') { "-" } else { "" };
+    format!("{sign}{}{fraction}", group_digits(whole))
+}
+
+/// Commas between each three of a run of digits, from the right.
+fn group_digits(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {

@@ -90,6 +90,11 @@ fn a_control_shows_its_value_with_its_unit() {
     assert_eq!(control("staleness_ms").shown(&setup), "200 ms");
     assert_eq!(control("subset_size").shown(&setup), "all");
     assert_eq!(control("servers").shown(&setup), "10");
+    assert_eq!(
+        control("clients").shown(&params(&[("clients", "15080")])),
+        "15,080",
+        "grouped as sentences are"
+    );
     assert_eq!(control("demand").shown(&setup), "");
     // 10 servers × 4 slots ÷ 10 ms = 4,000 requests a second, at half load.
     assert_eq!(control("load").shown(&setup), "0.5 × capacity ≈ 2,000 req/s");

@@ -62,6 +62,32 @@ fn parts_fold_least_important_first_and_the_controls_stay() {
 }
 
 #[test]
+fn the_legend_shows_again_where_the_parts_that_made_room_leave_room_for_it() {
+    // Chapter 1 at 1440 × 900: a chart 180 px tall beside the picture
+    // needs 240. The legend folds first, though folding it gives the chart
+    // nothing; the charts fold into tabs, and the one shown gets its 240.
+    let measure = |content_height, charts| Measure {
+        width: 985,
+        height: 640,
+        content_height,
+        layout_overflow: 0,
+        picture: Some(Pictures::one(650, 420)),
+        charts,
+    };
+    let mut fitting = Fitting::start();
+    assert_eq!(fitting.step(&measure(640, vec![(180, 240)])), Some(Fold::Legend));
+    assert_eq!(fitting.step(&measure(640, vec![(180, 240)])), Some(Fold::ChartTabs));
+    assert_eq!(fitting.step(&measure(640, vec![(400, 240)])), None);
+    assert!(fitting.show_legend_if_fits(&measure(640, vec![(400, 240)])));
+    assert_eq!(folded(&fitting), [Fold::ChartTabs]);
+    // Where the legend takes the room the view lacks, it stays folded.
+    let mut short = Fitting::start();
+    assert_eq!(short.step(&measure(700, Vec::new())), Some(Fold::Legend));
+    assert!(!short.show_legend_if_fits(&measure(700, Vec::new())));
+    assert_eq!(folded(&short), [Fold::Legend]);
+}
+
+#[test]
 fn the_controls_fold_last_and_say_the_height_that_shows_them() {
     // Everything else folded, the parts take 52 + 40 + 24 + 24 = 140 px;
     // at 400 px the picture needs 182 (40% of 680 × 400 at 600 wide): 322

@@ -8,6 +8,7 @@ use crate::dom;
 use crate::spike;
 use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
+use lbsim::explain::readback::{grouped, thousands};
 use lbsim::metrics::percentile_curve;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
@@ -75,13 +76,13 @@ impl Clients {
     fn label_current(&self, sim: &Simulation) {
         let count = sim.metrics().sessions_since_mark.1.count();
         let since = match self.changed_at {
-            Some(at) => format!("started since the change at {at:.1} s"),
+            Some(at) => format!("started since the change at {} s", grouped(at, 1)),
             None => "since the start".to_string(),
         };
         let drawn = spike::curve_drawn(count, spike::is_over(sim));
         let text = match drawn {
             true => format!("A: sessions {since}"),
-            false => format!("collecting… {count} sessions {since}"),
+            false => format!("collecting… {} sessions {since}", thousands(count)),
         };
         let text = if self.versus.is_some() { text } else { text.replacen("A: ", "", 1) };
         self.current.set_text_content(Some(&text));

@@ -168,6 +168,15 @@ impl Layout {
         self.least_label_px
     }
 
+    /// Where the space requests cross to the servers begins: some way
+    /// left of the servers, clear of the clients' column. A server's
+    /// state word may reach into it when its row's lane is full.
+    pub fn crossing_from(&self) -> f64 {
+        const REACH: f64 = 48.0;
+        let clients_right = self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64;
+        (self.servers_x - REACH).max(clients_right + MARGIN)
+    }
+
     /// Where a request leaves or reaches client `i`.
     pub fn client_anchor(&self, i: usize) -> (f64, f64) {
         let cell = self.clients.cell(i / self.clients_per_cell);

@@ -15,10 +15,15 @@ use super::layout::{Layout, Rect};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
 use lbsim::explain::readback::percent;
-use lbsim::ui::marks::{answer_shares, queue_mark, QueueMark};
+use lbsim::ui::marks::{answer_shares, queue_mark, state_word_x, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
+/// A row narrower than this (CSS px: a phone's, a small frame's) gives its
+/// slots a smaller share and their count less room, so that its queue's
+/// lane still holds a few cells: at half, a 390 px screen's lanes held
+/// none, and every queue, of 1 or of 44, was drawn as the same square.
+const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
@@ -59,9 +64,9 @@ fn draw_answer_shares(
     for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
         let cell = layout.servers.cell(i);
         let row = Row::new(cell, server.slots as usize, px);
-        let queue_label = if server.queued > 0 { QUEUE_LABEL_W } else { 0.0 };
-        let queue_from = row.queue_end - row.queue_length(server.queued, longest) - queue_label;
-        if !Row::holds_label(cell, px) || row.queue_start + widest + 4.0 > queue_from {
+        if !Row::holds_label(cell, px)
+            || row.queue_start + widest + 4.0 > row.queue_from(server.queued, longest)
+        {
             continue;
         }
         let (text, y) = (percent(*share), cell.y + cell.h / 2.0);
@@ -124,6 +129,7 @@ fn draw_states(
     palette: &Palette,
 ) {
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
     let px = layout.label_px();
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_baseline("middle");
@@ -177,7 +183,11 @@ fn draw_states(
                 n => format!("{} · ejected by {n}", server.state.name()),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let x = c.x + (c.w * 0.2).max(word_from);
+            let queue_from =
+                Row::new(c, server.slots as usize, layout.small_px()).queue_from(server.queued, longest);
+            // Where rows write their share of the answers, the word stays past it.
+            let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
+            let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, floor, width);
             context.set_fill_style_str(&palette.panel.css());
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
             context.set_fill_style_str(&palette.ink.css());
@@ -205,8 +215,12 @@ impl Row {
     /// of slots in use ("10/10") in labels `label_px` high.
     pub(super) fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
         let largest = (cell.h * 0.7).clamp(3.0, 16.0);
-        let label_w = if Row::holds_label(cell, label_px) { 3.9 * label_px } else { 0.0 };
-        let available = cell.w * 0.5;
+        let narrow = cell.w < NARROW_ROW_PX;
+        let label_w = match Row::holds_label(cell, label_px) {
+            true => label_px * if narrow { 3.4 } else { 3.9 },
+            false => 0.0,
+        };
+        let available = cell.w * if narrow { 0.4 } else { 0.5 };
         let one_line = (available / slots.max(1) as f64).min(largest);
         let per_line = ((available / largest).floor() as usize).max(1);
         let (pitch, per_line) = if one_line >= 5.0 {
@@ -246,6 +260,14 @@ impl Row {
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
         ((self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch).floor().max(0.0) as usize
+    }
+
+    /// Where a queue of `queued` begins, with its length written left of
+    /// it, when the longest beside it holds `longest` (CSS px): the lane
+    /// left of it is free.
+    fn queue_from(&self, queued: u32, longest: u32) -> f64 {
+        let label = if queued > 0 { QUEUE_LABEL_W } else { 0.0 };
+        self.queue_end - self.queue_length(queued, longest) - label
     }
 
     /// How far left of its box a queue of `queued` reaches, when the

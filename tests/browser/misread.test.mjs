@@ -1,0 +1,102 @@
+// Details a reader misread (issue 39, items 6, 7 and 9): the legend
+// shows where the view has room for it; following a client in chapter 1
+// leaves the chart where it was; a jump from the contents lands on its
+// chapter once the views above it have mounted; on a phone a queue's
+// drawn length still follows its length.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, openApp, server, skipQuestion, useBrowser } from './lib.mjs';
+
+useBrowser();
+
+/** The hooks' index of the view in section `id`. */
+const viewIndex = (page, id) => page.evaluate((id) =>
+  [...document.querySelectorAll('[data-lbsim]')].indexOf(document.querySelector(`#${id} [data-lbsim]`)), id);
+
+/** Chapter 1 at 1440 × 900, in sight, past its question and its opening trip. */
+async function chapterOne() {
+  const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 1440, height: 900 });
+  const index = await viewIndex(page, 'one-server');
+  await page.evaluate(() => document.getElementById('sim-one-server').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await skipQuestion(page, 'one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000
+    && document.querySelector('#sim-one-server .following').hidden, index, { timeout: 30_000 });
+  // A view in sight fits itself to its box, checking every 250 ms.
+  await page.waitForTimeout(600);
+  return { page, errors, index };
+}
+
+test('chapter 1 at 1440 × 900 shows its legend, with no Key to open it', async () => {
+  const { page, errors } = await chapterOne();
+  // Shown once the view fits, and still as it runs on (its sentence grows
+  // a line now and then).
+  for (const wait of [0, 3000]) {
+    await page.waitForTimeout(wait);
+    assert.equal(await page.isVisible('#sim-one-server .stage > .legend'), true, `after ${wait} ms`);
+    assert.equal(await page.isVisible('#sim-one-server .key-toggle'), false, `after ${wait} ms`);
+  }
+  const key = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .stage > .legend li')]
+    .filter((item) => item.checkVisibility()).map((item) => item.textContent));
+  assert.ok(key.includes('queued') && key.includes('busy slot'), `${key}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+const chartBox = (page) => page.evaluate(() => {
+  const charts = document.querySelector('#sim-one-server .charts');
+  return charts.checkVisibility() ? charts.getBoundingClientRect().toJSON() : null;
+});
+
+test("following a client in chapter 1 leaves the chart's box as it was", async () => {
+  const { page, errors } = await chapterOne();
+  const before = await chartBox(page);
+  assert.ok(before, 'the chart shows beside the picture');
+  // Client 4's cell, where the layout puts it: a column 6% of the picture
+  // wide (18 to 48 px) from 12 px in, twenty cells from 30 px down.
+  const box = await page.evaluate(() => document.querySelector('#sim-one-server .topology').getBoundingClientRect().toJSON());
+  const cellHeight = (box.height - 42) / 20;
+  const x = box.x + 12 + Math.min(48, Math.max(18, box.width * 0.06)) / 2;
+  await page.mouse.click(x, box.y + 30 + cellHeight * 4.5);
+  await page.waitForFunction(() => !document.querySelector('#sim-one-server .following').hidden);
+  await page.waitForTimeout(800);
+  assert.match(await page.textContent('#sim-one-server .following'), /^Following client 4 /);
+  assert.deepEqual(await chartBox(page), before, 'the chart moved or folded away as the line came');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} a contents link lands on its chapter once the views above it have mounted`, async () => {
+    for (const id of ['continuous', 'keys', 'black-hole']) {
+      const { page, errors } = await openApp(browser, server.url + 'explain.html', { width, height });
+      const summary = page.locator('.toc summary');
+      await summary.click();
+      const link = page.locator(`.toc a[href="#${id}"]`);
+      await link.scrollIntoViewIfNeeded();
+      const box = await link.boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction((id) => location.hash === `#${id}`, id);
+      // The views near the chapter mount, and those above it grow.
+      await page.waitForTimeout(3000);
+      const top = await page.evaluate((id) => document.getElementById(`${id}-title`).getBoundingClientRect().top, id);
+      assert.ok(top >= 0 && top <= 60, `${id}: its heading is ${Math.round(top)} px from the top`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    }
+  });
+}
+
+test("at 390 × 844 a queue's drawn length follows its length: four times as long is at least twice as long", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&load=1.4&seed=5', width: 390, height: 844 });
+  // Read in the frame the queues differ by four times or more.
+  const queued = await (await page.waitForFunction(() => {
+    const queued = JSON.parse(window.lbsim.views()[0].servers()).filter((s) => s.queued > 0).sort((a, b) => a.queued - b.queued);
+    return queued.length > 1 && queued.at(-1).queued >= 4 * queued[0].queued ? queued : null;
+  }, null, { timeout: 30_000 })).jsonValue();
+  const [shortest, longest] = [queued[0], queued.at(-1)];
+  // On main's build the lane held no cell, and every queue was one square.
+  assert.ok(longest.queue_px >= 2 * shortest.queue_px,
+    `${longest.queued} drawn ${longest.queue_px} px, ${shortest.queued} drawn ${shortest.queue_px} px`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
