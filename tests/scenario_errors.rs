@@ -156,6 +156,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("slow_start_window_ms = 0", "slow_start_window_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("slow_start_aggression = 0", "slow_start_aggression", "a number from 0.01 to 100"),
     ("slow_start_min_weight_percent = 101", "slow_start_min_weight_percent", "a number from 0 to 100"),
+    ("server_maxconn = -1", "server_maxconn", "a whole number from 0 to 100000"),
+    ("server_maxqueue = 1.5", "server_maxqueue", "whole number"),
+    ("timeout_queue_ms = 0", "timeout_queue_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
+    ("max_requests = 2000000", "max_requests", "a whole number from 0 to 1000000"),
     // FoundationDB's balancers and datacenters.
     ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
     ("datacenters = 0", "datacenters", "whole number from 1 to 8"),

@@ -136,6 +136,17 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("slow_start_aggression", "2"),
         ],
     ),
+    (
+        "proxy-limits",
+        &[
+            ("balancers", "2"),
+            ("load", "1.1"),
+            ("server_maxconn", "8"),
+            ("server_maxqueue", "3"),
+            ("timeout_queue_ms", "15"),
+            ("max_requests", "70"),
+        ],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {

@@ -216,6 +216,19 @@ impl Choosers {
         server_at(&self.members[chooser].pool, position)
     }
 
+    /// The requests `chooser` has out at `server`: sent, not yet back.
+    pub fn in_flight_at(&self, chooser: usize, server: u32) -> u32 {
+        let start = self.members[chooser].start;
+        self.position_of(chooser, server).map_or(0, |position| self.table.known[start + position].in_flight)
+    }
+
+    /// The requests `chooser` has out across its pool.
+    pub fn in_flight_total(&self, chooser: usize) -> u32 {
+        let member = &self.members[chooser];
+        let pool = member.start..member.start + len_of(&member.pool, self.servers);
+        self.table.known[pool].iter().map(|known| known.in_flight).sum()
+    }
+
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
         &mut self.table.known[self.members[chooser].start + position]
     }

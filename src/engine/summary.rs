@@ -24,6 +24,9 @@ pub struct Books {
     /// and those that timed out of queues once more than the budget allows.
     pub failed_with_errors: u64,
     pub failed_timed_out: u64,
+    /// Of `failed_with_errors`: those a proxy's limits failed at their
+    /// chooser (an overflow, or a wait past `timeout_queue_ms`).
+    pub failed_at_proxy: u64,
     /// Requests a session waits on.
     pub in_flight: u64,
     pub hedged: u64,
@@ -222,6 +225,8 @@ impl Simulation {
             failed: counts.failed,
             failed_with_errors: counts.failed_with_errors,
             failed_timed_out: self.metrics.failures_for(FailureReason::RetryBudgetExhausted),
+            failed_at_proxy: self.metrics.failures_for(FailureReason::Overflow)
+                + self.metrics.failures_for(FailureReason::ProxyQueueTimeout),
             in_flight: answered,
             hedged: counts.hedged,
             discarded: counts.discarded,

@@ -82,6 +82,13 @@ pub enum FailureReason {
     /// A FoundationDB balancer found every alternative failed, and none
     /// came up before its wait timed out.
     AllAlternativesFailed,
+    /// Its chooser answered it at once with an error: a circuit breaker's
+    /// overflow (Envoy's `max_requests`), or a full queue at the proxy
+    /// (HAProxy's `maxqueue`).
+    Overflow,
+    /// It waited at its chooser for a server's slot past HAProxy's
+    /// `timeout queue` (a 503).
+    ProxyQueueTimeout,
 }
 
 /// Running totals since time zero. The books: `created` equals `completed`

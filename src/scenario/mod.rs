@@ -115,6 +115,13 @@ pub struct Scenario {
     /// A check that would wait this long for a slot fails; `None`: only a
     /// server that refuses connections fails one.
     pub health_check_timeout_ms: Option<f64>,
+    /// HAProxy's server `maxconn` and `maxqueue`, per chooser (0: no
+    /// limit), and its `timeout queue` (`None`: a request waits).
+    pub server_maxconn: u32,
+    pub server_maxqueue: u32,
+    pub timeout_queue_ms: Option<f64>,
+    /// Envoy's circuit breaker `max_requests`, per chooser; 0: no limit.
+    pub max_requests: u32,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
     /// `None`: the hedge delay is `hedge_after_ms` alone.
@@ -188,6 +195,10 @@ impl Default for Scenario {
             health_check_rise: 1,
             health_check_fall: 1,
             health_check_timeout_ms: None,
+            server_maxconn: 0,
+            server_maxqueue: 0,
+            timeout_queue_ms: None,
+            max_requests: 0,
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,

@@ -97,3 +97,39 @@ pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
     get: |s| Value::Optional(s.health_check_timeout_ms),
     put: |s, v| s.health_check_timeout_ms = v.optional(),
 };
+
+pub(super) const SERVER_MAXCONN: Field = Field {
+    key: "server_maxconn",
+    help: "HAProxy's server maxconn: each chooser has at most this many requests out at a server at once, and the rest wait at the chooser, oldest first, for one to come back; 0: no limit",
+    kind: FieldKind::Count { min: 0, max: 100_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.server_maxconn.into()),
+    put: |s, v| s.server_maxconn = v.count() as u32,
+};
+
+pub(super) const SERVER_MAXQUEUE: Field = Field {
+    key: "server_maxqueue",
+    help: "HAProxy's maxqueue: at most this many requests wait at a chooser for one server under server_maxconn, and the next is answered at once with an error (a 503); 0: no limit",
+    kind: FieldKind::Count { min: 0, max: 100_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.server_maxqueue.into()),
+    put: |s, v| s.server_maxqueue = v.count() as u32,
+};
+
+pub(super) const TIMEOUT_QUEUE_MS: Field = Field {
+    key: "timeout_queue_ms",
+    help: "HAProxy's timeout queue: a request that has waited this long at its chooser under server_maxconn is answered with an error (a 503); none: it waits for a slot",
+    kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.timeout_queue_ms),
+    put: |s, v| s.timeout_queue_ms = v.optional(),
+};
+
+pub(super) const MAX_REQUESTS: Field = Field {
+    key: "max_requests",
+    help: "Envoy's circuit breaker max_requests: a chooser with this many requests out across its pool answers the next at once with an error (an overflow); 0: no limit (Envoy's default is 1024)",
+    kind: FieldKind::Count { min: 0, max: 1_000_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.max_requests.into()),
+    put: |s, v| s.max_requests = v.count() as u32,
+};

@@ -311,6 +311,10 @@ pub static FIELDS: &[Field] = &[
     SLOW_START_WINDOW_MS,
     SLOW_START_AGGRESSION,
     SLOW_START_MIN_WEIGHT_PERCENT,
+    SERVER_MAXCONN,
+    SERVER_MAXQUEUE,
+    TIMEOUT_QUEUE_MS,
+    MAX_REQUESTS,
     Field {
         key: "datacenters",
         help: "datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across",

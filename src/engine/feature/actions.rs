@@ -3,6 +3,7 @@
 use super::FeatureId;
 use crate::engine::journal::Happening;
 use crate::engine::marks::Mark;
+use crate::metrics::FailureReason;
 use crate::time::Time;
 
 /// What a feature asks the core to do.
@@ -58,6 +59,14 @@ pub(in crate::engine) enum Action {
     PanicBelow { percent: f64 },
     /// The weighted policies read `weight` for `server` from now on.
     SetWeight { server: u32, weight: f64 },
+    /// Place `place`'s request, about to leave its chooser for `server`,
+    /// waits there instead until the feature asks [`Action::SendHeld`].
+    Hold { place: u32, server: u32 },
+    /// Place `place`'s request, held at its chooser, leaves for `server`
+    /// (or, if its chooser's pool no longer holds it, where its policy picks).
+    SendHeld { place: u32, server: u32 },
+    /// Place `place`'s request fails at its chooser, for `reason`.
+    Fail { place: u32, reason: FailureReason },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the
@@ -71,7 +80,12 @@ pub(in crate::engine) enum SpeedBy {
 impl Action {
     /// Whether it takes place `place`'s request from the core's hands.
     pub fn takes(&self, place: u32) -> bool {
-        matches!(*self, Action::Retry { place: p, .. } if p == place)
+        match *self {
+            Action::Retry { place: p, .. }
+            | Action::Hold { place: p, .. }
+            | Action::Fail { place: p, .. } => p == place,
+            _ => false,
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, Arrived, Back, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked};
-use super::{Points, Report, Returned, Sent, SpeedBy, View};
+use super::{
+    Action, Arrived, Back, CameBack, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked,
+};
+use super::{Points, Report, Returned, Sending, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
@@ -71,6 +73,8 @@ points! {
     tell_created / tell_features_created(created: Created) at CREATED;
     /// A request completed at its client.
     tell_completed / tell_features_completed(completed: Completed) at COMPLETED;
+    /// A chooser heard back from a server.
+    tell_came_back / tell_features_came_back(came_back: CameBack) at CAME_BACK;
 }
 
 impl Simulation {
@@ -112,6 +116,41 @@ impl Simulation {
         let taken = self.asked.iter().any(|(_, action)| action.takes(id));
         self.carry_out_asked();
         taken
+    }
+
+    /// Whether the request `flight` names, about to leave `chooser` for
+    /// the server at `position`, stays at the chooser: a feature held it
+    /// there, or failed it. A hedged copy always goes.
+    #[inline(always)]
+    pub(in crate::engine) fn kept_at_chooser(
+        &mut self,
+        flight: Flight,
+        chooser: usize,
+        position: usize,
+    ) -> bool {
+        self.owned.hears(Points::SENDING) && self.tell_sending(flight, chooser, position)
+    }
+
+    #[inline(never)]
+    fn tell_sending(&mut self, flight: Flight, chooser: usize, position: usize) -> bool {
+        let Some(place) = flight.place().filter(|&place| !self.owned.is_copy(place)) else { return false };
+        let server = self.choosers.server_at(chooser, position);
+        self.owned.sending(Sending { place, chooser, server }, &view!(self), &mut self.asked);
+        let kept = self.asked.iter().any(|(_, action)| action.takes(place));
+        self.carry_out_asked();
+        kept
+    }
+
+    /// Place `id`'s request, held at its chooser, leaves for `server`, or,
+    /// if the chooser's pool no longer holds it, where its policy picks.
+    fn send_held(&mut self, id: u32, server: u32) {
+        let Some(session) = self.requests.get(id) else { return };
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
+        let position = match self.choosers.position_of(chooser, server) {
+            Some(position) => position,
+            None => self.choose(chooser, None, self.key_of(id)).position,
+        };
+        self.send_to_server(Flight::request(id), chooser, position);
     }
 
     /// Place `id`'s request, back at its chooser, is placed again,
@@ -226,6 +265,17 @@ impl Simulation {
             Action::PanicBelow { percent } => self.choosers.panic_below(percent),
             Action::SetWeight { server, weight } => {
                 self.choosers.set_weight(server, weight, &mut self.streams.routing);
+            }
+            Action::Hold { place, server } => {
+                let session = self.requests.get_mut(place)?;
+                session.request.server = server;
+                session.request.travel(Stage::Held, self.now, self.now);
+            }
+            Action::SendHeld { place, server } => self.send_held(place, server),
+            Action::Fail { place, reason } => {
+                if self.requests.get(place).is_some() {
+                    self.fail(place, reason);
+                }
             }
         }
         None

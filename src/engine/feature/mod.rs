@@ -29,6 +29,10 @@
 //! - `members_changed`: the servers that are members changed;
 //! - `created`: a place holds a request just created;
 //! - `completed`: a request completed at its client;
+//! - `sending`: a request is about to leave its chooser for a server (a
+//!   feature may hold it there, or fail it);
+//! - `came_back`: a chooser heard back from a server, by a response, an
+//!   error or a request sent back;
 //!
 //! and two questions the core asks: `hop`, what a hop between a chooser
 //! and a server adds to its tier's delay, and `stands`, whether a timer
@@ -43,8 +47,10 @@
 //! once or after a wait), `ReportIdle`, `ChangeMembership`,
 //! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
 //! server), `TakeTables` (a chooser takes its table's pending versions),
-//! `PanicBelow` (the choosers' panic threshold) and `SetWeight` (a
-//! server's weight, as the weighted policies read it).
+//! `PanicBelow` (the choosers' panic threshold), `SetWeight` (a
+//! server's weight, as the weighted policies read it), and
+//! `Hold`/`SendHeld`/`Fail` (a request kept at its chooser, then sent on
+//! or failed there).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -70,7 +76,9 @@
 //! grow and end at sweeps (`ejection.rs`), health checks with rise, fall
 //! and a timeout (`health.rs`) and slow start (`slow_start.rs`,
 //! stepping each joining server's weight from `policies_built` on its own
-//! timer). Those that come next fit it the same way, with what they use:
+//! timer), and concurrency limits at the proxy (`limits.rs`: HAProxy's
+//! maxconn, maxqueue and timeout queue, Envoy's max_requests, at
+//! `sending` and `came_back`). Those that come next fit it the same way, with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the
 //!   first answer whether to eject again at once;
@@ -84,11 +92,6 @@
 //!   point, one method and one flag);
 //! - health checks per proxy instance, each on its own schedule: a timer
 //!   per chooser, and a `SetHealth` for one chooser's pool;
-//! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
-//!   maxconn): `sent`, `heard` and `returned` count what is out per server
-//!   and chooser; a question like `hop`, asked before a send, whether a
-//!   chooser may send there now, and a `Fail { place, reason }` action for
-//!   the overflow answered at once.
 //!
 //! A point is one method with a default here and one line of dispatch in
 //! `registry.rs`; an action, one variant in `actions.rs` and one arm in
@@ -105,6 +108,7 @@ mod health;
 mod hedging;
 mod idle_reports;
 mod keying;
+mod limits;
 mod membership_schedule;
 mod panic;
 mod points;
@@ -127,7 +131,10 @@ pub use ejection::Outliers;
 pub use hedging::HedgeTally;
 pub(super) use hedging::{Hedges, Race};
 pub use points::FeatureTimer;
-pub(super) use points::{Arrived, Back, Completed, Created, Freed, Heard, Picked, Points, Returned, Sent};
+pub(super) use points::{
+    Arrived, Back, CameBack, Completed, Created, Freed, Heard, Picked, Points, Returned,
+};
+pub(super) use points::{Sending, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -220,6 +227,16 @@ pub(super) trait Feature: Sized {
     /// A request completed at its client.
     #[inline(always)]
     fn completed(&mut self, _completed: Completed, _view: &View, _out: &mut Asks) {}
+
+    /// A request is about to leave its chooser for a server: the feature
+    /// may hold it there ([`Action::Hold`]) or fail it ([`Action::Fail`]).
+    #[inline(always)]
+    fn sending(&mut self, _sending: Sending, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser heard back from a server (a response, an error, or a
+    /// request sent back).
+    #[inline(always)]
+    fn came_back(&mut self, _came_back: CameBack, _view: &View, _out: &mut Asks) {}
 
     /// Whether its timer with `payload`, due at `now`, still stands: the
     /// trace names no request for one that went stale (a hedge whose

@@ -3,6 +3,7 @@
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
+use super::{limits, CameBack, Sending};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -43,6 +44,8 @@ macro_rules! registry {
             freed: Freed at FREED,
             created: Created at CREATED,
             completed: Completed at COMPLETED,
+            sending: Sending at SENDING,
+            came_back: CameBack at CAME_BACK,
         }
 
         /// Which feature a timer is for.
@@ -188,6 +191,7 @@ registry! {
     keying: keying::Keying = Keying,
     panic: panic::PanicThreshold = PanicThreshold,
     slow_start: slow_start::SlowStart = SlowStart,
+    limits: limits::Limits = Limits,
 }
 
 impl Owned {
