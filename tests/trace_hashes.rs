@@ -147,6 +147,17 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("max_requests", "70"),
         ],
     ),
+    (
+        "per-connection",
+        &[
+            ("balancers", "2"),
+            ("balance_per", "connection"),
+            ("connections_per_client", "2"),
+            ("max_connection_age_ms", "300"),
+            ("policy", "least-request"),
+        ],
+    ),
+    ("per-connection-clients", &[("balance_per", "connection"), ("max_connection_age_ms", "500")]),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {

@@ -158,9 +158,10 @@ impl Simulation {
     }
 
     /// Whether each request of a session is placed on its own, by a key of
-    /// its own, rather than staying with its session's server.
+    /// its own or by the connection it rides, rather than staying with its
+    /// session's server.
     #[inline]
     pub(super) fn placed_per_request(&self) -> bool {
-        self.owned.keys_per_request() && self.choosers.reads_keys()
+        self.owned.keys_per_request() && self.choosers.reads_keys() || self.owned.balances_per_connection()
     }
 }

@@ -97,7 +97,7 @@ impl Simulation {
     /// (avoiding `avoid`, the server that sent it back), unless a feature
     /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
-        if self.placed_by_feature(id, chooser) {
+        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
@@ -468,9 +468,9 @@ impl Simulation {
         // The session stays with its server unless the pool has since
         // changed (or, with class pools, the next request's class has
         // another), or each request is placed on its own, or a feature
-        // places it.
+        // places it (its connection's server, balanced per connection).
         let chooser = self.choosers.member(client, demand.0);
-        if self.placed_by_feature(id, chooser) {
+        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
             return;
         }
         let placed_anew = self.placed_per_request();

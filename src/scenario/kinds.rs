@@ -74,3 +74,14 @@ named_choice! {
         Request => "request",
     }
 }
+
+named_choice! {
+    /// What a chooser picks a server for: each request (a balancer; a
+    /// client's session keeps its server), or each client connection,
+    /// which then carries the client's requests (kube-proxy, an L4
+    /// balancer, an HTTP/2 or gRPC channel).
+    BalancePer {
+        Request => "request",
+        Connection => "connection",
+    }
+}

@@ -22,7 +22,7 @@ pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution};
+pub use kinds::{BalancePer, DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
 pub use table::MAX_SEED;
 
@@ -122,6 +122,11 @@ pub struct Scenario {
     pub timeout_queue_ms: Option<f64>,
     /// Envoy's circuit breaker `max_requests`, per chooser; 0: no limit.
     pub max_requests: u32,
+    /// Whether a chooser picks a server once per client connection, which
+    /// then carries the client's requests until it is `max_connection_age_ms` old.
+    pub balance_per: BalancePer,
+    pub connections_per_client: u32,
+    pub max_connection_age_ms: Option<f64>,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
     /// `None`: the hedge delay is `hedge_after_ms` alone.
@@ -199,6 +204,9 @@ impl Default for Scenario {
             server_maxqueue: 0,
             timeout_queue_ms: None,
             max_requests: 0,
+            balance_per: BalancePer::Request,
+            connections_per_client: 1,
+            max_connection_age_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,

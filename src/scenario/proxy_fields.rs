@@ -4,6 +4,7 @@
 //! before it, so a scenario that does not name it runs as it did.
 
 use super::fields::{Field, FieldKind, Live, Value};
+use super::BalancePer;
 
 /// The words a yes-or-no field takes.
 const NO_YES: &[&str] = &["no", "yes"];
@@ -132,4 +133,32 @@ pub(super) const MAX_REQUESTS: Field = Field {
     live: Live::No,
     get: |s| Value::Count(s.max_requests.into()),
     put: |s, v| s.max_requests = v.count() as u32,
+};
+
+pub(super) const BALANCE_PER: Field = Field {
+    key: "balance_per",
+    help: "connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server",
+    kind: FieldKind::Choice(BalancePer::NAMES),
+    live: Live::No,
+    get: |s| Value::Choice(s.balance_per.name()),
+    put: |s, v| s.balance_per = BalancePer::from_name(v.choice()).unwrap_or(s.balance_per),
+};
+
+pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
+    key: "connections_per_client",
+    help:
+        "with balance_per = connection, the connections each client holds, its sessions taking them in turn",
+    kind: FieldKind::Count { min: 1, max: 1_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.connections_per_client.into()),
+    put: |s, v| s.connections_per_client = v.count() as u32,
+};
+
+pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
+    key: "max_connection_age_ms",
+    help: "gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last",
+    kind: FieldKind::MillisOrNone { min: 1.0, max: 86_400_000.0 },
+    live: Live::No,
+    get: |s| Value::Optional(s.max_connection_age_ms),
+    put: |s, v| s.max_connection_age_ms = v.optional(),
 };

@@ -315,6 +315,9 @@ pub static FIELDS: &[Field] = &[
     SERVER_MAXQUEUE,
     TIMEOUT_QUEUE_MS,
     MAX_REQUESTS,
+    BALANCE_PER,
+    CONNECTIONS_PER_CLIENT,
+    MAX_CONNECTION_AGE_MS,
     Field {
         key: "datacenters",
         help: "datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across",

@@ -60,11 +60,12 @@ pub(in crate::engine) enum Action {
     /// The weighted policies read `weight` for `server` from now on.
     SetWeight { server: u32, weight: f64 },
     /// Place `place`'s request, about to leave its chooser for `server`,
-    /// waits there instead until the feature asks [`Action::SendHeld`].
+    /// waits there instead until the feature asks [`Action::SendTo`].
     Hold { place: u32, server: u32 },
-    /// Place `place`'s request, held at its chooser, leaves for `server`
-    /// (or, if its chooser's pool no longer holds it, where its policy picks).
-    SendHeld { place: u32, server: u32 },
+    /// Place `place`'s request, at its chooser (held there, or about to be
+    /// placed), leaves for `server` (or, if its chooser's pool no longer
+    /// holds it, where its policy picks).
+    SendTo { place: u32, server: u32 },
     /// Place `place`'s request fails at its chooser, for `reason`.
     Fail { place: u32, reason: FailureReason },
 }
@@ -83,6 +84,7 @@ impl Action {
         match *self {
             Action::Retry { place: p, .. }
             | Action::Hold { place: p, .. }
+            | Action::SendTo { place: p, .. }
             | Action::Fail { place: p, .. } => p == place,
             _ => false,
         }

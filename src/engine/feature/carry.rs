@@ -4,7 +4,7 @@
 use super::{
     Action, Arrived, Back, CameBack, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked,
 };
-use super::{Points, Report, Returned, Sending, Sent, SpeedBy, View};
+use super::{Owned, Placing, Points, Report, Returned, Sending, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
@@ -112,10 +112,36 @@ impl Simulation {
     fn tell_returned(&mut self, id: u32, why: Back) -> bool {
         let Some(session) = self.requests.get(id) else { return false };
         let (tries, request) = (session.request.retries, (session.number, session.remaining));
-        self.owned.returned(Returned { place: id, why, tries, request }, &view!(self), &mut self.asked);
+        let returned = Returned { place: id, why, tries, request };
+        self.taken_by_features(id, |owned, view, asked| owned.returned(returned, view, asked))
+    }
+
+    /// Tells the features something with `tell`, and carries out what
+    /// they asked; returns whether they took place `id`'s request from the
+    /// core's hands.
+    fn taken_by_features(
+        &mut self,
+        id: u32,
+        tell: impl FnOnce(&mut Owned, &View, &mut Vec<(FeatureId, Action)>),
+    ) -> bool {
+        tell(&mut self.owned, &view!(self), &mut self.asked);
         let taken = self.asked.iter().any(|(_, action)| action.takes(id));
         self.carry_out_asked();
         taken
+    }
+
+    /// Whether a feature sends place `id`'s request from `chooser` itself,
+    /// rather than the chooser's policy placing it: the connection that
+    /// carries it leads to a server already.
+    #[inline(always)]
+    pub(in crate::engine) fn placed_on_its_connection(&mut self, id: u32, chooser: usize) -> bool {
+        self.owned.hears(Points::PLACING) && self.tell_placing(id, chooser)
+    }
+
+    #[inline(never)]
+    fn tell_placing(&mut self, id: u32, chooser: usize) -> bool {
+        let placing = Placing { place: id, chooser };
+        self.taken_by_features(id, |owned, view, asked| owned.placing(placing, view, asked))
     }
 
     /// Whether the request `flight` names, about to leave `chooser` for
@@ -135,15 +161,13 @@ impl Simulation {
     fn tell_sending(&mut self, flight: Flight, chooser: usize, position: usize) -> bool {
         let Some(place) = flight.place().filter(|&place| !self.owned.is_copy(place)) else { return false };
         let server = self.choosers.server_at(chooser, position);
-        self.owned.sending(Sending { place, chooser, server }, &view!(self), &mut self.asked);
-        let kept = self.asked.iter().any(|(_, action)| action.takes(place));
-        self.carry_out_asked();
-        kept
+        let sending = Sending { place, chooser, server };
+        self.taken_by_features(place, |owned, view, asked| owned.sending(sending, view, asked))
     }
 
-    /// Place `id`'s request, held at its chooser, leaves for `server`, or,
-    /// if the chooser's pool no longer holds it, where its policy picks.
-    fn send_held(&mut self, id: u32, server: u32) {
+    /// Place `id`'s request, at its chooser, leaves for `server`, or, if
+    /// the chooser's pool no longer holds it, where its policy picks.
+    fn send_to(&mut self, id: u32, server: u32) {
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         let position = match self.choosers.position_of(chooser, server) {
@@ -271,7 +295,7 @@ impl Simulation {
                 session.request.server = server;
                 session.request.travel(Stage::Held, self.now, self.now);
             }
-            Action::SendHeld { place, server } => self.send_held(place, server),
+            Action::SendTo { place, server } => self.send_to(place, server),
             Action::Fail { place, reason } => {
                 if self.requests.get(place).is_some() {
                     self.fail(place, reason);

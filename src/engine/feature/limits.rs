@@ -103,7 +103,7 @@ impl Feature for Limits {
             return;
         };
         self.waiting.remove(&place);
-        out.push(Action::SendHeld { place, server });
+        out.push(Action::SendTo { place, server });
     }
 
     /// Place `place` has waited `timeout_queue_ms`, if it still waits.

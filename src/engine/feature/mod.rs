@@ -33,6 +33,8 @@
 //!   feature may hold it there, or fail it);
 //! - `came_back`: a chooser heard back from a server, by a response, an
 //!   error or a request sent back;
+//! - `placing`: a chooser's policy is about to place a request (a feature
+//!   may send it itself);
 //!
 //! and two questions the core asks: `hop`, what a hop between a chooser
 //! and a server adds to its tier's delay, and `stands`, whether a timer
@@ -49,8 +51,8 @@
 //! server), `TakeTables` (a chooser takes its table's pending versions),
 //! `PanicBelow` (the choosers' panic threshold), `SetWeight` (a
 //! server's weight, as the weighted policies read it), and
-//! `Hold`/`SendHeld`/`Fail` (a request kept at its chooser, then sent on
-//! or failed there).
+//! `Hold`/`SendTo`/`Fail` (a request kept at its chooser, then sent on
+//! or failed there; or sent where a feature says).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -78,7 +80,9 @@
 //! stepping each joining server's weight from `policies_built` on its own
 //! timer), and concurrency limits at the proxy (`limits.rs`: HAProxy's
 //! maxconn, maxqueue and timeout queue, Envoy's max_requests, at
-//! `sending` and `came_back`). Those that come next fit it the same way, with what they use:
+//! `sending` and `came_back`), and balancing per connection
+//! (`per_connection.rs`: a connection pinned to the server its first
+//! request went to, at `placing` and `sent`). Those that come next fit it the same way, with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the
 //!   first answer whether to eject again at once;
@@ -111,6 +115,7 @@ mod keying;
 mod limits;
 mod membership_schedule;
 mod panic;
+mod per_connection;
 mod points;
 mod registry;
 mod retries;
@@ -134,7 +139,7 @@ pub use points::FeatureTimer;
 pub(super) use points::{
     Arrived, Back, CameBack, Completed, Created, Freed, Heard, Picked, Points, Returned,
 };
-pub(super) use points::{Sending, Sent};
+pub(super) use points::{Placing, Sending, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -232,6 +237,11 @@ pub(super) trait Feature: Sized {
     /// may hold it there ([`Action::Hold`]) or fail it ([`Action::Fail`]).
     #[inline(always)]
     fn sending(&mut self, _sending: Sending, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser's policy is about to place a request: the feature may
+    /// send it itself ([`Action::SendTo`]).
+    #[inline(always)]
+    fn placing(&mut self, _placing: Placing, _view: &View, _out: &mut Asks) {}
 
     /// A chooser heard back from a server (a response, an error, or a
     /// request sent back).

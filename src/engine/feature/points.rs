@@ -24,6 +24,7 @@ impl Points {
     pub const COMPLETED: Points = Points(256);
     pub const SENDING: Points = Points(512);
     pub const CAME_BACK: Points = Points(1024);
+    pub const PLACING: Points = Points(2048);
 
     pub const fn and(self, other: Points) -> Points {
         Points(self.0 | other.0)
@@ -169,6 +170,14 @@ pub(in crate::engine) struct Sending {
     pub place: u32,
     pub chooser: usize,
     pub server: u32,
+}
+
+/// Place `place`'s request is about to be placed by chooser `chooser`'s
+/// policy, as `placing` is told it: a feature may send it itself.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Placing {
+    pub place: u32,
+    pub chooser: usize,
 }
 
 /// Chooser `chooser` heard back from `server`, by a response, an error or

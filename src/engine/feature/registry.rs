@@ -3,7 +3,7 @@
 
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
-use super::{limits, CameBack, Sending};
+use super::{limits, per_connection, CameBack, Placing, Sending};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Race};
@@ -46,6 +46,7 @@ macro_rules! registry {
             completed: Completed at COMPLETED,
             sending: Sending at SENDING,
             came_back: CameBack at CAME_BACK,
+            placing: Placing at PLACING,
         }
 
         /// Which feature a timer is for.
@@ -192,6 +193,7 @@ registry! {
     panic: panic::PanicThreshold = PanicThreshold,
     slow_start: slow_start::SlowStart = SlowStart,
     limits: limits::Limits = Limits,
+    per_connection: per_connection::PerConnection = PerConnection,
 }
 
 impl Owned {
@@ -228,6 +230,11 @@ impl Owned {
             Some(failure) => failures.fail((server, failure, None), now, out),
             None => failures.recover(server, out),
         }
+    }
+
+    /// Whether choosers balance per connection.
+    pub fn balances_per_connection(&self) -> bool {
+        self.per_connection.is_some()
     }
 
     /// The sends' locality, when the run has several datacenters.
