@@ -161,6 +161,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("timeout_queue_ms = 0", "timeout_queue_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
     ("max_requests = 2000000", "max_requests", "a whole number from 0 to 1000000"),
     ("balance_per = \"session\"", "balance_per", "one of request, connection"),
+    ("subset_mode = \"aperture\"", "subset_mode", "one of random, deterministic"),
     ("connections_per_client = 0", "connections_per_client", "a whole number from 1 to 1000"),
     ("max_connection_age_ms = 0.5", "max_connection_age_ms", "\"none\" or milliseconds from 1 to 86400000"),
     // FoundationDB's balancers and datacenters.

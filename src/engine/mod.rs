@@ -61,7 +61,7 @@ use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use arrivals::Arrivals;
 use board::LoadBoard;
-use chooser::Choosers;
+use chooser::{Choosers, Subsets};
 use connections::Connections;
 use events::{EventQueue, Lane};
 use feature::{Action, Owned};
@@ -239,7 +239,7 @@ impl Simulation {
         let n = servers.len();
         let policy = (scenario.policy, scenario.choices);
         let timing = Timing::of(&scenario);
-        let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
+        let pools = (Subsets::of(&scenario), scenario.balancers == 0, &timing);
         let choosers = Choosers::new(
             (scenario.choosers() as usize, &scenario.class_pools),
             (scenario.weights(), scenario.class_means_ms()),

@@ -85,3 +85,12 @@ named_choice! {
         Connection => "connection",
     }
 }
+
+named_choice! {
+    /// How `subset_size`'s pools are drawn: at random per chooser, or by
+    /// the SRE book's deterministic subsetting.
+    SubsetMode {
+        Random => "random",
+        Deterministic => "deterministic",
+    }
+}

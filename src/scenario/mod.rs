@@ -22,7 +22,7 @@ pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{BalancePer, DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution};
+pub use kinds::{BalancePer, DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution, SubsetMode};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
 pub use table::MAX_SEED;
 
@@ -69,6 +69,7 @@ pub struct Scenario {
     pub idle_timeout_ms: Option<f64>,
     /// `None`: every chooser may pick any server.
     pub subset_size: Option<u32>,
+    pub subset_mode: SubsetMode,
     pub balancers: u32,
     pub client_delay_ms: f64,
     pub balancer_delay_ms: f64,
@@ -176,6 +177,7 @@ impl Default for Scenario {
             handshake_round_trips: 2,
             idle_timeout_ms: None,
             subset_size: None,
+            subset_mode: SubsetMode::Random,
             balancers: 0,
             client_delay_ms: 5.0,
             balancer_delay_ms: 1.0,

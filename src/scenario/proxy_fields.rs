@@ -4,7 +4,7 @@
 //! before it, so a scenario that does not name it runs as it did.
 
 use super::fields::{Field, FieldKind, Live, Value};
-use super::BalancePer;
+use super::{BalancePer, SubsetMode};
 
 /// The words a yes-or-no field takes.
 const NO_YES: &[&str] = &["no", "yes"];
@@ -161,4 +161,13 @@ pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
     live: Live::No,
     get: |s| Value::Optional(s.max_connection_age_ms),
     put: |s, v| s.max_connection_age_ms = v.optional(),
+};
+
+pub(super) const SUBSET_MODE: Field = Field {
+    key: "subset_mode",
+    help: "how subset_size's pools are drawn: random, each chooser its own draw; deterministic, the SRE book's subsetting (chooser i takes subset i mod k of a shuffle seeded by its round i div k, k = servers / subset_size), so every server is in as many pools as every other when the choosers are a multiple of k",
+    kind: FieldKind::Choice(SubsetMode::NAMES),
+    live: Live::Pools,
+    get: |s| Value::Choice(s.subset_mode.name()),
+    put: |s, v| s.subset_mode = SubsetMode::from_name(v.choice()).unwrap_or(s.subset_mode),
 };

@@ -189,6 +189,7 @@ pub static FIELDS: &[Field] = &[
         get: |s| Value::Count(s.subset_size.map_or(0, u64::from)),
         put: |s, v| s.subset_size = Some(v.count() as u32).filter(|&n| n > 0),
     },
+    SUBSET_MODE,
     Field {
         key: "balancers",
         help: "load balancers between clients and servers; 0 means clients choose servers themselves",
