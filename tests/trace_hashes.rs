@@ -158,7 +158,10 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("per-connection-clients", &[("balance_per", "connection"), ("max_connection_age_ms", "500")]),
-    ("subsets-deterministic", &[("subset_size", "4"), ("subset_mode", "deterministic"), ("policy", "least-request")]),
+    (
+        "subsets-deterministic",
+        &[("subset_size", "4"), ("subset_mode", "deterministic"), ("policy", "least-request")],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {
