@@ -98,3 +98,19 @@ fn a_maximum_connection_age_re_balances_the_connection() {
     let aged = shares(&[("max_connection_age_ms", "1000")]);
     assert!(aged.iter().all(|&share| (share - 0.25).abs() <= 2.0 / 40.0), "{aged:?}");
 }
+
+/// A chapter or a shared link reaches the mechanism through the lab's URL
+/// hash, which sets any scenario field.
+#[test]
+fn a_link_sets_balancing_per_connection_in_the_lab_and_in_an_embed() {
+    use lbsim::scenario::BalancePer;
+    use lbsim::ui::{hash, options::Kind};
+    for kind in [Kind::Lab, Kind::Embed] {
+        let parsed =
+            hash::parse("#balance_per=connection&connections_per_client=2&max_connection_age_ms=5000", kind);
+        assert!(parsed.notices.is_empty());
+        let scenario = &parsed.params.scenario;
+        assert_eq!(scenario.balance_per, BalancePer::Connection);
+        assert_eq!((scenario.connections_per_client, scenario.max_connection_age_ms), (2, Some(5000.0)));
+    }
+}
