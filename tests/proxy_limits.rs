@@ -105,3 +105,29 @@ fn haproxys_timeout_queue_fails_a_wait_past_it_as_m_m_1_with_deterministic_patie
         check(&format!("M/M/1+D, rho {rho}, D {patience} ms"), estimate, mm1_patience_loss(rho, patience));
     }
 }
+
+/// The limits beside everything that moves requests about (hedges, retries
+/// with backoff, a crash and a removal, per-connection balancing, both
+/// tiers): every request is still accounted for.
+#[test]
+fn limits_keep_the_books_balanced_beside_hedges_retries_crashes_and_pinned_connections() {
+    for balancers in ["0", "2"] {
+        let settings = [
+            ("balancers", balancers),
+            ("load", "1.2"),
+            ("server_maxconn", "3"),
+            ("server_maxqueue", "2"),
+            ("timeout_queue_ms", "20"),
+            ("max_requests", "40"),
+            ("hedge_after_ms", "30"),
+            ("queue_timeout_ms", "50"),
+            ("retry_backoff_ms", "5"),
+            ("membership", "1s:crash:2,2s:restore:2,3s:remove:5"),
+            ("balance_per", "connection"),
+            ("max_connection_age_ms", "700"),
+            ("duration_s", "5"),
+        ];
+        let summary = common::summary_of(&common::scenario(&settings));
+        assert!(summary.completed_per_server.iter().sum::<u64>() > 0);
+    }
+}
