@@ -156,6 +156,21 @@ const CASES: &[(&str, &str, &str)] = &[
     ("slow_start_window_ms = 0", "slow_start_window_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("slow_start_aggression = 0", "slow_start_aggression", "a number from 0.01 to 100"),
     ("slow_start_min_weight_percent = 101", "slow_start_min_weight_percent", "a number from 0 to 100"),
+    // Ejection by rate, and retry budgets as a share of requests.
+    ("success_rate_stdev_factor = -1", "success_rate_stdev_factor", "\"none\" or a number from 0 to 100000"),
+    ("success_rate_minimum_hosts = 0", "success_rate_minimum_hosts", "a whole number from 1 to 100000"),
+    ("failure_percentage_threshold = 101", "failure_percentage_threshold", "\"none\" or a number from 0 to 100"),
+    ("failure_percentage_request_volume = 0", "failure_percentage_request_volume", "a whole number from 1 to 1000000000"),
+    (
+        "success_rate_stdev_factor = 1900",
+        "success_rate_stdev_factor, eject_interval_ms",
+        "fields success_rate_stdev_factor, eject_interval_ms: success_rate_stdev_factor is 1900 but eject_interval_ms is none: rates are compared at each interval's sweep; give eject_interval_ms (Envoy's interval, 10000 there)",
+    ),
+    (
+        "failure_percentage_threshold = 85",
+        "failure_percentage_threshold, eject_interval_ms",
+        "failure_percentage_threshold is 85 but eject_interval_ms is none",
+    ),
     // FoundationDB's balancers and datacenters.
     ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
     ("datacenters = 0", "datacenters", "whole number from 1 to 8"),

@@ -74,3 +74,23 @@ named_choice! {
         Request => "request",
     }
 }
+
+named_choice! {
+    /// What a retry budget's percentage is of: the requests outstanding
+    /// now (Envoy), or the requests made over its window (Linkerd, Finagle).
+    BudgetOf {
+        Active => "active",
+        Requests => "requests",
+    }
+}
+
+named_choice! {
+    /// Which servers a retry may go to: whichever its chooser's policy
+    /// picks (Envoy's default, with no predicate; repick's rule itself
+    /// avoids the server the try came back from), or, with Envoy's
+    /// `previous_hosts` predicate, a pick of that server is made again.
+    RetryHosts {
+        Any => "any",
+        PreviousHosts => "previous_hosts",
+    }
+}

@@ -31,7 +31,7 @@ pub(in crate::engine) enum Action {
     Readmit { chooser: u32 },
     /// Place `place`'s request, back at its chooser, is tried again as
     /// try `tries` (counted as a retry): placed by its chooser at once
-    /// (avoiding the server it came back from), or, after `wait`, held
+    /// (see `place_again` for the server it came back from), or, after `wait`, held
     /// there until the feature asks [`Action::Release`].
     Retry { place: u32, tries: u16, wait: Option<Time> },
     /// Place `place`'s request, held at its chooser, is placed again as a

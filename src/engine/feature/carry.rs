@@ -9,6 +9,7 @@ use crate::engine::requests::Stage;
 use crate::engine::{Event, Outcome, Simulation};
 use crate::rng::Draw;
 use crate::scenario::failures::Failure;
+use crate::scenario::RetryHosts;
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
@@ -114,13 +115,24 @@ impl Simulation {
         taken
     }
 
-    /// Place `id`'s request, back at its chooser, is placed again,
-    /// avoiding the server it came back from.
+    /// Place `id`'s request, back at its chooser, is placed again, its
+    /// policy told of the server it came back from (repick avoids it);
+    /// under Envoy's `previous_hosts` predicate a pick of that server is
+    /// made again, up to `host_selection_retry_max_attempts` times.
     fn place_again(&mut self, id: u32) {
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let avoid = session.request.server;
-        let pick = self.choose(chooser, Some(avoid), self.key_of(id));
+        let previous = session.request.server;
+        let key = self.key_of(id);
+        let mut pick = self.choose(chooser, Some(previous), key);
+        if self.scenario.retry_hosts == RetryHosts::PreviousHosts {
+            for _ in 0..self.scenario.host_selection_retry_max_attempts {
+                if self.choosers.server_at(chooser, pick.position) != previous {
+                    break;
+                }
+                pick = self.choose(chooser, Some(previous), key);
+            }
+        }
         self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 

@@ -67,21 +67,17 @@
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
 //! sets the choosers' rule, applied as each pool changes), ejections that
-//! grow and end at sweeps (`ejection.rs`), health checks with rise, fall
-//! and a timeout (`health.rs`) and slow start (`slow_start.rs`,
-//! stepping each joining server's weight from `policies_built` on its own
-//! timer). Those that come next fit it the same way, with what they use:
+//! grow and end at sweeps, and ejection by success rate and failure
+//! percentage at those sweeps (`ejection/`), health checks with rise, fall
+//! and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
+//! joining server's weight from `policies_built` on its own timer) and
+//! retry budgets as a share of requests (`retry_budget.rs`, which hears
+//! `created` to count requests and decides at `returned` as `retries.rs`
+//! does, present in its stead). Those that come next fit it the same way,
+//! with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the
 //!   first answer whether to eject again at once;
-//! - success-rate and failure-percentage ejection: `heard` counts
-//!   successes per chooser and server; a timer every interval compares
-//!   each with the pool's mean and standard deviation and asks `Eject`;
-//! - ratio retry budgets (Envoy: 20% of active requests, at least 3;
-//!   Linkerd: 20% of requests plus 10 a second): `returned` decides
-//!   whether a try goes again, as `retries.rs` does; what is active is
-//!   `view.requests`; the share of requests needs `sent` (or a `created`
-//!   point, one method and one flag);
 //! - health checks per proxy instance, each on its own schedule: a timer
 //!   per chooser, and a `SetHealth` for one chooser's pool;
 //! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
@@ -110,6 +106,7 @@ mod panic;
 mod points;
 mod registry;
 mod retries;
+mod retry_budget;
 mod slow_start;
 mod table_updates;
 mod view;

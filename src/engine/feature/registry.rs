@@ -1,6 +1,7 @@
 //! The list of features: one line each. Adding a feature is its file in
 //! `feature/` and its line here.
 
+use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
@@ -180,6 +181,7 @@ registry! {
     ejection: ejection::Ejection = Ejection,
     health: health::HealthChecks = HealthChecks,
     retries: retries::Retries = Retries,
+    retry_budget: retry_budget::RetryBudget = RetryBudget,
     idle_reports: idle_reports::IdleReports = IdleReports,
     membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
     failures: failures::Failures = Failures,
