@@ -233,3 +233,15 @@ fn envoys_previous_hosts_predicate_picks_again_when_a_retry_draws_its_server() {
         assert!((failed - created * p).abs() < 4.0 * error, "{retry_hosts:?}: {failed} of {created} failed");
     }
 }
+
+#[test]
+fn envoys_max_retries_breaker_is_a_budget_of_nothing_with_a_minimum_of_three() {
+    // At most 3 retries out at once, each out 10 ms: at most 300 a
+    // second, 18,000 over the run (and 3 at its end), where 4,000
+    // requests a second would make 12,000.
+    let max_retries =
+        [("retry_budget_percent", "0"), ("retry_budget_of", "active"), ("min_retry_concurrency", "3")];
+    let (_, retried) = created_and_retried(&outage("0.4", &max_retries));
+    assert!(retried <= 18_003.0, "{retried} retries");
+    assert!(retried >= 0.95 * 18_000.0, "{retried} retries: the breaker should be full");
+}

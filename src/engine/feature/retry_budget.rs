@@ -12,9 +12,10 @@
 //!   decision until its request's next decision or its end
 //!   (`retry_state_impl.cc`, `resetRetry`): here, a request outstanding
 //!   that has been retried, other than the one deciding.
-//! - Linkerd's and Finagle's (`retry_budget_of` requests; Finagle's
-//!   `RetryBudget.scala`, whose token bucket tower's `TpsBudget`, and so
-//!   Linkerd, follows): each request the chooser creates deposits
+//! - Linkerd's and Finagle's (`retry_budget_of` requests), as Finagle's
+//!   `RetryBudget.scala` counts (Linkerd's has the same parameters, and
+//!   tower's budget under it follows Finagle's design): each request the
+//!   chooser creates deposits
 //!   1000 tokens, a retry costs 1000 ÷ the ratio, a reserve of
 //!   `min_retries_per_second` × the window's seconds retries stands
 //!   always, and deposits and withdrawals expire after
