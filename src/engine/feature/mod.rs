@@ -71,9 +71,9 @@
 //! percentage at those sweeps (`ejection/`), health checks with rise, fall
 //! and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
 //! joining server's weight from `policies_built` on its own timer) and
-//! retry budgets as a share of requests (`retry_budget.rs`, which hears
-//! `created` to count requests and decides at `returned` as `retries.rs`
-//! does, present in its stead). Those that come next fit it the same way,
+//! retry budgets as a share of requests (`retry_budget.rs`, two features,
+//! one of which hears `created` to count requests, each deciding at
+//! `returned` as `retries.rs` does, present in its stead). Those that come next fit it the same way,
 //! with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the

@@ -22,10 +22,14 @@
 //!   `retry_budget_ttl_ms`, counted in ten slices of it (Twitter's
 //!   `WindowedAdder`), so over any window the retries are at most the
 //!   ratio of its requests plus the reserve.
+//!
+//! Each is a feature of its own (`RetryBudget<Concurrent>`,
+//! `RetryBudget<Windowed>`, a registry line each), so that Envoy's, which
+//! counts no request as it is created, is not told of each.
 
 use super::retries::{next_try, try_again};
 use super::{Action, Asks, Created, Feature, Points, Returned, View};
-use crate::scenario::{BudgetOf, Scenario};
+use crate::scenario::{BudgetOf, RatioBudget, Scenario};
 use crate::time::Time;
 
 /// The slices a window is counted in.
@@ -33,20 +37,58 @@ const SLICES: usize = 10;
 /// Tokens a request deposits (Finagle's `ScaleFactor`).
 const DEPOSIT: i64 = 1000;
 
-pub(in crate::engine) struct RetryBudget {
+/// What a budget counts, each a feature of its own so that Envoy's, which
+/// counts no requests as they are created, does not hear them.
+pub(in crate::engine) trait Counting: Sized {
+    const HEARS: Points;
+
+    /// The counting `budget` asks for, if it is this kind.
+    fn for_budget(budget: RatioBudget) -> Option<Self>;
+
+    /// A request of `chooser`'s was created at `now`.
+    fn created(&mut self, _chooser: usize, _now: Time) {}
+
+    /// Whether `chooser` may retry place `place`'s request now; if so, the
+    /// retry is counted.
+    fn allows(&mut self, chooser: usize, place: u32, view: &View) -> bool;
+}
+
+/// Envoy's: retries outstanding against requests outstanding.
+pub(in crate::engine) struct Concurrent {
     /// The share of requests, a fraction.
     ratio: f64,
-    rule: Rule,
+    min_retry_concurrency: u32,
 }
 
-enum Rule {
-    Active { min_retry_concurrency: u32 },
-    Requests(Windows),
+impl Counting for Concurrent {
+    const HEARS: Points = Points::RETURNED;
+
+    fn for_budget(budget: RatioBudget) -> Option<Concurrent> {
+        let ratio = budget.percent? / 100.0;
+        let min_retry_concurrency = budget.min_retry_concurrency;
+        (budget.of == BudgetOf::Active).then_some(Concurrent { ratio, min_retry_concurrency })
+    }
+
+    /// Its other retries outstanding are fewer than its share of its
+    /// requests outstanding, or than the minimum.
+    fn allows(&mut self, chooser: usize, place: u32, view: &View) -> bool {
+        let (mut outstanding, mut retrying) = (0u64, 0u64);
+        for (id, request) in view.requests.iter() {
+            if view.choosers.member(request.chooser(), request.request.class) == chooser {
+                outstanding += 1;
+                retrying += u64::from(id != place && request.request.retries > 0);
+            }
+        }
+        let share = libm::floor(self.ratio * outstanding as f64) as u64;
+        retrying < share.max(self.min_retry_concurrency.into())
+    }
 }
 
-/// Each chooser's tokens over the window, and what every window shares.
-struct Windows {
-    /// Tokens a retry costs.
+/// Linkerd's and Finagle's: each chooser's tokens over the window, and
+/// what every window shares.
+pub(in crate::engine) struct Windowed {
+    /// Tokens a request deposits, and a retry costs.
+    deposit: i64,
     cost: i64,
     reserve: i64,
     slice: Time,
@@ -78,9 +120,9 @@ impl Window {
     }
 }
 
-impl Windows {
+impl Windowed {
     /// Chooser `chooser`'s window, moved on to `now`.
-    fn of(&mut self, chooser: usize, now: Time) -> &mut Window {
+    fn window(&mut self, chooser: usize, now: Time) -> &mut Window {
         if self.windows.len() <= chooser {
             self.windows.resize_with(chooser + 1, Window::default);
         }
@@ -89,10 +131,11 @@ impl Windows {
         window
     }
 
-    /// Whether `chooser` may retry now; if so, it pays for the retry.
+    /// Whether `chooser`'s tokens and the reserve cover a retry at `now`;
+    /// if so, it pays for it.
     fn withdraw(&mut self, chooser: usize, now: Time) -> bool {
         let (cost, reserve) = (self.cost, self.reserve);
-        let window = self.of(chooser, now);
+        let window = self.window(chooser, now);
         let allowed = reserve + window.tokens() >= cost;
         if allowed {
             window.slices[window.current] -= cost;
@@ -101,76 +144,67 @@ impl Windows {
     }
 }
 
+impl Counting for Windowed {
+    const HEARS: Points = Points::RETURNED.and(Points::CREATED);
+
+    /// Finagle's integer arithmetic: with no ratio, a retry costs one
+    /// token and requests deposit none.
+    fn for_budget(budget: RatioBudget) -> Option<Windowed> {
+        let ratio = budget.percent? / 100.0;
+        let (deposit, cost) = if ratio > 0.0 { (DEPOSIT, (DEPOSIT as f64 / ratio) as i64) } else { (0, 1) };
+        let reserve = (budget.min_retries_per_second * budget.ttl_ms / 1000.0 * cost as f64) as i64;
+        let slice = Time::from_ms(budget.ttl_ms / SLICES as f64);
+        (budget.of == BudgetOf::Requests).then(|| Windowed {
+            deposit,
+            cost,
+            reserve,
+            slice,
+            windows: Vec::new(),
+        })
+    }
+
+    fn created(&mut self, chooser: usize, now: Time) {
+        let deposit = self.deposit;
+        let window = self.window(chooser, now);
+        window.slices[window.current] += deposit;
+    }
+
+    fn allows(&mut self, chooser: usize, _place: u32, view: &View) -> bool {
+        self.withdraw(chooser, view.now)
+    }
+}
+
+/// A retry budget counting as `C` does.
+pub(in crate::engine) struct RetryBudget<C>(C);
+
 /// The chooser of place `place`'s request, if it is still out.
 fn chooser_of(place: u32, view: &View) -> Option<usize> {
     let request = view.requests.get(place)?;
     Some(view.choosers.member(request.chooser(), request.request.class))
 }
 
-/// Whether Envoy's budget lets `chooser` retry place `place`'s request:
-/// its other retries outstanding are fewer than `ratio` of its requests
-/// outstanding, or than `min_retry_concurrency`.
-fn active_allows(
-    ratio: f64,
-    min_retry_concurrency: u32,
-    (chooser, place): (usize, u32),
-    view: &View,
-) -> bool {
-    let (mut outstanding, mut retrying) = (0u64, 0u64);
-    for (id, request) in view.requests.iter() {
-        if view.choosers.member(request.chooser(), request.request.class) == chooser {
-            outstanding += 1;
-            retrying += u64::from(id != place && request.request.retries > 0);
-        }
-    }
-    let share = libm::floor(ratio * outstanding as f64) as u64;
-    retrying < share.max(min_retry_concurrency.into())
-}
-
-impl Feature for RetryBudget {
+impl<C: Counting> Feature for RetryBudget<C> {
     /// Its timers are retries' backoffs, as `retries.rs`'s are.
     const TRACE_KIND: u64 = 18;
-    const HEARS: Points = Points::RETURNED.and(Points::CREATED);
+    const HEARS: Points = C::HEARS;
     const TIMERS_NAME_PLACES: bool = true;
 
-    fn for_scenario(scenario: &Scenario) -> Option<RetryBudget> {
-        let budget = scenario.retry_ratio;
-        let ratio = budget.percent? / 100.0;
-        let rule = match budget.of {
-            BudgetOf::Active => Rule::Active { min_retry_concurrency: budget.min_retry_concurrency },
-            BudgetOf::Requests => {
-                // Finagle's integer arithmetic: with no ratio, a retry costs
-                // one token and requests deposit none.
-                let cost = if ratio > 0.0 { (DEPOSIT as f64 / ratio) as i64 } else { 1 };
-                let seconds = budget.ttl_ms / 1000.0;
-                let reserve = (budget.min_retries_per_second * seconds * cost as f64) as i64;
-                let slice = Time::from_ms(budget.ttl_ms / SLICES as f64);
-                Rule::Requests(Windows { cost, reserve, slice, windows: Vec::new() })
-            }
-        };
-        Some(RetryBudget { ratio, rule })
+    fn for_scenario(scenario: &Scenario) -> Option<RetryBudget<C>> {
+        C::for_budget(scenario.retry_ratio).map(RetryBudget)
     }
 
-    /// A request created deposits its share in its chooser's window.
+    /// A request created counts for its chooser.
     fn created(&mut self, Created { place }: Created, view: &View, _out: &mut Asks) {
-        let Rule::Requests(windows) = &mut self.rule else { return };
-        let Some(chooser) = chooser_of(place, view) else { return };
-        let deposit = if self.ratio > 0.0 { DEPOSIT } else { 0 };
-        let window = windows.of(chooser, view.now);
-        window.slices[window.current] += deposit;
+        if let Some(chooser) = chooser_of(place, view) {
+            self.0.created(chooser, view.now);
+        }
     }
 
     /// Tries the request again if its own budget and its chooser's allow.
     fn returned(&mut self, returned: Returned, view: &View, out: &mut Asks) {
         let Some(tries) = next_try(&returned, view) else { return };
         let Some(chooser) = chooser_of(returned.place, view) else { return };
-        let allowed = match &mut self.rule {
-            Rule::Active { min_retry_concurrency } => {
-                active_allows(self.ratio, *min_retry_concurrency, (chooser, returned.place), view)
-            }
-            Rule::Requests(windows) => windows.withdraw(chooser, view.now),
-        };
-        if allowed {
+        if self.0.allows(chooser, returned.place, view) {
             try_again(&returned, tries, view, out);
         }
     }
@@ -186,9 +220,9 @@ mod tests {
     use super::*;
 
     /// Finagle's default: 20%, 10 a second, 10 s.
-    fn finagle() -> Windows {
-        let cost = 5000;
-        Windows { cost, reserve: 10 * 10 * cost, slice: Time::from_ms(1000.0), windows: Vec::new() }
+    fn finagle() -> Windowed {
+        let budget = RatioBudget { percent: Some(20.0), of: BudgetOf::Requests, ..RatioBudget::default() };
+        Windowed::for_budget(budget).unwrap()
     }
 
     #[test]
@@ -205,7 +239,7 @@ mod tests {
     fn each_request_adds_a_fifth_of_a_retry() {
         let mut windows = finagle();
         let now = Time::from_ms(500.0);
-        windows.of(0, now).slices[0] += 50 * DEPOSIT;
+        windows.window(0, now).slices[0] += 50 * DEPOSIT;
         let allowed = (0..150).filter(|_| windows.withdraw(0, now)).count();
         assert_eq!(allowed, 100 + 10);
     }
