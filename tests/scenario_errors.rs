@@ -278,10 +278,10 @@ fn structural_fields_refuse_live_changes() {
 fn hedging_changes_live() {
     let mut sim = Simulation::new(&Scenario { load: 0.5, ..Scenario::default() }).unwrap();
     let hedged = |sim: &mut Simulation, seconds: f64| {
-        let before = sim.books().hedged;
+        let before = sim.books().copies;
         sim.advance_to(sim.now() + lbsim::Time::from_secs(seconds), u64::MAX);
         assert!(sim.books().balanced(), "{:?}", sim.books());
-        sim.books().hedged - before
+        sim.books().copies - before
     };
     assert_eq!(hedged(&mut sim, 2.0), 0);
     sim.set("hedge_after_ms", "30").unwrap();

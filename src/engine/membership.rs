@@ -20,7 +20,7 @@ mod keys;
 
 pub use keys::{KeyMoves, KeySpread};
 
-use super::feature::Race;
+use super::copies::Race;
 use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
 use super::journal::Happening;
@@ -336,7 +336,7 @@ impl Simulation {
             .chain(attempts)
             .filter_map(|flight| {
                 let r = self.in_flight(flight)?.request;
-                let race = flight.place().map(|id| self.owned.race(id));
+                let race = flight.place().map(|id| self.requests.races.race(id));
                 let in_service = r.server as usize == server && r.stage == Stage::InService;
                 (in_service && race != Some(Race::Cancelled)).then_some((
                     r.departs,
@@ -354,8 +354,7 @@ impl Simulation {
             self.servers[server].busy -= 1;
             match (race, flight.place()) {
                 (Some(Race::Lost), Some(id)) => {
-                    let wasted = self.now - started;
-                    self.count_hedging(|tally| tally.wasted_ns += wasted.0);
+                    self.count_wasted(self.now - started);
                     self.discard(id);
                 }
                 _ => sent_back += u64::from(self.send_back(flight, server, super::flow::SendBack::Crash)),

@@ -43,10 +43,12 @@ pub(in crate::engine) enum Action {
     /// Every chooser holds `server` out of its pool while it is not
     /// healthy, and readmits it once it is.
     SetHealth { server: u32, healthy: bool },
-    /// Place `place`'s chooser makes a copy of its request, if the request
-    /// is still out and the pool has another server; the feature hears
-    /// [`Report::Copied`].
-    MakeCopy { place: u32 },
+    /// Place `place`'s chooser makes a copy of its request, which races it
+    /// (the first to finish service answers), if the request is still out
+    /// and the pool has another server; the race's loser in service is
+    /// cancelled at once if `cancels_in_service`, else left to finish. The
+    /// feature hears [`Report::Copied`].
+    MakeCopy { place: u32, cancels_in_service: bool },
     /// The copy at place `copy` leaves its chooser for a server other than
     /// `avoid`, its original's.
     SendCopy { copy: u32, avoid: u32 },

@@ -1,7 +1,7 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, Arrived, Back, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked};
+use super::{Action, Arrived, Back, Completed, FeatureId, FeatureTimer, Freed, Heard, Picked};
 use super::{Points, Report, Returned, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
@@ -68,8 +68,6 @@ points! {
     tell_arrived / tell_features_arrived(arrived: Arrived) at ARRIVED;
     /// A slot of a server freed.
     tell_freed / tell_features_freed(freed: Freed) at FREED;
-    /// A place holds a request just created.
-    tell_created / tell_features_created(created: Created) at CREATED;
     /// A request completed at its client.
     tell_completed / tell_features_completed(completed: Completed) at COMPLETED;
 }
@@ -229,7 +227,9 @@ impl Simulation {
             Action::SetHealth { server, healthy } => {
                 self.choosers.set_health(server, healthy, &mut self.streams.routing);
             }
-            Action::MakeCopy { place } => return self.make_copy(place),
+            Action::MakeCopy { place, cancels_in_service } => {
+                return self.make_copy(place, cancels_in_service)
+            }
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
             Action::TakeTables { member } => {
                 self.choosers.take_tables(member as usize, self.now);

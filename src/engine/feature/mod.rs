@@ -27,7 +27,6 @@
 //! - `policies_built`: every chooser's policy was built, at the start or
 //!   anew (what a chooser knew of its pool is gone);
 //! - `members_changed`: the servers that are members changed;
-//! - `created`: a place holds a request just created;
 //! - `completed`: a request completed at its client;
 //!
 //! and two questions the core asks: `hop`, what a hop between a chooser
@@ -41,8 +40,8 @@
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
 //! once or after a wait), `ReportIdle`, `ChangeMembership`,
-//! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
-//! server), `TakeTables` (a chooser takes its table's pending versions),
+//! `MakeCopy`/`SendCopy` (a copy of a request, made to race it, then
+//! sent to another server), `TakeTables` (a chooser takes its table's pending versions),
 //! `PanicBelow` (the choosers' panic threshold) and `SetWeight` (a
 //! server's weight, as the weighted policies read it).
 //!
@@ -50,7 +49,7 @@
 //! file here and a line there. Dispatch is static (each feature is a
 //! field of [`Owned`], present only when the run uses it). The points on
 //! the path of every request (`picked`, `sent`, `arrived`, `heard`,
-//! `returned`, `freed`, `created`, `completed`, `hop`) are told only to the features that name
+//! `returned`, `freed`, `completed`, `hop`) are told only to the features that name
 //! them in [`Feature::HEARS`] and listen now ([`Feature::listening`], for
 //! a feature a live setting turns on and off), and the core tests one
 //! flag per point, [`Owned::hears`], before it builds anything: a run
@@ -59,10 +58,10 @@
 //! The features still to move onto this interface are membership's
 //! changes themselves (of which the table copies' updates have moved) and
 //! FoundationDB's driver; keyed placement's keys are `keying.rs`, asked by
-//! the core (`Owned::key`), and its placements the choosers'; and of
-//! hedging (`hedging/`: its timers, copies, races, settings and counters),
-//! what a race does to its requests as they move is still the core's
-//! (`engine/hedge/`), read from hedging's races (`Owned::race`).
+//! the core (`Owned::key`), and its placements the choosers'. Hedging
+//! (`hedging/`: its timers, settings and counters) asks for copies; a copy
+//! and its race with its original, the first to finish service answering,
+//! are the core's (`engine/copies/`), as any request is.
 //!
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
@@ -122,9 +121,9 @@ pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
 pub use ejection::Outliers;
 pub use hedging::HedgeTally;
-pub(super) use hedging::{Hedges, Race};
+pub(super) use hedging::Hedges;
 pub use points::FeatureTimer;
-pub(super) use points::{Arrived, Back, Completed, Created, Freed, Heard, Picked, Points, Returned, Sent};
+pub(super) use points::{Arrived, Back, Completed, Freed, Heard, Picked, Points, Returned, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -209,10 +208,6 @@ pub(super) trait Feature: Sized {
     /// The servers that are members changed (each chooser's table
     /// versions still to take are set).
     fn members_changed(&mut self, _view: &View, _out: &mut Asks) {}
-
-    /// A place holds a request just created.
-    #[inline(always)]
-    fn created(&mut self, _created: Created, _view: &View, _out: &mut Asks) {}
 
     /// A request completed at its client.
     #[inline(always)]

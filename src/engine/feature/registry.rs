@@ -5,8 +5,8 @@ use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
-use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
-use super::{HedgeTally, Hedges, Race};
+use super::{Arrived, Completed, Freed, Report, Returned, Sent, View};
+use super::{HedgeTally, Hedges};
 use crate::scenario::failures::Failure;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -42,7 +42,6 @@ macro_rules! registry {
             heard: Heard at HEARD,
             returned: Returned at RETURNED,
             freed: Freed at FREED,
-            created: Created at CREATED,
             completed: Completed at COMPLETED,
         }
 
@@ -257,42 +256,16 @@ impl Owned {
     }
 }
 
-/// Hedging's races, which the core reads as a request moves (see
-/// `engine/hedge/`).
+/// Hedging's settings, which a live change sets, and its counts.
 impl Owned {
     /// Takes the scenario's hedging settings on a live change: hedging
-    /// starts the first time they hedge, and keeps its races after.
+    /// starts the first time they hedge, and keeps its hedges after.
     pub fn configure_hedging(&mut self, scenario: &Scenario) {
         match &mut self.hedging {
             Some(hedges) => hedges.configure(scenario),
             None => self.hedging = Hedges::for_scenario(scenario),
         }
         self.hear();
-    }
-
-    pub fn hedges(&self) -> Option<&Hedges> {
-        self.hedging.as_ref()
-    }
-
-    pub fn hedges_mut(&mut self) -> Option<&mut Hedges> {
-        self.hedging.as_mut()
-    }
-
-    /// How place `place`'s request stands in a hedging race.
-    #[inline]
-    pub fn race(&self, place: u32) -> Race {
-        self.hedging.as_ref().map_or(Race::Out, |h| h.race(place))
-    }
-
-    /// Whether place `place`'s request is a hedged copy.
-    #[inline]
-    pub fn is_copy(&self, place: u32) -> bool {
-        self.hedging.as_ref().is_some_and(|h| h.is_copy(place))
-    }
-
-    /// Whether place `place`'s request is the one its session waits on.
-    pub fn answers(&self, place: u32) -> bool {
-        self.hedging.as_ref().is_none_or(|h| h.answers(place))
     }
 
     /// What hedging counted after the warm-up.
