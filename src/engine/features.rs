@@ -101,7 +101,7 @@ impl Simulation {
     /// already free).
     #[inline]
     pub(super) fn service_end_void(&mut self, flight: Flight) -> bool {
-        if self.features.membership.voids(flight, self.now) {
+        if self.events.take_void(flight, self.now) {
             if self.journal.is_some() {
                 self.note(Happening::ServiceVoided { place: flight });
             }

@@ -410,7 +410,7 @@ impl Simulation {
             Event::ArriveAtServer { flight } => (4, self.traced(Some(flight))),
             Event::QueueTimeout { server } => (5, server.into()),
             Event::ServiceDone { flight } => {
-                let voided = self.features.membership.has_voided(flight, time);
+                let voided = self.events.is_void(flight, time);
                 (6, self.traced((!voided).then_some(flight)))
             }
             Event::BounceArrives { flight } => (7, self.traced(Some(flight))),
