@@ -46,6 +46,7 @@ pub use copies::RaceTally;
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
 pub use feature::HedgeTally;
+pub use feature::Hedging;
 pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
@@ -54,7 +55,7 @@ pub use journal::{Happening, Reply, Step, Whose};
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary, Tally};
+pub use summary::{Books, ClassSummary, Confidence, Summary, Tally};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;

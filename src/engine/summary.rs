@@ -1,6 +1,6 @@
 //! The numbers a run ends with.
 
-use super::feature::{HedgeTally, Locality, Outliers};
+use super::feature::{HedgeTally, Hedging, Locality, Outliers};
 use super::{ChangeReport, ErrorKind, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
@@ -122,26 +122,6 @@ pub struct Summary {
     pub key_spread: Option<KeySpread>,
     /// What the figures above cannot show, in words (an empty measured period).
     pub warnings: Vec<String>,
-}
-
-/// Hedged requests after the warm-up (seed 001: "the capacity cost is
-/// directly proportional to the hedge rate").
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Hedging {
-    /// The share of the requests completed after the warm-up that had sent
-    /// a copy (one at most each). Copies sent, over completed requests,
-    /// would count copies of requests that never completed in the same
-    /// period: above 1 in an overload.
-    pub hedge_rate: f64,
-    /// Service time spent on losers of a race over the service time of the
-    /// requests that answered (busy slot-time as sampled every 250 ms, less
-    /// the losers'): the extra work hedging costs.
-    pub extra_work: f64,
-    /// The share of races the copy won, of those over (a copy whose
-    /// original's response was already on its way lost its race). Races
-    /// still running count for neither side: as copies sent after the
-    /// warm-up, they would otherwise count as lost.
-    pub copies_won: f64,
 }
 
 /// One request class's share, mean service time and what its requests saw.
@@ -336,21 +316,11 @@ impl Simulation {
         self.owned.hedge_tally()
     }
 
+    /// Hedging's section, with the busy slot-time from the samples every
+    /// 250 ms and what the races between requests and copies counted.
     fn hedging(&self, completed: u64) -> Option<Hedging> {
-        let (m, t, races) = (&self.metrics, self.owned.hedge_tally(), self.race_tally());
-        let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
-        if !hedging && t.sent == 0 {
-            return None;
-        }
-        // Busy slot-time, from the samples every 250 ms, less the losers'.
-        let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
-        let useful = (busy_ns - races.wasted_ns as f64).max(1.0);
-        let races_ended = t.sent.saturating_sub(self.races_running()).max(1);
-        Some(Hedging {
-            hedge_rate: t.completed as f64 / completed.max(1) as f64,
-            extra_work: races.wasted_ns as f64 / useful,
-            copies_won: races.copies_won as f64 / races_ended as f64,
-        })
+        let busy_ns = self.metrics.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
+        self.owned.hedging(completed, busy_ns, || (self.race_tally(), self.races_running()))
     }
 
     fn starvation(&self) -> Option<f64> {

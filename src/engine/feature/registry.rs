@@ -6,7 +6,8 @@ use super::{datacenters, decisions, drift, ejection, failures, health, idle_repo
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Freed, Report, Returned, Sent, View};
-use super::{HedgeTally, Hedges};
+use super::{HedgeTally, Hedges, Hedging};
+use crate::engine::RaceTally;
 use crate::scenario::failures::Failure;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -271,5 +272,15 @@ impl Owned {
     /// What hedging counted after the warm-up.
     pub fn hedge_tally(&self) -> HedgeTally {
         self.hedging.as_ref().map(|h| h.tally).unwrap_or_default()
+    }
+
+    /// Hedging's section of the summary (see `Hedges::summary`).
+    pub fn hedging(
+        &self,
+        completed: u64,
+        busy_ns: f64,
+        races: impl FnOnce() -> (RaceTally, u64),
+    ) -> Option<Hedging> {
+        self.hedging.as_ref()?.summary(completed, busy_ns, races())
     }
 }

@@ -10,6 +10,7 @@
 //! a loser in service stops (`hedge_cancel`), when it asks for the copy.
 
 mod state;
+mod summary;
 
 use super::{Action, Asks, Completed, Feature, Heard, Points, Report, Sent, View};
 use crate::engine::copies::Race;
@@ -18,6 +19,7 @@ use crate::scenario::Scenario;
 use crate::time::Time;
 
 pub use state::{HedgeTally, Hedges};
+pub use summary::Hedging;
 
 impl Feature for Hedges {
     /// The kind `HedgeDue` had.
