@@ -14,7 +14,7 @@
 //! path of every request, so hooks stay few and cheap.
 
 use super::fdb::FdbRouting;
-use super::feature::Heard;
+use super::feature::{Created, Heard};
 use super::flight::Flight;
 use super::journal::Happening;
 use super::marks::Mark;
@@ -153,6 +153,7 @@ impl Simulation {
     #[inline]
     pub(super) fn on_created(&mut self, id: u32) {
         self.requests.races.new_request(id);
+        self.tell_created(Created { place: id });
         if self.arrivals.records() {
             self.record_arrival(id);
         }

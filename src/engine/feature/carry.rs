@@ -1,7 +1,7 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, Arrived, Back, Completed, FeatureId, FeatureTimer, Freed, Heard, Picked};
+use super::{Action, Arrived, Back, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked};
 use super::{Points, Report, Returned, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
@@ -68,6 +68,8 @@ points! {
     tell_arrived / tell_features_arrived(arrived: Arrived) at ARRIVED;
     /// A slot of a server freed.
     tell_freed / tell_features_freed(freed: Freed) at FREED;
+    /// A place holds a request just created.
+    tell_created / tell_features_created(created: Created) at CREATED;
     /// A request completed at its client.
     tell_completed / tell_features_completed(completed: Completed) at COMPLETED;
 }

@@ -22,6 +22,7 @@
 //! - `returned`: a try came back to its chooser with nothing it can pass
 //!   on (sent back, or an error): a feature may try it again;
 //! - `freed`: a slot of a server freed;
+//! - `created`: a place holds a request just created;
 //! - `carried`: an action it asked for was carried out, with what came of
 //!   it (a chooser's ejection can be refused);
 //! - `policies_built`: every chooser's policy was built, at the start or
@@ -49,7 +50,7 @@
 //! file here and a line there. Dispatch is static (each feature is a
 //! field of [`Owned`], present only when the run uses it). The points on
 //! the path of every request (`picked`, `sent`, `arrived`, `heard`,
-//! `returned`, `freed`, `completed`, `hop`) are told only to the features that name
+//! `returned`, `freed`, `created`, `completed`, `hop`) are told only to the features that name
 //! them in [`Feature::HEARS`] and listen now ([`Feature::listening`], for
 //! a feature a live setting turns on and off), and the core tests one
 //! flag per point, [`Owned::hears`], before it builds anything: a run
@@ -123,7 +124,7 @@ pub use ejection::Outliers;
 pub(super) use hedging::Hedges;
 pub use hedging::{HedgeTally, Hedging};
 pub use points::FeatureTimer;
-pub(super) use points::{Arrived, Back, Completed, Freed, Heard, Picked, Points, Returned, Sent};
+pub(super) use points::{Arrived, Back, Completed, Created, Freed, Heard, Picked, Points, Returned, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -204,6 +205,10 @@ pub(super) trait Feature: Sized {
     /// A slot of a server freed.
     #[inline(always)]
     fn freed(&mut self, _freed: Freed, _view: &View, _out: &mut Asks) {}
+
+    /// A place holds a request just created.
+    #[inline(always)]
+    fn created(&mut self, _created: Created, _view: &View, _out: &mut Asks) {}
 
     /// The servers that are members changed (each chooser's table
     /// versions still to take are set).

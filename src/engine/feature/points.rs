@@ -20,7 +20,8 @@ impl Points {
     pub const RETURNED: Points = Points(16);
     pub const ARRIVED: Points = Points(32);
     pub const FREED: Points = Points(64);
-    pub const COMPLETED: Points = Points(128);
+    pub const CREATED: Points = Points(128);
+    pub const COMPLETED: Points = Points(256);
 
     pub const fn and(self, other: Points) -> Points {
         Points(self.0 | other.0)
@@ -107,6 +108,12 @@ pub(in crate::engine) struct Arrived {
 #[derive(Clone, Copy, Debug)]
 pub(in crate::engine) struct Freed {
     pub server: u32,
+}
+
+/// Place `place` holds a request just created, as `created` is told it.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Created {
+    pub place: u32,
 }
 
 /// Place `place`'s request completed at its client, as `completed` is

@@ -5,7 +5,7 @@ use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
-use super::{Arrived, Completed, Freed, Report, Returned, Sent, View};
+use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
 use super::{HedgeTally, Hedges, Hedging};
 use crate::engine::RaceTally;
 use crate::scenario::failures::Failure;
@@ -43,6 +43,7 @@ macro_rules! registry {
             heard: Heard at HEARD,
             returned: Returned at RETURNED,
             freed: Freed at FREED,
+            created: Created at CREATED,
             completed: Completed at COMPLETED,
         }
 
