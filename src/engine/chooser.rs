@@ -336,7 +336,7 @@ impl Choosers {
         }
     }
 
-    /// `chooser` cancelled its request of `class` at `server` (a hedge's
+    /// `chooser` cancelled its request of `class` at `server` (a race's
     /// loser): it is no longer in flight there.
     pub fn on_cancel(&mut self, chooser: usize, server: u32, class: u8) {
         if let Some(position) = self.position_of(chooser, server) {

@@ -102,9 +102,11 @@ pub struct Counts {
     pub sessions_started: u64,
     pub sessions_completed: u64,
     pub sessions_failed: u64,
-    /// Hedged copies sent, and copies (of either twin) that lost their race
-    /// or were dropped and have ended.
-    pub hedged: u64,
+    /// Copies of requests made, and copies (of either twin) that lost
+    /// their race or were dropped and have ended. (`hedged` in the
+    /// summary's words, from when hedging made the only copies.)
+    #[serde(rename = "hedged")]
+    pub copies: u64,
     pub discarded: u64,
     /// Requests a crashed server held, sent back to be placed again.
     pub crash_replaced: u64,

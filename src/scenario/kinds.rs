@@ -87,10 +87,30 @@ named_choice! {
 }
 
 named_choice! {
+    /// What a retry budget's percentage is of: the requests outstanding
+    /// now (Envoy), or the requests made over its window (Linkerd, Finagle).
+    BudgetOf {
+        Active => "active",
+        Requests => "requests",
+    }
+}
+
+named_choice! {
     /// How `subset_size`'s pools are drawn: at random per chooser, or by
     /// the SRE book's deterministic subsetting.
     SubsetMode {
         Random => "random",
         Deterministic => "deterministic",
+    }
+}
+
+named_choice! {
+    /// Which servers a retry may go to: whichever its chooser's policy
+    /// picks (Envoy's default, with no predicate; repick's rule itself
+    /// avoids the server the try came back from), or, with Envoy's
+    /// `previous_hosts` predicate, a pick of that server is made again.
+    RetryHosts {
+        Any => "any",
+        PreviousHosts => "previous_hosts",
     }
 }

@@ -14,6 +14,7 @@ mod kinds;
 pub mod membership;
 pub mod pools;
 mod proxy_fields;
+mod proxy_settings;
 mod rules;
 pub mod schedule;
 mod table;
@@ -22,8 +23,11 @@ pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{BalancePer, DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution, SubsetMode};
+pub use kinds::{
+    BalancePer, BudgetOf, DcOrder, Demand, HedgeCancel, KeyPer, RetryHosts, ServiceDistribution, SubsetMode,
+};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
+pub use proxy_settings::{RateEjection, RatioBudget};
 pub use table::MAX_SEED;
 
 use crate::keys::Popularity;
@@ -82,6 +86,13 @@ pub struct Scenario {
     /// The first retry's backoff; each next one doubles it, and the wait
     /// is drawn uniformly below it (full jitter). 0: retries go at once.
     pub retry_backoff_ms: f64,
+    /// Envoy's `max_interval`: no backoff waits longer; `None`: no cap.
+    pub retry_backoff_max_ms: Option<f64>,
+    pub retry_hosts: RetryHosts,
+    /// Envoy's `host_selection_retry_max_attempts`: picks made again under
+    /// `previous_hosts` before the last is taken.
+    pub host_selection_retry_max_attempts: u32,
+    pub retry_ratio: RatioBudget,
     /// Consecutive errors from a server after which a chooser ejects it
     /// from its pool; 0: never.
     pub eject_after: u32,
@@ -99,6 +110,8 @@ pub struct Scenario {
     /// Envoy's `always_eject_one_host`: a chooser may eject one server
     /// whatever `eject_max_fraction` says.
     pub eject_always_one_host: bool,
+    pub success_rate: RateEjection,
+    pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
     /// of its pool's servers in than this routes to all of them; 0: never.
     pub healthy_panic_threshold: f64,
@@ -188,12 +201,18 @@ impl Default for Scenario {
             staleness_ms: 0.0,
             retry_budget: 10,
             retry_backoff_ms: 0.0,
+            retry_backoff_max_ms: None,
+            retry_hosts: RetryHosts::Any,
+            host_selection_retry_max_attempts: 1,
+            retry_ratio: RatioBudget::default(),
             eject_after: 0,
             eject_for_ms: 10_000.0,
             eject_max_fraction: 0.5,
             eject_max_for_ms: None,
             eject_interval_ms: None,
             eject_always_one_host: false,
+            success_rate: RateEjection::SUCCESS_RATE,
+            failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,
             slow_start_window_ms: None,
             slow_start_aggression: 1.0,

@@ -32,7 +32,7 @@ pub(in crate::engine) enum Action {
     Readmit { chooser: u32 },
     /// Place `place`'s request, back at its chooser, is tried again as
     /// try `tries` (counted as a retry): placed by its chooser at once
-    /// (avoiding the server it came back from), or, after `wait`, held
+    /// (see `place_again` for the server it came back from), or, after `wait`, held
     /// there until the feature asks [`Action::Release`].
     Retry { place: u32, tries: u16, wait: Option<Time> },
     /// Place `place`'s request, held at its chooser, is placed again as a
@@ -44,10 +44,12 @@ pub(in crate::engine) enum Action {
     /// Every chooser holds `server` out of its pool while it is not
     /// healthy, and readmits it once it is.
     SetHealth { server: u32, healthy: bool },
-    /// Place `place`'s chooser makes a copy of its request, if the request
-    /// is still out and the pool has another server; the feature hears
-    /// [`Report::Copied`].
-    MakeCopy { place: u32 },
+    /// Place `place`'s chooser makes a copy of its request, which races it
+    /// (the first to finish service answers), if the request is still out
+    /// and the pool has another server; the race's loser in service is
+    /// cancelled at once if `cancels_in_service`, else left to finish. The
+    /// feature hears [`Report::Copied`].
+    MakeCopy { place: u32, cancels_in_service: bool },
     /// The copy at place `copy` leaves its chooser for a server other than
     /// `avoid`, its original's.
     SendCopy { copy: u32, avoid: u32 },

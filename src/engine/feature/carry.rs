@@ -11,6 +11,7 @@ use crate::engine::requests::Stage;
 use crate::engine::{Event, Outcome, Simulation};
 use crate::rng::Draw;
 use crate::scenario::failures::Failure;
+use crate::scenario::RetryHosts;
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
@@ -159,7 +160,9 @@ impl Simulation {
 
     #[inline(never)]
     fn tell_sending(&mut self, flight: Flight, chooser: usize, position: usize) -> bool {
-        let Some(place) = flight.place().filter(|&place| !self.owned.is_copy(place)) else { return false };
+        let Some(place) = flight.place().filter(|&place| !self.requests.races.is_copy(place)) else {
+            return false;
+        };
         let server = self.choosers.server_at(chooser, position);
         let sending = Sending { place, chooser, server };
         self.taken_by_features(place, |owned, view, asked| owned.sending(sending, view, asked))
@@ -179,11 +182,24 @@ impl Simulation {
 
     /// Place `id`'s request, back at its chooser, is placed again,
     /// avoiding the server it came back from.
+    /// Place `id`'s request, back at its chooser, is placed again, its
+    /// policy told of the server it came back from (repick avoids it);
+    /// under Envoy's `previous_hosts` predicate a pick of that server is
+    /// made again, up to `host_selection_retry_max_attempts` times.
     fn place_again(&mut self, id: u32) {
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let avoid = session.request.server;
-        let pick = self.choose(chooser, Some(avoid), self.key_of(id));
+        let previous = session.request.server;
+        let key = self.key_of(id);
+        let mut pick = self.choose(chooser, Some(previous), key);
+        if self.scenario.retry_hosts == RetryHosts::PreviousHosts {
+            for _ in 0..self.scenario.host_selection_retry_max_attempts {
+                if self.choosers.server_at(chooser, pick.position) != previous {
+                    break;
+                }
+                pick = self.choose(chooser, Some(previous), key);
+            }
+        }
         self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 
@@ -280,7 +296,9 @@ impl Simulation {
             Action::SetHealth { server, healthy } => {
                 self.choosers.set_health(server, healthy, &mut self.streams.routing);
             }
-            Action::MakeCopy { place } => return self.make_copy(place),
+            Action::MakeCopy { place, cancels_in_service } => {
+                return self.make_copy(place, cancels_in_service)
+            }
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
             Action::TakeTables { member } => {
                 self.choosers.take_tables(member as usize, self.now);
