@@ -69,7 +69,7 @@ fn rate_waste_and_wins(cancel: &str) -> (Estimate, Estimate, Estimate) {
         assert_eq!(summary.queue_ms.p999, 0.0, "something queued: the case is not exact");
         let (hedges, completed) = (sim.hedge_tally(), summary.latency_ms.count as f64);
         rates.push(hedges.sent as f64 / completed);
-        wastes.push(hedges.wasted_ns as f64 / 1e6 / completed);
+        wastes.push(sim.race_tally().wasted_ns as f64 / 1e6 / completed);
         wins.push(summary.hedging.unwrap().copies_won);
     }
     (Estimate::of(&rates), Estimate::of(&wastes), Estimate::of(&wins))

@@ -101,7 +101,7 @@ fn each_step_journal_explains_its_event_and_its_narration_names_what_it_involved
         let mut sim = Simulation::new(&scenario).unwrap();
         let mut seen = Vec::new();
         for _ in 0..STEPS {
-            let hedged_before = sim.snapshot(0).counts.hedged;
+            let hedged_before = sim.snapshot(0).counts.copies;
             let Some(step) = sim.step_journaled() else { break };
             assert!(
                 explained(&step),
@@ -109,7 +109,7 @@ fn each_step_journal_explains_its_event_and_its_narration_names_what_it_involved
                 step.event,
                 step.happened
             );
-            let hedged = sim.snapshot(0).counts.hedged > hedged_before;
+            let hedged = sim.snapshot(0).counts.copies > hedged_before;
             assert_eq!(
                 hedged,
                 has(&step, |h| matches!(h, Happening::Hedged { .. })),

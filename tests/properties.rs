@@ -319,7 +319,7 @@ proptest! {
         prop_assert_eq!(books.in_flight, 0);
         prop_assert_eq!(books.copies_in_flight, 0);
         prop_assert_eq!(books.created, books.completed + books.failed);
-        prop_assert_eq!(books.hedged, books.discarded);
+        prop_assert_eq!(books.copies, books.discarded);
         // No slot is left taken, nor a request queued, by a copy that lost its race.
         let idle = sim.snapshot(0).servers.iter().all(|s| s.busy == 0 && s.queued == 0);
         prop_assert!(idle, "{:?}", sim.snapshot(0).servers);

@@ -156,6 +156,29 @@ const CASES: &[(&str, &str, &str)] = &[
     ("slow_start_window_ms = 0", "slow_start_window_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("slow_start_aggression = 0", "slow_start_aggression", "a number from 0.01 to 100"),
     ("slow_start_min_weight_percent = 101", "slow_start_min_weight_percent", "a number from 0 to 100"),
+    ("server_maxconn = -1", "server_maxconn", "a whole number from 0 to 100000"),
+    ("server_maxqueue = 1.5", "server_maxqueue", "whole number"),
+    ("timeout_queue_ms = 0", "timeout_queue_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
+    ("max_requests = 2000000", "max_requests", "a whole number from 0 to 1000000"),
+    ("balance_per = \"session\"", "balance_per", "one of request, connection"),
+    ("subset_mode = \"aperture\"", "subset_mode", "one of random, deterministic"),
+    ("connections_per_client = 0", "connections_per_client", "a whole number from 1 to 1000"),
+    ("max_connection_age_ms = 0.5", "max_connection_age_ms", "\"none\" or milliseconds from 1 to 86400000"),
+    // Ejection by rate, and retry budgets as a share of requests.
+    ("success_rate_stdev_factor = -1", "success_rate_stdev_factor", "\"none\" or a number from 0 to 100000"),
+    ("success_rate_minimum_hosts = 0", "success_rate_minimum_hosts", "a whole number from 1 to 100000"),
+    ("failure_percentage_threshold = 101", "failure_percentage_threshold", "\"none\" or a number from 0 to 100"),
+    ("failure_percentage_request_volume = 0", "failure_percentage_request_volume", "a whole number from 1 to 1000000000"),
+    (
+        "success_rate_stdev_factor = 1900",
+        "success_rate_stdev_factor, eject_interval_ms",
+        "fields success_rate_stdev_factor, eject_interval_ms: success_rate_stdev_factor is 1900 but eject_interval_ms is none: rates are compared at each interval's sweep; give eject_interval_ms (Envoy's interval, 10000 there)",
+    ),
+    (
+        "failure_percentage_threshold = 85",
+        "failure_percentage_threshold, eject_interval_ms",
+        "failure_percentage_threshold is 85 but eject_interval_ms is none",
+    ),
     // FoundationDB's balancers and datacenters.
     ("policy = \"fdb\"", "policy", "fdb-basic, fdb-load-balance"),
     ("datacenters = 0", "datacenters", "whole number from 1 to 8"),
@@ -263,10 +286,10 @@ fn structural_fields_refuse_live_changes() {
 fn hedging_changes_live() {
     let mut sim = Simulation::new(&Scenario { load: 0.5, ..Scenario::default() }).unwrap();
     let hedged = |sim: &mut Simulation, seconds: f64| {
-        let before = sim.books().hedged;
+        let before = sim.books().copies;
         sim.advance_to(sim.now() + lbsim::Time::from_secs(seconds), u64::MAX);
         assert!(sim.books().balanced(), "{:?}", sim.books());
-        sim.books().hedged - before
+        sim.books().copies - before
     };
     assert_eq!(hedged(&mut sim, 2.0), 0);
     sim.set("hedge_after_ms", "30").unwrap();

@@ -136,6 +136,67 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("slow_start_aggression", "2"),
         ],
     ),
+    (
+        "proxy-limits",
+        &[
+            ("balancers", "2"),
+            ("load", "1.1"),
+            ("server_maxconn", "8"),
+            ("server_maxqueue", "3"),
+            ("timeout_queue_ms", "15"),
+            ("max_requests", "70"),
+        ],
+    ),
+    (
+        "per-connection",
+        &[
+            ("balancers", "2"),
+            ("balance_per", "connection"),
+            ("connections_per_client", "2"),
+            ("max_connection_age_ms", "300"),
+            ("policy", "least-request"),
+        ],
+    ),
+    ("per-connection-clients", &[("balance_per", "connection"), ("max_connection_age_ms", "500")]),
+    (
+        "subsets-deterministic",
+        &[("subset_size", "4"), ("subset_mode", "deterministic"), ("policy", "least-request")],
+    ),
+    (
+        "outlier-rates",
+        &[
+            ("failures", "0s:fast-fail:3:p=0.5,0s:fast-fail:6:p=0.9"),
+            ("balancers", "1"),
+            ("eject_interval_ms", "300"),
+            ("success_rate_stdev_factor", "1000"),
+            ("success_rate_request_volume", "20"),
+            ("failure_percentage_threshold", "85"),
+            ("failure_percentage_request_volume", "10"),
+        ],
+    ),
+    (
+        "retry-budget-active",
+        &[
+            ("failures", "0.3s:fast-fail:3:p=1,0.3s:fast-fail:6:p=1"),
+            ("balancers", "2"),
+            ("retry_budget_percent", "2"),
+            ("min_retry_concurrency", "1"),
+            ("retry_backoff_ms", "5"),
+            ("retry_backoff_max_ms", "8"),
+            ("retry_hosts", "previous_hosts"),
+        ],
+    ),
+    (
+        "retry-budget-requests",
+        &[
+            ("failures", "0.3s:fast-fail:3:p=1,0.3s:fast-fail:6:p=1"),
+            ("balancers", "2"),
+            ("retry_budget_percent", "2"),
+            ("retry_budget_of", "requests"),
+            ("min_retries_per_second", "5"),
+            ("retry_budget_ttl_ms", "1000"),
+        ],
+    ),
 ];
 
 fn hash(scenario: &Scenario) -> u64 {

@@ -28,6 +28,7 @@ use crate::policy::{
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
+pub use pools::Subsets;
 use pools::{draw_member_pool, len_of, pool_weights, server_at};
 use std::rc::Rc;
 use table::Table;
@@ -116,14 +117,14 @@ pub struct Choosers {
 }
 
 impl Choosers {
-    /// Draws each chooser's pool of `subset_size` servers (all when `None`)
-    /// and builds its policy, chooser by chooser. `clients_connect`: whether
+    /// Draws each chooser's pool as `subsets` says (all servers when its
+    /// size is `None`) and builds its policy, chooser by chooser. `clients_connect`: whether
     /// the choosers are clients, who open connections to servers themselves;
     /// `weights`, each server's nominal weight.
     pub fn new(
         (count, class_pools): (usize, &[(u32, u32)]),
         (weights, class_means): (Vec<f64>, Vec<f64>),
-        (subset_size, clients_connect, timing): (Option<u32>, bool, &Timing),
+        (subsets, clients_connect, timing): (Subsets, bool, &Timing),
         (kind, choices): (PolicyKind, u32),
         rng: &mut SimRng,
     ) -> Choosers {
@@ -136,7 +137,8 @@ impl Choosers {
         let every_server = scratch.clone();
         for member in 0..count * per_chooser {
             let range = class_pools.get(member % per_chooser);
-            let pool = draw_member_pool(range, &every_server, subset_size, &mut scratch, rng);
+            let pool =
+                draw_member_pool((range, &every_server), (subsets, member / per_chooser), &mut scratch, rng);
             let len = len_of(&pool, servers);
             policies.push(policy::build(kind, choices, &pool_weights(&pool, &weights), rng));
             members.push(Member {
@@ -219,6 +221,19 @@ impl Choosers {
     /// What `chooser` knows of the server at `position`.
     pub fn entry(&self, chooser: usize, position: usize) -> &Known {
         &self.table.known[self.members[chooser].start + position]
+    }
+
+    /// The requests `chooser` has out at `server`: sent, not yet back.
+    pub fn in_flight_at(&self, chooser: usize, server: u32) -> u32 {
+        let start = self.members[chooser].start;
+        self.position_of(chooser, server).map_or(0, |position| self.table.known[start + position].in_flight)
+    }
+
+    /// The requests `chooser` has out across its pool.
+    pub fn in_flight_total(&self, chooser: usize) -> u32 {
+        let member = &self.members[chooser];
+        let pool = member.start..member.start + len_of(&member.pool, self.servers);
+        self.table.known[pool].iter().map(|known| known.in_flight).sum()
     }
 
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
@@ -326,7 +341,7 @@ impl Choosers {
         }
     }
 
-    /// `chooser` cancelled its request of `class` at `server` (a hedge's
+    /// `chooser` cancelled its request of `class` at `server` (a race's
     /// loser): it is no longer in flight there.
     pub fn on_cancel(&mut self, chooser: usize, server: u32, class: u8) {
         if let Some(position) = self.position_of(chooser, server) {

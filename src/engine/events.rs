@@ -152,6 +152,10 @@ pub struct EventQueue {
     next_sequence: u64,
     /// Where the last event was taken from (a lane's index, or `WHEEL`).
     taken_from: usize,
+    /// Service completions made void while due (a crash took the request
+    /// with its server): (the request, when due). Each is still handled,
+    /// as nothing, and traced, naming no request.
+    voided: Vec<(Flight, Time)>,
 }
 
 const EMPTY: u128 = u128::MAX;
@@ -168,7 +172,31 @@ impl EventQueue {
             earliest_lane: 0,
             next_sequence: 0,
             taken_from: WHEEL,
+            voided: Vec::new(),
         }
+    }
+
+    /// The service completion of the request `flight` names, due at `due`,
+    /// is void.
+    pub fn void_service(&mut self, flight: Flight, due: Time) {
+        self.voided.push((flight, due));
+    }
+
+    /// Whether the service completion of `flight` due at `now` is void.
+    #[inline]
+    pub fn is_void(&self, flight: Flight, now: Time) -> bool {
+        !self.voided.is_empty() && self.voided.contains(&(flight, now))
+    }
+
+    /// Whether the service completion of `flight` due at `now` is void;
+    /// forgets it if so (it is handled once).
+    #[inline]
+    pub fn take_void(&mut self, flight: Flight, now: Time) -> bool {
+        if self.voided.is_empty() {
+            return false;
+        }
+        let found = self.voided.iter().position(|&v| v == (flight, now));
+        found.map(|i| self.voided.swap_remove(i)).is_some()
     }
 
     #[inline(always)]
@@ -284,6 +312,20 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A crash voids a service completion due at one instant, for one
+    /// request, and it is taken once: the same request's next service,
+    /// or another's due then, still counts.
+    #[test]
+    fn a_voided_service_completion_is_void_once_and_only_its_own() {
+        let mut q = EventQueue::new(1e5);
+        let (flight, due) = (Flight::request(3), Time(40));
+        q.void_service(flight, due);
+        assert!(!q.is_void(flight, Time(41)) && !q.is_void(Flight::attempt(3), due));
+        assert!(q.is_void(flight, due));
+        assert!(q.take_void(flight, due));
+        assert!(!q.take_void(flight, due), "taken once");
+    }
 
     #[test]
     fn earliest_first_and_ties_in_insertion_order() {

@@ -17,7 +17,7 @@
 //! Linkerd do, so a server that fails fast looks lightly loaded to both
 //! (the black hole that outlier ejection cures, see `chooser/ejection.rs`).
 
-use super::feature::Race;
+use super::copies::Race;
 use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
 use super::marks::Mark;
@@ -131,18 +131,18 @@ impl Simulation {
     }
 
     /// `server`, down, refuses the request `flight` names: the error goes
-    /// back at once. A hedged copy is dropped instead, and a request with
-    /// a copy racing it calls the race off, as a crash's send-back does.
+    /// back at once. A copy still racing is dropped instead, and a request
+    /// with a copy racing it calls the race off, as a crash's send-back does.
     pub(super) fn refuse(&mut self, flight: Flight, server: usize) {
         if let Some(id) = flight.place() {
             if self.requests.get(id).is_none() {
                 return;
             }
-            if self.owned.hedges().is_some_and(|h| h.is_racing_copy(id)) {
+            if self.requests.races.is_racing_copy(id) {
                 self.drop_copy(id);
                 return;
             }
-            if self.owned.race(id) == Race::Running {
+            if self.requests.races.race(id) == Race::Running {
                 self.call_off_race(id);
             }
         }

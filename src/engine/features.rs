@@ -63,7 +63,7 @@ impl Simulation {
     /// Whether a feature places place `id`'s request from `chooser`
     /// itself rather than by the chooser's policy: FoundationDB's
     /// balancers run a state machine per request.
-    #[inline]
+    #[inline(always)]
     pub(super) fn placed_by_feature(&mut self, id: u32, chooser: usize) -> bool {
         if !self.scenario.policy.is_fdb() {
             return false;
@@ -97,10 +97,11 @@ impl Simulation {
 
     /// Whether the service completion due for the request `flight` names
     /// now is void: a crash took the request with its server, or it lost
-    /// its race and was cancelled in service (its slot already free).
+    /// its race with its copy and was cancelled in service (its slot
+    /// already free).
     #[inline]
     pub(super) fn service_end_void(&mut self, flight: Flight) -> bool {
-        if self.features.membership.voids(flight, self.now) {
+        if self.events.take_void(flight, self.now) {
             if self.journal.is_some() {
                 self.note(Happening::ServiceVoided { place: flight });
             }
@@ -147,10 +148,11 @@ impl Simulation {
         self.owned.replay_key(id, key);
     }
 
-    /// Place `id`'s request was just created: the features hear it; a
-    /// recording of the run's arrivals keeps it.
+    /// Place `id`'s request was just created, in no race; a recording of
+    /// the run's arrivals keeps it.
     #[inline]
     pub(super) fn on_created(&mut self, id: u32) {
+        self.requests.races.new_request(id);
         self.tell_created(Created { place: id });
         if self.arrivals.records() {
             self.record_arrival(id);
@@ -158,9 +160,10 @@ impl Simulation {
     }
 
     /// Whether each request of a session is placed on its own, by a key of
-    /// its own, rather than staying with its session's server.
+    /// its own or by the connection it rides, rather than staying with its
+    /// session's server.
     #[inline]
     pub(super) fn placed_per_request(&self) -> bool {
-        self.owned.keys_per_request() && self.choosers.reads_keys()
+        self.owned.keys_per_request() && self.choosers.reads_keys() || self.owned.balances_per_connection()
     }
 }

@@ -1,5 +1,5 @@
 //! Requests in flight, wherever they are kept: the core keeps sessions'
-//! requests and hedged copies (`requests.rs`); a FoundationDB balancer
+//! requests and their copies (`requests.rs`); a FoundationDB balancer
 //! keeps the attempts it sends (`fdb.rs`). Events name them by a
 //! [`Flight`], and the core reads and moves them through the accessors
 //! here without knowing which is which.
@@ -9,7 +9,7 @@ use super::requests::{Identity, Origin, Request, Requests, Role};
 use super::{Outcome, Simulation};
 
 /// A request in flight as an event names it: a request the core keeps (a
-/// session's, or a hedged copy) or a FoundationDB balancer's attempt, each
+/// session's, or a copy racing one) or a FoundationDB balancer's attempt, each
 /// by its place in the store that keeps it. Packed in one word, an attempt marked by the top bit (places
 /// stay far below it, as a simulation holds at most [`MAX_IN_FLIGHT`]
 /// requests), so that an event's payload stays one word.
@@ -122,7 +122,7 @@ impl Simulation {
         Some((request, outcome))
     }
 
-    /// How many requests are in flight: every session's, every hedged
+    /// How many requests are in flight: every session's, every
     /// copy and every balancer's attempt.
     pub(super) fn flights(&self) -> u64 {
         self.requests.live() + self.features.fdb.as_deref().map_or(0, |fdb| fdb.attempts_out())
@@ -134,7 +134,7 @@ impl Simulation {
         match flight.kept() {
             Kept::Request(place) => {
                 let kept = self.requests.get(place)?;
-                let role = if self.owned.is_copy(place) { Role::COPY } else { Role::ORIGINAL };
+                let role = if self.requests.races.is_copy(place) { Role::COPY } else { Role::ORIGINAL };
                 Some(Identity::of(kept.origin(), role))
             }
             Kept::Attempt(_) => self.attempt_identity(flight),

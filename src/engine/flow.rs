@@ -2,7 +2,7 @@
 
 use super::arrivals::Arrival;
 use super::events::Lane;
-use super::feature::{Arrived, Back, Completed, Freed, Picked, Sent};
+use super::feature::{Arrived, Back, CameBack, Completed, Freed, Picked, Sent};
 use super::flight::{in_store, Flight};
 use super::journal::Happening;
 use super::requests::{Outstanding, Stage};
@@ -97,7 +97,7 @@ impl Simulation {
     /// (avoiding `avoid`, the server that sent it back), unless a feature
     /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
-        if self.placed_by_feature(id, chooser) {
+        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
@@ -137,6 +137,9 @@ impl Simulation {
     /// `position` of its pool. A client choosing for itself may owe a
     /// handshake first.
     pub(super) fn send_to_server(&mut self, flight: Flight, chooser: usize, position: usize) {
+        if self.kept_at_chooser(flight, chooser, position) {
+            return;
+        }
         let slots = self.scenario.slots;
         let via_balancer = self.scenario.balancers > 0;
         let class = self.in_flight(flight).map_or(0, |f| f.request.class);
@@ -354,6 +357,7 @@ impl Simulation {
         let (server, outcome, bounced) = (r.server, seen.outcome, r.stage == Stage::Bounced);
         // The request left its server, which measured `reported`, at `departs`.
         self.choosers.on_return(chooser, server, (r.reported, r.departs), (r.class, round_trip), self.now);
+        self.tell_came_back(CameBack { chooser, server });
         if self.journal.is_some() {
             self.note_heard(id, server, bounced, outcome);
         }
@@ -464,9 +468,9 @@ impl Simulation {
         // The session stays with its server unless the pool has since
         // changed (or, with class pools, the next request's class has
         // another), or each request is placed on its own, or a feature
-        // places it.
+        // places it (its connection's server, balanced per connection).
         let chooser = self.choosers.member(client, demand.0);
-        if self.placed_by_feature(id, chooser) {
+        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
             return;
         }
         let placed_anew = self.placed_per_request();

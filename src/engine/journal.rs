@@ -20,7 +20,7 @@ use crate::time::Time;
 /// of its session's requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Whose {
-    /// Where it is kept (a hedged copy or a FoundationDB attempt has a
+    /// Where it is kept (a copy or a FoundationDB attempt has a
     /// place of its own).
     pub place: Flight,
     /// Its session's number, counted from 0 in the order sessions start.
@@ -84,13 +84,13 @@ pub enum Happening {
         why: SendBack,
         waited: Time,
     },
-    /// A hedged copy that would have been sent back is dropped instead.
+    /// A copy still racing that would have been sent back is dropped instead.
     CopyDropped {
         request: Whose,
         server: u32,
     },
     /// A place that answers for no one ends without going further: a
-    /// request or copy that lost its hedging race, or a copy dropped.
+    /// request or copy that lost its race, or a copy dropped.
     Discarded {
         request: Whose,
         server: u32,

@@ -1,6 +1,6 @@
 //! Changing settings while a simulation runs.
 
-use super::{Simulation, Timing};
+use super::{Simulation, Subsets, Timing};
 use crate::scenario::fields::{self, Live};
 use crate::scenario::{drift, Demand, Scenario, ScenarioError};
 use crate::time::Time;
@@ -33,7 +33,7 @@ impl Simulation {
                 }
             }
             Live::Pools => {
-                if before.subset_size != now.subset_size {
+                if before.subset_size != now.subset_size || before.subset_mode != now.subset_mode {
                     self.redraw_pools();
                 }
             }
@@ -131,7 +131,7 @@ impl Simulation {
     }
 
     fn redraw_pools(&mut self) {
-        self.choosers.redraw_pools(self.scenario.subset_size, &mut self.streams.routing);
+        self.choosers.redraw_pools(Subsets::of(&self.scenario), &mut self.streams.routing);
         self.rebuild_policies();
     }
 

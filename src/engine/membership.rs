@@ -20,7 +20,7 @@ mod keys;
 
 pub use keys::{KeyMoves, KeySpread};
 
-use super::feature::Race;
+use super::copies::Race;
 use super::feature::{FeatureId, FeatureTimer};
 use super::flight::Flight;
 use super::journal::Happening;
@@ -106,8 +106,6 @@ pub struct Membership {
     reports: Vec<ChangeReport>,
     /// The choosers' lag counts when each change happened.
     lag_counts_at: Vec<(u64, u64)>,
-    /// Service completions a crash made void: (the request, when due).
-    voided: Vec<(Flight, Time)>,
     /// Each count of the counted keys as chooser 0 places them, worked
     /// out when asked and forgotten when its placement changes.
     key_counts: OnceCell<Vec<u64>>,
@@ -122,24 +120,6 @@ impl Membership {
 
     fn roster(&self) -> &Roster {
         self.roster.as_ref().expect("a simulation's roster")
-    }
-
-    /// Whether a service completion of `id` due `now` was voided by a
-    /// crash.
-    #[inline]
-    pub fn has_voided(&self, id: Flight, now: Time) -> bool {
-        !self.voided.is_empty() && self.voided.contains(&(id, now))
-    }
-
-    /// Whether a service completion of `id` due `now` was voided by a
-    /// crash; forgets it if so.
-    #[inline]
-    pub fn voids(&mut self, id: Flight, now: Time) -> bool {
-        if self.voided.is_empty() {
-            return false;
-        }
-        let found = self.voided.iter().position(|&v| v == (id, now));
-        found.map(|i| self.voided.swap_remove(i)).is_some()
     }
 
     pub fn set_directory(&mut self, directory: Option<Rc<dyn KeyPlacement>>) {
@@ -336,7 +316,7 @@ impl Simulation {
             .chain(attempts)
             .filter_map(|flight| {
                 let r = self.in_flight(flight)?.request;
-                let race = flight.place().map(|id| self.owned.race(id));
+                let race = flight.place().map(|id| self.requests.races.race(id));
                 let in_service = r.server as usize == server && r.stage == Stage::InService;
                 (in_service && race != Some(Race::Cancelled)).then_some((
                     r.departs,
@@ -350,12 +330,11 @@ impl Simulation {
         // In the order their services started, wherever they are kept.
         crate::sort::sort_by_key(&mut in_service, |&(started, identity, ..)| (started, identity));
         for (started, _, flight, race, due) in in_service {
-            self.features.membership.voided.push((flight, due));
+            self.events.void_service(flight, due);
             self.servers[server].busy -= 1;
             match (race, flight.place()) {
                 (Some(Race::Lost), Some(id)) => {
-                    let wasted = self.now - started;
-                    self.count_hedging(|tally| tally.wasted_ns += wasted.0);
+                    self.count_wasted(self.now - started);
                     self.discard(id);
                 }
                 _ => sent_back += u64::from(self.send_back(flight, server, super::flow::SendBack::Crash)),

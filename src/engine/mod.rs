@@ -12,6 +12,7 @@ mod board;
 mod chooser;
 mod compare;
 mod connections;
+mod copies;
 mod events;
 mod failures;
 mod fdb;
@@ -19,7 +20,6 @@ mod feature;
 mod features;
 mod flight;
 mod flow;
-mod hedge;
 mod huge_pages;
 mod journal;
 mod keyed;
@@ -43,9 +43,11 @@ mod wheel;
 
 pub use arrivals::{Arrival, Replay};
 pub use compare::Comparison;
+pub use copies::RaceTally;
 pub use events::Event;
 pub use failures::{ErrorKind, Outcome};
 pub use feature::HedgeTally;
+pub use feature::Hedging;
 pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
@@ -55,7 +57,7 @@ pub use learned::LearnedLoad;
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
-pub use summary::{Books, ClassSummary, Confidence, Hedging, Summary, Tally};
+pub use summary::{Books, ClassSummary, Confidence, Summary, Tally};
 
 use crate::metrics::Metrics;
 use crate::rng::Streams;
@@ -63,7 +65,7 @@ use crate::scenario::{Demand, Scenario, ScenarioError};
 use crate::time::Time;
 use arrivals::Arrivals;
 use board::LoadBoard;
-use chooser::Choosers;
+use chooser::{Choosers, Subsets};
 use connections::Connections;
 use events::{EventQueue, Lane};
 use feature::{Action, Owned};
@@ -241,7 +243,7 @@ impl Simulation {
         let n = servers.len();
         let policy = (scenario.policy, scenario.choices);
         let timing = Timing::of(&scenario);
-        let pools = (scenario.subset_size, scenario.balancers == 0, &timing);
+        let pools = (Subsets::of(&scenario), scenario.balancers == 0, &timing);
         let choosers = Choosers::new(
             (scenario.choosers() as usize, &scenario.class_pools),
             (scenario.weights(), scenario.class_means_ms()),
@@ -411,7 +413,7 @@ impl Simulation {
             Event::ArriveAtServer { flight } => (4, self.traced(Some(flight))),
             Event::QueueTimeout { server } => (5, server.into()),
             Event::ServiceDone { flight } => {
-                let voided = self.features.membership.has_voided(flight, time);
+                let voided = self.events.is_void(flight, time);
                 (6, self.traced((!voided).then_some(flight)))
             }
             Event::BounceArrives { flight } => (7, self.traced(Some(flight))),

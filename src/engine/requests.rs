@@ -3,6 +3,7 @@
 //! the core keeps them. FoundationDB's balancers keep their attempts in a
 //! store of their own (`fdb.rs`); `flight.rs` reads either.
 
+use super::copies::Races;
 use super::Outcome;
 use crate::policy::PackedLoad;
 use crate::time::Time;
@@ -29,8 +30,8 @@ pub enum Stage {
 }
 
 /// What a request in flight is to the request its session waits on: the
-/// request itself (a hedged copy that won its race stays a copy until its
-/// session's next request), a hedged copy, or a FoundationDB balancer's
+/// request itself, a copy racing it (a copy that won its race stays a
+/// copy until its session's next request), or a FoundationDB balancer's
 /// attempt k, counted from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Role(u16);
@@ -140,9 +141,10 @@ impl Request {
 /// attempt carries them) and the outcome its response carries back. No
 /// store keeps sessions apart from their requests: a session is the
 /// origin its current request carries, and its next request takes the
-/// place of the one that answered. A hedged copy is a request like any
-/// other here, with the origin of the request it races; hedging keeps
-/// which places hold copies and how their races stand (`feature/hedging/`).
+/// place of the one that answered. A copy is a request like any other
+/// here, with the origin of the request it races; the store keeps which
+/// places hold copies and how their races stand beside them
+/// ([`Requests::races`], see `copies/`).
 /// Packed so that it fits one 64-byte cache line.
 #[derive(Clone, Debug)]
 #[repr(align(64))]
@@ -219,8 +221,8 @@ impl Outstanding {
         self.origin().chooser()
     }
 
-    /// A request of its own, `request`, with `original`'s origin: a hedged
-    /// copy of it.
+    /// A request of its own, `request`, with `original`'s origin: a copy
+    /// of it.
     pub fn copy_of(original: &Outstanding, request: Request) -> Outstanding {
         Outstanding { request, ..original.clone() }
     }
@@ -243,6 +245,8 @@ pub struct Requests {
     session_started: Vec<Time>,
     free: Vec<u32>,
     live: u64,
+    /// How each place stands in a race with its copy, by place.
+    pub races: Races,
 }
 
 impl Requests {

@@ -56,7 +56,7 @@ impl Work {
         Work { classes, cumulative, levels }
     }
 
-    /// A hedged copy's demand: drawn afresh from its class's distribution
+    /// A copy's demand: drawn afresh from its class's distribution
     /// (what a copy escapes is a slow server, not a large request), keyed by
     /// its request like the request's own.
     pub fn copy_demand(&self, work: Demands, (session, remaining): (u32, u16), class: u8) -> f32 {

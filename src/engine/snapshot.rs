@@ -1,6 +1,6 @@
 //! A compact, read-only picture of the simulation for drawing.
 
-use super::feature::Race;
+use super::copies::Race;
 use super::requests::{Origin, Request, Stage};
 use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
@@ -71,7 +71,7 @@ pub struct Snapshot {
     pub clients: u32,
     pub balancers: u32,
     pub servers: Vec<ServerView>,
-    /// Requests in flight (hedged copies too, but not those cancelled in
+    /// Requests in flight (copies too, but not those cancelled in
     /// service), up to the cap asked for.
     pub requests: Vec<RequestView>,
     /// All requests in flight as `requests` counts them, drawn or not.
@@ -123,9 +123,9 @@ impl Simulation {
         snapshot.in_flight = 0;
         // A copy cancelled in service holds no slot and goes nowhere: it
         // only waits, unseen, for its place to be freed.
-        let owned = &self.owned;
-        for (id, session) in self.requests.iter().filter(|&(id, _)| owned.race(id) != Race::Cancelled) {
-            snapshot.client_sessions[session.client as usize] += u32::from(owned.answers(id));
+        let races = &self.requests.races;
+        for (id, session) in self.requests.iter().filter(|&(id, _)| races.race(id) != Race::Cancelled) {
+            snapshot.client_sessions[session.client as usize] += u32::from(races.answers(id));
             snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {
                 snapshot.requests.push(self.view_of(session.origin(), &session.request, 0));

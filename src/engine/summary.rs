@@ -1,6 +1,6 @@
 //! The numbers a run ends with.
 
-use super::feature::{Locality, Outliers};
+use super::feature::{HedgeTally, Hedging, Locality, Outliers};
 use super::{ChangeReport, ErrorKind, KeySpread, Simulation};
 use crate::metrics::{
     percentile_curve, Counts, Distribution, FailureReason, Figures, Imbalance, Interval, SamplePoint,
@@ -11,7 +11,7 @@ use serde::Serialize;
 
 /// Every request created is completed, failed (with an error, or timed
 /// out of queues past its budget), or in flight; and every
-/// hedged copy sent has ended (its race lost, or dropped), or is in flight:
+/// copy made has ended (its race lost, or dropped), or is in flight:
 /// still racing, or lost and not yet ended. (When a copy wins, it answers in
 /// its original's stead, and the original counts as the copy that lost.)
 /// So has every attempt a FoundationDB balancer sent, or it is in flight.
@@ -24,9 +24,14 @@ pub struct Books {
     /// and those that timed out of queues once more than the budget allows.
     pub failed_with_errors: u64,
     pub failed_timed_out: u64,
+    /// Of `failed_with_errors`: those a proxy's limits failed at their
+    /// chooser (an overflow, or a wait past `timeout_queue_ms`).
+    pub failed_at_proxy: u64,
     /// Requests a session waits on.
     pub in_flight: u64,
-    pub hedged: u64,
+    /// Copies made (`hedged` in the summary's words, as in [`Counts`]).
+    #[serde(rename = "hedged")]
+    pub copies: u64,
     pub discarded: u64,
     /// Attempts a FoundationDB balancer sent, and those back.
     pub attempts_sent: u64,
@@ -39,7 +44,7 @@ impl Books {
     pub fn balanced(&self) -> bool {
         self.created == self.completed + self.failed + self.in_flight
             && self.failed == self.failed_with_errors + self.failed_timed_out
-            && self.hedged + self.attempts_sent
+            && self.copies + self.attempts_sent
                 == self.discarded + self.attempts_ended + self.copies_in_flight
     }
 }
@@ -122,26 +127,6 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-/// Hedged requests after the warm-up (seed 001: "the capacity cost is
-/// directly proportional to the hedge rate").
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Hedging {
-    /// The share of the requests completed after the warm-up that had sent
-    /// a copy (one at most each). Copies sent, over completed requests,
-    /// would count copies of requests that never completed in the same
-    /// period: above 1 in an overload.
-    pub hedge_rate: f64,
-    /// Service time spent on losers of a race over the service time of the
-    /// requests that answered (busy slot-time as sampled every 250 ms, less
-    /// the losers'): the extra work hedging costs.
-    pub extra_work: f64,
-    /// The share of races the copy won, of those over (a copy whose
-    /// original's response was already on its way lost its race). Races
-    /// still running count for neither side: as copies sent after the
-    /// warm-up, they would otherwise count as lost.
-    pub copies_won: f64,
-}
-
 /// One request class's share, mean service time and what its requests saw.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassSummary {
@@ -215,15 +200,17 @@ impl Simulation {
 
     pub fn books(&self) -> Books {
         let counts = &self.metrics.counts;
-        let answered = self.requests.iter().filter(|&(id, _)| self.owned.answers(id)).count() as u64;
+        let answered = self.requests.iter().filter(|&(id, _)| self.requests.races.answers(id)).count() as u64;
         Books {
             created: counts.created,
             completed: counts.completed,
             failed: counts.failed,
             failed_with_errors: counts.failed_with_errors,
             failed_timed_out: self.metrics.failures_for(FailureReason::RetryBudgetExhausted),
+            failed_at_proxy: self.metrics.failures_for(FailureReason::Overflow)
+                + self.metrics.failures_for(FailureReason::ProxyQueueTimeout),
             in_flight: answered,
-            hedged: counts.hedged,
+            copies: counts.copies,
             discarded: counts.discarded,
             attempts_sent: counts.attempts_sent,
             attempts_ended: counts.attempts_ended,
@@ -329,20 +316,16 @@ impl Simulation {
         counts.iter().map(|n| if total > 0.0 { n / total } else { 0.0 }).collect()
     }
 
+    /// What hedging counted after the warm-up.
+    pub fn hedge_tally(&self) -> HedgeTally {
+        self.owned.hedge_tally()
+    }
+
+    /// Hedging's section, with the busy slot-time from the samples every
+    /// 250 ms and what the races between requests and copies counted.
     fn hedging(&self, completed: u64) -> Option<Hedging> {
-        let (m, t) = (&self.metrics, self.owned.hedge_tally());
-        let hedging = self.scenario.hedge_after_ms.is_some() || self.scenario.hedge_percentile.is_some();
-        if !hedging && t.sent == 0 {
-            return None;
-        }
-        // Busy slot-time, from the samples every 250 ms, less the losers'.
-        let busy_ns = m.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
-        let useful = (busy_ns - t.wasted_ns as f64).max(1.0);
-        Some(Hedging {
-            hedge_rate: t.completed as f64 / completed.max(1) as f64,
-            extra_work: t.wasted_ns as f64 / useful,
-            copies_won: t.copies_won as f64 / t.sent.saturating_sub(self.races_running()).max(1) as f64,
-        })
+        let busy_ns = self.metrics.busy_sums.iter().sum::<u64>() as f64 * SAMPLE_INTERVAL.0 as f64;
+        self.owned.hedging(completed, busy_ns, || (self.race_tally(), self.races_running()))
     }
 
     fn starvation(&self) -> Option<f64> {

@@ -303,3 +303,35 @@ fn requests_wait_for_a_handshake_under_way_and_pay_none_after_it() {
         assert_eq!((summary.latency_ms.p0, summary.latency_ms.p100), (200.0, 600.0));
     }
 }
+
+/// As `one_slot`, with two servers and one client: one request, hedged
+/// after 100 ms under `hedge_cancel = in-service`, with `hedge_cancel` set
+/// to `queued` live at `switch_ms`. The original ends at 1 s, the copy
+/// (started at 100 ms) would at 1.1 s.
+fn hedged_once_switching_at(switch_ms: f64) -> Simulation {
+    let mut sim = one_slot(&[
+        ("servers", "2"),
+        ("clients", "1"),
+        ("warmup_s", "0"),
+        ("hedge_after_ms", "100"),
+        ("hedge_cancel", "in-service"),
+    ]);
+    sim.advance_to(Time::from_ms(switch_ms), u64::MAX);
+    sim.set("hedge_cancel", "queued").unwrap();
+    sim.advance_to(Time::from_ms(2000.0), u64::MAX);
+    sim
+}
+
+/// A race's loser in service stops as the rule stood when its copy was
+/// made: a live change of `hedge_cancel` applies from the next copy.
+#[test]
+fn a_live_hedge_cancel_applies_to_copies_made_after_it() {
+    let made_before = hedged_once_switching_at(500.0);
+    assert_eq!(made_before.race_tally().wasted_ns, Time::from_ms(900.0).0, "cancelled at 1 s");
+    let made_after = hedged_once_switching_at(50.0);
+    assert_eq!(made_after.race_tally().wasted_ns, Time::from_ms(1000.0).0, "left to finish at 1.1 s");
+    for sim in [made_before, made_after] {
+        assert_eq!((sim.books().completed, sim.books().copies), (1, 1));
+        assert!(sim.books().balanced());
+    }
+}

@@ -82,6 +82,13 @@ pub enum FailureReason {
     /// A FoundationDB balancer found every alternative failed, and none
     /// came up before its wait timed out.
     AllAlternativesFailed,
+    /// Its chooser answered it at once with an error: a circuit breaker's
+    /// overflow (Envoy's `max_requests`), or a full queue at the proxy
+    /// (HAProxy's `maxqueue`).
+    Overflow,
+    /// It waited at its chooser for a server's slot past HAProxy's
+    /// `timeout queue` (a 503).
+    ProxyQueueTimeout,
 }
 
 /// Running totals since time zero. The books: `created` equals `completed`
@@ -95,9 +102,11 @@ pub struct Counts {
     pub sessions_started: u64,
     pub sessions_completed: u64,
     pub sessions_failed: u64,
-    /// Hedged copies sent, and copies (of either twin) that lost their race
-    /// or were dropped and have ended.
-    pub hedged: u64,
+    /// Copies of requests made, and copies (of either twin) that lost
+    /// their race or were dropped and have ended. (`hedged` in the
+    /// summary's words, from when hedging made the only copies.)
+    #[serde(rename = "hedged")]
+    pub copies: u64,
     pub discarded: u64,
     /// Requests a crashed server held, sent back to be placed again.
     pub crash_replaced: u64,

@@ -74,3 +74,43 @@ named_choice! {
         Request => "request",
     }
 }
+
+named_choice! {
+    /// What a chooser picks a server for: each request (a balancer; a
+    /// client's session keeps its server), or each client connection,
+    /// which then carries the client's requests (kube-proxy, an L4
+    /// balancer, an HTTP/2 or gRPC channel).
+    BalancePer {
+        Request => "request",
+        Connection => "connection",
+    }
+}
+
+named_choice! {
+    /// What a retry budget's percentage is of: the requests outstanding
+    /// now (Envoy), or the requests made over its window (Linkerd, Finagle).
+    BudgetOf {
+        Active => "active",
+        Requests => "requests",
+    }
+}
+
+named_choice! {
+    /// How `subset_size`'s pools are drawn: at random per chooser, or by
+    /// the SRE book's deterministic subsetting.
+    SubsetMode {
+        Random => "random",
+        Deterministic => "deterministic",
+    }
+}
+
+named_choice! {
+    /// Which servers a retry may go to: whichever its chooser's policy
+    /// picks (Envoy's default, with no predicate; repick's rule itself
+    /// avoids the server the try came back from), or, with Envoy's
+    /// `previous_hosts` predicate, a pick of that server is made again.
+    RetryHosts {
+        Any => "any",
+        PreviousHosts => "previous_hosts",
+    }
+}

@@ -14,6 +14,7 @@ mod kinds;
 pub mod membership;
 pub mod pools;
 mod proxy_fields;
+mod proxy_settings;
 mod rules;
 pub mod schedule;
 mod table;
@@ -22,8 +23,11 @@ pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
-pub use kinds::{DcOrder, Demand, HedgeCancel, KeyPer, ServiceDistribution};
+pub use kinds::{
+    BalancePer, BudgetOf, DcOrder, Demand, HedgeCancel, KeyPer, RetryHosts, ServiceDistribution, SubsetMode,
+};
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
+pub use proxy_settings::{RateEjection, RatioBudget};
 pub use table::MAX_SEED;
 
 use crate::keys::Popularity;
@@ -69,6 +73,7 @@ pub struct Scenario {
     pub idle_timeout_ms: Option<f64>,
     /// `None`: every chooser may pick any server.
     pub subset_size: Option<u32>,
+    pub subset_mode: SubsetMode,
     pub balancers: u32,
     pub client_delay_ms: f64,
     pub balancer_delay_ms: f64,
@@ -81,6 +86,13 @@ pub struct Scenario {
     /// The first retry's backoff; each next one doubles it, and the wait
     /// is drawn uniformly below it (full jitter). 0: retries go at once.
     pub retry_backoff_ms: f64,
+    /// Envoy's `max_interval`: no backoff waits longer; `None`: no cap.
+    pub retry_backoff_max_ms: Option<f64>,
+    pub retry_hosts: RetryHosts,
+    /// Envoy's `host_selection_retry_max_attempts`: picks made again under
+    /// `previous_hosts` before the last is taken.
+    pub host_selection_retry_max_attempts: u32,
+    pub retry_ratio: RatioBudget,
     /// Consecutive errors from a server after which a chooser ejects it
     /// from its pool; 0: never.
     pub eject_after: u32,
@@ -98,6 +110,8 @@ pub struct Scenario {
     /// Envoy's `always_eject_one_host`: a chooser may eject one server
     /// whatever `eject_max_fraction` says.
     pub eject_always_one_host: bool,
+    pub success_rate: RateEjection,
+    pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
     /// of its pool's servers in than this routes to all of them; 0: never.
     pub healthy_panic_threshold: f64,
@@ -115,6 +129,18 @@ pub struct Scenario {
     /// A check that would wait this long for a slot fails; `None`: only a
     /// server that refuses connections fails one.
     pub health_check_timeout_ms: Option<f64>,
+    /// HAProxy's server `maxconn` and `maxqueue`, per chooser (0: no
+    /// limit), and its `timeout queue` (`None`: a request waits).
+    pub server_maxconn: u32,
+    pub server_maxqueue: u32,
+    pub timeout_queue_ms: Option<f64>,
+    /// Envoy's circuit breaker `max_requests`, per chooser; 0: no limit.
+    pub max_requests: u32,
+    /// Whether a chooser picks a server once per client connection, which
+    /// then carries the client's requests until it is `max_connection_age_ms` old.
+    pub balance_per: BalancePer,
+    pub connections_per_client: u32,
+    pub max_connection_age_ms: Option<f64>,
     /// `None`: choosers never hedge.
     pub hedge_after_ms: Option<f64>,
     /// `None`: the hedge delay is `hedge_after_ms` alone.
@@ -164,6 +190,7 @@ impl Default for Scenario {
             handshake_round_trips: 2,
             idle_timeout_ms: None,
             subset_size: None,
+            subset_mode: SubsetMode::Random,
             balancers: 0,
             client_delay_ms: 5.0,
             balancer_delay_ms: 1.0,
@@ -174,12 +201,18 @@ impl Default for Scenario {
             staleness_ms: 0.0,
             retry_budget: 10,
             retry_backoff_ms: 0.0,
+            retry_backoff_max_ms: None,
+            retry_hosts: RetryHosts::Any,
+            host_selection_retry_max_attempts: 1,
+            retry_ratio: RatioBudget::default(),
             eject_after: 0,
             eject_for_ms: 10_000.0,
             eject_max_fraction: 0.5,
             eject_max_for_ms: None,
             eject_interval_ms: None,
             eject_always_one_host: false,
+            success_rate: RateEjection::SUCCESS_RATE,
+            failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,
             slow_start_window_ms: None,
             slow_start_aggression: 1.0,
@@ -188,6 +221,13 @@ impl Default for Scenario {
             health_check_rise: 1,
             health_check_fall: 1,
             health_check_timeout_ms: None,
+            server_maxconn: 0,
+            server_maxqueue: 0,
+            timeout_queue_ms: None,
+            max_requests: 0,
+            balance_per: BalancePer::Request,
+            connections_per_client: 1,
+            max_connection_age_ms: None,
             hedge_after_ms: None,
             hedge_percentile: None,
             hedge_cancel: HedgeCancel::InService,

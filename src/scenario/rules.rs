@@ -62,6 +62,26 @@ impl Scenario {
         Ok(())
     }
 
+    /// Ejection by success rate or failure percentage compares what each
+    /// server answered over an interval, so it needs Envoy's interval.
+    fn check_rates_have_an_interval(&self) -> Result<(), ScenarioError> {
+        let rates = [
+            ("success_rate_stdev_factor, eject_interval_ms", self.success_rate.limit),
+            ("failure_percentage_threshold, eject_interval_ms", self.failure_percentage.limit),
+        ];
+        match rates.into_iter().find(|(_, limit)| limit.is_some()) {
+            Some((fields, Some(limit))) if self.eject_interval_ms.is_none() => Err(ScenarioError::Combination {
+                fields,
+                message: format!(
+                    "{} is {} but eject_interval_ms is none: rates are compared at each interval's sweep; give eject_interval_ms (Envoy's interval, 10000 there)",
+                    fields.split(',').next().unwrap_or(fields),
+                    fields::format_number(limit)
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Checks the rules that involve more than one field.
     pub(super) fn check(&self) -> Result<(), ScenarioError> {
         let points = u64::from(self.servers) * u64::from(self.virtual_nodes);
@@ -125,6 +145,7 @@ impl Scenario {
             self.speed_changes.iter().map(|c| (c.server, c.text())),
         )?;
         self.check_membership()?;
+        self.check_rates_have_an_interval()?;
         self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.server, f.text())))?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {

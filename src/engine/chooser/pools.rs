@@ -6,10 +6,30 @@
 
 use super::Choosers;
 use crate::rng::{Draw, SimRng};
+use crate::scenario::{Scenario, SubsetMode};
+
+/// How each chooser's pool is drawn: `size` servers (all when `None`), at
+/// random per chooser or by deterministic subsetting.
+#[derive(Clone, Copy, Debug)]
+pub struct Subsets {
+    pub size: Option<u32>,
+    pub mode: SubsetMode,
+}
+
+impl Subsets {
+    pub fn of(scenario: &Scenario) -> Subsets {
+        Subsets { size: scenario.subset_size, mode: scenario.subset_mode }
+    }
+
+    #[cfg(test)]
+    pub fn random(size: Option<u32>) -> Subsets {
+        Subsets { size, mode: SubsetMode::Random }
+    }
+}
 
 impl Choosers {
     /// Draws every chooser a new pool among the members.
-    pub fn redraw_pools(&mut self, subset_size: Option<u32>, rng: &mut SimRng) {
+    pub fn redraw_pools(&mut self, subsets: Subsets, rng: &mut SimRng) {
         self.lift_ejections(rng);
         let mut scratch = self.active.clone();
         let per_chooser = self.per_chooser;
@@ -17,7 +37,8 @@ impl Choosers {
         let pools: Vec<_> = (0..self.members.len())
             .map(|member| {
                 let range = self.class_pools.get(member % per_chooser);
-                let pool = draw_member_pool(range, members, subset_size, &mut scratch, rng);
+                let pool =
+                    draw_member_pool((range, members), (subsets, member / per_chooser), &mut scratch, rng);
                 pool.or_else(|| self.explicit.then(|| members.clone()))
             })
             .collect();
@@ -126,22 +147,56 @@ pub(super) fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
     pool.as_ref().map_or(position as u32, |pool| pool[position])
 }
 
-/// Draws a member's pool: of `size` servers (all when `None`) out of the
-/// `members` of its class's range of servers, or, without class pools, out
-/// of all of them (`None` when it is all of them). `scratch` is any
-/// permutation of the members.
+/// Draws the pool of a member of chooser `chooser`: of `subsets.size`
+/// servers (all when `None`) out of the `members` (ascending) of its
+/// class's range of servers, or, without class pools, out of all of them
+/// (`None` when it is all of them). `scratch` is any permutation of the
+/// members.
 pub(super) fn draw_member_pool(
-    range: Option<&(u32, u32)>,
-    members: &[u32],
-    size: Option<u32>,
+    (range, members): (Option<&(u32, u32)>, &[u32]),
+    (subsets, chooser): (Subsets, usize),
     scratch: &mut [u32],
     rng: &mut SimRng,
 ) -> Option<Vec<u32>> {
-    let Some(&(first, last)) = range else { return draw_pool(size, scratch.len(), scratch, rng) };
+    let deterministic = subsets.mode == SubsetMode::Deterministic;
+    let Some(&(first, last)) = range else {
+        return match deterministic {
+            true => deterministic_pool(subsets.size, members, chooser),
+            false => draw_pool(subsets.size, scratch.len(), scratch, rng),
+        };
+    };
     let mut range: Vec<u32> = members.iter().copied().filter(|s| (first..=last).contains(s)).collect();
     let len = range.len();
+    let pool = match deterministic {
+        true => deterministic_pool(subsets.size, &range, chooser),
+        false => draw_pool(subsets.size, len, &mut range, rng),
+    };
     // The whole range, in order, when the size asks for all of it.
-    Some(draw_pool(size, len, &mut range, rng).unwrap_or(range))
+    Some(pool.unwrap_or(range))
+}
+
+/// Chooser `chooser`'s pool of `size` out of `servers` by the SRE book's
+/// deterministic subsetting ("Load Balancing in the Datacenter"): the
+/// servers split into k = servers / size subsets, the choosers into rounds
+/// of k; each round shuffles the servers with its number as the seed, and
+/// chooser i takes subset i mod k of its round's shuffle. Every k choosers
+/// so cover each server once, whatever the run's seed. (`None` when the
+/// pool is all of them.)
+fn deterministic_pool(size: Option<u32>, servers: &[u32], chooser: usize) -> Option<Vec<u32>> {
+    let size = size? as usize;
+    if size >= servers.len() {
+        return None;
+    }
+    let subsets = servers.len() / size;
+    let mut shuffled = servers.to_vec();
+    let mut rng = SimRng::new((chooser / subsets) as u64);
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, rng.index(i + 1));
+    }
+    let start = chooser % subsets * size;
+    let mut pool = shuffled[start..start + size].to_vec();
+    crate::sort::sort(&mut pool);
+    Some(pool)
 }
 
 /// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).

@@ -20,7 +20,7 @@ fn redrawing_pools_keeps_shared_knowledge() {
     let mut choosers = Choosers::new(
         (3, &[]),
         (vec![1.0; 10], vec![1.0]),
-        (Some(4), true, &timing),
+        (Subsets::random(Some(4)), true, &timing),
         (PolicyKind::RANDOM, 2),
         &mut rng,
     );
@@ -32,7 +32,7 @@ fn redrawing_pools_keeps_shared_knowledge() {
         }
     }
     let before: Vec<_> = (0..3).map(|c| in_flight(&choosers, c)).collect();
-    choosers.redraw_pools(Some(6), &mut rng);
+    choosers.redraw_pools(Subsets::random(Some(6)), &mut rng);
     for (chooser, before) in before.iter().enumerate() {
         assert_eq!(choosers.pool_len(chooser), 6);
         let kept: Vec<_> =
@@ -67,7 +67,7 @@ fn join_idle_queue_keeps_its_reports_when_a_server_is_ejected() {
     let mut choosers = Choosers::new(
         (1, &[]),
         (vec![1.0; 4], vec![1.0]),
-        (None, false, &Timing::untimed()),
+        (Subsets::random(None), false, &Timing::untimed()),
         (PolicyKind::from_name("join-idle-queue").unwrap(), 2),
         &mut rng,
     );
@@ -89,7 +89,7 @@ fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
     let mut choosers = Choosers::new(
         (1, &[]),
         (vec![1.0; 4], vec![1.0]),
-        (None, true, &Timing::untimed()),
+        (Subsets::random(None), true, &Timing::untimed()),
         (PolicyKind::from_name("peak-ewma").unwrap(), 2),
         &mut rng,
     );
@@ -130,7 +130,7 @@ fn one_chooser(servers: usize, rng: &mut SimRng) -> Choosers {
     Choosers::new(
         (1, &[]),
         (vec![1.0; servers], vec![1.0]),
-        (None, false, &timing),
+        (Subsets::random(None), false, &timing),
         (PolicyKind::RANDOM, 2),
         rng,
     )
@@ -210,4 +210,51 @@ fn a_panicking_pool_does_not_eject_a_server_it_already_holds_out() {
     choosers.readmit_due(0, Time(100), &mut rng);
     assert_eq!(routed_to(&choosers), [0, 1, 2, 3]);
     assert_eq!(choosers.ejected().count(), 0);
+}
+
+/// How many of `choosers`' pools hold each of `servers` servers, pools drawn as `subsets` says.
+fn memberships(choosers: usize, servers: usize, subsets: Subsets) -> Vec<u32> {
+    let mut rng = SimRng::new(3);
+    let timing = Timing::untimed();
+    let built = Choosers::new(
+        (choosers, &[]),
+        (vec![1.0; servers], vec![1.0]),
+        (subsets, false, &timing),
+        (PolicyKind::RANDOM, 2),
+        &mut rng,
+    );
+    let mut counts = vec![0; servers];
+    for chooser in 0..choosers {
+        assert_eq!(built.pool_len(chooser), subsets.size.unwrap() as usize);
+        for position in 0..built.pool_len(chooser) {
+            counts[built.server_at(chooser, position) as usize] += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn deterministic_subsetting_puts_every_server_in_as_many_pools_when_choosers_are_whole_rounds() {
+    let deterministic = |size| Subsets { size: Some(size), mode: crate::scenario::SubsetMode::Deterministic };
+    // The SRE book's example: 300 clients, 300 backends, subsets of 10 (30
+    // subsets a round, 10 rounds): each backend in exactly 10 pools.
+    assert_eq!(memberships(300, 300, deterministic(10)), vec![10; 300]);
+    // 60 choosers over 12 servers in subsets of 4: 20 rounds of 3.
+    assert_eq!(memberships(60, 12, deterministic(4)), vec![20; 12]);
+    // Drawn at random, the same pools are far from even.
+    let random = memberships(300, 300, Subsets::random(Some(10)));
+    let (least, most) = (random.iter().min().unwrap(), random.iter().max().unwrap());
+    assert!(most - least >= 8, "{least} to {most}");
+    // Subsets differ between rounds: round 1 is not round 0 again.
+    let pools = |chooser| {
+        let built = Choosers::new(
+            (6, &[]),
+            (vec![1.0; 12], vec![1.0]),
+            (deterministic(4), false, &Timing::untimed()),
+            (PolicyKind::RANDOM, 2),
+            &mut SimRng::new(1),
+        );
+        (0..4).map(|p| built.server_at(chooser, p)).collect::<Vec<_>>()
+    };
+    assert_ne!(pools(0), pools(3));
 }

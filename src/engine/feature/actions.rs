@@ -3,6 +3,7 @@
 use super::FeatureId;
 use crate::engine::journal::Happening;
 use crate::engine::marks::Mark;
+use crate::metrics::FailureReason;
 use crate::time::Time;
 
 /// What a feature asks the core to do.
@@ -31,7 +32,7 @@ pub(in crate::engine) enum Action {
     Readmit { chooser: u32 },
     /// Place `place`'s request, back at its chooser, is tried again as
     /// try `tries` (counted as a retry): placed by its chooser at once
-    /// (avoiding the server it came back from), or, after `wait`, held
+    /// (see `place_again` for the server it came back from), or, after `wait`, held
     /// there until the feature asks [`Action::Release`].
     Retry { place: u32, tries: u16, wait: Option<Time> },
     /// Place `place`'s request, held at its chooser, is placed again as a
@@ -43,10 +44,12 @@ pub(in crate::engine) enum Action {
     /// Every chooser holds `server` out of its pool while it is not
     /// healthy, and readmits it once it is.
     SetHealth { server: u32, healthy: bool },
-    /// Place `place`'s chooser makes a copy of its request, if the request
-    /// is still out and the pool has another server; the feature hears
-    /// [`Report::Copied`].
-    MakeCopy { place: u32 },
+    /// Place `place`'s chooser makes a copy of its request, which races it
+    /// (the first to finish service answers), if the request is still out
+    /// and the pool has another server; the race's loser in service is
+    /// cancelled at once if `cancels_in_service`, else left to finish. The
+    /// feature hears [`Report::Copied`].
+    MakeCopy { place: u32, cancels_in_service: bool },
     /// The copy at place `copy` leaves its chooser for a server other than
     /// `avoid`, its original's.
     SendCopy { copy: u32, avoid: u32 },
@@ -58,6 +61,15 @@ pub(in crate::engine) enum Action {
     PanicBelow { percent: f64 },
     /// The weighted policies read `weight` for `server` from now on.
     SetWeight { server: u32, weight: f64 },
+    /// Place `place`'s request, about to leave its chooser for `server`,
+    /// waits there instead until the feature asks [`Action::SendTo`].
+    Hold { place: u32, server: u32 },
+    /// Place `place`'s request, at its chooser (held there, or about to be
+    /// placed), leaves for `server` (or, if its chooser's pool no longer
+    /// holds it, where its policy picks).
+    SendTo { place: u32, server: u32 },
+    /// Place `place`'s request fails at its chooser, for `reason`.
+    Fail { place: u32, reason: FailureReason },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the
@@ -71,7 +83,13 @@ pub(in crate::engine) enum SpeedBy {
 impl Action {
     /// Whether it takes place `place`'s request from the core's hands.
     pub fn takes(&self, place: u32) -> bool {
-        matches!(*self, Action::Retry { place: p, .. } if p == place)
+        match *self {
+            Action::Retry { place: p, .. }
+            | Action::Hold { place: p, .. }
+            | Action::SendTo { place: p, .. }
+            | Action::Fail { place: p, .. } => p == place,
+            _ => false,
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 //! The core's side of the feature interface: it tells the features what
 //! happened, with a view of itself, and carries out what they ask.
 
-use super::{Action, Arrived, Back, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked};
-use super::{Points, Report, Returned, Sent, SpeedBy, View};
+use super::{
+    Action, Arrived, Back, CameBack, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked,
+};
+use super::{Owned, Placing, Points, Report, Returned, Sending, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
 use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
 use crate::engine::{Event, Outcome, Simulation};
 use crate::rng::Draw;
 use crate::scenario::failures::Failure;
+use crate::scenario::RetryHosts;
 
 /// A read-only view of `$sim`'s core, borrowing its fields one by one so
 /// that its features and the list of their actions stay free to change.
@@ -71,6 +74,8 @@ points! {
     tell_created / tell_features_created(created: Created) at CREATED;
     /// A request completed at its client.
     tell_completed / tell_features_completed(completed: Completed) at COMPLETED;
+    /// A chooser heard back from a server.
+    tell_came_back / tell_features_came_back(came_back: CameBack) at CAME_BACK;
 }
 
 impl Simulation {
@@ -108,19 +113,93 @@ impl Simulation {
     fn tell_returned(&mut self, id: u32, why: Back) -> bool {
         let Some(session) = self.requests.get(id) else { return false };
         let (tries, request) = (session.request.retries, (session.number, session.remaining));
-        self.owned.returned(Returned { place: id, why, tries, request }, &view!(self), &mut self.asked);
+        let returned = Returned { place: id, why, tries, request };
+        self.taken_by_features(id, |owned, view, asked| owned.returned(returned, view, asked))
+    }
+
+    /// Tells the features something with `tell`, and carries out what
+    /// they asked; returns whether they took place `id`'s request from the
+    /// core's hands.
+    fn taken_by_features(
+        &mut self,
+        id: u32,
+        tell: impl FnOnce(&mut Owned, &View, &mut Vec<(FeatureId, Action)>),
+    ) -> bool {
+        tell(&mut self.owned, &view!(self), &mut self.asked);
         let taken = self.asked.iter().any(|(_, action)| action.takes(id));
         self.carry_out_asked();
         taken
     }
 
+    /// Whether a feature sends place `id`'s request from `chooser` itself,
+    /// rather than the chooser's policy placing it: the connection that
+    /// carries it leads to a server already.
+    #[inline(always)]
+    pub(in crate::engine) fn placed_on_its_connection(&mut self, id: u32, chooser: usize) -> bool {
+        self.owned.hears(Points::PLACING) && self.tell_placing(id, chooser)
+    }
+
+    #[inline(never)]
+    fn tell_placing(&mut self, id: u32, chooser: usize) -> bool {
+        let placing = Placing { place: id, chooser };
+        self.taken_by_features(id, |owned, view, asked| owned.placing(placing, view, asked))
+    }
+
+    /// Whether the request `flight` names, about to leave `chooser` for
+    /// the server at `position`, stays at the chooser: a feature held it
+    /// there, or failed it. A hedged copy always goes.
+    #[inline(always)]
+    pub(in crate::engine) fn kept_at_chooser(
+        &mut self,
+        flight: Flight,
+        chooser: usize,
+        position: usize,
+    ) -> bool {
+        self.owned.hears(Points::SENDING) && self.tell_sending(flight, chooser, position)
+    }
+
+    #[inline(never)]
+    fn tell_sending(&mut self, flight: Flight, chooser: usize, position: usize) -> bool {
+        let Some(place) = flight.place().filter(|&place| !self.requests.races.is_copy(place)) else {
+            return false;
+        };
+        let server = self.choosers.server_at(chooser, position);
+        let sending = Sending { place, chooser, server };
+        self.taken_by_features(place, |owned, view, asked| owned.sending(sending, view, asked))
+    }
+
+    /// Place `id`'s request, at its chooser, leaves for `server`, or, if
+    /// the chooser's pool no longer holds it, where its policy picks.
+    fn send_to(&mut self, id: u32, server: u32) {
+        let Some(session) = self.requests.get(id) else { return };
+        let chooser = self.choosers.member(session.chooser(), session.request.class);
+        let position = match self.choosers.position_of(chooser, server) {
+            Some(position) => position,
+            None => self.choose(chooser, None, self.key_of(id)).position,
+        };
+        self.send_to_server(Flight::request(id), chooser, position);
+    }
+
     /// Place `id`'s request, back at its chooser, is placed again,
     /// avoiding the server it came back from.
+    /// Place `id`'s request, back at its chooser, is placed again, its
+    /// policy told of the server it came back from (repick avoids it);
+    /// under Envoy's `previous_hosts` predicate a pick of that server is
+    /// made again, up to `host_selection_retry_max_attempts` times.
     fn place_again(&mut self, id: u32) {
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);
-        let avoid = session.request.server;
-        let pick = self.choose(chooser, Some(avoid), self.key_of(id));
+        let previous = session.request.server;
+        let key = self.key_of(id);
+        let mut pick = self.choose(chooser, Some(previous), key);
+        if self.scenario.retry_hosts == RetryHosts::PreviousHosts {
+            for _ in 0..self.scenario.host_selection_retry_max_attempts {
+                if self.choosers.server_at(chooser, pick.position) != previous {
+                    break;
+                }
+                pick = self.choose(chooser, Some(previous), key);
+            }
+        }
         self.send_to_server(Flight::request(id), chooser, pick.position);
     }
 
@@ -217,7 +296,9 @@ impl Simulation {
             Action::SetHealth { server, healthy } => {
                 self.choosers.set_health(server, healthy, &mut self.streams.routing);
             }
-            Action::MakeCopy { place } => return self.make_copy(place),
+            Action::MakeCopy { place, cancels_in_service } => {
+                return self.make_copy(place, cancels_in_service)
+            }
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
             Action::TakeTables { member } => {
                 self.choosers.take_tables(member as usize, self.now);
@@ -226,6 +307,17 @@ impl Simulation {
             Action::PanicBelow { percent } => self.choosers.panic_below(percent),
             Action::SetWeight { server, weight } => {
                 self.choosers.set_weight(server, weight, &mut self.streams.routing);
+            }
+            Action::Hold { place, server } => {
+                let session = self.requests.get_mut(place)?;
+                session.request.server = server;
+                session.request.travel(Stage::Held, self.now, self.now);
+            }
+            Action::SendTo { place, server } => self.send_to(place, server),
+            Action::Fail { place, reason } => {
+                if self.requests.get(place).is_some() {
+                    self.fail(place, reason);
+                }
             }
         }
         None

@@ -22,13 +22,19 @@
 //! - `returned`: a try came back to its chooser with nothing it can pass
 //!   on (sent back, or an error): a feature may try it again;
 //! - `freed`: a slot of a server freed;
+//! - `created`: a place holds a request just created;
 //! - `carried`: an action it asked for was carried out, with what came of
 //!   it (a chooser's ejection can be refused);
 //! - `policies_built`: every chooser's policy was built, at the start or
 //!   anew (what a chooser knew of its pool is gone);
 //! - `members_changed`: the servers that are members changed;
-//! - `created`: a place holds a request just created;
 //! - `completed`: a request completed at its client;
+//! - `sending`: a request is about to leave its chooser for a server (a
+//!   feature may hold it there, or fail it);
+//! - `came_back`: a chooser heard back from a server, by a response, an
+//!   error or a request sent back;
+//! - `placing`: a chooser's policy is about to place a request (a feature
+//!   may send it itself);
 //!
 //! and two questions the core asks: `hop`, what a hop between a chooser
 //! and a server adds to its tier's delay, and `stands`, whether a timer
@@ -41,10 +47,12 @@
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
 //! once or after a wait), `ReportIdle`, `ChangeMembership`,
-//! `MakeCopy`/`SendCopy` (a copy of a request, made, then sent to another
-//! server), `TakeTables` (a chooser takes its table's pending versions),
-//! `PanicBelow` (the choosers' panic threshold) and `SetWeight` (a
-//! server's weight, as the weighted policies read it).
+//! `MakeCopy`/`SendCopy` (a copy of a request, made to race it, then
+//! sent to another server), `TakeTables` (a chooser takes its table's pending versions),
+//! `PanicBelow` (the choosers' panic threshold), `SetWeight` (a
+//! server's weight, as the weighted policies read it), and
+//! `Hold`/`SendTo`/`Fail` (a request kept at its chooser, then sent on
+//! or failed there; or sent where a feature says).
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -59,36 +67,31 @@
 //! The features still to move onto this interface are membership's
 //! changes themselves (of which the table copies' updates have moved) and
 //! FoundationDB's driver; keyed placement's keys are `keying.rs`, asked by
-//! the core (`Owned::key`), and its placements the choosers'; and of
-//! hedging (`hedging/`: its timers, copies, races, settings and counters),
-//! what a race does to its requests as they move is still the core's
-//! (`engine/hedge/`), read from hedging's races (`Owned::race`).
+//! the core (`Owned::key`), and its placements the choosers'. Hedging
+//! (`hedging/`: its timers, settings and counters) asks for copies; a copy
+//! and its race with its original, the first to finish service answering,
+//! are the core's (`engine/copies/`), as any request is.
 //!
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
 //! sets the choosers' rule, applied as each pool changes), ejections that
-//! grow and end at sweeps (`ejection.rs`), health checks with rise, fall
-//! and a timeout (`health.rs`) and slow start (`slow_start.rs`,
-//! stepping each joining server's weight from `policies_built` on its own
-//! timer). Those that come next fit it the same way, with what they use:
+//! grow and end at sweeps, and ejection by success rate and failure
+//! percentage at those sweeps (`ejection/`), health checks with rise, fall
+//! and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
+//! joining server's weight from `policies_built` on its own timer), retry
+//! budgets as a share of requests (`retry_budget.rs`, two features, one of
+//! which hears `created` to count requests, each deciding at `returned` as
+//! `retries.rs` does, present in its stead), concurrency limits at the
+//! proxy (`limits.rs`: HAProxy's maxconn, maxqueue and timeout queue,
+//! Envoy's max_requests, at `sending` and `came_back`), and balancing per
+//! connection (`per_connection.rs`: a connection pinned to the server its
+//! first request went to, at `placing` and `sent`). Those that come next
+//! fit it the same way, with what they use:
 //! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
 //!   the ejection's end asking `Readmit`, and `heard` deciding from the
 //!   first answer whether to eject again at once;
-//! - success-rate and failure-percentage ejection: `heard` counts
-//!   successes per chooser and server; a timer every interval compares
-//!   each with the pool's mean and standard deviation and asks `Eject`;
-//! - ratio retry budgets (Envoy: 20% of active requests, at least 3;
-//!   Linkerd: 20% of requests plus 10 a second): `returned` decides
-//!   whether a try goes again, as `retries.rs` does; what is active is
-//!   `view.requests`; the share of requests needs `sent` (or a `created`
-//!   point, one method and one flag);
 //! - health checks per proxy instance, each on its own schedule: a timer
 //!   per chooser, and a `SetHealth` for one chooser's pool;
-//! - concurrency limits at the proxy (Envoy's circuit breakers, HAProxy's
-//!   maxconn): `sent`, `heard` and `returned` count what is out per server
-//!   and chooser; a question like `hop`, asked before a send, whether a
-//!   chooser may send there now, and a `Fail { place, reason }` action for
-//!   the overflow answered at once.
 //!
 //! A point is one method with a default here and one line of dispatch in
 //! `registry.rs`; an action, one variant in `actions.rs` and one arm in
@@ -105,11 +108,14 @@ mod health;
 mod hedging;
 mod idle_reports;
 mod keying;
+mod limits;
 mod membership_schedule;
 mod panic;
+mod per_connection;
 mod points;
 mod registry;
 mod retries;
+mod retry_budget;
 mod slow_start;
 mod table_updates;
 mod view;
@@ -124,10 +130,13 @@ pub(super) use actions::{Action, Asks, Report, SpeedBy};
 pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
 pub use ejection::Outliers;
-pub use hedging::HedgeTally;
-pub(super) use hedging::{Hedges, Race};
+pub(super) use hedging::Hedges;
+pub use hedging::{HedgeTally, Hedging};
 pub use points::FeatureTimer;
-pub(super) use points::{Arrived, Back, Completed, Created, Freed, Heard, Picked, Points, Returned, Sent};
+pub(super) use points::{
+    Arrived, Back, CameBack, Completed, Created, Freed, Heard, Picked, Points, Returned,
+};
+pub(super) use points::{Placing, Sending, Sent};
 pub use registry::FeatureId;
 pub(super) use registry::Owned;
 pub(super) use view::View;
@@ -209,17 +218,32 @@ pub(super) trait Feature: Sized {
     #[inline(always)]
     fn freed(&mut self, _freed: Freed, _view: &View, _out: &mut Asks) {}
 
-    /// The servers that are members changed (each chooser's table
-    /// versions still to take are set).
-    fn members_changed(&mut self, _view: &View, _out: &mut Asks) {}
-
     /// A place holds a request just created.
     #[inline(always)]
     fn created(&mut self, _created: Created, _view: &View, _out: &mut Asks) {}
 
+    /// The servers that are members changed (each chooser's table
+    /// versions still to take are set).
+    fn members_changed(&mut self, _view: &View, _out: &mut Asks) {}
+
     /// A request completed at its client.
     #[inline(always)]
     fn completed(&mut self, _completed: Completed, _view: &View, _out: &mut Asks) {}
+
+    /// A request is about to leave its chooser for a server: the feature
+    /// may hold it there ([`Action::Hold`]) or fail it ([`Action::Fail`]).
+    #[inline(always)]
+    fn sending(&mut self, _sending: Sending, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser's policy is about to place a request: the feature may
+    /// send it itself ([`Action::SendTo`]).
+    #[inline(always)]
+    fn placing(&mut self, _placing: Placing, _view: &View, _out: &mut Asks) {}
+
+    /// A chooser heard back from a server (a response, an error, or a
+    /// request sent back).
+    #[inline(always)]
+    fn came_back(&mut self, _came_back: CameBack, _view: &View, _out: &mut Asks) {}
 
     /// Whether its timer with `payload`, due at `now`, still stands: the
     /// trace names no request for one that went stale (a hedge whose

@@ -22,6 +22,9 @@ impl Points {
     pub const FREED: Points = Points(64);
     pub const CREATED: Points = Points(128);
     pub const COMPLETED: Points = Points(256);
+    pub const SENDING: Points = Points(512);
+    pub const CAME_BACK: Points = Points(1024);
+    pub const PLACING: Points = Points(2048);
 
     pub const fn and(self, other: Points) -> Points {
         Points(self.0 | other.0)
@@ -157,4 +160,31 @@ pub(in crate::engine) enum Back {
     SentBack,
     /// Its server answered with an error.
     Error,
+}
+
+/// A request about to leave chooser `chooser` for `server`, as `sending`
+/// is told it: a feature may hold it at the chooser, or fail it there.
+/// (A hedged copy is not told.)
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Sending {
+    pub place: u32,
+    pub chooser: usize,
+    pub server: u32,
+}
+
+/// Place `place`'s request is about to be placed by chooser `chooser`'s
+/// policy, as `placing` is told it: a feature may send it itself.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Placing {
+    pub place: u32,
+    pub chooser: usize,
+}
+
+/// Chooser `chooser` heard back from `server`, by a response, an error or
+/// a request sent back, as `came_back` is told it: what it has out there
+/// is one fewer.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct CameBack {
+    pub chooser: usize,
+    pub server: u32,
 }

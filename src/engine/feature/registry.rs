@@ -1,11 +1,14 @@
 //! The list of features: one line each. Adding a feature is its file in
 //! `feature/` and its line here.
 
+use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
 use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
+use super::{limits, per_connection, CameBack, Placing, Sending};
 use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
-use super::{HedgeTally, Hedges, Race};
+use super::{HedgeTally, Hedges, Hedging};
+use crate::engine::RaceTally;
 use crate::scenario::failures::Failure;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -43,6 +46,9 @@ macro_rules! registry {
             freed: Freed at FREED,
             created: Created at CREATED,
             completed: Completed at COMPLETED,
+            sending: Sending at SENDING,
+            came_back: CameBack at CAME_BACK,
+            placing: Placing at PLACING,
         }
 
         /// Which feature a timer is for.
@@ -180,6 +186,8 @@ registry! {
     ejection: ejection::Ejection = Ejection,
     health: health::HealthChecks = HealthChecks,
     retries: retries::Retries = Retries,
+    retry_budget: retry_budget::RetryBudget<retry_budget::Concurrent> = RetryBudget,
+    retry_window: retry_budget::RetryBudget<retry_budget::Windowed> = RetryWindow,
     idle_reports: idle_reports::IdleReports = IdleReports,
     membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
     failures: failures::Failures = Failures,
@@ -188,6 +196,8 @@ registry! {
     keying: keying::Keying = Keying,
     panic: panic::PanicThreshold = PanicThreshold,
     slow_start: slow_start::SlowStart = SlowStart,
+    limits: limits::Limits = Limits,
+    per_connection: per_connection::PerConnection = PerConnection,
 }
 
 impl Owned {
@@ -226,6 +236,11 @@ impl Owned {
         }
     }
 
+    /// Whether choosers balance per connection.
+    pub fn balances_per_connection(&self) -> bool {
+        self.per_connection.is_some()
+    }
+
     /// The sends' locality, when the run has several datacenters.
     pub fn locality(&self) -> Locality {
         self.datacenters.as_ref().map(|d| d.locality()).unwrap_or_default()
@@ -254,11 +269,10 @@ impl Owned {
     }
 }
 
-/// Hedging's races, which the core reads as a request moves (see
-/// `engine/hedge/`).
+/// Hedging's settings, which a live change sets, and its counts.
 impl Owned {
     /// Takes the scenario's hedging settings on a live change: hedging
-    /// starts the first time they hedge, and keeps its races after.
+    /// starts the first time they hedge, and keeps its hedges after.
     pub fn configure_hedging(&mut self, scenario: &Scenario) {
         match &mut self.hedging {
             Some(hedges) => hedges.configure(scenario),
@@ -267,33 +281,18 @@ impl Owned {
         self.hear();
     }
 
-    pub fn hedges(&self) -> Option<&Hedges> {
-        self.hedging.as_ref()
-    }
-
-    pub fn hedges_mut(&mut self) -> Option<&mut Hedges> {
-        self.hedging.as_mut()
-    }
-
-    /// How place `place`'s request stands in a hedging race.
-    #[inline]
-    pub fn race(&self, place: u32) -> Race {
-        self.hedging.as_ref().map_or(Race::Out, |h| h.race(place))
-    }
-
-    /// Whether place `place`'s request is a hedged copy.
-    #[inline]
-    pub fn is_copy(&self, place: u32) -> bool {
-        self.hedging.as_ref().is_some_and(|h| h.is_copy(place))
-    }
-
-    /// Whether place `place`'s request is the one its session waits on.
-    pub fn answers(&self, place: u32) -> bool {
-        self.hedging.as_ref().is_none_or(|h| h.answers(place))
-    }
-
     /// What hedging counted after the warm-up.
     pub fn hedge_tally(&self) -> HedgeTally {
         self.hedging.as_ref().map(|h| h.tally).unwrap_or_default()
+    }
+
+    /// Hedging's section of the summary (see `Hedges::summary`).
+    pub fn hedging(
+        &self,
+        completed: u64,
+        busy_ns: f64,
+        races: impl FnOnce() -> (RaceTally, u64),
+    ) -> Option<Hedging> {
+        self.hedging.as_ref()?.summary(completed, busy_ns, races())
     }
 }

@@ -4,24 +4,27 @@
 //! of the latencies it saw on its last 64 responses) sends a copy to a
 //! different server. Hedging arms a timer when a request is first sent,
 //! asks the core for a copy ([`Action::MakeCopy`]) when it is due and the
-//! request is in no race, races the copy against its original, and has
-//! the copy sent ([`Action::SendCopy`]). What a race does to the
-//! requests in it as they move (the loser stops where it is) is the
-//! core's, in `engine/hedge/`, read from the races kept here.
+//! request is in no race, and has the copy sent ([`Action::SendCopy`]).
+//! The copy races its original as every copy does, the first to finish
+//! service answering (the core's, `engine/copies/`); hedging says only how
+//! a loser in service stops (`hedge_cancel`), when it asks for the copy.
 
 mod state;
+mod summary;
 
-use super::{Action, Asks, Completed, Created, Feature, Heard, Points, Report, Sent, View};
+use super::{Action, Asks, Completed, Feature, Heard, Points, Report, Sent, View};
+use crate::engine::copies::Race;
 use crate::engine::Happening;
 use crate::scenario::Scenario;
 use crate::time::Time;
 
-pub use state::{HedgeTally, Hedges, Race};
+pub use state::{HedgeTally, Hedges};
+pub use summary::Hedging;
 
 impl Feature for Hedges {
     /// The kind `HedgeDue` had.
     const TRACE_KIND: u64 = 12;
-    const HEARS: Points = Points::SENT.and(Points::HEARD).and(Points::CREATED).and(Points::COMPLETED);
+    const HEARS: Points = Points::SENT.and(Points::HEARD).and(Points::COMPLETED);
     const TIMERS_NAME_PLACES: bool = true;
 
     /// Present once the scenario hedges (a live change may turn it on
@@ -37,15 +40,11 @@ impl Feature for Hedges {
         self.is_due(place, now)
     }
 
-    fn created(&mut self, Created { place }: Created, _view: &View, _out: &mut Asks) {
-        self.new_request(place);
-    }
-
     /// A request's first send arms its hedge.
     fn sent(&mut self, sent: Sent, view: &View, out: &mut Asks) {
         let Some(place) = sent.place.filter(|_| self.on) else { return };
         let Some(session) = view.requests.get(place) else { return };
-        if self.race(place) != Race::Out || session.request.retries > 0 {
+        if view.requests.races.race(place) != Race::Out || session.request.retries > 0 {
             return;
         }
         let chooser = view.choosers.member(session.chooser(), session.request.class);
@@ -72,12 +71,13 @@ impl Feature for Hedges {
 
     /// Place `place`'s hedge is due: a copy, if no response has come.
     fn timer(&mut self, place: u32, view: &View, out: &mut Asks) {
-        if self.take_due(place, view.now) && self.on && self.race(place) == Race::Out {
-            out.push(Action::MakeCopy { place });
+        if self.take_due(place, view.now) && self.on && view.requests.races.race(place) == Race::Out {
+            let cancels_in_service = view.scenario.hedge_cancel.cancels_in_service();
+            out.push(Action::MakeCopy { place, cancels_in_service });
         }
     }
 
-    /// The copy was made: it races its original, and goes out.
+    /// The copy was made, racing its original: it goes out.
     fn carried(&mut self, report: Report, view: &View, out: &mut Asks) {
         let Report::Copied { place, copy, request } = report else { return };
         if view.measuring {
@@ -86,7 +86,7 @@ impl Feature for Hedges {
         // Either twin may answer: both carry the request's key.
         self.sent_copy_for(place, request);
         if let Some(copy) = copy {
-            self.link(place, copy);
+            self.disarm(copy);
             self.sent_copy_for(copy, request);
         }
         let Some(original) = view.requests.get(place) else { return };

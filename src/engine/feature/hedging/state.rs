@@ -1,34 +1,15 @@
 //! What hedging keeps: per place of the core's requests, its hedge and
-//! its race; per chooser, the latencies it saw; the scenario's settings;
-//! and what it counted.
+//! which request last sent a copy; per chooser, the latencies it saw; the
+//! scenario's settings; and what it counted. How each race stands is the
+//! core's (`engine/copies/`).
 
 use crate::scenario::Scenario;
 use crate::time::Time;
 
-const NO_TWIN: u32 = u32::MAX;
-
-/// How the request a place holds stands in a hedging race.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Race {
-    /// In none: its session waits on it (every request without hedging,
-    /// and a copy that won).
-    #[default]
-    Out,
-    /// Racing its twin: the first of the two to finish service answers.
-    Running,
-    /// Lost: it ends at its next event (when it reaches its server, or,
-    /// left to finish, when its service ends).
-    Lost,
-    /// Lost in service and cancelled: its slot is free, and its pending
-    /// service completion ends it.
-    Cancelled,
-}
-
-/// Per place of the core's requests: when its request's hedge is due, how
-/// it stands in a race and its twin, if any, whether it is a copy, and
-/// which request of its session last sent a copy (all empty until hedging
-/// first arms); per chooser, the latencies it saw; the scenario's settings
-/// and what hedging counted.
+/// Per place of the core's requests: when its request's hedge is due, and
+/// which request of its session last sent a copy (both empty until
+/// hedging first arms); per chooser, the latencies it saw; the scenario's
+/// settings and what hedging counted.
 #[derive(Default)]
 pub struct Hedges {
     /// How long a chooser waits for a response before it hedges; `None`:
@@ -41,11 +22,6 @@ pub struct Hedges {
     pub(super) on: bool,
     pub(in crate::engine) tally: HedgeTally,
     due: Vec<Time>,
-    race: Vec<Race>,
-    twin: Vec<u32>,
-    /// Whether the place's request is a copy (one that won its race stays
-    /// one until its session's next request).
-    copy: Vec<bool>,
     sent_copy: Vec<RequestKey>,
     observed: Vec<Observed>,
     scratch: Vec<Time>,
@@ -58,10 +34,6 @@ pub struct HedgeTally {
     pub sent: u64,
     /// Completed requests that had sent a copy.
     pub completed: u64,
-    /// Races a copy won.
-    pub copies_won: u64,
-    /// Service time spent on the losers of races, for nothing.
-    pub wasted_ns: u64,
 }
 
 /// A request, by its session's number and the requests to follow it: a
@@ -90,11 +62,6 @@ impl Hedges {
         self.after = scenario.hedge_after_ms.map(Time::from_ms);
         self.percentile = scenario.hedge_percentile;
         self.on = self.after.is_some() || self.percentile.is_some();
-    }
-
-    /// How many places it has kept a race for.
-    pub(in crate::engine) fn places(&self) -> usize {
-        self.copy.len()
     }
 
     /// `chooser` saw a response `latency` after its request was created:
@@ -127,9 +94,6 @@ impl Hedges {
         let len = id as usize + 1;
         if self.due.len() < len {
             self.due.resize(len, Time::NEVER);
-            self.race.resize(len, Race::Out);
-            self.twin.resize(len, NO_TWIN);
-            self.copy.resize(len, false);
             self.sent_copy.resize(len, NO_REQUEST);
         }
     }
@@ -153,57 +117,12 @@ impl Hedges {
         is_due
     }
 
-    /// Races `copy` against `original`. The copy's place may still hold the
-    /// hedge of an earlier request there, which would find the copy, once
-    /// it has won, answering without a hedge of its own: it is void.
-    pub(super) fn link(&mut self, original: u32, copy: u32) {
-        self.grow_to(original.max(copy));
-        self.twin[original as usize] = copy;
-        self.twin[copy as usize] = original;
-        self.race[original as usize] = Race::Running;
-        self.race[copy as usize] = Race::Running;
-        self.due[copy as usize] = Time::NEVER;
-        self.copy[copy as usize] = true;
-    }
-
-    /// Whether place `id`'s request is a hedged copy.
-    #[inline]
-    pub(in crate::engine) fn is_copy(&self, id: u32) -> bool {
-        self.copy.get(id as usize) == Some(&true)
-    }
-
-    /// How place `id`'s request stands in a race.
-    #[inline]
-    pub(in crate::engine) fn race(&self, id: u32) -> Race {
-        self.race.get(id as usize).copied().unwrap_or_default()
-    }
-
-    /// Whether place `id`'s request is a copy still racing.
-    pub(in crate::engine) fn is_racing_copy(&self, id: u32) -> bool {
-        self.race(id) == Race::Running && self.is_copy(id)
-    }
-
-    /// Whether place `id`'s request is the one its session waits on: out
-    /// of any race, or the original in one.
-    pub(in crate::engine) fn answers(&self, id: u32) -> bool {
-        match self.race(id) {
-            Race::Out => true,
-            Race::Running => !self.is_copy(id),
-            Race::Lost | Race::Cancelled => false,
-        }
-    }
-
-    pub(in crate::engine) fn set_race(&mut self, id: u32, race: Race) {
-        self.grow_to(id);
-        self.race[id as usize] = race;
-    }
-
-    /// Place `id` holds a new request, its session's own, in no race.
-    #[inline]
-    pub(super) fn new_request(&mut self, id: u32) {
-        if let Some(copy) = self.copy.get_mut(id as usize) {
-            *copy = false;
-            self.race[id as usize] = Race::Out;
+    /// Place `id` now holds a copy: the hedge of an earlier request
+    /// there, still armed, would find the copy, once it has won,
+    /// answering without a hedge of its own: it is void.
+    pub(super) fn disarm(&mut self, id: u32) {
+        if let Some(due) = self.due.get_mut(id as usize) {
+            *due = Time::NEVER;
         }
     }
 
@@ -216,16 +135,5 @@ impl Hedges {
     /// Whether request `key`, at place `id`, sent a copy.
     pub(super) fn has_sent_copy(&self, id: u32, key: RequestKey) -> bool {
         self.sent_copy.get(id as usize) == Some(&key)
-    }
-
-    /// Ends the race of place `id`: returns its twin, if it had one.
-    pub(in crate::engine) fn unlink(&mut self, id: u32) -> Option<u32> {
-        let twin = *self.twin.get(id as usize)?;
-        if twin == NO_TWIN {
-            return None;
-        }
-        self.twin[id as usize] = NO_TWIN;
-        self.twin[twin as usize] = NO_TWIN;
-        Some(twin)
     }
 }

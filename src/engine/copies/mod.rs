@@ -1,12 +1,12 @@
-//! Hedged requests, the core's side: what a race does to the requests in
-//! it (the feature, its timers and its races are `feature/hedging/`). The
-//! first of a request and its copy to finish service answers; the other
-//! loses: removed if it is still queued, dropped when it reaches its
-//! server if still on its way, and in service either cancelled at once or
-//! left to finish (`hedge_cancel`). Since a response takes the same time
-//! back from any server of a chooser, the first to finish service is the
-//! first response. A loser learns it has lost at that instant (the
-//! cancellation takes no network time).
+//! Copies of requests, the core's side: a request may have a copy out at
+//! once (hedging asks for them, `feature/hedging/`), and the first of the
+//! two to finish service answers. The other loses: removed if it is still
+//! queued, dropped when it reaches its server if still on its way, and in
+//! service either cancelled at once or left to finish, as whoever asked
+//! for the copy said. Since a response takes the same time back from any
+//! server of a chooser, the first to finish service is the first
+//! response. A loser learns it has lost at that instant (the cancellation
+//! takes no network time).
 //!
 //! A copy is a request of its own, kept by the core in a place of its own
 //! with the origin of the request it races (see `requests.rs`): its own
@@ -14,24 +14,33 @@
 //! one request there. When the copy wins, it answers for its session,
 //! whose next request then takes its place, and the original loses.
 //! Service time spent on losers is wasted work, counted in the summary.
+//! How each race stands is kept beside the requests (`races.rs`).
 
-use super::feature::{HedgeTally, Race, Report};
+mod races;
+
+use super::feature::Report;
 use super::flight::Flight;
 use super::journal::Happening;
 use super::requests::{Outstanding, Request, Stage};
 use super::{Simulation, MAX_IN_FLIGHT};
 use crate::rng::Draw;
+use crate::time::Time;
+
+pub use races::RaceTally;
+pub(super) use races::{Race, Races};
 
 impl Simulation {
-    /// What hedging counted after the warm-up.
-    pub fn hedge_tally(&self) -> HedgeTally {
-        self.owned.hedge_tally()
+    /// What the races between requests and their copies counted after
+    /// the warm-up.
+    pub fn race_tally(&self) -> RaceTally {
+        self.requests.races.tally
     }
 
-    /// Makes a copy of place `id`'s request, for hedging, if the request
-    /// is still out and its pool has another server (and the core room).
+    /// Makes a copy of place `id`'s request, racing it, if the request is
+    /// still out and its pool has another server (and the core room); its
+    /// loser in service is cancelled as `cancels_in_service` says.
     #[cold]
-    pub(super) fn make_copy(&mut self, id: u32) -> Option<Report> {
+    pub(super) fn make_copy(&mut self, id: u32, cancels_in_service: bool) -> Option<Report> {
         let session = self.requests.get(id)?;
         let chooser = self.choosers.member(session.chooser(), session.request.class);
         if self.choosers.pool_len(chooser) < 2 || self.flights() >= MAX_IN_FLIGHT {
@@ -48,7 +57,7 @@ impl Simulation {
                 // The response is on its way to the chooser, who cannot know
                 // it: the copy goes out, and the response, a hop at most
                 // from the chooser, cancels it before it reaches its server.
-                self.metrics.counts.hedged += 1;
+                self.metrics.counts.copies += 1;
                 self.metrics.counts.discarded += 1;
                 return Some(Report::Copied { place: id, copy: None, request: key });
             }
@@ -62,7 +71,8 @@ impl Simulation {
         let copy = Outstanding::copy_of(session, request);
         let started = self.requests.session_started(id);
         let copy = self.requests.insert(copy, started);
-        self.metrics.counts.hedged += 1;
+        self.requests.races.link((id, copy), cancels_in_service);
+        self.metrics.counts.copies += 1;
         Some(Report::Copied { place: id, copy: Some(copy), request: key })
     }
 
@@ -90,36 +100,32 @@ impl Simulation {
         }
     }
 
-    /// Counts in hedging's tally, after the warm-up.
-    pub(super) fn count_hedging(&mut self, count: impl FnOnce(&mut HedgeTally)) {
+    /// Counts `wasted` service on a race's loser, after the warm-up.
+    pub(super) fn count_wasted(&mut self, wasted: Time) {
         if self.metrics.measuring(self.now) {
-            if let Some(hedges) = self.owned.hedges_mut() {
-                count(&mut hedges.tally);
-            }
+            self.requests.races.waste(wasted);
         }
     }
 
     fn set_race(&mut self, id: u32, race: Race) {
-        if let Some(hedges) = self.owned.hedges_mut() {
-            hedges.set_race(id, race);
-        }
+        self.requests.races.set_race(id, race);
     }
 
     /// Ends the race of place `id`: returns its twin, if it had one.
     fn unlink(&mut self, id: u32) -> Option<u32> {
-        self.owned.hedges_mut()?.unlink(id)
+        self.requests.races.unlink(id)
     }
 
-    /// How the request `flight` names stands in a hedging race, if the
+    /// How the request `flight` names stands in a race with its copy, if the
     /// core keeps it (a balancer's attempt races none).
     #[inline]
     fn race_of(&self, flight: Flight) -> Option<(u32, Race)> {
         let id = flight.place()?;
         self.requests.get(id)?;
-        Some((id, self.owned.race(id)))
+        Some((id, self.requests.races.race(id)))
     }
 
-    /// Whether the request `flight` names lost its hedging race while under
+    /// Whether the request `flight` names lost its race while under
     /// way: it ends at the next hop it reaches, and the core goes no further.
     #[inline]
     pub(super) fn ended_under_way(&mut self, flight: Flight) -> bool {
@@ -129,11 +135,11 @@ impl Simulation {
     }
 
     /// Whether the request `flight` names, about to be sent back by its
-    /// server, is a hedged copy, dropped instead.
+    /// server, is a copy still racing, dropped instead.
     #[inline]
     pub(super) fn dropped_instead_of_sent_back(&mut self, flight: Flight) -> bool {
         let Some((id, Race::Running)) = self.race_of(flight) else { return false };
-        if !self.owned.is_copy(id) {
+        if !self.requests.races.is_copy(id) {
             return false;
         }
         self.drop_copy(id);
@@ -150,13 +156,13 @@ impl Simulation {
     }
 
     /// The service of the request `flight` names ended and freed its slot:
-    /// whether the request ends there (a hedging race's loser, left to
+    /// whether the request ends there (a race's loser, left to
     /// finish); a racer that finished first wins.
     #[inline]
     pub(super) fn ended_after_service(&mut self, flight: Flight) -> bool {
         match self.race_of(flight) {
             None | Some((_, Race::Out | Race::Cancelled)) => false,
-            Some((id, race)) => self.hedge_service_ended(id, race),
+            Some((id, race)) => self.racer_service_ended(id, race),
         }
     }
 
@@ -164,14 +170,14 @@ impl Simulation {
     /// freed its slot: a loser left to finish ends, its service wasted; a
     /// racer wins. Returns whether it ended.
     #[cold]
-    fn hedge_service_ended(&mut self, id: u32, race: Race) -> bool {
+    fn racer_service_ended(&mut self, id: u32, race: Race) -> bool {
         if race != Race::Lost {
             self.win(id);
             return false;
         }
         if let Some(r) = self.requests.get(id).map(|s| &s.request) {
             let wasted = self.now - r.departs;
-            self.count_hedging(|tally| tally.wasted_ns += wasted.0);
+            self.count_wasted(wasted);
         }
         self.discard(id);
         true
@@ -180,17 +186,17 @@ impl Simulation {
     /// Races still running: a copy and its original both out, neither
     /// finished. They count as neither won nor lost.
     pub(super) fn races_running(&self) -> u64 {
-        let Some(hedges) = self.owned.hedges() else { return 0 };
-        let racing = |id: u32| hedges.is_racing_copy(id) && self.requests.get(id).is_some();
-        (0..hedges.places() as u32).filter(|&id| racing(id)).count() as u64
+        let races = &self.requests.races;
+        let racing = |id: u32| races.is_racing_copy(id) && self.requests.get(id).is_some();
+        (0..races.places() as u32).filter(|&id| racing(id)).count() as u64
     }
 
     /// Place `id`'s request (raced, or a copy) finished service first: it
     /// answers, and its twin loses.
     pub(super) fn win(&mut self, id: u32) {
         if self.requests.get(id).is_some() {
-            if self.owned.hedges().is_some_and(|h| h.is_racing_copy(id)) {
-                self.count_hedging(|tally| tally.copies_won += 1);
+            if self.requests.races.is_racing_copy(id) && self.metrics.measuring(self.now) {
+                self.requests.races.tally.copies_won += 1;
             }
             self.set_race(id, Race::Out);
         }
@@ -214,10 +220,9 @@ impl Simulation {
                 self.servers[server as usize].queue.remove(Flight::request(id));
                 self.discard(id);
             }
-            Stage::InService if self.scenario.hedge_cancel.cancels_in_service() => {
+            Stage::InService if self.requests.races.cancels_in_service(id) => {
                 self.set_race(id, Race::Cancelled);
-                let wasted = self.now - started;
-                self.count_hedging(|tally| tally.wasted_ns += wasted.0);
+                self.count_wasted(self.now - started);
                 self.free_slot(server as usize);
             }
             _ => self.set_race(id, Race::Lost),
@@ -264,10 +269,10 @@ impl Simulation {
     }
 
     /// Place `id` is freed as its session ends (or fails): a copy still
-    /// racing its request loses. (A hedge still due finds the place's next
-    /// request not yet sent, or sent and due its own hedge.)
+    /// racing its request loses. (Whoever asked for the copy hears of the
+    /// place's next request when it is created.)
     pub(super) fn end_place(&mut self, id: u32) {
-        let racing = self.owned.race(id) == Race::Running && !self.owned.is_copy(id);
+        let racing = self.requests.races.race(id) == Race::Running && !self.requests.races.is_copy(id);
         if self.requests.remove(id).is_some() && racing {
             if let Some(twin) = self.unlink(id) {
                 self.lose(twin);

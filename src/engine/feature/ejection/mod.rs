@@ -12,15 +12,26 @@
 //! (Envoy's `interval`), ejections end only at a sweep, and each sweep that
 //! finds a server in its chooser's pool forgets one of its ejections, so
 //! a server that stays well is ejected for less the next time.
+//!
+//! With sweeps, a chooser may also eject by success rate or failure
+//! percentage over each interval (`rates.rs`); those ejections are counted,
+//! last and end as the consecutive errors' do (`lengths.rs`).
+
+mod lengths;
+mod rates;
 
 use super::{Action, Asks, Feature, Heard, Points, Report, View};
 use crate::engine::Outcome;
 use crate::scenario::Scenario;
 use crate::time::Time;
+use lengths::Lengths;
+use rates::Rates;
 use serde::Serialize;
 
 pub(in crate::engine) struct Ejection {
+    /// Errors in a row that eject; 0: none do (only the rates).
     after: u32,
+    rates: Option<Rates>,
     lengths: Lengths,
     max_fraction: f64,
     always_one: bool,
@@ -36,33 +47,6 @@ pub(in crate::engine) struct Ejection {
     /// time is up: the sweep's readmission then finds nothing to do.)
     out: Vec<Vec<(u32, Time)>>,
     outliers: Outliers,
-}
-
-/// How long ejections last: Envoy's base and maximum ejection times, and
-/// its sweep interval.
-struct Lengths {
-    base: Time,
-    /// At least `base`: Envoy takes the larger of the two.
-    max: Time,
-    sweep: Option<Time>,
-}
-
-impl Lengths {
-    /// A server's count of ejections once ejected again, having been
-    /// ejected `times` (not yet forgotten): Envoy stops counting once the
-    /// length has reached the maximum.
-    fn count_after(&self, times: u32) -> u32 {
-        if u64::from(times) * self.base.0 < self.max.0 + self.base.0 {
-            times + 1
-        } else {
-            times
-        }
-    }
-
-    /// How long an ejection lasts that is a server's `count`th.
-    fn of(&self, count: u32) -> Time {
-        Time(self.base.0.saturating_mul(count.into()).min(self.max.0))
-    }
 }
 
 /// What outlier ejection counted: the summary shows it beside the core's
@@ -133,16 +117,40 @@ impl Ejection {
     }
 
     /// A sweep at `now`: each chooser forgets one ejection of each server
-    /// it held in since the last sweep, and readmits the servers whose
-    /// time is up (Envoy's `checkHostForUneject`).
-    fn sweep(&mut self, now: Time, out: &mut Asks) {
+    /// it held in since the last sweep, readmits the servers whose time is
+    /// up (Envoy's `checkHostForUneject`), then ejects the outliers by rate
+    /// among the others.
+    fn sweep(&mut self, view: &View, out: &mut Asks) {
         self.forget_one_of_each_held_in();
         for (chooser, held) in self.out.iter_mut().enumerate() {
-            if held.iter().any(|&(_, until)| until <= now) {
+            if held.iter().any(|&(_, until)| until <= view.now) {
                 out.push(Action::Readmit { chooser: chooser as u32 });
-                held.retain(|&(_, until)| until > now);
+                held.retain(|&(_, until)| until > view.now);
             }
         }
+        self.eject_outliers_by_rate(view, out);
+    }
+
+    /// Each chooser ejects the servers its rates find outliers over the
+    /// interval just ended.
+    fn eject_outliers_by_rate(&mut self, view: &View, out: &mut Asks) {
+        for chooser in 0..view.choosers.count() {
+            let Some(rates) = &mut self.rates else { return };
+            let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
+            let outliers = rates.outliers(chooser, |s| held.iter().any(|&(h, _)| h == s));
+            for server in outliers {
+                out.push(self.eject(chooser, server, view.now));
+            }
+        }
+    }
+
+    /// `chooser` ejects `server` at `now`, for as long as its count of
+    /// ejections makes it.
+    fn eject(&self, chooser: usize, server: u32, now: Time) -> Action {
+        let count = self.lengths.count_after(self.times(chooser, server));
+        let until = now + self.lengths.of(count);
+        let (max_fraction, always_one) = (self.max_fraction, self.always_one);
+        Action::Eject { chooser: chooser as u32, server, until, max_fraction, always_one }
     }
 
     /// Each chooser forgets one ejection of each server it holds in.
@@ -167,8 +175,10 @@ impl Feature for Ejection {
         let base = Time::from_ms(scenario.eject_for_ms);
         let max = scenario.eject_max_for_ms.map_or(base, |max| Time::from_ms(max).max(base));
         let sweep = scenario.eject_interval_ms.map(Time::from_ms);
-        (scenario.eject_after > 0).then(|| Ejection {
+        let rates = sweep.and_then(|_| Rates::for_scenario(scenario));
+        (scenario.eject_after > 0 || rates.is_some()).then(|| Ejection {
             after: scenario.eject_after,
+            rates,
             lengths: Lengths { base, max, sweep },
             max_fraction: scenario.eject_max_fraction,
             always_one: scenario.eject_always_one_host,
@@ -187,12 +197,11 @@ impl Feature for Ejection {
     }
 
     fn heard(&mut self, heard: Heard, view: &View, out: &mut Asks) {
-        if self.run_reaches_threshold(heard) {
-            let (chooser, server) = (heard.chooser as u32, heard.server);
-            let count = self.lengths.count_after(self.times(heard.chooser, server));
-            let until = view.now + self.lengths.of(count);
-            let (max_fraction, always_one) = (self.max_fraction, self.always_one);
-            out.push(Action::Eject { chooser, server, until, max_fraction, always_one });
+        if let Some(rates) = &mut self.rates {
+            rates.count(heard.chooser, heard.server, heard.outcome == Outcome::Ok);
+        }
+        if self.after > 0 && self.run_reaches_threshold(heard) {
+            out.push(self.eject(heard.chooser, heard.server, view.now));
         }
     }
 
@@ -213,46 +222,9 @@ impl Feature for Ejection {
         match self.lengths.sweep {
             None => out.push(Action::Readmit { chooser }),
             Some(interval) => {
-                self.sweep(view.now, out);
+                self.sweep(view, out);
                 out.push(Action::Timer { at: view.now + interval, payload: 0 });
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn envoy() -> Lengths {
-        Lengths { base: Time::from_ms(30_000.0), max: Time::from_ms(300_000.0), sweep: None }
-    }
-
-    #[test]
-    fn envoys_ejections_last_30_s_times_each_ejection_up_to_300_s() {
-        let lengths = envoy();
-        let mut times = 0;
-        let mut seconds = Vec::new();
-        for _ in 0..12 {
-            times = lengths.count_after(times);
-            seconds.push(lengths.of(times).as_ms() / 1000.0);
-        }
-        let expected = [30.0, 60.0, 90.0, 120.0, 150.0, 180.0, 210.0, 240.0, 270.0, 300.0, 300.0, 300.0];
-        assert_eq!(seconds, expected);
-        // Envoy stops counting one past the cap, so a sweep's forgetting
-        // shortens the next ejection at once.
-        assert_eq!(times, 11);
-        assert_eq!(lengths.of(times - 1).as_ms(), 300_000.0);
-    }
-
-    #[test]
-    fn without_a_maximum_every_ejection_lasts_the_base_time() {
-        let base = Time::from_ms(10_000.0);
-        let lengths = Lengths { base, max: base, sweep: None };
-        let mut times = 0;
-        for _ in 0..5 {
-            times = lengths.count_after(times);
-            assert_eq!(lengths.of(times), base);
         }
     }
 }
