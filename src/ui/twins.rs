@@ -110,10 +110,14 @@ fn words(scenario: &Scenario, keys: &[&str]) -> String {
 /// where the policy draws them ("power of two choices, live load").
 fn policy_words(scenario: &Scenario) -> String {
     let title = scenario.policy.title();
-    match scenario.policy.uses_choices() {
-        true => title.replacen(" d ", &format!(" {} ", number_words(scenario.choices)), 1),
-        false => title.to_string(),
+    if !scenario.policy.uses_choices() {
+        return title.to_string();
     }
+    // The d stands before a word ("power of d choices") or a comma ("least
+    // requests of d, drawn with replacement").
+    let count = number_words(scenario.choices);
+    let at = title.find(" d ").or_else(|| title.find(" d,"));
+    at.map_or_else(|| title.to_string(), |at| format!("{} {count}{}", &title[..at], &title[at + 2..]))
 }
 
 /// A small count in words, as prose writes it; digits from ten up.

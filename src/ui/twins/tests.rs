@@ -18,6 +18,9 @@ fn a_policy_twin_names_each_side_by_its_policy_in_words() {
     assert_eq!(sides.twin, "random");
     let piggyback = Sides::of(&power_of_two, &versus(&[("policy", "p2c-piggyback")])).unwrap();
     assert_eq!(piggyback.in_order(), ["power of two choices, live load", "power of two, learned load"]);
+    let envoy = scenario(&[("policy", "least-request-with-replacement"), ("choices", "2")]);
+    let sides = Sides::of(&envoy, &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(sides.in_order(), ["least requests of two", "random"]);
     let repick = scenario(&[("policy", "repick")]);
     let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
     assert_eq!(sides.in_order(), ["random, repick after a bounce", "random"]);
