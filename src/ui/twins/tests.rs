@@ -65,3 +65,22 @@ fn a_twin_whose_settings_do_not_apply_draws_no_second_picture() {
     let small = scenario(&[("servers", "4")]);
     assert_eq!(Pictures::for_view(&small, &versus(&[("class_pools", "0-7")])), Pictures::One);
 }
+
+#[test]
+fn a_preset_twin_is_the_preset_run_from_the_views_seed_for_as_long() {
+    let mut own = crate::presets::Preset::find("envoy-least-request").unwrap().scenario().unwrap();
+    (own.seed, own.duration_s, own.warmup_s) = (7, 30.0, 2.0);
+    let twin = twin_of(&own, &versus(&[("preset", "nginx"), ("load", "0.5")])).unwrap();
+    let mut nginx = crate::presets::Preset::find("nginx").unwrap().scenario().unwrap();
+    (nginx.seed, nginx.duration_s, nginx.warmup_s, nginx.load) = (7, 30.0, 2.0, 0.5);
+    assert_eq!(twin, nginx);
+    // A view still on its preset's seed is that preset; on another it is
+    // settings of its own, as the lab's preset menu says.
+    assert_eq!(Sides::of(&own, &versus(&[("preset", "haproxy")])).unwrap().own, "your settings");
+    own.seed = 1;
+    let sides = Sides::of(&own, &versus(&[("preset", "haproxy")])).unwrap();
+    assert_eq!(sides.in_order(), ["envoy-least-request", "haproxy"]);
+    let sides =
+        Sides::of(&scenario(&[("servers", "7")]), &versus(&[("preset", "nginx"), ("load", "0.5")])).unwrap();
+    assert_eq!(sides.in_order(), ["your settings", "nginx with load = 0.5"]);
+}
