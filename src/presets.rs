@@ -74,6 +74,17 @@ impl Preset {
         Ok(scenario)
     }
 
+    /// The preset `scenario` is, its run length aside (a view runs a
+    /// preset for as long as it likes), if any.
+    pub fn of(scenario: &Scenario) -> Option<&'static Preset> {
+        PRESETS.iter().find(|preset| {
+            preset.scenario().is_ok_and(|mut own| {
+                (own.duration_s, own.warmup_s) = (scenario.duration_s, scenario.warmup_s);
+                own == *scenario
+            })
+        })
+    }
+
     /// The file's opening comment, as one paragraph: what the preset shows.
     pub fn description(&self) -> String {
         let lines = self.toml.lines().map_while(|line| line.strip_prefix('#')).map(str::trim);

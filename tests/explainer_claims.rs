@@ -7,8 +7,8 @@
 //! are read as the page reads them, by `lbsim::ui::hash`.
 
 use lbsim::explain::Claim;
-use lbsim::ui::hash;
 use lbsim::ui::options::Kind;
+use lbsim::ui::{hash, twins};
 use lbsim::{Scenario, Simulation, Summary};
 
 const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
@@ -43,10 +43,7 @@ fn sections() -> Vec<Section> {
         let mut scenario = parsed.params.scenario;
         scenario.set("duration_s", SIMULATED_S).unwrap();
         let versus = (!parsed.options.versus.is_empty()).then(|| {
-            let mut twin = scenario.clone();
-            twin.set_many(parsed.options.versus.iter().map(|(k, v)| (*k, v.as_str())))
-                .unwrap_or_else(|e| panic!("{id}: {e}"));
-            twin
+            twins::twin_of(&scenario, &parsed.options.versus).unwrap_or_else(|e| panic!("{id}: {e}"))
         });
         let claims = Claim::parse_all(&claim).unwrap_or_else(|e| panic!("{id}: {e}"));
         sections.push(Section { id, claims, scenario, versus });

@@ -22,6 +22,10 @@ const CHANGES: &[(&str, &str)] = &[
     ("eject_for_ms", "300"),
     ("eject_max_fraction", "0.01"),
     ("health_check_ms", "100"),
+    ("health_check_fall", "3"),
+    ("health_check_rise", "3"),
+    ("health_check_timeout_ms", "5"),
+    ("healthy_panic_threshold", "95"),
     ("retry_budget", "0"),
     ("retry_backoff_ms", "40"),
     ("key_space", "40"),
@@ -54,6 +58,9 @@ fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
             ("virtual_nodes", "20"),
             ("bounded_load_c", "1.25"),
             ("slow_start_window_ms", "1500"),
+            // Checks often enough for a server down a second to come back
+            // within the run, so a longer rise could tell.
+            ("health_check_ms", "250"),
             ("duration_s", "3"),
             ("warmup_s", "0"),
         ],

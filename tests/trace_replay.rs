@@ -319,3 +319,25 @@ fn a_replay_reports_the_traces_class_mix_and_the_load_it_offers() {
         run["classes"].as_array().unwrap().iter().map(|c| c["share"].as_f64().unwrap()).collect();
     assert_eq!(shares, [0.0, 1.0]);
 }
+
+#[test]
+fn two_presets_compare_on_the_same_replayed_trace() {
+    // Envoy's least request against NGINX's round robin, each replaying the
+    // diurnal sample at 60 times its speed: both meet the same requests,
+    // and B is NGINX's preset with A's seed.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/traces/diurnal.csv");
+    let args = ["compare", "envoy-least-request", "--vs-preset", "nginx", "--duration", "10"];
+    let args = [&args[..], &["--trace", path, "--trace-speed", "60"]].concat();
+    let out = lbsim(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with(&format!("replaying {path} at speed 60: each row one request")), "{stdout}");
+    assert!(stdout.contains("B (preset=nginx, policy=weighted-round-robin, retry_budget=9"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&lbsim(&[&args[..], &["--json"]].concat()).stdout).unwrap();
+    let (a, b) = (&json["a"]["summary"]["counts"], &json["b"]["summary"]["counts"]);
+    assert_eq!(a["created"], b["created"], "both replay the same rows");
+    assert!(a["created"].as_u64().unwrap() > 25_000, "{a}");
+    assert_eq!(json["b"]["scenario"]["policy"], "weighted-round-robin");
+    assert_eq!(json["common_random_numbers"], true);
+}

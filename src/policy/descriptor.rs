@@ -66,9 +66,19 @@ impl Property {
 }
 
 /// The fields of outlier ejection and health checks, which take a server
-/// out of a chooser's pool: read under policies whose choosers pick from
+/// out of a chooser's pool, and of the panic that routes to every server
+/// when too few are left in: read under policies whose choosers pick from
 /// a pool, not where a key's server is its place.
-const EJECTION: &[&str] = &["eject_after", "eject_for_ms", "eject_max_fraction", "health_check_ms"];
+const EJECTION: &[&str] = &[
+    "eject_after",
+    "eject_for_ms",
+    "eject_max_fraction",
+    "health_check_ms",
+    "health_check_fall",
+    "health_check_rise",
+    "health_check_timeout_ms",
+    "healthy_panic_threshold",
+];
 
 /// The fields of slow start, which ramps the weight of a server that
 /// joins: read only by policies that read weights.

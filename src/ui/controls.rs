@@ -147,8 +147,12 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
         "choices" => format!("d candidates are drawn only by {}", readers()),
         "staleness_ms" => format!("the load board this refreshes is read only by {}", readers()),
         "key_space" | "key_popularity" | "key_per" => "only the placement schemes route by key".to_string(),
+        "slow_start_window_ms" => format!("slow start ramps a joining server's weight, read only by {}", readers()),
         "table_lag_ms" => "only the mapping table has copies to update".to_string(),
-        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" if policy.reads_keys() => {
+        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" | "health_check_fall"
+        | "health_check_rise" | "health_check_timeout_ms" | "healthy_panic_threshold"
+            if policy.reads_keys() =>
+        {
             "a key's server is its place, so a placement scheme takes no server out of its pool".to_string()
         }
         "dc_order" => "only FoundationDB's balancers order their alternatives by datacenter".to_string(),
@@ -276,6 +280,13 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value("ms"),
     },
     Control {
+        key: "slow_start_window_ms",
+        label: "Slow start: a joining server ramps up over",
+        group: Group::Servers,
+        widget: Widget::Presets(&["none", "1000", "5000", "10000", "30000", "60000", "120000", "300000"]),
+        show: Show::Value("ms"),
+    },
+    Control {
         key: "service",
         label: "Service-time distribution",
         group: Group::Servers,
@@ -344,6 +355,27 @@ pub static CONTROLS: &[Control] = &[
         group: Group::Failures,
         widget: Widget::Presets(&["none", "50", "100", "250", "500", "1000", "2000", "5000", "10000"]),
         show: Show::Value("ms"),
+    },
+    Control {
+        key: "health_check_fall",
+        label: "Failed checks in a row that take a server out",
+        group: Group::Failures,
+        widget: Widget::Presets(&["1", "2", "3", "5", "10"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "health_check_rise",
+        label: "Passed checks in a row that bring it back",
+        group: Group::Failures,
+        widget: Widget::Presets(&["1", "2", "3", "5", "10"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "healthy_panic_threshold",
+        label: "Panic: route to every server when fewer are in than",
+        group: Group::Failures,
+        widget: Widget::Presets(&["0", "10", "25", "50", "75", "100"]),
+        show: Show::Value("%"),
     },
     Control {
         key: "virtual_nodes",

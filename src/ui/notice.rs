@@ -23,8 +23,14 @@ impl Notice {
         Notice { message: message.into(), about_link: false }
     }
 
-    /// `key=value` was refused with `error`; `used` is the value kept instead.
+    /// `key=value` was refused with `error`; `used` is the value kept instead
+    /// (empty where keeping nothing is what the option does without the
+    /// entry, as a link with no twin: the entry is then ignored).
     pub fn rejected(key: &str, value: &str, error: &ScenarioError, used: &str) -> Notice {
+        let instead = match used {
+            "" => "ignored".to_string(),
+            used => format!("using {used} instead"),
+        };
         let message = match error {
             ScenarioError::UnknownField { suggestion: Some(s), .. } => {
                 format!("“{key}” is not a setting (did you mean “{s}”?); ignored.")
@@ -33,9 +39,9 @@ impl Notice {
                 format!("“{key}” is not a setting; ignored.")
             }
             ScenarioError::BadValue { allowed, .. } => {
-                format!("“{key}={value}”: expected {allowed}; using {used} instead.")
+                format!("“{key}={value}”: expected {allowed}; {instead}.")
             }
-            other => format!("“{key}={value}”: {other}; using {used} instead."),
+            other => format!("“{key}={value}”: {other}; {instead}."),
         };
         Notice { message, about_link: true }
     }
@@ -74,6 +80,15 @@ mod tests {
         let error = ScenarioError::Combination { fields: "a, b", message: "they disagree".into() };
         let notice = Notice::rejected("a", "1", &error, "2");
         assert_eq!(notice.message, "“a=1”: fields a, b: they disagree; using 2 instead.");
+    }
+
+    #[test]
+    fn a_refused_value_with_nothing_to_use_instead_is_ignored() {
+        let error = ScenarioError::BadValue { field: "versus", value: "x".into(), allowed: "pairs".into() };
+        assert_eq!(
+            Notice::rejected("versus", "x", &error, "").message,
+            "“versus=x”: expected pairs; ignored."
+        );
     }
 
     #[test]

@@ -5,10 +5,9 @@
 //! with an error naming the entry and what it allows.
 
 use super::controls::CONTROLS;
-use super::params::Params;
+use super::twins;
 use crate::charts::{self, Drawer, SeriesMetric};
 use crate::explain::Readback;
-use crate::scenario::fields;
 use crate::trace::replay::{unnamed_classes, SPEEDS};
 use crate::ScenarioError;
 
@@ -314,7 +313,7 @@ impl Options {
                 Ok(h) if (HEIGHT_MIN..=HEIGHT_MAX).contains(&h) => self.height = Some(h),
                 _ => return Err(bad(format!("\"auto\" or whole pixels from {HEIGHT_MIN} to {HEIGHT_MAX}"))),
             },
-            VERSUS_KEY => self.versus = parse_versus(text)?,
+            VERSUS_KEY => self.versus = twins::parse_versus(text)?,
             SAY_KEY => {
                 self.say = Readback::parse(text).ok_or_else(|| {
                     bad(format!("\"none\" or a comma-separated list of {}", Readback::names().join(", ")))
@@ -394,27 +393,6 @@ impl Options {
     pub fn entries(&self, defaults: &Options) -> Vec<(&'static str, String)> {
         KEYS.iter().filter(|k| self.text(k) != defaults.text(k)).map(|k| (*k, self.text(k))).collect()
     }
-}
-
-/// `key:value` pairs separated by `;`, each a scenario field and a value
-/// it accepts.
-fn parse_versus(text: &str) -> Result<Vec<(&'static str, String)>, ScenarioError> {
-    let bad = |why: String| ScenarioError::BadValue {
-        field: VERSUS_KEY,
-        value: text.to_string(),
-        allowed: format!(
-            "settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0); {why}"
-        ),
-    };
-    let mut pairs = Vec::new();
-    for pair in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once(':').ok_or_else(|| bad(format!("`{pair}` has no `:`")))?;
-        let field = fields::find(key.trim()).map_err(|e| bad(e.to_string()))?;
-        let value = value.trim().to_string();
-        Params::default().set(field.key, &value).map_err(|e| bad(e.to_string()))?;
-        pairs.push((field.key, value));
-    }
-    Ok(pairs)
 }
 
 /// What the twin of a view with `versus` differs by, for people: the

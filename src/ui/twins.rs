@@ -7,8 +7,84 @@
 //! is, and a reader of a post cannot.
 
 use crate::explain::readback::thousands;
+use super::options::VERSUS_KEY;
+use super::params::Params;
+use crate::presets::{Preset, PRESETS};
 use crate::scenario::fields;
-use crate::Scenario;
+use crate::{Scenario, ScenarioError};
+
+/// The key of a `versus` pair that makes the twin a preset rather than the
+/// view's own settings changed (`versus=preset:haproxy`), to compare two
+/// systems on the same arrivals as `lbsim compare --vs-preset` does.
+pub const PRESET_KEY: &str = "preset";
+
+/// The twin's scenario: `scenario` with the `versus` pairs applied, or,
+/// where they name a preset, that preset run as `scenario` is (from its
+/// seed, for its duration and warm-up, so that both meet the same
+/// requests) with the other pairs on top.
+pub fn twin_of(scenario: &Scenario, versus: &[(&str, String)]) -> Result<Scenario, ScenarioError> {
+    let mut twin = match preset_named(versus) {
+        Some(preset) => {
+            let mut twin = preset.scenario()?;
+            (twin.seed, twin.duration_s, twin.warmup_s) =
+                (scenario.seed, scenario.duration_s, scenario.warmup_s);
+            twin
+        }
+        None => scenario.clone(),
+    };
+    twin.set_many(fields_of(versus).map(|(key, value)| (key, value.as_str())))?;
+    Ok(twin)
+}
+
+/// The preset a `versus` names, if it names one.
+fn preset_named(versus: &[(&str, String)]) -> Option<&'static Preset> {
+    versus.iter().find(|(key, _)| *key == PRESET_KEY).and_then(|(_, name)| Preset::find(name))
+}
+
+/// The `versus` pairs that set fields, the preset's aside.
+fn fields_of<'a>(versus: &'a [(&str, String)]) -> impl Iterator<Item = (&'a str, &'a String)> {
+    versus.iter().filter(|(key, _)| *key != PRESET_KEY).map(|(key, value)| (*key, value))
+}
+
+/// `key:value` pairs separated by `;`, each a scenario field and a value
+/// it accepts, or at most one `preset:NAME`.
+pub fn parse_versus(text: &str) -> Result<Vec<(&'static str, String)>, ScenarioError> {
+    let bad = |why: String| ScenarioError::BadValue {
+        field: VERSUS_KEY,
+        value: text.to_string(),
+        allowed: format!(
+            "settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0), or a preset \
+             (preset:haproxy); {why}"
+        ),
+    };
+    let mut pairs = Vec::new();
+    for pair in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once(':').ok_or_else(|| bad(format!("`{pair}` has no `:`")))?;
+        if key.trim() == PRESET_KEY {
+            pairs.push((PRESET_KEY, versus_preset(value.trim(), &pairs).map_err(bad)?));
+            continue;
+        }
+        let field = fields::find(key.trim()).map_err(|e| bad(e.to_string()))?;
+        let value = value.trim().to_string();
+        Params::default().set(field.key, &value).map_err(|e| bad(e.to_string()))?;
+        pairs.push((field.key, value));
+    }
+    Ok(pairs)
+}
+
+/// The preset a `versus` pair names, where `pairs` before it named none.
+fn versus_preset(name: &str, pairs: &[(&'static str, String)]) -> Result<String, String> {
+    if pairs.iter().any(|(key, _)| *key == PRESET_KEY) {
+        return Err("name one preset".to_string());
+    }
+    match Preset::find(name) {
+        Some(preset) => Ok(preset.name.to_string()),
+        None => {
+            let names: Vec<&str> = PRESETS.iter().map(|preset| preset.name).collect();
+            Err(format!("preset:NAME takes one of {}, not `{name}`", names.join(", ")))
+        }
+    }
+}
 
 /// The names of a view's two runs, each by its value of the settings the
 /// twin changes.
@@ -28,14 +104,28 @@ impl Sides {
         if versus.is_empty() {
             return None;
         }
-        let mut twin = scenario.clone();
-        twin.set_many(versus.iter().map(|(key, value)| (*key, value.as_str()))).ok()?;
-        let keys: Vec<&str> = versus.iter().map(|(key, _)| *key).collect();
+        let twin = twin_of(scenario, versus).ok()?;
+        let keys: Vec<&str> = fields_of(versus).map(|(key, _)| key).collect();
+        if let Some(preset) = preset_named(versus) {
+            return Some(Sides::presets(scenario, preset, &twin, &keys));
+        }
         let (own, twin) = (words(scenario, &keys), words(&twin, &keys));
         Some(match keys.as_slice() {
             ["policy"] => Sides::shortest(own, twin),
             _ => Sides { own, twin },
         })
+    }
+
+    /// A view beside a preset: each side by its preset's name (the view's
+    /// own, when its settings are one, else "your settings"), the twin's
+    /// with the settings changed on top of its preset.
+    fn presets(scenario: &Scenario, preset: &Preset, twin: &Scenario, keys: &[&str]) -> Sides {
+        let own = Preset::of(scenario).map_or("your settings", |own| own.name).to_string();
+        let twin = match keys {
+            [] => preset.name.to_string(),
+            keys => format!("{} with {}", preset.name, words(twin, keys)),
+        };
+        Sides { own, twin }
     }
 
     /// Two policies' names, each up to its first comma ("power of two choices" for "power
@@ -136,10 +226,14 @@ fn words(scenario: &Scenario, keys: &[&str]) -> String {
 /// where the policy draws them ("power of two choices, live load").
 fn policy_words(scenario: &Scenario) -> String {
     let title = scenario.policy.title();
-    match scenario.policy.uses_choices() {
-        true => title.replacen(" d ", &format!(" {} ", number_words(scenario.choices)), 1),
-        false => title.to_string(),
+    if !scenario.policy.uses_choices() {
+        return title.to_string();
     }
+    // The d stands before a word ("power of d choices") or a comma ("least
+    // requests of d, drawn with replacement").
+    let count = number_words(scenario.choices);
+    let at = title.find(" d ").or_else(|| title.find(" d,"));
+    at.map_or_else(|| title.to_string(), |at| format!("{} {count}{}", &title[..at], &title[at + 2..]))
 }
 
 /// A small count in words, as prose writes it; digits from ten up.

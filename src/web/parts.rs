@@ -22,6 +22,7 @@ use super::take_away::TakeAway;
 use super::trace_panel::{RateStrip, TracePanel};
 use super::transport::Transport;
 use super::twin_pane::{title_tag, CompareForm, TwinPane};
+use super::twins::PRESET_KEY;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -169,8 +170,12 @@ impl Parts {
         let trace_panel = panel.as_ref().map(|panel| TracePanel::build(panel, &ids)).transpose()?;
         let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
         let versus = options.text(VERSUS_KEY);
-        let compare_form =
-            panel.as_ref().map(|panel| CompareForm::build(panel, &ids, &versus)).transpose()?;
+        let versus_preset =
+            options.versus.iter().find(|(key, _)| *key == PRESET_KEY).map(|(_, name)| name.as_str());
+        let compare_form = panel
+            .as_ref()
+            .map(|panel| CompareForm::build(panel, &ids, &versus, versus_preset))
+            .transpose()?;
         let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
         // At the end of the lab's settings panel; in an embed's drawer.
         let drawer: Option<Element> = match kind {

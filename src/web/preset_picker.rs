@@ -4,7 +4,7 @@
 //! names the preset the settings match, if any.
 
 use super::dom::{self, Ids};
-use lbsim::presets::{by_system, Preset, PRESETS};
+use lbsim::presets::{by_system, Preset};
 use lbsim::Scenario;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement, HtmlSelectElement};
@@ -15,6 +15,25 @@ const CUSTOM: &str = "";
 pub struct PresetPicker {
     pub select: HtmlSelectElement,
     description: HtmlElement,
+}
+
+/// Adds every preset to `select` as an option valued by its name, a real
+/// system's under its name, as `lbsim presets` lists them.
+pub fn add_presets(select: &HtmlSelectElement) -> Result<(), JsValue> {
+    for (system, presets) in by_system() {
+        let group: Element = match system {
+            Some(name) => {
+                let group: Element = dom::child(select, "optgroup", "")?;
+                group.set_attribute("label", name)?;
+                group
+            }
+            None => select.clone().into(),
+        };
+        for preset in presets {
+            dom::text_child(&group, "option", "", preset.name)?.set_attribute("value", preset.name)?;
+        }
+    }
+    Ok(())
 }
 
 impl PresetPicker {
@@ -28,20 +47,7 @@ impl PresetPicker {
         let help_id = ids.of("preset-help");
         dom::set_attributes(&select, &[("id", &id), ("aria-describedby", &help_id)])?;
         dom::text_child(&select, "option", "", "your own settings")?.set_attribute("value", CUSTOM)?;
-        for (system, presets) in by_system() {
-            // A real system's presets go under its name, as `lbsim presets` lists them.
-            let group: Element = match system {
-                Some(name) => {
-                    let group: Element = dom::child(&select, "optgroup", "")?;
-                    group.set_attribute("label", name)?;
-                    group
-                }
-                None => select.clone().into(),
-            };
-            for preset in presets {
-                dom::text_child(&group, "option", "", preset.name)?.set_attribute("value", preset.name)?;
-            }
-        }
+        add_presets(&select)?;
         let description = dom::text_child(&row, "p", "help", "")?;
         description.set_id(&help_id);
         Ok(PresetPicker { select, description })
@@ -55,13 +61,7 @@ impl PresetPicker {
 
     /// Names the preset `scenario` is (its run length aside), if any.
     pub fn show(&self, scenario: &Scenario) {
-        let same = |preset: &&Preset| {
-            preset.scenario().is_ok_and(|mut p| {
-                (p.duration_s, p.warmup_s) = (scenario.duration_s, scenario.warmup_s);
-                p == *scenario
-            })
-        };
-        let matching = PRESETS.iter().find(same);
+        let matching = Preset::of(scenario);
         self.select.set_value(matching.map_or(CUSTOM, |p| p.name));
         let text = matching.map_or_else(
             || "Settings of your own; choose a preset to load one.".to_string(),

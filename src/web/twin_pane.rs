@@ -6,13 +6,14 @@
 
 use super::canvases::Canvases;
 use super::dom::{self, Ids};
+use super::preset_picker::add_presets;
 use super::readouts::Readouts;
 use super::surface::Surface;
-use super::twins::Sides;
 use lbsim::metrics::Counts;
+use super::twins::{Sides, PRESET_KEY};
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 pub struct TwinPane {
     /// The titles of the view's own picture and the twin's, each as its
@@ -122,18 +123,27 @@ pub fn title_tag(lab: bool) -> &'static str {
     }
 }
 
-/// The lab's form for compare mode: which settings B changes.
+/// The lab's form for compare mode: which settings B changes, or which
+/// preset B is.
 pub struct CompareForm {
     pub input: HtmlInputElement,
     pub button: HtmlElement,
+    pub preset: HtmlSelectElement,
 }
 
 impl CompareForm {
     /// Builds the form at the end of `panel`, showing `versus` (the
-    /// settings B changes now, as the link writes them).
-    pub fn build(panel: &Element, ids: &Ids, versus: &str) -> Result<CompareForm, JsValue> {
+    /// settings B changes now, as the link writes them) and the preset it
+    /// names, if any.
+    pub fn build(
+        panel: &Element,
+        ids: &Ids,
+        versus: &str,
+        preset: Option<&str>,
+    ) -> Result<CompareForm, JsValue> {
         let group: Element = dom::child(panel, "fieldset", "group compare")?;
         dom::text_child(&group, "legend", "", "Compare")?;
+        let preset = preset_menu(&group, ids, preset)?;
         let row: HtmlElement = dom::child(&group, "div", "control")?;
         let id = ids.of("versus");
         let label = dom::text_child(&row, "label", "", "B differs from A in")?;
@@ -159,10 +169,36 @@ impl CompareForm {
             &row,
             "p",
             "help",
-            "settings as key:value, separated by ; (policy:power-of-d;load:0.95); B runs beside A on the same seed, \
-             seeing the same arrivals; empty stops comparing",
+            "settings as key:value, separated by ; (policy:power-of-d;load:0.95), or preset:NAME as the menu above \
+             writes it; B runs beside A on the same seed, seeing the same arrivals; empty stops comparing",
         )?;
         help.set_id(&help_id);
-        Ok(CompareForm { input, button })
+        Ok(CompareForm { input, button, preset })
     }
+
+    /// What B changes once the person has chosen a preset for it: that
+    /// preset, or nothing (no comparison) for the menu's first entry.
+    pub fn preset_chosen(&self) {
+        let name = self.preset.value();
+        self.input.set_value(&match name.is_empty() {
+            true => String::new(),
+            false => format!("{PRESET_KEY}:{name}"),
+        });
+    }
+}
+
+/// The menu that makes B a preset, to compare two systems on the same
+/// arrivals (A is the lab's own settings, a preset of the menu above or
+/// not), showing `chosen`.
+fn preset_menu(group: &Element, ids: &Ids, chosen: Option<&str>) -> Result<HtmlSelectElement, JsValue> {
+    let row: HtmlElement = dom::child(group, "div", "control preset")?;
+    let id = ids.of("versus-preset");
+    dom::text_child(&row, "label", "", "B is the preset")?.set_attribute("for", &id)?;
+    let select: HtmlSelectElement = dom::child(&row, "select", "")?;
+    select.set_id(&id);
+    dom::text_child(&select, "option", "", "none: B differs by the settings below")?
+        .set_attribute("value", "")?;
+    add_presets(&select)?;
+    select.set_value(chosen.unwrap_or_default());
+    Ok(select)
 }

@@ -102,7 +102,7 @@ for (const [width, height, colorScheme] of [[1440, 900, 'light'], [390, 844, 'da
   test(`at ${width} px the chapters that ask wait at their question and reveal after an answer`, async () => {
     const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme });
     const asking = (await twinned(page)).filter((chapter) => chapter.asks);
-    assert.deepEqual(asking.map((c) => c.id), ['repick', 'power-of-two', 'stale', 'balancers']);
+    assert.deepEqual(asking.map((c) => c.id), ['repick', 'power-of-two', 'stale', 'balancers', 'fleet']);
     for (const { id, view } of asking) {
       const root = `#${id} .lbsim-embed`;
       await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);

@@ -129,3 +129,27 @@ fn a_control_says_why_the_policy_ignores_it() {
     assert_eq!(unused_under("virtual_nodes", &ring), None);
     assert!(unused_under("eject_after", &ring).is_some());
 }
+
+#[test]
+fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
+    let random = params(&[("policy", "random")]);
+    assert_eq!(
+        unused_under("slow_start_window_ms", &random).unwrap(),
+        "Not used by random: slow start ramps a joining server's weight, read only by “least time (NGINX)”, \
+         “weighted round-robin”, “weighted random” and “weighted least request (Envoy's EDF)”."
+    );
+    let ring = params(&[("policy", "ring")]);
+    for key in ["healthy_panic_threshold", "health_check_fall", "health_check_rise"] {
+        assert_eq!(unused_under(key, &random), None, "{key}");
+        assert_eq!(
+            unused_under(key, &ring).unwrap(),
+            "Not used by consistent hashing ring: a key's server is its place, so a placement scheme takes no \
+             server out of its pool.",
+        );
+    }
+    let weighted = params(&[("policy", "weighted-least-request"), ("healthy_panic_threshold", "50")]);
+    assert_eq!(unused_under("slow_start_window_ms", &weighted), None);
+    let control = |key: &str| CONTROLS.iter().find(|c| c.key == key).unwrap();
+    assert_eq!(control("healthy_panic_threshold").shown(&weighted), "50 %");
+    assert_eq!(control("slow_start_window_ms").shown(&weighted), "none");
+}

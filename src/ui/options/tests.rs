@@ -104,12 +104,24 @@ fn versus_takes_settings_a_scenario_accepts() {
     assert_eq!(versus_label(&options.versus), "policy = random, staleness_ms = 0");
     assert_eq!(versus_label(&set("versus", "policy:random").versus), "random");
     assert_eq!(set("versus", "").versus, []);
-    let usage = "expected settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0);";
+    let usage = "expected settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0), \
+        or a preset (preset:haproxy);";
     let no_colon = refusal("versus", "policy");
     assert!(no_colon.contains(usage) && no_colon.ends_with("`policy` has no `:`"), "{no_colon}");
     assert!(refusal("versus", "polcy:random").ends_with("unknown field `polcy` (did you mean `policy`?)"));
     let servers = refusal("versus", "servers:0");
     assert!(servers.ends_with("field `servers`: `0` is not allowed; expected a whole number from 1 to 10000"));
+}
+
+#[test]
+fn versus_takes_one_preset_by_name() {
+    let options = set("versus", "preset: haproxy; load:0.5");
+    assert_eq!(options.versus, [("preset", "haproxy".to_string()), ("load", "0.5".to_string())]);
+    assert_eq!(options.text("versus"), "preset:haproxy;load:0.5");
+    let unknown = refusal("versus", "preset:nginx-plus");
+    assert!(unknown.contains("preset:NAME takes one of spike-random, continuous-random, "), "{unknown}");
+    assert!(unknown.ends_with(", aws-alb-lor, traefik, not `nginx-plus`"), "{unknown}");
+    assert!(refusal("versus", "preset:nginx;preset:haproxy").ends_with("; name one preset"));
 }
 
 #[test]

@@ -18,6 +18,9 @@ fn a_policy_twin_names_each_side_by_its_policy_in_words() {
     assert_eq!(sides.twin, "random");
     let piggyback = Sides::of(&power_of_two, &versus(&[("policy", "p2c-piggyback")])).unwrap();
     assert_eq!(piggyback.in_order(), ["power of two choices, live load", "power of two, learned load"]);
+    let envoy = scenario(&[("policy", "least-request-with-replacement"), ("choices", "2")]);
+    let sides = Sides::of(&envoy, &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(sides.in_order(), ["least requests of two", "random"]);
     let repick = scenario(&[("policy", "repick")]);
     let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
     assert_eq!(sides.in_order(), ["random, repick after a bounce", "random"]);
@@ -76,4 +79,23 @@ fn where_the_sentences_speak_of_bounces_each_picture_counts_its_own() {
         ("A: random, repick after a bounce".to_string(), Some(" · 1 in 1,117 bounced".to_string()))
     );
     assert_eq!(twin, ("B: random".to_string(), Some(" · no bounce yet".to_string())));
+}
+
+#[test]
+fn a_preset_twin_is_the_preset_run_from_the_views_seed_for_as_long() {
+    let mut own = crate::presets::Preset::find("envoy-least-request").unwrap().scenario().unwrap();
+    (own.seed, own.duration_s, own.warmup_s) = (7, 30.0, 2.0);
+    let twin = twin_of(&own, &versus(&[("preset", "nginx"), ("load", "0.5")])).unwrap();
+    let mut nginx = crate::presets::Preset::find("nginx").unwrap().scenario().unwrap();
+    (nginx.seed, nginx.duration_s, nginx.warmup_s, nginx.load) = (7, 30.0, 2.0, 0.5);
+    assert_eq!(twin, nginx);
+    // A view still on its preset's seed is that preset; on another it is
+    // settings of its own, as the lab's preset menu says.
+    assert_eq!(Sides::of(&own, &versus(&[("preset", "haproxy")])).unwrap().own, "your settings");
+    own.seed = 1;
+    let sides = Sides::of(&own, &versus(&[("preset", "haproxy")])).unwrap();
+    assert_eq!(sides.in_order(), ["envoy-least-request", "haproxy"]);
+    let sides =
+        Sides::of(&scenario(&[("servers", "7")]), &versus(&[("preset", "nginx"), ("load", "0.5")])).unwrap();
+    assert_eq!(sides.in_order(), ["your settings", "nginx with load = 0.5"]);
 }

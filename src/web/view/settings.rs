@@ -3,7 +3,7 @@
 //! and how the page shows the settings once they changed.
 
 use super::*;
-use crate::twins::Pictures;
+use crate::twins::{self, Pictures};
 
 impl View {
     /// The person edited control `key`.
@@ -128,9 +128,8 @@ impl View {
         if self.options.versus.is_empty() {
             return;
         }
-        let mut scenario = self.params.scenario.clone();
         let made =
-            self.options.versus.iter().try_for_each(|(key, value)| scenario.set(key, value)).and_then(|()| {
+            twins::twin_of(&self.params.scenario, &self.options.versus).and_then(|scenario| {
                 match self.replay() {
                     Some(replay) => Simulation::replaying(&scenario, replay),
                     None => Simulation::new(&scenario),

@@ -53,6 +53,7 @@ impl View {
         if let Some(form) = &self.parts.compare_form {
             add(&form.button, "click", Target::Compare);
             add(&form.input, "change", Target::Compare);
+            add(&form.preset, "change", Target::ComparePreset);
         }
         add(self.parts.canvases.topology_canvas(), "click", Target::Topology);
         add(self.parts.canvases.topology_canvas(), "keydown", Target::TopologyKey);
@@ -101,6 +102,7 @@ pub enum Target {
     Presenter,
     Settings,
     Compare,
+    ComparePreset,
     Preset,
     Metric,
     PinBaseline,
@@ -150,6 +152,7 @@ impl Target {
             Target::Presenter => view.toggle_presenter(),
             Target::Settings => view.toggle_settings(),
             Target::Compare => view.compare_entered(),
+            Target::ComparePreset => view.compare_preset_chosen(),
             Target::Preset => view.preset_chosen(),
             Target::Metric => view.metric_chosen(),
             Target::PinBaseline => view.pin_baseline(),

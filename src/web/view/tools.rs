@@ -105,6 +105,15 @@ impl View {
         }
     }
 
+    /// The person chose the preset B is: the compare form's text names it,
+    /// and the view compares as if the text had been entered.
+    pub fn compare_preset_chosen(&mut self) {
+        if let Some(form) = &self.parts.compare_form {
+            form.preset_chosen();
+        }
+        self.compare_entered();
+    }
+
     /// Turns the presenter view on or off (the link remembers it).
     pub fn toggle_presenter(&mut self) {
         self.options.presenter = !self.options.presenter;

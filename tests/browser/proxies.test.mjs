@@ -1,0 +1,87 @@
+// The lab and the proxies' mechanisms (issue 42): the controls of the
+// fields real proxies ship (panic threshold, health checks' thresholds,
+// slow start) each take a click at their centre and set their field, bad
+// values in a link are named in a notice, and two presets run side by
+// side on the same arrivals, each picture titled by its preset's name.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, hashEntries, noticeSays, artifact } from './lib.mjs';
+
+useBrowser();
+
+/** Clicks at the centre of `locator`, as a person does. */
+async function clickCentre(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+const CONTROLS = ['healthy_panic_threshold', 'health_check_fall', 'health_check_rise', 'slow_start_window_ms'];
+
+test('each proxy mechanism\'s control takes a click at its centre and sets its field', async () => {
+  // Weighted least request reads weights, so slow start acts on it too.
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=weighted-least-request&health_check_ms=2000&autoplay=0', width: 1440, height: 900 });
+  for (const key of CONTROLS) {
+    const slider = page.locator(`#${key}`);
+    const before = await slider.inputValue();
+    await clickCentre(page, slider);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), key, `${key} takes the focus`);
+    // A click at a slider's centre moves it to its middle rung.
+    await page.waitForFunction(([key, before]) => document.getElementById(key).value !== before, [key, before]);
+    await page.waitForTimeout(300);
+    const shown = (await page.textContent(`#${key}-value`)).split(' ')[0];
+    assert.equal(decodeURIComponent((await hashEntries(page)).get(key)), shown, `the link holds ${key} as shown`);
+    assert.equal(await page.getAttribute(`#${key}`, 'aria-disabled'), 'false', `${key} acts under this policy`);
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('slow start says it is not used by a policy that reads no weights', async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&autoplay=0' });
+  assert.equal(await page.getAttribute('#slow_start_window_ms', 'aria-disabled'), 'true');
+  assert.match(await page.textContent('#slow_start_window_ms-help'),
+    /^Not used by random: slow start ramps a joining server's weight, read only by “least time \(NGINX\)”/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('bad proxy settings in a link are named in a notice, each with what is allowed', async () => {
+  const hash = 'healthy_panic_threshold=150&health_check_fall=0&slow_start_window_ms=soon&versus=preset:nginx-plus&autoplay=0';
+  const { page, errors } = await openApp(browser, server.url, { hash });
+  await noticeSays(page, [
+    '“healthy_panic_threshold=150”: expected a number from 0 to 100; using 0 instead.',
+    '“health_check_fall=0”: expected a whole number from 1 to 100; using 1 instead.',
+    '“slow_start_window_ms=soon”: expected "none" or milliseconds from 1 to 3600000; using none instead.',
+    'preset:NAME takes one of spike-random,',
+    'not `nginx-plus`; ignored.',
+  ]);
+  assert.equal(await page.textContent('#healthy_panic_threshold-value'), '0 %', 'the control shows the value used');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('two presets chosen in the lab run side by side on the same arrivals, each titled by its name', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 1440, height: 900 });
+  await clickCentre(page, page.locator('#preset'));
+  await page.selectOption('#preset', 'envoy-least-request');
+  await clickCentre(page, page.locator('#versus-preset'));
+  await page.selectOption('#versus-preset', 'nginx');
+  await page.waitForFunction(() => window.lbsim.versusSummary() != null, null, { timeout: 20_000 });
+  assert.equal(decodeURIComponent((await hashEntries(page)).get('versus')), 'preset:nginx');
+  assert.equal(await page.inputValue('#versus'), 'preset:nginx');
+  assert.equal(await page.inputValue('#preset'), 'envoy-least-request');
+  assert.deepEqual(await page.locator('.pane-title').allTextContents(), ['A: envoy-least-request', 'B: nginx']);
+  await page.waitForFunction(() => window.lbsim.simTime() > 5000, null, { timeout: 30_000 });
+  const [a, b] = await page.evaluate(() => [window.lbsim.summary(), window.lbsim.versusSummary()].map((s) => JSON.parse(s)));
+  assert.equal(a.policy, 'least-request-with-replacement');
+  assert.equal(b.policy, 'weighted-round-robin');
+  assert.equal(a.seed, b.seed, 'the same arrivals: B runs from A\'s seed');
+  await page.evaluate(() => document.querySelector('.pane-b').scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: artifact('proxies-compare-presets-1440x900.png') });
+  // The menu's first entry stops comparing.
+  await page.selectOption('#versus-preset', '');
+  await page.waitForFunction(() => window.lbsim.versusSummary() == null, null, { timeout: 20_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
