@@ -11,6 +11,9 @@ cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p lbsim-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p lbsim-web --target wasm32-unknown-unknown --features test-hooks -- -D warnings
+# The lab's module: the same sources with the feature `lab` (src/web-lab).
+cargo clippy -p lbsim-lab --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p lbsim-lab --target wasm32-unknown-unknown --features test-hooks -- -D warnings
 cargo clippy --bin lbsim-trace --target wasm32-unknown-unknown --no-default-features --features trace-worker -- -D warnings
 
 echo "== the engine alone builds for wasm32 with no web dependency"

@@ -37,7 +37,7 @@ impl Measured {
 /// instant in the schedule's order).
 fn spells(schedule: &[ScheduledFailure]) -> Vec<Spell> {
     let mut entries: Vec<&ScheduledFailure> = schedule.iter().collect();
-    entries.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+    crate::sort::sort_by(&mut entries, |a, b| a.at_s.total_cmp(&b.at_s));
     let ended_by = |i: usize| {
         let entry = entries[i];
         let next = entries[i + 1..].iter().find(|later| later.server == entry.server);
@@ -80,7 +80,7 @@ fn failing_s(spell: &Spell, measured: Measured) -> f64 {
 pub fn down_throughout(schedule: &[ScheduledFailure], measured: Measured) -> bool {
     let spells = spells(schedule);
     let mut servers: Vec<u32> = spells.iter().map(|spell| spell.server).collect();
-    servers.sort_unstable();
+    crate::sort::sort(&mut servers);
     servers.dedup();
     servers.iter().any(|&server| {
         let covered_to = spells
@@ -147,7 +147,7 @@ pub fn caveats(schedule: &[ScheduledFailure], servers: u32, measured: Measured) 
                 .collect();
             let total_s: f64 = failing.iter().map(|(_, s)| s).sum();
             let mut named: Vec<u32> = failing.iter().map(|&(server, _)| server).collect();
-            named.sort_unstable();
+            crate::sort::sort(&mut named);
             named.dedup();
             let [one, several, model] = kind.words();
             match named[..] {

@@ -6,9 +6,9 @@
 //! letter alone: a reader who sees "A" must look elsewhere to learn what it
 //! is, and a reader of a post cannot.
 
-use crate::explain::readback::thousands;
 use super::options::VERSUS_KEY;
 use super::params::Params;
+use crate::explain::readback::thousands;
 use crate::presets::{Preset, PRESETS};
 use crate::scenario::fields;
 use crate::{Scenario, ScenarioError};

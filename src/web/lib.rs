@@ -38,6 +38,7 @@ mod handle;
 #[cfg(feature = "test-hooks")]
 mod hooks;
 mod json;
+mod lab;
 mod membership_tools;
 mod narration;
 mod notice;

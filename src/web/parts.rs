@@ -10,6 +10,7 @@ use super::decision_caption::DecisionCaption;
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
 use super::fit::Fit;
+use super::lab::{Lab, LabOnly};
 use super::membership_tools::MembershipTools;
 use super::narration::Narration;
 use super::notice::Notices;
@@ -40,17 +41,17 @@ pub struct Parts {
     pub event_log: EventLog,
     pub take_away: TakeAway,
     /// The lab's "Copy embed code".
-    pub share: Option<Share>,
+    pub share: Option<LabOnly<Share>>,
     /// The lab's capacity search.
-    pub capacity: Option<CapacityPanel>,
+    pub capacity: Option<LabOnly<CapacityPanel>>,
     /// The lab's servers joining and leaving.
-    pub membership: Option<MembershipTools>,
+    pub membership: Option<LabOnly<MembershipTools>>,
     /// The lab's trace box, and the trace's rate under the percentile chart.
-    pub trace_panel: Option<TracePanel>,
-    pub rate_strip: Option<RateStrip>,
+    pub trace_panel: Option<LabOnly<TracePanel>>,
+    pub rate_strip: Option<LabOnly<RateStrip>>,
     /// The lab's compare form and presets.
-    pub compare_form: Option<CompareForm>,
-    pub presets: Option<PresetPicker>,
+    pub compare_form: Option<LabOnly<CompareForm>>,
+    pub presets: Option<LabOnly<PresetPicker>>,
     pub controls: Controls,
     /// The question asked before the run, when the link asks for one.
     pub question: Option<QuestionBox>,
@@ -83,14 +84,19 @@ impl Parts {
         };
         let stage: Element = dom::child(&layout, "section", "stage")?;
         stage.set_attribute("aria-label", &named("Simulation"))?;
-        let panel = match kind {
-            Kind::Lab => {
+        // Only the lab's module has a lab: in lbsim-web a lab view stops here.
+        let in_lab = match kind {
+            Kind::Lab => Some(Lab::needed()?),
+            Kind::Embed => None,
+        };
+        let panel = match in_lab {
+            Some(_) => {
                 let panel: Element = dom::child(&layout, "aside", "controls")?;
                 dom::set_attributes(&panel, &[("id", &ids.of("controls")), ("aria-label", "Settings")])?;
                 dom::text_child(&panel, "h2", "", "Settings")?;
                 Some(panel)
             }
-            Kind::Embed => None,
+            None => None,
         };
         let figures: HtmlElement = dom::child(&layout, "section", "charts")?;
         dom::set_attributes(&figures, &[("id", &ids.of("charts")), ("aria-label", &named("Charts"))])?;
@@ -130,12 +136,9 @@ impl Parts {
             &ids,
         )?;
         let decision = DecisionCaption::build(own_cells, &ids)?;
-        let (capacity, rate_strip) = match kind {
-            Kind::Lab => {
-                (Some(CapacityPanel::build(&figures, &ids)?), Some(RateStrip::build(&figures, &ids)?))
-            }
-            Kind::Embed => (None, None),
-        };
+        let in_figures = in_lab.map(|lab| (lab, &figures));
+        let capacity = LabOnly::build(in_figures, |figures| CapacityPanel::build(figures, &ids))?;
+        let rate_strip = LabOnly::build(in_figures, |figures| RateStrip::build(figures, &ids))?;
         let twin_pane =
             panes.map(|(panes, own_title)| TwinPane::build(&panes, &ids, own_title, lab)).transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
@@ -166,17 +169,16 @@ impl Parts {
         let controls = Controls::build(&options.controls, placement, &ids)?;
         // The lab's panel: the settings first, so the policy is in sight;
         // then presets, comparison and the sharing tools.
-        let membership = panel.as_ref().map(|panel| MembershipTools::build(panel, &ids)).transpose()?;
-        let trace_panel = panel.as_ref().map(|panel| TracePanel::build(panel, &ids)).transpose()?;
-        let presets = panel.as_ref().map(|panel| PresetPicker::build(panel, &ids)).transpose()?;
+        let in_panel = in_lab.zip(panel.as_ref());
+        let membership = LabOnly::build(in_panel, |panel| MembershipTools::build(panel, &ids))?;
+        let trace_panel = LabOnly::build(in_panel, |panel| TracePanel::build(panel, &ids))?;
+        let presets = LabOnly::build(in_panel, |panel| PresetPicker::build(panel, &ids))?;
         let versus = options.text(VERSUS_KEY);
         let versus_preset =
             options.versus.iter().find(|(key, _)| *key == PRESET_KEY).map(|(_, name)| name.as_str());
-        let compare_form = panel
-            .as_ref()
-            .map(|panel| CompareForm::build(panel, &ids, &versus, versus_preset))
-            .transpose()?;
-        let share = panel.as_ref().map(|panel| Share::build(panel, &ids)).transpose()?;
+        let compare_form =
+            LabOnly::build(in_panel, |panel| CompareForm::build(panel, &ids, &versus, versus_preset))?;
+        let share = LabOnly::build(in_panel, |panel| Share::build(panel, &ids))?;
         // At the end of the lab's settings panel; in an embed's drawer.
         let drawer: Option<Element> = match kind {
             Kind::Lab => None,

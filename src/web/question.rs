@@ -69,7 +69,7 @@ impl QuestionBox {
         let said = match guess.stage() {
             Stage::Asking => None,
             Stage::Answered(answer) => {
-                Some(format!("You guessed {}. {RUNNING}", answer.words(sides).to_lowercase()))
+                Some(format!("You guessed {}. {RUNNING}", answer.words_in_sentence(sides)))
             }
             Stage::Skipped => Some(RUNNING.to_string()),
             Stage::Retired(_) => Some(format!("{RETIRED}.")),

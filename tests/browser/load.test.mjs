@@ -6,7 +6,7 @@ import { useBrowser, server, browser, serveDist, DIST } from './lib.mjs';
 
 useBrowser();
 
-/** Each request for the module's files while `path` loads: its file and who asked for it. */
+/** Each request for a page module's files while `path` loads (the trace worker's aside): its file and who asked for it. */
 async function moduleRequests(path) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -15,7 +15,7 @@ async function moduleRequests(path) {
   const requests = [];
   devtools.on('Network.requestWillBeSent', ({ request, initiator }) => {
     const file = new URL(request.url).pathname.slice(1);
-    if (file.startsWith('lbsim-web')) requests.push(`${file} by ${initiator.type}`);
+    if (/^lbsim-(web|lab)/.test(file)) requests.push(`${file} by ${initiator.type}`);
   });
   await page.goto(server.url + path);
   await page.waitForLoadState('networkidle');
@@ -23,10 +23,29 @@ async function moduleRequests(path) {
   return requests.sort();
 }
 
-test("every page preloads the module's script and wasm from its head, and fetches each once", async () => {
-  for (const path of ['embed.html', 'explain.html', 'index.html', 'bins.html']) {
-    assert.deepEqual(await moduleRequests(path), ['lbsim-web.js by parser', 'lbsim-web_bg.wasm by parser'], path);
+/** The module each page loads: the lab's for the lab, the one without the lab's tools for the others. */
+const MODULES = { 'embed.html': 'lbsim-web', 'explain.html': 'lbsim-web', 'bins.html': 'lbsim-web', 'index.html': 'lbsim-lab' };
+
+test("every page preloads its module's script and wasm from its head, fetches each once, and no other module", async () => {
+  for (const [path, module] of Object.entries(MODULES)) {
+    assert.deepEqual(await moduleRequests(path), [`${module}.js by parser`, `${module}_bg.wasm by parser`], path);
   }
+});
+
+test('lbsim-web, the module without the lab, refuses a lab view with a message naming the lab\'s module', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const html = `<!DOCTYPE html><html lang="en"><title>a lab on lbsim-web</title><main data-lbsim="lab"></main>
+    <script type="module">import init from './lbsim-web.js';
+    window.started = init({ module_or_path: './lbsim-web_bg.wasm' }).then(() => 'started', (error) => String(error));</script></html>`;
+  await page.route('**/lab-on-web.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(server.url + 'lab-on-web.html');
+  await page.waitForFunction(() => window.started !== undefined);
+  assert.equal(
+    await page.evaluate(() => window.started),
+    'data-lbsim="lab": lbsim-web.js holds embeds and bins only (data-lbsim="embed" or "bins"); load lbsim-lab.js for the lab',
+  );
+  await context.close();
 });
 
 /** The ids of the explainer's views that are mounted (hold a picture). */
@@ -49,17 +68,19 @@ test("the explainer mounts a chapter's view as it nears the viewport, not all at
   await context.close();
 });
 
-test('the build as published exports the script API and no test hook', async () => {
+test('both modules as published export the script API and no test hook', async () => {
   const published = await serveDist({ dir: DIST });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(published.url + 'embed.html');
-  await page.waitForFunction(() => window.wasmBindings !== undefined && document.querySelector('canvas.topology'));
-  const exported = await page.evaluate(() => ({
-    hooks: typeof window.lbsim,
-    bindings: Object.keys(window.wasmBindings).filter((name) => name !== 'default' && !name.startsWith('initSync')).sort(),
-  }));
-  assert.deepEqual(exported, { hooks: 'undefined', bindings: ['SimulationView', 'destroy', 'mount', 'run', 'start'] });
-  await context.close();
+  for (const path of ['embed.html', 'index.html']) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(published.url + path);
+    await page.waitForFunction(() => window.wasmBindings !== undefined && document.querySelector('canvas.topology'));
+    const exported = await page.evaluate(() => ({
+      hooks: typeof window.lbsim,
+      bindings: Object.keys(window.wasmBindings).filter((name) => name !== 'default' && !name.startsWith('initSync')).sort(),
+    }));
+    assert.deepEqual(exported, { hooks: 'undefined', bindings: ['SimulationView', 'destroy', 'mount', 'run', 'start'] }, path);
+    await context.close();
+  }
   await published.close();
 });

@@ -20,7 +20,6 @@ mod trace;
 
 pub use target::Target;
 
-use super::capacity_panel::CapacityPanel;
 use super::controls::Controls;
 use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
@@ -29,7 +28,6 @@ use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS
 use super::pace::Pace;
 use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
-use super::preset_picker::PresetPicker;
 use super::recording::{self, Clip, Progress, Scene};
 use super::share;
 use super::take_away::Download;

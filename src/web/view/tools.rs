@@ -51,7 +51,7 @@ impl View {
 
     /// The capacity search's outcomes once done, as JSON.
     pub fn capacity_json(&self) -> String {
-        self.parts.capacity.as_ref().map(CapacityPanel::outcomes_json).unwrap_or_default()
+        self.parts.capacity.as_ref().map(|panel| panel.outcomes_json()).unwrap_or_default()
     }
 
     /// Keeps the client-experience curve so far as the baseline to compare
@@ -76,7 +76,7 @@ impl View {
     /// The person chose a preset: its every field, at the same speed,
     /// from its start.
     pub fn preset_chosen(&mut self) {
-        let Some((_, scenario)) = self.parts.presets.as_ref().and_then(PresetPicker::chosen) else {
+        let Some((_, scenario)) = self.parts.presets.as_ref().and_then(|presets| presets.chosen()) else {
             self.settings_changed();
             return;
         };

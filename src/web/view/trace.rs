@@ -5,6 +5,7 @@
 //! and a view opened from it without the file asks for it.
 
 use super::*;
+use crate::lab::Lab;
 use crate::options::{TraceNeed, TRACE_CLASSES_KEY, TRACE_COLUMNS_KEY, TRACE_LOOP_KEY, TRACE_SPEED_KEY};
 use crate::trace_panel::{named_classes, waiting_for, TracePanel};
 use crate::traces;
@@ -15,6 +16,8 @@ use web_sys::{DragEvent, File};
 impl View {
     /// The arrivals the view's simulations replay, if it replays a trace.
     pub(super) fn replay(&self) -> Option<Replay> {
+        // Only the lab replays, so lbsim-web leaves replaying out.
+        Lab::here()?;
         let trace = self.trace.as_ref()?;
         Some(trace.replay(self.options.trace_speed, self.options.trace_loop))
     }
@@ -29,7 +32,7 @@ impl View {
     /// it waits for when the page has no such file.
     pub(super) fn look_for_trace(&mut self) {
         let Some(need) = self.options.trace.clone() else { return };
-        if self.kind == Kind::Embed {
+        if self.kind == Kind::Embed || Lab::here().is_none() {
             let message = "An embed does not replay traces: it runs the scenario; open this link in the lab to replay the trace.";
             self.parts.notices.show(&[Notice::plain(message)]);
             self.options.trace = None;
@@ -101,6 +104,9 @@ impl View {
     /// Takes the trace worker's reply, once in: a reading replaces the
     /// arrivals of the view and its twin, from the start.
     pub(super) fn collect_trace(&mut self) -> bool {
+        if Lab::here().is_none() {
+            return false;
+        }
         let Some(reply) = traces::take_reply() else { return traces::reading() };
         let trace = match reply {
             Ok(trace) => trace,
@@ -216,7 +222,7 @@ impl View {
     /// Whether a replay started or stopped since the last call (the page's
     /// essay steps follow).
     pub fn take_replaying_changed(&self) -> bool {
-        self.parts.trace_panel.as_ref().is_some_and(TracePanel::take_replaying_changed)
+        self.parts.trace_panel.as_ref().is_some_and(|panel| panel.take_replaying_changed())
     }
 
     /// Stops replaying: the scenario makes its own requests again.
