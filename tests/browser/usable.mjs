@@ -18,6 +18,20 @@ export function layoutProblems(page, root = '.lbsim-view') {
     const shown = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
       && !el.closest('.visually-hidden, [hidden], [inert]');
     const box = (r) => `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+    // What of a text's box shows: text cut short on purpose, with an
+    // ellipsis (a title too long for its picture), is hidden past its
+    // box, and what is hidden can neither overprint nor leave the view.
+    // Any other clipping still counts as text lost.
+    const clipped = (owner, rect, view) => {
+      let [left, top, right, bottom] = [rect.left, rect.top, rect.right, rect.bottom];
+      for (let el = owner; el && el !== view; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.textOverflow !== 'ellipsis' || style.overflowX === 'visible') continue;
+        const r = el.getBoundingClientRect();
+        [left, top, right, bottom] = [Math.max(left, r.left), Math.max(top, r.top), Math.min(right, r.right), Math.min(bottom, r.bottom)];
+      }
+      return { left, top, right, bottom, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+    };
     const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
       * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
     for (const view of document.querySelectorAll(rootSelector)) {
@@ -51,7 +65,8 @@ export function layoutProblems(page, root = '.lbsim-view') {
         if (!node.textContent.trim() || !owner || !shown(owner)) continue;
         const range = document.createRange();
         range.selectNodeContents(node);
-        for (const rect of range.getClientRects()) {
+        for (const drawn of range.getClientRects()) {
+          const rect = clipped(owner, drawn, view);
           if (rect.width < 1 || rect.height < 1) continue;
           runs.push({ owner, rect, text: node.textContent.trim().slice(0, 24) });
           const out = Math.max(frame.left - rect.left, rect.right - frame.right, frame.top - rect.top, rect.bottom - frame.bottom);
