@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { browser, server, useBrowser, openApp, screenshot, skipQuestion, ARTIFACTS } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, skipQuestion, slideTo, ARTIFACTS } from './lib.mjs';
 
 useBrowser();
 
@@ -114,8 +114,7 @@ test("chapter 2's session chart draws the spike's sessions once it is over, howe
   // The reader moves the clients down, as the prose invites, to 50: a
   // spike of 50 sessions, fewer than a curve waits for while more may come.
   const slider = page.locator('#sim-spike-clients');
-  await slider.focus();
-  while (await slider.getAttribute('aria-valuetext') !== '50') await page.keyboard.press('ArrowLeft');
+  await slideTo(page, slider, '50', 'ArrowLeft');
   await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 60_000 });
   await page.waitForTimeout(500);
   const legend = await page.locator('#spike [id$="current-label"]').textContent();
@@ -167,8 +166,7 @@ test("chapter 6 draws client 0's aging copies under the rows, fewer and fainter 
   assert.ok(few.twin.every((luma) => luma > 230), `nothing under random's rows (luma): ${few.twin}`);
   await page.locator('#stale button.play').click();
   const slider = page.locator('#sim-stale-clients');
-  await slider.focus();
-  while (await slider.getAttribute('aria-valuetext') !== '1000') await page.keyboard.press('ArrowRight');
+  await slideTo(page, slider, '1,000', 'ArrowRight');
   const many = await look();
   // A thousand clients: client 0 has heard from few servers, and long ago.
   const lined = (rows) => rows.filter((luma) => luma < 200).length;

@@ -213,3 +213,19 @@ export async function skipQuestion(page, id) {
   const box = await skip.boundingBox();
   if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
+
+/**
+ * Moves `slider` with the arrow `key` until it reads `text`, as a keyboard
+ * user does; fails after `limit` presses rather than pressing on for ever
+ * when the slider never reads `text` (a value written differently).
+ */
+export async function slideTo(page, slider, text, key, limit = 200) {
+  await slider.focus();
+  for (let presses = 0; (await slider.getAttribute('aria-valuetext')) !== text; presses++) {
+    if (presses === limit) {
+      const now = await slider.getAttribute('aria-valuetext');
+      throw new Error(`the slider reads ${now} after ${limit} presses of ${key}, never ${text}`);
+    }
+    await page.keyboard.press(key);
+  }
+}
