@@ -92,6 +92,9 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
+    /// Whether its still picture was drawn while it waited for more of it
+    /// to come in sight (see [`View::wait_in_sight`]).
+    still_drawn: bool,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -149,6 +152,7 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
+            still_drawn: false,
             options,
         };
         view.parts.notices.show(&notices);

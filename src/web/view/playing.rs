@@ -43,6 +43,20 @@ impl View {
         self.readouts_stale = true;
     }
 
+    /// The view is on screen but waits for more of it to come in sight
+    /// before it runs (a spike, an opening trip): its still picture, the
+    /// run at its present moment, is drawn once, so that the reader sees
+    /// the clients and servers at once rather than a blank box.
+    pub fn wait_in_sight(&mut self, now_ms: f64) {
+        if !self.still_drawn {
+            self.still_drawn = true;
+            let playing = std::mem::replace(&mut self.playing, false);
+            self.frame(now_ms, now_ms);
+            self.playing = playing;
+        }
+        self.rest();
+    }
+
     /// Pauses, then processes exactly one event, tells it in the event log
     /// and highlights what it involved. The twin follows to the same time.
     pub fn step(&mut self) {
