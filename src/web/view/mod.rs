@@ -211,7 +211,12 @@ impl View {
         // stay on screen after it.
         let running_ahead = self.playing && !self.arrived;
         if !running_ahead {
-            self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+            self.parts.decision.update(
+                &self.snapshot.decisions,
+                &self.snapshot.servers,
+                now_ms,
+                self.playing,
+            );
         }
         let moving = self.sim.key_moves().and_then(|moves| {
             let started = match self.moves_shown {
@@ -233,7 +238,7 @@ impl View {
             client: self.followed,
             decision: self.parts.decision.shown(),
             badges,
-            decision_ink: lbsim::ui::marks::decision_ink(self.playing, badges),
+            decision_ink: lbsim::ui::marks::decision_ink(badges),
             moving,
             learned: &learned,
         };
