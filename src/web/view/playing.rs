@@ -18,6 +18,12 @@ impl View {
         self.set_playing(!self.playing);
     }
 
+    /// Nothing more will happen: a spike's sessions have all ended, or the
+    /// run has halted for good.
+    pub(super) fn run_over(&self) -> bool {
+        self.spike_over() || self.sim.halted().is_some()
+    }
+
     /// Every session of a spike has ended: nothing more will happen.
     pub(super) fn spike_over(&self) -> bool {
         crate::spike::is_over(&self.sim)
