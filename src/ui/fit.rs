@@ -58,10 +58,6 @@ impl Fold {
         Fold::Controls,
     ];
 
-    /// The parts tried again once the view fits, most important first
-    /// (see [`Fitting::show_if_fits`]).
-    pub const SHOWN_AGAIN: [Fold; 2] = [Fold::Decision, Fold::Legend];
-
     /// The class on the view's root while the part is folded.
     pub fn class(self) -> &'static str {
         match self {
@@ -239,18 +235,15 @@ impl Fitting {
         picture.max(m.height + m.shortfall())
     }
 
-    /// Once the view fits, whether a part folded early shows again,
-    /// measured with `fold` shown: the legend folds first whatever the view
-    /// lacks, yet beside a chart short of its least height it gives the
-    /// chart nothing (the charts' column runs past it); the decision's
-    /// caption, a line, folds before the charts go behind their button,
-    /// which frees far more. So after the parts that did make room have
-    /// folded, each of [`Fold::SHOWN_AGAIN`] shows again wherever the view
-    /// still fits with it.
-    pub fn show_if_fits(&mut self, fold: Fold, with_it: &Measure) -> bool {
-        let fits = with_it.shortfall() == 0;
+    /// Once the view fits, whether its legend shows again, measured with
+    /// it shown: the legend folds first whatever the view lacks, yet beside
+    /// a chart short of its least height it gives the chart nothing (the
+    /// charts' column runs past it), so after the parts that did make room
+    /// have folded it shows again wherever the view still fits with it.
+    pub fn show_legend_if_fits(&mut self, with_legend: &Measure) -> bool {
+        let fits = with_legend.shortfall() == 0;
         if fits {
-            self.folded = self.folded.without(fold);
+            self.folded = self.folded.without(Fold::Legend);
         }
         fits
     }

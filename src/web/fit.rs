@@ -74,7 +74,7 @@ impl Fit {
                 self.fold_until_fits();
                 // A sentence a line longer for a moment folds the legend:
                 // it comes back once the view has room for it again.
-                self.show_again_if_room();
+                self.show_legend_if_room();
                 self.remeasure_controls();
             }
             self.show_size_note();
@@ -131,7 +131,7 @@ impl Fit {
         sync_tabs(&self.root);
         if !narrow {
             self.fold_until_fits();
-            self.show_again_if_room();
+            self.show_legend_if_room();
         }
         self.show_size_note();
     }
@@ -144,17 +144,15 @@ impl Fit {
         }
     }
 
-    /// Shows the parts folded early again where the view fits with them
-    /// (see `Fitting::show_if_fits`).
-    fn show_again_if_room(&mut self) {
-        for fold in Fold::SHOWN_AGAIN {
-            if !self.fitting.folded().contains(fold) {
-                continue;
-            }
-            set_fold(&self.root, fold, false);
-            if !self.fitting.show_if_fits(fold, &measure(&self.root)) {
-                set_fold(&self.root, fold, true);
-            }
+    /// Shows the legend again where the view fits with it (see
+    /// `Fitting::show_legend_if_fits`).
+    fn show_legend_if_room(&mut self) {
+        if !self.fitting.folded().contains(Fold::Legend) {
+            return;
+        }
+        set_fold(&self.root, Fold::Legend, false);
+        if !self.fitting.show_legend_if_fits(&measure(&self.root)) {
+            set_fold(&self.root, Fold::Legend, true);
         }
     }
 

@@ -78,34 +78,13 @@ fn the_legend_shows_again_where_the_parts_that_made_room_leave_room_for_it() {
     assert_eq!(fitting.step(&measure(640, vec![(180, 240)])), Some(Fold::Legend));
     assert_eq!(fitting.step(&measure(640, vec![(180, 240)])), Some(Fold::ChartTabs));
     assert_eq!(fitting.step(&measure(640, vec![(400, 240)])), None);
-    assert!(fitting.show_if_fits(Fold::Legend, &measure(640, vec![(400, 240)])));
+    assert!(fitting.show_legend_if_fits(&measure(640, vec![(400, 240)])));
     assert_eq!(folded(&fitting), [Fold::ChartTabs]);
     // Where the legend takes the room the view lacks, it stays folded.
     let mut short = Fitting::start();
     assert_eq!(short.step(&measure(700, Vec::new())), Some(Fold::Legend));
-    assert!(!short.show_if_fits(Fold::Legend, &measure(700, Vec::new())));
+    assert!(!short.show_legend_if_fits(&measure(700, Vec::new())));
     assert_eq!(folded(&short), [Fold::Legend]);
-}
-
-#[test]
-fn the_decision_shows_again_once_the_charts_behind_their_button_leave_room_for_it() {
-    // Chapter 5 at 1440 × 900: two pictures and a chart do not fit; the
-    // caption's line folds before the charts go behind their button, which
-    // frees the room the line needs.
-    let measure = |content_height| Measure {
-        width: 985,
-        height: 520,
-        content_height,
-        layout_overflow: 0,
-        picture: Some(Pictures { each: vec![(470, 330), (470, 330)], in_a_row: true }),
-        charts: Vec::new(),
-    };
-    let mut fitting = Fitting::start();
-    let folds: Vec<_> = std::iter::from_fn(|| fitting.step(&measure(700))).take(6).collect();
-    assert_eq!(folds.last(), Some(&Fold::ChartsAway));
-    assert!(folds.contains(&Fold::Decision));
-    assert!(fitting.show_if_fits(Fold::Decision, &measure(520)));
-    assert!(!fitting.folded().contains(Fold::Decision));
 }
 
 #[test]
