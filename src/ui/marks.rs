@@ -4,7 +4,7 @@
 //! decision's badges stay beside the servers they describe, and each
 //! server's share of the answers where one errs.
 
-use crate::engine::ServerView;
+use crate::engine::{Decision, ServerView};
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,18 +65,31 @@ pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
-/// How strongly a decision's lines and rings are drawn (1 full): faint
-/// once a running view's rows have moved on from it (its badges gone),
-/// since a solid ring round the taken server then sits beside a row that
-/// may now be the busier (a reader saw "9/10 taken over 5/10" and read
-/// power of two as picking the worse); paused, or while its badges show,
-/// at full strength.
-pub fn decision_ink(running: bool, badge_strength: f64) -> f64 {
-    const PAST: f64 = 0.3;
-    match running && badge_strength == 0.0 {
-        true => PAST,
-        false => 1.0,
+/// How strongly a decision's lines and rings are drawn (1 full): only
+/// while its badges show, i.e. while the rows beside it are as the decision
+/// met them. Drawn faint once they had moved on, a ring round the taken
+/// server still read as the decision, beside a row that was by then the
+/// busier (a reader saw one with 3 queued taken over one at 7/10, and read
+/// power of two as picking the worse).
+pub fn decision_ink(badge_strength: f64) -> f64 {
+    match badge_strength > 0.0 {
+        true => 1.0,
+        false => 0.0,
     }
+}
+
+/// Whether the rows of `decision`'s candidates have moved on: a server's
+/// load (in its slots and queue) is no longer the one the decision met.
+pub fn rows_moved(decision: &Decision, servers: &[ServerView]) -> bool {
+    let load = |server: u32| servers.get(server as usize).map(|s| s.busy + s.queued);
+    decision.candidates.iter().any(|c| load(c.server) != Some(c.load))
+}
+
+/// The decision to show among `latest` (oldest first): the newest whose
+/// rows are still as it met them, so that it is drawn beside rows that
+/// agree with it; else the newest, told in words only.
+pub fn decision_to_show<'a>(latest: &'a [Decision], servers: &[ServerView]) -> Option<&'a Decision> {
+    latest.iter().rev().find(|d| !rows_moved(d, servers)).or(latest.last())
 }
 
 /// Each server's share of the requests answered so far (completed or with
@@ -107,6 +120,7 @@ pub fn copy_ink(age_ms: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Candidate;
 
     #[test]
     fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
@@ -147,11 +161,38 @@ mod tests {
     }
 
     #[test]
-    fn a_decision_the_rows_moved_on_from_is_drawn_faint_while_running() {
-        assert_eq!(decision_ink(true, 1.0), 1.0);
-        assert_eq!(decision_ink(true, 0.2), 1.0);
-        assert!(decision_ink(true, 0.0) < 0.5);
-        assert_eq!(decision_ink(false, 0.0), 1.0, "paused, the reader is looking at it");
+    fn a_decision_is_drawn_only_while_its_badges_show() {
+        assert_eq!(decision_ink(1.0), 1.0);
+        assert_eq!(decision_ink(0.2), 1.0);
+        assert_eq!(decision_ink(0.0), 0.0, "rows moved on, or its moment long past: no ring");
+    }
+
+    #[test]
+    fn the_decision_shown_is_the_newest_whose_rows_still_agree() {
+        let servers = [row(7, 0), row(10, 3), row(5, 0)];
+        let older = decision(1.0, [(1, 13), (2, 5)], 2);
+        let newest = decision(2.0, [(1, 10), (0, 7)], 0);
+        let latest = [decision(0.5, [(1, 9), (2, 5)], 2), older.clone(), newest.clone()];
+        assert!(rows_moved(&newest, &servers), "server 1 has 13 now, not 10");
+        assert_eq!(decision_to_show(&latest, &servers), Some(&older));
+        assert_eq!(
+            decision_to_show(&latest[2..], &servers),
+            Some(&newest),
+            "none agrees: the newest, in words"
+        );
+        assert_eq!(decision_to_show(&[], &servers), None);
+    }
+
+    fn row(busy: u32, queued: u32) -> ServerView {
+        ServerView { busy, queued, ..ServerView::default() }
+    }
+
+    fn decision(time_ms: f64, candidates: [(u32, u32); 2], winner: u32) -> Decision {
+        let candidates = candidates
+            .iter()
+            .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
+            .collect();
+        Decision { time_ms, candidates, winner, ..Decision::default() }
     }
 
     #[test]

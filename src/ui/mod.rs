@@ -23,3 +23,4 @@ pub mod pace;
 pub mod params;
 pub mod spike;
 pub mod twins;
+pub mod whole_run;

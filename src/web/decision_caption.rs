@@ -10,7 +10,7 @@ use super::dom::{self, Ids};
 use lbsim::engine::{Decision, ServerView};
 use lbsim::explain::readback::and_list;
 use lbsim::policy::Measure;
-use lbsim::ui::marks::badge_strength;
+use lbsim::ui::marks::{badge_strength, decision_to_show, rows_moved};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -35,10 +35,12 @@ impl DecisionCaption {
         Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None, badges_drawn: 0.0 })
     }
 
-    /// Takes the newest of `latest` (the snapshot's decisions) when the one
-    /// shown has been read, or at once when paused.
-    pub fn update(&mut self, latest: &[Decision], now_ms: f64, playing: bool) {
-        let Some(newest) = latest.last() else {
+    /// Takes a new one of `latest` (the snapshot's decisions, beside the
+    /// rows of `servers`) when the one shown has been read, or at once when
+    /// paused: the newest whose rows still agree with it (see
+    /// [`decision_to_show`]).
+    pub fn update(&mut self, latest: &[Decision], servers: &[ServerView], now_ms: f64, playing: bool) {
+        let Some(newest) = decision_to_show(latest, servers) else {
             if self.shown.take().is_some() {
                 self.caption.set_hidden(true);
                 self.winner_ring = None;
@@ -62,9 +64,7 @@ impl DecisionCaption {
     /// beside `servers` as they are now.
     pub fn badge_strength(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
         let Some(shown) = &self.shown else { return 0.0 };
-        let load = |server: u32| servers.get(server as usize).map(|s| s.busy + s.queued);
-        let moved = shown.candidates.iter().any(|c| load(c.server) != Some(c.load));
-        badge_strength(now_ms - self.since_ms, playing, moved)
+        badge_strength(now_ms - self.since_ms, playing, rows_moved(shown, servers))
     }
 
     pub fn text(&self) -> String {

@@ -81,14 +81,20 @@ impl Fit {
         }
     }
 
-    /// Opens or closes the charts of a view whose charts are folded away.
+    /// Opens or closes the charts of a view whose charts are folded away,
+    /// over the picture and clear of the buttons.
     pub fn toggle_chart(&self) {
-        toggle_open(&self.root, "chart-open", ".chart-toggle");
+        if toggle_open(&self.root, "chart-open", ".chart-toggle") {
+            open_above_transport(&self.root, ".charts");
+        }
     }
 
-    /// Opens or closes the legend of a view whose legend is folded.
+    /// Opens or closes the legend of a view whose legend is folded, clear
+    /// of the buttons.
     pub fn toggle_key(&self) {
-        toggle_open(&self.root, "key-open", ".key-toggle");
+        if toggle_open(&self.root, "key-open", ".key-toggle") {
+            open_above_transport(&self.root, ".stage > .legend");
+        }
     }
 
     /// Opens or closes the drawer (downloads, and the controls once folded).
@@ -350,6 +356,17 @@ fn toggle_open(root: &HtmlElement, class: &str, button: &str) -> bool {
         let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
     }
     open
+}
+
+/// Sets the pop-up `selector` finds to end just above the view's row of
+/// buttons: at a fixed distance from the view's foot, it covered Pause,
+/// Step and Reset wherever controls stand under them (chapter 3's Key).
+fn open_above_transport(root: &HtmlElement, selector: &str) {
+    const GAP_PX: f64 = 6.0;
+    let (Some(popup), Some(transport)) = (find(root, selector), find(root, ".transport")) else { return };
+    let bottom =
+        root.get_bounding_client_rect().bottom() - transport.get_bounding_client_rect().top() + GAP_PX;
+    let _ = popup.style().set_property("bottom", &format!("{bottom:.0}px"));
 }
 
 fn is(root: &HtmlElement, class: &str) -> bool {

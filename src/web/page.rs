@@ -235,8 +235,10 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
     let mut more = false;
     for mounted in views {
         let mut view = mounted.view.borrow_mut();
-        if hidden || !view.on_screen() || !in_sight_to_run(&view) {
+        if hidden || !view.on_screen() {
             view.rest();
+        } else if !in_sight_to_run(&view) {
+            view.wait_in_sight(now_ms);
         } else {
             more |= view.frame(now_ms, run_ahead_until);
         }

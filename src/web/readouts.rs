@@ -5,7 +5,8 @@
 //! the requests that failed per second under it (an error on the last try,
 //! or bounces beyond the budget: a request that only bounced counts as
 //! failed, never as an error); simulated time, and the speed actually
-//! achieved. Updated a few times a second.
+//! achieved. Updated a few times a second. Once the run is over, the
+//! figures are the whole run's, and say so.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
@@ -30,11 +31,18 @@ const AVAILABILITY_AND_FAILED: &str = "Of the requests that ended in the last se
      answered. A request fails when its last try is answered with an error, or when it bounces \
      more often than the retry budget allows; failed/s counts both.";
 
+/// The span of the figures while the run goes on, and once it is over.
+const LAST_SECOND: &str = "(last second)";
+const WHOLE_RUN: &str = "(whole run)";
+
 /// Below this share of the speed asked, the simulation is said too heavy:
 /// well clear of the dips a busy frame causes.
 const HEAVY_SHARE: f64 = 0.25;
 
 pub struct Readouts {
+    row: HtmlElement,
+    /// The notes saying which span a figure covers.
+    windows: Vec<HtmlElement>,
     p50: HtmlElement,
     p99: HtmlElement,
     throughput: HtmlElement,
@@ -69,11 +77,11 @@ impl Readouts {
         // name, since the sentences beside it speak of the whole run; the
         // percentiles' notes in the explainer, and elsewhere only where the
         // row has room (the stylesheet).
-        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, "(last second)");
+        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, LAST_SECOND);
         let (_, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
-        window(&name, "window if-room")?;
+        let mut windows = vec![window(&name, "window if-room")?];
         let (_, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
-        window(&name, "window if-room")?;
+        windows.push(window(&name, "window if-room")?);
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
         let (_, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
@@ -88,7 +96,7 @@ impl Readouts {
         let (sent_back, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
         let errors = explained(&sent_back, BOUNCES_AND_ERRORS, "errors")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
-        window(&name, "window")?;
+        windows.push(window(&name, "window")?);
         let failed = explained(&served, AVAILABILITY_AND_FAILED, "failed")?;
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
@@ -97,6 +105,8 @@ impl Readouts {
         dom::set_attributes(&heavy, &[("id", &ids.of("too-heavy")), ("role", "status")])?;
         heavy.set_hidden(true);
         Ok(Readouts {
+            row,
+            windows,
             p50,
             p99,
             throughput,
@@ -111,30 +121,44 @@ impl Readouts {
         })
     }
 
+    /// Says which span the figures cover: the last second, or the whole
+    /// run once it is over (the strip's label follows, by the stylesheet).
+    fn say_span(&self, whole_run: bool) {
+        let _ = self.row.class_list().toggle_with_force("whole-run", whole_run);
+        let span = if whole_run { WHOLE_RUN } else { LAST_SECOND };
+        for window in &self.windows {
+            set(window, span);
+        }
+    }
+
     /// Shows the snapshot's figures, at most every `INTERVAL_MS` unless forced.
     /// `actual_speed` is simulated time per wall time over recent frames
     /// (`None` while paused); `asked`, the speed set, for the readouts that
-    /// tell when the two part (a twin's pane leaves that to its view's).
+    /// tell when the two part (a twin's pane leaves that to its view's);
+    /// `whole_run`, the run's own figures once it is over, shown instead.
     pub fn show(
         &mut self,
         snapshot: &Snapshot,
         (actual_speed, asked): (Option<f64>, Option<f64>),
         now_ms: f64,
         force: bool,
+        whole_run: Option<SamplePoint>,
     ) {
         if !force && now_ms - self.last_ms < INTERVAL_MS {
             return;
         }
         self.last_ms = now_ms;
-        let latest = snapshot.latest.unwrap_or_default();
+        self.say_span(whole_run.is_some());
+        let shown = whole_run.or(snapshot.latest);
+        let latest = shown.unwrap_or_default();
         set(&self.p50, &milliseconds(latest.queue_p50));
         set(&self.p99, &milliseconds(latest.queue_p99));
         set(&self.throughput, &compact_count(latest.throughput));
         set(&self.bounces, &compact_count(latest.bounce_rate));
-        let availability = snapshot.latest.map_or(f64::NAN, |p| p.availability);
+        let availability = shown.map_or(f64::NAN, |p| p.availability);
         set(&self.availability, &percentage(availability));
         let per_second = |rate: fn(&SamplePoint) -> f64, what: &str| {
-            snapshot.latest.map_or("–".to_string(), |p| format!("{} {what}/s", compact_count(rate(&p))))
+            shown.map_or("–".to_string(), |p| format!("{} {what}/s", compact_count(rate(&p))))
         };
         set(&self.errors, &per_second(|p| p.error_rate, "errors"));
         set(&self.failed, &per_second(|p| p.failure_rate, "failed"));

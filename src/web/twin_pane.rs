@@ -102,7 +102,7 @@ impl TwinPane {
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
         if let Some(readouts) = &mut self.readouts {
-            readouts.show(&self.snapshot, (speed, None), now_ms, force);
+            readouts.show(&self.snapshot, (speed, None), now_ms, force, None);
         }
     }
 }

@@ -44,6 +44,31 @@ test("the percentile chart's time axis spans the run so far, so three seconds in
   await page.context().close();
 });
 
+test("a decision's ring is drawn only beside rows that agree with it", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&load=0.95&seed=4' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 3000, null, { timeout: 20_000 });
+  await page.click('#play');
+  // Paused, each step: a ring round the taken server beside a row that has
+  // since moved on read as the decision (one with 3 queued "taken" over
+  // one at 7/10); it is drawn only while the rows agree.
+  let [agreeing, moved] = [0, 0];
+  for (let i = 0; i < 60; i += 1) {
+    await page.click('#step');
+    await page.waitForTimeout(30);
+    const shown = await view(page, 'decision');
+    if (!shown) continue;
+    const servers = await view(page, 'servers');
+    const { decision, ringInk } = shown;
+    const same = decision.candidates.every((c) => c.load === servers[c.server].busy + servers[c.server].queued);
+    assert.equal(ringInk, same ? 1 : 0, `rows ${same ? 'agree' : 'moved on'}: ring drawn at ${ringInk}`);
+    if (same) agreeing += 1; else moved += 1;
+  }
+  // Both cases met: rings drawn, and decisions told in words only.
+  assert.ok(agreeing >= 5 && moved >= 5, `${agreeing} decisions shown beside rows that agree, ${moved} in words only`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("a decision's badges are its numbers, match the rows paused, and fade while the view runs", async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&load=0.95&seed=4' });
   await page.waitForFunction(() => window.lbsim.simTime() > 3000, null, { timeout: 20_000 });

@@ -108,6 +108,28 @@ test('the explainer at desktop and phone widths, light and dark', async () => {
   }
 });
 
+test("chapter 2, its spike over, shows the whole run's figures, labelled so, and says what a small spike collected", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  const slider = page.locator('#sim-spike-clients');
+  await slider.focus();
+  while (await slider.getAttribute('aria-valuetext') !== '5') await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  const strip = await page.evaluate(() => {
+    const readouts = document.querySelector('#sim-spike .readouts');
+    return { label: getComputedStyle(readouts, '::before').content, throughput: document.getElementById('sim-spike-throughput').textContent };
+  });
+  assert.equal(strip.label, '"Whole run:"', 'the strip says its figures are the whole run\'s');
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
+  const summary = await page.evaluate((i) => JSON.parse(window.lbsim.views()[i].summary()), index);
+  assert.equal(strip.throughput, String(Math.round(summary.throughput)), 'the whole run\'s throughput, not its last second\'s');
+  const said = await page.evaluate((i) => window.lbsim.views()[i].readback(), index);
+  assert.ok(said.includes('Only 50 requests completed, fewer than the 200 these figures need to mean much: more clients make a bigger spike.'), said);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("chapter 2's session chart draws the spike's sessions once it is over, however few the clients", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));

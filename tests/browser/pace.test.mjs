@@ -65,3 +65,25 @@ test("chapter 2's spike waits until most of its view is in sight, then runs", as
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 1, waiting for most of it to come in sight, already draws its still picture", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const chapter = page.locator('#sim-one-server');
+  const top = await chapter.evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(top > 450 && top < 900, `chapter 1 starts at y ${top}, partly in sight`);
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-one-server'));
+  const inked = () => chapter.locator('canvas.topology').evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 3; i < data.length; i += 4) count += data[i] !== 0;
+    return count;
+  });
+  await page.waitForFunction(() => window.lbsim?.views().length > 0);
+  await page.waitForTimeout(2000);
+  assert.ok((await inked()) > 500, 'the clients and the server are drawn before the run starts');
+  assert.equal(await page.evaluate((i) => window.lbsim.views()[i].simTime(), index), 0, 'the run waits');
+  await chapter.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 0, index, { timeout: 10_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -7,7 +7,7 @@ mod words;
 
 use super::claims::failing;
 use crate::engine::Comparison;
-use crate::scenario::Change;
+use crate::scenario::{Change, Demand};
 use crate::{Scenario, Summary};
 pub use words::{and_list, grouped, ms, or_list, percent, thousands};
 use words::{bounce_rate, bounces, change_words, compare, named, seconds, times, times_said};
@@ -195,9 +195,16 @@ impl Readback {
         }
         let measured = measured_requests(summary);
         if measured < MIN_COMPLETED {
-            return vec![format!(
-                "Collecting: {measured} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…"
-            )];
+            if !spike_over(scenario, summary) {
+                return vec![format!(
+                    "Collecting: {measured} requests completed so far, {MIN_COMPLETED} needed before these numbers mean much…"
+                )];
+            }
+            // No more will come: what was collected is said, with how far
+            // it goes (a spike of 5 clients waited for 200 forever).
+            sentences.push(format!(
+                "Only {measured} requests completed, fewer than the {MIN_COMPLETED} these figures need to mean much: more clients make a bigger spike."
+            ));
         }
         if let Some(at) = changed_at_s {
             sentences.push(format!(
@@ -207,6 +214,12 @@ impl Readback {
         }
         sentences
     }
+}
+
+/// Whether `summary` is of a spike whose sessions have all ended: nothing
+/// more will come to measure.
+fn spike_over(scenario: &Scenario, summary: &Summary) -> bool {
+    scenario.demand == Demand::Spike && summary.in_flight == 0 && summary.counts.sessions_started > 0
 }
 
 /// The span a sentence measures, as its opening words: the run's measured
@@ -242,8 +255,7 @@ fn say(sentence: Sentence, scenario: &Scenario, s: &Summary, versus: Option<&Ver
         Sentence::Spike => {
             let per_server = &s.completed_per_server;
             let (max, min) = (per_server.iter().max()?, per_server.iter().min()?);
-            let over = s.in_flight == 0 && s.counts.sessions_started > 0;
-            let tail = match over {
+            let tail = match spike_over(scenario, s) {
                 true => " The spike is over: press Replay to watch it again.",
                 false => "",
             };

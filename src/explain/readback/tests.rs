@@ -174,6 +174,17 @@ fn a_finished_spike_offers_a_replay() {
 }
 
 #[test]
+fn a_spike_too_small_to_mean_much_says_what_it_collected_once_over() {
+    let (scenario, summary) = run(&[("demand", "spike"), ("clients", "5"), ("duration_s", "10")]);
+    let words = Readback::parse("spike").unwrap().words(&scenario, &summary, None, None);
+    assert!(words.starts_with("50 requests so far"), "{words}");
+    assert!(
+        words.ends_with("Only 50 requests completed, fewer than the 200 these figures need to mean much: more clients make a bigger spike."),
+        "{words}"
+    );
+}
+
+#[test]
 fn names_round_trip_and_unknown_names_are_refused() {
     let readback = Readback::parse("versus,staleness,versus").unwrap();
     assert_eq!(readback.text(), "versus,staleness");

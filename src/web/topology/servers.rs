@@ -19,6 +19,10 @@ use lbsim::ui::marks::{answer_shares, queue_mark, state_word_x, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
+/// Room at a row's left end for the server's number (two digits), in
+/// label heights: a sentence names "server 4", and the reader finds it
+/// without counting rows.
+const NUMBER_EM: f64 = 1.5;
 /// A row narrower than this (CSS px: a phone's, a small frame's) gives its
 /// slots a smaller share and their count less room, so that its queue's
 /// lane still holds a few cells: at half, a 390 px screen's lanes held
@@ -237,7 +241,17 @@ impl Row {
         let box_x = cell.x + cell.w - label_w - box_w;
         let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
         let side = (pitch * 0.8).max(2.0);
-        Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start: cell.x + 6.0 }
+        let queue_start = cell.x + 6.0 + Row::number_w(cell, label_px);
+        Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start }
+    }
+
+    /// Room at the row's left end for its server's number, where the row
+    /// holds labels.
+    fn number_w(cell: Rect, label_px: f64) -> f64 {
+        match Row::holds_label(cell, label_px) {
+            true => label_px * NUMBER_EM,
+            false => 0.0,
+        }
     }
 
     /// Whether a row is tall enough for its labels: a label is never
@@ -292,7 +306,8 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.begin_path();
     for (cell, row) in &rows {
         let y = cell.y + cell.h / 2.0;
-        context.move_to(cell.x, y);
+        // After the server's number.
+        context.move_to(row.queue_start - 6.0, y);
         context.line_to(row.box_rect.x, y);
         let b = row.box_rect;
         context.rect(b.x, b.y, b.w, b.h);
@@ -357,8 +372,9 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     }
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
-    for ((cell, row), server) in rows.iter().zip(servers) {
+    for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
         if Row::holds_label(*cell, layout.small_px()) {
+            let _ = context.fill_text(&i.to_string(), cell.x, cell.y + cell.h / 2.0);
             let b = row.box_rect;
             // A server not at speed 1 (drifted, or clicked) says how fast
             // it is, just above its slots where the row has room.

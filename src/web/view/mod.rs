@@ -92,6 +92,9 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
+    /// Whether its still picture was drawn while it waited for more of it
+    /// to come in sight (see [`View::wait_in_sight`]).
+    still_drawn: bool,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -149,6 +152,7 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
+            still_drawn: false,
             options,
         };
         view.parts.notices.show(&notices);
@@ -207,7 +211,12 @@ impl View {
         // stay on screen after it.
         let running_ahead = self.playing && !self.arrived;
         if !running_ahead {
-            self.parts.decision.update(&self.snapshot.decisions, now_ms, self.playing);
+            self.parts.decision.update(
+                &self.snapshot.decisions,
+                &self.snapshot.servers,
+                now_ms,
+                self.playing,
+            );
         }
         let moving = self.sim.key_moves().and_then(|moves| {
             let started = match self.moves_shown {
@@ -229,7 +238,7 @@ impl View {
             client: self.followed,
             decision: self.parts.decision.shown(),
             badges,
-            decision_ink: lbsim::ui::marks::decision_ink(self.playing, badges),
+            decision_ink: lbsim::ui::marks::decision_ink(badges),
             moving,
             learned: &learned,
         };
@@ -252,7 +261,8 @@ impl View {
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         let asked = self.params.speed * self.opening.pace();
-        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale);
+        let whole_run = self.run_over().then(|| lbsim::ui::whole_run::figures(&self.sim.summary()));
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {
             true if !self.opening.is_over() => self.parts.narration.tell_opening(),

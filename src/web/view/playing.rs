@@ -18,6 +18,12 @@ impl View {
         self.set_playing(!self.playing);
     }
 
+    /// Nothing more will happen: a spike's sessions have all ended, or the
+    /// run has halted for good.
+    pub(super) fn run_over(&self) -> bool {
+        self.spike_over() || self.sim.halted().is_some()
+    }
+
     /// Every session of a spike has ended: nothing more will happen.
     pub(super) fn spike_over(&self) -> bool {
         crate::spike::is_over(&self.sim)
@@ -41,6 +47,20 @@ impl View {
         }
         self.parts.transport.show_playing(playing, self.spike_over());
         self.readouts_stale = true;
+    }
+
+    /// The view is on screen but waits for more of it to come in sight
+    /// before it runs (a spike, an opening trip): its still picture, the
+    /// run at its present moment, is drawn once, so that the reader sees
+    /// the clients and servers at once rather than a blank box.
+    pub fn wait_in_sight(&mut self, now_ms: f64) {
+        if !self.still_drawn {
+            self.still_drawn = true;
+            let playing = std::mem::replace(&mut self.playing, false);
+            self.frame(now_ms, now_ms);
+            self.playing = playing;
+        }
+        self.rest();
     }
 
     /// Pauses, then processes exactly one event, tells it in the event log

@@ -112,6 +112,8 @@ impl View {
             /// Each badge's server and text, and how strongly they were drawn.
             badges: Vec<(u32, String)>,
             badge_strength: f64,
+            /// How strongly its lines and rings were drawn.
+            ring_ink: f64,
         }
         let caption = &self.parts.decision;
         let decision = caption.shown()?;
@@ -121,6 +123,7 @@ impl View {
             winner_ring: caption.winner_ring,
             badges: topology::badges(decision),
             badge_strength: caption.badges_drawn,
+            ring_ink: lbsim::ui::marks::decision_ink(caption.badges_drawn),
         };
         json::text(&shown).ok()
     }

@@ -163,7 +163,7 @@ impl Target {
             Target::TraceStop => view.trace_stopped(),
             Target::TraceDragged => view.trace_dragged(event),
             Target::TraceDropped => view.trace_dropped(event),
-            Target::Chart => view.parts.fit.iter().for_each(|fit| fit.toggle_chart()),
+            Target::Chart => view.toggle_chart(),
             Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
             Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
             Target::ChartTab(index) => view.show_chart_tab(index),

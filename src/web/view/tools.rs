@@ -9,6 +9,14 @@ use lbsim::engine::ServerState;
 use lbsim::scenario::failures::Failure;
 
 impl View {
+    /// Opens or closes the chart folded behind its button. Each chart is
+    /// drawn afresh at the size it opens at: hidden, it had none, and a
+    /// chart opened while paused stayed empty.
+    pub fn toggle_chart(&mut self) {
+        self.parts.fit.iter().for_each(|fit| fit.toggle_chart());
+        self.parts.canvases.invalidate();
+    }
+
     /// Draws a seed from the browser's cryptographic generator.
     pub fn new_seed(&mut self) {
         let Ok(FieldKind::Count { max, .. }) = fields::find("seed").map(|f| f.kind) else { return };

@@ -1,0 +1,65 @@
+// A pop-up opened from a view's row of buttons (the Key, the Chart folded
+// behind its button) opens clear of that row, so Pause, Step and Reset stay
+// in reach, and a chart opened while paused is drawn. Clicks land at the
+// centre of what a reader would click.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, skipQuestion } from './lib.mjs';
+
+useBrowser();
+
+const click = async (page, locator) => {
+  const box = await locator.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+};
+
+/** Which of the view's buttons the element at each one's centre is. */
+const reachable = (page, id) => page.evaluate((id) => [...document.querySelectorAll(`#${id} .transport button`)]
+  .filter((b) => b.offsetParent !== null)
+  .map((b) => {
+    const r = b.getBoundingClientRect();
+    return [b.textContent, document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b];
+  }), id);
+
+test("chapter 3's Key opens clear of Pause, Step and Reset", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'center' }));
+  const key = page.locator('#sim-continuous .key-toggle');
+  await key.waitFor({ state: 'visible', timeout: 10_000 });
+  await click(page, key);
+  const legend = page.locator('#sim-continuous .stage > .legend');
+  await legend.waitFor({ state: 'visible' });
+  const [shown, transport] = await Promise.all([legend.boundingBox(), page.locator('#sim-continuous .transport').boundingBox()]);
+  assert.ok(shown.y + shown.height <= transport.y, `the key ends at ${shown.y + shown.height}, the buttons start at ${transport.y}`);
+  for (const [name, reached] of await reachable(page, 'sim-continuous')) assert.ok(reached, `${name} is covered`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("chapter 5's chart opened while paused is drawn, clear of the buttons", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.getElementById('sim-power-of-two').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'power-of-two');
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, index, { timeout: 20_000 });
+  await click(page, page.locator('#sim-power-of-two .transport .play'));
+  const toggle = page.locator('#sim-power-of-two .chart-toggle');
+  await toggle.waitFor({ state: 'visible' });
+  await click(page, toggle);
+  const charts = page.locator('#sim-power-of-two .charts');
+  await charts.waitFor({ state: 'visible' });
+  await page.waitForTimeout(300);
+  const inked = await page.evaluate(() => {
+    const canvas = [...document.querySelectorAll('#sim-power-of-two .charts canvas')].find((c) => c.offsetParent !== null);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 3; i < data.length; i += 4) count += data[i] !== 0;
+    return count;
+  });
+  assert.ok(inked > 1000, `the chart opened while paused has ${inked} drawn pixels`);
+  const [shown, transport] = await Promise.all([charts.boundingBox(), page.locator('#sim-power-of-two .transport').boundingBox()]);
+  assert.ok(shown.y + shown.height <= transport.y, `the chart ends at ${shown.y + shown.height}, the buttons start at ${transport.y}`);
+  for (const [name, reached] of await reachable(page, 'sim-power-of-two')) assert.ok(reached, `${name} is covered`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
