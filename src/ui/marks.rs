@@ -85,11 +85,19 @@ pub fn rows_moved(decision: &Decision, servers: &[ServerView]) -> bool {
     decision.candidates.iter().any(|c| load(c.server) != Some(c.load))
 }
 
-/// The decision to show among `latest` (oldest first): the newest whose
-/// rows are still as it met them, so that it is drawn beside rows that
-/// agree with it; else the newest, told in words only.
-pub fn decision_to_show<'a>(latest: &'a [Decision], servers: &[ServerView]) -> Option<&'a Decision> {
-    latest.iter().rev().find(|d| !rows_moved(d, servers)).or(latest.last())
+/// The decision to show among `latest` (oldest first), none older than
+/// the one shown (made at `shown_ms`): the newest whose rows are still as
+/// it met them, so that it is drawn beside rows that agree with it; else
+/// the newest, told in words only. Never an older one than is shown: a
+/// step forward once brought back a decision 5 ms older, whose rows
+/// happened to agree again.
+pub fn decision_to_show<'a>(
+    latest: &'a [Decision],
+    servers: &[ServerView],
+    shown_ms: Option<f64>,
+) -> Option<&'a Decision> {
+    let not_older = |d: &&Decision| shown_ms.is_none_or(|shown| d.time_ms >= shown);
+    latest.iter().rev().filter(not_older).find(|d| !rows_moved(d, servers)).or(latest.last())
 }
 
 /// Each server's share of the requests answered so far (completed or with
@@ -174,13 +182,19 @@ mod tests {
         let newest = decision(2.0, [(1, 10), (0, 7)], 0);
         let latest = [decision(0.5, [(1, 9), (2, 5)], 2), older.clone(), newest.clone()];
         assert!(rows_moved(&newest, &servers), "server 1 has 13 now, not 10");
-        assert_eq!(decision_to_show(&latest, &servers), Some(&older));
+        assert_eq!(decision_to_show(&latest, &servers, None), Some(&older));
+        assert_eq!(decision_to_show(&latest, &servers, Some(1.0)), Some(&older));
         assert_eq!(
-            decision_to_show(&latest[2..], &servers),
+            decision_to_show(&latest[2..], &servers, None),
             Some(&newest),
             "none agrees: the newest, in words"
         );
-        assert_eq!(decision_to_show(&[], &servers), None);
+        assert_eq!(
+            decision_to_show(&latest, &servers, Some(2.0)),
+            Some(&newest),
+            "the older one agrees, but the newest is shown already: never back in time"
+        );
+        assert_eq!(decision_to_show(&[], &servers, None), None);
     }
 
     fn row(busy: u32, queued: u32) -> ServerView {

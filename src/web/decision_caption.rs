@@ -40,7 +40,8 @@ impl DecisionCaption {
     /// paused: the newest whose rows still agree with it (see
     /// [`decision_to_show`]).
     pub fn update(&mut self, latest: &[Decision], servers: &[ServerView], now_ms: f64, playing: bool) {
-        let Some(newest) = decision_to_show(latest, servers) else {
+        let shown_ms = self.shown.as_ref().map(|d| d.time_ms);
+        let Some(newest) = decision_to_show(latest, servers, shown_ms) else {
             if self.shown.take().is_some() {
                 self.caption.set_hidden(true);
                 self.winner_ring = None;

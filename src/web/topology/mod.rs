@@ -60,7 +60,8 @@ pub struct Focus<'a> {
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
 /// at least `least_label_px` high; returns where the ring round a
-/// decision's winner went (x, y, w, h), if one was drawn.
+/// decision's winner went (x, y, w, h), if one was drawn (not while its
+/// rows have moved on: see `lbsim::ui::marks::decision_ink`).
 pub fn draw(
     snapshot: &Snapshot,
     focus: Focus,
@@ -91,7 +92,9 @@ pub fn draw(
         draw_highlight(context, &layout, &ring, palette);
     }
     let servers = snapshot.servers.len() as u32;
-    let decision = focus.decision.filter(|d| d.candidates.iter().all(|c| c.server < servers));
+    let decision = focus
+        .decision
+        .filter(|d| d.candidates.iter().all(|c| c.server < servers) && focus.decision_ink > 0.0);
     decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
         let ring = decision::draw(context, &layout, decision, focus.badges, palette);
