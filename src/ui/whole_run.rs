@@ -3,9 +3,50 @@
 //! since a last second of nothing, or the run's final second beside an
 //! idle picture ("2,896/s" of throughput under servers with nothing left
 //! to do), tells the reader nothing true of what they see.
+//!
+//! A view over stays on screen, drawn each frame, and the summary over
+//! every request is dear to build, so [`Kept`] builds the figures once and
+//! keeps them until the run's clock moves (a step) or the run starts over.
 
 use crate::metrics::SamplePoint;
-use crate::Summary;
+use crate::{Summary, Time};
+
+/// The whole run's figures, built once the run is over and kept.
+#[derive(Default)]
+pub struct Kept {
+    /// The figures, and the simulated time of the summary they were read
+    /// from: a run over changes only if its clock moves.
+    figures: Option<(Time, SamplePoint)>,
+}
+
+impl Kept {
+    /// The whole run's figures while the run is `over` at `now`, from
+    /// `summary` only when none are kept for that moment; none otherwise.
+    pub fn figures(
+        &mut self,
+        over: bool,
+        now: Time,
+        summary: impl FnOnce() -> Summary,
+    ) -> Option<SamplePoint> {
+        if !over {
+            self.figures = None;
+            return None;
+        }
+        match self.figures {
+            Some((at, figures)) if at == now => Some(figures),
+            _ => {
+                let whole = figures(&summary());
+                self.figures = Some((now, whole));
+                Some(whole)
+            }
+        }
+    }
+
+    /// The run started over: what was kept is of another run.
+    pub fn forget(&mut self) {
+        self.figures = None;
+    }
+}
 
 /// The readouts' figures over the whole run of `summary`: queue-time
 /// percentiles over every request, rates per measured second.
@@ -52,5 +93,32 @@ mod tests {
         );
         assert_eq!(whole.availability, 1.0);
         assert_eq!(whole.bounce_rate, summary.counts.bounces as f64 / summary.measured_s);
+    }
+
+    #[test]
+    fn a_run_over_builds_its_summary_once_until_its_clock_moves_or_it_starts_over() {
+        let mut sim = Simulation::new(&Scenario::default()).unwrap();
+        sim.advance_to(Time::from_secs(2.0), u64::MAX);
+        let (mut kept, built) = (Kept::default(), std::cell::Cell::new(0));
+        let frame = |kept: &mut Kept, over: bool, sim: &Simulation| {
+            kept.figures(over, sim.now(), || {
+                built.set(built.get() + 1);
+                sim.summary()
+            })
+        };
+        assert_eq!(frame(&mut kept, false, &sim), None, "a run going on shows its last second");
+        assert_eq!(built.get(), 0);
+        let first = frame(&mut kept, true, &sim);
+        for _ in 0..100 {
+            assert_eq!(frame(&mut kept, true, &sim), first);
+        }
+        assert_eq!(built.get(), 1, "a hundred frames over, one summary");
+        assert_eq!(first, Some(figures(&sim.summary())));
+        sim.step();
+        let stepped = frame(&mut kept, true, &sim);
+        assert_eq!((built.get(), stepped), (2, Some(figures(&sim.summary()))), "a step moves its clock");
+        kept.forget();
+        frame(&mut kept, true, &sim);
+        assert_eq!(built.get(), 3, "a run started over is summed up again");
     }
 }

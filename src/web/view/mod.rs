@@ -37,6 +37,7 @@ use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind, FIELDS};
+use lbsim::ui::whole_run::Kept;
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -70,6 +71,8 @@ pub struct View {
     /// Everything the view shows, built inside its root.
     parts: Parts,
     readouts_stale: bool,
+    /// The whole run's figures the readouts show once it is over.
+    whole_run: Kept,
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
     /// The last membership change whose moving keys were shown (its
@@ -143,6 +146,7 @@ impl View {
             actual_speed: 1.0,
             parts,
             readouts_stale: true,
+            whole_run: Kept::default(),
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             moves_shown: None,
             clip: None,
@@ -261,7 +265,7 @@ impl View {
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         let asked = self.params.speed * self.opening.pace();
-        let whole_run = self.run_over().then(|| lbsim::ui::whole_run::figures(&self.sim.summary()));
+        let whole_run = self.whole_run.figures(self.run_over(), self.sim.now(), || self.sim.summary());
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {

@@ -119,6 +119,7 @@ impl View {
     pub(super) fn started_over(&mut self) {
         self.arrived = false;
         self.changed_at = None;
+        self.whole_run.forget();
     }
 
     /// Starts the same scenario over from its seed.
