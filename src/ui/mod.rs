@@ -3,7 +3,7 @@
 //! charts, caption, height, theme, versus twin, sentences, presenter), the
 //! URL hash that mirrors both, the table of controls, the wording of the
 //! notices for entries that cannot be used, and the pace at which frames
-//! advance the simulation.
+//! advance the simulation, and whether a view in sight runs.
 //!
 //! This is the pure logic of the browser front end, built on every target
 //! so that `cargo test` covers it natively; `web` adds the DOM and uses it

@@ -6,6 +6,10 @@
 //! number of events one frame may process. The event cap follows a measured
 //! rate so the simulation's share of a frame stays near a fixed budget; when
 //! the cap bites the simulation simply runs slower than asked, owing nothing.
+//!
+//! Whether a view gets frames at all is here too ([`Sight`]): out of sight
+//! it rests, and a brief one (a spike, an opening trip) shows a still
+//! picture until most of it is in sight.
 
 use crate::scenario::Demand;
 
@@ -52,6 +56,57 @@ impl Pace {
         if events >= MIN_EVENTS_PER_FRAME && wall_ms > 0.5 {
             let rate = events as f64 / wall_ms;
             self.events_per_ms += 0.2 * (rate - self.events_per_ms);
+        }
+    }
+}
+
+/// What a view does with one of the page's frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Nothing: out of sight, in a hidden tab, or waiting with its still
+    /// picture drawn.
+    Rest,
+    /// Draws the run at its present moment without running it: the view
+    /// waits for more of it to come in sight, and the reader should meet
+    /// its clients and servers rather than a blank box.
+    Still,
+    /// Runs, and draws.
+    Run,
+}
+
+/// Whether a view is in sight, and whether the still picture it shows
+/// while it waits for more of it to come in sight has been drawn (once is
+/// enough: nothing runs while it waits).
+#[derive(Default)]
+pub struct Sight {
+    /// Scrolled into sight, as the page's observer last said: not until it
+    /// first says so, so that a view never in sight never runs.
+    on_screen: bool,
+    still_drawn: bool,
+}
+
+impl Sight {
+    pub fn set_on_screen(&mut self, on_screen: bool) {
+        self.on_screen = on_screen;
+    }
+
+    pub fn on_screen(&self) -> bool {
+        self.on_screen
+    }
+
+    /// What the view does with a frame of a tab `tab_shown` or hidden.
+    /// `in_sight_to_run` (see [`in_sight_to_run`]) measures the page, so it
+    /// is asked only of a view on screen in a shown tab.
+    pub fn turn(&mut self, tab_shown: bool, in_sight_to_run: impl FnOnce() -> bool) -> Turn {
+        if !tab_shown || !self.on_screen {
+            return Turn::Rest;
+        }
+        if in_sight_to_run() {
+            return Turn::Run;
+        }
+        match std::mem::replace(&mut self.still_drawn, true) {
+            false => Turn::Still,
+            true => Turn::Rest,
         }
     }
 }
@@ -123,5 +178,21 @@ mod tests {
         // Taller than the window: most of the window will do.
         assert!(in_sight_to_run(spike, (-200.0, 1200.0), 844.0));
         assert!(!in_sight_to_run(spike, (1000.0, 1680.0), 900.0), "out of sight");
+    }
+
+    #[test]
+    fn a_view_waiting_to_be_in_sight_draws_its_still_picture_once_then_runs_once_in_sight() {
+        let mut sight = Sight::default();
+        let never_measured = || unreachable!("a view out of sight is not measured");
+        assert_eq!(sight.turn(true, never_measured), Turn::Rest, "not yet reported in sight");
+        sight.set_on_screen(true);
+        assert_eq!(sight.turn(false, never_measured), Turn::Rest, "a hidden tab");
+        assert_eq!(sight.turn(true, || false), Turn::Still, "its top edge in sight: drawn, not run");
+        assert_eq!(sight.turn(true, || false), Turn::Rest, "drawn once is enough");
+        sight.set_on_screen(false);
+        sight.set_on_screen(true);
+        assert_eq!(sight.turn(true, || false), Turn::Rest, "scrolled away and back, still drawn");
+        assert_eq!(sight.turn(true, || true), Turn::Run, "most of it in sight");
+        assert_eq!(sight.turn(true, || true), Turn::Run);
     }
 }

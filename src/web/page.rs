@@ -19,7 +19,7 @@ use super::handle;
 #[cfg(feature = "test-hooks")]
 use super::hooks;
 use super::options::Kind;
-use super::pace;
+use super::pace::Turn;
 use super::trace_panel;
 use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
 use super::waiting::{self, Waiter, Waiting};
@@ -235,12 +235,10 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
     let mut more = false;
     for mounted in views {
         let mut view = mounted.view.borrow_mut();
-        if hidden || !view.on_screen() {
-            view.rest();
-        } else if !in_sight_to_run(&view) {
-            view.wait_in_sight(now_ms);
-        } else {
-            more |= view.frame(now_ms, run_ahead_until);
+        match view.turn(!hidden) {
+            Turn::Rest => view.rest(),
+            Turn::Still => view.draw_still(now_ms),
+            Turn::Run => more |= view.frame(now_ms, run_ahead_until),
         }
         // A trace's reading comes in a frame, not on an event.
         if view.owns_hash() && view.take_replaying_changed() {
@@ -258,16 +256,6 @@ fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> b
         }
     });
     more
-}
-
-/// Whether enough of `view` is in sight for it to run (see
-/// [`pace::in_sight_to_run`]: a spike, or an opening trip, waits for most
-/// of it).
-fn in_sight_to_run(view: &View) -> bool {
-    let rect = view.root().get_bounding_client_rect();
-    let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
-    let brief = pace::is_brief(view.sim().scenario().demand, view.opening_over());
-    pace::in_sight_to_run(brief, (rect.top(), rect.bottom()), window_h)
 }
 
 /// The whole page's frame costs since the last call.

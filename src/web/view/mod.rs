@@ -25,7 +25,7 @@ use super::dom;
 use super::hash::{self, Fields, Notice, Parsed};
 use super::opening::Opening;
 use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
-use super::pace::Pace;
+use super::pace::{self, Pace, Sight, Turn};
 use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
 use super::recording::{self, Clip, Progress, Scene};
@@ -59,8 +59,8 @@ pub struct View {
     twin: Option<Simulation>,
     snapshot: Snapshot,
     playing: bool,
-    /// Whether the view is on screen (scrolled into sight).
-    on_screen: bool,
+    /// Whether the view is in sight, and its still picture drawn.
+    sight: Sight,
     /// The client whose session the person follows, clicked in the topology.
     followed: Option<u32>,
     /// The reader asked for reduced motion: no request dots move.
@@ -95,9 +95,6 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
-    /// Whether its still picture was drawn while it waited for more of it
-    /// to come in sight (see [`View::wait_in_sight`]).
-    still_drawn: bool,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -137,9 +134,7 @@ impl View {
             params,
             snapshot: Snapshot::default(),
             playing: true,
-            // Until the page's observer first reports, so a view never in
-            // sight never runs.
-            on_screen: false,
+            sight: Sight::default(),
             followed: None,
             reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
@@ -156,7 +151,6 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
-            still_drawn: false,
             options,
         };
         view.parts.notices.show(&notices);
@@ -351,7 +345,7 @@ impl View {
         if !on_screen {
             self.rest();
         }
-        self.on_screen = on_screen;
+        self.sight.set_on_screen(on_screen);
     }
 
     /// The view gets no frame this time (out of sight, or the tab hidden):
@@ -362,7 +356,7 @@ impl View {
     }
 
     pub fn on_screen(&self) -> bool {
-        self.on_screen
+        self.sight.on_screen()
     }
 
     /// The view's box changed, or what it shows did: it fits itself into

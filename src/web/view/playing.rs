@@ -49,17 +49,22 @@ impl View {
         self.readouts_stale = true;
     }
 
-    /// The view is on screen but waits for more of it to come in sight
-    /// before it runs (a spike, an opening trip): its still picture, the
-    /// run at its present moment, is drawn once, so that the reader sees
-    /// the clients and servers at once rather than a blank box.
-    pub fn wait_in_sight(&mut self, now_ms: f64) {
-        if !self.still_drawn {
-            self.still_drawn = true;
-            let playing = std::mem::replace(&mut self.playing, false);
-            self.frame(now_ms, now_ms);
-            self.playing = playing;
-        }
+    /// What the view does with the page's frame (see [`Sight::turn`]): a
+    /// brief one waits for most of it to come in sight.
+    pub fn turn(&mut self, tab_shown: bool) -> Turn {
+        let brief = pace::is_brief(self.sim.scenario().demand, self.opening_over());
+        let root = &self.root;
+        self.sight.turn(tab_shown, || in_sight_to_run(root, brief))
+    }
+
+    /// Draws the run at its present moment without running it, for a view
+    /// on screen that waits for more of it to come in sight (a spike, an
+    /// opening trip), so that the reader sees the clients and servers at
+    /// once rather than a blank box.
+    pub fn draw_still(&mut self, now_ms: f64) {
+        let playing = std::mem::replace(&mut self.playing, false);
+        self.frame(now_ms, now_ms);
+        self.playing = playing;
         self.rest();
     }
 
@@ -135,4 +140,12 @@ impl View {
         self.parts.canvases.invalidate();
         self.readouts_stale = true;
     }
+}
+
+/// Whether enough of the view on `root` is in sight for it to run (see
+/// [`pace::in_sight_to_run`]: a `brief` view waits for most of it).
+fn in_sight_to_run(root: &HtmlElement, brief: bool) -> bool {
+    let rect = root.get_bounding_client_rect();
+    let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
+    pace::in_sight_to_run(brief, (rect.top(), rect.bottom()), window_h)
 }
