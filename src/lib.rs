@@ -23,6 +23,7 @@ pub mod engine;
 pub mod explain;
 pub mod export;
 pub mod fdb;
+pub mod format;
 pub mod keys;
 pub mod metrics;
 pub mod narration;

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{scenario, Estimate};
-use lbsim::explain::readback::thousands;
+use lbsim::format::thousands;
 use lbsim::Simulation;
 
 #[test]

@@ -42,7 +42,7 @@ pub use percentiles::{
 };
 pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
 
-use crate::explain::readback::grouped;
+use crate::format::grouped;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;

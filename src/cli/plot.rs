@@ -7,7 +7,7 @@ use super::output;
 use super::report;
 use super::runner::{self, simulate};
 use lbsim::charts::{self, ChartStyle, Drawer, Palette, PlotFigure, Plotted, SeriesMetric, Span};
-use lbsim::explain::readback::or_list;
+use lbsim::format::or_list;
 use lbsim::metrics::percentile_curve;
 use lbsim::scenario::echo;
 use lbsim::scenario::fields;

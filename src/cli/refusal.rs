@@ -5,7 +5,7 @@
 use super::command::Cli;
 use clap::error::{ContextKind, ContextValue, Error, ErrorKind};
 use clap::CommandFactory;
-use lbsim::explain::readback::{and_list, or_list};
+use lbsim::format::{and_list, or_list};
 use lbsim::scenario::echo;
 
 /// `error` as one line, for the command line `argv` (without `lbsim`).

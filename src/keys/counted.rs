@@ -6,7 +6,7 @@
 //! of them.
 
 use super::KeyPlacement;
-use crate::explain::readback::thousands;
+use crate::format::thousands;
 use crate::rng::{Draw, Keyed};
 use serde::Serialize;
 use std::fmt;

@@ -2,7 +2,7 @@
 //! shows its value. Names, ranges and choices come from the field table.
 
 use super::params::{Params, SPEED_KEY};
-use crate::explain::readback::{and_list, grouped, thousands};
+use crate::format::{and_list, grouped, thousands};
 use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.

@@ -11,7 +11,8 @@
 //! computed from the run and never written down.
 
 use super::twins::Sides;
-use crate::explain::{readback::ms, Claim};
+use crate::explain::Claim;
+use crate::format::ms;
 use crate::Summary;
 
 /// Within this factor of each other, two tails are "about the same"; the

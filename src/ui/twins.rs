@@ -8,7 +8,7 @@
 
 use super::options::VERSUS_KEY;
 use super::params::Params;
-use crate::explain::readback::thousands;
+use crate::format::thousands;
 use crate::presets::{Preset, PRESETS};
 use crate::scenario::fields;
 use crate::{Scenario, ScenarioError};

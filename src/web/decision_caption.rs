@@ -8,7 +8,7 @@
 
 use super::dom::{self, Ids};
 use lbsim::engine::{Decision, ServerView};
-use lbsim::explain::readback::and_list;
+use lbsim::format::and_list;
 use lbsim::policy::Measure;
 use lbsim::ui::marks::{badge_strength, decision_to_show, rows_moved};
 use wasm_bindgen::JsValue;

@@ -13,7 +13,7 @@
 //! too heavy for real time looks dead, its clock stuck at 0.0.
 
 use super::dom::{self, Ids};
-use lbsim::explain::readback::{grouped, thousands};
+use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;

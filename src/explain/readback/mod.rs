@@ -7,9 +7,9 @@ mod words;
 
 use super::claims::failing;
 use crate::engine::Comparison;
+use crate::format::{grouped, ms, percent, thousands};
 use crate::scenario::{Change, Demand};
 use crate::{Scenario, Summary};
-pub use words::{and_list, grouped, ms, or_list, percent, thousands};
 use words::{bounce_rate, bounces, change_words, compare, named, seconds, times, times_said};
 
 /// Requests a run must have completed before its sentences mean anything.

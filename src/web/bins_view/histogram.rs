@@ -8,7 +8,7 @@
 use super::super::surface::Surface;
 use super::super::theme::Palette;
 use lbsim::bins::Bins;
-use lbsim::explain::readback::thousands;
+use lbsim::format::thousands;
 
 pub fn draw(surface: &Surface, filling: &Bins, half_range: f64, palette: &Palette) {
     surface.begin();

@@ -14,7 +14,7 @@ use super::dom::Ids;
 use super::surface::Surface;
 use super::theme::Palette;
 use lbsim::bins::{Bins, Method, MAX_D};
-use lbsim::explain::readback::thousands;
+use lbsim::format::thousands;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement};

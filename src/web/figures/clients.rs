@@ -8,7 +8,7 @@ use crate::dom;
 use crate::spike;
 use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
-use lbsim::explain::readback::{grouped, thousands};
+use lbsim::format::{grouped, thousands};
 use lbsim::metrics::percentile_curve;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;

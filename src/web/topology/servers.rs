@@ -14,7 +14,7 @@
 use super::layout::{Layout, Rect};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
-use lbsim::explain::readback::percent;
+use lbsim::format::percent;
 use lbsim::ui::marks::{answer_shares, queue_mark, state_word_x, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
