@@ -6,7 +6,7 @@
 //! same number of balls each frame, so they can be compared at any moment.
 //!
 //! The view owns the elements inside its root (`data-lbsim="bins"`); the
-//! page's one animation loop drives it (see `page.rs`).
+//! page's one animation loop drives it (see `page/driving.rs`).
 
 mod histogram;
 

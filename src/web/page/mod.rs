@@ -7,30 +7,32 @@
 //! A view that does not follow the hash is mounted only once it comes
 //! within a screen of the viewport ([`waiting`](super::waiting)).
 //!
-//! One animation loop drives every view. A view out of sight (an
-//! IntersectionObserver watches each root) or in a hidden tab gets no frames,
-//! so it uses no simulated time and no drawing. The page's listeners and
-//! each view's own are kept until [`destroy`].
+//! One animation loop drives every view; what each frame does for them,
+//! and what asks for one, is in [`driving`]. The page's listeners and each
+//! view's own are kept until [`destroy`].
 
-use super::bins_view::{Action, BinsView};
+mod driving;
+
+pub use driving::request_frame;
+#[cfg(feature = "test-hooks")]
+pub use driving::take_page_frame_costs;
+
+use super::bins_view::BinsView;
 use super::dom::{self, Listeners};
 use super::frame::FrameLoop;
 use super::handle;
 #[cfg(feature = "test-hooks")]
 use super::hooks;
 use super::options::Kind;
-use super::pace::Turn;
 use super::trace_panel;
-use super::view::{Target, View, RUN_AHEAD_BUDGET_MS};
+use super::view::{Target, View};
 use super::waiting::{self, Waiter, Waiting};
-use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Element, Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver,
-    IntersectionObserverEntry, KeyboardEvent, Node, ResizeObserver, ResizeObserverEntry, VisibilityState,
+    Event, HtmlElement, HtmlInputElement, IntersectionObserver, KeyboardEvent, Node, ResizeObserver,
 };
 
 /// A view and the listeners on its own elements (added again when it is
@@ -55,13 +57,11 @@ pub struct Page {
     /// Watches each view's box, so that an embed fits itself into it.
     resizes: ResizeObserver,
     /// The observers' callbacks, kept alive as long as the observers.
-    _on_intersection: ObserverCallback,
-    _on_resize: ObserverCallback,
+    _on_intersection: driving::ObserverCallback,
+    _on_resize: driving::ObserverCallback,
     /// The views not mounted yet, until they near the viewport.
     waiting: Waiting,
 }
-
-type ObserverCallback = Closure<dyn FnMut(Array)>;
 
 /// Readers who ask for less motion see no request dots moving; figures and
 /// charts still update.
@@ -104,13 +104,13 @@ pub fn mount() -> Result<(), JsValue> {
     let bins: BinsViews = Rc::new(bins);
     let frames = {
         let (views, bins) = (views.clone(), bins.clone());
-        FrameLoop::start(move |now_ms| tick(&views.borrow(), &bins, now_ms))
+        FrameLoop::start(move |now_ms| driving::tick(&views.borrow(), &bins, now_ms))
     };
     for view in views.borrow().iter() {
         view.listen(&frames)?;
     }
-    let (observer, on_intersection) = observe(&views, &frames)?;
-    let (resizes, on_resize) = watch_sizes(&views, &frames)?;
+    let (observer, on_intersection) = driving::observe(&views, &frames)?;
+    let (resizes, on_resize) = driving::watch_sizes(&views, &frames)?;
     let mut listeners = Listeners::default();
     for view in bins.iter() {
         for (target, kind, action) in view.borrow().targets() {
@@ -144,39 +144,7 @@ pub fn mount() -> Result<(), JsValue> {
         })?;
         mark_steps(&owner_view.borrow());
     }
-    // A new window size, a shown tab or a scroll (more of a view that
-    // waits to be in sight) needs nothing but a frame, which fits the
-    // canvases or resumes the views.
-    let document = dom::document();
-    let window_target = window.unchecked_ref::<EventTarget>();
-    for (target, kind) in
-        [(window_target, "resize"), (window_target, "scroll"), (&document, "visibilitychange")]
-    {
-        let requester = frames.clone();
-        listeners.add(target, kind, move |_| requester.request())?;
-    }
-    if let Ok(Some(scheme)) = window.match_media("(prefers-color-scheme: dark)") {
-        let (views, bins, requester) = (views.clone(), bins.clone(), frames.clone());
-        listeners.add(&scheme, "change", move |_| {
-            for mounted in views.borrow().iter() {
-                mounted.view.borrow_mut().restyle();
-            }
-            for view in bins.iter() {
-                view.borrow_mut().act(Action::Restyle);
-            }
-            requester.request();
-        })?;
-    }
-    if let Ok(Some(motion)) = window.match_media(REDUCED_MOTION) {
-        let (views, requester) = (views.clone(), frames.clone());
-        listeners.add(&motion, "change", move |_| {
-            let reduced = dom::prefers(REDUCED_MOTION);
-            for mounted in views.borrow().iter() {
-                mounted.view.borrow_mut().set_reduced_motion(reduced);
-            }
-            requester.request();
-        })?;
-    }
+    driving::redraw_on_page_changes(&mut listeners, &views, &bins, &frames)?;
     #[cfg(feature = "test-hooks")]
     hooks::install(&views, &frames)?;
     let waiting = Waiting::watch(waiters, mount_waiter)?;
@@ -220,92 +188,6 @@ pub fn mount_all_waiting() {
     let waiters =
         handle::page(|page| page.borrow().as_ref().map(|page| page.waiting.take_all()).unwrap_or_default());
     waiters.into_iter().for_each(mount_waiter);
-}
-
-/// Frame costs of the whole page kept for the test hooks (about a minute).
-const MAX_PAGE_FRAME_COSTS: usize = 4_096;
-
-/// One frame of every view in sight; returns whether another is wanted.
-/// A balls-into-bins view is its page's one content, so only a hidden tab
-/// stops it.
-fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
-    let started = dom::now_ms();
-    let run_ahead_until = started + RUN_AHEAD_BUDGET_MS;
-    let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
-    let mut more = false;
-    for mounted in views {
-        let mut view = mounted.view.borrow_mut();
-        match view.turn(!hidden) {
-            Turn::Rest => view.rest(),
-            Turn::Still => view.draw_still(now_ms),
-            Turn::Run => more |= view.frame(now_ms, run_ahead_until),
-        }
-        // A trace's reading comes in a frame, not on an event.
-        if view.owns_hash() && view.take_replaying_changed() {
-            mark_steps(&view);
-        }
-    }
-    if !hidden {
-        for view in bins {
-            more |= view.borrow_mut().frame(now_ms);
-        }
-    }
-    handle::frame_costs(|costs| {
-        if costs.len() < MAX_PAGE_FRAME_COSTS {
-            costs.push(dom::now_ms() - started);
-        }
-    });
-    more
-}
-
-/// The whole page's frame costs since the last call.
-pub fn take_page_frame_costs() -> Vec<f64> {
-    handle::frame_costs(std::mem::take)
-}
-
-/// Does `act` to the view mounted on `root`, if there is one.
-fn with_view_at(views: &Views, root: &Element, act: impl FnOnce(&mut View)) {
-    let views = views.borrow();
-    if let Some(mounted) = views.iter().find(|m| m.view.borrow().root().is_same_node(Some(root))) {
-        act(&mut mounted.view.borrow_mut());
-    }
-}
-
-/// Watches every view's root, so views out of sight stop and come back.
-fn observe(
-    views: &Views,
-    frames: &Rc<FrameLoop>,
-) -> Result<(IntersectionObserver, ObserverCallback), JsValue> {
-    let (watched, requester) = (views.clone(), frames.clone());
-    let on_intersection = ObserverCallback::new(move |entries: Array| {
-        for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
-            with_view_at(&watched, &entry.target(), |view| view.set_on_screen(entry.is_intersecting()));
-        }
-        requester.request();
-    });
-    let observer = IntersectionObserver::new(on_intersection.as_ref().unchecked_ref())?;
-    for mounted in views.borrow().iter() {
-        observer.observe(mounted.view.borrow().root());
-    }
-    Ok((observer, on_intersection))
-}
-
-/// Watches every view's box: a view whose box changed fits itself into it
-/// on its next frame (not in the observer's callback, where changing the
-/// box again would loop).
-fn watch_sizes(views: &Views, frames: &Rc<FrameLoop>) -> Result<(ResizeObserver, ObserverCallback), JsValue> {
-    let (watched, requester) = (views.clone(), frames.clone());
-    let on_resize = ObserverCallback::new(move |entries: Array| {
-        for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
-            with_view_at(&watched, &entry.target(), View::resized);
-        }
-        requester.request();
-    });
-    let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref())?;
-    for mounted in views.borrow().iter() {
-        observer.observe(mounted.view.borrow().root());
-    }
-    Ok((observer, on_resize))
 }
 
 impl Mounted {
@@ -465,15 +347,6 @@ pub fn remove_view(mounted: &Rc<Mounted>) {
             page.observer.unobserve(&root);
             page.resizes.unobserve(&root);
             page.views.borrow_mut().retain(|m| !Rc::ptr_eq(m, mounted));
-        }
-    });
-}
-
-/// Asks the page's loop for a frame (after a change made from outside it).
-pub fn request_frame() {
-    handle::page(|page| {
-        if let Some(page) = page.borrow().as_ref() {
-            page.frames.request();
         }
     });
 }
