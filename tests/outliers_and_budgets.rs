@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::scenario;
+use common::behind_one_balancer;
 use lbsim::engine::Happening;
 use lbsim::{Scenario, Simulation, Time};
 
@@ -21,11 +21,8 @@ fn erring(servers: u32, p0: f64, extra: &[(&str, &str)]) -> Scenario {
         ("servers", servers.as_str()),
         ("slots", "1"),
         ("service_mean_ms", "10"),
-        ("balancers", "1"),
-        ("session_length", "1"),
         ("load", "0.5"),
         ("policy", "round-robin"),
-        ("queue_timeout_ms", "none"),
         ("retry_budget", "0"),
         ("failures", failures.as_str()),
         ("eject_interval_ms", "10000"),
@@ -33,7 +30,7 @@ fn erring(servers: u32, p0: f64, extra: &[(&str, &str)]) -> Scenario {
         ("eject_max_fraction", "0.1"),
         ("duration_s", "30"),
     ];
-    scenario(&[&base[..], extra].concat())
+    behind_one_balancer(&[&base, extra])
 }
 
 /// Which servers the balancer holds out at `t_s`.
@@ -100,19 +97,16 @@ fn outage(load: &str, extra: &[(&str, &str)]) -> Scenario {
         ("servers", "10"),
         ("slots", "10"),
         ("service_mean_ms", "10"),
-        ("balancers", "1"),
         ("client_delay_ms", "0"),
         ("balancer_delay_ms", "0"),
         ("handshake_round_trips", "0"),
-        ("session_length", "1"),
         ("load", load),
-        ("queue_timeout_ms", "none"),
         ("retry_budget", "3"),
         ("failures", failures.as_str()),
         ("duration_s", "60"),
         ("seed", "7"),
     ];
-    scenario(&[&base[..], extra].concat())
+    behind_one_balancer(&[&base, extra])
 }
 
 /// The requests created and the retries sent over the run.
@@ -202,16 +196,13 @@ fn one_of_two_failing(retry_hosts: &[(&str, &str)]) -> Scenario {
     let base = [
         ("servers", "2"),
         ("slots", "10"),
-        ("balancers", "1"),
-        ("session_length", "1"),
         ("load", "0.2"),
         ("policy", "random"),
-        ("queue_timeout_ms", "none"),
         ("retry_budget", "1"),
         ("failures", "0s:fast-fail:0:p=1:after=1ms"),
         ("duration_s", "30"),
     ];
-    scenario(&[&base[..], retry_hosts].concat())
+    behind_one_balancer(&[&base, retry_hosts])
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::scenario;
+use common::{behind_one_balancer, scenario};
 use lbsim::{Scenario, Simulation, Time};
 
 /// One balancer before 10 servers, server 0 answering every request with
@@ -17,10 +17,7 @@ fn black_hole(extra: &[(&str, &str)]) -> Scenario {
         ("servers", "10"),
         ("slots", "1"),
         ("service_mean_ms", "100"),
-        ("balancers", "1"),
-        ("session_length", "1"),
         ("load", "0.3"),
-        ("queue_timeout_ms", "none"),
         ("retry_budget", "0"),
         ("failures", "0s:fast-fail:0:p=1:after=1ms"),
         ("eject_after", "5"),
@@ -29,12 +26,7 @@ fn black_hole(extra: &[(&str, &str)]) -> Scenario {
         ("eject_max_fraction", "0.1"),
         ("duration_s", "2400"),
     ];
-    with(&base, extra)
-}
-
-/// The default scenario with `base`, then `extra`, applied.
-fn with(base: &[(&str, &str)], extra: &[(&str, &str)]) -> Scenario {
-    scenario(&[base, extra].concat())
+    behind_one_balancer(&[&base, extra])
 }
 
 /// Each time server 0 was held out of the balancer's pool, (from, to) in
@@ -174,7 +166,7 @@ fn checked(extra: &[(&str, &str)]) -> Scenario {
         ("health_check_rise", "2"),
         ("duration_s", "30"),
     ];
-    with(&base, extra)
+    scenario(&[&base[..], extra].concat())
 }
 
 /// When server 3 was first seen held out, and when back in, read every

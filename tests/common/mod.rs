@@ -12,6 +12,15 @@ pub fn scenario(pairs: &[(&str, &str)]) -> Scenario {
     scenario
 }
 
+/// A proxy's pool as the proxies' tests study it: one balancer before the
+/// servers, sessions of one request (each request picked on its own) and
+/// no queue timeout (a request ends only by its answer or its error), with
+/// each of `pairs` applied in turn.
+pub fn behind_one_balancer(pairs: &[&[(&str, &str)]]) -> Scenario {
+    let pool = [("balancers", "1"), ("session_length", "1"), ("queue_timeout_ms", "none")];
+    scenario(&[&pool[..], &pairs.concat()].concat())
+}
+
 /// Exactly an M/M/c queue per server: Poisson arrivals, exponential service
 /// with a mean of 1 ms, sessions of one request, no queue timeout, no network
 /// delay and no handshake; a 2 s warm-up and a fixed seed.
