@@ -1,4 +1,7 @@
+use super::words::{compare, named};
 use super::*;
+use crate::explain::claims::failing;
+use crate::format::{ms, percent, thousands};
 use crate::Simulation;
 
 fn run(pairs: &[(&str, &str)]) -> (Scenario, Summary) {
