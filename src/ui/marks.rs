@@ -1,10 +1,11 @@
 //! How the topology marks what it shows, where a rule decides what a
 //! reader can read off the picture: a queue's length, where a server's
 //! state is written beside it, how long a
-//! decision's badges stay beside the servers they describe, and each
-//! server's share of the answers where one errs.
+//! decision's badges stay beside the servers they describe, each
+//! server's share of the answers where one errs, and what a client heard
+//! of each server's load.
 
-use crate::engine::{Decision, ServerView};
+use crate::engine::{Decision, LearnedLoad, ServerView};
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,17 +113,30 @@ pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
 }
 
 /// How long a learned copy of a server's load takes to fade by a factor
-/// of e (ms), and the faintest it gets: still there to compare, but read
-/// as old news.
+/// of e (ms): adding clients (each hears from each server less often)
+/// visibly greys the copies out.
 const COPY_FADE_MS: f64 = 1_000.0;
-const COPY_FAINTEST: f64 = 0.2;
 
-/// How strongly a client's copy of a server's load is drawn, `age_ms`
-/// after the server measured it: solid while fresh, faint once a second
-/// or more old, so that adding clients (each hears from each server less
-/// often) visibly greys the copies out.
-pub fn copy_ink(age_ms: f64) -> f64 {
-    COPY_FAINTEST + (1.0 - COPY_FAINTEST) * (-age_ms.max(0.0) / COPY_FADE_MS).exp()
+/// The faintest a copy's number is written: still legible (about 3:1 on
+/// the panel), where a line could go fainter and stay seen.
+const HEARD_FAINTEST: f64 = 0.45;
+
+/// What the column beside a server's row writes of a client's copy of its
+/// load, and how strongly: the load it heard (queued and busy, the number
+/// power of two compares), solid while fresh and fading by e each second
+/// of age, or "–" (faintest) if the
+/// server never answered it; nothing for a server outside its pool. A
+/// line under each row, on the row's own scale, was read by no student:
+/// a number beside the row's own "10/10" and queue is.
+pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
+    let copy = copy?;
+    Some(match copy.age {
+        Some(age) => {
+            let fresh = (-age.as_ms().max(0.0) / COPY_FADE_MS).exp();
+            ((copy.queued + copy.busy).to_string(), HEARD_FAINTEST + (1.0 - HEARD_FAINTEST) * fresh)
+        }
+        None => ("–".to_string(), HEARD_FAINTEST),
+    })
 }
 
 #[cfg(test)]
@@ -210,12 +224,18 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_fades_as_it_ages_and_never_vanishes() {
-        assert_eq!(copy_ink(0.0), 1.0);
-        assert!((copy_ink(50.0) - 0.96).abs() < 0.01, "20 clients: a copy some 50 ms old is solid");
-        assert!((copy_ink(500.0) - 0.69).abs() < 0.01, "200 clients: some 500 ms old, lighter");
-        assert!((copy_ink(5_000.0) - 0.205).abs() < 0.01, "2,000 clients: some 5 s old, faint");
-        assert_eq!(copy_ink(f64::INFINITY), COPY_FAINTEST);
+    fn a_copy_is_written_as_the_load_heard_fading_with_its_age_or_a_dash_if_never_heard() {
+        use crate::time::Time;
+        let copy =
+            |age: Option<f64>| LearnedLoad { server: 3, queued: 4, busy: 10, age: age.map(Time::from_secs) };
+        assert_eq!(heard_label(Some(&copy(Some(0.0)))), Some(("14".to_string(), 1.0)));
+        let (text, ink) = heard_label(Some(&copy(Some(0.5)))).unwrap();
+        assert_eq!(text, "14");
+        assert!((ink - 0.78).abs() < 0.01, "half a second old: lighter ({ink})");
+        let (_, ink) = heard_label(Some(&copy(Some(5.0)))).unwrap();
+        assert!((ink - 0.454).abs() < 0.01, "five seconds old: faint, still legible ({ink})");
+        assert_eq!(heard_label(Some(&copy(None))), Some(("–".to_string(), HEARD_FAINTEST)));
+        assert_eq!(heard_label(None), None, "a server outside the client's pool: nothing written");
     }
 
     #[test]

@@ -71,11 +71,10 @@ pub fn draw(
     surface.begin();
     let context = &surface.context;
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
-    // Whose copies the lines under the rows draw: the followed client's,
-    // else client 0's, ringed so the reader sees which.
+    // Whose copies the column beside the rows writes: the followed
+    // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
-    let heard = focus.learned.iter().filter(|copy| copy.age.is_some()).count();
-    tiers::draw_labels(context, &layout, (snapshot, learned_by.map(|client| (client, heard))), palette);
+    tiers::draw_labels(context, &layout, (snapshot, learned_by), palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
     learned::draw(context, &layout, &snapshot.servers, focus.learned, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
@@ -113,11 +112,9 @@ pub enum Part {
 /// The layout `snapshot` is drawn in on `surface`.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
-        surface.width,
-        surface.height,
-        snapshot.clients as usize,
-        snapshot.balancers as usize,
-        snapshot.servers.len(),
+        (surface.width, surface.height),
+        (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
+        snapshot.copies_kept,
     )
 }
 

@@ -210,7 +210,7 @@ pub(super) struct Row {
     pub(super) box_rect: Rect,
     /// Right edge of the queue, which grows leftwards from it.
     pub(super) queue_end: f64,
-    queue_start: f64,
+    pub(super) queue_start: f64,
 }
 
 impl Row {

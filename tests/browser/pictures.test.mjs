@@ -1,0 +1,65 @@
+// What the topology draws beside its rows so that a chapter's picture
+// carries its point without the sentence (a student reader found the
+// picture alone did in 2 chapters of 6): chapter 6's column of what
+// client 0 heard.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, skipQuestion, slideTo } from './lib.mjs';
+
+useBrowser();
+
+/** The index among the page's views of the one mounted on `id`. */
+const viewIndex = (page, id) => page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === id), id);
+
+/** Each server as the view drew it last (see `servers()` in src/web/hooks.rs). */
+const drawnServers = async (page, view) => JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+
+/**
+ * `measure` of the pixels of canvas `canvasId` inside each CSS-pixel box
+ * [x, y, w, h], each pixel as [r, g, b] over the page's white (a
+ * transparent pixel is the panel showing through).
+ */
+const inBoxes = (page, canvasId, boxes, measure) => page.evaluate(([canvasId, boxes, measure]) => {
+  const canvas = document.getElementById(canvasId);
+  const scale = canvas.width / canvas.clientWidth;
+  const context = canvas.getContext('2d');
+  const of = new Function('pixels', `return (${measure})(pixels);`);
+  return boxes.map(([x, y, w, h]) => {
+    const { data } = context.getImageData(Math.round(x * scale), Math.round(y * scale), Math.max(1, Math.round(w * scale)), Math.max(1, Math.round(h * scale)));
+    const pixels = [];
+    for (let i = 0; i < data.length; i += 4) {
+      const a = data[i + 3] / 255;
+      pixels.push([0, 1, 2].map((k) => 255 - a * (255 - data[i + k])));
+    }
+    return of(pixels);
+  });
+}, [canvasId, boxes, measure.toString()]);
+
+const luma = ([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b;
+
+test("chapter 6 writes beside each row what client 0 heard of it, dashes where it never heard with a thousand clients", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await viewIndex(page, 'sim-stale');
+  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'stale');
+  const look = async () => {
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+    await page.locator('#stale button.play').click();
+    const servers = await drawnServers(page, view);
+    // The column right of each row: ink where its number is written.
+    const column = servers.map(({ cell: [x, y, w, h] }) => [x + w, y + 2, 40, h - 4]);
+    const darkest = await inBoxes(page, 'sim-stale-topology', column, (pixels) => Math.min(...pixels.map(([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b)));
+    return { heard: servers.map((s) => s.heard), darkest };
+  };
+  const few = await look();
+  assert.ok(few.heard.every((h) => /^\d+$/.test(h)), `20 clients: client 0 has heard from every server: ${few.heard}`);
+  assert.ok(few.darkest.every((l) => l < 140), `a number written beside every row (least luma): ${few.darkest}`);
+  await page.locator('#stale button.play').click();
+  await slideTo(page, page.locator('#sim-stale-clients'), '1,000', 'ArrowRight');
+  const many = await look();
+  const dashes = many.heard.filter((h) => h === '–').length;
+  assert.ok(dashes >= 5, `1,000 clients: client 0 never heard from most servers: ${many.heard}`);
+  assert.ok(many.darkest.every((l) => l < 200), `a dash or a number beside every row: ${many.darkest}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
