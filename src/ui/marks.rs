@@ -33,14 +33,27 @@ pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
 
 /// Where a server's state word ("slow", "crashed · ejected"), `width` px
 /// wide, starts in its row: at `preferred` when it ends clear of the queue
-/// and the length written beside it, which begin at `queue_from`; else
-/// just before them, out into the space requests cross on their way in
-/// when the queue fills the lane, but never left of `floor`. Drawn at a
-/// fixed share of the row, "slow" covered the slowed server's queue
-/// length, the very number a reader watches grow.
-pub fn state_word_x(preferred: f64, queue_from: f64, floor: f64, width: f64) -> f64 {
+/// and the length written beside it, which begin at `queue_from`, and
+/// starts clear of the server's name, written from `name.0` to `name.1`;
+/// else just before the name, out into the space requests cross on their
+/// way in, but never left of `floor`; else just after the name (and the
+/// floor), over the queue's tail. Drawn at a fixed share of the row,
+/// "slow" covered the slowed server's queue length, the very number a
+/// reader watches grow; pushed left of that, it ran into the name ("3slow"
+/// after the choices slider restarted chapter 5, and chapter 1's lone
+/// server's name hidden under it).
+pub fn state_word_x(preferred: f64, queue_from: f64, (name, floor): ((f64, f64), f64), width: f64) -> f64 {
     const GAP: f64 = 6.0;
-    preferred.min(queue_from - GAP - width).max(floor)
+    let after_name = (name.1 + GAP).max(floor);
+    let clear_of_queue = preferred.min(queue_from - GAP - width);
+    let before_name = name.0 - GAP - width;
+    if clear_of_queue >= after_name {
+        clear_of_queue
+    } else if before_name >= floor {
+        before_name
+    } else {
+        after_name
+    }
 }
 
 /// Wall milliseconds a decision's badges show at full strength: a running
@@ -159,15 +172,24 @@ mod tests {
     }
 
     #[test]
-    fn a_state_word_ends_clear_of_the_queue_and_its_length() {
+    fn a_state_word_ends_clear_of_the_queue_and_its_length_and_never_covers_the_name() {
+        // A row from x = 100 whose name "3" spans 100 to 107; the word 30 wide.
+        let (name, floor) = ((100.0, 107.0), 52.0);
+        let word = |preferred, queue_from| state_word_x(preferred, queue_from, (name, floor), 30.0);
         // A short queue leaves the word where rows put it.
-        assert_eq!(state_word_x(60.0, 200.0, 20.0, 30.0), 60.0);
-        // A longer one, its length written from x = 80: the word ends 6 px
-        // before it, where at 60 it ran to 90 across the "24".
-        assert_eq!(state_word_x(60.0, 80.0, 20.0, 30.0), 44.0);
-        // A full lane: out past the lane's entrance, as far as the floor.
-        assert_eq!(state_word_x(60.0, 40.0, 0.0, 30.0), 4.0);
-        assert_eq!(state_word_x(60.0, 40.0, 20.0, 30.0), 20.0);
+        assert_eq!(word(160.0, 260.0), 160.0);
+        // A longer one, its length written from x = 180: the word ends 6 px
+        // before it, where at 160 it ran to 190 across the "24".
+        assert_eq!(word(160.0, 180.0), 144.0);
+        // A full lane (chapter 5 after the choices slider: "3slow"): not
+        // over the name but before it, out where requests cross.
+        assert_eq!(word(160.0, 130.0), 64.0);
+        assert!(64.0 + 30.0 < name.0, "it ends before the name starts");
+        // No room before the name (the floor): just after it.
+        assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), 113.0);
+        // Chapter 1's lone server, named "server" from 76 to 114 (its row
+        // from 100, the floor 72 px left of it), its queue full: "slow server".
+        assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), 46.0);
     }
 
     #[test]

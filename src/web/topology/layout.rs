@@ -186,9 +186,11 @@ impl Layout {
 
     /// Where the space requests cross to the servers begins: some way
     /// left of the servers, clear of the clients' column. A server's
-    /// state word may reach into it when its row's lane is full.
+    /// state word may reach into it when its row's lane is full, before
+    /// the server's name ("slow server", where a lone server's name
+    /// already reaches some 24 px left of its row).
     pub fn crossing_from(&self) -> f64 {
-        const REACH: f64 = 48.0;
+        const REACH: f64 = 72.0;
         let clients_right = self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64;
         (self.servers_x - REACH).max(clients_right + MARGIN)
     }

@@ -14,6 +14,7 @@ mod learned;
 mod moves;
 mod requests;
 mod servers;
+mod states;
 mod tiers;
 
 use super::surface::Surface;
