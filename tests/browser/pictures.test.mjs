@@ -1,7 +1,7 @@
 // What the topology draws beside its rows so that a chapter's picture
 // carries its point without the sentence (a student reader found the
 // picture alone did in 2 chapters of 6): chapter 6's column of what
-// client 0 heard.
+// client 0 heard, a slowed server's pale slots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, skipQuestion, slideTo } from './lib.mjs';
@@ -60,6 +60,25 @@ test("chapter 6 writes beside each row what client 0 heard of it, dashes where i
   const dashes = many.heard.filter((h) => h === '–').length;
   assert.ok(dashes >= 5, `1,000 clients: client 0 never heard from most servers: ${many.heard}`);
   assert.ok(many.darkest.every((l) => l < 200), `a dash or a number beside every row: ${many.darkest}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
+  const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
+  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
+  await page.locator('button.play').first().click();
+  const servers = await drawnServers(page, 0);
+  const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
+  // The slots' box: the right half of the row, short of its "10/10".
+  const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
+  const mean = await inBoxes(page, canvas, boxes, (pixels) => pixels.reduce((sum, [r, g, b]) => sum + 0.3 * r + 0.59 * g + 0.11 * b, 0) / pixels.length);
+  const busyRows = servers.map((s, i) => ({ ...s, i, mean: mean[i] })).filter((s) => s.i !== 3 && s.busy >= 9);
+  assert.ok(busyRows.length > 0, `some healthy server nearly full: ${JSON.stringify(servers.map((s) => s.busy))}`);
+  assert.equal(servers[3].busy, 10, 'the slowed server is full');
+  const healthiest = Math.max(...busyRows.map((s) => s.mean));
+  assert.ok(mean[3] > healthiest + 40, `the slowed row's slots are paler (mean luma ${mean[3].toFixed(0)}) than a full healthy row's (${healthiest.toFixed(0)})`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

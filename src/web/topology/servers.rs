@@ -1,8 +1,8 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests, each a cell while every queue fits its lane, else all as
-//! bars to one scale, and each with its length written beside it.
-//! Compact view: one cell each, shaded
+//! bars to one scale, and each with its length written beside it; a
+//! slowed server's busy slots pale. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
 //! as by word (see `states`). With several datacenters, a dashed line
@@ -214,6 +214,24 @@ impl Row {
         }
     }
 
+    /// Adds `server`'s busy (or free) slots to the path: cells, or the
+    /// share of a bar.
+    fn trace_slots(&self, context: &CanvasRenderingContext2d, server: &ServerView, busy: bool) {
+        let b = self.box_rect;
+        if self.per_line == 0 {
+            let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
+            let (x, w) =
+                if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
+            context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
+        } else {
+            let range = if busy { 0..server.busy } else { server.busy..server.slots };
+            for slot in range {
+                let c = self.slot_cell(slot as usize);
+                context.rect(c.x, c.y, c.w, c.h);
+            }
+        }
+    }
+
     /// Queue cells that fit between the row's entrance and its box, less
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
@@ -261,26 +279,16 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.stroke();
 
     let mut texts = Vec::new();
+    // A slowed server's busy slots are drawn apart (see `draw_slowed_busy`).
     for busy in [true, false] {
         context.begin_path();
-        for ((_, row), server) in rows.iter().zip(servers) {
-            let b = row.box_rect;
-            if row.per_line == 0 {
-                let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
-                let (x, w) =
-                    if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
-                context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
-            } else {
-                let range = if busy { 0..server.busy } else { server.busy..server.slots };
-                for slot in range {
-                    let c = row.slot_cell(slot as usize);
-                    context.rect(c.x, c.y, c.w, c.h);
-                }
-            }
+        for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| !(busy && slowed(s))) {
+            row.trace_slots(context, server, busy);
         }
         context.set_fill_style_str(&if busy { palette.busy } else { palette.free }.css());
         context.fill();
     }
+    draw_slowed_busy(context, &rows, servers, palette);
 
     context.begin_path();
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
@@ -337,6 +345,37 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
 /// The font of the rows' small labels: names, queue lengths, slots in use.
 pub(super) fn name_font(px: f64) -> String {
     format!("600 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif")
+}
+
+/// Whether a server runs slower than its speed: its busy slots then look
+/// different, not only its word.
+fn slowed(server: &ServerView) -> bool {
+    server.speed < 1.0
+}
+
+/// A slowed server's busy slots, pale inside a busy-coloured outline: ten
+/// busy slots of a server at a quarter of its speed drew exactly as ten of
+/// a healthy one, and only the word "slow" told them apart (chapter 3).
+/// The outline keeps the busy colour's contrast in either theme.
+fn draw_slowed_busy(
+    context: &CanvasRenderingContext2d,
+    rows: &[(Rect, Row)],
+    servers: &[ServerView],
+    palette: &Palette,
+) {
+    const PALE: f64 = 0.3;
+    context.begin_path();
+    for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| slowed(s)) {
+        row.trace_slots(context, server, true);
+    }
+    let busy = palette.busy.css();
+    context.set_fill_style_str(&busy);
+    context.set_global_alpha(PALE);
+    context.fill();
+    context.set_global_alpha(1.0);
+    context.set_stroke_style_str(&busy);
+    context.set_line_width(1.5);
+    context.stroke();
 }
 
 /// How far left of its box each server's queue is drawn (CSS px), in the
