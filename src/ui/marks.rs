@@ -188,7 +188,7 @@ mod tests {
         // No room before the name (the floor): just after it.
         assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), 113.0);
         // Chapter 1's lone server, named "server" from 76 to 114 (its row
-        // from 100, the floor 72 px left of it), its queue full: "slow server".
+        // from 100, the floor well left of it), its queue full: "slow server".
         assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), 46.0);
     }
 

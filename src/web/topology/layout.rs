@@ -190,7 +190,7 @@ impl Layout {
     /// the server's name ("slow server", where a lone server's name
     /// already reaches some 24 px left of its row).
     pub fn crossing_from(&self) -> f64 {
-        const REACH: f64 = 72.0;
+        const REACH: f64 = 96.0;
         let clients_right = self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64;
         (self.servers_x - REACH).max(clients_right + MARGIN)
     }
