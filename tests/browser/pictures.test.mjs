@@ -1,7 +1,8 @@
 // What the topology draws beside its rows so that a chapter's picture
 // carries its point without the sentence (a student reader found the
 // picture alone did in 2 chapters of 6): chapter 6's column of what
-// client 0 heard, a slowed server's pale slots.
+// client 0 heard, a slowed server's pale slots, chapter 2's totals once
+// the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, skipQuestion, slideTo } from './lib.mjs';
@@ -79,6 +80,26 @@ test("a slowed server's busy slots are drawn pale, not as a healthy server's", a
   assert.equal(servers[3].busy, 10, 'the slowed server is full');
   const healthiest = Math.max(...busyRows.map((s) => s.mean));
   assert.ok(mean[3] > healthiest + 40, `the slowed row's slots are paler (mean luma ${mean[3].toFixed(0)}) than a full healthy row's (${healthiest.toFixed(0)})`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await viewIndex(page, 'sim-spike');
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 90_000 });
+  await page.waitForTimeout(300);
+  const servers = await drawnServers(page, view);
+  assert.ok(servers.every((s) => s.busy === 0 && s.queued === 0), 'every row idle');
+  // Along the middle of each row's lane, the responses' green.
+  const lanes = servers.map(({ cell: [x, y, w, h] }) => [x, y + h / 2, w * 0.55, 1]);
+  const green = await inBoxes(page, 'sim-spike-topology', lanes, (pixels) => pixels.filter(([r, g, b]) => g - r > 60 && g >= b).length);
+  assert.ok(green.every((n) => n > 10), `a bar in every row: ${green}`);
+  const order = (values) => values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
+  const answered = servers.map((s) => s.answered);
+  const [fewest, most] = [order(answered)[0], order(answered).at(-1)];
+  assert.ok(green[most] > green[fewest], `the busiest server (${answered[most]} completed) draws the longer bar: ${green} for ${answered}`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

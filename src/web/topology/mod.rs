@@ -16,6 +16,7 @@ mod requests;
 mod servers;
 mod states;
 mod tiers;
+mod totals;
 
 use super::surface::Surface;
 use super::theme::Palette;
@@ -57,6 +58,9 @@ pub struct Focus<'a> {
     /// The followed client's (else client 0's) copies of the servers'
     /// loads, under a policy that learns them; empty otherwise.
     pub learned: &'a [LearnedLoad],
+    /// Whether a spike is over: each row then shows its total of
+    /// completed requests (see `totals`).
+    pub spike_over: bool,
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
@@ -75,8 +79,11 @@ pub fn draw(
     // Whose copies the column beside the rows writes: the followed
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
-    tiers::draw_labels(context, &layout, (snapshot, learned_by), palette);
+    tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
+    if focus.spike_over {
+        totals::draw(context, &layout, &snapshot.servers, palette);
+    }
     learned::draw(context, &layout, &snapshot.servers, focus.learned, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);

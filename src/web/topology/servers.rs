@@ -127,7 +127,7 @@ fn draw_datacenters(
 pub(super) struct Row {
     /// Distance between slot (and queue) cells, and a cell's side.
     pitch: f64,
-    side: f64,
+    pub(super) side: f64,
     /// Slot cells per line in the box; 0 draws the slots as one bar.
     per_line: usize,
     pub(super) box_rect: Rect,
@@ -311,14 +311,8 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.set_fill_style_str(&palette.queued.css());
     context.fill();
 
-    context.set_font(&name_font(layout.small_px()));
-    context.set_text_baseline("middle");
-    context.set_text_align("right");
     // Queue lengths in the ink colour: orange text on white is too faint.
-    context.set_fill_style_str(&palette.ink.css());
-    for (x, y, text) in &texts {
-        let _ = context.fill_text(text, *x, *y);
-    }
+    write_counts(context, layout, &texts, palette);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
     for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
@@ -339,6 +333,23 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
                 b.y + b.h / 2.0,
             );
         }
+    }
+}
+
+/// Writes counts (x, y, text) right-aligned at x, in the rows' label font
+/// and the ink colour, left of the bars they count.
+pub(super) fn write_counts(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    counts: &[(f64, f64, String)],
+    palette: &Palette,
+) {
+    context.set_font(&name_font(layout.small_px()));
+    context.set_text_baseline("middle");
+    context.set_text_align("right");
+    context.set_fill_style_str(&palette.ink.css());
+    for (x, y, text) in counts {
+        let _ = context.fill_text(text, *x, *y);
     }
 }
 

@@ -19,7 +19,7 @@ const LABEL_GAP: f64 = 10.0;
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (snapshot, learned_by): (&Snapshot, Option<u32>),
+    (snapshot, learned_by, totals): (&Snapshot, Option<u32>, bool),
     palette: &Palette,
 ) {
     context.set_font(&format!(
@@ -45,6 +45,15 @@ pub fn draw_labels(
     ];
     if datacenters > 1 {
         wordings.insert(0, format!("Servers · {servers} × {slots} slots · {datacenters} datacenters"));
+    }
+    if totals && !layout.compact {
+        wordings.splice(
+            0..0,
+            [
+                format!("Servers · {servers} × {slots} slots · completed"),
+                format!("Servers · {servers} · completed"),
+            ],
+        );
     }
     if answer_shares(&snapshot.servers).is_some() && !layout.compact {
         wordings.splice(

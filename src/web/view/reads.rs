@@ -81,6 +81,7 @@ impl View {
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
             heard: Option<String>,
+            answered: u64,
         }
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let heard = |i: usize| {
@@ -104,6 +105,7 @@ impl View {
                 queued: s.queued,
                 queue_px,
                 heard: heard(i),
+                answered: s.answered,
             })
             .collect();
         json::text(&drawn).unwrap_or_default()
