@@ -88,7 +88,7 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const view = await viewIndex(page, 'sim-spike');
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
-  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 90_000 });
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 90_000 });
   await page.waitForTimeout(300);
   const servers = await drawnServers(page, view);
   assert.ok(servers.every((s) => s.busy === 0 && s.queued === 0), 'every row idle');
