@@ -26,10 +26,7 @@ impl Simulation {
     /// learns load from responses and clients choose for themselves (with
     /// balancers, the balancers keep the copies); empty otherwise.
     pub fn learned_loads(&self, client: u32) -> Vec<LearnedLoad> {
-        if !self.scenario.policy.learns_load()
-            || self.scenario.balancers > 0
-            || client >= self.scenario.clients
-        {
+        if !self.clients_keep_copies() || client >= self.scenario.clients {
             return Vec::new();
         }
         let chooser = self.choosers.member(client, 0);
@@ -44,6 +41,12 @@ impl Simulation {
                 }
             })
             .collect()
+    }
+
+    /// Whether each client keeps copies of the servers' loads: its policy
+    /// learns load from responses, and clients choose for themselves.
+    pub fn clients_keep_copies(&self) -> bool {
+        self.scenario.policy.learns_load() && self.scenario.balancers == 0
     }
 }
 

@@ -83,6 +83,10 @@ pub struct Snapshot {
     /// The latest decisions of a policy that compares candidates, oldest
     /// first, when the simulation keeps them.
     pub decisions: Vec<Decision>,
+    /// Whether clients keep copies of the servers' loads
+    /// (`Simulation::learned_loads`), which the picture writes beside the
+    /// rows.
+    pub copies_kept: bool,
 }
 
 impl Simulation {
@@ -102,6 +106,7 @@ impl Simulation {
         snapshot.time_ms = self.now.as_ms();
         snapshot.clients = self.scenario.clients;
         snapshot.balancers = self.scenario.balancers;
+        snapshot.copies_kept = self.clients_keep_copies();
         snapshot.servers.clear();
         snapshot.servers.extend(self.servers.iter().enumerate().map(|(i, s)| ServerView {
             busy: s.busy,

@@ -1,10 +1,11 @@
 //! How the topology marks what it shows, where a rule decides what a
 //! reader can read off the picture: a queue's length, where a server's
 //! state is written beside it, how long a
-//! decision's badges stay beside the servers they describe, and each
-//! server's share of the answers where one errs.
+//! decision's badges stay beside the servers they describe, each
+//! server's share of the answers where one errs, and what a client heard
+//! of each server's load.
 
-use crate::engine::{Decision, ServerView};
+use crate::engine::{Decision, LearnedLoad, ServerView};
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,14 +33,27 @@ pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
 
 /// Where a server's state word ("slow", "crashed · ejected"), `width` px
 /// wide, starts in its row: at `preferred` when it ends clear of the queue
-/// and the length written beside it, which begin at `queue_from`; else
-/// just before them, out into the space requests cross on their way in
-/// when the queue fills the lane, but never left of `floor`. Drawn at a
-/// fixed share of the row, "slow" covered the slowed server's queue
-/// length, the very number a reader watches grow.
-pub fn state_word_x(preferred: f64, queue_from: f64, floor: f64, width: f64) -> f64 {
+/// and the length written beside it, which begin at `queue_from`, and
+/// starts clear of the server's name, written from `name.0` to `name.1`;
+/// else just before the name, out into the space requests cross on their
+/// way in, but never left of `floor`; else just after the name (and the
+/// floor), over the queue's tail. Drawn at a fixed share of the row,
+/// "slow" covered the slowed server's queue length, the very number a
+/// reader watches grow; pushed left of that, it ran into the name ("3slow"
+/// after the choices slider restarted chapter 5, and chapter 1's lone
+/// server's name hidden under it).
+pub fn state_word_x(preferred: f64, queue_from: f64, (name, floor): ((f64, f64), f64), width: f64) -> f64 {
     const GAP: f64 = 6.0;
-    preferred.min(queue_from - GAP - width).max(floor)
+    let after_name = (name.1 + GAP).max(floor);
+    let clear_of_queue = preferred.min(queue_from - GAP - width);
+    let before_name = name.0 - GAP - width;
+    if clear_of_queue >= after_name {
+        clear_of_queue
+    } else if before_name >= floor {
+        before_name
+    } else {
+        after_name
+    }
 }
 
 /// Wall milliseconds a decision's badges show at full strength: a running
@@ -112,17 +126,30 @@ pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
 }
 
 /// How long a learned copy of a server's load takes to fade by a factor
-/// of e (ms), and the faintest it gets: still there to compare, but read
-/// as old news.
+/// of e (ms): adding clients (each hears from each server less often)
+/// visibly greys the copies out.
 const COPY_FADE_MS: f64 = 1_000.0;
-const COPY_FAINTEST: f64 = 0.2;
 
-/// How strongly a client's copy of a server's load is drawn, `age_ms`
-/// after the server measured it: solid while fresh, faint once a second
-/// or more old, so that adding clients (each hears from each server less
-/// often) visibly greys the copies out.
-pub fn copy_ink(age_ms: f64) -> f64 {
-    COPY_FAINTEST + (1.0 - COPY_FAINTEST) * (-age_ms.max(0.0) / COPY_FADE_MS).exp()
+/// The faintest a copy's number is written: still legible (about 3:1 on
+/// the panel), where a line could go fainter and stay seen.
+const HEARD_FAINTEST: f64 = 0.45;
+
+/// What the column beside a server's row writes of a client's copy of its
+/// load, and how strongly: the load it heard (queued and busy, the number
+/// power of two compares), solid while fresh and fading by e each second
+/// of age, or "–" (faintest) if the
+/// server never answered it; nothing for a server outside its pool. A
+/// line under each row, on the row's own scale, was read by no student:
+/// a number beside the row's own "10/10" and queue is.
+pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
+    let copy = copy?;
+    Some(match copy.age {
+        Some(age) => {
+            let fresh = (-age.as_ms().max(0.0) / COPY_FADE_MS).exp();
+            ((copy.queued + copy.busy).to_string(), HEARD_FAINTEST + (1.0 - HEARD_FAINTEST) * fresh)
+        }
+        None => ("–".to_string(), HEARD_FAINTEST),
+    })
 }
 
 #[cfg(test)]
@@ -145,15 +172,24 @@ mod tests {
     }
 
     #[test]
-    fn a_state_word_ends_clear_of_the_queue_and_its_length() {
+    fn a_state_word_ends_clear_of_the_queue_and_its_length_and_never_covers_the_name() {
+        // A row from x = 100 whose name "3" spans 100 to 107; the word 30 wide.
+        let (name, floor) = ((100.0, 107.0), 52.0);
+        let word = |preferred, queue_from| state_word_x(preferred, queue_from, (name, floor), 30.0);
         // A short queue leaves the word where rows put it.
-        assert_eq!(state_word_x(60.0, 200.0, 20.0, 30.0), 60.0);
-        // A longer one, its length written from x = 80: the word ends 6 px
-        // before it, where at 60 it ran to 90 across the "24".
-        assert_eq!(state_word_x(60.0, 80.0, 20.0, 30.0), 44.0);
-        // A full lane: out past the lane's entrance, as far as the floor.
-        assert_eq!(state_word_x(60.0, 40.0, 0.0, 30.0), 4.0);
-        assert_eq!(state_word_x(60.0, 40.0, 20.0, 30.0), 20.0);
+        assert_eq!(word(160.0, 260.0), 160.0);
+        // A longer one, its length written from x = 180: the word ends 6 px
+        // before it, where at 160 it ran to 190 across the "24".
+        assert_eq!(word(160.0, 180.0), 144.0);
+        // A full lane (chapter 5 after the choices slider: "3slow"): not
+        // over the name but before it, out where requests cross.
+        assert_eq!(word(160.0, 130.0), 64.0);
+        assert!(64.0 + 30.0 < name.0, "it ends before the name starts");
+        // No room before the name (the floor): just after it.
+        assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), 113.0);
+        // Chapter 1's lone server, named "server" from 76 to 114 (its row
+        // from 100, the floor well left of it), its queue full: "slow server".
+        assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), 46.0);
     }
 
     #[test]
@@ -210,12 +246,18 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_fades_as_it_ages_and_never_vanishes() {
-        assert_eq!(copy_ink(0.0), 1.0);
-        assert!((copy_ink(50.0) - 0.96).abs() < 0.01, "20 clients: a copy some 50 ms old is solid");
-        assert!((copy_ink(500.0) - 0.69).abs() < 0.01, "200 clients: some 500 ms old, lighter");
-        assert!((copy_ink(5_000.0) - 0.205).abs() < 0.01, "2,000 clients: some 5 s old, faint");
-        assert_eq!(copy_ink(f64::INFINITY), COPY_FAINTEST);
+    fn a_copy_is_written_as_the_load_heard_fading_with_its_age_or_a_dash_if_never_heard() {
+        use crate::time::Time;
+        let copy =
+            |age: Option<f64>| LearnedLoad { server: 3, queued: 4, busy: 10, age: age.map(Time::from_secs) };
+        assert_eq!(heard_label(Some(&copy(Some(0.0)))), Some(("14".to_string(), 1.0)));
+        let (text, ink) = heard_label(Some(&copy(Some(0.5)))).unwrap();
+        assert_eq!(text, "14");
+        assert!((ink - 0.78).abs() < 0.01, "half a second old: lighter ({ink})");
+        let (_, ink) = heard_label(Some(&copy(Some(5.0)))).unwrap();
+        assert!((ink - 0.454).abs() < 0.01, "five seconds old: faint, still legible ({ink})");
+        assert_eq!(heard_label(Some(&copy(None))), Some(("–".to_string(), HEARD_FAINTEST)));
+        assert_eq!(heard_label(None), None, "a server outside the client's pool: nothing written");
     }
 
     #[test]

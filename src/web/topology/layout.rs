@@ -75,6 +75,10 @@ const TARGET_PX: f64 = 24.0;
 /// Height of the band of tier labels at the top.
 pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
+/// Width of the column right of the rows where a client's copies of the
+/// servers' loads are written ("14", "–"): three digits at the least label
+/// size, two at a presenter's.
+const HEARD_COLUMN_W: f64 = 40.0;
 
 pub struct Layout {
     pub clients: Grid,
@@ -86,13 +90,22 @@ pub struct Layout {
     pub compact: bool,
     /// The whole drawing's width.
     pub width: f64,
+    /// Where the column of a client's copies of the servers' loads is
+    /// (left and right edges), right of the rows, when clients keep copies.
+    pub heard_column: Option<(f64, f64)>,
     /// The least size of its labels (CSS px): larger in the presenter
     /// view (see `lbsim::ui::fit::least_label_px`).
     pub least_label_px: f64,
 }
 
 impl Layout {
-    pub fn new(width: f64, height: f64, clients: usize, balancers: usize, servers: usize) -> Layout {
+    /// With `copies_kept`, the rows leave room on their right for the
+    /// column of a client's copies (see `learned`).
+    pub fn new(
+        (width, height): (f64, f64),
+        (clients, balancers, servers): (usize, usize, usize),
+        copies_kept: bool,
+    ) -> Layout {
         let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
         let tall = bottom - top;
         let client_w = (width * 0.06).clamp(18.0, 48.0);
@@ -113,7 +126,9 @@ impl Layout {
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
-        let area = Rect { x: servers_x, y: top, w: width - MARGIN - servers_x, h: tall };
+        let heard_w = if copies_kept && !compact { HEARD_COLUMN_W } else { 0.0 };
+        let heard_column = (heard_w > 0.0).then_some((width - MARGIN - heard_w, width - MARGIN));
+        let area = Rect { x: servers_x, y: top, w: width - MARGIN - heard_w - servers_x, h: tall };
         let servers = if compact {
             Grid::new(servers, area, f64::INFINITY).by_rows()
         } else {
@@ -127,6 +142,7 @@ impl Layout {
             servers_x,
             compact,
             width,
+            heard_column,
             least_label_px: least_label_px(false, 0.0),
         }
     }
@@ -170,9 +186,11 @@ impl Layout {
 
     /// Where the space requests cross to the servers begins: some way
     /// left of the servers, clear of the clients' column. A server's
-    /// state word may reach into it when its row's lane is full.
+    /// state word may reach into it when its row's lane is full, before
+    /// the server's name ("slow server", where a lone server's name
+    /// already reaches some 24 px left of its row).
     pub fn crossing_from(&self) -> f64 {
-        const REACH: f64 = 48.0;
+        const REACH: f64 = 96.0;
         let clients_right = self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64;
         (self.servers_x - REACH).max(clients_right + MARGIN)
     }

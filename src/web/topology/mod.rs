@@ -14,7 +14,9 @@ mod learned;
 mod moves;
 mod requests;
 mod servers;
+mod states;
 mod tiers;
+mod totals;
 
 use super::surface::Surface;
 use super::theme::Palette;
@@ -56,6 +58,9 @@ pub struct Focus<'a> {
     /// The followed client's (else client 0's) copies of the servers'
     /// loads, under a policy that learns them; empty otherwise.
     pub learned: &'a [LearnedLoad],
+    /// Whether a spike is over: each row then shows its total of
+    /// completed requests (see `totals`).
+    pub spike_over: bool,
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
@@ -71,12 +76,14 @@ pub fn draw(
     surface.begin();
     let context = &surface.context;
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
-    // Whose copies the lines under the rows draw: the followed client's,
-    // else client 0's, ringed so the reader sees which.
+    // Whose copies the column beside the rows writes: the followed
+    // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
-    let heard = focus.learned.iter().filter(|copy| copy.age.is_some()).count();
-    tiers::draw_labels(context, &layout, (snapshot, learned_by.map(|client| (client, heard))), palette);
+    tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
     servers::draw(context, &layout, &snapshot.servers, palette);
+    if focus.spike_over {
+        totals::draw(context, &layout, &snapshot.servers, palette);
+    }
     learned::draw(context, &layout, &snapshot.servers, focus.learned, palette);
     tiers::draw_clients(context, &layout, &snapshot.client_sessions, palette);
     tiers::draw_balancers(context, &layout, snapshot.balancers as usize, palette);
@@ -113,11 +120,9 @@ pub enum Part {
 /// The layout `snapshot` is drawn in on `surface`.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
-        surface.width,
-        surface.height,
-        snapshot.clients as usize,
-        snapshot.balancers as usize,
-        snapshot.servers.len(),
+        (surface.width, surface.height),
+        (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
+        snapshot.copies_kept,
     )
 }
 

@@ -1,21 +1,20 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests, each a cell while every queue fits its lane, else all as
-//! bars to one scale, and each with its length written beside it. Compact view: one cell each, shaded by busy slots, with a bar
-//! for its queue. A server that has left, is leaving or is failing is
-//! marked over its row or cell by shape as well as by word: a cross when
-//! crashed or down (or flapping), a veil when removed, a dashed outline
-//! while it drains, a dotted one while it answers with errors; a slow one
-//! by its word. A server that choosers hold out of their pools (ejected,
-//! or failing a health check) is veiled, and says so in its word. With
-//! several datacenters, a dashed line parts each one's rows from the
-//! next, named on either side (the compact view's header counts them).
+//! bars to one scale, and each with its length written beside it; a
+//! slowed server's busy slots pale. Compact view: one cell each, shaded
+//! by busy slots, with a bar for its queue. A server that has left, is
+//! leaving or is failing is marked over its row or cell by shape as well
+//! as by word (see `states`). With several datacenters, a dashed line
+//! parts each one's rows from the next, named on either side (the compact
+//! view's header counts them).
 
 use super::layout::{Layout, Rect};
+use super::states;
 use crate::theme::{Palette, LOAD_SHADES};
-use lbsim::engine::{ServerState, ServerView};
+use lbsim::engine::ServerView;
 use lbsim::format::percent;
-use lbsim::ui::marks::{answer_shares, queue_mark, state_word_x, QueueMark};
+use lbsim::ui::marks::{answer_shares, queue_mark, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
@@ -44,7 +43,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
         Some(shares) => draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
-    draw_states(context, layout, servers, word_from, palette);
+    states::draw(context, layout, servers, word_from, palette);
 }
 
 /// Writes each row's share of the answers (as the sentence about a server
@@ -124,93 +123,17 @@ fn draw_datacenters(
     let _ = context.set_line_dash(&js_sys::Array::new());
 }
 
-/// The marks of servers that are not active members, or not in every pool.
-fn draw_states(
-    context: &CanvasRenderingContext2d,
-    layout: &Layout,
-    servers: &[ServerView],
-    word_from: f64,
-    palette: &Palette,
-) {
-    let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    let px = layout.label_px();
-    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
-    context.set_text_baseline("middle");
-    context.set_text_align("left");
-    for (i, server) in gone {
-        let c = layout.servers.cell(i);
-        let veil = match server.state {
-            ServerState::Removed => 0.75,
-            _ if server.ejected > 0 => 0.5,
-            _ => 0.0,
-        };
-        if veil > 0.0 {
-            context.set_global_alpha(veil);
-            context.set_fill_style_str(&palette.panel.css());
-            context.fill_rect(c.x, c.y, c.w, c.h);
-            context.set_global_alpha(1.0);
-        }
-        match server.state {
-            ServerState::Draining => {
-                let dash = js_sys::Array::of2(&5.0.into(), &4.0.into());
-                let _ = context.set_line_dash(&dash);
-                context.set_stroke_style_str(&palette.ink.css());
-                context.set_line_width(1.5);
-                context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
-                let _ = context.set_line_dash(&js_sys::Array::new());
-            }
-            ServerState::Crashed | ServerState::Down | ServerState::Flapping => {
-                context.set_stroke_style_str(&palette.ink.css());
-                context.set_line_width(2.5);
-                context.begin_path();
-                context.move_to(c.x + 2.0, c.y + 2.0);
-                context.line_to(c.x + c.w - 2.0, c.y + c.h - 2.0);
-                context.move_to(c.x + c.w - 2.0, c.y + 2.0);
-                context.line_to(c.x + 2.0, c.y + c.h - 2.0);
-                context.stroke();
-            }
-            ServerState::Failing => {
-                let dash = js_sys::Array::of2(&2.0.into(), &3.0.into());
-                let _ = context.set_line_dash(&dash);
-                context.set_stroke_style_str(&palette.ink.css());
-                context.set_line_width(2.0);
-                context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
-                let _ = context.set_line_dash(&js_sys::Array::new());
-            }
-            ServerState::Active | ServerState::Slow | ServerState::Removed => {}
-        }
-        if !layout.compact && c.h >= px {
-            let word = match server.ejected {
-                0 => server.state.name().to_string(),
-                1 => format!("{} · ejected", server.state.name()),
-                n => format!("{} · ejected by {n}", server.state.name()),
-            };
-            let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let queue_from =
-                Row::new(c, server.slots as usize, layout.small_px()).queue_from(server.queued, longest);
-            // Where rows write their share of the answers, the word stays past it.
-            let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
-            let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, floor, width);
-            context.set_fill_style_str(&palette.panel.css());
-            context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
-            context.set_fill_style_str(&palette.ink.css());
-            let _ = context.fill_text(&word, x, c.y + c.h / 2.0);
-        }
-    }
-}
-
 /// How one server row is laid out in the detailed view.
 pub(super) struct Row {
     /// Distance between slot (and queue) cells, and a cell's side.
     pitch: f64,
-    side: f64,
+    pub(super) side: f64,
     /// Slot cells per line in the box; 0 draws the slots as one bar.
     per_line: usize,
     pub(super) box_rect: Rect,
     /// Right edge of the queue, which grows leftwards from it.
     pub(super) queue_end: f64,
-    queue_start: f64,
+    pub(super) queue_start: f64,
 }
 
 impl Row {
@@ -254,9 +177,30 @@ impl Row {
         }
     }
 
+    /// The server's name as its row writes it: its number, which a
+    /// sentence names ("server 4"); "server" where it is the only one, as
+    /// a bare "0" was read as nothing in particular.
+    pub(super) fn name(i: usize, servers: usize) -> String {
+        match servers {
+            1 => "server".to_string(),
+            _ => i.to_string(),
+        }
+    }
+
+    /// Where a name `width` px wide is written (left and right edges): from
+    /// the row's left end, or ending in the room kept for it when longer,
+    /// out into the space requests cross.
+    pub(super) fn name_span(cell: Rect, label_px: f64, width: f64) -> (f64, f64) {
+        let room_end = cell.x + Row::number_w(cell, label_px) - 4.0;
+        match cell.x + width <= room_end {
+            true => (cell.x, cell.x + width),
+            false => (room_end - width, room_end),
+        }
+    }
+
     /// Whether a row is tall enough for its labels: a label is never
     /// drawn smaller than `label_px`, nor over its neighbour's.
-    fn holds_label(cell: Rect, label_px: f64) -> bool {
+    pub(super) fn holds_label(cell: Rect, label_px: f64) -> bool {
         cell.h >= (label_px + 2.0).max(14.0)
     }
 
@@ -270,6 +214,24 @@ impl Row {
         }
     }
 
+    /// Adds `server`'s busy (or free) slots to the path: cells, or the
+    /// share of a bar.
+    fn trace_slots(&self, context: &CanvasRenderingContext2d, server: &ServerView, busy: bool) {
+        let b = self.box_rect;
+        if self.per_line == 0 {
+            let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
+            let (x, w) =
+                if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
+            context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
+        } else {
+            let range = if busy { 0..server.busy } else { server.busy..server.slots };
+            for slot in range {
+                let c = self.slot_cell(slot as usize);
+                context.rect(c.x, c.y, c.w, c.h);
+            }
+        }
+    }
+
     /// Queue cells that fit between the row's entrance and its box, less
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
@@ -279,7 +241,7 @@ impl Row {
     /// Where a queue of `queued` begins, with its length written left of
     /// it, when the longest beside it holds `longest` (CSS px): the lane
     /// left of it is free.
-    fn queue_from(&self, queued: u32, longest: u32) -> f64 {
+    pub(super) fn queue_from(&self, queued: u32, longest: u32) -> f64 {
         let label = if queued > 0 { QUEUE_LABEL_W } else { 0.0 };
         self.queue_end - self.queue_length(queued, longest) - label
     }
@@ -317,26 +279,16 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.stroke();
 
     let mut texts = Vec::new();
+    // A slowed server's busy slots are drawn apart (see `draw_slowed_busy`).
     for busy in [true, false] {
         context.begin_path();
-        for ((_, row), server) in rows.iter().zip(servers) {
-            let b = row.box_rect;
-            if row.per_line == 0 {
-                let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
-                let (x, w) =
-                    if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
-                context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
-            } else {
-                let range = if busy { 0..server.busy } else { server.busy..server.slots };
-                for slot in range {
-                    let c = row.slot_cell(slot as usize);
-                    context.rect(c.x, c.y, c.w, c.h);
-                }
-            }
+        for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| !(busy && slowed(s))) {
+            row.trace_slots(context, server, busy);
         }
         context.set_fill_style_str(&if busy { palette.busy } else { palette.free }.css());
         context.fill();
     }
+    draw_slowed_busy(context, &rows, servers, palette);
 
     context.begin_path();
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
@@ -359,22 +311,16 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     context.set_fill_style_str(&palette.queued.css());
     context.fill();
 
-    context.set_font(&format!(
-        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-        layout.small_px()
-    ));
-    context.set_text_baseline("middle");
-    context.set_text_align("right");
     // Queue lengths in the ink colour: orange text on white is too faint.
-    context.set_fill_style_str(&palette.ink.css());
-    for (x, y, text) in &texts {
-        let _ = context.fill_text(text, *x, *y);
-    }
+    write_counts(context, layout, &texts, palette);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
     for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
         if Row::holds_label(*cell, layout.small_px()) {
-            let _ = context.fill_text(&i.to_string(), cell.x, cell.y + cell.h / 2.0);
+            let name = Row::name(i, servers.len());
+            let width = context.measure_text(&name).map_or(0.0, |m| m.width());
+            let (x, _) = Row::name_span(*cell, layout.small_px(), width);
+            let _ = context.fill_text(&name, x, cell.y + cell.h / 2.0);
             let b = row.box_rect;
             // A server not at speed 1 (drifted, or clicked) says how fast
             // it is, just above its slots where the row has room.
@@ -388,6 +334,59 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
             );
         }
     }
+}
+
+/// Writes counts (x, y, text) right-aligned at x, in the rows' label font
+/// and the ink colour, left of the bars they count.
+pub(super) fn write_counts(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    counts: &[(f64, f64, String)],
+    palette: &Palette,
+) {
+    context.set_font(&name_font(layout.small_px()));
+    context.set_text_baseline("middle");
+    context.set_text_align("right");
+    context.set_fill_style_str(&palette.ink.css());
+    for (x, y, text) in counts {
+        let _ = context.fill_text(text, *x, *y);
+    }
+}
+
+/// The font of the rows' small labels: names, queue lengths, slots in use.
+pub(super) fn name_font(px: f64) -> String {
+    format!("600 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif")
+}
+
+/// Whether a server runs slower than its speed: its busy slots then look
+/// different, not only its word.
+fn slowed(server: &ServerView) -> bool {
+    server.speed < 1.0
+}
+
+/// A slowed server's busy slots, pale inside a busy-coloured outline: ten
+/// busy slots of a server at a quarter of its speed drew exactly as ten of
+/// a healthy one, and only the word "slow" told them apart (chapter 3).
+/// The outline keeps the busy colour's contrast in either theme.
+fn draw_slowed_busy(
+    context: &CanvasRenderingContext2d,
+    rows: &[(Rect, Row)],
+    servers: &[ServerView],
+    palette: &Palette,
+) {
+    const PALE: f64 = 0.3;
+    context.begin_path();
+    for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| slowed(s)) {
+        row.trace_slots(context, server, true);
+    }
+    let busy = palette.busy.css();
+    context.set_fill_style_str(&busy);
+    context.set_global_alpha(PALE);
+    context.fill();
+    context.set_global_alpha(1.0);
+    context.set_stroke_style_str(&busy);
+    context.set_line_width(1.5);
+    context.stroke();
 }
 
 /// How far left of its box each server's queue is drawn (CSS px), in the

@@ -19,7 +19,7 @@ const LABEL_GAP: f64 = 10.0;
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (snapshot, learned_by): (&Snapshot, Option<(u32, usize)>),
+    (snapshot, learned_by, totals): (&Snapshot, Option<u32>, bool),
     palette: &Palette,
 ) {
     context.set_font(&format!(
@@ -46,6 +46,15 @@ pub fn draw_labels(
     if datacenters > 1 {
         wordings.insert(0, format!("Servers · {servers} × {slots} slots · {datacenters} datacenters"));
     }
+    if totals && !layout.compact {
+        wordings.splice(
+            0..0,
+            [
+                format!("Servers · {servers} × {slots} slots · completed"),
+                format!("Servers · {servers} · completed"),
+            ],
+        );
+    }
     if answer_shares(&snapshot.servers).is_some() && !layout.compact {
         wordings.splice(
             0..0,
@@ -55,24 +64,20 @@ pub fn draw_labels(
             ],
         );
     }
-    // The line under each row (see `learned`) is named where a reader
-    // looks first, with the client whose copies it draws.
-    // With many clients, one has not heard from every server yet: how
-    // many it has is said, as the rows without a line show.
-    if let Some((client, heard)) = learned_by.filter(|_| !layout.compact) {
-        wordings.splice(
-            0..0,
-            [
-                format!("Servers · {servers} × {slots} slots · line: what client {client} heard ({heard} of {servers})"),
-                format!("Servers · {servers} · line: what client {client} heard ({heard} of {servers})"),
-                format!("Servers · line: client {client}'s copy ({heard} of {servers})"),
-                format!("line: client {client}'s copy ({heard} of {servers})"),
-                format!("line: client {client}'s copy"),
-            ],
-        );
+    // The column of a client's copies is headed over it, right-aligned,
+    // with the client whose copies it writes; the tier's name keeps what
+    // room is left.
+    let mut servers_room = layout.width - layout.servers_x;
+    if let (Some(client), Some((_, right))) = (learned_by, layout.heard_column) {
+        let wordings = [format!("client {client} heard"), "heard".to_string()];
+        if let Some((text, width)) = fit(&wordings, servers_room) {
+            context.set_text_align("right");
+            let _ = context.fill_text(&text, right, y);
+            servers_room -= width + LABEL_GAP + (layout.width - right);
+        }
     }
     context.set_text_align("left");
-    if let Some((text, _)) = fit(&wordings, layout.width - layout.servers_x) {
+    if let Some((text, _)) = fit(&wordings, servers_room) {
         let _ = context.fill_text(&text, layout.servers_x, y);
     }
     let client_x = layout.clients.cell(0).x;

@@ -239,6 +239,7 @@ impl View {
             decision_ink: lbsim::ui::marks::decision_ink(badges),
             moving,
             learned: &learned,
+            spike_over: lbsim::ui::spike::is_over(&self.sim),
         };
         if let Some(fit) = &mut self.parts.fit {
             fit.frame(now_ms);

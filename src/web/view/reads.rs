@@ -66,8 +66,9 @@ impl View {
     }
 
     /// Each server as the last frame drew it: its state, how many
-    /// choosers hold it ejected, its datacenter, and where its row is (x,
-    /// y, w, h in CSS pixels), as JSON (for tests).
+    /// choosers hold it ejected, its datacenter, where its row is (x, y,
+    /// w, h in CSS pixels), and what the column of the shown client's
+    /// copies writes beside it, as JSON (for tests).
     pub fn servers_json(&self) -> String {
         #[derive(serde::Serialize)]
         struct Drawn {
@@ -79,7 +80,14 @@ impl View {
             queued: u32,
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
+            heard: Option<String>,
+            answered: u64,
         }
+        let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
+        let heard = |i: usize| {
+            let copy = learned.iter().find(|copy| copy.server as usize == i);
+            lbsim::ui::marks::heard_label(copy).map(|(text, _)| text)
+        };
         let cells = self.parts.canvases.server_cells(&self.snapshot);
         let queues = self.parts.canvases.queue_lengths(&self.snapshot);
         let drawn: Vec<Drawn> = self
@@ -87,7 +95,8 @@ impl View {
             .servers
             .iter()
             .zip(cells.into_iter().zip(queues))
-            .map(|(s, (cell, queue_px))| Drawn {
+            .enumerate()
+            .map(|(i, (s, (cell, queue_px)))| Drawn {
                 state: s.state.name(),
                 ejected: s.ejected,
                 datacenter: s.datacenter,
@@ -95,6 +104,8 @@ impl View {
                 busy: s.busy,
                 queued: s.queued,
                 queue_px,
+                heard: heard(i),
+                answered: s.answered,
             })
             .collect();
         json::text(&drawn).unwrap_or_default()

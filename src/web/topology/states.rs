@@ -1,0 +1,95 @@
+//! The marks of servers that are not active members, or not in every
+//! pool, over their rows or cells (see `servers`): a cross when crashed or
+//! down (or flapping), a veil when removed or ejected, a dashed outline
+//! while it drains, a dotted one while it answers with errors; and in the
+//! detailed view the state's word, placed clear of the row's queue and of
+//! the server's name.
+
+use super::layout::{Layout, Rect};
+use super::servers::{name_font, Row};
+use crate::theme::Palette;
+use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::marks::state_word_x;
+use web_sys::CanvasRenderingContext2d;
+
+/// The marks of servers that are not active members, or not in every pool.
+pub fn draw(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    word_from: f64,
+    palette: &Palette,
+) {
+    let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let px = layout.label_px();
+    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_text_baseline("middle");
+    context.set_text_align("left");
+    for (i, server) in gone {
+        let c = layout.servers.cell(i);
+        let veil = match server.state {
+            ServerState::Removed => 0.75,
+            _ if server.ejected > 0 => 0.5,
+            _ => 0.0,
+        };
+        if veil > 0.0 {
+            context.set_global_alpha(veil);
+            context.set_fill_style_str(&palette.panel.css());
+            context.fill_rect(c.x, c.y, c.w, c.h);
+            context.set_global_alpha(1.0);
+        }
+        match server.state {
+            ServerState::Draining => outline(context, c, ((5.0, 4.0), 1.5), palette),
+            ServerState::Crashed | ServerState::Down | ServerState::Flapping => {
+                context.set_stroke_style_str(&palette.ink.css());
+                context.set_line_width(2.5);
+                context.begin_path();
+                context.move_to(c.x + 2.0, c.y + 2.0);
+                context.line_to(c.x + c.w - 2.0, c.y + c.h - 2.0);
+                context.move_to(c.x + c.w - 2.0, c.y + 2.0);
+                context.line_to(c.x + 2.0, c.y + c.h - 2.0);
+                context.stroke();
+            }
+            ServerState::Failing => outline(context, c, ((2.0, 3.0), 2.0), palette),
+            ServerState::Active | ServerState::Slow | ServerState::Removed => {}
+        }
+        if !layout.compact && c.h >= px {
+            let word = match server.ejected {
+                0 => server.state.name().to_string(),
+                1 => format!("{} · ejected", server.state.name()),
+                n => format!("{} · ejected by {n}", server.state.name()),
+            };
+            let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
+            let queue_from =
+                Row::new(c, server.slots as usize, layout.small_px()).queue_from(server.queued, longest);
+            // Where rows write their share of the answers, the word stays past it.
+            let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
+            let name = name_span(context, layout, c, Row::name(i, servers.len()));
+            let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, (name, floor), width);
+            context.set_fill_style_str(&palette.panel.css());
+            context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
+            context.set_fill_style_str(&palette.ink.css());
+            let _ = context.fill_text(&word, x, c.y + c.h / 2.0);
+        }
+    }
+}
+
+/// A broken outline round `c`: dashes `dash` (on, off) of `width` px.
+fn outline(context: &CanvasRenderingContext2d, c: Rect, (dash, width): ((f64, f64), f64), palette: &Palette) {
+    let _ = context.set_line_dash(&js_sys::Array::of2(&dash.0.into(), &dash.1.into()));
+    context.set_stroke_style_str(&palette.ink.css());
+    context.set_line_width(width);
+    context.stroke_rect(c.x + 1.0, c.y + 1.0, c.w - 2.0, c.h - 2.0);
+    let _ = context.set_line_dash(&js_sys::Array::new());
+}
+
+/// Where server `name` is written in its row `cell` (left and right edges),
+/// measured in the rows' label font; the word's font is set again after.
+fn name_span(context: &CanvasRenderingContext2d, layout: &Layout, cell: Rect, name: String) -> (f64, f64) {
+    let font = context.font();
+    context.set_font(&name_font(layout.small_px()));
+    let width = context.measure_text(&name).map_or(0.0, |m| m.width());
+    context.set_font(&font);
+    Row::name_span(cell, layout.small_px(), width)
+}

@@ -1,0 +1,44 @@
+//! After a spike, each server's total of completed requests, drawn in its
+//! row's empty lane as a bar, every row to one scale (the most completed
+//! filling the lane), with the total written left of it. Once a spike is
+//! over every row is idle, and the final picture showed nothing of the
+//! unevenness the sentence gives ("the busiest server has completed 542
+//! requests, the quietest 453"): the bars are that uneven draw.
+
+use super::layout::Layout;
+use super::servers::{write_counts, Row};
+use crate::theme::Palette;
+use lbsim::engine::ServerView;
+use web_sys::CanvasRenderingContext2d;
+
+/// Draws each row's total of answered requests (see
+/// `ServerView::answered`), in the responses' colour.
+pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+    let most = servers.iter().map(total).max().unwrap_or(0);
+    if layout.compact || most == 0 {
+        return;
+    }
+    context.begin_path();
+    let mut texts = Vec::new();
+    for ((i, server), length) in servers.iter().enumerate().zip(lengths(layout, servers)) {
+        let cell = layout.servers.cell(i);
+        let row = Row::new(cell, server.slots as usize, layout.small_px());
+        context.rect(row.queue_end - length, cell.y + (cell.h - row.side) / 2.0, length, row.side);
+        texts.push((row.queue_end - length - 4.0, cell.y + cell.h / 2.0, total(server).to_string()));
+    }
+    context.set_fill_style_str(&palette.response.css());
+    context.fill();
+    write_counts(context, layout, &texts, palette);
+}
+
+/// How long each row's bar of completed requests is drawn (CSS px).
+fn lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
+    let most = servers.iter().map(total).max().unwrap_or(0);
+    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize, layout.small_px());
+    (0..servers.len()).map(|i| row(i).queue_length(total(&servers[i]), most)).collect()
+}
+
+/// A server's answered requests, as a bar's count.
+fn total(server: &ServerView) -> u32 {
+    u32::try_from(server.answered).unwrap_or(u32::MAX)
+}

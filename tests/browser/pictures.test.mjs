@@ -1,0 +1,105 @@
+// What the topology draws beside its rows so that a chapter's picture
+// carries its point without the sentence (a student reader found the
+// picture alone did in 2 chapters of 6): chapter 6's column of what
+// client 0 heard, a slowed server's pale slots, chapter 2's totals once
+// the spike is over.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, skipQuestion, slideTo } from './lib.mjs';
+
+useBrowser();
+
+/** The index among the page's views of the one mounted on `id`. */
+const viewIndex = (page, id) => page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === id), id);
+
+/** Each server as the view drew it last (see `servers()` in src/web/hooks.rs). */
+const drawnServers = async (page, view) => JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+
+/**
+ * `measure` of the pixels of canvas `canvasId` inside each CSS-pixel box
+ * [x, y, w, h], each pixel as [r, g, b] over the page's white (a
+ * transparent pixel is the panel showing through).
+ */
+const inBoxes = (page, canvasId, boxes, measure) => page.evaluate(([canvasId, boxes, measure]) => {
+  const canvas = document.getElementById(canvasId);
+  const scale = canvas.width / canvas.clientWidth;
+  const context = canvas.getContext('2d');
+  const of = new Function('pixels', `return (${measure})(pixels);`);
+  return boxes.map(([x, y, w, h]) => {
+    const { data } = context.getImageData(Math.round(x * scale), Math.round(y * scale), Math.max(1, Math.round(w * scale)), Math.max(1, Math.round(h * scale)));
+    const pixels = [];
+    for (let i = 0; i < data.length; i += 4) {
+      const a = data[i + 3] / 255;
+      pixels.push([0, 1, 2].map((k) => 255 - a * (255 - data[i + k])));
+    }
+    return of(pixels);
+  });
+}, [canvasId, boxes, measure.toString()]);
+
+const luma = ([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b;
+
+test("chapter 6 writes beside each row what client 0 heard of it, dashes where it never heard with a thousand clients", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await viewIndex(page, 'sim-stale');
+  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'stale');
+  const look = async () => {
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+    await page.locator('#stale button.play').click();
+    const servers = await drawnServers(page, view);
+    // The column right of each row: ink where its number is written.
+    const column = servers.map(({ cell: [x, y, w, h] }) => [x + w, y + 2, 40, h - 4]);
+    const darkest = await inBoxes(page, 'sim-stale-topology', column, (pixels) => Math.min(...pixels.map(([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b)));
+    return { heard: servers.map((s) => s.heard), darkest };
+  };
+  const few = await look();
+  assert.ok(few.heard.every((h) => /^\d+$/.test(h)), `20 clients: client 0 has heard from every server: ${few.heard}`);
+  assert.ok(few.darkest.every((l) => l < 140), `a number written beside every row (least luma): ${few.darkest}`);
+  await page.locator('#stale button.play').click();
+  await slideTo(page, page.locator('#sim-stale-clients'), '1,000', 'ArrowRight');
+  const many = await look();
+  const dashes = many.heard.filter((h) => h === '–').length;
+  assert.ok(dashes >= 5, `1,000 clients: client 0 never heard from most servers: ${many.heard}`);
+  assert.ok(many.darkest.every((l) => l < 200), `a dash or a number beside every row: ${many.darkest}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
+  const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
+  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
+  await page.locator('button.play').first().click();
+  const servers = await drawnServers(page, 0);
+  const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
+  // The slots' box: the right half of the row, short of its "10/10".
+  const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
+  const mean = await inBoxes(page, canvas, boxes, (pixels) => pixels.reduce((sum, [r, g, b]) => sum + 0.3 * r + 0.59 * g + 0.11 * b, 0) / pixels.length);
+  const busyRows = servers.map((s, i) => ({ ...s, i, mean: mean[i] })).filter((s) => s.i !== 3 && s.busy >= 9);
+  assert.ok(busyRows.length > 0, `some healthy server nearly full: ${JSON.stringify(servers.map((s) => s.busy))}`);
+  assert.equal(servers[3].busy, 10, 'the slowed server is full');
+  const healthiest = Math.max(...busyRows.map((s) => s.mean));
+  assert.ok(mean[3] > healthiest + 40, `the slowed row's slots are paler (mean luma ${mean[3].toFixed(0)}) than a full healthy row's (${healthiest.toFixed(0)})`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await viewIndex(page, 'sim-spike');
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 90_000 });
+  await page.waitForTimeout(300);
+  const servers = await drawnServers(page, view);
+  assert.ok(servers.every((s) => s.busy === 0 && s.queued === 0), 'every row idle');
+  // Along the middle of each row's lane, the responses' green.
+  const lanes = servers.map(({ cell: [x, y, w, h] }) => [x, y + h / 2, w * 0.55, 1]);
+  const green = await inBoxes(page, 'sim-spike-topology', lanes, (pixels) => pixels.filter(([r, g, b]) => g - r > 60 && g >= b).length);
+  assert.ok(green.every((n) => n > 10), `a bar in every row: ${green}`);
+  const order = (values) => values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
+  const answered = servers.map((s) => s.answered);
+  const [fewest, most] = [order(answered)[0], order(answered).at(-1)];
+  assert.ok(green[most] > green[fewest], `the busiest server (${answered[most]} completed) draws the longer bar: ${green} for ${answered}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
