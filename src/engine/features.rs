@@ -3,23 +3,22 @@
 //! a server and back; at a few fixed points of that path it calls the
 //! hooks below, and each hook asks the features that take part at that
 //! point, in a fixed order. A feature keeps its state in its own module
-//! and its own events: FoundationDB's balancers (`fdb.rs`),
-//! and membership changes (`membership.rs`).
+//! and its own events: membership changes (`membership.rs`).
 //! Each moves to the interface as a file of `feature/` (drifting speeds,
 //! datacenters, recorded decisions, outlier ejection, health checks,
-//! retries, join-the-idle-queue's reports, failures and hedging have), and
+//! retries, join-the-idle-queue's reports, failures, hedging and
+//! FoundationDB's balancers have), and
 //! its hooks here go.
 //!
 //! A hook a run's features leave unused costs one test of a flag on the
 //! path of every request, so hooks stay few and cheap.
 
-use super::fdb::FdbRouting;
 use super::feature::{Created, Heard};
 use super::flight::Flight;
 use super::journal::Happening;
 use super::marks::Mark;
 use super::membership::Membership;
-use super::{ErrorKind, Event, Outcome, Simulation};
+use super::{ErrorKind, Outcome, Simulation};
 use crate::scenario::Scenario;
 use crate::time::Time;
 
@@ -28,50 +27,16 @@ use crate::time::Time;
 pub(super) struct Features {
     /// Which servers are members, and what each change did.
     pub membership: Membership,
-    /// Consecutive errors each chooser heard from each server.
-    /// FoundationDB's balancers, once a policy of theirs has routed.
-    pub fdb: Option<Box<FdbRouting>>,
 }
 
 impl Features {
     /// Each feature as the scenario starts it.
     pub fn new(scenario: &Scenario) -> Features {
-        Features { membership: Membership::new(scenario.servers, &scenario.class_pools), fdb: None }
+        Features { membership: Membership::new(scenario.servers, &scenario.class_pools) }
     }
 }
 
 impl Simulation {
-    /// An event of a feature's own (the core handles the rest in `flow.rs`).
-    pub(super) fn feature_event(&mut self, event: Event) {
-        match event {
-            Event::BalancerTimer { timer } => self.balancer_timer(timer),
-            Event::SessionArrival { .. }
-            | Event::ClientStarts { .. }
-            | Event::ArriveAtBalancer { .. }
-            | Event::ArriveAtServer { .. }
-            | Event::QueueTimeout { .. }
-            | Event::ServiceDone { .. }
-            | Event::BounceArrives { .. }
-            | Event::ResponseAtBalancer { .. }
-            | Event::ResponseAtClient { .. }
-            | Event::BoardRefresh { .. }
-            | Event::Sample
-            | Event::FeatureTimer { .. } => {}
-        }
-    }
-
-    /// Whether a feature places place `id`'s request from `chooser`
-    /// itself rather than by the chooser's policy: FoundationDB's
-    /// balancers run a state machine per request.
-    #[inline(always)]
-    pub(super) fn placed_by_feature(&mut self, id: u32, chooser: usize) -> bool {
-        if !self.scenario.policy.is_fdb() {
-            return false;
-        }
-        self.balance(id, chooser);
-        true
-    }
-
     /// Whether `server`, failing, refuses the request `id` names on arrival.
     #[inline]
     pub(super) fn refused_at_server(&mut self, id: Flight, server: usize) -> bool {
@@ -131,14 +96,6 @@ impl Simulation {
             self.metrics.errors_per_server[server as usize] += 1;
         }
         self.tell_heard(Heard { chooser, server, outcome, round_trip });
-    }
-
-    /// Whether the reply or bounce of the request `flight` names, just
-    /// back at its chooser, is a feature's: an attempt of a FoundationDB
-    /// balancer goes to it.
-    #[inline]
-    pub(super) fn reply_taken(&mut self, flight: Flight) -> bool {
-        self.features.fdb.is_some() && self.attempt_replied(flight)
     }
 
     /// Place `id` holds the request of a replayed trace's row, which gave

@@ -45,7 +45,6 @@ impl Simulation {
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
             }
             Event::FeatureTimer { timer } => self.feature_timer(timer),
-            feature => self.feature_event(feature),
         }
     }
 
@@ -97,7 +96,7 @@ impl Simulation {
     /// (avoiding `avoid`, the server that sent it back), unless a feature
     /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
-        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
+        if self.placed_by_feature(id, chooser) {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
@@ -282,7 +281,7 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let (now, timing, owned) = (self.now, &self.timing, &self.owned);
-        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.attempts, id) else {
             return false;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -322,7 +321,7 @@ impl Simulation {
     pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
         let (now, timing, owned) = (self.now, &self.timing, &self.owned);
-        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.attempts, id) else {
             return;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -368,7 +367,7 @@ impl Simulation {
     }
 
     fn bounce_arrives(&mut self, flight: Flight) {
-        if self.ended_under_way(flight) || self.reply_taken(flight) {
+        if self.ended_under_way(flight) || self.attempt_replied(flight) {
             return;
         }
         self.tell_chooser(flight);
@@ -389,7 +388,7 @@ impl Simulation {
     }
 
     fn response_at_balancer(&mut self, flight: Flight) {
-        if self.reply_taken(flight) {
+        if self.attempt_replied(flight) {
             return;
         }
         self.tell_chooser(flight);
@@ -418,7 +417,7 @@ impl Simulation {
     fn response_at_client(&mut self, flight: Flight) {
         let via_balancer = self.scenario.balancers > 0;
         if !via_balancer {
-            if self.reply_taken(flight) {
+            if self.attempt_replied(flight) {
                 return;
             }
             self.tell_chooser(flight);
@@ -470,7 +469,7 @@ impl Simulation {
         // another), or each request is placed on its own, or a feature
         // places it (its connection's server, balanced per connection).
         let chooser = self.choosers.member(client, demand.0);
-        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
+        if self.placed_by_feature(id, chooser) {
             return;
         }
         let placed_anew = self.placed_per_request();

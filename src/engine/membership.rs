@@ -311,7 +311,7 @@ impl Simulation {
             sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
         }
         let sessions = self.requests.iter().map(|(id, _)| Flight::request(id));
-        let attempts = self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts());
+        let attempts = self.attempts.flights();
         let mut in_service: Vec<(Time, Identity, Flight, Option<Race>, Time)> = sessions
             .chain(attempts)
             .filter_map(|flight| {

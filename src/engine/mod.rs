@@ -8,6 +8,7 @@
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
 
 mod arrivals;
+mod attempts;
 mod board;
 mod chooser;
 mod compare;
@@ -15,7 +16,6 @@ mod connections;
 mod copies;
 mod events;
 mod failures;
-mod fdb;
 mod feature;
 mod features;
 mod flight;
@@ -98,6 +98,8 @@ pub struct Simulation {
     lengths: lengths::SessionLengths,
     /// What the features not yet on the interface keep (see `features.rs`).
     features: Features,
+    /// The attempts features sent for their own, out.
+    attempts: attempts::Attempts,
     /// The features that own their state (see `feature/mod.rs`), and
     /// what they asked of the core at the latest point.
     owned: Owned,
@@ -266,6 +268,7 @@ impl Simulation {
             work: Work::from_scenario(&scenario),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
             features: Features::new(&scenario),
+            attempts: attempts::Attempts::default(),
             owned: Owned::for_scenario(&scenario),
             asked: Vec::new(),
             marks: marks::Marks::default(),
@@ -421,7 +424,6 @@ impl Simulation {
             Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
             Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => {
                 let (kind, payload) = timer.traced();
                 let word = match timer.place() {
