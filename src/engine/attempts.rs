@@ -72,3 +72,29 @@ impl Attempts {
         (self.out.len() - self.free.len()) as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::requests::Outstanding;
+    use crate::time::Time;
+
+    fn attempt(token: u64) -> Attempt {
+        let session = Outstanding::first(0, None, 0, 1, Time::ZERO, (0, 1.0));
+        let request = Request::new(Time::ZERO, (0, 1.0));
+        let origin = session.origin();
+        Attempt { feature: FeatureId::Fdb, token, index: 0, origin, outcome: Outcome::Ok, request }
+    }
+
+    #[test]
+    fn a_place_freed_by_a_reply_is_sent_again_and_counted_once() {
+        let mut attempts = Attempts::default();
+        let (first, second) = (attempts.send(attempt(1)), attempts.send(attempt(2)));
+        assert_eq!(attempts.take(first).map(|a| a.token), Some(1));
+        assert!(attempts.take(first).is_none());
+        assert_eq!(attempts.send(attempt(3)), first);
+        assert_eq!(attempts.count(), 2);
+        let flights: Vec<Flight> = attempts.flights().collect();
+        assert_eq!(flights, [Flight::attempt(first), Flight::attempt(second)]);
+    }
+}

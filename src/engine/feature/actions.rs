@@ -6,6 +6,7 @@ use crate::engine::marks::Mark;
 use crate::engine::Outcome;
 use crate::metrics::FailureReason;
 use crate::rng::SimRng;
+use crate::scenario::Change;
 use crate::time::Time;
 
 /// What a feature asks the core to do.
@@ -21,8 +22,12 @@ pub(in crate::engine) enum Action {
     /// that refused and no longer does is seen up by whoever watches
     /// (FoundationDB's monitors).
     Mark { server: u32, mark: Mark },
-    /// The scenario's `change`th membership change is due.
-    ChangeMembership { change: u32 },
+    /// A server joins or leaves: `change` is made (a server added with
+    /// the next index, restored, removed, or crashed with the requests it
+    /// held sent back to be placed again), and every chooser's pool is
+    /// drawn anew over `members`, its policy and key placements rebuilt.
+    /// The feature hears [`Report::MembersChanged`].
+    ChangeMembers { change: Change, members: Vec<u32> },
     /// Note a happening in the journal.
     Note(Happening),
     /// `chooser` ejects `server` from its pool until `until`, unless that
@@ -126,6 +131,16 @@ pub(in crate::engine) enum Report {
     /// `server`: sent back (`bounced`), or answered with `outcome`, the
     /// server having `queued` requests waiting as it left.
     Replied { token: u64, chooser: u32, server: u32, bounced: bool, outcome: Outcome, queued: u32 },
+    /// The members changed: under a key-placing policy, the share of the
+    /// counted keys that moved, the share that had to, and the share on
+    /// the server concerned (see `ChangeReport`); and the requests a crash
+    /// sent back.
+    MembersChanged {
+        keys_moved: Option<f64>,
+        keys_ideal: Option<f64>,
+        server_keys: Option<f64>,
+        crash_replaced: u64,
+    },
 }
 
 /// What the features ask at a point: the core's list, each action with

@@ -267,7 +267,7 @@ impl Simulation {
                     owned.marked(Marked { server, before, mark }, view, out)
                 });
             }
-            Action::ChangeMembership { change } => self.scheduled_change(change),
+            Action::ChangeMembers { change, members } => return Some(self.change_members(change, &members)),
             Action::Note(happening) => self.note(happening),
             Action::Eject { chooser, server, until, max_fraction, always_one } => {
                 let rng = &mut self.streams.routing;
@@ -306,7 +306,7 @@ impl Simulation {
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
             Action::TakeTables { member } => {
                 self.choosers.take_tables(member as usize, self.now);
-                self.features.membership.forget_key_counts();
+                self.directory.forget_key_counts();
             }
             Action::PanicBelow { percent } => self.choosers.panic_below(percent),
             Action::SetWeight { server, weight } => {

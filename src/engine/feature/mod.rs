@@ -48,7 +48,7 @@
 //! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
-//! once or after a wait), `ReportIdle`, `ChangeMembership`,
+//! once or after a wait), `ReportIdle`, `ChangeMembers` (a server joins or leaves, and every pool is drawn anew),
 //! `MakeCopy`/`SendCopy` (a copy of a request, made to race it, then
 //! sent to another server), `TakeTables` (a chooser takes its table's pending versions),
 //! `PanicBelow` (the choosers' panic threshold), `SetWeight` (a
@@ -72,9 +72,10 @@
 //! flag per point, [`Owned::hears`], before it builds anything: a run
 //! without such a feature pays that test and nothing else.
 //!
-//! The feature still to move onto this interface is membership's changes
-//! themselves (of which the table copies' updates have moved); FoundationDB's
-//! driver is `fdb/`, keyed placement's keys are `keying.rs`, asked by
+//! Membership is `membership.rs` (the roster, the schedule and what each
+//! change did; the core grows, crashes and restores servers and draws the
+//! pools anew), the table copies' updates `table_updates.rs`, FoundationDB's
+//! driver `fdb/`; keyed placement's keys are `keying.rs`, asked by
 //! the core (`Owned::key`), and its placements the choosers'. Hedging
 //! (`hedging/`: its timers, settings and counters) asks for copies; a copy
 //! and its race with its original, the first to finish service answering,
@@ -118,7 +119,7 @@ mod hedging;
 mod idle_reports;
 mod keying;
 mod limits;
-mod membership_schedule;
+mod membership;
 mod panic;
 mod per_connection;
 mod points;

@@ -3,7 +3,7 @@
 
 use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, fdb, health, idle_reports};
-use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
+use super::{keying, membership, panic, retries, slow_start, table_updates};
 use super::{limits, per_connection, CameBack, Placing, Sending};
 use super::{Arrived, Completed, Created, Freed, Marked, Outbox, Report, Returned, Sent, View};
 use super::{Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
@@ -195,7 +195,7 @@ registry! {
     retry_budget: retry_budget::RetryBudget<retry_budget::Concurrent> = RetryBudget,
     retry_window: retry_budget::RetryBudget<retry_budget::Windowed> = RetryWindow,
     idle_reports: idle_reports::IdleReports = IdleReports,
-    membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
+    membership: membership::Membership = Membership,
     failures: failures::Failures = Failures,
     hedging: Hedges = Hedging,
     table_updates: table_updates::TableUpdates = TableUpdates,
@@ -221,6 +221,11 @@ impl Owned {
     /// What outlier ejection counted, when the run has it.
     pub fn outliers(&self) -> Outliers {
         self.ejection.as_ref().map(|e| e.outliers()).unwrap_or_default()
+    }
+
+    /// Which servers are members, and what each change did.
+    pub fn membership(&self) -> &membership::Membership {
+        self.membership.as_ref().expect("membership, present in every run")
     }
 
     /// `server`'s failure, if it has one.

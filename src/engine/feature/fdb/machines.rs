@@ -179,3 +179,15 @@ impl Machines {
         std::mem::take(&mut self.waiting)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_comes_back_from_its_token() {
+        for tag in [Tag { machine: 0, generation: 0 }, Tag { machine: u32::MAX, generation: u16::MAX }] {
+            assert_eq!(Tag::of_token(tag.token()), tag);
+        }
+    }
+}
