@@ -21,6 +21,13 @@ pub enum SendBack {
     Crash,
 }
 
+/// The tier a response reaches on its way back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    Balancer,
+    Client,
+}
+
 impl Simulation {
     /// Inlined into the event loop, as `process` is (see there).
     #[inline(always)]
@@ -33,8 +40,8 @@ impl Simulation {
             Event::QueueTimeout { server } => self.queue_timeout(server as usize),
             Event::ServiceDone { flight } => self.service_done(flight),
             Event::BounceArrives { flight } => self.bounce_arrives(flight),
-            Event::ResponseAtBalancer { flight } => self.response_at_balancer(flight),
-            Event::ResponseAtClient { flight } => self.response_at_client(flight),
+            Event::ResponseAtBalancer { flight } => self.response_at(flight, Tier::Balancer),
+            Event::ResponseAtClient { flight } => self.response_at(flight, Tier::Client),
             Event::BoardRefresh { generation } => self.board_refresh_due(generation),
             Event::Sample => {
                 if self.journal.is_some() {
@@ -387,16 +394,27 @@ impl Simulation {
         self.metrics.on_failure(self.now, reason, latency);
     }
 
-    fn response_at_balancer(&mut self, flight: Flight) {
-        if self.attempt_replied(flight) {
-            return;
+    /// A response (or an error) to the request `flight` names reaches
+    /// `tier`. The chooser that sent the request (a balancer, or a client
+    /// choosing for itself) hears it first: an attempt's reply goes to the
+    /// feature that sent it, and an error may be tried again. What is left
+    /// goes on: from a balancer to the client, or, at the client, completes.
+    fn response_at(&mut self, flight: Flight, tier: Tier) {
+        let at_chooser = tier == Tier::Balancer || self.scenario.balancers == 0;
+        if at_chooser {
+            if self.attempt_replied(flight) {
+                return;
+            }
+            self.tell_chooser(flight);
         }
-        self.tell_chooser(flight);
         let Some(id) = flight.place() else { return };
-        if self.tried_again(id, Back::Error) {
+        if at_chooser && self.tried_again(id, Back::Error) {
             return;
         }
-        self.forward_to_client(id);
+        match tier {
+            Tier::Balancer => self.forward_to_client(id),
+            Tier::Client => self.complete_at_client(id),
+        }
     }
 
     /// Place `id`'s response goes on from its balancer to its client.
@@ -412,22 +430,6 @@ impl Simulation {
             arrives,
             Event::ResponseAtClient { flight: Flight::request(id) },
         );
-    }
-
-    fn response_at_client(&mut self, flight: Flight) {
-        let via_balancer = self.scenario.balancers > 0;
-        if !via_balancer {
-            if self.attempt_replied(flight) {
-                return;
-            }
-            self.tell_chooser(flight);
-            let Some(id) = flight.place() else { return };
-            if self.tried_again(id, Back::Error) {
-                return;
-            }
-        }
-        let Some(id) = flight.place() else { return };
-        self.complete_at_client(id);
     }
 
     /// Place `id`'s response (or error) is its client's: the request
