@@ -78,7 +78,7 @@ fn explained(step: &Step) -> bool {
         Event::Sample => has(step, |h| *h == Happening::Sampled),
         Event::BoardRefresh { .. } => has(step, |h| matches!(h, Happening::BoardRefreshed { .. })),
         Event::FeatureTimer { timer } => match timer.feature() {
-            FeatureId::MembershipSchedule => has(step, |h| {
+            FeatureId::Membership => has(step, |h| {
                 matches!(h, Happening::MembershipChanged { .. } | Happening::ChangeDropped { .. })
             }),
             FeatureId::Failures => has(step, |h| {

@@ -8,6 +8,7 @@
 //! says. The trace is read one arrival ahead, so a long one takes no
 //! more memory than a short one.
 
+use super::feature::Created;
 use super::journal::Happening;
 use super::{Event, Simulation};
 use crate::rng::Draw;
@@ -139,5 +140,18 @@ impl Simulation {
         }
         self.arrivals.generation += 1;
         self.schedule_next_arrival();
+    }
+}
+
+impl Simulation {
+    /// Place `id`'s request was just created, in no race; a recording of
+    /// the run's arrivals keeps it.
+    #[inline]
+    pub(super) fn on_created(&mut self, id: u32) {
+        self.requests.races.new_request(id);
+        self.tell_created(Created { place: id });
+        if self.arrivals.records() {
+            self.record_arrival(id);
+        }
     }
 }

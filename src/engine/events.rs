@@ -57,12 +57,6 @@ pub enum Event {
     FeatureTimer {
         timer: FeatureTimer,
     },
-    /// A timer a FoundationDB balancer asked for is due: its place in the
-    /// balancers' table of timers (a payload of one word, as every event's,
-    /// keeps events small).
-    BalancerTimer {
-        timer: u32,
-    },
 }
 
 impl Event {
@@ -81,7 +75,6 @@ impl Event {
             | Event::QueueTimeout { .. }
             | Event::BoardRefresh { .. }
             | Event::Sample
-            | Event::BalancerTimer { .. }
             | Event::FeatureTimer { .. } => None,
         }
     }

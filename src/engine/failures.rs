@@ -18,8 +18,9 @@
 //! (the black hole that outlier ejection cures, see `chooser/ejection.rs`).
 
 use super::copies::Race;
-use super::feature::{FeatureId, FeatureTimer};
+use super::feature::{FeatureId, FeatureTimer, Heard};
 use super::flight::Flight;
+use super::journal::Happening;
 use super::marks::Mark;
 use super::{Event, Simulation};
 use crate::rng::Draw;
@@ -164,5 +165,53 @@ impl Simulation {
         }
         *self.in_flight_mut(id)?.1 = Outcome::Error(ErrorKind::ServerError);
         Some(after)
+    }
+}
+
+impl Simulation {
+    /// Whether `server`, failing, refuses the request `id` names on arrival.
+    #[inline]
+    pub(super) fn refused_at_server(&mut self, id: Flight, server: usize) -> bool {
+        if !(self.marks.any() && self.marks.of(server) == Mark::Refuses) {
+            return false;
+        }
+        if self.journal.is_some() {
+            self.note_request(id, |request| Happening::Refused { request, server: server as u32 });
+        }
+        self.refuse(id, server);
+        true
+    }
+
+    /// How long the service of the request `id` names at `server` lasts if
+    /// a fault cuts it short with an error (a fast-failing server).
+    #[inline]
+    pub(super) fn service_cut_short(&mut self, id: Flight, server: usize) -> Option<Time> {
+        if !self.marks.any() {
+            return None;
+        }
+        self.fails_fast(id, server)
+    }
+
+    /// `chooser` heard `outcome` from `server` in a response (not a bounce),
+    /// `round_trip` after the request's creation if it was never sent back:
+    /// the core counts errors, and the features hear it.
+    #[inline]
+    pub(super) fn on_heard(
+        &mut self,
+        chooser: usize,
+        server: u32,
+        outcome: Outcome,
+        round_trip: Option<Time>,
+    ) {
+        let counts = &mut self.metrics.counts;
+        match outcome {
+            Outcome::Ok => {}
+            Outcome::Error(ErrorKind::Refused) => counts.refused += 1,
+            Outcome::Error(ErrorKind::ServerError) => counts.server_errors += 1,
+        }
+        if outcome != Outcome::Ok {
+            self.metrics.errors_per_server[server as usize] += 1;
+        }
+        self.tell_heard(Heard { chooser, server, outcome, round_trip });
     }
 }

@@ -21,6 +21,13 @@ pub enum SendBack {
     Crash,
 }
 
+/// The tier a response reaches on its way back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    Balancer,
+    Client,
+}
+
 impl Simulation {
     /// Inlined into the event loop, as `process` is (see there).
     #[inline(always)]
@@ -33,8 +40,8 @@ impl Simulation {
             Event::QueueTimeout { server } => self.queue_timeout(server as usize),
             Event::ServiceDone { flight } => self.service_done(flight),
             Event::BounceArrives { flight } => self.bounce_arrives(flight),
-            Event::ResponseAtBalancer { flight } => self.response_at_balancer(flight),
-            Event::ResponseAtClient { flight } => self.response_at_client(flight),
+            Event::ResponseAtBalancer { flight } => self.response_at(flight, Tier::Balancer),
+            Event::ResponseAtClient { flight } => self.response_at(flight, Tier::Client),
             Event::BoardRefresh { generation } => self.board_refresh_due(generation),
             Event::Sample => {
                 if self.journal.is_some() {
@@ -45,7 +52,6 @@ impl Simulation {
                 self.events.push(self.now + SAMPLE_INTERVAL, Event::Sample);
             }
             Event::FeatureTimer { timer } => self.feature_timer(timer),
-            feature => self.feature_event(feature),
         }
     }
 
@@ -97,7 +103,7 @@ impl Simulation {
     /// (avoiding `avoid`, the server that sent it back), unless a feature
     /// places it.
     fn place(&mut self, id: u32, chooser: usize, avoid: Option<u32>) {
-        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
+        if self.placed_by_feature(id, chooser) {
             return;
         }
         let pick = self.choose(chooser, avoid, self.key_of(id));
@@ -282,7 +288,7 @@ impl Simulation {
         }
         let load = self.servers[server].load();
         let (now, timing, owned) = (self.now, &self.timing, &self.owned);
-        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.attempts, id) else {
             return false;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -322,7 +328,7 @@ impl Simulation {
     pub(super) fn respond(&mut self, id: Flight, server: usize) {
         let load = self.servers[server].load();
         let (now, timing, owned) = (self.now, &self.timing, &self.owned);
-        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.features, id) else {
+        let Some((origin, request, _)) = in_store(&mut self.requests, &mut self.attempts, id) else {
             return;
         };
         let (delay, lane) = timing.server_hop(origin.balancer().is_some());
@@ -368,7 +374,7 @@ impl Simulation {
     }
 
     fn bounce_arrives(&mut self, flight: Flight) {
-        if self.ended_under_way(flight) || self.reply_taken(flight) {
+        if self.ended_under_way(flight) || self.attempt_replied(flight) {
             return;
         }
         self.tell_chooser(flight);
@@ -388,16 +394,27 @@ impl Simulation {
         self.metrics.on_failure(self.now, reason, latency);
     }
 
-    fn response_at_balancer(&mut self, flight: Flight) {
-        if self.reply_taken(flight) {
-            return;
+    /// A response (or an error) to the request `flight` names reaches
+    /// `tier`. The chooser that sent the request (a balancer, or a client
+    /// choosing for itself) hears it first: an attempt's reply goes to the
+    /// feature that sent it, and an error may be tried again. What is left
+    /// goes on: from a balancer to the client, or, at the client, completes.
+    fn response_at(&mut self, flight: Flight, tier: Tier) {
+        let at_chooser = tier == Tier::Balancer || self.scenario.balancers == 0;
+        if at_chooser {
+            if self.attempt_replied(flight) {
+                return;
+            }
+            self.tell_chooser(flight);
         }
-        self.tell_chooser(flight);
         let Some(id) = flight.place() else { return };
-        if self.tried_again(id, Back::Error) {
+        if at_chooser && self.tried_again(id, Back::Error) {
             return;
         }
-        self.forward_to_client(id);
+        match tier {
+            Tier::Balancer => self.forward_to_client(id),
+            Tier::Client => self.complete_at_client(id),
+        }
     }
 
     /// Place `id`'s response goes on from its balancer to its client.
@@ -413,22 +430,6 @@ impl Simulation {
             arrives,
             Event::ResponseAtClient { flight: Flight::request(id) },
         );
-    }
-
-    fn response_at_client(&mut self, flight: Flight) {
-        let via_balancer = self.scenario.balancers > 0;
-        if !via_balancer {
-            if self.reply_taken(flight) {
-                return;
-            }
-            self.tell_chooser(flight);
-            let Some(id) = flight.place() else { return };
-            if self.tried_again(id, Back::Error) {
-                return;
-            }
-        }
-        let Some(id) = flight.place() else { return };
-        self.complete_at_client(id);
     }
 
     /// Place `id`'s response (or error) is its client's: the request
@@ -470,7 +471,7 @@ impl Simulation {
         // another), or each request is placed on its own, or a feature
         // places it (its connection's server, balanced per connection).
         let chooser = self.choosers.member(client, demand.0);
-        if self.placed_by_feature(id, chooser) || self.placed_on_its_connection(id, chooser) {
+        if self.placed_by_feature(id, chooser) {
             return;
         }
         let placed_anew = self.placed_per_request();

@@ -33,3 +33,20 @@ impl Simulation {
         self.choosers.placement(chooser).map(|placement| placement.place(key, &Unloaded))
     }
 }
+
+impl Simulation {
+    /// Place `id` holds the request of a replayed trace's row, which gave
+    /// it `key` (or none): keyed placement keeps it.
+    #[inline]
+    pub(super) fn on_replayed(&mut self, id: u32, key: Option<u64>) {
+        self.owned.replay_key(id, key);
+    }
+
+    /// Whether each request of a session is placed on its own, by a key of
+    /// its own or by the connection it rides, rather than staying with its
+    /// session's server.
+    #[inline]
+    pub(super) fn placed_per_request(&self) -> bool {
+        self.owned.keys_per_request() && self.choosers.reads_keys() || self.owned.balances_per_connection()
+    }
+}

@@ -126,7 +126,7 @@ impl Simulation {
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         let directory = self.choosers.place_keys(&self.scenario);
-        self.features.membership.set_directory(directory);
+        self.directory.set(directory);
         self.tell_policies_built();
     }
 

@@ -1,6 +1,9 @@
 //! Membership changes while a simulation runs (seed 004: servers come and
 //! go, and data moves with them): a server added, removed (drained),
-//! crashed or restored, live or on the scenario's schedule.
+//! crashed or restored, live or on the scenario's schedule. The roster and
+//! the schedule are the membership feature's (`feature/membership.rs`);
+//! here the core carries a change out when a feature asks
+//! (`Action::ChangeMembers`), and takes changes made live.
 //!
 //! Servers keep their index for good. After any change every chooser's
 //! pool is an explicit list of members and its policy is rebuilt over it;
@@ -18,21 +21,18 @@
 
 mod keys;
 
+pub(super) use keys::KeyDirectory;
 pub use keys::{KeyMoves, KeySpread};
 
 use super::copies::Race;
-use super::feature::{FeatureId, FeatureTimer};
+use super::feature::{FeatureId, FeatureTimer, Report};
 use super::flight::Flight;
-use super::journal::Happening;
 use super::requests::{Identity, Stage};
 use super::{Event, Simulation};
-use crate::keys::{CountedKeys, KeyPlacement};
 use crate::scenario::failures::Failure;
-use crate::scenario::{duration, Change, Roster, ScenarioError, Scheduled, Standing, MAX_CHANGES};
+use crate::scenario::{duration, Change, ScenarioError, Scheduled, Standing, MAX_CHANGES};
 use crate::time::Time;
 use serde::Serialize;
-use std::cell::OnceCell;
-use std::rc::Rc;
 
 /// What one membership change did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -98,41 +98,6 @@ impl ServerState {
     }
 }
 
-#[derive(Default)]
-pub struct Membership {
-    roster: Option<Roster>,
-    /// Where keys live, over every member: the current version.
-    directory: Option<Rc<dyn KeyPlacement>>,
-    reports: Vec<ChangeReport>,
-    /// The choosers' lag counts when each change happened.
-    lag_counts_at: Vec<(u64, u64)>,
-    /// Each count of the counted keys as chooser 0 places them, worked
-    /// out when asked and forgotten when its placement changes.
-    key_counts: OnceCell<Vec<u64>>,
-    /// The counted keys the last change moved, for the picture.
-    moves: Option<KeyMoves>,
-}
-
-impl Membership {
-    pub fn new(servers: u32, class_pools: &[(u32, u32)]) -> Membership {
-        Membership { roster: Some(Roster::new(servers, class_pools)), ..Membership::default() }
-    }
-
-    fn roster(&self) -> &Roster {
-        self.roster.as_ref().expect("a simulation's roster")
-    }
-
-    pub fn set_directory(&mut self, directory: Option<Rc<dyn KeyPlacement>>) {
-        self.directory = directory;
-        self.forget_key_counts();
-    }
-
-    /// A chooser's placement changed (a lagging table taking a version).
-    pub fn forget_key_counts(&mut self) {
-        self.key_counts = OnceCell::new();
-    }
-}
-
 impl Simulation {
     /// Adds a server, with the next index; returns it.
     ///
@@ -166,7 +131,7 @@ impl Simulation {
 
     /// Each server's part in the membership, index by index.
     pub fn server_state(&self, server: usize) -> ServerState {
-        match self.features.membership.roster().standing(server) {
+        match self.owned.membership().standing(server) {
             Standing::Member => match self.owned.failure_of(server) {
                 None => ServerState::Active,
                 Some(Failure::Down) => ServerState::Down,
@@ -189,41 +154,13 @@ impl Simulation {
 
     /// What each membership change did, in order.
     pub fn membership_changes(&self) -> Vec<ChangeReport> {
-        let mut reports = self.features.membership.reports.clone();
-        let ends = self
-            .features
-            .membership
-            .lag_counts_at
-            .iter()
-            .skip(1)
-            .copied()
-            .chain([self.choosers.lag_counts()]);
-        for ((report, start), end) in
-            reports.iter_mut().zip(&self.features.membership.lag_counts_at).zip(ends)
-        {
-            report.routed_during_lag = end.0 - start.0;
-            report.misrouted = end.1 - start.1;
-        }
-        reports
+        self.owned.membership().changes(self.choosers.lag_counts())
     }
 
     /// Requests sent, so far, to another server than the current version
     /// of the chooser's mapping table names (while its copy lagged).
     pub fn misrouted(&self) -> u64 {
         self.choosers.lag_counts().1
-    }
-
-    /// The scenario's `change`th scheduled change is due: it applies unless
-    /// a live change has since made it impossible (then it is dropped).
-    pub(super) fn scheduled_change(&mut self, change: u32) {
-        let Some(&Scheduled { change, .. }) = self.scenario.membership.get(change as usize) else { return };
-        let made = self.change_membership(change);
-        if self.journal.is_some() {
-            self.note(match made {
-                Ok(server) => Happening::MembershipChanged { change, server },
-                Err(_) => Happening::ChangeDropped { change },
-            });
-        }
     }
 
     /// Applies a change made live and adds it to the schedule, which holds
@@ -237,25 +174,18 @@ impl Simulation {
         }
         let at = self.live_instant(duration::LATEST_S).map_err(refuse)?;
         // Checked once the simulation stands just before it applies.
-        self.features.membership.roster().clone().apply(change).map_err(refuse)?;
+        self.owned.membership().check(change).map_err(refuse)?;
         self.scenario.membership.push(Scheduled { at_s: at.as_secs(), change });
         let entry = self.scenario.membership.len() as u32 - 1;
-        let timer = FeatureTimer::new(FeatureId::MembershipSchedule, entry);
+        let timer = FeatureTimer::new(FeatureId::Membership, entry);
         self.process(at, Event::FeatureTimer { timer });
-        Ok(self.features.membership.reports.last().map_or(0, |report| report.server))
+        Ok(self.owned.membership().last_server())
     }
 
-    /// Applies one change; returns the server it concerned.
-    fn change_membership(&mut self, change: Change) -> Result<u32, ScenarioError> {
-        let mut roster = self.features.membership.roster().clone();
-        let before = roster.members();
-        roster.apply(change).map_err(|reason| ScenarioError::Refused {
-            field: "membership",
-            value: change.text(),
-            reason,
-        })?;
-        let members = roster.members();
-        self.features.membership.roster = Some(roster);
+    /// Carries out `change`, the members after it being `members`: the
+    /// servers, the pools, the policies and the key placements follow it;
+    /// returns what it moved, for the feature that asked.
+    pub(super) fn change_members(&mut self, change: Change, members: &[u32]) -> Report {
         let server = change.server().unwrap_or(self.servers.len() as u32);
         let mut crash_replaced = 0;
         match change {
@@ -264,27 +194,13 @@ impl Simulation {
             Change::Restore(s) => self.servers[s as usize].restore(self.scenario.slots),
             Change::Remove(_) => {}
         }
-        self.choosers.change_members(&members, &mut self.streams.routing);
+        self.choosers.change_members(members, &mut self.streams.routing);
         self.choosers
             .rebuild_policies((self.scenario.policy, self.scenario.choices), &mut self.streams.routing);
         self.tell_policies_built();
-        let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members.len());
+        let (keys_moved, keys_ideal, server_keys) = self.move_keys(change, server, members);
         self.tell_members_changed();
-        self.features.membership.lag_counts_at.push(self.choosers.lag_counts());
-        self.features.membership.reports.push(ChangeReport {
-            at_s: self.now.as_secs(),
-            change,
-            server,
-            members_before: before.len() as u32,
-            members_after: members.len() as u32,
-            keys_moved,
-            keys_ideal,
-            server_keys,
-            crash_replaced,
-            routed_during_lag: 0,
-            misrouted: 0,
-        });
-        Ok(server)
+        Report::MembersChanged { keys_moved, keys_ideal, server_keys, crash_replaced }
     }
 
     /// A server joins with the next index, empty, at its place in the
@@ -311,7 +227,7 @@ impl Simulation {
             sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
         }
         let sessions = self.requests.iter().map(|(id, _)| Flight::request(id));
-        let attempts = self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts());
+        let attempts = self.attempts.flights();
         let mut in_service: Vec<(Time, Identity, Flight, Option<Race>, Time)> = sessions
             .chain(attempts)
             .filter_map(|flight| {
@@ -342,9 +258,5 @@ impl Simulation {
         }
         self.servers[server].crash();
         sent_back
-    }
-
-    fn choosers_members(&self) -> Vec<u32> {
-        self.features.membership.roster().members()
     }
 }

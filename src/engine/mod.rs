@@ -8,6 +8,7 @@
 //! read a [`Snapshot`] for drawing or a [`Summary`] for numbers.
 
 mod arrivals;
+mod attempts;
 mod board;
 mod chooser;
 mod compare;
@@ -15,9 +16,7 @@ mod connections;
 mod copies;
 mod events;
 mod failures;
-mod fdb;
 mod feature;
-mod features;
 mod flight;
 mod flow;
 mod huge_pages;
@@ -69,7 +68,6 @@ use chooser::{Choosers, Subsets};
 use connections::Connections;
 use events::{EventQueue, Lane};
 use feature::{Action, Owned};
-use features::Features;
 use requests::{Identity, Requests};
 use server::Server;
 use service::Work;
@@ -96,8 +94,11 @@ pub struct Simulation {
     work: Work,
     /// How many requests each session sends.
     lengths: lengths::SessionLengths,
-    /// What the features not yet on the interface keep (see `features.rs`).
-    features: Features,
+    /// Where keys live over every member, to measure what a membership
+    /// change moves.
+    directory: membership::KeyDirectory,
+    /// The attempts features sent for their own, out.
+    attempts: attempts::Attempts,
     /// The features that own their state (see `feature/mod.rs`), and
     /// what they asked of the core at the latest point.
     owned: Owned,
@@ -265,7 +266,8 @@ impl Simulation {
             halt: None,
             work: Work::from_scenario(&scenario),
             lengths: lengths::SessionLengths::new(&scenario, streams.lengths),
-            features: Features::new(&scenario),
+            directory: membership::KeyDirectory::default(),
+            attempts: attempts::Attempts::default(),
             owned: Owned::for_scenario(&scenario),
             asked: Vec::new(),
             marks: marks::Marks::default(),
@@ -280,7 +282,7 @@ impl Simulation {
             scenario,
         };
         let directory = sim.choosers.place_keys(&sim.scenario);
-        sim.features.membership.set_directory(directory);
+        sim.directory.set(directory);
         sim.tell_policies_built();
         match sim.scenario.demand {
             _ if sim.arrivals.replays() => sim.start_arrivals(),
@@ -421,7 +423,6 @@ impl Simulation {
             Event::ResponseAtClient { flight } => (9, self.traced(Some(flight))),
             Event::BoardRefresh { generation } => (10, generation.into()),
             Event::Sample => (11, 0),
-            Event::BalancerTimer { timer } => (21, timer.into()),
             Event::FeatureTimer { timer } => {
                 let (kind, payload) = timer.traced();
                 let word = match timer.place() {

@@ -1,7 +1,7 @@
 //! Requests in flight: what each is (its [`Identity`]), whose (its
 //! [`Origin`]) and where on its path ([`Stage`]), and the store in which
-//! the core keeps them. FoundationDB's balancers keep their attempts in a
-//! store of their own (`fdb.rs`); `flight.rs` reads either.
+//! the core keeps them. The attempts a feature sends for its own are kept
+//! in a store of their own (`attempts.rs`); `flight.rs` reads either.
 
 use super::copies::Races;
 use super::Outcome;

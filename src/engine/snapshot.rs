@@ -136,7 +136,7 @@ impl Simulation {
                 snapshot.requests.push(self.view_of(session.origin(), &session.request, 0));
             }
         }
-        for attempt in self.features.fdb.as_deref().into_iter().flat_map(|fdb| fdb.attempts()) {
+        for attempt in self.attempts.flights() {
             let Some(seen) = self.in_flight(attempt) else { continue };
             snapshot.in_flight += 1;
             if snapshot.requests.len() < max_requests {

@@ -122,11 +122,11 @@ impl Teller<'_> {
             Event::BounceArrives { .. }
             | Event::ResponseAtBalancer { .. }
             | Event::ResponseAtClient { .. } => self.back_at_chooser(),
-            Event::BalancerTimer { .. } => match self.balancers_did() {
-                Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
-                None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
-            },
             Event::FeatureTimer { timer } => match timer.feature() {
+                FeatureId::Fdb => match self.balancers_did() {
+                    Some(did) => format!("a FoundationDB balancer's timer is due: it {did}"),
+                    None => "a FoundationDB balancer's timer is due, but the balancer has moved on".into(),
+                },
                 FeatureId::HealthChecks => "every server is health-checked".into(),
                 FeatureId::Hedging => self.hedge(),
                 FeatureId::TableUpdates => {

@@ -5,6 +5,41 @@
 //! changed pool reads on from what was learned; when a pool changes,
 //! [`Choosers::carry`](super::Choosers) moves each server's entries to its
 //! new position.
+//!
+//! # Where it is going: one store keyed by server (issue 40, item 3)
+//!
+//! What a chooser knows of a server still lives in several places: this
+//! table (by pool position), `Member.{ejected, idle, typical}` (lists of
+//! servers, per chooser), outlier ejection's runs of errors, hedging's
+//! observed latencies (per chooser), FoundationDB's failure monitors and
+//! queue models (`feature/fdb/`, per chooser, by server index) and the idle
+//! reports' listing. The design they move to:
+//! - one store, entry `(chooser, server)`, stride the run's server count;
+//!   a server added grows every chooser's stride once (`grow`), and a pool
+//!   change re-indexes nothing: an entry whose server leaves a chooser's
+//!   pool is reset to its column's fresh value as it leaves, so that a
+//!   server coming back starts afresh, as it does here today (the golden
+//!   hashes hold only so);
+//! - columns registered when the run is built: the signals' (`known`,
+//!   `work`, `round_trips`, `connections`) by the policy kind, as here, and
+//!   each feature's by its own line (`ByServer<T>` it reads through the
+//!   view and writes through an action, or owns when no other reads it);
+//!   an absent column costs nothing, as an empty one here;
+//! - policies keep reading by position: the view hands them the member's
+//!   pool (position → server) beside the columns, and `entries` becomes an
+//!   indexed read through it. That indirection is on the hot path of every
+//!   pick (P2C's two reads, least-request's scan), so it moves only with
+//!   callgrind before and after on `benchmark --duration 10` and
+//!   `theory-supermarket --duration 60` within 3%; under subsets the store
+//!   holds `choosers × servers` entries where the table holds the pools'
+//!   sum, which the same measurement must show affordable (else the pool's
+//!   own order keeps a dense index into the server's entry).
+//!
+//! Order of the moves, each its own commit with every hash held: the
+//! features' columns first (they are off the hot path: FoundationDB's
+//! monitors and models, the idle listing, ejection's runs and ejected
+//! list), then `round_trips` and `work`, then `known` and `connections`
+//! with the measurement above.
 
 use super::super::connections::Connections;
 use super::super::huge_pages;

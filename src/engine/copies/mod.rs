@@ -280,3 +280,20 @@ impl Simulation {
         }
     }
 }
+
+impl Simulation {
+    /// Whether the service completion due for the request `flight` names
+    /// now is void: a crash took the request with its server, or it lost
+    /// its race with its copy and was cancelled in service (its slot
+    /// already free).
+    #[inline]
+    pub(super) fn service_end_void(&mut self, flight: Flight) -> bool {
+        if self.events.take_void(flight, self.now) {
+            if self.journal.is_some() {
+                self.note(Happening::ServiceVoided { place: flight });
+            }
+            return true;
+        }
+        self.cancelled_in_service(flight)
+    }
+}

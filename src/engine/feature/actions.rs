@@ -3,7 +3,10 @@
 use super::FeatureId;
 use crate::engine::journal::Happening;
 use crate::engine::marks::Mark;
+use crate::engine::Outcome;
 use crate::metrics::FailureReason;
+use crate::rng::SimRng;
+use crate::scenario::Change;
 use crate::time::Time;
 
 /// What a feature asks the core to do.
@@ -19,8 +22,12 @@ pub(in crate::engine) enum Action {
     /// that refused and no longer does is seen up by whoever watches
     /// (FoundationDB's monitors).
     Mark { server: u32, mark: Mark },
-    /// The scenario's `change`th membership change is due.
-    ChangeMembership { change: u32 },
+    /// A server joins or leaves: `change` is made (a server added with
+    /// the next index, restored, removed, or crashed with the requests it
+    /// held sent back to be placed again), and every chooser's pool is
+    /// drawn anew over `members`, its policy and key placements rebuilt.
+    /// The feature hears [`Report::MembersChanged`].
+    ChangeMembers { change: Change, members: Vec<u32> },
     /// Note a happening in the journal.
     Note(Happening),
     /// `chooser` ejects `server` from its pool until `until`, unless that
@@ -70,6 +77,19 @@ pub(in crate::engine) enum Action {
     SendTo { place: u32, server: u32 },
     /// Place `place`'s request fails at its chooser, for `reason`.
     Fail { place: u32, reason: FailureReason },
+    /// Place `place`'s request waits at its chooser while the feature
+    /// works for it, sending attempts of its own ([`Action::SendAttempt`])
+    /// until it asks [`Action::Answer`] or [`Action::Fail`].
+    Keep { place: u32 },
+    /// Chooser `chooser` sends attempt `index` (from 0) of place `place`'s
+    /// request to `server`, unless its pool no longer holds the server;
+    /// the feature names it `token` and hears [`Report::Replied`] when its
+    /// reply (or its bounce) is back. An attempt after the first counts as
+    /// a retry, sent or not.
+    SendAttempt { place: u32, chooser: u32, server: u32, index: u16, token: u64 },
+    /// Place `place`'s request, kept at its chooser, is answered as if
+    /// `server` had answered it: the answer goes on to its client.
+    Answer { place: u32, server: u32 },
 }
 
 /// How a speed is scaled: multiplied, or divided (which undoes the
@@ -87,7 +107,8 @@ impl Action {
             Action::Retry { place: p, .. }
             | Action::Hold { place: p, .. }
             | Action::SendTo { place: p, .. }
-            | Action::Fail { place: p, .. } => p == place,
+            | Action::Fail { place: p, .. }
+            | Action::Keep { place: p } => p == place,
             _ => false,
         }
     }
@@ -106,18 +127,44 @@ pub(in crate::engine) enum Report {
     /// at once (none); `request` is its session's number and the requests
     /// to follow it.
     Copied { place: u32, copy: Option<u32>, request: (u32, u16) },
+    /// The attempt named `token` is back at chooser `chooser` from
+    /// `server`: sent back (`bounced`), or answered with `outcome`, the
+    /// server having `queued` requests waiting as it left.
+    Replied { token: u64, chooser: u32, server: u32, bounced: bool, outcome: Outcome, queued: u32 },
+    /// The members changed: under a key-placing policy, the share of the
+    /// counted keys that moved, the share that had to, and the share on
+    /// the server concerned (see `ChangeReport`); and the requests a crash
+    /// sent back.
+    MembersChanged {
+        keys_moved: Option<f64>,
+        keys_ideal: Option<f64>,
+        server_keys: Option<f64>,
+        crash_replaced: u64,
+    },
 }
 
-/// Where a feature puts the actions it asks for at a point: the core's
-/// list, each action with the feature that asked.
-pub(in crate::engine) struct Asks<'a> {
+/// What the features ask at a point: the core's list, each action with
+/// the feature that asked, and the routing stream, which a feature that
+/// decides where requests go draws from as the choosers' policies do.
+pub(in crate::engine) struct Outbox<'a> {
+    pub(in crate::engine) list: &'a mut Vec<(FeatureId, Action)>,
+    pub(in crate::engine) routing: &'a mut SimRng,
+}
+
+/// Where one feature puts the actions it asks for at a point.
+pub(in crate::engine) struct Asks<'a, 'b> {
     pub(super) id: FeatureId,
-    pub(super) list: &'a mut Vec<(FeatureId, Action)>,
+    pub(super) list: &'a mut Outbox<'b>,
 }
 
-impl Asks<'_> {
+impl Asks<'_, '_> {
     #[inline]
     pub fn push(&mut self, action: Action) {
-        self.list.push((self.id, action));
+        self.list.list.push((self.id, action));
+    }
+
+    /// The routing stream, drawn from now, between the choosers' draws.
+    pub fn routing(&mut self) -> &mut SimRng {
+        self.list.routing
     }
 }

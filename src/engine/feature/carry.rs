@@ -4,9 +4,8 @@
 use super::{
     Action, Arrived, Back, CameBack, Completed, Created, FeatureId, FeatureTimer, Freed, Heard, Picked,
 };
-use super::{Owned, Placing, Points, Report, Returned, Sending, Sent, SpeedBy, View};
+use super::{Marked, Outbox, Owned, Placing, Points, Report, Returned, Sending, Sent, SpeedBy, View};
 use crate::engine::flight::Flight;
-use crate::engine::marks::Mark;
 use crate::engine::requests::Stage;
 use crate::engine::{Event, Outcome, Simulation};
 use crate::rng::Draw;
@@ -34,6 +33,14 @@ macro_rules! view {
     };
 }
 
+/// Where `$sim`'s features put what they ask, beside the view: its list
+/// of actions, and its routing stream.
+macro_rules! outbox {
+    ($sim:ident) => {
+        Outbox { list: &mut $sim.asked, routing: &mut $sim.streams.routing }
+    };
+}
+
 /// The core's side of the points on the path of every request: a flag's
 /// test, inlined where the core calls it, and the features told out of
 /// line only when one of them hears the point.
@@ -51,7 +58,7 @@ macro_rules! points {
 
                 #[inline(never)]
                 fn $out_of_line(&mut self, $told: $what) {
-                    self.owned.$told($told, &view!(self), &mut self.asked);
+                    self.owned.$told($told, &view!(self), &mut outbox!(self));
                     self.carry_out_asked();
                 }
             )*
@@ -81,7 +88,7 @@ points! {
 impl Simulation {
     /// The run is built: each feature sets what it is due to do.
     pub(in crate::engine) fn start_features(&mut self) {
-        self.owned.start(&view!(self), &mut self.asked);
+        self.owned.start(&view!(self), &mut outbox!(self));
         self.carry_out_asked();
     }
 
@@ -90,7 +97,7 @@ impl Simulation {
     /// loop inlines.
     #[inline(never)]
     pub(in crate::engine) fn feature_timer(&mut self, timer: FeatureTimer) {
-        self.owned.timer(timer, &view!(self), &mut self.asked);
+        self.owned.timer(timer, &view!(self), &mut outbox!(self));
         self.carry_out_asked();
     }
 
@@ -120,22 +127,19 @@ impl Simulation {
     /// Tells the features something with `tell`, and carries out what
     /// they asked; returns whether they took place `id`'s request from the
     /// core's hands.
-    fn taken_by_features(
-        &mut self,
-        id: u32,
-        tell: impl FnOnce(&mut Owned, &View, &mut Vec<(FeatureId, Action)>),
-    ) -> bool {
-        tell(&mut self.owned, &view!(self), &mut self.asked);
+    fn taken_by_features(&mut self, id: u32, tell: impl FnOnce(&mut Owned, &View, &mut Outbox)) -> bool {
+        tell(&mut self.owned, &view!(self), &mut outbox!(self));
         let taken = self.asked.iter().any(|(_, action)| action.takes(id));
         self.carry_out_asked();
         taken
     }
 
-    /// Whether a feature sends place `id`'s request from `chooser` itself,
-    /// rather than the chooser's policy placing it: the connection that
-    /// carries it leads to a server already.
+    /// Whether a feature places place `id`'s request from `chooser` itself,
+    /// rather than the chooser's policy: the connection that carries it
+    /// leads to a server already, or a FoundationDB balancer sends
+    /// attempts of its own.
     #[inline(always)]
-    pub(in crate::engine) fn placed_on_its_connection(&mut self, id: u32, chooser: usize) -> bool {
+    pub(in crate::engine) fn placed_by_feature(&mut self, id: u32, chooser: usize) -> bool {
         self.owned.hears(Points::PLACING) && self.tell_placing(id, chooser)
     }
 
@@ -205,19 +209,19 @@ impl Simulation {
 
     /// Fails `server` by hand at once (or with none, recovers it).
     pub(in crate::engine) fn fail_by_hand(&mut self, server: usize, failure: Option<Failure>) {
-        self.owned.fail_by_hand((server, failure), self.now, &mut self.asked);
+        self.owned.fail_by_hand((server, failure), self.now, &mut outbox!(self));
         self.carry_out_asked();
     }
 
     /// The servers that are members changed.
     pub(in crate::engine) fn tell_members_changed(&mut self) {
-        self.owned.members_changed(&view!(self), &mut self.asked);
+        self.owned.members_changed(&view!(self), &mut outbox!(self));
         self.carry_out_asked();
     }
 
     /// Every chooser's policy was built (at the start, or anew).
     pub(in crate::engine) fn tell_policies_built(&mut self) {
-        self.owned.policies_built(&view!(self), &mut self.asked);
+        self.owned.policies_built(&view!(self), &mut outbox!(self));
         self.carry_out_asked();
     }
 
@@ -229,7 +233,7 @@ impl Simulation {
         while !asked.is_empty() {
             for (id, action) in asked.drain(..) {
                 if let Some(report) = self.carry(id, action) {
-                    self.owned.carried((id, report), &view!(self), &mut self.asked);
+                    self.owned.carried((id, report), &view!(self), &mut outbox!(self));
                 }
             }
             std::mem::swap(&mut asked, &mut self.asked);
@@ -259,11 +263,11 @@ impl Simulation {
             }
             Action::Mark { server, mark } => {
                 let before = self.marks.set(server as usize, mark);
-                if before == Mark::Refuses && mark != Mark::Refuses {
-                    self.balancers_see_up(server as usize);
-                }
+                self.tell_at_once(|owned, view, out| {
+                    owned.marked(Marked { server, before, mark }, view, out)
+                });
             }
-            Action::ChangeMembership { change } => self.scheduled_change(change),
+            Action::ChangeMembers { change, members } => return Some(self.change_members(change, &members)),
             Action::Note(happening) => self.note(happening),
             Action::Eject { chooser, server, until, max_fraction, always_one } => {
                 let rng = &mut self.streams.routing;
@@ -302,7 +306,7 @@ impl Simulation {
             Action::SendCopy { copy, avoid } => self.send_copy(copy, avoid),
             Action::TakeTables { member } => {
                 self.choosers.take_tables(member as usize, self.now);
-                self.features.membership.forget_key_counts();
+                self.directory.forget_key_counts();
             }
             Action::PanicBelow { percent } => self.choosers.panic_below(percent),
             Action::SetWeight { server, weight } => {
@@ -319,8 +323,34 @@ impl Simulation {
                     self.fail(place, reason);
                 }
             }
+            Action::Keep { place } => {
+                let session = self.requests.get_mut(place)?;
+                session.request.travel(Stage::Held, self.now, self.now);
+            }
+            Action::SendAttempt { place, chooser, server, index, token } => {
+                self.send_attempt((id, token), (place, index), chooser as usize, server);
+            }
+            Action::Answer { place, server } => self.answer(place, server),
         }
         None
+    }
+
+    /// Tells the features something with `tell`, and carries out what
+    /// they ask at once, before what was asked already: a server's mark
+    /// takes effect as it is set, and whoever hears of it acts on it
+    /// before the next action of the feature that set it.
+    fn tell_at_once(&mut self, tell: impl FnOnce(&mut Owned, &View, &mut Outbox)) {
+        let pending = std::mem::take(&mut self.asked);
+        tell(&mut self.owned, &view!(self), &mut outbox!(self));
+        self.carry_out_asked();
+        self.asked = pending;
+    }
+
+    /// Tells feature `id` what came of an action it asked for, outside
+    /// the carrying of actions (an attempt's reply, back later).
+    pub(in crate::engine) fn report_to(&mut self, id: FeatureId, report: Report) {
+        self.owned.carried((id, report), &view!(self), &mut outbox!(self));
+        self.carry_out_asked();
     }
 }
 

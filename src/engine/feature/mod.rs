@@ -1,5 +1,5 @@
 //! Features that own their state: each is a state machine beside the
-//! core, as FoundationDB's balancers are (`src/fdb`, `engine/fdb.rs`).
+//! core, as FoundationDB's balancers are (`src/fdb`, driven by `fdb/`).
 //!
 //! A feature is told what happened at the core's points and at its own
 //! timers, reads a read-only [`View`] of the core, and answers with
@@ -34,7 +34,9 @@
 //! - `came_back`: a chooser heard back from a server, by a response, an
 //!   error or a request sent back;
 //! - `placing`: a chooser's policy is about to place a request (a feature
-//!   may send it itself);
+//!   may send it itself, or keep it and send attempts of its own);
+//! - `marked`: how a server treats the requests that reach it changed (a
+//!   server down came up);
 //!
 //! and two questions the core asks: `hop`, what a hop between a chooser
 //! and a server adds to its tier's delay, and `stands`, whether a timer
@@ -46,13 +48,19 @@
 //! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
-//! once or after a wait), `ReportIdle`, `ChangeMembership`,
+//! once or after a wait), `ReportIdle`, `ChangeMembers` (a server joins or leaves, and every pool is drawn anew),
 //! `MakeCopy`/`SendCopy` (a copy of a request, made to race it, then
 //! sent to another server), `TakeTables` (a chooser takes its table's pending versions),
 //! `PanicBelow` (the choosers' panic threshold), `SetWeight` (a
 //! server's weight, as the weighted policies read it), and
 //! `Hold`/`SendTo`/`Fail` (a request kept at its chooser, then sent on
-//! or failed there; or sent where a feature says).
+//! or failed there; or sent where a feature says), and
+//! `Keep`/`SendAttempt`/`Answer` (a request kept at its chooser while the
+//! feature sends attempts of its own, kept by the core as requests are,
+//! each reply back to the feature as [`Report::Replied`], until it
+//! answers the request as a server would have, or fails it). A feature
+//! that decides where requests go draws from the routing stream
+//! ([`Asks::routing`]), between the choosers' own draws.
 //!
 //! The registry (`registry.rs`) lists the features: adding one is its
 //! file here and a line there. Dispatch is static (each feature is a
@@ -64,9 +72,10 @@
 //! flag per point, [`Owned::hears`], before it builds anything: a run
 //! without such a feature pays that test and nothing else.
 //!
-//! The features still to move onto this interface are membership's
-//! changes themselves (of which the table copies' updates have moved) and
-//! FoundationDB's driver; keyed placement's keys are `keying.rs`, asked by
+//! Membership is `membership.rs` (the roster, the schedule and what each
+//! change did; the core grows, crashes and restores servers and draws the
+//! pools anew), the table copies' updates `table_updates.rs`, FoundationDB's
+//! driver `fdb/`; keyed placement's keys are `keying.rs`, asked by
 //! the core (`Owned::key`), and its placements the choosers'. Hedging
 //! (`hedging/`: its timers, settings and counters) asks for copies; a copy
 //! and its race with its original, the first to finish service answering,
@@ -104,12 +113,13 @@ mod decisions;
 mod drift;
 mod ejection;
 mod failures;
+mod fdb;
 mod health;
 mod hedging;
 mod idle_reports;
 mod keying;
 mod limits;
-mod membership_schedule;
+mod membership;
 mod panic;
 mod per_connection;
 mod points;
@@ -126,7 +136,7 @@ use crate::time::Time;
 #[cfg(doc)]
 use super::Event;
 
-pub(super) use actions::{Action, Asks, Report, SpeedBy};
+pub(super) use actions::{Action, Asks, Outbox, Report, SpeedBy};
 pub use datacenters::Locality;
 pub use decisions::{Candidate, Decision, Decisions};
 pub use ejection::Outliers;
@@ -134,7 +144,7 @@ pub(super) use hedging::Hedges;
 pub use hedging::{HedgeTally, Hedging};
 pub use points::FeatureTimer;
 pub(super) use points::{
-    Arrived, Back, CameBack, Completed, Created, Freed, Heard, Picked, Points, Returned,
+    Arrived, Back, CameBack, Completed, Created, Freed, Heard, Marked, Picked, Points, Returned,
 };
 pub(super) use points::{Placing, Sending, Sent};
 pub use registry::FeatureId;
@@ -251,4 +261,7 @@ pub(super) trait Feature: Sized {
     fn stands(&self, _payload: u32, _now: Time) -> bool {
         true
     }
+
+    /// How a server treats the requests that reach it changed.
+    fn marked(&mut self, _marked: Marked, _view: &View, _out: &mut Asks) {}
 }

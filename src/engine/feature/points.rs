@@ -2,6 +2,7 @@
 //! core's event holds them.
 
 use super::{FeatureId, Owned};
+use crate::engine::marks::Mark;
 use crate::engine::Outcome;
 use crate::policy::Pick;
 use crate::time::Time;
@@ -187,4 +188,13 @@ pub(in crate::engine) struct Placing {
 pub(in crate::engine) struct CameBack {
     pub chooser: usize,
     pub server: u32,
+}
+
+/// How `server` treats the requests that reach it changed from `before`
+/// to `mark`, as `marked` is told it.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct Marked {
+    pub server: u32,
+    pub before: Mark,
+    pub mark: Mark,
 }

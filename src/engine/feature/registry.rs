@@ -2,11 +2,11 @@
 //! `feature/` and its line here.
 
 use super::retry_budget;
-use super::{datacenters, decisions, drift, ejection, failures, health, idle_reports};
-use super::{keying, membership_schedule, panic, retries, slow_start, table_updates};
+use super::{datacenters, decisions, drift, ejection, failures, fdb, health, idle_reports};
+use super::{keying, membership, panic, retries, slow_start, table_updates};
 use super::{limits, per_connection, CameBack, Placing, Sending};
-use super::{Action, Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
-use super::{Arrived, Completed, Created, Freed, Report, Returned, Sent, View};
+use super::{Arrived, Completed, Created, Freed, Marked, Outbox, Report, Returned, Sent, View};
+use super::{Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
 use super::{HedgeTally, Hedges, Hedging};
 use crate::engine::RaceTally;
 use crate::scenario::failures::Failure;
@@ -22,7 +22,7 @@ macro_rules! on_the_path {
         }
     };
     (@point [$($field:ident: $feature:ty = $id:ident,)*] $point:ident $told:ident $flag:ident) => {
-        pub fn $point(&mut self, told: $told, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+        pub fn $point(&mut self, told: $told, view: &View, list: &mut Outbox) {
             $(if let Some(feature) = self.$field.as_mut().filter(|_| <$feature>::HEARS.has(Points::$flag)) {
                 feature.$point(told, view, &mut Asks { id: FeatureId::$id, list });
             })*
@@ -95,13 +95,13 @@ macro_rules! registry {
                 self.hears.has(point)
             }
 
-            pub fn start(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn start(&mut self, view: &View, list: &mut Outbox) {
                 $(if let Some(feature) = &mut self.$field {
                     feature.start(view, &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
-            pub fn timer(&mut self, timer: FeatureTimer, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn timer(&mut self, timer: FeatureTimer, view: &View, list: &mut Outbox) {
                 let (id, payload) = (timer.feature(), timer.payload());
                 match id {
                     $(FeatureId::$id => if let Some(feature) = &mut self.$field {
@@ -119,7 +119,7 @@ macro_rules! registry {
                 &mut self,
                 (id, report): (FeatureId, Report),
                 view: &View,
-                list: &mut Vec<(FeatureId, Action)>,
+                list: &mut Outbox,
             ) {
                 match id {
                     $(FeatureId::$id => if let Some(feature) = &mut self.$field {
@@ -128,7 +128,7 @@ macro_rules! registry {
                 }
             }
 
-            pub fn policies_built(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn policies_built(&mut self, view: &View, list: &mut Outbox) {
                 $(if let Some(feature) = &mut self.$field {
                     feature.policies_built(view, &mut Asks { id: FeatureId::$id, list });
                 })*
@@ -137,9 +137,15 @@ macro_rules! registry {
 
 
 
-            pub fn members_changed(&mut self, view: &View, list: &mut Vec<(FeatureId, Action)>) {
+            pub fn members_changed(&mut self, view: &View, list: &mut Outbox) {
                 $(if let Some(feature) = &mut self.$field {
                     feature.members_changed(view, &mut Asks { id: FeatureId::$id, list });
+                })*
+            }
+
+            pub fn marked(&mut self, marked: Marked, view: &View, list: &mut Outbox) {
+                $(if let Some(feature) = &mut self.$field {
+                    feature.marked(marked, view, &mut Asks { id: FeatureId::$id, list });
                 })*
             }
 
@@ -189,7 +195,7 @@ registry! {
     retry_budget: retry_budget::RetryBudget<retry_budget::Concurrent> = RetryBudget,
     retry_window: retry_budget::RetryBudget<retry_budget::Windowed> = RetryWindow,
     idle_reports: idle_reports::IdleReports = IdleReports,
-    membership_schedule: membership_schedule::MembershipSchedule = MembershipSchedule,
+    membership: membership::Membership = Membership,
     failures: failures::Failures = Failures,
     hedging: Hedges = Hedging,
     table_updates: table_updates::TableUpdates = TableUpdates,
@@ -197,6 +203,7 @@ registry! {
     panic: panic::PanicThreshold = PanicThreshold,
     slow_start: slow_start::SlowStart = SlowStart,
     limits: limits::Limits = Limits,
+    fdb: fdb::FdbDriver = Fdb,
     per_connection: per_connection::PerConnection = PerConnection,
 }
 
@@ -216,6 +223,11 @@ impl Owned {
         self.ejection.as_ref().map(|e| e.outliers()).unwrap_or_default()
     }
 
+    /// Which servers are members, and what each change did.
+    pub fn membership(&self) -> &membership::Membership {
+        self.membership.as_ref().expect("membership, present in every run")
+    }
+
     /// `server`'s failure, if it has one.
     pub fn failure_of(&self, server: usize) -> Option<Failure> {
         self.failures.as_ref().and_then(|f| f.of(server))
@@ -226,7 +238,7 @@ impl Owned {
         &mut self,
         (server, failure): (usize, Option<Failure>),
         now: Time,
-        list: &mut Vec<(FeatureId, Action)>,
+        list: &mut Outbox,
     ) {
         let Some(failures) = &mut self.failures else { return };
         let out = &mut Asks { id: FeatureId::Failures, list };

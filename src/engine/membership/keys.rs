@@ -4,8 +4,35 @@
 //! spread of the key shares and of the load across the members.
 
 use super::*;
-use crate::keys::{key_counts_of, spread, Unloaded};
+use crate::keys::{key_counts_of, spread, CountedKeys, KeyPlacement, Unloaded};
 use crate::scenario::PolicyKind;
+use serde::Serialize;
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+/// Where keys live over every member (the current version of the
+/// choosers' placements), to measure what a membership change moves.
+#[derive(Default)]
+pub(in crate::engine) struct KeyDirectory {
+    current: Option<Rc<dyn KeyPlacement>>,
+    /// Each count of the counted keys as chooser 0 places them, worked
+    /// out when asked and forgotten when its placement changes.
+    key_counts: OnceCell<Vec<u64>>,
+    /// The counted keys the last change moved, for the picture.
+    moves: Option<KeyMoves>,
+}
+
+impl KeyDirectory {
+    pub fn set(&mut self, directory: Option<Rc<dyn KeyPlacement>>) {
+        self.current = directory;
+        self.forget_key_counts();
+    }
+
+    /// A chooser's placement changed (a lagging table taking a version).
+    pub fn forget_key_counts(&mut self) {
+        self.key_counts = OnceCell::new();
+    }
+}
 
 /// Keys moved, the ideal share and the server's own (see [`ChangeReport`]).
 type KeysReported = (Option<f64>, Option<f64>, Option<f64>);
@@ -73,7 +100,7 @@ struct KeyShares {
 impl Simulation {
     /// The keys the last membership change moved, under a key-placing policy.
     pub fn key_moves(&self) -> Option<&KeyMoves> {
-        self.features.membership.moves.as_ref()
+        self.directory.moves.as_ref()
     }
 
     /// Under a key-placing policy: which keys the key shares count.
@@ -88,13 +115,13 @@ impl Simulation {
     /// over part of the servers).
     pub fn key_counts(&self) -> Option<&[u64]> {
         let (placement, keys) = (self.key_placement()?, self.counted_keys()?);
-        Some(self.features.membership.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
+        Some(self.directory.key_counts.get_or_init(|| key_counts_of(placement, keys.keys())))
     }
 
     /// Under a key-placing policy: the spread of the key shares of chooser
     /// 0's pool, and of the requests every member completed.
     pub fn key_spread(&self) -> Option<KeySpread> {
-        let directory = self.features.membership.directory.as_ref()?;
+        let directory = self.directory.current.as_ref()?;
         let pool = self.key_placement()?.members().len();
         let (key_share_cv, key_share_max_over_mean) = spread(self.key_counts()?);
         let completed: Vec<u64> =
@@ -114,9 +141,9 @@ impl Simulation {
     /// previous version, taken by each chooser after its share of the lag)
     /// and measures the keys that moved; (moved, ideal, the server's own)
     /// under a key-placing policy.
-    pub(super) fn move_keys(&mut self, change: Change, server: u32, members: usize) -> KeysReported {
-        let Some(before) = self.features.membership.directory.clone() else { return (None, None, None) };
-        let after = before.rebuilt(&self.choosers_members());
+    pub(super) fn move_keys(&mut self, change: Change, server: u32, members: &[u32]) -> KeysReported {
+        let Some(before) = self.directory.current.clone() else { return (None, None, None) };
+        let after = before.rebuilt(members);
         let lag = Time::from_ms(self.scenario.table_lag_ms);
         let lagging = self.scenario.policy == PolicyKind::TABLE && lag > Time::ZERO;
         let (now, choosers) = (self.now, self.scenario.choosers() as u64);
@@ -136,12 +163,12 @@ impl Simulation {
             self.scenario.key_space.into(),
             &mut moves,
         );
-        self.features.membership.moves = Some(moves);
+        self.directory.moves = Some(moves);
         let (ideal, own) = match change {
-            Change::Add | Change::Restore(_) => (1.0 / members as f64, shares.holds),
+            Change::Add | Change::Restore(_) => (1.0 / members.len() as f64, shares.holds),
             Change::Remove(_) | Change::Crash(_) => (shares.held, shares.held),
         };
-        self.features.membership.set_directory(Some(after));
+        self.directory.set(Some(after));
         (Some(shares.moved), Some(ideal), Some(own))
     }
 }
