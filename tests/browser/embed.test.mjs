@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { browser, server, useBrowser, openApp, drawnFraction, noticeSays, screenshot, summary, CLI } from './lib.mjs';
+import { browser, server, useBrowser, openApp, drawnFraction, noticeSays, screenshot, summary, hashEntries, CLI } from './lib.mjs';
 
 useBrowser();
 
@@ -117,6 +117,22 @@ test('every control of an embed is described by its field\'s help, as `lbsim fie
   for (const [key, help] of described.filter(([key]) => key !== 'speed' && key !== 'policy')) {
     assert.equal(help, helpOf(key), `#${key}'s description`);
   }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('an embed in sight draws in the page\'s first frame, and its link mirrors its settings once drawn', async () => {
+  const { page, errors } = await embed({ hash: 'autoplay=0&servers=0', width: 680, height: 400 });
+  await page.waitForTimeout(500);
+  const [pageFrames, viewFrames] = await page.evaluate(() => [window.lbsim.pageFrameCosts().length, window.lbsim.frameCosts().length]);
+  assert.ok(viewFrames > 0, 'the embed drew');
+  // A frame in which the view rested (waiting for the observer to say it
+  // is in sight) would be one frame of the page more than of the view.
+  assert.equal(viewFrames, pageFrames, 'every frame of the page drew the embed, its first too');
+  // Written after the first picture, the link still holds the value used.
+  const entries = await hashEntries(page);
+  assert.notEqual(entries.get('servers'), '0', `the link says the servers used: ${await page.evaluate(() => location.hash)}`);
+  assert.equal(entries.get('autoplay'), '0');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
