@@ -3,16 +3,24 @@
 
 use crate::scenario::{Scenario, ScenarioError};
 
-/// A scenario file by name (its file name without `.toml`), with its text.
+/// A scenario file by name (its file name without `.toml`).
 #[derive(Debug, PartialEq)]
 pub struct Preset {
     pub name: &'static str,
-    pub toml: &'static str,
 }
 
+/// The presets, [`PRESETS`], and their files' text, [`FILES`], apart: a
+/// view runs a preset from its pairs alone, and only the command line and
+/// the lab read a file's comments (what it shows, the system it stands for,
+/// each value's source), so a module that never reads them, the embeds',
+/// leaves some 34 KB of text out.
 macro_rules! presets {
     ($($name:literal),+ $(,)?) => {
-        &[$(Preset { name: $name, toml: include_str!(concat!("../scenarios/", $name, ".toml")) }),+]
+        /// Every file in `scenarios/` (a test checks that none is missing).
+        pub static PRESETS: &[Preset] = &[$(Preset { name: $name }),+];
+
+        /// Each preset's file whole, in the order of [`PRESETS`].
+        static FILES: &[&str] = &[$(include_str!(concat!("../scenarios/", $name, ".toml"))),+];
     };
 }
 
@@ -20,8 +28,7 @@ macro_rules! presets {
 type Pairs = &'static [(&'static str, &'static [(&'static str, &'static str)])];
 static PAIRS: Pairs = include!(concat!(env!("OUT_DIR"), "/preset_pairs.rs"));
 
-/// Every file in `scenarios/` (a test checks that none is missing).
-pub static PRESETS: &[Preset] = presets![
+presets![
     "spike-random",
     "continuous-random",
     "continuous-repick",
@@ -60,6 +67,11 @@ pub static PRESETS: &[Preset] = presets![
 ];
 
 impl Preset {
+    /// The preset's file as written, comments and all.
+    pub fn toml(&self) -> &'static str {
+        PRESETS.iter().position(|preset| preset == self).map_or("", |index| FILES[index])
+    }
+
     pub fn find(name: &str) -> Option<&'static Preset> {
         PRESETS.iter().find(|p| p.name == name)
     }
@@ -87,7 +99,7 @@ impl Preset {
 
     /// The file's opening comment, as one paragraph: what the preset shows.
     pub fn description(&self) -> String {
-        let lines = self.toml.lines().map_while(|line| line.strip_prefix('#')).map(str::trim);
+        let lines = self.toml().lines().map_while(|line| line.strip_prefix('#')).map(str::trim);
         lines.collect::<Vec<_>>().join(" ")
     }
 
@@ -101,7 +113,7 @@ impl Preset {
     /// a proxy preset names its system, its version, and the source of each
     /// value it sets (`# source FIELD: CITATION`, under the key `source FIELD`).
     fn header(&self, key: &'static str) -> impl Iterator<Item = &'static str> {
-        self.toml.lines().filter_map(move |line| {
+        self.toml().lines().filter_map(move |line| {
             let (name, value) = line.strip_prefix("# ")?.split_once(": ")?;
             (name == key).then_some(value.trim())
         })
@@ -110,7 +122,7 @@ impl Preset {
     /// Its header's sources: each field it sets with the citation of that
     /// value, in order.
     pub fn sources(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
-        self.toml.lines().filter_map(|line| {
+        self.toml().lines().filter_map(|line| {
             let (name, citation) = line.strip_prefix("# source ")?.split_once(": ")?;
             Some((name, citation.trim()))
         })
@@ -150,7 +162,7 @@ mod tests {
         assert_eq!(files, names);
         for preset in PRESETS {
             let scenario = preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.name));
-            assert_eq!(Ok(scenario), Scenario::from_toml(preset.toml), "{}", preset.name);
+            assert_eq!(Ok(scenario), Scenario::from_toml(preset.toml()), "{}", preset.name);
             assert!(preset.description().len() > 40, "{}: {}", preset.name, preset.description());
         }
         assert!(Preset::find("theory-mm3").unwrap().description().starts_with("M/M/3 exactly"));
@@ -168,7 +180,7 @@ mod tests {
         for preset in proxies {
             let name = preset.name;
             assert_eq!(preset.header("version").count(), 1, "{name}: one # version: line");
-            let table: toml::Table = toml::from_str(preset.toml).unwrap();
+            let table: toml::Table = toml::from_str(preset.toml()).unwrap();
             let cited: Vec<&str> = preset.sources().map(|(field, _)| field).collect();
             for field in table.keys().filter(|key| !TRAFFIC.contains(&key.as_str())) {
                 assert!(cited.contains(&field.as_str()), "{name}: no # source {field}: line");

@@ -48,7 +48,7 @@ impl ScenarioSource {
                 Scenario::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
             }
             ScenarioSource::Preset(preset) => {
-                Scenario::from_toml(preset.toml).map_err(|e| format!("preset {}: {e}", preset.name))
+                Scenario::from_toml(preset.toml()).map_err(|e| format!("preset {}: {e}", preset.name))
             }
             ScenarioSource::Default => Ok(Scenario::default()),
         }

@@ -5,6 +5,8 @@
 //! hash and its controls all read and write a [`Scenario`] through it, so they
 //! agree on names, defaults, ranges and error messages.
 
+#[macro_use]
+mod help;
 pub mod drift;
 pub mod duration;
 mod error;

@@ -11,7 +11,7 @@ const NO_YES: &[&str] = &["no", "yes"];
 
 pub(super) const EJECT_MAX_FOR_MS: Field = Field {
     key: "eject_max_for_ms",
-    help: "Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms",
+    help: cli_help!("Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms"),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.eject_max_for_ms),
@@ -20,7 +20,7 @@ pub(super) const EJECT_MAX_FOR_MS: Field = Field {
 
 pub(super) const EJECT_INTERVAL_MS: Field = Field {
     key: "eject_interval_ms",
-    help: "Envoy's outlier detection interval: ejections end at the first sweep after their time is up, and each sweep that finds a server in its chooser's pool forgets one of its ejections; none: an ejection ends when its time is up",
+    help: cli_help!("Envoy's outlier detection interval: ejections end at the first sweep after their time is up, and each sweep that finds a server in its chooser's pool forgets one of its ejections; none: an ejection ends when its time is up"),
     kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.eject_interval_ms),
@@ -29,7 +29,7 @@ pub(super) const EJECT_INTERVAL_MS: Field = Field {
 
 pub(super) const EJECT_ALWAYS_ONE_HOST: Field = Field {
     key: "eject_always_one_host",
-    help: "Envoy's always_eject_one_host: yes lets a chooser holding no outlier out eject one whatever eject_max_fraction allows",
+    help: cli_help!("Envoy's always_eject_one_host: yes lets a chooser holding no outlier out eject one whatever eject_max_fraction allows"),
     kind: FieldKind::Choice(NO_YES),
     live: Live::No,
     get: |s| Value::Choice(NO_YES[usize::from(s.eject_always_one_host)]),
@@ -56,7 +56,7 @@ pub(super) const SLOW_START_WINDOW_MS: Field = Field {
 
 pub(super) const SLOW_START_AGGRESSION: Field = Field {
     key: "slow_start_aggression",
-    help: "Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first",
+    help: cli_help!("Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first"),
     kind: FieldKind::Number { min: 0.01, max: 100.0 },
     live: Live::No,
     get: |s| Value::Number(s.slow_start_aggression),
@@ -65,7 +65,7 @@ pub(super) const SLOW_START_AGGRESSION: Field = Field {
 
 pub(super) const SLOW_START_MIN_WEIGHT_PERCENT: Field = Field {
     key: "slow_start_min_weight_percent",
-    help: "Envoy's min_weight_percent: the least share of its weight a joining server has during slow start (0 for HAProxy's and ALB's ramps from nothing)",
+    help: cli_help!("Envoy's min_weight_percent: the least share of its weight a joining server has during slow start (0 for HAProxy's and ALB's ramps from nothing)"),
     kind: FieldKind::Number { min: 0.0, max: 100.0 },
     live: Live::No,
     get: |s| Value::Number(s.slow_start_min_weight_percent),
@@ -92,7 +92,7 @@ pub(super) const HEALTH_CHECK_FALL: Field = Field {
 
 pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
     key: "health_check_timeout_ms",
-    help: "HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow",
+    help: cli_help!("HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow"),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.health_check_timeout_ms),
@@ -101,7 +101,7 @@ pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
 
 pub(super) const SERVER_MAXCONN: Field = Field {
     key: "server_maxconn",
-    help: "HAProxy's server maxconn: each chooser has at most this many requests out at a server at once, and the rest wait at the chooser, oldest first, for one to come back; 0: no limit",
+    help: cli_help!("HAProxy's server maxconn: each chooser has at most this many requests out at a server at once, and the rest wait at the chooser, oldest first, for one to come back; 0: no limit"),
     kind: FieldKind::Count { min: 0, max: 100_000 },
     live: Live::No,
     get: |s| Value::Count(s.server_maxconn.into()),
@@ -110,7 +110,7 @@ pub(super) const SERVER_MAXCONN: Field = Field {
 
 pub(super) const SERVER_MAXQUEUE: Field = Field {
     key: "server_maxqueue",
-    help: "HAProxy's maxqueue: at most this many requests wait at a chooser for one server under server_maxconn, and the next is answered at once with an error (a 503); 0: no limit",
+    help: cli_help!("HAProxy's maxqueue: at most this many requests wait at a chooser for one server under server_maxconn, and the next is answered at once with an error (a 503); 0: no limit"),
     kind: FieldKind::Count { min: 0, max: 100_000 },
     live: Live::No,
     get: |s| Value::Count(s.server_maxqueue.into()),
@@ -119,7 +119,7 @@ pub(super) const SERVER_MAXQUEUE: Field = Field {
 
 pub(super) const TIMEOUT_QUEUE_MS: Field = Field {
     key: "timeout_queue_ms",
-    help: "HAProxy's timeout queue: a request that has waited this long at its chooser under server_maxconn is answered with an error (a 503); none: it waits for a slot",
+    help: cli_help!("HAProxy's timeout queue: a request that has waited this long at its chooser under server_maxconn is answered with an error (a 503); none: it waits for a slot"),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.timeout_queue_ms),
@@ -128,7 +128,7 @@ pub(super) const TIMEOUT_QUEUE_MS: Field = Field {
 
 pub(super) const MAX_REQUESTS: Field = Field {
     key: "max_requests",
-    help: "Envoy's circuit breaker max_requests: a chooser with this many requests out across its pool answers the next at once with an error (an overflow); 0: no limit (Envoy's default is 1024)",
+    help: cli_help!("Envoy's circuit breaker max_requests: a chooser with this many requests out across its pool answers the next at once with an error (an overflow); 0: no limit (Envoy's default is 1024)"),
     kind: FieldKind::Count { min: 0, max: 1_000_000 },
     live: Live::No,
     get: |s| Value::Count(s.max_requests.into()),
@@ -137,7 +137,7 @@ pub(super) const MAX_REQUESTS: Field = Field {
 
 pub(super) const BALANCE_PER: Field = Field {
     key: "balance_per",
-    help: "connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server",
+    help: cli_help!("connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server"),
     kind: FieldKind::Choice(BalancePer::NAMES),
     live: Live::No,
     get: |s| Value::Choice(s.balance_per.name()),
@@ -146,8 +146,9 @@ pub(super) const BALANCE_PER: Field = Field {
 
 pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
     key: "connections_per_client",
-    help:
-        "with balance_per = connection, the connections each client holds, its sessions taking them in turn",
+    help: cli_help!(
+        "with balance_per = connection, the connections each client holds, its sessions taking them in turn"
+    ),
     kind: FieldKind::Count { min: 1, max: 1_000 },
     live: Live::No,
     get: |s| Value::Count(s.connections_per_client.into()),
@@ -156,7 +157,7 @@ pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
 
 pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
     key: "max_connection_age_ms",
-    help: "gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last",
+    help: cli_help!("gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last"),
     kind: FieldKind::MillisOrNone { min: 1.0, max: 86_400_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.max_connection_age_ms),
@@ -165,7 +166,7 @@ pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
 
 pub(super) const SUBSET_MODE: Field = Field {
     key: "subset_mode",
-    help: "how subset_size's pools are drawn: random, each chooser its own draw; deterministic, the SRE book's subsetting (chooser i takes subset i mod k of a shuffle seeded by its round i div k, k = servers / subset_size), so every server is in as many pools as every other when the choosers are a multiple of k",
+    help: cli_help!("how subset_size's pools are drawn: random, each chooser its own draw; deterministic, the SRE book's subsetting (chooser i takes subset i mod k of a shuffle seeded by its round i div k, k = servers / subset_size), so every server is in as many pools as every other when the choosers are a multiple of k"),
     kind: FieldKind::Choice(SubsetMode::NAMES),
     live: Live::Pools,
     get: |s| Value::Choice(s.subset_mode.name()),
@@ -174,7 +175,7 @@ pub(super) const SUBSET_MODE: Field = Field {
 
 pub(super) const SUCCESS_RATE_STDEV_FACTOR: Field = Field {
     key: "success_rate_stdev_factor",
-    help: "Envoy's success_rate_stdev_factor, in thousandths (1900 there: 1.9): at each eject_interval_ms sweep a chooser ejects each server whose success rate over the interval is below the mean less this many standard deviations, among the servers with success_rate_request_volume answers, if at least success_rate_minimum_hosts have; none: no success-rate ejection",
+    help: cli_help!("Envoy's success_rate_stdev_factor, in thousandths (1900 there: 1.9): at each eject_interval_ms sweep a chooser ejects each server whose success rate over the interval is below the mean less this many standard deviations, among the servers with success_rate_request_volume answers, if at least success_rate_minimum_hosts have; none: no success-rate ejection"),
     kind: FieldKind::NumberOrNone { min: 0.0, max: 100_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.success_rate.limit),
@@ -183,7 +184,7 @@ pub(super) const SUCCESS_RATE_STDEV_FACTOR: Field = Field {
 
 pub(super) const SUCCESS_RATE_MINIMUM_HOSTS: Field = Field {
     key: "success_rate_minimum_hosts",
-    help: "Envoy's success_rate_minimum_hosts: servers with enough answers a chooser needs before it compares success rates",
+    help: cli_help!("Envoy's success_rate_minimum_hosts: servers with enough answers a chooser needs before it compares success rates"),
     kind: FieldKind::Count { min: 1, max: 100_000 },
     live: Live::No,
     get: |s| Value::Count(s.success_rate.minimum_hosts.into()),
@@ -192,7 +193,7 @@ pub(super) const SUCCESS_RATE_MINIMUM_HOSTS: Field = Field {
 
 pub(super) const SUCCESS_RATE_REQUEST_VOLUME: Field = Field {
     key: "success_rate_request_volume",
-    help: "Envoy's success_rate_request_volume: answers a server must give a chooser in an interval for its success rate to count",
+    help: cli_help!("Envoy's success_rate_request_volume: answers a server must give a chooser in an interval for its success rate to count"),
     kind: FieldKind::Count { min: 1, max: 1_000_000_000 },
     live: Live::No,
     get: |s| Value::Count(s.success_rate.request_volume.into()),
@@ -201,7 +202,7 @@ pub(super) const SUCCESS_RATE_REQUEST_VOLUME: Field = Field {
 
 pub(super) const FAILURE_PERCENTAGE_THRESHOLD: Field = Field {
     key: "failure_percentage_threshold",
-    help: "Envoy's failure_percentage_threshold (85 there, enforced at 0%: off): at each eject_interval_ms sweep a chooser ejects each server whose errors over the interval are at least this percentage of its answers, among the servers with failure_percentage_request_volume answers, if at least failure_percentage_minimum_hosts have; none: no failure-percentage ejection",
+    help: cli_help!("Envoy's failure_percentage_threshold (85 there, enforced at 0%: off): at each eject_interval_ms sweep a chooser ejects each server whose errors over the interval are at least this percentage of its answers, among the servers with failure_percentage_request_volume answers, if at least failure_percentage_minimum_hosts have; none: no failure-percentage ejection"),
     kind: FieldKind::NumberOrNone { min: 0.0, max: 100.0 },
     live: Live::No,
     get: |s| Value::Optional(s.failure_percentage.limit),
@@ -210,7 +211,7 @@ pub(super) const FAILURE_PERCENTAGE_THRESHOLD: Field = Field {
 
 pub(super) const FAILURE_PERCENTAGE_MINIMUM_HOSTS: Field = Field {
     key: "failure_percentage_minimum_hosts",
-    help: "Envoy's failure_percentage_minimum_hosts: servers with enough answers a chooser needs before it ejects by failure percentage",
+    help: cli_help!("Envoy's failure_percentage_minimum_hosts: servers with enough answers a chooser needs before it ejects by failure percentage"),
     kind: FieldKind::Count { min: 1, max: 100_000 },
     live: Live::No,
     get: |s| Value::Count(s.failure_percentage.minimum_hosts.into()),
@@ -219,7 +220,7 @@ pub(super) const FAILURE_PERCENTAGE_MINIMUM_HOSTS: Field = Field {
 
 pub(super) const FAILURE_PERCENTAGE_REQUEST_VOLUME: Field = Field {
     key: "failure_percentage_request_volume",
-    help: "Envoy's failure_percentage_request_volume: answers a server must give a chooser in an interval for its failure percentage to count",
+    help: cli_help!("Envoy's failure_percentage_request_volume: answers a server must give a chooser in an interval for its failure percentage to count"),
     kind: FieldKind::Count { min: 1, max: 1_000_000_000 },
     live: Live::No,
     get: |s| Value::Count(s.failure_percentage.request_volume.into()),
@@ -228,7 +229,9 @@ pub(super) const FAILURE_PERCENTAGE_REQUEST_VOLUME: Field = Field {
 
 pub(super) const RETRY_BACKOFF_MAX_MS: Field = Field {
     key: "retry_backoff_max_ms",
-    help: "Envoy's retry max_interval (10 × the base there: 250 ms): no backoff waits longer; none: no cap",
+    help: cli_help!(
+        "Envoy's retry max_interval (10 × the base there: 250 ms): no backoff waits longer; none: no cap"
+    ),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::AtUse,
     get: |s| Value::Optional(s.retry_backoff_max_ms),
@@ -237,7 +240,7 @@ pub(super) const RETRY_BACKOFF_MAX_MS: Field = Field {
 
 pub(super) const RETRY_HOSTS: Field = Field {
     key: "retry_hosts",
-    help: "which servers a retry may go to: any, whichever the policy picks, the server it came back from too (Envoy with no retry_host_predicate, its default; repick avoids that server itself); previous_hosts, a pick of that server is made again, up to host_selection_retry_max_attempts times (Envoy's previous_hosts predicate)",
+    help: cli_help!("which servers a retry may go to: any, whichever the policy picks, the server it came back from too (Envoy with no retry_host_predicate, its default; repick avoids that server itself); previous_hosts, a pick of that server is made again, up to host_selection_retry_max_attempts times (Envoy's previous_hosts predicate)"),
     kind: FieldKind::Choice(RetryHosts::NAMES),
     live: Live::AtUse,
     get: |s| Value::Choice(s.retry_hosts.name()),
@@ -246,7 +249,7 @@ pub(super) const RETRY_HOSTS: Field = Field {
 
 pub(super) const HOST_SELECTION_RETRY_MAX_ATTEMPTS: Field = Field {
     key: "host_selection_retry_max_attempts",
-    help: "Envoy's host_selection_retry_max_attempts (1 there): under retry_hosts previous_hosts, how many times a retry's pick of the server it came back from is made again before the last pick is taken",
+    help: cli_help!("Envoy's host_selection_retry_max_attempts (1 there): under retry_hosts previous_hosts, how many times a retry's pick of the server it came back from is made again before the last pick is taken"),
     kind: FieldKind::Count { min: 1, max: 100 },
     live: Live::AtUse,
     get: |s| Value::Count(s.host_selection_retry_max_attempts.into()),
@@ -255,7 +258,7 @@ pub(super) const HOST_SELECTION_RETRY_MAX_ATTEMPTS: Field = Field {
 
 pub(super) const RETRY_BUDGET_PERCENT: Field = Field {
     key: "retry_budget_percent",
-    help: "a retry budget as a share of requests, in percent (retry_budget_of says of what): Envoy's budget_percent, Linkerd's retryRatio and Finagle's percentCanRetry (× 100), 20 in each; a retry past it is not made, and the request fails as one past retry_budget does; none: no such budget",
+    help: cli_help!("a retry budget as a share of requests, in percent (retry_budget_of says of what): Envoy's budget_percent, Linkerd's retryRatio and Finagle's percentCanRetry (× 100), 20 in each; a retry past it is not made, and the request fails as one past retry_budget does; none: no such budget"),
     kind: FieldKind::NumberOrNone { min: 0.0, max: 100_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.retry_ratio.percent),
@@ -264,7 +267,7 @@ pub(super) const RETRY_BUDGET_PERCENT: Field = Field {
 
 pub(super) const RETRY_BUDGET_OF: Field = Field {
     key: "retry_budget_of",
-    help: "what retry_budget_percent is of: active, a chooser's requests outstanding now, of which its retries outstanding may be that share, and at least min_retry_concurrency (Envoy); requests, the requests it made over retry_budget_ttl_ms, of which its retries in that window may be that share, plus min_retries_per_second for each second of it (Linkerd, Finagle)",
+    help: cli_help!("what retry_budget_percent is of: active, a chooser's requests outstanding now, of which its retries outstanding may be that share, and at least min_retry_concurrency (Envoy); requests, the requests it made over retry_budget_ttl_ms, of which its retries in that window may be that share, plus min_retries_per_second for each second of it (Linkerd, Finagle)"),
     kind: FieldKind::Choice(BudgetOf::NAMES),
     live: Live::No,
     get: |s| Value::Choice(s.retry_ratio.of.name()),
@@ -273,7 +276,7 @@ pub(super) const RETRY_BUDGET_OF: Field = Field {
 
 pub(super) const MIN_RETRY_CONCURRENCY: Field = Field {
     key: "min_retry_concurrency",
-    help: "Envoy's min_retry_concurrency: retries a chooser may have outstanding at once whatever retry_budget_percent allows (retry_budget_of active)",
+    help: cli_help!("Envoy's min_retry_concurrency: retries a chooser may have outstanding at once whatever retry_budget_percent allows (retry_budget_of active)"),
     kind: FieldKind::Count { min: 0, max: 1_000_000 },
     live: Live::No,
     get: |s| Value::Count(s.retry_ratio.min_retry_concurrency.into()),
@@ -282,7 +285,7 @@ pub(super) const MIN_RETRY_CONCURRENCY: Field = Field {
 
 pub(super) const MIN_RETRIES_PER_SECOND: Field = Field {
     key: "min_retries_per_second",
-    help: "Linkerd's minRetriesPerSecond and Finagle's minRetriesPerSec: retries a chooser may make each second whatever retry_budget_percent allows (retry_budget_of requests)",
+    help: cli_help!("Linkerd's minRetriesPerSecond and Finagle's minRetriesPerSec: retries a chooser may make each second whatever retry_budget_percent allows (retry_budget_of requests)"),
     kind: FieldKind::Number { min: 0.0, max: 1_000_000.0 },
     live: Live::No,
     get: |s| Value::Number(s.retry_ratio.min_retries_per_second),
@@ -291,7 +294,7 @@ pub(super) const MIN_RETRIES_PER_SECOND: Field = Field {
 
 pub(super) const RETRY_BUDGET_TTL_MS: Field = Field {
     key: "retry_budget_ttl_ms",
-    help: "Linkerd's and Finagle's ttl: the window over which requests and retries count against the budget (retry_budget_of requests), 1 s to 60 s as Finagle allows",
+    help: cli_help!("Linkerd's and Finagle's ttl: the window over which requests and retries count against the budget (retry_budget_of requests), 1 s to 60 s as Finagle allows"),
     kind: FieldKind::Number { min: 1_000.0, max: 60_000.0 },
     live: Live::No,
     get: |s| Value::Number(s.retry_ratio.ttl_ms),

@@ -39,7 +39,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "server_speeds",
-        help: "relative speed of each server, repeated across the servers (2 = twice as fast)",
+        help: cli_help!("relative speed of each server, repeated across the servers (2 = twice as fast)"),
         kind: FieldKind::NumberList { min: 0.01, max: 100.0, max_len: 100 },
         live: Live::No,
         get: |s| Value::List(s.server_speeds.clone()),
@@ -47,7 +47,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "server_weights",
-        help: "nominal weight of each server, repeated across the servers, as weighted-round-robin and weighted-random read it (what a machine should do, not what server_speeds says it does)",
+        help: cli_help!("nominal weight of each server, repeated across the servers, as weighted-round-robin and weighted-random read it (what a machine should do, not what server_speeds says it does)"),
         kind: FieldKind::NumberList { min: 0.01, max: 100.0, max_len: 100 },
         live: Live::No,
         get: |s| Value::List(s.server_weights.clone()),
@@ -55,7 +55,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "speed_changes",
-        help: "scheduled changes of servers' speeds (drift: a noisy neighbour, a throttled machine); requests already in service keep the time they were given, and load stays a fraction of the starting capacity",
+        help: cli_help!("scheduled changes of servers' speeds (drift: a noisy neighbour, a throttled machine); requests already in service keep the time they were given, and load stays a fraction of the starting capacity"),
         kind: FieldKind::SpeedSchedule,
         live: Live::No,
         get: |s| Value::Schedule(s.speed_changes.clone()),
@@ -63,7 +63,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "membership",
-        help: "scheduled membership changes: a server added (the next index), removed (drained: it takes no new requests and finishes those it holds), crashed (the requests it holds go back to their choosers to be placed again) or restored; servers keep their index, and load stays a fraction of the starting capacity",
+        help: cli_help!("scheduled membership changes: a server added (the next index), removed (drained: it takes no new requests and finishes those it holds), crashed (the requests it holds go back to their choosers to be placed again) or restored; servers keep their index, and load stays a fraction of the starting capacity"),
         kind: FieldKind::MembershipSchedule,
         live: Live::No,
         get: |s| Value::Membership(s.membership.clone()),
@@ -71,7 +71,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "failures",
-        help: "scheduled failures of servers: down (connections refused at once), slow (speed times a factor), fast-fail (a share of requests answered with an error after a short time, holding a slot that long), flap (down and up in turn); each ends with for=DURATION or a later recover; errors are responses, retried within retry_budget",
+        help: cli_help!("scheduled failures of servers: down (connections refused at once), slow (speed times a factor), fast-fail (a share of requests answered with an error after a short time, holding a slot that long), flap (down and up in turn); each ends with for=DURATION or a later recover; errors are responses, retried within retry_budget"),
         kind: FieldKind::FailureSchedule,
         live: Live::No,
         get: |s| Value::Failures(s.failures.clone()),
@@ -87,7 +87,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "service_mean_ms",
-        help: "mean service time at speed 1",
+        help: cli_help!("mean service time at speed 1"),
         kind: FieldKind::Number { min: 0.001, max: 600_000.0 },
         live: Live::No,
         get: |s| Value::Number(s.service_mean_ms),
@@ -95,7 +95,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "class_shares",
-        help: "share of requests in each request class, in order (normalised to sum to 1); one class by default",
+        help: cli_help!("share of requests in each request class, in order (normalised to sum to 1); one class by default"),
         kind: FieldKind::NumberList { min: 0.0001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: Live::No,
         get: |s| Value::List(s.class_shares.clone()),
@@ -103,7 +103,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "class_costs",
-        help: "relative mean service time of each request class, in order (1,100: the second costs 100 times the first); scaled so the mean over all requests is service_mean_ms",
+        help: cli_help!("relative mean service time of each request class, in order (1,100: the second costs 100 times the first); scaled so the mean over all requests is service_mean_ms"),
         kind: FieldKind::NumberList { min: 0.001, max: 1_000_000.0, max_len: MAX_CLASSES },
         live: Live::No,
         get: |s| Value::List(s.class_costs.clone()),
@@ -111,7 +111,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "class_priorities",
-        help: "priority of each request class, in order, or one for all (higher is served first: each server keeps a queue per priority and serves the highest that holds a request, never interrupting one in service)",
+        help: cli_help!("priority of each request class, in order, or one for all (higher is served first: each server keeps a queue per priority and serves the highest that holds a request, never interrupting one in service)"),
         kind: FieldKind::CountList { min: 0, max: 100, max_len: MAX_CLASSES },
         live: Live::No,
         get: |s| Value::List(s.class_priorities.iter().map(|&p| f64::from(p)).collect()),
@@ -119,7 +119,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "class_pools",
-        help: "each request class's own range of servers, in order (0-7,8-9: the first class goes to servers 0 to 7, the second to 8 and 9); each chooser keeps a pool, a policy and what it knows per class; subset_size draws within each range",
+        help: cli_help!("each request class's own range of servers, in order (0-7,8-9: the first class goes to servers 0 to 7, the second to 8 and 9); each chooser keeps a pool, a policy and what it knows per class; subset_size draws within each range"),
         kind: FieldKind::ServerRanges,
         live: Live::No,
         get: |s| Value::Ranges(s.class_pools.clone()),
@@ -127,7 +127,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "service_cv",
-        help: "coefficient of variation of lognormal service times",
+        help: cli_help!("coefficient of variation of lognormal service times"),
         kind: FieldKind::Number { min: 0.05, max: 10.0 },
         live: Live::No,
         get: |s| Value::Number(s.service_cv),
@@ -135,7 +135,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "pareto_shape",
-        help: "tail index of Pareto service times (smaller is heavier)",
+        help: cli_help!("tail index of Pareto service times (smaller is heavier)"),
         kind: FieldKind::Number { min: 1.05, max: 10.0 },
         live: Live::No,
         get: |s| Value::Number(s.pareto_shape),
@@ -151,7 +151,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "session_length",
-        help: "requests in one session, sent one after another to one server",
+        help: cli_help!("requests in one session, sent one after another to one server"),
         kind: FieldKind::Count { min: 1, max: 10_000 },
         live: Live::No,
         get: |s| Value::Count(s.session_length.into()),
@@ -159,7 +159,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "session_length_shape",
-        help: "\"none\": every session has session_length requests; a number: lengths are heavy-tailed, Pareto with this tail index (smaller is heavier) and mean session_length, rounded to whole requests and capped at 10000, each session's drawn from a stream of its own",
+        help: cli_help!("\"none\": every session has session_length requests; a number: lengths are heavy-tailed, Pareto with this tail index (smaller is heavier) and mean session_length, rounded to whole requests and capped at 10000, each session's drawn from a stream of its own"),
         kind: FieldKind::NumberOrNone { min: 1.05, max: 10.0 },
         live: Live::No,
         get: |s| Value::Optional(s.session_length_shape),
@@ -167,7 +167,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "handshake_round_trips",
-        help: "round trips a client spends opening a connection to a server or balancer",
+        help: cli_help!("round trips a client spends opening a connection to a server or balancer"),
         kind: FieldKind::Count { min: 0, max: 20 },
         live: Live::No,
         get: |s| Value::Count(s.handshake_round_trips.into()),
@@ -175,7 +175,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "idle_timeout_ms",
-        help: "a connection unused for this long goes cold and needs a new handshake",
+        help: cli_help!("a connection unused for this long goes cold and needs a new handshake"),
         kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
         live: Live::No,
         get: |s| Value::Optional(s.idle_timeout_ms),
@@ -200,7 +200,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "client_delay_ms",
-        help: "one-way network delay between a client and a server or balancer",
+        help: cli_help!("one-way network delay between a client and a server or balancer"),
         kind: FieldKind::Number { min: 0.0, max: 10_000.0 },
         live: Live::No,
         get: |s| Value::Number(s.client_delay_ms),
@@ -208,7 +208,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "balancer_delay_ms",
-        help: "one-way network delay between a balancer and a server",
+        help: cli_help!("one-way network delay between a balancer and a server"),
         kind: FieldKind::Number { min: 0.0, max: 10_000.0 },
         live: Live::No,
         get: |s| Value::Number(s.balancer_delay_ms),
@@ -367,7 +367,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "hedge_percentile",
-        help: "hedge when no response has come after this percentile of the latencies the chooser saw on its last 64 responses (once it has seen 64; hedge_after_ms, if set, until then)",
+        help: cli_help!("hedge when no response has come after this percentile of the latencies the chooser saw on its last 64 responses (once it has seen 64; hedge_after_ms, if set, until then)"),
         kind: FieldKind::PercentileOrNone { min: 1.0, max: 99.9 },
         live: Live::AtUse,
         get: |s| Value::Optional(s.hedge_percentile),
@@ -375,7 +375,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "hedge_cancel",
-        help: "which losing copies of a hedged request stop at once: in-service (all of them), or queued (one already in service is left to finish)",
+        help: cli_help!("which losing copies of a hedged request stop at once: in-service (all of them), or queued (one already in service is left to finish)"),
         kind: FieldKind::Choice(HedgeCancel::NAMES),
         live: Live::AtUse,
         get: |s| Value::Choice(s.hedge_cancel.name()),
@@ -439,7 +439,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "duration_s",
-        help: "simulated seconds a command-line run lasts",
+        help: cli_help!("simulated seconds a command-line run lasts"),
         kind: FieldKind::Number { min: 0.001, max: LATEST_S },
         live: Live::No,
         get: |s| Value::Number(s.duration_s),
@@ -447,7 +447,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "warmup_s",
-        help: "simulated seconds at the start left out of the statistics",
+        help: cli_help!("simulated seconds at the start left out of the statistics"),
         kind: FieldKind::Number { min: 0.0, max: LATEST_S },
         live: Live::No,
         get: |s| Value::Number(s.warmup_s),

@@ -86,6 +86,13 @@ pub struct Sight {
 }
 
 impl Sight {
+    /// A view's sight as it mounts, `on_screen` if its box meets the
+    /// viewport then (so that a view in sight draws in the page's first
+    /// frame, before the observer first reports).
+    pub fn new(on_screen: bool) -> Sight {
+        Sight { on_screen, still_drawn: false }
+    }
+
     pub fn set_on_screen(&mut self, on_screen: bool) {
         self.on_screen = on_screen;
     }

@@ -34,9 +34,22 @@ pub struct Waiting {
 
 /// Whether `root` is within a screen of the viewport now.
 pub fn is_near(root: &Element) -> bool {
+    within_screens(root, 1.0)
+}
+
+/// Whether some of `root` is in the viewport now, as the page's
+/// IntersectionObserver will say of it (a view mounted in sight draws in
+/// its first frame rather than a frame later, once the observer reports).
+pub fn is_in_sight(root: &Element) -> bool {
+    within_screens(root, 0.0)
+}
+
+/// Whether `root` overlaps the viewport widened by `screens` of its height
+/// above and below.
+fn within_screens(root: &Element, screens: f64) -> bool {
     let screen = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     let rect = root.get_bounding_client_rect();
-    rect.bottom() >= -screen && rect.top() <= 2.0 * screen
+    rect.bottom() >= -screens * screen && rect.top() <= (1.0 + screens) * screen
 }
 
 impl Waiting {

@@ -1,7 +1,8 @@
 // embed.html: one view, configured entirely by its link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, drawnFraction, noticeSays, screenshot, summary } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { browser, server, useBrowser, openApp, drawnFraction, noticeSays, screenshot, summary, hashEntries, CLI } from './lib.mjs';
 
 useBrowser();
 
@@ -78,7 +79,10 @@ test('autoplay=0 starts paused until play is pressed', async () => {
 });
 
 test('bad view options give notices naming each entry and what it allows; the embed still runs', async () => {
-  const hash = 'controls=policy,colour&charts=pie&height=5&autoplay=maybe&theme=blue&caption=Fine&servers=0';
+  // Fields with no control (their help is the command line's alone, so not
+  // in this module) are named as fully as those with one.
+  const fields = 'servers=0&eject_max_for_ms=soon&retry_budget_of=all';
+  const hash = `controls=policy,colour&charts=pie&height=5&autoplay=maybe&theme=blue&caption=Fine&${fields}`;
   const { page, errors } = await embed({ hash });
   await noticeSays(page, [
     '“controls=policy,colour”: expected "all", "none", or a comma-separated list of speed, policy',
@@ -87,10 +91,48 @@ test('bad view options give notices naming each entry and what it allows; the em
     '“height=5”: expected "auto" or whole pixels from 240 to 4000',
     '“autoplay=maybe”: expected 0 (start paused) or 1 (start playing)',
     '“theme=blue”: expected one of auto, light, dark',
-    '“servers=0”',
+    '“servers=0”: expected a whole number from 1 to 10000; using 10 instead.',
+    '“eject_max_for_ms=soon”: expected "none" or milliseconds from 0.001 to 3600000; using none instead.',
+    '“retry_budget_of=all”: expected one of active, requests; using active instead.',
   ]);
   assert.equal(await page.textContent('.caption'), 'Fine', 'good options still apply');
   await page.waitForFunction(() => window.lbsim.simTime() > 500);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('every control of an embed is described by its field\'s help, as `lbsim fields` gives it', async () => {
+  const { page, errors } = await embed({ hash: 'policy=power-of-d&controls=all&autoplay=0', width: 1280, height: 800 });
+  const described = await page.evaluate(() =>
+    [...document.querySelectorAll('.control:not(.unused) :is(select, input)[aria-describedby]')].map((input) => {
+      const ids = input.getAttribute('aria-describedby').split(' ');
+      return [input.id, ids.map((id) => document.getElementById(id)?.textContent ?? '').at(-1)];
+    }));
+  // `lbsim fields` gives three lines a field: its name (then " (live)" if
+  // it may change during a run), its help, its default and range.
+  const lines = execFileSync(CLI, ['fields'], { encoding: 'utf8' }).split('\n');
+  const helpOf = (key) => lines[lines.findIndex((line) => line.split(' ')[0] === key) + 1]?.trim();
+  assert.ok(described.length >= 20, `only ${described.length} described controls`);
+  // The speed is no field, and the policy is described by the policy chosen.
+  for (const [key, help] of described.filter(([key]) => key !== 'speed' && key !== 'policy')) {
+    assert.equal(help, helpOf(key), `#${key}'s description`);
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('an embed in sight draws in the page\'s first frame, and its link mirrors its settings once drawn', async () => {
+  const { page, errors } = await embed({ hash: 'autoplay=0&servers=0', width: 680, height: 400 });
+  await page.waitForTimeout(500);
+  const [pageFrames, viewFrames] = await page.evaluate(() => [window.lbsim.pageFrameCosts().length, window.lbsim.frameCosts().length]);
+  assert.ok(viewFrames > 0, 'the embed drew');
+  // A frame in which the view rested (waiting for the observer to say it
+  // is in sight) would be one frame of the page more than of the view.
+  assert.equal(viewFrames, pageFrames, 'every frame of the page drew the embed, its first too');
+  // Written after the first picture, the link still holds the value used.
+  const entries = await hashEntries(page);
+  assert.notEqual(entries.get('servers'), '0', `the link says the servers used: ${await page.evaluate(() => location.hash)}`);
+  assert.equal(entries.get('autoplay'), '0');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -2,6 +2,8 @@
 // and only once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { useBrowser, server, browser, serveDist, DIST } from './lib.mjs';
 
 useBrowser();
@@ -83,4 +85,19 @@ test('both modules as published export the script API and no test hook', async (
     await context.close();
   }
   await published.close();
+});
+
+test("the embeds' module as published leaves out the text only the lab or the command line shows", async () => {
+  const holds = async (module, text) => (await readFile(join(DIST, `${module}_bg.wasm`))).includes(text);
+  // A preset's comments: the lab's preset menu describes each preset.
+  const description = 'M/M/3 exactly';
+  // The help of a field with no control, which only `lbsim fields` prints.
+  const uncontrolled = "Envoy's max_ejection_time";
+  // The help of a field with a control, which describes the control.
+  const controlled = 'requests one server works on at once';
+  assert.deepEqual(
+    { description: await holds('lbsim-web', description), uncontrolled: await holds('lbsim-web', uncontrolled), controlled: await holds('lbsim-web', controlled) },
+    { description: false, uncontrolled: false, controlled: true },
+  );
+  assert.ok(await holds('lbsim-lab', description), "the lab's module describes its presets");
 });

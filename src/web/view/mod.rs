@@ -95,6 +95,8 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
+    /// When the URL is to mirror the settings next.
+    link: settings::Link,
 }
 
 /// How long keys are seen moving after a membership change (wall ms).
@@ -114,6 +116,11 @@ impl View {
     /// Builds a view of `kind` inside `root` for the settings and options in
     /// `hash`, showing notices for any entry that could not be used.
     pub fn mount(root: &HtmlElement, kind: Kind, hash: &str, owns_hash: bool) -> Result<View, JsValue> {
+        // Until the page's observer first reports, whether its box meets the
+        // viewport now (read before the parts change the page, so it costs
+        // no layout): a view in sight draws in the page's first frame, and
+        // one never in sight never runs.
+        let on_screen = super::waiting::is_in_sight(root);
         let Parsed { params, options, mut notices } = hash::parse(hash, kind);
         let parts = Parts::build(root, kind, &options)?;
         let (sim, params) = match simulate(&params.scenario, None) {
@@ -134,7 +141,7 @@ impl View {
             params,
             snapshot: Snapshot::default(),
             playing: true,
-            sight: Sight::default(),
+            sight: Sight::new(on_screen),
             followed: None,
             reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
@@ -151,6 +158,10 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
+            link: match owns_hash {
+                true => settings::Link::AfterFirstPicture,
+                false => settings::Link::Written,
+            },
             options,
         };
         view.parts.notices.show(&notices);
@@ -174,6 +185,7 @@ impl View {
     /// One animation frame, in which running ahead may go on until
     /// `run_ahead_until` (wall ms); returns whether another one is wanted.
     pub fn frame(&mut self, now_ms: f64, run_ahead_until: f64) -> bool {
+        self.write_link_if_due();
         let started = dom::now_ms();
         let wall_ms = self.pace.wall_step(now_ms);
         if self.playing && self.opening.is_over() {
@@ -302,7 +314,8 @@ impl View {
             let at = (self.sim.now().as_secs(), self.options.trace_speed, self.options.trace_loop);
             strip.draw(self.trace.as_deref(), at, &self.parts.canvases.palette().charts());
         }
-        self.playing || searching || recording || reading || self.parts.canvases.pending()
+        let link_due = self.first_picture_drawn();
+        self.playing || searching || recording || reading || link_due || self.parts.canvases.pending()
     }
 
     /// Runs the simulation and its twin ahead, headless, while an embed's

@@ -5,6 +5,17 @@
 use super::*;
 use crate::twins::{self, Pictures};
 
+/// When a view's URL is to mirror its settings. A view mounted writes it
+/// in the frame after its first picture: Chromium's `History.replaceState`
+/// took 5 to 9 ms of an embed's start in a profile, which the first
+/// picture need not wait for. Later changes write it at once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Link {
+    AfterFirstPicture,
+    Due,
+    Written,
+}
+
 impl View {
     /// The person edited control `key`.
     pub fn control_changed(&mut self, key: &str) {
@@ -153,11 +164,9 @@ impl View {
         if let Some(panel) = &self.parts.trace_panel {
             panel.show(&self.options, &self.params.scenario, self.trace.as_deref());
         }
-        if self.owns_hash {
-            let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
-            if let Ok(history) = dom::window().history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-            }
+        if self.link != Link::AfterFirstPicture {
+            self.link = Link::Due;
+            self.write_link_if_due();
         }
         self.name_sides();
         self.show_question();
@@ -166,6 +175,30 @@ impl View {
         self.parts.take_away.offer_shown();
         self.resized();
         self.readouts_stale = true;
+    }
+
+    /// Mirrors the settings in the URL (of a view that owns it), if due.
+    pub(super) fn write_link_if_due(&mut self) {
+        if self.link != Link::Due {
+            return;
+        }
+        self.link = Link::Written;
+        if !self.owns_hash {
+            return;
+        }
+        let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
+        if let Ok(history) = dom::window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        }
+    }
+
+    /// Marks the link due once the first picture is drawn, for the next
+    /// frame; returns whether it is due.
+    pub(super) fn first_picture_drawn(&mut self) -> bool {
+        if self.link == Link::AfterFirstPicture {
+            self.link = Link::Due;
+        }
+        self.link == Link::Due
     }
 
     /// Names the two runs, where the view draws both, by what each is now
