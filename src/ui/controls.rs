@@ -233,6 +233,22 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value("ms"),
     },
     Control {
+        key: "connections_per_client",
+        label: "Connections each client holds",
+        group: Group::Routing,
+        widget: Widget::Presets(&["1", "2", "3", "5", "10", "20", "50", "100"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "max_connection_age_ms",
+        label: "Maximum connection age",
+        group: Group::Routing,
+        widget: Widget::Presets(&[
+            "none", "100", "200", "500", "1000", "2000", "5000", "10000", "30000", "60000", "300000",
+        ]),
+        show: Show::Value("ms"),
+    },
+    Control {
         key: "load",
         label: "Offered load",
         group: Group::Load,
