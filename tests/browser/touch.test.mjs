@@ -1,6 +1,6 @@
 // Touch invited: the chapters whose point a touch teaches (1, 3, 5 and 15)
 // say in their prose what to click, and the picture answers: a real click
-// at a server's row slows it to a quarter of its speed (chapter 15's
+// at a server's row slows it to a quarter of its speed (chapter 16's
 // failing server 0 recovers instead), each row a target at least 24 px
 // high; with the picture focused, the server's number does the same and
 // "f" follows a client's requests.
