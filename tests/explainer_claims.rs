@@ -180,4 +180,16 @@ fn the_connections_chapters_figures_are_the_models() {
         let idle = run(&section.scenario, seed).completed_per_server.iter().filter(|&&n| n == 0).count();
         assert!((1..=3).contains(&idle), "seed {seed}: {idle} servers idle");
     }
+    assert!(said.contains("a server that joins gets connections within one age instead of never"), "{said}");
+    let joined = |age: &str, seed: u64| {
+        let mut scenario = section.scenario.clone();
+        scenario.set_many([("membership", "10s:add"), ("max_connection_age_ms", age)]).unwrap();
+        run(&scenario, seed).completed_per_server[5]
+    };
+    for seed in SEEDS {
+        assert_eq!(joined("none", seed), 0, "seed {seed}: the server added at 10 s drew a connection");
+        // At least half its fair share of the 20 s after it joins (a sixth
+        // of 1,500 requests a second: 5,000); one draw a second deals it in.
+        assert!(joined("1000", seed) > 2_500, "seed {seed}: {}", joined("1000", seed));
+    }
 }
