@@ -6,6 +6,9 @@
 //! after the same 30 simulated seconds the browser test runs. The settings
 //! are read as the page reads them, by `lbsim::ui::hash`.
 
+mod common;
+
+use common::Estimate;
 use lbsim::explain::Claim;
 use lbsim::ui::options::Kind;
 use lbsim::ui::{hash, twins};
@@ -107,9 +110,7 @@ fn every_claim_of_the_explainer_holds_on_every_seed() {
 /// the model on every seed.
 #[test]
 fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
-    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
-    let prose = html.split("id=\"continuous\"").nth(1).unwrap().split("</section>").next().unwrap();
-    let said = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = prose("continuous");
     assert!(
         said.contains("so its queue stays among the shortest while much of what it is sent bounces"),
         "{said}"
@@ -134,5 +135,61 @@ fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
             (0.2..0.3).contains(&share),
             "seed {seed}: server 3 completed {share:.2} of a neighbour's count"
         );
+    }
+}
+
+/// The prose of section `id`, its whitespace as one space each.
+fn prose(id: &str) -> String {
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
+    let section = html.split(&format!("id=\"{id}\"")).nth(1).unwrap().split("</section>").next().unwrap();
+    section.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The chapter on long-lived connections quotes its scene's p99 queue time
+/// (the mean over the seeds) picked per connection, per request, with ten
+/// connections for each client and with two maximum ages: each figure is
+/// the model's within 10%, or 3 standard errors where those are wider.
+/// Without an age, one to three of the five servers draw no connection.
+#[test]
+fn the_connections_chapters_figures_are_the_models() {
+    let said = prose("connections");
+    let section = sections().into_iter().find(|s| s.id == "connections").unwrap();
+    let p99 = |pairs: &[(&str, &str)], quoted: &str, ms: f64| {
+        assert!(said.contains(quoted), "the prose no longer says “{quoted}”: {said}");
+        let mut scenario = section.scenario.clone();
+        scenario.set_many(pairs.iter().copied()).unwrap();
+        let p99s: Vec<f64> = SEEDS.iter().map(|&seed| run(&scenario, seed).queue_ms.p99).collect();
+        let measured = Estimate::of(&p99s);
+        println!("{pairs:?}: p99 queue time {:.1} ± {:.1} ms, said {ms}", measured.mean, measured.se);
+        assert!((measured.mean - ms).abs() <= (0.1 * ms).max(3.0 * measured.se), "{pairs:?}: {measured:?}");
+        measured.mean
+    };
+    p99(&[], "the slowest 1% of waits last seconds: 6.4&nbsp;s over 30", 6_400.0);
+    let per_request = p99(&[("balance_per", "request")], "against 12&nbsp;ms picked per request", 12.0);
+    p99(
+        &[("connections_per_client", "10")],
+        "each server draws close to a fifth and the tail is 30&nbsp;ms",
+        30.0,
+    );
+    p99(&[("max_connection_age_ms", "1000")], "to 1.8&nbsp;s with a one-second age", 1_800.0);
+    let aged = p99(&[("max_connection_age_ms", "100")], "and to 210&nbsp;ms with a 100&nbsp;ms age", 210.0);
+    assert!(said.contains("and is still eighteen times the tail picked per request"), "{said}");
+    assert_eq!((aged / per_request).round(), 18.0);
+    assert!(said.contains("leave one to three of them idle"), "{said}");
+    for seed in SEEDS {
+        let idle = run(&section.scenario, seed).completed_per_server.iter().filter(|&&n| n == 0).count();
+        assert!((1..=3).contains(&idle), "seed {seed}: {idle} servers idle");
+    }
+    assert!(said.contains("a server that joins gets connections within one age instead of never"), "{said}");
+    let joined = |age: &str, seed: u64| {
+        let mut scenario = section.scenario.clone();
+        scenario.set_many([("membership", "10s:add"), ("max_connection_age_ms", age)]).unwrap();
+        run(&scenario, seed).completed_per_server[5]
+    };
+    for seed in SEEDS {
+        assert_eq!(joined("none", seed), 0, "seed {seed}: the server added at 10 s drew a connection");
+        // At least half its fair share of the 20 s after it joins (a sixth
+        // of 1,500 requests a second: 5,000); one draw a second deals it in.
+        assert!(joined("1000", seed) > 2_500, "seed {seed}: {}", joined("1000", seed));
     }
 }

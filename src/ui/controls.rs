@@ -3,7 +3,7 @@
 
 use super::params::{Params, SPEED_KEY};
 use crate::format::{and_list, grouped, thousands};
-use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
+use crate::scenario::{fields, BalancePer, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -138,6 +138,11 @@ pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
 /// do read it are named from the registry, so the sentence stays true as
 /// policies come and go.
 pub fn unused_under(key: &str, params: &Params) -> Option<String> {
+    if CONNECTION_SETTINGS.contains(&key) && params.scenario.balance_per == BalancePer::Request {
+        return Some(format!(
+            "Not used with balance_per = request: {key} shapes only a pick per connection."
+        ));
+    }
     let policy = params.scenario.policy;
     if policy.reads(key) {
         return None;
@@ -164,6 +169,11 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
     };
     Some(format!("Not used by {}: {why}.", policy.title()))
 }
+
+/// The settings of a client's connections, read only when a server is
+/// picked per connection: picked per request, a connection leads nowhere
+/// in particular.
+const CONNECTION_SETTINGS: [&str; 2] = ["connections_per_client", "max_connection_age_ms"];
 
 /// The titles of the policies for which `has` holds, in the registry's
 /// order, quoted (titles hold commas) and listed: “a”, “b” and “c”.
@@ -230,6 +240,29 @@ pub static CONTROLS: &[Control] = &[
         label: "Hedge: copy a request after",
         group: Group::Routing,
         widget: Widget::Presets(&["none", "10", "20", "30", "50", "75", "100", "150", "200", "500"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "balance_per",
+        label: "A server is picked once per",
+        group: Group::Routing,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
+        key: "connections_per_client",
+        label: "Connections each client holds",
+        group: Group::Routing,
+        widget: Widget::Presets(&["1", "2", "3", "5", "10", "20", "50", "100"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "max_connection_age_ms",
+        label: "Maximum connection age",
+        group: Group::Routing,
+        widget: Widget::Presets(&[
+            "none", "100", "200", "500", "1000", "2000", "5000", "10000", "30000", "60000", "300000",
+        ]),
         show: Show::Value("ms"),
     },
     Control {

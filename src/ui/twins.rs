@@ -209,10 +209,13 @@ impl Pictures {
 }
 
 /// What `scenario` is, in the settings named by `keys`: the policy's name
-/// for people when the policy alone differs, else `key = value` pairs.
+/// for people when the policy alone differs, how often a server is picked
+/// when that alone differs ("one pick per connection": a title, an answer's
+/// button and a sentence all read it), else `key = value` pairs.
 fn words(scenario: &Scenario, keys: &[&str]) -> String {
     match keys {
         ["policy"] => policy_words(scenario),
+        ["balance_per"] => format!("one pick per {}", scenario.balance_per.name()),
         keys => keys
             .iter()
             .filter_map(|key| fields::find(key).ok())

@@ -6,7 +6,7 @@
 // lab copies for a post gives a height that shows them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, artifact } from './lib.mjs';
+import { browser, server, useBrowser, openApp, artifact, reach } from './lib.mjs';
 
 useBrowser();
 
@@ -18,27 +18,6 @@ function namedControls(page, root) {
     const prefix = view.id ? `${view.id}-` : '';
     return (settings.get('controls') ?? 'policy').split(',').map((key) => ({ key, id: prefix + key }));
   }, root);
-}
-
-/** Scrolls control `id` into sight as a reader would; says where it is and what a click at its centre meets. */
-function reach(page, id) {
-  return page.evaluate(async (id) => {
-    const control = document.getElementById(id);
-    if (!control) return { problem: 'missing' };
-    control.scrollIntoView({ block: 'center', behavior: 'instant' });
-    for (let i = 0; i < 2; i += 1) await new Promise(requestAnimationFrame);
-    const r = control.getBoundingClientRect();
-    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-    const hit = document.elementFromPoint(x, y);
-    return {
-      x,
-      y,
-      size: [Math.round(r.width), Math.round(r.height)],
-      visible: control.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
-      inDrawer: Boolean(control.closest('.drawer')),
-      hits: Boolean(hit && (control.contains(hit) || control.labels?.[0]?.contains(hit))),
-    };
-  }, id);
 }
 
 /** Clicks each named control at its centre as a person would and checks it took the focus. */

@@ -188,7 +188,7 @@ test("Copy embed code is at the top of the lab's settings and copies only what d
   await page.context().close();
 });
 
-test("chapter 15's picture writes each server's share of the answers at its row, as its sentence counts them", async () => {
+test("chapter 17's picture writes each server's share of the answers at its row, as its sentence counts them", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900, colorScheme: 'dark' });
   await page.evaluate(() => document.querySelector('#sim-black-hole').scrollIntoView({ block: 'center' }));
   const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-black-hole'));

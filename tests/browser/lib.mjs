@@ -205,6 +205,27 @@ export const inkAlong = (page, line) => page.evaluate(([x, y, w]) => {
   return inked / (row.length / 4);
 }, line);
 
+/** Scrolls control `id` into sight as a reader would; says where it is and what a click at its centre meets. */
+export function reach(page, id) {
+  return page.evaluate(async (id) => {
+    const control = document.getElementById(id);
+    if (!control) return { problem: 'missing' };
+    control.scrollIntoView({ block: 'center', behavior: 'instant' });
+    for (let i = 0; i < 2; i += 1) await new Promise(requestAnimationFrame);
+    const r = control.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    const hit = document.elementFromPoint(x, y);
+    return {
+      x,
+      y,
+      size: [Math.round(r.width), Math.round(r.height)],
+      visible: control.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
+      inDrawer: Boolean(control.closest('.drawer')),
+      hits: Boolean(hit && (control.contains(hit) || control.labels?.[0]?.contains(hit))),
+    };
+  }, id);
+}
+
 /** Skips the question of section `id`, if it asks one, by a click at its centre, as a reader does. */
 export async function skipQuestion(page, id) {
   const skip = page.locator(`#${id} .question .skip-guess`);

@@ -1,6 +1,6 @@
-// Touch invited: the chapters whose point a touch teaches (1, 3, 5 and 15)
+// Touch invited: the chapters whose point a touch teaches (1, 3, 5 and 17)
 // say in their prose what to click, and the picture answers: a real click
-// at a server's row slows it to a quarter of its speed (chapter 15's
+// at a server's row slows it to a quarter of its speed (chapter 17's
 // failing server 0 recovers instead), each row a target at least 24 px
 // high; with the picture focused, the server's number does the same and
 // "f" follows a client's requests.
@@ -16,7 +16,7 @@ const CHAPTERS = [['one-server', 0], ['continuous', 0], ['power-of-two', 3], ['b
 const viewIndex = (page, id) => page.evaluate((id) =>
   [...document.querySelectorAll('[data-lbsim]')].indexOf(document.querySelector(`#${id} [data-lbsim]`)), id);
 
-test('chapters 1, 3, 5 and 15 say what to click, and a click at a server slows it or mends it', async () => {
+test('chapters 1, 3, 5 and 17 say what to click, and a click at a server slows it or mends it', async () => {
   const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 1440, height: 900 });
   for (const [id, server] of CHAPTERS) {
     const prose = await page.evaluate((id) => document.getElementById(id).textContent, id);

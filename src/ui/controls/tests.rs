@@ -153,3 +153,16 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
     assert_eq!(control("healthy_panic_threshold").shown(&weighted), "50 %");
     assert_eq!(control("slow_start_window_ms").shown(&weighted), "none");
 }
+
+#[test]
+fn a_clients_connections_are_unused_when_each_request_is_picked_on_its_own() {
+    let per_request = params(&[("balance_per", "request")]);
+    for key in ["connections_per_client", "max_connection_age_ms"] {
+        assert_eq!(
+            unused_under(key, &per_request).unwrap(),
+            format!("Not used with balance_per = request: {key} shapes only a pick per connection.")
+        );
+        assert_eq!(unused_under(key, &params(&[("balance_per", "connection")])), None, "{key}");
+    }
+    assert_eq!(unused_under("balance_per", &per_request), None);
+}

@@ -114,6 +114,23 @@ fn versus_takes_settings_a_scenario_accepts() {
 }
 
 #[test]
+fn a_link_names_the_connection_controls_and_a_twin_that_picks_per_request() {
+    let connections = set("controls", "connections_per_client,max_connection_age_ms");
+    assert_eq!(connections.controls, ["connections_per_client", "max_connection_age_ms"]);
+    assert_eq!(set("versus", "balance_per:request").versus, [("balance_per", "request".to_string())]);
+    let stream = refusal("versus", "balance_per:stream");
+    assert!(
+        stream.ends_with("field `balance_per`: `stream` is not allowed; expected one of request, connection"),
+        "{stream}"
+    );
+    let age = refusal("versus", "max_connection_age_ms:0");
+    assert!(
+        age.ends_with("field `max_connection_age_ms`: `0` is not allowed; expected \"none\" or milliseconds from 1 to 86400000"),
+        "{age}"
+    );
+}
+
+#[test]
 fn versus_takes_one_preset_by_name() {
     let options = set("versus", "preset: haproxy; load:0.5");
     assert_eq!(options.versus, [("preset", "haproxy".to_string()), ("load", "0.5".to_string())]);

@@ -50,6 +50,13 @@ fn other_settings_name_each_side_by_key_and_value() {
 }
 
 #[test]
+fn a_twin_that_picks_per_request_names_each_side_by_how_often_it_picks() {
+    let pinned = scenario(&[("balance_per", "connection")]);
+    let sides = Sides::of(&pinned, &versus(&[("balance_per", "request")])).unwrap();
+    assert_eq!(sides.in_order(), ["one pick per connection", "one pick per request"]);
+}
+
+#[test]
 fn a_view_draws_a_picture_for_each_run() {
     let default = Scenario::default();
     assert_eq!(Pictures::for_view(&default, &[]), Pictures::One);
