@@ -5,7 +5,22 @@
 //! to do), tells the reader nothing true of what they see.
 
 use crate::metrics::SamplePoint;
-use crate::Summary;
+use crate::ui::spike;
+use crate::{Simulation, Summary};
+
+/// Whether nothing more will happen in `sim`: a spike's sessions have all
+/// ended, or the run has halted for good.
+pub fn is_over(sim: &Simulation) -> bool {
+    spike::is_over(sim) || sim.halted().is_some()
+}
+
+/// What `sim`'s readouts show of its own run: the whole run's figures once
+/// it is over, `None` (the last second's) while it goes on. Each picture
+/// asks of its own run, so a twin's pane, whose spike may end before or
+/// after the view's, says of its run what the view says of its own.
+pub fn once_over(sim: &Simulation) -> Option<SamplePoint> {
+    is_over(sim).then(|| figures(&sim.summary()))
+}
 
 /// The readouts' figures over the whole run of `summary`: queue-time
 /// percentiles over every request, rates per measured second.
@@ -52,5 +67,23 @@ mod tests {
         );
         assert_eq!(whole.availability, 1.0);
         assert_eq!(whole.bounce_rate, summary.counts.bounces as f64 / summary.measured_s);
+    }
+
+    /// The lab's twin pane kept its last second's readouts under a spike
+    /// that was over (its throughput beside an idle picture): each run,
+    /// the view's and its twin's, reads its own whole run once over.
+    #[test]
+    fn a_twin_over_reads_its_own_whole_run() {
+        let mut scenario = Scenario::default();
+        scenario.set_many([("demand", "spike"), ("clients", "100"), ("duration_s", "60")]).unwrap();
+        let versus = [("policy", "power-of-d".to_string())];
+        let twin = crate::ui::twins::twin_of(&scenario, &versus).unwrap();
+        let mut sim = Simulation::new(&twin).unwrap();
+        sim.advance_to(crate::Time::from_ms(50.0), u64::MAX);
+        assert_eq!(once_over(&sim), None, "under way, the last second's figures");
+        sim.run();
+        let summary = sim.summary();
+        let whole = once_over(&sim).expect("over, the whole run's");
+        assert_eq!((whole.throughput, whole.queue_p99), (summary.throughput, summary.queue_ms.p99));
     }
 }

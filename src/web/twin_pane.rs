@@ -11,6 +11,7 @@ use super::readouts::Readouts;
 use super::surface::Surface;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
+use lbsim::ui::whole_run;
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -102,7 +103,7 @@ impl TwinPane {
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
         if let Some(readouts) = &mut self.readouts {
-            readouts.show(&self.snapshot, (speed, None), now_ms, force, None);
+            readouts.show(&self.snapshot, (speed, None), now_ms, force, whole_run::once_over(twin));
         }
     }
 }

@@ -261,7 +261,7 @@ impl View {
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         let asked = self.params.speed * self.opening.pace();
-        let whole_run = self.run_over().then(|| lbsim::ui::whole_run::figures(&self.sim.summary()));
+        let whole_run = lbsim::ui::whole_run::once_over(&self.sim);
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {

@@ -4,6 +4,7 @@
 
 use super::*;
 use lbsim::charts::topology_legend::draws_decisions;
+use lbsim::ui::whole_run;
 
 impl View {
     /// Plays or pauses; a spike that is over plays again from its start.
@@ -22,7 +23,7 @@ impl View {
     /// Nothing more will happen: a spike's sessions have all ended, or the
     /// run has halted for good.
     pub(super) fn run_over(&self) -> bool {
-        self.spike_over() || self.sim.halted().is_some()
+        whole_run::is_over(&self.sim)
     }
 
     /// Every session of a spike has ended: nothing more will happen.
