@@ -135,12 +135,10 @@ fn a_step_to_a_decision_passes_the_events_between_and_says_how_many() {
         let told = step_to_decision(&mut sim).unwrap();
         assert_eq!(sim.decisions_made(), before.1 + 1, "{}", told.text);
         let passed = sim.events_processed() - before.0 - 1;
+        let noun = if passed == 1 { "event" } else { "events" };
         if passed > 0 {
-            assert!(
-                told.text.ends_with(&format!(" (stepped past {passed} events to this decision)")),
-                "{}",
-                told.text
-            );
+            let said = format!(" (stepped past {passed} {noun} to this decision)");
+            assert!(told.text.ends_with(&said), "{}", told.text);
         }
     }
     assert_eq!(sim.decisions_made(), made + presses);
