@@ -67,7 +67,7 @@ impl Mark {
             Mark::Bounce => bounces(s),
             // The first request over a cold connection waits for it.
             Mark::Handshake => s.handshake_round_trips > 0 && s.client_delay_ms > 0.0,
-            Mark::Choice => compares(s),
+            Mark::Choice => draws_decisions(s),
             // Slow servers are told by their word, not by this mark; a
             // server leaves a pool (ejected, failing a health check) only
             // after errors, which only failures give; a server added is
@@ -114,7 +114,7 @@ fn retries(s: &Scenario) -> bool {
 
 /// Whether the policy draws its decisions: one that compares a sample of
 /// servers (with at least two to choose from), or places requests by key.
-fn compares(s: &Scenario) -> bool {
+pub fn draws_decisions(s: &Scenario) -> bool {
     let pool = s.subset_size.unwrap_or(s.servers).min(s.servers);
     let two = pool >= 2 || !s.membership.is_empty();
     // `choices` is at least 2.

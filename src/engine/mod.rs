@@ -324,6 +324,12 @@ impl Simulation {
         self.owned.record_decisions(keep);
     }
 
+    /// How many decisions were kept since [`Simulation::record_decisions`]
+    /// (0 when none are kept, or the policy compares no sample).
+    pub fn decisions_made(&self) -> u64 {
+        self.owned.decisions().map_or(0, |decisions| decisions.made())
+    }
+
     pub fn events_processed(&self) -> u64 {
         self.events_processed
     }

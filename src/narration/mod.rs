@@ -8,6 +8,7 @@ mod events;
 mod words;
 
 use crate::engine::{Event, FeatureId, Flight, Happening, Step, Whose};
+use crate::format::thousands;
 use crate::scenario::Scenario;
 use crate::time::Time;
 use crate::Simulation;
@@ -30,6 +31,35 @@ pub struct Told {
 pub fn step_told(sim: &mut Simulation) -> Option<Told> {
     let step = sim.step_journaled()?;
     Some(tell(&step, sim.scenario()))
+}
+
+/// The most events one step to a decision passes: a session stays with its
+/// server between bounces, so power of two decides only about every
+/// hundred events; this bounds a press where decisions have stopped.
+pub const DECISION_WITHIN: u64 = 10_000;
+
+/// Processes events of `sim` until one makes a decision (of those it keeps,
+/// see [`Simulation::record_decisions`]), or [`DECISION_WITHIN`] have
+/// passed, and tells the last, saying how many came before it. A reader
+/// stepping to see a decision drawn need not press a hundred times.
+/// `None` when no event is left or the simulation has halted.
+pub fn step_to_decision(sim: &mut Simulation) -> Option<Told> {
+    let made = sim.decisions_made();
+    let mut passed = 0;
+    let mut step = sim.step_journaled()?;
+    while sim.decisions_made() == made && passed + 1 < DECISION_WITHIN {
+        let Some(next) = sim.step_journaled() else { break };
+        (step, passed) = (next, passed + 1);
+    }
+    let mut told = tell(&step, sim.scenario());
+    let decided = sim.decisions_made() > made;
+    let events = format!("{} event{}", thousands(passed), if passed == 1 { "" } else { "s" });
+    told.text = match (passed, decided) {
+        (0, _) => told.text,
+        (_, true) => format!("{} (stepped past {events} to this decision)", told.text),
+        (_, false) => format!("{} (stepped past {events}, none a decision)", told.text),
+    };
+    Some(told)
 }
 
 /// `step`, of a simulation of `scenario`, in words.

@@ -1,4 +1,4 @@
-use super::step_told;
+use super::{step_to_decision, step_told};
 use crate::{Scenario, Simulation};
 
 /// Asserts that some step says each of `phrases`.
@@ -115,4 +115,33 @@ fn what_foundationdb_balancers_do_is_told() {
             "backs off for",
         ],
     );
+}
+
+/// Chapter 5's reader presses Step to see power of two decide: each press
+/// goes on to the next decision, however many events come between (about
+/// a hundred, since a session keeps its server until a bounce), and says
+/// how many it passed.
+#[test]
+fn a_step_to_a_decision_passes_the_events_between_and_says_how_many() {
+    let mut scenario = Scenario::default();
+    scenario.set_many([("policy", "power-of-d"), ("load", "0.9")]).unwrap();
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.record_decisions(4);
+    sim.advance_to(crate::time::Time::from_ms(3_000.0), u64::MAX);
+    let (events, made) = (sim.events_processed(), sim.decisions_made());
+    let presses = 20;
+    for _ in 0..presses {
+        let before = (sim.events_processed(), sim.decisions_made());
+        let told = step_to_decision(&mut sim).unwrap();
+        assert_eq!(sim.decisions_made(), before.1 + 1, "{}", told.text);
+        let passed = sim.events_processed() - before.0 - 1;
+        let noun = if passed == 1 { "event" } else { "events" };
+        if passed > 0 {
+            let said = format!(" (stepped past {passed} {noun} to this decision)");
+            assert!(told.text.ends_with(&said), "{}", told.text);
+        }
+    }
+    assert_eq!(sim.decisions_made(), made + presses);
+    let per_press = (sim.events_processed() - events) as f64 / presses as f64;
+    assert!(per_press > 20.0, "{per_press:.1} events a press");
 }

@@ -9,7 +9,14 @@
 //! keeps them until the run's clock moves (a step) or the run starts over.
 
 use crate::metrics::SamplePoint;
-use crate::{Summary, Time};
+use crate::ui::spike;
+use crate::{Simulation, Summary, Time};
+
+/// Whether nothing more will happen in `sim`: a spike's sessions have all
+/// ended, or the run has halted for good.
+pub fn is_over(sim: &Simulation) -> bool {
+    spike::is_over(sim) || sim.halted().is_some()
+}
 
 /// The whole run's figures, built once the run is over and kept.
 #[derive(Default)]
@@ -20,6 +27,15 @@ pub struct Kept {
 }
 
 impl Kept {
+    /// What `sim`'s readouts show of its own run: the whole run's figures
+    /// once it is over, `None` (the last second's) while it goes on. Each
+    /// picture asks of its own run, so a twin's pane, whose spike may end
+    /// before or after the view's, says of its run what the view says of
+    /// its own.
+    pub fn of(&mut self, sim: &Simulation) -> Option<SamplePoint> {
+        self.figures(is_over(sim), sim.now(), || sim.summary())
+    }
+
     /// The whole run's figures while the run is `over` at `now`, from
     /// `summary` only when none are kept for that moment; none otherwise.
     pub fn figures(
@@ -120,5 +136,23 @@ mod tests {
         kept.forget();
         frame(&mut kept, true, &sim);
         assert_eq!(built.get(), 3, "a run started over is summed up again");
+    }
+
+    /// The lab's twin pane kept its last second's readouts under a spike
+    /// that was over (its throughput beside an idle picture): each run,
+    /// the view's and its twin's, reads its own whole run once over.
+    #[test]
+    fn a_twin_over_reads_its_own_whole_run() {
+        let mut scenario = Scenario::default();
+        scenario.set_many([("demand", "spike"), ("clients", "100"), ("duration_s", "60")]).unwrap();
+        let versus = [("policy", "power-of-d".to_string())];
+        let twin = crate::ui::twins::twin_of(&scenario, &versus).unwrap();
+        let mut sim = Simulation::new(&twin).unwrap();
+        sim.advance_to(crate::Time::from_ms(50.0), u64::MAX);
+        assert_eq!(Kept::default().of(&sim), None, "under way, the last second's figures");
+        sim.run();
+        let summary = sim.summary();
+        let whole = Kept::default().of(&sim).expect("over, the whole run's");
+        assert_eq!((whole.throughput, whole.queue_p99), (summary.throughput, summary.queue_ms.p99));
     }
 }

@@ -79,9 +79,9 @@ impl SimulationView {
         self.act(|view| view.set_playing(false));
     }
 
-    /// Pauses, then advances by one frame's worth of simulated time.
+    /// Pauses, then processes exactly one event (as Shift+Step does).
     pub fn step(&self) {
-        self.act(|view| view.step());
+        self.act(|view| view.step(false));
     }
 
     /// Starts over from the same seed.

@@ -38,7 +38,13 @@ impl Transport {
         // A button that says what it will do (its name changes between
         // Play and Pause), so it carries no pressed state to contradict it.
         let play = button("play", "play", "Pause", "Play or pause (shortcut: space)")?;
-        let step = button("step", "", "Step", "Pause and process the next event, told below (shortcut: s)")?;
+        let step = button(
+            "step",
+            "",
+            "Step",
+            "Pause and process the next event, or run on to the next decision where decisions are drawn; \
+             told below (shortcut: s; with Shift, one event)",
+        )?;
         let reset = button("reset", "", "Reset", "Start over from the same seed (shortcut: r)")?;
         let present = match lab {
             true => Some(button(
@@ -83,7 +89,8 @@ impl Transport {
             // Beside the stage's other parts, so a page can place it apart.
             let line: HtmlElement = dom::child(parent, "p", "hint")?;
             line.set_inner_html(
-                "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps one event, <kbd>r</kbd> resets, \
+                "Keys: <kbd>space</kbd> plays or pauses, <kbd>s</kbd> steps (to the next decision where decisions are drawn; \
+                 <kbd>Shift</kbd>+<kbd>s</kbd> one event), <kbd>r</kbd> resets, \
                  <kbd>p</kbd> presents, <kbd>h</kbd> shows the settings while presenting, <kbd>Esc</kbd> leaves a control.",
             );
         }

@@ -11,6 +11,7 @@ use super::readouts::Readouts;
 use super::surface::Surface;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
+use lbsim::ui::whole_run::Kept;
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -24,6 +25,8 @@ pub struct TwinPane {
     sides: Option<Sides>,
     bounced: Option<[(u64, u64); 2]>,
     readouts: Option<Readouts>,
+    /// The twin's whole-run figures, once its run is over.
+    whole_run: Kept,
     topology: Surface,
     snapshot: Snapshot,
 }
@@ -45,6 +48,7 @@ impl TwinPane {
             sides: None,
             bounced: None,
             readouts,
+            whole_run: Kept::default(),
             topology: Surface::new(canvas)?,
             snapshot: Snapshot::default(),
         })
@@ -102,7 +106,7 @@ impl TwinPane {
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
         if let Some(readouts) = &mut self.readouts {
-            readouts.show(&self.snapshot, (speed, None), now_ms, force, None);
+            readouts.show(&self.snapshot, (speed, None), now_ms, force, self.whole_run.of(twin));
         }
     }
 }

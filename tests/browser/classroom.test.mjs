@@ -37,6 +37,22 @@ test('compare mode loads from its link: A and B advance together, with the ratio
   await page.context().close();
 });
 
+test("compare mode's B pane, its spike over, reads its whole run as A's does, where it kept its last second", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'demand=spike&clients=50&versus=policy:power-of-d' });
+  await page.evaluate(() => window.lbsim.views()[0].advance(60_000));
+  await page.waitForFunction(() => document.querySelector('#play').textContent === 'Replay', null, { timeout: 30_000 });
+  await page.waitForTimeout(1_200);
+  const panes = await page.evaluate(() => ['', 'versus-'].map((pane) => ({
+    text: document.getElementById(`${pane}throughput`).textContent,
+    span: document.getElementById(`${pane}p99`).closest('.readout').querySelector('.window').textContent,
+  })));
+  const b = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].versusSummary()));
+  assert.deepEqual(panes.map((p) => p.span), ['(whole run)', '(whole run)'], 'each pane says its figures are its whole run\'s');
+  assert.equal(panes[1].text, String(Math.round(b.throughput)), "B's whole run's throughput, not its last second's");
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('the compare form sets what B changes, in the link; a bad entry is refused with a notice', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d' });
   assert.equal(await page.locator('.pane-b').count(), 0);

@@ -167,20 +167,21 @@ test('power of two shows its decisions: the servers sampled, what the client saw
     return shown != null && new Set(JSON.parse(shown).decision.candidates.map((c) => c.seen)).size > 1;
   }, null, { timeout: 20_000 });
   await page.click('#play');
-  // Paused, the next frame shows at once the newest decision whose rows still
-  // agree with it, ringed; if its rows have all moved on since (a request
-  // arrived or finished there), it is told in words only, so step until one
-  // is drawn: the next request can take a hundred steps (a few ms) to be sent.
+  // Paused, one Step runs on to the next decision (the hundred-odd events
+  // before it pass untold) and the next frame draws it, ringed: its rows
+  // are as it met them.
   const afterFrames = () => page.evaluate(() => new Promise((done) => {
     requestAnimationFrame(() => requestAnimationFrame(() => done(JSON.parse(window.lbsim.views()[0].decision()))));
   }));
   await page.waitForTimeout(300);
-  let shown = await afterFrames();
-  for (let i = 0; i < 600 && shown.winnerRing == null; i += 1) {
-    await page.click('#step');
-    shown = await afterFrames();
-  }
-  assert.ok(shown.winnerRing != null, `a step draws a decision whose rows agree: ${JSON.stringify(shown)}`);
+  const eventsBefore = await page.evaluate(() => JSON.parse(window.lbsim.summary()).events);
+  await page.click('#step');
+  const shown = await afterFrames();
+  assert.ok(shown.winnerRing != null, `one step draws a decision whose rows agree: ${JSON.stringify(shown)}`);
+  const passed = (await page.evaluate(() => JSON.parse(window.lbsim.summary()).events)) - eventsBefore - 1;
+  const told = await page.textContent('#event-log li');
+  assert.ok(passed > 0, `the step passed ${passed} events on its way`);
+  assert.ok(told.replaceAll(',', '').endsWith(`(stepped past ${passed} event${passed === 1 ? '' : 's'} to this decision)`), told);
   const { decision, caption, winnerRing } = shown;
   const servers = decision.candidates.map((c) => c.server);
   assert.equal(new Set(servers).size, 2, `two distinct candidates: ${servers}`);
@@ -211,11 +212,8 @@ test('power of two shows its decisions: the servers sampled, what the client saw
   pixel.drawn.forEach((c, i) => assert.ok(Math.abs(c - pixel.ink[i]) <= 24, `ring ${pixel.drawn} against ink ${pixel.ink}`));
   await page.screenshot({ path: artifact('power-of-two-decision.png') });
   // Paused, a step shows the decision it made at once.
-  let later = decision;
-  for (let i = 0; i < 600 && later.time_ms === decision.time_ms; i += 1) {
-    await page.click('#step');
-    later = (await afterFrames()).decision;
-  }
+  await page.click('#step');
+  const later = (await afterFrames()).decision;
   assert.ok(later.time_ms > decision.time_ms, `a step made a newer decision and it is shown: ${later.time_ms}`);
   // A policy that compares no sample shows none.
   await page.selectOption('#policy', 'random');

@@ -47,6 +47,9 @@ pub struct Decisions {
     ring: VecDeque<Decision>,
     /// The candidates the chooser reported, before they become servers.
     seen: Vec<Seen>,
+    /// Decisions kept since recording began, so that a step can go on to
+    /// the next one (the ring's length stops growing once it is full).
+    made: u64,
 }
 
 impl Feature for Decisions {
@@ -88,7 +91,7 @@ impl Feature for Decisions {
 
 impl Decisions {
     pub fn new(keep: usize) -> Decisions {
-        Decisions { keep, ring: VecDeque::with_capacity(keep), seen: Vec::new() }
+        Decisions { keep, ring: VecDeque::with_capacity(keep), seen: Vec::new(), made: 0 }
     }
 
     /// Keeps `chooser`'s `pick`, just made at `now` on `board` for a
@@ -104,6 +107,7 @@ impl Decisions {
         let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
         if let Some(compared) = choosers.compared(chooser, (now, board, key), &mut seen) {
+            self.made += 1;
             let entry = self.next();
             entry.time_ms = now.as_ms();
             entry.by_balancer = by_balancer;
@@ -128,6 +132,11 @@ impl Decisions {
         entry.candidates.clear();
         self.ring.push_back(entry);
         self.ring.back_mut().expect("just pushed")
+    }
+
+    /// How many decisions were kept since recording began.
+    pub fn made(&self) -> u64 {
+        self.made
     }
 
     /// Oldest first.

@@ -256,7 +256,8 @@ fn mark_steps(view: &View) {
     }
 }
 
-/// Keyboard shortcuts: space plays or pauses, "s" steps, "r" resets, "p"
+/// Keyboard shortcuts: space plays or pauses, "s" steps (Shift+S one event
+/// where "s" goes on to the next decision), "r" resets, "p"
 /// turns the presenter view on or off and "h" shows its settings, from
 /// anywhere but a control that itself uses the key (a button takes space;
 /// a number or text box takes every key). Sliders and menus are worked by
@@ -281,7 +282,7 @@ fn shortcut(view: &mut View, event: &Event) {
             return;
         }
         " " if tag.as_deref() != Some("BUTTON") => Target::Play,
-        "s" => Target::Step,
+        "s" | "S" => Target::Step,
         "r" => Target::Reset,
         "p" => Target::Presenter,
         "h" => Target::Settings,

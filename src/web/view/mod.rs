@@ -272,7 +272,7 @@ impl View {
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
         let asked = self.params.speed * self.opening.pace();
-        let whole_run = self.whole_run.figures(self.run_over(), self.sim.now(), || self.sim.summary());
+        let whole_run = self.whole_run.of(&self.sim);
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         match running_ahead {

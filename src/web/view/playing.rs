@@ -3,6 +3,8 @@
 //! has halted for good.
 
 use super::*;
+use lbsim::charts::topology_legend::draws_decisions;
+use lbsim::ui::whole_run;
 
 impl View {
     /// Plays or pauses; a spike that is over plays again from its start.
@@ -21,7 +23,7 @@ impl View {
     /// Nothing more will happen: a spike's sessions have all ended, or the
     /// run has halted for good.
     pub(super) fn run_over(&self) -> bool {
-        self.spike_over() || self.sim.halted().is_some()
+        whole_run::is_over(&self.sim)
     }
 
     /// Every session of a spike has ended: nothing more will happen.
@@ -68,14 +70,22 @@ impl View {
         self.rest();
     }
 
-    /// Pauses, then processes exactly one event, tells it in the event log
-    /// and highlights what it involved. The twin follows to the same time.
-    pub fn step(&mut self) {
+    /// Pauses, then processes one event, tells it in the event log and
+    /// highlights what it involved. Where the picture draws decisions, and
+    /// `to_decision`, the events up to the next decision run and the one
+    /// that made it is told: a reader stepping to see power of two decide
+    /// would otherwise press about a hundred times between two. The twin
+    /// follows to the same time.
+    pub fn step(&mut self, to_decision: bool) {
         if self.waits_for_guess() {
             return;
         }
         self.set_playing(false);
-        match narration::step_told(&mut self.sim) {
+        let step = match to_decision && draws_decisions(self.sim.scenario()) {
+            true => narration::step_to_decision,
+            false => narration::step_told,
+        };
+        match step(&mut self.sim) {
             Some(told) => self.parts.event_log.push(told),
             None => {
                 let why =

@@ -143,7 +143,7 @@ impl Target {
             }
             Target::Control(key) => view.control_changed(key),
             Target::Play => view.toggle_play(),
-            Target::Step => view.step(),
+            Target::Step => view.step(!shift_held(event)),
             Target::Reset => view.reset(),
             Target::DismissNotices => view.dismiss_notices(),
             Target::NewSeed => view.new_seed(),
@@ -169,5 +169,15 @@ impl Target {
             Target::ChartTab(index) => view.show_chart_tab(index),
             Target::Guess(answer) => view.guessed(answer),
         }
+    }
+}
+
+/// Whether Shift was held for `event`: a press of Step with it goes one
+/// event on even where a plain press goes on to the next decision.
+fn shift_held(event: &Event) -> bool {
+    match (event.dyn_ref::<MouseEvent>(), event.dyn_ref::<web_sys::KeyboardEvent>()) {
+        (Some(mouse), _) => mouse.shift_key(),
+        (_, Some(key)) => key.shift_key(),
+        _ => false,
     }
 }
