@@ -4,7 +4,6 @@
 
 use super::*;
 use lbsim::charts::topology_legend::draws_decisions;
-use lbsim::ui::whole_run;
 
 impl View {
     /// Plays or pauses; a spike that is over plays again from its start.
@@ -18,12 +17,6 @@ impl View {
             self.reset();
         }
         self.set_playing(!self.playing);
-    }
-
-    /// Nothing more will happen: a spike's sessions have all ended, or the
-    /// run has halted for good.
-    pub(super) fn run_over(&self) -> bool {
-        whole_run::is_over(&self.sim)
     }
 
     /// Every session of a spike has ended: nothing more will happen.
