@@ -157,6 +157,7 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("policy", "least-request"),
         ],
     ),
+    ("balancer-workers", &[("balancers", "2"), ("workers_per_balancer", "3"), ("policy", "least-request")]),
     ("per-connection-clients", &[("balance_per", "connection"), ("max_connection_age_ms", "500")]),
     (
         "subsets-deterministic",

@@ -75,6 +75,9 @@ pub struct Scenario {
     pub subset_size: Option<u32>,
     pub subset_mode: SubsetMode,
     pub balancers: u32,
+    /// Envoy's worker threads, NGINX's worker processes: each balancer's
+    /// choosers, each balancing on its own (see [`Scenario::choosers`]).
+    pub workers_per_balancer: u32,
     pub client_delay_ms: f64,
     pub balancer_delay_ms: f64,
     pub demand: Demand,
@@ -192,6 +195,7 @@ impl Default for Scenario {
             subset_size: None,
             subset_mode: SubsetMode::Random,
             balancers: 0,
+            workers_per_balancer: 1,
             client_delay_ms: 5.0,
             balancer_delay_ms: 1.0,
             demand: Demand::Continuous,
@@ -253,6 +257,9 @@ pub struct Datacenters {
     pub count: u32,
     /// The starting servers.
     pub servers: u32,
+    /// The choosers each balancer (or client) is: its workers share its
+    /// datacenter.
+    pub workers: u32,
 }
 
 impl Datacenters {
@@ -267,7 +274,7 @@ impl Datacenters {
     /// The datacenter of client or balancer `base`: they are dealt out in
     /// turn, so that each datacenter has its share of the demand.
     pub fn of_chooser(self, base: u32) -> u8 {
-        (base % self.count) as u8
+        (base / self.workers % self.count) as u8
     }
 }
 
@@ -419,13 +426,20 @@ impl Scenario {
         u64::from(self.choosers()) * per_chooser
     }
 
-    /// The parties that choose servers: the balancers, or the clients themselves.
+    /// The parties that choose servers: the balancers' workers, or the
+    /// clients themselves. Worker `w` of balancer `b` is chooser
+    /// `b × workers_per_balancer + w`.
     pub fn choosers(&self) -> u32 {
         if self.balancers > 0 {
-            self.balancers
+            self.balancers * self.workers_per_balancer
         } else {
             self.clients
         }
+    }
+
+    /// The balancer whose worker is chooser `worker`.
+    pub fn balancer_of(&self, worker: u32) -> u32 {
+        worker / self.workers_per_balancer
     }
 
     /// Total service capacity in requests per second.
@@ -447,7 +461,8 @@ impl Scenario {
 
     /// Where the servers and choosers stand.
     pub fn datacenters(&self) -> Datacenters {
-        Datacenters { count: self.datacenters, servers: self.servers }
+        let workers = if self.balancers > 0 { self.workers_per_balancer } else { 1 };
+        Datacenters { count: self.datacenters, servers: self.servers, workers }
     }
 
     /// How popular each key is.

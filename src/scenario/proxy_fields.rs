@@ -297,3 +297,12 @@ pub(super) const RETRY_BUDGET_TTL_MS: Field = Field {
     get: |s| Value::Number(s.retry_ratio.ttl_ms),
     put: |s, v| s.retry_ratio.ttl_ms = v.number(),
 };
+
+pub(super) const WORKERS_PER_BALANCER: Field = Field {
+    key: "workers_per_balancer",
+    help: "Envoy's worker threads (--concurrency, one per core by default), NGINX's worker_processes without a shared zone: each balancer is this many choosers, each with its own view of in-flight requests and its own round-robin place, a session handed to one of them at random; needs balancers",
+    kind: FieldKind::Count { min: 1, max: 256 },
+    live: Live::No,
+    get: |s| Value::Count(s.workers_per_balancer.into()),
+    put: |s, v| s.workers_per_balancer = v.count() as u32,
+};

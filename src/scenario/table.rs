@@ -198,6 +198,7 @@ pub static FIELDS: &[Field] = &[
         get: |s| Value::Count(s.balancers.into()),
         put: |s, v| s.balancers = v.count() as u32,
     },
+    WORKERS_PER_BALANCER,
     Field {
         key: "client_delay_ms",
         help: "one-way network delay between a client and a server or balancer",
