@@ -149,6 +149,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("eject_max_for_ms = 0", "eject_max_for_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
     ("eject_interval_ms = 0.5", "eject_interval_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("eject_always_one_host = \"true\"", "eject_always_one_host", "one of no, yes"),
+    ("eject_probe = 1", "eject_probe", "one of no, yes"),
     ("healthy_panic_threshold = 150", "healthy_panic_threshold", "a number from 0 to 100"),
     ("health_check_fall = 0", "health_check_fall", "a whole number from 1 to 100"),
     ("health_check_rise = 2.5", "health_check_rise", "whole number"),

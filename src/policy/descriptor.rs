@@ -73,6 +73,7 @@ const EJECTION: &[&str] = &[
     "eject_after",
     "eject_for_ms",
     "eject_max_fraction",
+    "eject_probe",
     "health_check_ms",
     "health_check_fall",
     "health_check_rise",

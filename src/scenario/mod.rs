@@ -113,6 +113,9 @@ pub struct Scenario {
     /// Envoy's `always_eject_one_host`: a chooser may eject one server
     /// whatever `eject_max_fraction` says.
     pub eject_always_one_host: bool,
+    /// NGINX's and Linkerd's probe: a server whose ejection ends is sent
+    /// one request before it is back for good.
+    pub eject_probe: bool,
     pub success_rate: RateEjection,
     pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
@@ -215,6 +218,7 @@ impl Default for Scenario {
             eject_max_for_ms: None,
             eject_interval_ms: None,
             eject_always_one_host: false,
+            eject_probe: false,
             success_rate: RateEjection::SUCCESS_RATE,
             failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,

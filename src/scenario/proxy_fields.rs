@@ -36,6 +36,15 @@ pub(super) const EJECT_ALWAYS_ONE_HOST: Field = Field {
     put: |s, v| s.eject_always_one_host = v.choice() == "yes",
 };
 
+pub(super) const EJECT_PROBE: Field = Field {
+    key: "eject_probe",
+    help: "NGINX's and Linkerd's probe: yes sends a server whose ejection ends one request and holds it out until that is answered, readmitting it on a success and ejecting it again for its next length on a failure; no: it returns whole",
+    kind: FieldKind::Choice(NO_YES),
+    live: Live::No,
+    get: |s| Value::Choice(NO_YES[usize::from(s.eject_probe)]),
+    put: |s, v| s.eject_probe = v.choice() == "yes",
+};
+
 pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
     key: "healthy_panic_threshold",
     help: "Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics",
