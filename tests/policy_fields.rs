@@ -21,6 +21,8 @@ const CHANGES: &[(&str, &str)] = &[
     ("eject_after", "2"),
     ("eject_for_ms", "300"),
     ("eject_max_fraction", "0.01"),
+    ("eject_max_for_ms", "5000"),
+    ("eject_interval_ms", "500"),
     ("eject_probe", "yes"),
     ("health_check_ms", "100"),
     ("health_check_fall", "3"),

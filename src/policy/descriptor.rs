@@ -73,6 +73,8 @@ const EJECTION: &[&str] = &[
     "eject_after",
     "eject_for_ms",
     "eject_max_fraction",
+    "eject_max_for_ms",
+    "eject_interval_ms",
     "eject_probe",
     "health_check_ms",
     "health_check_fall",
