@@ -6,7 +6,9 @@
 //! fleet, yet stays below random's at a hundred Envoys.
 //!
 //! Each ratio is measured over independent seeds; every step of the trend
-//! is asserted by more than 4 standard errors.
+//! is asserted by more than 4 standard errors. Envoy's worker threads are
+//! such a fleet inside each Envoy: B Envoys of W workers balance as B × W
+//! Envoys of one.
 
 mod common;
 use common::{scenario_file, summary_of, Estimate};
@@ -16,11 +18,22 @@ const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 /// Least request's p99 queue time over random's on the same seed, with
 /// `balancers` Envoys in envoy-least-request's scene, over every seed.
 fn tail_over_random(balancers: &str) -> Estimate {
+    tail_over_random_with_workers(balancers, "1")
+}
+
+/// The same with `workers` worker threads in each Envoy.
+fn tail_over_random_with_workers(balancers: &str, workers: &str) -> Estimate {
     let ratios: Vec<f64> = SEEDS
         .iter()
         .map(|&seed| {
             let seed = seed.to_string();
-            let pairs = [("balancers", balancers), ("duration_s", "30"), ("warmup_s", "2"), ("seed", &seed)];
+            let pairs = [
+                ("balancers", balancers),
+                ("workers_per_balancer", workers),
+                ("duration_s", "30"),
+                ("warmup_s", "2"),
+                ("seed", &seed),
+            ];
             let least_request = summary_of(&scenario_file("envoy-least-request.toml", &pairs));
             let random = summary_of(&scenario_file(
                 "envoy-least-request.toml",
@@ -31,7 +44,7 @@ fn tail_over_random(balancers: &str) -> Estimate {
         .collect();
     let estimate = Estimate::of(&ratios);
     println!(
-        "{balancers} Envoys: least request's p99 / random's = {:.3} ± {:.3}",
+        "{balancers} Envoys of {workers} workers: least request's p99 / random's = {:.3} ± {:.3}",
         estimate.mean, estimate.se
     );
     estimate
@@ -58,4 +71,13 @@ fn the_chapters_figures_are_the_sweeps() {
             "{balancers}: said {said}, measured {fleet:?}"
         );
     }
+}
+
+#[test]
+fn two_envoys_of_five_workers_balance_as_ten_envoys_of_one() {
+    let workers = tail_over_random_with_workers("2", "5");
+    let [two, ten] = ["2", "10"].map(tail_over_random);
+    let se = (workers.se.powi(2) + ten.se.powi(2)).sqrt();
+    assert!((workers.mean - ten.mean).abs() < 3.0 * se, "2 × 5 workers {workers:?}, 10 Envoys {ten:?}");
+    assert!(workers.above(&two, 4.0), "2 × 5 workers {workers:?}, 2 Envoys of one worker {two:?}");
 }

@@ -21,6 +21,9 @@ const CHANGES: &[(&str, &str)] = &[
     ("eject_after", "2"),
     ("eject_for_ms", "300"),
     ("eject_max_fraction", "0.01"),
+    ("eject_max_for_ms", "5000"),
+    ("eject_interval_ms", "500"),
+    ("eject_probe", "yes"),
     ("health_check_ms", "100"),
     ("health_check_fall", "3"),
     ("health_check_rise", "3"),
@@ -58,6 +61,9 @@ fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
             ("virtual_nodes", "20"),
             ("bounded_load_c", "1.25"),
             ("slow_start_window_ms", "1500"),
+            // Ejections short enough to end within the run, so that a
+            // probe of a returning server could tell.
+            ("eject_for_ms", "1000"),
             // Checks often enough for a server down a second to come back
             // within the run, so a longer rise could tell.
             ("health_check_ms", "250"),

@@ -2,11 +2,12 @@
 //! Envoy's outlier ejections growing 30, 60, 90 … 300 s (and ending at its
 //! sweeps), slow start's share of requests over its window from Envoy's
 //! formula, within binomial standard errors, and HAProxy's health checks
-//! seeing a crash `fall` checks later, less the phase.
+//! seeing a crash `fall` checks later, less the phase; NGINX's and
+//! Linkerd's probe of an ejected server's return, one request each time.
 
 mod common;
 
-use common::{behind_one_balancer, scenario};
+use common::{behind_one_balancer, scenario, summary_of};
 use lbsim::{Scenario, Simulation, Time};
 
 /// One balancer before 10 servers, server 0 answering every request with
@@ -91,6 +92,51 @@ fn a_host_that_stays_well_has_its_ejections_forgotten_one_a_sweep() {
     let spans = times_out(&scenario, 0.25);
     let after: Vec<f64> = spans.iter().filter(|(from, _)| *from > 200.0).map(|(f, t)| t - f).collect();
     assert!(!after.is_empty() && (30.0..40.5).contains(&after[0]), "{spans:?}");
+}
+
+/// The black hole with NGINX's passive checks instead of Envoy's growth:
+/// every ejection lasts 10 s (its fail_timeout), after 5 errors in a row
+/// (Linkerd's consecutive failures, so that a return without a probe
+/// costs five requests), probed or not.
+fn nginx_black_hole(probe: &str, extra: &[(&str, &str)]) -> Scenario {
+    let base = [
+        ("eject_for_ms", "10000"),
+        ("eject_max_for_ms", "none"),
+        ("duration_s", "300"),
+        ("eject_probe", probe),
+    ];
+    black_hole(&[&base[..], extra].concat())
+}
+
+#[test]
+fn a_server_that_stays_broken_gets_one_probe_per_ejection_after_the_first() {
+    let probed = summary_of(&nginx_black_hole("yes", &[]));
+    let (errors, ejections) = (probed.errors_per_server[0], probed.counts.outliers.ejections);
+    // 10 s out and about a third of a second until server 0 is picked
+    // again (3 requests a second reach it) each time: about 29 in 300 s.
+    assert!((25..=30).contains(&ejections), "{ejections} ejections");
+    assert_eq!(errors, 5 + (ejections - 1), "5 errors, then one probe each return");
+    // Without the probe, each return costs the 5 errors that eject it.
+    let whole = summary_of(&nginx_black_hole("no", &[]));
+    assert_eq!(whole.errors_per_server[0], 5 * whole.counts.outliers.ejections);
+}
+
+#[test]
+fn a_repaired_server_is_readmitted_after_one_successful_probe() {
+    // Broken for 15 s: ejected at about 1.7 s, probed at about 12 s (which
+    // fails: out until about 22 s), probed again once repaired.
+    let repaired = [("failures", "0s:fast-fail:0:p=1:after=1ms:for=15s"), ("duration_s", "100")];
+    let probed = nginx_black_hole("yes", &repaired);
+    let outcome = summary_of(&probed);
+    assert_eq!((outcome.counts.outliers.ejections, outcome.errors_per_server[0]), (2, 6));
+    let spans = times_out(&probed, 0.01);
+    let last = spans.iter().rev().find(|(from, to)| to - from > 1.0).copied();
+    assert!(last.is_some_and(|(_, to)| (21.0..24.0).contains(&to)), "{spans:?}");
+    let blips: Vec<_> = spans.iter().filter(|(from, _)| *from > 24.0).collect();
+    assert!(blips.iter().all(|(from, to)| to - from <= 0.02), "held out after its success: {spans:?}");
+    // From then on it takes its tenth of about 30 requests a second.
+    let others = outcome.completed_per_server[1..].iter().sum::<u64>() as f64 / 9.0;
+    assert!(outcome.completed_per_server[0] as f64 > 0.7 * others, "{:?}", outcome.completed_per_server);
 }
 
 /// Nine servers picked by weight at random; a tenth joins at 10 s, its

@@ -149,6 +149,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("eject_max_for_ms = 0", "eject_max_for_ms", "\"none\" or milliseconds from 0.001 to 3600000"),
     ("eject_interval_ms = 0.5", "eject_interval_ms", "\"none\" or milliseconds from 1 to 3600000"),
     ("eject_always_one_host = \"true\"", "eject_always_one_host", "one of no, yes"),
+    ("eject_probe = 1", "eject_probe", "one of no, yes"),
     ("healthy_panic_threshold = 150", "healthy_panic_threshold", "a number from 0 to 100"),
     ("health_check_fall = 0", "health_check_fall", "a whole number from 1 to 100"),
     ("health_check_rise = 2.5", "health_check_rise", "whole number"),
@@ -164,6 +165,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("subset_mode = \"aperture\"", "subset_mode", "one of random, deterministic"),
     ("connections_per_client = 0", "connections_per_client", "a whole number from 1 to 1000"),
     ("max_connection_age_ms = 0.5", "max_connection_age_ms", "\"none\" or milliseconds from 1 to 86400000"),
+    ("workers_per_balancer = 0", "workers_per_balancer", "a whole number from 1 to 256"),
+    (
+        "workers_per_balancer = 4",
+        "workers_per_balancer, balancers",
+        "fields workers_per_balancer, balancers: workers_per_balancer is 4 but balancers is 0: workers are a balancer's; give balancers, or leave workers_per_balancer at 1",
+    ),
     // Ejection by rate, and retry budgets as a share of requests.
     ("success_rate_stdev_factor = -1", "success_rate_stdev_factor", "\"none\" or a number from 0 to 100000"),
     ("success_rate_minimum_hosts = 0", "success_rate_minimum_hosts", "a whole number from 1 to 100000"),

@@ -110,6 +110,15 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "ejection-probe",
+        &[
+            ("failures", "0.2s:fast-fail:3:p=1:for=0.5s"),
+            ("eject_after", "2"),
+            ("eject_for_ms", "100"),
+            ("eject_probe", "yes"),
+        ],
+    ),
+    (
         "panic-threshold",
         &[
             ("failures", "0.3s:down:1,0.3s:down:2,0.3s:down:3:for=1s"),
@@ -157,6 +166,7 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
             ("policy", "least-request"),
         ],
     ),
+    ("balancer-workers", &[("balancers", "2"), ("workers_per_balancer", "3"), ("policy", "least-request")]),
     ("per-connection-clients", &[("balance_per", "connection"), ("max_connection_age_ms", "500")]),
     (
         "subsets-deterministic",

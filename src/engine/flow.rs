@@ -76,8 +76,7 @@ impl Simulation {
         let number = self.metrics.counts.sessions_started as u32;
         self.metrics.counts.sessions_started += 1;
         self.metrics.counts.created += 1;
-        let balancers = self.scenario.balancers as usize;
-        let balancer = (balancers > 0).then(|| self.streams.routing.index(balancers) as u32);
+        let balancer = (self.scenario.balancers > 0).then(|| self.balancer_worker());
         let length = self.lengths.of(number);
         let demand = match arrival {
             None => self.work.demand(self.streams.work, number, (length - 1) as u16),
@@ -124,9 +123,18 @@ impl Simulation {
         pick
     }
 
+    /// The balancer a new session goes through, and the worker of it that
+    /// balances it: each as likely (the kernel hands connections to Envoy's
+    /// workers and NGINX's about evenly), in one draw, which with one
+    /// worker per balancer is the balancer's draw as before.
+    fn balancer_worker(&mut self) -> u32 {
+        self.streams.routing.index(self.scenario.choosers() as usize) as u32
+    }
+
     fn send_to_balancer(&mut self, id: u32) {
         let Some(session) = self.requests.get_mut(id) else { return };
         let Some(balancer) = session.balancer() else { return };
+        let balancer = self.scenario.balancer_of(balancer);
         let link = session.client as usize * self.scenario.balancers as usize + balancer as usize;
         let handshake = self.client_links.open(link, self.now, &self.timing);
         let departs = self.now + handshake;

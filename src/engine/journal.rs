@@ -13,7 +13,7 @@ use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
 use crate::metrics::FailureReason;
 use crate::scenario::failures::Failure;
-use crate::scenario::Change;
+use crate::scenario::{Change, Scenario};
 use crate::time::Time;
 
 /// The request a happening concerns: where it is, whose it is, and which
@@ -250,20 +250,24 @@ impl Simulation {
     }
 
     fn whose(&self, place: Flight, origin: Origin) -> Whose {
-        Whose::of(place, origin, &self.lengths)
+        Whose::of(place, origin, (&self.lengths, &self.scenario))
     }
 }
 
 impl Whose {
     /// The request `origin` names, kept at `place`, of a session as long
     /// as `lengths` makes it.
-    pub(super) fn of(place: Flight, origin: Origin, lengths: &SessionLengths) -> Whose {
+    pub(super) fn of(
+        place: Flight,
+        origin: Origin,
+        (lengths, scenario): (&SessionLengths, &Scenario),
+    ) -> Whose {
         let length = lengths.of(origin.number);
         Whose {
             place,
             session: origin.number,
             client: origin.client,
-            balancer: origin.balancer(),
+            balancer: origin.balancer().map(|worker| scenario.balancer_of(worker)),
             request: length - u32::from(origin.remaining),
             length,
         }

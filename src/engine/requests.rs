@@ -150,8 +150,11 @@ impl Request {
 #[repr(align(64))]
 pub struct Outstanding {
     pub client: u32,
-    /// The balancer the request goes through; `NO_BALANCER` when its client
-    /// chooses servers itself (an `Option` would take 8 bytes).
+    /// The balancer the request goes through, as the chooser of its worker
+    /// that balances it (worker w of balancer b is chooser b × W + w, W
+    /// being `workers_per_balancer`; with one worker, the balancer itself);
+    /// `NO_BALANCER` when its client chooses servers itself (an `Option`
+    /// would take 8 bytes).
     balancer: u32,
     /// Its session's place in the order of arrival (wrapping after 2^32):
     /// with `remaining`, the key of the request's service demand.

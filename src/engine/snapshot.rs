@@ -161,7 +161,7 @@ impl Simulation {
     /// index, shown as its retries.
     fn view_of(&self, origin: Origin, r: &Request, attempt: u16) -> RequestView {
         let (client, server) = (origin.client, r.server);
-        let balancer = origin.balancer().unwrap_or(0);
+        let balancer = origin.balancer().map_or(0, |worker| self.scenario.balancer_of(worker));
         let via = origin.balancer().is_some();
         let (hop, from, to) = match r.stage {
             _ if self.now < r.departs => {

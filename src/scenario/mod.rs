@@ -77,6 +77,9 @@ pub struct Scenario {
     pub subset_size: Option<u32>,
     pub subset_mode: SubsetMode,
     pub balancers: u32,
+    /// Envoy's worker threads, NGINX's worker processes: each balancer's
+    /// choosers, each balancing on its own (see [`Scenario::choosers`]).
+    pub workers_per_balancer: u32,
     pub client_delay_ms: f64,
     pub balancer_delay_ms: f64,
     pub demand: Demand,
@@ -112,6 +115,9 @@ pub struct Scenario {
     /// Envoy's `always_eject_one_host`: a chooser may eject one server
     /// whatever `eject_max_fraction` says.
     pub eject_always_one_host: bool,
+    /// NGINX's and Linkerd's probe: a server whose ejection ends is sent
+    /// one request before it is back for good.
+    pub eject_probe: bool,
     pub success_rate: RateEjection,
     pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
@@ -194,6 +200,7 @@ impl Default for Scenario {
             subset_size: None,
             subset_mode: SubsetMode::Random,
             balancers: 0,
+            workers_per_balancer: 1,
             client_delay_ms: 5.0,
             balancer_delay_ms: 1.0,
             demand: Demand::Continuous,
@@ -213,6 +220,7 @@ impl Default for Scenario {
             eject_max_for_ms: None,
             eject_interval_ms: None,
             eject_always_one_host: false,
+            eject_probe: false,
             success_rate: RateEjection::SUCCESS_RATE,
             failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,
@@ -255,6 +263,9 @@ pub struct Datacenters {
     pub count: u32,
     /// The starting servers.
     pub servers: u32,
+    /// The choosers each balancer (or client) is: its workers share its
+    /// datacenter.
+    pub workers: u32,
 }
 
 impl Datacenters {
@@ -269,7 +280,7 @@ impl Datacenters {
     /// The datacenter of client or balancer `base`: they are dealt out in
     /// turn, so that each datacenter has its share of the demand.
     pub fn of_chooser(self, base: u32) -> u8 {
-        (base % self.count) as u8
+        (base / self.workers % self.count) as u8
     }
 }
 
@@ -421,13 +432,20 @@ impl Scenario {
         u64::from(self.choosers()) * per_chooser
     }
 
-    /// The parties that choose servers: the balancers, or the clients themselves.
+    /// The parties that choose servers: the balancers' workers, or the
+    /// clients themselves. Worker `w` of balancer `b` is chooser
+    /// `b × workers_per_balancer + w`.
     pub fn choosers(&self) -> u32 {
         if self.balancers > 0 {
-            self.balancers
+            self.balancers * self.workers_per_balancer
         } else {
             self.clients
         }
+    }
+
+    /// The balancer whose worker is chooser `worker`.
+    pub fn balancer_of(&self, worker: u32) -> u32 {
+        worker / self.workers_per_balancer
     }
 
     /// Total service capacity in requests per second.
@@ -449,7 +467,8 @@ impl Scenario {
 
     /// Where the servers and choosers stand.
     pub fn datacenters(&self) -> Datacenters {
-        Datacenters { count: self.datacenters, servers: self.servers }
+        let workers = if self.balancers > 0 { self.workers_per_balancer } else { 1 };
+        Datacenters { count: self.datacenters, servers: self.servers, workers }
     }
 
     /// How popular each key is.

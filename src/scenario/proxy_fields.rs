@@ -11,7 +11,7 @@ const NO_YES: &[&str] = &["no", "yes"];
 
 pub(super) const EJECT_MAX_FOR_MS: Field = Field {
     key: "eject_max_for_ms",
-    help: cli_help!("Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms"),
+    help: "Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms",
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.eject_max_for_ms),
@@ -36,6 +36,15 @@ pub(super) const EJECT_ALWAYS_ONE_HOST: Field = Field {
     put: |s, v| s.eject_always_one_host = v.choice() == "yes",
 };
 
+pub(super) const EJECT_PROBE: Field = Field {
+    key: "eject_probe",
+    help: "NGINX's and Linkerd's probe: yes sends a server whose ejection ends one request and holds it out until that is answered, readmitting it on a success and ejecting it again for its next length on a failure; no: it returns whole",
+    kind: FieldKind::Choice(NO_YES),
+    live: Live::No,
+    get: |s| Value::Choice(NO_YES[usize::from(s.eject_probe)]),
+    put: |s, v| s.eject_probe = v.choice() == "yes",
+};
+
 pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
     key: "healthy_panic_threshold",
     help: "Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics",
@@ -56,7 +65,7 @@ pub(super) const SLOW_START_WINDOW_MS: Field = Field {
 
 pub(super) const SLOW_START_AGGRESSION: Field = Field {
     key: "slow_start_aggression",
-    help: cli_help!("Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first"),
+    help: "Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first",
     kind: FieldKind::Number { min: 0.01, max: 100.0 },
     live: Live::No,
     get: |s| Value::Number(s.slow_start_aggression),
@@ -92,7 +101,7 @@ pub(super) const HEALTH_CHECK_FALL: Field = Field {
 
 pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
     key: "health_check_timeout_ms",
-    help: cli_help!("HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow"),
+    help: "HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow",
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.health_check_timeout_ms),
@@ -137,7 +146,7 @@ pub(super) const MAX_REQUESTS: Field = Field {
 
 pub(super) const BALANCE_PER: Field = Field {
     key: "balance_per",
-    help: cli_help!("connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server"),
+    help: "connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server",
     kind: FieldKind::Choice(BalancePer::NAMES),
     live: Live::No,
     get: |s| Value::Choice(s.balance_per.name()),
@@ -146,9 +155,8 @@ pub(super) const BALANCE_PER: Field = Field {
 
 pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
     key: "connections_per_client",
-    help: cli_help!(
-        "with balance_per = connection, the connections each client holds, its sessions taking them in turn"
-    ),
+    help:
+        "with balance_per = connection, the connections each client holds, its sessions taking them in turn",
     kind: FieldKind::Count { min: 1, max: 1_000 },
     live: Live::No,
     get: |s| Value::Count(s.connections_per_client.into()),
@@ -157,7 +165,7 @@ pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
 
 pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
     key: "max_connection_age_ms",
-    help: cli_help!("gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last"),
+    help: "gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last",
     kind: FieldKind::MillisOrNone { min: 1.0, max: 86_400_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.max_connection_age_ms),
@@ -299,4 +307,13 @@ pub(super) const RETRY_BUDGET_TTL_MS: Field = Field {
     live: Live::No,
     get: |s| Value::Number(s.retry_ratio.ttl_ms),
     put: |s, v| s.retry_ratio.ttl_ms = v.number(),
+};
+
+pub(super) const WORKERS_PER_BALANCER: Field = Field {
+    key: "workers_per_balancer",
+    help: "Envoy's worker threads (--concurrency, one per core by default), NGINX's worker_processes without a shared zone: each balancer is this many choosers, each with its own view of in-flight requests and its own round-robin place, a session handed to one of them at random; needs balancers",
+    kind: FieldKind::Count { min: 1, max: 256 },
+    live: Live::No,
+    get: |s| Value::Count(s.workers_per_balancer.into()),
+    put: |s, v| s.workers_per_balancer = v.count() as u32,
 };

@@ -82,6 +82,20 @@ impl Scenario {
         }
     }
 
+    /// Workers are a balancer's: clients choosing for themselves have none.
+    fn check_workers_have_a_balancer(&self) -> Result<(), ScenarioError> {
+        if self.workers_per_balancer == 1 || self.balancers > 0 {
+            return Ok(());
+        }
+        Err(ScenarioError::Combination {
+            fields: "workers_per_balancer, balancers",
+            message: format!(
+                "workers_per_balancer is {} but balancers is 0: workers are a balancer's; give balancers, or leave workers_per_balancer at 1",
+                self.workers_per_balancer
+            ),
+        })
+    }
+
     /// Checks the rules that involve more than one field.
     pub(super) fn check(&self) -> Result<(), ScenarioError> {
         let points = u64::from(self.servers) * u64::from(self.virtual_nodes);
@@ -146,6 +160,7 @@ impl Scenario {
         )?;
         self.check_membership()?;
         self.check_rates_have_an_interval()?;
+        self.check_workers_have_a_balancer()?;
         self.check_servers_named("failures, servers", self.failures.iter().map(|f| (f.server, f.text())))?;
         let priorities = self.class_priorities.len();
         if priorities != 1 && priorities != self.class_shares.len() {

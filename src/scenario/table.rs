@@ -198,6 +198,7 @@ pub static FIELDS: &[Field] = &[
         get: |s| Value::Count(s.balancers.into()),
         put: |s, v| s.balancers = v.count() as u32,
     },
+    WORKERS_PER_BALANCER,
     Field {
         key: "client_delay_ms",
         help: cli_help!("one-way network delay between a client and a server or balancer"),
@@ -305,6 +306,7 @@ pub static FIELDS: &[Field] = &[
     EJECT_MAX_FOR_MS,
     EJECT_INTERVAL_MS,
     EJECT_ALWAYS_ONE_HOST,
+    EJECT_PROBE,
     SUCCESS_RATE_STDEV_FACTOR,
     SUCCESS_RATE_MINIMUM_HOSTS,
     SUCCESS_RATE_REQUEST_VOLUME,

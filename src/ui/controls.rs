@@ -152,10 +152,11 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
         "choices" => format!("d candidates are drawn only by {}", readers()),
         "staleness_ms" => format!("the load board this refreshes is read only by {}", readers()),
         "key_space" | "key_popularity" | "key_per" => "only the placement schemes route by key".to_string(),
-        "slow_start_window_ms" => format!("slow start ramps a joining server's weight, read only by {}", readers()),
+        "slow_start_window_ms" | "slow_start_aggression" => format!("slow start ramps a joining server's weight, read only by {}", readers()),
         "table_lag_ms" => "only the mapping table has copies to update".to_string(),
-        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "health_check_ms" | "health_check_fall"
-        | "health_check_rise" | "health_check_timeout_ms" | "healthy_panic_threshold"
+        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "eject_max_for_ms" | "eject_interval_ms"
+        | "eject_probe" | "health_check_ms" | "health_check_fall" | "health_check_rise"
+        | "health_check_timeout_ms" | "healthy_panic_threshold"
             if policy.reads_keys() =>
         {
             "a key's server is its place, so a placement scheme takes no server out of its pool".to_string()
@@ -320,6 +321,13 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value("ms"),
     },
     Control {
+        key: "slow_start_aggression",
+        label: "Slow start's aggression (1 = linear)",
+        group: Group::Servers,
+        widget: Widget::Presets(&["0.5", "1", "1.5", "2", "3", "5", "10"]),
+        show: Show::Value(""),
+    },
+    Control {
         key: "service",
         label: "Service-time distribution",
         group: Group::Servers,
@@ -383,6 +391,20 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value(""),
     },
     Control {
+        key: "eject_max_for_ms",
+        label: "Ejections grow, each by that, up to",
+        group: Group::Failures,
+        widget: Widget::Presets(&["none", "1000", "5000", "10000", "30000", "60000", "300000"]),
+        show: Show::Value("ms"),
+    },
+    Control {
+        key: "eject_probe",
+        label: "Probe a returning server with one request",
+        group: Group::Failures,
+        widget: Widget::Choice,
+        show: Show::Nothing,
+    },
+    Control {
         key: "health_check_ms",
         label: "Health checks every",
         group: Group::Failures,
@@ -402,6 +424,13 @@ pub static CONTROLS: &[Control] = &[
         group: Group::Failures,
         widget: Widget::Presets(&["1", "2", "3", "5", "10"]),
         show: Show::Value(""),
+    },
+    Control {
+        key: "health_check_timeout_ms",
+        label: "A check fails when it would wait over",
+        group: Group::Failures,
+        widget: Widget::Presets(&["none", "10", "50", "100", "500", "1000", "2000", "5000"]),
+        show: Show::Value("ms"),
     },
     Control {
         key: "healthy_panic_threshold",

@@ -1,8 +1,9 @@
 // The lab and the proxies' mechanisms (issue 42): the controls of the
-// fields real proxies ship (panic threshold, health checks' thresholds,
-// slow start) each take a click at their centre and set their field, bad
-// values in a link are named in a notice, and two presets run side by
-// side on the same arrivals, each picture titled by its preset's name.
+// fields real proxies ship (panic threshold, health checks' thresholds and
+// timeout, ejections' growth, slow start's window and aggression) each
+// take a click at their centre and set their field, bad values in a link
+// are named in a notice, and two presets run side by side on the same
+// arrivals, each picture titled by its preset's name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, hashEntries, noticeSays, artifact } from './lib.mjs';
@@ -16,7 +17,10 @@ async function clickCentre(page, locator) {
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
-const CONTROLS = ['healthy_panic_threshold', 'health_check_fall', 'health_check_rise', 'slow_start_window_ms'];
+const CONTROLS = [
+  'healthy_panic_threshold', 'health_check_fall', 'health_check_rise', 'health_check_timeout_ms',
+  'eject_max_for_ms', 'slow_start_window_ms', 'slow_start_aggression',
+];
 
 test('each proxy mechanism\'s control takes a click at its centre and sets its field', async () => {
   // Weighted least request reads weights, so slow start acts on it too.

@@ -59,9 +59,21 @@ impl Choosers {
 
     /// Chooser `member` readmits the servers whose ejection is over by `now`.
     pub fn readmit_due(&mut self, member: usize, now: Time, rng: &mut SimRng) {
+        self.readmit_where(member, |&(_, until)| until <= now, rng);
+    }
+
+    /// Chooser `member` readmits `server` at once, if it holds it out (a
+    /// probe of it succeeded).
+    pub fn readmit(&mut self, member: usize, server: u32, rng: &mut SimRng) {
+        self.readmit_where(member, |&(s, _)| s == server, rng);
+    }
+
+    /// Chooser `member` readmits the servers it holds out that `ends`
+    /// picks, if any.
+    fn readmit_where(&mut self, member: usize, ends: impl Fn(&(u32, Time)) -> bool, rng: &mut SimRng) {
         let Some(m) = self.members.get(member) else { return };
-        if m.ejected.iter().any(|&(_, until)| until <= now) {
-            let ejected = m.ejected.iter().copied().filter(|&(_, until)| until > now).collect();
+        if m.ejected.iter().any(&ends) {
+            let ejected = m.ejected.iter().copied().filter(|e| !ends(e)).collect();
             self.repool(&[(member, ejected)], rng);
         }
     }

@@ -37,6 +37,8 @@ pub(in crate::engine) enum Action {
     Eject { chooser: u32, server: u32, until: Time, max_fraction: f64, always_one: bool },
     /// `chooser` readmits the servers whose ejection is over.
     Readmit { chooser: u32 },
+    /// `chooser` readmits `server` at once, if it holds it out.
+    ReadmitNow { chooser: u32, server: u32 },
     /// Place `place`'s request, back at its chooser, is tried again as
     /// try `tries` (counted as a retry): placed by its chooser at once
     /// (see `place_again` for the server it came back from), or, after `wait`, held

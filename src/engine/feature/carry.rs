@@ -278,6 +278,9 @@ impl Simulation {
             Action::Readmit { chooser } => {
                 self.choosers.readmit_due(chooser as usize, self.now, &mut self.streams.routing);
             }
+            Action::ReadmitNow { chooser, server } => {
+                self.choosers.readmit(chooser as usize, server, &mut self.streams.routing);
+            }
             Action::Retry { place, tries, wait } => {
                 let session = self.requests.get_mut(place)?;
                 session.request.retries = tries;

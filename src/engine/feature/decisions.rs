@@ -73,9 +73,11 @@ impl Feature for Decisions {
             load.queued() + load.busy()
         };
         let by_balancer = view.scenario.balancers > 0;
+        let base = view.choosers.base_of(chooser);
+        let named = if by_balancer { view.scenario.balancer_of(base) } else { base };
         view.read_board(|board| {
             self.record(
-                (view.choosers, chooser),
+                (view.choosers, chooser, named),
                 (view.now, board, key),
                 (pick, by_balancer, avoid.is_some()),
                 load_of,
@@ -94,12 +96,13 @@ impl Decisions {
         Decisions { keep, ring: VecDeque::with_capacity(keep), seen: Vec::new(), made: 0 }
     }
 
-    /// Keeps `chooser`'s `pick`, just made at `now` on `board` for a
+    /// Keeps `chooser`'s `pick` (the client or balancer `named` made it),
+    /// just made at `now` on `board` for a
     /// request with `key`, if its policy compared candidates (or placed the
     /// key); `load_of` gives the requests really at a server.
     fn record(
         &mut self,
-        (choosers, chooser): (&Choosers, usize),
+        (choosers, chooser, named): (&Choosers, usize, u32),
         (now, board, key): (Time, Board, Option<u64>),
         (pick, by_balancer, after_bounce): (Pick, bool, bool),
         load_of: impl Fn(u32) -> u32,
@@ -111,7 +114,7 @@ impl Decisions {
             let entry = self.next();
             entry.time_ms = now.as_ms();
             entry.by_balancer = by_balancer;
-            entry.chooser = choosers.base_of(chooser);
+            entry.chooser = named;
             entry.winner = choosers.server_at(chooser, pick.position);
             entry.measure = compared.measure;
             entry.fell_back = compared.fell_back;

@@ -45,7 +45,7 @@
 //!
 //! The actions: `Timer`, `Note`, `SetSpeed`/`ScaleSpeed`, `Mark` (how a
 //! server treats the requests that reach it: serves, refuses, fails
-//! fast), `Eject`/`Readmit`/`SetHealth` (a server out of a chooser's pool,
+//! fast), `Eject`/`Readmit`/`ReadmitNow`/`SetHealth` (a server out of a chooser's pool,
 //! or of every chooser's: the eligibility the choosers keep per server),
 //! `Retry`/`Release` (a request back at its chooser goes out again, at
 //! once or after a wait), `ReportIdle`, `ChangeMembers` (a server joins or leaves, and every pool is drawn anew),
@@ -84,9 +84,10 @@
 //! Of the mechanisms real proxies ship (issue 42), these are built, each
 //! one file and one registry line: the panic threshold (`panic.rs`, which
 //! sets the choosers' rule, applied as each pool changes), ejections that
-//! grow and end at sweeps, and ejection by success rate and failure
-//! percentage at those sweeps (`ejection/`), health checks with rise, fall
-//! and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
+//! grow and end at sweeps, ejection by success rate and failure
+//! percentage at those sweeps, and a probe on an ejected server's return
+//! (`ejection/`, the probe at `sending`, `sent` and `heard`), health
+//! checks with rise, fall and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
 //! joining server's weight from `policies_built` on its own timer), retry
 //! budgets as a share of requests (`retry_budget.rs`, two features, one of
 //! which hears `created` to count requests, each deciding at `returned` as
@@ -96,10 +97,7 @@
 //! connection (`per_connection.rs`: a connection pinned to the server its
 //! first request went to, at `placing` and `sent`). Those that come next
 //! fit it the same way, with what they use:
-//! - a probe on an ejected server's return (Linkerd, NGINX): a timer at
-//!   the ejection's end asking `Readmit`, and `heard` deciding from the
-//!   first answer whether to eject again at once;
-//! - health checks per proxy instance, each on its own schedule: a timer
+//! //! - health checks per proxy instance, each on its own schedule: a timer
 //!   per chooser, and a `SetHealth` for one chooser's pool;
 //!
 //! A point is one method with a default here and one line of dispatch in

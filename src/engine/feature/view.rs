@@ -49,7 +49,7 @@ impl View<'_> {
     /// once it has ended.
     pub fn whose(&self, place: u32) -> Option<Whose> {
         let kept = self.requests.get(place)?;
-        Some(Whose::of(Flight::request(place), kept.origin(), self.lengths))
+        Some(Whose::of(Flight::request(place), kept.origin(), (self.lengths, self.scenario)))
     }
 
     /// Whether `server` refuses connections now (down, or flapping down).

@@ -139,7 +139,14 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
          “weighted round-robin”, “weighted random” and “weighted least request (Envoy's EDF)”."
     );
     let ring = params(&[("policy", "ring")]);
-    for key in ["healthy_panic_threshold", "health_check_fall", "health_check_rise"] {
+    for key in [
+        "healthy_panic_threshold",
+        "health_check_fall",
+        "health_check_rise",
+        "health_check_timeout_ms",
+        "eject_max_for_ms",
+        "eject_probe",
+    ] {
         assert_eq!(unused_under(key, &random), None, "{key}");
         assert_eq!(
             unused_under(key, &ring).unwrap(),
@@ -152,6 +159,13 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
     let control = |key: &str| CONTROLS.iter().find(|c| c.key == key).unwrap();
     assert_eq!(control("healthy_panic_threshold").shown(&weighted), "50 %");
     assert_eq!(control("slow_start_window_ms").shown(&weighted), "none");
+    assert_eq!(unused_under("slow_start_aggression", &weighted), None);
+    assert!(unused_under("slow_start_aggression", &random).unwrap().starts_with(
+        "Not used by random: slow start ramps a joining server's weight, read only by “least time (NGINX)”"
+    ));
+    let envoy = params(&[("eject_max_for_ms", "300000"), ("health_check_timeout_ms", "5000")]);
+    assert_eq!(control("eject_max_for_ms").shown(&envoy), "300,000 ms");
+    assert_eq!(control("health_check_timeout_ms").shown(&envoy), "5,000 ms");
 }
 
 #[test]

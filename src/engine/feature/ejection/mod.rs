@@ -15,16 +15,20 @@
 //!
 //! With sweeps, a chooser may also eject by success rate or failure
 //! percentage over each interval (`rates.rs`); those ejections are counted,
-//! last and end as the consecutive errors' do (`lengths.rs`).
+//! last and end as the consecutive errors' do (`lengths.rs`). With
+//! `eject_probe`, a server whose ejection ends is probed with one request
+//! before it is back for good (`probe.rs`).
 
 mod lengths;
+mod probe;
 mod rates;
 
-use super::{Action, Asks, Feature, Heard, Points, Report, View};
+use super::{Action, Asks, Feature, Heard, Points, Report, Sending, Sent, View};
 use crate::engine::Outcome;
 use crate::scenario::Scenario;
 use crate::time::Time;
 use lengths::Lengths;
+use probe::Probes;
 use rates::Rates;
 use serde::Serialize;
 
@@ -42,11 +46,14 @@ pub(in crate::engine) struct Ejection {
     /// the servers it ejected and has not forgotten.
     times: Vec<Vec<(u32, u32)>>,
     /// The servers each chooser holds ejected, with when each may return:
-    /// kept only with sweeps, which forget the others' ejections. (One
+    /// kept only with sweeps, which forget the others' ejections, or
+    /// probes, which follow each return. (One
     /// readmitted early, by a membership change, stays listed until its
     /// time is up: the sweep's readmission then finds nothing to do.)
     out: Vec<Vec<(u32, Time)>>,
     outliers: Outliers,
+    /// With `eject_probe`, the returning servers' probes.
+    probes: Option<Probes>,
 }
 
 /// What outlier ejection counted: the summary shows it beside the core's
@@ -103,17 +110,46 @@ impl Ejection {
         times.map_or(0, |&(_, n)| n)
     }
 
-    /// `chooser` ejected `server` until `until`: counts it.
-    fn ejected(&mut self, chooser: usize, server: u32, until: Time) {
+    /// `chooser` ejected `server`: counts it.
+    fn count(&mut self, chooser: usize, server: u32) {
+        self.outliers.ejections += 1;
         let count = self.lengths.count_after(self.times(chooser, server));
         let times = list_of(&mut self.times, chooser);
         match times.iter_mut().find(|(s, _)| *s == server) {
             Some(entry) => entry.1 = count,
             None => times.push((server, count)),
         }
-        if self.lengths.sweep.is_some() {
-            list_of(&mut self.out, chooser).push((server, until));
+    }
+
+    /// Whether it keeps the servers each chooser holds out (`out`).
+    fn keeps_out(&self) -> bool {
+        self.lengths.sweep.is_some() || self.probes.is_some()
+    }
+
+    /// `chooser` readmits the servers whose ejection is over by `now`; with
+    /// probes, each is probed.
+    fn readmit_due(&mut self, chooser: usize, now: Time, out: &mut Asks) {
+        let Some(held) = self.out.get_mut(chooser) else { return };
+        if let Some(probes) = &mut self.probes {
+            for &(server, _) in held.iter().filter(|&&(_, until)| until <= now) {
+                probes.returned(chooser, server);
+            }
         }
+        held.retain(|&(_, until)| until > now);
+        out.push(Action::Readmit { chooser: chooser as u32 });
+    }
+
+    /// `chooser` heard the probe of `server` answered, `ok` or not: a
+    /// success readmits it and forgets its ejections; a failure makes the
+    /// hold its next ejection.
+    fn probe_answered(&mut self, (chooser, server): (usize, u32), ok: bool, out: &mut Asks) {
+        if !ok {
+            self.count(chooser, server);
+            return;
+        }
+        list_of(&mut self.out, chooser).retain(|&(s, _)| s != server);
+        list_of(&mut self.times, chooser).retain(|&(s, _)| s != server);
+        out.push(Action::ReadmitNow { chooser: chooser as u32, server });
     }
 
     /// A sweep at `now`: each chooser forgets one ejection of each server
@@ -122,10 +158,9 @@ impl Ejection {
     /// among the others.
     fn sweep(&mut self, view: &View, out: &mut Asks) {
         self.forget_one_of_each_held_in();
-        for (chooser, held) in self.out.iter_mut().enumerate() {
-            if held.iter().any(|&(_, until)| until <= view.now) {
-                out.push(Action::Readmit { chooser: chooser as u32 });
-                held.retain(|&(_, until)| until > view.now);
+        for chooser in 0..self.out.len() {
+            if self.out[chooser].iter().any(|&(_, until)| until <= view.now) {
+                self.readmit_due(chooser, view.now, out);
             }
         }
         self.eject_outliers_by_rate(view, out);
@@ -147,9 +182,16 @@ impl Ejection {
     /// `chooser` ejects `server` at `now`, for as long as its count of
     /// ejections makes it.
     fn eject(&self, chooser: usize, server: u32, now: Time) -> Action {
+        self.eject_within(chooser, server, now, (self.max_fraction, self.always_one))
+    }
+
+    /// The same, held to `limits` (a fraction of the pool, and whether one
+    /// may always go): a probe's hold is held to none, its server out
+    /// before.
+    fn eject_within(&self, chooser: usize, server: u32, now: Time, limits: (f64, bool)) -> Action {
         let count = self.lengths.count_after(self.times(chooser, server));
         let until = now + self.lengths.of(count);
-        let (max_fraction, always_one) = (self.max_fraction, self.always_one);
+        let (max_fraction, always_one) = limits;
         Action::Eject { chooser: chooser as u32, server, until, max_fraction, always_one }
     }
 
@@ -169,7 +211,7 @@ impl Ejection {
 
 impl Feature for Ejection {
     const TRACE_KIND: u64 = 20;
-    const HEARS: Points = Points::HEARD;
+    const HEARS: Points = Points::HEARD.and(Points::SENDING).and(Points::SENT);
 
     fn for_scenario(scenario: &Scenario) -> Option<Ejection> {
         let base = Time::from_ms(scenario.eject_for_ms);
@@ -186,6 +228,7 @@ impl Feature for Ejection {
             times: Vec::new(),
             out: Vec::new(),
             outliers: Outliers::default(),
+            probes: scenario.eject_probe.then(Probes::default),
         })
     }
 
@@ -197,20 +240,48 @@ impl Feature for Ejection {
     }
 
     fn heard(&mut self, heard: Heard, view: &View, out: &mut Asks) {
+        let ok = heard.outcome == Outcome::Ok;
         if let Some(rates) = &mut self.rates {
-            rates.count(heard.chooser, heard.server, heard.outcome == Outcome::Ok);
+            rates.count(heard.chooser, heard.server, ok);
+        }
+        let probe = self.probes.as_mut().and_then(|p| p.answered(heard.chooser, heard.server, ok));
+        if let Some(ok) = probe {
+            self.probe_answered((heard.chooser, heard.server), ok, out);
+            return;
         }
         if self.after > 0 && self.run_reaches_threshold(heard) {
             out.push(self.eject(heard.chooser, heard.server, view.now));
         }
     }
 
-    /// The chooser ejected the server: without sweeps, its readmission is
+    /// A request about to leave for a returning server is its probe.
+    fn sending(&mut self, sending: Sending, _view: &View, _out: &mut Asks) {
+        if let Some(probes) = &mut self.probes {
+            probes.sending(sending.place, sending.chooser, sending.server);
+        }
+    }
+
+    /// A probe left: its chooser holds its server out until it is
+    /// answered, for as long as a failure would eject it.
+    fn sent(&mut self, sent: Sent, view: &View, out: &mut Asks) {
+        let Some(probes) = &mut self.probes else { return };
+        if let Some((chooser, server)) = sent.place.and_then(|place| probes.sent(place)) {
+            out.push(self.eject_within(chooser, server, view.now, (1.0, true)));
+        }
+    }
+
+    /// The chooser ejected the server (or held it out for its probe, which
+    /// counts once the probe fails): without sweeps, its readmission is
     /// due at `until`.
     fn carried(&mut self, report: Report, _view: &View, out: &mut Asks) {
         let Report::Ejected { chooser, server, until } = report else { return };
-        self.outliers.ejections += 1;
-        self.ejected(chooser as usize, server, until);
+        let held = self.probes.as_mut().is_some_and(|p| p.holds(chooser as usize, server));
+        if !held {
+            self.count(chooser as usize, server);
+        }
+        if self.keeps_out() {
+            list_of(&mut self.out, chooser as usize).push((server, until));
+        }
         if self.lengths.sweep.is_none() {
             out.push(Action::Timer { at: until, payload: chooser });
         }
@@ -220,6 +291,7 @@ impl Feature for Ejection {
     /// end; with them, a sweep is due.
     fn timer(&mut self, chooser: u32, view: &View, out: &mut Asks) {
         match self.lengths.sweep {
+            None if self.probes.is_some() => self.readmit_due(chooser as usize, view.now, out),
             None => out.push(Action::Readmit { chooser }),
             Some(interval) => {
                 self.sweep(view, out);
