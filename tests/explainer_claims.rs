@@ -107,9 +107,7 @@ fn every_claim_of_the_explainer_holds_on_every_seed() {
 /// the model on every seed.
 #[test]
 fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
-    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
-    let prose = html.split("id=\"continuous\"").nth(1).unwrap().split("</section>").next().unwrap();
-    let said = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = prose_of("continuous");
     assert!(
         said.contains("so its queue stays among the shortest while much of what it is sent bounces"),
         "{said}"
@@ -135,4 +133,55 @@ fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
             "seed {seed}: server 3 completed {share:.2} of a neighbour's count"
         );
     }
+}
+
+/// Chapter 1 says what raising the load does to the median and the p99 (a
+/// reader told to watch the p99 "pull away" saw the median climb too and
+/// the p99 fall as a multiple of the mean). Each figure the prose gives is
+/// the mean over ten seeds of half a minute, within three standard errors
+/// (or half a millisecond, where every seed agrees).
+#[test]
+fn chapter_1s_waits_at_each_load_are_as_its_prose_says() {
+    let said = prose_of("one-server");
+    assert!(
+        said.contains(
+            "at half of capacity the median request does not wait and the p99 waits about 5&nbsp;ms; \
+             at 0.9, where the chapter opens, the median waits about 7&nbsp;ms and the p99 about \
+             70&nbsp;ms; at 1.05, past capacity, about 90 and 600&nbsp;ms."
+        ),
+        "{said}"
+    );
+    let section = sections().into_iter().find(|s| s.id == "one-server").unwrap();
+    for (load, p50, p99) in [("0.5", 0.0, 5.0), ("0.9", 7.0, 70.0), ("1.05", 90.0, 600.0)] {
+        let mut scenario = section.scenario.clone();
+        scenario.set("load", load).unwrap();
+        let runs: Vec<Summary> = (1..=10).map(|seed| run(&scenario, seed)).collect();
+        for (name, said, measured) in [
+            ("p50", p50, runs.iter().map(|s| s.queue_ms.p50).collect::<Vec<_>>()),
+            ("p99", p99, runs.iter().map(|s| s.queue_ms.p99).collect()),
+        ] {
+            let (mean, standard_error) = mean_and_standard_error(&measured);
+            let tolerance = (3.0 * standard_error).max(0.5);
+            assert!(
+                (mean - said).abs() <= tolerance,
+                "load {load}: {name} {mean:.1} ± {standard_error:.1} ms, the prose says {said}"
+            );
+        }
+    }
+}
+
+/// The text of the section `id`, its whitespace folded to single spaces,
+/// so that a test can look for a sentence however the page wraps it.
+fn prose_of(id: &str) -> String {
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
+    let section = html.split(&format!("id=\"{id}\"")).nth(1).unwrap().split("</section>").next().unwrap();
+    section.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The mean of `values` and its standard error.
+fn mean_and_standard_error(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (variance / n).sqrt())
 }
