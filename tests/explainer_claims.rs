@@ -227,3 +227,49 @@ fn chapter_4s_repick_and_random_differ_by_nothing_measurable_as_its_prose_says()
         "{ratio:.4} ± {standard_error:.4}"
     );
 }
+
+/// Chapter 6's reveal gives power of two's p99 over random's with learned
+/// copies at 20, 100 and 500 clients, with live load at 20 (chapter 5's
+/// policy on the same settings), and how old the older copy compared
+/// typically is (a median over ten seeds): each ratio within three
+/// standard errors of the prose's figure.
+#[test]
+fn chapter_6s_learned_copies_cost_what_its_prose_says() {
+    let said = prose_of("stale");
+    assert!(
+        said.contains(
+            "With twenty clients, as here, its p99 is about 0.37 of random's over ten seeds of half a minute, \
+             where chapter 5's live load gave about 0.27 at the same load"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("with a hundred clients the typical copy is over two seconds old and the p99 about 0.6 of random's; with five hundred, over eight seconds old, and about 0.9"), "{said}");
+    let stale = section("stale");
+    let random = stale.versus.as_ref().unwrap();
+    let mut live = stale.scenario.clone();
+    live.set("policy", "power-of-d").unwrap();
+    let (ratio, standard_error) = p99_ratio_to_twin(&live, random, 1..=10);
+    assert!(
+        (ratio - 0.27).abs() < 3.0 * standard_error + 0.005,
+        "live load: {ratio:.3} ± {standard_error:.3}"
+    );
+    for (clients, said_ratio, older_than_ms) in
+        [("20", 0.37, 250.0), ("100", 0.6, 2000.0), ("500", 0.9, 8000.0)]
+    {
+        let (mut learned, mut twin) = (stale.scenario.clone(), random.clone());
+        learned.set("clients", clients).unwrap();
+        twin.set("clients", clients).unwrap();
+        let (ratio, standard_error) = p99_ratio_to_twin(&learned, &twin, 1..=10);
+        let tolerance = 3.0 * standard_error + 0.005;
+        assert!(
+            (ratio - said_ratio).abs() < tolerance,
+            "{clients} clients: {ratio:.3} ± {standard_error:.3}"
+        );
+        let ages: Vec<f64> = (1..=10).map(|seed| run(&learned, seed).decision_staleness_ms.p50).collect();
+        let (age, _) = mean_and_standard_error(&ages);
+        assert!(
+            age > older_than_ms && age < 1.2 * older_than_ms,
+            "{clients} clients: copies {age:.0} ms old"
+        );
+    }
+}
