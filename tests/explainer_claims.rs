@@ -273,3 +273,47 @@ fn chapter_6s_learned_copies_cost_what_its_prose_says() {
         );
     }
 }
+
+/// Each sample's servers as (busy slots, queued) over the first `seconds`.
+fn server_samples(scenario: &Scenario, seed: u64, seconds: f64) -> Vec<Vec<(u32, u32)>> {
+    let mut scenario = scenario.clone();
+    scenario.seed = seed;
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.advance_to(lbsim::Time::from_secs(seconds), u64::MAX);
+    sim.metrics().server_history.iter().cloned().collect()
+}
+
+/// Chapter 2 promised queues "two or three times a neighbour's" (a reader
+/// saw 29 to 47) and a queue beside free slots at a hundred clients (over
+/// in under a second of real time). Over ten seeds: in the spike's first
+/// half second the longest queue holds 1.3 to 2.6 times the shortest's at
+/// five hundred clients; at two hundred, within half a second, one server
+/// queues ten or more while a neighbour has a free slot.
+#[test]
+fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
+    let said = prose_of("spike");
+    assert!(
+        said.contains(
+            "the longest queue holds between one and a half and two and a half times the shortest's"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("Move the clients down to two hundred"), "{said}");
+    let spike = section("spike");
+    for seed in 1..=10 {
+        let samples = server_samples(&spike.scenario, seed, 0.5);
+        for servers in &samples {
+            let queued = servers.iter().map(|&(_, queued)| f64::from(queued));
+            let (shortest, longest) = queued.fold((f64::INFINITY, 0.0_f64), |(s, l), q| (s.min(q), l.max(q)));
+            let ratio = longest / shortest;
+            assert!((1.3..2.6).contains(&ratio), "seed {seed}: {longest} against {shortest}");
+        }
+        let mut fewer = spike.scenario.clone();
+        fewer.set("clients", "200").unwrap();
+        let uneven = |servers: &Vec<(u32, u32)>| {
+            servers.iter().any(|&(_, queued)| queued >= 10) && servers.iter().any(|&(busy, _)| busy < 10)
+        };
+        let first = server_samples(&fewer, seed, 0.5);
+        assert!(first.iter().any(uneven), "seed {seed}: {first:?}");
+    }
+}
