@@ -286,18 +286,13 @@ fn server_samples(scenario: &Scenario, seed: u64, seconds: f64) -> Vec<Vec<(u32,
 /// Chapter 2 promised queues "two or three times a neighbour's" (a reader
 /// saw 29 to 47) and a queue beside free slots at a hundred clients (over
 /// in under a second of real time). Over ten seeds: in the spike's first
-/// half second the longest queue holds 1.3 to 2.6 times the shortest's at
+/// half second the longest queue holds 1.3 to 2.5 times the shortest's at
 /// five hundred clients; at two hundred, within half a second, one server
 /// queues ten or more while a neighbour has a free slot.
 #[test]
 fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
     let said = prose_of("spike");
-    assert!(
-        said.contains(
-            "the longest queue holds between one and a half and two and a half times the shortest's"
-        ),
-        "{said}"
-    );
+    assert!(said.contains("the longest queue holds between 1.3 and 2.5 times the shortest's"), "{said}");
     assert!(said.contains("Move the clients down to two hundred"), "{said}");
     let spike = section("spike");
     for seed in 1..=10 {
@@ -306,7 +301,7 @@ fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
             let queued = servers.iter().map(|&(_, queued)| f64::from(queued));
             let (shortest, longest) = queued.fold((f64::INFINITY, 0.0_f64), |(s, l), q| (s.min(q), l.max(q)));
             let ratio = longest / shortest;
-            assert!((1.3..2.6).contains(&ratio), "seed {seed}: {longest} against {shortest}");
+            assert!((1.3..=2.55).contains(&ratio), "seed {seed}: {longest} against {shortest}");
         }
         let mut fewer = spike.scenario.clone();
         fewer.set("clients", "200").unwrap();
