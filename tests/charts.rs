@@ -314,6 +314,18 @@ fn the_theory_level_is_named_above_the_curves() {
     }
 }
 
+/// A live queue-time chart of `size` over `series` with `marks`: its SVG
+/// and its texts, every one inside it.
+fn marked(series: &[SamplePoint], marks: &[Marker], size: (u32, u32)) -> (String, Vec<Text>) {
+    let drawn = svg(size, |area| {
+        charts::percentiles(area, series, (SeriesMetric::QueueTime, None), Span::Live, marks, &STYLE)
+            .unwrap();
+    });
+    let texts = texts_of(&drawn);
+    assert_inside(&texts, size);
+    (drawn, texts)
+}
+
 #[test]
 fn marks_of_changes_are_named_without_overprinting() {
     let mut scenario = Scenario::default();
@@ -323,12 +335,7 @@ fn marks_of_changes_are_named_without_overprinting() {
     let events = charts::server_events(&scenario, 30.0);
     assert_eq!(events.len(), 5);
     let size = (480, 240);
-    let drawn = svg(size, |area| {
-        charts::percentiles(area, &series, (SeriesMetric::QueueTime, None), Span::Live, &events, &STYLE)
-            .unwrap();
-    });
-    let texts = texts_of(&drawn);
-    assert_inside(&texts, size);
+    let (_, texts) = marked(&series, &events, size);
     let labels: Vec<&Text> = texts.iter().filter(|t| t.words.starts_with("server ")).collect();
     assert!(labels.len() >= 3, "{labels:?}");
     for (i, a) in labels.iter().enumerate() {
@@ -373,5 +380,87 @@ fn the_capacity_legend_wraps_rather_than_drop_a_policy() {
             assert!(texts.iter().any(|t| t.words == policy), "{size:?}: {policy} is named");
         }
         assert_inside(&texts, size);
+    }
+}
+
+/// The rectangles of the SVG filled with `fill` (`#rrggbb`) no taller
+/// than `tallest`, as boxes (left, top, right, bottom): the chart's own
+/// background, the whole area, is left out.
+fn filled_rects(svg: &str, fill: &str, tallest: f64) -> Vec<(f64, f64, f64, f64)> {
+    let document = Document::parse(svg).unwrap();
+    let number =
+        |node: roxmltree::Node, name| node.attribute(name).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    let rects = document.descendants().filter(|n| {
+        n.has_tag_name("rect") && n.attribute("fill").is_some_and(|f| f.eq_ignore_ascii_case(fill))
+    });
+    let boxes = rects.map(|n| {
+        let (x, y) = (number(n, "x"), number(n, "y"));
+        (x, y, x + number(n, "width"), y + number(n, "height"))
+    });
+    boxes.filter(|b| b.3 - b.1 <= tallest).collect()
+}
+
+/// The x of each dashed vertical line drawn in `stroke`: the marks' lines
+/// (a dash is a polyline of two points one above the other, shorter than
+/// `longest`, which leaves out the axis; a line has several, where a tick
+/// has one).
+fn dashed_xs(svg: &str, stroke: &str, longest: f64) -> Vec<f64> {
+    let document = Document::parse(svg).unwrap();
+    let dashes: Vec<f64> = document
+        .descendants()
+        .filter(|n| {
+            n.has_tag_name("polyline")
+                && n.attribute("stroke").is_some_and(|s| s.eq_ignore_ascii_case(stroke))
+        })
+        .filter_map(|n| {
+            let points: Vec<(f64, f64)> = n
+                .attribute("points")?
+                .split_whitespace()
+                .filter_map(|xy| {
+                    xy.split_once(',').and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                })
+                .collect();
+            match points[..] {
+                [(x1, y1), (x2, y2)] if x1 == x2 && (y1 - y2).abs() < longest => Some(x1),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut xs: Vec<f64> =
+        dashes.iter().copied().filter(|x| dashes.iter().filter(|d| *d == x).count() > 2).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    xs
+}
+
+/// Chapter 1's chart, 280 px wide, with a server slowed at 2.7 s and back
+/// at 9 s (a reader's run): the two names lie closer than they are long,
+/// so each crosses the other's line. Their boxes stay apart, and where a
+/// line crosses a name, a backdrop in the chart's background lies between
+/// them, so that no line strikes through a name.
+#[test]
+fn names_of_close_marks_stay_apart_and_no_mark_s_line_strikes_through_them() {
+    let series = series(&Scenario::default(), 13.0);
+    let marks = [
+        Marker { time_s: 2.7, label: "server 0 slow ×0.25".to_string() },
+        Marker { time_s: 9.0, label: "server 0 recovers".to_string() },
+    ];
+    let (drawn, texts) = marked(&series, &marks, (280, 380));
+    let labels: Vec<&Text> = texts.iter().filter(|t| t.words.starts_with("server 0")).collect();
+    assert_eq!(labels.len(), 2, "{texts:?}");
+    assert!(!overlap(labels[0].bounds(), labels[1].bounds()), "{labels:?} overprint");
+    let lines = dashed_xs(&drawn, &STYLE.palette.muted.css(), 20.0);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let backdrops = filled_rects(&drawn, &STYLE.palette.panel.css(), 30.0);
+    for label in labels {
+        let (left, top, right, bottom) = label.bounds();
+        // Its own line is the one nearest its ends; the other crosses it.
+        let distance = |x: f64| (x - left).abs().min((x - right).abs());
+        let own = lines.iter().copied().min_by(|a, b| distance(*a).total_cmp(&distance(*b))).unwrap();
+        for &x in lines.iter().filter(|&&x| x != own && left < x && x < right) {
+            let backed =
+                backdrops.iter().any(|b| b.0 < x && x < b.2 && b.1 <= top + 0.5 && bottom - 0.5 <= b.3);
+            assert!(backed, "the line at x {x} strikes through {:?} at {:?}", label.words, label.bounds());
+        }
     }
 }

@@ -317,7 +317,12 @@ const MARKER_ROWS: usize = 3;
 
 /// Names each of `markers` (in time order) at the top of its line, right
 /// of it or else left, in the first of a few rows where it fits inside the
-/// area and overprints no other name; not at all when none has room.
+/// area and overprints no other name; not at all when none has room. A
+/// place that crosses no other mark's line is taken first; where marks lie
+/// closer than their names are long, a name crosses a line, and its box is
+/// painted in the background first so that the line passes behind it (a
+/// reader saw "server 0 slow ×0.25" and "server 0 recovers" each struck
+/// through by the other's line, and read them as overlapping).
 fn label_markers<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &super::Chart<DB>,
@@ -332,21 +337,29 @@ where
     let (base, (width, _)) = (area.get_base_pixel(), area.dim_in_pixel());
     let inside = base.0..base.0 + width as i32;
     let (gap, line) = (style.px(4.0) as i32, style.px(14.0 * style.type_scale) as i32);
+    let lines: Vec<i32> = markers.iter().map(|m| chart.backend_coord(&(m.time_s, top)).0).collect();
     let mut rows: Vec<Vec<Range<i32>>> = vec![Vec::new(); MARKER_ROWS];
-    for marker in markers {
-        let (x, y) = chart.backend_coord(&(marker.time_s, top));
+    for (marker, &x) in markers.iter().zip(&lines) {
+        let y = chart.backend_coord(&(marker.time_s, top)).1;
         let length = area.estimate_text_size(&marker.label, &font)?.0 as i32;
         let sides = [x + gap..x + gap + length, x - gap - length..x - gap];
+        let clear = |span: &Range<i32>| lines.iter().all(|&other| other == x || !span.contains(&other));
         let fits = |row: &[Range<i32>], span: &Range<i32>| {
             inside.start <= span.start
                 && span.end <= inside.end
                 && row.iter().all(|r| r.end + gap <= span.start || span.end + gap <= r.start)
         };
-        let place = (0..MARKER_ROWS)
-            .find_map(|row| sides.iter().find(|span| fits(&rows[row], span)).map(|span| (row, span.clone())));
-        let Some((row, span)) = place else { continue };
+        let place = |only_clear: bool| {
+            (0..MARKER_ROWS).find_map(|row| {
+                let found = sides.iter().find(|span| fits(&rows[row], span) && (clear(span) || !only_clear));
+                found.map(|span| (row, span.clone()))
+            })
+        };
+        let Some((row, span)) = place(true).or_else(|| place(false)) else { continue };
         let at = (span.start - base.0, y - base.1 + style.px(2.0) as i32 + row as i32 * line);
-        rows[row].push(span);
+        rows[row].push(span.clone());
+        let backdrop = [(at.0 - 1, at.1), (at.0 + span.len() as i32 + 1, at.1 + line)];
+        area.draw(&Rectangle::new(backdrop, style.palette.panel.rgb().filled()))?;
         area.draw(&Text::new(marker.label.clone(), at, font.clone()))?;
     }
     Ok(())

@@ -135,9 +135,11 @@ pub struct SamplePoint {
     pub session_p50: f64,
     pub session_p90: f64,
     pub session_p99: f64,
-    /// Completed requests per simulated second over the last interval.
+    /// Completed requests per simulated second over the last second (a
+    /// quarter-second's count, scaled up, read 596/s at a capacity of 500:
+    /// the readout says "last second", and holds to it).
     pub throughput: f64,
-    /// Queue timeouts per simulated second over the last interval.
+    /// Queue timeouts per simulated second over the last second.
     pub bounce_rate: f64,
     /// Of the requests that ended (completed or failed) in the last
     /// second, the share that completed; NaN when none ended, since a

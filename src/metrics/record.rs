@@ -60,10 +60,9 @@ pub struct Metrics {
     started_this_interval: Vec<u32>,
     /// Each server's work started in the last interval, per unit of speed.
     work: Vec<f64>,
-    counts_at_last_sample: Counts,
     /// The time and the counts since time zero at each of the last
     /// `WINDOW_SLICES` samples, oldest first: the window of the live
-    /// availability and error rate.
+    /// throughput, bounces, availability and error rate.
     counts_at_samples: VecDeque<(Time, Counts)>,
     scratch: Histogram,
 }
@@ -98,7 +97,6 @@ impl Metrics {
             series: VecDeque::with_capacity(SERIES_POINTS),
             started_this_interval: vec![0; servers],
             work: Vec::with_capacity(servers),
-            counts_at_last_sample: Counts::default(),
             counts_at_samples: VecDeque::with_capacity(WINDOW_SLICES),
             scratch: Histogram::default(),
         }
@@ -247,9 +245,8 @@ impl Metrics {
         self.session_time.window_into(&mut self.scratch);
         let session = self.scratch.quantiles(&[0.5, 0.9, 0.99]);
         let ms = |v: Option<u64>| v.map_or(0.0, |ns| Time(ns).as_ms());
-        let per_sec = 1.0 / SAMPLE_INTERVAL.as_secs();
-        let last = self.counts_at_last_sample;
-        let LastSecond { availability, error_rate, failure_rate } = self.over_last_second(now);
+        let LastSecond { throughput, bounce_rate, availability, error_rate, failure_rate } =
+            self.over_last_second(now);
         let point = SamplePoint {
             time_ms: now.as_ms(),
             queue_p50: ms(queue[0]),
@@ -261,8 +258,8 @@ impl Metrics {
             session_p50: ms(session[0]),
             session_p90: ms(session[1]),
             session_p99: ms(session[2]),
-            throughput: (self.counts.completed - last.completed) as f64 * per_sec,
-            bounce_rate: (self.counts.bounces - last.bounces) as f64 * per_sec,
+            throughput,
+            bounce_rate,
             availability,
             error_rate,
             failure_rate,
@@ -270,7 +267,6 @@ impl Metrics {
             busy_slots,
             queued,
         };
-        self.counts_at_last_sample = self.counts;
         self.server_history.push_back(history);
         if self.series.len() == SERIES_POINTS {
             self.series.pop_front();
@@ -279,8 +275,9 @@ impl Metrics {
     }
 
     /// Over the last `WINDOW_SLICES` intervals (since time zero, in the
-    /// first second): the share of the requests that ended that completed,
-    /// error responses per second and failed requests per second.
+    /// first second): completed requests and bounces per second, the share
+    /// of the requests that ended that completed, error responses per
+    /// second and failed requests per second.
     fn over_last_second(&mut self, now: Time) -> LastSecond {
         let full = self.counts_at_samples.len() == WINDOW_SLICES;
         let (since, then) = if full { self.counts_at_samples.pop_front() } else { None }.unwrap_or_default();
@@ -291,6 +288,8 @@ impl Metrics {
         let errors = c.refused + c.server_errors - then.refused - then.server_errors;
         let seconds = (now - since).as_secs();
         LastSecond {
+            throughput: completed as f64 / seconds,
+            bounce_rate: (c.bounces - then.bounces) as f64 / seconds,
             availability: if ended == 0 { f64::NAN } else { completed as f64 / ended as f64 },
             error_rate: errors as f64 / seconds,
             failure_rate: (c.failed - then.failed) as f64 / seconds,
@@ -300,6 +299,8 @@ impl Metrics {
 
 /// What a sample reads of the last second: see [`SamplePoint`]'s fields.
 struct LastSecond {
+    throughput: f64,
+    bounce_rate: f64,
     availability: f64,
     error_rate: f64,
     failure_rate: f64,

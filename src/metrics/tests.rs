@@ -55,3 +55,35 @@ fn availability_and_errors_cover_the_last_second() {
     m.on_request_completed(Time(2), 0, Time(1), (0, 0));
     assert_eq!(sample(&mut m).availability, 1.0);
 }
+
+/// The readouts say "last second": a quarter-second's count scaled up read
+/// 596/s from ten busy slots whose capacity is 500/s (149 completions where
+/// 125 are expected, 2.1 standard deviations: one interval in 60), where a
+/// second's count spreads half as far and 596 is 4.3 deviations away.
+#[test]
+fn throughput_and_bounces_count_the_last_second() {
+    let mut m = Metrics::new(1, Time::ZERO, 1);
+    let mut at = Time::ZERO;
+    let mut sample = |m: &mut Metrics| {
+        at = at + SAMPLE_INTERVAL;
+        m.sample(at, [(0, 0, 1.0)].into_iter());
+        *m.series.back().unwrap()
+    };
+    sample(&mut m);
+    sample(&mut m);
+    sample(&mut m);
+    for _ in 0..6 {
+        m.on_request_completed(Time(1), 0, Time(1), (0, 0));
+    }
+    m.counts.bounces = 2;
+    // Over the second since time zero: 6 completed, 2 bounced.
+    let point = sample(&mut m);
+    assert_eq!((point.throughput, point.bounce_rate), (6.0, 2.0));
+    // The second holds them for three more intervals, then lets them go.
+    for _ in 0..3 {
+        let point = sample(&mut m);
+        assert_eq!((point.throughput, point.bounce_rate), (6.0, 2.0));
+    }
+    let point = sample(&mut m);
+    assert_eq!((point.throughput, point.bounce_rate), (0.0, 0.0));
+}

@@ -95,9 +95,13 @@ impl Canvases {
         presenting: bool,
         ids: &Ids,
     ) -> Result<Canvases, JsValue> {
-        let label = "Clients, balancers and servers; dots are requests travelling between them. \
-                     Click a server (or press its number) to slow it to a quarter of its speed, again to \
-                     restore it; click a client (or press f) to follow its requests.";
+        // Named as a picture, and never "Clients": that is the name of the
+        // slider beside it, which a reader (or a screen reader) asks for by
+        // name and found the picture instead.
+        let label = "Picture of the run: each dot is a request travelling between a client on the left, \
+                     a balancer where there are any, and a server on the right. Click a server (or press \
+                     its number) to slow it to a quarter of its speed, again to restore it; click a client \
+                     (or press f) to follow its requests.";
         let topology = figures::canvas(pane, "topology", &ids.of("topology"), label)?;
         // Focusable, for its keyboard equivalents.
         topology.set_attribute("tabindex", "0")?;

@@ -22,9 +22,15 @@ use web_sys::{Element, HtmlElement};
 const INTERVAL_MS: f64 = 150.0;
 
 /// What the bounces readout counts, and the errors under it.
-const BOUNCES_AND_ERRORS: &str = "Tries sent back to choose again, per second: bounces (a queue timed \
-     out) over the last quarter second, and errors/s (a server down or failing answered with an \
-     error) over the last second. Each is retried within the retry budget.";
+const BOUNCES_AND_ERRORS: &str = "Tries sent back to choose again, per second over the last second: \
+     bounces (a queue timed out), and errors/s (a server down or failing answered with an error). \
+     Each is retried within the retry budget.";
+
+/// What the throughput readout counts, and why it can pass the capacity
+/// (a reader saw 596/s beside a capacity of 500 req/s and asked).
+const THROUGHPUT: &str = "Requests completed in the last second. Capacity is the servers' \
+     average rate: service times vary, so a second of short ones completes more than it, by chance \
+     (at full load, about one second in two).";
 
 /// What the availability readout counts, and the failures under it.
 const AVAILABILITY_AND_FAILED: &str = "Of the requests that ended in the last second, the share \
@@ -84,7 +90,8 @@ impl Readouts {
         windows.push(window(&name, "window if-room")?);
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
-        let (_, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
+        let (completed, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
+        completed.set_title(THROUGHPUT);
         // Each of the two says what it counts when pointed at, and carries
         // a second figure of the same kind under it.
         let explained = |readout: &HtmlElement, what: &str, note: &str| -> Result<HtmlElement, JsValue> {

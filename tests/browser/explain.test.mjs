@@ -130,6 +130,20 @@ test("chapter 2, its spike over, shows the whole run's figures, labelled so, and
   await page.context().close();
 });
 
+test("chapter 2's clients slider is the one thing its chapter names Clients, so asking for it by name finds it, not the picture", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
+  const named = page.locator('#spike').getByLabel('Clients');
+  assert.equal(await named.count(), 1, 'one element of chapter 2 is named Clients');
+  assert.equal(await named.getAttribute('id'), 'sim-spike-clients');
+  assert.match(await page.locator('#sim-spike-topology').getAttribute('aria-label'), /^Picture of the run: /);
+  await named.focus();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await named.getAttribute('aria-valuetext'), '200');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("chapter 2's session chart draws the spike's sessions once it is over, however few the clients", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
