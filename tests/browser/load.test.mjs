@@ -92,7 +92,7 @@ test("the embeds' module as published leaves out the text only the lab or the co
   // A preset's comments: the lab's preset menu describes each preset.
   const description = 'M/M/3 exactly';
   // The help of a field with no control, which only `lbsim fields` prints.
-  const uncontrolled = "Envoy's max_ejection_time";
+  const uncontrolled = "Envoy's success_rate_minimum_hosts";
   // The help of a field with a control, which describes the control.
   const controlled = 'requests one server works on at once';
   assert.deepEqual(
