@@ -24,6 +24,10 @@ const reachable = (page, id) => page.evaluate((id) => [...document.querySelector
 test("chapter 3's Key opens clear of Pause, Step and Reset", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'center' }));
+  // The view's layout settles once it runs (its figures row may fold into
+  // the buttons' row then, moving the Key): click it after a second of it.
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, index, { timeout: 20_000 });
   const key = page.locator('#sim-continuous .key-toggle');
   await key.waitFor({ state: 'visible', timeout: 10_000 });
   await click(page, key);
