@@ -130,8 +130,7 @@ fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
             queued[3]
         );
         let done = &summary.completed_per_server;
-        let neighbours = (done.iter().sum::<u64>() - done[3]) as f64 / 9.0;
-        let share = done[3] as f64 / neighbours;
+        let share = of_a_neighbours(done, 3);
         assert!(
             (0.2..0.3).contains(&share),
             "seed {seed}: server 3 completed {share:.2} of a neighbour's count"
@@ -177,7 +176,7 @@ fn chapter_1s_waits_at_each_load_are_as_its_prose_says() {
     assert!(p50_lo < 1.0 && p50_hi.round() == 28.0, "0.9: medians {p50:?}");
     assert!(p99_lo.round() == 31.0 && p99_hi.round() == 191.0, "0.9: p99s {p99:?}");
     for (name, values, mean) in [("p50", &p50, 7.0), ("p99", &p99, 70.0)] {
-        let (measured, se) = mean_and_se(values);
+        let Estimate { mean: measured, se } = Estimate::of(values);
         assert!(
             (measured - mean).abs() <= 3.0 * se,
             "0.9: mean {name} {measured:.1} ± {se:.1} ms, said {mean}"
@@ -306,9 +305,7 @@ fn sends(scenario: &Scenario, seed: u64) -> Sends {
 /// neighbour's (0.36 to 0.47 on these seeds).
 #[test]
 fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_half_as_often() {
-    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
-    let prose = html.split("id=\"continuous\"").nth(1).unwrap().split("</section>").next().unwrap();
-    let said = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = prose("continuous");
     assert!(
         said.contains(
             "keeps choosing it for a tenth of the new sessions and of the bounced requests, though only \
@@ -330,8 +327,7 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_half_as_of
             "seed {seed}: server 3 drew {share:.4} of {choices} choices (± {standard_error:.4})"
         );
         let reached: Vec<u64> = chosen.iter().zip(&followed_on).map(|(c, f)| c + f).collect();
-        let neighbours = (reached.iter().sum::<u64>() - reached[3]) as f64 / 9.0;
-        let ratio = reached[3] as f64 / neighbours;
+        let ratio = of_a_neighbours(&reached, 3);
         assert!(
             (0.3..0.6).contains(&ratio),
             "seed {seed}: server 3 reached by {ratio:.2} of a neighbour's count"
@@ -348,9 +344,7 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_half_as_of
 /// it, and requests fail, on every seed.
 #[test]
 fn chapter_1s_queue_times_stop_at_the_ceiling_its_prose_gives() {
-    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
-    let prose = html.split("id=\"one-server\"").nth(1).unwrap().split("</section>").next().unwrap();
-    let said = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = prose("one-server");
     assert!(
         said.contains(
             "Sent back a tenth time, a request fails instead, so no queue time here passes 1,200&nbsp;ms \
@@ -385,7 +379,8 @@ fn p99_ratio_to_twin(
 ) -> (f64, f64) {
     let ratios: Vec<f64> =
         seeds.map(|seed| run(scenario, seed).queue_ms.p99 / run(twin, seed).queue_ms.p99).collect();
-    mean_and_se(&ratios)
+    let Estimate { mean, se } = Estimate::of(&ratios);
+    (mean, se)
 }
 
 /// Chapter 4 said repick's improvement was "hardly measurable", and a
@@ -450,7 +445,7 @@ fn chapter_6s_learned_copies_cost_what_its_prose_says() {
             "{clients} clients: {ratio:.3} ± {standard_error:.3}"
         );
         let ages: Vec<f64> = (1..=10).map(|seed| run(&learned, seed).decision_staleness_ms.p50).collect();
-        let (age, _) = mean_and_se(&ages);
+        let age = Estimate::of(&ages).mean;
         assert!(
             age > older_than_ms && age < 1.2 * older_than_ms,
             "{clients} clients: copies {age:.0} ms old"
@@ -497,8 +492,8 @@ fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
     }
 }
 
-/// The mean of `values` and its standard error.
-fn mean_and_se(values: &[f64]) -> (f64, f64) {
-    let Estimate { mean, se } = Estimate::of(values);
-    (mean, se)
+/// Server `server`'s count as a share of the mean of the others'.
+fn of_a_neighbours(counts: &[u64], server: usize) -> f64 {
+    let others = (counts.iter().sum::<u64>() - counts[server]) as f64 / (counts.len() - 1) as f64;
+    counts[server] as f64 / others
 }
