@@ -10,6 +10,7 @@ use super::options::{Options, TraceNeed};
 use super::surface::Surface;
 use super::traces::LabTrace;
 use lbsim::charts::Palette;
+use lbsim::format::grouped;
 use lbsim::scenario::fields;
 use lbsim::trace::offered::Offered;
 use lbsim::ui::controls::Group;
@@ -210,10 +211,11 @@ pub fn waiting_for(need: &TraceNeed) -> String {
 /// percentile chart, with a mark where the replay is.
 pub struct RateStrip {
     figure: HtmlElement,
+    canvas: HtmlCanvasElement,
     surface: Surface,
-    /// What was last drawn: the trace (by hash) and the mark's place, in
-    /// whole pixels.
-    drawn: Option<(String, i64)>,
+    /// What was last drawn: the trace (by hash), the mark's place in whole
+    /// pixels, and the speed its rates were scaled by.
+    drawn: Option<(String, i64, f64)>,
 }
 
 impl RateStrip {
@@ -224,7 +226,12 @@ impl RateStrip {
             Some(first) => first.after_with_node_1(&figure)?,
             None => figures.append_child(&figure).map(|_| ())?,
         }
-        dom::text_child(&figure, "figcaption", "", "The trace's arrivals a second, and where the replay is")?;
+        dom::text_child(
+            &figure,
+            "figcaption",
+            "",
+            "The trace's arrivals a second as replayed, and where the replay is",
+        )?;
         let canvas: HtmlCanvasElement = dom::child(&figure, "canvas", "")?;
         let label = "the replayed trace's request rate over its time, the replay's place marked";
         dom::set_attributes(
@@ -232,7 +239,7 @@ impl RateStrip {
             &[("id", &ids.of("rate-strip")), ("role", "img"), ("aria-label", label)],
         )?;
         figure.set_hidden(true);
-        Ok(RateStrip { figure, surface: Surface::new(canvas)?, drawn: None })
+        Ok(RateStrip { figure, surface: Surface::new(canvas.clone())?, canvas, drawn: None })
     }
 
     /// Draws `trace`'s rate and the replay's place at `at_s` simulated
@@ -255,11 +262,11 @@ impl RateStrip {
         let (width, height) = (self.surface.width, self.surface.height);
         let x = (place / (trace.rate_bin_s * bins as f64)).clamp(0.0, 1.0) * width;
         let mark = x.round() as i64;
-        let same = matches!(&self.drawn, Some((hash, at)) if *hash == trace.hash && *at == mark);
+        let same = matches!(&self.drawn, Some((hash, at, was)) if *hash == trace.hash && *at == mark && *was == speed);
         if !resized && same {
             return;
         }
-        self.drawn = Some((trace.hash.clone(), mark));
+        self.drawn = Some((trace.hash.clone(), mark, speed));
         let (s, ctx) = (&self.surface, &self.surface.context);
         s.begin();
         let highest = trace.rates.iter().copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
@@ -271,7 +278,14 @@ impl RateStrip {
         }
         ctx.set_fill_style_str(&palette.muted.css());
         ctx.set_font("12px system-ui, sans-serif");
-        let _ = ctx.fill_text(&format!("peak {highest:.0}/s"), 4.0, 12.0);
+        // The rates as replayed, the trace's own times divided by the speed,
+        // so the peak reads beside the throughput the view shows.
+        let peak = grouped(highest * speed, 0);
+        let _ = ctx.fill_text(&format!("peak {peak}/s"), 4.0, 12.0);
+        let label = format!(
+            "the replayed trace's request rate over its time, the replay's place marked: peak {peak} requests a second at speed {speed}"
+        );
+        let _ = self.canvas.set_attribute("aria-label", &label);
         ctx.set_stroke_style_str(&palette.p99.css());
         ctx.set_line_width(2.0);
         ctx.begin_path();

@@ -66,10 +66,23 @@ test('a trace chosen in the lab replays, with its report and its rate under the 
   const busy = (await traceState(page)).status;
   const [, load, peak] = busy.match(/offers these servers load ([0-9.]+) on average and ([0-9.]+) at its peak/);
   assert.ok(Math.abs(Number(peak) - 0.9) < 0.01 && Math.abs(Number(load) - Number(mean)) < 0.01 * Number(mean) && !busy.includes('would offer'), busy);
+  // The strip's peak is the rate as replayed, beside the throughput the
+  // view shows: the trace's own peak times the speed.
+  const stripPeak = async () => {
+    const label = await page.getAttribute('#rate-strip', 'aria-label');
+    const [, rate, speed] = label.match(/: peak ([0-9,]+) requests a second at speed ([0-9.]+)$/) ?? [];
+    assert.ok(rate, label);
+    return [Number(rate.replaceAll(',', '')), Number(speed)];
+  };
+  await page.waitForFunction((s) => document.querySelector('#rate-strip').getAttribute('aria-label').endsWith(`speed ${s}`), String(Number(suggested)));
+  const [fast] = await stripPeak();
   // The rows' classes, speed and looping in the box change the replay.
   await page.fill('#trace-speed', '4');
   await page.dispatchEvent('#trace-speed', 'change');
   await page.waitForFunction(() => location.hash.includes('trace_speed=4'));
+  await page.waitForFunction(() => document.querySelector('#rate-strip').getAttribute('aria-label').endsWith('speed 4'));
+  const [slow] = await stripPeak();
+  assert.ok(Math.abs(slow / fast - 4 / Number(suggested)) < 0.01, `peak ${slow}/s at speed 4 against ${fast}/s at ${suggested}`);
   // Stopping drops the trace from the link and from the run.
   await page.click('#trace-stop');
   await theory.waitFor();
