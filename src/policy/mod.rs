@@ -16,6 +16,7 @@
 mod best_of_d;
 mod descriptor;
 mod foundationdb;
+mod haproxy_random;
 mod join_idle_queue;
 mod least_loaded;
 mod least_time;
@@ -67,6 +68,7 @@ const PICKING: &[&Descriptor] = &[
     &best_of_d::PIGGYBACK,
     &best_of_d::LEAST_REQUEST,
     &with_replacement::LEAST_REQUEST_WITH_REPLACEMENT,
+    &haproxy_random::HAPROXY_RANDOM,
     &least_loaded::LEAST_WORK,
     &peak_ewma::PEAK_EWMA,
     &least_time::LEAST_TIME,
