@@ -28,6 +28,7 @@ mod repick;
 mod round_robin;
 mod signal;
 mod weighted_least_request;
+mod weighted_p2c;
 mod weighted_random;
 mod weighted_round_robin;
 mod with_replacement;
@@ -76,6 +77,7 @@ const PICKING: &[&Descriptor] = &[
     &weighted_round_robin::WEIGHTED_ROUND_ROBIN,
     &weighted_random::WEIGHTED_RANDOM,
     &weighted_least_request::WEIGHTED_LEAST_REQUEST,
+    &weighted_p2c::WEIGHTED_P2C,
 ];
 
 const FOUNDATIONDB: &[&Descriptor] = &[&foundationdb::BASIC, &foundationdb::LOAD_BALANCE];

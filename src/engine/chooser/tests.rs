@@ -235,7 +235,11 @@ fn memberships(choosers: usize, servers: usize, subsets: Subsets) -> Vec<u32> {
 
 #[test]
 fn deterministic_subsetting_puts_every_server_in_as_many_pools_when_choosers_are_whole_rounds() {
-    let deterministic = |size| Subsets { size: Some(size), mode: crate::scenario::SubsetMode::Deterministic };
+    let deterministic = |size| Subsets {
+        size: Some(size),
+        mode: crate::scenario::SubsetMode::Deterministic,
+        min_aperture: 12,
+    };
     // The SRE book's example: 300 clients, 300 backends, subsets of 10 (30
     // subsets a round, 10 rounds): each backend in exactly 10 pools.
     assert_eq!(memberships(300, 300, deterministic(10)), vec![10; 300]);
@@ -257,4 +261,47 @@ fn deterministic_subsetting_puts_every_server_in_as_many_pools_when_choosers_are
         (0..4).map(|p| built.server_at(chooser, p)).collect::<Vec<_>>()
     };
     assert_ne!(pools(0), pools(3));
+}
+
+#[test]
+fn under_an_aperture_each_server_gets_an_even_share_of_the_picks() {
+    // 7 choosers over 30 servers, apertures of 12 servers' worth (0.4 of
+    // the ring) rounded up to 3 units of 1/7 (0.43, 12.9 servers).
+    let (choosers, servers, picks) = (7, 30, 60_000);
+    let aperture = Subsets { size: None, mode: crate::scenario::SubsetMode::Aperture, min_aperture: 12 };
+    let weighted_p2c = PolicyKind::from_name("weighted-p2c").unwrap();
+    let mut rng = SimRng::new(42);
+    let mut built = Choosers::new(
+        (choosers, &[]),
+        (vec![1.0; servers], vec![1.0]),
+        (aperture, false, &Timing::untimed()),
+        (weighted_p2c, 2),
+        &mut rng,
+    );
+    let mut counts = vec![0u32; servers];
+    let mut variance = vec![0.0; servers];
+    let board = Board::Stale(&[0; 30]);
+    for chooser in 0..choosers {
+        assert!((13..=14).contains(&built.pool_len(chooser)), "{}", built.pool_len(chooser));
+        // Nothing in flight: the first draw wins, in proportion to its share.
+        for _ in 0..picks {
+            let pick = built.pick(chooser, Time(10), board, (None, None), &mut rng);
+            counts[built.server_at(chooser, pick.position) as usize] += 1;
+        }
+        let width = 3.0 / 7.0;
+        for &(server, share) in &built.members[chooser].shares {
+            let p = share / width;
+            variance[server as usize] += f64::from(picks) * p * (1.0 - p);
+        }
+    }
+    // Each server is covered 3 × 1/30 of the ring over all apertures: its
+    // expected picks are picks × (3/30) / (3/7) = picks × 7 / 30.
+    let expected = f64::from(picks) * choosers as f64 / servers as f64;
+    for (server, &count) in counts.iter().enumerate() {
+        let standard_error = variance[server].sqrt();
+        assert!(
+            (f64::from(count) - expected).abs() < 4.0 * standard_error,
+            "server {server}: {count} against {expected:.0} ± {standard_error:.0}"
+        );
+    }
 }

@@ -138,7 +138,7 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
         unused_under("slow_start_window_ms", &random).unwrap(),
         "Not used by random: slow start ramps a joining server's weight, read only by \
          “HAProxy's random(d), on its hash tree”, “least time (NGINX)”, “weighted round-robin”, \
-         “weighted random” and “weighted least request (Envoy's EDF)”."
+         “weighted random”, “weighted least request (Envoy's EDF)” and “power of two by weight (Finagle's aperture)”."
     );
     let ring = params(&[("policy", "ring")]);
     for key in [
