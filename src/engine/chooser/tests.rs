@@ -305,3 +305,29 @@ fn under_an_aperture_each_server_gets_an_even_share_of_the_picks() {
         );
     }
 }
+
+#[test]
+fn after_a_membership_change_an_aperture_lies_on_the_ring_of_the_members_left() {
+    let aperture = Subsets { size: None, mode: crate::scenario::SubsetMode::Aperture, min_aperture: 4 };
+    let weighted_p2c = PolicyKind::from_name("weighted-p2c").unwrap();
+    let mut rng = SimRng::new(3);
+    let mut built = Choosers::new(
+        (5, &[]),
+        (vec![1.0; 20], vec![1.0]),
+        (aperture, false, &Timing::untimed()),
+        (weighted_p2c, 2),
+        &mut rng,
+    );
+    // 4 servers' worth is 0.2 of the ring, one unit of 1/5: chooser 1
+    // takes servers 4 to 7.
+    let pool = |built: &Choosers, chooser| {
+        (0..built.pool_len(chooser)).map(|p| built.server_at(chooser, p)).collect::<Vec<_>>()
+    };
+    assert_eq!(pool(&built, 1), [4, 5, 6, 7]);
+    // Without servers 0 to 4 the ring is 5..20, 15 servers: 4 of them are
+    // 1.33 units of 1/5, rounded up to 2, so 6 servers from the ring's 4th.
+    let left: Vec<u32> = (5..20).collect();
+    built.change_members(&left, &mut rng);
+    assert_eq!(pool(&built, 1), [8, 9, 10, 11, 12, 13]);
+    assert_eq!(built.members[1].shares.iter().map(|s| s.0).collect::<Vec<_>>(), [8, 9, 10, 11, 12, 13]);
+}
