@@ -3,7 +3,8 @@
 //! sweeps), slow start's share of requests over its window from Envoy's
 //! formula, within binomial standard errors, and HAProxy's health checks
 //! seeing a crash `fall` checks later, less the phase; NGINX's and
-//! Linkerd's probe of an ejected server's return, one request each time.
+//! Linkerd's probe of an ejected server's return, one request each time;
+//! Finagle's deterministic aperture spreading requests evenly.
 
 mod common;
 
