@@ -3,7 +3,8 @@
 //! sweeps), slow start's share of requests over its window from Envoy's
 //! formula, within binomial standard errors, and HAProxy's health checks
 //! seeing a crash `fall` checks later, less the phase; NGINX's and
-//! Linkerd's probe of an ejected server's return, one request each time.
+//! Linkerd's probe of an ejected server's return, one request each time;
+//! Finagle's deterministic aperture spreading requests evenly.
 
 mod common;
 
@@ -260,4 +261,33 @@ fn a_check_that_would_wait_past_its_timeout_fails_so_a_slow_server_is_taken_out(
     let timed = [slow[0], slow[1], ("health_check_timeout_ms", "1000")];
     let (out, _) = out_and_back(&checked(&timed), 0.1);
     assert!(out.is_some_and(|t| t > 5.0 && t < 30.0), "{out:?}");
+}
+
+/// Finagle's deterministic aperture: 20 clients over 30 servers, each
+/// client's arc 8 units of 1/20 (12 servers' worth; half of them start
+/// mid-server, so take 13 servers, two in half), P2C by overlap within it.
+/// Every server is covered 8/30 of a client's worth, so each gets 1/30 of
+/// the requests: within 4 binomial standard errors of it (P2C spreads
+/// requests more evenly than independent draws, so this is generous).
+#[test]
+fn finagles_aperture_gives_every_server_an_equal_share_of_requests() {
+    let aperture = scenario(&[
+        ("servers", "30"),
+        ("clients", "20"),
+        ("balancers", "0"),
+        ("subset_mode", "aperture"),
+        ("policy", "weighted-p2c"),
+        ("session_length", "1"),
+        ("load", "0.5"),
+        ("duration_s", "60"),
+    ]);
+    let completed = summary_of(&aperture).completed_per_server;
+    let total = completed.iter().sum::<u64>() as f64;
+    let (share, standard_error) = (total / 30.0, (total * (1.0 / 30.0) * (29.0 / 30.0)).sqrt());
+    for (server, &count) in completed.iter().enumerate() {
+        assert!(
+            (count as f64 - share).abs() < 4.0 * standard_error,
+            "server {server}: {count} against {share:.0} ± {standard_error:.0}: {completed:?}"
+        );
+    }
 }

@@ -14,6 +14,7 @@
 //! `placements` (where a key-placing chooser sends keys, and its table's
 //! lag) and `ejection` (outlier ejection and health checks).
 
+mod aperture;
 mod ejection;
 mod placements;
 mod pools;
@@ -56,6 +57,10 @@ struct Member {
     /// Whether too few of its servers are in for the panic threshold: its
     /// pool then holds its ejected servers too.
     panicking: bool,
+    /// Under an aperture, each server of its pool with the length of ring
+    /// it shares with this chooser's arc, ascending: the weights its
+    /// policy reads. Empty otherwise.
+    shares: Vec<(u32, f64)>,
 }
 
 impl Member {
@@ -96,6 +101,8 @@ pub struct Choosers {
     misrouted: u64,
     /// Each server's nominal weight, for the weighted policies.
     weights: Vec<f64>,
+    /// How the pools are drawn.
+    subsets: Subsets,
     /// With several request classes, each class's mean service time (ms):
     /// the work a request of that class adds (see [`Table::work`]).
     class_means: Vec<f32>,
@@ -137,10 +144,14 @@ impl Choosers {
         let every_server = scratch.clone();
         for member in 0..count * per_chooser {
             let range = class_pools.get(member % per_chooser);
-            let pool =
-                draw_member_pool((range, &every_server), (subsets, member / per_chooser), &mut scratch, rng);
+            let (pool, shares) = draw_member_pool(
+                (range, &every_server, &weights),
+                (subsets, (member / per_chooser, count)),
+                &mut scratch,
+                rng,
+            );
             let len = len_of(&pool, servers);
-            policies.push(policy::build(kind, choices, &pool_weights(&pool, &weights), rng));
+            policies.push(policy::build(kind, choices, &pool_weights(&pool, &weights, &shares), rng));
             members.push(Member {
                 pool,
                 start,
@@ -150,6 +161,7 @@ impl Choosers {
                 typical: PeakAverage::default(),
                 idle: IdleQueue::default(),
                 panicking: false,
+                shares,
             });
             start += len;
         }
@@ -170,6 +182,7 @@ impl Choosers {
             lag_routes: 0,
             misrouted: 0,
             weights,
+            subsets,
             class_means: if several { class_means.iter().map(|&m| m as f32).collect() } else { Vec::new() },
             hears_idle_servers: kind.hears_idle_servers(),
             class_pools: class_pools.to_vec(),
@@ -370,7 +383,8 @@ impl Choosers {
 
     /// Gives `chooser` a new policy over its pool.
     fn rebuild_policy(&mut self, chooser: usize, rng: &mut SimRng) {
-        let weights = pool_weights(&self.members[chooser].pool, &self.weights);
+        let member = &self.members[chooser];
+        let weights = pool_weights(&member.pool, &self.weights, &member.shares);
         self.policies[chooser] = policy::build(self.kind.0, self.kind.1, &weights, rng);
     }
 

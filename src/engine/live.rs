@@ -33,7 +33,9 @@ impl Simulation {
                 }
             }
             Live::Pools => {
-                if before.subset_size != now.subset_size || before.subset_mode != now.subset_mode {
+                let aperture =
+                    (before.subset_mode, before.min_aperture) != (now.subset_mode, now.min_aperture);
+                if before.subset_size != now.subset_size || aperture {
                     self.redraw_pools();
                 }
             }

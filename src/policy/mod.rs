@@ -16,6 +16,7 @@
 mod best_of_d;
 mod descriptor;
 mod foundationdb;
+mod haproxy_random;
 mod join_idle_queue;
 mod least_loaded;
 mod least_time;
@@ -27,6 +28,7 @@ mod repick;
 mod round_robin;
 mod signal;
 mod weighted_least_request;
+mod weighted_p2c;
 mod weighted_random;
 mod weighted_round_robin;
 mod with_replacement;
@@ -67,6 +69,7 @@ const PICKING: &[&Descriptor] = &[
     &best_of_d::PIGGYBACK,
     &best_of_d::LEAST_REQUEST,
     &with_replacement::LEAST_REQUEST_WITH_REPLACEMENT,
+    &haproxy_random::HAPROXY_RANDOM,
     &least_loaded::LEAST_WORK,
     &peak_ewma::PEAK_EWMA,
     &least_time::LEAST_TIME,
@@ -74,6 +77,7 @@ const PICKING: &[&Descriptor] = &[
     &weighted_round_robin::WEIGHTED_ROUND_ROBIN,
     &weighted_random::WEIGHTED_RANDOM,
     &weighted_least_request::WEIGHTED_LEAST_REQUEST,
+    &weighted_p2c::WEIGHTED_P2C,
 ];
 
 const FOUNDATIONDB: &[&Descriptor] = &[&foundationdb::BASIC, &foundationdb::LOAD_BALANCE];

@@ -96,11 +96,13 @@ named_choice! {
 }
 
 named_choice! {
-    /// How `subset_size`'s pools are drawn: at random per chooser, or by
-    /// the SRE book's deterministic subsetting.
+    /// How each chooser's pool is drawn: `subset_size` servers at random
+    /// per chooser, or by the SRE book's deterministic subsetting; or
+    /// Finagle's deterministic aperture (`min_aperture`).
     SubsetMode {
         Random => "random",
         Deterministic => "deterministic",
+        Aperture => "aperture",
     }
 }
 

@@ -76,6 +76,8 @@ pub struct Scenario {
     /// `None`: every chooser may pick any server.
     pub subset_size: Option<u32>,
     pub subset_mode: SubsetMode,
+    /// Finagle's minimum aperture: the servers' worth of ring an aperture spans.
+    pub min_aperture: u32,
     pub balancers: u32,
     /// Envoy's worker threads, NGINX's worker processes: each balancer's
     /// choosers, each balancing on its own (see [`Scenario::choosers`]).
@@ -199,6 +201,7 @@ impl Default for Scenario {
             idle_timeout_ms: None,
             subset_size: None,
             subset_mode: SubsetMode::Random,
+            min_aperture: 12,
             balancers: 0,
             workers_per_balancer: 1,
             client_delay_ms: 5.0,

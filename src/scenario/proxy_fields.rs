@@ -174,11 +174,20 @@ pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
 
 pub(super) const SUBSET_MODE: Field = Field {
     key: "subset_mode",
-    help: cli_help!("how subset_size's pools are drawn: random, each chooser its own draw; deterministic, the SRE book's subsetting (chooser i takes subset i mod k of a shuffle seeded by its round i div k, k = servers / subset_size), so every server is in as many pools as every other when the choosers are a multiple of k"),
+    help: cli_help!("how each chooser's pool is drawn: random, subset_size servers, each chooser its own draw; deterministic, the SRE book's subsetting (chooser i takes subset i mod k of a shuffle seeded by its round i div k, k = servers / subset_size), so every server is in as many pools as every other when the choosers are a multiple of k; aperture, Finagle's deterministic aperture (chooser i of N takes the arc from i/N of a ring of the servers, min_aperture servers' worth rounded up to whole 1/N, each server weighted by its overlap; subset_size is not read), for a weighted policy such as weighted-p2c"),
     kind: FieldKind::Choice(SubsetMode::NAMES),
     live: Live::Pools,
     get: |s| Value::Choice(s.subset_mode.name()),
     put: |s, v| s.subset_mode = SubsetMode::from_name(v.choice()).unwrap_or(s.subset_mode),
+};
+
+pub(super) const MIN_APERTURE: Field = Field {
+    key: "min_aperture",
+    help: cli_help!("Finagle's minDeterministicAperture (12): under subset_mode = aperture, each chooser's arc spans at least this many servers' worth of the ring (all of them when there are fewer)"),
+    kind: FieldKind::Count { min: 1, max: 100_000 },
+    live: Live::Pools,
+    get: |s| Value::Count(s.min_aperture.into()),
+    put: |s, v| s.min_aperture = v.count() as u32,
 };
 
 pub(super) const SUCCESS_RATE_STDEV_FACTOR: Field = Field {

@@ -190,6 +190,7 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.subset_size = Some(v.count() as u32).filter(|&n| n > 0),
     },
     SUBSET_MODE,
+    MIN_APERTURE,
     Field {
         key: "balancers",
         help: "load balancers between clients and servers; 0 means clients choose servers themselves",

@@ -1,48 +1,72 @@
 //! Each chooser's pool: drawn at the start (a subset of the servers, or of
-//! its class's range, or all of them), drawn again when the subset size
-//! changes, and changed when servers join or leave. What a chooser knew of
+//! its class's range, or all of them, or its aperture), drawn again when
+//! the subset size changes, and changed when servers join or leave. What a chooser knew of
 //! the servers in both its old and its new pool is kept, with its
 //! connections to them.
 
-use super::Choosers;
+use super::{aperture, Choosers};
 use crate::rng::{Draw, SimRng};
 use crate::scenario::{Scenario, SubsetMode};
 
 /// How each chooser's pool is drawn: `size` servers (all when `None`), at
-/// random per chooser or by deterministic subsetting.
+/// random per chooser or by deterministic subsetting; or its aperture of
+/// at least `min_aperture` servers' worth.
 #[derive(Clone, Copy, Debug)]
 pub struct Subsets {
     pub size: Option<u32>,
     pub mode: SubsetMode,
+    pub min_aperture: u32,
 }
 
 impl Subsets {
     pub fn of(scenario: &Scenario) -> Subsets {
-        Subsets { size: scenario.subset_size, mode: scenario.subset_mode }
+        Subsets {
+            size: scenario.subset_size,
+            mode: scenario.subset_mode,
+            min_aperture: scenario.min_aperture,
+        }
     }
 
     #[cfg(test)]
     pub fn random(size: Option<u32>) -> Subsets {
-        Subsets { size, mode: SubsetMode::Random }
+        Subsets { size, mode: SubsetMode::Random, min_aperture: 12 }
     }
 }
+
+/// A chooser's pool (`None`: every server) and, under an aperture, each
+/// of its servers with the length of ring it shares with the chooser's
+/// arc, ascending (empty otherwise).
+pub(super) type Drawn = (Option<Vec<u32>>, Vec<(u32, f64)>);
 
 impl Choosers {
     /// Draws every chooser a new pool among the members.
     pub fn redraw_pools(&mut self, subsets: Subsets, rng: &mut SimRng) {
         self.lift_ejections(rng);
+        self.subsets = subsets;
         let mut scratch = self.active.clone();
-        let per_chooser = self.per_chooser;
         let members = &self.active;
-        let pools: Vec<_> = (0..self.members.len())
+        let drawn: Vec<Drawn> = (0..self.members.len())
             .map(|member| {
-                let range = self.class_pools.get(member % per_chooser);
-                let pool =
-                    draw_member_pool((range, members), (subsets, member / per_chooser), &mut scratch, rng);
-                pool.or_else(|| self.explicit.then(|| members.clone()))
+                let (pool, shares) = self.draw_pool(member, members, &mut scratch, rng);
+                (pool.or_else(|| self.explicit.then(|| members.clone())), shares)
             })
             .collect();
+        self.set_drawn_pools(drawn);
+    }
+
+    /// Draws chooser `member` a pool among `members` (ascending), as its
+    /// subsets say; `scratch` is any permutation of the members.
+    fn draw_pool(&self, member: usize, members: &[u32], scratch: &mut [u32], rng: &mut SimRng) -> Drawn {
+        let range = self.class_pools.get(member % self.per_chooser);
+        let chooser = (member / self.per_chooser, self.members.len() / self.per_chooser);
+        draw_member_pool((range, members, &self.weights), (self.subsets, chooser), scratch, rng)
+    }
+
+    /// Gives every chooser its drawn pool and its shares of the ring.
+    fn set_drawn_pools(&mut self, drawn: Vec<Drawn>) {
+        let (pools, shares): (Vec<_>, Vec<_>) = drawn.into_iter().unzip();
         self.set_pools(pools);
+        self.members.iter_mut().zip(shares).for_each(|(member, shares)| member.shares = shares);
     }
 
     /// The membership changed to `members` (ascending): each chooser's pool
@@ -52,15 +76,16 @@ impl Choosers {
     /// place of each that left, one from the rest at random.
     pub fn change_members(&mut self, members: &[u32], rng: &mut SimRng) {
         self.lift_ejections(rng);
+        if self.subsets.mode == SubsetMode::Aperture {
+            // An aperture is a place on the ring of the members now.
+            let drawn =
+                (0..self.members.len()).map(|member| self.draw_pool(member, members, &mut [], rng)).collect();
+            self.set_drawn_pools(drawn);
+            return self.now_members(members);
+        }
         let per_chooser = self.per_chooser;
-        let eligible = |among: &[u32], member: usize| -> Vec<u32> {
-            match self.class_pools.get(member % per_chooser) {
-                Some(&(first, last)) => {
-                    among.iter().copied().filter(|s| (first..=last).contains(s)).collect()
-                }
-                None => among.to_vec(),
-            }
-        };
+        let eligible =
+            |among: &[u32], member: usize| in_range(self.class_pools.get(member % per_chooser), among);
         let pools: Vec<_> = (0..self.members.len())
             .map(|member| {
                 let before = eligible(&self.active, member);
@@ -84,6 +109,12 @@ impl Choosers {
             .collect();
         // The old pools are read as they were (`None` over the old servers).
         self.set_pools(pools);
+        self.now_members(members);
+    }
+
+    /// The members are `members` (ascending) from now on, each pool an
+    /// explicit list of them.
+    fn now_members(&mut self, members: &[u32]) {
         self.active = members.to_vec();
         self.servers = self.servers.max(members.last().map_or(0, |&s| s as usize + 1));
         self.explicit = true;
@@ -129,11 +160,26 @@ impl Choosers {
     }
 }
 
-/// The nominal weight of each position of a pool.
-pub(super) fn pool_weights(pool: &Option<Vec<u32>>, weights: &[f64]) -> Vec<f64> {
+/// The weight a policy reads at each position of a pool: the server's
+/// nominal weight or, under an aperture (`shares` not empty), the length
+/// of ring it shares with the chooser's arc.
+pub(super) fn pool_weights(pool: &Option<Vec<u32>>, weights: &[f64], shares: &[(u32, f64)]) -> Vec<f64> {
+    let weight = |server: u32| match shares.binary_search_by_key(&server, |&(s, _)| s) {
+        Ok(at) => shares[at].1,
+        Err(_) => weights[server as usize],
+    };
     match pool {
-        None => weights.to_vec(),
-        Some(pool) => pool.iter().map(|&server| weights[server as usize]).collect(),
+        None if shares.is_empty() => weights.to_vec(),
+        None => (0..weights.len() as u32).map(weight).collect(),
+        Some(pool) => pool.iter().map(|&server| weight(server)).collect(),
+    }
+}
+
+/// The servers of `among` (ascending) in a class's `range`, or all of them.
+fn in_range(range: Option<&(u32, u32)>, among: &[u32]) -> Vec<u32> {
+    match range {
+        Some(&(first, last)) => among.iter().copied().filter(|s| (first..=last).contains(s)).collect(),
+        None => among.to_vec(),
     }
 }
 
@@ -147,12 +193,30 @@ pub(super) fn server_at(pool: &Option<Vec<u32>>, position: usize) -> u32 {
     pool.as_ref().map_or(position as u32, |pool| pool[position])
 }
 
+/// Draws the pool of a member of chooser `chooser` of `choosers`: its
+/// aperture on the ring of the `members` (ascending) of its class's range
+/// of servers, whose nominal weights `weights` holds, or of all members
+/// without class pools; else as [`draw_subset`] draws it.
+pub(super) fn draw_member_pool(
+    (range, members, weights): (Option<&(u32, u32)>, &[u32], &[f64]),
+    (subsets, (chooser, choosers)): (Subsets, (usize, usize)),
+    scratch: &mut [u32],
+    rng: &mut SimRng,
+) -> Drawn {
+    if subsets.mode != SubsetMode::Aperture {
+        return (draw_subset((range, members), (subsets, chooser), scratch, rng), Vec::new());
+    }
+    let ring = in_range(range, members);
+    let shares = aperture::shares(&ring, weights, (chooser, choosers), subsets.min_aperture);
+    (Some(shares.iter().map(|&(server, _)| server).collect()), shares)
+}
+
 /// Draws the pool of a member of chooser `chooser`: of `subsets.size`
 /// servers (all when `None`) out of the `members` (ascending) of its
 /// class's range of servers, or, without class pools, out of all of them
 /// (`None` when it is all of them). `scratch` is any permutation of the
 /// members.
-pub(super) fn draw_member_pool(
+fn draw_subset(
     (range, members): (Option<&(u32, u32)>, &[u32]),
     (subsets, chooser): (Subsets, usize),
     scratch: &mut [u32],

@@ -235,7 +235,11 @@ fn memberships(choosers: usize, servers: usize, subsets: Subsets) -> Vec<u32> {
 
 #[test]
 fn deterministic_subsetting_puts_every_server_in_as_many_pools_when_choosers_are_whole_rounds() {
-    let deterministic = |size| Subsets { size: Some(size), mode: crate::scenario::SubsetMode::Deterministic };
+    let deterministic = |size| Subsets {
+        size: Some(size),
+        mode: crate::scenario::SubsetMode::Deterministic,
+        min_aperture: 12,
+    };
     // The SRE book's example: 300 clients, 300 backends, subsets of 10 (30
     // subsets a round, 10 rounds): each backend in exactly 10 pools.
     assert_eq!(memberships(300, 300, deterministic(10)), vec![10; 300]);
@@ -257,4 +261,73 @@ fn deterministic_subsetting_puts_every_server_in_as_many_pools_when_choosers_are
         (0..4).map(|p| built.server_at(chooser, p)).collect::<Vec<_>>()
     };
     assert_ne!(pools(0), pools(3));
+}
+
+#[test]
+fn under_an_aperture_each_server_gets_an_even_share_of_the_picks() {
+    // 7 choosers over 30 servers, apertures of 12 servers' worth (0.4 of
+    // the ring) rounded up to 3 units of 1/7 (0.43, 12.9 servers).
+    let (choosers, servers, picks) = (7, 30, 60_000);
+    let aperture = Subsets { size: None, mode: crate::scenario::SubsetMode::Aperture, min_aperture: 12 };
+    let weighted_p2c = PolicyKind::from_name("weighted-p2c").unwrap();
+    let mut rng = SimRng::new(42);
+    let mut built = Choosers::new(
+        (choosers, &[]),
+        (vec![1.0; servers], vec![1.0]),
+        (aperture, false, &Timing::untimed()),
+        (weighted_p2c, 2),
+        &mut rng,
+    );
+    let mut counts = vec![0u32; servers];
+    let mut variance = vec![0.0; servers];
+    let board = Board::Stale(&[0; 30]);
+    for chooser in 0..choosers {
+        assert!((13..=14).contains(&built.pool_len(chooser)), "{}", built.pool_len(chooser));
+        // Nothing in flight: the first draw wins, in proportion to its share.
+        for _ in 0..picks {
+            let pick = built.pick(chooser, Time(10), board, (None, None), &mut rng);
+            counts[built.server_at(chooser, pick.position) as usize] += 1;
+        }
+        let width = 3.0 / 7.0;
+        for &(server, share) in &built.members[chooser].shares {
+            let p = share / width;
+            variance[server as usize] += f64::from(picks) * p * (1.0 - p);
+        }
+    }
+    // Each server is covered 3 × 1/30 of the ring over all apertures: its
+    // expected picks are picks × (3/30) / (3/7) = picks × 7 / 30.
+    let expected = f64::from(picks) * choosers as f64 / servers as f64;
+    for (server, &count) in counts.iter().enumerate() {
+        let standard_error = variance[server].sqrt();
+        assert!(
+            (f64::from(count) - expected).abs() < 4.0 * standard_error,
+            "server {server}: {count} against {expected:.0} ± {standard_error:.0}"
+        );
+    }
+}
+
+#[test]
+fn after_a_membership_change_an_aperture_lies_on_the_ring_of_the_members_left() {
+    let aperture = Subsets { size: None, mode: crate::scenario::SubsetMode::Aperture, min_aperture: 4 };
+    let weighted_p2c = PolicyKind::from_name("weighted-p2c").unwrap();
+    let mut rng = SimRng::new(3);
+    let mut built = Choosers::new(
+        (5, &[]),
+        (vec![1.0; 20], vec![1.0]),
+        (aperture, false, &Timing::untimed()),
+        (weighted_p2c, 2),
+        &mut rng,
+    );
+    // 4 servers' worth is 0.2 of the ring, one unit of 1/5: chooser 1
+    // takes servers 4 to 7.
+    let pool = |built: &Choosers, chooser| {
+        (0..built.pool_len(chooser)).map(|p| built.server_at(chooser, p)).collect::<Vec<_>>()
+    };
+    assert_eq!(pool(&built, 1), [4, 5, 6, 7]);
+    // Without servers 0 to 4 the ring is 5..20, 15 servers: 4 of them are
+    // 1.33 units of 1/5, rounded up to 2, so 6 servers from the ring's 4th.
+    let left: Vec<u32> = (5..20).collect();
+    built.change_members(&left, &mut rng);
+    assert_eq!(pool(&built, 1), [8, 9, 10, 11, 12, 13]);
+    assert_eq!(built.members[1].shares.iter().map(|s| s.0).collect::<Vec<_>>(), [8, 9, 10, 11, 12, 13]);
 }

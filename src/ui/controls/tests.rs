@@ -111,7 +111,8 @@ fn a_control_says_why_the_policy_ignores_it() {
     assert_eq!(
         unused_under("choices", &random).unwrap(),
         "Not used by random: d candidates are drawn only by “power of d choices, live load”, \
-         “least requests of d (own count)” and “least requests of d, drawn with replacement”."
+         “least requests of d (own count)”, “least requests of d, drawn with replacement” and \
+         “HAProxy's random(d), on its hash tree”."
     );
     assert_eq!(
         unused_under("staleness_ms", &random).unwrap(),
@@ -135,8 +136,9 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
     let random = params(&[("policy", "random")]);
     assert_eq!(
         unused_under("slow_start_window_ms", &random).unwrap(),
-        "Not used by random: slow start ramps a joining server's weight, read only by “least time (NGINX)”, \
-         “weighted round-robin”, “weighted random” and “weighted least request (Envoy's EDF)”."
+        "Not used by random: slow start ramps a joining server's weight, read only by \
+         “HAProxy's random(d), on its hash tree”, “least time (NGINX)”, “weighted round-robin”, \
+         “weighted random”, “weighted least request (Envoy's EDF)” and “power of two by weight (Finagle's aperture)”."
     );
     let ring = params(&[("policy", "ring")]);
     for key in [
@@ -161,7 +163,8 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
     assert_eq!(control("slow_start_window_ms").shown(&weighted), "none");
     assert_eq!(unused_under("slow_start_aggression", &weighted), None);
     assert!(unused_under("slow_start_aggression", &random).unwrap().starts_with(
-        "Not used by random: slow start ramps a joining server's weight, read only by “least time (NGINX)”"
+        "Not used by random: slow start ramps a joining server's weight, read only by \
+         “HAProxy's random(d), on its hash tree”, “least time (NGINX)”"
     ));
     let envoy = params(&[("eject_max_for_ms", "300000"), ("health_check_timeout_ms", "5000")]);
     assert_eq!(control("eject_max_for_ms").shown(&envoy), "300,000 ms");
