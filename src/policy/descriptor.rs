@@ -74,6 +74,8 @@ const EJECTION: &[&str] = &[
     "eject_for_ms",
     "eject_max_fraction",
     "eject_max_for_ms",
+    "eject_growth",
+    "eject_jitter",
     "eject_interval_ms",
     "eject_probe",
     "health_check_ms",

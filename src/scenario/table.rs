@@ -304,6 +304,8 @@ pub static FIELDS: &[Field] = &[
         put: |s, v| s.eject_max_fraction = v.number(),
     },
     EJECT_MAX_FOR_MS,
+    EJECT_GROWTH,
+    EJECT_JITTER,
     EJECT_INTERVAL_MS,
     EJECT_ALWAYS_ONE_HOST,
     EJECT_PROBE,
