@@ -39,6 +39,8 @@ const CHANGES: &[(&str, &str)] = &[
     ("virtual_nodes", "3"),
     ("bounded_load_c", "1.05"),
     ("dc_order", "any"),
+    ("max_fails", "3"),
+    ("fail_timeout_s", "0"),
     ("slow_start_window_ms", "500"),
     ("slow_start_aggression", "4"),
     ("slow_start_min_weight_percent", "90"),
@@ -72,6 +74,9 @@ fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
             // Checks often enough for a server down a second to come back
             // within the run, so a longer rise could tell.
             ("health_check_ms", "250"),
+            // NGINX's fails counted under its round robin, so that a
+            // change of its window could tell.
+            ("max_fails", "1"),
             ("duration_s", "3"),
             ("warmup_s", "0"),
         ],

@@ -121,6 +121,10 @@ pub struct Scenario {
     /// NGINX's and Linkerd's probe: a server whose ejection ends is sent
     /// one request before it is back for good.
     pub eject_probe: bool,
+    /// NGINX's passive health checks under its round robin: fails that
+    /// take a peer out for `fail_timeout_s` (0: none counted).
+    pub max_fails: u32,
+    pub fail_timeout_s: u32,
     pub success_rate: RateEjection,
     pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
@@ -225,6 +229,8 @@ impl Default for Scenario {
             eject_interval_ms: None,
             eject_always_one_host: false,
             eject_probe: false,
+            max_fails: 0,
+            fail_timeout_s: 10,
             success_rate: RateEjection::SUCCESS_RATE,
             failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,

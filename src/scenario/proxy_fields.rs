@@ -63,6 +63,24 @@ pub(super) const EJECT_PROBE: Field = Field {
     put: |s, v| s.eject_probe = v.choice() == "yes",
 };
 
+pub(super) const MAX_FAILS: Field = Field {
+    key: "max_fails",
+    help: cli_help!("NGINX's max_fails, under weighted-round-robin: a chooser skips a server that failed this many times for fail_timeout_s, then sends it one request, and cuts its effective weight by weight / max_fails at each failure, regrowing it by one a pick (NGINX's default is 1); 0: no failures counted"),
+    kind: FieldKind::Count { min: 0, max: 1_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.max_fails.into()),
+    put: |s, v| s.max_fails = v.count() as u32,
+};
+
+pub(super) const FAIL_TIMEOUT_S: Field = Field {
+    key: "fail_timeout_s",
+    help: cli_help!("NGINX's fail_timeout, in whole seconds as NGINX keeps time: how long a server that failed max_fails times is skipped, and the window after which a success forgets its failures"),
+    kind: FieldKind::Count { min: 0, max: 86_400 },
+    live: Live::No,
+    get: |s| Value::Count(s.fail_timeout_s.into()),
+    put: |s, v| s.fail_timeout_s = v.count() as u32,
+};
+
 pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
     key: "healthy_panic_threshold",
     help: "Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics",

@@ -118,6 +118,7 @@ mod idle_reports;
 mod keying;
 mod limits;
 mod membership;
+mod nginx_round_robin;
 mod panic;
 mod per_connection;
 mod points;
