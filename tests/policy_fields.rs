@@ -21,7 +21,9 @@ const CHANGES: &[(&str, &str)] = &[
     ("eject_after", "2"),
     ("eject_for_ms", "300"),
     ("eject_max_fraction", "0.01"),
-    ("eject_max_for_ms", "5000"),
+    ("eject_max_for_ms", "1500"),
+    ("eject_growth", "equal-jittered"),
+    ("eject_jitter", "1"),
     ("eject_interval_ms", "500"),
     ("eject_probe", "yes"),
     ("health_check_ms", "100"),
@@ -37,6 +39,8 @@ const CHANGES: &[(&str, &str)] = &[
     ("virtual_nodes", "3"),
     ("bounded_load_c", "1.05"),
     ("dc_order", "any"),
+    ("max_fails", "3"),
+    ("fail_timeout_s", "0"),
     ("slow_start_window_ms", "500"),
     ("slow_start_aggression", "4"),
     ("slow_start_min_weight_percent", "90"),
@@ -64,9 +68,15 @@ fn run(policy: PolicyKind, change: Option<(&str, &str)>) -> serde_json::Value {
             // Ejections short enough to end within the run, so that a
             // probe of a returning server could tell.
             ("eject_for_ms", "1000"),
+            // Room for a second ejection to grow, and for jitter to
+            // lengthen one.
+            ("eject_max_for_ms", "2000"),
             // Checks often enough for a server down a second to come back
             // within the run, so a longer rise could tell.
             ("health_check_ms", "250"),
+            // NGINX's fails counted under its round robin, so that a
+            // change of its window could tell.
+            ("max_fails", "1"),
             ("duration_s", "3"),
             ("warmup_s", "0"),
         ],

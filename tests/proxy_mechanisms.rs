@@ -4,11 +4,12 @@
 //! formula, within binomial standard errors, and HAProxy's health checks
 //! seeing a crash `fall` checks later, less the phase; NGINX's and
 //! Linkerd's probe of an ejected server's return, one request each time;
+//! Linkerd's and Finagle's back-offs, each kth ejection's range and mean;
 //! Finagle's deterministic aperture spreading requests evenly.
 
 mod common;
 
-use common::{behind_one_balancer, scenario, summary_of};
+use common::{behind_one_balancer, scenario, summary_of, Estimate};
 use lbsim::{Scenario, Simulation, Time};
 
 /// One balancer before 10 servers, server 0 answering every request with
@@ -138,6 +139,113 @@ fn a_repaired_server_is_readmitted_after_one_successful_probe() {
     // From then on it takes its tenth of about 30 requests a second.
     let others = outcome.completed_per_server[1..].iter().sum::<u64>() as f64 / 9.0;
     assert!(outcome.completed_per_server[0] as f64 > 0.7 * others, "{:?}", outcome.completed_per_server);
+}
+
+/// The lengths in seconds of the first `k` ejections of the black hole
+/// under `backoff`'s settings, probed on each return, one row per seed
+/// 1..=`seeds`, read every `step_s`: a server that stays broken fails each
+/// probe, so its run of ejections goes on.
+fn backed_off(backoff: &[(&str, &str)], seeds: u64, k: usize, step_s: f64) -> Vec<Vec<f64>> {
+    (1..=seeds)
+        .map(|seed| {
+            let seed = seed.to_string();
+            let scenario =
+                black_hole(&[backoff, &[("eject_probe", "yes"), ("load", "0.1"), ("seed", &seed)]].concat());
+            let lengths = ejection_lengths(&scenario, step_s);
+            assert!(lengths.len() >= k, "seed {seed}: {lengths:?}");
+            lengths[..k].to_vec()
+        })
+        .collect()
+}
+
+/// How long each ejection of server 0 lasted, in seconds, read every
+/// `step_s`: a spell out ends when the server is back in, or when a probe
+/// fails (its error counted while it is held out, over half a second into
+/// the spell, less than any length here: the errors of requests sent
+/// before an ejection come within milliseconds of it), which starts the next ejection, however
+/// soon after its return the probe went.
+fn ejection_lengths(scenario: &Scenario, step_s: f64) -> Vec<f64> {
+    let mut sim = Simulation::new(scenario).unwrap();
+    let (mut lengths, mut since, mut erred) = (Vec::new(), None, 0);
+    for step in 1..=(scenario.duration_s / step_s) as u64 {
+        let t = step as f64 * step_s;
+        sim.advance_to(Time::from_ms(t * 1000.0), u64::MAX);
+        let server = sim.snapshot(0).servers[0];
+        match (server.ejected > 0, since) {
+            (true, None) => since = Some(t),
+            (true, Some(from)) if server.erred > erred && t - from > 0.5 => {
+                lengths.push(t - from);
+                since = Some(t);
+            }
+            (false, Some(from)) => {
+                lengths.push(t - from);
+                since = None;
+            }
+            _ => {}
+        }
+        erred = server.erred;
+    }
+    lengths
+}
+
+/// Each kth ejection over the seeds lies within `step_s` of [h,
+/// min(h × (1 + jitter), max)], and their mean is the back-off's, the mean
+/// of min(h × (1 + jitter × U), max) for U uniform, within four standard
+/// errors.
+fn check_back_off(rows: &[Vec<f64>], h: &[f64], jitter: &[f64], max: f64, step_s: f64) {
+    for (k, (&h, &jitter)) in h.iter().zip(jitter).enumerate() {
+        let of_k: Vec<f64> = rows.iter().map(|row| row[k]).collect();
+        let (low, high) = (h.min(max), (h * (1.0 + jitter)).min(max));
+        let in_range = of_k.iter().all(|&s| s > low - step_s - 1e-9 && s < high + step_s + 1e-9);
+        assert!(in_range, "ejection {}: {of_k:?} outside {low}..{high}", k + 1);
+        let estimate = Estimate::of(&of_k);
+        let expected = if h * (1.0 + jitter) <= max {
+            h * (1.0 + jitter / 2.0)
+        } else {
+            let reached = (max / h - 1.0) / jitter;
+            h * (reached + jitter * reached * reached / 2.0) + (1.0 - reached) * max
+        };
+        let error = 4.0 * estimate.se + step_s / 2.0;
+        assert!(
+            (estimate.mean - expected).abs() <= error,
+            "ejection {}: {estimate:?} against {expected}",
+            k + 1
+        );
+    }
+}
+
+#[test]
+fn linkerds_failure_accrual_backs_off_1_2_4_s_and_on_to_60_s_jittered_by_half() {
+    // linkerd2-proxy's ExponentialBackoff { min 1 s, max 60 s, jitter 0.5 }
+    // after 7 consecutive failures, a probe after each back-off.
+    let linkerd = [
+        ("eject_after", "7"),
+        ("eject_for_ms", "1000"),
+        ("eject_max_for_ms", "60000"),
+        ("eject_growth", "exponential"),
+        ("eject_jitter", "0.5"),
+        ("duration_s", "240"),
+    ];
+    let step = 0.02;
+    let rows = backed_off(&linkerd, 24, 7, step);
+    check_back_off(&rows, &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0], &[0.5; 7], 60.0, step);
+}
+
+#[test]
+fn finagles_failure_accrual_marks_dead_5_s_then_an_equal_jittered_5_to_10_s_and_on() {
+    // Finagle's Backoff.equalJittered(5 s, 300 s) after 5 failures in a
+    // row: 5 s, then h + U × h for h = 5, 10, 20, 40 s.
+    let finagle = [
+        ("eject_after", "5"),
+        ("eject_for_ms", "5000"),
+        ("eject_max_for_ms", "300000"),
+        ("eject_growth", "equal-jittered"),
+        ("eject_jitter", "1"),
+        ("duration_s", "220"),
+    ];
+    let step = 0.1;
+    let rows = backed_off(&finagle, 24, 5, step);
+    check_back_off(&rows, &[5.0, 5.0, 10.0, 20.0, 40.0], &[0.0, 1.0, 1.0, 1.0, 1.0], 300.0, step);
 }
 
 /// Nine servers picked by weight at random; a tenth joins at 10 s, its

@@ -119,6 +119,18 @@ const VARIANTS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "ejection-backs-off",
+        &[
+            ("failures", "0.2s:fast-fail:3:p=1"),
+            ("eject_after", "2"),
+            ("eject_for_ms", "50"),
+            ("eject_max_for_ms", "3000"),
+            ("eject_growth", "exponential"),
+            ("eject_jitter", "0.5"),
+            ("eject_probe", "yes"),
+        ],
+    ),
+    (
         "panic-threshold",
         &[
             ("failures", "0.3s:down:1,0.3s:down:2,0.3s:down:3:for=1s"),

@@ -78,8 +78,9 @@ pub enum FailureReason {
     /// came up before its wait timed out.
     AllAlternativesFailed,
     /// Its chooser answered it at once with an error: a circuit breaker's
-    /// overflow (Envoy's `max_requests`), or a full queue at the proxy
-    /// (HAProxy's `maxqueue`).
+    /// overflow (Envoy's `max_requests`), a full queue at the proxy
+    /// (HAProxy's `maxqueue`), or no live server (NGINX's "no live
+    /// upstreams").
     Overflow,
     /// It waited at its chooser for a server's slot past HAProxy's
     /// `timeout queue` (a 503).

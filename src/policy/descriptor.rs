@@ -47,6 +47,10 @@ pub enum Property {
     /// It compares each chooser's copies of the servers' loads, learned
     /// from their responses, which age between answers.
     LearnsLoad,
+    /// It is NGINX's round robin, whose passive health checks skip a peer
+    /// that failed `max_fails` times within `fail_timeout_s` and cut its
+    /// effective weight (`engine/feature/nginx_round_robin.rs`).
+    CountsFails,
 }
 
 impl Property {
@@ -57,6 +61,7 @@ impl Property {
             Property::ReadsBoard => &["staleness_ms"],
             Property::CopiesATable => &["table_lag_ms"],
             Property::ReadsWeights => SLOW_START,
+            Property::CountsFails => &["max_fails", "fail_timeout_s"],
             Property::ComparesASample
             | Property::TimesRoundTrips
             | Property::HearsIdleServers
@@ -74,6 +79,8 @@ const EJECTION: &[&str] = &[
     "eject_for_ms",
     "eject_max_fraction",
     "eject_max_for_ms",
+    "eject_growth",
+    "eject_jitter",
     "eject_interval_ms",
     "eject_probe",
     "health_check_ms",
@@ -217,6 +224,11 @@ impl PolicyKind {
     /// Whether the policy reads each server's weight.
     pub fn reads_weights(self) -> bool {
         self.0.properties.contains(&Property::ReadsWeights)
+    }
+
+    /// Whether it is NGINX's round robin, which counts fails.
+    pub fn counts_fails(self) -> bool {
+        self.0.properties.contains(&Property::CountsFails)
     }
 
     /// The placement scheme the policy is, if it places requests by key.

@@ -12,7 +12,7 @@ pub static WEIGHTED_ROUND_ROBIN: Descriptor = Descriptor {
     name: "weighted-round-robin",
     title: "weighted round-robin",
     description: "cycles through the pool in proportion to the servers' nominal weights",
-    properties: &[Property::ReadsWeights],
+    properties: &[Property::ReadsWeights, Property::CountsFails],
     routing: Routing::Picks(|_, weights, rng| {
         Box::new(WeightedRoundRobin::new(weights, rng.index(weights.len().max(1))))
     }),

@@ -6,6 +6,7 @@
 
 mod ziggurat;
 
+use crate::time::Time;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 
@@ -69,6 +70,15 @@ impl Demands {
     /// from the request's own (the key's top bit, which `of` never sets).
     pub fn of_copy(&self, session: u32, remaining: u16) -> Keyed {
         Keyed::new(self.seed ^ (1 << 63 | u64::from(session) << 16 | u64::from(remaining)))
+    }
+
+    /// The generator of an ejection's jitter: keyed by its chooser, its
+    /// server and when it begins, apart from the requests' keys (both top
+    /// bits, which none of theirs sets together), so that a jitter shifts
+    /// no other draw, and an ejection a chooser refuses changes nothing.
+    pub fn of_ejection(&self, chooser: u32, server: u32, at: Time) -> Keyed {
+        let key = (u64::from(chooser) << 40 ^ u64::from(server) << 20 ^ at.0) & !(3 << 62);
+        Keyed::new(self.seed ^ (3 << 62 | key))
     }
 }
 

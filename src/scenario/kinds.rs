@@ -87,6 +87,18 @@ named_choice! {
 }
 
 named_choice! {
+    /// How an outlier's ejections lengthen, the kth of a run: Envoy's
+    /// linear k × base, Linkerd's exponential 2^(k−1) × base, or Finagle's
+    /// equal-jittered backoff (the base, then 2^(k−2) × base, each
+    /// lengthened by a uniform draw of up to itself).
+    EjectGrowth {
+        Linear => "linear",
+        Exponential => "exponential",
+        EqualJittered => "equal-jittered",
+    }
+}
+
+named_choice! {
     /// What a retry budget's percentage is of: the requests outstanding
     /// now (Envoy), or the requests made over its window (Linkerd, Finagle).
     BudgetOf {

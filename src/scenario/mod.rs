@@ -26,10 +26,11 @@ pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
 pub use kinds::{
-    BalancePer, BudgetOf, DcOrder, Demand, HedgeCancel, KeyPer, RetryHosts, ServiceDistribution, SubsetMode,
+    BalancePer, BudgetOf, DcOrder, Demand, EjectGrowth, HedgeCancel, KeyPer, RetryHosts, ServiceDistribution,
+    SubsetMode,
 };
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
-pub use proxy_settings::{RateEjection, RatioBudget};
+pub use proxy_settings::{EjectBackoff, RateEjection, RatioBudget};
 pub use table::MAX_SEED;
 
 use crate::keys::Popularity;
@@ -110,6 +111,8 @@ pub struct Scenario {
     /// `eject_for_ms` × the times it was ejected, up to this; `None`: every
     /// ejection lasts `eject_for_ms`.
     pub eject_max_for_ms: Option<f64>,
+    /// Linkerd's and Finagle's back-offs: how ejections lengthen.
+    pub eject_backoff: EjectBackoff,
     /// Envoy's outlier `interval`: ejections end at these sweeps, and each
     /// sweep that finds a server in forgets one of its ejections; `None`:
     /// an ejection ends when its time is up.
@@ -120,6 +123,10 @@ pub struct Scenario {
     /// NGINX's and Linkerd's probe: a server whose ejection ends is sent
     /// one request before it is back for good.
     pub eject_probe: bool,
+    /// NGINX's passive health checks under its round robin: fails that
+    /// take a peer out for `fail_timeout_s` (0: none counted).
+    pub max_fails: u32,
+    pub fail_timeout_s: u32,
     pub success_rate: RateEjection,
     pub failure_percentage: RateEjection,
     /// Envoy's `healthy_panic_threshold`, in percent: a chooser with fewer
@@ -221,9 +228,12 @@ impl Default for Scenario {
             eject_for_ms: 10_000.0,
             eject_max_fraction: 0.5,
             eject_max_for_ms: None,
+            eject_backoff: EjectBackoff::default(),
             eject_interval_ms: None,
             eject_always_one_host: false,
             eject_probe: false,
+            max_fails: 0,
+            fail_timeout_s: 10,
             success_rate: RateEjection::SUCCESS_RATE,
             failure_percentage: RateEjection::FAILURE_PERCENTAGE,
             healthy_panic_threshold: 0.0,

@@ -4,7 +4,7 @@
 //! before it, so a scenario that does not name it runs as it did.
 
 use super::fields::{Field, FieldKind, Live, Value};
-use super::{BalancePer, BudgetOf, RetryHosts, SubsetMode};
+use super::{BalancePer, BudgetOf, EjectGrowth, RetryHosts, SubsetMode};
 
 /// The words a yes-or-no field takes.
 const NO_YES: &[&str] = &["no", "yes"];
@@ -16,6 +16,24 @@ pub(super) const EJECT_MAX_FOR_MS: Field = Field {
     live: Live::No,
     get: |s| Value::Optional(s.eject_max_for_ms),
     put: |s, v| s.eject_max_for_ms = v.optional(),
+};
+
+pub(super) const EJECT_GROWTH: Field = Field {
+    key: "eject_growth",
+    help: cli_help!("how a server's kth ejection in a row lasts: linear, k × eject_for_ms (Envoy); exponential, 2^(k−1) × eject_for_ms (Linkerd's failure accrual); equal-jittered, eject_for_ms, then 2^(k−2) × eject_for_ms (Finagle's); each lengthened by eject_jitter and held to eject_max_for_ms"),
+    kind: FieldKind::Choice(EjectGrowth::NAMES),
+    live: Live::No,
+    get: |s| Value::Choice(s.eject_backoff.growth.name()),
+    put: |s, v| s.eject_backoff.growth = EjectGrowth::from_name(v.choice()).unwrap_or(s.eject_backoff.growth),
+};
+
+pub(super) const EJECT_JITTER: Field = Field {
+    key: "eject_jitter",
+    help: cli_help!("each ejection lengthened by a uniform draw of up to this share of its length, then held to eject_max_for_ms: Linkerd's jitter-ratio 0.5, Finagle's equal jitter 1 (its first ejection is not jittered); 0: none"),
+    kind: FieldKind::Number { min: 0.0, max: 1.0 },
+    live: Live::No,
+    get: |s| Value::Number(s.eject_backoff.jitter),
+    put: |s, v| s.eject_backoff.jitter = v.number(),
 };
 
 pub(super) const EJECT_INTERVAL_MS: Field = Field {
@@ -43,6 +61,24 @@ pub(super) const EJECT_PROBE: Field = Field {
     live: Live::No,
     get: |s| Value::Choice(NO_YES[usize::from(s.eject_probe)]),
     put: |s, v| s.eject_probe = v.choice() == "yes",
+};
+
+pub(super) const MAX_FAILS: Field = Field {
+    key: "max_fails",
+    help: cli_help!("NGINX's max_fails, under weighted-round-robin: a chooser skips a server that failed this many times for fail_timeout_s, then sends it one request, and cuts its effective weight by weight / max_fails at each failure, regrowing it by one a pick (NGINX's default is 1); 0: no failures counted"),
+    kind: FieldKind::Count { min: 0, max: 1_000 },
+    live: Live::No,
+    get: |s| Value::Count(s.max_fails.into()),
+    put: |s, v| s.max_fails = v.count() as u32,
+};
+
+pub(super) const FAIL_TIMEOUT_S: Field = Field {
+    key: "fail_timeout_s",
+    help: cli_help!("NGINX's fail_timeout, in whole seconds as NGINX keeps time: how long a server that failed max_fails times is skipped, and the window after which a success forgets its failures"),
+    kind: FieldKind::Count { min: 0, max: 86_400 },
+    live: Live::No,
+    get: |s| Value::Count(s.fail_timeout_s.into()),
+    put: |s, v| s.fail_timeout_s = v.count() as u32,
 };
 
 pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {

@@ -5,7 +5,7 @@
 //! Linkerd's and Finagle's). Each group is off by default, so a scenario
 //! that names none of their fields runs as it did.
 
-use super::kinds::BudgetOf;
+use super::kinds::{BudgetOf, EjectGrowth};
 use serde::Serialize;
 
 /// Outlier ejection by the rate of errors a chooser heard from each server
@@ -59,5 +59,22 @@ impl Default for RatioBudget {
             min_retries_per_second: 10.0,
             ttl_ms: 10_000.0,
         }
+    }
+}
+
+/// How a server's ejections lengthen as they repeat (`eject_growth`) and
+/// how much each is lengthened at random (`eject_jitter`, a share of its
+/// length): Envoy's linear growth unjittered by default, Linkerd's and
+/// Finagle's exponential back-offs with their jitter when set.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EjectBackoff {
+    pub growth: EjectGrowth,
+    pub jitter: f64,
+}
+
+impl Default for EjectBackoff {
+    /// Envoy's growth, without jitter: what lbsim did before.
+    fn default() -> EjectBackoff {
+        EjectBackoff { growth: EjectGrowth::Linear, jitter: 0.0 }
     }
 }

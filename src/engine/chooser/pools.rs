@@ -130,6 +130,11 @@ impl Choosers {
         &self.active
     }
 
+    /// The nominal weight of `server` (1 for one unknown).
+    pub fn weight(&self, server: u32) -> f64 {
+        self.weights.get(server as usize).copied().unwrap_or(1.0)
+    }
+
     /// The weighted policies read `weight` for `server` from now on: each
     /// chooser whose pool holds it builds its policy anew.
     pub fn set_weight(&mut self, server: u32, weight: f64, rng: &mut SimRng) {

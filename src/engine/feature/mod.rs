@@ -85,8 +85,10 @@
 //! one file and one registry line: the panic threshold (`panic.rs`, which
 //! sets the choosers' rule, applied as each pool changes), ejections that
 //! grow and end at sweeps, ejection by success rate and failure
-//! percentage at those sweeps, and a probe on an ejected server's return
-//! (`ejection/`, the probe at `sending`, `sent` and `heard`), health
+//! percentage at those sweeps, back-offs with jitter, and a probe on an
+//! ejected server's return (`ejection/`, the probe at `sending`, `sent`
+//! and `heard`), NGINX's round robin with its failure counting
+//! (`nginx_round_robin.rs`, picking at `placing`, counting at `heard`), health
 //! checks with rise, fall and a timeout (`health.rs`), slow start (`slow_start.rs`, stepping each
 //! joining server's weight from `policies_built` on its own timer), retry
 //! budgets as a share of requests (`retry_budget.rs`, two features, one of
@@ -118,6 +120,7 @@ mod idle_reports;
 mod keying;
 mod limits;
 mod membership;
+mod nginx_round_robin;
 mod panic;
 mod per_connection;
 mod points;

@@ -3,7 +3,7 @@
 
 use super::retry_budget;
 use super::{datacenters, decisions, drift, ejection, failures, fdb, health, idle_reports};
-use super::{keying, membership, panic, retries, slow_start, table_updates};
+use super::{keying, membership, nginx_round_robin, panic, retries, slow_start, table_updates};
 use super::{limits, per_connection, CameBack, Placing, Sending};
 use super::{Arrived, Completed, Created, Freed, Marked, Outbox, Report, Returned, Sent, View};
 use super::{Asks, Decisions, Feature, FeatureTimer, Heard, Locality, Outliers, Picked, Points};
@@ -190,6 +190,7 @@ registry! {
     datacenters: datacenters::Datacenters = Datacenters,
     decisions: decisions::Decisions = Decisions,
     ejection: ejection::Ejection = Ejection,
+    nginx_round_robin: nginx_round_robin::NginxRoundRobin = NginxRoundRobin,
     health: health::HealthChecks = HealthChecks,
     retries: retries::Retries = Retries,
     retry_budget: retry_budget::RetryBudget<retry_budget::Concurrent> = RetryBudget,

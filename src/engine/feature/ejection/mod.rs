@@ -8,7 +8,9 @@
 //! An ejection lasts `eject_for_ms` × the times the chooser ejected that
 //! server, up to `eject_max_for_ms` (Envoy's `base_ejection_time` and
 //! `max_ejection_time`, `outlier_detection_impl.cc`); with no maximum, as
-//! before, every one lasts `eject_for_ms`. With `eject_interval_ms`
+//! before, every one lasts `eject_for_ms`. With `eject_growth`, it backs
+//! off exponentially instead, with `eject_jitter` (Linkerd's and
+//! Finagle's failure accrual, `lengths.rs`). With `eject_interval_ms`
 //! (Envoy's `interval`), ejections end only at a sweep, and each sweep that
 //! finds a server in its chooser's pool forgets one of its ejections, so
 //! a server that stays well is ejected for less the next time.
@@ -174,25 +176,26 @@ impl Ejection {
             let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
             let outliers = rates.outliers(chooser, |s| held.iter().any(|&(h, _)| h == s));
             for server in outliers {
-                out.push(self.eject(chooser, server, view.now));
+                self.eject(chooser, server, view, out);
             }
         }
     }
 
-    /// `chooser` ejects `server` at `now`, for as long as its count of
+    /// `chooser` ejects `server` now, for as long as its count of
     /// ejections makes it.
-    fn eject(&self, chooser: usize, server: u32, now: Time) -> Action {
-        self.eject_within(chooser, server, now, (self.max_fraction, self.always_one))
+    fn eject(&self, chooser: usize, server: u32, view: &View, out: &mut Asks) {
+        self.eject_within(chooser, server, view, (self.max_fraction, self.always_one), out);
     }
 
     /// The same, held to `limits` (a fraction of the pool, and whether one
     /// may always go): a probe's hold is held to none, its server out
     /// before.
-    fn eject_within(&self, chooser: usize, server: u32, now: Time, limits: (f64, bool)) -> Action {
+    fn eject_within(&self, chooser: usize, server: u32, view: &View, limits: (f64, bool), out: &mut Asks) {
         let count = self.lengths.count_after(self.times(chooser, server));
-        let until = now + self.lengths.of(count);
+        let mut jitter = view.demands.of_ejection(chooser as u32, server, view.now);
+        let until = view.now + self.lengths.of(count, &mut jitter);
         let (max_fraction, always_one) = limits;
-        Action::Eject { chooser: chooser as u32, server, until, max_fraction, always_one }
+        out.push(Action::Eject { chooser: chooser as u32, server, until, max_fraction, always_one });
     }
 
     /// Each chooser forgets one ejection of each server it holds in.
@@ -221,7 +224,7 @@ impl Feature for Ejection {
         (scenario.eject_after > 0 || rates.is_some()).then(|| Ejection {
             after: scenario.eject_after,
             rates,
-            lengths: Lengths { base, max, sweep },
+            lengths: Lengths { base, max, sweep, backoff: scenario.eject_backoff },
             max_fraction: scenario.eject_max_fraction,
             always_one: scenario.eject_always_one_host,
             runs: Vec::new(),
@@ -250,7 +253,7 @@ impl Feature for Ejection {
             return;
         }
         if self.after > 0 && self.run_reaches_threshold(heard) {
-            out.push(self.eject(heard.chooser, heard.server, view.now));
+            self.eject(heard.chooser, heard.server, view, out);
         }
     }
 
@@ -266,7 +269,7 @@ impl Feature for Ejection {
     fn sent(&mut self, sent: Sent, view: &View, out: &mut Asks) {
         let Some(probes) = &mut self.probes else { return };
         if let Some((chooser, server)) = sent.place.and_then(|place| probes.sent(place)) {
-            out.push(self.eject_within(chooser, server, view.now, (1.0, true)));
+            self.eject_within(chooser, server, view, (1.0, true), out);
         }
     }
 
