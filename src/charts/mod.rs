@@ -23,6 +23,7 @@ mod load;
 pub mod markers;
 mod palette;
 mod percentiles;
+mod properties;
 mod registry;
 mod stroke;
 pub mod topology_legend;

@@ -1,7 +1,11 @@
-//! The charts' colours. The browser reads them from its stylesheet's custom
-//! properties (so page, legends and canvases agree); an SVG file, which has
-//! no stylesheet to ask, takes the same values fixed here: `LIGHT` and
-//! `DARK` are `www/style.css`'s two themes.
+//! The charts' colours, written once, in `www/style.css`. The browser reads
+//! them from the stylesheet's custom properties ([`Palette::read`], so page,
+//! legends and canvases agree); an SVG file, which has no stylesheet to
+//! ask, takes the same values, which `build.rs` fixes from the stylesheet
+//! as `Palette::LIGHT` and `Palette::DARK` (its two themes). Which property
+//! is which colour is one list, [`PROPERTIES`].
+
+use super::properties::PROPERTIES;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Colour {
@@ -51,33 +55,9 @@ pub struct Palette {
     pub p99: Colour,
 }
 
-impl Palette {
-    pub const LIGHT: Palette = Palette {
-        ink: Colour::hex(0x1d232b),
-        muted: Colour::hex(0x5c6470),
-        line: Colour::hex(0xdcd9d0),
-        panel: Colour::hex(0xffffff),
-        request: Colour::hex(0x0072b2),
-        busy: Colour::hex(0x0072b2),
-        queued: Colour::hex(0xe69f00),
-        p50: Colour::hex(0x0072b2),
-        p90: Colour::hex(0xe69f00),
-        p99: Colour::hex(0xd55e00),
-    };
-
-    pub const DARK: Palette = Palette {
-        ink: Colour::hex(0xe8eaed),
-        muted: Colour::hex(0xa3abb6),
-        line: Colour::hex(0x343a44),
-        panel: Colour::hex(0x1b1f25),
-        request: Colour::hex(0xb3e0ff),
-        busy: Colour::hex(0x56b4e9),
-        queued: Colour::hex(0xa86400),
-        p50: Colour::hex(0x56b4e9),
-        p90: Colour::hex(0xe69f00),
-        p99: Colour::hex(0xd55e00),
-    };
-}
+// `Palette::LIGHT`, `Palette::DARK` and `Palette::read`, written by
+// `build.rs` from `www/style.css`.
+include!(concat!(env!("OUT_DIR"), "/palettes.rs"));
 
 #[cfg(test)]
 mod tests {
@@ -123,7 +103,9 @@ mod tests {
         }
     }
 
-    /// A change of the page's colours shows here, to be made in SVG too.
+    /// The build script's palettes are the stylesheet's, read here anew
+    /// through [`Palette::read`]: a dark theme takes the light one's
+    /// value where it declares none (as the page does).
     #[test]
     fn the_fixed_palettes_are_the_stylesheets() {
         let css = include_str!("../../www/style.css");
@@ -140,18 +122,7 @@ mod tests {
             };
             Colour::hex(blocks.iter().find_map(|b| b.lines().find_map(declared)).expect(property))
         };
-        let palette = |blocks: &[&str]| Palette {
-            ink: value(blocks, "--ink"),
-            muted: value(blocks, "--muted"),
-            line: value(blocks, "--line"),
-            panel: value(blocks, "--panel"),
-            request: value(blocks, "--c-request"),
-            busy: value(blocks, "--c-busy"),
-            queued: value(blocks, "--c-queued"),
-            p50: value(blocks, "--c-p50"),
-            p90: value(blocks, "--c-p90"),
-            p99: value(blocks, "--c-p99"),
-        };
+        let palette = |blocks: &[&str]| Palette::read(|property| value(blocks, property));
         let light = block(":root {");
         assert_eq!(Palette::LIGHT, palette(&[light]));
         assert_eq!(Palette::DARK, palette(&[block("[data-theme=\"dark\"] {"), light]));

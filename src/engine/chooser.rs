@@ -12,9 +12,11 @@
 //! `table` (the table itself, column by column), `pools` (drawing each
 //! pool and changing it as servers come and go),
 //! `placements` (where a key-placing chooser sends keys, and its table's
-//! lag) and `ejection` (outlier ejection and health checks).
+//! lag), `ejection` (outlier ejection and health checks) and `by_server`
+//! (a column keyed by chooser and server, as features keep theirs).
 
 mod aperture;
+mod by_server;
 mod ejection;
 mod placements;
 mod pools;
@@ -29,6 +31,7 @@ use crate::policy::{
 use crate::rng::SimRng;
 use crate::scenario::PolicyKind;
 use crate::time::Time;
+pub use by_server::ByServer;
 pub use pools::Subsets;
 use pools::{draw_member_pool, len_of, pool_weights, server_at};
 use std::rc::Rc;

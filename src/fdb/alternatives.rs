@@ -78,7 +78,7 @@ impl Alternatives {
     }
 
     /// Whether the failure monitor believes any of them up.
-    pub fn any_up(&self, monitor: &FailureMonitor) -> bool {
+    pub fn any_up(&self, monitor: &dyn FailureMonitor) -> bool {
         self.list.iter().any(|alternative| !monitor.is_failed(alternative.server))
     }
 }

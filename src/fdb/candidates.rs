@@ -40,7 +40,7 @@ struct Ranked {
 /// and when to send a second request.
 pub(super) fn choose(
     alternatives: &Alternatives,
-    monitor: &FailureMonitor,
+    monitor: &dyn FailureMonitor,
     model: &QueueModel,
     now: Time,
     rng: &mut impl Draw,

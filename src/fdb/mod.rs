@@ -19,7 +19,8 @@
 //! # Driving them from the engine
 //!
 //! A chooser (a client, or a balancer of the tier) using either policy keeps
-//! a [`FailureMonitor`] over the servers it talks to, and under `loadBalance`
+//! a [`FailureMonitor`] over the servers it talks to (a trait: the engine keeps
+//! the monitors with what else each chooser knows of each server), and under `loadBalance`
 //! a [`Knowledge`] (its [`QueueModel`] and its record of waits); both live as
 //! long as the chooser. Each request gets its [`Alternatives`], built once
 //! per chooser and shared (`Arc`): every server of the pool, or under
@@ -150,30 +151,17 @@ pub enum Action {
 }
 
 /// Which servers the client believes are down (FoundationDB's failure
-/// monitor), by server number; the engine keeps it, the balancers read it.
-#[derive(Clone, Debug, Default)]
-pub struct FailureMonitor {
-    failed: Vec<bool>,
-}
-
-impl FailureMonitor {
-    pub fn is_failed(&self, server: usize) -> bool {
-        self.failed.get(server).copied().unwrap_or(false)
-    }
-
-    pub fn set_failed(&mut self, server: usize, failed: bool) {
-        if server >= self.failed.len() {
-            self.failed.resize(server + 1, false);
-        }
-        self.failed[server] = failed;
-    }
+/// monitor), by server number: the engine keeps it with what else its
+/// chooser knows of each server, the balancers only read it.
+pub trait FailureMonitor {
+    fn is_failed(&self, server: usize) -> bool;
 }
 
 /// What every event is handled with: the time, the client's failure
 /// monitor and the simulation's generator.
 pub struct Context<'a> {
     pub now: Time,
-    pub monitor: &'a FailureMonitor,
+    pub monitor: &'a dyn FailureMonitor,
     pub rng: &'a mut SimRng,
 }
 

@@ -109,9 +109,30 @@ pub const APPENDIX: &[AppendixRun] = &[
 
 pub const MS: Time = Time(Time::NANOS_PER_MS);
 
+/// A failure monitor of its own, as a test sets it.
+#[derive(Default)]
+pub struct Monitor {
+    failed: Vec<bool>,
+}
+
+impl Monitor {
+    pub fn set_failed(&mut self, server: usize, failed: bool) {
+        if server >= self.failed.len() {
+            self.failed.resize(server + 1, false);
+        }
+        self.failed[server] = failed;
+    }
+}
+
+impl FailureMonitor for Monitor {
+    fn is_failed(&self, server: usize) -> bool {
+        self.failed.get(server).copied().unwrap_or(false)
+    }
+}
+
 pub struct Bench {
     pub now: Time,
-    pub monitor: FailureMonitor,
+    pub monitor: Monitor,
     pub rng: SimRng,
     pub known: Knowledge,
 }
@@ -120,7 +141,7 @@ impl Bench {
     pub fn new(seed: u64) -> Bench {
         Bench {
             now: Time::ZERO,
-            monitor: FailureMonitor::default(),
+            monitor: Monitor::default(),
             rng: SimRng::new(seed),
             known: Knowledge::default(),
         }

@@ -5,6 +5,7 @@
 
 use super::dom;
 pub use lbsim::charts::Colour;
+use std::ops::Deref;
 use web_sys::Element;
 
 /// `#rrggbb`; anything else is black.
@@ -18,24 +19,18 @@ fn parse(text: &str) -> Colour {
 /// slots, full.
 pub const LOAD_SHADES: usize = 6;
 
+/// The page's colours: the charts' (read by the names of their one list,
+/// `lbsim::charts::PROPERTIES`, and reached through this palette as its
+/// own fields) and those only the page draws with.
 pub struct Palette {
-    pub ink: Colour,
-    pub muted: Colour,
-    pub line: Colour,
-    pub panel: Colour,
-    pub request: Colour,
+    charts: lbsim::charts::Palette,
     pub retry: Colour,
     pub bounce: Colour,
     pub response: Colour,
     pub handshake: Colour,
-    pub busy: Colour,
-    pub queued: Colour,
     pub free: Colour,
     pub client: Colour,
     pub balancer: Colour,
-    pub p50: Colour,
-    pub p90: Colour,
-    pub p99: Colour,
     /// `LOAD_SHADES` colours from free to busy, as CSS text.
     pub load_shades: Vec<String>,
     /// `LOAD_SHADES` colours from free to a waiting client, as CSS text.
@@ -50,46 +45,36 @@ impl Palette {
         let get = |name: &str| {
             parse(&style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default())
         };
-        let (free, busy, client) = (get("--c-free"), get("--c-busy"), get("--c-client"));
+        let (free, client) = (get("--c-free"), get("--c-client"));
         let shades = |to: Colour| {
             (0..LOAD_SHADES).map(|i| free.mix(to, i as f64 / (LOAD_SHADES - 1) as f64).css()).collect()
         };
+        let charts = lbsim::charts::Palette::read(get);
         Palette {
-            ink: get("--ink"),
-            muted: get("--muted"),
-            line: get("--line"),
-            panel: get("--panel"),
-            request: get("--c-request"),
+            charts,
             retry: get("--c-retry"),
             bounce: get("--c-bounce"),
             response: get("--c-response"),
             handshake: get("--c-handshake"),
-            busy,
-            queued: get("--c-queued"),
             free,
             client,
             balancer: get("--c-balancer"),
-            p50: get("--c-p50"),
-            p90: get("--c-p90"),
-            p99: get("--c-p99"),
-            load_shades: shades(busy),
+            load_shades: shades(charts.busy),
             client_shades: shades(client),
         }
     }
 
     /// The colours the charts draw with.
     pub fn charts(&self) -> lbsim::charts::Palette {
-        lbsim::charts::Palette {
-            ink: self.ink,
-            muted: self.muted,
-            line: self.line,
-            panel: self.panel,
-            request: self.request,
-            busy: self.busy,
-            queued: self.queued,
-            p50: self.p50,
-            p90: self.p90,
-            p99: self.p99,
-        }
+        self.charts
+    }
+}
+
+/// A chart's colour is read as the page's own (`palette.ink`).
+impl Deref for Palette {
+    type Target = lbsim::charts::Palette;
+
+    fn deref(&self) -> &lbsim::charts::Palette {
+        &self.charts
     }
 }

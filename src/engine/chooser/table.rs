@@ -8,12 +8,19 @@
 //!
 //! # Where it is going: one store keyed by server (issue 40, item 3)
 //!
-//! What a chooser knows of a server still lives in several places: this
-//! table (by pool position), `Member.{ejected, idle, typical}` (lists of
-//! servers, per chooser), outlier ejection's runs of errors, hedging's
-//! observed latencies (per chooser), FoundationDB's failure monitors and
-//! queue models (`feature/fdb/`, per chooser, by server index) and the idle
-//! reports' listing. The design they move to:
+//! A column keyed by `(chooser, server)` is [`ByServer`](super::ByServer);
+//! outlier ejection's runs of errors and counts of ejections and
+//! FoundationDB's failure monitors are kept in such columns, each owned by
+//! its feature (none other reads them). What a chooser knows of a server
+//! still lives elsewhere in: this table (by pool position),
+//! `Member.{ejected, idle, typical}` (the choosers' own eligibility and
+//! reports, per chooser), ejection's list of the servers it holds out
+//! (kept in order: its probes follow it), its rates' answers
+//! (`ejection/rates.rs`, per chooser by server), FoundationDB's queue
+//! models (`fdb::QueueModel`, per chooser by server, with scalars of the
+//! chooser's beside them) and the idle reports' listing (per server, of no
+//! chooser). Hedging's observed latencies are per chooser, of no server,
+//! so no column of this store. The design they move to:
 //! - one store, entry `(chooser, server)`, stride the run's server count;
 //!   a server added grows every chooser's stride once (`grow`), and a pool
 //!   change re-indexes nothing: an entry whose server leaves a chooser's

@@ -14,11 +14,12 @@
 //! and `leastconn` would pass over a full server first), and a hedged copy
 //! is never held.
 
+use super::sorted::Sorted;
 use super::{Action, Asks, CameBack, Feature, Points, Sending, View};
 use crate::metrics::FailureReason;
 use crate::scenario::Scenario;
 use crate::time::Time;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 pub(in crate::engine) struct Limits {
     /// Per server and chooser; 0: no limit.
@@ -28,9 +29,10 @@ pub(in crate::engine) struct Limits {
     /// Per chooser, across its pool; 0: no limit.
     max_requests: u32,
     /// The requests waiting at each chooser for each server, oldest first.
-    queues: HashMap<(usize, u32), VecDeque<u32>>,
-    /// Each waiting request's chooser, server and deadline, by place.
-    waiting: HashMap<u32, Waiting>,
+    queues: Sorted<(usize, u32), VecDeque<u32>>,
+    /// Each waiting request's chooser, server and deadline, by its place
+    /// among the core's requests (`None`: it does not wait).
+    waiting: Vec<Option<Waiting>>,
 }
 
 #[derive(Clone, Copy)]
@@ -41,6 +43,15 @@ struct Waiting {
 }
 
 impl Limits {
+    /// Place `place`'s entry in `waiting`, grown to hold it.
+    fn waiting_at(&mut self, place: u32) -> &mut Option<Waiting> {
+        let place = place as usize;
+        if self.waiting.len() <= place {
+            self.waiting.resize(place + 1, None);
+        }
+        &mut self.waiting[place]
+    }
+
     /// Whether a request for `server` from `chooser` waits: the chooser
     /// has `maxconn` out there already.
     fn full(&self, (chooser, server): (usize, u32), view: &View) -> bool {
@@ -50,14 +61,14 @@ impl Limits {
     /// Place `place` waits at `chooser` for `server`, unless the queue is
     /// full.
     fn wait(&mut self, Sending { place, chooser, server }: Sending, now: Time, out: &mut Asks) {
-        let queue = self.queues.entry((chooser, server)).or_default();
+        let queue = self.queues.entry((chooser, server), VecDeque::new);
         if self.maxqueue > 0 && queue.len() >= self.maxqueue as usize {
             out.push(Action::Fail { place, reason: FailureReason::Overflow });
             return;
         }
         queue.push_back(place);
         let deadline = self.timeout_queue.map(|timeout| now + timeout);
-        self.waiting.insert(place, Waiting { chooser, server, deadline });
+        *self.waiting_at(place) = Some(Waiting { chooser, server, deadline });
         out.push(Action::Hold { place, server });
         if let Some(at) = deadline {
             out.push(Action::Timer { at, payload: place });
@@ -77,8 +88,8 @@ impl Feature for Limits {
             maxqueue: scenario.server_maxqueue,
             timeout_queue: scenario.timeout_queue_ms.map(Time::from_ms),
             max_requests,
-            queues: HashMap::new(),
-            waiting: HashMap::new(),
+            queues: Sorted::default(),
+            waiting: Vec::new(),
         })
     }
 
@@ -99,10 +110,10 @@ impl Feature for Limits {
         if self.full((chooser, server), view) {
             return;
         }
-        let Some(place) = self.queues.get_mut(&(chooser, server)).and_then(VecDeque::pop_front) else {
+        let Some(place) = self.queues.get_mut((chooser, server)).and_then(VecDeque::pop_front) else {
             return;
         };
-        self.waiting.remove(&place);
+        *self.waiting_at(place) = None;
         out.push(Action::SendTo { place, server });
     }
 
@@ -111,8 +122,8 @@ impl Feature for Limits {
         if !self.stands(place, view.now) {
             return;
         }
-        let Some(Waiting { chooser, server, .. }) = self.waiting.remove(&place) else { return };
-        if let Some(queue) = self.queues.get_mut(&(chooser, server)) {
+        let Some(Waiting { chooser, server, .. }) = self.waiting_at(place).take() else { return };
+        if let Some(queue) = self.queues.get_mut((chooser, server)) {
             queue.retain(|&waiting| waiting != place);
         }
         out.push(Action::Fail { place, reason: FailureReason::ProxyQueueTimeout });
@@ -121,6 +132,10 @@ impl Feature for Limits {
     /// A timer stands while its request still waits with that deadline (a
     /// place sent on and reused waits to a later one).
     fn stands(&self, place: u32, now: Time) -> bool {
-        self.waiting.get(&place).is_some_and(|waiting| waiting.deadline == Some(now))
+        self.waiting
+            .get(place as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|waiting| waiting.deadline == Some(now))
     }
 }

@@ -128,6 +128,7 @@ mod registry;
 mod retries;
 mod retry_budget;
 mod slow_start;
+mod sorted;
 mod table_updates;
 mod view;
 

@@ -17,17 +17,17 @@
 //! chooser's pool (else the policy picks, and the connection is pinned
 //! anew). A retry placed elsewhere leaves the pin as it was.
 
+use super::sorted::Sorted;
 use super::{Action, Asks, Feature, Placing, Points, Sent, View};
 use crate::scenario::{BalancePer, Scenario};
 use crate::time::Time;
-use std::collections::HashMap;
 
 pub(in crate::engine) struct PerConnection {
     connections_per_client: u32,
     max_age: Option<Time>,
     /// Each open connection's server and when it opened, by its chooser
     /// and the client's connection number.
-    pins: HashMap<(usize, u32), Pin>,
+    pins: Sorted<(usize, u32), Pin>,
 }
 
 #[derive(Clone, Copy)]
@@ -60,7 +60,7 @@ impl Feature for PerConnection {
         (scenario.balance_per == BalancePer::Connection).then(|| PerConnection {
             connections_per_client: scenario.connections_per_client.max(1),
             max_age: scenario.max_connection_age_ms.map(Time::from_ms),
-            pins: HashMap::new(),
+            pins: Sorted::default(),
         })
     }
 
@@ -68,9 +68,9 @@ impl Feature for PerConnection {
     /// past its age is closed, and the policy picks for the request.
     fn placing(&mut self, Placing { place, chooser }: Placing, view: &View, out: &mut Asks) {
         let Some(connection) = self.connection(place, chooser, view) else { return };
-        let Some(&Pin { server, opened }) = self.pins.get(&connection) else { return };
+        let Some(&Pin { server, opened }) = self.pins.get(connection) else { return };
         if !self.open(opened, view.now) {
-            self.pins.remove(&connection);
+            self.pins.remove(connection);
         } else if view.choosers.position_of(chooser, server).is_some() {
             out.push(Action::SendTo { place, server });
         }
@@ -86,7 +86,7 @@ impl Feature for PerConnection {
         let server = request.request.server;
         let pinned = self
             .pins
-            .get(&connection)
+            .get(connection)
             .is_some_and(|pin| view.choosers.position_of(chooser, pin.server).is_some());
         if !pinned {
             self.pins.insert(connection, Pin { server, opened: view.now });

@@ -26,6 +26,7 @@ mod probe;
 mod rates;
 
 use super::{Action, Asks, Feature, Heard, Points, Report, Sending, Sent, View};
+use crate::engine::chooser::ByServer;
 use crate::engine::Outcome;
 use crate::scenario::Scenario;
 use crate::time::Time;
@@ -41,12 +42,12 @@ pub(in crate::engine) struct Ejection {
     lengths: Lengths,
     max_fraction: f64,
     always_one: bool,
-    /// Each chooser's runs of consecutive errors, (server, errors) for the
-    /// servers with one: usually none, so a success costs a glance.
-    runs: Vec<Vec<(u32, u32)>>,
-    /// Each chooser's count of ejections per server, (server, count), for
-    /// the servers it ejected and has not forgotten.
-    times: Vec<Vec<(u32, u32)>>,
+    /// Each chooser's run of consecutive errors from each server (0: its
+    /// last answer was a success).
+    runs: ByServer<u32>,
+    /// Each chooser's count of ejections of each server it has not
+    /// forgotten (0: none).
+    times: ByServer<u32>,
     /// The servers each chooser holds ejected, with when each may return:
     /// kept only with sweeps, which forget the others' ejections, or
     /// probes, which follow each return. (One
@@ -82,45 +83,28 @@ impl Ejection {
     /// Counts `outcome` in `chooser`'s run for `server`; returns whether the
     /// run just reached the threshold (and starts it afresh).
     fn run_reaches_threshold(&mut self, Heard { chooser, server, outcome, .. }: Heard) -> bool {
-        let runs = list_of(&mut self.runs, chooser);
-        let found = runs.iter().position(|&(s, _)| s == server);
-        let errors = match (outcome, found) {
-            (Outcome::Ok, Some(i)) => {
-                runs.swap_remove(i);
-                return false;
-            }
-            (Outcome::Ok, None) => return false,
-            (Outcome::Error(_), Some(i)) => {
-                runs[i].1 += 1;
-                runs[i].1
-            }
-            (Outcome::Error(_), None) => {
-                runs.push((server, 1));
-                1
-            }
-        };
-        if errors < self.after {
+        if outcome == Outcome::Ok {
+            self.runs.reset(chooser, server);
             return false;
         }
-        runs.retain(|&(s, _)| s != server);
+        let errors = self.runs.get_mut(chooser, server);
+        *errors += 1;
+        if *errors < self.after {
+            return false;
+        }
+        *errors = 0;
         true
     }
 
     /// How many times `chooser` has ejected `server`, not yet forgotten.
     fn times(&self, chooser: usize, server: u32) -> u32 {
-        let times = self.times.get(chooser).and_then(|t| t.iter().find(|&&(s, _)| s == server));
-        times.map_or(0, |&(_, n)| n)
+        self.times.get(chooser, server)
     }
 
     /// `chooser` ejected `server`: counts it.
     fn count(&mut self, chooser: usize, server: u32) {
         self.outliers.ejections += 1;
-        let count = self.lengths.count_after(self.times(chooser, server));
-        let times = list_of(&mut self.times, chooser);
-        match times.iter_mut().find(|(s, _)| *s == server) {
-            Some(entry) => entry.1 = count,
-            None => times.push((server, count)),
-        }
+        *self.times.get_mut(chooser, server) = self.lengths.count_after(self.times(chooser, server));
     }
 
     /// Whether it keeps the servers each chooser holds out (`out`).
@@ -150,7 +134,7 @@ impl Ejection {
             return;
         }
         list_of(&mut self.out, chooser).retain(|&(s, _)| s != server);
-        list_of(&mut self.times, chooser).retain(|&(s, _)| s != server);
+        self.times.reset(chooser, server);
         out.push(Action::ReadmitNow { chooser: chooser as u32, server });
     }
 
@@ -200,14 +184,11 @@ impl Ejection {
 
     /// Each chooser forgets one ejection of each server it holds in.
     fn forget_one_of_each_held_in(&mut self) {
-        for (chooser, times) in self.times.iter_mut().enumerate() {
+        for (chooser, times) in self.times.each_mut() {
             let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
-            for (server, count) in times.iter_mut() {
-                if !held.iter().any(|(s, _)| s == server) {
-                    *count = count.saturating_sub(1);
-                }
+            for (_, count) in times.filter(|(server, _)| !held.iter().any(|(s, _)| s == server)) {
+                *count = count.saturating_sub(1);
             }
-            times.retain(|&(_, count)| count > 0);
         }
     }
 }
@@ -227,8 +208,8 @@ impl Feature for Ejection {
             lengths: Lengths { base, max, sweep, backoff: scenario.eject_backoff },
             max_fraction: scenario.eject_max_fraction,
             always_one: scenario.eject_always_one_host,
-            runs: Vec::new(),
-            times: Vec::new(),
+            runs: ByServer::new(0),
+            times: ByServer::new(0),
             out: Vec::new(),
             outliers: Outliers::default(),
             probes: scenario.eject_probe.then(Probes::default),

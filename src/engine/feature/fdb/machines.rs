@@ -2,6 +2,7 @@
 //! queue model, the balancers of the requests under way, and the timers
 //! they asked for.
 
+use crate::engine::chooser::ByServer;
 use crate::fdb::PenaltyCurve;
 use crate::fdb::{self, Action, BasicLoadBalance, Context, FailureMonitor, Knowledge, LoadBalance};
 use crate::rng::SimRng;
@@ -65,8 +66,9 @@ pub(super) struct Machines {
     machines: Vec<Option<Machine>>,
     generations: Vec<u16>,
     free: Vec<u32>,
-    pub monitors: Vec<FailureMonitor>,
-    pub knowledge: Vec<Knowledge>,
+    /// Whether each chooser's failure monitor holds each server failed.
+    failed: ByServer<bool>,
+    knowledge: Vec<Knowledge>,
     /// Machines waiting for an alternative to come up.
     pub waiting: Vec<Tag>,
     /// Timers due, each named by its place here in its payload; freed
@@ -76,14 +78,38 @@ pub(super) struct Machines {
     pub curve: PenaltyCurve,
 }
 
+/// One chooser's failure monitor, as its balancers read it.
+pub(super) struct MonitorOf<'a> {
+    failed: &'a ByServer<bool>,
+    chooser: usize,
+}
+
+impl FailureMonitor for MonitorOf<'_> {
+    fn is_failed(&self, server: usize) -> bool {
+        self.failed.get(self.chooser, server as u32)
+    }
+}
+
 impl Machines {
+    /// `chooser`'s failure monitor and queue model, as a balancer starts
+    /// with them.
+    pub fn of_chooser(&mut self, chooser: usize) -> (MonitorOf<'_>, &mut Knowledge) {
+        (MonitorOf { failed: &self.failed, chooser }, &mut self.knowledge[chooser])
+    }
+
+    /// `chooser`'s failure monitor marks `server` failed (a connection
+    /// refused).
+    pub fn set_failed(&mut self, chooser: usize, server: u32) {
+        *self.failed.get_mut(chooser, server) = true;
+    }
+
     pub fn new(choosers: usize, slots: u32) -> Machines {
         let slots = f64::from(slots);
         Machines {
             machines: Vec::new(),
             generations: Vec::new(),
             free: Vec::new(),
-            monitors: vec![FailureMonitor::default(); choosers],
+            failed: ByServer::new(false),
             knowledge: vec![Knowledge::default(); choosers],
             waiting: Vec::new(),
             timers: Vec::new(),
@@ -147,7 +173,8 @@ impl Machines {
             return None;
         }
         let machine = self.machines[tag.machine as usize].as_mut()?;
-        let mut cx = Context { now, monitor: &self.monitors[machine.chooser], rng };
+        let monitor = MonitorOf { failed: &self.failed, chooser: machine.chooser };
+        let mut cx = Context { now, monitor: &monitor, rng };
         Some(match &mut machine.balancer {
             Balancer::Basic(b) => b.on(event, &mut cx),
             Balancer::Load(b) => b.on(event, &mut cx, &mut self.knowledge[machine.chooser]),
@@ -173,8 +200,8 @@ impl Machines {
     /// Every failure monitor marks `server` up; returns the machines that
     /// were waiting for an alternative.
     pub fn server_up(&mut self, server: usize) -> Vec<Tag> {
-        for monitor in &mut self.monitors {
-            monitor.set_failed(server, false);
+        for chooser in 0..self.knowledge.len() {
+            self.failed.reset(chooser, server as u32);
         }
         std::mem::take(&mut self.waiting)
     }

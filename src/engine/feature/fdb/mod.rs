@@ -89,9 +89,9 @@ impl Feature for FdbDriver {
         out.push(Action::Keep { place: owner });
         let (choosers, slots) = (view.choosers.count(), view.scenario.slots);
         let machines = self.machines.get_or_insert_with(|| Box::new(Machines::new(choosers, slots)));
-        let mut cx = Context { now: view.now, monitor: &machines.monitors[chooser], rng: out.routing() };
+        let (monitor, known) = machines.of_chooser(chooser);
+        let mut cx = Context { now: view.now, monitor: &monitor, rng: out.routing() };
         let (balancer, actions) = if view.scenario.policy == PolicyKind::FDB_LOAD_BALANCE {
-            let known = &mut machines.knowledge[chooser];
             let (b, actions) = LoadBalance::start(alternatives, false, &mut cx, known);
             (Balancer::Load(b), actions)
         } else {
@@ -118,7 +118,7 @@ impl Feature for FdbDriver {
             (true, _) => (Some(fdb::ErrorKind::BrokenPromise), None),
             (false, Outcome::Ok) => (None, penalty),
             (false, Outcome::Error(ErrorKind::Refused)) => {
-                machines.monitors[chooser as usize].set_failed(server as usize, true);
+                machines.set_failed(chooser as usize, server);
                 (Some(fdb::ErrorKind::BrokenPromise), None)
             }
             (false, Outcome::Error(ErrorKind::ServerError)) => {
