@@ -217,3 +217,26 @@ test("chapter 4 counts each run's bounces over its picture, beside a verdict not
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('at 390 × 844 a chapter with a twin shows both titled pictures on one screen, asking and after the answer', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
+  for (const { id } of (await twinned(page)).filter(({ id }) => ['repick', 'power-of-two', 'stale'].includes(id))) {
+    const view = page.locator(`#sim-${id}`);
+    const onOneScreen = async (when) => {
+      await view.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(300);
+      const panes = await view.evaluate((e) => [...e.querySelectorAll('canvas.topology')].map((c) => {
+        const title = c.parentElement.querySelector('.pane-title');
+        return { top: title.getBoundingClientRect().top, bottom: c.getBoundingClientRect().bottom, title: title.textContent };
+      }));
+      assert.equal(panes.length, 2, `${id}: two pictures`);
+      assert.ok(panes.every((p) => p.title.length > 3), `${id}: each titled: ${panes.map((p) => p.title)}`);
+      assert.ok(panes.every((p) => p.top >= 0 && p.bottom <= 844), `${id} ${when}: both pictures within the screen: ${JSON.stringify(panes)}`);
+    };
+    await onOneScreen('asking');
+    await clickCentre(page, page.locator(`#${id} .question button`).first());
+    await onOneScreen('answered');
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
