@@ -240,3 +240,20 @@ test('at 390 × 844 a chapter with a twin shows both titled pictures on one scre
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('chapter 4 runs from the answer on, as the reader watches: first that both runs share their requests, then the verdict', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const root = '#repick .lbsim-embed';
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-repick'));
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
+  await page.waitForTimeout(400);
+  // It ran 8 simulated seconds ahead, unwatched, before.
+  const simMs = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+  assert.ok(simMs < 2_000, `0.4 s after the answer the run is ${simMs.toFixed(0)} ms in`);
+  assert.equal(await page.locator(`${root} .question .verdict`).textContent(),
+    'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.');
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 40_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
