@@ -132,6 +132,13 @@ pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
+/// Where the mark of a client's copy of each server's load is drawn
+/// (`[x, y, w, h]`, CSS pixels on the surface), where one is.
+pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
+    let marks = learned::copy_marks(&layout_of(snapshot, surface), &snapshot.servers, learned);
+    marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
+}
+
 /// How far left of its box each server's queue is drawn, in CSS pixels on
 /// the surface.
 pub fn queue_lengths(snapshot: &Snapshot, surface: &Surface) -> Vec<f64> {
