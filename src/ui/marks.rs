@@ -2,7 +2,8 @@
 //! reader can read off the picture: a queue's length, where a server's
 //! state is written beside it, how long a
 //! decision's badges stay beside the servers they describe, each
-//! server's share of the answers where one errs, and what a client heard
+//! server's share of the answers where one errs (of the requests sent
+//! lately where one is slowed), and what a client heard
 //! of each server's load and where its mark stands.
 
 use crate::engine::{Decision, LearnedLoad, ServerView};
@@ -123,6 +124,22 @@ pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
     let total: u64 = servers.iter().map(|s| s.answered).sum();
     let erring = servers.iter().any(|s| s.erred > 0);
     (erring && total > 0).then(|| servers.iter().map(|s| s.answered as f64 / total as f64).collect())
+}
+
+/// Each server's share of the requests sent over the last three seconds,
+/// where a server is slowed and none errs (where one errs, its rows write
+/// the answers, [`answer_shares`]), written in a column right of the rows
+/// (where their entrance, crowded by queues, dropped the slowed row's
+/// share, the one that matters): what the policy sends the slowed
+/// server against its neighbours, which is power of two's point in
+/// chapter 5 ("sends it less"). Its answers would not say it: a server at
+/// a quarter of its speed answers less under any policy.
+pub fn sent_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
+    let total: u64 = servers.iter().map(|s| s.sent_lately).sum();
+    // A lone server is sent every request, slowed or not.
+    let slowed =
+        servers.len() > 1 && servers.iter().any(|s| s.speed < 1.0) && !servers.iter().any(|s| s.erred > 0);
+    (slowed && total > 0).then(|| servers.iter().map(|s| s.sent_lately as f64 / total as f64).collect())
 }
 
 /// How long a learned copy of a server's load takes to fade by a factor
@@ -305,6 +322,28 @@ mod tests {
         let shares = answer_shares(&[server(27, 24), server(9, 0), server(64, 0)]).unwrap();
         assert_eq!(shares, vec![0.27, 0.09, 0.64]);
         assert_eq!(answer_shares(&[server(0, 0)]), None);
+    }
+
+    #[test]
+    fn a_slowed_servers_rows_write_the_share_of_requests_sent_not_answered() {
+        let row = |speed, answered, sent_lately| ServerView {
+            speed,
+            answered,
+            sent_lately,
+            ..ServerView::default()
+        };
+        // Server 0 at a quarter of its speed answers a tenth as many as
+        // server 1, yet was sent 40 of the last 100 requests: the rows
+        // say 40%, what the policy sent, not its 6% of the answers.
+        let servers = [row(0.25, 10, 40), row(1.0, 100, 30), row(1.0, 50, 30)];
+        assert_eq!(sent_shares(&servers), Some(vec![0.4, 0.3, 0.3]));
+        let healthy = [row(1.0, 10, 40), row(1.0, 100, 60)];
+        assert_eq!(sent_shares(&healthy), None, "no server slowed, no shares");
+        let erring = [ServerView { erred: 5, ..row(0.25, 10, 40) }, row(1.0, 30, 60)];
+        assert_eq!(sent_shares(&erring), None, "an erring server's rows tell its answers instead");
+        assert!(answer_shares(&erring).is_some());
+        assert_eq!(sent_shares(&[row(0.25, 0, 0), row(1.0, 0, 0)]), None, "nothing sent yet");
+        assert_eq!(sent_shares(&[row(0.25, 5, 10)]), None, "a lone server is sent everything");
     }
 
     #[test]

@@ -97,6 +97,28 @@ test("chapter 6 marks each copy's load with a needle as tall as its row, in ink 
   await page.context().close();
 });
 
+test("chapter 5's rows write the share of requests sent lately once a server is slowed: power of two sends the slowed one little", async () => {
+  const { page, errors, view } = await openChapter('power-of-two');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  const canvas = await page.locator('#sim-power-of-two-topology').boundingBox();
+  const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
+  await page.mouse.click(canvas.x + x + w / 2, canvas.y + y + h / 2);
+  const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+  await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 4000, [view, slowedAt], { timeout: 30_000 });
+  await page.locator('#power-of-two button.play').click();
+  const servers = await drawnServers(page, view);
+  const sent = servers.map((s) => s.sent_lately);
+  const total = sent.reduce((a, b) => a + b, 0);
+  assert.ok(total > 0, `requests were sent in the last 3 s: ${sent}`);
+  assert.ok(sent[4] / total < 0.05, `the slowed server 4 was sent under 5% (a fair share is 10%): ${sent}`);
+  // Each row's share is written in the column right of it.
+  const column = servers.map(({ cell: [cx, cy, cw, ch] }) => [cx + cw, cy + 2, 40, ch - 4]);
+  const darkest = await darkestIn(page, 'sim-power-of-two-topology', column);
+  assert.ok(darkest.every((l) => l < 140), `a share written beside every row (least luma): ${darkest}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
   const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
   const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });

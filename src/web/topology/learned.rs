@@ -24,7 +24,7 @@ pub fn draw(
     learned: &[LearnedLoad],
     palette: &Palette,
 ) {
-    let Some((_, right)) = layout.heard_column.filter(|_| !learned.is_empty()) else { return };
+    let Some((_, right)) = layout.side_column.filter(|_| !learned.is_empty()) else { return };
     let px = layout.small_px();
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_baseline("middle");
@@ -65,7 +65,7 @@ pub fn copy_marks(layout: &Layout, servers: &[ServerView], learned: &[LearnedLoa
         let gap = (cell.y + cell.h - (b.y + b.h)).max(0.0);
         Some(CopyMark::new(x, (b.y, b.y + b.h), gap, px))
     };
-    match layout.heard_column.is_some() && !learned.is_empty() {
+    match layout.side_column.is_some() && !learned.is_empty() {
         true => servers.iter().enumerate().map(mark).collect(),
         false => vec![None; servers.len()],
     }

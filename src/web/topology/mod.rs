@@ -23,6 +23,7 @@ use super::theme::Palette;
 use layout::{Layout, Rect};
 use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
+use lbsim::ui::marks::sent_shares;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
@@ -122,7 +123,7 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        snapshot.copies_kept,
+        snapshot.copies_kept || sent_shares(&snapshot.servers).is_some(),
     )
 }
 

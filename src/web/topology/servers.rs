@@ -14,7 +14,7 @@ use super::states;
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::ServerView;
 use lbsim::format::percent;
-use lbsim::ui::marks::{answer_shares, queue_mark, QueueMark};
+use lbsim::ui::marks::{answer_shares, queue_mark, sent_shares, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
@@ -31,7 +31,9 @@ use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
     // Where a server errs, each row says its share of the answers at its
-    // entrance, and a failing row's word stands clear of it.
+    // entrance, and a failing row's word stands clear of it; where one is
+    // slowed, its share of the requests sent lately in the column right
+    // of the rows.
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
@@ -44,6 +46,32 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
         None => 0.0,
     };
     states::draw(context, layout, servers, word_from, palette);
+    if let (Some(shares), Some((_, right))) = (sent_shares(servers), layout.side_column) {
+        draw_sent_shares(context, layout, (servers, &shares), right, palette);
+    }
+}
+
+/// Writes each row's share of the requests sent lately in the column
+/// right of the rows, right-aligned at `right`; the slowed servers' in
+/// bold.
+fn draw_sent_shares(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    (servers, shares): (&[ServerView], &[f64]),
+    right: f64,
+    palette: &Palette,
+) {
+    let px = layout.small_px();
+    context.set_text_baseline("middle");
+    context.set_text_align("right");
+    context.set_fill_style_str(&palette.ink.css());
+    for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
+        let weight = if slowed(server) { 700 } else { 500 };
+        context
+            .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+        let cell = layout.servers.cell(i);
+        let _ = context.fill_text(&percent(*share), right - 2.0, cell.y + cell.h / 2.0);
+    }
 }
 
 /// Writes each row's share of the answers (as the sentence about a server

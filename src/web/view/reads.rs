@@ -85,6 +85,7 @@ impl View {
             /// Where the mark of client 0's copy of its load stands.
             copy_mark: Option<[f64; 4]>,
             answered: u64,
+            sent_lately: u64,
         }
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let heard = |i: usize| {
@@ -111,6 +112,7 @@ impl View {
                 heard: heard(i),
                 copy_mark,
                 answered: s.answered,
+                sent_lately: s.sent_lately,
             })
             .collect();
         json::text(&drawn).unwrap_or_default()
