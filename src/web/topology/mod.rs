@@ -14,6 +14,7 @@ mod learned;
 mod moves;
 mod requests;
 mod servers;
+mod shares;
 mod states;
 mod tiers;
 mod totals;

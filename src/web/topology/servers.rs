@@ -7,13 +7,13 @@
 //! leaving or is failing is marked over its row or cell by shape as well
 //! as by word (see `states`). With several datacenters, a dashed line
 //! parts each one's rows from the next, named on either side (the compact
-//! view's header counts them).
+//! view's header counts them). Each row's share of the answers or of
+//! the requests sent is written by `shares`.
 
 use super::layout::{Layout, Rect};
-use super::states;
+use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::ServerView;
-use lbsim::format::percent;
 use lbsim::ui::marks::{answer_shares, queue_mark, sent_shares, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
@@ -42,74 +42,13 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
     }
     let shares = answer_shares(servers).filter(|_| !layout.compact);
     let word_from = match &shares {
-        Some(shares) => draw_answer_shares(context, layout, servers, shares, palette),
+        Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
     states::draw(context, layout, servers, word_from, palette);
     if let (Some(shares), Some((_, right))) = (sent_shares(servers), layout.side_column) {
-        draw_sent_shares(context, layout, (servers, &shares), right, palette);
+        shares::draw_sent_shares(context, layout, (servers, &shares), right, palette);
     }
-}
-
-/// Writes each row's share of the requests sent lately in the column
-/// right of the rows, right-aligned at `right`; the slowed servers' in
-/// bold.
-fn draw_sent_shares(
-    context: &CanvasRenderingContext2d,
-    layout: &Layout,
-    (servers, shares): (&[ServerView], &[f64]),
-    right: f64,
-    palette: &Palette,
-) {
-    let px = layout.small_px();
-    context.set_text_baseline("middle");
-    context.set_text_align("right");
-    context.set_fill_style_str(&palette.ink.css());
-    for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
-        let weight = if slowed(server) { 700 } else { 500 };
-        context
-            .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
-        let cell = layout.servers.cell(i);
-        let _ = context.fill_text(&percent(*share), right - 2.0, cell.y + cell.h / 2.0);
-    }
-}
-
-/// Writes each row's share of the answers (as the sentence about a server
-/// that errs words it: "27.0%") at the row's entrance, where no queue's
-/// length is written; the erring servers' in bold. Returns how far into
-/// the rows the labels reach.
-fn draw_answer_shares(
-    context: &CanvasRenderingContext2d,
-    layout: &Layout,
-    servers: &[ServerView],
-    shares: &[f64],
-    palette: &Palette,
-) -> f64 {
-    let px = layout.small_px();
-    let font = |weight| format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
-    context.set_font(&font(700));
-    let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
-    context.set_text_baseline("middle");
-    context.set_text_align("left");
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
-        let cell = layout.servers.cell(i);
-        let row = Row::new(cell, server.slots as usize, px);
-        if !Row::holds_label(cell, px)
-            || row.queue_start + widest + 4.0 > row.queue_from(server.queued, longest)
-        {
-            continue;
-        }
-        let (text, y) = (percent(*share), cell.y + cell.h / 2.0);
-        context.set_font(&font(if server.erred > 0 { 700 } else { 500 }));
-        let width = context.measure_text(&text).map_or(widest, |m| m.width());
-        // On the panel's colour, over the lane's line.
-        context.set_fill_style_str(&palette.panel.css());
-        context.fill_rect(row.queue_start - 2.0, y - px * 0.6, width + 4.0, px * 1.2);
-        context.set_fill_style_str(&palette.ink.css());
-        let _ = context.fill_text(&text, row.queue_start, y);
-    }
-    widest + 12.0
 }
 
 /// A dashed line between the last server of a datacenter and the first of
@@ -388,7 +327,7 @@ pub(super) fn name_font(px: f64) -> String {
 
 /// Whether a server runs slower than its speed: its busy slots then look
 /// different, not only its word.
-fn slowed(server: &ServerView) -> bool {
+pub(super) fn slowed(server: &ServerView) -> bool {
     server.speed < 1.0
 }
 
