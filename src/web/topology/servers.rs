@@ -26,7 +26,7 @@ const NUMBER_EM: f64 = 1.5;
 /// slots a smaller share and their count less room, so that its queue's
 /// lane still holds a few cells: at half, a 390 px screen's lanes held
 /// none, and every queue, of 1 or of 44, was drawn as the same square.
-const NARROW_ROW_PX: f64 = 260.0;
+pub(super) const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {

@@ -4,7 +4,7 @@
 //! where one is slowed (`lbsim::ui::marks` decides which).
 
 use super::layout::Layout;
-use super::servers::{slowed, Row};
+use super::servers::{slowed, Row, NARROW_ROW_PX};
 use crate::theme::Palette;
 use lbsim::engine::ServerView;
 use lbsim::format::percent;
@@ -29,7 +29,13 @@ pub(super) fn draw_sent_shares(
         context
             .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
         let cell = layout.servers.cell(i);
-        let _ = context.fill_text(&percent(*share), right - 2.0, cell.y + cell.h / 2.0);
+        // A narrow row's "10/10" reaches the column (a phone's: "10/1010.7%"),
+        // so its share is written in whole percent.
+        let text = match cell.w < NARROW_ROW_PX {
+            true => format!("{:.0}%", share * 100.0),
+            false => percent(*share),
+        };
+        let _ = context.fill_text(&text, right - 2.0, cell.y + cell.h / 2.0);
     }
 }
 
