@@ -159,6 +159,7 @@ impl Simulation {
         let class = self.in_flight(flight).map_or(0, |f| f.request.class);
         self.choosers.on_send(chooser, position, slots, class);
         let server = self.choosers.server_at(chooser, position);
+        self.metrics.on_send(server as usize);
         let (handshake, delay, lane) = if via_balancer {
             (Time::ZERO, self.timing.balancer_delay, Lane::Balancer)
         } else {

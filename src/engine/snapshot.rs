@@ -27,6 +27,11 @@ pub struct ServerView {
     /// figure a sentence about a server that errs gives.
     pub answered: u64,
     pub erred: u64,
+    /// Requests sent to it over the last three seconds (`SENT_WINDOW`
+    /// samples): its share of them is what a row beside a slowed server
+    /// writes, what the policy sent it rather than what it managed to
+    /// answer.
+    pub sent_lately: u64,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -118,6 +123,7 @@ impl Simulation {
             datacenter: self.scenario.datacenters().of_server(i as u32),
             answered: self.metrics.completed_per_server.get(i).copied().unwrap_or(0) + self.erred(i),
             erred: self.erred(i),
+            sent_lately: self.metrics.sent_lately(i),
         }));
         for server in self.choosers.ejected() {
             snapshot.servers[server as usize].ejected += 1;

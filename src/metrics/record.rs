@@ -16,6 +16,11 @@ const WINDOW_SLICES: usize = 4;
 pub const SERIES_POINTS: usize = 480;
 /// Samples of every server's state kept (thirty seconds of simulated time).
 pub const SERVER_HISTORY: usize = 120;
+/// How many samples back a server's requests sent lately are counted
+/// from: 12 of 250 ms, three seconds, long enough that a row's share
+/// of them holds still enough to read, short enough that a server slowed
+/// a moment ago shows its change.
+pub const SENT_WINDOW: usize = 12;
 
 pub struct Metrics {
     pub warmup_end: Time,
@@ -46,6 +51,14 @@ pub struct Metrics {
     pub completed_per_server: Vec<u64>,
     /// Error responses choosers heard from each server, since time zero.
     pub errors_per_server: Vec<u64>,
+    /// Requests sent to each server since time zero (first tries, retries
+    /// and copies alike), and those counts at each of the last
+    /// [`SENT_WINDOW`] samples, oldest first: a row's share of the
+    /// requests sent lately is read from them, where its answers (which a
+    /// slowed server gives fewer of, whoever sends to it) would not say
+    /// what a policy sends.
+    pub sent_per_server: Vec<u64>,
+    sent_at_samples: VecDeque<Vec<u64>>,
     /// Per server, sums of busy slots and of queued requests over the samples
     /// taken after the warm-up, and how many samples that was.
     pub busy_sums: Vec<u64>,
@@ -89,6 +102,8 @@ impl Metrics {
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             errors_per_server: vec![0; servers],
+            sent_per_server: vec![0; servers],
+            sent_at_samples: VecDeque::with_capacity(SENT_WINDOW),
             busy_sums: vec![0; servers],
             queued_sums: vec![0; servers],
             samples_measured: 0,
@@ -106,6 +121,7 @@ impl Metrics {
     pub fn add_server(&mut self) {
         self.completed_per_server.push(0);
         self.errors_per_server.push(0);
+        self.sent_per_server.push(0);
         self.busy_sums.push(0);
         self.queued_sums.push(0);
         self.started_this_interval.push(0);
@@ -124,6 +140,18 @@ impl Metrics {
     /// Whether `now` is past the warm-up, which the statistics leave out.
     pub fn measuring(&self, now: Time) -> bool {
         now >= self.warmup_end
+    }
+
+    /// A request was sent to `server`.
+    pub fn on_send(&mut self, server: usize) {
+        self.sent_per_server[server] += 1;
+    }
+
+    /// The requests sent to `server` over the last [`SENT_WINDOW`] samples
+    /// (since time zero before that many were taken).
+    pub fn sent_lately(&self, server: usize) -> u64 {
+        let before = self.sent_at_samples.front().and_then(|counts| counts.get(server)).copied();
+        self.sent_per_server[server] - before.unwrap_or(0)
     }
 
     /// A request left a queue (or skipped it) and took a slot.
@@ -200,6 +228,17 @@ impl Metrics {
         }
     }
 
+    /// Keeps the counts of requests sent at this sample, dropping those
+    /// older than [`SENT_WINDOW`] samples.
+    fn keep_sent_counts(&mut self) {
+        let mut counts = match self.sent_at_samples.len() == SENT_WINDOW {
+            true => self.sent_at_samples.pop_front().unwrap_or_default(),
+            false => Vec::with_capacity(self.sent_per_server.len()),
+        };
+        counts.clone_from(&self.sent_per_server);
+        self.sent_at_samples.push_back(counts);
+    }
+
     /// Adds a point to the live series. `servers` yields each server's
     /// (busy slots, queued requests, speed).
     pub fn sample(&mut self, now: Time, servers: impl Iterator<Item = (u32, u32, f64)>) {
@@ -212,6 +251,7 @@ impl Metrics {
             if self.server_history.len() == SERVER_HISTORY { self.server_history.pop_front() } else { None }
                 .unwrap_or_default();
         history.clear();
+        self.keep_sent_counts();
         self.work.clear();
         let mut busy_slots = 0u64;
         let mut queued = 0u64;

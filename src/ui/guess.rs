@@ -19,6 +19,27 @@ use crate::Summary;
 /// claims below spell it out (1/1.15 ≈ 0.87).
 const SAME_TAIL: &str = "within 15% of each other";
 
+/// What the reveal says while the runs the reader watches have not yet
+/// come to their point: that they share their requests and differ only
+/// in the choice of server (two pictures showing different queues at
+/// once read as a contradiction to a reader told "the same arrivals"),
+/// and that the verdict follows.
+pub const WATCHING: &str = "Watch both pictures: the same requests reach A and B at the same moments, \
+and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.";
+
+/// How far a view runs ahead unwatched (simulated seconds) before it is
+/// drawn at its speed: a view that asks, only through its warm-up, which
+/// no figure counts, so that the reader watches the run their verdict is
+/// read from (chapter 4 ran 8 s ahead of its reader, who then met a
+/// verdict about a run they never saw); any other up to `limit_s`, or
+/// until its sentences have their point.
+pub fn run_ahead_s(asks: bool, warmup_s: f64, limit_s: f64) -> f64 {
+    match asks {
+        true => warmup_s.min(limit_s),
+        false => limit_s,
+    }
+}
+
 /// The answers a reader can give, in the order they are offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {

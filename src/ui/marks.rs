@@ -2,8 +2,9 @@
 //! reader can read off the picture: a queue's length, where a server's
 //! state is written beside it, how long a
 //! decision's badges stay beside the servers they describe, each
-//! server's share of the answers where one errs, and what a client heard
-//! of each server's load.
+//! server's share of the answers where one errs (of the requests sent
+//! lately where one is slowed), and what a client heard
+//! of each server's load and where its mark stands.
 
 use crate::engine::{Decision, LearnedLoad, ServerView};
 
@@ -125,6 +126,22 @@ pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
     (erring && total > 0).then(|| servers.iter().map(|s| s.answered as f64 / total as f64).collect())
 }
 
+/// Each server's share of the requests sent over the last three seconds,
+/// where a server is slowed and none errs (where one errs, its rows write
+/// the answers, [`answer_shares`]), written in a column right of the rows
+/// (where their entrance, crowded by queues, dropped the slowed row's
+/// share, the one that matters): what the policy sends the slowed
+/// server against its neighbours, which is power of two's point in
+/// chapter 5 ("sends it less"). Its answers would not say it: a server at
+/// a quarter of its speed answers less under any policy.
+pub fn sent_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
+    let total: u64 = servers.iter().map(|s| s.sent_lately).sum();
+    // A lone server is sent every request, slowed or not.
+    let slowed =
+        servers.len() > 1 && servers.iter().any(|s| s.speed < 1.0) && !servers.iter().any(|s| s.erred > 0);
+    (slowed && total > 0).then(|| servers.iter().map(|s| s.sent_lately as f64 / total as f64).collect())
+}
+
 /// How long a learned copy of a server's load takes to fade by a factor
 /// of e (ms): adding clients (each hears from each server less often)
 /// visibly greys the copies out.
@@ -150,6 +167,44 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
         }
         None => ("–".to_string(), HEARD_FAINTEST),
     })
+}
+
+/// Where the mark of a client's copy of a server's load stands on the
+/// row (CSS px): a needle through the row's box at `x`, the copy's load on
+/// the row's own scale, from a little above the box to the bottom of the
+/// `gap` free below it, with an upward head filling that gap. A caret of
+/// 6 px under the row, the first design, could not be read at 1440 × 900
+/// (reader 5) nor from a room's back: the needle is as tall as the row,
+/// and its stroke and head grow with the labels (`label_px`), as a
+/// presenter's screen makes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CopyMark {
+    pub x: f64,
+    pub top: f64,
+    pub bottom: f64,
+    /// The needle's stroke.
+    pub stroke: f64,
+    /// The head's width at its base, at the needle's bottom.
+    pub head: f64,
+}
+
+impl CopyMark {
+    pub fn new(x: f64, (box_top, box_bottom): (f64, f64), gap: f64, label_px: f64) -> CopyMark {
+        let overhang = 3.0;
+        CopyMark {
+            x,
+            top: box_top - overhang,
+            bottom: box_bottom + gap.max(overhang),
+            stroke: (label_px / 5.0).max(2.5),
+            head: (label_px * 0.8).max(gap.max(overhang) * 1.6),
+        }
+    }
+
+    /// The box the mark covers, `[x, y, w, h]`.
+    pub fn rect(&self) -> [f64; 4] {
+        let w = self.head.max(self.stroke);
+        [self.x - w / 2.0, self.top, w, self.bottom - self.top]
+    }
 }
 
 #[cfg(test)]
@@ -267,5 +322,40 @@ mod tests {
         let shares = answer_shares(&[server(27, 24), server(9, 0), server(64, 0)]).unwrap();
         assert_eq!(shares, vec![0.27, 0.09, 0.64]);
         assert_eq!(answer_shares(&[server(0, 0)]), None);
+    }
+
+    #[test]
+    fn a_slowed_servers_rows_write_the_share_of_requests_sent_not_answered() {
+        let row = |speed, answered, sent_lately| ServerView {
+            speed,
+            answered,
+            sent_lately,
+            ..ServerView::default()
+        };
+        // Server 0 at a quarter of its speed answers a tenth as many as
+        // server 1, yet was sent 40 of the last 100 requests: the rows
+        // say 40%, what the policy sent, not its 6% of the answers.
+        let servers = [row(0.25, 10, 40), row(1.0, 100, 30), row(1.0, 50, 30)];
+        assert_eq!(sent_shares(&servers), Some(vec![0.4, 0.3, 0.3]));
+        let healthy = [row(1.0, 10, 40), row(1.0, 100, 60)];
+        assert_eq!(sent_shares(&healthy), None, "no server slowed, no shares");
+        let erring = [ServerView { erred: 5, ..row(0.25, 10, 40) }, row(1.0, 30, 60)];
+        assert_eq!(sent_shares(&erring), None, "an erring server's rows tell its answers instead");
+        assert!(answer_shares(&erring).is_some());
+        assert_eq!(sent_shares(&[row(0.25, 0, 0), row(1.0, 0, 0)]), None, "nothing sent yet");
+        assert_eq!(sent_shares(&[row(0.25, 5, 10)]), None, "a lone server is sent everything");
+    }
+
+    #[test]
+    fn a_copys_mark_spans_its_row_and_grows_with_the_labels() {
+        // Chapter 6 at 1440 × 900: a box 20 px tall, 5 px free below it,
+        // labels 12 px; the caret it replaces was 6 px each way.
+        let desk = CopyMark::new(100.0, (10.0, 30.0), 5.0, 12.0);
+        let [x, y, w, h] = desk.rect();
+        assert_eq!((y, y + h), (7.0, 35.0), "from above the box to the gap's bottom");
+        assert!(h >= 24.0 && w >= 9.0 && desk.stroke >= 2.4, "{desk:?}");
+        assert_eq!(x + w / 2.0, 100.0, "centred on the copy's load");
+        let room = CopyMark::new(100.0, (10.0, 50.0), 8.0, 30.0);
+        assert!(room.stroke >= 6.0 && room.head >= 24.0, "a projector's labels, a mark to match: {room:?}");
     }
 }

@@ -12,7 +12,7 @@ use super::topology::{self, Focus, Part};
 use super::twins::Sides;
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
-use lbsim::engine::Decision;
+use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::fit::least_label_px;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
@@ -195,6 +195,11 @@ impl Canvases {
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
     pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
         topology::server_cells(snapshot, &self.topology)
+    }
+
+    /// Where the mark of a client's copy of each server's load is drawn.
+    pub fn copy_marks(&self, snapshot: &Snapshot, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
+        topology::copy_marks(snapshot, &self.topology, learned)
     }
 
     /// How far left of its box each server's queue is drawn.

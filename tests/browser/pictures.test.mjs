@@ -38,18 +38,30 @@ const inBoxes = (page, canvasId, boxes, measure) => page.evaluate(([canvasId, bo
 
 const luma = ([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b;
 
-test("chapter 6 writes beside each row what client 0 heard of it, dashes where it never heard with a thousand clients", async () => {
+/**
+ * Opens the explainer at 1440 × 900 with chapter `id`'s view in sight and
+ * its question skipped; resolves to the page, its errors and the view's index.
+ */
+async function openChapter(id) {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
-  const view = await viewIndex(page, 'sim-stale');
-  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'center' }));
-  await skipQuestion(page, 'stale');
+  const view = await viewIndex(page, `sim-${id}`);
+  await page.evaluate((id) => document.querySelector(`#sim-${id}`).scrollIntoView({ block: 'center' }), id);
+  await skipQuestion(page, id);
+  return { page, errors, view };
+}
+
+/** The least luma of each box's pixels: ink where a label is written. */
+const darkestIn = (page, canvasId, boxes) => inBoxes(page, canvasId, boxes, (pixels) => Math.min(...pixels.map(([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b)));
+
+test("chapter 6 writes beside each row what client 0 heard of it, dashes where it never heard with a thousand clients", async () => {
+  const { page, errors, view } = await openChapter('stale');
   const look = async () => {
     await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
     await page.locator('#stale button.play').click();
     const servers = await drawnServers(page, view);
     // The column right of each row: ink where its number is written.
     const column = servers.map(({ cell: [x, y, w, h] }) => [x + w, y + 2, 40, h - 4]);
-    const darkest = await inBoxes(page, 'sim-stale-topology', column, (pixels) => Math.min(...pixels.map(([r, g, b]) => 0.3 * r + 0.59 * g + 0.11 * b)));
+    const darkest = await darkestIn(page, 'sim-stale-topology', column);
     return { heard: servers.map((s) => s.heard), darkest };
   };
   const few = await look();
@@ -61,6 +73,48 @@ test("chapter 6 writes beside each row what client 0 heard of it, dashes where i
   const dashes = many.heard.filter((h) => h === '–').length;
   assert.ok(dashes >= 5, `1,000 clients: client 0 never heard from most servers: ${many.heard}`);
   assert.ok(many.darkest.every((l) => l < 200), `a dash or a number beside every row: ${many.darkest}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("chapter 6 marks each copy's load with a needle as tall as its row, in ink a reader can find at 1440 × 900", async () => {
+  const { page, errors, view } = await openChapter('stale');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+  await page.locator('#stale button.play').click();
+  const servers = (await drawnServers(page, view)).filter((s) => /^\d+$/.test(s.heard ?? ''));
+  assert.ok(servers.length >= 8, `client 0 heard from most servers: ${servers.length}`);
+  for (const { copy_mark: mark, cell } of servers) {
+    assert.ok(mark, 'a server client 0 heard from has a mark');
+    const [, , w, h] = mark;
+    // The caret it replaces was 6 px tall and 7 px wide, under the row.
+    assert.ok(h >= 0.8 * cell[3] && w >= 9, `a mark about as tall as its row (${cell[3]} px): ${mark}`);
+  }
+  // Grey ink, solid or faded with the copy's age (not the busy slots'
+  // blue nor the queue's orange), inside each mark's box.
+  const inked = await inBoxes(page, 'sim-stale-topology', servers.map((s) => s.copy_mark), (pixels) => pixels.filter(([r, g, b]) => Math.abs(r - b) < 40 && 0.3 * r + 0.59 * g + 0.11 * b < 200).length);
+  assert.ok(inked.every((n) => n >= 50), `each mark draws at least 50 px of ink: ${inked}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("chapter 5's rows write the share of requests sent lately once a server is slowed: power of two sends the slowed one little", async () => {
+  const { page, errors, view } = await openChapter('power-of-two');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  const canvas = await page.locator('#sim-power-of-two-topology').boundingBox();
+  const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
+  await page.mouse.click(canvas.x + x + w / 2, canvas.y + y + h / 2);
+  const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+  await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 4000, [view, slowedAt], { timeout: 30_000 });
+  await page.locator('#power-of-two button.play').click();
+  const servers = await drawnServers(page, view);
+  const sent = servers.map((s) => s.sent_lately);
+  const total = sent.reduce((a, b) => a + b, 0);
+  assert.ok(total > 0, `requests were sent in the last 3 s: ${sent}`);
+  assert.ok(sent[4] / total < 0.05, `the slowed server 4 was sent under 5% (a fair share is 10%): ${sent}`);
+  // Each row's share is written in the column right of it.
+  const column = servers.map(({ cell: [cx, cy, cw, ch] }) => [cx + cw, cy + 2, 40, ch - 4]);
+  const darkest = await darkestIn(page, 'sim-power-of-two-topology', column);
+  assert.ok(darkest.every((l) => l < 140), `a share written beside every row (least luma): ${darkest}`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

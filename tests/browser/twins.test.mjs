@@ -217,3 +217,47 @@ test("chapter 4 counts each run's bounces over its picture, beside a verdict not
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('at 390 × 844 a chapter with a twin shows both titled pictures on one screen, asking and after the answer', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
+  for (const { id } of (await twinned(page)).filter(({ id }) => ['repick', 'power-of-two', 'stale'].includes(id))) {
+    const view = page.locator(`#sim-${id}`);
+    // Asking, the view's top at the screen's top shows the question and
+    // both pictures; answered, the sentence and verdict above grow, and
+    // the reader scrolled to A's title sees B whole too.
+    const onOneScreen = async (when, top) => {
+      await view.evaluate((e, top) => (e.matches(top) ? e : e.querySelector(top)).scrollIntoView({ block: 'start' }), top);
+      await page.waitForTimeout(300);
+      const panes = await view.evaluate((e) => [...e.querySelectorAll('canvas.topology')].map((c) => {
+        const title = c.parentElement.querySelector('.pane-title');
+        return { top: title.getBoundingClientRect().top, bottom: c.getBoundingClientRect().bottom, title: title.textContent };
+      }));
+      assert.equal(panes.length, 2, `${id}: two pictures`);
+      assert.ok(panes.every((p) => p.title.length > 3), `${id}: each titled: ${panes.map((p) => p.title)}`);
+      assert.ok(panes.every((p) => p.top >= -1 && p.bottom <= 844), `${id} ${when}: both pictures within the screen: ${JSON.stringify(panes)}`);
+    };
+    await onOneScreen('asking', '.lbsim-embed');
+    await clickCentre(page, page.locator(`#${id} .question button`).first());
+    await page.waitForTimeout(2_000);
+    await onOneScreen('answered', '.pane-title');
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('chapter 4 runs from the answer on, as the reader watches: first that both runs share their requests, then the verdict', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const root = '#repick .lbsim-embed';
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-repick'));
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
+  await page.waitForTimeout(400);
+  // It ran 8 simulated seconds ahead, unwatched, before.
+  const simMs = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+  assert.ok(simMs < 2_000, `0.4 s after the answer the run is ${simMs.toFixed(0)} ms in`);
+  assert.equal(await page.locator(`${root} .question .verdict`).textContent(),
+    'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.');
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 40_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

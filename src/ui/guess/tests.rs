@@ -114,3 +114,11 @@ fn a_guess_answered_then_overtaken_by_a_settings_change_is_retired_not_graded_ag
     skipped.settings_changed();
     assert_eq!(skipped.stage(), Stage::Skipped, "the answer without a guess is read from the new run");
 }
+
+#[test]
+fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
+    assert_eq!(run_ahead_s(true, 0.0, 20.0), 0.0, "chapter 4: watched from its first request");
+    assert_eq!(run_ahead_s(true, 2.0, 20.0), 2.0, "chapter 5: its warm-up, which no figure counts");
+    assert_eq!(run_ahead_s(false, 2.0, 20.0), 20.0, "a view that does not ask runs to its point");
+    assert!(WATCHING.contains("same requests reach A and B at the same moments"));
+}

@@ -76,9 +76,10 @@ const TARGET_PX: f64 = 24.0;
 pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
 /// Width of the column right of the rows where a client's copies of the
-/// servers' loads are written ("14", "–"): three digits at the least label
-/// size, two at a presenter's.
-const HEARD_COLUMN_W: f64 = 40.0;
+/// servers' loads ("14", "–") or their shares of the requests sent
+/// ("10.7%") are written: three digits at the least label size, two at a
+/// presenter's.
+const SIDE_COLUMN_W: f64 = 40.0;
 
 pub struct Layout {
     pub clients: Grid,
@@ -90,21 +91,24 @@ pub struct Layout {
     pub compact: bool,
     /// The whole drawing's width.
     pub width: f64,
-    /// Where the column of a client's copies of the servers' loads is
-    /// (left and right edges), right of the rows, when clients keep copies.
-    pub heard_column: Option<(f64, f64)>,
+    /// Where the column right of the rows is (left and right edges), when
+    /// it has something to write: a client's copies of the servers' loads
+    /// where clients keep copies, else each row's share of the requests
+    /// sent lately where a server is slowed.
+    pub side_column: Option<(f64, f64)>,
     /// The least size of its labels (CSS px): larger in the presenter
     /// view (see `lbsim::ui::fit::least_label_px`).
     pub least_label_px: f64,
 }
 
 impl Layout {
-    /// With `copies_kept`, the rows leave room on their right for the
-    /// column of a client's copies (see `learned`).
+    /// With `side_column`, the rows leave room on their right for a
+    /// column: a client's copies (see `learned`) or the shares of the
+    /// requests sent (see `servers`).
     pub fn new(
         (width, height): (f64, f64),
         (clients, balancers, servers): (usize, usize, usize),
-        copies_kept: bool,
+        side_column: bool,
     ) -> Layout {
         let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
         let tall = bottom - top;
@@ -126,9 +130,9 @@ impl Layout {
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
-        let heard_w = if copies_kept && !compact { HEARD_COLUMN_W } else { 0.0 };
-        let heard_column = (heard_w > 0.0).then_some((width - MARGIN - heard_w, width - MARGIN));
-        let area = Rect { x: servers_x, y: top, w: width - MARGIN - heard_w - servers_x, h: tall };
+        let column_w = if side_column && !compact { SIDE_COLUMN_W } else { 0.0 };
+        let side_column = (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN));
+        let area = Rect { x: servers_x, y: top, w: width - MARGIN - column_w - servers_x, h: tall };
         let servers = if compact {
             Grid::new(servers, area, f64::INFINITY).by_rows()
         } else {
@@ -142,7 +146,7 @@ impl Layout {
             servers_x,
             compact,
             width,
-            heard_column,
+            side_column,
             least_label_px: least_label_px(false, 0.0),
         }
     }

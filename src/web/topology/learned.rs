@@ -2,9 +2,9 @@
 //! policy that learns load from responses (p2c-piggyback), a column right
 //! of the rows writes the load the client last heard from each server
 //! ("14", "–" if never), in the ink colour, fading as the copy ages
-//! (`lbsim::ui::marks::heard_label`), and a caret under each row marks
-//! that load on the row's own scale (its queue left of the slots, its busy
-//! slots along them), so the gap between the caret and the row's fill is
+//! (`lbsim::ui::marks::heard_label`), and a needle through each row
+//! (`CopyMark`) marks that load on the row's own scale (its queue left of the slots, its busy
+//! slots along them), so the gap between the needle and the row's fill is
 //! the copy's error. Where they disagree, the client is comparing old
 //! news: why learned load buys less than live load, and less with more
 //! clients, each hearing from each server less often. (A line under each
@@ -14,11 +14,8 @@ use super::layout::Layout;
 use super::servers::Row;
 use crate::theme::Palette;
 use lbsim::engine::{LearnedLoad, ServerView};
-use lbsim::ui::marks::heard_label;
+use lbsim::ui::marks::{heard_label, CopyMark};
 use web_sys::CanvasRenderingContext2d;
-
-/// The caret's height (CSS px), at most; its width is the same.
-const CARET_H: f64 = 6.0;
 
 pub fn draw(
     context: &CanvasRenderingContext2d,
@@ -27,53 +24,66 @@ pub fn draw(
     learned: &[LearnedLoad],
     palette: &Palette,
 ) {
-    let Some((_, right)) = layout.heard_column.filter(|_| !learned.is_empty()) else { return };
+    let Some((_, right)) = layout.side_column.filter(|_| !learned.is_empty()) else { return };
     let px = layout.small_px();
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_baseline("middle");
     context.set_text_align("right");
     context.set_fill_style_str(&palette.ink.css());
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    for (i, server) in servers.iter().enumerate() {
+    let marks = copy_marks(layout, servers, learned);
+    for (i, mark) in marks.iter().enumerate() {
         let copy = learned.iter().find(|copy| copy.server as usize == i);
         let Some((text, ink)) = heard_label(copy) else { continue };
         let cell = layout.servers.cell(i);
         context.set_global_alpha(ink);
         let _ = context.fill_text(&text, right - 2.0, cell.y + cell.h / 2.0);
-        if let Some(copy) = copy.filter(|copy| copy.age.is_some()) {
-            draw_caret(context, layout, (i, server), copy, longest);
+        if let Some(mark) = mark {
+            draw_mark(context, mark, palette);
         }
     }
     context.set_global_alpha(1.0);
 }
 
-/// A caret under server `i`'s row pointing up at the load `copy` has, on
-/// the row's scale: the far end of its queue, else of its busy slots.
-fn draw_caret(
-    context: &CanvasRenderingContext2d,
-    layout: &Layout,
-    (i, server): (usize, &ServerView),
-    copy: &LearnedLoad,
-    longest: u32,
-) {
-    let cell = layout.servers.cell(i);
-    let row = Row::new(cell, server.slots as usize, layout.small_px());
-    let b = row.box_rect;
-    let x = match copy.queued {
-        0 => {
-            b.x + 2.0 + (b.w - 4.0) * f64::from(copy.busy.min(server.slots)) / f64::from(server.slots.max(1))
-        }
-        queued => (row.queue_end - row.queue_length(queued, longest.max(queued))).max(row.queue_start),
+/// The mark of each server's copy, where the client has heard from it:
+/// on the row's scale, the far end of the queue it heard, else of its
+/// busy slots.
+pub fn copy_marks(layout: &Layout, servers: &[ServerView], learned: &[LearnedLoad]) -> Vec<Option<CopyMark>> {
+    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let px = layout.small_px();
+    let mark = |(i, server): (usize, &ServerView)| {
+        let copy = learned.iter().find(|copy| copy.server as usize == i && copy.age.is_some())?;
+        let cell = layout.servers.cell(i);
+        let row = Row::new(cell, server.slots as usize, px);
+        let b = row.box_rect;
+        let x = match copy.queued {
+            0 => {
+                b.x + 2.0
+                    + (b.w - 4.0) * f64::from(copy.busy.min(server.slots)) / f64::from(server.slots.max(1))
+            }
+            queued => (row.queue_end - row.queue_length(queued, longest.max(queued))).max(row.queue_start),
+        };
+        let gap = (cell.y + cell.h - (b.y + b.h)).max(0.0);
+        Some(CopyMark::new(x, (b.y, b.y + b.h), gap, px))
     };
-    let top = b.y + b.h + 1.0;
-    let h = CARET_H.min(cell.y + cell.h - top);
-    if h < 2.0 {
-        return;
+    match layout.side_column.is_some() && !learned.is_empty() {
+        true => servers.iter().enumerate().map(mark).collect(),
+        false => vec![None; servers.len()],
     }
+}
+
+/// A needle through the row with an upward head below it, in the ink,
+/// haloed in the panel's colour so that it reads over busy slots and
+/// queues alike.
+fn draw_mark(context: &CanvasRenderingContext2d, mark: &CopyMark, palette: &Palette) {
+    let head_h = (mark.head * 0.6).min(mark.bottom - mark.top);
     context.begin_path();
-    context.move_to(x, top);
-    context.line_to(x + h * 0.6, top + h);
-    context.line_to(x - h * 0.6, top + h);
+    context.move_to(mark.x, mark.bottom - head_h);
+    context.line_to(mark.x + mark.head / 2.0, mark.bottom);
+    context.line_to(mark.x - mark.head / 2.0, mark.bottom);
     context.close_path();
+    context.rect(mark.x - mark.stroke / 2.0, mark.top, mark.stroke, mark.bottom - mark.top - head_h + 1.0);
+    context.set_stroke_style_str(&palette.panel.css());
+    context.set_line_width(2.0);
+    context.stroke();
     context.fill();
 }

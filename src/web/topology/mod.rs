@@ -14,6 +14,7 @@ mod learned;
 mod moves;
 mod requests;
 mod servers;
+mod shares;
 mod states;
 mod tiers;
 mod totals;
@@ -23,6 +24,7 @@ use super::theme::Palette;
 use layout::{Layout, Rect};
 use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
+use lbsim::ui::marks::sent_shares;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
@@ -122,7 +124,7 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        snapshot.copies_kept,
+        snapshot.copies_kept || sent_shares(&snapshot.servers).is_some(),
     )
 }
 
@@ -130,6 +132,13 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
 pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     let layout = layout_of(snapshot, surface);
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
+/// Where the mark of a client's copy of each server's load is drawn
+/// (`[x, y, w, h]`, CSS pixels on the surface), where one is.
+pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
+    let marks = learned::copy_marks(&layout_of(snapshot, surface), &snapshot.servers, learned);
+    marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
 }
 
 /// How far left of its box each server's queue is drawn, in CSS pixels on

@@ -7,14 +7,14 @@
 //! leaving or is failing is marked over its row or cell by shape as well
 //! as by word (see `states`). With several datacenters, a dashed line
 //! parts each one's rows from the next, named on either side (the compact
-//! view's header counts them).
+//! view's header counts them). Each row's share of the answers or of
+//! the requests sent is written by `shares`.
 
 use super::layout::{Layout, Rect};
-use super::states;
+use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::ServerView;
-use lbsim::format::percent;
-use lbsim::ui::marks::{answer_shares, queue_mark, QueueMark};
+use lbsim::ui::marks::{answer_shares, queue_mark, sent_shares, QueueMark};
 
 /// Room at a lane's entrance for a queue's length, written left of it.
 const QUEUE_LABEL_W: f64 = 30.0;
@@ -26,12 +26,14 @@ const NUMBER_EM: f64 = 1.5;
 /// slots a smaller share and their count less room, so that its queue's
 /// lane still holds a few cells: at half, a 390 px screen's lanes held
 /// none, and every queue, of 1 or of 44, was drawn as the same square.
-const NARROW_ROW_PX: f64 = 260.0;
+pub(super) const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
     // Where a server errs, each row says its share of the answers at its
-    // entrance, and a failing row's word stands clear of it.
+    // entrance, and a failing row's word stands clear of it; where one is
+    // slowed, its share of the requests sent lately in the column right
+    // of the rows.
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
@@ -40,48 +42,13 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
     }
     let shares = answer_shares(servers).filter(|_| !layout.compact);
     let word_from = match &shares {
-        Some(shares) => draw_answer_shares(context, layout, servers, shares, palette),
+        Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
     states::draw(context, layout, servers, word_from, palette);
-}
-
-/// Writes each row's share of the answers (as the sentence about a server
-/// that errs words it: "27.0%") at the row's entrance, where no queue's
-/// length is written; the erring servers' in bold. Returns how far into
-/// the rows the labels reach.
-fn draw_answer_shares(
-    context: &CanvasRenderingContext2d,
-    layout: &Layout,
-    servers: &[ServerView],
-    shares: &[f64],
-    palette: &Palette,
-) -> f64 {
-    let px = layout.small_px();
-    let font = |weight| format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
-    context.set_font(&font(700));
-    let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
-    context.set_text_baseline("middle");
-    context.set_text_align("left");
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
-        let cell = layout.servers.cell(i);
-        let row = Row::new(cell, server.slots as usize, px);
-        if !Row::holds_label(cell, px)
-            || row.queue_start + widest + 4.0 > row.queue_from(server.queued, longest)
-        {
-            continue;
-        }
-        let (text, y) = (percent(*share), cell.y + cell.h / 2.0);
-        context.set_font(&font(if server.erred > 0 { 700 } else { 500 }));
-        let width = context.measure_text(&text).map_or(widest, |m| m.width());
-        // On the panel's colour, over the lane's line.
-        context.set_fill_style_str(&palette.panel.css());
-        context.fill_rect(row.queue_start - 2.0, y - px * 0.6, width + 4.0, px * 1.2);
-        context.set_fill_style_str(&palette.ink.css());
-        let _ = context.fill_text(&text, row.queue_start, y);
+    if let (Some(shares), Some((_, right))) = (sent_shares(servers), layout.side_column) {
+        shares::draw_sent_shares(context, layout, (servers, &shares), right, palette);
     }
-    widest + 12.0
 }
 
 /// A dashed line between the last server of a datacenter and the first of
@@ -360,7 +327,7 @@ pub(super) fn name_font(px: f64) -> String {
 
 /// Whether a server runs slower than its speed: its busy slots then look
 /// different, not only its word.
-fn slowed(server: &ServerView) -> bool {
+pub(super) fn slowed(server: &ServerView) -> bool {
     server.speed < 1.0
 }
 

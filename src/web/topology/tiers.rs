@@ -3,7 +3,7 @@
 
 use super::layout::{Layout, Rect, LABEL_BAND};
 use crate::theme::{Palette, LOAD_SHADES};
-use lbsim::ui::marks::answer_shares;
+use lbsim::ui::marks::{answer_shares, sent_shares};
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
@@ -64,12 +64,16 @@ pub fn draw_labels(
             ],
         );
     }
-    // The column of a client's copies is headed over it, right-aligned,
-    // with the client whose copies it writes; the tier's name keeps what
-    // room is left.
+    // The column right of the rows is headed over it, right-aligned: with
+    // the client whose copies it writes, or as the share of requests sent
+    // lately; the tier's name keeps what room is left.
     let mut servers_room = layout.width - layout.servers_x;
-    if let (Some(client), Some((_, right))) = (learned_by, layout.heard_column) {
-        let wordings = [format!("client {client} heard"), "heard".to_string()];
+    let column = match (learned_by, sent_shares(&snapshot.servers)) {
+        (Some(client), _) => Some([format!("client {client} heard"), "heard".to_string()]),
+        (None, Some(_)) => Some(["% sent, last 3 s".to_string(), "sent".to_string()]),
+        (None, None) => None,
+    };
+    if let (Some(wordings), Some((_, right))) = (column, layout.side_column) {
         if let Some((text, width)) = fit(&wordings, servers_room) {
             context.set_text_align("right");
             let _ = context.fill_text(&text, right, y);

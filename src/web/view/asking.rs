@@ -4,7 +4,7 @@
 //! stands is `guess`'s, tested natively; this is its wiring.
 
 use super::*;
-use crate::guess::{Answer, Guess};
+use crate::guess::{Answer, Guess, WATCHING};
 use crate::twins::Pictures;
 
 impl View {
@@ -74,7 +74,11 @@ impl View {
         }
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
         let Some(sides) = pictures.sides() else { return };
-        if let Some(verdict) = guess.verdict(sides, &self.sim.summary(), &twin.summary()) {
+        // The reader watches the run from the answer on (see
+        // `run_ahead_s`): no verdict before it has its point.
+        if !self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin)) {
+            question.show_verdict(WATCHING, now_ms);
+        } else if let Some(verdict) = guess.verdict(sides, &self.sim.summary(), &twin.summary()) {
             question.show_verdict(&verdict, now_ms);
         }
     }

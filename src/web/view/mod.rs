@@ -37,6 +37,7 @@ use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind, FIELDS};
+use lbsim::ui::guess::run_ahead_s;
 use lbsim::ui::whole_run::Kept;
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
@@ -327,7 +328,8 @@ impl View {
     /// ahead spreads over frames, drawn as they pass.
     fn run_ahead(&mut self, until: f64) {
         self.arrived |= self.kind != Kind::Embed || self.sim.halted().is_some();
-        let limit = Time::from_secs(RUN_AHEAD_LIMIT_S);
+        let asks = self.guess.is_some();
+        let limit = Time::from_secs(run_ahead_s(asks, self.params.scenario.warmup_s, RUN_AHEAD_LIMIT_S));
         // Up to the earliest the sentences could be ready, no summary is
         // needed to know they are not.
         let floor = Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario)).min(limit);
@@ -336,7 +338,8 @@ impl View {
             let now = self.sim.now();
             if now >= floor {
                 let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-                self.arrived = now >= limit || self.parts.narration.ready(scenario, &self.sim, twin);
+                self.arrived =
+                    now >= limit || (!asks && self.parts.narration.ready(scenario, &self.sim, twin));
                 if self.arrived {
                     return;
                 }

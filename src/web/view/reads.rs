@@ -68,7 +68,8 @@ impl View {
     /// Each server as the last frame drew it: its state, how many
     /// choosers hold it ejected, its datacenter, where its row is (x, y,
     /// w, h in CSS pixels), and what the column of the shown client's
-    /// copies writes beside it, as JSON (for tests).
+    /// copies writes beside it and where its mark stands, as JSON (for
+    /// tests).
     pub fn servers_json(&self) -> String {
         #[derive(serde::Serialize)]
         struct Drawn {
@@ -81,7 +82,10 @@ impl View {
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
             heard: Option<String>,
+            /// Where the mark of client 0's copy of its load stands.
+            copy_mark: Option<[f64; 4]>,
             answered: u64,
+            sent_lately: u64,
         }
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let heard = |i: usize| {
@@ -90,13 +94,14 @@ impl View {
         };
         let cells = self.parts.canvases.server_cells(&self.snapshot);
         let queues = self.parts.canvases.queue_lengths(&self.snapshot);
+        let marks = self.parts.canvases.copy_marks(&self.snapshot, &learned);
         let drawn: Vec<Drawn> = self
             .snapshot
             .servers
             .iter()
-            .zip(cells.into_iter().zip(queues))
+            .zip(cells.into_iter().zip(queues).zip(marks))
             .enumerate()
-            .map(|(i, (s, (cell, queue_px)))| Drawn {
+            .map(|(i, (s, ((cell, queue_px), copy_mark)))| Drawn {
                 state: s.state.name(),
                 ejected: s.ejected,
                 datacenter: s.datacenter,
@@ -105,7 +110,9 @@ impl View {
                 queued: s.queued,
                 queue_px,
                 heard: heard(i),
+                copy_mark,
                 answered: s.answered,
+                sent_lately: s.sent_lately,
             })
             .collect();
         json::text(&drawn).unwrap_or_default()

@@ -1,0 +1,22 @@
+// A jump to a chapter (the contents, or a link to explain.html#stale)
+// lands with the chapter's heading at the top, and stays there as the
+// views above it mount and take their height: a fifth reader's jumps
+// landed past the heading, the views above growing as they mounted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp } from './lib.mjs';
+
+useBrowser();
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  for (const id of ['stale', 'power-of-two']) {
+    test(`explain.html#${id} at ${width} × ${height} shows the chapter's heading at the top 3 s later`, async () => {
+      const { page, errors } = await openApp(browser, `${server.url}explain.html`, { hash: id, width, height });
+      await page.waitForTimeout(3_000);
+      const top = await page.evaluate((id) => document.getElementById(`${id}-title`).getBoundingClientRect().top, id);
+      assert.ok(top >= 0 && top <= 40, `the heading's top is ${top.toFixed(0)} px from the viewport's top`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}
