@@ -195,6 +195,61 @@ fn the_lines_names_stay_inside_a_live_chart_whose_axis_scrolls() {
     }
 }
 
+/// At a phone's width the three names sat 13 px apart in 12 px type, so
+/// a "p" hanging below its line touched the digits of the name under it
+/// wherever the curves ran close: names are a line (1.2 of their size)
+/// apart, whatever the curves, the chart's size or its type. (The browser's
+/// canvas writes a name at the size the chart gives; plotters' SVG writes
+/// that size over 1.24, which `CANVAS_PX` undoes.)
+/// A text's size in the browser's canvas for each unit of its SVG size.
+const CANVAS_PX: f64 = 1.24;
+
+#[test]
+fn the_lines_names_of_curves_that_meet_stand_a_line_apart() {
+    let level = |ms: f64| {
+        (0..=40).map(move |i| SamplePoint {
+            time_ms: f64::from(i) * 250.0,
+            queue_p50: ms,
+            queue_p90: ms + 0.5,
+            queue_p99: ms + 1.0,
+            ..SamplePoint::default()
+        })
+    };
+    for ms in [0.0, 20.0, 40.0] {
+        let series: Vec<SamplePoint> = level(ms).collect();
+        for (size, type_scale) in [((337, 200), 1.0), ((320, 160), 1.0), ((600, 240), 1.3)] {
+            let style = ChartStyle { type_scale, ..STYLE };
+            let drawn = svg(size, |area| {
+                charts::percentiles(
+                    area,
+                    &series,
+                    (SeriesMetric::QueueTime, Some(40.0)),
+                    Span::Live,
+                    &[],
+                    &style,
+                )
+                .unwrap();
+            });
+            let texts = texts_of(&drawn);
+            assert_inside(&texts, size);
+            let mut names: Vec<&Text> =
+                texts.iter().filter(|t| ["p50", "p90", "p99"].contains(&t.words.as_str())).collect();
+            assert_eq!(names.len(), 3, "{size:?}");
+            names.sort_by(|a, b| a.y.total_cmp(&b.y));
+            for pair in names.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                let (apart, type_px) = (b.y - a.y, a.size * CANVAS_PX);
+                assert!(
+                    apart >= 1.2 * type_px,
+                    "{size:?} at {ms} ms: {} and {} are {apart} px apart in {type_px:.1} px type",
+                    a.words,
+                    b.words,
+                );
+            }
+        }
+    }
+}
+
 /// Compare mode's percentile chart of A's and B's queue times, at `size`:
 /// its SVG and the names of the lines it drew.
 fn compare_chart(

@@ -103,28 +103,84 @@ mod tests {
         }
     }
 
+    /// `www/style.css`'s declaration block that opens with `selector`.
+    fn block(selector: &str) -> &'static str {
+        let css = include_str!("../../www/style.css");
+        let start = css.find(selector).expect(selector);
+        let open = start + css[start..].find('{').unwrap() + 1;
+        &css[open..open + css[open..].find('}').unwrap()]
+    }
+
+    /// A colour property from the first of `blocks` that declares it.
+    fn declared(blocks: &[&str], property: &str) -> Colour {
+        let hex = |line: &str| {
+            let hex = line.trim().strip_prefix(property)?.strip_prefix(':')?.trim();
+            u32::from_str_radix(hex.strip_prefix('#')?.strip_suffix(';')?, 16).ok()
+        };
+        Colour::hex(blocks.iter().find_map(|b| b.lines().find_map(hex)).expect(property))
+    }
+
+    /// The light theme's block, and the dark theme's over it.
+    fn themes() -> [(&'static str, Vec<&'static str>); 2] {
+        let light = block(":root {");
+        [("light", vec![light]), ("dark", vec![block("[data-theme=\"dark\"] {"), light])]
+    }
+
     /// The build script's palettes are the stylesheet's, read here anew
     /// through [`Palette::read`]: a dark theme takes the light one's
     /// value where it declares none (as the page does).
     #[test]
     fn the_fixed_palettes_are_the_stylesheets() {
-        let css = include_str!("../../www/style.css");
-        let block = |selector: &str| {
-            let start = css.find(selector).expect(selector);
-            let open = start + css[start..].find('{').unwrap() + 1;
-            &css[open..open + css[open..].find('}').unwrap()]
+        let palette = |blocks: &[&str]| Palette::read(|property| declared(blocks, property));
+        let [(_, light), (_, dark)] = themes();
+        assert_eq!(Palette::LIGHT, palette(&light));
+        assert_eq!(Palette::DARK, palette(&dark));
+    }
+
+    /// CIE L*a*b* (D65) of a colour: lightness and the two opponent axes.
+    fn lab(c: Colour) -> [f64; 3] {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.040_45 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
         };
-        // A property from the first of `blocks` that declares it.
-        let value = |blocks: &[&str], property: &str| {
-            let declared = |line: &str| {
-                let hex = line.trim().strip_prefix(property)?.strip_prefix(':')?.trim();
-                u32::from_str_radix(hex.strip_prefix('#')?.strip_suffix(';')?, 16).ok()
-            };
-            Colour::hex(blocks.iter().find_map(|b| b.lines().find_map(declared)).expect(property))
-        };
-        let palette = |blocks: &[&str]| Palette::read(|property| value(blocks, property));
-        let light = block(":root {");
-        assert_eq!(Palette::LIGHT, palette(&[light]));
-        assert_eq!(Palette::DARK, palette(&[block("[data-theme=\"dark\"] {"), light]));
+        let (r, g, b) = (linear(c.r), linear(c.g), linear(c.b));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83;
+        let f = |t: f64| if t > 0.008_856 { t.cbrt() } else { 7.787 * t + 16.0 / 116.0 };
+        [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+    }
+
+    /// A request dot and a waiting client sit side by side in the picture
+    /// (a client sends, the dot leaves it): in the dark they were pale blue
+    /// and sky blue, 2° of hue and ΔE 23 apart, and a reader took the dot
+    /// for a client. In both themes they now differ in hue by 30° or more,
+    /// in lightness by 10 or more, by ΔE 30 or more, and the client stands
+    /// 3:1 from the panel it is drawn on.
+    #[test]
+    fn a_request_dot_and_a_waiting_client_differ_in_hue_and_lightness_in_both_themes() {
+        for (theme, blocks) in themes() {
+            let (request, client) = (declared(&blocks, "--c-request"), declared(&blocks, "--c-client"));
+            let ([l1, a1, b1], [l2, a2, b2]) = (lab(request), lab(client));
+            let delta_e = ((l1 - l2).powi(2) + (a1 - a2).powi(2) + (b1 - b2).powi(2)).sqrt();
+            let hue = |a: f64, b: f64| b.atan2(a).to_degrees();
+            let turn = (hue(a1, b1) - hue(a2, b2)).abs();
+            let hue_apart = turn.min(360.0 - turn);
+            let on_panel = contrast(client, declared(&blocks, "--panel"));
+            let said = format!(
+                "{theme}: request {} client {}: ΔE {delta_e:.1}, hue {hue_apart:.0}°, lightness {:.0}, client on panel {on_panel:.2}:1",
+                request.css(),
+                client.css(),
+                (l1 - l2).abs()
+            );
+            assert!(
+                delta_e >= 30.0 && hue_apart >= 30.0 && (l1 - l2).abs() >= 10.0 && on_panel >= 3.0,
+                "{said}"
+            );
+        }
     }
 }

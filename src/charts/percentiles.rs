@@ -200,6 +200,13 @@ where
     }
 }
 
+/// The size (CSS px, before the chart's type scale) of a line's name.
+const NAME_PX: f64 = 12.0;
+/// How far apart (in sizes of their type) names stand at the least: a line
+/// of type, so that a "p" hanging below one clears the digits of the next
+/// (13 px apart in 12 px type, they touched at a phone's width).
+const NAME_LINE: f64 = 1.25;
+
 /// `traces` of `metric` over simulated time, each named at its newest
 /// point, with `markers` drawn first; returns the names of the lines drawn
 /// (a trace with no samples yet has none).
@@ -219,7 +226,7 @@ where
 {
     let newest = |trace: &Trace<S>| trace.series.into_iter().next_back();
     let end_s = traces.iter().filter_map(newest).map(|p| p.time_ms / 1000.0).fold(0.0, f64::max);
-    let names = style.text(12.0, style.palette.ink).pos(Pos::new(HPos::Left, VPos::Center));
+    let names = style.text(NAME_PX, style.palette.ink).pos(Pos::new(HPos::Left, VPos::Center));
     let seconds = span.seconds(end_s, name_room(area, traces.iter().map(|t| t.name), &names, style)?);
     let (left, right) = (seconds.start, seconds.end);
     let shown = |trace: &Trace<S>| {
@@ -255,7 +262,7 @@ where
         })
         .collect();
     let base = area.get_base_pixel();
-    let gap = style.px(13.0 * style.type_scale) as i32;
+    let gap = style.px(NAME_PX * NAME_LINE * style.type_scale) as i32;
     let plot = (chart.backend_coord(&(left, top)).1 + gap / 2, chart.backend_coord(&(left, 0.0)).1 - gap / 2);
     let ys = apart(ends.iter().map(|(_, (_, y))| *y).collect(), gap, plot);
     for ((trace, (x, _)), y) in ends.iter().zip(ys) {

@@ -61,15 +61,19 @@ impl Fit {
     /// Called each frame the view draws: fits afresh when asked to, and
     /// now and then folds more parts if what the view shows has grown.
     pub fn frame(&mut self, now_ms: f64) {
+        // The figures change width as they run: the strip is laid out again
+        // each frame, after its figures are written, so that one grown too
+        // wide leaves the line before it is drawn (every quarter second, the
+        // strip wrapped to two lines for a moment and moved chapter 2's
+        // picture).
+        if self.fitting.folded().contains(Fold::Readouts) {
+            strip_readouts(&self.root, true);
+        }
         if std::mem::take(&mut self.dirty) {
             self.refit();
             self.last_check_ms = now_ms;
         } else if now_ms - self.last_check_ms >= CHECK_MS {
             self.last_check_ms = now_ms;
-            // The figures change width as they run: the strip is redrawn.
-            if self.fitting.folded().contains(Fold::Readouts) {
-                strip_readouts(&self.root, true);
-            }
             if !is(&self.root, "stacked") {
                 self.fold_until_fits();
                 // A sentence a line longer for a moment folds the legend:

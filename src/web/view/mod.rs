@@ -229,16 +229,38 @@ impl View {
                 self.playing,
             );
         }
-        let moving = self.sim.key_moves().and_then(|moves| {
-            let started = match self.moves_shown {
-                Some((at_ms, started)) if at_ms == moves.at_ms => started,
-                _ => {
-                    // A change has just applied: its sentence is due now.
-                    self.readouts_stale = true;
-                    now_ms
-                }
-            };
-            self.moves_shown = Some((moves.at_ms, started));
+        if let Some(moves) = self.sim.key_moves() {
+            if self.moves_shown.is_none_or(|(at_ms, _)| at_ms != moves.at_ms) {
+                // A change has just applied: its sentence is due now.
+                self.readouts_stale = true;
+                self.moves_shown = Some((moves.at_ms, now_ms));
+            }
+        }
+        let speed = self.playing.then_some(self.actual_speed);
+        let stale = std::mem::take(&mut self.readouts_stale);
+        let asked = self.params.speed * self.opening.pace();
+        let whole_run = self.whole_run.of(&self.sim);
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
+        let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
+        match (running_ahead, self.opening.is_over()) {
+            (true, false) => self.parts.narration.tell_opening(),
+            (true, true) => self.parts.narration.hold(),
+            // The question comes first: no sentence answers it before.
+            (false, _) if self.waits_for_guess() => self.parts.narration.hide(),
+            // Drawn still before its opening, the view says what the
+            // opening will show: the first frame's words, a line shorter,
+            // left room for the strip of figures that folded once it ran.
+            (false, false) if !self.playing => self.parts.narration.tell_opening(),
+            (false, _) => {
+                let changed_at = self.changed_at.map(Time::as_secs);
+                let sims = (&self.sim, twin);
+                self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
+            }
+        }
+        if !running_ahead {
+            self.tell_verdict(now_ms);
+        }
+        let moving = self.sim.key_moves().zip(self.moves_shown).and_then(|(moves, (_, started))| {
             let elapsed = now_ms - started;
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
@@ -254,6 +276,10 @@ impl View {
             learned: &learned,
             spike_over: lbsim::ui::spike::is_over(&self.sim),
         };
+        // The view fits itself to this frame's words before it draws, so
+        // that the first frame drawn is laid out as the next: fitted before
+        // the readouts' first figures, chapter 1's picture moved up 88 px a
+        // quarter of a second in, once the strip had folded.
         if let Some(fit) = &mut self.parts.fit {
             fit.frame(now_ms);
         }
@@ -269,26 +295,6 @@ impl View {
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);
-        }
-        let speed = self.playing.then_some(self.actual_speed);
-        let stale = std::mem::take(&mut self.readouts_stale);
-        let asked = self.params.speed * self.opening.pace();
-        let whole_run = self.whole_run.of(&self.sim);
-        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
-        let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        match running_ahead {
-            true if !self.opening.is_over() => self.parts.narration.tell_opening(),
-            true => self.parts.narration.hold(),
-            // The question comes first: no sentence answers it before.
-            false if self.waits_for_guess() => self.parts.narration.hide(),
-            false => {
-                let changed_at = self.changed_at.map(Time::as_secs);
-                let sims = (&self.sim, twin);
-                self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
-            }
-        }
-        if !running_ahead {
-            self.tell_verdict(now_ms);
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
