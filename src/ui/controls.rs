@@ -154,11 +154,7 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
         "key_space" | "key_popularity" | "key_per" => "only the placement schemes route by key".to_string(),
         "slow_start_window_ms" | "slow_start_aggression" => format!("slow start ramps a joining server's weight, read only by {}", readers()),
         "table_lag_ms" => "only the mapping table has copies to update".to_string(),
-        "eject_after" | "eject_for_ms" | "eject_max_fraction" | "eject_max_for_ms" | "eject_interval_ms"
-        | "eject_probe" | "health_check_ms" | "health_check_fall" | "health_check_rise"
-        | "health_check_timeout_ms" | "healthy_panic_threshold"
-            if policy.reads_keys() =>
-        {
+        _ if policy.reads_keys() && PolicyKind::is_ejection_field(key) => {
             "a key's server is its place, so a placement scheme takes no server out of its pool".to_string()
         }
         "dc_order" => "only FoundationDB's balancers order their alternatives by datacenter".to_string(),

@@ -169,6 +169,26 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
 }
 
 #[test]
+fn ejection_by_rates_is_unused_by_a_placement_scheme_and_used_by_least_request() {
+    let (ring, least_request) = (params(&[("policy", "ring")]), params(&[("policy", "least-request")]));
+    let rates = fields::FIELDS.iter().map(|f| f.key).filter(|key| {
+        key.starts_with("success_rate_")
+            || key.starts_with("failure_percentage_")
+            || *key == "eject_always_one_host"
+    });
+    assert_eq!(rates.clone().count(), 7);
+    for key in rates {
+        assert_eq!(
+            unused_under(key, &ring).unwrap(),
+            "Not used by consistent hashing ring: a key's server is its place, so a placement scheme takes no \
+             server out of its pool.",
+            "{key}"
+        );
+        assert_eq!(unused_under(key, &least_request), None, "{key}");
+    }
+}
+
+#[test]
 fn a_clients_connections_are_unused_when_each_request_is_picked_on_its_own() {
     let per_request = params(&[("balance_per", "request")]);
     for key in ["connections_per_client", "max_connection_age_ms"] {
