@@ -1,4 +1,5 @@
 use super::*;
+use crate::ui::params::SPEED_KEY;
 
 fn params(hash: &[(&str, &str)]) -> Params {
     let mut params = Params::default();
