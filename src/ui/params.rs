@@ -87,9 +87,11 @@ impl Params {
         fields::find(key).map_or("", |f| f.help)
     }
 
-    /// Whether `text` is a value `key` accepts on its own.
+    /// Whether `text` is a value `key` accepts on its own: one refused only
+    /// for how it combines with the defaults (workers with no balancers)
+    /// is accepted where the others allow it.
     pub fn accepts(key: &str, text: &str) -> bool {
-        Params::default().set(key, text).is_ok()
+        !matches!(Params::default().set(key, text), Err(error) if !matches!(error, ScenarioError::Combination { .. }))
     }
 }
 

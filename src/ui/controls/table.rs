@@ -60,6 +60,13 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value(""),
     },
     Control {
+        key: "workers_per_balancer",
+        label: "Workers in each balancer, each balancing on its own",
+        group: Group::Routing,
+        widget: Widget::Presets(&["1", "2", "4", "8", "16", "32", "64", "128", "256"]),
+        show: Show::Value(""),
+    },
+    Control {
         key: "hedge_after_ms",
         label: "Hedge: copy a request after",
         group: Group::Routing,

@@ -61,7 +61,8 @@ fn a_slider_at_its_end_shows_its_end_and_a_value_from_a_link_joins_it_in_order()
     for control in sliders() {
         let mut ladder = control.ladder().unwrap();
         let last = ladder.len() - 1;
-        let end = params(&[(control.key, &ladder[last].clone())]);
+        // With a balancer, which a balancer's workers need.
+        let end = params(&[("balancers", "1"), (control.key, &ladder[last].clone())]);
         assert_eq!(rung(&mut ladder, end.text(control.key)), last, "{}", control.key);
         assert_eq!(ladder.len(), last + 1, "{}: a value on the ladder is not added", control.key);
     }
@@ -187,6 +188,22 @@ fn ejection_by_rates_is_unused_by_a_placement_scheme_and_used_by_least_request()
         );
         assert_eq!(unused_under(key, &least_request), None, "{key}");
     }
+}
+
+#[test]
+fn a_balancers_workers_have_a_slider_off_until_there_are_balancers() {
+    let workers = CONTROLS.iter().find(|c| c.key == "workers_per_balancer").expect("a control");
+    assert_eq!(workers.ladder().unwrap(), ["1", "2", "4", "8", "16", "32", "64", "128", "256"]);
+    assert_eq!(
+        unused_under("workers_per_balancer", &params(&[("balancers", "0")])).unwrap(),
+        "Not used with balancers = 0: workers are a balancer's, and clients that choose for themselves have \
+         none; add balancers first."
+    );
+    let fleet = params(&[("balancers", "2"), ("workers_per_balancer", "8")]);
+    assert_eq!(unused_under("workers_per_balancer", &fleet), None);
+    assert_eq!(workers.shown(&fleet), "8");
+    // What the control would set with no balancers, the scenario refuses.
+    assert!(params(&[]).set("workers_per_balancer", "8").is_err());
 }
 
 #[test]

@@ -16,6 +16,15 @@ pub fn unused_under(key: &str, params: &Params) -> Option<String> {
             "Not used with balance_per = request: {key} shapes only a pick per connection."
         ));
     }
+    // Set above 1 here, the scenario would refuse it: the control is off
+    // until there are balancers to have workers.
+    if key == "workers_per_balancer" && params.scenario.balancers == 0 {
+        return Some(
+            "Not used with balancers = 0: workers are a balancer's, and clients that choose for themselves \
+             have none; add balancers first."
+                .to_string(),
+        );
+    }
     let policy = params.scenario.policy;
     if policy.reads(key) {
         return None;
