@@ -218,3 +218,28 @@ fn a_clients_connections_are_unused_when_each_request_is_picked_on_its_own() {
     }
     assert_eq!(unused_under("balance_per", &per_request), None);
 }
+
+/// The controls docs/embedding.md offers an embed's link, in its order.
+fn documented_controls() -> Vec<String> {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/embedding.md")).unwrap();
+    let row = page.lines().find(|line| line.starts_with("| `controls` |")).expect("a row for `controls`");
+    let allowed = row.split('|').nth(3).expect("a column of what is allowed");
+    let (_, list) = allowed.split_once("list of").expect("a list of the controls");
+    list.split('`').skip(1).step_by(2).map(String::from).collect()
+}
+
+#[test]
+fn docs_list_every_control_an_embed_takes_and_nothing_else() {
+    let documented = documented_controls();
+    for control in CONTROLS {
+        assert!(
+            documented.iter().any(|key| key == control.key),
+            "docs/embedding.md leaves out {}",
+            control.key
+        );
+    }
+    for key in &documented {
+        assert!(CONTROLS.iter().any(|c| c.key == key), "docs/embedding.md lists {key}, which is no control");
+    }
+    assert_eq!(documented, CONTROLS.iter().map(|c| c.key).collect::<Vec<_>>(), "in the lab's order");
+}
