@@ -243,3 +243,14 @@ fn docs_list_every_control_an_embed_takes_and_nothing_else() {
     }
     assert_eq!(documented, CONTROLS.iter().map(|c| c.key).collect::<Vec<_>>(), "in the lab's order");
 }
+
+#[test]
+fn a_field_keeps_its_help_in_a_pages_module_exactly_when_it_has_a_control() {
+    for field in fields::FIELDS {
+        match (field.help.in_pages(), CONTROLS.iter().any(|c| c.key == field.key)) {
+            (false, true) => panic!("{} has a control, which shows its help: write it plainly, not with cli_help!", field.key),
+            (true, false) => panic!("{} has no control to show its help: write it with cli_help!, which keeps it out of pages' modules", field.key),
+            _ => {}
+        }
+    }
+}
