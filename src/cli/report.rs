@@ -352,7 +352,7 @@ pub fn fields() -> String {
             out,
             "{}{live}\n    {}\n    default {}; {}",
             field.key,
-            field.help,
+            field.help.text(),
             field.default_text(),
             field.allowed()
         );
@@ -371,7 +371,7 @@ pub fn fields_markdown() -> String {
             field.key,
             field.default_text(),
             field.allowed(),
-            field.help
+            field.help.text()
         );
     }
     out

@@ -70,10 +70,11 @@ impl Property {
     }
 }
 
-/// The fields of outlier ejection and health checks, which take a server
-/// out of a chooser's pool, and of the panic that routes to every server
-/// when too few are left in: read under policies whose choosers pick from
-/// a pool, not where a key's server is its place.
+/// The fields of outlier ejection (by errors in a row, by success rate and
+/// by failure percentage) and health checks, which take a server out of a
+/// chooser's pool, and of the panic that routes to every server when too
+/// few are left in: read under policies whose choosers pick from a pool,
+/// not where a key's server is its place.
 const EJECTION: &[&str] = &[
     "eject_after",
     "eject_for_ms",
@@ -82,7 +83,14 @@ const EJECTION: &[&str] = &[
     "eject_growth",
     "eject_jitter",
     "eject_interval_ms",
+    "eject_always_one_host",
     "eject_probe",
+    "success_rate_stdev_factor",
+    "success_rate_minimum_hosts",
+    "success_rate_request_volume",
+    "failure_percentage_threshold",
+    "failure_percentage_minimum_hosts",
+    "failure_percentage_request_volume",
     "health_check_ms",
     "health_check_fall",
     "health_check_rise",
@@ -261,6 +269,13 @@ impl PolicyKind {
     pub fn reads(self, key: &str) -> bool {
         let declared = |policy: PolicyKind| policy.fields_read().any(|field| field == key);
         declared(self) || !PolicyKind::ALL.iter().any(|&policy| declared(policy))
+    }
+
+    /// Whether scenario field `key` belongs to ejection or health checks,
+    /// which take servers out of a pool (so a placement scheme, whose key
+    /// names its server, reads none of them).
+    pub fn is_ejection_field(key: &str) -> bool {
+        EJECTION.contains(&key)
     }
 
     /// Whether the policy is one of FoundationDB's balancers, which run one

@@ -4,6 +4,7 @@
 use super::drift::{self, SpeedChange};
 use super::duration::LATEST_S;
 use super::failures::{self, ScheduledFailure};
+use super::help::Help;
 use super::membership::{self, Scheduled};
 use super::schedule::ScheduleError;
 pub use super::table::FIELDS;
@@ -136,7 +137,7 @@ pub enum Live {
 
 pub struct Field {
     pub key: &'static str,
-    pub help: &'static str,
+    pub help: Help,
     pub kind: FieldKind,
     /// Whether the field may change while a simulation runs, and how.
     pub live: Live,

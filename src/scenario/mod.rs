@@ -25,6 +25,7 @@ pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
+pub use help::Help;
 pub use kinds::{
     BalancePer, BudgetOf, DcOrder, Demand, EjectGrowth, HedgeCancel, KeyPer, RetryHosts, ServiceDistribution,
     SubsetMode,

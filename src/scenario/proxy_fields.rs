@@ -4,6 +4,7 @@
 //! before it, so a scenario that does not name it runs as it did.
 
 use super::fields::{Field, FieldKind, Live, Value};
+use super::help::Help;
 use super::{BalancePer, BudgetOf, EjectGrowth, RetryHosts, SubsetMode};
 
 /// The words a yes-or-no field takes.
@@ -11,7 +12,7 @@ const NO_YES: &[&str] = &["no", "yes"];
 
 pub(super) const EJECT_MAX_FOR_MS: Field = Field {
     key: "eject_max_for_ms",
-    help: "Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms",
+    help: Help::Everywhere("Envoy's max_ejection_time: a server's nth ejection lasts n × eject_for_ms, up to this (or eject_for_ms if longer); none: every ejection lasts eject_for_ms"),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.eject_max_for_ms),
@@ -56,7 +57,7 @@ pub(super) const EJECT_ALWAYS_ONE_HOST: Field = Field {
 
 pub(super) const EJECT_PROBE: Field = Field {
     key: "eject_probe",
-    help: "NGINX's and Linkerd's probe: yes sends a server whose ejection ends one request and holds it out until that is answered, readmitting it on a success and ejecting it again for its next length on a failure; no: it returns whole",
+    help: Help::Everywhere("NGINX's and Linkerd's probe: yes sends a server whose ejection ends one request and holds it out until that is answered, readmitting it on a success and ejecting it again for its next length on a failure; no: it returns whole"),
     kind: FieldKind::Choice(NO_YES),
     live: Live::No,
     get: |s| Value::Choice(NO_YES[usize::from(s.eject_probe)]),
@@ -83,7 +84,7 @@ pub(super) const FAIL_TIMEOUT_S: Field = Field {
 
 pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
     key: "healthy_panic_threshold",
-    help: "Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics",
+    help: Help::Everywhere("Envoy's panic threshold, in percent: a chooser with fewer of its servers in its pool than this (the rest ejected or failing health checks) routes to all of them; 0 never panics"),
     kind: FieldKind::Number { min: 0.0, max: 100.0 },
     live: Live::No,
     get: |s| Value::Number(s.healthy_panic_threshold),
@@ -92,7 +93,7 @@ pub(super) const HEALTHY_PANIC_THRESHOLD: Field = Field {
 
 pub(super) const SLOW_START_WINDOW_MS: Field = Field {
     key: "slow_start_window_ms",
-    help: "Envoy's slow_start_window: a server that joins has its weight ramped from slow_start_min_weight_percent to its own over this, as (t / window)^(1 / slow_start_aggression), under policies that read weights; none: no slow start",
+    help: Help::Everywhere("Envoy's slow_start_window: a server that joins has its weight ramped from slow_start_min_weight_percent to its own over this, as (t / window)^(1 / slow_start_aggression), under policies that read weights; none: no slow start"),
     kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.slow_start_window_ms),
@@ -101,7 +102,7 @@ pub(super) const SLOW_START_WINDOW_MS: Field = Field {
 
 pub(super) const SLOW_START_AGGRESSION: Field = Field {
     key: "slow_start_aggression",
-    help: "Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first",
+    help: Help::Everywhere("Envoy's slow start aggression: 1 ramps a joining server's weight linearly (HAProxy's and ALB's slow start), more ramps it faster at first"),
     kind: FieldKind::Number { min: 0.01, max: 100.0 },
     live: Live::No,
     get: |s| Value::Number(s.slow_start_aggression),
@@ -119,7 +120,7 @@ pub(super) const SLOW_START_MIN_WEIGHT_PERCENT: Field = Field {
 
 pub(super) const HEALTH_CHECK_RISE: Field = Field {
     key: "health_check_rise",
-    help: "HAProxy's rise (Envoy's healthy_threshold): passing checks in a row that bring a server held out back",
+    help: Help::Everywhere("HAProxy's rise (Envoy's healthy_threshold): passing checks in a row that bring a server held out back"),
     kind: FieldKind::Count { min: 1, max: 100 },
     live: Live::No,
     get: |s| Value::Count(s.health_check_rise.into()),
@@ -128,7 +129,9 @@ pub(super) const HEALTH_CHECK_RISE: Field = Field {
 
 pub(super) const HEALTH_CHECK_FALL: Field = Field {
     key: "health_check_fall",
-    help: "HAProxy's fall (Envoy's unhealthy_threshold): failed checks in a row that take a server out",
+    help: Help::Everywhere(
+        "HAProxy's fall (Envoy's unhealthy_threshold): failed checks in a row that take a server out",
+    ),
     kind: FieldKind::Count { min: 1, max: 100 },
     live: Live::No,
     get: |s| Value::Count(s.health_check_fall.into()),
@@ -137,7 +140,7 @@ pub(super) const HEALTH_CHECK_FALL: Field = Field {
 
 pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
     key: "health_check_timeout_ms",
-    help: "HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow",
+    help: Help::Everywhere("HAProxy's timeout check (Envoy's timeout): a check fails when it would wait this long for one of the server's slots, its queue served at the server's speed; none: a server that accepts connections passes, however slow"),
     kind: FieldKind::MillisOrNone { min: 0.001, max: 3_600_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.health_check_timeout_ms),
@@ -182,7 +185,7 @@ pub(super) const MAX_REQUESTS: Field = Field {
 
 pub(super) const BALANCE_PER: Field = Field {
     key: "balance_per",
-    help: "connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server",
+    help: Help::Everywhere("connection: a chooser picks a server once per client connection, and every request on it goes there until it is max_connection_age_ms old (kube-proxy, an L4 balancer, an HTTP/2 or gRPC channel); request: a balancer picks per request and a client's session keeps its server"),
     kind: FieldKind::Choice(BalancePer::NAMES),
     live: Live::No,
     get: |s| Value::Choice(s.balance_per.name()),
@@ -191,8 +194,9 @@ pub(super) const BALANCE_PER: Field = Field {
 
 pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
     key: "connections_per_client",
-    help:
+    help: Help::Everywhere(
         "with balance_per = connection, the connections each client holds, its sessions taking them in turn",
+    ),
     kind: FieldKind::Count { min: 1, max: 1_000 },
     live: Live::No,
     get: |s| Value::Count(s.connections_per_client.into()),
@@ -201,7 +205,7 @@ pub(super) const CONNECTIONS_PER_CLIENT: Field = Field {
 
 pub(super) const MAX_CONNECTION_AGE_MS: Field = Field {
     key: "max_connection_age_ms",
-    help: "gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last",
+    help: Help::Everywhere("gRPC's MAX_CONNECTION_AGE: with balance_per = connection, a connection this old is closed, and the next request on it opens a new one, picked anew; none: connections last"),
     kind: FieldKind::MillisOrNone { min: 1.0, max: 86_400_000.0 },
     live: Live::No,
     get: |s| Value::Optional(s.max_connection_age_ms),
@@ -356,7 +360,7 @@ pub(super) const RETRY_BUDGET_TTL_MS: Field = Field {
 
 pub(super) const WORKERS_PER_BALANCER: Field = Field {
     key: "workers_per_balancer",
-    help: "Envoy's worker threads (--concurrency, one per core by default), NGINX's worker_processes without a shared zone: each balancer is this many choosers, each with its own view of in-flight requests and its own round-robin place, a session handed to one of them at random; needs balancers",
+    help: Help::Everywhere("Envoy's worker threads (--concurrency, one per core by default), NGINX's worker_processes without a shared zone: each balancer is this many choosers, each with its own view of in-flight requests and its own round-robin place, a session handed to one of them at random; needs balancers"),
     kind: FieldKind::Count { min: 1, max: 256 },
     live: Live::No,
     get: |s| Value::Count(s.workers_per_balancer.into()),

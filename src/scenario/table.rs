@@ -3,6 +3,7 @@
 
 use super::duration::LATEST_S;
 use super::fields::{Field, FieldKind, Live, Value};
+use super::help::Help;
 use super::membership::MAX_SERVERS;
 use super::proxy_fields::*;
 use super::{
@@ -15,7 +16,7 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 pub static FIELDS: &[Field] = &[
     Field {
         key: "servers",
-        help: "number of servers",
+        help: Help::Everywhere("number of servers"),
         kind: FieldKind::Count { min: 1, max: MAX_SERVERS as u64 },
         live: Live::No,
         get: |s| Value::Count(s.servers.into()),
@@ -23,7 +24,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "slots",
-        help: "requests one server works on at once; more wait in its queue",
+        help: Help::Everywhere("requests one server works on at once; more wait in its queue"),
         kind: FieldKind::Count { min: 1, max: 1_000 },
         live: Live::No,
         get: |s| Value::Count(s.slots.into()),
@@ -31,7 +32,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "queue_timeout_ms",
-        help: "a request still queued after this long is sent back to its chooser to pick again",
+        help: Help::Everywhere("a request still queued after this long is sent back to its chooser to pick again"),
         kind: FieldKind::MillisOrNone { min: 0.1, max: 600_000.0 },
         live: Live::QueueTimeouts,
         get: |s| Value::Optional(s.queue_timeout_ms),
@@ -79,7 +80,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "service",
-        help: "distribution of service times",
+        help: Help::Everywhere("distribution of service times"),
         kind: FieldKind::Choice(ServiceDistribution::NAMES),
         live: Live::No,
         get: |s| Value::Choice(s.service.name()),
@@ -143,7 +144,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "clients",
-        help: "number of clients",
+        help: Help::Everywhere("number of clients"),
         kind: FieldKind::Count { min: 1, max: 100_000 },
         live: Live::No,
         get: |s| Value::Count(s.clients.into()),
@@ -183,7 +184,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "subset_size",
-        help: "servers each chooser may pick from, drawn at random per chooser (above servers means all)",
+        help: Help::Everywhere("servers each chooser may pick from, drawn at random per chooser (above servers means all)"),
         kind: FieldKind::CountOrAll { min: 1, max: MAX_SERVERS as u64 },
         live: Live::Pools,
         get: |s| Value::Count(s.subset_size.map_or(0, u64::from)),
@@ -193,7 +194,7 @@ pub static FIELDS: &[Field] = &[
     MIN_APERTURE,
     Field {
         key: "balancers",
-        help: "load balancers between clients and servers; 0 means clients choose servers themselves",
+        help: Help::Everywhere("load balancers between clients and servers; 0 means clients choose servers themselves"),
         kind: FieldKind::Count { min: 0, max: 1_000 },
         live: Live::No,
         get: |s| Value::Count(s.balancers.into()),
@@ -218,7 +219,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "demand",
-        help: "spike: every client starts one session at time 0; continuous: sessions arrive as a Poisson process",
+        help: Help::Everywhere("spike: every client starts one session at time 0; continuous: sessions arrive as a Poisson process"),
         kind: FieldKind::Choice(Demand::NAMES),
         live: Live::No,
         get: |s| Value::Choice(s.demand.name()),
@@ -226,7 +227,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "load",
-        help: "continuous demand as a fraction of total server capacity",
+        help: Help::Everywhere("continuous demand as a fraction of total server capacity"),
         kind: FieldKind::Number { min: 0.05, max: 1.5 },
         live: Live::Arrivals,
         get: |s| Value::Number(s.load),
@@ -234,7 +235,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "policy",
-        help: "how a chooser picks a server (see `lbsim policies`)",
+        help: Help::Everywhere("how a chooser picks a server (see `lbsim policies`)"),
         kind: FieldKind::Choice(PolicyKind::NAMES),
         live: Live::Policies,
         get: |s| Value::Choice(s.policy.name()),
@@ -242,7 +243,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "choices",
-        help: "candidates drawn by power-of-d",
+        help: Help::Everywhere("candidates drawn by power-of-d"),
         kind: FieldKind::Count { min: 2, max: 10 },
         live: Live::Policies,
         get: |s| Value::Count(s.choices.into()),
@@ -250,7 +251,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "staleness_ms",
-        help: "period between refreshes of the load board that power-of-d and shortest-queue read; 0 reads live load",
+        help: Help::Everywhere("period between refreshes of the load board that power-of-d and shortest-queue read; 0 reads live load"),
         kind: FieldKind::ZeroOrNumber { min: 0.001, max: 60_000.0 },
         live: Live::Board,
         get: |s| Value::Number(s.staleness_ms),
@@ -258,7 +259,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "retry_budget",
-        help: "retries one request may make (after queue timeouts and error responses) before it fails; a request a crash sends back is placed again without using it",
+        help: Help::Everywhere("retries one request may make (after queue timeouts and error responses) before it fails; a request a crash sends back is placed again without using it"),
         kind: FieldKind::Count { min: 0, max: 1_000 },
         live: Live::AtUse,
         get: |s| Value::Count(s.retry_budget.into()),
@@ -266,7 +267,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "retry_backoff_ms",
-        help: "a retry waits a time drawn uniformly below this, doubled for each retry before it (exponential backoff with full jitter), drawn from the request's own random stream; 0 retries at once",
+        help: Help::Everywhere("a retry waits a time drawn uniformly below this, doubled for each retry before it (exponential backoff with full jitter), drawn from the request's own random stream; 0 retries at once"),
         kind: FieldKind::ZeroOrNumber { min: 0.001, max: 60_000.0 },
         live: Live::AtUse,
         get: |s| Value::Number(s.retry_backoff_ms),
@@ -282,7 +283,7 @@ pub static FIELDS: &[Field] = &[
     RETRY_BUDGET_TTL_MS,
     Field {
         key: "eject_after",
-        help: "outlier ejection: a chooser that hears this many errors in a row from a server takes it out of its pool for eject_for_ms (not under key-placing policies); 0 never ejects",
+        help: Help::Everywhere("outlier ejection: a chooser that hears this many errors in a row from a server takes it out of its pool for eject_for_ms (not under key-placing policies); 0 never ejects"),
         kind: FieldKind::Count { min: 0, max: 1_000 },
         live: Live::AtUse,
         get: |s| Value::Count(s.eject_after.into()),
@@ -290,7 +291,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "eject_for_ms",
-        help: "how long an ejected server stays out of the chooser's pool",
+        help: Help::Everywhere("how long an ejected server stays out of the chooser's pool"),
         kind: FieldKind::Number { min: 0.001, max: 3_600_000.0 },
         live: Live::AtUse,
         get: |s| Value::Number(s.eject_for_ms),
@@ -298,7 +299,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "eject_max_fraction",
-        help: "the largest share of its pool a chooser holds ejected (outliers past it stay in); a pool always keeps one server",
+        help: Help::Everywhere("the largest share of its pool a chooser holds ejected (outliers past it stay in); a pool always keeps one server"),
         kind: FieldKind::Number { min: 0.0, max: 1.0 },
         live: Live::AtUse,
         get: |s| Value::Number(s.eject_max_fraction),
@@ -321,7 +322,7 @@ pub static FIELDS: &[Field] = &[
     HEALTHY_PANIC_THRESHOLD,
     Field {
         key: "health_check_ms",
-        help: "active health checks at this interval: a server that refuses one (down, or flapping down) leaves every chooser's pool until a later check passes; a fast-failing server passes them",
+        help: Help::Everywhere("active health checks at this interval: a server that refuses one (down, or flapping down) leaves every chooser's pool until a later check passes; a fast-failing server passes them"),
         kind: FieldKind::MillisOrNone { min: 1.0, max: 3_600_000.0 },
         live: Live::No,
         get: |s| Value::Optional(s.health_check_ms),
@@ -342,7 +343,7 @@ pub static FIELDS: &[Field] = &[
     MAX_CONNECTION_AGE_MS,
     Field {
         key: "datacenters",
-        help: "datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across",
+        help: Help::Everywhere("datacenters the servers (in runs of consecutive numbers) and the clients or balancers (dealt out in turn) are split across"),
         kind: FieldKind::Count { min: 1, max: 8 },
         live: Live::No,
         get: |s| Value::Count(s.datacenters.into()),
@@ -350,7 +351,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "cross_dc_delay_ms",
-        help: "added to every one-way hop between a chooser and a server in another datacenter",
+        help: Help::Everywhere("added to every one-way hop between a chooser and a server in another datacenter"),
         kind: FieldKind::Number { min: 0.0, max: 1_000.0 },
         live: Live::No,
         get: |s| Value::Number(s.cross_dc_delay_ms),
@@ -358,7 +359,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "dc_order",
-        help: "how fdb-basic and fdb-load-balance order their alternatives across datacenters: local-first (the chooser's own datacenter's servers are the nearest, tried first) or any (every server equally near)",
+        help: Help::Everywhere("how fdb-basic and fdb-load-balance order their alternatives across datacenters: local-first (the chooser's own datacenter's servers are the nearest, tried first) or any (every server equally near)"),
         kind: FieldKind::Choice(DcOrder::NAMES),
         live: Live::No,
         get: |s| Value::Choice(s.dc_order.name()),
@@ -366,7 +367,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "hedge_after_ms",
-        help: "a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers (see hedge_percentile)",
+        help: Help::Everywhere("a chooser with no response this long after sending a request sends a copy to another server; the first to finish service answers (see hedge_percentile)"),
         kind: FieldKind::MillisOrNone { min: 0.001, max: 600_000.0 },
         live: Live::AtUse,
         get: |s| Value::Optional(s.hedge_after_ms),
@@ -390,7 +391,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "key_space",
-        help: "distinct keys requests carry (users, shards, cache keys), numbered from 0; the key-placing policies (modulo to bounded-load) route by them",
+        help: Help::Everywhere("distinct keys requests carry (users, shards, cache keys), numbered from 0; the key-placing policies (modulo to bounded-load) route by them"),
         kind: FieldKind::Count { min: 1, max: MAX_KEY_SPACE },
         live: Live::No,
         get: |s| Value::Count(s.key_space.into()),
@@ -398,7 +399,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "key_popularity",
-        help: "0: every key equally popular; above 0, the exponent s of Zipf's law (key k, from 0, drawn in proportion to (k + 1)^-s)",
+        help: Help::Everywhere("0: every key equally popular; above 0, the exponent s of Zipf's law (key k, from 0, drawn in proportion to (k + 1)^-s)"),
         kind: FieldKind::ZeroOrNumber { min: 0.01, max: 10.0 },
         live: Live::No,
         get: |s| Value::Number(s.key_popularity),
@@ -406,7 +407,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "key_per",
-        help: "session: a session's requests share one key, so a key-placing policy keeps the whole session where its key lives (affinity); request: each request draws its own key and is placed by it",
+        help: Help::Everywhere("session: a session's requests share one key, so a key-placing policy keeps the whole session where its key lives (affinity); request: each request draws its own key and is placed by it"),
         kind: FieldKind::Choice(KeyPer::NAMES),
         live: Live::No,
         get: |s| Value::Choice(s.key_per.name()),
@@ -414,7 +415,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "virtual_nodes",
-        help: "points each server takes on the ring of ring and bounded-load (more: a more even share of keys, a larger ring)",
+        help: Help::Everywhere("points each server takes on the ring of ring and bounded-load (more: a more even share of keys, a larger ring)"),
         kind: FieldKind::Count { min: 1, max: 10_000 },
         live: Live::Policies,
         get: |s| Value::Count(s.virtual_nodes.into()),
@@ -422,7 +423,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "bounded_load_c",
-        help: "under bounded-load, no server takes a request while it holds more than this many times the mean load",
+        help: Help::Everywhere("under bounded-load, no server takes a request while it holds more than this many times the mean load"),
         kind: FieldKind::Number { min: 1.01, max: 10.0 },
         live: Live::Policies,
         get: |s| Value::Number(s.bounded_load_c),
@@ -430,7 +431,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "table_lag_ms",
-        help: "under the table policy, how long after a membership change the last chooser's copy of the mapping table takes the new version; chooser i of n takes it (i + 1)/n of the way through, so for a while choosers disagree on where a key lives (hash schemes need no copy and always agree)",
+        help: Help::Everywhere("under the table policy, how long after a membership change the last chooser's copy of the mapping table takes the new version; chooser i of n takes it (i + 1)/n of the way through, so for a while choosers disagree on where a key lives (hash schemes need no copy and always agree)"),
         kind: FieldKind::Number { min: 0.0, max: 600_000.0 },
         live: Live::AtUse,
         get: |s| Value::Number(s.table_lag_ms),
@@ -438,7 +439,7 @@ pub static FIELDS: &[Field] = &[
     },
     Field {
         key: "seed",
-        help: "seed of the simulation's random generator",
+        help: Help::Everywhere("seed of the simulation's random generator"),
         kind: FieldKind::Count { min: 0, max: MAX_SEED },
         live: Live::No,
         get: |s| Value::Count(s.seed),

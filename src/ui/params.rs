@@ -84,12 +84,14 @@ impl Params {
         if key == SPEED_KEY {
             return "simulated seconds per second of animation";
         }
-        fields::find(key).map_or("", |f| f.help)
+        fields::find(key).map_or("", |f| f.help.text())
     }
 
-    /// Whether `text` is a value `key` accepts on its own.
+    /// Whether `text` is a value `key` accepts on its own: one refused only
+    /// for how it combines with the defaults (workers with no balancers)
+    /// is accepted where the others allow it.
     pub fn accepts(key: &str, text: &str) -> bool {
-        Params::default().set(key, text).is_ok()
+        !matches!(Params::default().set(key, text), Err(error) if !matches!(error, ScenarioError::Combination { .. }))
     }
 }
 
@@ -138,7 +140,7 @@ mod tests {
 
     #[test]
     fn help_and_acceptance_come_from_the_field_table() {
-        assert_eq!(Params::help("servers"), fields::find("servers").unwrap().help);
+        assert_eq!(Params::help("servers"), fields::find("servers").unwrap().help.text());
         assert!(!Params::help(SPEED_KEY).is_empty());
         assert_eq!(Params::help("nonsense"), "");
         assert!(Params::accepts("subset_size", "all") && !Params::accepts("subset_size", "none"));

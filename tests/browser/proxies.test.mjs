@@ -2,11 +2,12 @@
 // fields real proxies ship (panic threshold, health checks' thresholds and
 // timeout, ejections' growth, slow start's window and aggression) each
 // take a click at their centre and set their field, bad values in a link
-// are named in a notice, and two presets run side by side on the same
-// arrivals, each picture titled by its preset's name.
+// are named in a notice, a balancer's workers are off until there are
+// balancers, and two presets run side by side on the same arrivals, each
+// picture titled by its preset's name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, noticeSays, artifact } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, noticeSays, artifact, nativeRun, summary } from './lib.mjs';
 
 useBrowser();
 
@@ -89,4 +90,35 @@ test('two presets chosen in the lab run side by side on the same arrivals, each 
   await page.waitForFunction(() => window.lbsim.versusSummary() == null, null, { timeout: 20_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
+});
+
+test('a balancer\'s workers take a click at their centre and run as the command line runs them, and are off with no balancers', async () => {
+  const settings = 'policy=least-request&balancers=2';
+  const { page, errors } = await openApp(browser, server.url, { hash: `${settings}&autoplay=0`, width: 1440, height: 900 });
+  const slider = page.locator('#workers_per_balancer');
+  assert.equal(await slider.getAttribute('aria-disabled'), 'false');
+  await clickCentre(page, slider);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'workers_per_balancer');
+  await page.waitForFunction(() => /workers_per_balancer=/.test(location.hash));
+  const workers = (await hashEntries(page)).get('workers_per_balancer');
+  assert.equal(await page.textContent('#workers_per_balancer-value'), workers);
+  assert.notEqual(workers, '1', 'a click at the centre moves the slider off its start');
+  // The run starts over with the workers: each is a chooser of its own.
+  await page.evaluate((ms) => window.lbsim.advance(ms), 2000 - await page.evaluate(() => window.lbsim.simTime()));
+  const run = (workers) => nativeRun(`${settings}&workers_per_balancer=${workers}&duration_s=2&warmup_s=0`).summary.trace_hash;
+  assert.equal((await summary(page)).trace_hash, run(workers), 'the lab runs the workers as `lbsim run` does');
+  assert.notEqual(run(workers), run(1), 'the workers change the run');
+  await page.context().close();
+
+  const clients = await openApp(browser, server.url, { hash: 'balancers=0&autoplay=0', width: 1440, height: 900 });
+  assert.equal(await clients.page.getAttribute('#workers_per_balancer', 'aria-disabled'), 'true');
+  assert.equal(await clients.page.textContent('#workers_per_balancer-help'),
+    'Not used with balancers = 0: workers are a balancer\'s, and clients that choose for themselves have none; add balancers first.');
+  await clickCentre(clients.page, clients.page.locator('#workers_per_balancer'));
+  await clients.page.waitForTimeout(300);
+  // The edit is refused: the link and the control keep one worker.
+  assert.equal((await hashEntries(clients.page)).get('workers_per_balancer') ?? '1', '1');
+  assert.equal(await clients.page.textContent('#workers_per_balancer-value'), '1');
+  assert.deepEqual([...errors, ...clients.errors], []);
+  await clients.page.context().close();
 });

@@ -1,4 +1,5 @@
 use super::*;
+use crate::ui::params::SPEED_KEY;
 
 fn params(hash: &[(&str, &str)]) -> Params {
     let mut params = Params::default();
@@ -60,7 +61,8 @@ fn a_slider_at_its_end_shows_its_end_and_a_value_from_a_link_joins_it_in_order()
     for control in sliders() {
         let mut ladder = control.ladder().unwrap();
         let last = ladder.len() - 1;
-        let end = params(&[(control.key, &ladder[last].clone())]);
+        // With a balancer, which a balancer's workers need.
+        let end = params(&[("balancers", "1"), (control.key, &ladder[last].clone())]);
         assert_eq!(rung(&mut ladder, end.text(control.key)), last, "{}", control.key);
         assert_eq!(ladder.len(), last + 1, "{}: a value on the ladder is not added", control.key);
     }
@@ -172,6 +174,42 @@ fn the_proxy_mechanisms_controls_say_which_policies_they_act_under() {
 }
 
 #[test]
+fn ejection_by_rates_is_unused_by_a_placement_scheme_and_used_by_least_request() {
+    let (ring, least_request) = (params(&[("policy", "ring")]), params(&[("policy", "least-request")]));
+    let rates = fields::FIELDS.iter().map(|f| f.key).filter(|key| {
+        key.starts_with("success_rate_")
+            || key.starts_with("failure_percentage_")
+            || *key == "eject_always_one_host"
+    });
+    assert_eq!(rates.clone().count(), 7);
+    for key in rates {
+        assert_eq!(
+            unused_under(key, &ring).unwrap(),
+            "Not used by consistent hashing ring: a key's server is its place, so a placement scheme takes no \
+             server out of its pool.",
+            "{key}"
+        );
+        assert_eq!(unused_under(key, &least_request), None, "{key}");
+    }
+}
+
+#[test]
+fn a_balancers_workers_have_a_slider_off_until_there_are_balancers() {
+    let workers = CONTROLS.iter().find(|c| c.key == "workers_per_balancer").expect("a control");
+    assert_eq!(workers.ladder().unwrap(), ["1", "2", "4", "8", "16", "32", "64", "128", "256"]);
+    assert_eq!(
+        unused_under("workers_per_balancer", &params(&[("balancers", "0")])).unwrap(),
+        "Not used with balancers = 0: workers are a balancer's, and clients that choose for themselves have \
+         none; add balancers first."
+    );
+    let fleet = params(&[("balancers", "2"), ("workers_per_balancer", "8")]);
+    assert_eq!(unused_under("workers_per_balancer", &fleet), None);
+    assert_eq!(workers.shown(&fleet), "8");
+    // What the control would set with no balancers, the scenario refuses.
+    assert!(params(&[]).set("workers_per_balancer", "8").is_err());
+}
+
+#[test]
 fn a_clients_connections_are_unused_when_each_request_is_picked_on_its_own() {
     let per_request = params(&[("balance_per", "request")]);
     for key in ["connections_per_client", "max_connection_age_ms"] {
@@ -182,4 +220,40 @@ fn a_clients_connections_are_unused_when_each_request_is_picked_on_its_own() {
         assert_eq!(unused_under(key, &params(&[("balance_per", "connection")])), None, "{key}");
     }
     assert_eq!(unused_under("balance_per", &per_request), None);
+}
+
+/// The controls docs/embedding.md offers an embed's link, in its order.
+fn documented_controls() -> Vec<String> {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/embedding.md")).unwrap();
+    let row = page.lines().find(|line| line.starts_with("| `controls` |")).expect("a row for `controls`");
+    let allowed = row.split('|').nth(3).expect("a column of what is allowed");
+    let (_, list) = allowed.split_once("list of").expect("a list of the controls");
+    list.split('`').skip(1).step_by(2).map(String::from).collect()
+}
+
+#[test]
+fn docs_list_every_control_an_embed_takes_and_nothing_else() {
+    let documented = documented_controls();
+    for control in CONTROLS {
+        assert!(
+            documented.iter().any(|key| key == control.key),
+            "docs/embedding.md leaves out {}",
+            control.key
+        );
+    }
+    for key in &documented {
+        assert!(CONTROLS.iter().any(|c| c.key == key), "docs/embedding.md lists {key}, which is no control");
+    }
+    assert_eq!(documented, CONTROLS.iter().map(|c| c.key).collect::<Vec<_>>(), "in the lab's order");
+}
+
+#[test]
+fn a_field_keeps_its_help_in_a_pages_module_exactly_when_it_has_a_control() {
+    for field in fields::FIELDS {
+        match (field.help.in_pages(), CONTROLS.iter().any(|c| c.key == field.key)) {
+            (false, true) => panic!("{} has a control, which shows its help: write it plainly, not with cli_help!", field.key),
+            (true, false) => panic!("{} has no control to show its help: write it with cli_help!, which keeps it out of pages' modules", field.key),
+            _ => {}
+        }
+    }
 }
