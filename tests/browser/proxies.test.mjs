@@ -46,8 +46,12 @@ test('each proxy mechanism\'s control takes a click at its centre and sets its f
 test('slow start says it is not used by a policy that reads no weights', async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&autoplay=0' });
   assert.equal(await page.getAttribute('#slow_start_window_ms', 'aria-disabled'), 'true');
-  assert.match(await page.textContent('#slow_start_window_ms-help'),
-    /^Not used by random: slow start ramps a joining server's weight, read only by “least time \(NGINX\)”/);
+  const help = await page.textContent('#slow_start_window_ms-help');
+  assert.match(help, /^Not used by random: slow start ramps a joining server's weight, read only by “/);
+  for (const reader of ['least time (NGINX)', 'weighted round-robin', "HAProxy's random(d), on its hash tree"]) {
+    assert.ok(help.includes(`“${reader}”`), `${reader} in: ${help}`);
+  }
+  assert.ok(!help.includes('“random”'), help);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
