@@ -32,7 +32,10 @@ const boxesFromFirstFrame = (page, id, ms) => page.evaluate(async ([id, ms]) => 
     return [x, y, width, height].map(Math.round);
   };
   const boxes = () => [box(root.querySelector('.topology')), box(root.querySelector('.readouts'))];
-  const written = ([picture, figures]) => `picture ${picture.join(' ')}, figures ${figures.join(' ')}`;
+  // A loaded machine's note that the run is too heavy is written above
+  // the picture: a move it causes says so.
+  const heavy = () => root.querySelector('.too-heavy:not([hidden])')?.textContent.slice(0, 40) ?? '';
+  const written = ([picture, figures]) => `picture ${picture.join(' ')}, figures ${figures.join(' ')}${heavy() && ` (${heavy()})`}`;
   const first = boxes();
   const seen = [[0, written(first), root.className]];
   for (const start = performance.now(); performance.now() - start < ms; await frame()) {
