@@ -307,7 +307,7 @@ impl Simulation {
         match why {
             SendBack::QueueTimeout => {
                 request.retries = request.retries.saturating_add(1);
-                self.metrics.on_bounce(now);
+                self.metrics.on_bounce(now, server);
             }
             SendBack::Crash => self.metrics.counts.crash_replaced += 1,
         }

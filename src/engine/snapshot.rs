@@ -32,6 +32,9 @@ pub struct ServerView {
     /// writes, what the policy sent it rather than what it managed to
     /// answer.
     pub sent_lately: u64,
+    /// Requests its queue has sent back (timed out) since time zero: the
+    /// picture marks a server as it bounces one, and counts them beside it.
+    pub bounced: u64,
 }
 
 /// The hop a request is on, naming its two ends' tiers.
@@ -124,6 +127,7 @@ impl Simulation {
             answered: self.metrics.completed_per_server.get(i).copied().unwrap_or(0) + self.erred(i),
             erred: self.erred(i),
             sent_lately: self.metrics.sent_lately(i),
+            bounced: self.metrics.bounces_per_server.get(i).copied().unwrap_or(0),
         }));
         for server in self.choosers.ejected() {
             snapshot.servers[server as usize].ejected += 1;

@@ -38,6 +38,21 @@ fn queued_requests_bounce_exactly_at_their_timeout() {
     assert!(sim.books().balanced());
 }
 
+/// The picture marks the server that bounced a request and counts its
+/// bounces beside it: each server's count is its own, and together they
+/// are the run's.
+#[test]
+fn each_server_counts_the_requests_its_queue_bounced() {
+    let mut sim = one_slot(&[]);
+    sim.advance_to(Time::from_ms(100.0), u64::MAX);
+    assert_eq!(sim.snapshot(0).servers[0].bounced, 2);
+    let mut pair = one_slot(&[("servers", "2"), ("clients", "9")]);
+    pair.advance_to(Time::from_ms(100.0), u64::MAX);
+    let bounced: Vec<u64> = pair.snapshot(0).servers.iter().map(|s| s.bounced).collect();
+    assert_eq!(bounced.iter().sum::<u64>(), pair.summary().counts.bounces);
+    assert!(bounced.iter().all(|&n| n > 0), "{bounced:?}");
+}
+
 #[test]
 fn a_lengthened_timeout_applies_to_requests_already_waiting() {
     let mut sim = one_slot(&[]);

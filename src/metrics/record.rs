@@ -51,6 +51,8 @@ pub struct Metrics {
     pub completed_per_server: Vec<u64>,
     /// Error responses choosers heard from each server, since time zero.
     pub errors_per_server: Vec<u64>,
+    /// Requests each server's queue sent back, since time zero.
+    pub bounces_per_server: Vec<u64>,
     /// Requests sent to each server since time zero (first tries, retries
     /// and copies alike), and those counts at each of the last
     /// [`SENT_WINDOW`] samples, oldest first: a row's share of the
@@ -102,6 +104,7 @@ impl Metrics {
             decision_staleness: Histogram::default(),
             completed_per_server: vec![0; servers],
             errors_per_server: vec![0; servers],
+            bounces_per_server: vec![0; servers],
             sent_per_server: vec![0; servers],
             sent_at_samples: VecDeque::with_capacity(SENT_WINDOW),
             busy_sums: vec![0; servers],
@@ -121,6 +124,7 @@ impl Metrics {
     pub fn add_server(&mut self) {
         self.completed_per_server.push(0);
         self.errors_per_server.push(0);
+        self.bounces_per_server.push(0);
         self.sent_per_server.push(0);
         self.busy_sums.push(0);
         self.queued_sums.push(0);
@@ -197,9 +201,12 @@ impl Metrics {
         self.sessions_since_mark = (now, Histogram::default());
     }
 
-    /// A queued request timed out and goes back to its chooser.
-    pub fn on_bounce(&mut self, now: Time) {
+    /// A request queued at `server` timed out and goes back to its chooser.
+    pub fn on_bounce(&mut self, now: Time, server: usize) {
         self.counts.bounces += 1;
+        if let Some(bounces) = self.bounces_per_server.get_mut(server) {
+            *bounces += 1;
+        }
         self.measured_bounces += u64::from(self.measuring(now));
     }
 

@@ -10,6 +10,7 @@
 //! as an outside crate would, and so does `tests/explainer_claims.rs` to
 //! read the explainer's settings exactly as the page reads them.
 
+pub mod bounces;
 pub mod controls;
 pub mod embed_size;
 pub mod fit;

@@ -13,6 +13,7 @@ use super::twins::Sides;
 use lbsim::charts::topology_legend::Mark;
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::{Decision, LearnedLoad};
+use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::fit::least_label_px;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
@@ -200,6 +201,11 @@ impl Canvases {
     /// Where the mark of a client's copy of each server's load is drawn.
     pub fn copy_marks(&self, snapshot: &Snapshot, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
         topology::copy_marks(snapshot, &self.topology, learned)
+    }
+
+    /// Where the crosses of `marks` are drawn.
+    pub fn bounce_marks(&self, snapshot: &Snapshot, marks: &[BounceMark]) -> Vec<[f64; 4]> {
+        topology::bounce_marks(snapshot, (&self.topology, self.least_label_px()), marks)
     }
 
     /// How far left of its box each server's queue is drawn.

@@ -145,6 +145,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         Closure::<dyn Fn() -> String>::new(move || reader.borrow().servers_json()).into_js_value(),
     )?;
     let reader = view.clone();
+    let bounce_marks = move || reader.borrow().bounce_marks_json();
+    set("bounceMarks", Closure::<dyn Fn() -> String>::new(bounce_marks).into_js_value())?;
+    let reader = view.clone();
     set(
         "capacity",
         Closure::<dyn Fn() -> String>::new(move || reader.borrow().capacity_json()).into_js_value(),

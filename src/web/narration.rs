@@ -54,6 +54,7 @@ impl Said {
         self.first.set_text_content(Some(first));
         let rest: String = rest.iter().map(|sentence| format!(" {sentence}")).collect();
         self.rest.set_text_content(Some(&rest));
+        dom::fit_type(&self.paragraph);
     }
 }
 

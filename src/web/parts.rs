@@ -24,6 +24,7 @@ use super::trace_panel::{RateStrip, TracePanel};
 use super::transport::Transport;
 use super::twin_pane::{title_tag, CompareForm, TwinPane};
 use super::twins::PRESET_KEY;
+use lbsim::ui::bounces::BounceMarks;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -34,6 +35,8 @@ pub struct Parts {
     pub canvases: Canvases,
     /// The sentence reading out the decision drawn on the topology.
     pub decision: DecisionCaption,
+    /// The servers the picture marks as having bounced a request.
+    pub bounces: BounceMarks,
     /// The twin's picture (and in the lab its readouts), when the options
     /// name a twin.
     pub twin_pane: Option<TwinPane>,
@@ -204,6 +207,7 @@ impl Parts {
             readouts,
             canvases,
             decision,
+            bounces: BounceMarks::default(),
             twin_pane,
             transport,
             event_log,

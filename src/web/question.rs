@@ -93,6 +93,7 @@ impl QuestionBox {
         self.verdict.set_hidden(words.is_none());
         if self.verdict.text_content().as_deref() != words {
             self.verdict.set_text_content(words);
+            dom::fit_type(&self.verdict);
         }
     }
 }

@@ -157,3 +157,35 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 3 marks each server as it bounces a request, large enough to find and held long enough to see, with its count beside it", async () => {
+  const { page, errors, view } = await openChapter('continuous');
+  // Over the first 10 s of wall time from the view's first frame, each
+  // fresh mark (a server whose count has just grown), and the colour at
+  // its cross's centre in the frame that drew it.
+  const fresh = await page.evaluate(async (index) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let view;
+    while (!(view = window.lbsim.views()[index]) || view.frameCosts().length === 0) await frame();
+    const canvas = document.getElementById('sim-continuous-topology');
+    const scale = canvas.width / canvas.clientWidth;
+    const fresh = new Map();
+    for (const start = performance.now(); performance.now() - start < 10_000; await frame()) {
+      const marks = JSON.parse(view.bounceMarks());
+      for (const { server, bounced, strength, rect: [x, y, w, h] } of marks.filter((m) => m.strength === 1)) {
+        const key = `${server}:${bounced}`;
+        if (fresh.has(key)) continue;
+        const [r, g, b, a] = canvas.getContext('2d').getImageData(Math.round((x + w / 2) * scale), Math.round((y + h / 2) * scale), 1, 1).data;
+        fresh.set(key, { server, side: Math.min(w, h), colour: [r, g, b, a], at: Math.round(performance.now() - start) });
+      }
+    }
+    return [...fresh.values()];
+  }, view);
+  assert.ok(fresh.length >= 3, `at least three bounces marked in 10 s: ${JSON.stringify(fresh)}`);
+  assert.ok(fresh.every((m) => m.side >= 14), `each cross at least 14 px: ${JSON.stringify(fresh)}`);
+  // The bounces' vermilion (#d55e00), not the queue's orange (#e69f00).
+  const vermilion = ([r, g, b, a]) => a > 200 && r > 170 && g < 130 && b < 80;
+  assert.ok(fresh.some((m) => vermilion(m.colour)), `a cross drawn in the bounces' colour at its centre: ${JSON.stringify(fresh)}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

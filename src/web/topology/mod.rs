@@ -8,6 +8,7 @@
 //! colour are gathered into one path and filled once, which keeps the cost
 //! per frame low at large sizes.
 
+mod bounces;
 mod decision;
 mod layout;
 mod learned;
@@ -24,6 +25,7 @@ use super::theme::Palette;
 use layout::{Layout, Rect};
 use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
+use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::sent_shares;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
@@ -63,6 +65,9 @@ pub struct Focus<'a> {
     /// Whether a spike is over: each row then shows its total of
     /// completed requests (see `totals`).
     pub spike_over: bool,
+    /// The servers that have bounced a request, each with its count and
+    /// how strongly its mark shows (see `lbsim::ui::bounces`).
+    pub bounces: &'a [BounceMark],
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
@@ -93,6 +98,7 @@ pub fn draw(
         moves::draw(context, &layout, moving, phase, palette);
     }
     requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
+    bounces::draw(context, &layout, snapshot.servers.len(), focus.bounces, palette);
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
     }
@@ -139,6 +145,18 @@ pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
 pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
     let marks = learned::copy_marks(&layout_of(snapshot, surface), &snapshot.servers, learned);
     marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
+}
+
+/// Where each of `marks`' crosses is drawn (`[x, y, w, h]`, CSS pixels on
+/// the surface), with labels at least `least_label_px` high as [`draw`] has.
+pub fn bounce_marks(
+    snapshot: &Snapshot,
+    (surface, least_label_px): (&Surface, f64),
+    marks: &[BounceMark],
+) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
+    let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
+    rects.iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
 }
 
 /// How far left of its box each server's queue is drawn, in CSS pixels on

@@ -266,6 +266,9 @@ impl View {
         });
         let badges = self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
+        let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
+        self.parts.bounces.observe(now_ms, self.playing, &bounced);
+        let bounces = self.parts.bounces.shown();
         let focus = Focus {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
@@ -275,6 +278,7 @@ impl View {
             moving,
             learned: &learned,
             spike_over: lbsim::ui::spike::is_over(&self.sim),
+            bounces: &bounces,
         };
         // The view fits itself to this frame's words before it draws, so
         // that the first frame drawn is laid out as the next: fitted before

@@ -118,6 +118,27 @@ impl View {
         json::text(&drawn).unwrap_or_default()
     }
 
+    /// The servers the picture marks as having bounced a request: each
+    /// one's count, how strongly its cross is drawn and where, as JSON
+    /// (for tests).
+    pub fn bounce_marks_json(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Drawn {
+            server: usize,
+            bounced: u64,
+            strength: f64,
+            rect: [f64; 4],
+        }
+        let marks = self.parts.bounces.shown();
+        let rects = self.parts.canvases.bounce_marks(&self.snapshot, &marks);
+        let drawn: Vec<Drawn> = marks
+            .iter()
+            .zip(rects)
+            .map(|(m, rect)| Drawn { server: m.server, bounced: m.bounced, strength: m.strength, rect })
+            .collect();
+        json::text(&drawn).unwrap_or_default()
+    }
+
     /// The decision shown on the topology, its sentence and where its
     /// winner was ringed, as JSON (for tests).
     pub fn decision_json(&self) -> Option<String> {

@@ -1,0 +1,92 @@
+//! A server that has just bounced a request is marked where requests
+//! reach it: a cross in the bounces' colour, as large as a row's label
+//! and then some, just left of its name, held and fading as
+//! `lbsim::ui::bounces` rules (to a faint cross, not to nothing), with
+//! its count of bounces since time zero
+//! written left of the cross (in the bounces' colour while the mark
+//! shows, muted after). At chapter 3's load a reader saw bounces only as
+//! the sentence's count; the lone cross of a request turning back, one
+//! dot among sixty, was never found.
+
+use super::layout::{Layout, Rect};
+use super::servers::{name_font, Row};
+use crate::theme::Palette;
+use lbsim::ui::bounces::BounceMark;
+use web_sys::CanvasRenderingContext2d;
+
+/// The least side of a bounce's cross (CSS px): read at 1440 × 900 from
+/// a reader's seat, where the rows' labels are 11 px.
+const LEAST_SIDE: f64 = 16.0;
+/// How strongly a cross whose mark has faded stays drawn: its count,
+/// still written, keeps a cross beside it, so that "27" left of a row is
+/// not read as a queue's length.
+const FADED: f64 = 0.3;
+/// The room between the cross and the server's name, and between its
+/// count and the cross.
+const GAP: f64 = 5.0;
+
+/// Draws each server's bounce mark and count.
+pub fn draw(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: usize,
+    marks: &[BounceMark],
+    palette: &Palette,
+) {
+    let rects = rects(context, layout, servers, marks);
+    context.set_line_width(3.0);
+    context.set_line_cap("round");
+    context.set_stroke_style_str(&palette.bounce.css());
+    for (mark, rect) in marks.iter().zip(&rects) {
+        context.set_global_alpha(FADED + (1.0 - FADED) * mark.strength);
+        context.begin_path();
+        let inset = 2.0;
+        let (left, top, right, bottom) =
+            (rect.x + inset, rect.y + inset, rect.x + rect.w - inset, rect.y + rect.h - inset);
+        context.move_to(left, top);
+        context.line_to(right, bottom);
+        context.move_to(right, top);
+        context.line_to(left, bottom);
+        context.stroke();
+    }
+    context.set_global_alpha(1.0);
+    if layout.compact {
+        return;
+    }
+    context.set_text_baseline("middle");
+    context.set_text_align("right");
+    for (mark, rect) in marks.iter().zip(&rects) {
+        let colour = if mark.strength > 0.0 { palette.bounce } else { palette.muted };
+        context.set_fill_style_str(&colour.css());
+        let (_, y) = rect.centre();
+        let _ = context.fill_text(&mark.bounced.to_string(), rect.x - GAP, y);
+    }
+}
+
+/// Where each mark's cross is drawn: left of its server's name in a row
+/// (whose width is measured in the rows' label font, which this leaves
+/// set), over its cell in the compact grid.
+pub fn rects(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: usize,
+    marks: &[BounceMark],
+) -> Vec<Rect> {
+    let label_px = layout.small_px();
+    let side = (label_px + 5.0).max(LEAST_SIDE);
+    context.set_font(&name_font(label_px));
+    let rect = |mark: &BounceMark| {
+        let cell = layout.servers.cell(mark.server);
+        if layout.compact {
+            let side = cell.w.min(cell.h);
+            let (x, y) = cell.centre();
+            return Rect { x: x - side / 2.0, y: y - side / 2.0, w: side, h: side };
+        }
+        let name = Row::name(mark.server, servers);
+        let width = context.measure_text(&name).map_or(0.0, |m| m.width());
+        let (name_left, _) = Row::name_span(cell, label_px, width);
+        let y = cell.y + cell.h / 2.0;
+        Rect { x: name_left - GAP - side, y: y - side / 2.0, w: side, h: side }
+    };
+    marks.iter().map(rect).collect()
+}
