@@ -44,6 +44,9 @@ const WHOLE_RUN: &str = "(whole run)";
 /// Below this share of the speed asked, the simulation is said too heavy:
 /// well clear of the dips a busy frame causes.
 const HEAVY_SHARE: f64 = 0.25;
+/// How long (wall ms) after the speed asked changes before the achieved
+/// speed is judged against it.
+const SETTLE_MS: f64 = 2_000.0;
 
 pub struct Readouts {
     row: HtmlElement,
@@ -60,6 +63,11 @@ pub struct Readouts {
     actual_speed: HtmlElement,
     /// The note saying the scenario is too heavy for the speed asked.
     heavy: HtmlElement,
+    /// The speed last asked and since when (wall ms): the achieved speed
+    /// needs a moment to follow a change (the event cap grows from what a
+    /// slow opening needed), and a note shown meanwhile would push the
+    /// picture down and back for nothing.
+    asked_since: Option<(f64, f64)>,
     last_ms: f64,
 }
 
@@ -124,6 +132,7 @@ impl Readouts {
             sim_time,
             actual_speed,
             heavy,
+            asked_since: None,
             last_ms: f64::NEG_INFINITY,
         })
     }
@@ -175,7 +184,12 @@ impl Readouts {
             None => "paused".to_string(),
         };
         set(&self.actual_speed, &speed);
-        let heavy = actual_speed.zip(asked).and_then(|(actual, asked)| too_heavy(actual, asked));
+        if let Some(asked) = asked.filter(|asked| self.asked_since.is_none_or(|(was, _)| was != *asked)) {
+            self.asked_since = Some((asked, now_ms));
+        }
+        let settled = self.asked_since.is_some_and(|(_, since)| now_ms - since >= SETTLE_MS);
+        let heavy =
+            actual_speed.zip(asked).filter(|_| settled).and_then(|(actual, asked)| too_heavy(actual, asked));
         self.heavy.set_hidden(heavy.is_none());
         set(&self.heavy, heavy.as_deref().unwrap_or(""));
     }
