@@ -149,7 +149,7 @@ pub(super) const HEALTH_CHECK_TIMEOUT_MS: Field = Field {
 
 pub(super) const SERVER_MAXCONN: Field = Field {
     key: "server_maxconn",
-    help: cli_help!("HAProxy's server maxconn: each chooser has at most this many requests out at a server at once, and the rest wait at the chooser, oldest first, for one to come back; 0: no limit"),
+    help: Help::Everywhere("HAProxy's server maxconn: each chooser has at most this many requests out at a server at once, and the rest wait at the chooser, oldest first, for one to come back; 0: no limit"),
     kind: FieldKind::Count { min: 0, max: 100_000 },
     live: Live::No,
     get: |s| Value::Count(s.server_maxconn.into()),
@@ -176,7 +176,7 @@ pub(super) const TIMEOUT_QUEUE_MS: Field = Field {
 
 pub(super) const MAX_REQUESTS: Field = Field {
     key: "max_requests",
-    help: cli_help!("Envoy's circuit breaker max_requests: a chooser with this many requests out across its pool answers the next at once with an error (an overflow); 0: no limit (Envoy's default is 1024)"),
+    help: Help::Everywhere("Envoy's circuit breaker max_requests: a chooser with this many requests out across its pool answers the next at once with an error (an overflow); 0: no limit (Envoy's default is 1024)"),
     kind: FieldKind::Count { min: 0, max: 1_000_000 },
     live: Live::No,
     get: |s| Value::Count(s.max_requests.into()),

@@ -3,7 +3,8 @@
 // timeout, ejections' growth, slow start's window and aggression) each
 // take a click at their centre and set their field, bad values in a link
 // are named in a notice, a balancer's workers are off until there are
-// balancers, and two presets run side by side on the same arrivals, each
+// balancers, the limits at a server and across a pool take a click and
+// bite, and two presets run side by side on the same arrivals, each
 // picture titled by its preset's name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -126,3 +127,28 @@ test('a balancer\'s workers take a click at their centre and run as the command 
   assert.deepEqual([...errors, ...clients.errors], []);
   await clients.page.context().close();
 });
+
+// The proxies' limits in the lab: HAProxy's maxconn per server and Envoy's
+// circuit breaker across the pool, each a slider that takes a click at its
+// centre and runs as `lbsim run` does. One balancer at load 0.9 keeps
+// about 130 requests out, 13 a server, so either limit bites at the
+// slider's middle (maxconn 5 or 10, max_requests 100).
+for (const key of ['server_maxconn', 'max_requests']) {
+  test(`${key} takes a click at its centre and limits the run as the command line does`, async () => {
+    const settings = 'policy=random&balancers=1&load=0.9';
+    const { page, errors } = await openApp(browser, server.url, { hash: `${settings}&autoplay=0`, width: 1440, height: 900 });
+    const slider = page.locator(`#${key}`);
+    assert.equal(await slider.getAttribute('aria-disabled'), 'false');
+    await clickCentre(page, slider);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), key);
+    await page.waitForFunction((key) => location.hash.includes(`${key}=`), key);
+    const limit = (await hashEntries(page)).get(key);
+    assert.notEqual(limit, '0', 'a click at the centre sets a limit');
+    await page.evaluate((ms) => window.lbsim.advance(ms), 2000 - await page.evaluate(() => window.lbsim.simTime()));
+    const run = (value) => nativeRun(`${settings}&${key}=${value}&duration_s=2&warmup_s=0`).summary.trace_hash;
+    assert.equal((await summary(page)).trace_hash, run(limit), 'the lab runs the limit as `lbsim run` does');
+    assert.notEqual(run(limit), run(0), `${key}=${limit} changes the run`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -67,6 +67,20 @@ pub static CONTROLS: &[Control] = &[
         show: Show::Value(""),
     },
     Control {
+        key: "server_maxconn",
+        label: "Requests out at one server, at most (HAProxy's maxconn; 0: no limit)",
+        group: Group::Routing,
+        widget: Widget::Presets(&["0", "1", "2", "5", "10", "20", "50", "100"]),
+        show: Show::Value(""),
+    },
+    Control {
+        key: "max_requests",
+        label: "Requests out across the pool, at most (Envoy's circuit breaker; 0: no limit)",
+        group: Group::Routing,
+        widget: Widget::Presets(&["0", "10", "20", "50", "100", "200", "500", "1024"]),
+        show: Show::Value(""),
+    },
+    Control {
         key: "hedge_after_ms",
         label: "Hedge: copy a request after",
         group: Group::Routing,
