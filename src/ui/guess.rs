@@ -135,10 +135,10 @@ impl Guess {
     pub fn for_view(ask: bool, question: &str, sides: Option<&Sides>) -> Option<Guess> {
         let sides = sides.filter(|_| ask)?;
         let prompt = match question.trim() {
-            "" => format!(
-                "Which has the longer tail, the slowest 1% of waits in the queue: {} or {}?",
-                sides.own, sides.twin
-            ),
+            "" => {
+                let Sides { own, twin } = sides.in_prose();
+                format!("Which has the longer tail, the slowest 1% of waits in the queue: {own} or {twin}?")
+            }
             words => words.to_string(),
         };
         Some(Guess { prompt, stage: Stage::Asking })
@@ -193,6 +193,7 @@ impl Guess {
     /// that the run changed), with the numbers; nothing while the
     /// question waits.
     pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
+        let sides = &sides.in_prose();
         let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
         let outcome = |answer: Answer| match answer {
             Answer::Own => format!("{} has the longer tail", sides.own),

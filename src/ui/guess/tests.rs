@@ -30,7 +30,7 @@ fn a_question_is_asked_only_when_the_link_asks_and_there_is_a_twin() {
     assert!(guess.waits());
     assert_eq!(
         guess.prompt(),
-        "Which has the longer tail, the slowest 1% of waits in the queue: power of two choices, live load or random?"
+        "Which has the longer tail, the slowest 1% of waits in the queue: “power of two choices, live load” or random?"
     );
     let worded =
         Guess::for_view(true, " With a board refreshed every second, which? ", Some(&sides())).unwrap();
@@ -77,14 +77,14 @@ fn the_verdict_says_whether_the_guess_held_with_the_numbers() {
     assert_eq!(
         guess.verdict(&sides(), &own, &twin).unwrap(),
         "Your guess held: random has the longer tail; over 20 simulated seconds, p99 queue time is 8.1 ms \
-         with power of two choices, live load against 24.3 ms with random."
+         with “power of two choices, live load” against 24.3 ms with random."
     );
     let mut wrong = asked();
     wrong.answer(Answer::Same);
     assert_eq!(
         wrong.verdict(&sides(), &own, &twin).unwrap(),
         "Your guess, about the same, did not hold: random has the longer tail; over 20 simulated seconds, \
-         p99 queue time is 8.1 ms with power of two choices, live load against 24.3 ms with random."
+         p99 queue time is 8.1 ms with “power of two choices, live load” against 24.3 ms with random."
     );
     let mut skipped = asked();
     skipped.skip();
@@ -105,7 +105,7 @@ fn a_guess_answered_then_overtaken_by_a_settings_change_is_retired_not_graded_ag
     assert_eq!(
         guess.verdict(&sides(), &own, &twin).unwrap(),
         "You changed the settings: the run now differs from the one you guessed about; over 20 simulated \
-         seconds, p99 queue time is 8.1 ms with power of two choices, live load against 24.3 ms with random."
+         seconds, p99 queue time is 8.1 ms with “power of two choices, live load” against 24.3 ms with random."
     );
     guess.answer(Answer::Own);
     assert_eq!(guess.stage(), Stage::Retired(Answer::Twin), "an answer after the change is not taken");
@@ -175,4 +175,26 @@ fn a_verdict_counts_its_seconds_in_words_right_for_any_count() {
     assert_eq!(simulated_seconds(1.3), "1 simulated second");
     assert_eq!(simulated_seconds(5.0), "5 simulated seconds");
     assert_eq!(simulated_seconds(10.0), "10 simulated seconds");
+}
+
+/// Chapter 4's verdict read "87.3 ms with random, repick after a bounce
+/// against 88.3 ms with random", as if three policies ran: a name holding
+/// a comma is quoted wherever the verdict says it.
+#[test]
+fn a_verdict_quotes_a_contender_whose_name_holds_a_comma() {
+    let sides = Sides { own: "random, repick after a bounce".into(), twin: "random".into() };
+    let mut guess = Guess::for_view(true, "", Some(&sides)).unwrap();
+    assert_eq!(
+        guess.prompt(),
+        "Which has the longer tail, the slowest 1% of waits in the queue: “random, repick after a bounce” or random?"
+    );
+    guess.answer(Answer::Own);
+    let (mut own, mut twin) = (with_p99(87.3), with_p99(88.3));
+    (own.measured_s, twin.measured_s) = (16.0, 16.0);
+    assert_eq!(
+        guess.verdict(&sides, &own, &twin).unwrap(),
+        "Your guess, “random, repick after a bounce”, did not hold: the two are within 15% of each other; over \
+         16 simulated seconds, p99 queue time is 87.3 ms with “random, repick after a bounce” against 88.3 ms \
+         with random."
+    );
 }
