@@ -81,6 +81,15 @@ impl View {
         if guess.watching(&own) || !self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin)) {
             question.show_verdict(WATCHING, now_ms);
         } else if let Some(verdict) = guess.verdict(sides, &own, &twin.summary()) {
+            // The view fits afresh once the verdict replaces the watching
+            // words: what it folded to fit them and the first seconds'
+            // sentences (at 800 × 600, the controls the link names, for the
+            // five seconds the verdict waits) comes back where it has room.
+            if question.says(WATCHING) {
+                if let Some(fit) = &mut self.parts.fit {
+                    fit.invalidate();
+                }
+            }
             question.show_verdict(&verdict, now_ms);
         }
     }
