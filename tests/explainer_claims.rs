@@ -7,9 +7,10 @@
 //! are read as the page reads them, by `lbsim::ui::hash`.
 
 mod common;
+#[path = "explainer_claims/slowed.rs"]
+mod slowed;
 
 use common::Estimate;
-use lbsim::engine::Happening;
 use lbsim::explain::Claim;
 use lbsim::ui::options::Kind;
 use lbsim::ui::{hash, twins};
@@ -101,41 +102,6 @@ fn every_claim_of_the_explainer_holds_on_every_seed() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-}
-
-/// Chapter 3 asks the reader to slow a server to a quarter of its speed,
-/// and says its queue stays among the shortest while what it cannot do
-/// bounces (a reader looked for it to fill, and found it the shortest): no
-/// request waits in a queue past the timeout, and in that time the slowed
-/// server takes a quarter as many into its slots. This holds the prose to
-/// the model on every seed.
-#[test]
-fn chapter_3s_slowed_server_has_the_shortest_queue_as_its_prose_says() {
-    let said = prose("continuous");
-    assert!(
-        said.contains("so its queue stays among the shortest while much of what it is sent bounces"),
-        "{said}"
-    );
-    let section = section("continuous");
-    let mut slowed = section.scenario.clone();
-    slowed.set("failures", "0s:slow:3:x=0.25").unwrap();
-    for seed in SEEDS {
-        let summary = run(&slowed, seed);
-        let queued = &summary.mean_queued_per_server;
-        let others = queued.iter().enumerate().filter(|&(i, _)| i != 3).map(|(_, &q)| q);
-        let shortest_other = others.fold(f64::INFINITY, f64::min);
-        assert!(
-            queued[3] < shortest_other,
-            "seed {seed}: server 3 queues {:.1}, the others at least {shortest_other:.1}",
-            queued[3]
-        );
-        let done = &summary.completed_per_server;
-        let share = of_a_neighbours(done, 3);
-        assert!(
-            (0.2..0.3).contains(&share),
-            "seed {seed}: server 3 completed {share:.2} of a neighbour's count"
-        );
-    }
 }
 
 /// Chapter 1 says what raising the load does to the median and the p99 (a
@@ -261,77 +227,6 @@ fn the_connections_chapters_figures_are_the_models() {
         // At least half its fair share of the 20 s after it joins (a sixth
         // of 1,500 requests a second: 5,000); one draw a second deals it in.
         assert!(joined("1000", seed) > 2_500, "seed {seed}: {}", joined("1000", seed));
-    }
-}
-
-/// Where each send to a server came from: random's choices (a session's
-/// first request, a bounced request placed again) and the requests a
-/// session sends on to the server that answered its last.
-#[derive(Default)]
-struct Sends {
-    chosen: Vec<u64>,
-    followed_on: Vec<u64>,
-}
-
-/// Counts `scenario`'s sends per server over its first `SIMULATED_S`.
-fn sends(scenario: &Scenario, seed: u64) -> Sends {
-    let mut scenario = scenario.clone();
-    scenario.seed = seed;
-    let mut sim = Simulation::new(&scenario).unwrap();
-    let servers = scenario.servers as usize;
-    let mut counted = Sends { chosen: vec![0; servers], followed_on: vec![0; servers] };
-    let mut sent_before = std::collections::HashSet::new();
-    let end_ms: f64 = SIMULATED_S.parse::<f64>().unwrap() * 1000.0;
-    while let Some(step) = sim.step_journaled().filter(|step| step.time.as_ms() <= end_ms) {
-        for happening in step.happened {
-            let Happening::Sent { request, server } = happening else { continue };
-            let first_send = sent_before.insert((request.session, request.request));
-            match first_send && request.request > 1 {
-                true => counted.followed_on[server as usize] += 1,
-                false => counted.chosen[server as usize] += 1,
-            }
-        }
-    }
-    counted
-}
-
-/// Chapter 3 says random keeps choosing the slowed server for a tenth of
-/// the new sessions and bounced requests, though only about half as many
-/// requests reach it as a neighbour (a reader measured 412/s against 590/s
-/// and expected a tenth each): a session sends its next request to the
-/// server that answered its last, and the slowed one answers a quarter as
-/// many. Its share of random's choices is a tenth within four standard
-/// errors of a binomial share; what reaches it is 0.3 to 0.6 of a
-/// neighbour's (0.36 to 0.47 on these seeds).
-#[test]
-fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_half_as_often() {
-    let said = prose("continuous");
-    assert!(
-        said.contains(
-            "keeps choosing it for a tenth of the new sessions and of the bounced requests, though only \
-             about half as many requests reach it as reach a neighbour, since a session sends its next \
-             request to its server once the last is answered, and the slowed server answers a quarter as many"
-        ),
-        "{said}"
-    );
-    let section = sections().into_iter().find(|s| s.id == "continuous").unwrap();
-    let mut slowed = section.scenario.clone();
-    slowed.set("failures", "0s:slow:3:x=0.25").unwrap();
-    for seed in SEEDS {
-        let Sends { chosen, followed_on } = sends(&slowed, seed);
-        let choices = chosen.iter().sum::<u64>() as f64;
-        let (share, fair) = (chosen[3] as f64 / choices, 0.1);
-        let standard_error = (fair * (1.0 - fair) / choices).sqrt();
-        assert!(
-            (share - fair).abs() < 4.0 * standard_error,
-            "seed {seed}: server 3 drew {share:.4} of {choices} choices (± {standard_error:.4})"
-        );
-        let reached: Vec<u64> = chosen.iter().zip(&followed_on).map(|(c, f)| c + f).collect();
-        let ratio = of_a_neighbours(&reached, 3);
-        assert!(
-            (0.3..0.6).contains(&ratio),
-            "seed {seed}: server 3 reached by {ratio:.2} of a neighbour's count"
-        );
     }
 }
 
@@ -490,10 +385,4 @@ fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
         let first = server_samples(&fewer, seed, 0.5);
         assert!(first.iter().any(uneven), "seed {seed}: {first:?}");
     }
-}
-
-/// Server `server`'s count as a share of the mean of the others'.
-fn of_a_neighbours(counts: &[u64], server: usize) -> f64 {
-    let others = (counts.iter().sum::<u64>() - counts[server]) as f64 / (counts.len() - 1) as f64;
-    counts[server] as f64 / others
 }

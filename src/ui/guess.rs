@@ -27,6 +27,16 @@ const SAME_TAIL: &str = "within 15% of each other";
 pub const WATCHING: &str = "Watch both pictures: the same requests reach A and B at the same moments, \
 and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.";
 
+/// The simulated seconds a verdict is read over, at least: the answers
+/// are claims about a tail, the slowest 1% of waits, which over one
+/// second after a warm-up rests on a few requests. Chapter 5 gave its
+/// verdict one second after the answer ("over 1 simulated seconds"), once
+/// its sentences were ready (`MEASURED_S` past its 2 s warm-up), when its
+/// p99 ratio to random ran from 0.21 to 0.65 over ten seeds (its prose
+/// says "less than half"); over five it runs from 0.25 to 0.42, and over
+/// the 28 s its claim is checked over, from 0.22 to 0.37.
+pub const VERDICT_SPAN_S: f64 = 5.0;
+
 /// How far a view runs ahead unwatched (simulated seconds) before it is
 /// drawn at its speed: a view that asks, only through its warm-up, which
 /// no figure counts, so that the reader watches the run their verdict is
@@ -125,10 +135,10 @@ impl Guess {
     pub fn for_view(ask: bool, question: &str, sides: Option<&Sides>) -> Option<Guess> {
         let sides = sides.filter(|_| ask)?;
         let prompt = match question.trim() {
-            "" => format!(
-                "Which has the longer tail, the slowest 1% of waits in the queue: {} or {}?",
-                sides.own, sides.twin
-            ),
+            "" => {
+                let Sides { own, twin } = sides.in_prose();
+                format!("Which has the longer tail, the slowest 1% of waits in the queue: {own} or {twin}?")
+            }
             words => words.to_string(),
         };
         Some(Guess { prompt, stage: Stage::Asking })
@@ -161,6 +171,14 @@ impl Guess {
         }
     }
 
+    /// Whether the reveal still says [`WATCHING`] of a run whose summary is
+    /// `own`: the reader answered or skipped, and the run has measured less
+    /// than [`VERDICT_SPAN_S`]. A retired guess is graded against nothing,
+    /// so it says so at once.
+    pub fn watching(&self, own: &Summary) -> bool {
+        matches!(self.stage, Stage::Answered(_) | Stage::Skipped) && own.measured_s < VERDICT_SPAN_S
+    }
+
     /// The run changed (a control, a slowed server) after the reader
     /// answered: the guess was about the run before, and retires. A
     /// question still waiting, or skipped, has no guess to retire.
@@ -175,6 +193,7 @@ impl Guess {
     /// that the run changed), with the numbers; nothing while the
     /// question waits.
     pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
+        let sides = &sides.in_prose();
         let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
         let outcome = |answer: Answer| match answer {
             Answer::Own => format!("{} has the longer tail", sides.own),
@@ -194,13 +213,22 @@ impl Guess {
             (Stage::Skipped, Some(right)) => format!("The answer: {}", outcome(right)),
         };
         Some(format!(
-            "{first}; over {:.0} simulated seconds, p99 queue time is {} with {} against {} with {}.",
-            own.measured_s,
+            "{first}; over {}, p99 queue time is {} with {} against {} with {}.",
+            simulated_seconds(own.measured_s),
             ms(own.queue_ms.p99),
             sides.own,
             ms(twin.queue_ms.p99),
             sides.twin
         ))
+    }
+}
+
+/// A span of simulated time in whole seconds, as a sentence says it: "1
+/// simulated second", "10 simulated seconds".
+fn simulated_seconds(seconds: f64) -> String {
+    match format!("{seconds:.0}") {
+        one if one == "1" => "1 simulated second".to_string(),
+        count => format!("{count} simulated seconds"),
     }
 }
 

@@ -198,6 +198,11 @@ impl Canvases {
         topology::server_cells(snapshot, &self.topology)
     }
 
+    /// Where each server's name is written, where its row holds one.
+    pub fn name_spans(&self, snapshot: &Snapshot) -> Vec<Option<[f64; 2]>> {
+        topology::name_spans(snapshot, &self.topology)
+    }
+
     /// Where the mark of a client's copy of each server's load is drawn.
     pub fn copy_marks(&self, snapshot: &Snapshot, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
         topology::copy_marks(snapshot, &self.topology, learned)

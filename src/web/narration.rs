@@ -109,7 +109,9 @@ impl Narration {
         self.last_readback_ms = now_ms;
         let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
         let comparison = twin.map(|twin| Comparison::of(sim, twin));
-        let sides = Sides::of(scenario, versus);
+        // A sentence names each side as prose does, quoted where its name
+        // holds a comma.
+        let sides = Sides::of(scenario, versus).map(|sides| sides.in_prose());
         let (own, label) = sides.as_ref().map_or(("", ""), |sides| (sides.own.as_str(), sides.twin.as_str()));
         let versus = twin_summary.as_ref().map(|summary| Versus {
             comparison: comparison.as_ref(),

@@ -83,6 +83,11 @@ impl QuestionBox {
         now_ms - self.last_verdict_ms >= VERDICT_INTERVAL_MS
     }
 
+    /// Whether the verdict's place says `words` now.
+    pub fn says(&self, words: &str) -> bool {
+        !self.verdict.hidden() && self.verdict.text_content().as_deref() == Some(words)
+    }
+
     /// Shows the verdict, read at `now_ms`.
     pub fn show_verdict(&mut self, verdict: &str, now_ms: f64) {
         self.last_verdict_ms = now_ms;

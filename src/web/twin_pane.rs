@@ -61,7 +61,7 @@ impl TwinPane {
         self.retitle();
         let description = format!(
             "The same clients and servers with {}, on the same arrivals at the same simulated time",
-            sides.twin
+            sides.in_prose().twin
         );
         let _ = self.topology.canvas.set_attribute("aria-label", &description);
     }

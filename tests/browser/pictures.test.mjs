@@ -119,6 +119,21 @@ test("chapter 5's rows write the share of requests sent lately once a server is 
   await page.context().close();
 });
 
+test("chapter 1's server slows at a click at the centre of its name, as at its slots", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2000, view, { timeout: 30_000 });
+  const canvas = await page.locator('#sim-one-server-topology').boundingBox();
+  const [{ name: [left, right], cell: [x, y, , h] }] = await drawnServers(page, view);
+  // The lone server's name is written out left of its row's cell, where a
+  // click once did nothing: its centre too.
+  assert.ok((left + right) / 2 < x, `the name spans ${left} to ${right}, the cell starts at ${x}`);
+  assert.deepEqual(Array.from(await page.evaluate((i) => window.lbsim.views()[i].serverSpeeds(), view)), [1]);
+  await page.mouse.click(canvas.x + (left + right) / 2, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[0] === 0.25, view, { timeout: 5_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
   const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
   const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });

@@ -30,7 +30,7 @@ fn a_question_is_asked_only_when_the_link_asks_and_there_is_a_twin() {
     assert!(guess.waits());
     assert_eq!(
         guess.prompt(),
-        "Which has the longer tail, the slowest 1% of waits in the queue: power of two choices, live load or random?"
+        "Which has the longer tail, the slowest 1% of waits in the queue: “power of two choices, live load” or random?"
     );
     let worded =
         Guess::for_view(true, " With a board refreshed every second, which? ", Some(&sides())).unwrap();
@@ -77,14 +77,14 @@ fn the_verdict_says_whether_the_guess_held_with_the_numbers() {
     assert_eq!(
         guess.verdict(&sides(), &own, &twin).unwrap(),
         "Your guess held: random has the longer tail; over 20 simulated seconds, p99 queue time is 8.1 ms \
-         with power of two choices, live load against 24.3 ms with random."
+         with “power of two choices, live load” against 24.3 ms with random."
     );
     let mut wrong = asked();
     wrong.answer(Answer::Same);
     assert_eq!(
         wrong.verdict(&sides(), &own, &twin).unwrap(),
         "Your guess, about the same, did not hold: random has the longer tail; over 20 simulated seconds, \
-         p99 queue time is 8.1 ms with power of two choices, live load against 24.3 ms with random."
+         p99 queue time is 8.1 ms with “power of two choices, live load” against 24.3 ms with random."
     );
     let mut skipped = asked();
     skipped.skip();
@@ -105,7 +105,7 @@ fn a_guess_answered_then_overtaken_by_a_settings_change_is_retired_not_graded_ag
     assert_eq!(
         guess.verdict(&sides(), &own, &twin).unwrap(),
         "You changed the settings: the run now differs from the one you guessed about; over 20 simulated \
-         seconds, p99 queue time is 8.1 ms with power of two choices, live load against 24.3 ms with random."
+         seconds, p99 queue time is 8.1 ms with “power of two choices, live load” against 24.3 ms with random."
     );
     guess.answer(Answer::Own);
     assert_eq!(guess.stage(), Stage::Retired(Answer::Twin), "an answer after the change is not taken");
@@ -121,4 +121,80 @@ fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
     assert_eq!(run_ahead_s(true, 2.0, 20.0), 2.0, "chapter 5: its warm-up, which no figure counts");
     assert_eq!(run_ahead_s(false, 2.0, 20.0), 20.0, "a view that does not ask runs to its point");
     assert!(WATCHING.contains("same requests reach A and B at the same moments"));
+}
+
+/// Chapter 5's run and its random twin (its link's settings), each after
+/// `seconds` simulated, at `seed`.
+fn chapter_5_at(seconds: f64, seed: u64) -> (Summary, Summary) {
+    let parsed = crate::ui::hash::parse(
+        "warmup_s=2&policy=power-of-d&load=0.9&versus=policy:random",
+        crate::ui::options::Kind::Embed,
+    );
+    let own = parsed.params.scenario;
+    let twin = crate::ui::twins::twin_of(&own, &parsed.options.versus).unwrap();
+    let run = |scenario: &Scenario| {
+        let mut scenario = scenario.clone();
+        scenario.seed = seed;
+        let mut sim = Simulation::new(&scenario).unwrap();
+        sim.advance_to(crate::Time::from_secs(seconds), u64::MAX);
+        sim.summary()
+    };
+    (run(&own), run(&twin))
+}
+
+/// Chapter 5 gave its verdict a second after the answer, "over 1
+/// simulated seconds", when its sentences were ready a second past its
+/// warm-up. It now watches until the run has measured the verdict's span,
+/// and over it power of two's tail is under half of random's (the
+/// chapter's claim) on every seed.
+#[test]
+fn chapter_5s_verdict_waits_for_the_span_its_tail_is_read_over() {
+    let mut guess = asked();
+    guess.answer(Answer::Twin);
+    for seed in [1, 2, 3] {
+        let (own, _) = chapter_5_at(2.0 + 1.0, seed);
+        assert!(guess.watching(&own), "seed {seed}: a verdict over {} s", own.measured_s);
+        let (own, twin) = chapter_5_at(2.0 + VERDICT_SPAN_S, seed);
+        assert!(!guess.watching(&own), "seed {seed}");
+        let verdict = guess.verdict(&sides(), &own, &twin).unwrap();
+        assert!(
+            verdict.starts_with("Your guess held: random has the longer tail; over 5 simulated seconds, ")
+        );
+        assert!(own.queue_ms.p99 < 0.5 * twin.queue_ms.p99, "seed {seed}: {verdict}");
+    }
+    let mut retired = asked();
+    retired.answer(Answer::Twin);
+    retired.settings_changed();
+    assert!(!retired.watching(&chapter_5_at(2.5, 1).0), "a retired guess says so at once");
+    assert!(!asked().watching(&chapter_5_at(2.5, 1).0), "a question waiting shows no verdict at all");
+}
+
+#[test]
+fn a_verdict_counts_its_seconds_in_words_right_for_any_count() {
+    assert_eq!(simulated_seconds(1.0), "1 simulated second");
+    assert_eq!(simulated_seconds(1.3), "1 simulated second");
+    assert_eq!(simulated_seconds(5.0), "5 simulated seconds");
+    assert_eq!(simulated_seconds(10.0), "10 simulated seconds");
+}
+
+/// Chapter 4's verdict read "87.3 ms with random, repick after a bounce
+/// against 88.3 ms with random", as if three policies ran: a name holding
+/// a comma is quoted wherever the verdict says it.
+#[test]
+fn a_verdict_quotes_a_contender_whose_name_holds_a_comma() {
+    let sides = Sides { own: "random, repick after a bounce".into(), twin: "random".into() };
+    let mut guess = Guess::for_view(true, "", Some(&sides)).unwrap();
+    assert_eq!(
+        guess.prompt(),
+        "Which has the longer tail, the slowest 1% of waits in the queue: “random, repick after a bounce” or random?"
+    );
+    guess.answer(Answer::Own);
+    let (mut own, mut twin) = (with_p99(87.3), with_p99(88.3));
+    (own.measured_s, twin.measured_s) = (16.0, 16.0);
+    assert_eq!(
+        guess.verdict(&sides, &own, &twin).unwrap(),
+        "Your guess, “random, repick after a bounce”, did not hold: the two are within 15% of each other; over \
+         16 simulated seconds, p99 queue time is 87.3 ms with “random, repick after a bounce” against 88.3 ms \
+         with random."
+    );
 }

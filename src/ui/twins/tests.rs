@@ -27,6 +27,18 @@ fn a_policy_twin_names_each_side_by_its_policy_in_words() {
 }
 
 #[test]
+fn a_sentence_quotes_a_side_whose_name_holds_a_comma() {
+    let repick = scenario(&[("policy", "repick")]);
+    let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap().in_prose();
+    assert_eq!(sides.in_order(), ["“random, repick after a bounce”", "random"]);
+    let both = versus(&[("policy", "random"), ("staleness_ms", "0")]);
+    let sides = Sides::of(&scenario(&[("policy", "power-of-d"), ("staleness_ms", "1000")]), &both).unwrap();
+    assert_eq!(sides.in_prose().twin, "“policy = random, staleness_ms = 0”");
+    let plain = Sides::of(&scenario(&[("policy", "power-of-d")]), &versus(&[("policy", "random")])).unwrap();
+    assert_eq!(plain.in_prose(), plain, "a name without a comma reads as one already");
+}
+
+#[test]
 fn the_own_side_follows_the_settings_as_they_change() {
     let three = scenario(&[("policy", "power-of-d"), ("choices", "3")]);
     let sides = Sides::of(&three, &versus(&[("policy", "random")])).unwrap();

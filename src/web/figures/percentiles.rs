@@ -145,6 +145,9 @@ impl Figure for Percentiles {
 
     fn compare_with(&mut self, sides: &Sides) {
         self.compared = true;
+        // The legend names each side in a sentence's words: "A: random,
+        // repick after a bounce, in colour" read as three parts.
+        let sides = &sides.in_prose();
         for (text, percentile) in self.percentile_labels.iter().zip(["p50", "p90", "p99"]) {
             text.set_text_content(Some(&format!("A {percentile}")));
         }

@@ -173,7 +173,24 @@ impl Layout {
 
     /// The server whose row (or cell) is at `(x, y)`, if one is there.
     pub fn server_at(&self, x: f64, y: f64, servers: usize) -> Option<usize> {
-        (0..servers).find(|&i| self.servers.cell(i).contains(x, y))
+        (0..servers).find(|&i| self.server_reach(i).contains(x, y))
+    }
+
+    /// Where a click reaches server `i`: its cell, and in the detailed view
+    /// its whole row, from where the space requests cross begins to the
+    /// column right of it. A lone server's name, and a server's state word,
+    /// are written left of its cell: in chapter 1, told to click the
+    /// server, a reader clicked its name and nothing happened. Rows stack
+    /// in one column, so no row reaches into another; the reach stops short
+    /// of the balancers' column, which takes no click.
+    fn server_reach(&self, i: usize) -> Rect {
+        let cell = self.servers.cell(i);
+        if self.compact {
+            return cell;
+        }
+        let balancers_right = self.balancers.map_or(0.0, |grid| grid.area.x + grid.area.w);
+        let x = self.crossing_from().max(balancers_right + MARGIN).min(cell.x);
+        Rect { x, w: self.width - MARGIN - x, ..cell }
     }
 
     /// The labels' font size in CSS pixels: larger on a wide (projected)

@@ -140,6 +140,12 @@ pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
+/// Where each server's name is written (left and right edges, CSS pixels on
+/// the surface), where its row holds one.
+pub fn name_spans(snapshot: &Snapshot, surface: &Surface) -> Vec<Option<[f64; 2]>> {
+    states::name_spans(&surface.context, &layout_of(snapshot, surface), snapshot.servers.len())
+}
+
 /// Where the mark of a client's copy of each server's load is drawn
 /// (`[x, y, w, h]`, CSS pixels on the surface), where one is.
 pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {

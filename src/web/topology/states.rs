@@ -84,6 +84,21 @@ fn outline(context: &CanvasRenderingContext2d, c: Rect, (dash, width): ((f64, f6
     let _ = context.set_line_dash(&js_sys::Array::new());
 }
 
+/// Where each server's name is written in the detailed view (left and right
+/// edges), where its row holds one, so that a test can click it.
+pub(super) fn name_spans(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: usize,
+) -> Vec<Option<[f64; 2]>> {
+    let span = |i: usize| {
+        let cell = layout.servers.cell(i);
+        let written = !layout.compact && Row::holds_label(cell, layout.small_px());
+        written.then(|| name_span(context, layout, cell, Row::name(i, servers)).into())
+    };
+    (0..servers).map(span).collect()
+}
+
 /// Where server `name` is written in its row `cell` (left and right edges),
 /// measured in the rows' label font; the word's font is set again after.
 fn name_span(context: &CanvasRenderingContext2d, layout: &Layout, cell: Rect, name: String) -> (f64, f64) {

@@ -75,10 +75,21 @@ impl View {
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
         let Some(sides) = pictures.sides() else { return };
         // The reader watches the run from the answer on (see
-        // `run_ahead_s`): no verdict before it has its point.
-        if !self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin)) {
+        // `run_ahead_s`): no verdict before it has its point, nor before
+        // it has the span its tail is read over.
+        let own = self.sim.summary();
+        if guess.watching(&own) || !self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin)) {
             question.show_verdict(WATCHING, now_ms);
-        } else if let Some(verdict) = guess.verdict(sides, &self.sim.summary(), &twin.summary()) {
+        } else if let Some(verdict) = guess.verdict(sides, &own, &twin.summary()) {
+            // The view fits afresh once the verdict replaces the watching
+            // words: what it folded to fit them and the first seconds'
+            // sentences (at 800 × 600, the controls the link names, for the
+            // five seconds the verdict waits) comes back where it has room.
+            if question.says(WATCHING) {
+                if let Some(fit) = &mut self.parts.fit {
+                    fit.invalidate();
+                }
+            }
             question.show_verdict(&verdict, now_ms);
         }
     }

@@ -77,6 +77,8 @@ impl View {
             ejected: u32,
             datacenter: u8,
             cell: [f64; 4],
+            /// Where its name is written, left and right edges (CSS px).
+            name: Option<[f64; 2]>,
             busy: u32,
             queued: u32,
             /// How far left of its box its queue is drawn (CSS px).
@@ -95,17 +97,19 @@ impl View {
         let cells = self.parts.canvases.server_cells(&self.snapshot);
         let queues = self.parts.canvases.queue_lengths(&self.snapshot);
         let marks = self.parts.canvases.copy_marks(&self.snapshot, &learned);
+        let names = self.parts.canvases.name_spans(&self.snapshot);
         let drawn: Vec<Drawn> = self
             .snapshot
             .servers
             .iter()
-            .zip(cells.into_iter().zip(queues).zip(marks))
+            .zip(cells.into_iter().zip(names).zip(queues).zip(marks))
             .enumerate()
-            .map(|(i, (s, ((cell, queue_px), copy_mark)))| Drawn {
+            .map(|(i, (s, (((cell, name), queue_px), copy_mark)))| Drawn {
                 state: s.state.name(),
                 ejected: s.ejected,
                 datacenter: s.datacenter,
                 cell,
+                name,
                 busy: s.busy,
                 queued: s.queued,
                 queue_px,
