@@ -100,9 +100,15 @@ test("chapter 6 marks each copy's load with a needle as tall as its row, in ink 
 test("chapter 5's rows write the share of requests sent lately once a server is slowed: power of two sends the slowed one little", async () => {
   const { page, errors, view } = await openChapter('power-of-two');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  // Paused while the row is found and clicked, so that nothing the run
+  // writes (its verdict comes at 5 s) can move the picture in between.
+  const play = page.locator('#power-of-two button.play');
+  await play.click();
   const canvas = await page.locator('#sim-power-of-two-topology').boundingBox();
   const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
   await page.mouse.click(canvas.x + x + w / 2, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
+  await play.click();
   const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
   await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 4000, [view, slowedAt], { timeout: 30_000 });
   await page.locator('#power-of-two button.play').click();
