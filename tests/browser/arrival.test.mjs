@@ -1,5 +1,6 @@
 // The explainer makes each chapter's point on arrival: within 3 s of wall
-// time after a chapter is scrolled into view, its sentence says something
+// time after a chapter is scrolled into view (one that asks: within its
+// runs' watched span after the answer), its sentence says something
 // true and to the point (no "0 requests", no ratio against a twin that has
 // done exactly what the run did, no "no server has joined or left yet"
 // where the point is a change). And three sentences that once contradicted
@@ -13,6 +14,11 @@ import { browser, server, useBrowser, openApp, skipQuestion, ARTIFACTS } from '.
 useBrowser();
 
 const ARRIVAL_MS = 3_000;
+/** A chapter that asks runs from the answer on, as the reader watches, and
+ * makes its point once its runs have shown it (chapter 4's first bounce,
+ * the first pick that parts it from its twin, comes some seconds in at
+ * load 0.95): it is given this long after the answer. */
+const ASKED_MS = 15_000;
 const SIZE = { width: 1440, height: 900 };
 
 /** Every chapter with a simulation view, from the page: its id, the view's
@@ -73,8 +79,9 @@ async function arrive(page, chapter) {
   // The frames counted are those of the 3 s.
   await page.evaluate(() => window.lbsim.pageFrameCosts());
   const start = Date.now();
+  const within = chapter.settings.ask === '1' ? ASKED_MS : ARRIVAL_MS;
   let seen;
-  while (Date.now() - start < ARRIVAL_MS) {
+  while (Date.now() - start < within) {
     seen = await state(page, chapter.view);
     const why = missing(seen, chapter.settings);
     if (why === null) {
@@ -84,10 +91,10 @@ async function arrive(page, chapter) {
     seen.why = why;
     await page.waitForTimeout(50);
   }
-  assert.fail(`${chapter.id}: after ${ARRIVAL_MS} ms (at ${seen.simTime} simulated ms), ${seen.why}: ${seen.words}`);
+  assert.fail(`${chapter.id}: after ${within} ms (at ${seen.simTime} simulated ms), ${seen.why}: ${seen.words}`);
 }
 
-test('every chapter makes its point within 3 s of being scrolled into view', async () => {
+test('every chapter makes its point within 3 s of being scrolled into view, or, one that asks, once its runs have shown it', async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, SIZE);
   const all = await chapters(page);
   assert.ok(all.length > 0);
