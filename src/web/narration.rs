@@ -43,11 +43,20 @@ struct Said {
     paragraph: HtmlElement,
     first: HtmlElement,
     rest: HtmlElement,
+    /// What was last written, and the paragraph's width when its type was
+    /// fitted: held, opening and waiting views say the same words every
+    /// frame, and fitting the type anew reads the layout each time.
+    shown: Option<(Vec<String>, i32)>,
 }
 
 impl Said {
     /// Shows `sentences`, the first apart from the rest (none: hidden).
-    fn show(&self, sentences: &[String]) {
+    fn show(&mut self, sentences: &[String]) {
+        let width = self.paragraph.client_width();
+        if self.shown.as_ref().is_some_and(|(said, at)| said == sentences && *at == width) {
+            return;
+        }
+        self.shown = Some((sentences.to_vec(), width));
         self.paragraph.set_hidden(sentences.is_empty());
         let (first, rest) =
             sentences.split_first().map_or(("", &[][..]), |(first, rest)| (first.as_str(), rest));
@@ -75,7 +84,7 @@ impl Narration {
                 paragraph.set_hidden(true);
                 let first = dom::text_child(&paragraph, "span", "said-first", "")?;
                 let rest = dom::text_child(&paragraph, "span", "said-rest", "")?;
-                Some(Said { paragraph, first, rest })
+                Some(Said { paragraph, first, rest, shown: None })
             }
         };
         let live = dom::text_child(parent, "p", "visually-hidden", "")?;
@@ -102,7 +111,7 @@ impl Narration {
         (sim, twin): (&Simulation, Option<&Simulation>),
         changed_at_s: Option<f64>,
     ) {
-        let Some(readback) = &self.readback else { return };
+        let Some(readback) = &mut self.readback else { return };
         if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
             return;
         }
@@ -123,21 +132,21 @@ impl Narration {
     /// While the view runs ahead to the sentences' point, says so instead
     /// of reading back the passing states of the run.
     pub fn hold(&mut self) {
-        if let Some(readback) = &self.readback {
+        if let Some(readback) = &mut self.readback {
             readback.show(&[HOLDING.to_string()]);
         }
     }
 
     /// Says what the view's opening shows (see `ui::opening`).
     pub fn tell_opening(&mut self) {
-        if let Some(readback) = &self.readback {
+        if let Some(readback) = &mut self.readback {
             readback.show(&[OPENING.to_string()]);
         }
     }
 
     /// Says nothing yet (the view waits for the reader's guess).
     pub fn hide(&mut self) {
-        if let Some(readback) = &self.readback {
+        if let Some(readback) = &mut self.readback {
             readback.show(&[]);
         }
     }
