@@ -16,12 +16,24 @@ pub static CHART: Descriptor = Descriptor {
     plot: Some(Plotted { figure: PlotFigure::Load, help: "Each server at the end" }),
 };
 
-/// Each of `servers`' `(busy, queued)`, busiest first, into `loads` (kept
-/// from one drawing to the next, so as not to allocate each time).
+/// Each of `servers`' `(busy, queued)`, busiest first (of two as busy, the
+/// one with more in service first), into `loads` (kept from one drawing
+/// to the next).
+///
+/// Each pair is sorted as one number, (2^32 − 1 − total) × 2^32 +
+/// (2^32 − 1 − busy), through the sort of `u64`s the event wheel has
+/// already: a copy of the standard sort for these pairs of its own weighed
+/// 7 KB of the browser's module.
 pub fn busiest_first(servers: &[ServerView], loads: &mut Vec<(u32, u32)>) {
+    let packed =
+        |s: &ServerView| u64::from(u32::MAX - (s.busy + s.queued)) << 32 | u64::from(u32::MAX - s.busy);
+    let mut order: Vec<u64> = servers.iter().map(packed).collect();
+    order.sort_unstable();
     loads.clear();
-    loads.extend(servers.iter().map(|s| (s.busy, s.queued)));
-    loads.sort_unstable_by_key(|(busy, queued)| std::cmp::Reverse(busy + queued));
+    loads.extend(order.into_iter().map(|number| {
+        let (total, busy) = (u32::MAX - (number >> 32) as u32, u32::MAX - number as u32);
+        (busy, total - busy)
+    }));
 }
 
 /// The slot count's line.
@@ -86,4 +98,20 @@ where
     }))?;
     let capacity = [(0.0, f64::from(slots)), (n as f64, f64::from(slots))];
     slots_stroke(style).draw(&mut chart, capacity, style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_come_busiest_first_and_of_two_as_busy_the_one_with_more_in_service() {
+        let servers: Vec<ServerView> = [(3, 1), (10, 7), (4, 0), (0, 0), (10, 7), (2, 9), (0, 4)]
+            .into_iter()
+            .map(|(busy, queued)| ServerView { busy, queued, ..ServerView::default() })
+            .collect();
+        let mut loads = vec![(1, 1)];
+        busiest_first(&servers, &mut loads);
+        assert_eq!(loads, [(10, 7), (10, 7), (2, 9), (4, 0), (3, 1), (0, 4), (0, 0)]);
+    }
 }

@@ -44,9 +44,10 @@ impl Lab {
 
 /// A part of a view only the lab has: it holds a [`Lab`], so without the
 /// feature it cannot exist and the code using it goes.
+#[derive(Clone, Copy)]
 pub struct LabOnly<T> {
     part: T,
-    _lab: Lab,
+    lab: Lab,
 }
 
 impl<T> LabOnly<T> {
@@ -56,7 +57,13 @@ impl<T> LabOnly<T> {
         place: Option<(Lab, P)>,
         build: impl FnOnce(P) -> Result<T, JsValue>,
     ) -> Result<Option<LabOnly<T>>, JsValue> {
-        place.map(|(lab, place)| build(place).map(|part| LabOnly { part, _lab: lab })).transpose()
+        place.map(|(lab, place)| build(place).map(|part| LabOnly { part, lab })).transpose()
+    }
+
+    /// `part` with the proof this one was built with: a press on a lab's
+    /// tool is lab-only as the tool is.
+    pub fn with<U>(&self, part: U) -> LabOnly<U> {
+        LabOnly { part, lab: self.lab }
     }
 }
 

@@ -3,6 +3,7 @@
 use super::*;
 use crate::figures::Input;
 use crate::guess::Answer;
+use crate::lab::LabOnly;
 use crate::membership_tools::Ask;
 
 impl View {
@@ -44,21 +45,21 @@ impl View {
             add(button, "click", Target::NewSeed);
         }
         if let Some(share) = &self.parts.share {
-            add(&share.button, "click", Target::CopyEmbedCode);
-            add(share.size.unchecked_ref(), "change", Target::CopyEmbedCode);
+            add(&share.button, "click", share.target(LabTarget::CopyEmbedCode));
+            add(share.size.unchecked_ref(), "change", share.target(LabTarget::CopyEmbedCode));
         }
         for (button, download) in &self.parts.take_away.buttons {
             add(button, "click", Target::Download(*download));
         }
         if let Some(form) = &self.parts.compare_form {
-            add(&form.button, "click", Target::Compare);
-            add(&form.input, "change", Target::Compare);
-            add(&form.preset, "change", Target::ComparePreset);
+            add(&form.button, "click", form.target(LabTarget::Compare));
+            add(&form.input, "change", form.target(LabTarget::Compare));
+            add(&form.preset, "change", form.target(LabTarget::ComparePreset));
         }
         add(self.parts.canvases.topology_canvas(), "click", Target::Topology);
         add(self.parts.canvases.topology_canvas(), "keydown", Target::TopologyKey);
         if let Some(panel) = &self.parts.capacity {
-            add(&panel.button, "click", Target::Capacity);
+            add(&panel.button, "click", panel.target(LabTarget::Capacity));
         }
         for (element, input) in self.parts.canvases.inputs() {
             let target = match input {
@@ -68,21 +69,21 @@ impl View {
             add(&element, input.event(), target);
         }
         if let Some(presets) = &self.parts.presets {
-            add(&presets.select, "change", Target::Preset);
+            add(&presets.select, "change", presets.target(LabTarget::Preset));
         }
         if let Some(tools) = &self.parts.membership {
             for (button, ask) in &tools.buttons {
-                add(button, "click", Target::Membership(*ask));
+                add(button, "click", tools.target(LabTarget::Membership(*ask)));
             }
         }
         if let Some(panel) = &self.parts.trace_panel {
-            add(panel.file.unchecked_ref(), "change", Target::TraceFile);
+            add(panel.file.unchecked_ref(), "change", panel.target(LabTarget::TraceFile));
             for input in panel.settings_inputs() {
-                add(input.unchecked_ref(), "change", Target::TraceSettings);
+                add(input.unchecked_ref(), "change", panel.target(LabTarget::TraceSettings));
             }
-            add(&panel.stop, "click", Target::TraceStop);
-            add(&self.root, "dragover", Target::TraceDragged);
-            add(&self.root, "drop", Target::TraceDropped);
+            add(&panel.stop, "click", panel.target(LabTarget::TraceStop));
+            add(&self.root, "dragover", panel.target(LabTarget::TraceDragged));
+            add(&self.root, "drop", panel.target(LabTarget::TraceDropped));
         }
         targets
     }
@@ -97,24 +98,15 @@ pub enum Target {
     Reset,
     DismissNotices,
     NewSeed,
-    CopyEmbedCode,
     Download(Download),
     Presenter,
     Settings,
-    Compare,
-    ComparePreset,
-    Preset,
     Metric,
     PinBaseline,
-    Capacity,
-    Membership(Ask),
-    /// The trace box: a file chosen, its settings edited, replaying
-    /// stopped; and a file dragged over the lab or dropped on it.
-    TraceFile,
-    TraceSettings,
-    TraceStop,
-    TraceDragged,
-    TraceDropped,
+    /// A press or an edit of one of the lab's tools, with the proof that
+    /// this module holds the lab: lbsim-web has no such target, so its
+    /// build leaves out all that they do.
+    Lab(LabOnly<LabTarget>),
     /// A click in the topology, at the event's point; a key pressed
     /// while it has the focus (its keyboard equivalents).
     Topology,
@@ -147,27 +139,60 @@ impl Target {
             Target::Reset => view.reset(),
             Target::DismissNotices => view.dismiss_notices(),
             Target::NewSeed => view.new_seed(),
-            Target::CopyEmbedCode => view.copy_embed_code(),
             Target::Download(what) => view.download(what),
             Target::Presenter => view.toggle_presenter(),
             Target::Settings => view.toggle_settings(),
-            Target::Compare => view.compare_entered(),
-            Target::ComparePreset => view.compare_preset_chosen(),
-            Target::Preset => view.preset_chosen(),
             Target::Metric => view.metric_chosen(),
             Target::PinBaseline => view.pin_baseline(),
-            Target::Capacity => view.find_capacity(),
-            Target::Membership(ask) => view.server_asked(ask),
-            Target::TraceFile => view.trace_file_chosen(),
-            Target::TraceSettings => view.trace_settings_changed(),
-            Target::TraceStop => view.trace_stopped(),
-            Target::TraceDragged => view.trace_dragged(event),
-            Target::TraceDropped => view.trace_dropped(event),
+            Target::Lab(target) => target.act(view, event),
             Target::Chart => view.toggle_chart(),
             Target::Key => view.parts.fit.iter().for_each(|fit| fit.toggle_key()),
             Target::More => view.parts.fit.iter().for_each(|fit| fit.toggle_drawer()),
             Target::ChartTab(index) => view.show_chart_tab(index),
             Target::Guess(answer) => view.guessed(answer),
+        }
+    }
+}
+
+/// What pressing or editing one of the lab's tools does.
+#[derive(Clone, Copy)]
+pub enum LabTarget {
+    CopyEmbedCode,
+    Compare,
+    ComparePreset,
+    Preset,
+    Capacity,
+    Membership(Ask),
+    /// The trace box: a file chosen, its settings edited, replaying
+    /// stopped; and a file dragged over the lab or dropped on it.
+    TraceFile,
+    TraceSettings,
+    TraceStop,
+    TraceDragged,
+    TraceDropped,
+}
+
+impl<T> LabOnly<T> {
+    /// What a press or an edit of this part of the lab does.
+    fn target(&self, target: LabTarget) -> Target {
+        Target::Lab(self.with(target))
+    }
+}
+
+impl LabTarget {
+    fn act(self, view: &mut View, event: &Event) {
+        match self {
+            LabTarget::CopyEmbedCode => view.copy_embed_code(),
+            LabTarget::Compare => view.compare_entered(),
+            LabTarget::ComparePreset => view.compare_preset_chosen(),
+            LabTarget::Preset => view.preset_chosen(),
+            LabTarget::Capacity => view.find_capacity(),
+            LabTarget::Membership(ask) => view.server_asked(ask),
+            LabTarget::TraceFile => view.trace_file_chosen(),
+            LabTarget::TraceSettings => view.trace_settings_changed(),
+            LabTarget::TraceStop => view.trace_stopped(),
+            LabTarget::TraceDragged => view.trace_dragged(event),
+            LabTarget::TraceDropped => view.trace_dropped(event),
         }
     }
 }
