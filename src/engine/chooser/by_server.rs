@@ -63,9 +63,14 @@ impl<T: Copy> ByServer<T> {
     /// Every chooser's entries, each chooser's as `(server, entry)`.
     pub fn each_mut(&mut self) -> impl Iterator<Item = (usize, impl Iterator<Item = (u32, &mut T)>)> {
         let stride = self.stride.max(1);
-        self.entries.chunks_mut(stride).enumerate().map(|(chooser, row)| {
-            (chooser, row.iter_mut().enumerate().map(|(server, entry)| (server as u32, entry)))
-        })
+        self.entries.chunks_mut(stride).enumerate().map(|(chooser, row)| (chooser, numbered(row)))
+    }
+
+    /// `chooser`'s entries, each as `(server, entry)`: none until one of
+    /// its own or a later chooser's was written.
+    pub fn row_mut(&mut self, chooser: usize) -> impl Iterator<Item = (u32, &mut T)> {
+        let row = chooser * self.stride..(chooser + 1) * self.stride;
+        numbered(self.entries.get_mut(row).unwrap_or(&mut []))
     }
 
     /// Lays the rows out `stride` apart, each new server's entry fresh.
@@ -78,6 +83,11 @@ impl<T: Copy> ByServer<T> {
         self.entries = entries;
         self.stride = stride;
     }
+}
+
+/// A row's entries, each with its server.
+fn numbered<T>(row: &mut [T]) -> impl Iterator<Item = (u32, &mut T)> {
+    row.iter_mut().enumerate().map(|(server, entry)| (server as u32, entry))
 }
 
 #[cfg(test)]
@@ -115,5 +125,17 @@ mod tests {
             .collect();
         assert_eq!(seen.len(), 12);
         assert_eq!(seen.last(), Some(&(2, 3, 23)));
+    }
+
+    #[test]
+    fn a_row_holds_its_choosers_entries_by_server_and_none_before_it_is_written() {
+        let mut column = ByServer::new(None);
+        assert_eq!(column.row_mut(0).count(), 0);
+        *column.get_mut(1, 2) = Some(5u32);
+        *column.get_mut(0, 1) = Some(7);
+        let row: Vec<(u32, Option<u32>)> = column.row_mut(1).map(|(s, e)| (s, *e)).collect();
+        assert_eq!(row, [(0, None), (1, None), (2, Some(5))]);
+        assert_eq!(column.row_mut(0).filter(|(_, e)| e.is_some()).count(), 1);
+        assert_eq!(column.row_mut(4).count(), 0);
     }
 }

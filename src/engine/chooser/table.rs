@@ -9,13 +9,12 @@
 //! # Where it is going: one store keyed by server (issue 40, item 3)
 //!
 //! A column keyed by `(chooser, server)` is [`ByServer`](super::ByServer);
-//! outlier ejection's runs of errors and counts of ejections and
-//! FoundationDB's failure monitors are kept in such columns, each owned by
-//! its feature (none other reads them). What a chooser knows of a server
-//! still lives elsewhere in: this table (by pool position),
-//! `Member.{ejected, idle, typical}` (the choosers' own eligibility and
-//! reports, per chooser), ejection's list of the servers it holds out
-//! (kept in order: its probes follow it), its rates' answers
+//! outlier ejection's runs of errors, counts of ejections and the times
+//! its hold-outs end, and FoundationDB's failure monitors are kept in such
+//! columns, each owned by its feature (none other reads them). What a
+//! chooser knows of a server still lives elsewhere in: this table (by pool
+//! position), `Member.{ejected, idle, typical}` (the choosers' own
+//! eligibility and reports, per chooser), ejection's rates' answers
 //! (`ejection/rates.rs`, per chooser by server), FoundationDB's queue
 //! models (`fdb::QueueModel`, per chooser by server, with scalars of the
 //! chooser's beside them) and the idle reports' listing (per server, of no
