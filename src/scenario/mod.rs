@@ -4,6 +4,10 @@
 //! truth: TOML files, `--set key=value` on the command line, the browser's URL
 //! hash and its controls all read and write a [`Scenario`] through it, so they
 //! agree on names, defaults, ranges and error messages.
+//!
+//! The scenario is the bottom layer: plain data, naming a policy by its
+//! place in the registry ([`PolicyKind`]), which `policy/` resolves; it
+//! imports no policy or placement scheme (`tests/layers.rs`).
 
 #[macro_use]
 mod help;
@@ -14,6 +18,7 @@ pub mod failures;
 pub mod fields;
 mod kinds;
 pub mod membership;
+mod policy_kind;
 pub mod pools;
 mod proxy_fields;
 mod proxy_settings;
@@ -21,7 +26,6 @@ mod rules;
 pub mod schedule;
 mod table;
 
-pub use crate::policy::PolicyKind;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
@@ -31,10 +35,10 @@ pub use kinds::{
     SubsetMode,
 };
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
+pub use policy_kind::PolicyKind;
 pub use proxy_settings::{EjectBackoff, RateEjection, RatioBudget};
 pub use table::MAX_SEED;
 
-use crate::keys::Popularity;
 use serde::Serialize;
 
 /// The complete description of one simulation run.
@@ -483,14 +487,5 @@ impl Scenario {
     pub fn datacenters(&self) -> Datacenters {
         let workers = if self.balancers > 0 { self.workers_per_balancer } else { 1 };
         Datacenters { count: self.datacenters, servers: self.servers, workers }
-    }
-
-    /// How popular each key is.
-    pub fn popularity(&self) -> Popularity {
-        if self.key_popularity > 0.0 {
-            Popularity::Zipf(self.key_popularity)
-        } else {
-            Popularity::Uniform
-        }
     }
 }
