@@ -109,8 +109,10 @@ impl Ejection {
     /// `chooser` readmits the servers whose ejection is over by `now`; with
     /// probes, each is probed.
     fn readmit_due(&mut self, chooser: usize, now: Time, out: &mut Asks) {
-        for (server, until) in self.out.row_mut(chooser).filter(|(_, until)| is_due(**until, now)) {
-            *until = None;
+        let due: Vec<u32> =
+            self.out.row(chooser).filter(|&(_, until)| is_due(until, now)).map(|(s, _)| s).collect();
+        for server in due {
+            self.out.reset(chooser, server);
             if let Some(probes) = &mut self.probes {
                 probes.returned(chooser, server);
             }
@@ -138,7 +140,7 @@ impl Ejection {
     fn sweep(&mut self, view: &View, out: &mut Asks) {
         self.forget_one_of_each_held_in();
         for chooser in 0..view.choosers.count() {
-            if self.out.row_mut(chooser).any(|(_, until)| is_due(*until, view.now)) {
+            if self.out.row(chooser).any(|(_, until)| is_due(until, view.now)) {
                 self.readmit_due(chooser, view.now, out);
             }
         }
@@ -177,11 +179,11 @@ impl Ejection {
 
     /// Each chooser forgets one ejection of each server it holds in.
     fn forget_one_of_each_held_in(&mut self) {
-        for (chooser, times) in self.times.each_mut() {
-            let held = &self.out;
-            for (_, count) in times.filter(|&(server, _)| held.get(chooser, server).is_none()) {
-                *count = count.saturating_sub(1);
-            }
+        let held = &self.out;
+        for (_, count) in
+            self.times.each_mut().filter(|&((chooser, server), _)| held.get(chooser, server).is_none())
+        {
+            *count = count.saturating_sub(1);
         }
     }
 }
@@ -273,11 +275,7 @@ impl Feature for Ejection {
     /// readmits every server: what a chooser no longer holds out is
     /// forgotten.
     fn policies_built(&mut self, view: &View, _out: &mut Asks) {
-        for (chooser, row) in self.out.each_mut() {
-            for (_, until) in row.filter(|&(server, _)| !view.choosers.holds_out(chooser, server)) {
-                *until = None;
-            }
-        }
+        self.out.retain(|chooser, server, _| view.choosers.holds_out(chooser, server));
     }
 
     /// Without sweeps, chooser `chooser`'s ejections due to end by now
