@@ -18,6 +18,7 @@ mod error;
 pub mod failures;
 pub mod fields;
 mod kinds;
+mod lookup;
 pub mod membership;
 mod parse;
 mod policy_kind;
