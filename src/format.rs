@@ -77,6 +77,23 @@ fn group_digits(digits: &str) -> String {
     out
 }
 
+/// Whether two words are the same, asked at compile time too (where
+/// `==` on text is not allowed): registries check their names with it.
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

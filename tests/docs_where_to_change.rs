@@ -62,7 +62,7 @@ fn every_registry_the_page_names_is_declared_where_it_says() {
     }
     assert_eq!(
         named,
-        ["PICKING", "SCHEMES", "FIELDS", "CONTROLS", "CHARTS", "REGISTRY"],
+        ["PICKING", "NAMES", "SCHEMES", "FIELDS", "CONTROLS", "CHARTS", "REGISTRY"],
         "each written `NAME` in `path`"
     );
 }

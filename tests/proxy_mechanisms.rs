@@ -141,6 +141,21 @@ fn a_repaired_server_is_readmitted_after_one_successful_probe() {
     assert!(outcome.completed_per_server[0] as f64 > 0.7 * others, "{:?}", outcome.completed_per_server);
 }
 
+#[test]
+fn a_server_readmitted_by_a_membership_change_is_not_probed_when_its_old_ejection_ends() {
+    // Broken for 4 s: ejected at about 2.5 s until about 12.5 s, and
+    // readmitted at 5 s, when a server joins (every pool is drawn anew).
+    // The hold-out list kept its entry, so once that time had passed the
+    // first request there was taken for a probe and the server held out
+    // again while it was answered (from 13.75 to 13.79 s).
+    let rejoined =
+        [("failures", "0s:fast-fail:0:p=1:after=1ms:for=4s"), ("membership", "5s:add"), ("duration_s", "20")];
+    let probed = nginx_black_hole("yes", &rejoined);
+    let spans = times_out(&probed, 0.01);
+    assert!(spans.len() == 1 && (4.9..5.1).contains(&spans[0].1), "held out after 5 s: {spans:?}");
+    assert_eq!(summary_of(&probed).counts.outliers.ejections, 1);
+}
+
 /// The lengths in seconds of the first `k` ejections of the black hole
 /// under `backoff`'s settings, probed on each return, one row per seed
 /// 1..=`seeds`, read every `step_s`: a server that stays broken fails each

@@ -12,6 +12,7 @@
 //! lab compares live in a mode of its own.
 
 use super::{clients, compare, keys, load, percentiles};
+use crate::format::same_text;
 
 /// A chart as the rest of lbsim knows it.
 #[derive(Debug, PartialEq, Eq)]
@@ -101,7 +102,7 @@ pub const fn figures_match<T>(figures: &[(&str, T)]) -> bool {
     let (mut at, mut i) = (0, 0);
     while i < CHARTS.len() {
         if Drawer::Views.draws(CHARTS[i]) {
-            if at >= figures.len() || !same(figures[at].0, CHARTS[i].key) {
+            if at >= figures.len() || !same_text(figures[at].0, CHARTS[i].key) {
                 return false;
             }
             at += 1;
@@ -109,21 +110,6 @@ pub const fn figures_match<T>(figures: &[(&str, T)]) -> bool {
         i += 1;
     }
     at == figures.len()
-}
-
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 #[cfg(test)]

@@ -35,6 +35,7 @@ mod requests;
 mod server;
 mod service;
 mod snapshot;
+mod sorted;
 mod summary;
 #[cfg(test)]
 mod tests;

@@ -8,11 +8,23 @@
 //! portable maths so that native and browser draw the same keys.
 
 use crate::rng::Draw;
+use crate::scenario::Scenario;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Popularity {
     Uniform,
     Zipf(f64),
+}
+
+impl Popularity {
+    /// How popular each key is under `scenario`.
+    pub fn of(scenario: &Scenario) -> Popularity {
+        if scenario.key_popularity > 0.0 {
+            Popularity::Zipf(scenario.key_popularity)
+        } else {
+            Popularity::Uniform
+        }
+    }
 }
 
 /// Draws keys from `0..space` with the given popularity.

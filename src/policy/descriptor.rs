@@ -5,11 +5,10 @@
 //! `policy` field's names, `lbsim policies`, which controls a policy
 //! ignores, the trace hashes' cases) reads it.
 
-use super::{best_of_d, foundationdb, random, repick, Policy, POLICIES};
+use super::{best_of_d, foundationdb, repick, Policy, POLICIES};
 use crate::keys::{self, Scheme};
 use crate::rng::SimRng;
-use serde::{Serialize, Serializer};
-use std::fmt;
+use crate::scenario::PolicyKind;
 
 /// A routing policy as the rest of lbsim knows it.
 pub struct Descriptor {
@@ -137,111 +136,87 @@ impl Routing {
     }
 }
 
-/// A routing policy, as scenarios name it and code passes it around: its
-/// registry entry. Code that needs one policy in particular names it by
-/// one of the constants below.
-#[derive(Clone, Copy)]
-pub struct PolicyKind(&'static Descriptor);
-
 /// How many policies the registry holds.
 const COUNT: usize = POLICIES.len();
 
-impl PolicyKind {
-    pub const RANDOM: PolicyKind = PolicyKind(&random::RANDOM);
-    pub const REPICK: PolicyKind = PolicyKind(&repick::REPICK);
-    pub const POWER_OF_D: PolicyKind = PolicyKind(&best_of_d::POWER_OF_D);
-    pub const TABLE: PolicyKind = PolicyKind(&keys::TABLE);
-    pub const FDB_BASIC: PolicyKind = PolicyKind(&foundationdb::BASIC);
-    pub const FDB_LOAD_BALANCE: PolicyKind = PolicyKind(&foundationdb::LOAD_BALANCE);
-
-    /// Every policy, in the registry's order.
-    pub const ALL: &'static [PolicyKind] = &{
-        let mut all = [PolicyKind::RANDOM; COUNT];
-        let mut i = 0;
-        while i < COUNT {
-            all[i] = PolicyKind(POLICIES[i]);
-            i += 1;
-        }
-        all
-    };
-
-    /// Every policy's name, in the registry's order.
-    pub const NAMES: &'static [&'static str] = &{
-        let mut names = [""; COUNT];
-        let mut i = 0;
-        while i < COUNT {
-            names[i] = POLICIES[i].name;
-            i += 1;
-        }
-        names
-    };
-
-    pub fn from_name(text: &str) -> Option<PolicyKind> {
-        PolicyKind::ALL.iter().copied().find(|policy| policy.name() == text)
+/// The scenario names each policy by its place in the registry
+/// ([`PolicyKind`], `scenario/policy_kind.rs`): the build stops here if a
+/// descriptor's name is not the name at its place there.
+const _: () = {
+    assert!(COUNT == PolicyKind::NAMES.len(), "the scenario lists another number of policies");
+    let mut i = 0;
+    while i < COUNT {
+        assert!(PolicyKind::ALL[i].is_named(POLICIES[i].name), "a policy's name differs from the scenario's");
+        i += 1;
     }
+};
+
+/// A policy, as the scenario names it, resolved to its registry entry.
+impl PolicyKind {
+    pub const REPICK: PolicyKind = PolicyKind::named(repick::REPICK.name);
+    pub const POWER_OF_D: PolicyKind = PolicyKind::named(best_of_d::POWER_OF_D.name);
+    pub const TABLE: PolicyKind = PolicyKind::named(keys::TABLE.name);
+    pub const FDB_BASIC: PolicyKind = PolicyKind::named(foundationdb::BASIC.name);
+    pub const FDB_LOAD_BALANCE: PolicyKind = PolicyKind::named(foundationdb::LOAD_BALANCE.name);
 
     /// Its registry entry.
     pub fn descriptor(self) -> &'static Descriptor {
-        self.0
-    }
-
-    pub fn name(self) -> &'static str {
-        self.0.name
+        POLICIES[self.index()]
     }
 
     /// Its name for people, as a menu shows it (the identifier stays for links).
     pub fn title(self) -> &'static str {
-        self.0.title
+        self.descriptor().title
     }
 
     /// One line for people choosing a policy.
     pub fn describe(self) -> &'static str {
-        self.0.description
+        self.descriptor().description
     }
 
     /// Whether the policy draws `choices` candidates.
     pub fn uses_choices(self) -> bool {
-        self.0.properties.contains(&Property::UsesChoices)
+        self.descriptor().properties.contains(&Property::UsesChoices)
     }
 
     /// Whether the policy reads the load board that `staleness_ms` refreshes.
     pub fn reads_board(self) -> bool {
-        self.0.properties.contains(&Property::ReadsBoard)
+        self.descriptor().properties.contains(&Property::ReadsBoard)
     }
 
     /// Whether the policy compares a sample of servers drawn at random.
     pub fn compares_a_sample(self) -> bool {
-        self.0.properties.contains(&Property::ComparesASample)
+        self.descriptor().properties.contains(&Property::ComparesASample)
     }
 
     /// Whether the policy times round trips (its chooser tells it each one).
     pub fn times_round_trips(self) -> bool {
-        self.0.properties.contains(&Property::TimesRoundTrips)
+        self.descriptor().properties.contains(&Property::TimesRoundTrips)
     }
 
     /// Whether servers tell choosers when they fall idle.
     pub fn hears_idle_servers(self) -> bool {
-        self.0.properties.contains(&Property::HearsIdleServers)
+        self.descriptor().properties.contains(&Property::HearsIdleServers)
     }
 
     /// Whether the policy compares copies of load learned from responses.
     pub fn learns_load(self) -> bool {
-        self.0.properties.contains(&Property::LearnsLoad)
+        self.descriptor().properties.contains(&Property::LearnsLoad)
     }
 
     /// Whether the policy reads each server's weight.
     pub fn reads_weights(self) -> bool {
-        self.0.properties.contains(&Property::ReadsWeights)
+        self.descriptor().properties.contains(&Property::ReadsWeights)
     }
 
     /// Whether it is NGINX's round robin, which counts fails.
     pub fn counts_fails(self) -> bool {
-        self.0.properties.contains(&Property::CountsFails)
+        self.descriptor().properties.contains(&Property::CountsFails)
     }
 
     /// The placement scheme the policy is, if it places requests by key.
     pub fn scheme(self) -> Option<&'static Scheme> {
-        match &self.0.routing {
+        match &self.descriptor().routing {
             Routing::Keys(scheme) => Some(scheme),
             _ => None,
         }
@@ -260,8 +235,8 @@ impl PolicyKind {
     /// The scenario fields it reads that not every policy does, as its
     /// descriptor declares them (its properties and its routing).
     pub fn fields_read(self) -> impl Iterator<Item = &'static str> {
-        let by_properties = self.0.properties.iter().flat_map(|property| property.fields());
-        by_properties.chain(self.0.routing.fields().into_iter().flatten()).copied()
+        let by_properties = self.descriptor().properties.iter().flat_map(|property| property.fields());
+        by_properties.chain(self.descriptor().routing.fields().into_iter().flatten()).copied()
     }
 
     /// Whether it reads scenario field `key`: a field that some policy
@@ -281,7 +256,7 @@ impl PolicyKind {
     /// Whether the policy is one of FoundationDB's balancers, which run one
     /// state machine per request (see `engine::fdb`).
     pub fn is_fdb(self) -> bool {
-        matches!(self.0.routing, Routing::Fdb)
+        matches!(self.descriptor().routing, Routing::Fdb)
     }
 }
 
@@ -300,27 +275,6 @@ pub const fn concat<const N: usize>(parts: &[&[&'static Descriptor]]) -> [&'stat
     }
     assert!(at == N, "N must be the total length of the parts");
     all
-}
-
-/// Two kinds are the same policy when they are the same registry entry.
-impl PartialEq for PolicyKind {
-    fn eq(&self, other: &PolicyKind) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for PolicyKind {}
-
-impl fmt::Debug for PolicyKind {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Serialize for PolicyKind {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
 }
 
 #[cfg(test)]

@@ -33,8 +33,9 @@ mod weighted_random;
 mod weighted_round_robin;
 mod with_replacement;
 
+pub use crate::scenario::PolicyKind;
 pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
-pub use descriptor::{Descriptor, PolicyKind, Property, Routing};
+pub use descriptor::{Descriptor, Property, Routing};
 pub use join_idle_queue::{IdleQueue, JoinIdleQueue};
 pub use least_loaded::LeastLoaded;
 pub use lowest::lowest;

@@ -5,6 +5,7 @@ use super::drift::{self, SpeedChange};
 use super::duration::LATEST_S;
 use super::failures::{self, ScheduledFailure};
 use super::help::Help;
+pub use super::lookup::find;
 use super::membership::{self, Scheduled};
 use super::schedule::ScheduleError;
 pub use super::table::FIELDS;
@@ -410,41 +411,6 @@ pub fn three_figures(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
-/// Looks a field up by name, suggesting a near miss when there is one.
-pub fn find(key: &str) -> Result<&'static Field, ScenarioError> {
-    FIELDS.iter().find(|f| f.key == key).ok_or_else(|| ScenarioError::UnknownField {
-        field: key.to_string(),
-        // Dropped letters are the commonest slip, so a field that contains the
-        // typo as a subsequence ranks first; then the nearest by edit distance.
-        suggestion: FIELDS
-            .iter()
-            .map(|f| (!is_subsequence(key, f.key), edit_distance(key, f.key), f.key))
-            .filter(|(_, d, _)| *d <= 3)
-            .min()
-            .map(|(_, _, k)| k),
-    })
-}
-
-fn is_subsequence(short: &str, long: &str) -> bool {
-    let mut letters = long.chars();
-    short.chars().all(|c| letters.any(|l| l == c))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,18 +422,6 @@ mod tests {
             let mut copy = Scenario { seed: 99, ..Scenario::default() };
             field.set_text(&mut copy, &field.text(&scenario)).unwrap();
             assert_eq!(field.text(&copy), field.text(&scenario), "{}", field.key);
-        }
-    }
-
-    #[test]
-    fn suggests_a_near_miss() {
-        for (typo, meant) in
-            [("polcy", Some("policy")), ("service_mean", Some("service_mean_ms")), ("colour", None)]
-        {
-            match find(typo) {
-                Err(ScenarioError::UnknownField { suggestion, .. }) => assert_eq!(suggestion, meant),
-                other => panic!("{:?}", other.map(|f| f.key)),
-            }
         }
     }
 

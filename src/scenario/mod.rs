@@ -4,16 +4,24 @@
 //! truth: TOML files, `--set key=value` on the command line, the browser's URL
 //! hash and its controls all read and write a [`Scenario`] through it, so they
 //! agree on names, defaults, ranges and error messages.
+//!
+//! The scenario is the bottom layer: plain data, naming a policy by its
+//! place in the registry ([`PolicyKind`]), which `policy/` resolves; it
+//! imports no policy or placement scheme (`tests/layers.rs`).
 
 #[macro_use]
 mod help;
+mod derived;
 pub mod drift;
 pub mod duration;
 mod error;
 pub mod failures;
 pub mod fields;
 mod kinds;
+mod lookup;
 pub mod membership;
+mod parse;
+mod policy_kind;
 pub mod pools;
 mod proxy_fields;
 mod proxy_settings;
@@ -21,7 +29,7 @@ mod rules;
 pub mod schedule;
 mod table;
 
-pub use crate::policy::PolicyKind;
+pub use derived::Datacenters;
 pub use drift::SpeedChange;
 pub use error::{echo, ScenarioError};
 pub use fields::{Field, FieldKind, FIELDS};
@@ -31,10 +39,10 @@ pub use kinds::{
     SubsetMode,
 };
 pub use membership::{Change, Roster, Scheduled, Standing, MAX_CHANGES, MAX_SERVERS};
+pub use policy_kind::PolicyKind;
 pub use proxy_settings::{EjectBackoff, RateEjection, RatioBudget};
 pub use table::MAX_SEED;
 
-use crate::keys::Popularity;
 use serde::Serialize;
 
 /// The complete description of one simulation run.
@@ -271,61 +279,6 @@ impl Default for Scenario {
     }
 }
 
-/// How servers and choosers are split across datacenters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Datacenters {
-    pub count: u32,
-    /// The starting servers.
-    pub servers: u32,
-    /// The choosers each balancer (or client) is: its workers share its
-    /// datacenter.
-    pub workers: u32,
-}
-
-impl Datacenters {
-    /// The datacenter of server `server`: the starting servers are split
-    /// into runs of consecutive numbers, as equal as can be; servers added
-    /// later join the last.
-    pub fn of_server(self, server: u32) -> u8 {
-        let run = u64::from(server) * u64::from(self.count) / u64::from(self.servers.max(1));
-        run.min(u64::from(self.count) - 1) as u8
-    }
-
-    /// The datacenter of client or balancer `base`: they are dealt out in
-    /// turn, so that each datacenter has its share of the demand.
-    pub fn of_chooser(self, base: u32) -> u8 {
-        (base / self.workers % self.count) as u8
-    }
-}
-
-/// A TOML error as a scenario's: a whole number too large for TOML's 64
-/// bits fails in the parser, before any field sees it, so the field it was
-/// for is found on its line and named, with what it allows.
-fn syntax_error(text: &str, error: &toml::de::Error) -> ScenarioError {
-    let Some(start) = error.span().map(|span| span.start.min(text.len())) else {
-        return ScenarioError::Syntax { message: error.message().to_string(), line: None };
-    };
-    // Lines before the error's start, plus its own (`lines()` would miss
-    // the line of an error that starts at the beginning of one).
-    let line = text[..start].matches('\n').count() + 1;
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    if let Some((key, value)) = text[line_start..line_end].split_once('=') {
-        let value = value.split('#').next().unwrap_or_default().trim();
-        if let (true, Ok(field)) = (too_large_whole_number(value), fields::find(key.trim())) {
-            return field.bad(value);
-        }
-    }
-    ScenarioError::Syntax { message: error.message().to_string(), line: Some(line) }
-}
-
-/// Whether `value` is a TOML whole number beyond 64 bits.
-fn too_large_whole_number(value: &str) -> bool {
-    let number = value.replace('_', "");
-    let digits = number.strip_prefix(['-', '+']).unwrap_or(&number);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && number.parse::<i64>().is_err()
-}
-
 /// The largest key space: keys are drawn as indices, 32 bits in WebAssembly.
 pub const MAX_KEY_SPACE: u64 = 1 << 31;
 
@@ -342,155 +295,3 @@ pub const MAX_SESSIONS_PER_SEC: f64 = 1e9;
 /// The most per-server entries all choosers together may track
 /// (`clients` or `balancers`, times the pool size).
 pub const MAX_KNOWLEDGE_ENTRIES: u64 = 4_000_000;
-
-impl Scenario {
-    /// Parses a TOML scenario. Every field is optional; unknown fields and
-    /// out-of-range values are errors naming the field.
-    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
-        let mut scenario = Scenario::default();
-        for (key, value) in &table {
-            fields::find(key)?.set_toml(&mut scenario, value)?;
-        }
-        scenario.check()?;
-        Ok(scenario)
-    }
-
-    /// Applies `key=value` (the command line's `--set` and the URL hash).
-    /// On any error the scenario is left as it was.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
-        self.set_many([(key, value)])
-    }
-
-    /// Applies several `key=value` pairs, checking the rules between fields
-    /// once at the end (so `duration_s` and `warmup_s` may change together).
-    /// On any error the scenario is left as it was.
-    pub fn set_many<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<(), ScenarioError> {
-        let mut next = self.clone();
-        for (key, value) in pairs {
-            fields::find(key)?.set_text(&mut next, value)?;
-        }
-        next.check()?;
-        *self = next;
-        Ok(())
-    }
-
-    /// Every field as `(key, text)` in table order; `set` accepts each back.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        FIELDS.iter().map(|f| (f.key, f.text(self))).collect()
-    }
-
-    /// The number of servers one chooser picks among.
-    /// Each class's mean service time in ms: its cost scaled so that the mean
-    /// over all requests stays `service_mean_ms` (so `load` keeps its meaning).
-    pub fn class_means_ms(&self) -> Vec<f64> {
-        let total_share: f64 = self.class_shares.iter().sum();
-        let mean_cost: f64 =
-            self.class_shares.iter().zip(&self.class_costs).map(|(s, c)| s * c).sum::<f64>() / total_share;
-        self.class_costs.iter().map(|c| self.service_mean_ms * c / mean_cost).collect()
-    }
-
-    /// Each class's priority level: 0 for the highest priority, then one
-    /// per distinct priority below it.
-    pub fn class_levels(&self) -> Vec<u8> {
-        let mut distinct = self.class_priorities.clone();
-        crate::sort::sort_by(&mut distinct, |a, b| b.cmp(a));
-        distinct.dedup();
-        (0..self.class_shares.len())
-            .map(|class| {
-                let priority = self.class_priorities[class % self.class_priorities.len()];
-                distinct.iter().position(|&p| p == priority).unwrap_or(0) as u8
-            })
-            .collect()
-    }
-
-    /// How many priority levels the classes fall into.
-    pub fn priority_levels(&self) -> usize {
-        self.class_levels().iter().max().map_or(1, |&top| usize::from(top) + 1)
-    }
-
-    /// The speed server `server` starts with.
-    pub fn speed_of(&self, server: usize) -> f64 {
-        self.server_speeds[server % self.server_speeds.len()]
-    }
-
-    /// The nominal weight of every server, in order.
-    pub fn weights(&self) -> Vec<f64> {
-        (0..self.servers as usize).map(|i| self.weight_of(i)).collect()
-    }
-
-    /// The nominal weight of server `server` (added ones included).
-    pub fn weight_of(&self, server: usize) -> f64 {
-        self.server_weights[server % self.server_weights.len()]
-    }
-
-    pub fn pool_size(&self) -> u32 {
-        self.subset_size.map_or(self.servers, |s| s.min(self.servers))
-    }
-
-    /// The per-server entries all choosers together track: with class
-    /// pools, each chooser keeps one pool per class.
-    pub fn knowledge_entries(&self) -> u64 {
-        let per_chooser = match self.class_pools.as_slice() {
-            [] => u64::from(self.pool_size()),
-            ranges => ranges
-                .iter()
-                .map(|&(first, last)| {
-                    u64::from(self.subset_size.map_or(last - first + 1, |s| s.min(last - first + 1)))
-                })
-                .sum(),
-        };
-        u64::from(self.choosers()) * per_chooser
-    }
-
-    /// The parties that choose servers: the balancers' workers, or the
-    /// clients themselves. Worker `w` of balancer `b` is chooser
-    /// `b × workers_per_balancer + w`.
-    pub fn choosers(&self) -> u32 {
-        if self.balancers > 0 {
-            self.balancers * self.workers_per_balancer
-        } else {
-            self.clients
-        }
-    }
-
-    /// The balancer whose worker is chooser `worker`.
-    pub fn balancer_of(&self, worker: u32) -> u32 {
-        worker / self.workers_per_balancer
-    }
-
-    /// Total service capacity in requests per second.
-    pub fn capacity_per_sec(&self) -> f64 {
-        let speed_sum: f64 =
-            (0..self.servers as usize).map(|i| self.server_speeds[i % self.server_speeds.len()]).sum();
-        speed_sum * self.slots as f64 * 1000.0 / self.service_mean_ms
-    }
-
-    /// Checks every field's range and the rules between fields, for a
-    /// scenario built in code rather than parsed.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
-        let mut copy = Scenario::default();
-        for field in FIELDS {
-            field.set_text(&mut copy, &field.text(self))?;
-        }
-        self.check()
-    }
-
-    /// Where the servers and choosers stand.
-    pub fn datacenters(&self) -> Datacenters {
-        let workers = if self.balancers > 0 { self.workers_per_balancer } else { 1 };
-        Datacenters { count: self.datacenters, servers: self.servers, workers }
-    }
-
-    /// How popular each key is.
-    pub fn popularity(&self) -> Popularity {
-        if self.key_popularity > 0.0 {
-            Popularity::Zipf(self.key_popularity)
-        } else {
-            Popularity::Uniform
-        }
-    }
-}

@@ -118,6 +118,11 @@ impl Choosers {
         }
     }
 
+    /// Whether chooser `member` holds `server` out of its pool now.
+    pub fn holds_out(&self, member: usize, server: u32) -> bool {
+        self.members.get(member).is_some_and(|m| m.ejected.iter().any(|&(s, _)| s == server))
+    }
+
     /// Every server some chooser holds ejected, once per such chooser.
     pub fn ejected(&self) -> impl Iterator<Item = u32> + '_ {
         self.members.iter().flat_map(|m| m.ejected.iter().map(|&(server, _)| server))
@@ -169,7 +174,7 @@ impl Choosers {
     /// The position in chooser `member`'s pool of `server`, if it is in it
     /// and not held out (a panicking pool holds its ejected servers).
     fn held_in(&self, member: usize, server: u32) -> Option<usize> {
-        let held_out = self.members[member].ejected.iter().any(|&(s, _)| s == server);
+        let held_out = self.holds_out(member, server);
         self.position_of(member, server).filter(|_| !held_out)
     }
 

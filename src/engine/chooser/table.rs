@@ -9,13 +9,12 @@
 //! # Where it is going: one store keyed by server (issue 40, item 3)
 //!
 //! A column keyed by `(chooser, server)` is [`ByServer`](super::ByServer);
-//! outlier ejection's runs of errors and counts of ejections and
-//! FoundationDB's failure monitors are kept in such columns, each owned by
-//! its feature (none other reads them). What a chooser knows of a server
-//! still lives elsewhere in: this table (by pool position),
-//! `Member.{ejected, idle, typical}` (the choosers' own eligibility and
-//! reports, per chooser), ejection's list of the servers it holds out
-//! (kept in order: its probes follow it), its rates' answers
+//! outlier ejection's runs of errors, counts of ejections and the times
+//! its hold-outs end, and FoundationDB's failure monitors are kept in such
+//! columns, each owned by its feature (none other reads them). What a
+//! chooser knows of a server still lives elsewhere in: this table (by pool
+//! position), `Member.{ejected, idle, typical}` (the choosers' own
+//! eligibility and reports, per chooser), ejection's rates' answers
 //! (`ejection/rates.rs`, per chooser by server), FoundationDB's queue
 //! models (`fdb::QueueModel`, per chooser by server, with scalars of the
 //! chooser's beside them) and the idle reports' listing (per server, of no
@@ -42,11 +41,23 @@
 //!   sum, which the same measurement must show affordable (else the pool's
 //!   own order keeps a dense index into the server's entry).
 //!
+//! It is not affordable for these columns: the scenario caps the pools'
+//! sum at `MAX_KNOWLEDGE_ENTRIES`, 4 million entries (64 MB of `Known`,
+//! 16 bytes each), which 100,000 clients each drawing 40 of 10,000
+//! servers reach and `lbsim run` accepts; one entry per chooser and
+//! server would be a thousand million, 16 GB. So `known`, `work` and
+//! `round_trips` move only in the second shape: a chooser keeps its
+//! entries in slots that never move, its pool holds each position's slot
+//! (the position itself for a pool of every server), and a server that
+//! leaves the pool has its slot reset for the next to take. (A feature's
+//! column may stay `ByServer`: it is written only for the servers a
+//! feature acts on, and empty otherwise.)
+//!
 //! Order of the moves, each its own commit with every hash held: the
 //! features' columns first (they are off the hot path: FoundationDB's
-//! monitors and models, the idle listing, ejection's runs and ejected
-//! list), then `round_trips` and `work`, then `known` and `connections`
-//! with the measurement above.
+//! monitors and models, the idle listing, ejection's runs and hold-outs),
+//! then `round_trips` and `work`, then `known` and `connections`, in
+//! slots, with the measurement above.
 
 use super::super::connections::Connections;
 use super::super::huge_pages;

@@ -7,7 +7,7 @@
 //! request (`engine/keyed.rs`).
 
 use super::Feature;
-use crate::keys::Keys;
+use crate::keys::{Keys, Popularity};
 use crate::rng::{Keyed, Streams};
 use crate::scenario::{KeyPer, Scenario};
 
@@ -28,7 +28,7 @@ impl Feature for Keying {
     /// live, and a trace replayed.
     fn for_scenario(scenario: &Scenario) -> Option<Keying> {
         Some(Keying {
-            keys: Keys::new(u64::from(scenario.key_space), scenario.popularity()),
+            keys: Keys::new(u64::from(scenario.key_space), Popularity::of(scenario)),
             seed: Streams::new(scenario.seed).keys,
             per_request: scenario.key_per == KeyPer::Request,
             replayed: Vec::new(),

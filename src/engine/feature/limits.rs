@@ -14,8 +14,8 @@
 //! and `leastconn` would pass over a full server first), and a hedged copy
 //! is never held.
 
-use super::sorted::Sorted;
 use super::{Action, Asks, CameBack, Feature, Points, Sending, View};
+use crate::engine::sorted::Sorted;
 use crate::metrics::FailureReason;
 use crate::scenario::Scenario;
 use crate::time::Time;

@@ -128,7 +128,6 @@ mod registry;
 mod retries;
 mod retry_budget;
 mod slow_start;
-mod sorted;
 mod table_updates;
 mod view;
 

@@ -17,8 +17,8 @@
 //! chooser's pool (else the policy picks, and the connection is pinned
 //! anew). A retry placed elsewhere leaves the pin as it was.
 
-use super::sorted::Sorted;
 use super::{Action, Asks, Feature, Placing, Points, Sent, View};
+use crate::engine::sorted::Sorted;
 use crate::scenario::{BalancePer, Scenario};
 use crate::time::Time;
 

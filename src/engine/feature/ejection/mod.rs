@@ -48,12 +48,14 @@ pub(in crate::engine) struct Ejection {
     /// Each chooser's count of ejections of each server it has not
     /// forgotten (0: none).
     times: ByServer<u32>,
-    /// The servers each chooser holds ejected, with when each may return:
-    /// kept only with sweeps, which forget the others' ejections, or
-    /// probes, which follow each return. (One
-    /// readmitted early, by a membership change, stays listed until its
-    /// time is up: the sweep's readmission then finds nothing to do.)
-    out: Vec<Vec<(u32, Time)>>,
+    /// When each chooser's ejection of each server it holds out ends
+    /// (`None`: it holds it in), kept only with sweeps, which forget the
+    /// others' ejections, or probes, which follow each return. A server
+    /// the chooser readmits by its own rule (a membership change or a
+    /// redraw of pools) is forgotten as the policies are rebuilt: else its
+    /// old time would start a probe on a server long back, or ejected
+    /// since.
+    out: ByServer<Option<Time>>,
     outliers: Outliers,
     /// With `eject_probe`, the returning servers' probes.
     probes: Option<Probes>,
@@ -65,14 +67,6 @@ pub(in crate::engine) struct Ejection {
 pub struct Outliers {
     /// Servers ejected from a chooser's pool as outliers.
     pub ejections: u64,
-}
-
-/// Chooser `chooser`'s list in `lists`, grown to hold it.
-fn list_of<T>(lists: &mut Vec<Vec<T>>, chooser: usize) -> &mut Vec<T> {
-    if lists.len() <= chooser {
-        lists.resize_with(chooser + 1, Vec::new);
-    }
-    &mut lists[chooser]
 }
 
 impl Ejection {
@@ -115,13 +109,14 @@ impl Ejection {
     /// `chooser` readmits the servers whose ejection is over by `now`; with
     /// probes, each is probed.
     fn readmit_due(&mut self, chooser: usize, now: Time, out: &mut Asks) {
-        let Some(held) = self.out.get_mut(chooser) else { return };
-        if let Some(probes) = &mut self.probes {
-            for &(server, _) in held.iter().filter(|&&(_, until)| until <= now) {
+        let due: Vec<u32> =
+            self.out.row(chooser).filter(|&(_, until)| is_due(until, now)).map(|(s, _)| s).collect();
+        for server in due {
+            self.out.reset(chooser, server);
+            if let Some(probes) = &mut self.probes {
                 probes.returned(chooser, server);
             }
         }
-        held.retain(|&(_, until)| until > now);
         out.push(Action::Readmit { chooser: chooser as u32 });
     }
 
@@ -133,7 +128,7 @@ impl Ejection {
             self.count(chooser, server);
             return;
         }
-        list_of(&mut self.out, chooser).retain(|&(s, _)| s != server);
+        self.out.reset(chooser, server);
         self.times.reset(chooser, server);
         out.push(Action::ReadmitNow { chooser: chooser as u32, server });
     }
@@ -144,8 +139,8 @@ impl Ejection {
     /// among the others.
     fn sweep(&mut self, view: &View, out: &mut Asks) {
         self.forget_one_of_each_held_in();
-        for chooser in 0..self.out.len() {
-            if self.out[chooser].iter().any(|&(_, until)| until <= view.now) {
+        for chooser in 0..view.choosers.count() {
+            if self.out.row(chooser).any(|(_, until)| is_due(until, view.now)) {
                 self.readmit_due(chooser, view.now, out);
             }
         }
@@ -157,8 +152,8 @@ impl Ejection {
     fn eject_outliers_by_rate(&mut self, view: &View, out: &mut Asks) {
         for chooser in 0..view.choosers.count() {
             let Some(rates) = &mut self.rates else { return };
-            let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
-            let outliers = rates.outliers(chooser, |s| held.iter().any(|&(h, _)| h == s));
+            let held = &self.out;
+            let outliers = rates.outliers(chooser, |server| held.get(chooser, server).is_some());
             for server in outliers {
                 self.eject(chooser, server, view, out);
             }
@@ -184,13 +179,18 @@ impl Ejection {
 
     /// Each chooser forgets one ejection of each server it holds in.
     fn forget_one_of_each_held_in(&mut self) {
-        for (chooser, times) in self.times.each_mut() {
-            let held = self.out.get(chooser).map_or(&[][..], |h| h.as_slice());
-            for (_, count) in times.filter(|(server, _)| !held.iter().any(|(s, _)| s == server)) {
-                *count = count.saturating_sub(1);
-            }
+        let held = &self.out;
+        for (_, count) in
+            self.times.each_mut().filter(|&((chooser, server), _)| held.get(chooser, server).is_none())
+        {
+            *count = count.saturating_sub(1);
         }
     }
+}
+
+/// Whether an ejection ending at `until` (`None`: none held) is over by `now`.
+fn is_due(until: Option<Time>, now: Time) -> bool {
+    until.is_some_and(|until| until <= now)
 }
 
 impl Feature for Ejection {
@@ -210,7 +210,7 @@ impl Feature for Ejection {
             always_one: scenario.eject_always_one_host,
             runs: ByServer::new(0),
             times: ByServer::new(0),
-            out: Vec::new(),
+            out: ByServer::new(None),
             outliers: Outliers::default(),
             probes: scenario.eject_probe.then(Probes::default),
         })
@@ -264,11 +264,18 @@ impl Feature for Ejection {
             self.count(chooser as usize, server);
         }
         if self.keeps_out() {
-            list_of(&mut self.out, chooser as usize).push((server, until));
+            *self.out.get_mut(chooser as usize, server) = Some(until);
         }
         if self.lengths.sweep.is_none() {
             out.push(Action::Timer { at: until, payload: chooser });
         }
+    }
+
+    /// The policies were rebuilt, perhaps over pools drawn anew, which
+    /// readmits every server: what a chooser no longer holds out is
+    /// forgotten.
+    fn policies_built(&mut self, view: &View, _out: &mut Asks) {
+        self.out.retain(|chooser, server, _| view.choosers.holds_out(chooser, server));
     }
 
     /// Without sweeps, chooser `chooser`'s ejections due to end by now

@@ -1,10 +1,11 @@
-//! A small map kept as a vector sorted by key, for a feature's state
-//! keyed by a pair (a chooser and a server, or a chooser and a
-//! connection) of which a run uses few: a binary search where a hash map
-//! would hash, and no hash table's code in the browser's module.
+//! A small map kept as a vector sorted by key, for state keyed by a pair
+//! (a chooser and a server, or a chooser and a connection) of which a run
+//! uses few: a binary search where a hash map would hash, and no hash
+//! table's code in the browser's module. The choosers' columns keyed by
+//! server (`chooser/by_server.rs`) and the features' own maps keep it.
 
 /// Values by key, in key order.
-pub(super) struct Sorted<K, V> {
+pub(in crate::engine) struct Sorted<K, V> {
     entries: Vec<(K, V)>,
 }
 
@@ -45,6 +46,22 @@ impl<K: Ord + Copy, V> Sorted<K, V> {
 
     pub fn remove(&mut self, key: K) -> Option<V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
+    }
+
+    /// Every entry, in key order, to change.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
+        self.entries.iter_mut().map(|(key, value)| (*key, value))
+    }
+
+    /// The entries from `key` on, in key order.
+    pub fn from(&self, key: K) -> impl Iterator<Item = (K, &V)> {
+        let at = self.entries.partition_point(|&(k, _)| k < key);
+        self.entries[at..].iter().map(|(key, value)| (*key, value))
+    }
+
+    /// Forgets every entry `keep` refuses.
+    pub fn retain(&mut self, mut keep: impl FnMut(K, &V) -> bool) {
+        self.entries.retain(|(key, value)| keep(*key, value));
     }
 }
 
