@@ -187,6 +187,12 @@ impl Pictures {
     }
 }
 
+/// What the height a view needs adds for the rounding of the heights it
+/// was worked out from (each a whole px): a frame of exactly the height
+/// named fell a px short of the picture's share, and folded the controls
+/// again (10 controls in a 680 px embed with a refused setting's notice).
+const ROUNDING_PX: i32 = 2;
+
 /// One view's fitting, told what the view measures after each fold: which
 /// parts it has folded, and, when the controls had to fold, the height
 /// that would have shown them.
@@ -221,18 +227,25 @@ impl Fitting {
     }
 
     /// The box height that would show everything measured: first what
-    /// the content overflows by (the picture gains nothing until that is
-    /// taken up), then what the picture lacks, counting its share once the
-    /// box has grown past [`SHARE_FROM`]'s height.
+    /// the content overflows by, the view's or its layout's, whichever
+    /// runs further (the picture gains nothing until that is taken up),
+    /// then what the picture lacks, counting its share once the box has
+    /// grown past [`SHARE_FROM`]'s height. The layout's counts as well: a
+    /// view's scroll height stops some 10 px short of what its layout runs
+    /// past, and a 680 px embed whose ten controls had to fold named
+    /// 1,184 px when 1,248 showed them (the share owes half as much again
+    /// for each px missed; a refused setting's notice took the slack that
+    /// hid it). It adds [`ROUNDING_PX`], as the heights it reads are
+    /// rounded.
     fn height_needed(m: &Measure) -> i32 {
-        let over = (m.content_height - m.height).max(0);
+        let over = (m.content_height - m.height).max(m.layout_overflow).max(0);
         let absorbed = Measure { height: m.height + over, content_height: m.height + over, ..m.clone() };
         let small = absorbed.height + absorbed.picture_shortfall_in(false).max(0);
         let picture = match m.width >= SHARE_FROM.0 && small >= SHARE_FROM.1 {
             true => absorbed.height + absorbed.picture_shortfall_in(true).max(0),
             false => small,
         };
-        picture.max(m.height + m.shortfall())
+        picture.max(m.height + m.shortfall()) + ROUNDING_PX
     }
 
     /// Once the view fits, whether its legend shows again, measured with

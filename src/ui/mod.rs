@@ -22,6 +22,7 @@ pub mod opening;
 pub mod options;
 pub mod pace;
 pub mod params;
+pub mod popup;
 pub mod spike;
 pub mod twins;
 pub mod whole_run;

@@ -14,7 +14,7 @@
 //! height its author should give it, as does any view whose controls had
 //! to fold (in its drawer, beside them).
 
-use super::dom;
+use super::{dom, popup};
 use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Pictures, Short};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -89,14 +89,19 @@ impl Fit {
     /// They keep their place at the view's foot: ended above the buttons,
     /// a 680 × 400 embed's keys ring shrank below 150 px.
     pub fn toggle_chart(&self) {
-        toggle_open(&self.root, "chart-open", ".chart-toggle");
+        let open = toggle_open(&self.root, "chart-open", ".chart-toggle");
+        place_popup(&self.root, ".charts", open);
     }
 
     /// Opens or closes the legend of a view whose legend is folded, clear
     /// of the buttons.
     pub fn toggle_key(&self) {
-        if toggle_open(&self.root, "key-open", ".key-toggle") {
+        let open = toggle_open(&self.root, "key-open", ".key-toggle");
+        let Some(legend) = find(&self.root, ".stage > .legend") else { return };
+        popup::unplace(&legend);
+        if open {
             open_above_transport(&self.root, ".stage > .legend");
+            popup::place(&legend);
         }
     }
 
@@ -110,6 +115,7 @@ impl Fit {
         if let Some(drawer) = find(&self.root, ".drawer") {
             drawer.set_hidden(!open);
         }
+        place_popup(&self.root, ".drawer", open);
     }
 
     /// Shows the chart of tab `index` when the charts are folded into tabs.
@@ -359,6 +365,16 @@ fn toggle_open(root: &HtmlElement, class: &str, button: &str) -> bool {
         let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
     }
     open
+}
+
+/// Places the pop-up `selector` finds inside the window when it opens, by
+/// the rule all pop-ups share; closed, its view's style places it again.
+fn place_popup(root: &HtmlElement, selector: &str, open: bool) {
+    let Some(popup) = find(root, selector) else { return };
+    popup::unplace(&popup);
+    if open {
+        popup::place(&popup);
+    }
 }
 
 /// Sets the pop-up `selector` finds to end just above the view's row of

@@ -45,6 +45,7 @@ mod notice;
 mod page;
 mod panic;
 mod parts;
+mod popup;
 mod preset_picker;
 mod question;
 mod readouts;

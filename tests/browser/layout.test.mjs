@@ -59,3 +59,36 @@ for (const [width, height] of [[1024, 768], [1280, 900], [360, 780]]) {
     }
   });
 }
+
+// The picture stays in sight while the settings scroll, at desktop
+// widths: at 1440 × 900 a reader who scrolled the settings to the trace
+// box, some 3,400 px down, saw no picture. The settings scrolled to stay
+// clickable at their centre, and the picture is not drawn over them.
+for (const [width, height] of [[1440, 900], [1280, 720]]) {
+  test(`at ${width} × ${height} the picture stays in sight beside the trace box`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { width, height });
+    await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+    const settings = await page.locator('.lbsim-lab .controls').boundingBox();
+    await page.mouse.move(settings.x + settings.width / 2, height / 2);
+    for (let turns = 0; turns < 60; turns += 1) {
+      const box = await page.locator('#trace-file').boundingBox();
+      if (box.y + box.height / 2 < height / 2) break;
+      await page.mouse.wheel(0, 200);
+      await page.waitForTimeout(50);
+    }
+    const seen = await page.evaluate(() => {
+      const hits = (element) => {
+        const r = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return { top: Math.round(r.top), bottom: Math.round(r.bottom), hit: hit === element || element.labels?.[0]?.contains(hit) || element.contains(hit) };
+      };
+      return { picture: hits(document.getElementById('topology')), trace: hits(document.getElementById('trace-file')) };
+    });
+    assert.ok(seen.trace.top >= 0 && seen.trace.bottom <= height && seen.trace.hit, `the trace box's file field: ${JSON.stringify(seen.trace)}`);
+    assert.ok(seen.picture.top >= 0 && seen.picture.bottom <= height, `the picture lies at ${seen.picture.top} to ${seen.picture.bottom} px in a ${height} px window`);
+    assert.ok(seen.picture.hit, 'something covers the picture');
+    await page.screenshot({ path: artifact(`lab-${width}x${height}-trace-box.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

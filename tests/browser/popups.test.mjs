@@ -64,3 +64,54 @@ test("chapter 5's chart opened while paused is drawn", async () => {
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/**
+ * Opens each pop-up of section `id`'s view shown at the moment (Chart,
+ * Key, More) by a click at its button's centre, the button scrolled to the
+ * window's middle, and says where each opened that is not wholly inside
+ * the window; it closes each again.
+ */
+async function popupsOutside(page, id) {
+  const problems = [];
+  for (const [toggle, popup] of [['.chart-toggle', '.charts'], ['.key-toggle', '.stage > .legend'], ['.more-toggle', '.drawer']]) {
+    const button = page.locator(`#${id} ${toggle}`);
+    if (!(await button.isVisible())) continue;
+    await button.evaluate((b) => b.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    // The view fits itself again as it runs (a longer sentence may fold
+    // its chart or its legend): a button it took away offers nothing.
+    await page.waitForTimeout(300);
+    if (!(await button.isVisible())) continue;
+    await click(page, button);
+    await page.waitForTimeout(100);
+    const { box, window } = await page.evaluate(([id, popup]) => {
+      const r = document.querySelector(`#${id} ${popup}`).getBoundingClientRect();
+      return { box: [r.left, r.top, r.right, r.bottom].map(Math.round), window: [innerWidth, innerHeight] };
+    }, [id, popup]);
+    if (box[0] < 0 || box[1] < 0 || box[2] > window[0] || box[3] > window[1]) {
+      problems.push(`${id}'s ${toggle.slice(1)} opens at ${box.join(', ')} (left, top, right, bottom) in a ${window.join(' × ')} window`);
+    }
+    await button.evaluate((b) => b.click());
+  }
+  return problems;
+}
+
+for (const [width, height] of [[390, 844], [1280, 720]]) {
+  test(`at ${width} × ${height} every pop-up of chapters 1 to 6 and of an embed opens wholly inside the window`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    const problems = [];
+    for (const id of ['one-server', 'spike', 'continuous', 'repick', 'power-of-two', 'stale']) {
+      await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start' }), id);
+      await skipQuestion(page, id);
+      await page.waitForTimeout(1500);
+      problems.push(...await popupsOutside(page, `sim-${id}`));
+    }
+    const embed = await openApp(browser, `${server.url}embed.html`, { width, height, hash: 'controls=policy,load,servers,clients,slots&charts=percentiles,clients' });
+    await embed.page.waitForFunction(() => window.lbsim.simTime() > 500);
+    await embed.page.evaluate(() => { document.querySelector('.lbsim-view').id = 'embed'; });
+    problems.push(...await popupsOutside(embed.page, 'embed'));
+    assert.deepEqual(problems, []);
+    assert.deepEqual([...errors, ...embed.errors], []);
+    await page.context().close();
+    await embed.page.context().close();
+  });
+}

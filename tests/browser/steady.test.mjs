@@ -10,11 +10,13 @@ import { browser, server, useBrowser, openApp, skipQuestion } from './lib.mjs';
 useBrowser();
 
 /**
- * Where chapter `id`'s picture and its row of figures lie (window px, as
- * `x y width height`) at the first frame the view drew and at each later
- * frame, to `ms` wall ms later, that put either more than 1 px from there.
+ * Starts watching where chapter `id`'s picture and its row of figures lie
+ * (window px, as `x y width height`): from the first frame the view drew
+ * (once answered, when `answered` and the chapter asks), every later frame
+ * that puts either more than 1 px from there is noted, until `seenSince`
+ * reads the notes.
  */
-const boxesFromFirstFrame = (page, id, ms) => page.evaluate(async ([id, ms]) => {
+const watchBoxes = (page, id, answered) => page.evaluate(async ([id, answered]) => {
   const root = document.getElementById(`sim-${id}`);
   root.scrollIntoView({ block: 'start' });
   const index = [...document.querySelectorAll('[data-lbsim]')].indexOf(root);
@@ -23,7 +25,7 @@ const boxesFromFirstFrame = (page, id, ms) => page.evaluate(async ([id, ms]) => 
   while (!(view = window.lbsim.views()[index]) || view.frameCosts().length === 0) await frame();
   // Answered, a chapter that asks shows its sentence in place of nothing
   // the next frame: the watch starts from that frame's layout.
-  if (root.querySelector('.question')) {
+  if (answered && root.querySelector('.question')) {
     while (root.querySelector('.readback')?.hidden !== false) await frame();
     await frame();
   }
@@ -38,13 +40,26 @@ const boxesFromFirstFrame = (page, id, ms) => page.evaluate(async ([id, ms]) => 
   const written = ([picture, figures]) => `picture ${picture.join(' ')}, figures ${figures.join(' ')}${heavy() && ` (${heavy()})`}`;
   const first = boxes();
   const seen = [[0, written(first), root.className]];
-  for (const start = performance.now(); performance.now() - start < ms; await frame()) {
-    const now = boxes();
-    const moved = now.some((b, i) => b.some((v, k) => Math.abs(v - first[i][k]) > 1));
-    if (moved && seen.at(-1)[1] !== written(now)) seen.push([Math.round(performance.now() - start), written(now), root.className]);
-  }
-  return seen;
-}, [id, ms]);
+  const start = performance.now();
+  const watch = { seen, on: true };
+  window.steadyWatch = watch;
+  (async () => {
+    for (; watch.on; await frame()) {
+      const now = boxes();
+      const moved = now.some((b, i) => b.some((v, k) => Math.abs(v - first[i][k]) > 1));
+      if (moved && seen.at(-1)[1] !== written(now)) seen.push([Math.round(performance.now() - start), written(now), root.className]);
+    }
+  })();
+}, [id, answered]);
+
+/** Stops the watch `watchBoxes` started and gives its notes (ms: where). */
+const seenSince = (page) => page.evaluate(() => {
+  window.steadyWatch.on = false;
+  return window.steadyWatch.seen;
+});
+
+/** The notes, one a line, for a failure's message. */
+const listed = (seen) => `boxes after the first frame (ms: where):\n${seen.map((s) => s.join(': ')).join('\n')}`;
 
 const PHONE_AND_DESKTOP = [[1440, 900], [390, 844]];
 // Chapters 1 to 6, each for 8 s: a sentence above the picture that grew
@@ -65,8 +80,40 @@ for (const [id, name] of [
       const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
       await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start' }), id);
       await skipQuestion(page, id);
-      const seen = await boxesFromFirstFrame(page, id, 8000);
-      assert.equal(seen.length, 1, `boxes after the first frame (ms: where):\n${seen.map((s) => s.join(': ')).join('\n')}`);
+      await watchBoxes(page, id, true);
+      await page.waitForTimeout(8000);
+      const seen = await seenSince(page);
+      assert.equal(seen.length, 1, listed(seen));
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}
+
+// A chapter that asks keeps its picture where it was as the reader
+// answers: the verdict took the answers' place and the sentence appeared
+// above the picture, moving it once, at the answer. Watched from the
+// question's first frame, through a click at the first answer's centre,
+// for 8 s after it.
+for (const [id, name] of [
+  ['repick', 'chapter 4'],
+  ['power-of-two', 'chapter 5'],
+  ['stale', 'chapter 6'],
+]) {
+  for (const [width, height] of PHONE_AND_DESKTOP) {
+    test(`at ${width} × ${height}, ${name}'s picture stays where the question put it as the reader answers`, async () => {
+      const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+      await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start' }), id);
+      await watchBoxes(page, id, false);
+      const answer = page.locator(`#${id} .question .answer`).first();
+      await page.waitForTimeout(500);
+      const box = await answer.boundingBox();
+      assert.ok(box, 'the question shows its answers');
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction((id) => document.querySelector(`#${id} .question .answers`).hidden, id);
+      await page.waitForTimeout(8000);
+      const seen = await seenSince(page);
+      assert.equal(seen.length, 1, listed(seen));
       assert.deepEqual(errors, []);
       await page.context().close();
     });

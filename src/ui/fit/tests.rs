@@ -93,12 +93,13 @@ fn the_controls_fold_last_and_say_the_height_that_shows_them() {
     // at 400 px the picture needs 182 (40% of 680 × 400 at 600 wide): 322
     // fits. At 300 px the picture gets 160 of the 120 it needs at least,
     // but a 300 px box is below the share's size, so it fits too; at 250
-    // the picture gets 110: 10 short, and the controls fold.
+    // the picture gets 110: 10 short, and the controls fold, asking 260 px
+    // and 2 for the rounding of what was measured.
     assert!(!folded(&View { height: 400, parts: PARTS }.fit()).contains(&Fold::Controls));
     assert!(!folded(&View { height: 300, parts: PARTS }.fit()).contains(&Fold::Controls));
     let short = View { height: 250, parts: PARTS }.fit();
     assert_eq!(folded(&short), Fold::ORDER);
-    assert_eq!(short.controls_need(), Some(260));
+    assert_eq!(short.controls_need(), Some(262));
 }
 
 #[test]
@@ -107,24 +108,44 @@ fn the_height_a_short_box_needs_counts_the_share_the_grown_box_owes() {
     // by 50 and leave the picture nothing: the box needs those 50, then the
     // picture's least 120, which makes 420, past 400, where the picture
     // (600 px wide) owes 40% of 680 × h: 600 (h - 300) = 272 h gives
-    // h = 548.8, so 549.
+    // h = 548.8, so 549, and 2 px for the rounding of what it measured.
     let short = View { height: 250, parts: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (300, 0)] };
     let fitting = short.fit();
     assert!(fitting.folded().contains(Fold::Controls));
-    assert_eq!(fitting.controls_need(), Some(549));
+    assert_eq!(fitting.controls_need(), Some(551));
+}
+
+#[test]
+fn the_height_the_controls_need_counts_the_layout_s_overflow_where_it_runs_further() {
+    // The view's content overflows its 250 px box by 50 px, its layout by
+    // 61: the box needs those 61 before the picture (600 px wide, at 0)
+    // gains, then the picture's share of the grown box: 600 (h - 311) =
+    // 272 h gives h = 568.9, so 569, and 2 px for rounding (549 and 2 counted
+    // only the view's 50).
+    let measure = Measure {
+        width: 680,
+        height: 250,
+        content_height: 300,
+        layout_overflow: 61,
+        picture: Some(Pictures::one(600, 0)),
+        charts: Vec::new(),
+    };
+    let mut fitting = Fitting::start();
+    while fitting.step(&measure).is_some() {}
+    assert_eq!(fitting.controls_need(), Some(571));
 }
 
 #[test]
 fn the_height_the_controls_need_follows_the_view_as_it_grows() {
     let view = View { height: 250, parts: PARTS };
     let mut fitting = view.fit();
-    assert_eq!(fitting.controls_need(), Some(260));
+    assert_eq!(fitting.controls_need(), Some(262));
     // The sentence grew by 40 px since, taken from the picture (110 → 70):
     // measured again with the controls shown, the box needs 40 more.
     let mut grown = view.measure(fitting.folded().without(Fold::Controls));
     grown.picture = Some(Pictures::one(600, 70));
     fitting.remeasured_controls(&grown);
-    assert_eq!(fitting.controls_need(), Some(300));
+    assert_eq!(fitting.controls_need(), Some(302));
     // A fitting whose controls show has nothing to say.
     let mut fits = View { height: 900, parts: PARTS }.fit();
     fits.remeasured_controls(&grown);

@@ -99,6 +99,9 @@ pub struct Layout {
     /// The least size of its labels (CSS px): larger in the presenter
     /// view (see `lbsim::ui::fit::least_label_px`).
     pub least_label_px: f64,
+    /// Where requests reach the servers' rows (x, CSS px), short of their
+    /// labels, once the rows are drawn (see [`Layout::arriving_at`]).
+    arrival_x: Option<f64>,
 }
 
 impl Layout {
@@ -148,6 +151,7 @@ impl Layout {
             width,
             side_column,
             least_label_px: least_label_px(false, 0.0),
+            arrival_x: None,
         }
     }
 
@@ -224,6 +228,26 @@ impl Layout {
 
     pub fn balancer_anchor(&self, i: usize) -> (f64, f64) {
         self.balancers.map_or((0.0, 0.0), |grid| grid.cell(i).centre())
+    }
+
+    /// The same layout with requests reaching the rows at `x` (CSS px),
+    /// left of every label written at their entrances.
+    pub fn arriving_at(self, x: f64) -> Layout {
+        Layout { arrival_x: Some(x), ..self }
+    }
+
+    /// Where a request travels to or from server `i`: in the detailed view
+    /// short of the labels written at the rows' entrances (names, a
+    /// state's word), in a band no request crosses, since paths to one
+    /// row pass by its neighbours' (a dot printed over server 2's name in
+    /// chapter 2 on a phone, and "slow" sat among them in chapter 3); a
+    /// row's entrance until the rows are drawn.
+    pub fn arrival(&self, i: usize) -> (f64, f64) {
+        let (x, y) = self.server_anchor(i);
+        match (self.compact, self.arrival_x) {
+            (false, Some(arrival)) => (arrival.min(x), y),
+            _ => (x, y),
+        }
     }
 
     /// Where a request reaches server `i`: its row's entrance, or its cell.

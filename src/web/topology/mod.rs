@@ -70,6 +70,10 @@ pub struct Focus<'a> {
     pub bounces: &'a [BounceMark],
 }
 
+/// How far left of a row's labels requests stop (CSS px): a followed
+/// request's mark is 6.3 px across its centre.
+const ARRIVAL_GAP_PX: f64 = 8.0;
+
 /// Draws the snapshot, with what is in `focus` brought forward and labels
 /// at least `least_label_px` high; returns where the ring round a
 /// decision's winner went (x, y, w, h), if one was drawn (not while its
@@ -82,12 +86,15 @@ pub fn draw(
 ) -> Option<[f64; 4]> {
     surface.begin();
     let context = &surface.context;
-    let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
+    let mut layout = layout_of(snapshot, surface).with_least_label(least_label_px);
     // Whose copies the column beside the rows writes: the followed
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
     tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
-    servers::draw(context, &layout, &snapshot.servers, palette);
+    let labels_from = servers::draw(context, &layout, &snapshot.servers, palette);
+    if let Some(from) = labels_from.into_iter().reduce(f64::min) {
+        layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
+    }
     if focus.spike_over {
         totals::draw(context, &layout, &snapshot.servers, palette);
     }

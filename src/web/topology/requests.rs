@@ -100,17 +100,15 @@ fn position(layout: &Layout, request: &RequestView, lane: f64) -> (f64, f64) {
             return (x + lane * 2.0, y);
         }
         Hop::ClientToBalancer => (layout.client_anchor(from), layout.balancer_anchor(to), false),
-        Hop::ClientToServer => (layout.client_anchor(from), layout.server_anchor(to), false),
-        Hop::BalancerToServer => (layout.balancer_anchor(from), layout.server_anchor(to), false),
-        Hop::BounceToClient | Hop::ServerToClient => {
-            (layout.server_anchor(from), layout.client_anchor(to), true)
-        }
+        Hop::ClientToServer => (layout.client_anchor(from), layout.arrival(to), false),
+        Hop::BalancerToServer => (layout.balancer_anchor(from), layout.arrival(to), false),
+        Hop::BounceToClient | Hop::ServerToClient => (layout.arrival(from), layout.client_anchor(to), true),
         Hop::BounceToBalancer | Hop::ServerToBalancer => {
-            (layout.server_anchor(from), layout.balancer_anchor(to), true)
+            (layout.arrival(from), layout.balancer_anchor(to), true)
         }
         Hop::BalancerToClient => (layout.balancer_anchor(from), layout.client_anchor(to), true),
         Hop::Queued | Hop::InService => {
-            return layout.server_anchor(to);
+            return layout.arrival(to);
         }
     };
     let t = f64::from(request.progress);

@@ -29,15 +29,24 @@ const NUMBER_EM: f64 = 1.5;
 pub(super) const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
-pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+/// Draws the servers; returns where each row's labels begin (x, CSS px:
+/// its name, its state's word, or its entrance where it writes neither)
+/// in the detailed view, none in the compact one.
+pub fn draw(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    palette: &Palette,
+) -> Vec<f64> {
     // Where a server errs, each row says its share of the answers at its
     // entrance, and a failing row's word stands clear of it; where one is
     // slowed, its share of the requests sent lately in the column right
     // of the rows.
+    let mut labels_from = Vec::new();
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
-        draw_rows(context, layout, servers, palette);
+        labels_from = draw_rows(context, layout, servers, palette);
         draw_datacenters(context, layout, servers, palette);
     }
     let shares = answer_shares(servers).filter(|_| !layout.compact);
@@ -45,10 +54,14 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
         Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
-    states::draw(context, layout, servers, word_from, palette);
+    let words_from = states::draw(context, layout, servers, word_from, palette);
+    for (from, word) in labels_from.iter_mut().zip(words_from) {
+        *from = from.min(word);
+    }
     if let (Some(shares), Some((_, right))) = (sent_shares(servers), layout.side_column) {
         shares::draw_sent_shares(context, layout, (servers, &shares), right, palette);
     }
+    labels_from
 }
 
 /// A dashed line between the last server of a datacenter and the first of
@@ -223,7 +236,14 @@ impl Row {
     }
 }
 
-fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
+/// Draws the rows; returns where each one's name begins (x, CSS px), or
+/// its entrance where it has no room for one.
+fn draw_rows(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    servers: &[ServerView],
+    palette: &Palette,
+) -> Vec<f64> {
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
@@ -282,11 +302,13 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     write_counts(context, layout, &texts, palette);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
+    let mut names_from: Vec<f64> = rows.iter().map(|(cell, _)| cell.x).collect();
     for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
         if Row::holds_label(*cell, layout.small_px()) {
             let name = Row::name(i, servers.len());
             let width = context.measure_text(&name).map_or(0.0, |m| m.width());
             let (x, _) = Row::name_span(*cell, layout.small_px(), width);
+            names_from[i] = x.min(cell.x);
             let _ = context.fill_text(&name, x, cell.y + cell.h / 2.0);
             let b = row.box_rect;
             // A server not at speed 1 (drifted, or clicked) says how fast
@@ -301,6 +323,7 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
             );
         }
     }
+    names_from
 }
 
 /// Writes counts (x, y, text) right-aligned at x, in the rows' label font

@@ -12,14 +12,17 @@ use lbsim::engine::{ServerState, ServerView};
 use lbsim::ui::marks::state_word_x;
 use web_sys::CanvasRenderingContext2d;
 
-/// The marks of servers that are not active members, or not in every pool.
+/// The marks of servers that are not active members, or not in every
+/// pool; returns where each server's word begins (x, CSS px), infinity
+/// where it has none.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     servers: &[ServerView],
     word_from: f64,
     palette: &Palette,
-) {
+) -> Vec<f64> {
+    let mut words_from = vec![f64::INFINITY; servers.len()];
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
     let px = layout.label_px();
@@ -71,8 +74,10 @@ pub fn draw(
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
             context.set_fill_style_str(&palette.ink.css());
             let _ = context.fill_text(&word, x, c.y + c.h / 2.0);
+            words_from[i] = x;
         }
     }
+    words_from
 }
 
 /// A broken outline round `c`: dashes `dash` (on, off) of `width` px.
