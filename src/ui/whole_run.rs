@@ -48,10 +48,11 @@ impl Span {
 
     /// Whether a view of `kind` has sentences beside its figures that
     /// count since the run began: an embed's (an explainer chapter's) that
-    /// reads a run's tail (`tail`). The lab's figures stay the last
-    /// second's, its dashboard's live pulse.
-    pub fn counted_as_sentences(kind: Kind, tail: bool) -> bool {
-        kind == Kind::Embed && tail
+    /// reads a run's tail (`tail`), or compares its run with a twin
+    /// (`twin`), whose verdict reads both runs so far. The lab's figures
+    /// stay the last second's, its dashboard's live pulse.
+    pub fn counted_as_sentences(kind: Kind, tail: bool, twin: bool) -> bool {
+        kind == Kind::Embed && (tail || twin)
     }
 
     /// How a figure's note names it.
@@ -203,12 +204,14 @@ mod tests {
     }
 
     #[test]
-    fn an_embed_whose_sentence_reads_the_tail_counts_since_the_run_began() {
-        let embed = |tail| Span::counted_as_sentences(Kind::Embed, tail);
-        assert_eq!(Span::of(false, embed(true)), Span::SinceStart, "chapter 1");
-        assert_eq!(Span::of(false, embed(false)), Span::LastSecond, "the rest, as before");
-        assert_eq!(Span::of(true, embed(true)), Span::WholeRun, "a run over");
-        assert_eq!(Span::of(false, Span::counted_as_sentences(Kind::Lab, true)), Span::LastSecond, "the lab");
+    fn an_embed_whose_sentence_reads_the_tail_or_a_twin_counts_since_the_run_began() {
+        let embed = |tail, twin| Span::counted_as_sentences(Kind::Embed, tail, twin);
+        assert_eq!(Span::of(false, embed(true, false)), Span::SinceStart, "chapter 1");
+        assert_eq!(Span::of(false, embed(false, true)), Span::SinceStart, "a twin");
+        assert_eq!(Span::of(false, embed(false, false)), Span::LastSecond, "the rest, as before");
+        assert_eq!(Span::of(true, embed(true, true)), Span::WholeRun, "a run over");
+        let lab = Span::counted_as_sentences(Kind::Lab, true, true);
+        assert_eq!(Span::of(false, lab), Span::LastSecond, "the lab's compare mode");
         assert_eq!(Span::SinceStart.note(), "(since the run began)");
     }
 

@@ -8,6 +8,7 @@
 //! achieved. Updated a few times a second. Where the sentences beside
 //! them count since the run began, so do they, and once the run is over
 //! they are the whole run's; each says so (see `lbsim::ui::whole_run`).
+//! Beside a twin, the percentiles give both runs' figures, A's and B's.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
@@ -52,6 +53,12 @@ pub struct Readouts {
     windows: Vec<HtmlElement>,
     p50: HtmlElement,
     p99: HtmlElement,
+    /// The twin's p50 and p99 beside the view's.
+    twin_p50: HtmlElement,
+    twin_p99: HtmlElement,
+    /// What shows only beside a twin: its figures, and the letters naming
+    /// each side.
+    beside_twin: Vec<HtmlElement>,
     throughput: HtmlElement,
     bounces: HtmlElement,
     availability: HtmlElement,
@@ -91,10 +98,13 @@ impl Readouts {
         // row has room (the stylesheet).
         let last_second = Span::LastSecond.note();
         let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, last_second);
-        let (_, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
+        let mut beside_twin = Vec::new();
+        let (p50_box, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         let mut windows = vec![window(&name, "window if-room")?];
-        let (_, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        let twin_p50 = twin_figure(&p50_box, &p50, &ids.of("p50-twin"), &mut beside_twin)?;
+        let (p99_box, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
         windows.push(window(&name, "window if-room")?);
+        let twin_p99 = twin_figure(&p99_box, &p99, &ids.of("p99-twin"), &mut beside_twin)?;
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
         let (completed, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
@@ -123,6 +133,9 @@ impl Readouts {
             windows,
             p50,
             p99,
+            twin_p50,
+            twin_p99,
+            beside_twin,
             throughput,
             bounces,
             availability,
@@ -159,7 +172,8 @@ impl Readouts {
     }
 
     /// Shows the figures over `span`: the snapshot's last second, or
-    /// `over_span`, the run's own over a longer span. `actual_speed` is simulated
+    /// `over_span`, the run's own over a longer span; beside a twin,
+    /// `twin`, its figures over the same span. `actual_speed` is simulated
     /// time per wall time over recent frames (`None` while paused);
     /// `asked`, the speed set, for the readouts that tell when the two part
     /// (a twin's pane leaves that to its view's).
@@ -169,12 +183,20 @@ impl Readouts {
         (actual_speed, asked): (Option<f64>, Option<f64>),
         now_ms: f64,
         (span, over_span): (Span, Option<SamplePoint>),
+        twin: Option<SamplePoint>,
     ) {
         self.say_span(span);
         let shown = over_span.or(snapshot.latest);
         let latest = shown.unwrap_or_default();
         set(&self.p50, &milliseconds(latest.queue_p50));
         set(&self.p99, &milliseconds(latest.queue_p99));
+        for part in &self.beside_twin {
+            part.set_hidden(twin.is_none());
+        }
+        if let Some(twin) = twin {
+            set(&self.twin_p50, &milliseconds(twin.queue_p50));
+            set(&self.twin_p99, &milliseconds(twin.queue_p99));
+        }
         set(&self.throughput, &compact_count(latest.throughput));
         set(&self.bounces, &compact_count(latest.bounce_rate));
         let availability = shown.map_or(f64::NAN, |p| p.availability);
@@ -199,6 +221,30 @@ impl Readouts {
         self.heavy.set_hidden(heavy.is_none());
         set(&self.heavy, heavy.as_deref().unwrap_or(""));
     }
+}
+
+/// A second figure after `figure` in `readout`, for the twin's run, its
+/// value's element (id `id`) returned; it and a letter naming the view's
+/// side, before `figure`, are pushed onto `beside_twin`.
+fn twin_figure(
+    readout: &HtmlElement,
+    figure: &HtmlElement,
+    id: &str,
+    beside_twin: &mut Vec<HtmlElement>,
+) -> Result<HtmlElement, JsValue> {
+    let own = dom::create::<HtmlElement>("span", "side")?;
+    own.set_text_content(Some("A"));
+    let own_figure = figure.parent_element().ok_or("a figure outside its readout")?;
+    own_figure.prepend_with_node_1(&own)?;
+    let twin: HtmlElement = dom::child(readout, "span", "figure twin")?;
+    dom::text_child(&twin, "span", "side", "B")?;
+    let value = dom::text_child(&twin, "span", "", "–")?;
+    value.set_id(id);
+    dom::text_child(&twin, "span", "unit", "ms")?;
+    twin.set_hidden(true);
+    own.set_hidden(true);
+    beside_twin.extend([own, twin]);
+    Ok(value)
 }
 
 /// What to say when the simulation runs at `actual` times real time while

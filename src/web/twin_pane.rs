@@ -109,7 +109,7 @@ impl TwinPane {
             if readouts.due(now_ms, force) {
                 let span = Span::of(whole_run::is_over(twin), false);
                 let figures = (span, self.whole_run.of(twin, span));
-                readouts.show(&self.snapshot, (speed, None), now_ms, figures);
+                readouts.show(&self.snapshot, (speed, None), now_ms, figures, None);
             }
         }
     }

@@ -3,8 +3,10 @@
 // whole-run median 5.8 ms, the strip's last-second p50 7.2 ms, theory's
 // mean 13.4 ms on the chart); it now draws the waits themselves, with the
 // median, the mean and the p99 marked, and its strip counts since the run
-// began, as the sentence does. What span a view counts is
-// `lbsim::ui::whole_run::Span`, tested natively.
+// began, as the sentence does. A chapter with a twin gave only "Last
+// second, A" under its pictures, B's p99 nowhere: the strip now gives
+// both runs' figures over the span of the sentence and verdict. What span
+// a view counts is `lbsim::ui::whole_run::Span`, tested natively.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, server, useBrowser, openApp, skipQuestion, drawnFraction } from './lib.mjs';
@@ -57,3 +59,38 @@ test("chapter 1 draws the waits, and its marks, its strip and its sentence give 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** The chapters with a twin: their section ids. */
+const twinned = (page) => page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')]
+  .filter((root) => /(^|&)versus=/.test(root.dataset.lbsimSettings)).map((root) => root.closest('section').id));
+
+for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
+  test(`at ${width} × ${height} every chapter with a twin gives both runs' p99 under its pictures, as their runs say`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    const chapters = await twinned(page);
+    assert.ok(chapters.length >= 12, `${chapters.length} chapters with a twin`);
+    for (const id of chapters) {
+      const view = await viewIndex(page, `sim-${id}`);
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), `sim-${id}`);
+      await skipQuestion(page, id);
+      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+      await pause(page, id);
+      const [own, twin] = await page.evaluate((i) => [window.lbsim.views()[i].summary(), window.lbsim.views()[i].versusSummary()]
+        .map((json) => JSON.parse(json).queue_ms.p99), view);
+      for (const [part, run, letter] of [['p99', own, 'A'], ['p99-twin', twin, 'B']]) {
+        const shown = page.locator(`#sim-${id}-${part}`);
+        await shown.scrollIntoViewIfNeeded();
+        assert.ok(await shown.isVisible(), `${id}: ${letter}'s p99 is not visible`);
+        const box = await shown.boundingBox();
+        assert.ok(box.y >= 0 && box.y + box.height <= height, `${id}: ${letter}'s p99 is off the screen at y ${box.y}`);
+        const text = await shown.textContent();
+        const expected = run >= 100 ? Math.round(run) : Math.round(run * 10) / 10;
+        assert.ok(Math.abs(figure(text) - expected) <= 0.051, `${id}: ${letter}'s p99 reads ${text}, its run's is ${run}`);
+      }
+      const letters = await page.locator(`#sim-${id} .readouts .side:visible`).allTextContents();
+      assert.deepEqual(letters.slice(0, 2), ['A', 'B'], `${id}: each figure names its run`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}

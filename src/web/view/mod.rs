@@ -72,8 +72,9 @@ pub struct View {
     /// Everything the view shows, built inside its root.
     parts: Parts,
     readouts_stale: bool,
-    /// The figures the readouts show over a span longer than a second.
-    whole_run: Kept,
+    /// The figures the readouts show over a span longer than a second, of
+    /// the view's run and of its twin's.
+    whole_run: [Kept; 2],
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
     /// The last membership change whose moving keys were shown (its
@@ -184,12 +185,13 @@ impl View {
     }
 
     /// Shows the readouts' figures over the span the sentences beside them
-    /// count: when due, or, counting since the run began beside sentences
-    /// read back from the run, when those were rewritten (`said`), so that
-    /// both give the same requests' figures until the next rewrite.
+    /// count, and the twin's beside them where they count both runs: when
+    /// due, or, counting since the run began beside sentences read back
+    /// from the run, when those were rewritten (`said`), so that both give
+    /// the same requests' figures until the next rewrite.
     fn show_readouts_if_due(&mut self, speed: Option<f64>, now_ms: f64, stale: bool, said: Option<bool>) {
         let tail = self.options.say.0.contains(&Sentence::Tail);
-        let beside = Span::counted_as_sentences(self.kind, tail);
+        let beside = Span::counted_as_sentences(self.kind, tail, self.twin.is_some());
         let span = Span::of(whole_run::is_over(&self.sim), beside);
         let due = match (span, said) {
             (Span::SinceStart, Some(said)) => said,
@@ -199,8 +201,11 @@ impl View {
             return;
         }
         let asked = self.params.speed * self.opening.pace();
-        let own = (span, self.whole_run.of(&self.sim, span));
-        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own);
+        let [own, twin_kept] = &mut self.whole_run;
+        let twin = self.twin.as_ref().filter(|_| beside);
+        let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
+        let own = (span, own.of(&self.sim, span));
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin);
     }
 
     /// One animation frame, in which running ahead may go on until
