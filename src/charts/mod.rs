@@ -1,5 +1,6 @@
 //! The charts, drawn with plotters: queue-time or latency percentiles over
-//! time, the client-experience curve (session time p0…p100, the seed
+//! time, the waits themselves (how many requests waited how long), the
+//! client-experience curve (session time p0…p100, the seed
 //! essay's main chart), the load across servers, where keys live, and two runs compared on
 //! the same axes. Each takes its data and a drawing area, and is generic
 //! over the backend: the browser draws them on canvases, with legends in
@@ -27,6 +28,7 @@ mod properties;
 mod registry;
 mod stroke;
 pub mod topology_legend;
+mod waits;
 
 pub use capacity::draw as capacity;
 pub use clients::draw as clients;
@@ -42,6 +44,7 @@ pub use percentiles::{
     CHART as PERCENTILES,
 };
 pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
+pub use waits::{draw as waits, figure as waits_figure, Waits, BINS as WAIT_BINS};
 
 use crate::format::grouped;
 use plotters::coord::types::RangedCoordf64;

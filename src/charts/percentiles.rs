@@ -324,13 +324,13 @@ const MARKER_ROWS: usize = 3;
 
 /// Names each of `markers` (in time order) at the top of its line, right
 /// of it or else left, in the first of a few rows where it fits inside the
-/// area and overprints no other name; not at all when none has room. A
+/// plot and overprints no other name; not at all when none has room. A
 /// place that crosses no other mark's line is taken first; where marks lie
 /// closer than their names are long, a name crosses a line, and its box is
 /// painted in the background first so that the line passes behind it (a
 /// reader saw "server 0 slow ×0.25" and "server 0 recovers" each struck
 /// through by the other's line, and read them as overlapping).
-fn label_markers<DB: DrawingBackend>(
+pub(super) fn label_markers<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &super::Chart<DB>,
     markers: &[&Marker],
@@ -341,8 +341,10 @@ where
     DB::ErrorType: 'static,
 {
     let font = style.text(12.0, style.palette.muted);
-    let (base, (width, _)) = (area.get_base_pixel(), area.dim_in_pixel());
-    let inside = base.0..base.0 + width as i32;
+    let base = area.get_base_pixel();
+    // Within the plot: a name left of a mark near the y axis would
+    // overprint its tick labels (the waits chart's median often is).
+    let (inside, _) = chart.plotting_area().get_pixel_range();
     let (gap, line) = (style.px(4.0) as i32, style.px(14.0 * style.type_scale) as i32);
     let lines: Vec<i32> = markers.iter().map(|m| chart.backend_coord(&(m.time_s, top)).0).collect();
     let mut rows: Vec<Vec<Range<i32>>> = vec![Vec::new(); MARKER_ROWS];

@@ -11,7 +11,7 @@
 //! view shows it; two runs on one axes is `lbsim plot`'s alone, as the
 //! lab compares live in a mode of its own.
 
-use super::{clients, compare, keys, load, percentiles};
+use super::{clients, compare, keys, load, percentiles, waits};
 use crate::format::same_text;
 
 /// A chart as the rest of lbsim knows it.
@@ -37,6 +37,7 @@ pub struct Plotted {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlotFigure {
     Percentiles,
+    Waits,
     Clients,
     Load,
     Compare,
@@ -45,7 +46,7 @@ pub enum PlotFigure {
 /// Every chart, in the order views and `--help` list them: add a new
 /// one's line here.
 pub const CHARTS: &[&Descriptor] =
-    &[&percentiles::CHART, &clients::CHART, &load::CHART, &keys::CHART, &compare::CHART];
+    &[&percentiles::CHART, &waits::CHART, &clients::CHART, &load::CHART, &keys::CHART, &compare::CHART];
 
 /// Where a chart is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,18 +125,22 @@ mod tests {
         }
         let keys = |n: &[&Descriptor]| n.iter().map(|c| c.key).collect::<Vec<_>>();
         let views = Drawer::Views.charts::<{ Drawer::Views.count() }>();
-        assert_eq!(keys(&views), ["percentiles", "clients", "load", "keys"]);
+        assert_eq!(keys(&views), ["percentiles", "waits", "clients", "load", "keys"]);
         let plotted = Drawer::Plot.charts::<{ Drawer::Plot.count() }>();
-        assert_eq!(keys(&plotted), ["percentiles", "clients", "load", "compare"]);
+        assert_eq!(keys(&plotted), ["percentiles", "waits", "clients", "load", "compare"]);
     }
 
     #[test]
     fn figures_match_the_view_charts_exactly_and_in_order() {
-        assert!(figures_match(&[("percentiles", ()), ("clients", ()), ("load", ()), ("keys", ())]));
-        assert!(!figures_match(&[("percentiles", ()), ("clients", ()), ("load", ())]));
-        assert!(!figures_match(&[("percentiles", ()), ("load", ()), ("clients", ()), ("keys", ())]));
-        let extra = [("percentiles", ()), ("clients", ()), ("load", ()), ("keys", ()), ("compare", ())];
-        assert!(!figures_match(&extra));
-        assert!(!figures_match(&[("percentiles", ()), ("clients", ()), ("load", ()), ("key", ())]));
+        let views = [("percentiles", ()), ("waits", ()), ("clients", ()), ("load", ()), ("keys", ())];
+        assert!(figures_match(&views));
+        assert!(!figures_match(&views[..4]));
+        let mut swapped = views;
+        swapped.swap(2, 3);
+        assert!(!figures_match(&swapped));
+        assert!(!figures_match(&[&views[..], &[("compare", ())]].concat()));
+        let mut misspelt = views;
+        misspelt[4].0 = "key";
+        assert!(!figures_match(&misspelt));
     }
 }

@@ -96,6 +96,8 @@ pub enum Figure {
     /// p50, p90 and p99 over the whole run, with the servers' failures and
     /// membership changes marked.
     Percentiles(SeriesMetric),
+    /// How many requests waited how long in a queue, over the whole run.
+    Waits,
     /// Session time, p0 to p100.
     Clients,
     /// Each server's busy slots and queue at the end, busiest first.
@@ -135,10 +137,11 @@ impl Plot {
         };
         let figure = match (chart.figure(), options.metric) {
             (PlotFigure::Percentiles, metric) => Figure::Percentiles(series(metric)?),
+            (PlotFigure::Waits, None | Some(Metric::Queue)) => Figure::Waits,
             (PlotFigure::Clients, None | Some(Metric::Session)) => Figure::Clients,
-            (PlotFigure::Clients | PlotFigure::Load, Some(_)) => {
-                return Err("--metric belongs to --chart percentiles and compare: clients always shows \
-                    session time, and load requests at each server"
+            (PlotFigure::Waits | PlotFigure::Clients | PlotFigure::Load, Some(_)) => {
+                return Err("--metric belongs to --chart percentiles and compare: waits always shows \
+                    queue time, clients session time, and load requests at each server"
                     .into())
             }
             (PlotFigure::Load, None) => Figure::Load,
@@ -177,6 +180,11 @@ pub fn plot(run: &RunArgs, plot: &Plot) -> Result<(), String> {
                 let events = charts::server_events(sim.scenario(), sim.now().as_secs());
                 charts::percentiles_figure(&area, &series, (metric, theory_ms), Span::Whole, &events, &style)
                     .map(drop)
+            }
+            Figure::Waits => {
+                let (sim, _) = simulate(&runner::load(run, &[])?, run.trace.as_ref())?;
+                let waits = charts::Waits::of(&sim.metrics().queue_time.measured(), charts::WAIT_BINS);
+                charts::waits_figure(&area, &waits, &style)
             }
             Figure::Clients => {
                 let (sim, _) = simulate(&runner::load(run, &[])?, run.trace.as_ref())?;

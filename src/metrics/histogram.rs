@@ -65,6 +65,13 @@ impl Histogram {
         self.counts.first().copied().unwrap_or(0)
     }
 
+    /// Each bucket holding a count, as (its reported value, its count), in
+    /// ascending order: what a chart of the values themselves bins.
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let counted = self.counts.iter().enumerate().filter(|(_, count)| **count > 0);
+        counted.map(|(index, count)| (bucket_value(index).clamp(self.min, self.max), *count))
+    }
+
     /// The exact sum of every value recorded.
     pub fn sum(&self) -> u128 {
         self.sum

@@ -205,7 +205,9 @@ mod tests {
         assert_eq!(lab.notices.len(), 3);
         assert!(lab.notices[0].message.starts_with("“controls=policy,nonsense”: expected \"all\", \"none\""));
         assert!(lab.notices[0].message.ends_with("; using all instead."), "{}", lab.notices[0].message);
-        assert!(lab.notices[1].message.contains("percentiles, clients, load, keys; using all instead."));
+        assert!(lab.notices[1]
+            .message
+            .contains("percentiles, waits, clients, load, keys; using all instead."));
         assert_eq!(
             lab.notices[2].message,
             "“theme=sepia”: expected one of auto, light, dark; using auto instead."

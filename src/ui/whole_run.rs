@@ -1,14 +1,19 @@
-//! The figures a view's readouts show once its run is over (a spike whose
-//! sessions have all ended, a run that got to its end): the whole run's,
-//! since a last second of nothing, or the run's final second beside an
-//! idle picture ("2,896/s" of throughput under servers with nothing left
-//! to do), tells the reader nothing true of what they see.
+//! The figures a view's readouts show: the last second's while the run
+//! goes on; since the run began where the sentences beside them count that
+//! span (chapter 1's sentence gave the whole run's median 5.8 ms beside the
+//! strip's last-second p50 of 7.2 ms, and a reader needed a paragraph to
+//! reconcile them); and the whole run's once it is over, since a last
+//! second of nothing, or the run's final second beside an idle picture
+//! ("2,896/s" of throughput under servers with nothing left to do), tells
+//! the reader nothing true of what they see.
 //!
-//! A view over stays on screen, drawn each frame, and the summary over
-//! every request is dear to build, so [`Kept`] builds the figures once and
-//! keeps them until the run's clock moves (a step) or the run starts over.
+//! The summary over every request is dear to build, so [`Kept`] builds the
+//! figures only when asked and keeps them until the run's clock moves (a
+//! step) or the run starts over: a view over, drawn each frame, builds
+//! them once.
 
 use crate::metrics::SamplePoint;
+use crate::ui::options::Kind;
 use crate::ui::spike;
 use crate::{Simulation, Summary, Time};
 
@@ -18,33 +23,74 @@ pub fn is_over(sim: &Simulation) -> bool {
     spike::is_over(sim) || sim.halted().is_some()
 }
 
-/// The whole run's figures, built once the run is over and kept.
+/// What a view's readouts count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// The last simulated second: the figures swing as queues fill and drain.
+    LastSecond,
+    /// Every request since the run began (after its warm-up), as the
+    /// sentences count.
+    SinceStart,
+    /// The whole run, over.
+    WholeRun,
+}
+
+impl Span {
+    /// The span of a run `over` or not, whose view's sentences, `beside`
+    /// the figures, count since the run began or not.
+    pub fn of(over: bool, beside: bool) -> Span {
+        match (over, beside) {
+            (true, _) => Span::WholeRun,
+            (false, true) => Span::SinceStart,
+            (false, false) => Span::LastSecond,
+        }
+    }
+
+    /// Whether a view of `kind` has sentences beside its figures that
+    /// count since the run began: an embed's (an explainer chapter's) that
+    /// reads a run's tail (`tail`), or compares its run with a twin
+    /// (`twin`), whose verdict reads both runs so far. The lab's figures
+    /// stay the last second's, its dashboard's live pulse.
+    pub fn counted_as_sentences(kind: Kind, tail: bool, twin: bool) -> bool {
+        kind == Kind::Embed && (tail || twin)
+    }
+
+    /// How a figure's note names it.
+    pub fn note(self) -> &'static str {
+        match self {
+            Span::LastSecond => "(last second)",
+            Span::SinceStart => "(since the run began)",
+            Span::WholeRun => "(whole run)",
+        }
+    }
+}
+
+/// The figures of a span longer than a second, built when asked and kept.
 #[derive(Default)]
 pub struct Kept {
     /// The figures, and the simulated time of the summary they were read
-    /// from: a run over changes only if its clock moves.
+    /// from: they change only if the run's clock moves.
     figures: Option<(Time, SamplePoint)>,
 }
 
 impl Kept {
-    /// What `sim`'s readouts show of its own run: the whole run's figures
-    /// once it is over, `None` (the last second's) while it goes on. Each
-    /// picture asks of its own run, so a twin's pane, whose spike may end
-    /// before or after the view's, says of its run what the view says of
-    /// its own.
-    pub fn of(&mut self, sim: &Simulation) -> Option<SamplePoint> {
-        self.figures(is_over(sim), sim.now(), || sim.summary())
+    /// What `sim`'s readouts show of its own run over `span`: `None` for
+    /// the last second (the snapshot's). Each picture asks of its own run,
+    /// so a twin's pane, whose spike may end before or after the view's,
+    /// says of its run what the view says of its own.
+    pub fn of(&mut self, sim: &Simulation, span: Span) -> Option<SamplePoint> {
+        self.figures(span, sim.now(), || sim.summary())
     }
 
-    /// The whole run's figures while the run is `over` at `now`, from
-    /// `summary` only when none are kept for that moment; none otherwise.
+    /// The figures over `span` at `now`, from `summary` only when none are
+    /// kept for that moment; none for the last second.
     pub fn figures(
         &mut self,
-        over: bool,
+        span: Span,
         now: Time,
         summary: impl FnOnce() -> Summary,
     ) -> Option<SamplePoint> {
-        if !over {
+        if span == Span::LastSecond {
             self.figures = None;
             return None;
         }
@@ -117,7 +163,7 @@ mod tests {
         sim.advance_to(Time::from_secs(2.0), u64::MAX);
         let (mut kept, built) = (Kept::default(), std::cell::Cell::new(0));
         let frame = |kept: &mut Kept, over: bool, sim: &Simulation| {
-            kept.figures(over, sim.now(), || {
+            kept.figures(Span::of(over, false), sim.now(), || {
                 built.set(built.get() + 1);
                 sim.summary()
             })
@@ -149,10 +195,38 @@ mod tests {
         let twin = crate::ui::twins::twin_of(&scenario, &versus).unwrap();
         let mut sim = Simulation::new(&twin).unwrap();
         sim.advance_to(crate::Time::from_ms(50.0), u64::MAX);
-        assert_eq!(Kept::default().of(&sim), None, "under way, the last second's figures");
+        let span = |sim: &Simulation| Span::of(is_over(sim), false);
+        assert_eq!(Kept::default().of(&sim, span(&sim)), None, "under way, the last second's figures");
         sim.run();
         let summary = sim.summary();
-        let whole = Kept::default().of(&sim).expect("over, the whole run's");
+        let whole = Kept::default().of(&sim, span(&sim)).expect("over, the whole run's");
         assert_eq!((whole.throughput, whole.queue_p99), (summary.throughput, summary.queue_ms.p99));
+    }
+
+    #[test]
+    fn an_embed_whose_sentence_reads_the_tail_or_a_twin_counts_since_the_run_began() {
+        let embed = |tail, twin| Span::counted_as_sentences(Kind::Embed, tail, twin);
+        assert_eq!(Span::of(false, embed(true, false)), Span::SinceStart, "chapter 1");
+        assert_eq!(Span::of(false, embed(false, true)), Span::SinceStart, "a twin");
+        assert_eq!(Span::of(false, embed(false, false)), Span::LastSecond, "the rest, as before");
+        assert_eq!(Span::of(true, embed(true, true)), Span::WholeRun, "a run over");
+        let lab = Span::counted_as_sentences(Kind::Lab, true, true);
+        assert_eq!(Span::of(false, lab), Span::LastSecond, "the lab's compare mode");
+        assert_eq!(Span::SinceStart.note(), "(since the run began)");
+    }
+
+    /// Chapter 1's strip gave the last second's p50 (7.2 ms) beside its
+    /// sentence's median over the whole run (5.8 ms): counted since the
+    /// run began, the two are one figure.
+    #[test]
+    fn figures_since_the_run_began_are_its_summary_s_and_follow_its_clock() {
+        let mut sim = Simulation::new(&Scenario::default()).unwrap();
+        let mut kept = Kept::default();
+        for seconds in [1.0, 2.0] {
+            sim.advance_to(Time::from_secs(seconds), u64::MAX);
+            let since = kept.of(&sim, Span::SinceStart).expect("figures since the start");
+            let summary = sim.summary();
+            assert_eq!((since.queue_p50, since.queue_p99), (summary.queue_ms.p50, summary.queue_ms.p99));
+        }
     }
 }

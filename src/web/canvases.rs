@@ -253,6 +253,11 @@ impl Canvases {
         self.each(|figure| figure.compare_with(sides));
     }
 
+    /// The sentences were rewritten from `sim` as it is now.
+    pub fn words_said(&mut self, sim: &Simulation) {
+        self.each(|figure| figure.words_said(sim));
+    }
+
     /// The simulation starts over.
     pub fn restarted(&mut self) {
         self.each(|figure| figure.restarted());

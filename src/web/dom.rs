@@ -54,6 +54,14 @@ pub fn labelled_input(
     Ok(input)
 }
 
+/// Writes `text` into `element` only when it changes, sparing the page a
+/// relayout.
+pub fn set_text(element: &HtmlElement, text: &str) {
+    if element.text_content().as_deref() != Some(text) {
+        element.set_text_content(Some(text));
+    }
+}
+
 pub fn set_attributes(element: &Element, attributes: &[(&str, &str)]) -> Result<(), JsValue> {
     for (name, value) in attributes {
         element.set_attribute(name, value)?;

@@ -100,8 +100,10 @@ impl Narration {
     }
 
     /// Rewrites the sentences, for a run of `scenario` beside its twin,
-    /// when they are due (or `force`d). `changed_at_s`: when the run's
-    /// settings last changed without starting over.
+    /// when they are due (or `force`d); returns whether it did, `None`
+    /// when the view has no sentences.
+    /// `changed_at_s`: when the run's settings last changed without
+    /// starting over.
     pub fn update(
         &mut self,
         now_ms: f64,
@@ -110,10 +112,10 @@ impl Narration {
         scenario: &Scenario,
         (sim, twin): (&Simulation, Option<&Simulation>),
         changed_at_s: Option<f64>,
-    ) {
-        let Some(readback) = &mut self.readback else { return };
+    ) -> Option<bool> {
+        let readback = self.readback.as_mut()?;
         if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
-            return;
+            return Some(false);
         }
         self.last_readback_ms = now_ms;
         let (summary, twin_summary) = (sim.summary(), twin.map(Simulation::summary));
@@ -127,28 +129,34 @@ impl Narration {
             ..twin_as_read(summary, (own, label), sim, twin)
         });
         readback.show(&self.say.sentences(scenario, &summary, versus, changed_at_s));
+        Some(true)
     }
 
     /// While the view runs ahead to the sentences' point, says so instead
     /// of reading back the passing states of the run.
-    pub fn hold(&mut self) {
-        if let Some(readback) = &mut self.readback {
-            readback.show(&[HOLDING.to_string()]);
-        }
+    pub fn hold(&mut self) -> Option<bool> {
+        self.say_only(HOLDING)
     }
 
     /// Says what the view's opening shows (see `ui::opening`).
-    pub fn tell_opening(&mut self) {
-        if let Some(readback) = &mut self.readback {
-            readback.show(&[OPENING.to_string()]);
-        }
+    pub fn tell_opening(&mut self) -> Option<bool> {
+        self.say_only(OPENING)
     }
 
     /// Says nothing yet (the view waits for the reader's guess).
-    pub fn hide(&mut self) {
+    pub fn hide(&mut self) -> Option<bool> {
+        self.say_only("")
+    }
+
+    /// Says `words` (nothing, when empty) in place of the sentences, which
+    /// it does not read back from the run: `None`, as [`Narration::update`]
+    /// says of a view without sentences.
+    fn say_only(&mut self, words: &str) -> Option<bool> {
         if let Some(readback) = &mut self.readback {
-            readback.show(&[]);
+            let said: Vec<String> = (!words.is_empty()).then(|| words.to_string()).into_iter().collect();
+            readback.show(&said);
         }
+        None
     }
 
     /// The simulated time before which the sentences cannot have their

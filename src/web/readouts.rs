@@ -5,16 +5,19 @@
 //! the requests that failed per second under it (an error on the last try,
 //! or bounces beyond the budget: a request that only bounced counts as
 //! failed, never as an error); simulated time, and the speed actually
-//! achieved. Updated a few times a second. Once the run is over, the
-//! figures are the whole run's, and say so.
+//! achieved. Updated a few times a second. Where the sentences beside
+//! them count since the run began, so do they, and once the run is over
+//! they are the whole run's; each says so (see `lbsim::ui::whole_run`).
+//! Beside a twin, the percentiles give both runs' figures, A's and B's.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
 //! too heavy for real time looks dead, its clock stuck at 0.0.
 
-use super::dom::{self, Ids};
+use super::dom::{self, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
+use lbsim::ui::whole_run::Span;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -37,10 +40,6 @@ const AVAILABILITY_AND_FAILED: &str = "Of the requests that ended in the last se
      answered. A request fails when its last try is answered with an error, or when it bounces \
      more often than the retry budget allows; failed/s counts both.";
 
-/// The span of the figures while the run goes on, and once it is over.
-const LAST_SECOND: &str = "(last second)";
-const WHOLE_RUN: &str = "(whole run)";
-
 /// Below this share of the speed asked, the simulation is said too heavy:
 /// well clear of the dips a busy frame causes.
 const HEAVY_SHARE: f64 = 0.25;
@@ -54,6 +53,12 @@ pub struct Readouts {
     windows: Vec<HtmlElement>,
     p50: HtmlElement,
     p99: HtmlElement,
+    /// The twin's p50 and p99 beside the view's.
+    twin_p50: HtmlElement,
+    twin_p99: HtmlElement,
+    /// What shows only beside a twin: its figures, and the letters naming
+    /// each side.
+    beside_twin: Vec<HtmlElement>,
     throughput: HtmlElement,
     bounces: HtmlElement,
     availability: HtmlElement,
@@ -91,11 +96,15 @@ impl Readouts {
         // name, since the sentences beside it speak of the whole run; the
         // percentiles' notes in the explainer, and elsewhere only where the
         // row has room (the stylesheet).
-        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, LAST_SECOND);
-        let (_, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
+        let last_second = Span::LastSecond.note();
+        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, last_second);
+        let mut beside_twin = Vec::new();
+        let (p50_box, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         let mut windows = vec![window(&name, "window if-room")?];
-        let (_, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
+        let twin_p50 = twin_figure(&p50_box, &p50, &ids.of("p50-twin"), &mut beside_twin)?;
+        let (p99_box, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
         windows.push(window(&name, "window if-room")?);
+        let twin_p99 = twin_figure(&p99_box, &p99, &ids.of("p99-twin"), &mut beside_twin)?;
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
         let (completed, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
@@ -124,6 +133,9 @@ impl Readouts {
             windows,
             p50,
             p99,
+            twin_p50,
+            twin_p99,
+            beside_twin,
             throughput,
             bounces,
             availability,
@@ -137,38 +149,54 @@ impl Readouts {
         })
     }
 
-    /// Says which span the figures cover: the last second, or the whole
-    /// run once it is over (the strip's label follows, by the stylesheet).
-    fn say_span(&self, whole_run: bool) {
-        let _ = self.row.class_list().toggle_with_force("whole-run", whole_run);
-        let span = if whole_run { WHOLE_RUN } else { LAST_SECOND };
+    /// Says which span the figures cover (the strip's label follows, by
+    /// the stylesheet).
+    fn say_span(&self, span: Span) {
+        let classes = self.row.class_list();
+        let _ = classes.toggle_with_force("whole-run", span == Span::WholeRun);
+        let _ = classes.toggle_with_force("since-start", span == Span::SinceStart);
         for window in &self.windows {
-            set(window, span);
+            set(window, span.note());
         }
     }
 
-    /// Shows the snapshot's figures, at most every `INTERVAL_MS` unless forced.
-    /// `actual_speed` is simulated time per wall time over recent frames
-    /// (`None` while paused); `asked`, the speed set, for the readouts that
-    /// tell when the two part (a twin's pane leaves that to its view's);
-    /// `whole_run`, the run's own figures once it is over, shown instead.
+    /// Whether the figures are due to be shown again: every `INTERVAL_MS`,
+    /// or at once when `force`d. The caller reads a longer span's figures
+    /// only then, as they cost a summary of the run.
+    pub fn due(&mut self, now_ms: f64, force: bool) -> bool {
+        let due = force || now_ms - self.last_ms >= INTERVAL_MS;
+        if due {
+            self.last_ms = now_ms;
+        }
+        due
+    }
+
+    /// Shows the figures over `span`: the snapshot's last second, or
+    /// `over_span`, the run's own over a longer span; beside a twin,
+    /// `twin`, its figures over the same span. `actual_speed` is simulated
+    /// time per wall time over recent frames (`None` while paused);
+    /// `asked`, the speed set, for the readouts that tell when the two part
+    /// (a twin's pane leaves that to its view's).
     pub fn show(
         &mut self,
         snapshot: &Snapshot,
         (actual_speed, asked): (Option<f64>, Option<f64>),
         now_ms: f64,
-        force: bool,
-        whole_run: Option<SamplePoint>,
+        (span, over_span): (Span, Option<SamplePoint>),
+        twin: Option<SamplePoint>,
     ) {
-        if !force && now_ms - self.last_ms < INTERVAL_MS {
-            return;
-        }
-        self.last_ms = now_ms;
-        self.say_span(whole_run.is_some());
-        let shown = whole_run.or(snapshot.latest);
+        self.say_span(span);
+        let shown = over_span.or(snapshot.latest);
         let latest = shown.unwrap_or_default();
         set(&self.p50, &milliseconds(latest.queue_p50));
         set(&self.p99, &milliseconds(latest.queue_p99));
+        for part in &self.beside_twin {
+            part.set_hidden(twin.is_none());
+        }
+        if let Some(twin) = twin {
+            set(&self.twin_p50, &milliseconds(twin.queue_p50));
+            set(&self.twin_p99, &milliseconds(twin.queue_p99));
+        }
         set(&self.throughput, &compact_count(latest.throughput));
         set(&self.bounces, &compact_count(latest.bounce_rate));
         let availability = shown.map_or(f64::NAN, |p| p.availability);
@@ -193,6 +221,30 @@ impl Readouts {
         self.heavy.set_hidden(heavy.is_none());
         set(&self.heavy, heavy.as_deref().unwrap_or(""));
     }
+}
+
+/// A second figure after `figure` in `readout`, for the twin's run, its
+/// value's element (id `id`) returned; it and a letter naming the view's
+/// side, before `figure`, are pushed onto `beside_twin`.
+fn twin_figure(
+    readout: &HtmlElement,
+    figure: &HtmlElement,
+    id: &str,
+    beside_twin: &mut Vec<HtmlElement>,
+) -> Result<HtmlElement, JsValue> {
+    let own = dom::create::<HtmlElement>("span", "side")?;
+    own.set_text_content(Some("A"));
+    let own_figure = figure.parent_element().ok_or("a figure outside its readout")?;
+    own_figure.prepend_with_node_1(&own)?;
+    let twin: HtmlElement = dom::child(readout, "span", "figure twin")?;
+    dom::text_child(&twin, "span", "side", "B")?;
+    let value = dom::text_child(&twin, "span", "", "–")?;
+    value.set_id(id);
+    dom::text_child(&twin, "span", "unit", "ms")?;
+    twin.set_hidden(true);
+    own.set_hidden(true);
+    beside_twin.extend([own, twin]);
+    Ok(value)
 }
 
 /// What to say when the simulation runs at `actual` times real time while
@@ -246,17 +298,15 @@ fn percentage(share: f64) -> String {
     }
 }
 
-/// Writes only when the text changes, sparing the page a relayout.
-fn set(element: &HtmlElement, text: &str) {
-    if element.text_content().as_deref() != Some(text) {
-        element.set_text_content(Some(text));
-    }
-}
-
+/// A time in ms to as many places as the sentences write it
+/// (`lbsim::format::ms`): a wait under a millisecond to the hundredth, so
+/// that the strip's median of 0.96 ms does not read "1.0" under a sentence
+/// saying 0.96 ms.
 fn milliseconds(ms: f64) -> String {
-    match ms >= 100.0 {
-        true => grouped(ms, 0),
-        false => format!("{ms:.1}"),
+    match ms {
+        ms if ms >= 100.0 => grouped(ms, 0),
+        ms if ms >= 1.0 => format!("{ms:.1}"),
+        ms => format!("{ms:.2}"),
     }
 }
 

@@ -11,7 +11,7 @@ use super::readouts::Readouts;
 use super::surface::Surface;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
-use lbsim::ui::whole_run::Kept;
+use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -106,7 +106,11 @@ impl TwinPane {
         self.topology.fit();
         canvases.draw_topology_on(&self.snapshot, &self.topology);
         if let Some(readouts) = &mut self.readouts {
-            readouts.show(&self.snapshot, (speed, None), now_ms, force, self.whole_run.of(twin));
+            if readouts.due(now_ms, force) {
+                let span = Span::of(whole_run::is_over(twin), false);
+                let figures = (span, self.whole_run.of(twin, span));
+                readouts.show(&self.snapshot, (speed, None), now_ms, figures, None);
+            }
         }
     }
 }

@@ -65,7 +65,7 @@ fn charts_and_controls_are_lists_of_known_names() {
     assert_eq!(
         refusal("charts", "percentiles,pie"),
         "field `charts`: `percentiles,pie` is not allowed; expected \"all\", \"none\", or a \
-         comma-separated list of percentiles, clients, load, keys"
+         comma-separated list of percentiles, waits, clients, load, keys"
     );
     let controls = refusal("controls", "policy,colour");
     assert!(controls.starts_with("field `controls`: `policy,colour` is not allowed; expected \"all\""));

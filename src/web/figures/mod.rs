@@ -17,6 +17,7 @@ mod clients;
 mod keys;
 mod load;
 mod percentiles;
+mod waits;
 
 use super::dom::{self, Ids};
 use super::options::Chart;
@@ -33,6 +34,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 /// Each chart's key and the constructor of its figure.
 pub const REGISTRY: &[(&str, Constructor)] = &[
     ("percentiles", percentiles::build),
+    ("waits", waits::build),
     ("clients", clients::build),
     ("load", load::build),
     ("keys", keys::build),
@@ -115,6 +117,11 @@ pub trait Figure {
 
     /// The simulation starts over.
     fn restarted(&mut self) {}
+
+    /// The view's sentences were just rewritten from `sim` as it is now: a
+    /// figure that counts what they count reads its figures at this moment,
+    /// so that the two agree on screen until the next rewrite.
+    fn words_said(&mut self, _sim: &Simulation) {}
 
     /// Compare mode: the view's run (A) is drawn beside its twin (B),
     /// each named by its side.

@@ -38,7 +38,7 @@ use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind, FIELDS};
 use lbsim::ui::guess::run_ahead_s;
-use lbsim::ui::whole_run::Kept;
+use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -72,8 +72,9 @@ pub struct View {
     /// Everything the view shows, built inside its root.
     parts: Parts,
     readouts_stale: bool,
-    /// The whole run's figures the readouts show once it is over.
-    whole_run: Kept,
+    /// The figures the readouts show over a span longer than a second, of
+    /// the view's run and of its twin's.
+    whole_run: [Kept; 2],
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
     /// The last membership change whose moving keys were shown (its
@@ -149,7 +150,7 @@ impl View {
             actual_speed: 1.0,
             parts,
             readouts_stale: true,
-            whole_run: Kept::default(),
+            whole_run: Default::default(),
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
             moves_shown: None,
             clip: None,
@@ -181,6 +182,30 @@ impl View {
         view.set_playing(view.options.autoplay);
         view.settings_changed();
         Ok(view)
+    }
+
+    /// Shows the readouts' figures over the span the sentences beside them
+    /// count, and the twin's beside them where they count both runs: when
+    /// due, or, counting since the run began beside sentences read back
+    /// from the run, when those were rewritten (`said`), so that both give
+    /// the same requests' figures until the next rewrite.
+    fn show_readouts_if_due(&mut self, speed: Option<f64>, now_ms: f64, stale: bool, said: Option<bool>) {
+        let tail = self.options.say.0.contains(&Sentence::Tail);
+        let beside = Span::counted_as_sentences(self.kind, tail, self.twin.is_some());
+        let span = Span::of(whole_run::is_over(&self.sim), beside);
+        let due = match (span, said) {
+            (Span::SinceStart, Some(said)) => said,
+            _ => self.parts.readouts.due(now_ms, stale),
+        };
+        if !due {
+            return;
+        }
+        let asked = self.params.speed * self.opening.pace();
+        let [own, twin_kept] = &mut self.whole_run;
+        let twin = self.twin.as_ref().filter(|_| beside);
+        let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
+        let own = (span, own.of(&self.sim, span));
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin);
     }
 
     /// One animation frame, in which running ahead may go on until
@@ -238,11 +263,10 @@ impl View {
         }
         let speed = self.playing.then_some(self.actual_speed);
         let stale = std::mem::take(&mut self.readouts_stale);
-        let asked = self.params.speed * self.opening.pace();
-        let whole_run = self.whole_run.of(&self.sim);
-        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, stale, whole_run);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-        match (running_ahead, self.opening.is_over()) {
+        // Whether sentences read back from the run were rewritten this
+        // frame: `None` where none are read back.
+        let said = match (running_ahead, self.opening.is_over()) {
             (true, false) => self.parts.narration.tell_opening(),
             (true, true) => self.parts.narration.hold(),
             // The question comes first: no sentence answers it before.
@@ -254,9 +278,14 @@ impl View {
             (false, _) => {
                 let changed_at = self.changed_at.map(Time::as_secs);
                 let sims = (&self.sim, twin);
-                self.parts.narration.update(now_ms, stale, &self.options.versus, scenario, sims, changed_at);
+                let versus = &self.options.versus;
+                self.parts.narration.update(now_ms, stale, versus, scenario, sims, changed_at)
             }
+        };
+        if said == Some(true) {
+            self.parts.canvases.words_said(&self.sim);
         }
+        self.show_readouts_if_due(speed, now_ms, stale, said);
         if !running_ahead {
             self.tell_verdict(now_ms);
         }

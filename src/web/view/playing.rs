@@ -127,7 +127,7 @@ impl View {
     pub(super) fn started_over(&mut self) {
         self.arrived = false;
         self.changed_at = None;
-        self.whole_run.forget();
+        self.whole_run.iter_mut().for_each(Kept::forget);
     }
 
     /// Starts the same scenario over from its seed.

@@ -1,0 +1,236 @@
+//! The waits themselves: how many requests waited how long in a queue,
+//! binned, with the median, the mean and the p99 marked and named on it.
+//! Where the percentile chart gives three figures a second, this shows the
+//! distribution they are read from, as Sam Rose's queueing post shows its
+//! requests' waits: a tall pile near zero, a long thin tail, and the mean
+//! standing right of the median, where few requests are.
+
+use super::markers::Marker;
+use super::percentiles::label_markers;
+use super::registry::{Descriptor, PlotFigure, Plotted};
+use super::stroke::{legend_above, Chip, Stroke};
+use super::{nice_ceiling, ChartStyle, Colour, Drawn};
+use crate::format::{ms, thousands};
+use crate::metrics::{Distribution, Histogram};
+use crate::Time;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The distribution of queue time.
+pub static CHART: Descriptor = Descriptor {
+    key: "waits",
+    tab_label: Some("Waits"),
+    plot: Some(Plotted {
+        figure: PlotFigure::Waits,
+        help: "Each request's queue time, binned, median, mean and p99 marked",
+    }),
+};
+
+/// How many bins the chart's width is cut into: enough to show the pile's
+/// shape, few enough that a phone's bar is a few pixels wide.
+pub const BINS: usize = 30;
+
+/// How far right of the p99 the chart reaches at most, as a multiple of
+/// it: past it, a tail a hundred times thinner than the pile is a row of
+/// empty bins, and the pile would shrink to one bar.
+const TAIL_ROOM: f64 = 1.5;
+
+/// Queue times binned, with the figures marked on them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waits {
+    /// Each bin's width (ms): bin `i` holds the waits from `i` widths
+    /// (inclusive) to `i + 1`.
+    pub bin_ms: f64,
+    /// How many requests waited within each bin.
+    pub counts: Vec<u64>,
+    /// How many waited longer than the last bin reaches, off the chart.
+    pub beyond: u64,
+    /// The whole distribution's figures, read as the run's summary reads
+    /// them, so that the marks agree with the sentence beside them.
+    pub figures: Distribution,
+}
+
+impl Waits {
+    /// The waits `histogram` holds (nanoseconds), in `bins` bins from zero
+    /// to a tidy value past the longest, or past the p99 by [`TAIL_ROOM`]
+    /// when the longest is further.
+    pub fn of(histogram: &Histogram, bins: usize) -> Waits {
+        let figures = Distribution::of(histogram);
+        let reach = nice_ceiling(figures.p100.min(figures.p99 * TAIL_ROOM).max(figures.p99));
+        let bin_ms = reach / bins as f64;
+        let mut counts = vec![0; bins];
+        let mut beyond = 0;
+        for (value, count) in histogram.buckets() {
+            let wait = Time(value).as_ms();
+            match wait > reach {
+                true => beyond += count,
+                false => counts[((wait * bins as f64 / reach) as usize).min(bins - 1)] += count,
+            }
+        }
+        Waits { bin_ms, counts, beyond, figures }
+    }
+
+    /// Where the chart ends (ms).
+    pub fn reach(&self) -> f64 {
+        self.bin_ms * self.counts.len() as f64
+    }
+
+    /// The marks, each at its figure (ms) and named with it as a sentence
+    /// writes it: "median 5.8 ms", "mean 8.2 ms", "p99 34.2 ms".
+    pub fn marks(&self) -> [Marker; 3] {
+        let f = &self.figures;
+        let mark = |name: &str, at: f64| Marker { time_s: at, label: format!("{name} {}", ms(at)) };
+        [mark("median", f.p50), mark("mean", f.mean), mark("p99", f.p99)]
+    }
+
+    /// What lies off the chart's right edge, in words, when anything does.
+    pub fn beyond_note(&self) -> Option<String> {
+        (self.beyond > 0).then(|| {
+            let longest = ms(self.figures.p100);
+            format!(
+                "{} waited longer than {}, up to {longest}: off the right edge",
+                thousands(self.beyond),
+                ms(self.reach())
+            )
+        })
+    }
+}
+
+/// Each mark's stroke: the median and the p99 in the percentile chart's
+/// colours and dashes, the mean in ink.
+fn mark_strokes(style: &ChartStyle) -> [Stroke; 3] {
+    let palette = style.palette;
+    let stroke = |colour: Colour, dashes| Stroke { colour, width: 2.0, dashes };
+    [stroke(palette.p50, Some((2.0, 3.0))), stroke(palette.ink, Some((6.0, 4.0))), stroke(palette.p99, None)]
+}
+
+/// The chart with what lies off its edge noted above it, for a figure
+/// that stands alone (`lbsim plot`).
+pub fn figure<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, waits: &Waits, style: &ChartStyle) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    match waits.beyond_note() {
+        Some(note) => draw(&legend_above(area, &[(Chip::Note, &note)], style)?, waits, style),
+        None => draw(area, waits, style),
+    }
+}
+
+/// How many requests waited how long, as bars, with the median, the mean
+/// and the p99 drawn across them and named at their tops.
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, waits: &Waits, style: &ChartStyle) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let most = waits.counts.iter().copied().max().unwrap_or(0);
+    let top = nice_ceiling(most as f64 * 1.25);
+    let reach = waits.reach();
+    let mut chart = style.chart(area, 0.0..reach, 0.0..top, ("queue time (ms)", "requests"))?;
+    let gap = waits.bin_ms * 0.08;
+    let bars = waits.counts.iter().enumerate().filter(|(_, count)| **count > 0).map(|(bin, count)| {
+        let left = bin as f64 * waits.bin_ms;
+        let corners = [(left + gap, 0.0), (left + waits.bin_ms - gap, *count as f64)];
+        Rectangle::new(corners, style.palette.queued.rgb().filled())
+    });
+    chart.draw_series(bars)?;
+    let marks = waits.marks();
+    for (mark, stroke) in marks.iter().zip(mark_strokes(style)) {
+        stroke.draw(&mut chart, [(mark.time_s, 0.0), (mark.time_s, top)], style)?;
+    }
+    let mut in_order: Vec<&Marker> = marks.iter().collect();
+    crate::sort::sort_by(&mut in_order, |a, b| a.time_s.total_cmp(&b.time_s));
+    label_markers(area, &chart, &in_order, top, style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn histogram(waits_ms: &[f64]) -> Histogram {
+        let mut histogram = Histogram::default();
+        for wait in waits_ms {
+            histogram.record(Time::from_ms(*wait).0);
+        }
+        histogram
+    }
+
+    #[test]
+    fn known_waits_fall_in_the_bins_they_lie_in() {
+        // Ten waits of none, five of 3.5 ms, four of 7.5 ms and one of
+        // 9 ms: the p99 and the longest are 9 ms, so the chart reaches
+        // 10 ms, in ten bins of 1 ms (a histogram keeps a wait to 0.4%, so
+        // each lies mid-bin).
+        let mut waits = vec![0.0; 10];
+        waits.extend([3.5; 5]);
+        waits.extend([7.5; 4]);
+        waits.push(9.0);
+        let binned = Waits::of(&histogram(&waits), 10);
+        assert_eq!(binned.bin_ms, 1.0);
+        assert_eq!(binned.counts, [10, 0, 0, 5, 0, 0, 0, 4, 0, 1]);
+        assert_eq!(binned.beyond, 0);
+        assert_eq!(binned.beyond_note(), None);
+    }
+
+    /// Sixty waits of none, 39 of 3.9 ms and one of 100 ms.
+    fn a_pile_and_a_far_tail() -> Histogram {
+        let mut waits = vec![0.0; 60];
+        waits.extend([3.9; 39]);
+        waits.push(100.0);
+        histogram(&waits)
+    }
+
+    #[test]
+    fn the_marks_stand_at_the_median_the_mean_and_the_p99_and_name_them() {
+        let marks = Waits::of(&a_pile_and_a_far_tail(), 30).marks();
+        let at: Vec<f64> = marks.iter().map(|m| m.time_s).collect();
+        // The mean is exact, (39 × 3.9 + 100) / 100; the p99 is the 99th
+        // wait, 3.9 ms kept to 0.4%.
+        assert_eq!(at[..2], [0.0, 2.521]);
+        assert!((at[2] - 3.9).abs() < 3.9 * 0.004, "{}", at[2]);
+        let named: Vec<&str> = marks.iter().map(|m| m.label.as_str()).collect();
+        assert_eq!(named, ["median 0.00 ms", "mean 2.5 ms", "p99 3.9 ms"]);
+    }
+
+    #[test]
+    fn a_tail_far_past_the_p99_is_counted_off_the_edge_not_drawn() {
+        // The p99 is 3.9 ms and the longest wait 100 ms: the chart reaches
+        // 6 ms (a tidy value past 1.5 × 3.9), and the one wait past it is
+        // noted.
+        let binned = Waits::of(&a_pile_and_a_far_tail(), 30);
+        assert_eq!(binned.reach(), 6.0);
+        assert_eq!(binned.counts.iter().sum::<u64>(), 99);
+        assert_eq!((binned.counts[0], binned.counts[19]), (60, 39));
+        assert_eq!(binned.beyond, 1);
+        assert_eq!(
+            binned.beyond_note().as_deref(),
+            Some("1 waited longer than 6.0 ms, up to 100 ms: off the right edge")
+        );
+    }
+
+    #[test]
+    fn no_waits_draw_an_empty_chart_a_millisecond_wide() {
+        let binned = Waits::of(&Histogram::default(), 30);
+        assert_eq!((binned.reach(), binned.counts.iter().sum::<u64>(), binned.beyond), (1.0, 0, 0));
+    }
+
+    #[test]
+    fn the_marks_agree_with_the_run_s_own_percentiles_on_chapter_1_s_run() {
+        // Chapter 1's server, for ten simulated seconds on a fixed seed:
+        // the marks are the summary's figures, which its sentence says.
+        let mut scenario = crate::Scenario::default();
+        for (key, value) in [("servers", "1"), ("policy", "random"), ("load", "0.9"), ("duration_s", "10")] {
+            scenario.set(key, value).unwrap();
+        }
+        scenario.seed = 7;
+        let mut sim = crate::Simulation::new(&scenario).unwrap();
+        sim.run();
+        let queue = sim.summary().queue_ms;
+        let binned = Waits::of(&sim.metrics().queue_time.measured(), BINS);
+        let at: Vec<f64> = binned.marks().iter().map(|m| m.time_s).collect();
+        assert_eq!(at, [queue.p50, queue.mean, queue.p99]);
+        assert_eq!(binned.counts.iter().sum::<u64>() + binned.beyond, queue.count);
+        // The pile near zero outweighs every bin of the tail past the p99.
+        let p99_bin = (queue.p99 / binned.bin_ms) as usize;
+        assert!(binned.counts[0] > 10 * binned.counts[p99_bin..].iter().max().unwrap(), "{binned:?}");
+    }
+}

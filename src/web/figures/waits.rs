@@ -1,0 +1,83 @@
+//! The waits chart: how many requests waited how long in a queue since
+//! the run began (after its warm-up, as the sentences count), with the
+//! median, the mean and the p99 marked on it; its legend gives the three
+//! figures in the sentence's words, and its caption what lies off the
+//! chart's right edge. Beside sentences, it counts the requests they
+//! counted when last rewritten (a second apart), so that its median and
+//! p99 are theirs; alone (the lab's tab), those so far.
+
+use super::{canvas, legend, Area, Figure, Frame, Place};
+use crate::dom;
+use lbsim::charts::{self, Drawn, Waits as Binned, WAIT_BINS};
+use lbsim::Simulation;
+use wasm_bindgen::JsValue;
+use web_sys::{HtmlCanvasElement, HtmlElement};
+
+pub struct Waits {
+    canvas: HtmlCanvasElement,
+    /// The legend's texts: the median's, the mean's and the p99's.
+    figures: Vec<HtmlElement>,
+    /// The caption's note on the waits past the right edge.
+    beyond: HtmlElement,
+    /// The waits as the sentences last counted them, if they did.
+    said: Option<Binned>,
+}
+
+pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
+    let figure = place.figure;
+    let caption: HtmlElement = dom::child(figure, "figcaption", "")?;
+    let title = "How long each request waited in a queue, since the run began";
+    dom::text_child(&caption, "span", "chart-title", title)?;
+    let beyond = dom::text_child(&caption, "span", "spread", "")?;
+    beyond.set_id(&place.ids.of("waits-beyond"));
+    let entries = legend(
+        figure,
+        &[
+            ("line dotted", "var(--c-p50)", "median"),
+            ("line dashed", "var(--ink)", "mean"),
+            ("line", "var(--c-p99)", "p99"),
+        ],
+    )?;
+    let figures: Vec<HtmlElement> = entries.into_iter().map(|(_, text)| text).collect();
+    for (text, part) in figures.iter().zip(["waits-median", "waits-mean", "waits-p99"]) {
+        text.set_id(&place.ids.of(part));
+    }
+    let label = "How many requests waited how long in a queue, with the median, the mean and the p99 marked";
+    let canvas = canvas(figure, "", &place.canvas_id, label)?;
+    Ok(Box::new(Waits { canvas, figures, beyond, said: None }))
+}
+
+impl Figure for Waits {
+    fn canvas(&self) -> &HtmlCanvasElement {
+        &self.canvas
+    }
+
+    fn min_size(&self) -> (f64, f64) {
+        (240.0, 140.0)
+    }
+
+    fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn {
+        let waits = match &self.said {
+            Some(said) => said.clone(),
+            None => binned(frame.sim),
+        };
+        for (text, mark) in self.figures.iter().zip(waits.marks()) {
+            dom::set_text(text, &mark.label);
+        }
+        dom::set_text(&self.beyond, waits.beyond_note().as_deref().unwrap_or(""));
+        charts::waits(area, &waits, frame.style)
+    }
+
+    fn words_said(&mut self, sim: &Simulation) {
+        self.said = Some(binned(sim));
+    }
+
+    fn restarted(&mut self) {
+        self.said = None;
+    }
+}
+
+/// The queue times `sim` has measured so far, binned.
+fn binned(sim: &Simulation) -> Binned {
+    Binned::of(&sim.metrics().queue_time.measured(), WAIT_BINS)
+}

@@ -1,0 +1,96 @@
+// Every figure a chapter shows counts the requests its sentence counts.
+// Chapter 1 showed three figures that disagreed at once (the sentence's
+// whole-run median 5.8 ms, the strip's last-second p50 7.2 ms, theory's
+// mean 13.4 ms on the chart); it now draws the waits themselves, with the
+// median, the mean and the p99 marked, and its strip counts since the run
+// began, as the sentence does. A chapter with a twin gave only "Last
+// second, A" under its pictures, B's p99 nowhere: the strip now gives
+// both runs' figures over the span of the sentence and verdict. What span
+// a view counts is `lbsim::ui::whole_run::Span`, tested natively.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, openApp, skipQuestion, drawnFraction } from './lib.mjs';
+
+useBrowser();
+
+/** The index among the page's views of the one mounted on `id`. */
+const viewIndex = (page, id) => page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === id), id);
+
+/** A figure as written ("1,200", "5.8 ms"), as a number. */
+const figure = (text) => Number(text.replace(/,/g, '').replace(/ ms$/, ''));
+
+/** Pauses chapter `id`'s run by a click at the centre of its Pause button, as a reader does. */
+async function pause(page, id) {
+  const button = page.locator(`#${id} button.play`);
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  assert.equal(await button.textContent(), 'Play', `${id} is paused`);
+  await page.waitForTimeout(400);
+}
+
+/** Opens the explainer at `width` × `height` with chapter `id` in sight, its question skipped. */
+async function openChapter(id, width = 1440, height = 900, colorScheme = 'light') {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme });
+  await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), `sim-${id}`);
+  await skipQuestion(page, id);
+  return { page, errors, view: await viewIndex(page, `sim-${id}`) };
+}
+
+test("chapter 1 draws the waits, and its marks, its strip and its sentence give the same median and p99", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 6000, view, { timeout: 60_000 });
+  await pause(page, 'one-server');
+  const said = await page.textContent('#sim-one-server .readback');
+  const [, median, mean, p99] = said.match(/the median waited ([\d.,]+ ms) in a queue and the mean ([\d.,]+ ms); one in a hundred waited more than ([\d.,]+ ms)/);
+  const marked = await page.evaluate(() => ['median', 'mean', 'p99']
+    .map((mark) => document.getElementById(`sim-one-server-waits-${mark}`).textContent));
+  assert.deepEqual(marked, [`median ${median}`, `mean ${mean}`, `p99 ${p99}`], said);
+  const chart = page.locator('#sim-one-server-chart-waits');
+  const box = await chart.boundingBox();
+  assert.ok(box.width >= 240 && box.height >= 140, `the waits chart is ${box.width} × ${box.height}`);
+  assert.ok(await drawnFraction(page, 'sim-one-server-chart-waits') > 0.02, 'the waits chart is drawn');
+  const strip = await page.evaluate(() => ['p50', 'p99'].map((part) => document.getElementById(`sim-one-server-${part}`).textContent));
+  assert.deepEqual(strip.map((figure) => `${figure} ms`), [median, p99], said);
+  assert.match(await page.textContent('#one-server'), /since the run began/i);
+  const label = await page.evaluate(() => getComputedStyle(document.querySelector('#sim-one-server .readouts'), '::before').content);
+  assert.equal(label, '"Since the run began:"');
+  assert.doesNotMatch(await page.evaluate(() => document.getElementById('one-server').innerText), /theory/, 'no theory line in chapter 1');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The chapters with a twin: their section ids. */
+const twinned = (page) => page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')]
+  .filter((root) => /(^|&)versus=/.test(root.dataset.lbsimSettings)).map((root) => root.closest('section').id));
+
+for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
+  test(`at ${width} × ${height} every chapter with a twin gives both runs' p99 under its pictures, as their runs say`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    const chapters = await twinned(page);
+    assert.ok(chapters.length >= 12, `${chapters.length} chapters with a twin`);
+    for (const id of chapters) {
+      const view = await viewIndex(page, `sim-${id}`);
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), `sim-${id}`);
+      await skipQuestion(page, id);
+      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+      await pause(page, id);
+      const [own, twin] = await page.evaluate((i) => [window.lbsim.views()[i].summary(), window.lbsim.views()[i].versusSummary()]
+        .map((json) => JSON.parse(json).queue_ms.p99), view);
+      for (const [part, run, letter] of [['p99', own, 'A'], ['p99-twin', twin, 'B']]) {
+        const shown = page.locator(`#sim-${id}-${part}`);
+        await shown.scrollIntoViewIfNeeded();
+        assert.ok(await shown.isVisible(), `${id}: ${letter}'s p99 is not visible`);
+        const box = await shown.boundingBox();
+        assert.ok(box.y >= 0 && box.y + box.height <= height, `${id}: ${letter}'s p99 is off the screen at y ${box.y}`);
+        const text = await shown.textContent();
+        const expected = run >= 100 ? Math.round(run) : Math.round(run * 10) / 10;
+        assert.ok(Math.abs(figure(text) - expected) <= 0.051, `${id}: ${letter}'s p99 reads ${text}, its run's is ${run}`);
+      }
+      const letters = await page.locator(`#sim-${id} .readouts .side:visible`).allTextContents();
+      assert.deepEqual(letters.slice(0, 2), ['A', 'B'], `${id}: each figure names its run`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
