@@ -22,6 +22,7 @@ pub mod opening;
 pub mod options;
 pub mod pace;
 pub mod params;
+pub mod row_scale;
 pub mod spike;
 pub mod twins;
 pub mod whole_run;

@@ -97,6 +97,40 @@ test("chapter 6 marks each copy's load with a needle as tall as its row, in ink 
   await page.context().close();
 });
 
+test("chapter 6's needles stand on one scale for slots and queue: a copy of 16 against a true 12 stands four queued requests off", async () => {
+  const { page, errors, view } = await openChapter('stale');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+  await page.locator('#stale button.play').click();
+  const slots = 10;
+  const servers = (await drawnServers(page, view)).filter((s) => /^\d+$/.test(s.heard ?? '') && s.copy_mark);
+  // A queued request takes a slot's width: the pitch, read off a queue.
+  const queue = servers.find((s) => s.queued > 0 && s.queued <= slots);
+  assert.ok(queue, `some row has a queue: ${JSON.stringify(servers.map((s) => s.queued))}`);
+  const pitch = queue.queue_px / queue.queued;
+  const needle = ({ copy_mark: [x, , w] }) => x + w / 2;
+  // Above the slots, a load one higher stands a pitch further left (its
+  // queue is longer); within them, a pitch further right.
+  const above = servers.filter((s) => Number(s.heard) > slots);
+  const loads = new Set(above.map((s) => s.heard));
+  assert.ok(loads.size >= 2, `copies of at least two loads above the slots: ${[...loads]}`);
+  const queueEnds = above.map((s) => needle(s) + (Number(s.heard) - slots) * pitch);
+  assert.ok(Math.max(...queueEnds) - Math.min(...queueEnds) < 1.5, `each needle above the slots stands (heard - ${slots}) × ${pitch.toFixed(1)} px left of the queues' end: ${queueEnds.map((x) => x.toFixed(1))} (heard ${above.map((s) => s.heard)})`);
+  const within = servers.filter((s) => Number(s.heard) <= slots);
+  const boxStarts = within.map((s) => needle(s) - Number(s.heard) * pitch);
+  assert.ok(Math.max(...boxStarts) - Math.min(...boxStarts) < 1.5, `each needle within the slots stands heard × pitch right of the slots' start: ${boxStarts}`);
+  // So a copy's error is a gap in the picture: where the copy and the
+  // truth are both above the slots, the needle stands (heard - true) cells
+  // from the queue's far end.
+  const queueEnd = queueEnds[0];
+  for (const s of above.filter((s) => s.queued > 0 && s.queued < slots)) {
+    const fill = queueEnd - s.queue_px;
+    const expected = (Number(s.heard) - s.busy - s.queued) * pitch;
+    assert.ok(Math.abs((fill - needle(s)) - expected) < 1.5, `heard ${s.heard}, true ${s.busy + s.queued}: the needle stands ${(fill - needle(s)).toFixed(1)} px from the fill, not ${expected.toFixed(1)}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("chapter 5's rows write the share of requests sent lately once a server is slowed: power of two sends the slowed one little", async () => {
   const { page, errors, view } = await openChapter('power-of-two');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });

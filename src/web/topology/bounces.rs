@@ -9,7 +9,8 @@
 //! dot among sixty, was never found.
 
 use super::layout::{Layout, Rect};
-use super::servers::{name_font, Row};
+use super::row::Row;
+use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::ui::bounces::BounceMark;
 use web_sys::CanvasRenderingContext2d;

@@ -14,6 +14,7 @@ mod layout;
 mod learned;
 mod moves;
 mod requests;
+mod row;
 mod servers;
 mod shares;
 mod states;
@@ -22,7 +23,7 @@ mod totals;
 
 use super::surface::Surface;
 use super::theme::Palette;
-use layout::{Layout, Rect};
+use layout::{Column, Layout, Rect};
 use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
@@ -130,7 +131,11 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        snapshot.copies_kept || sent_shares(&snapshot.servers).is_some(),
+        match (snapshot.copies_kept, sent_shares(&snapshot.servers).is_some()) {
+            (true, _) => Column::Copies,
+            (false, true) => Column::Shares,
+            (false, false) => Column::None,
+        },
     )
 }
 

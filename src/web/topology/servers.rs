@@ -11,22 +11,12 @@
 //! the requests sent is written by `shares`.
 
 use super::layout::{Layout, Rect};
+use super::row::Row;
 use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::ServerView;
-use lbsim::ui::marks::{answer_shares, queue_mark, sent_shares, QueueMark};
+use lbsim::ui::marks::{answer_shares, sent_shares, QueueMark};
 
-/// Room at a lane's entrance for a queue's length, written left of it.
-const QUEUE_LABEL_W: f64 = 30.0;
-/// Room at a row's left end for the server's number (two digits), in
-/// label heights: a sentence names "server 4", and the reader finds it
-/// without counting rows.
-const NUMBER_EM: f64 = 1.5;
-/// A row narrower than this (CSS px: a phone's, a small frame's) gives its
-/// slots a smaller share and their count less room, so that its queue's
-/// lane still holds a few cells: at half, a 390 px screen's lanes held
-/// none, and every queue, of 1 or of 44, was drawn as the same square.
-pub(super) const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
@@ -90,144 +80,11 @@ fn draw_datacenters(
     let _ = context.set_line_dash(&js_sys::Array::new());
 }
 
-/// How one server row is laid out in the detailed view.
-pub(super) struct Row {
-    /// Distance between slot (and queue) cells, and a cell's side.
-    pitch: f64,
-    pub(super) side: f64,
-    /// Slot cells per line in the box; 0 draws the slots as one bar.
-    per_line: usize,
-    pub(super) box_rect: Rect,
-    /// Right edge of the queue, which grows leftwards from it.
-    pub(super) queue_end: f64,
-    pub(super) queue_start: f64,
-}
-
-impl Row {
-    /// Slots as one line of cells (shrunk down to 5 px if need be), else
-    /// as several lines, else as a bar; room on the right for the count
-    /// of slots in use ("10/10") in labels `label_px` high.
-    pub(super) fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
-        let largest = (cell.h * 0.7).clamp(3.0, 16.0);
-        let narrow = cell.w < NARROW_ROW_PX;
-        let label_w = match Row::holds_label(cell, label_px) {
-            true => label_px * if narrow { 3.4 } else { 3.9 },
-            false => 0.0,
-        };
-        let available = cell.w * if narrow { 0.4 } else { 0.5 };
-        let one_line = (available / slots.max(1) as f64).min(largest);
-        let per_line = ((available / largest).floor() as usize).max(1);
-        let (pitch, per_line) = if one_line >= 5.0 {
-            (one_line, slots.max(1))
-        } else if slots.div_ceil(per_line) as f64 * largest <= cell.h - 2.0 {
-            (largest, per_line)
-        } else {
-            (largest, 0)
-        };
-        let (box_w, box_h) = match per_line {
-            0 => (available, (cell.h * 0.7).min(18.0)),
-            n => (slots.min(n) as f64 * pitch + 4.0, slots.div_ceil(n) as f64 * pitch + 4.0),
-        };
-        let box_x = cell.x + cell.w - label_w - box_w;
-        let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
-        let side = (pitch * 0.8).max(2.0);
-        let queue_start = cell.x + 6.0 + Row::number_w(cell, label_px);
-        Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start }
-    }
-
-    /// Room at the row's left end for its server's number, where the row
-    /// holds labels.
-    fn number_w(cell: Rect, label_px: f64) -> f64 {
-        match Row::holds_label(cell, label_px) {
-            true => label_px * NUMBER_EM,
-            false => 0.0,
-        }
-    }
-
-    /// The server's name as its row writes it: its number, which a
-    /// sentence names ("server 4"); "server" where it is the only one, as
-    /// a bare "0" was read as nothing in particular.
-    pub(super) fn name(i: usize, servers: usize) -> String {
-        match servers {
-            1 => "server".to_string(),
-            _ => i.to_string(),
-        }
-    }
-
-    /// Where a name `width` px wide is written (left and right edges): from
-    /// the row's left end, or ending in the room kept for it when longer,
-    /// out into the space requests cross.
-    pub(super) fn name_span(cell: Rect, label_px: f64, width: f64) -> (f64, f64) {
-        let room_end = cell.x + Row::number_w(cell, label_px) - 4.0;
-        match cell.x + width <= room_end {
-            true => (cell.x, cell.x + width),
-            false => (room_end - width, room_end),
-        }
-    }
-
-    /// Whether a row is tall enough for its labels: a label is never
-    /// drawn smaller than `label_px`, nor over its neighbour's.
-    pub(super) fn holds_label(cell: Rect, label_px: f64) -> bool {
-        cell.h >= (label_px + 2.0).max(14.0)
-    }
-
-    fn slot_cell(&self, i: usize) -> Rect {
-        let (line, col) = (i / self.per_line, i % self.per_line);
-        Rect {
-            x: self.box_rect.x + 2.0 + col as f64 * self.pitch + (self.pitch - self.side) / 2.0,
-            y: self.box_rect.y + 2.0 + line as f64 * self.pitch + (self.pitch - self.side) / 2.0,
-            w: self.side,
-            h: self.side,
-        }
-    }
-
-    /// Adds `server`'s busy (or free) slots to the path: cells, or the
-    /// share of a bar.
-    fn trace_slots(&self, context: &CanvasRenderingContext2d, server: &ServerView, busy: bool) {
-        let b = self.box_rect;
-        if self.per_line == 0 {
-            let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
-            let (x, w) =
-                if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
-            context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
-        } else {
-            let range = if busy { 0..server.busy } else { server.busy..server.slots };
-            for slot in range {
-                let c = self.slot_cell(slot as usize);
-                context.rect(c.x, c.y, c.w, c.h);
-            }
-        }
-    }
-
-    /// Queue cells that fit between the row's entrance and its box, less
-    /// room at the entrance for the queue's length written beside it.
-    fn queue_capacity(&self) -> usize {
-        ((self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch).floor().max(0.0) as usize
-    }
-
-    /// Where a queue of `queued` begins, with its length written left of
-    /// it, when the longest beside it holds `longest` (CSS px): the lane
-    /// left of it is free.
-    pub(super) fn queue_from(&self, queued: u32, longest: u32) -> f64 {
-        let label = if queued > 0 { QUEUE_LABEL_W } else { 0.0 };
-        self.queue_end - self.queue_length(queued, longest) - label
-    }
-
-    /// How far left of its box a queue of `queued` reaches, when the
-    /// longest drawn beside it holds `longest` (CSS px).
-    pub(super) fn queue_length(&self, queued: u32, longest: u32) -> f64 {
-        match queue_mark(queued, longest, self.queue_capacity()) {
-            QueueMark::Cells(cells) => cells as f64 * self.pitch,
-            QueueMark::Bar(share) => (share * self.queue_capacity() as f64 * self.pitch).max(self.side),
-        }
-    }
-}
-
 fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[ServerView], palette: &Palette) {
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
-            (cell, Row::new(cell, servers[i].slots as usize, layout.small_px()))
+            (cell, Row::of(layout, i, &servers[i]))
         })
         .collect();
 
@@ -259,16 +116,21 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
 
     context.begin_path();
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let mut cuts = Vec::new();
     for ((cell, row), server) in rows.iter().zip(servers) {
-        let length = row.queue_length(server.queued, longest);
+        let mut length = row.queue_length(server.queued, longest);
         let y = cell.y + (cell.h - row.side) / 2.0;
-        match queue_mark(server.queued, longest, row.queue_capacity()) {
-            QueueMark::Cells(cells) => {
+        match row.queue_mark(server.queued, longest) {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => {
                 for k in 0..cells {
                     context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
                 }
             }
             QueueMark::Bar(_) => context.rect(row.queue_end - length, y, length, row.side),
+        }
+        if let QueueMark::RunsOff(_) = row.queue_mark(server.queued, longest) {
+            cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));
+            length += CUT_GAP + row.side * 0.6;
         }
         // Every queue says how long it is, so a count needs no counting.
         if server.queued > 0 {
@@ -277,6 +139,7 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
     }
     context.set_fill_style_str(&palette.queued.css());
     context.fill();
+    draw_cuts(context, &cuts, palette);
 
     // Queue lengths in the ink colour: orange text on white is too faint.
     write_counts(context, layout, &texts, palette);
@@ -301,6 +164,24 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
             );
         }
     }
+}
+
+/// Room between a queue cut at its lane's start and the mark saying so.
+const CUT_GAP: f64 = 2.0;
+
+/// Marks each queue cut at its lane's start (right end x, middle y, the
+/// cells' side) with a chevron pointing on, the way it runs: on a row
+/// drawn to one scale, a queue longer than its lane.
+fn draw_cuts(context: &CanvasRenderingContext2d, cuts: &[(f64, f64, f64)], palette: &Palette) {
+    context.begin_path();
+    for &(x, y, side) in cuts {
+        context.move_to(x, y - side * 0.6);
+        context.line_to(x - side * 0.6, y);
+        context.line_to(x, y + side * 0.6);
+    }
+    context.set_stroke_style_str(&palette.ink.css());
+    context.set_line_width(1.5);
+    context.stroke();
 }
 
 /// Writes counts (x, y, text) right-aligned at x, in the rows' label font
@@ -360,7 +241,7 @@ fn draw_slowed_busy(
 /// detailed view; none in the compact one.
 pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize, layout.small_px());
+    let row = |i: usize| Row::of(layout, i, &servers[i]);
     match layout.compact {
         true => vec![0.0; servers.len()],
         false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued, longest)).collect(),

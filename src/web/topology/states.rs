@@ -6,7 +6,8 @@
 //! the server's name.
 
 use super::layout::{Layout, Rect};
-use super::servers::{name_font, Row};
+use super::row::Row;
+use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::engine::{ServerState, ServerView};
 use lbsim::ui::marks::state_word_x;
@@ -61,8 +62,7 @@ pub fn draw(
                 n => format!("{} · ejected by {n}", server.state.name()),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let queue_from =
-                Row::new(c, server.slots as usize, layout.small_px()).queue_from(server.queued, longest);
+            let queue_from = Row::of(layout, i, server).queue_from(server.queued, longest);
             // Where rows write their share of the answers, the word stays past it.
             let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
