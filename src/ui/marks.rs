@@ -46,6 +46,18 @@ pub fn queue_to_scale(queued: u32, cells: usize) -> QueueMark {
     }
 }
 
+/// What a server running at `speed` (of its own) says above its slots,
+/// where it is not at speed 1: "¼ speed", as a reader says it, for the
+/// speeds a click or a link gives; "0.3× speed" for any other. "speed
+/// ×0.25" beside slots drawn pale was read as free slots.
+pub fn speed_label(speed: f64) -> String {
+    const FRACTIONS: [(f64, &str); 4] = [(0.25, "¼"), (0.5, "½"), (0.75, "¾"), (1.0 / 3.0, "⅓")];
+    match FRACTIONS.iter().find(|(value, _)| (speed - value).abs() < 1e-9) {
+        Some((_, fraction)) => format!("{fraction} speed"),
+        None => format!("{speed}× speed"),
+    }
+}
+
 /// Where a server's state word ("slow", "crashed · ejected"), `width` px
 /// wide, starts in its row: at `preferred` when it ends clear of the queue
 /// and the length written beside it, which begin at `queue_from`, and
@@ -246,6 +258,14 @@ mod tests {
         assert_eq!(queue_to_scale(10, 10), QueueMark::Cells(10));
         assert_eq!(queue_to_scale(14, 10), QueueMark::RunsOff(10));
         assert_eq!(queue_to_scale(0, 10), QueueMark::Cells(0));
+    }
+
+    #[test]
+    fn a_slowed_server_says_its_speed_as_a_fraction() {
+        assert_eq!(speed_label(0.25), "¼ speed");
+        assert_eq!(speed_label(0.5), "½ speed");
+        assert_eq!(speed_label(0.3), "0.3× speed");
+        assert_eq!(speed_label(2.0), "2× speed");
     }
 
     #[test]

@@ -31,7 +31,7 @@ const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 13] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -39,6 +39,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 13] = [
     (Mark::Handshake, ("", "var(--c-handshake)", "handshake")),
     (Mark::BusySlot, ("", "var(--c-busy)", "busy slot")),
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
+    (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server (its row says how slow)")),
     (Mark::Queued, ("", "var(--c-queued)", "queued")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (

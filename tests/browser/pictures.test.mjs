@@ -1,7 +1,7 @@
 // What the topology draws beside its rows so that a chapter's picture
 // carries its point without the sentence (a student reader found the
 // picture alone did in 2 chapters of 6): chapter 6's column of what
-// client 0 heard, a slowed server's pale slots, chapter 2's totals once
+// client 0 heard, a slowed server's hatched slots, chapter 2's totals once
 // the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -174,24 +174,32 @@ test("chapter 1's server slows at a click at the centre of its name, as at its s
   await page.context().close();
 });
 
-test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
-  const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
-  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
-  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
-  await page.locator('button.play').first().click();
-  const servers = await drawnServers(page, 0);
-  const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
-  // The slots' box: the right half of the row, short of its "10/10".
-  const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
-  const mean = await inBoxes(page, canvas, boxes, (pixels) => pixels.reduce((sum, [r, g, b]) => sum + 0.3 * r + 0.59 * g + 0.11 * b, 0) / pixels.length);
-  const busyRows = servers.map((s, i) => ({ ...s, i, mean: mean[i] })).filter((s) => s.i !== 3 && s.busy >= 9);
-  assert.ok(busyRows.length > 0, `some healthy server nearly full: ${JSON.stringify(servers.map((s) => s.busy))}`);
-  assert.equal(servers[3].busy, 10, 'the slowed server is full');
-  const healthiest = Math.max(...busyRows.map((s) => s.mean));
-  assert.ok(mean[3] > healthiest + 40, `the slowed row's slots are paler (mean luma ${mean[3].toFixed(0)}) than a full healthy row's (${healthiest.toFixed(0)})`);
-  assert.deepEqual(errors, []);
-  await page.context().close();
-});
+for (const colorScheme of ['light', 'dark']) {
+  test(`a slowed server's busy slots keep the busy colour, hatched, not pale as free slots (${colorScheme})`, async () => {
+    const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600, colorScheme });
+    await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
+    await page.locator('button.play').first().click();
+    const servers = await drawnServers(page, 0);
+    const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
+    const busy = await page.evaluate(() => getComputedStyle(document.querySelector('.lbsim-view')).getPropertyValue('--c-busy').trim());
+    const rgb = [1, 3, 5].map((i) => parseInt(busy.slice(i, i + 2), 16));
+    // The slots' box: the right half of the row, short of its "10/10".
+    const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
+    const measure = `(pixels) => pixels.filter((p) => Math.hypot(...p.map((c, k) => c - ${JSON.stringify(rgb)}[k])) < 60).length / pixels.length`;
+    const share = await inBoxes(page, canvas, boxes, measure);
+    const full = servers.map((s, i) => ({ ...s, i, share: share[i] })).filter((s) => s.i !== 3 && s.busy === 10);
+    assert.ok(full.length > 0, `some healthy server full: ${JSON.stringify(servers.map((s) => s.busy))}`);
+    assert.equal(servers[3].busy, 10, 'the slowed server is full');
+    const healthy = Math.min(...full.map((s) => s.share));
+    // Pale, a slowed row's slots showed the busy colour only in their
+    // outlines; hatched, they keep most of it, and lose some to the stripes.
+    assert.ok(share[3] >= 0.6 * healthy, `the slowed row's slots are mostly the busy colour: ${share[3].toFixed(2)} of their pixels, a full healthy row's ${healthy.toFixed(2)}`);
+    assert.ok(share[3] <= 0.9 * healthy, `and hatched, less of it than a healthy row's: ${share[3].toFixed(2)} against ${healthy.toFixed(2)}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
 
 test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });

@@ -2,7 +2,7 @@
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests, each a cell while every queue fits its lane, else all as
 //! bars to one scale, and each with its length written beside it; a
-//! slowed server's busy slots pale. Compact view: one cell each, shaded
+//! slowed server's busy slots hatched. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
 //! as by word (see `states`). With several datacenters, a dashed line
@@ -14,8 +14,8 @@ use super::layout::{Layout, Rect};
 use super::row::Row;
 use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
-use lbsim::engine::ServerView;
-use lbsim::ui::marks::{answer_shares, sent_shares, QueueMark};
+use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::marks::{answer_shares, sent_shares, speed_label, QueueMark};
 
 use web_sys::CanvasRenderingContext2d;
 
@@ -152,10 +152,11 @@ fn draw_rows(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Ser
             let (x, _) = Row::name_span(*cell, layout.small_px(), width);
             let _ = context.fill_text(&name, x, cell.y + cell.h / 2.0);
             let b = row.box_rect;
-            // A server not at speed 1 (drifted, or clicked) says how fast
-            // it is, just above its slots where the row has room.
-            if server.speed != 1.0 && b.y - cell.y >= 10.0 {
-                let _ = context.fill_text(&format!("speed ×{}", server.speed), b.x, b.y - 6.0);
+            // A server drifted from speed 1 says how fast it is, just
+            // above its slots where the row has room (a slowed one's state
+            // word says it).
+            if server.speed != 1.0 && server.state != ServerState::Slow && b.y - cell.y >= 10.0 {
+                let _ = context.fill_text(&speed_label(server.speed), b.x, b.y - 6.0);
             }
             let _ = context.fill_text(
                 &format!("{}/{}", server.busy, server.slots),
@@ -212,29 +213,49 @@ pub(super) fn slowed(server: &ServerView) -> bool {
     server.speed < 1.0
 }
 
-/// A slowed server's busy slots, pale inside a busy-coloured outline: ten
-/// busy slots of a server at a quarter of its speed drew exactly as ten of
-/// a healthy one, and only the word "slow" told them apart (chapter 3).
-/// The outline keeps the busy colour's contrast in either theme.
+/// A slowed server's busy slots, in the busy colour crossed by diagonal
+/// stripes of the panel's: drawn pale, ten busy slots of a server at a
+/// quarter of its speed were read as free ones, and in the dark theme as
+/// empty. Busy they stay; the hatch and the row's "¼ speed" say slow.
 fn draw_slowed_busy(
     context: &CanvasRenderingContext2d,
     rows: &[(Rect, Row)],
     servers: &[ServerView],
     palette: &Palette,
 ) {
-    const PALE: f64 = 0.3;
+    let slowed_rows: Vec<(&Row, &ServerView)> =
+        rows.iter().zip(servers).filter(|(_, s)| slowed(s)).map(|((_, row), s)| (row, s)).collect();
     context.begin_path();
-    for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| slowed(s)) {
+    for (row, server) in &slowed_rows {
         row.trace_slots(context, server, true);
     }
-    let busy = palette.busy.css();
-    context.set_fill_style_str(&busy);
-    context.set_global_alpha(PALE);
+    context.set_fill_style_str(&palette.busy.css());
     context.fill();
-    context.set_global_alpha(1.0);
-    context.set_stroke_style_str(&busy);
-    context.set_line_width(1.5);
+    context.save();
+    context.clip();
+    context.begin_path();
+    for (row, _) in &slowed_rows {
+        hatch(context, row.box_rect);
+    }
+    context.set_stroke_style_str(&palette.panel.css());
+    context.set_line_width(HATCH_STROKE);
     context.stroke();
+    context.restore();
+}
+
+/// The hatch's stripes: their pitch and stroke (CSS px), thin enough that
+/// the slots stay the busy colour, dense enough that every slot shows one.
+const HATCH_PITCH: f64 = 6.0;
+const HATCH_STROKE: f64 = 1.0;
+
+/// Adds diagonal stripes across `area` to the path.
+fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
+    let mut x = area.x - area.h;
+    while x < area.x + area.w {
+        context.move_to(x, area.y + area.h);
+        context.line_to(x + area.h, area.y);
+        x += HATCH_PITCH;
+    }
 }
 
 /// How far left of its box each server's queue is drawn (CSS px), in the

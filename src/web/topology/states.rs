@@ -10,7 +10,7 @@ use super::row::Row;
 use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::engine::{ServerState, ServerView};
-use lbsim::ui::marks::state_word_x;
+use lbsim::ui::marks::{speed_label, state_word_x};
 use web_sys::CanvasRenderingContext2d;
 
 /// The marks of servers that are not active members, or not in every pool.
@@ -56,10 +56,15 @@ pub fn draw(
             ServerState::Active | ServerState::Slow | ServerState::Removed => {}
         }
         if !layout.compact && c.h >= px {
+            // A slowed server says how slow ("¼ speed"), beside its hatched slots.
+            let state = match server.state {
+                ServerState::Slow => speed_label(server.speed),
+                _ => server.state.name().to_string(),
+            };
             let word = match server.ejected {
-                0 => server.state.name().to_string(),
-                1 => format!("{} · ejected", server.state.name()),
-                n => format!("{} · ejected by {n}", server.state.name()),
+                0 => state,
+                1 => format!("{state} · ejected"),
+                n => format!("{state} · ejected by {n}"),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
             let queue_from = Row::of(layout, i, server).queue_from(server.queued, longest);
