@@ -209,9 +209,16 @@ impl Canvases {
         topology::copy_marks(snapshot, &self.topology, learned)
     }
 
-    /// Where the crosses of `marks` are drawn.
-    pub fn bounce_marks(&self, snapshot: &Snapshot, marks: &[BounceMark]) -> Vec<[f64; 4]> {
-        topology::bounce_marks(snapshot, (&self.topology, self.least_label_px()), marks)
+    /// Where the crosses of `marks` are drawn, on this view's picture or
+    /// on another's `surface` (compare mode's twin).
+    pub fn bounce_marks(
+        &self,
+        snapshot: &Snapshot,
+        marks: &[BounceMark],
+        surface: Option<&Surface>,
+    ) -> Vec<[f64; 4]> {
+        let surface = surface.unwrap_or(&self.topology);
+        topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }
 
     /// How far left of its box each server's queue is drawn.
@@ -331,9 +338,11 @@ impl Canvases {
     }
 
     /// Draws another simulation's topology (compare mode's twin) on
-    /// `surface`, in this view's colours.
-    pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
-        topology::draw(snapshot, Focus::default(), (surface, self.least_label_px()), &self.palette);
+    /// `surface`, in this view's colours, with its servers' `bounces`
+    /// marked as this view marks its own: chapter 4 compares bouncing.
+    pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface, bounces: &[BounceMark]) {
+        let focus = Focus { bounces, ..Focus::default() };
+        topology::draw(snapshot, focus, (surface, self.least_label_px()), &self.palette);
     }
 
     /// The least size of the picture's labels: in the presenter view, read

@@ -11,6 +11,7 @@ use super::readouts::Readouts;
 use super::surface::Surface;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
+use lbsim::ui::bounces::{BounceMark, BounceMarks};
 use lbsim::ui::whole_run::Kept;
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
@@ -29,6 +30,9 @@ pub struct TwinPane {
     whole_run: Kept,
     topology: Surface,
     snapshot: Snapshot,
+    /// The twin's servers that have bounced a request, marked as the
+    /// view's own are.
+    bounces: BounceMarks,
 }
 
 impl TwinPane {
@@ -51,6 +55,7 @@ impl TwinPane {
             whole_run: Kept::default(),
             topology: Surface::new(canvas)?,
             snapshot: Snapshot::default(),
+            bounces: BounceMarks::default(),
         })
     }
 
@@ -87,6 +92,14 @@ impl TwinPane {
         }
     }
 
+    /// The twin's bounce marks as last drawn, and where their crosses are
+    /// (for tests).
+    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<[f64; 4]>) {
+        let marks = self.bounces.shown();
+        let rects = canvases.bounce_marks(&self.snapshot, &marks, Some(&self.topology));
+        (marks, rects)
+    }
+
     /// The twin's counts as last drawn.
     pub fn counts(&self) -> &Counts {
         &self.snapshot.counts
@@ -103,8 +116,10 @@ impl TwinPane {
         force: bool,
     ) {
         twin.snapshot_into(&mut self.snapshot, max_requests);
+        let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
+        self.bounces.observe(now_ms, speed.is_some(), &bounced);
         self.topology.fit();
-        canvases.draw_topology_on(&self.snapshot, &self.topology);
+        canvases.draw_topology_on(&self.snapshot, &self.topology, &self.bounces.shown());
         if let Some(readouts) = &mut self.readouts {
             readouts.show(&self.snapshot, (speed, None), now_ms, force, self.whole_run.of(twin));
         }
