@@ -209,14 +209,14 @@ impl Canvases {
         topology::copy_marks(snapshot, &self.topology, learned)
     }
 
-    /// Where the crosses of `marks` are drawn, on this view's picture or
-    /// on another's `surface` (compare mode's twin).
+    /// Where the crosses of `marks` and their plates are drawn, on this
+    /// view's picture or on another's `surface` (compare mode's twin).
     pub fn bounce_marks(
         &self,
         snapshot: &Snapshot,
         marks: &[BounceMark],
         surface: Option<&Surface>,
-    ) -> Vec<[f64; 4]> {
+    ) -> Vec<([f64; 4], [f64; 4])> {
         let surface = surface.unwrap_or(&self.topology);
         topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }

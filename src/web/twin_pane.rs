@@ -92,9 +92,9 @@ impl TwinPane {
         }
     }
 
-    /// The twin's bounce marks as last drawn, and where their crosses are
-    /// (for tests).
-    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<[f64; 4]>) {
+    /// The twin's bounce marks as last drawn, and where their crosses and
+    /// plates are (for tests).
+    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<([f64; 4], [f64; 4])>) {
         let marks = self.bounces.shown();
         let rects = canvases.bounce_marks(&self.snapshot, &marks, Some(&self.topology));
         (marks, rects)

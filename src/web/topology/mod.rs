@@ -158,16 +158,19 @@ pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad
     marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
 }
 
-/// Where each of `marks`' crosses is drawn (`[x, y, w, h]`, CSS pixels on
-/// the surface), with labels at least `least_label_px` high as [`draw`] has.
+/// Where each of `marks`' crosses is drawn, and the plate under it and its
+/// count (`[x, y, w, h]`, CSS pixels on the surface), with labels at least
+/// `least_label_px` high as [`draw`] has.
 pub fn bounce_marks(
     snapshot: &Snapshot,
     (surface, least_label_px): (&Surface, f64),
     marks: &[BounceMark],
-) -> Vec<[f64; 4]> {
+) -> Vec<([f64; 4], [f64; 4])> {
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
     let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
-    rects.iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
+    let plates = bounces::plates(&surface.context, &layout, marks, &rects);
+    let corners = |r: &Rect| [r.x, r.y, r.w, r.h];
+    rects.iter().zip(&plates).map(|(rect, plate)| (corners(rect), corners(plate))).collect()
 }
 
 /// How far left of its box each server's queue is drawn, in CSS pixels on

@@ -68,9 +68,15 @@ pub fn draw(
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
             let queue_from = Row::of(layout, i, server).queue_from(server.queued, longest);
-            // Where rows write their share of the answers, the word stays past it.
-            let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
+            // Where rows write their share of the answers, the word stays
+            // past it; where the server has bounced a request, past its
+            // name, as the bounce's mark and count take the room before it.
+            let floor = match (word_from > 0.0, server.bounced > 0) {
+                (true, _) => c.x + word_from,
+                (false, true) => name.1,
+                (false, false) => layout.crossing_from(),
+            };
             let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, (name, floor), width);
             context.set_fill_style_str(&palette.panel.css());
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);

@@ -123,7 +123,8 @@ impl View {
     }
 
     /// The servers the picture marks as having bounced a request: each
-    /// one's count, how strongly its cross is drawn and where, as JSON;
+    /// one's count, how strongly its cross is drawn and where, and the
+    /// plate under its count and cross, as JSON;
     /// the `twin`'s picture's, or null where there is none (for tests).
     pub fn bounce_marks_json(&self, twin: bool) -> Option<String> {
         #[derive(serde::Serialize)]
@@ -132,6 +133,8 @@ impl View {
             bounced: u64,
             strength: f64,
             rect: [f64; 4],
+            /// The plate under its count and cross.
+            plate: [f64; 4],
         }
         let (marks, rects) = match twin {
             false => {
@@ -144,7 +147,13 @@ impl View {
         let drawn: Vec<Drawn> = marks
             .iter()
             .zip(rects)
-            .map(|(m, rect)| Drawn { server: m.server, bounced: m.bounced, strength: m.strength, rect })
+            .map(|(m, (rect, plate))| Drawn {
+                server: m.server,
+                bounced: m.bounced,
+                strength: m.strength,
+                rect,
+                plate,
+            })
             .collect();
         json::text(&drawn).ok()
     }
