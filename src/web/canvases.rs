@@ -216,7 +216,7 @@ impl Canvases {
         snapshot: &Snapshot,
         marks: &[BounceMark],
         surface: Option<&Surface>,
-    ) -> Vec<([f64; 4], [f64; 4])> {
+    ) -> Vec<topology::BounceBoxes> {
         let surface = surface.unwrap_or(&self.topology);
         topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }

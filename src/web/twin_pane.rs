@@ -9,6 +9,7 @@ use super::dom::{self, Ids};
 use super::preset_picker::add_presets;
 use super::readouts::Readouts;
 use super::surface::Surface;
+use super::topology::BounceBoxes;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
 use lbsim::ui::bounces::{BounceMark, BounceMarks};
@@ -94,7 +95,7 @@ impl TwinPane {
 
     /// The twin's bounce marks as last drawn, and where their crosses and
     /// plates are (for tests).
-    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<([f64; 4], [f64; 4])>) {
+    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<BounceBoxes>) {
         let marks = self.bounces.shown();
         let rects = canvases.bounce_marks(&self.snapshot, &marks, Some(&self.topology));
         (marks, rects)

@@ -158,6 +158,10 @@ pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad
     marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
 }
 
+/// Where a bounce's cross is drawn, and the plate under it and its count
+/// (`[x, y, w, h]` each, CSS pixels).
+pub type BounceBoxes = ([f64; 4], [f64; 4]);
+
 /// Where each of `marks`' crosses is drawn, and the plate under it and its
 /// count (`[x, y, w, h]`, CSS pixels on the surface), with labels at least
 /// `least_label_px` high as [`draw`] has.
@@ -165,7 +169,7 @@ pub fn bounce_marks(
     snapshot: &Snapshot,
     (surface, least_label_px): (&Surface, f64),
     marks: &[BounceMark],
-) -> Vec<([f64; 4], [f64; 4])> {
+) -> Vec<BounceBoxes> {
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
     let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
     let plates = bounces::plates(&surface.context, &layout, marks, &rects);
