@@ -103,6 +103,23 @@ mod tests {
         }
     }
 
+    /// A slowed server's busy slots keep the busy colour, crossed by
+    /// stripes of the panel's (see the topology's `draw_slowed_busy`): the
+    /// stripes stand 3:1 off the slots in either theme, so they read as a
+    /// mark on busy slots, where slots drawn pale were read as free.
+    #[test]
+    fn a_slowed_servers_hatch_stands_out_from_its_busy_slots_in_both_themes() {
+        for (theme, palette) in [("light", Palette::LIGHT), ("dark", Palette::DARK)] {
+            let ratio = contrast(palette.busy, palette.panel);
+            assert!(
+                ratio >= 3.0,
+                "{theme}: busy {} against panel {}: {ratio:.2}:1",
+                palette.busy.css(),
+                palette.panel.css()
+            );
+        }
+    }
+
     /// `www/style.css`'s declaration block that opens with `selector`.
     fn block(selector: &str) -> &'static str {
         let css = include_str!("../../www/style.css");

@@ -24,6 +24,8 @@ pub enum Mark {
     Handshake,
     BusySlot,
     FreeSlot,
+    /// A slowed server's busy slot (hatched).
+    SlowedSlot,
     Queued,
     ClientWaiting,
     /// A policy's decision: the servers it compared and the one it took.
@@ -38,7 +40,7 @@ pub enum Mark {
 
 impl Mark {
     /// Every mark, in the legend's order.
-    pub const ALL: [Mark; 13] = [
+    pub const ALL: [Mark; 14] = [
         Mark::Request,
         Mark::Retry,
         Mark::Bounce,
@@ -46,6 +48,7 @@ impl Mark {
         Mark::Handshake,
         Mark::BusySlot,
         Mark::FreeSlot,
+        Mark::SlowedSlot,
         Mark::Queued,
         Mark::ClientWaiting,
         Mark::Choice,
@@ -63,6 +66,7 @@ impl Mark {
             // The compact view shades cells by busy slots instead.
             Mark::BusySlot | Mark::FreeSlot => !compact,
             Mark::Shades => compact,
+            Mark::SlowedSlot => !compact && slowed(s),
             Mark::Retry => retries(s),
             Mark::Bounce => bounces(s),
             // The first request over a cold connection waits for it.
@@ -89,6 +93,12 @@ fn errors(s: &Scenario) -> bool {
     s.failures.iter().any(|due| {
         matches!(due.failure, Some(Failure::Down | Failure::FastFail { .. } | Failure::Flap { .. }))
     })
+}
+
+/// Whether a server is slowed, by a link's `slow` failure or a click
+/// (which the engine records among the failures).
+fn slowed(s: &Scenario) -> bool {
+    s.failures.iter().any(|due| matches!(due.failure, Some(Failure::Slow { .. })))
 }
 
 /// Whether requests are sent back: by a queue timeout, or by a crash.
@@ -187,6 +197,14 @@ mod tests {
             assert!(drawn(&[(key, value)]).contains(&Mark::ServerOut), "{key}={value}");
         }
         assert!(!drawn(&[("membership", "5s:add")]).contains(&Mark::ServerOut));
+    }
+
+    #[test]
+    fn a_slowed_servers_hatched_slots_are_listed_only_where_one_is_slowed() {
+        assert!(!drawn(&[]).contains(&Mark::SlowedSlot));
+        assert!(drawn(&[("failures", "5s:slow:1:x=0.25")]).contains(&Mark::SlowedSlot));
+        let compact = Mark::drawn_for(&scenario(&[("failures", "5s:slow:1:x=0.25")]), true);
+        assert!(!compact.contains(&Mark::SlowedSlot), "the compact view shades cells instead");
     }
 
     #[test]

@@ -18,6 +18,10 @@ pub enum QueueMark {
     /// filling the lane, so ten long queues still differ as their lengths
     /// do (cells cut at the lane's end made them look alike).
     Bar(f64),
+    /// Cells filling the lane, cut at its start with a mark saying the
+    /// queue runs on: on a row drawn to one scale (see
+    /// [`crate::ui::row_scale`]), a queue longer than its lane.
+    RunsOff(usize),
 }
 
 /// The mark of a queue of `queued` requests, when the longest queue drawn
@@ -29,6 +33,28 @@ pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
         QueueMark::Cells(queued as usize)
     } else {
         QueueMark::Bar(f64::from(queued) / f64::from(longest))
+    }
+}
+
+/// The mark of a queue of `queued` requests on a row drawn to one scale,
+/// whose lane takes `cells` cells: a cell a request, as far as the lane
+/// goes.
+pub fn queue_to_scale(queued: u32, cells: usize) -> QueueMark {
+    match queued as usize > cells {
+        true => QueueMark::RunsOff(cells),
+        false => QueueMark::Cells(queued as usize),
+    }
+}
+
+/// What a server running at `speed` (of its own) says above its slots,
+/// where it is not at speed 1: "¼ speed", as a reader says it, for the
+/// speeds a click or a link gives; "0.3× speed" for any other. "speed
+/// ×0.25" beside slots drawn pale was read as free slots.
+pub fn speed_label(speed: f64) -> String {
+    const FRACTIONS: [(f64, &str); 4] = [(0.25, "¼"), (0.5, "½"), (0.75, "¾"), (1.0 / 3.0, "⅓")];
+    match FRACTIONS.iter().find(|(value, _)| (speed - value).abs() < 1e-9) {
+        Some((_, fraction)) => format!("{fraction} speed"),
+        None => format!("{speed}× speed"),
     }
 }
 
@@ -224,6 +250,22 @@ mod tests {
             QueueMark::Cells(0),
             "an empty queue beside long ones draws nothing"
         );
+    }
+
+    #[test]
+    fn a_queue_drawn_to_scale_is_a_cell_a_request_cut_at_the_lanes_end() {
+        assert_eq!(queue_to_scale(6, 10), QueueMark::Cells(6), "whatever the longest beside it");
+        assert_eq!(queue_to_scale(10, 10), QueueMark::Cells(10));
+        assert_eq!(queue_to_scale(14, 10), QueueMark::RunsOff(10));
+        assert_eq!(queue_to_scale(0, 10), QueueMark::Cells(0));
+    }
+
+    #[test]
+    fn a_slowed_server_says_its_speed_as_a_fraction() {
+        assert_eq!(speed_label(0.25), "¼ speed");
+        assert_eq!(speed_label(0.5), "½ speed");
+        assert_eq!(speed_label(0.3), "0.3× speed");
+        assert_eq!(speed_label(2.0), "2× speed");
     }
 
     #[test]

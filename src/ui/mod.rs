@@ -23,6 +23,7 @@ pub mod options;
 pub mod pace;
 pub mod params;
 pub mod popup;
+pub mod row_scale;
 pub mod spike;
 pub mod twins;
 pub mod whole_run;

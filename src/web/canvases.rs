@@ -31,7 +31,7 @@ const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 13] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -39,6 +39,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 13] = [
     (Mark::Handshake, ("", "var(--c-handshake)", "handshake")),
     (Mark::BusySlot, ("", "var(--c-busy)", "busy slot")),
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
+    (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server (its row says how slow)")),
     (Mark::Queued, ("", "var(--c-queued)", "queued")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
@@ -208,9 +209,16 @@ impl Canvases {
         topology::copy_marks(snapshot, &self.topology, learned)
     }
 
-    /// Where the crosses of `marks` are drawn.
-    pub fn bounce_marks(&self, snapshot: &Snapshot, marks: &[BounceMark]) -> Vec<[f64; 4]> {
-        topology::bounce_marks(snapshot, (&self.topology, self.least_label_px()), marks)
+    /// Where the crosses of `marks` and their plates are drawn, on this
+    /// view's picture or on another's `surface` (compare mode's twin).
+    pub fn bounce_marks(
+        &self,
+        snapshot: &Snapshot,
+        marks: &[BounceMark],
+        surface: Option<&Surface>,
+    ) -> Vec<topology::BounceBoxes> {
+        let surface = surface.unwrap_or(&self.topology);
+        topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }
 
     /// How far left of its box each server's queue is drawn.
@@ -335,9 +343,11 @@ impl Canvases {
     }
 
     /// Draws another simulation's topology (compare mode's twin) on
-    /// `surface`, in this view's colours.
-    pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface) {
-        topology::draw(snapshot, Focus::default(), (surface, self.least_label_px()), &self.palette);
+    /// `surface`, in this view's colours, with its servers' `bounces`
+    /// marked as this view marks its own: chapter 4 compares bouncing.
+    pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface, bounces: &[BounceMark]) {
+        let focus = Focus { bounces, ..Focus::default() };
+        topology::draw(snapshot, focus, (surface, self.least_label_px()), &self.palette);
     }
 
     /// The least size of the picture's labels: in the presenter view, read

@@ -72,6 +72,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `servers()`: each server's state, the choosers holding it ejected and
 ///   where its row is drawn, as the last frame drew them, as JSON;
+/// - `bounceMarks()`, `twinBounceMarks()`: each server the picture (the
+///   versus twin's, null without one) marks as having bounced a request,
+///   its count, how strongly its cross is drawn and where, as JSON;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames);
 /// - `keyServers(count)`: under a placement scheme, the server of each of
@@ -145,8 +148,11 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         Closure::<dyn Fn() -> String>::new(move || reader.borrow().servers_json()).into_js_value(),
     )?;
     let reader = view.clone();
-    let bounce_marks = move || reader.borrow().bounce_marks_json();
-    set("bounceMarks", Closure::<dyn Fn() -> String>::new(bounce_marks).into_js_value())?;
+    let bounce_marks = move || reader.borrow().bounce_marks_json(false);
+    set("bounceMarks", Closure::<dyn Fn() -> Option<String>>::new(bounce_marks).into_js_value())?;
+    let reader = view.clone();
+    let twin_marks = move || reader.borrow().bounce_marks_json(true);
+    set("twinBounceMarks", Closure::<dyn Fn() -> Option<String>>::new(twin_marks).into_js_value())?;
     let reader = view.clone();
     set(
         "capacity",

@@ -9,8 +9,10 @@ use super::dom::{self, Ids};
 use super::preset_picker::add_presets;
 use super::readouts::Readouts;
 use super::surface::Surface;
+use super::topology::BounceBoxes;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
+use lbsim::ui::bounces::{BounceMark, BounceMarks};
 use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
@@ -29,6 +31,9 @@ pub struct TwinPane {
     whole_run: Kept,
     topology: Surface,
     snapshot: Snapshot,
+    /// The twin's servers that have bounced a request, marked as the
+    /// view's own are.
+    bounces: BounceMarks,
 }
 
 impl TwinPane {
@@ -51,6 +56,7 @@ impl TwinPane {
             whole_run: Kept::default(),
             topology: Surface::new(canvas)?,
             snapshot: Snapshot::default(),
+            bounces: BounceMarks::default(),
         })
     }
 
@@ -87,6 +93,14 @@ impl TwinPane {
         }
     }
 
+    /// The twin's bounce marks as last drawn, and where their crosses and
+    /// plates are (for tests).
+    pub fn bounce_marks(&self, canvases: &Canvases) -> (Vec<BounceMark>, Vec<BounceBoxes>) {
+        let marks = self.bounces.shown();
+        let rects = canvases.bounce_marks(&self.snapshot, &marks, Some(&self.topology));
+        (marks, rects)
+    }
+
     /// The twin's counts as last drawn.
     pub fn counts(&self) -> &Counts {
         &self.snapshot.counts
@@ -103,8 +117,10 @@ impl TwinPane {
         force: bool,
     ) {
         twin.snapshot_into(&mut self.snapshot, max_requests);
+        let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
+        self.bounces.observe(now_ms, speed.is_some(), &bounced);
         self.topology.fit();
-        canvases.draw_topology_on(&self.snapshot, &self.topology);
+        canvases.draw_topology_on(&self.snapshot, &self.topology, &self.bounces.shown());
         if let Some(readouts) = &mut self.readouts {
             if readouts.due(now_ms, force) {
                 let span = Span::of(whole_run::is_over(twin), false);

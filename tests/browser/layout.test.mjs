@@ -92,3 +92,50 @@ for (const [width, height] of [[1440, 900], [1280, 720]]) {
     await page.context().close();
   });
 }
+
+// A bounce's mark and count lie where requests cross to the servers: in
+// presenter and compare views "19 ✕" sat over the dots on their way in.
+// Each now lies on a plate of its own, which no dot overprints.
+for (const [mode, hash] of [['presenter', 'presenter=1'], ['compare', 'versus=policy:power-of-d&load=0.95']]) {
+  test(`in the ${mode} view at 1280 × 720 no request or response dot overprints a bounce's mark or count`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash, width: 1280, height: 720 });
+    const seen = await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      let view;
+      while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+      const style = getComputedStyle(document.querySelector('.lbsim-view'));
+      const dots = ['--c-request', '--c-response'].map((name) => {
+        const hex = style.getPropertyValue(name).trim();
+        return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      });
+      const pictures = [['bounceMarks', document.querySelector('.pane-a canvas.topology, canvas[id$="topology"]')],
+        ['twinBounceMarks', document.querySelector('.pane-b canvas.topology')]].filter(([, canvas]) => canvas);
+      let marks = 0;
+      let firstMark;
+      const overprinted = [];
+      // Until three seconds after the first mark, or 15 s.
+      for (const start = performance.now(); performance.now() - start < 15_000 && !(performance.now() - firstMark > 3_000); await frame()) {
+        for (const [hook, canvas] of pictures) {
+          const scale = canvas.width / canvas.clientWidth;
+          for (const { server, plate: [x, y, w, h] } of JSON.parse(view[hook]() ?? '[]')) {
+            marks += 1;
+            firstMark ??= performance.now();
+            const { data } = canvas.getContext('2d').getImageData(Math.round(x * scale) + 1, Math.round(y * scale) + 1, Math.max(1, Math.round(w * scale) - 2), Math.max(1, Math.round(h * scale) - 2));
+            for (let i = 0; i < data.length; i += 4) {
+              if (data[i + 3] > 200 && dots.some((c) => Math.hypot(data[i] - c[0], data[i + 1] - c[1], data[i + 2] - c[2]) < 40)) {
+                overprinted.push(`${hook} server ${server}`);
+                break;
+              }
+            }
+          }
+        }
+      }
+      return { marks, overprinted: [...new Set(overprinted)] };
+    });
+    assert.ok(seen.marks > 0, 'some server bounced a request in 15 s');
+    assert.deepEqual(seen.overprinted, [], `dots over a bounce's mark or count (of ${seen.marks} drawn)`);
+    await screenshot(page, `bounces-${mode}-1280x720`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -1,7 +1,7 @@
 // What the topology draws beside its rows so that a chapter's picture
 // carries its point without the sentence (a student reader found the
 // picture alone did in 2 chapters of 6): chapter 6's column of what
-// client 0 heard, a slowed server's pale slots, chapter 2's totals once
+// client 0 heard, a slowed server's hatched slots, chapter 2's totals once
 // the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +97,50 @@ test("chapter 6 marks each copy's load with a needle as tall as its row, in ink 
   await page.context().close();
 });
 
+test("chapter 6's needles stand on one scale for slots and queue: a copy of 16 against a true 12 stands four queued requests off", async () => {
+  const { page, errors, view } = await openChapter('stale');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 30_000 });
+  const slots = 10;
+  // Paused at a moment with a queue to read the scale off and copies of
+  // two loads above the slots; run on a little while there is none.
+  const telling = (servers) => servers.some((s) => s.queued > 0 && s.queued < slots)
+    && new Set(servers.filter((s) => Number(s.heard) > slots).map((s) => s.heard)).size >= 2;
+  let servers;
+  for (let tries = 0; tries < 30; tries += 1) {
+    await page.locator('#stale button.play').click();
+    servers = (await drawnServers(page, view)).filter((s) => /^\d+$/.test(s.heard ?? '') && s.copy_mark);
+    if (telling(servers)) break;
+    await page.locator('#stale button.play').click();
+    await page.waitForTimeout(300);
+  }
+  // A queued request takes a slot's width: the pitch, read off a queue.
+  const queue = servers.find((s) => s.queued > 0 && s.queued < slots);
+  assert.ok(queue, `some row has a queue: ${JSON.stringify(servers.map((s) => s.queued))}`);
+  const pitch = queue.queue_px / queue.queued;
+  const needle = ({ copy_mark: [x, , w] }) => x + w / 2;
+  // Above the slots, a load one higher stands a pitch further left (its
+  // queue is longer); within them, a pitch further right.
+  const above = servers.filter((s) => Number(s.heard) > slots);
+  const loads = new Set(above.map((s) => s.heard));
+  assert.ok(loads.size >= 2, `copies of at least two loads above the slots: ${[...loads]}`);
+  const queueEnds = above.map((s) => needle(s) + (Number(s.heard) - slots) * pitch);
+  assert.ok(Math.max(...queueEnds) - Math.min(...queueEnds) < 1.5, `each needle above the slots stands (heard - ${slots}) × ${pitch.toFixed(1)} px left of the queues' end: ${queueEnds.map((x) => x.toFixed(1))} (heard ${above.map((s) => s.heard)})`);
+  const within = servers.filter((s) => Number(s.heard) <= slots);
+  const boxStarts = within.map((s) => needle(s) - Number(s.heard) * pitch);
+  assert.ok(Math.max(...boxStarts) - Math.min(...boxStarts) < 1.5, `each needle within the slots stands heard × pitch right of the slots' start: ${boxStarts}`);
+  // So a copy's error is a gap in the picture: where the copy and the
+  // truth are both above the slots, the needle stands (heard - true) cells
+  // from the queue's far end.
+  const queueEnd = queueEnds[0];
+  for (const s of above.filter((s) => s.queued > 0 && s.queued < slots)) {
+    const fill = queueEnd - s.queue_px;
+    const expected = (Number(s.heard) - s.busy - s.queued) * pitch;
+    assert.ok(Math.abs((fill - needle(s)) - expected) < 1.5, `heard ${s.heard}, true ${s.busy + s.queued}: the needle stands ${(fill - needle(s)).toFixed(1)} px from the fill, not ${expected.toFixed(1)}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("chapter 5's rows write the share of requests sent lately once a server is slowed: power of two sends the slowed one little", async () => {
   const { page, errors, view } = await openChapter('power-of-two');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
@@ -140,24 +184,32 @@ test("chapter 1's server slows at a click at the centre of its name, as at its s
   await page.context().close();
 });
 
-test("a slowed server's busy slots are drawn pale, not as a healthy server's", async () => {
-  const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
-  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
-  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
-  await page.locator('button.play').first().click();
-  const servers = await drawnServers(page, 0);
-  const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
-  // The slots' box: the right half of the row, short of its "10/10".
-  const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
-  const mean = await inBoxes(page, canvas, boxes, (pixels) => pixels.reduce((sum, [r, g, b]) => sum + 0.3 * r + 0.59 * g + 0.11 * b, 0) / pixels.length);
-  const busyRows = servers.map((s, i) => ({ ...s, i, mean: mean[i] })).filter((s) => s.i !== 3 && s.busy >= 9);
-  assert.ok(busyRows.length > 0, `some healthy server nearly full: ${JSON.stringify(servers.map((s) => s.busy))}`);
-  assert.equal(servers[3].busy, 10, 'the slowed server is full');
-  const healthiest = Math.max(...busyRows.map((s) => s.mean));
-  assert.ok(mean[3] > healthiest + 40, `the slowed row's slots are paler (mean luma ${mean[3].toFixed(0)}) than a full healthy row's (${healthiest.toFixed(0)})`);
-  assert.deepEqual(errors, []);
-  await page.context().close();
-});
+for (const colorScheme of ['light', 'dark']) {
+  test(`a slowed server's busy slots keep the busy colour, hatched, not pale as free slots (${colorScheme})`, async () => {
+    const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25&seed=3';
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600, colorScheme });
+    await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 30_000 });
+    await page.locator('button.play').first().click();
+    const servers = await drawnServers(page, 0);
+    const canvas = await page.evaluate(() => document.querySelector('canvas[id$="topology"]').id);
+    const busy = await page.evaluate(() => getComputedStyle(document.querySelector('.lbsim-view')).getPropertyValue('--c-busy').trim());
+    const rgb = [1, 3, 5].map((i) => parseInt(busy.slice(i, i + 2), 16));
+    // The slots' box: the right half of the row, short of its "10/10".
+    const boxes = servers.map(({ cell: [x, y, w, h] }) => [x + w * 0.55, y + h * 0.35, w * 0.25, h * 0.3]);
+    const measure = `(pixels) => pixels.filter((p) => Math.hypot(...p.map((c, k) => c - ${JSON.stringify(rgb)}[k])) < 60).length / pixels.length`;
+    const share = await inBoxes(page, canvas, boxes, measure);
+    const full = servers.map((s, i) => ({ ...s, i, share: share[i] })).filter((s) => s.i !== 3 && s.busy === 10);
+    assert.ok(full.length > 0, `some healthy server full: ${JSON.stringify(servers.map((s) => s.busy))}`);
+    assert.equal(servers[3].busy, 10, 'the slowed server is full');
+    const healthy = Math.min(...full.map((s) => s.share));
+    // Pale, a slowed row's slots showed the busy colour only in their
+    // outlines; hatched, they keep most of it, and lose some to the stripes.
+    assert.ok(share[3] >= 0.6 * healthy, `the slowed row's slots are mostly the busy colour: ${share[3].toFixed(2)} of their pixels, a full healthy row's ${healthy.toFixed(2)}`);
+    assert.ok(share[3] <= 0.9 * healthy, `and hatched, less of it than a healthy row's: ${share[3].toFixed(2)} against ${healthy.toFixed(2)}`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
 
 test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });

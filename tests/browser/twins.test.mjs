@@ -218,6 +218,38 @@ test("chapter 4 counts each run's bounces over its picture, beside a verdict not
   await page.context().close();
 });
 
+test("a versus embed marks each run's bounces in its own picture: the twin's crosses as the view's own", async () => {
+  const hash = 'policy=power-of-d&versus=policy:random&load=0.95&say=versus&seed=3';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
+  // Over 10 s of wall time, each fresh mark of the twin's picture and the
+  // colour at its cross's centre in the frame that drew it.
+  const fresh = await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let view;
+    while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+    const canvas = document.querySelector('.pane-b canvas.topology');
+    const scale = canvas.width / canvas.clientWidth;
+    const fresh = new Map();
+    for (const start = performance.now(); performance.now() - start < 10_000 && fresh.size < 3; await frame()) {
+      const marks = JSON.parse(view.twinBounceMarks());
+      for (const { server, bounced, rect: [x, y, w, h] } of marks.filter((m) => m.strength === 1)) {
+        const key = `${server}:${bounced}`;
+        if (fresh.has(key)) continue;
+        const [r, g, b, a] = canvas.getContext('2d').getImageData(Math.round((x + w / 2) * scale), Math.round((y + h / 2) * scale), 1, 1).data;
+        const inside = x >= 0 && y >= 0 && x + w <= canvas.clientWidth && y + h <= canvas.clientHeight;
+        fresh.set(key, { server, inside, colour: [r, g, b, a] });
+      }
+    }
+    return [...fresh.values()];
+  });
+  assert.ok(fresh.length >= 1, 'random, the twin, bounces at load 0.95 and its picture marks it');
+  assert.ok(fresh.every((m) => m.inside), `each cross inside the twin's picture: ${JSON.stringify(fresh)}`);
+  const vermilion = ([r, g, b, a]) => a > 200 && r > 170 && g < 130 && b < 80;
+  assert.ok(fresh.some((m) => vermilion(m.colour)), `a cross drawn in the bounces' colour at its centre: ${JSON.stringify(fresh)}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('at 390 × 844 a chapter with a twin shows both titled pictures on one screen, asking and after the answer', async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
   for (const { id } of (await twinned(page)).filter(({ id }) => ['repick', 'power-of-two', 'stale'].includes(id))) {

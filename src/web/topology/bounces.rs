@@ -6,10 +6,12 @@
 //! written left of the cross (in the bounces' colour while the mark
 //! shows, muted after). At chapter 3's load a reader saw bounces only as
 //! the sentence's count; the lone cross of a request turning back, one
-//! dot among sixty, was never found.
+//! dot among sixty, was never found. Each mark lies on a plate of its
+//! own, over the dots passing under it.
 
 use super::layout::{Layout, Rect};
-use super::servers::{name_font, Row};
+use super::row::Row;
+use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::ui::bounces::BounceMark;
 use web_sys::CanvasRenderingContext2d;
@@ -34,6 +36,13 @@ pub fn draw(
     palette: &Palette,
 ) {
     let rects = rects(context, layout, servers, marks);
+    // Each mark on a plate of the panel's colour, from its count to its
+    // cross: in the space requests cross, the count and cross sat over
+    // the dots on their way in ("19 ✕" in presenter and compare views).
+    context.set_fill_style_str(&palette.panel.css());
+    for plate in plates(context, layout, marks, &rects) {
+        context.fill_rect(plate.x, plate.y, plate.w, plate.h);
+    }
     context.set_line_width(3.0);
     context.set_line_cap("round");
     context.set_stroke_style_str(&palette.bounce.css());
@@ -61,6 +70,25 @@ pub fn draw(
         let (_, y) = rect.centre();
         let _ = context.fill_text(&mark.bounced.to_string(), rect.x - GAP, y);
     }
+}
+
+/// The plate under each mark (see `draw`): from its count's left end to
+/// its cross's right, in the rows' label font (which `rects` leaves set);
+/// the cross alone in the compact grid, which writes no count.
+pub fn plates(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    marks: &[BounceMark],
+    rects: &[Rect],
+) -> Vec<Rect> {
+    let plate = |(mark, rect): (&BounceMark, &Rect)| {
+        let count = match layout.compact {
+            true => 0.0,
+            false => context.measure_text(&mark.bounced.to_string()).map_or(0.0, |m| m.width()) + GAP,
+        };
+        Rect { x: rect.x - count - 2.0, y: rect.y, w: rect.w + count + 4.0, h: rect.h }
+    };
+    marks.iter().zip(rects).map(plate).collect()
 }
 
 /// Where each mark's cross is drawn: left of its server's name in a row

@@ -81,6 +81,18 @@ const MARGIN: f64 = 12.0;
 /// presenter's.
 const SIDE_COLUMN_W: f64 = 40.0;
 
+/// What the column right of the rows writes, if anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    None,
+    /// Each row's share of the requests sent lately (see `servers`).
+    Shares,
+    /// A client's copies of the servers' loads (see `learned`): the rows
+    /// then draw their queues to the slots' scale, and take more of a
+    /// narrow picture's width for it.
+    Copies,
+}
+
 pub struct Layout {
     pub clients: Grid,
     pub clients_per_cell: usize,
@@ -96,6 +108,9 @@ pub struct Layout {
     /// where clients keep copies, else each row's share of the requests
     /// sent lately where a server is slowed.
     pub side_column: Option<(f64, f64)>,
+    /// Whether a queued request takes a slot's width on every row (see
+    /// `lbsim::ui::row_scale`): where a client's copies are drawn.
+    pub queues_to_scale: bool,
     /// The least size of its labels (CSS px): larger in the presenter
     /// view (see `lbsim::ui::fit::least_label_px`).
     pub least_label_px: f64,
@@ -105,13 +120,11 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// With `side_column`, the rows leave room on their right for a
-    /// column: a client's copies (see `learned`) or the shares of the
-    /// requests sent (see `servers`).
+    /// With a `column`, the rows leave room on their right for it.
     pub fn new(
         (width, height): (f64, f64),
         (clients, balancers, servers): (usize, usize, usize),
-        side_column: bool,
+        column: Column,
     ) -> Layout {
         let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
         let tall = bottom - top;
@@ -130,10 +143,11 @@ impl Layout {
                 (true, true) => 0.55,
                 (true, false) => 0.5,
                 (false, true) => 0.45,
+                (false, false) if column == Column::Copies => 0.25,
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
-        let column_w = if side_column && !compact { SIDE_COLUMN_W } else { 0.0 };
+        let column_w = if column != Column::None && !compact { SIDE_COLUMN_W } else { 0.0 };
         let side_column = (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN));
         let area = Rect { x: servers_x, y: top, w: width - MARGIN - column_w - servers_x, h: tall };
         let servers = if compact {
@@ -150,6 +164,7 @@ impl Layout {
             compact,
             width,
             side_column,
+            queues_to_scale: column == Column::Copies && !compact,
             least_label_px: least_label_px(false, 0.0),
             arrival_x: None,
         }

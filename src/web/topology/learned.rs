@@ -3,15 +3,15 @@
 //! of the rows writes the load the client last heard from each server
 //! ("14", "–" if never), in the ink colour, fading as the copy ages
 //! (`lbsim::ui::marks::heard_label`), and a needle through each row
-//! (`CopyMark`) marks that load on the row's own scale (its queue left of the slots, its busy
-//! slots along them), so the gap between the needle and the row's fill is
-//! the copy's error. Where they disagree, the client is comparing old
+//! (`CopyMark`) marks that load on the row's own scale (its busy slots
+//! along them, then its queue left of the slots, a request a slot's width),
+//! so the gap between the needle and the row's fill is the copy's error. Where they disagree, the client is comparing old
 //! news: why learned load buys less than live load, and less with more
 //! clients, each hearing from each server less often. (A line under each
 //! row, the first design, was read by no student.)
 
 use super::layout::Layout;
-use super::servers::Row;
+use super::row::Row;
 use crate::theme::Palette;
 use lbsim::engine::{LearnedLoad, ServerView};
 use lbsim::ui::marks::{heard_label, CopyMark};
@@ -45,25 +45,18 @@ pub fn draw(
 }
 
 /// The mark of each server's copy, where the client has heard from it:
-/// on the row's scale, the far end of the queue it heard, else of its
-/// busy slots.
+/// where the load it heard ends on the row's one scale for slots and
+/// queue (see `lbsim::ui::row_scale`).
 pub fn copy_marks(layout: &Layout, servers: &[ServerView], learned: &[LearnedLoad]) -> Vec<Option<CopyMark>> {
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
     let px = layout.small_px();
     let mark = |(i, server): (usize, &ServerView)| {
         let copy = learned.iter().find(|copy| copy.server as usize == i && copy.age.is_some())?;
         let cell = layout.servers.cell(i);
-        let row = Row::new(cell, server.slots as usize, px);
+        let row = Row::of(layout, i, server);
         let b = row.box_rect;
-        let x = match copy.queued {
-            0 => {
-                b.x + 2.0
-                    + (b.w - 4.0) * f64::from(copy.busy.min(server.slots)) / f64::from(server.slots.max(1))
-            }
-            queued => (row.queue_end - row.queue_length(queued, longest.max(queued))).max(row.queue_start),
-        };
+        let place = row.scale()?.place(copy.busy + copy.queued);
         let gap = (cell.y + cell.h - (b.y + b.h)).max(0.0);
-        Some(CopyMark::new(x, (b.y, b.y + b.h), gap, px))
+        Some(CopyMark::new(place.x, (b.y, b.y + b.h), gap, px))
     };
     match layout.side_column.is_some() && !learned.is_empty() {
         true => servers.iter().enumerate().map(mark).collect(),

@@ -14,6 +14,7 @@ mod layout;
 mod learned;
 mod moves;
 mod requests;
+mod row;
 mod servers;
 mod shares;
 mod states;
@@ -22,7 +23,7 @@ mod totals;
 
 use super::surface::Surface;
 use super::theme::Palette;
-use layout::{Layout, Rect};
+use layout::{Column, Layout, Rect};
 use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
@@ -137,7 +138,11 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        snapshot.copies_kept || sent_shares(&snapshot.servers).is_some(),
+        match (snapshot.copies_kept, sent_shares(&snapshot.servers).is_some()) {
+            (true, _) => Column::Copies,
+            (false, true) => Column::Shares,
+            (false, false) => Column::None,
+        },
     )
 }
 
@@ -160,16 +165,23 @@ pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad
     marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
 }
 
-/// Where each of `marks`' crosses is drawn (`[x, y, w, h]`, CSS pixels on
-/// the surface), with labels at least `least_label_px` high as [`draw`] has.
+/// Where a bounce's cross is drawn, and the plate under it and its count
+/// (`[x, y, w, h]` each, CSS pixels).
+pub type BounceBoxes = ([f64; 4], [f64; 4]);
+
+/// Where each of `marks`' crosses is drawn, and the plate under it and its
+/// count (`[x, y, w, h]`, CSS pixels on the surface), with labels at least
+/// `least_label_px` high as [`draw`] has.
 pub fn bounce_marks(
     snapshot: &Snapshot,
     (surface, least_label_px): (&Surface, f64),
     marks: &[BounceMark],
-) -> Vec<[f64; 4]> {
+) -> Vec<BounceBoxes> {
     let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
     let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
-    rects.iter().map(|r| [r.x, r.y, r.w, r.h]).collect()
+    let plates = bounces::plates(&surface.context, &layout, marks, &rects);
+    let corners = |r: &Rect| [r.x, r.y, r.w, r.h];
+    rects.iter().zip(&plates).map(|(rect, plate)| (corners(rect), corners(plate))).collect()
 }
 
 /// How far left of its box each server's queue is drawn, in CSS pixels on

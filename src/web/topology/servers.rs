@@ -2,7 +2,7 @@
 //! busy) in a box, its queue as cells growing leftwards towards arriving
 //! requests, each a cell while every queue fits its lane, else all as
 //! bars to one scale, and each with its length written beside it; a
-//! slowed server's busy slots pale. Compact view: one cell each, shaded
+//! slowed server's busy slots hatched. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
 //! as by word (see `states`). With several datacenters, a dashed line
@@ -11,22 +11,12 @@
 //! the requests sent is written by `shares`.
 
 use super::layout::{Layout, Rect};
+use super::row::Row;
 use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
-use lbsim::engine::ServerView;
-use lbsim::ui::marks::{answer_shares, queue_mark, sent_shares, QueueMark};
+use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::marks::{answer_shares, sent_shares, speed_label, QueueMark};
 
-/// Room at a lane's entrance for a queue's length, written left of it.
-const QUEUE_LABEL_W: f64 = 30.0;
-/// Room at a row's left end for the server's number (two digits), in
-/// label heights: a sentence names "server 4", and the reader finds it
-/// without counting rows.
-const NUMBER_EM: f64 = 1.5;
-/// A row narrower than this (CSS px: a phone's, a small frame's) gives its
-/// slots a smaller share and their count less room, so that its queue's
-/// lane still holds a few cells: at half, a 390 px screen's lanes held
-/// none, and every queue, of 1 or of 44, was drawn as the same square.
-pub(super) const NARROW_ROW_PX: f64 = 260.0;
 use web_sys::CanvasRenderingContext2d;
 
 /// Draws the servers; returns where each row's labels begin (x, CSS px:
@@ -103,139 +93,6 @@ fn draw_datacenters(
     let _ = context.set_line_dash(&js_sys::Array::new());
 }
 
-/// How one server row is laid out in the detailed view.
-pub(super) struct Row {
-    /// Distance between slot (and queue) cells, and a cell's side.
-    pitch: f64,
-    pub(super) side: f64,
-    /// Slot cells per line in the box; 0 draws the slots as one bar.
-    per_line: usize,
-    pub(super) box_rect: Rect,
-    /// Right edge of the queue, which grows leftwards from it.
-    pub(super) queue_end: f64,
-    pub(super) queue_start: f64,
-}
-
-impl Row {
-    /// Slots as one line of cells (shrunk down to 5 px if need be), else
-    /// as several lines, else as a bar; room on the right for the count
-    /// of slots in use ("10/10") in labels `label_px` high.
-    pub(super) fn new(cell: Rect, slots: usize, label_px: f64) -> Row {
-        let largest = (cell.h * 0.7).clamp(3.0, 16.0);
-        let narrow = cell.w < NARROW_ROW_PX;
-        let label_w = match Row::holds_label(cell, label_px) {
-            true => label_px * if narrow { 3.4 } else { 3.9 },
-            false => 0.0,
-        };
-        let available = cell.w * if narrow { 0.4 } else { 0.5 };
-        let one_line = (available / slots.max(1) as f64).min(largest);
-        let per_line = ((available / largest).floor() as usize).max(1);
-        let (pitch, per_line) = if one_line >= 5.0 {
-            (one_line, slots.max(1))
-        } else if slots.div_ceil(per_line) as f64 * largest <= cell.h - 2.0 {
-            (largest, per_line)
-        } else {
-            (largest, 0)
-        };
-        let (box_w, box_h) = match per_line {
-            0 => (available, (cell.h * 0.7).min(18.0)),
-            n => (slots.min(n) as f64 * pitch + 4.0, slots.div_ceil(n) as f64 * pitch + 4.0),
-        };
-        let box_x = cell.x + cell.w - label_w - box_w;
-        let box_rect = Rect { x: box_x, y: cell.y + (cell.h - box_h) / 2.0, w: box_w, h: box_h };
-        let side = (pitch * 0.8).max(2.0);
-        let queue_start = cell.x + 6.0 + Row::number_w(cell, label_px);
-        Row { pitch, side, per_line, box_rect, queue_end: box_x - 6.0, queue_start }
-    }
-
-    /// Room at the row's left end for its server's number, where the row
-    /// holds labels.
-    fn number_w(cell: Rect, label_px: f64) -> f64 {
-        match Row::holds_label(cell, label_px) {
-            true => label_px * NUMBER_EM,
-            false => 0.0,
-        }
-    }
-
-    /// The server's name as its row writes it: its number, which a
-    /// sentence names ("server 4"); "server" where it is the only one, as
-    /// a bare "0" was read as nothing in particular.
-    pub(super) fn name(i: usize, servers: usize) -> String {
-        match servers {
-            1 => "server".to_string(),
-            _ => i.to_string(),
-        }
-    }
-
-    /// Where a name `width` px wide is written (left and right edges): from
-    /// the row's left end, or ending in the room kept for it when longer,
-    /// out into the space requests cross.
-    pub(super) fn name_span(cell: Rect, label_px: f64, width: f64) -> (f64, f64) {
-        let room_end = cell.x + Row::number_w(cell, label_px) - 4.0;
-        match cell.x + width <= room_end {
-            true => (cell.x, cell.x + width),
-            false => (room_end - width, room_end),
-        }
-    }
-
-    /// Whether a row is tall enough for its labels: a label is never
-    /// drawn smaller than `label_px`, nor over its neighbour's.
-    pub(super) fn holds_label(cell: Rect, label_px: f64) -> bool {
-        cell.h >= (label_px + 2.0).max(14.0)
-    }
-
-    fn slot_cell(&self, i: usize) -> Rect {
-        let (line, col) = (i / self.per_line, i % self.per_line);
-        Rect {
-            x: self.box_rect.x + 2.0 + col as f64 * self.pitch + (self.pitch - self.side) / 2.0,
-            y: self.box_rect.y + 2.0 + line as f64 * self.pitch + (self.pitch - self.side) / 2.0,
-            w: self.side,
-            h: self.side,
-        }
-    }
-
-    /// Adds `server`'s busy (or free) slots to the path: cells, or the
-    /// share of a bar.
-    fn trace_slots(&self, context: &CanvasRenderingContext2d, server: &ServerView, busy: bool) {
-        let b = self.box_rect;
-        if self.per_line == 0 {
-            let fraction = f64::from(server.busy) / f64::from(server.slots.max(1));
-            let (x, w) =
-                if busy { (b.x, b.w * fraction) } else { (b.x + b.w * fraction, b.w * (1.0 - fraction)) };
-            context.rect(x + 1.0, b.y + 1.0, (w - 2.0).max(0.0), b.h - 2.0);
-        } else {
-            let range = if busy { 0..server.busy } else { server.busy..server.slots };
-            for slot in range {
-                let c = self.slot_cell(slot as usize);
-                context.rect(c.x, c.y, c.w, c.h);
-            }
-        }
-    }
-
-    /// Queue cells that fit between the row's entrance and its box, less
-    /// room at the entrance for the queue's length written beside it.
-    fn queue_capacity(&self) -> usize {
-        ((self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch).floor().max(0.0) as usize
-    }
-
-    /// Where a queue of `queued` begins, with its length written left of
-    /// it, when the longest beside it holds `longest` (CSS px): the lane
-    /// left of it is free.
-    pub(super) fn queue_from(&self, queued: u32, longest: u32) -> f64 {
-        let label = if queued > 0 { QUEUE_LABEL_W } else { 0.0 };
-        self.queue_end - self.queue_length(queued, longest) - label
-    }
-
-    /// How far left of its box a queue of `queued` reaches, when the
-    /// longest drawn beside it holds `longest` (CSS px).
-    pub(super) fn queue_length(&self, queued: u32, longest: u32) -> f64 {
-        match queue_mark(queued, longest, self.queue_capacity()) {
-            QueueMark::Cells(cells) => cells as f64 * self.pitch,
-            QueueMark::Bar(share) => (share * self.queue_capacity() as f64 * self.pitch).max(self.side),
-        }
-    }
-}
-
 /// Draws the rows; returns where each one's name begins (x, CSS px), or
 /// its entrance where it has no room for one.
 fn draw_rows(
@@ -247,7 +104,7 @@ fn draw_rows(
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
-            (cell, Row::new(cell, servers[i].slots as usize, layout.small_px()))
+            (cell, Row::of(layout, i, &servers[i]))
         })
         .collect();
 
@@ -279,16 +136,21 @@ fn draw_rows(
 
     context.begin_path();
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let mut cuts = Vec::new();
     for ((cell, row), server) in rows.iter().zip(servers) {
-        let length = row.queue_length(server.queued, longest);
+        let mut length = row.queue_length(server.queued, longest);
         let y = cell.y + (cell.h - row.side) / 2.0;
-        match queue_mark(server.queued, longest, row.queue_capacity()) {
-            QueueMark::Cells(cells) => {
+        match row.queue_mark(server.queued, longest) {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => {
                 for k in 0..cells {
                     context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
                 }
             }
             QueueMark::Bar(_) => context.rect(row.queue_end - length, y, length, row.side),
+        }
+        if let QueueMark::RunsOff(_) = row.queue_mark(server.queued, longest) {
+            cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));
+            length += CUT_GAP + row.side * 0.6;
         }
         // Every queue says how long it is, so a count needs no counting.
         if server.queued > 0 {
@@ -297,6 +159,7 @@ fn draw_rows(
     }
     context.set_fill_style_str(&palette.queued.css());
     context.fill();
+    draw_cuts(context, &cuts, palette);
 
     // Queue lengths in the ink colour: orange text on white is too faint.
     write_counts(context, layout, &texts, palette);
@@ -311,10 +174,11 @@ fn draw_rows(
             names_from[i] = x.min(cell.x);
             let _ = context.fill_text(&name, x, cell.y + cell.h / 2.0);
             let b = row.box_rect;
-            // A server not at speed 1 (drifted, or clicked) says how fast
-            // it is, just above its slots where the row has room.
-            if server.speed != 1.0 && b.y - cell.y >= 10.0 {
-                let _ = context.fill_text(&format!("speed ×{}", server.speed), b.x, b.y - 6.0);
+            // A server drifted from speed 1 says how fast it is, just
+            // above its slots where the row has room (a slowed one's state
+            // word says it).
+            if server.speed != 1.0 && server.state != ServerState::Slow && b.y - cell.y >= 10.0 {
+                let _ = context.fill_text(&speed_label(server.speed), b.x, b.y - 6.0);
             }
             let _ = context.fill_text(
                 &format!("{}/{}", server.busy, server.slots),
@@ -324,6 +188,24 @@ fn draw_rows(
         }
     }
     names_from
+}
+
+/// Room between a queue cut at its lane's start and the mark saying so.
+const CUT_GAP: f64 = 2.0;
+
+/// Marks each queue cut at its lane's start (right end x, middle y, the
+/// cells' side) with a chevron pointing on, the way it runs: on a row
+/// drawn to one scale, a queue longer than its lane.
+fn draw_cuts(context: &CanvasRenderingContext2d, cuts: &[(f64, f64, f64)], palette: &Palette) {
+    context.begin_path();
+    for &(x, y, side) in cuts {
+        context.move_to(x, y - side * 0.6);
+        context.line_to(x - side * 0.6, y);
+        context.line_to(x, y + side * 0.6);
+    }
+    context.set_stroke_style_str(&palette.ink.css());
+    context.set_line_width(1.5);
+    context.stroke();
 }
 
 /// Writes counts (x, y, text) right-aligned at x, in the rows' label font
@@ -354,36 +236,56 @@ pub(super) fn slowed(server: &ServerView) -> bool {
     server.speed < 1.0
 }
 
-/// A slowed server's busy slots, pale inside a busy-coloured outline: ten
-/// busy slots of a server at a quarter of its speed drew exactly as ten of
-/// a healthy one, and only the word "slow" told them apart (chapter 3).
-/// The outline keeps the busy colour's contrast in either theme.
+/// A slowed server's busy slots, in the busy colour crossed by diagonal
+/// stripes of the panel's: drawn pale, ten busy slots of a server at a
+/// quarter of its speed were read as free ones, and in the dark theme as
+/// empty. Busy they stay; the hatch and the row's "¼ speed" say slow.
 fn draw_slowed_busy(
     context: &CanvasRenderingContext2d,
     rows: &[(Rect, Row)],
     servers: &[ServerView],
     palette: &Palette,
 ) {
-    const PALE: f64 = 0.3;
+    let slowed_rows: Vec<(&Row, &ServerView)> =
+        rows.iter().zip(servers).filter(|(_, s)| slowed(s)).map(|((_, row), s)| (row, s)).collect();
     context.begin_path();
-    for ((_, row), server) in rows.iter().zip(servers).filter(|(_, s)| slowed(s)) {
+    for (row, server) in &slowed_rows {
         row.trace_slots(context, server, true);
     }
-    let busy = palette.busy.css();
-    context.set_fill_style_str(&busy);
-    context.set_global_alpha(PALE);
+    context.set_fill_style_str(&palette.busy.css());
     context.fill();
-    context.set_global_alpha(1.0);
-    context.set_stroke_style_str(&busy);
-    context.set_line_width(1.5);
+    context.save();
+    context.clip();
+    context.begin_path();
+    for (row, _) in &slowed_rows {
+        hatch(context, row.box_rect);
+    }
+    context.set_stroke_style_str(&palette.panel.css());
+    context.set_line_width(HATCH_STROKE);
     context.stroke();
+    context.restore();
+}
+
+/// The hatch's stripes: their pitch and stroke (CSS px), thin enough that
+/// the slots stay the busy colour, dense enough that every slot shows one.
+const HATCH_PITCH: f64 = 6.0;
+const HATCH_STROKE: f64 = 1.0;
+
+/// Adds diagonal stripes across `area` to the path.
+fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
+    let mut x = area.x - area.h;
+    while x < area.x + area.w {
+        context.move_to(x, area.y + area.h);
+        context.line_to(x + area.h, area.y);
+        x += HATCH_PITCH;
+    }
 }
 
 /// How far left of its box each server's queue is drawn (CSS px), in the
 /// detailed view; none in the compact one.
 pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
-    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize, layout.small_px());
+    let row = |i: usize| Row::of(layout, i, &servers[i]);
     match layout.compact {
         true => vec![0.0; servers.len()],
         false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued, longest)).collect(),

@@ -4,7 +4,8 @@
 //! where one is slowed (`lbsim::ui::marks` decides which).
 
 use super::layout::Layout;
-use super::servers::{slowed, Row, NARROW_ROW_PX};
+use super::row::{Row, NARROW_ROW_PX};
+use super::servers::slowed;
 use crate::theme::Palette;
 use lbsim::engine::ServerView;
 use lbsim::format::percent;
@@ -59,7 +60,7 @@ pub(super) fn draw_answer_shares(
     let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
     for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
         let cell = layout.servers.cell(i);
-        let row = Row::new(cell, server.slots as usize, px);
+        let row = Row::of(layout, i, server);
         if !Row::holds_label(cell, px)
             || row.queue_start + widest + 4.0 > row.queue_from(server.queued, longest)
         {

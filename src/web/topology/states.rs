@@ -6,10 +6,11 @@
 //! the server's name.
 
 use super::layout::{Layout, Rect};
-use super::servers::{name_font, Row};
+use super::row::Row;
+use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::engine::{ServerState, ServerView};
-use lbsim::ui::marks::state_word_x;
+use lbsim::ui::marks::{speed_label, state_word_x};
 use web_sys::CanvasRenderingContext2d;
 
 /// The marks of servers that are not active members, or not in every
@@ -58,17 +59,27 @@ pub fn draw(
             ServerState::Active | ServerState::Slow | ServerState::Removed => {}
         }
         if !layout.compact && c.h >= px {
+            // A slowed server says how slow ("¼ speed"), beside its hatched slots.
+            let state = match server.state {
+                ServerState::Slow => speed_label(server.speed),
+                _ => server.state.name().to_string(),
+            };
             let word = match server.ejected {
-                0 => server.state.name().to_string(),
-                1 => format!("{} · ejected", server.state.name()),
-                n => format!("{} · ejected by {n}", server.state.name()),
+                0 => state,
+                1 => format!("{state} · ejected"),
+                n => format!("{state} · ejected by {n}"),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let queue_from =
-                Row::new(c, server.slots as usize, layout.small_px()).queue_from(server.queued, longest);
-            // Where rows write their share of the answers, the word stays past it.
-            let floor = if word_from > 0.0 { c.x + word_from } else { layout.crossing_from() };
+            let queue_from = Row::of(layout, i, server).queue_from(server.queued, longest);
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
+            // Where rows write their share of the answers, the word stays
+            // past it; where the server has bounced a request, past its
+            // name, as the bounce's mark and count take the room before it.
+            let floor = match (word_from > 0.0, server.bounced > 0) {
+                (true, _) => c.x + word_from,
+                (false, true) => name.1,
+                (false, false) => layout.crossing_from(),
+            };
             let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, (name, floor), width);
             context.set_fill_style_str(&palette.panel.css());
             context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);

@@ -6,7 +6,8 @@
 //! requests, the quietest 453"): the bars are that uneven draw.
 
 use super::layout::Layout;
-use super::servers::{write_counts, Row};
+use super::row::Row;
+use super::servers::write_counts;
 use crate::theme::Palette;
 use lbsim::engine::ServerView;
 use web_sys::CanvasRenderingContext2d;
@@ -22,7 +23,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
     let mut texts = Vec::new();
     for ((i, server), length) in servers.iter().enumerate().zip(lengths(layout, servers)) {
         let cell = layout.servers.cell(i);
-        let row = Row::new(cell, server.slots as usize, layout.small_px());
+        let row = Row::of(layout, i, server);
         context.rect(row.queue_end - length, cell.y + (cell.h - row.side) / 2.0, length, row.side);
         texts.push((row.queue_end - length - 4.0, cell.y + cell.h / 2.0, total(server).to_string()));
     }
@@ -34,7 +35,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, servers: &[Serv
 /// How long each row's bar of completed requests is drawn (CSS px).
 fn lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
     let most = servers.iter().map(total).max().unwrap_or(0);
-    let row = |i: usize| Row::new(layout.servers.cell(i), servers[i].slots as usize, layout.small_px());
+    let row = |i: usize| Row::of(layout, i, &servers[i]);
     (0..servers.len()).map(|i| row(i).queue_length(total(&servers[i]), most)).collect()
 }
 

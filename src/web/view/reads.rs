@@ -123,24 +123,39 @@ impl View {
     }
 
     /// The servers the picture marks as having bounced a request: each
-    /// one's count, how strongly its cross is drawn and where, as JSON
-    /// (for tests).
-    pub fn bounce_marks_json(&self) -> String {
+    /// one's count, how strongly its cross is drawn and where, and the
+    /// plate under its count and cross, as JSON;
+    /// the `twin`'s picture's, or null where there is none (for tests).
+    pub fn bounce_marks_json(&self, twin: bool) -> Option<String> {
         #[derive(serde::Serialize)]
         struct Drawn {
             server: usize,
             bounced: u64,
             strength: f64,
             rect: [f64; 4],
+            /// The plate under its count and cross.
+            plate: [f64; 4],
         }
-        let marks = self.parts.bounces.shown();
-        let rects = self.parts.canvases.bounce_marks(&self.snapshot, &marks);
+        let (marks, rects) = match twin {
+            false => {
+                let marks = self.parts.bounces.shown();
+                let rects = self.parts.canvases.bounce_marks(&self.snapshot, &marks, None);
+                (marks, rects)
+            }
+            true => self.parts.twin_pane.as_ref()?.bounce_marks(&self.parts.canvases),
+        };
         let drawn: Vec<Drawn> = marks
             .iter()
             .zip(rects)
-            .map(|(m, rect)| Drawn { server: m.server, bounced: m.bounced, strength: m.strength, rect })
+            .map(|(m, (rect, plate))| Drawn {
+                server: m.server,
+                bounced: m.bounced,
+                strength: m.strength,
+                rect,
+                plate,
+            })
             .collect();
-        json::text(&drawn).unwrap_or_default()
+        json::text(&drawn).ok()
     }
 
     /// The decision shown on the topology, its sentence and where its
