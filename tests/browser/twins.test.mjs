@@ -254,11 +254,14 @@ test('at 390 × 844 a chapter with a twin shows both titled pictures on one scre
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
   for (const { id } of (await twinned(page)).filter(({ id }) => ['repick', 'power-of-two', 'stale'].includes(id))) {
     const view = page.locator(`#sim-${id}`);
-    // Asking, the view's top at the screen's top shows the question and
-    // both pictures; answered, the sentence and verdict above grow, and
-    // the reader scrolled to A's title sees B whole too.
+    // Asking, the question at the screen's top shows both pictures under
+    // it (above it, the sentence's room, held for after the answer, says
+    // the runs start then); answered, the reader scrolled to A's title
+    // sees B whole too.
     const onOneScreen = async (when, top) => {
-      await view.evaluate((e, top) => (e.matches(top) ? e : e.querySelector(top)).scrollIntoView({ block: 'start' }), top);
+      await view.scrollIntoViewIfNeeded();
+      await view.locator(top).first().waitFor();
+      await view.evaluate((e, top) => e.querySelector(top).scrollIntoView({ block: 'start' }), top);
       await page.waitForTimeout(300);
       const panes = await view.evaluate((e) => [...e.querySelectorAll('canvas.topology')].map((c) => {
         const title = c.parentElement.querySelector('.pane-title');
@@ -268,7 +271,9 @@ test('at 390 × 844 a chapter with a twin shows both titled pictures on one scre
       assert.ok(panes.every((p) => p.title.length > 3), `${id}: each titled: ${panes.map((p) => p.title)}`);
       assert.ok(panes.every((p) => p.top >= -1 && p.bottom <= 844), `${id} ${when}: both pictures within the screen: ${JSON.stringify(panes)}`);
     };
-    await onOneScreen('asking', '.lbsim-embed');
+    await onOneScreen('asking', '.question');
+    const held = await view.evaluate((e) => getComputedStyle(e.querySelector('.readback'), '::before').content);
+    assert.equal(held, '"The runs start once you answer below, or skip."', `${id}: the held room while asking`);
     await clickCentre(page, page.locator(`#${id} .question button`).first());
     await page.waitForTimeout(2_000);
     await onOneScreen('answered', '.pane-title');
