@@ -282,8 +282,8 @@ fn the_dark_theme_draws_on_the_dark_panel() {
 fn a_wrong_option_is_one_line_naming_it_and_what_it_allows() {
     let path = format!("{}/never.svg", env!("CARGO_TARGET_TMPDIR"));
     for (args, message) in [
-        (vec!["--chart", "pie"], "lbsim: --chart takes percentiles, clients, load or compare, not `pie`\n"),
-        (vec![], "lbsim: plot needs --chart percentiles, clients, load or compare\n"),
+        (vec!["--chart", "pie"], "lbsim: --chart takes percentiles, waits, clients, load or compare, not `pie`\n"),
+        (vec![], "lbsim: plot needs --chart percentiles, waits, clients, load or compare\n"),
         (
             vec!["--chart", "compare"],
             "lbsim: --chart compare needs at least one --vs key=value, or --vs-preset NAME: what B changes from A\n",

@@ -380,7 +380,7 @@ pub(super) mod tests {
             ("plot a.toml --out f.svg", "plot needs --chart"),
             (
                 "plot a.toml --chart pie --out f.svg",
-                "--chart takes percentiles, clients, load or compare, not `pie`",
+                "--chart takes percentiles, waits, clients, load or compare, not `pie`",
             ),
             (
                 "plot a.toml --chart percentiles --metric speed --out f.svg",

@@ -131,7 +131,7 @@ test('bad input raises an Error naming the field and what it allows, as the comm
     assert.equal(error.message, nativeError(entry), code);
   }
   const option = await thrown("api.mount(document.body, {}, { charts: ['pie'] })");
-  assert.match(option.message, /field `charts`: `pie` is not allowed; expected "all", "none", or a comma-separated list of percentiles, clients, load/);
+  assert.match(option.message, /field `charts`: `pie` is not allowed; expected "all", "none", or a comma-separated list of percentiles, waits, clients, load/);
   const unknown = await thrown("api.mount(document.body, {}, { colour: 'red' })");
   assert.match(unknown.message, /option `colour` is not known; expected one of controls, charts/);
   const twice = await thrown("api.mount(document.getElementById('sim'), {})");

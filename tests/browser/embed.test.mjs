@@ -87,7 +87,7 @@ test('bad view options give notices naming each entry and what it allows; the em
   await noticeSays(page, [
     '“controls=policy,colour”: expected "all", "none", or a comma-separated list of speed, policy',
     'using policy instead',
-    '“charts=pie”: expected "all", "none", or a comma-separated list of percentiles, clients, load',
+    '“charts=pie”: expected "all", "none", or a comma-separated list of percentiles, waits, clients, load',
     '“height=5”: expected "auto" or whole pixels from 240 to 4000',
     '“autoplay=maybe”: expected 0 (start paused) or 1 (start playing)',
     '“theme=blue”: expected one of auto, light, dark',
