@@ -55,13 +55,27 @@ impl Span {
         kind == Kind::Embed && (tail || twin)
     }
 
-    /// How a figure's note names it.
-    pub fn note(self) -> &'static str {
+    /// The span in words, the one place they are kept: the strip's label
+    /// ([`Span::label`]) and a figure's note ([`Span::note`]) say them.
+    pub fn words(self) -> &'static str {
         match self {
-            Span::LastSecond => "(last second)",
-            Span::SinceStart => "(since the run began)",
-            Span::WholeRun => "(whole run)",
+            Span::LastSecond => "last second",
+            Span::SinceStart => "since the run began",
+            Span::WholeRun => "whole run",
         }
+    }
+
+    /// How the strip names the span ahead of its figures: "Whole run:".
+    pub fn label(self) -> String {
+        let words = self.words();
+        let mut first = words.chars();
+        let capital = first.next().map(|c| c.to_ascii_uppercase()).into_iter();
+        capital.chain(first).chain(std::iter::once(':')).collect()
+    }
+
+    /// How a figure's note under its name says the span: "(whole run)".
+    pub fn note(self) -> String {
+        format!("({})", self.words())
     }
 }
 
@@ -213,6 +227,9 @@ mod tests {
         let lab = Span::counted_as_sentences(Kind::Lab, true, true);
         assert_eq!(Span::of(false, lab), Span::LastSecond, "the lab's compare mode");
         assert_eq!(Span::SinceStart.note(), "(since the run began)");
+        assert_eq!(Span::SinceStart.label(), "Since the run began:");
+        assert_eq!(Span::WholeRun.label(), "Whole run:");
+        assert_eq!(Span::LastSecond.note(), "(last second)");
     }
 
     /// Chapter 1's strip gave the last second's p50 (7.2 ms) beside its

@@ -48,9 +48,13 @@ const HEAVY_SHARE: f64 = 0.25;
 const SETTLE_MS: f64 = 2_000.0;
 
 pub struct Readouts {
-    row: HtmlElement,
-    /// The notes saying which span a figure covers.
+    /// The strip's label, which says once ahead of the figures which span
+    /// they cover, where the stylesheet folds them into a strip.
+    span_words: HtmlElement,
+    /// The notes saying under each figure's name which span it covers.
     windows: Vec<HtmlElement>,
+    /// The span the words say.
+    span: Option<Span>,
     p50: HtmlElement,
     p99: HtmlElement,
     /// The twin's p50 and p99 beside the view's.
@@ -81,6 +85,7 @@ impl Readouts {
     pub fn build(parent: &Element, ids: &Ids) -> Result<Readouts, JsValue> {
         let row: HtmlElement = dom::child(parent, "div", "readouts")?;
         row.set_attribute("aria-live", "off")?;
+        let span_words = dom::text_child(&row, "span", "span-words", &Span::LastSecond.label())?;
         // Each readout: a name over a figure and its unit; returns the box,
         // the name and the figure's value.
         let readout = |name: &str, part: &str, unit: &str, initial: &str| -> Result<_, JsValue> {
@@ -97,7 +102,7 @@ impl Readouts {
         // percentiles' notes in the explainer, and elsewhere only where the
         // row has room (the stylesheet).
         let last_second = Span::LastSecond.note();
-        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, last_second);
+        let window = |name: &HtmlElement, class| dom::text_child(name, "span", class, &last_second);
         let mut beside_twin = Vec::new();
         let (p50_box, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         let mut windows = vec![window(&name, "window if-room")?];
@@ -129,8 +134,9 @@ impl Readouts {
         dom::set_attributes(&heavy, &[("id", &ids.of("too-heavy")), ("role", "status")])?;
         heavy.set_hidden(true);
         Ok(Readouts {
-            row,
+            span_words,
             windows,
+            span: None,
             p50,
             p99,
             twin_p50,
@@ -149,14 +155,17 @@ impl Readouts {
         })
     }
 
-    /// Says which span the figures cover (the strip's label follows, by
-    /// the stylesheet).
-    fn say_span(&self, span: Span) {
-        let classes = self.row.class_list();
-        let _ = classes.toggle_with_force("whole-run", span == Span::WholeRun);
-        let _ = classes.toggle_with_force("since-start", span == Span::SinceStart);
+    /// Says which span the figures cover: the strip's label and each
+    /// figure's note, which the stylesheet shows where they fit.
+    fn say_span(&mut self, span: Span) {
+        if self.span == Some(span) {
+            return;
+        }
+        self.span = Some(span);
+        set(&self.span_words, &span.label());
+        let note = span.note();
         for window in &self.windows {
-            set(window, span.note());
+            set(window, &note);
         }
     }
 

@@ -53,8 +53,9 @@ test("chapter 1 draws the waits, and its marks, its strip and its sentence give 
   const strip = await page.evaluate(() => ['p50', 'p99'].map((part) => document.getElementById(`sim-one-server-${part}`).textContent));
   assert.deepEqual(strip.map((figure) => `${figure} ms`), [median, p99], said);
   assert.match(await page.textContent('#one-server'), /since the run began/i);
-  const label = await page.evaluate(() => getComputedStyle(document.querySelector('#sim-one-server .readouts'), '::before').content);
-  assert.equal(label, '"Since the run began:"');
+  const label = page.locator('#sim-one-server .readouts .span-words');
+  assert.ok(await label.isVisible(), 'the strip names its span');
+  assert.equal(await label.textContent(), 'Since the run began:');
   assert.doesNotMatch(await page.evaluate(() => document.getElementById('one-server').innerText), /theory/, 'no theory line in chapter 1');
   assert.deepEqual(errors, []);
   await page.close();
