@@ -1,13 +1,14 @@
 //! Command-line arguments.
 
 use super::bins::BinsArgs;
-use super::command::{Cli, Commands, ReplayArgs, ScenarioArgs, TimeArgs, TraceReading, VersusArgs};
+use super::command::{Cli, Commands, ScenarioArgs, TimeArgs, VersusArgs};
 use super::grid::Shard;
 use super::plot::{ChartKind, Metric, Plot, Theme};
 use super::refusal;
 pub use super::replay::TraceReplay;
 pub use super::source::ScenarioSource;
 use super::trace::TraceArgs;
+use super::trace_args::{ReplayArgs, TraceReading};
 use clap::error::ErrorKind;
 use clap::Parser;
 use lbsim::capacity::Objective;

@@ -21,5 +21,6 @@ pub mod report;
 mod runner;
 mod source;
 mod trace;
+mod trace_args;
 
 pub use runner::main_with;

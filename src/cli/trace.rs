@@ -1,9 +1,9 @@
 //! `lbsim trace`: what a request trace is, before anything is simulated;
 //! and `lbsim trace --generate`, the sample traces lbsim makes itself.
 
-use super::command::TraceCommand;
 use super::output;
 use super::source::ScenarioSource;
+use super::trace_args::TraceCommand;
 use lbsim::scenario::echo;
 use lbsim::trace::{generate, Report, Shape, TraceOptions};
 use std::fs::File;

@@ -6,9 +6,9 @@
 //! each point.
 
 use super::flight::Flight;
-use super::flow::SendBack;
 use super::lengths::SessionLengths;
 use super::requests::Origin;
+use super::serving::SendBack;
 use super::{Event, Outcome, Simulation};
 use crate::fdb::Action;
 use crate::metrics::FailureReason;

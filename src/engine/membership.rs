@@ -224,7 +224,7 @@ impl Simulation {
         self.servers[server].set_timeout_due(None);
         let mut sent_back = 0;
         while let Some(id) = self.servers[server].queue.pop_next() {
-            sent_back += u64::from(self.send_back(id, server, super::flow::SendBack::Crash));
+            sent_back += u64::from(self.send_back(id, server, super::serving::SendBack::Crash));
         }
         let sessions = self.requests.iter().map(|(id, _)| Flight::request(id));
         let attempts = self.attempts.flights();
@@ -253,7 +253,7 @@ impl Simulation {
                     self.count_wasted(self.now - started);
                     self.discard(id);
                 }
-                _ => sent_back += u64::from(self.send_back(flight, server, super::flow::SendBack::Crash)),
+                _ => sent_back += u64::from(self.send_back(flight, server, super::serving::SendBack::Crash)),
             }
         }
         self.servers[server].crash();

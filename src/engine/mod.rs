@@ -34,11 +34,13 @@ mod queue;
 mod requests;
 mod server;
 mod service;
+mod serving;
 mod snapshot;
 mod sorted;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod timing;
 mod wheel;
 
 pub use arrivals::{Arrival, Replay};
@@ -51,11 +53,11 @@ pub use feature::Hedging;
 pub use feature::{Candidate, Decision, Locality, Outliers};
 pub use feature::{FeatureId, FeatureTimer};
 pub use flight::Flight;
-pub use flow::SendBack;
 pub use journal::{Happening, Reply, Step, Whose};
 pub use learned::LearnedLoad;
 pub use membership::{ChangeReport, KeyMoves, KeySpread, ServerState};
 pub use requests::Stage;
+pub use serving::SendBack;
 pub use snapshot::{Hop, RequestView, ServerView, Snapshot};
 pub use summary::{Books, ClassSummary, Confidence, Summary, Tally};
 
@@ -67,11 +69,12 @@ use arrivals::Arrivals;
 use board::LoadBoard;
 use chooser::{Choosers, Subsets};
 use connections::Connections;
-use events::{EventQueue, Lane};
+use events::EventQueue;
 use feature::{Action, Owned};
 use requests::{Identity, Requests};
 use server::Server;
 use service::Work;
+use timing::Timing;
 
 pub struct Simulation {
     scenario: Scenario,
@@ -120,60 +123,6 @@ pub struct Simulation {
     scheduled_at_build: u64,
     events_processed: u64,
     trace_hash: u64,
-}
-
-/// The scenario's durations, converted once.
-#[derive(Clone, Copy)]
-struct Timing {
-    client_delay: Time,
-    balancer_delay: Time,
-    handshake: Time,
-    queue_timeout: Option<Time>,
-    idle_timeout: Option<Time>,
-    /// How often the load board is refreshed; `None`: policies read live load.
-    board_refresh: Option<Time>,
-}
-
-impl Timing {
-    fn of(scenario: &Scenario) -> Timing {
-        let client_delay = Time::from_ms(scenario.client_delay_ms);
-        Timing {
-            client_delay,
-            balancer_delay: Time::from_ms(scenario.balancer_delay_ms),
-            handshake: Time(client_delay.0 * 2 * u64::from(scenario.handshake_round_trips)),
-            queue_timeout: scenario.queue_timeout_ms.map(Time::from_ms),
-            idle_timeout: scenario.idle_timeout_ms.map(Time::from_ms),
-            // The field's range keeps a positive period at 1 µs or more, so a
-            // refresh never reschedules itself at the same instant.
-            board_refresh: (scenario.staleness_ms > 0.0).then(|| Time::from_ms(scenario.staleness_ms)),
-        }
-    }
-
-    /// The delay, and its event lane, between a server and the tier that
-    /// sent it requests (a balancer, or the client itself).
-    fn server_hop(&self, via_balancer: bool) -> (Time, Lane) {
-        if via_balancer {
-            (self.balancer_delay, Lane::Balancer)
-        } else {
-            (self.client_delay, Lane::Client)
-        }
-    }
-}
-
-#[cfg(test)]
-impl Timing {
-    /// No delays, handshakes, timeouts, hedges or backoff: tests change
-    /// what they need from here.
-    fn untimed() -> Timing {
-        Timing {
-            client_delay: Time::ZERO,
-            balancer_delay: Time::ZERO,
-            handshake: Time::ZERO,
-            queue_timeout: None,
-            idle_timeout: None,
-            board_refresh: None,
-        }
-    }
 }
 
 /// The most requests a simulation holds in flight at once. Past it (an

@@ -1,6 +1,6 @@
-//! A small map kept as a vector sorted by key, for state keyed by a pair
-//! (a chooser and a server, or a chooser and a connection) of which a run
-//! uses few: a binary search where a hash map would hash, and no hash
+//! A small map kept as a vector sorted by key, for state keyed by a server
+//! or a pair (a chooser and a server, or a chooser and a connection) of
+//! which a run uses few: a binary search where a hash map would hash, and no hash
 //! table's code in the browser's module. The choosers' columns keyed by
 //! server (`chooser/by_server.rs`) and the features' own maps keep it.
 
@@ -46,6 +46,11 @@ impl<K: Ord + Copy, V> Sorted<K, V> {
 
     pub fn remove(&mut self, key: K) -> Option<V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
+    }
+
+    /// Forgets every entry, keeping the room they took.
+    pub fn clear(&mut self) {
+        self.entries.clear();
     }
 
     /// Every entry, in key order, to change.

@@ -14,7 +14,7 @@
 use super::knobs::{
     BAD_PENALTY, BASE_SECOND_REQUEST_TIME, INSTANT_SECOND_REQUEST_MULTIPLIER, LOAD_BALANCE_MAX_BAD_OPTIONS,
 };
-use super::{Alternatives, FailureMonitor, QueueModel, Walk};
+use super::{Alternatives, FailureMonitor, Knowledge, QueueModel, Walk};
 use crate::rng::Draw;
 use crate::time::Time;
 
@@ -40,8 +40,8 @@ struct Ranked {
 /// and when to send a second request.
 pub(super) fn choose(
     alternatives: &Alternatives,
-    monitor: &dyn FailureMonitor,
-    model: &QueueModel,
+    (monitor, model): (&dyn FailureMonitor, &dyn QueueModel),
+    known: &Knowledge,
     now: Time,
     rng: &mut impl Draw,
 ) -> (Walk, SecondRequest) {
@@ -94,7 +94,7 @@ pub(super) fn choose(
     let second = match next {
         None => SecondRequest::Never,
         Some(next) => {
-            let timeout = model.second_multiplier * next.latency.0 as f64 + BASE_SECOND_REQUEST_TIME.0 as f64;
+            let timeout = known.second_multiplier * next.latency.0 as f64 + BASE_SECOND_REQUEST_TIME.0 as f64;
             let best_latency = best.map_or(f64::INFINITY, |b| b.latency.0 as f64);
             if best_latency > INSTANT_SECOND_REQUEST_MULTIPLIER * timeout {
                 SecondRequest::Now

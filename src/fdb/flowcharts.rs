@@ -2,7 +2,7 @@
 
 use super::queue_model::Ended;
 use super::testing::{answered, broken, sent_to, servers, value, Bench, MS};
-use super::{Action, Alternative, Alternatives, Datacenter, ErrorKind, Event};
+use super::{Action, Alternative, Alternatives, Datacenter, ErrorKind, Event, QueueModel};
 use crate::rng::Draw;
 use crate::time::Time;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 fn rank(bench: &mut Bench, order: &[usize]) {
     for (outstanding, &server) in order.iter().enumerate() {
         for _ in 0..outstanding {
-            bench.known.queue_model.add_request(server, bench.now);
+            bench.models.add_request(server, bench.now);
         }
     }
     bench.now = bench.now + Time(60_000 * MS.0);
@@ -52,7 +52,7 @@ fn a_healthy_pick_and_a_reply() {
     let reply = Event::Reply { server: 2, error: None, penalty: Some(1.5) };
     assert_eq!(bench.on(&mut balancer, reply), [Action::Deliver { server: 2 }]);
     assert!(balancer.is_done());
-    let known = bench.known.queue_model.measurement(2);
+    let known = bench.models.measurement(2);
     assert_eq!((known.latency, known.penalty), (Time(3 * MS.0), 1.5));
     // The timeout, come too late, does nothing.
     assert!(bench.on(&mut balancer, Event::SecondRequestDue).is_empty());
@@ -94,11 +94,11 @@ fn the_first_request_times_out_and_a_second_goes_out_either_reply_winning() {
     for winner in [0, 1] {
         let mut bench = Bench::new(5);
         rank(&mut bench, &[0, 1, 2]);
-        bench.known.queue_model.second_budget = 1.0;
+        bench.known.second_budget = 1.0;
         let (mut balancer, _) = bench.load_balance(&servers(3));
         assert_eq!(bench.on(&mut balancer, Event::SecondRequestDue), [Action::Send { server: 1 }]);
-        let model = &bench.known.queue_model;
-        assert_eq!((model.second_budget, model.second_multiplier), (0.0, 1.01));
+        let known = &bench.known;
+        assert_eq!((known.second_budget, known.second_multiplier), (0.0, 1.01));
         assert_eq!(balancer.in_flight(), 2);
         assert_eq!(bench.on(&mut balancer, value(winner)), [Action::Deliver { server: winner }]);
         // The loser is left to finish; its reply only informs the model.
@@ -106,7 +106,7 @@ fn the_first_request_times_out_and_a_second_goes_out_either_reply_winning() {
         bench.now = bench.now + Time(40 * MS.0);
         assert!(bench.on(&mut balancer, value(1 - winner)).is_empty());
         assert_eq!(balancer.in_flight(), 0);
-        assert_eq!(bench.known.queue_model.measurement(1 - winner).latency, Time(40 * MS.0));
+        assert_eq!(bench.models.measurement(1 - winner).latency, Time(40 * MS.0));
     }
 }
 
@@ -114,11 +114,11 @@ fn the_first_request_times_out_and_a_second_goes_out_either_reply_winning() {
 fn an_instant_second_request_when_the_best_is_much_slower_than_the_next() {
     let mut bench = Bench::new(6);
     rank(&mut bench, &[0, 1, 2]);
-    bench.known.queue_model.second_budget = 1.0;
+    bench.known.second_budget = 1.0;
     // Server 0's last latency, 10 ms, is over twice the 1.5 ms timeout.
     let ended =
         Ended { latency: Time(10 * MS.0), penalty: None, delta: 0.0, clean: true, future_version: false };
-    bench.known.queue_model.end_request(0, bench.now, ended);
+    bench.models.end_request(0, bench.now, ended);
     let (_, actions) = bench.load_balance(&servers(3));
     assert_eq!(sends(&actions), [0, 1]);
 }
@@ -128,7 +128,7 @@ fn both_initial_candidates_fail_then_the_rest_in_round_robin() {
     let mut bench = Bench::new(7);
     // Ranked 1, 2, 3, 0: the walk from best 1 with start 2 goes 1, 2, 3, 0.
     rank(&mut bench, &[1, 2, 3, 0]);
-    bench.known.queue_model.second_budget = 1.0;
+    bench.known.second_budget = 1.0;
     let (mut balancer, actions) = bench.load_balance(&servers(4));
     assert_eq!(sends(&actions), [1]);
     assert_eq!(bench.on(&mut balancer, Event::SecondRequestDue), [Action::Send { server: 2 }]);
@@ -146,7 +146,7 @@ fn both_initial_candidates_fail_then_the_rest_in_round_robin() {
 fn with_only_the_first_request_left_it_waits_for_its_reply() {
     let mut bench = Bench::new(8);
     rank(&mut bench, &[0, 1]);
-    bench.known.queue_model.second_budget = 2.0;
+    bench.known.second_budget = 2.0;
     let (mut balancer, _) = bench.load_balance(&servers(2));
     // The timeout finds the only other alternative down.
     bench.monitor.set_failed(1, true);
@@ -207,7 +207,7 @@ fn a_future_version_error_makes_an_alternative_unavailable_until_its_time() {
     let reply = answered(0, ErrorKind::FutureVersion);
     assert_eq!(bench.on(&mut balancer, reply), [Action::Fail(ErrorKind::FutureVersion)]);
     let failed_until = bench.now + Time(2_000 * MS.0);
-    assert_eq!(bench.known.queue_model.measurement(0).failed_until, failed_until);
+    assert_eq!(bench.models.measurement(0).failed_until, failed_until);
     // The caller retries 10 ms later (FUTURE_VERSION_RETRY_DELAY): server 1 goes first...
     bench.now = bench.now + Time(10 * MS.0);
     let (_, actions) = bench.load_balance(&servers(3));
@@ -271,7 +271,7 @@ fn local_alternatives_are_preferred_while_they_are_healthy() {
     let mut bench = Bench::new(14);
     for server in [0, 1] {
         let ended = Ended { latency: MS, penalty: Some(3.0), delta: 0.0, clean: true, future_version: false };
-        bench.known.queue_model.end_request(server, bench.now, ended);
+        bench.models.end_request(server, bench.now, ended);
     }
     let local = local_firsts(&mut bench, 1_000, |server| if server < 2 { 3.0 } else { 1.0 });
     assert!(local < 900, "{local} of 1000 local");

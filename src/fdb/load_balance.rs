@@ -27,11 +27,22 @@ use super::{
 use crate::time::Time;
 use std::sync::Arc;
 
-/// What a client keeps across all its requests under `loadBalance`.
-#[derive(Clone, Debug, Default)]
+/// What a client keeps across all its requests under `loadBalance`,
+/// beside its queue model: the budget and multiplier of second requests
+/// (the source's `QueueModel` holds them) and its record of waits.
+#[derive(Clone, Debug)]
 pub struct Knowledge {
-    pub queue_model: QueueModel,
+    /// Scales the timeout of first requests; grows with each second request.
+    pub second_multiplier: f64,
+    /// Second requests the client may still send.
+    pub second_budget: f64,
     pub failures: AlternativesFailures,
+}
+
+impl Default for Knowledge {
+    fn default() -> Knowledge {
+        Knowledge { second_multiplier: 1.0, second_budget: 0.0, failures: AlternativesFailures::default() }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +111,7 @@ impl LoadBalance {
             (Walk::new(1, 0, 0), SecondRequest::Never, Stage::Never)
         } else {
             let (walk, second) =
-                candidates::choose(&alternatives, cx.monitor, &known.queue_model, cx.now, &mut *cx.rng);
+                candidates::choose(&alternatives, (cx.monitor, &*cx.model), known, cx.now, &mut *cx.rng);
             // The first attempt below sets the stage.
             (walk, second, Stage::Done)
         };
@@ -169,7 +180,7 @@ impl LoadBalance {
             (Stage::FirstOnly | Stage::Racing, Event::BackoffDone) => {
                 let waiting = if self.stage == Stage::Racing { &mut self.second } else { &mut self.first };
                 if let Some(attempt) = waiting.as_mut().filter(|attempt| attempt.sent_at.is_none()) {
-                    send(attempt, &self.alternatives, cx.now, &mut known.queue_model, &mut actions);
+                    send(attempt, &self.alternatives, cx.now, cx.model, &mut actions);
                 }
             }
             (_, Event::Reply { server, error, penalty }) => {
@@ -201,7 +212,7 @@ impl LoadBalance {
             }
             (None, true) => self.stage = Stage::AwaitingFirst,
             (Some(alt), first_out) => {
-                let attempt = self.begin(alt, cx.now, &mut known.queue_model, actions);
+                let attempt = self.begin(alt, cx.now, cx.model, actions);
                 if first_out {
                     self.second = Some(attempt);
                     self.stage = Stage::Racing;
@@ -213,7 +224,7 @@ impl LoadBalance {
         }
     }
 
-    fn begin(&self, alt: usize, now: Time, model: &mut QueueModel, actions: &mut Vec<Action>) -> Attempt {
+    fn begin(&self, alt: usize, now: Time, model: &mut dyn QueueModel, actions: &mut Vec<Action>) -> Attempt {
         let mut attempt = Attempt { alt, sent_at: None, delta: 0.0, tried_all: self.tried_all };
         if self.backoff > Time::ZERO {
             actions.push(Action::Backoff { until: now + self.backoff });
@@ -226,10 +237,9 @@ impl LoadBalance {
     /// The first request's timeout: a second request, if the budget has one.
     fn second_request_due(&mut self, cx: &mut Context, known: &mut Knowledge, actions: &mut Vec<Action>) {
         self.second_armed = false;
-        let model = &mut known.queue_model;
-        if model.second_budget >= 1.0 {
-            model.second_multiplier += SECOND_REQUEST_MULTIPLIER_GROWTH;
-            model.second_budget -= 1.0;
+        if known.second_budget >= 1.0 {
+            known.second_multiplier += SECOND_REQUEST_MULTIPLIER_GROWTH;
+            known.second_budget -= 1.0;
             self.end_of_loop(true, cx, known, actions);
         }
     }
@@ -252,12 +262,11 @@ impl LoadBalance {
         };
         // A lagging request only informs the model.
         let at_most_once = self.at_most_once && self.stage != Stage::Done;
-        let outcome = settle(attempt, server, error, penalty, at_most_once, cx.now, &mut known.queue_model);
+        let outcome = settle(attempt, server, error, penalty, at_most_once, cx.now, cx.model);
         if self.stage == Stage::FirstOnly {
-            let model = &mut known.queue_model;
-            model.second_multiplier = (model.second_multiplier - SECOND_REQUEST_MULTIPLIER_DECAY).max(1.0);
-            model.second_budget =
-                (model.second_budget + SECOND_REQUEST_BUDGET_GROWTH).min(SECOND_REQUEST_MAX_BUDGET);
+            known.second_multiplier = (known.second_multiplier - SECOND_REQUEST_MULTIPLIER_DECAY).max(1.0);
+            known.second_budget =
+                (known.second_budget + SECOND_REQUEST_BUDGET_GROWTH).min(SECOND_REQUEST_MAX_BUDGET);
         }
         match (outcome, self.stage) {
             (_, Stage::Done) => {}
@@ -303,7 +312,7 @@ fn send(
     attempt: &mut Attempt,
     alternatives: &Alternatives,
     now: Time,
-    model: &mut QueueModel,
+    model: &mut dyn QueueModel,
     actions: &mut Vec<Action>,
 ) {
     let server = alternatives.server(attempt.alt);
@@ -324,7 +333,7 @@ fn settle(
     penalty: Option<f64>,
     at_most_once: bool,
     now: Time,
-    model: &mut QueueModel,
+    model: &mut dyn QueueModel,
 ) -> Outcome {
     let maybe_delivered = matches!(error, Some(ErrorKind::BrokenPromise | ErrorKind::RequestMaybeDelivered));
     let clean = error != Some(ErrorKind::ProcessBehind) && !maybe_delivered;

@@ -20,9 +20,10 @@
 //!
 //! A chooser (a client, or a balancer of the tier) using either policy keeps
 //! a [`FailureMonitor`] over the servers it talks to (a trait: the engine keeps
-//! the monitors with what else each chooser knows of each server), and under `loadBalance`
-//! a [`Knowledge`] (its [`QueueModel`] and its record of waits); both live as
-//! long as the chooser. Each request gets its [`Alternatives`], built once
+//! the monitors with what else each chooser knows of each server), a
+//! [`QueueModel`] (a trait too, kept as the monitors are), and under
+//! `loadBalance` a [`Knowledge`] (its budget of second requests and its
+//! record of waits); all live as long as the chooser. Each request gets its [`Alternatives`], built once
 //! per chooser and shared (`Arc`): every server of the pool, or under
 //! datacenter awareness [`Alternatives::local_first`] with the chooser's
 //! datacenter, the engine adding the cross-datacenter delay to every hop
@@ -158,10 +159,12 @@ pub trait FailureMonitor {
 }
 
 /// What every event is handled with: the time, the client's failure
-/// monitor and the simulation's generator.
+/// monitor and queue model, and the simulation's generator.
 pub struct Context<'a> {
     pub now: Time,
     pub monitor: &'a dyn FailureMonitor,
+    /// Read and written under `loadBalance` only.
+    pub model: &'a mut dyn QueueModel,
     pub rng: &'a mut SimRng,
 }
 

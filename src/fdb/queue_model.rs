@@ -4,8 +4,13 @@
 //! penalty the server last reported; the latency of its last reply; and a
 //! time before which it is not tried, after a "future version" error.
 //!
-//! The model also holds the budget and multiplier of second requests, which
-//! `loadBalance` shares across every request of the client.
+//! The model is a trait over where that is kept, by server number, as the
+//! failure monitor is: the engine keeps it with what else each chooser
+//! knows of each server (a column keyed by chooser and server, holding
+//! only the servers the chooser sent to), the tests in a vector. The
+//! source's model also holds the budget and multiplier of second requests,
+//! which `loadBalance` shares across every request of the client; here
+//! they are the client's [`Knowledge`](super::Knowledge).
 
 use super::knobs::{
     FUTURE_VERSION_BACKOFF_GROWTH, FUTURE_VERSION_INITIAL_BACKOFF, FUTURE_VERSION_MAX_BACKOFF,
@@ -89,44 +94,24 @@ pub struct Ended {
 }
 
 /// A client's knowledge of every server, by server number.
-#[derive(Clone, Debug)]
-pub struct QueueModel {
-    servers: Vec<QueueData>,
-    /// Scales the timeout of first requests; grows with each second request.
-    pub second_multiplier: f64,
-    /// Second requests the client may still send.
-    pub second_budget: f64,
-}
-
-impl Default for QueueModel {
-    fn default() -> QueueModel {
-        QueueModel { servers: Vec::new(), second_multiplier: 1.0, second_budget: 0.0 }
-    }
-}
-
-impl QueueModel {
+pub trait QueueModel {
     /// What the client knows of `server` (a server never heard of looks idle).
-    pub fn measurement(&self, server: usize) -> QueueData {
-        self.servers.get(server).copied().unwrap_or_default()
-    }
+    fn measurement(&self, server: usize) -> QueueData;
 
-    fn data(&mut self, server: usize) -> &mut QueueData {
-        if server >= self.servers.len() {
-            self.servers.resize(server + 1, QueueData::default());
-        }
-        &mut self.servers[server]
-    }
+    /// What the client knows of `server`, to change (written from what a
+    /// server never heard of looks like).
+    fn data(&mut self, server: usize) -> &mut QueueData;
 
     /// A request goes to `server`: it counts as the server's penalty, which
     /// is returned so that the same amount is taken off when it ends.
-    pub fn add_request(&mut self, server: usize, now: Time) -> f64 {
+    fn add_request(&mut self, server: usize, now: Time) -> f64 {
         let data = self.data(server);
         let delta = data.penalty;
         data.outstanding.add(delta, now);
         delta
     }
 
-    pub fn end_request(&mut self, server: usize, now: Time, ended: Ended) {
+    fn end_request(&mut self, server: usize, now: Time, ended: Ended) {
         let data = self.data(server);
         data.outstanding.add(-ended.delta, now);
         data.latency = if ended.clean { ended.latency } else { data.latency.max(ended.latency) };
@@ -169,6 +154,7 @@ impl PenaltyCurve {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::Models;
     use super::*;
 
     const SECOND: Time = Time(1_000 * Time::NANOS_PER_MS);
@@ -179,7 +165,7 @@ mod tests {
 
     #[test]
     fn outstanding_requests_are_smoothed_with_a_two_second_folding_time() {
-        let mut model = QueueModel::default();
+        let mut model = Models::default();
         model.add_request(4, Time::ZERO);
         assert_eq!(model.measurement(4).outstanding.smooth_total(Time::ZERO), 0.0);
         // After one e-folding time the estimate has covered 1 - 1/e of the gap.
@@ -189,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_request_counts_as_the_penalty_the_server_last_reported() {
-        let mut model = QueueModel::default();
+        let mut model = Models::default();
         let delta = model.add_request(0, Time::ZERO);
         model.end_request(0, SECOND, Ended { penalty: Some(3.0), delta, ..ended(SECOND, true, false) });
         assert_eq!(model.measurement(0).penalty, 3.0);
@@ -201,7 +187,7 @@ mod tests {
 
     #[test]
     fn latency_is_the_last_clean_reply_or_the_slowest_since() {
-        let mut model = QueueModel::default();
+        let mut model = Models::default();
         model.end_request(1, SECOND, ended(Time(5), true, false));
         assert_eq!(model.measurement(1).latency, Time(5));
         model.end_request(1, SECOND, ended(Time(9), false, false));
@@ -211,7 +197,7 @@ mod tests {
 
     #[test]
     fn future_version_makes_a_server_unavailable_for_a_growing_time() {
-        let mut model = QueueModel::default();
+        let mut model = Models::default();
         // The first error doubles the initial second: away for 2 s.
         model.end_request(2, SECOND, ended(Time(1), true, true));
         assert_eq!(model.measurement(2).failed_until, Time(3 * SECOND.0));

@@ -1,8 +1,10 @@
 //! A bench for the balancers' tests: the clock, the failure monitor, the
 //! generator and the client's knowledge, and the replies a server can give.
 
+use super::queue_model::QueueData;
 use super::{
-    Action, Alternatives, BasicLoadBalance, Context, ErrorKind, Event, FailureMonitor, Knowledge, LoadBalance,
+    Action, Alternatives, BasicLoadBalance, Context, ErrorKind, Event, FailureMonitor, Knowledge,
+    LoadBalance, QueueModel,
 };
 use crate::rng::SimRng;
 use crate::time::Time;
@@ -130,9 +132,29 @@ impl FailureMonitor for Monitor {
     }
 }
 
+/// A client's queue model, in a vector by server number.
+#[derive(Default)]
+pub struct Models {
+    servers: Vec<QueueData>,
+}
+
+impl QueueModel for Models {
+    fn measurement(&self, server: usize) -> QueueData {
+        self.servers.get(server).copied().unwrap_or_default()
+    }
+
+    fn data(&mut self, server: usize) -> &mut QueueData {
+        if server >= self.servers.len() {
+            self.servers.resize(server + 1, QueueData::default());
+        }
+        &mut self.servers[server]
+    }
+}
+
 pub struct Bench {
     pub now: Time,
     pub monitor: Monitor,
+    pub models: Models,
     pub rng: SimRng,
     pub known: Knowledge,
 }
@@ -142,6 +164,7 @@ impl Bench {
         Bench {
             now: Time::ZERO,
             monitor: Monitor::default(),
+            models: Models::default(),
             rng: SimRng::new(seed),
             known: Knowledge::default(),
         }
@@ -152,22 +175,26 @@ impl Bench {
         alternatives: &Arc<Alternatives>,
         at_most_once: bool,
     ) -> (BasicLoadBalance, Vec<Action>) {
-        let mut cx = Context { now: self.now, monitor: &self.monitor, rng: &mut self.rng };
+        let mut cx =
+            Context { now: self.now, monitor: &self.monitor, model: &mut self.models, rng: &mut self.rng };
         BasicLoadBalance::start(Arc::clone(alternatives), at_most_once, &mut cx)
     }
 
     pub fn on_basic(&mut self, balancer: &mut BasicLoadBalance, event: Event) -> Vec<Action> {
-        let mut cx = Context { now: self.now, monitor: &self.monitor, rng: &mut self.rng };
+        let mut cx =
+            Context { now: self.now, monitor: &self.monitor, model: &mut self.models, rng: &mut self.rng };
         balancer.on(event, &mut cx)
     }
 
     pub fn load_balance(&mut self, alternatives: &Arc<Alternatives>) -> (LoadBalance, Vec<Action>) {
-        let mut cx = Context { now: self.now, monitor: &self.monitor, rng: &mut self.rng };
+        let mut cx =
+            Context { now: self.now, monitor: &self.monitor, model: &mut self.models, rng: &mut self.rng };
         LoadBalance::start(Arc::clone(alternatives), false, &mut cx, &mut self.known)
     }
 
     pub fn on(&mut self, balancer: &mut LoadBalance, event: Event) -> Vec<Action> {
-        let mut cx = Context { now: self.now, monitor: &self.monitor, rng: &mut self.rng };
+        let mut cx =
+            Context { now: self.now, monitor: &self.monitor, model: &mut self.models, rng: &mut self.rng };
         balancer.on(event, &mut cx, &mut self.known)
     }
 }

@@ -17,6 +17,7 @@ pub mod duration;
 mod error;
 pub mod failures;
 pub mod fields;
+mod key_fields;
 mod kinds;
 mod lookup;
 pub mod membership;

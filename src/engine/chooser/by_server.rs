@@ -5,64 +5,83 @@
 //! redraw, a membership change): nothing is moved, and a feature that
 //! keeps one reads and writes it with the server a point names.
 //!
-//! Only the entries written are kept, in a vector sorted by chooser, then
-//! server: a feature learns of the few servers it acts on (the ones that
-//! erred, failed or were ejected), while a run may have 100,000 choosers
-//! each drawing 40 of 10,000 servers, where a dense entry per chooser and
-//! server would be a thousand million of them (a run of 2,000 such
-//! clients with ejection on grew from 20 MB to 135 MB when it was dense).
-//! A read is a binary search among the entries written; an entry reset
-//! is gone, so the column holds what the choosers know that is not fresh.
+//! Only the entries written are kept, each chooser's in a row sorted by
+//! server: a feature learns of the servers it acts on (the ones that
+//! erred, failed or were ejected, or FoundationDB's queue model those it
+//! sent to), while a run may have 100,000 choosers each drawing 40 of
+//! 10,000 servers, where a dense entry per chooser and server would be a
+//! thousand million of them (a run of 2,000 such clients with ejection on
+//! grew from 20 MB to 135 MB when it was dense). A read is a binary search
+//! in its chooser's row, and an entry written moves at most the rest of
+//! that row (a pool's worth), where one sorted vector of every chooser's
+//! entries moved the rest of them all; an entry reset is gone, so the
+//! column holds what the choosers know that is not fresh.
 
 use crate::engine::sorted::Sorted;
 
 /// What each chooser knows of each server, `fresh` where it has learned
 /// nothing yet (or forgot it).
 pub struct ByServer<T> {
-    entries: Sorted<(u32, u32), T>,
+    /// Row `chooser` holds that chooser's entries written, by server; rows
+    /// reach only the last chooser written.
+    rows: Vec<Sorted<u32, T>>,
     fresh: T,
 }
 
 impl<T: Copy> ByServer<T> {
     /// An empty column: every entry reads `fresh`.
     pub fn new(fresh: T) -> ByServer<T> {
-        ByServer { entries: Sorted::default(), fresh }
+        ByServer { rows: Vec::new(), fresh }
     }
 
     /// What `chooser` knows of `server`.
     #[inline]
     pub fn get(&self, chooser: usize, server: u32) -> T {
-        self.entries.get((chooser as u32, server)).copied().unwrap_or(self.fresh)
+        self.rows.get(chooser).and_then(|row| row.get(server)).copied().unwrap_or(self.fresh)
     }
 
     /// What `chooser` knows of `server`, to change (written from fresh if
     /// it knew nothing).
     #[inline]
     pub fn get_mut(&mut self, chooser: usize, server: u32) -> &mut T {
+        if self.rows.len() <= chooser {
+            self.rows.resize_with(chooser + 1, Sorted::default);
+        }
         let fresh = self.fresh;
-        self.entries.entry((chooser as u32, server), || fresh)
+        self.rows[chooser].entry(server, || fresh)
     }
 
     /// `chooser` forgets what it knew of `server`.
     pub fn reset(&mut self, chooser: usize, server: u32) {
-        self.entries.remove((chooser as u32, server));
+        if let Some(row) = self.rows.get_mut(chooser) {
+            row.remove(server);
+        }
+    }
+
+    /// `chooser` forgets what it knew of every server.
+    pub fn forget_row(&mut self, chooser: usize) {
+        if let Some(row) = self.rows.get_mut(chooser) {
+            row.clear();
+        }
     }
 
     /// Every entry written, as `((chooser, server), entry)`, in order.
     pub fn each_mut(&mut self) -> impl Iterator<Item = ((usize, u32), &mut T)> {
-        self.entries.iter_mut().map(|((chooser, server), entry)| ((chooser as usize, server), entry))
+        let rows = self.rows.iter_mut().enumerate();
+        rows.flat_map(|(chooser, row)| row.iter_mut().map(move |(server, entry)| ((chooser, server), entry)))
     }
 
     /// `chooser`'s entries written, each as `(server, entry)`, in order.
     pub fn row(&self, chooser: usize) -> impl Iterator<Item = (u32, T)> + '_ {
-        let chooser = chooser as u32;
-        let row = self.entries.from((chooser, 0)).take_while(move |&((c, _), _)| c == chooser);
-        row.map(|((_, server), &entry)| (server, entry))
+        let row = self.rows.get(chooser).into_iter();
+        row.flat_map(|row| row.from(0).map(|(server, &entry)| (server, entry)))
     }
 
     /// Forgets every entry `keep` refuses, given its chooser and server.
     pub fn retain(&mut self, mut keep: impl FnMut(usize, u32, T) -> bool) {
-        self.entries.retain(|(chooser, server), &entry| keep(chooser as usize, server, entry));
+        for (chooser, row) in self.rows.iter_mut().enumerate() {
+            row.retain(|server, &entry| keep(chooser, server, entry));
+        }
     }
 }
 
@@ -112,7 +131,7 @@ mod tests {
     }
 
     #[test]
-    fn a_row_holds_its_choosers_entries_by_server_and_retain_forgets_the_rest() {
+    fn a_row_holds_its_choosers_entries_by_server_and_retain_and_forget_row_forget_the_rest() {
         let mut column = ByServer::new(None);
         assert_eq!(column.row(0).count(), 0);
         *column.get_mut(1, 2) = Some(5u32);
@@ -124,5 +143,8 @@ mod tests {
         column.retain(|chooser, server, _| (chooser, server) != (1, 2));
         assert_eq!(column.row(1).collect::<Vec<_>>(), [(0, Some(3))]);
         assert_eq!(column.get(0, 1), Some(7));
+        column.forget_row(1);
+        column.forget_row(9);
+        assert_eq!((column.row(1).count(), column.get(1, 0), column.get(0, 1)), (0, None, Some(7)));
     }
 }

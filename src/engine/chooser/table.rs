@@ -10,16 +10,18 @@
 //!
 //! A column keyed by `(chooser, server)` is [`ByServer`](super::ByServer);
 //! outlier ejection's runs of errors, counts of ejections and the times
-//! its hold-outs end, and FoundationDB's failure monitors are kept in such
+//! its hold-outs end, its rates' answers (`ejection/rates.rs`), and
+//! FoundationDB's failure monitors and queue models (`fdb::QueueModel`, a
+//! trait the driver implements over its column; the budget of second
+//! requests beside it is the chooser's, of no server) are kept in such
 //! columns, each owned by its feature (none other reads them). What a
 //! chooser knows of a server still lives elsewhere in: this table (by pool
-//! position), `Member.{ejected, idle, typical}` (the choosers' own
-//! eligibility and reports, per chooser), ejection's rates' answers
-//! (`ejection/rates.rs`, per chooser by server), FoundationDB's queue
-//! models (`fdb::QueueModel`, per chooser by server, with scalars of the
-//! chooser's beside them) and the idle reports' listing (per server, of no
-//! chooser). Hedging's observed latencies are per chooser, of no server,
-//! so no column of this store. The design they move to:
+//! position) and `Member.{ejected, idle}` (the choosers' own eligibility,
+//! a short list of the servers held out, and the idle reports heard, a
+//! queue in the order heard, neither a column). The idle reports' listing
+//! is per server, of no chooser (whether the server told anyone), and
+//! hedging's observed latencies and `Member.typical` are per chooser, of
+//! no server, so none is a column of this store. The design they move to:
 //! - one store, entry `(chooser, server)`, stride the run's server count;
 //!   a server added grows every chooser's stride once (`grow`), and a pool
 //!   change re-indexes nothing: an entry whose server leaves a chooser's
@@ -54,10 +56,10 @@
 //! feature acts on, and empty otherwise.)
 //!
 //! Order of the moves, each its own commit with every hash held: the
-//! features' columns first (they are off the hot path: FoundationDB's
-//! monitors and models, the idle listing, ejection's runs and hold-outs),
-//! then `round_trips` and `work`, then `known` and `connections`, in
-//! slots, with the measurement above.
+//! features' columns first (they are off the hot path; done: FoundationDB's
+//! monitors and models, ejection's runs, hold-outs and rates), then
+//! `round_trips` and `work`, then `known` and `connections`, in slots,
+//! with the measurement above (not begun).
 
 use super::super::connections::Connections;
 use super::super::huge_pages;

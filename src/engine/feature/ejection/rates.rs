@@ -14,6 +14,7 @@
 //! Envoy may eject a server found by both rules twice (its second
 //! `ejectHost` counts one more ejection); here each is asked once.
 
+use crate::engine::chooser::ByServer;
 use crate::scenario::{RateEjection, Scenario};
 
 /// What one chooser heard from one server in the current interval.
@@ -58,7 +59,8 @@ pub(super) struct Rates {
     success_rate: Option<(Counted, f64)>,
     /// The percentage of errors that ejects.
     failure_percentage: Option<(Counted, f64)>,
-    answers: Vec<Vec<Answers>>,
+    /// What each chooser heard from each server since its last sweep.
+    answers: ByServer<Answers>,
 }
 
 impl Rates {
@@ -71,21 +73,14 @@ impl Rates {
         (success_rate.is_some() || failure_percentage.is_some()).then(|| Rates {
             success_rate,
             failure_percentage,
-            answers: Vec::new(),
+            answers: ByServer::new(Answers::default()),
         })
     }
 
     /// `chooser` heard from `server`: a success or an error.
     #[inline]
     pub fn count(&mut self, chooser: usize, server: u32, success: bool) {
-        if self.answers.len() <= chooser {
-            self.answers.resize_with(chooser + 1, Vec::new);
-        }
-        let servers = &mut self.answers[chooser];
-        if servers.len() <= server as usize {
-            servers.resize(server as usize + 1, Answers::default());
-        }
-        let answers = &mut servers[server as usize];
+        let answers = self.answers.get_mut(chooser, server);
         answers.total += 1;
         answers.successes += u32::from(success);
     }
@@ -94,18 +89,18 @@ impl Rates {
     /// answered since the last, leaving out those `held_out`; the interval
     /// starts afresh.
     pub fn outliers(&mut self, chooser: usize, held_out: impl Fn(u32) -> bool) -> Vec<u32> {
-        let Some(servers) = self.answers.get_mut(chooser) else { return Vec::new() };
-        let rates: Vec<Rate> = servers
-            .iter()
-            .enumerate()
-            .filter(|&(server, a)| a.total > 0 && !held_out(server as u32))
+        // An entry is written by an answer, so its total is at least one.
+        let rates: Vec<Rate> = self
+            .answers
+            .row(chooser)
+            .filter(|&(server, _)| !held_out(server))
             .map(|(server, a)| Rate {
-                server: server as u32,
+                server,
                 success_percent: f64::from(a.successes) * 100.0 / f64::from(a.total),
                 volume: a.total,
             })
             .collect();
-        servers.fill(Answers::default());
+        self.answers.forget_row(chooser);
         self.outliers_among(&rates)
     }
 
@@ -160,7 +155,7 @@ mod tests {
         Rates {
             success_rate: success_rate.then_some((counted(100), 1.9)),
             failure_percentage: failure_percentage.then_some((counted(50), 85.0)),
-            answers: Vec::new(),
+            answers: ByServer::new(Answers::default()),
         }
     }
 

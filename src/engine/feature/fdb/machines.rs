@@ -3,8 +3,9 @@
 //! they asked for.
 
 use crate::engine::chooser::ByServer;
-use crate::fdb::PenaltyCurve;
+use crate::fdb::queue_model::QueueData;
 use crate::fdb::{self, Action, BasicLoadBalance, Context, FailureMonitor, Knowledge, LoadBalance};
+use crate::fdb::{PenaltyCurve, QueueModel};
 use crate::rng::SimRng;
 use crate::time::Time;
 
@@ -68,6 +69,9 @@ pub(super) struct Machines {
     free: Vec<u32>,
     /// Whether each chooser's failure monitor holds each server failed.
     failed: ByServer<bool>,
+    /// Each chooser's queue model, of the servers it sent to.
+    models: ByServer<QueueData>,
+    /// Each chooser's budget of second requests and record of waits.
     knowledge: Vec<Knowledge>,
     /// Machines waiting for an alternative to come up.
     pub waiting: Vec<Tag>,
@@ -90,11 +94,28 @@ impl FailureMonitor for MonitorOf<'_> {
     }
 }
 
+/// One chooser's queue model, as its balancers read and write it.
+pub(super) struct ModelOf<'a> {
+    models: &'a mut ByServer<QueueData>,
+    chooser: usize,
+}
+
+impl QueueModel for ModelOf<'_> {
+    fn measurement(&self, server: usize) -> QueueData {
+        self.models.get(self.chooser, server as u32)
+    }
+
+    fn data(&mut self, server: usize) -> &mut QueueData {
+        self.models.get_mut(self.chooser, server as u32)
+    }
+}
+
 impl Machines {
-    /// `chooser`'s failure monitor and queue model, as a balancer starts
-    /// with them.
-    pub fn of_chooser(&mut self, chooser: usize) -> (MonitorOf<'_>, &mut Knowledge) {
-        (MonitorOf { failed: &self.failed, chooser }, &mut self.knowledge[chooser])
+    /// `chooser`'s failure monitor, queue model and the rest of what it
+    /// knows, as a balancer starts with them.
+    pub fn of_chooser(&mut self, chooser: usize) -> (MonitorOf<'_>, ModelOf<'_>, &mut Knowledge) {
+        let monitor = MonitorOf { failed: &self.failed, chooser };
+        (monitor, ModelOf { models: &mut self.models, chooser }, &mut self.knowledge[chooser])
     }
 
     /// `chooser`'s failure monitor marks `server` failed (a connection
@@ -110,6 +131,7 @@ impl Machines {
             generations: Vec::new(),
             free: Vec::new(),
             failed: ByServer::new(false),
+            models: ByServer::new(QueueData::default()),
             knowledge: vec![Knowledge::default(); choosers],
             waiting: Vec::new(),
             timers: Vec::new(),
@@ -174,7 +196,8 @@ impl Machines {
         }
         let machine = self.machines[tag.machine as usize].as_mut()?;
         let monitor = MonitorOf { failed: &self.failed, chooser: machine.chooser };
-        let mut cx = Context { now, monitor: &monitor, rng };
+        let mut model = ModelOf { models: &mut self.models, chooser: machine.chooser };
+        let mut cx = Context { now, monitor: &monitor, model: &mut model, rng };
         Some(match &mut machine.balancer {
             Balancer::Basic(b) => b.on(event, &mut cx),
             Balancer::Load(b) => b.on(event, &mut cx, &mut self.knowledge[machine.chooser]),

@@ -89,8 +89,8 @@ impl Feature for FdbDriver {
         out.push(Action::Keep { place: owner });
         let (choosers, slots) = (view.choosers.count(), view.scenario.slots);
         let machines = self.machines.get_or_insert_with(|| Box::new(Machines::new(choosers, slots)));
-        let (monitor, known) = machines.of_chooser(chooser);
-        let mut cx = Context { now: view.now, monitor: &monitor, rng: out.routing() };
+        let (monitor, mut model, known) = machines.of_chooser(chooser);
+        let mut cx = Context { now: view.now, monitor: &monitor, model: &mut model, rng: out.routing() };
         let (balancer, actions) = if view.scenario.policy == PolicyKind::FDB_LOAD_BALANCE {
             let (b, actions) = LoadBalance::start(alternatives, false, &mut cx, known);
             (Balancer::Load(b), actions)
