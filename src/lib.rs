@@ -27,6 +27,7 @@ pub mod format;
 pub mod keys;
 pub mod metrics;
 pub mod narration;
+pub mod number;
 pub mod policy;
 pub mod presets;
 pub mod rng;

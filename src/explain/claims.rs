@@ -4,6 +4,7 @@
 //! a figure of the section's simulation (or, with `@versus`, of its twin),
 //! optionally scaled by a number.
 
+use crate::number;
 use crate::Summary;
 use std::fmt;
 
@@ -167,13 +168,13 @@ impl Claim {
 /// `2`, `queue_p99`, `0.5 * queue_p99@versus`.
 fn parse_term(text: &str) -> Result<Term, String> {
     let text = text.trim();
-    if let Ok(x) = text.parse::<f64>() {
+    if let Some(x) = number::parse(text) {
         return Ok(Term::Number(x));
     }
     let (scale, figure) = match text.split_once('*') {
         Some((scale, figure)) => {
             let scale = scale.trim();
-            (scale.parse::<f64>().map_err(|_| format!("`{scale}` is not a number"))?, figure.trim())
+            (number::parse(scale).ok_or_else(|| format!("`{scale}` is not a number"))?, figure.trim())
         }
         None => (1.0, text),
     };

@@ -4,6 +4,7 @@
 
 use super::echo;
 use super::fields::format_number;
+use crate::number;
 
 /// The longest a run may last and the latest a schedule's entry may be due,
 /// in simulated seconds: a day.
@@ -91,7 +92,7 @@ pub fn read(
     let written = Unit::ALL.iter().find_map(|&unit| Some((trimmed.strip_suffix(unit.suffix())?, unit)));
     let duration = written
         .or_else(|| Some((trimmed, bare?)))
-        .and_then(|(number, unit)| Some(Duration { value: number.trim().parse().ok()?, unit }));
+        .and_then(|(figure, unit)| Some(Duration { value: number::parse(figure.trim())?, unit }));
     let within = |d: &Duration| {
         let s = d.as_seconds();
         s.is_finite() && shortest.as_seconds() <= s && s <= longest.as_seconds()

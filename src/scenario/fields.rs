@@ -10,6 +10,7 @@ use super::membership::{self, Scheduled};
 use super::schedule::ScheduleError;
 pub use super::table::FIELDS;
 use super::{pools, Scenario, ScenarioError, MAX_CLASSES};
+use crate::number;
 
 /// What values a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -271,8 +272,8 @@ impl Field {
     fn parse_plain(&self, text: &str) -> Option<Value> {
         match self.kind {
             FieldKind::Count { min, max } => count_in(text.parse().ok()?, min, max).map(Value::Count),
-            FieldKind::Number { min, max } => number_in(text.parse().ok()?, min, max).map(Value::Number),
-            FieldKind::ZeroOrNumber { min, max } => match text.parse().ok()? {
+            FieldKind::Number { min, max } => number_in(number::parse(text)?, min, max).map(Value::Number),
+            FieldKind::ZeroOrNumber { min, max } => match number::parse(text)? {
                 0.0 => Some(Value::Number(0.0)),
                 x => number_in(x, min, max).map(Value::Number),
             },
@@ -281,7 +282,7 @@ impl Field {
             | FieldKind::PercentileOrNone { min, max }
             | FieldKind::NumberOrNone { min, max } => match text {
                 "none" => Some(Value::Optional(None)),
-                _ => number_in(text.parse().ok()?, min, max).map(|x| Value::Optional(Some(x))),
+                _ => number_in(number::parse(text)?, min, max).map(|x| Value::Optional(Some(x))),
             },
             FieldKind::CountOrAll { min, max } => match text {
                 "all" => Some(Value::Count(0)),
@@ -289,7 +290,7 @@ impl Field {
             },
             FieldKind::NumberList { min, max, max_len } => {
                 let items: Option<Vec<f64>> =
-                    text.split(',').map(|item| number_in(item.trim().parse().ok()?, min, max)).collect();
+                    text.split(',').map(|item| number_in(number::parse(item.trim())?, min, max)).collect();
                 items.filter(|xs| !xs.is_empty() && xs.len() <= max_len).map(Value::List)
             }
             FieldKind::CountList { min, max, max_len } => {
@@ -333,10 +334,10 @@ impl Field {
                 | FieldKind::PercentileOrNone { .. }
                 | FieldKind::NumberOrNone { .. },
                 String(s),
-            ) if s != "none" && s.trim().parse::<f64>().is_err() => {
+            ) if s != "none" && number::parse(s.trim()).is_none() => {
                 return Err(self.bad(&raw.to_string()));
             }
-            (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && s.trim().parse::<f64>().is_err() => {
+            (FieldKind::CountOrAll { .. }, String(s)) if s != "all" && number::parse(s.trim()).is_none() => {
                 return Err(self.bad(&raw.to_string()));
             }
             (
@@ -377,7 +378,7 @@ impl Field {
 /// What kind of TOML value `raw` is, in words for an error message.
 fn type_of(raw: &toml::Value) -> &'static str {
     match raw {
-        toml::Value::String(s) if s.trim().parse::<f64>().is_ok() => "text (write numbers without quotes)",
+        toml::Value::String(s) if number::parse(s.trim()).is_some() => "text (write numbers without quotes)",
         toml::Value::String(_) => "text",
         toml::Value::Integer(_) => "a whole number",
         toml::Value::Float(_) => "a number with a decimal point",

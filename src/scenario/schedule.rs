@@ -6,6 +6,7 @@
 use super::duration::{self, Duration, LATEST_S};
 use super::echo;
 use super::fields::format_number;
+use crate::number;
 
 /// Why a schedule's text is not one.
 #[derive(Debug, PartialEq)]
@@ -61,7 +62,7 @@ pub fn server(text: &str) -> Result<u32, String> {
 
 /// A number in `min..=max`, or a message naming it as `what`.
 pub fn number_in(what: &str, text: &str, (min, max): (f64, f64)) -> Result<f64, String> {
-    let x = text.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= min && *x <= max);
+    let x = number::parse(text.trim()).filter(|x| x.is_finite() && *x >= min && *x <= max);
     x.ok_or_else(|| {
         format!(
             "{what} is a number from {} to {}, not {}",

@@ -11,6 +11,7 @@ pub use unused::unused_under;
 
 use super::params::Params;
 use crate::format::{grouped, thousands};
+use crate::number;
 use crate::scenario::{fields, Demand, FieldKind, PolicyKind};
 
 /// Where a control sits on the page.
@@ -114,8 +115,8 @@ impl Control {
 /// number grouped in threes ("1,000 clients", as the sentences write
 /// counts), anything else as a link writes it.
 fn readable(text: String) -> String {
-    match text.parse::<f64>() {
-        Ok(x) if x.fract() == 0.0 && x.abs() >= 1000.0 => grouped(x, 0),
+    match number::parse(&text) {
+        Some(x) if x.fract() == 0.0 && x.abs() >= 1000.0 => grouped(x, 0),
         _ => text,
     }
 }
@@ -127,7 +128,7 @@ pub fn rung(ladder: &mut Vec<String>, text: String) -> usize {
     if let Some(index) = ladder.iter().position(|v| *v == text) {
         return index;
     }
-    let number = |v: &str| v.parse::<f64>().ok();
+    let number = number::parse;
     let index = match number(&text) {
         Some(value) => {
             ladder.iter().position(|v| number(v).is_some_and(|n| n > value)).unwrap_or_else(|| {

@@ -8,6 +8,7 @@ use super::controls::CONTROLS;
 use super::twins;
 use crate::charts::{self, Drawer, SeriesMetric};
 use crate::explain::Readback;
+use crate::number;
 use crate::trace::replay::{unnamed_classes, SPEEDS};
 use crate::ScenarioError;
 
@@ -339,13 +340,11 @@ impl Options {
             TRACE_SPEED_KEY => {
                 let (slowest, fastest) = SPEEDS;
                 self.trace_speed =
-                    text.parse::<f64>().ok().filter(|k| (slowest..=fastest).contains(k)).ok_or_else(
-                        || {
-                            bad(format!(
+                    number::parse(text).filter(|k| (slowest..=fastest).contains(k)).ok_or_else(|| {
+                        bad(format!(
                             "a number from {slowest} to {fastest} (what the trace's times are divided by)"
                         ))
-                        },
-                    )?;
+                    })?;
             }
             TRACE_LOOP_KEY => match text {
                 "1" => self.trace_loop = true,

@@ -2,6 +2,7 @@
 //! the animation. Every setting is read and written by key through the
 //! scenario's field table, so names, ranges and messages have one source.
 
+use crate::number;
 use crate::scenario::fields;
 use crate::{Scenario, ScenarioError};
 
@@ -37,8 +38,8 @@ impl Params {
         if key != SPEED_KEY {
             return self.scenario.set(key, text);
         }
-        match text.trim().parse::<f64>() {
-            Ok(speed) if (SPEED_MIN..=SPEED_MAX).contains(&speed) => {
+        match number::parse(text.trim()) {
+            Some(speed) if (SPEED_MIN..=SPEED_MAX).contains(&speed) => {
                 self.speed = speed;
                 Ok(())
             }

@@ -9,6 +9,7 @@ use super::dom::{self, Ids};
 use super::surface::Surface;
 use lbsim::capacity::{Objective, Search, MOST_PROBES};
 use lbsim::charts;
+use lbsim::number;
 use lbsim::scenario::PolicyKind;
 use lbsim::Scenario;
 use plotters::prelude::*;
@@ -85,7 +86,7 @@ impl CapacityPanel {
 
     /// Starts a search of `scenario` for the form's objective and policies.
     pub fn start(&mut self, scenario: &Scenario) {
-        let ms = self.slo.value().trim().parse::<f64>().ok().filter(|ms| *ms > 0.0 && ms.is_finite());
+        let ms = number::parse(self.slo.value().trim()).filter(|ms| *ms > 0.0 && ms.is_finite());
         let Some(ms) = ms else {
             self.say("The objective needs a number of milliseconds above 0.");
             return;

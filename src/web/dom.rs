@@ -2,6 +2,7 @@
 //! [`Listeners`]: the one place event listeners are added, which keeps their
 //! closures alive and can remove them all again.
 
+use lbsim::number;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, Window};
@@ -155,7 +156,7 @@ pub fn fit_type(paragraph: &HtmlElement) {
     }
     let computed = window().get_computed_style(paragraph).ok().flatten();
     let size = computed.and_then(|c| c.get_property_value("font-size").ok());
-    let Some(px) = size.and_then(|s| s.trim_end_matches("px").parse::<f64>().ok()) else { return };
+    let Some(px) = size.and_then(|s| number::parse(s.trim_end_matches("px"))) else { return };
     for step in 1..=TYPE_STEPS {
         let scale = 1.0 - (1.0 - LEAST_TYPE) * f64::from(step) / f64::from(TYPE_STEPS);
         let _ = style.set_property("font-size", &format!("{:.2}px", px * scale));

@@ -15,6 +15,7 @@
 //! to fold (in its drawer, beside them).
 
 use super::{dom, popup};
+use lbsim::number;
 use lbsim::ui::fit::{self as rules, Fitting, Fold, Measure, Pictures, Short};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -318,7 +319,7 @@ fn top(element: &HtmlElement) -> i32 {
 /// The least height of a chart's canvas, as its figure gives it.
 fn least_height(canvas: &HtmlElement) -> i32 {
     let given = canvas.style().get_property_value("--min-h").unwrap_or_default();
-    given.trim().trim_end_matches("px").parse::<f64>().map_or(rules::PICTURE_MIN_PX, |px| px.ceil() as i32)
+    number::parse(given.trim().trim_end_matches("px")).map_or(rules::PICTURE_MIN_PX, |px| px.ceil() as i32)
 }
 
 /// Whether a view stacks its parts: narrow, or given no height.

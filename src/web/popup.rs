@@ -4,6 +4,7 @@
 //! (More's drawer opened upwards past the top of a phone's screen).
 
 use super::dom;
+use lbsim::number;
 use lbsim::ui::popup::{inside_window, Area};
 use web_sys::HtmlElement;
 
@@ -38,7 +39,7 @@ pub fn place(popup: &HtmlElement) {
     let margin = |side: &str| {
         let computed = dom::window().get_computed_style(popup).ok().flatten();
         let value = computed.and_then(|style| style.get_property_value(&format!("margin-{side}")).ok());
-        value.and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0)
+        value.and_then(|v| number::parse(v.trim_end_matches("px"))).unwrap_or(0.0)
     };
     let left = f64::from(popup.offset_left()) - margin("left") + placed.left - wanted.left;
     let top = f64::from(popup.offset_top()) - margin("top") + placed.top - wanted.top;
