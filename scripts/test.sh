@@ -4,9 +4,12 @@
 # and the end-to-end tests in headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage says when it starts, in seconds since the run began, so a slow
+# run shows where its time went.
+stage() { printf '== %s (at %d s)\n' "$1" "$SECONDS"; }
 scripts/setup.sh test
 
-echo "== formatting and lints"
+stage "formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p lbsim-web --target wasm32-unknown-unknown -- -D warnings
@@ -16,7 +19,7 @@ cargo clippy -p lbsim-lab --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p lbsim-lab --target wasm32-unknown-unknown --features test-hooks -- -D warnings
 cargo clippy --bin lbsim-trace --target wasm32-unknown-unknown --no-default-features --features trace-worker -- -D warnings
 
-echo "== the engine alone builds for wasm32 with no web dependency"
+stage "the engine alone builds for wasm32 with no web dependency"
 cargo clippy -p lbsim --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 engine_tree=$(cargo tree -p lbsim --target wasm32-unknown-unknown --no-default-features -e normal --prefix none)
 if grep -E '^(wasm-bindgen|web-sys|js-sys|plotters|getrandom) ' <<<"$engine_tree"; then
@@ -24,8 +27,9 @@ if grep -E '^(wasm-bindgen|web-sys|js-sys|plotters|getrandom) ' <<<"$engine_tree
   exit 1
 fi
 
-echo "== engine (native)"
+stage "engine (native)"
 cargo test
 
-echo "== browser app (headless Chromium)"
+stage "browser app (headless Chromium)"
 scripts/browser-test.sh
+stage "done"
