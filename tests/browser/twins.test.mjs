@@ -313,3 +313,37 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test("chapter 5's legend lists the servers a choice compared only while the picture draws one", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const root = '#power-of-two .lbsim-embed';
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+  await clickCentre(page, page.locator(`${root} .question .skip-guess`));
+  // Each frame for 8 s of wall time: whether the legend shows, whether it
+  // lists the choice, and whether the picture drew one (its winner ringed).
+  const frames = await page.evaluate(async ({ root, index }) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const view = window.lbsim.views()[index];
+    const seen = (li) => li.getClientRects().length > 0 && getComputedStyle(li).visibility === 'visible';
+    const entry = (text) => [...document.querySelectorAll(`${root} .stage .legend li`)].find((li) => li.textContent.includes(text));
+    const frames = [];
+    for (const start = performance.now(); performance.now() - start < 8_000; await frame()) {
+      const decision = view.decision();
+      frames.push({
+        legend: seen(entry('request')),
+        listed: seen(entry('servers compared')),
+        drawn: decision !== undefined && JSON.parse(decision).winnerRing !== null,
+      });
+    }
+    return frames;
+  }, { root, index: view });
+  assert.ok(frames.filter((f) => f.legend).length > frames.length / 2, `the legend shows: ${frames.filter((f) => f.legend).length} of ${frames.length} frames`);
+  const listedUndrawn = frames.filter((f) => f.listed && !f.drawn).length;
+  const drawnUnlisted = frames.filter((f) => f.legend && f.drawn && !f.listed).length;
+  assert.equal(listedUndrawn, 0, `listed in ${listedUndrawn} of ${frames.length} frames that drew no choice`);
+  assert.equal(drawnUnlisted, 0, `a choice drawn, unlisted, in ${drawnUnlisted} frames`);
+  await screenshot(page, 'twins-power-of-two-1440-legend');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
