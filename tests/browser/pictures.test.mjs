@@ -262,3 +262,53 @@ test("chapter 3 marks each server as it bounces a request, large enough to find 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/** WCAG 2 contrast between two [r, g, b] colours, from 1 (alike) to 21. */
+const contrast = (a, b) => {
+  const channel = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+};
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`a bounce's cross, faded as far as it goes, stands 3:1 off the panel (${colorScheme})`, async () => {
+    // Chapter 3's own settings, in an embed that follows the system's theme.
+    const hash = 'policy=random&load=0.95&say=bounces';
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600, colorScheme });
+    // The panel's colour, and over 12 s of wall time the strongest ink of
+    // each faded mark (3 × 3 pixels round its cross's centre), as drawn.
+    const { panel, faded } = await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      let view;
+      while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+      const root = document.querySelector('.lbsim-embed');
+      const hex = getComputedStyle(root).getPropertyValue('--panel').trim().slice(1);
+      const panel = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const canvas = root.querySelector('canvas.topology');
+      const scale = canvas.width / canvas.clientWidth;
+      // One sample of each mark at each quarter of its fading.
+      const faded = new Map();
+      for (const start = performance.now(); performance.now() - start < 12_000 && faded.size < 12; await frame()) {
+        for (const { server, bounced, strength, rect: [x, y, w, h] } of JSON.parse(view.bounceMarks()).filter((m) => m.strength < 0.75)) {
+          const key = `${server}:${bounced}:${Math.ceil(strength * 4)}`;
+          if (faded.has(key)) continue;
+          const [cx, cy] = [Math.round((x + w / 2) * scale), Math.round((y + h / 2) * scale)];
+          const { data } = canvas.getContext('2d').getImageData(cx - 1, cy - 1, 3, 3);
+          const pixels = [];
+          // Over the panel (the plate under the mark is the panel's colour).
+          for (let i = 0; i < data.length; i += 4) pixels.push([0, 1, 2].map((k) => Math.round(panel[k] + (data[i + k] - panel[k]) * data[i + 3] / 255)));
+          faded.set(key, { server, strength, pixels });
+        }
+      }
+      return { panel, faded: [...faded.values()] };
+    });
+    assert.ok(faded.some((m) => m.strength === 0), `a mark faded all the way within 12 s: ${JSON.stringify(faded.map((m) => m.strength))}`);
+    for (const { server, strength, pixels } of faded) {
+      const best = Math.max(...pixels.map((p) => contrast(p, panel)));
+      assert.ok(best >= 3, `server ${server}'s cross at strength ${strength.toFixed(2)}: ${best.toFixed(2)}:1 off the panel ${panel} (${JSON.stringify(pixels)})`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
