@@ -228,9 +228,16 @@ impl Canvases {
         topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }
 
-    /// How far left of its box each server's queue is drawn.
-    pub fn queue_lengths(&self, snapshot: &Snapshot) -> Vec<f64> {
-        topology::queue_lengths(snapshot, &self.topology)
+    /// How far left of its box each server's queue is drawn, on this
+    /// view's picture or on another's `surface` (a twin's).
+    pub fn queue_lengths(&self, snapshot: &Snapshot, surface: Option<&Surface>) -> Vec<f64> {
+        topology::queue_lengths(snapshot, surface.unwrap_or(&self.topology))
+    }
+
+    /// Whether the twin's picture beside this one writes a client's
+    /// copies (see `Surface::beside_copies`).
+    pub fn draw_beside_copies(&mut self, beside: bool) {
+        self.topology.beside_copies = beside;
     }
 
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {

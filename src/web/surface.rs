@@ -15,13 +15,22 @@ pub struct Surface {
     pub height: f64,
     /// Device pixels per CSS pixel.
     pub scale: f64,
+    /// Whether the picture drawn beside this one (the other run of a
+    /// twin) has a client's copies of the servers' loads written beside
+    /// its rows: the rows here then leave the same column and draw their
+    /// queues to the slots' scale too, so that both pictures share one
+    /// row scale and equal queues are drawn equally long (see
+    /// `lbsim::ui::row_scale`). Chapter 6's random twin drew its queues
+    /// scaled to its longest, beside a picture with a queued request as
+    /// wide as a slot.
+    pub beside_copies: bool,
 }
 
 impl Surface {
     pub fn new(canvas: HtmlCanvasElement) -> Result<Surface, JsValue> {
         let context: CanvasRenderingContext2d =
             canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2D canvas context"))?.dyn_into()?;
-        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0 })
+        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0, beside_copies: false })
     }
 
     /// Matches the backing store to the displayed size; true when it changed.

@@ -101,6 +101,19 @@ impl TwinPane {
         (marks, rects)
     }
 
+    /// Whether the view's own picture beside this one writes a client's
+    /// copies (see `Surface::beside_copies`).
+    pub fn draw_beside_copies(&mut self, beside: bool) {
+        self.topology.beside_copies = beside;
+    }
+
+    /// Each of the twin's servers' queue as last drawn: its length and how
+    /// far left of its box it is drawn (CSS px; for tests).
+    pub fn queues(&self, canvases: &Canvases) -> Vec<(u32, f64)> {
+        let lengths = canvases.queue_lengths(&self.snapshot, Some(&self.topology));
+        self.snapshot.servers.iter().map(|server| server.queued).zip(lengths).collect()
+    }
+
     /// The twin's counts as last drawn.
     pub fn counts(&self) -> &Counts {
         &self.snapshot.counts

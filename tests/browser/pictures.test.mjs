@@ -312,3 +312,35 @@ for (const colorScheme of ['light', 'dark']) {
     await page.context().close();
   });
 }
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 6's two pictures draw equal queues equally long, on one row scale`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme: 'dark' });
+    const view = await viewIndex(page, 'sim-stale');
+    await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'start' }));
+    await page.locator('#stale .question .skip-guess').waitFor();
+    await skipQuestion(page, 'stale');
+    // Each frame for up to 15 s of wall time: every queue length both
+    // pictures draw at once, with its length in pixels in each.
+    const pairs = await page.evaluate(async (index) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const view = window.lbsim.views()[index];
+      const pairs = [];
+      for (const start = performance.now(); performance.now() - start < 15_000 && pairs.length < 20; await frame()) {
+        const own = JSON.parse(view.servers()).map((s) => [s.queued, s.queue_px]);
+        const twin = JSON.parse(view.twinQueues());
+        for (const [queued, px] of own.filter(([q]) => q > 0)) {
+          const beside = twin.find(([q]) => q === queued);
+          if (beside) pairs.push({ queued, own: px, twin: beside[1] });
+        }
+      }
+      return pairs;
+    }, view);
+    assert.ok(pairs.length >= 3, `queues of one length in both pictures at once: ${JSON.stringify(pairs)}`);
+    for (const { queued, own, twin } of pairs) {
+      assert.ok(Math.abs(own - twin) < 0.5, `a queue of ${queued}: ${own.toFixed(1)} px in power of two's picture, ${twin.toFixed(1)} px in random's`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -133,12 +133,13 @@ pub enum Part {
     Server(usize),
 }
 
-/// The layout `snapshot` is drawn in on `surface`.
+/// The layout `snapshot` is drawn in on `surface`: with the column of a
+/// client's copies where its run, or the twin drawn beside it, keeps them.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        match (snapshot.copies_kept, sent_shares(&snapshot.servers).is_some()) {
+        match (snapshot.copies_kept || surface.beside_copies, sent_shares(&snapshot.servers).is_some()) {
             (true, _) => Column::Copies,
             (false, true) => Column::Shares,
             (false, false) => Column::None,

@@ -316,6 +316,12 @@ impl View {
         if let Some(fit) = &mut self.parts.fit {
             fit.frame(now_ms);
         }
+        // Both pictures of a twin share one row scale: each leaves the
+        // column of copies the other writes.
+        if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, &self.twin) {
+            self.parts.canvases.draw_beside_copies(twin.clients_keep_copies());
+            pane.draw_beside_copies(self.sim.clients_keep_copies());
+        }
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
             &self.snapshot,
