@@ -344,3 +344,20 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.context().close();
   });
 }
+
+test("at 390 × 844 chapter 6's server rows are at least 24 px tall in both pictures", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
+  const view = await viewIndex(page, 'sim-stale');
+  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'start' }));
+  await page.locator('#stale .question .skip-guess').waitFor();
+  await skipQuestion(page, 'stale');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 30_000 });
+  const rows = (await drawnServers(page, view)).map(({ cell: [, , , h] }) => h);
+  assert.equal(rows.length, 10);
+  assert.ok(rows.every((h) => h >= 24), `rows ${rows.map((h) => h.toFixed(1))} px tall`);
+  const heights = await page.evaluate(() => [...document.querySelectorAll('#sim-stale canvas.topology')].map((c) => c.clientHeight));
+  assert.equal(heights.length, 2);
+  assert.equal(heights[0], heights[1], `the two pictures as tall: ${heights}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
