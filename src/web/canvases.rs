@@ -6,7 +6,7 @@
 use super::dom::{self, Ids};
 use super::figures::{self, Figure, Frame, Input, Place};
 use super::options::Chart;
-use super::surface::Surface;
+use super::surface::{Beside, Surface};
 use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use super::twins::Sides;
@@ -234,10 +234,10 @@ impl Canvases {
         topology::queue_lengths(snapshot, surface.unwrap_or(&self.topology))
     }
 
-    /// Whether the twin's picture beside this one writes a client's
-    /// copies (see `Surface::beside_copies`).
-    pub fn draw_beside_copies(&mut self, beside: bool) {
-        self.topology.beside_copies = beside;
+    /// What the twin's picture beside this one shows that its rows
+    /// follow (see `Beside`).
+    pub fn draw_beside(&mut self, beside: Beside) {
+        self.topology.beside = beside;
     }
 
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {

@@ -313,13 +313,16 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-for (const [width, height] of [[1440, 900], [390, 844]]) {
-  test(`at ${width} × ${height} chapter 6's two pictures draw equal queues equally long, on one row scale`, async () => {
+// Chapter 6's queues are drawn to the slots' scale (a queued request as
+// wide as a slot), chapter 5's as bars scaled to the longest queue of both
+// pictures.
+for (const [id, chapter, width, height] of [['stale', 6, 1440, 900], ['stale', 6, 390, 844], ['power-of-two', 5, 1440, 900]]) {
+  test(`at ${width} × ${height} chapter ${chapter}'s two pictures draw equal queues equally long, on one row scale`, async () => {
     const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme: 'dark' });
-    const view = await viewIndex(page, 'sim-stale');
-    await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'start' }));
-    await page.locator('#stale .question .skip-guess').waitFor();
-    await skipQuestion(page, 'stale');
+    const view = await viewIndex(page, `sim-${id}`);
+    await page.evaluate((id) => document.querySelector(`#sim-${id}`).scrollIntoView({ block: 'start' }), id);
+    await page.locator(`#${id} .question .skip-guess`).waitFor();
+    await skipQuestion(page, id);
     // Each frame for up to 15 s of wall time: every queue length both
     // pictures draw at once, with its length in pixels in each.
     const pairs = await page.evaluate(async (index) => {

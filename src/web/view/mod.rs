@@ -30,9 +30,11 @@ use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
 use super::recording::{self, Clip, Progress, Scene};
 use super::share;
+use super::surface::Beside;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
 use super::traces::LabTrace;
+use super::twin_pane;
 use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
@@ -317,10 +319,16 @@ impl View {
             fit.frame(now_ms);
         }
         // Both pictures of a twin share one row scale: each leaves the
-        // column of copies the other writes.
+        // column of copies the other writes, and scales its queues to the
+        // longest of both.
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, &self.twin) {
-            self.parts.canvases.draw_beside_copies(twin.clients_keep_copies());
-            pane.draw_beside_copies(self.sim.clients_keep_copies());
+            pane.take(twin, max_requests);
+            self.parts.canvases.draw_beside(pane.shown_beside(twin.clients_keep_copies()));
+            let own = Beside {
+                copies: self.sim.clients_keep_copies(),
+                longest_queue: twin_pane::longest_queue(&self.snapshot),
+            };
+            pane.draw_beside(own);
         }
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
@@ -337,7 +345,7 @@ impl View {
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
-            pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
+            pane.draw(twin, &self.parts.canvases, now_ms, speed, stale);
             if self.options.say.0.contains(&Sentence::Bounces) {
                 let twin_counts = *pane.counts();
                 pane.count_bounces(&self.snapshot.counts, &twin_counts);
