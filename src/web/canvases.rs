@@ -302,10 +302,10 @@ impl Canvases {
     }
 
     /// Lists the choice's entry only while the picture draws a choice
-    /// (`drawn`): its lines and rings show only while the rows are as the
-    /// choice met them, which in a running chapter 5 is almost never, and
-    /// a reader looked for the "servers compared (dashed)" the legend named
-    /// and never saw one. Its room stays, so that nothing else moves.
+    /// (`drawn`): running, a choice is held until the next replaces it
+    /// (see `lbsim::ui::marks::decision_ink`), so the entry stays; paused,
+    /// one is drawn only beside rows as it met them. Its room stays, so
+    /// that nothing else moves.
     fn show_choice(&mut self, drawn: bool) {
         self.choice.1 = drawn;
         if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Choice) {

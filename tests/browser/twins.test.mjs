@@ -314,7 +314,7 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   await page.context().close();
 });
 
-test("chapter 5's legend lists the servers a choice compared only while the picture draws one", async () => {
+test("chapter 5's legend lists the servers a choice compared only while the picture draws one, which it holds long enough to see", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const root = '#power-of-two .lbsim-embed';
   const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
@@ -343,6 +343,15 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
   const drawnUnlisted = frames.filter((f) => f.legend && f.drawn && !f.listed).length;
   assert.equal(listedUndrawn, 0, `listed in ${listedUndrawn} of ${frames.length} frames that drew no choice`);
   assert.equal(drawnUnlisted, 0, `a choice drawn, unlisted, in ${drawnUnlisted} frames`);
+  // A choice is held long enough to see: drawn in most frames, and its
+  // entry steady. Drawn only while its rows agreed, it showed in 3 frames
+  // of 237, and the entry blinked on and off with it.
+  const drawn = frames.filter((f) => f.drawn).length;
+  assert.ok(drawn > frames.length * 0.8, `a choice drawn in ${drawn} of ${frames.length} frames`);
+  const shown = frames.filter((f) => f.legend);
+  const changes = shown.filter((f, i) => i > 0 && f.listed !== shown[i - 1].listed).length;
+  assert.ok(changes <= 1, `the entry listed or unlisted ${changes} times in ${shown.length} frames`);
+  console.log(`chapter 5 at 1440 × 900: a choice drawn in ${drawn} of ${frames.length} frames; the entry changed ${changes} times`);
   await screenshot(page, 'twins-power-of-two-1440-legend');
   assert.deepEqual(errors, []);
   await page.context().close();

@@ -77,8 +77,8 @@ const ARRIVAL_GAP_PX: f64 = 8.0;
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
 /// at least `least_label_px` high; returns where the ring round a
-/// decision's winner went (x, y, w, h), if one was drawn (not while its
-/// rows have moved on: see `lbsim::ui::marks::decision_ink`).
+/// decision's winner went (x, y, w, h), if one was drawn (see
+/// `lbsim::ui::marks::decision_ink` for how long).
 pub fn draw(
     snapshot: &Snapshot,
     focus: Focus,

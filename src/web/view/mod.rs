@@ -295,7 +295,9 @@ impl View {
             let elapsed = now_ms - started;
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
-        let badges = self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
+        let servers = &self.snapshot.servers;
+        let badges = self.parts.decision.badge_strength(now_ms, self.playing, servers);
+        let decision_ink = self.parts.decision.ink(now_ms, self.playing, servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
         self.parts.bounces.observe(now_ms, self.playing, &bounced);
@@ -305,7 +307,7 @@ impl View {
             client: self.followed,
             decision: self.parts.decision.shown(),
             badges,
-            decision_ink: lbsim::ui::marks::decision_ink(badges),
+            decision_ink,
             moving,
             learned: &learned,
             spike_over: lbsim::ui::spike::is_over(&self.sim),
@@ -337,8 +339,7 @@ impl View {
             now_ms,
             self.playing,
         );
-        self.parts.decision.badges_drawn =
-            self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
+        (self.parts.decision.badges_drawn, self.parts.decision.ink_drawn) = (badges, decision_ink);
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);

@@ -189,7 +189,7 @@ impl View {
             winner_ring: caption.winner_ring,
             badges: topology::badges(decision),
             badge_strength: caption.badges_drawn,
-            ring_ink: lbsim::ui::marks::decision_ink(caption.badges_drawn),
+            ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()
     }
