@@ -106,16 +106,37 @@ pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
-/// How strongly a decision's lines and rings are drawn (1 full): only
-/// while its badges show, i.e. while the rows beside it are as the decision
-/// met them. Drawn faint once they had moved on, a ring round the taken
-/// server still read as the decision, beside a row that was by then the
-/// busier (a reader saw one with 3 queued taken over one at 7/10, and read
-/// power of two as picking the worse).
-pub fn decision_ink(badge_strength: f64) -> f64 {
-    match badge_strength > 0.0 {
-        true => 1.0,
-        false => 0.0,
+/// Wall milliseconds a running decision's lines and rings show at full
+/// strength, before they fade.
+const CHOICE_FULL_MS: f64 = 400.0;
+/// Wall milliseconds over which they then fade to [`CHOICE_FAINTEST`].
+const CHOICE_FADE_MS: f64 = 1_200.0;
+/// The faintest they are drawn: the ink colour at half strength still
+/// stands 3:1 off the panel.
+const CHOICE_FAINTEST: f64 = 0.5;
+/// Wall milliseconds after which a running decision that nothing has
+/// replaced is no longer drawn (the view's sentence holds one 1.6 s).
+const CHOICE_GONE_MS: f64 = 2_400.0;
+
+/// How strongly a decision's lines and rings are drawn (1 full), shown
+/// `age_ms` ago, while the view runs or not, and whether the rows of its
+/// candidates have `moved` since. Running, they are held: full at first,
+/// fading to half over 1.2 s, until the next decision replaces them (or
+/// gone after 2.4 s if none does), whatever the rows do since. Drawn only
+/// while the rows agreed, which in a running chapter 5 was 3 frames in
+/// 237, a reader never saw the servers compared that the legend names.
+/// Paused, where a reader studies one still picture, only beside rows as
+/// the decision met them: a ring round the taken server beside a row that
+/// was by then the busier read as power of two picking the worse.
+pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
+    match (running, moved) {
+        (false, true) => 0.0,
+        (false, false) => 1.0,
+        (true, _) if age_ms >= CHOICE_GONE_MS => 0.0,
+        (true, _) => {
+            let faded = ((age_ms - CHOICE_FULL_MS) / CHOICE_FADE_MS).clamp(0.0, 1.0);
+            1.0 - (1.0 - CHOICE_FAINTEST) * faded
+        }
     }
 }
 
@@ -302,10 +323,15 @@ mod tests {
     }
 
     #[test]
-    fn a_decision_is_drawn_only_while_its_badges_show() {
-        assert_eq!(decision_ink(1.0), 1.0);
-        assert_eq!(decision_ink(0.2), 1.0);
-        assert_eq!(decision_ink(0.0), 0.0, "rows moved on, or its moment long past: no ring");
+    fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
+        assert_eq!(decision_ink(0.0, true, false), 1.0);
+        assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
+        assert_eq!(decision_ink(1_000.0, true, true), 0.75);
+        assert_eq!(decision_ink(1_600.0, true, true), 0.5, "as faint as it goes when the next replaces it");
+        assert_eq!(decision_ink(2_399.0, true, false), 0.5);
+        assert_eq!(decision_ink(2_400.0, true, false), 0.0, "none replaced it: gone");
+        assert_eq!(decision_ink(5_000.0, false, false), 1.0);
+        assert_eq!(decision_ink(0.0, false, true), 0.0, "paused beside rows that moved on: no ring");
     }
 
     #[test]

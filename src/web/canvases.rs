@@ -6,7 +6,7 @@
 use super::dom::{self, Ids};
 use super::figures::{self, Figure, Frame, Input, Place};
 use super::options::Chart;
-use super::surface::Surface;
+use super::surface::{Beside, Surface};
 use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use super::twins::Sides;
@@ -43,14 +43,6 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Queued, ("", "var(--c-queued)", "queued")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
-        Mark::Choice,
-        (
-            "choice",
-            "var(--ink)",
-            "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
-        ),
-    ),
-    (
         Mark::ServerOut,
         (
             "cross",
@@ -60,6 +52,17 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     ),
     (Mark::KeyMoves, ("", "var(--ink)", "keys moving to their new server after a change")),
     (Mark::Shades, ("shades", "", "many servers: shade = share of slots busy, orange bar = queue")),
+    // Last: listed only while the picture draws a choice (see
+    // `Canvases::show_choice`), its room kept, so that the entries before
+    // it never move.
+    (
+        Mark::Choice,
+        (
+            "choice",
+            "var(--ink)",
+            "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
+        ),
+    ),
 ];
 
 /// A figure, the surface it draws on, and whether it waits to be redrawn.
@@ -76,6 +79,9 @@ pub struct Canvases {
     topology: Surface,
     /// Each entry of the topology's legend, by the mark it names.
     legend: Vec<(Mark, HtmlElement)>,
+    /// Whether the run can draw a policy's choice, and whether the last
+    /// frame drew one (see [`Canvases::show_choice`]).
+    choice: (bool, bool),
     slots: Vec<Slot>,
     palette: Palette,
     /// The presenter view: larger text on the charts.
@@ -128,6 +134,7 @@ impl Canvases {
             root: root.clone().into(),
             topology: Surface::new(topology)?,
             legend,
+            choice: (false, false),
             slots,
             palette: Palette::read(root),
             presenting,
@@ -221,9 +228,16 @@ impl Canvases {
         topology::bounce_marks(snapshot, (surface, self.least_label_px()), marks)
     }
 
-    /// How far left of its box each server's queue is drawn.
-    pub fn queue_lengths(&self, snapshot: &Snapshot) -> Vec<f64> {
-        topology::queue_lengths(snapshot, &self.topology)
+    /// How far left of its box each server's queue is drawn, on this
+    /// view's picture or on another's `surface` (a twin's).
+    pub fn queue_lengths(&self, snapshot: &Snapshot, surface: Option<&Surface>) -> Vec<f64> {
+        topology::queue_lengths(snapshot, surface.unwrap_or(&self.topology))
+    }
+
+    /// What the twin's picture beside this one shows that its rows
+    /// follow (see `Beside`).
+    pub fn draw_beside(&mut self, beside: Beside) {
+        self.topology.beside = beside;
     }
 
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {
@@ -279,8 +293,24 @@ impl Canvases {
         for (mark, item) in &self.legend {
             let drawn = [Some(sim), twin].into_iter().flatten().any(|s| mark.drawn(s.scenario(), compact));
             item.set_hidden(!drawn);
+            if *mark == Mark::Choice {
+                self.choice.0 = drawn;
+            }
         }
+        self.show_choice(self.choice.1);
         self.each(|figure| figure.show_for(sim));
+    }
+
+    /// Lists the choice's entry only while the picture draws a choice
+    /// (`drawn`): running, a choice is held until the next replaces it
+    /// (see `lbsim::ui::marks::decision_ink`), so the entry stays; paused,
+    /// one is drawn only beside rows as it met them. Its room stays, so
+    /// that nothing else moves.
+    fn show_choice(&mut self, drawn: bool) {
+        self.choice.1 = drawn;
+        if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Choice) {
+            let _ = item.class_list().toggle_with_force("unseen", self.choice.0 && !drawn);
+        }
     }
 
     /// How a chart on `surface` is drawn in this view: in its colours, at
@@ -369,6 +399,9 @@ impl Canvases {
     ) -> Option<[f64; 4]> {
         self.topology.fit();
         let ring = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
+        if ring.is_some() != self.choice.1 {
+            self.show_choice(ring.is_some());
+        }
         self.draw_due_chart((sim, twin), snapshot, focus, now_ms, running);
         ring
     }

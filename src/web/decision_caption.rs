@@ -10,7 +10,7 @@ use super::dom::{self, Ids};
 use lbsim::engine::{Decision, ServerView};
 use lbsim::format::and_list;
 use lbsim::policy::Measure;
-use lbsim::ui::marks::{badge_strength, decision_to_show, rows_moved};
+use lbsim::ui::marks::{badge_strength, decision_ink, decision_to_show, rows_moved};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -23,8 +23,10 @@ pub struct DecisionCaption {
     since_ms: f64,
     /// Where the ring round the winner was last drawn (x, y, w, h), for tests.
     pub winner_ring: Option<[f64; 4]>,
-    /// How strongly its badges were last drawn, for tests.
+    /// How strongly its badges, and its lines and rings, were last drawn,
+    /// for tests.
     pub badges_drawn: f64,
+    pub ink_drawn: f64,
 }
 
 impl DecisionCaption {
@@ -32,7 +34,14 @@ impl DecisionCaption {
         let caption: HtmlElement = dom::child(parent, "p", "decision")?;
         caption.set_id(&ids.of("decision"));
         caption.set_hidden(true);
-        Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None, badges_drawn: 0.0 })
+        Ok(DecisionCaption {
+            caption,
+            shown: None,
+            since_ms: 0.0,
+            winner_ring: None,
+            badges_drawn: 0.0,
+            ink_drawn: 0.0,
+        })
     }
 
     /// Takes a new one of `latest` (the snapshot's decisions, beside the
@@ -66,6 +75,13 @@ impl DecisionCaption {
     pub fn badge_strength(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
         let Some(shown) = &self.shown else { return 0.0 };
         badge_strength(now_ms - self.since_ms, playing, rows_moved(shown, servers))
+    }
+
+    /// How strongly the shown decision's lines and rings are drawn at
+    /// `now_ms`, beside `servers` as they are now.
+    pub fn ink(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
+        let Some(shown) = &self.shown else { return 0.0 };
+        decision_ink(now_ms - self.since_ms, playing, rows_moved(shown, servers))
     }
 
     pub fn text(&self) -> String {

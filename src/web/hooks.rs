@@ -75,6 +75,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `bounceMarks()`, `twinBounceMarks()`: each server the picture (the
 ///   versus twin's, null without one) marks as having bounced a request,
 ///   its count, how strongly its cross is drawn and where, as JSON;
+/// - `twinQueues()`: each of the versus twin's servers' queue length and
+///   how far left of its box its picture draws it, as JSON (`[queued,
+///   px]`), or null without one;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames);
 /// - `keyServers(count)`: under a placement scheme, the server of each of
@@ -153,6 +156,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let twin_marks = move || reader.borrow().bounce_marks_json(true);
     set("twinBounceMarks", Closure::<dyn Fn() -> Option<String>>::new(twin_marks).into_js_value())?;
+    let reader = view.clone();
+    let twin_queues = move || reader.borrow().twin_queues_json();
+    set("twinQueues", Closure::<dyn Fn() -> Option<String>>::new(twin_queues).into_js_value())?;
     let reader = view.clone();
     set(
         "capacity",

@@ -15,13 +15,33 @@ pub struct Surface {
     pub height: f64,
     /// Device pixels per CSS pixel.
     pub scale: f64,
+    /// What the picture drawn beside this one (the other run of a twin)
+    /// shows that this one's rows follow.
+    pub beside: Beside,
+}
+
+/// What the other picture of a twin shows that both pictures' rows
+/// follow, so that they share one row scale and equal queues are drawn
+/// equally long: chapter 6's random twin drew its queues scaled to its
+/// own longest, beside a picture where a queued request is as wide as a
+/// slot, and chapter 5's two pictures each scaled theirs to their own
+/// longest (a queue of 6 drawn as long as one of 15 beside it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Beside {
+    /// The other picture writes a client's copies of the servers' loads
+    /// beside its rows: the rows here leave the same column and draw
+    /// their queues to the slots' scale too (see `lbsim::ui::row_scale`).
+    pub copies: bool,
+    /// The longest queue the other picture draws: queues drawn as bars
+    /// are scaled to the longer of it and this picture's own.
+    pub longest_queue: u32,
 }
 
 impl Surface {
     pub fn new(canvas: HtmlCanvasElement) -> Result<Surface, JsValue> {
         let context: CanvasRenderingContext2d =
             canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2D canvas context"))?.dyn_into()?;
-        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0 })
+        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0, beside: Beside::default() })
     }
 
     /// Matches the backing store to the displayed size; true when it changed.

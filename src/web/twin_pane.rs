@@ -8,7 +8,7 @@ use super::canvases::Canvases;
 use super::dom::{self, Ids};
 use super::preset_picker::add_presets;
 use super::readouts::Readouts;
-use super::surface::Surface;
+use super::surface::{Beside, Surface};
 use super::topology::BounceBoxes;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
@@ -101,22 +101,45 @@ impl TwinPane {
         (marks, rects)
     }
 
+    /// Takes the twin's state to draw this frame (before the view's own
+    /// picture is drawn, which follows its longest queue).
+    pub fn take(&mut self, twin: &Simulation, max_requests: usize) {
+        twin.snapshot_into(&mut self.snapshot, max_requests);
+    }
+
+    /// What the twin's picture shows that the view's own rows follow, when
+    /// it `keeps_copies` (see `Beside`).
+    pub fn shown_beside(&self, keeps_copies: bool) -> Beside {
+        Beside { copies: keeps_copies, longest_queue: longest_queue(&self.snapshot) }
+    }
+
+    /// What the view's own picture beside this one shows that its rows
+    /// follow (see `Beside`).
+    pub fn draw_beside(&mut self, beside: Beside) {
+        self.topology.beside = beside;
+    }
+
+    /// Each of the twin's servers' queue as last drawn: its length and how
+    /// far left of its box it is drawn (CSS px; for tests).
+    pub fn queues(&self, canvases: &Canvases) -> Vec<(u32, f64)> {
+        let lengths = canvases.queue_lengths(&self.snapshot, Some(&self.topology));
+        self.snapshot.servers.iter().map(|server| server.queued).zip(lengths).collect()
+    }
+
     /// The twin's counts as last drawn.
     pub fn counts(&self) -> &Counts {
         &self.snapshot.counts
     }
 
-    /// Draws the twin as it is now, in the view's colours.
+    /// Draws the twin as last taken, in the view's colours.
     pub fn draw(
         &mut self,
         twin: &Simulation,
         canvases: &Canvases,
-        max_requests: usize,
         now_ms: f64,
         speed: Option<f64>,
         force: bool,
     ) {
-        twin.snapshot_into(&mut self.snapshot, max_requests);
         let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
         self.bounces.observe(now_ms, speed.is_some(), &bounced);
         self.topology.fit();
@@ -129,6 +152,11 @@ impl TwinPane {
             }
         }
     }
+}
+
+/// The longest queue a snapshot's servers hold.
+pub fn longest_queue(snapshot: &Snapshot) -> u32 {
+    snapshot.servers.iter().map(|s| s.queued).max().unwrap_or(0)
 }
 
 /// A picture's title as its two parts: the side's name, which a narrow

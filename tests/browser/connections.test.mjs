@@ -42,9 +42,10 @@ for (const [width, height] of [[1440, 900], [1280, 720]]) {
     await screenshot(page, `connections-${width}-asking`);
 
     await clickCentre(page, answers.first());
-    assert.deepEqual(await told(), [true, true], 'the answer stays hidden after the guess');
+    assert.deepEqual(await told(), [false, false], 'the answer is told before the runs have made their point');
     await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent),
       ROOT, { timeout: 30_000 });
+    assert.deepEqual(await told(), [true, true], 'the answer stays hidden after the verdict');
     const verdict = await page.locator(`${ROOT} .question .verdict`).textContent();
     assert.ok(verdict.startsWith('Your guess held: one pick per connection has the longer tail'), verdict);
     const titles = await page.locator(`${ROOT} .pane-title`).allTextContents();

@@ -262,3 +262,105 @@ test("chapter 3 marks each server as it bounces a request, large enough to find 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/** WCAG 2 contrast between two [r, g, b] colours, from 1 (alike) to 21. */
+const contrast = (a, b) => {
+  const channel = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+};
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`a bounce's cross, faded as far as it goes, stands 3:1 off the panel (${colorScheme})`, async () => {
+    // Chapter 3's own settings, in an embed that follows the system's theme.
+    const hash = 'policy=random&load=0.95&say=bounces';
+    const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600, colorScheme });
+    // The panel's colour, and over 12 s of wall time the strongest ink of
+    // each faded mark (3 × 3 pixels round its cross's centre), as drawn.
+    const { panel, faded } = await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      let view;
+      while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+      const root = document.querySelector('.lbsim-embed');
+      const hex = getComputedStyle(root).getPropertyValue('--panel').trim().slice(1);
+      const panel = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const canvas = root.querySelector('canvas.topology');
+      const scale = canvas.width / canvas.clientWidth;
+      // One sample of each mark at each quarter of its fading.
+      const faded = new Map();
+      for (const start = performance.now(); performance.now() - start < 12_000 && faded.size < 12; await frame()) {
+        for (const { server, bounced, strength, rect: [x, y, w, h] } of JSON.parse(view.bounceMarks()).filter((m) => m.strength < 0.75)) {
+          const key = `${server}:${bounced}:${Math.ceil(strength * 4)}`;
+          if (faded.has(key)) continue;
+          const [cx, cy] = [Math.round((x + w / 2) * scale), Math.round((y + h / 2) * scale)];
+          const { data } = canvas.getContext('2d').getImageData(cx - 1, cy - 1, 3, 3);
+          const pixels = [];
+          // Over the panel (the plate under the mark is the panel's colour).
+          for (let i = 0; i < data.length; i += 4) pixels.push([0, 1, 2].map((k) => Math.round(panel[k] + (data[i + k] - panel[k]) * data[i + 3] / 255)));
+          faded.set(key, { server, strength, pixels });
+        }
+      }
+      return { panel, faded: [...faded.values()] };
+    });
+    assert.ok(faded.some((m) => m.strength === 0), `a mark faded all the way within 12 s: ${JSON.stringify(faded.map((m) => m.strength))}`);
+    for (const { server, strength, pixels } of faded) {
+      const best = Math.max(...pixels.map((p) => contrast(p, panel)));
+      assert.ok(best >= 3, `server ${server}'s cross at strength ${strength.toFixed(2)}: ${best.toFixed(2)}:1 off the panel ${panel} (${JSON.stringify(pixels)})`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// Chapter 6's queues are drawn to the slots' scale (a queued request as
+// wide as a slot), chapter 5's as bars scaled to the longest queue of both
+// pictures.
+for (const [id, chapter, width, height] of [['stale', 6, 1440, 900], ['stale', 6, 390, 844], ['power-of-two', 5, 1440, 900]]) {
+  test(`at ${width} × ${height} chapter ${chapter}'s two pictures draw equal queues equally long, on one row scale`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme: 'dark' });
+    const view = await viewIndex(page, `sim-${id}`);
+    await page.evaluate((id) => document.querySelector(`#sim-${id}`).scrollIntoView({ block: 'start' }), id);
+    await page.locator(`#${id} .question .skip-guess`).waitFor();
+    await skipQuestion(page, id);
+    // Each frame for up to 15 s of wall time: every queue length both
+    // pictures draw at once, with its length in pixels in each.
+    const pairs = await page.evaluate(async (index) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const view = window.lbsim.views()[index];
+      const pairs = [];
+      for (const start = performance.now(); performance.now() - start < 15_000 && pairs.length < 20; await frame()) {
+        const own = JSON.parse(view.servers()).map((s) => [s.queued, s.queue_px]);
+        const twin = JSON.parse(view.twinQueues());
+        for (const [queued, px] of own.filter(([q]) => q > 0)) {
+          const beside = twin.find(([q]) => q === queued);
+          if (beside) pairs.push({ queued, own: px, twin: beside[1] });
+        }
+      }
+      return pairs;
+    }, view);
+    assert.ok(pairs.length >= 3, `queues of one length in both pictures at once: ${JSON.stringify(pairs)}`);
+    for (const { queued, own, twin } of pairs) {
+      assert.ok(Math.abs(own - twin) < 0.5, `a queue of ${queued}: ${own.toFixed(1)} px in power of two's picture, ${twin.toFixed(1)} px in random's`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+test("at 390 × 844 chapter 6's server rows are at least 24 px tall in both pictures", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
+  const view = await viewIndex(page, 'sim-stale');
+  await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'start' }));
+  await page.locator('#stale .question .skip-guess').waitFor();
+  await skipQuestion(page, 'stale');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 30_000 });
+  const rows = (await drawnServers(page, view)).map(({ cell: [, , , h] }) => h);
+  assert.equal(rows.length, 10);
+  assert.ok(rows.every((h) => h >= 24), `rows ${rows.map((h) => h.toFixed(1))} px tall`);
+  const heights = await page.evaluate(() => [...document.querySelectorAll('#sim-stale canvas.topology')].map((c) => c.clientHeight));
+  assert.equal(heights.length, 2);
+  assert.equal(heights[0], heights[1], `the two pictures as tall: ${heights}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

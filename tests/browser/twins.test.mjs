@@ -122,12 +122,27 @@ for (const [width, height, colorScheme] of [[1440, 900, 'light'], [390, 844, 'da
       const reveals = page.locator(`#${id} [data-reveal]`);
       const told = async () => Promise.all((await reveals.all()).map((p) => p.isVisible()));
       assert.ok((await told()).every((shown) => !shown), `${id}: the answer is told before the question`);
-      // The reader guesses the twin has the longer tail.
+      // The reader guesses the twin has the longer tail. The prose that
+      // tells the answer waits for the verdict, when the runs have made
+      // their point (told at the answer, chapter 4's "cannot be measured"
+      // sat under two pictures still the same); it comes with it.
       await clickCentre(page, answers.nth(1));
-      assert.ok((await told()).every((shown) => shown), `${id}: the answer's prose stays hidden after the guess`);
       const verdict = page.locator(`${root} .question .verdict`);
-      await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 30_000 });
+      const early = await page.evaluate(async ({ root, id }) => {
+        const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+        const shown = () => [...document.querySelectorAll(`#${id} [data-reveal]`)].some((p) => p.getClientRects().length > 0);
+        const verdict = document.querySelector(`${root} .question .verdict`);
+        const frames = [];
+        const start = performance.now();
+        for (; !/^Your guess/.test(verdict.textContent) && performance.now() - start < 40_000; await frame()) {
+          if (shown()) frames.push(verdict.textContent);
+        }
+        return frames;
+      }, { root, id });
+      assert.deepEqual(early, [], `${id}: the answer's prose showed before the verdict, beside "${early[0]}"`);
+      assert.ok((await told()).every((shown) => shown), `${id}: the answer's prose stays hidden after the verdict`);
       const said = await verdict.textContent();
+      assert.match(said, /^Your guess/, `${id}: no verdict in 40 s`);
       assert.ok(await page.evaluate((i) => window.lbsim.views()[i].simTime(), view) > 0);
       const [own, twin] = verdictNumbers(said);
       assert.ok(own > 0 && twin > 0, said);
@@ -295,6 +310,49 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   assert.equal(await page.locator(`${root} .question .verdict`).textContent(),
     'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.');
   await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 40_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test("chapter 5's legend lists the servers a choice compared only while the picture draws one, which it holds long enough to see", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const root = '#power-of-two .lbsim-embed';
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+  await clickCentre(page, page.locator(`${root} .question .skip-guess`));
+  // Each frame for 8 s of wall time: whether the legend shows, whether it
+  // lists the choice, and whether the picture drew one (its winner ringed).
+  const frames = await page.evaluate(async ({ root, index }) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const view = window.lbsim.views()[index];
+    const seen = (li) => li.getClientRects().length > 0 && getComputedStyle(li).visibility === 'visible';
+    const entry = (text) => [...document.querySelectorAll(`${root} .stage .legend li`)].find((li) => li.textContent.includes(text));
+    const frames = [];
+    for (const start = performance.now(); performance.now() - start < 8_000; await frame()) {
+      const decision = view.decision();
+      frames.push({
+        legend: seen(entry('request')),
+        listed: seen(entry('servers compared')),
+        drawn: decision !== undefined && JSON.parse(decision).winnerRing !== null,
+      });
+    }
+    return frames;
+  }, { root, index: view });
+  assert.ok(frames.filter((f) => f.legend).length > frames.length / 2, `the legend shows: ${frames.filter((f) => f.legend).length} of ${frames.length} frames`);
+  const listedUndrawn = frames.filter((f) => f.listed && !f.drawn).length;
+  const drawnUnlisted = frames.filter((f) => f.legend && f.drawn && !f.listed).length;
+  assert.equal(listedUndrawn, 0, `listed in ${listedUndrawn} of ${frames.length} frames that drew no choice`);
+  assert.equal(drawnUnlisted, 0, `a choice drawn, unlisted, in ${drawnUnlisted} frames`);
+  // A choice is held long enough to see: drawn in most frames, and its
+  // entry steady. Drawn only while its rows agreed, it showed in 3 frames
+  // of 237, and the entry blinked on and off with it.
+  const drawn = frames.filter((f) => f.drawn).length;
+  assert.ok(drawn > frames.length * 0.8, `a choice drawn in ${drawn} of ${frames.length} frames`);
+  const shown = frames.filter((f) => f.legend);
+  const changes = shown.filter((f, i) => i > 0 && f.listed !== shown[i - 1].listed).length;
+  assert.ok(changes <= 1, `the entry listed or unlisted ${changes} times in ${shown.length} frames`);
+  console.log(`chapter 5 at 1440 × 900: a choice drawn in ${drawn} of ${frames.length} frames; the entry changed ${changes} times`);
+  await screenshot(page, 'twins-power-of-two-1440-legend');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

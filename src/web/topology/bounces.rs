@@ -1,7 +1,8 @@
 //! A server that has just bounced a request is marked where requests
 //! reach it: a cross in the bounces' colour, as large as a row's label
 //! and then some, just left of its name, held and fading as
-//! `lbsim::ui::bounces` rules (to a faint cross, not to nothing), with
+//! `lbsim::ui::bounces` rules (to a smaller, thinner cross in the same
+//! colour, not to nothing), with
 //! its count of bounces since time zero
 //! written left of the cross (in the bounces' colour while the mark
 //! shows, muted after). At chapter 3's load a reader saw bounces only as
@@ -13,16 +14,12 @@ use super::layout::{Layout, Rect};
 use super::row::Row;
 use super::servers::name_font;
 use crate::theme::Palette;
-use lbsim::ui::bounces::BounceMark;
+use lbsim::ui::bounces::{cross_ink, BounceMark};
 use web_sys::CanvasRenderingContext2d;
 
 /// The least side of a bounce's cross (CSS px): read at 1440 × 900 from
 /// a reader's seat, where the rows' labels are 11 px.
 const LEAST_SIDE: f64 = 16.0;
-/// How strongly a cross whose mark has faded stays drawn: its count,
-/// still written, keeps a cross beside it, so that "27" left of a row is
-/// not read as a queue's length.
-const FADED: f64 = 0.3;
 /// The room between the cross and the server's name, and between its
 /// count and the cross.
 const GAP: f64 = 5.0;
@@ -43,19 +40,18 @@ pub fn draw(
     for plate in plates(context, layout, marks, &rects) {
         context.fill_rect(plate.x, plate.y, plate.w, plate.h);
     }
-    context.set_line_width(3.0);
     context.set_line_cap("round");
     context.set_stroke_style_str(&palette.bounce.css());
     for (mark, rect) in marks.iter().zip(&rects) {
-        context.set_global_alpha(FADED + (1.0 - FADED) * mark.strength);
+        let ink = cross_ink(mark.strength);
+        context.set_global_alpha(ink.opacity);
+        context.set_line_width(ink.stroke_px);
         context.begin_path();
-        let inset = 2.0;
-        let (left, top, right, bottom) =
-            (rect.x + inset, rect.y + inset, rect.x + rect.w - inset, rect.y + rect.h - inset);
-        context.move_to(left, top);
-        context.line_to(right, bottom);
-        context.move_to(right, top);
-        context.line_to(left, bottom);
+        let ((x, y), half) = (rect.centre(), (rect.w / 2.0 - 2.0) * ink.size);
+        context.move_to(x - half, y - half);
+        context.line_to(x + half, y + half);
+        context.move_to(x + half, y - half);
+        context.line_to(x - half, y + half);
         context.stroke();
     }
     context.set_global_alpha(1.0);

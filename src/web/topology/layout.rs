@@ -2,6 +2,7 @@
 //! balancers (when there are any) in the middle, servers on the right, as
 //! rows (detailed view) or a grid of cells (compact view).
 
+use lbsim::engine::ServerView;
 use lbsim::ui::fit::least_label_px;
 
 /// A rectangle in CSS pixels.
@@ -117,6 +118,9 @@ pub struct Layout {
     /// Where requests reach the servers' rows (x, CSS px), short of their
     /// labels, once the rows are drawn (see [`Layout::arriving_at`]).
     arrival_x: Option<f64>,
+    /// The longest queue the twin's picture beside this one draws (see
+    /// `Beside`).
+    longest_beside: u32,
 }
 
 impl Layout {
@@ -167,7 +171,20 @@ impl Layout {
             queues_to_scale: column == Column::Copies && !compact,
             least_label_px: least_label_px(false, 0.0),
             arrival_x: None,
+            longest_beside: 0,
         }
+    }
+
+    /// The same layout beside a twin's picture whose longest queue holds
+    /// `queued`.
+    pub fn with_longest_beside(self, queued: u32) -> Layout {
+        Layout { longest_beside: queued, ..self }
+    }
+
+    /// The longest queue bars are scaled to: of `servers` and of the
+    /// twin's picture beside, so that both share one scale.
+    pub fn longest_queue(&self, servers: &[ServerView]) -> u32 {
+        servers.iter().map(|s| s.queued).max().unwrap_or(0).max(self.longest_beside)
     }
 
     /// The same layout with labels at least `px` high.

@@ -77,8 +77,8 @@ const ARRIVAL_GAP_PX: f64 = 8.0;
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
 /// at least `least_label_px` high; returns where the ring round a
-/// decision's winner went (x, y, w, h), if one was drawn (not while its
-/// rows have moved on: see `lbsim::ui::marks::decision_ink`).
+/// decision's winner went (x, y, w, h), if one was drawn (see
+/// `lbsim::ui::marks::decision_ink` for how long).
 pub fn draw(
     snapshot: &Snapshot,
     focus: Focus,
@@ -133,17 +133,20 @@ pub enum Part {
     Server(usize),
 }
 
-/// The layout `snapshot` is drawn in on `surface`.
+/// The layout `snapshot` is drawn in on `surface`: with the column of a
+/// client's copies where its run, or the twin drawn beside it, keeps them,
+/// and queues scaled to the longest of both pictures.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        match (snapshot.copies_kept, sent_shares(&snapshot.servers).is_some()) {
+        match (snapshot.copies_kept || surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
             (true, _) => Column::Copies,
             (false, true) => Column::Shares,
             (false, false) => Column::None,
         },
     )
+    .with_longest_beside(surface.beside.longest_queue)
 }
 
 /// Where each server's row (or cell) is drawn, in CSS pixels on the surface.

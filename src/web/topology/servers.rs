@@ -135,7 +135,7 @@ fn draw_rows(
     draw_slowed_busy(context, &rows, servers, palette);
 
     context.begin_path();
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let longest = layout.longest_queue(servers);
     let mut cuts = Vec::new();
     for ((cell, row), server) in rows.iter().zip(servers) {
         let mut length = row.queue_length(server.queued, longest);
@@ -284,7 +284,7 @@ fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
 /// How far left of its box each server's queue is drawn (CSS px), in the
 /// detailed view; none in the compact one.
 pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let longest = layout.longest_queue(servers);
     let row = |i: usize| Row::of(layout, i, &servers[i]);
     match layout.compact {
         true => vec![0.0; servers.len()],

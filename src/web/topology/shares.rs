@@ -57,7 +57,7 @@ pub(super) fn draw_answer_shares(
     let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
     context.set_text_baseline("middle");
     context.set_text_align("left");
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let longest = layout.longest_queue(servers);
     for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
         let cell = layout.servers.cell(i);
         let row = Row::of(layout, i, server);

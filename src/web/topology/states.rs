@@ -25,7 +25,7 @@ pub fn draw(
 ) -> Vec<f64> {
     let mut words_from = vec![f64::INFINITY; servers.len()];
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
-    let longest = servers.iter().map(|s| s.queued).max().unwrap_or(0);
+    let longest = layout.longest_queue(servers);
     let px = layout.label_px();
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_baseline("middle");

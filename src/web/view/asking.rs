@@ -14,14 +14,21 @@ impl View {
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
         self.guess = Guess::for_view(self.options.ask, &self.options.question, pictures.sides());
         self.show_question();
-        self.hold_reveal(self.waits_for_guess());
+        let asks = self.waits_for_guess();
+        self.mark_chapter("asking", asks);
+        self.mark_chapter("unrevealed", asks);
     }
 
-    /// While the question waits, the prose of its chapter that tells the
-    /// answer (`data-reveal`) is held back: the guess comes first.
-    fn hold_reveal(&self, holding: bool) {
+    /// Marks the chapter the view stands in: `asking` while the question
+    /// waits (its held room says the runs start at the answer), and
+    /// `unrevealed` until the verdict, while the prose that tells the
+    /// answer (`data-reveal`) is held back. The guess comes first, and the
+    /// answer's prose comes with the verdict, once the figure has made its
+    /// point: shown at the answer, it told chapter 4's reader "cannot be
+    /// measured" while both pictures were still the same.
+    fn mark_chapter(&self, class: &str, marked: bool) {
         if let Some(chapter) = self.root.closest("section.chapter").ok().flatten() {
-            let _ = chapter.class_list().toggle_with_force("asking", holding);
+            let _ = chapter.class_list().toggle_with_force(class, marked);
         }
     }
 
@@ -44,7 +51,7 @@ impl View {
             None => guess.skip(),
         }
         self.show_question();
-        self.hold_reveal(false);
+        self.mark_chapter("asking", false);
         self.resized();
         self.set_playing(true);
     }
@@ -91,6 +98,7 @@ impl View {
                 }
             }
             question.show_verdict(&verdict, now_ms);
+            self.mark_chapter("unrevealed", false);
         }
     }
 }

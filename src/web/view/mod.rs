@@ -30,9 +30,11 @@ use super::params::{Params, SPEED_KEY};
 use super::parts::{self, Parts};
 use super::recording::{self, Clip, Progress, Scene};
 use super::share;
+use super::surface::Beside;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
 use super::traces::LabTrace;
+use super::twin_pane;
 use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
@@ -293,7 +295,9 @@ impl View {
             let elapsed = now_ms - started;
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
-        let badges = self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
+        let servers = &self.snapshot.servers;
+        let badges = self.parts.decision.badge_strength(now_ms, self.playing, servers);
+        let decision_ink = self.parts.decision.ink(now_ms, self.playing, servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
         self.parts.bounces.observe(now_ms, self.playing, &bounced);
@@ -303,7 +307,7 @@ impl View {
             client: self.followed,
             decision: self.parts.decision.shown(),
             badges,
-            decision_ink: lbsim::ui::marks::decision_ink(badges),
+            decision_ink,
             moving,
             learned: &learned,
             spike_over: lbsim::ui::spike::is_over(&self.sim),
@@ -316,6 +320,18 @@ impl View {
         if let Some(fit) = &mut self.parts.fit {
             fit.frame(now_ms);
         }
+        // Both pictures of a twin share one row scale: each leaves the
+        // column of copies the other writes, and scales its queues to the
+        // longest of both.
+        if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, &self.twin) {
+            pane.take(twin, max_requests);
+            self.parts.canvases.draw_beside(pane.shown_beside(twin.clients_keep_copies()));
+            let own = Beside {
+                copies: self.sim.clients_keep_copies(),
+                longest_queue: twin_pane::longest_queue(&self.snapshot),
+            };
+            pane.draw_beside(own);
+        }
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
             &self.snapshot,
@@ -323,15 +339,14 @@ impl View {
             now_ms,
             self.playing,
         );
-        self.parts.decision.badges_drawn =
-            self.parts.decision.badge_strength(now_ms, self.playing, &self.snapshot.servers);
+        (self.parts.decision.badges_drawn, self.parts.decision.ink_drawn) = (badges, decision_ink);
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
-            pane.draw(twin, &self.parts.canvases, max_requests, now_ms, speed, stale);
+            pane.draw(twin, &self.parts.canvases, now_ms, speed, stale);
             if self.options.say.0.contains(&Sentence::Bounces) {
                 let twin_counts = *pane.counts();
                 pane.count_bounces(&self.snapshot.counts, &twin_counts);

@@ -95,7 +95,7 @@ impl View {
             lbsim::ui::marks::heard_label(copy).map(|(text, _)| text)
         };
         let cells = self.parts.canvases.server_cells(&self.snapshot);
-        let queues = self.parts.canvases.queue_lengths(&self.snapshot);
+        let queues = self.parts.canvases.queue_lengths(&self.snapshot, None);
         let marks = self.parts.canvases.copy_marks(&self.snapshot, &learned);
         let names = self.parts.canvases.name_spans(&self.snapshot);
         let drawn: Vec<Drawn> = self
@@ -120,6 +120,14 @@ impl View {
             })
             .collect();
         json::text(&drawn).unwrap_or_default()
+    }
+
+    /// The twin's picture's queues as last drawn: each server's length
+    /// and how far left of its box it is drawn (CSS px), as JSON; null
+    /// without a twin (for tests).
+    pub fn twin_queues_json(&self) -> Option<String> {
+        let queues = self.parts.twin_pane.as_ref()?.queues(&self.parts.canvases);
+        json::text(&queues).ok()
     }
 
     /// The servers the picture marks as having bounced a request: each
@@ -181,7 +189,7 @@ impl View {
             winner_ring: caption.winner_ring,
             badges: topology::badges(decision),
             badge_strength: caption.badges_drawn,
-            ring_ink: lbsim::ui::marks::decision_ink(caption.badges_drawn),
+            ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()
     }
