@@ -59,7 +59,8 @@ pub fn draw(
             ServerState::Active | ServerState::Slow | ServerState::Removed => {}
         }
         if !layout.compact && c.h >= px {
-            // A slowed server says how slow ("¼ speed"), beside its hatched slots.
+            // A slowed server says how slow ("¼ speed"), beside its hatched
+            // slots where its row has room.
             let state = match server.state {
                 ServerState::Slow => speed_label(server.speed),
                 _ => server.state.name().to_string(),
