@@ -50,8 +50,12 @@ impl Controls {
     pub fn build(keys: &[&'static str], placement: Placement, ids: &Ids) -> Result<Controls, JsValue> {
         let mut items = Vec::with_capacity(keys.len());
         let mut new_seed = None;
+        // An embed's sliders name their decades under them; the lab's,
+        // in narrow columns and beside the transport buttons, have no room
+        // for them and show the value beside each label.
+        let scaled = matches!(placement, Placement::Flat(_));
         let mut add = |control: &'static Control, container: &Element| -> Result<(), JsValue> {
-            let (item, button) = Item::build(control, container, ids)?;
+            let (item, button) = Item::build(control, container, ids, scaled)?;
             new_seed = new_seed.take().or(button);
             items.push(item);
             Ok(())
@@ -128,12 +132,13 @@ impl Controls {
 }
 
 impl Item {
-    /// Builds the control into `container`; returns it and its "New seed"
-    /// button, if it has one.
+    /// Builds the control into `container`, a slider with its scale where
+    /// `scaled`; returns it and its "New seed" button, if it has one.
     fn build(
         control: &'static Control,
         container: &Element,
         ids: &Ids,
+        scaled: bool,
     ) -> Result<(Item, Option<HtmlElement>), JsValue> {
         let key = control.key;
         let (id, value_id, help_id) =
@@ -209,7 +214,7 @@ impl Item {
             }
         };
         // Under the slider, the decades its rungs pass, where it passes three.
-        let scale = match controls::decades(&ladder).is_empty() {
+        let scale = match !scaled || controls::decades(&ladder).is_empty() {
             true => None,
             false => {
                 let scale: HtmlElement = dom::child(&row, "div", "ladder-scale")?;
