@@ -218,6 +218,7 @@ impl Item {
             true => None,
             false => {
                 let scale: HtmlElement = dom::child(&row, "div", "ladder-scale")?;
+                row.class_list().add_1("laddered")?;
                 scale.set_attribute("aria-hidden", "true")?;
                 Some((scale, 0))
             }
