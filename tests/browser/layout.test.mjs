@@ -139,3 +139,27 @@ for (const [mode, hash] of [['presenter', 'presenter=1'], ['compare', 'versus=po
     await page.context().close();
   });
 }
+
+test("chapter 1 on a 390 × 844 phone: with its figure scrolled to the top, the picture and the waits chart are both on screen", async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 390, height: 844, colorScheme });
+    const figure = page.locator('#one-server .lbsim-embed');
+    await figure.evaluate((e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await page.waitForFunction(() => document.querySelector('#one-server .lbsim-embed').classList.contains('stacked'));
+    await page.waitForTimeout(800);
+    const seen = await figure.evaluate((e) => {
+      const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
+      };
+      return { picture: box(e.querySelector('.topology')), chart: box(e.querySelector('.charts figure.tab-shown canvas, .charts figure canvas')), window: innerHeight };
+    });
+    for (const part of ['picture', 'chart']) {
+      const b = seen[part];
+      assert.ok(b.height > 100 && b.top >= 0 && b.bottom <= seen.window, `${colorScheme}: the ${part} at ${b.top} to ${b.bottom} of ${seen.window}: ${JSON.stringify(seen)}`);
+    }
+    await page.screenshot({ path: artifact(`layout-one-server-390x844-${colorScheme}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
