@@ -96,6 +96,29 @@ impl Waits {
     }
 }
 
+/// How far right of the y axis a mark's line is drawn at least (CSS px):
+/// a median of 0 ms, drawn at 0, lay on the axis and could not be seen.
+const LINE_INSET_PX: f64 = 3.0;
+/// How far apart two marks' lines are drawn at least (CSS px): a line's
+/// width and a gap, so that a mean as small as the median shows beside it.
+const LINES_APART_PX: f64 = 4.0;
+
+/// Where the marks' lines are drawn (px right of the y axis) for marks at
+/// `at` px: at least `inset` in from the axis, and each at least `apart`
+/// right of a lower one, keeping their order. A line moves a few pixels
+/// only where it would be hidden; its name still says its figure.
+fn lines_at(at: [f64; 3], inset: f64, apart: f64) -> [f64; 3] {
+    let mut order = [0, 1, 2];
+    crate::sort::sort_by(&mut order, |&a, &b| at[a].total_cmp(&at[b]));
+    let mut drawn = at;
+    let mut floor = inset;
+    for i in order {
+        drawn[i] = at[i].max(floor);
+        floor = drawn[i] + apart;
+    }
+    drawn
+}
+
 /// Each mark's stroke: the median and the p99 in the percentile chart's
 /// colours and dashes, the mean in ink.
 fn mark_strokes(style: &ChartStyle) -> [Stroke; 3] {
@@ -133,7 +156,14 @@ where
         Rectangle::new(corners, style.palette.queued.rgb().filled())
     });
     chart.draw_series(bars)?;
-    let marks = waits.marks();
+    // Each line where it can be seen, named with its figure wherever drawn.
+    let (plot, _) = chart.plotting_area().get_pixel_range();
+    let px_per_ms = f64::from(plot.end - plot.start) / reach;
+    let figures = waits.marks();
+    let at = figures.each_ref().map(|mark| mark.time_s * px_per_ms);
+    let drawn = lines_at(at, style.px(LINE_INSET_PX).into(), style.px(LINES_APART_PX).into());
+    let marks: Vec<Marker> =
+        figures.into_iter().zip(drawn).map(|(mark, px)| Marker { time_s: px / px_per_ms, ..mark }).collect();
     for (mark, stroke) in marks.iter().zip(mark_strokes(style)) {
         stroke.draw(&mut chart, [(mark.time_s, 0.0), (mark.time_s, top)], style)?;
     }
@@ -205,6 +235,64 @@ mod tests {
             binned.beyond_note().as_deref(),
             Some("1 waited longer than 6.0 ms, up to 100 ms: off the right edge")
         );
+    }
+
+    #[test]
+    fn a_line_at_zero_stands_inside_the_plot_and_lines_at_one_figure_side_by_side() {
+        // A median and a p99 of 0 and a mean a pixel past them.
+        assert_eq!(lines_at([0.0, 1.0, 0.0], 3.0, 4.0), [3.0, 11.0, 7.0]);
+        assert_eq!(lines_at([0.0, 0.5, 60.0], 3.0, 4.0), [3.0, 7.0, 60.0]);
+        // Marks clear of the axis and of each other stay where they are.
+        assert_eq!(lines_at([10.0, 20.0, 90.0], 3.0, 4.0), [10.0, 20.0, 90.0]);
+    }
+
+    #[cfg(feature = "cli")]
+    #[test]
+    fn a_median_of_zero_is_drawn_clear_of_the_y_axis_and_named_0_ms() {
+        // Sixty waits of none: the median is 0 ms.
+        use crate::charts::{ChartStyle, Palette};
+        use plotters::prelude::SVGBackend;
+        let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
+        let waits = Waits::of(&a_pile_and_a_far_tail(), BINS);
+        assert_eq!(waits.figures.p50, 0.0);
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (480, 240)).into_drawing_area();
+            draw(&area, &waits, &style).unwrap();
+            area.present().unwrap();
+        }
+        let document = roxmltree::Document::parse(&svg).unwrap();
+        // Each upright line drawn: its colour, width and x.
+        let upright: Vec<(String, String, f64)> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline"))
+            .filter_map(|n| {
+                let points: Vec<(f64, f64)> = n
+                    .attribute("points")?
+                    .split_whitespace()
+                    .filter_map(|xy| xy.split_once(','))
+                    .filter_map(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                    .collect();
+                let (x, (top, bottom)) = (points.first()?.0, (points.first()?.1, points.last()?.1));
+                let upright = points.iter().all(|p| p.0 == x) && bottom != top;
+                let (stroke, width) =
+                    (n.attribute("stroke")?.to_ascii_uppercase(), n.attribute("stroke-width")?);
+                upright.then(|| (stroke, width.to_string(), x))
+            })
+            .collect();
+        let Colour { r, g, b } = style.palette.p50;
+        let p50 = format!("#{r:02X}{g:02X}{b:02X}");
+        // The y axis: the leftmost upright line of 1 px.
+        let axis = upright.iter().filter(|(_, w, _)| w == "1").map(|l| l.2).fold(f64::INFINITY, f64::min);
+        let median: Vec<f64> = upright.iter().filter(|l| l.0 == p50).map(|l| l.2).collect();
+        assert!(axis.is_finite() && !median.is_empty(), "no axis or no median line drawn: {upright:?}");
+        // 2 px wide: its left edge a pixel clear of the axis's.
+        assert!(
+            median.iter().all(|x| *x >= axis + 3.0),
+            "the median's line at {median:?}, the axis at {axis}"
+        );
+        let named = document.descendants().filter_map(|n| n.text()).any(|t| t.trim() == "median 0.00 ms");
+        assert!(named, "the median is not named");
     }
 
     #[test]

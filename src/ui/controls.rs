@@ -121,6 +121,33 @@ fn readable(text: String) -> String {
     }
 }
 
+/// The rungs a scale under a slider names, each with its place along the
+/// slider (0 at its left end, 1 at its right): the powers of ten, where
+/// its ladder holds three or more. Such a ladder (1, 2, 5, 10, 20, 50, …)
+/// steps by a like ratio each time, which a reader took for uneven steps
+/// ("from 500, three presses reach 50") while no scale said so; named
+/// decades under it, a step's size reads off the slider. Empty for any
+/// other ladder.
+pub fn decades(ladder: &[String]) -> Vec<(f64, String)> {
+    let last = ladder.len().saturating_sub(1).max(1) as f64;
+    let named: Vec<(f64, String)> = ladder
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            v.parse::<f64>().ok().filter(|x| is_power_of_ten(*x)).map(|x| (i as f64 / last, x))
+        })
+        .map(|(at, x)| (at, if x >= 1.0 { grouped(x, 0) } else { fields::format_number(x) }))
+        .collect();
+    match named.len() {
+        3.. => named,
+        _ => Vec::new(),
+    }
+}
+
+fn is_power_of_ten(x: f64) -> bool {
+    x > 0.0 && (x.log10() - x.log10().round()).abs() < 1e-9
+}
+
 /// The position of `text` on a slider's `ladder`; a value that is not on
 /// it (one a link gave) is first put among the numbers in order, wherever
 /// the words ("none", "all") sit.

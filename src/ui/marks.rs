@@ -59,27 +59,35 @@ pub fn speed_label(speed: f64) -> String {
 }
 
 /// Where a server's state word ("slow", "crashed · ejected"), `width` px
-/// wide, starts in its row: at `preferred` when it ends clear of the queue
-/// and the length written beside it, which begin at `queue_from`, and
-/// starts clear of the server's name, written from `name.0` to `name.1`;
-/// else just before the name, out into the space requests cross on their
-/// way in, but never left of `floor`; else just after the name (and the
-/// floor), over the queue's tail. Drawn at a fixed share of the row,
-/// "slow" covered the slowed server's queue length, the very number a
-/// reader watches grow; pushed left of that, it ran into the name ("3slow"
-/// after the choices slider restarted chapter 5, and chapter 1's lone
-/// server's name hidden under it).
-pub fn state_word_x(preferred: f64, queue_from: f64, (name, floor): ((f64, f64), f64), width: f64) -> f64 {
+/// wide, starts in its row's lane: at `preferred` when it ends clear of
+/// the queue and the length written beside it, which begin at
+/// `queue_from`, and starts clear of the server's name, written from
+/// `name.0` to `name.1`; else just before the name, out into the space
+/// requests cross on their way in, but never left of `floor`. `None` where
+/// neither has room: the word goes off the lane (above or below the slots,
+/// where the row has room). Drawn at a fixed share of the row, "slow"
+/// covered the slowed server's queue length, the very number a reader
+/// watches grow; pushed left of that, it ran into the name ("3slow" after
+/// the choices slider restarted chapter 5); written just after the name,
+/// "¼ speed" covered chapter 1's queue length once its lone server,
+/// slowed, had bounced a request (the bounce's mark takes the room before
+/// the name) and its queue filled the lane.
+pub fn state_word_x(
+    preferred: f64,
+    queue_from: f64,
+    (name, floor): ((f64, f64), f64),
+    width: f64,
+) -> Option<f64> {
     const GAP: f64 = 6.0;
     let after_name = (name.1 + GAP).max(floor);
     let clear_of_queue = preferred.min(queue_from - GAP - width);
     let before_name = name.0 - GAP - width;
     if clear_of_queue >= after_name {
-        clear_of_queue
+        Some(clear_of_queue)
     } else if before_name >= floor {
-        before_name
+        Some(before_name)
     } else {
-        after_name
+        None
     }
 }
 
@@ -295,19 +303,24 @@ mod tests {
         let (name, floor) = ((100.0, 107.0), 52.0);
         let word = |preferred, queue_from| state_word_x(preferred, queue_from, (name, floor), 30.0);
         // A short queue leaves the word where rows put it.
-        assert_eq!(word(160.0, 260.0), 160.0);
+        assert_eq!(word(160.0, 260.0), Some(160.0));
         // A longer one, its length written from x = 180: the word ends 6 px
         // before it, where at 160 it ran to 190 across the "24".
-        assert_eq!(word(160.0, 180.0), 144.0);
+        assert_eq!(word(160.0, 180.0), Some(144.0));
         // A full lane (chapter 5 after the choices slider: "3slow"): not
         // over the name but before it, out where requests cross.
-        assert_eq!(word(160.0, 130.0), 64.0);
+        assert_eq!(word(160.0, 130.0), Some(64.0));
         assert!(64.0 + 30.0 < name.0, "it ends before the name starts");
-        // No room before the name (the floor): just after it.
-        assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), 113.0);
+        // No room before the name (the floor) nor clear of the queue: not
+        // in the lane, where just after the name it covered the queue's
+        // length.
+        assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), None);
         // Chapter 1's lone server, named "server" from 76 to 114 (its row
         // from 100, the floor well left of it), its queue full: "slow server".
-        assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), 46.0);
+        assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), Some(46.0));
+        // Once it has bounced, the bounce's mark takes the room before its
+        // name (the floor is the name's end): off the lane.
+        assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 114.0), 48.0), None);
     }
 
     #[test]

@@ -39,7 +39,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Handshake, ("", "var(--c-handshake)", "handshake")),
     (Mark::BusySlot, ("", "var(--c-busy)", "busy slot")),
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
-    (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server (its row says how slow)")),
+    (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server")),
     (Mark::Queued, ("", "var(--c-queued)", "queued")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (

@@ -121,3 +121,37 @@ for (const [what, refused] of [['', ''], [', beside a refused entry,', '&policy=
     await page.context().close();
   });
 }
+
+// The clients slider steps through 1, 2, 5, 10, 20, 50, … and names the
+// decades under it: a reader saw "from 500, three presses reach 50" and a
+// click move 20 to 200 as uneven steps, with no scale to say why. A press
+// of an arrow moves one rung; a click at a decade's name sets that decade,
+// the same rungs by keyboard and pointer.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 2's clients slider names its decades, and keys and clicks take the same rungs`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    await page.evaluate(() => document.getElementById('sim-spike').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    const slider = page.locator('#sim-spike-clients');
+    await slider.scrollIntoViewIfNeeded();
+    const names = page.locator('.control:has(#sim-spike-clients) .ladder-scale span');
+    assert.deepEqual(await names.allTextContents(), ['1', '10', '100', '1,000', '10,000']);
+    await slider.focus();
+    const read = () => slider.getAttribute('aria-valuetext');
+    assert.equal(await read(), '500');
+    const seen = [];
+    for (let i = 0; i < 3; i += 1) {
+      await page.keyboard.press('ArrowLeft');
+      seen.push(await read());
+    }
+    assert.deepEqual(seen, ['200', '100', '50'], 'three presses: one decade down, in rungs of ×2 and ×2.5');
+    const track = await slider.boundingBox();
+    for (const [index, value] of [[1, '10'], [2, '100'], [3, '1,000']]) {
+      const name = await names.nth(index).boundingBox();
+      assert.ok(name.x >= track.x - 1 && name.x + name.width <= track.x + track.width + 1, `"${value}" lies under the slider`);
+      await page.mouse.click(name.x + name.width / 2, track.y + track.height / 2);
+      await page.waitForFunction(([value]) => document.getElementById('sim-spike-clients').getAttribute('aria-valuetext') === value, [value], { timeout: 5_000 });
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -7,7 +7,7 @@
 // written in takes a request's or a response's colour.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, artifact } from './lib.mjs';
+import { browser, server, useBrowser, openApp, artifact, skipQuestion } from './lib.mjs';
 
 useBrowser();
 
@@ -59,6 +59,112 @@ for (const [width, height] of [[390, 844], [1440, 900]]) {
       const worst = await dotsOverNames(page, id, 8000);
       await page.locator(`#sim-${id} .topology`).screenshot({ path: artifact(`labels-${id}-${width}.png`) });
       assert.equal(worst.pixels, 0, `${worst.pixels} pixels in a dot's colours over the names' band ${worst.band.join(', ')} (left, top, right, bottom) at ${worst.at} ms`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}
+
+// No label in the picture overprints another, where a server is slowed:
+// chapter 1's "¼ speed", written just after the lone server's name once
+// it had bounced, covered its queue's length. Every text the picture
+// writes is recorded as it is written (its box from the browser's own
+// measure), and each frame's are checked pairwise.
+
+/** Records, on each canvas, the box of every text written since it was last cleared whole. */
+function recordLabels() {
+  const { fillText, clearRect } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) this.canvas.labels = [];
+    return clearRect.call(this, x, y, w, h);
+  };
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+    const m = this.measureText(text);
+    const t = this.getTransform();
+    const css = this.canvas.clientWidth > 0 ? this.canvas.clientWidth / this.canvas.width : 1;
+    const [left, top] = [t.a * (x - m.actualBoundingBoxLeft) + t.e, t.d * (y - m.actualBoundingBoxAscent) + t.f];
+    const [right, bottom] = [t.a * (x + m.actualBoundingBoxRight) + t.e, t.d * (y + m.actualBoundingBoxDescent) + t.f];
+    if (this.globalAlpha > 0 && String(text).trim() !== '') {
+      (this.canvas.labels ??= []).push({ text: String(text), box: [left, top, right, bottom].map((v) => v * css) });
+    }
+    return fillText.call(this, text, x, y, ...rest);
+  };
+}
+
+/**
+ * Watches the pictures (topology canvases) inside `root` for `ms` wall ms;
+ * resolves to the worst overlap of two labels seen (px², with their texts).
+ */
+const labelOverlaps = (page, root, ms) => page.evaluate(async ([root, ms]) => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const canvases = [...document.querySelector(root).querySelectorAll('canvas.topology')];
+  let worst = { area: 0, texts: [], seen: 0 };
+  for (const start = performance.now(); performance.now() - start < ms; await frame()) {
+    for (const canvas of canvases) {
+      const labels = canvas.labels ?? [];
+      worst.seen = Math.max(worst.seen, labels.length);
+      for (let i = 0; i < labels.length; i += 1) {
+        for (let j = i + 1; j < labels.length; j += 1) {
+          const [a, b] = [labels[i].box, labels[j].box];
+          const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+          const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+          // A pixel's touch is antialiasing, not overprinting.
+          if (w > 1 && h > 1 && w * h > worst.area) {
+            worst = { ...worst, area: Math.round(w * h), texts: [labels[i].text, labels[j].text], boxes: [a, b].map((box) => box.map(Math.round)) };
+          }
+        }
+      }
+    }
+  }
+  return worst;
+}, [root, ms]);
+
+/** Opens `url` at `width` × `height` with the label recorder in place. */
+async function openRecorded(url, { width, height, hash = '' }) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  await context.addInitScript(recordLabels);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  await page.goto(url + (hash ? `#${hash}` : ''));
+  await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+/** Slows server `index` of chapter `id` by a click on its slots, as a reader does; waits until it is slowed. */
+async function slowByClick(page, id, index) {
+  const view = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`), id);
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+  const canvas = await page.locator(`#sim-${id}-topology`).boundingBox();
+  const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[index].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction(([i, s]) => window.lbsim.views()[i].serverSpeeds()[s] === 0.25, [view, index], { timeout: 5_000 });
+}
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  for (const [id, name, index] of [['one-server', 'chapter 1', 0], ['continuous', 'chapter 3', 3], ['power-of-two', 'chapter 5', 4]]) {
+    test(`at ${width} × ${height} no label of ${name}'s picture overprints another once a server is slowed`, async () => {
+      const { page, errors } = await openRecorded(`${server.url}explain.html`, { width, height });
+      await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+      await skipQuestion(page, id);
+      await slowByClick(page, id, index);
+      const worst = await labelOverlaps(page, `#sim-${id}`, 8000);
+      await page.locator(`#sim-${id} .topology`).first().screenshot({ path: artifact(`labels-slowed-${id}-${width}.png`) });
+      assert.ok(worst.seen >= 3, `the picture wrote ${worst.seen} labels`);
+      assert.equal(worst.area, 0, `"${worst.texts[0]}" and "${worst.texts[1]}" overprint by ${worst.area} px² (boxes ${JSON.stringify(worst.boxes)})`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+  for (const [page_, name] of [['index.html', 'the lab'], ['embed.html', 'an embed']]) {
+    test(`at ${width} × ${height} no label of ${name}'s picture overprints another with a server slowed`, async () => {
+      const hash = 'policy=random&load=0.95&failures=0s:slow:3:x=0.25';
+      const { page, errors } = await openRecorded(`${server.url}${page_}`, { width, height, hash });
+      await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 1500, null, { timeout: 60_000 });
+      const worst = await labelOverlaps(page, 'body', 8000);
+      assert.ok(worst.seen >= 3, `the picture wrote ${worst.seen} labels`);
+      assert.equal(worst.area, 0, `"${worst.texts[0]}" and "${worst.texts[1]}" overprint by ${worst.area} px² (boxes ${JSON.stringify(worst.boxes)})`);
       assert.deepEqual(errors, []);
       await page.context().close();
     });

@@ -139,3 +139,66 @@ for (const [mode, hash] of [['presenter', 'presenter=1'], ['compare', 'versus=po
     await page.context().close();
   });
 }
+
+test("chapter 1 on a 390 × 844 phone: with its figure scrolled to the top, the picture and the waits chart are both on screen", async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, errors } = await openApp(browser, server.url + 'explain.html', { width: 390, height: 844, colorScheme });
+    const figure = page.locator('#one-server .lbsim-embed');
+    await figure.evaluate((e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await page.waitForFunction(() => document.querySelector('#one-server .lbsim-embed').classList.contains('stacked'));
+    await page.waitForTimeout(800);
+    const seen = await figure.evaluate((e) => {
+      const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
+      };
+      return { picture: box(e.querySelector('.topology')), chart: box(e.querySelector('.charts figure.tab-shown canvas, .charts figure canvas')), window: innerHeight };
+    });
+    for (const part of ['picture', 'chart']) {
+      const b = seen[part];
+      assert.ok(b.height > 100 && b.top >= 0 && b.bottom <= seen.window, `${colorScheme}: the ${part} at ${b.top} to ${b.bottom} of ${seen.window}: ${JSON.stringify(seen)}`);
+    }
+    await page.screenshot({ path: artifact(`layout-one-server-390x844-${colorScheme}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});
+
+test("a waits chart whose median is 0 ms draws the median's line clear of the y axis", async () => {
+  // One server of ten slots at a tenth of its capacity, seed 7: no request
+  // waits, so the median (and the mean and the p99) is 0 ms.
+  const { page, errors } = await openApp(browser, server.url + 'embed.html', { hash: 'servers=1&policy=random&load=0.1&seed=7&charts=waits', width: 1000, height: 700 });
+  await page.waitForFunction(() => window.lbsim.simTime() > 4000, null, { timeout: 60_000 });
+  await page.waitForTimeout(600);
+  const found = await page.evaluate(() => {
+    const canvas = document.querySelector('.charts canvas');
+    const { width, height } = canvas;
+    const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const at = (x, y) => data.slice((y * width + x) * 4, (y * width + x) * 4 + 3);
+    const p50 = getComputedStyle(document.documentElement).getPropertyValue('--c-p50').trim();
+    const want = [1, 3, 5].map((i) => parseInt(p50.slice(i, i + 2), 16));
+    const like = (c, w, tolerance) => c.every((v, i) => Math.abs(v - w[i]) <= tolerance);
+    // The y axis: the leftmost column with an unbroken run of one dark
+    // colour over a third of the canvas.
+    let axis = -1;
+    for (let x = 0; x < width / 2 && axis < 0; x += 1) {
+      let run = 0;
+      for (let y = 1; y < height; y += 1) {
+        const c = at(x, y);
+        run = like(c, at(x, y - 1), 0) && c.reduce((a, b) => a + b) < 600 ? run + 1 : 0;
+        if (run > height / 3) { axis = x; break; }
+      }
+    }
+    // Pixels of the median's colour from 2 to 8 px right of the axis.
+    let median = 0;
+    for (let x = axis + 2; x <= axis + 8; x += 1) {
+      for (let y = 0; y < height; y += 1) if (like(at(x, y), want, 40)) median += 1;
+    }
+    return { axis, median, p50 };
+  });
+  assert.ok(found.axis > 0, `no y axis found: ${JSON.stringify(found)}`);
+  assert.ok(found.median >= 20, `the median's line is not drawn clear of the axis: ${JSON.stringify(found)}`);
+  await page.screenshot({ path: artifact('layout-waits-median-zero.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -257,3 +257,35 @@ fn a_field_keeps_its_help_in_a_pages_module_exactly_when_it_has_a_control() {
         }
     }
 }
+
+#[test]
+fn the_clients_slider_steps_by_an_even_ratio_and_names_its_decades() {
+    let clients = CONTROLS.iter().find(|c| c.key == "clients").unwrap();
+    let ladder = clients.ladder().unwrap();
+    // Each step multiplies by 2 or 2.5 (1, 2, 5, 10, …): even on the
+    // scale whose decades the slider names, from 1 to 10,000.
+    let values: Vec<f64> = ladder.iter().map(|v| v.parse().unwrap()).collect();
+    for pair in values.windows(2) {
+        let ratio = pair[1] / pair[0];
+        assert!(ratio == 2.0 || ratio == 2.5, "{} to {} is a step of ×{ratio}", pair[0], pair[1]);
+    }
+    // Three steps to each decade: 500 → 200 → 100 → 50 is one decade down.
+    let decades = decades(&ladder);
+    let at: Vec<(f64, &str)> = decades.iter().map(|(at, name)| (*at * 12.0, name.as_str())).collect();
+    assert_eq!(at, [(0.0, "1"), (3.0, "10"), (6.0, "100"), (9.0, "1,000"), (12.0, "10,000")]);
+}
+
+#[test]
+fn a_scale_names_decades_only_on_a_ladder_spanning_three_of_them() {
+    let ladder = |values: &[&str]| values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    assert_eq!(decades(&ladder(&["1", "2", "5", "10", "20"])), []);
+    assert_eq!(decades(&ladder(&["0.5", "1", "1.5", "2"])), []);
+    let speed = decades(&ladder(&["0.01", "0.1", "0.5", "1", "10"]));
+    assert_eq!(
+        speed,
+        [(0.0, "0.01".to_string()), (0.25, "0.1".into()), (0.75, "1".into()), (1.0, "10".into())]
+    );
+    // Words ("none", "all") keep their place on the slider, unnamed.
+    let hedge = decades(&ladder(&["none", "1", "10", "100"]));
+    assert_eq!(hedge, [(1.0 / 3.0, "1".to_string()), (2.0 / 3.0, "10".into()), (1.0, "100".into())]);
+}

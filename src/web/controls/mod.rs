@@ -25,6 +25,9 @@ struct Item {
     help: Option<HtmlElement>,
     /// A slider's values, in order; its position is an index into them.
     ladder: Vec<String>,
+    /// The scale under a slider naming its decades, where it has one
+    /// (see `controls::decades`), and how many rungs it was laid out for.
+    scale: Option<(HtmlElement, usize)>,
 }
 
 pub struct Controls {
@@ -47,8 +50,12 @@ impl Controls {
     pub fn build(keys: &[&'static str], placement: Placement, ids: &Ids) -> Result<Controls, JsValue> {
         let mut items = Vec::with_capacity(keys.len());
         let mut new_seed = None;
+        // An embed's sliders name their decades under them; the lab's,
+        // in narrow columns and beside the transport buttons, have no room
+        // for them and show the value beside each label.
+        let scaled = matches!(placement, Placement::Flat(_));
         let mut add = |control: &'static Control, container: &Element| -> Result<(), JsValue> {
-            let (item, button) = Item::build(control, container, ids)?;
+            let (item, button) = Item::build(control, container, ids, scaled)?;
             new_seed = new_seed.take().or(button);
             items.push(item);
             Ok(())
@@ -125,12 +132,13 @@ impl Controls {
 }
 
 impl Item {
-    /// Builds the control into `container`; returns it and its "New seed"
-    /// button, if it has one.
+    /// Builds the control into `container`, a slider with its scale where
+    /// `scaled`; returns it and its "New seed" button, if it has one.
     fn build(
         control: &'static Control,
         container: &Element,
         ids: &Ids,
+        scaled: bool,
     ) -> Result<(Item, Option<HtmlElement>), JsValue> {
         let key = control.key;
         let (id, value_id, help_id) =
@@ -205,6 +213,16 @@ impl Item {
                 None
             }
         };
+        // Under the slider, the decades its rungs pass, where it passes three.
+        let scale = match !scaled || controls::decades(&ladder).is_empty() {
+            true => None,
+            false => {
+                let scale: HtmlElement = dom::child(&row, "div", "ladder-scale")?;
+                row.class_list().add_1("laddered")?;
+                scale.set_attribute("aria-hidden", "true")?;
+                Some((scale, 0))
+            }
+        };
         // The policy's description stands in for the field's help.
         let help = if matches!(control.show, Show::PolicyDescription) {
             element.set_attribute("aria-describedby", &value_id)?;
@@ -215,7 +233,7 @@ impl Item {
             element.set_attribute("aria-describedby", &format!("{value_id} {help_id}"))?;
             Some(help)
         };
-        Ok((Item { control, input, output, row, help, ladder }, new_seed))
+        Ok((Item { control, input, output, row, help, ladder, scale }, new_seed))
     }
 
     fn show(&mut self, params: &Params) {
@@ -238,11 +256,35 @@ impl Item {
             Input::Slider(input) => {
                 let index = controls::rung(&mut self.ladder, text);
                 let _ = input.set_attribute("max", &(self.ladder.len() - 1).to_string());
+                if let Some((scale, rungs)) = &mut self.scale {
+                    if *rungs != self.ladder.len() {
+                        *rungs = self.ladder.len();
+                        let _ = lay_out_scale(scale, &self.ladder);
+                    }
+                }
                 let _ = input.set_attribute("aria-valuetext", &shown);
                 input.set_value(&index.to_string());
             }
         }
     }
+}
+
+/// Names a slider's decades under it, each under the thumb's centre at
+/// its rung: the thumb travels the track less its own width.
+fn lay_out_scale(scale: &HtmlElement, ladder: &[String]) -> Result<(), JsValue> {
+    scale.set_text_content(None);
+    for (at, name) in controls::decades(ladder) {
+        // The ends' names stand inside the slider's box.
+        let class = match at {
+            0.0 => "start",
+            1.0 => "end",
+            _ => "",
+        };
+        let mark = dom::text_child(scale, "span", class, &name)?;
+        let left = format!("calc(var(--thumb) / 2 + (100% - var(--thumb)) * {at:.4})");
+        mark.style().set_property("left", &left)?;
+    }
+    Ok(())
 }
 
 /// What a mark beside a label means.

@@ -59,7 +59,8 @@ pub fn draw(
             ServerState::Active | ServerState::Slow | ServerState::Removed => {}
         }
         if !layout.compact && c.h >= px {
-            // A slowed server says how slow ("¼ speed"), beside its hatched slots.
+            // A slowed server says how slow ("¼ speed"), beside its hatched
+            // slots where its row has room.
             let state = match server.state {
                 ServerState::Slow => speed_label(server.speed),
                 _ => server.state.name().to_string(),
@@ -70,7 +71,8 @@ pub fn draw(
                 n => format!("{state} · ejected by {n}"),
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
-            let queue_from = Row::of(layout, i, server).queue_from(server.queued, longest);
+            let row = Row::of(layout, i, server);
+            let queue_from = row.queue_from(server.queued, longest);
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
             // Where rows write their share of the answers, the word stays
             // past it; where the server has bounced a request, past its
@@ -80,12 +82,24 @@ pub fn draw(
                 (false, true) => name.1,
                 (false, false) => layout.crossing_from(),
             };
-            let x = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, (name, floor), width);
+            let lane = state_word_x(c.x + (c.w * 0.2).max(word_from), queue_from, (name, floor), width);
+            // With no room in the lane, above the slots or under them, where
+            // the row has room; else not written: the hatched slots and the
+            // key still say it, and no count is covered.
+            let b = row.box_rect;
+            let (x, y) = match lane {
+                Some(x) => (x, c.y + c.h / 2.0),
+                None if b.y - c.y >= px * 1.2 + 2.0 => (b.x, b.y - px * 0.6 - 2.0),
+                None if c.y + c.h - b.y - b.h >= px * 1.2 + 2.0 => (b.x, b.y + b.h + px * 0.6 + 2.0),
+                None => continue,
+            };
             context.set_fill_style_str(&palette.panel.css());
-            context.fill_rect(x - 3.0, c.y + c.h / 2.0 - px * 0.6, width + 6.0, px * 1.2);
+            context.fill_rect(x - 3.0, y - px * 0.6, width + 6.0, px * 1.2);
             context.set_fill_style_str(&palette.ink.css());
-            let _ = context.fill_text(&word, x, c.y + c.h / 2.0);
-            words_from[i] = x;
+            let _ = context.fill_text(&word, x, y);
+            if lane.is_some() {
+                words_from[i] = x;
+            }
         }
     }
     words_from
