@@ -15,6 +15,7 @@ use super::row::Row;
 use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::{answer_shares, sent_shares, speed_label, QueueMark};
 
 use web_sys::CanvasRenderingContext2d;
@@ -25,7 +26,7 @@ use web_sys::CanvasRenderingContext2d;
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    servers: &[ServerView],
+    (servers, bounces): (&[ServerView], &[BounceMark]),
     palette: &Palette,
 ) -> Vec<f64> {
     // Where a server errs, each row says its share of the answers at its
@@ -44,7 +45,7 @@ pub fn draw(
         Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
-    let words_from = states::draw(context, layout, servers, word_from, palette);
+    let words_from = states::draw(context, layout, (servers, bounces), word_from, palette);
     for (from, word) in labels_from.iter_mut().zip(words_from) {
         *from = from.min(word);
     }

@@ -10,6 +10,7 @@ use super::row::Row;
 use super::servers::name_font;
 use crate::theme::Palette;
 use lbsim::engine::{ServerState, ServerView};
+use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::{speed_label, state_word_x};
 use web_sys::CanvasRenderingContext2d;
 
@@ -19,7 +20,7 @@ use web_sys::CanvasRenderingContext2d;
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    servers: &[ServerView],
+    (servers, bounces): (&[ServerView], &[BounceMark]),
     word_from: f64,
     palette: &Palette,
 ) -> Vec<f64> {
@@ -77,7 +78,8 @@ pub fn draw(
             // Where rows write their share of the answers, the word stays
             // past it; where the server has bounced a request, past its
             // name, as the bounce's mark and count take the room before it.
-            let floor = match (word_from > 0.0, server.bounced > 0) {
+            let marked = server.bounced > 0 || bounces.iter().any(|mark| mark.server == i);
+            let floor = match (word_from > 0.0, marked) {
                 (true, _) => c.x + word_from,
                 (false, true) => name.1,
                 (false, false) => layout.crossing_from(),
