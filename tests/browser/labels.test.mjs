@@ -170,3 +170,32 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     });
   }
 }
+
+// A decision's badges stand left of what a row writes at its entrance:
+// a slowed server's word goes before its name once its queue takes the
+// lane, just where a badge was drawn (CI's run drew power of two's "16"
+// over chapter 5's "¼ speed" before that server had bounced a request).
+// Paused, each Step's decision shows its badges in full; the test steps
+// until three decisions have compared the slowed server.
+test("paused, a decision's badges stand clear of a slowed server's word", async () => {
+  const hash = 'policy=power-of-d&load=0.95&queue_timeout_ms=60000&failures=0s:slow:3:x=0.25&seed=4';
+  const { page, errors } = await openRecorded(`${server.url}index.html`, { width: 1440, height: 900, hash });
+  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 3000, null, { timeout: 60_000 });
+  await page.click('#play');
+  let compared = 0;
+  for (let i = 0; i < 200 && compared < 3; i += 1) {
+    await page.click('#step');
+    await page.waitForTimeout(30);
+    const shown = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision() ?? 'null'));
+    if (!shown || shown.badgeStrength !== 1 || !shown.decision.candidates.some((c) => c.server === 3)) continue;
+    compared += 1;
+    const worst = await labelOverlaps(page, 'body', 200);
+    const texts = await page.evaluate(() => document.querySelector('canvas.topology').labels.map((l) => l.text));
+    assert.ok(texts.includes('¼ speed'), `the slowed server's word is written: ${JSON.stringify(texts)}`);
+    assert.equal(worst.area, 0, `"${worst.texts[0]}" and "${worst.texts[1]}" overprint by ${worst.area} px² (boxes ${JSON.stringify(worst.boxes)})`);
+  }
+  await page.locator('.topology').first().screenshot({ path: artifact('labels-badges-slowed-1440.png') });
+  assert.ok(compared >= 3, `${compared} decisions compared the slowed server`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -24,20 +24,22 @@ const LEAST_SIDE: f64 = 16.0;
 /// count and the cross.
 const GAP: f64 = 5.0;
 
-/// Draws each server's bounce mark and count.
+/// Draws each server's bounce mark and count; returns the plate under
+/// each (see [`plates`]).
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     servers: usize,
     marks: &[BounceMark],
     palette: &Palette,
-) {
+) -> Vec<Rect> {
     let rects = rects(context, layout, servers, marks);
+    let plates = plates(context, layout, marks, &rects);
     // Each mark on a plate of the panel's colour, from its count to its
     // cross: in the space requests cross, the count and cross sat over
     // the dots on their way in ("19 ✕" in presenter and compare views).
     context.set_fill_style_str(&palette.panel.css());
-    for plate in plates(context, layout, marks, &rects) {
+    for plate in &plates {
         context.fill_rect(plate.x, plate.y, plate.w, plate.h);
     }
     context.set_line_cap("round");
@@ -56,7 +58,7 @@ pub fn draw(
     }
     context.set_global_alpha(1.0);
     if layout.compact {
-        return;
+        return plates;
     }
     context.set_text_baseline("middle");
     context.set_text_align("right");
@@ -66,6 +68,7 @@ pub fn draw(
         let (_, y) = rect.centre();
         let _ = context.fill_text(&mark.bounced.to_string(), rect.x - GAP, y);
     }
+    plates
 }
 
 /// The plate under each mark (see `draw`): from its count's left end to

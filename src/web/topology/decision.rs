@@ -9,13 +9,14 @@ use crate::theme::Palette;
 use lbsim::engine::Decision;
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws `decision`, its badges at `strength` (0 to 1), returning where
-/// the ring round its winner went.
+/// Draws `decision`, its badges at `strength` (0 to 1) left of where
+/// each row's entrance labels begin (`entrances`, x in CSS px), returning
+/// where the ring round its winner went.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    strength: f64,
+    (strength, entrances): (f64, &[f64]),
     palette: &Palette,
 ) -> Rect {
     let chooser = match decision.by_balancer {
@@ -51,7 +52,7 @@ pub fn draw(
     let _ = context.set_line_dash(&js_sys::Array::new());
     if strength > 0.0 {
         context.set_global_alpha(strength);
-        draw_amounts(context, layout, decision, palette);
+        draw_amounts(context, layout, (decision, entrances), palette);
         context.set_global_alpha(1.0);
     }
     ring(decision.winner)
@@ -59,8 +60,16 @@ pub fn draw(
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
 /// just left of the candidate (or "stale" when it ignored its counters), so
-/// that it does not read as one of the server's own figures.
-fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &Decision, palette: &Palette) {
+/// that it does not read as one of the server's own figures; left of the
+/// labels at its row's entrance, where a slowed server's word or a bounce's
+/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed").
+fn draw_amounts(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    (decision, entrances): (&Decision, &[f64]),
+    palette: &Palette,
+) {
+    const GAP: f64 = 10.0;
     // Beside rows, no taller than a row, so neighbours' badges do not overlap.
     let px = match layout.compact {
         true => layout.label_px(),
@@ -72,7 +81,8 @@ fn draw_amounts(context: &CanvasRenderingContext2d, layout: &Layout, decision: &
     for (server, text) in badges(decision) {
         let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
         let (_, y) = layout.server_anchor(server as usize);
-        let right = layout.servers.cell(server as usize).x - 10.0;
+        let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
+        let right = (layout.servers.cell(server as usize).x - 10.0).min(entrance);
         context.set_fill_style_str(&palette.ink.css());
         context.begin_path();
         let _ =

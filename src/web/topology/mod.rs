@@ -93,7 +93,7 @@ pub fn draw(
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
     tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces), palette);
-    if let Some(from) = labels_from.into_iter().reduce(f64::min) {
+    if let Some(from) = labels_from.iter().copied().reduce(f64::min) {
         layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
     }
     if focus.spike_over {
@@ -106,7 +106,7 @@ pub fn draw(
         moves::draw(context, &layout, moving, phase, palette);
     }
     requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
-    bounces::draw(context, &layout, snapshot.servers.len(), focus.bounces, palette);
+    let plates = bounces::draw(context, &layout, snapshot.servers.len(), focus.bounces, palette);
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
     }
@@ -120,10 +120,24 @@ pub fn draw(
         .filter(|d| d.candidates.iter().all(|c| c.server < servers) && focus.decision_ink > 0.0);
     decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
-        let ring = decision::draw(context, &layout, decision, focus.badges, palette);
+        let entrances = entrances(&labels_from, focus.bounces, &plates);
+        let ring = decision::draw(context, &layout, decision, (focus.badges, &entrances), palette);
         context.set_global_alpha(1.0);
         [ring.x, ring.y, ring.w, ring.h]
     })
+}
+
+/// Where each row's entrance labels begin (x, CSS px): its name, its
+/// state's word, or its bounce mark and count, whichever reaches furthest
+/// left; infinity where the row writes none (the compact grid).
+fn entrances(labels_from: &[f64], marks: &[BounceMark], plates: &[Rect]) -> Vec<f64> {
+    let mut from = labels_from.to_vec();
+    for (mark, plate) in marks.iter().zip(plates) {
+        if let Some(x) = from.get_mut(mark.server) {
+            *x = x.min(plate.x);
+        }
+    }
+    from
 }
 
 /// What is drawn at a point of the topology.
