@@ -148,16 +148,18 @@ pub enum Part {
 }
 
 /// The layout `snapshot` is drawn in on `surface`: with the column of a
-/// client's copies where its run, or the twin drawn beside it, keeps them,
-/// and queues scaled to the longest of both pictures.
+/// client's copies where its run keeps them; beside a twin that keeps
+/// them, rows to the twin's scale, with the column only where it has
+/// shares to write; and queues scaled to the longest of both pictures.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        match (snapshot.copies_kept || surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
-            (true, _) => Column::Copies,
-            (false, true) => Column::Shares,
-            (false, false) => Column::None,
+        match (snapshot.copies_kept, surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
+            (true, _, _) | (false, true, true) => Column::Copies,
+            (false, true, false) => Column::BesideCopies,
+            (false, false, true) => Column::Shares,
+            (false, false, false) => Column::None,
         },
     )
     .with_longest_beside(surface.beside.longest_queue)
