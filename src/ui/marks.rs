@@ -1,7 +1,7 @@
 //! How the topology marks what it shows, where a rule decides what a
 //! reader can read off the picture: a queue's length, where a server's
-//! state is written beside it, how long a
-//! decision's badges stay beside the servers they describe, each
+//! state is written beside it, how long a decision's lines and badges
+//! stay beside the servers they describe, each
 //! server's share of the answers where one errs (of the requests sent
 //! lately where one is slowed), and what a client heard
 //! of each server's load and where its mark stands.
@@ -91,29 +91,6 @@ pub fn state_word_x(
     }
 }
 
-/// Wall milliseconds a decision's badges show at full strength: a running
-/// view moves on, and a badge beside a server whose row has since changed
-/// reads as that row's number ("21" beside a server at 6/10).
-const BADGE_FULL_MS: f64 = 400.0;
-/// Wall milliseconds over which they then fade out.
-const BADGE_FADE_MS: f64 = 400.0;
-
-/// How strongly a decision's badges are drawn (1 full, 0 gone), shown
-/// `age_ms` ago, while the view runs or not, and whether the rows of its
-/// candidates have `moved` since (their load is no longer the one the
-/// decision met). They show only while the rows are as the decision met
-/// them, running or paused, so a badge never sits beside a row that says
-/// otherwise (chapter 5 drew "11" beside a server at 7/10 for 0.4 s);
-/// running, they also fade soon after the decision. Its sentence under
-/// the view stays longer, saying when the decision was made.
-pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
-    match (running, moved) {
-        (_, true) => 0.0,
-        (false, false) => 1.0,
-        (true, false) => (1.0 - (age_ms - BADGE_FULL_MS) / BADGE_FADE_MS).clamp(0.0, 1.0),
-    }
-}
-
 /// Wall milliseconds a running decision's lines and rings show at full
 /// strength, before they fade.
 const CHOICE_FULL_MS: f64 = 400.0;
@@ -126,16 +103,30 @@ const CHOICE_FAINTEST: f64 = 0.5;
 /// replaced is no longer drawn (the view's sentence holds one 1.6 s).
 const CHOICE_GONE_MS: f64 = 2_400.0;
 
-/// How strongly a decision's lines and rings are drawn (1 full), shown
-/// `age_ms` ago, while the view runs or not, and whether the rows of its
-/// candidates have `moved` since. Running, they are held: full at first,
-/// fading to half over 1.2 s, until the next decision replaces them (or
-/// gone after 2.4 s if none does), whatever the rows do since. Drawn only
-/// while the rows agreed, which in a running chapter 5 was 3 frames in
-/// 237, a reader never saw the servers compared that the legend names.
-/// Paused, where a reader studies one still picture, only beside rows as
-/// the decision met them: a ring round the taken server beside a row that
-/// was by then the busier read as power of two picking the worse.
+/// How strongly a decision's lines, rings and badges are drawn (1 full),
+/// shown `age_ms` ago, while the view runs or not, and whether the rows of
+/// its candidates have `moved` since. Running, they are held: full at
+/// first, fading to half over 1.2 s, until the next decision replaces them
+/// (or gone after 2.4 s if none does), whatever the rows do since. Drawn
+/// only while the rows agreed, which in a running chapter 5 was 3 frames
+/// in 237, a reader never saw the servers compared that the legend names.
+///
+/// Held, the lines keep their badges, what the chooser saw ("saw 7"). Sam
+/// Rose's load-balancing post shows a choice as the request's own trip to
+/// the server it went to, never as a mark left beside servers that have
+/// changed since; a mark held here to be seen must carry its reasons
+/// with it, the moment as the chooser met it. A solid line alone, to a
+/// server that had since become the busier of the two, read as "power of
+/// two picked the worse one"; with "saw 3" and "saw 5" on its candidates
+/// it reads as what it was, a choice made a moment ago on what was there
+/// then. The word "saw" keeps a badge from being read as the row's own
+/// figure ("21" beside a server at 6/10), the reason the badges once
+/// faded within 0.8 s, long before their lines.
+///
+/// Paused, where a reader studies one still picture, all of it only
+/// beside rows as the decision met them: a ring round the taken server
+/// beside a row that was by then the busier read as power of two picking
+/// the worse.
 pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
     match (running, moved) {
         (false, true) => 0.0,
@@ -145,6 +136,27 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
             let faded = ((age_ms - CHOICE_FULL_MS) / CHOICE_FADE_MS).clamp(0.0, 1.0);
             1.0 - (1.0 - CHOICE_FAINTEST) * faded
         }
+    }
+}
+
+/// Each candidate's server and its badge: what the chooser saw of it, at
+/// the decision's moment ("saw 7", "saw 3.2 ms"), or "stale" where it
+/// found its counters too old to compare. Drawn with the decision's lines
+/// (see [`decision_ink`]) beside rows that may have moved on since.
+pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
+    let text = |seen| match decision.fell_back {
+        true => "stale".to_string(),
+        false => format!("saw {}", amount(seen, decision)),
+    };
+    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
+}
+
+/// A seen amount as drawn: requests whole, milliseconds to one decimal.
+pub fn amount(seen: f64, decision: &Decision) -> String {
+    use crate::policy::Measure;
+    match decision.measure {
+        Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
+        Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
     }
 }
 
@@ -324,18 +336,6 @@ mod tests {
     }
 
     #[test]
-    fn badges_show_only_while_their_rows_stay_and_fade_while_running() {
-        assert_eq!(badge_strength(0.0, true, false), 1.0);
-        assert_eq!(badge_strength(400.0, true, false), 1.0);
-        assert_eq!(badge_strength(0.0, true, true), 0.0, "a row that moved on has no badge beside it");
-        assert_eq!(badge_strength(600.0, true, false), 0.5);
-        assert_eq!(badge_strength(800.0, true, false), 0.0);
-        assert_eq!(badge_strength(5_000.0, true, false), 0.0);
-        assert_eq!(badge_strength(5_000.0, false, false), 1.0);
-        assert_eq!(badge_strength(0.0, false, true), 0.0);
-    }
-
-    #[test]
     fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
         assert_eq!(decision_ink(0.0, true, false), 1.0);
         assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
@@ -345,6 +345,20 @@ mod tests {
         assert_eq!(decision_ink(2_400.0, true, false), 0.0, "none replaced it: gone");
         assert_eq!(decision_ink(5_000.0, false, false), 1.0);
         assert_eq!(decision_ink(0.0, false, true), 0.0, "paused beside rows that moved on: no ring");
+    }
+
+    #[test]
+    fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
+        let compared = decision(1.0, [(3, 12), (7, 5)], 7);
+        assert_eq!(badges(&compared), vec![(3, "saw 12".to_string()), (7, "saw 5".to_string())]);
+        let timed = Decision {
+            measure: crate::policy::Measure::Cost,
+            candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
+            ..Decision::default()
+        };
+        assert_eq!(badges(&timed), vec![(2, "saw 3.2 ms".to_string())]);
+        let stale = Decision { fell_back: true, ..compared };
+        assert_eq!(badges(&stale), vec![(3, "stale".to_string()), (7, "stale".to_string())]);
     }
 
     #[test]
