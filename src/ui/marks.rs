@@ -13,27 +13,51 @@ use crate::engine::{Decision, LearnedLoad, ServerView};
 pub enum QueueMark {
     /// One cell a request, to count, while every queue's requests fit.
     Cells(usize),
-    /// A bar, as this share of the lane, when the longest queue would not
-    /// fit as cells: every queue is then drawn to one scale, the longest
-    /// filling the lane, so ten long queues still differ as their lengths
-    /// do (cells cut at the lane's end made them look alike).
-    Bar(f64),
+    /// When the longest queue would not fit as cells: the first `head`
+    /// requests a cell each, then a bar `rest` cells long for the others,
+    /// on one scale for every queue, the longest filling the lane, so ten
+    /// long queues still differ as their lengths do (cells cut at the
+    /// lane's end made them look alike). The head keeps short queues
+    /// apart: scaled to a longest of 20, a queue of 1 and one of 3 were
+    /// both drawn as one cell (chapter 5), and the pile-ups its point is
+    /// about hid among them.
+    Bar { head: usize, rest: f64 },
     /// Cells filling the lane, cut at its start with a mark saying the
     /// queue runs on: on a row drawn to one scale (see
     /// [`crate::ui::row_scale`]), a queue longer than its lane.
     RunsOff(usize),
 }
 
+impl QueueMark {
+    /// How many cells long the mark is.
+    pub fn cells(&self) -> f64 {
+        match *self {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => cells as f64,
+            QueueMark::Bar { head, rest } => head as f64 + rest,
+        }
+    }
+}
+
+/// The shortest bar past a queue's head, in cells: long enough to see, so
+/// a queue one longer than the head is told from the head alone.
+const LEAST_REST: f64 = 0.5;
+
 /// The mark of a queue of `queued` requests, when the longest queue drawn
 /// beside it holds `longest` and a lane takes `cells` cells.
 pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
-    // An empty queue draws nothing, whatever the scale: a bar's least
-    // width (one cell, so that a queue of one shows) is for a queue.
+    // An empty queue draws nothing, whatever the scale.
     if queued == 0 || longest as usize <= cells {
-        QueueMark::Cells(queued as usize)
-    } else {
-        QueueMark::Bar(f64::from(queued) / f64::from(longest))
+        return QueueMark::Cells(queued as usize);
     }
+    // Half the lane counts requests (at least three, to tell 0 to 3
+    // apart, where the lane holds more), the rest of it scales the others.
+    let head = (cells / 2).max(3).min(cells.saturating_sub(1));
+    if queued as usize <= head {
+        return QueueMark::Cells(queued as usize);
+    }
+    let others = f64::from(queued) - head as f64;
+    let rest = (cells - head) as f64 * others / (f64::from(longest) - head as f64);
+    QueueMark::Bar { head, rest: rest.max(LEAST_REST) }
 }
 
 /// The mark of a queue of `queued` requests on a row drawn to one scale,
@@ -283,14 +307,39 @@ mod tests {
     fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
         assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
         assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
+        // A lane of 8 cells beside a longest of 12: the first 4 requests a
+        // cell each, the other 8 of the longest over the other 4 cells.
         let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
-        assert_eq!((six, twelve), (QueueMark::Bar(0.5), QueueMark::Bar(1.0)));
-        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar(0.3));
+        assert_eq!(six, QueueMark::Bar { head: 4, rest: 1.0 });
+        assert_eq!(twelve, QueueMark::Bar { head: 4, rest: 4.0 });
+        assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
+        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 4.0 * 8.0 / 36.0 });
         assert_eq!(
             queue_mark(0, 40, 8),
             QueueMark::Cells(0),
             "an empty queue beside long ones draws nothing"
         );
+    }
+
+    #[test]
+    fn short_queues_beside_a_long_one_are_a_cell_a_request() {
+        // Chapter 5 at 1440 × 900: a lane of 6 cells beside a queue of 20.
+        let drawn: Vec<f64> = (0..=5).map(|q| queue_mark(q, 20, 6).cells()).collect();
+        assert_eq!(drawn[..4], [0.0, 1.0, 2.0, 3.0], "0 to 3 told apart, a cell each");
+        assert_eq!(drawn[4], 3.5, "one past the head: a bar of the least length");
+        assert_eq!(queue_mark(20, 20, 6).cells(), 6.0, "the longest fills the lane");
+        // Longer queues still differ as their lengths do.
+        let (ten, fifteen) = (queue_mark(10, 20, 6), queue_mark(15, 20, 6));
+        assert!(fifteen.cells() > ten.cells() + 0.5, "{ten:?} {fifteen:?}");
+        // Every length at least as long as a shorter one, in any lane.
+        for cells in 0..12 {
+            let lengths: Vec<f64> = (0..=30).map(|q| queue_mark(q, 30, cells).cells()).collect();
+            assert!(lengths.windows(2).all(|w| w[1] >= w[0]), "a lane of {cells}: {lengths:?}");
+            assert!(lengths.iter().all(|&l| l <= cells.max(1) as f64), "a lane of {cells}: {lengths:?}");
+        }
+        // A lane of 3 cells: two counted, a third past them a bar.
+        assert_eq!(queue_mark(2, 20, 3), QueueMark::Cells(2));
+        assert_eq!(queue_mark(3, 20, 3), QueueMark::Bar { head: 2, rest: LEAST_REST });
     }
 
     #[test]

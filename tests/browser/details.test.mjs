@@ -168,6 +168,62 @@ test("queues are drawn as long as they are, a queue of 12 distinct from one of 6
   await page.context().close();
 });
 
+// Chapter 5 is about the pile-ups random leaves: short queues must look as
+// different as they are. Scaled as bars to a longest of 20 in a lane of two
+// cells, queues of 1, 2 and 3 were all drawn as one cell. Each frame, in
+// both pictures, every two queues of 1 to 3 differ by at least a cell's
+// worth in length, and each is written beside itself.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 5 draws queues of 1, 2 and 3 a cell a request beside long ones, each with its length written`, async () => {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    await context.addInitScript(recordTexts);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${server.url}explain.html`);
+    await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
+    const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+    await page.evaluate(() => document.querySelector('#sim-power-of-two').scrollIntoView({ block: 'start' }));
+    await page.locator('#power-of-two .question .skip-guess').waitFor();
+    await skipQuestion(page, 'power-of-two');
+    const seen = await page.evaluate(async (index) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const view = window.lbsim.views()[index];
+      const [own, twin] = [...document.querySelector('#sim-power-of-two').querySelectorAll('canvas.topology')];
+      const seen = { frames: 0, pairs: [], unwritten: [] };
+      for (const start = performance.now(); performance.now() - start < 10_000; await frame()) {
+        const pictures = [
+          [JSON.parse(view.servers()).map((s) => [s.queued, s.queue_px]), own],
+          [JSON.parse(view.twinQueues() ?? '[]'), twin],
+        ];
+        const longest = Math.max(...pictures.flatMap(([queues]) => queues.map(([q]) => q)));
+        if (longest < 10) continue;
+        seen.frames += 1;
+        for (const [queues, canvas] of pictures) {
+          // Each length written once a queue, besides a row's name ("3").
+          const texts = (canvas?.texts ?? []).map((t) => t.text);
+          const written = (q) => texts.filter((t) => t === String(q)).length - (q < queues.length ? 1 : 0);
+          const queuesOf = (q) => queues.filter(([r]) => r === q).length;
+          for (const [q] of queues.filter(([q]) => q > 0 && written(q) < queuesOf(q))) seen.unwritten.push(q);
+          const short = queues.filter(([q]) => q >= 1 && q <= 3);
+          for (const [a, pa] of short) {
+            for (const [b, pb] of short.filter(([b]) => b > a)) seen.pairs.push({ a, b, pa, pb, longest });
+          }
+        }
+      }
+      return seen;
+    }, index);
+    assert.ok(seen.frames >= 20 && seen.pairs.length >= 20, `${seen.frames} frames with a queue of 10 or more, ${seen.pairs.length} pairs of short queues`);
+    const cell = width > 600 ? 8 : 5;
+    for (const { a, b, pa, pb, longest } of seen.pairs) {
+      assert.ok(pb - pa >= cell * (b - a), `beside a queue of ${longest}, ${a} drawn ${pa.toFixed(1)} px and ${b} ${pb.toFixed(1)} px`);
+    }
+    assert.deepEqual(seen.unwritten, [], 'queue lengths not written beside their queues');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
 test("a poster names its caption once and draws each chart at the poster's own resolution", async () => {
   const context = await browser.newContext({ viewport: { width: 680, height: 400 }, deviceScaleFactor: 1, acceptDownloads: true });
   const page = await context.newPage();
