@@ -1,7 +1,7 @@
 //! How the topology marks what it shows, where a rule decides what a
 //! reader can read off the picture: a queue's length, where a server's
-//! state is written beside it, how long a
-//! decision's badges stay beside the servers they describe, each
+//! state is written beside it, how long a decision's lines and badges
+//! stay beside the servers they describe, each
 //! server's share of the answers where one errs (of the requests sent
 //! lately where one is slowed), and what a client heard
 //! of each server's load and where its mark stands.
@@ -13,27 +13,51 @@ use crate::engine::{Decision, LearnedLoad, ServerView};
 pub enum QueueMark {
     /// One cell a request, to count, while every queue's requests fit.
     Cells(usize),
-    /// A bar, as this share of the lane, when the longest queue would not
-    /// fit as cells: every queue is then drawn to one scale, the longest
-    /// filling the lane, so ten long queues still differ as their lengths
-    /// do (cells cut at the lane's end made them look alike).
-    Bar(f64),
+    /// When the longest queue would not fit as cells: the first `head`
+    /// requests a cell each, then a bar `rest` cells long for the others,
+    /// on one scale for every queue, the longest filling the lane, so ten
+    /// long queues still differ as their lengths do (cells cut at the
+    /// lane's end made them look alike). The head keeps short queues
+    /// apart: scaled to a longest of 20, a queue of 1 and one of 3 were
+    /// both drawn as one cell (chapter 5), and the pile-ups its point is
+    /// about hid among them.
+    Bar { head: usize, rest: f64 },
     /// Cells filling the lane, cut at its start with a mark saying the
     /// queue runs on: on a row drawn to one scale (see
     /// [`crate::ui::row_scale`]), a queue longer than its lane.
     RunsOff(usize),
 }
 
+impl QueueMark {
+    /// How many cells long the mark is.
+    pub fn cells(&self) -> f64 {
+        match *self {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => cells as f64,
+            QueueMark::Bar { head, rest } => head as f64 + rest,
+        }
+    }
+}
+
+/// The shortest bar past a queue's head, in cells: long enough to see, so
+/// a queue one longer than the head is told from the head alone.
+const LEAST_REST: f64 = 0.5;
+
 /// The mark of a queue of `queued` requests, when the longest queue drawn
 /// beside it holds `longest` and a lane takes `cells` cells.
 pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
-    // An empty queue draws nothing, whatever the scale: a bar's least
-    // width (one cell, so that a queue of one shows) is for a queue.
+    // An empty queue draws nothing, whatever the scale.
     if queued == 0 || longest as usize <= cells {
-        QueueMark::Cells(queued as usize)
-    } else {
-        QueueMark::Bar(f64::from(queued) / f64::from(longest))
+        return QueueMark::Cells(queued as usize);
     }
+    // Half the lane counts requests (at least three, to tell 0 to 3
+    // apart, where the lane holds more), the rest of it scales the others.
+    let head = (cells / 2).max(3).min(cells.saturating_sub(1));
+    if queued as usize <= head {
+        return QueueMark::Cells(queued as usize);
+    }
+    let others = f64::from(queued) - head as f64;
+    let rest = (cells - head) as f64 * others / (f64::from(longest) - head as f64);
+    QueueMark::Bar { head, rest: rest.max(LEAST_REST) }
 }
 
 /// The mark of a queue of `queued` requests on a row drawn to one scale,
@@ -91,29 +115,6 @@ pub fn state_word_x(
     }
 }
 
-/// Wall milliseconds a decision's badges show at full strength: a running
-/// view moves on, and a badge beside a server whose row has since changed
-/// reads as that row's number ("21" beside a server at 6/10).
-const BADGE_FULL_MS: f64 = 400.0;
-/// Wall milliseconds over which they then fade out.
-const BADGE_FADE_MS: f64 = 400.0;
-
-/// How strongly a decision's badges are drawn (1 full, 0 gone), shown
-/// `age_ms` ago, while the view runs or not, and whether the rows of its
-/// candidates have `moved` since (their load is no longer the one the
-/// decision met). They show only while the rows are as the decision met
-/// them, running or paused, so a badge never sits beside a row that says
-/// otherwise (chapter 5 drew "11" beside a server at 7/10 for 0.4 s);
-/// running, they also fade soon after the decision. Its sentence under
-/// the view stays longer, saying when the decision was made.
-pub fn badge_strength(age_ms: f64, running: bool, moved: bool) -> f64 {
-    match (running, moved) {
-        (_, true) => 0.0,
-        (false, false) => 1.0,
-        (true, false) => (1.0 - (age_ms - BADGE_FULL_MS) / BADGE_FADE_MS).clamp(0.0, 1.0),
-    }
-}
-
 /// Wall milliseconds a running decision's lines and rings show at full
 /// strength, before they fade.
 const CHOICE_FULL_MS: f64 = 400.0;
@@ -126,16 +127,30 @@ const CHOICE_FAINTEST: f64 = 0.5;
 /// replaced is no longer drawn (the view's sentence holds one 1.6 s).
 const CHOICE_GONE_MS: f64 = 2_400.0;
 
-/// How strongly a decision's lines and rings are drawn (1 full), shown
-/// `age_ms` ago, while the view runs or not, and whether the rows of its
-/// candidates have `moved` since. Running, they are held: full at first,
-/// fading to half over 1.2 s, until the next decision replaces them (or
-/// gone after 2.4 s if none does), whatever the rows do since. Drawn only
-/// while the rows agreed, which in a running chapter 5 was 3 frames in
-/// 237, a reader never saw the servers compared that the legend names.
-/// Paused, where a reader studies one still picture, only beside rows as
-/// the decision met them: a ring round the taken server beside a row that
-/// was by then the busier read as power of two picking the worse.
+/// How strongly a decision's lines, rings and badges are drawn (1 full),
+/// shown `age_ms` ago, while the view runs or not, and whether the rows of
+/// its candidates have `moved` since. Running, they are held: full at
+/// first, fading to half over 1.2 s, until the next decision replaces them
+/// (or gone after 2.4 s if none does), whatever the rows do since. Drawn
+/// only while the rows agreed, which in a running chapter 5 was 3 frames
+/// in 237, a reader never saw the servers compared that the legend names.
+///
+/// Held, the lines keep their badges, what the chooser saw ("saw 7"). Sam
+/// Rose's load-balancing post shows a choice as the request's own trip to
+/// the server it went to, never as a mark left beside servers that have
+/// changed since; a mark held here to be seen must carry its reasons
+/// with it, the moment as the chooser met it. A solid line alone, to a
+/// server that had since become the busier of the two, read as "power of
+/// two picked the worse one"; with "saw 3" and "saw 5" on its candidates
+/// it reads as what it was, a choice made a moment ago on what was there
+/// then. The word "saw" keeps a badge from being read as the row's own
+/// figure ("21" beside a server at 6/10), the reason the badges once
+/// faded within 0.8 s, long before their lines.
+///
+/// Paused, where a reader studies one still picture, all of it only
+/// beside rows as the decision met them: a ring round the taken server
+/// beside a row that was by then the busier read as power of two picking
+/// the worse.
 pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
     match (running, moved) {
         (false, true) => 0.0,
@@ -145,6 +160,27 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
             let faded = ((age_ms - CHOICE_FULL_MS) / CHOICE_FADE_MS).clamp(0.0, 1.0);
             1.0 - (1.0 - CHOICE_FAINTEST) * faded
         }
+    }
+}
+
+/// Each candidate's server and its badge: what the chooser saw of it, at
+/// the decision's moment ("saw 7", "saw 3.2 ms"), or "stale" where it
+/// found its counters too old to compare. Drawn with the decision's lines
+/// (see [`decision_ink`]) beside rows that may have moved on since.
+pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
+    let text = |seen| match decision.fell_back {
+        true => "stale".to_string(),
+        false => format!("saw {}", amount(seen, decision)),
+    };
+    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
+}
+
+/// A seen amount as drawn: requests whole, milliseconds to one decimal.
+pub fn amount(seen: f64, decision: &Decision) -> String {
+    use crate::policy::Measure;
+    match decision.measure {
+        Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
+        Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
     }
 }
 
@@ -271,14 +307,39 @@ mod tests {
     fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
         assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
         assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
+        // A lane of 8 cells beside a longest of 12: the first 4 requests a
+        // cell each, the other 8 of the longest over the other 4 cells.
         let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
-        assert_eq!((six, twelve), (QueueMark::Bar(0.5), QueueMark::Bar(1.0)));
-        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar(0.3));
+        assert_eq!(six, QueueMark::Bar { head: 4, rest: 1.0 });
+        assert_eq!(twelve, QueueMark::Bar { head: 4, rest: 4.0 });
+        assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
+        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 4.0 * 8.0 / 36.0 });
         assert_eq!(
             queue_mark(0, 40, 8),
             QueueMark::Cells(0),
             "an empty queue beside long ones draws nothing"
         );
+    }
+
+    #[test]
+    fn short_queues_beside_a_long_one_are_a_cell_a_request() {
+        // Chapter 5 at 1440 × 900: a lane of 6 cells beside a queue of 20.
+        let drawn: Vec<f64> = (0..=5).map(|q| queue_mark(q, 20, 6).cells()).collect();
+        assert_eq!(drawn[..4], [0.0, 1.0, 2.0, 3.0], "0 to 3 told apart, a cell each");
+        assert_eq!(drawn[4], 3.5, "one past the head: a bar of the least length");
+        assert_eq!(queue_mark(20, 20, 6).cells(), 6.0, "the longest fills the lane");
+        // Longer queues still differ as their lengths do.
+        let (ten, fifteen) = (queue_mark(10, 20, 6), queue_mark(15, 20, 6));
+        assert!(fifteen.cells() > ten.cells() + 0.5, "{ten:?} {fifteen:?}");
+        // Every length at least as long as a shorter one, in any lane.
+        for cells in 0..12 {
+            let lengths: Vec<f64> = (0..=30).map(|q| queue_mark(q, 30, cells).cells()).collect();
+            assert!(lengths.windows(2).all(|w| w[1] >= w[0]), "a lane of {cells}: {lengths:?}");
+            assert!(lengths.iter().all(|&l| l <= cells.max(1) as f64), "a lane of {cells}: {lengths:?}");
+        }
+        // A lane of 3 cells: two counted, a third past them a bar.
+        assert_eq!(queue_mark(2, 20, 3), QueueMark::Cells(2));
+        assert_eq!(queue_mark(3, 20, 3), QueueMark::Bar { head: 2, rest: LEAST_REST });
     }
 
     #[test]
@@ -324,18 +385,6 @@ mod tests {
     }
 
     #[test]
-    fn badges_show_only_while_their_rows_stay_and_fade_while_running() {
-        assert_eq!(badge_strength(0.0, true, false), 1.0);
-        assert_eq!(badge_strength(400.0, true, false), 1.0);
-        assert_eq!(badge_strength(0.0, true, true), 0.0, "a row that moved on has no badge beside it");
-        assert_eq!(badge_strength(600.0, true, false), 0.5);
-        assert_eq!(badge_strength(800.0, true, false), 0.0);
-        assert_eq!(badge_strength(5_000.0, true, false), 0.0);
-        assert_eq!(badge_strength(5_000.0, false, false), 1.0);
-        assert_eq!(badge_strength(0.0, false, true), 0.0);
-    }
-
-    #[test]
     fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
         assert_eq!(decision_ink(0.0, true, false), 1.0);
         assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
@@ -345,6 +394,20 @@ mod tests {
         assert_eq!(decision_ink(2_400.0, true, false), 0.0, "none replaced it: gone");
         assert_eq!(decision_ink(5_000.0, false, false), 1.0);
         assert_eq!(decision_ink(0.0, false, true), 0.0, "paused beside rows that moved on: no ring");
+    }
+
+    #[test]
+    fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
+        let compared = decision(1.0, [(3, 12), (7, 5)], 7);
+        assert_eq!(badges(&compared), vec![(3, "saw 12".to_string()), (7, "saw 5".to_string())]);
+        let timed = Decision {
+            measure: crate::policy::Measure::Cost,
+            candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
+            ..Decision::default()
+        };
+        assert_eq!(badges(&timed), vec![(2, "saw 3.2 ms".to_string())]);
+        let stale = Decision { fell_back: true, ..compared };
+        assert_eq!(badges(&stale), vec![(3, "stale".to_string()), (7, "stale".to_string())]);
     }
 
     #[test]

@@ -58,6 +58,19 @@ pub fn pitch_holding_a_queue(room: f64, slots: u32, largest: f64) -> f64 {
     (room / f64::from(2 * slots.max(1))).min(largest)
 }
 
+/// The queue cells a row's lane holds at least, where the slots beside it
+/// are drawn as one line of cells: a lane of two (chapter 5 at 1440 × 900,
+/// where ten slots took half the row) drew every queue of 1 to 5 as the
+/// same cell.
+pub const LEAST_LANE_CELLS: u32 = 6;
+
+/// The pitch of a row whose `room` (CSS px, for slots and lane together)
+/// holds its `slots` and a lane of [`LEAST_LANE_CELLS`], at most `widest`
+/// (the slots' own pitch, where the lane needs no more room).
+pub fn pitch_leaving_a_lane(room: f64, slots: u32, widest: f64) -> f64 {
+    (room / f64::from(slots.max(1) + LEAST_LANE_CELLS)).min(widest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +103,17 @@ mod tests {
         assert_eq!(row().place(19), Place { x: 122.0, runs_off: false });
         assert_eq!(row().place(20), Place { x: 122.0, runs_off: true });
         assert_eq!(row().place(44), Place { x: 122.0, runs_off: true });
+    }
+
+    #[test]
+    fn the_pitch_leaves_a_lane_of_six_beside_the_slots_where_the_row_is_short() {
+        // Chapter 5's row at 1440 × 900: 203 px for ten slots of 15.7 px
+        // and the lane, which then held two cells.
+        let pitch = pitch_leaving_a_lane(203.0, 10, 15.7);
+        assert!((pitch - 203.0 / 16.0).abs() < 1e-9);
+        assert!(((203.0 - 10.0 * pitch) / pitch).floor() >= f64::from(LEAST_LANE_CELLS));
+        assert_eq!(pitch_leaving_a_lane(600.0, 10, 15.7), 15.7, "a long row keeps its slots' pitch");
+        assert_eq!(pitch_leaving_a_lane(70.0, 0, 16.0), 10.0, "no slots: no division by zero");
     }
 
     #[test]

@@ -2,15 +2,14 @@
 //! sentence under it that reads it out. The engine keeps its latest
 //! decisions; at normal speed there are thousands a second, so one is shown
 //! at a time and its sentence held long enough to read before the newest
-//! replaces it, while its badges on the picture fade sooner, before the
-//! rows beside them move on.
+//! replaces it, its lines and badges on the picture fading meanwhile.
 //! Paused, a step shows the decision it made at once.
 
 use super::dom::{self, Ids};
 use lbsim::engine::{Decision, ServerView};
 use lbsim::format::and_list;
 use lbsim::policy::Measure;
-use lbsim::ui::marks::{badge_strength, decision_ink, decision_to_show, rows_moved};
+use lbsim::ui::marks::{amount, decision_ink, decision_to_show, rows_moved};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -23,9 +22,8 @@ pub struct DecisionCaption {
     since_ms: f64,
     /// Where the ring round the winner was last drawn (x, y, w, h), for tests.
     pub winner_ring: Option<[f64; 4]>,
-    /// How strongly its badges, and its lines and rings, were last drawn,
-    /// for tests.
-    pub badges_drawn: f64,
+    /// How strongly its lines, rings and badges were last drawn, for
+    /// tests.
     pub ink_drawn: f64,
 }
 
@@ -34,14 +32,7 @@ impl DecisionCaption {
         let caption: HtmlElement = dom::child(parent, "p", "decision")?;
         caption.set_id(&ids.of("decision"));
         caption.set_hidden(true);
-        Ok(DecisionCaption {
-            caption,
-            shown: None,
-            since_ms: 0.0,
-            winner_ring: None,
-            badges_drawn: 0.0,
-            ink_drawn: 0.0,
-        })
+        Ok(DecisionCaption { caption, shown: None, since_ms: 0.0, winner_ring: None, ink_drawn: 0.0 })
     }
 
     /// Takes a new one of `latest` (the snapshot's decisions, beside the
@@ -70,14 +61,7 @@ impl DecisionCaption {
         self.shown.as_ref()
     }
 
-    /// How strongly the shown decision's badges are drawn at `now_ms`,
-    /// beside `servers` as they are now.
-    pub fn badge_strength(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
-        let Some(shown) = &self.shown else { return 0.0 };
-        badge_strength(now_ms - self.since_ms, playing, rows_moved(shown, servers))
-    }
-
-    /// How strongly the shown decision's lines and rings are drawn at
+    /// How strongly the shown decision's lines, rings and badges are drawn at
     /// `now_ms`, beside `servers` as they are now.
     pub fn ink(&self, now_ms: f64, playing: bool, servers: &[ServerView]) -> f64 {
         let Some(shown) = &self.shown else { return 0.0 };
@@ -97,7 +81,7 @@ fn sentence(decision: &Decision) -> String {
         false => format!("client {}", decision.chooser),
     };
     let servers = and_list(decision.candidates.iter().map(|c| c.server.to_string()));
-    let seen = and_list(decision.candidates.iter().map(|c| super::topology::amount(c.seen, decision)));
+    let seen = and_list(decision.candidates.iter().map(|c| amount(c.seen, decision)));
     let really = and_list(decision.candidates.iter().map(|c| c.load.to_string()));
     let honest = decision.candidates.iter().all(|c| c.seen == f64::from(c.load));
     let what = match decision.measure {

@@ -187,7 +187,7 @@ test("paused, a decision's badges stand clear of a slowed server's word", async 
     await page.click('#step');
     await page.waitForTimeout(30);
     const shown = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].decision() ?? 'null'));
-    if (!shown || shown.badgeStrength !== 1 || !shown.decision.candidates.some((c) => c.server === 3)) continue;
+    if (!shown || shown.ringInk !== 1 || !shown.decision.candidates.some((c) => c.server === 3)) continue;
     compared += 1;
     const worst = await labelOverlaps(page, 'body', 200);
     const texts = await page.evaluate(() => document.querySelector('canvas.topology').labels.map((l) => l.text));

@@ -348,6 +348,46 @@ for (const [id, chapter, width, height] of [['stale', 6, 1440, 900], ['stale', 6
   });
 }
 
+// Chapter 6's random picture writes no copies: it left their column empty
+// right of its rows, a blank as wide as power of two's "client 0 heard".
+// Its rows now end where power of two's column does, at the same width
+// and scale (the equal queues above), so both pictures end their ink at
+// the same margin.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 6's random picture leaves no empty column right of its rows`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, colorScheme: 'dark' });
+    const view = await viewIndex(page, 'sim-stale');
+    await page.evaluate(() => document.querySelector('#sim-stale').scrollIntoView({ block: 'start' }));
+    await page.locator('#stale .question .skip-guess').waitFor();
+    await skipQuestion(page, 'stale');
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2000, view, { timeout: 30_000 });
+    // The blank (CSS px) right of the last ink over the rows, in each
+    // picture, widest over a second of frames.
+    const [own, twin] = await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const canvases = [...document.querySelector('#sim-stale').querySelectorAll('canvas.topology')];
+      const blanks = canvases.map(() => 0);
+      for (const start = performance.now(); performance.now() - start < 1000; await frame()) {
+        canvases.forEach((canvas, k) => {
+          const { width, height } = canvas;
+          const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+          let right = 0;
+          for (let y = Math.round(height * 0.12); y < Math.round(height * 0.95); y += 1) {
+            for (let x = width - 1; x > right; x -= 1) {
+              if (data[(y * width + x) * 4 + 3] > 0) { right = x; break; }
+            }
+          }
+          blanks[k] = Math.max(blanks[k], (width - 1 - right) * canvas.clientWidth / width);
+        });
+      }
+      return blanks;
+    });
+    assert.ok(twin - own < 20, `random's picture ends its ink ${twin.toFixed(0)} px short of its right edge, power of two's ${own.toFixed(0)} px`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
 test("at 390 × 844 chapter 6's server rows are at least 24 px tall in both pictures", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme: 'dark' });
   const view = await viewIndex(page, 'sim-stale');

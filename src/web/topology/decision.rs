@@ -1,22 +1,24 @@
 //! A decision of a policy that compares a sample of servers, drawn over the
 //! topology: a line from the chooser to each candidate (dashed for those
 //! passed over, solid and thicker for the one taken), a ring round each
-//! candidate, and beside it what the chooser saw of it. All in the ink
-//! colour, the topology's colour for "look here".
+//! candidate, and beside it what the chooser saw of it, held together (see
+//! `lbsim::ui::marks::decision_ink`). All in the ink colour, the
+//! topology's colour for "look here".
 
 use super::layout::{Layout, Rect};
 use crate::theme::Palette;
 use lbsim::engine::Decision;
+use lbsim::ui::marks::badges;
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws `decision`, its badges at `strength` (0 to 1) left of where
-/// each row's entrance labels begin (`entrances`, x in CSS px), returning
-/// where the ring round its winner went.
+/// Draws `decision`, with its badges left of where each row's entrance
+/// labels begin (`entrances`, x in CSS px), returning where the ring round
+/// its winner went.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    (strength, entrances): (f64, &[f64]),
+    entrances: &[f64],
     palette: &Palette,
 ) -> Rect {
     let chooser = match decision.by_balancer {
@@ -50,17 +52,14 @@ pub fn draw(
         context.stroke();
     }
     let _ = context.set_line_dash(&js_sys::Array::new());
-    if strength > 0.0 {
-        context.set_global_alpha(strength);
-        draw_amounts(context, layout, (decision, entrances), palette);
-        context.set_global_alpha(1.0);
-    }
+    draw_amounts(context, layout, (decision, entrances), palette);
     ring(decision.winner)
 }
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
-/// just left of the candidate (or "stale" when it ignored its counters), so
-/// that it does not read as one of the server's own figures; left of the
+/// just left of the candidate ("saw 7", or "stale" when it ignored its
+/// counters; see `lbsim::ui::marks::badges`), so that it does not read as
+/// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
 /// mark stands before the name (a badge "16" covered chapter 5's "¼ speed").
 fn draw_amounts(
@@ -90,21 +89,5 @@ fn draw_amounts(
         context.fill();
         context.set_fill_style_str(&palette.panel.css());
         let _ = context.fill_text(&text, right, y);
-    }
-}
-
-/// Each candidate's server and its badge: what the chooser saw of it, at
-/// the decision's moment.
-pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
-    let text = |seen| if decision.fell_back { "stale".to_string() } else { amount(seen, decision) };
-    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
-}
-
-/// A seen amount as drawn: requests whole, milliseconds to one decimal.
-pub fn amount(seen: f64, decision: &Decision) -> String {
-    use lbsim::policy::Measure;
-    match decision.measure {
-        Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
-        Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
     }
 }

@@ -92,6 +92,12 @@ pub enum Column {
     /// then draw their queues to the slots' scale, and take more of a
     /// narrow picture's width for it.
     Copies,
+    /// Nothing, beside a twin's picture that writes copies: the rows are
+    /// as wide as the twin's and to its scale, their column's room before
+    /// them (where requests arrive) rather than left empty after them,
+    /// where chapter 6's random picture drew a blank column as wide as
+    /// power of two's "client 0 heard".
+    BesideCopies,
 }
 
 pub struct Layout {
@@ -141,19 +147,28 @@ impl Layout {
             let area = Rect { x: width * 0.40 - balancer_w / 2.0, y: top, w: balancer_w, h: tall };
             Grid::new(balancers, area, 10.0)
         });
+        let to_scale = matches!(column, Column::Copies | Column::BesideCopies);
         // Narrow screens give the servers a larger share of the width.
         let servers_x = width
             * match (balancers.is_some(), width >= 600.0) {
                 (true, true) => 0.55,
                 (true, false) => 0.5,
                 (false, true) => 0.45,
-                (false, false) if column == Column::Copies => 0.25,
+                (false, false) if to_scale => 0.25,
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
         let column_w = if column != Column::None && !compact { SIDE_COLUMN_W } else { 0.0 };
-        let side_column = (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN));
-        let area = Rect { x: servers_x, y: top, w: width - MARGIN - column_w - servers_x, h: tall };
+        let (servers_x, side_column) = match column {
+            Column::BesideCopies => (servers_x + column_w, None),
+            _ => (servers_x, (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN))),
+        };
+        let area = Rect {
+            x: servers_x,
+            y: top,
+            w: width - MARGIN - servers_x - side_column.map_or(0.0, |_| column_w),
+            h: tall,
+        };
         let servers = if compact {
             Grid::new(servers, area, f64::INFINITY).by_rows()
         } else {
@@ -168,7 +183,7 @@ impl Layout {
             compact,
             width,
             side_column,
-            queues_to_scale: column == Column::Copies && !compact,
+            queues_to_scale: to_scale && !compact,
             least_label_px: least_label_px(false, 0.0),
             arrival_x: None,
             longest_beside: 0,

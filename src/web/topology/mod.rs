@@ -31,7 +31,6 @@ use lbsim::ui::marks::sent_shares;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
-pub use decision::{amount, badges};
 pub use layout::COMPACT_ABOVE;
 
 /// The most in-flight requests drawn as dots in a frame.
@@ -51,10 +50,7 @@ pub struct Focus<'a> {
     pub told: Option<&'a Told>,
     pub client: Option<u32>,
     pub decision: Option<&'a Decision>,
-    /// How strongly the decision's badges are drawn (see
-    /// `lbsim::ui::marks::badge_strength`).
-    pub badges: f64,
-    /// How strongly the decision's lines and rings are drawn (see
+    /// How strongly the decision's lines, rings and badges are drawn (see
     /// `lbsim::ui::marks::decision_ink`).
     pub decision_ink: f64,
     /// Keys moving after a membership change, and how far along their
@@ -121,7 +117,7 @@ pub fn draw(
     decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
         let entrances = entrances(&labels_from, focus.bounces, &plates);
-        let ring = decision::draw(context, &layout, decision, (focus.badges, &entrances), palette);
+        let ring = decision::draw(context, &layout, decision, &entrances, palette);
         context.set_global_alpha(1.0);
         [ring.x, ring.y, ring.w, ring.h]
     })
@@ -148,16 +144,18 @@ pub enum Part {
 }
 
 /// The layout `snapshot` is drawn in on `surface`: with the column of a
-/// client's copies where its run, or the twin drawn beside it, keeps them,
-/// and queues scaled to the longest of both pictures.
+/// client's copies where its run keeps them; beside a twin that keeps
+/// them, rows to the twin's scale, with the column only where it has
+/// shares to write; and queues scaled to the longest of both pictures.
 fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
-        match (snapshot.copies_kept || surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
-            (true, _) => Column::Copies,
-            (false, true) => Column::Shares,
-            (false, false) => Column::None,
+        match (snapshot.copies_kept, surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
+            (true, _, _) | (false, true, true) => Column::Copies,
+            (false, true, false) => Column::BesideCopies,
+            (false, false, true) => Column::Shares,
+            (false, false, false) => Column::None,
         },
     )
     .with_longest_beside(surface.beside.longest_queue)

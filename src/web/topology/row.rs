@@ -5,7 +5,7 @@
 use super::layout::{Layout, Rect};
 use lbsim::engine::ServerView;
 use lbsim::ui::marks::{queue_mark, queue_to_scale, QueueMark};
-use lbsim::ui::row_scale::{pitch_holding_a_queue, RowScale};
+use lbsim::ui::row_scale::{pitch_holding_a_queue, pitch_leaving_a_lane, RowScale};
 use web_sys::CanvasRenderingContext2d;
 
 /// Room at a lane's entrance for a queue's length, written left of it.
@@ -44,8 +44,10 @@ impl Row {
         Row::new(cell, server.slots as usize, layout.small_px(), layout.queues_to_scale)
     }
 
-    /// Slots as one line of cells (shrunk down to 5 px if need be), else
-    /// as several lines, else as a bar; room on the right for the count
+    /// Slots as one line of cells (shrunk down to 5 px if need be, and
+    /// to leave the lane a few queue cells; see
+    /// `lbsim::ui::row_scale::pitch_leaving_a_lane`), else as several
+    /// lines, else as a bar; room on the right for the count
     /// of slots in use ("10/10") in labels `label_px` high. `to_scale`,
     /// the slots are one line of cells as wide as a queued request's,
     /// leaving a lane for a queue as long (see `lbsim::ui::row_scale`).
@@ -60,12 +62,12 @@ impl Row {
         let available = cell.w * if narrow { 0.4 } else { 0.5 };
         let one_line = (available / slots.max(1) as f64).min(largest);
         let per_line = ((available / largest).floor() as usize).max(1);
+        // Box borders (4), the gap before the box (6), the queue's length.
+        let room = cell.x + cell.w - label_w - queue_start - 10.0 - QUEUE_LABEL_W;
         let (pitch, per_line) = if to_scale {
-            // Box borders (4), the gap before the box (6), the queue's length.
-            let room = cell.x + cell.w - label_w - queue_start - 10.0 - QUEUE_LABEL_W;
             (pitch_holding_a_queue(room, slots as u32, largest), slots.max(1))
         } else if one_line >= 5.0 {
-            (one_line, slots.max(1))
+            (pitch_leaving_a_lane(room, slots as u32, one_line).max(5.0), slots.max(1))
         } else if slots.div_ceil(per_line) as f64 * largest <= cell.h - 2.0 {
             (largest, per_line)
         } else {
@@ -168,7 +170,9 @@ impl Row {
     /// Queue cells that fit between the row's entrance and its box, less
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
-        ((self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch).floor().max(0.0) as usize
+        // A lane made to hold whole cells holds them, rounding aside.
+        let cells = (self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch;
+        (cells + 1e-9).floor().max(0.0) as usize
     }
 
     /// Where a queue of `queued` begins, with its length written left of
@@ -190,9 +194,6 @@ impl Row {
     /// How far left of its box a queue of `queued` reaches, when the
     /// longest drawn beside it holds `longest` (CSS px).
     pub(super) fn queue_length(&self, queued: u32, longest: u32) -> f64 {
-        match self.queue_mark(queued, longest) {
-            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => cells as f64 * self.pitch,
-            QueueMark::Bar(share) => (share * self.queue_capacity() as f64 * self.pitch).max(self.side),
-        }
+        self.queue_mark(queued, longest).cells() * self.pitch
     }
 }

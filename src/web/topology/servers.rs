@@ -1,7 +1,8 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
-//! requests, each a cell while every queue fits its lane, else all as
-//! bars to one scale, and each with its length written beside it; a
+//! requests, each a cell while every queue fits its lane, else its first
+//! few a cell each and the rest as bars to one scale (see
+//! `lbsim::ui::marks::queue_mark`), and each with its length beside it; a
 //! slowed server's busy slots hatched. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
@@ -141,13 +142,17 @@ fn draw_rows(
     for ((cell, row), server) in rows.iter().zip(servers) {
         let mut length = row.queue_length(server.queued, longest);
         let y = cell.y + (cell.h - row.side) / 2.0;
-        match row.queue_mark(server.queued, longest) {
-            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => {
-                for k in 0..cells {
-                    context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
-                }
-            }
-            QueueMark::Bar(_) => context.rect(row.queue_end - length, y, length, row.side),
+        let (cells, bar) = match row.queue_mark(server.queued, longest) {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
+            QueueMark::Bar { head, rest } => (head, rest),
+        };
+        for k in 0..cells {
+            context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+        }
+        if bar > 0.0 {
+            // Past the head's cells, the rest as one bar, its gap as theirs.
+            let gap = row.pitch - row.side;
+            context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
         }
         if let QueueMark::RunsOff(_) = row.queue_mark(server.queued, longest) {
             cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));

@@ -296,7 +296,6 @@ impl View {
             (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
         });
         let servers = &self.snapshot.servers;
-        let badges = self.parts.decision.badge_strength(now_ms, self.playing, servers);
         let decision_ink = self.parts.decision.ink(now_ms, self.playing, servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
@@ -306,7 +305,6 @@ impl View {
             told: self.parts.event_log.highlighted.as_ref(),
             client: self.followed,
             decision: self.parts.decision.shown(),
-            badges,
             decision_ink,
             moving,
             learned: &learned,
@@ -339,7 +337,7 @@ impl View {
             now_ms,
             self.playing,
         );
-        (self.parts.decision.badges_drawn, self.parts.decision.ink_drawn) = (badges, decision_ink);
+        self.parts.decision.ink_drawn = decision_ink;
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
             self.parts.event_log.show_following(client, &self.snapshot);

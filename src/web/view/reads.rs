@@ -175,10 +175,9 @@ impl View {
             decision: &'a lbsim::engine::Decision,
             caption: String,
             winner_ring: Option<[f64; 4]>,
-            /// Each badge's server and text, and how strongly they were drawn.
+            /// Each badge's server and text.
             badges: Vec<(u32, String)>,
-            badge_strength: f64,
-            /// How strongly its lines and rings were drawn.
+            /// How strongly its lines, rings and badges were drawn.
             ring_ink: f64,
         }
         let caption = &self.parts.decision;
@@ -187,8 +186,7 @@ impl View {
             decision,
             caption: caption.text(),
             winner_ring: caption.winner_ring,
-            badges: topology::badges(decision),
-            badge_strength: caption.badges_drawn,
+            badges: lbsim::ui::marks::badges(decision),
             ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()
