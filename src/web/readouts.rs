@@ -9,6 +9,8 @@
 //! them count since the run began, so do they, and once the run is over
 //! they are the whole run's; each says so (see `lbsim::ui::whole_run`).
 //! Beside a twin, the percentiles give both runs' figures, A's and B's.
+//! A view shows those its link names (`readouts=`, see
+//! `lbsim::ui::readouts`), all unless told.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
@@ -17,6 +19,7 @@
 use super::dom::{self, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
+use lbsim::ui::readouts::Readout;
 use lbsim::ui::whole_run::Span;
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
@@ -81,10 +84,12 @@ pub struct Readouts {
 }
 
 impl Readouts {
-    /// Builds the readouts at the end of `parent`.
-    pub fn build(parent: &Element, ids: &Ids) -> Result<Readouts, JsValue> {
+    /// Builds the readouts at the end of `parent`, those not `shown`
+    /// hidden (the row too, when none is).
+    pub fn build(parent: &Element, ids: &Ids, shown: &[Readout]) -> Result<Readouts, JsValue> {
         let row: HtmlElement = dom::child(parent, "div", "readouts")?;
         row.set_attribute("aria-live", "off")?;
+        row.set_hidden(shown.is_empty());
         let span_words = dom::text_child(&row, "span", "span-words", &Span::LastSecond.label())?;
         // Each readout: a name over a figure and its unit; returns the box,
         // the name and the figure's value.
@@ -130,6 +135,11 @@ impl Readouts {
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
         actual_speed.set_id(&ids.of("actual-speed"));
+        // The boxes in the strip's order, as `Readout::ALL` lists them.
+        let boxes = [p50_box, p99_box, completed, sent_back, served, clock];
+        for (readout, element) in Readout::ALL.iter().zip(&boxes) {
+            element.set_hidden(!shown.contains(readout));
+        }
         let heavy: HtmlElement = dom::child(parent, "p", "too-heavy")?;
         dom::set_attributes(&heavy, &[("id", &ids.of("too-heavy")), ("role", "status")])?;
         heavy.set_hidden(true);
