@@ -13,8 +13,10 @@
 
 pub mod bounces;
 pub mod controls;
+pub mod draining;
 pub mod embed_size;
 pub mod fit;
+pub mod following;
 pub mod guess;
 pub mod hash;
 pub mod marks;

@@ -3,7 +3,8 @@
 //! prose cites three figures shows those three, where the six took a
 //! phone's screen from the chart the chapter is about.
 
-/// One of the readouts, in the order the strip shows them.
+/// One of the readouts, in the order the strip shows them unless a link
+/// lists its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Readout {
     /// The median queue time.
@@ -48,9 +49,18 @@ impl Readout {
         Readout::ALL.map(Readout::key)
     }
 
-    /// The readouts `keys` names, in the strip's order whatever theirs.
+    /// The readouts `keys` names, in the list's order (each once): a
+    /// chapter that teaches the median before the tail names p50 first.
     pub fn of_keys(keys: &[&str]) -> Vec<Readout> {
-        Readout::ALL.into_iter().filter(|readout| keys.contains(&readout.key())).collect()
+        let mut chosen: Vec<Readout> = Vec::new();
+        for key in keys {
+            if let Some(readout) = Readout::ALL.into_iter().find(|r| r.key() == *key) {
+                if !chosen.contains(&readout) {
+                    chosen.push(readout);
+                }
+            }
+        }
+        chosen
     }
 }
 
@@ -59,10 +69,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_list_of_names_gives_its_readouts_in_the_strips_order() {
+    fn a_list_of_names_gives_its_readouts_in_its_own_order() {
         assert_eq!(
-            Readout::of_keys(&["throughput", "p50", "p99"]),
-            [Readout::P50, Readout::P99, Readout::Throughput]
+            Readout::of_keys(&["throughput", "p50", "p99", "p50"]),
+            [Readout::Throughput, Readout::P50, Readout::P99]
         );
         assert_eq!(Readout::of_keys(&Readout::keys()), Readout::ALL);
         assert_eq!(Readout::of_keys(&[]), []);

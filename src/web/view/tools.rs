@@ -335,6 +335,9 @@ impl View {
         match (done, &self.parts.membership) {
             (Ok(at), tools) => {
                 self.params.scenario.failures = self.sim.scenario().failures.clone();
+                let slowed = self.snapshot.servers.get(server).is_some_and(|s| s.state == ServerState::Slow);
+                self.draining =
+                    (failure.is_none() && slowed).then(|| Draining { server, since_s: at.as_secs() });
                 if let Some(tools) = tools {
                     tools.tell_failure(server, failure, at, &self.params.scenario);
                 }
