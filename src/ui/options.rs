@@ -268,9 +268,11 @@ impl Options {
             CHARTS_KEY => {
                 list_text(&self.charts.iter().map(|c| c.key()).collect::<Vec<_>>(), Chart::ALL.len())
             }
-            READOUTS_KEY => {
-                list_text(&self.readouts.iter().map(|r| r.key()).collect::<Vec<_>>(), Readout::ALL.len())
-            }
+            // All six in another order is a list of its own.
+            READOUTS_KEY => match self.readouts == Readout::ALL {
+                true => "all".to_string(),
+                false => list_text(&self.readouts.iter().map(|r| r.key()).collect::<Vec<_>>(), usize::MAX),
+            },
             CAPTION_KEY => self.caption.clone(),
             HEIGHT_KEY => self.height.map_or_else(|| "auto".to_string(), |h| h.to_string()),
             AUTOPLAY_KEY => if self.autoplay { "1" } else { "0" }.to_string(),
