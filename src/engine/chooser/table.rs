@@ -63,7 +63,7 @@
 
 use super::super::connections::Connections;
 use super::super::huge_pages;
-use crate::policy::{Known, PeakAverage, RoundTrips};
+use crate::policy::{Column, Known, PeakAverage, RoundTrips};
 
 pub struct Table {
     /// Requests in flight there, and the load it last reported.
@@ -103,10 +103,10 @@ impl Table {
         start: usize,
         len: usize,
         typical: PeakAverage,
-    ) -> (&[Known], &[f32], RoundTrips<'_>) {
-        let known = &self.known[start..start + len];
-        let work = self.work.get(start..start + len).unwrap_or(&[]);
-        let each = self.round_trips.get(start..start + len).unwrap_or(&[]);
+    ) -> (Column<'_, Known>, Column<'_, f32>, RoundTrips<'_>) {
+        let known = Column::dense(&self.known[start..start + len]);
+        let work = Column::dense(self.work.get(start..start + len).unwrap_or(&[]));
+        let each = Column::dense(self.round_trips.get(start..start + len).unwrap_or(&[]));
         (known, work, RoundTrips { each, typical })
     }
 
