@@ -76,14 +76,18 @@ impl EventLog {
 
     /// Says what `client` is doing now, from the snapshot, and keeps room
     /// for the line over the picture: the stylesheet moves the picture
-    /// down by its height (`--following-h`), so that the line, read whole
-    /// where it stands, covers none of it.
+    /// down by its height (`--following-h`) while the stage is marked
+    /// `following-shown`, so that the line, read whole where it stands,
+    /// covers none of it.
     pub fn show_following(&mut self, client: u32, snapshot: &Snapshot) {
         let text = following::words(client, &snapshot.requests);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
         }
-        self.following.set_hidden(false);
+        if self.following.hidden() {
+            self.following.set_hidden(false);
+            let _ = self.parent.class_list().add_1("following-shown");
+        }
         let height = self.following.offset_height();
         if self.room != Some(height) {
             self.room = Some(height);
@@ -97,6 +101,7 @@ impl EventLog {
     pub fn stop_following_if(&self, stopped: bool) {
         if stopped {
             self.following.set_hidden(true);
+            let _ = self.parent.class_list().remove_1("following-shown");
         }
     }
 
