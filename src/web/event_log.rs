@@ -26,6 +26,11 @@ pub struct EventLog {
     room: Option<i32>,
     /// The newest event, while it is highlighted.
     pub highlighted: Option<Told>,
+    /// Whether the picture moves down to make room for the followed
+    /// client's line: where the reader followed one, not where a view's
+    /// opening follows its first request, whose picture must not move
+    /// when the trip ends (steady.test: chapter 1 moved 23 px at 4.4 s).
+    pub room_over_picture: bool,
 }
 
 impl EventLog {
@@ -43,7 +48,15 @@ impl EventLog {
         dom::text_child(&panel, "h3", "", "Step by step: the latest events")?;
         let list: HtmlElement = dom::child(&panel, "ol", "")?;
         dom::set_attributes(&list, &[("aria-live", "polite"), ("reversed", "")])?;
-        Ok(EventLog { following, panel, list, parent: parent.clone(), room: None, highlighted: None })
+        Ok(EventLog {
+            following,
+            panel,
+            list,
+            parent: parent.clone(),
+            room: None,
+            highlighted: None,
+            room_over_picture: true,
+        })
     }
 
     /// Adds the event just processed, at the top, and highlights it.
@@ -84,9 +97,10 @@ impl EventLog {
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
         }
-        if self.following.hidden() {
-            self.following.set_hidden(false);
-            let _ = self.parent.class_list().add_1("following-shown");
+        self.following.set_hidden(false);
+        let classes = self.parent.class_list();
+        if classes.contains("following-shown") != self.room_over_picture {
+            let _ = classes.toggle_with_force("following-shown", self.room_over_picture);
         }
         let height = self.following.offset_height();
         if self.room != Some(height) {

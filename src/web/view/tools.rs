@@ -354,6 +354,7 @@ impl View {
     /// Follows `client`'s requests (or none).
     pub fn follow(&mut self, client: Option<u32>) {
         self.followed = client.filter(|c| *c < self.params.scenario.clients);
+        self.parts.event_log.room_over_picture = true;
         self.parts.event_log.stop_following_if(self.followed.is_none());
         self.parts.canvases.invalidate();
     }
