@@ -118,9 +118,18 @@ impl Sight {
     }
 }
 
-/// How much of a brief view's picture must be in sight before it runs:
-/// most of its height, or of the window's when the picture is the taller.
-const BRIEF_IN_SIGHT: f64 = 0.5;
+/// How much of a brief view's picture must be in sight before it runs
+/// whatever the page's scroll: nearly all of it, or of the window's
+/// height when the picture is the taller.
+const BRIEF_WHOLE: f64 = 0.9;
+
+/// How much will do once the reader has come to the view's chapter, its
+/// top above [`READER_AT`] of the window: half.
+const BRIEF_HALF: f64 = 0.5;
+
+/// Where the top of a chapter stands, as a share of the window's height
+/// from its top, once the reader has scrolled to it.
+const READER_AT: f64 = 0.25;
 
 /// Whether what a view shows is over in seconds: a spike, or the opening
 /// trip of a view that starts with one request (`first=one`) not yet
@@ -129,18 +138,34 @@ pub fn is_brief(demand: Demand, opening_over: bool) -> bool {
     demand == Demand::Spike || !opening_over
 }
 
-/// Whether a view, its picture from `top` to `bottom` in a window
-/// `window_h` tall (CSS px), is in sight enough to run. Any of it is
-/// enough for steady demand; a `brief` view waits for most of its picture:
-/// started as its top edge came into sight, chapter 2's spike was over
-/// while the reader was still reading the text above it. Asked for most of
-/// the whole view instead, it then stayed still with the chapter's heading
-/// at the top of a 1440 × 900 window and its picture well in sight (its
-/// top at about 600 px), until scrolled down further.
-pub fn in_sight_to_run(brief: bool, (top, bottom): (f64, f64), window_h: f64) -> bool {
-    let shown = bottom.min(window_h) - top.max(0.0);
+/// Where a view stands in a window `window_h` tall: its picture from
+/// `picture.0` to `picture.1` and the top of the chapter that holds it
+/// (the view's own top where no chapter does, as in an embed), in CSS px
+/// from the window's top.
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    pub picture: (f64, f64),
+    pub chapter_top: f64,
+    pub window_h: f64,
+}
+
+/// Whether a view at `place` is in sight enough to run. Any of its
+/// picture is enough for steady demand. A `brief` view waits for nearly
+/// all of its picture, or for half of it once its chapter's top is in the
+/// window's upper quarter: started as its picture's top edge came into
+/// sight, chapter 2's spike was over while the reader was still reading
+/// the text above it; asked for all of it, it stayed still with its
+/// heading at the top of a 1440 × 900 window and half its picture in
+/// sight (from 681 px). Half alone was not enough: chapter 1's picture is
+/// as much in sight at the page's load, under the introduction the reader
+/// is reading, its opening trip over before they came to it.
+pub fn in_sight_to_run(brief: bool, place: Place) -> bool {
+    let (top, bottom) = place.picture;
+    let shown = bottom.min(place.window_h) - top.max(0.0);
+    let most = (bottom - top).min(place.window_h);
+    let come_to = place.chapter_top <= READER_AT * place.window_h;
     match brief {
-        true => shown > 0.0 && shown >= BRIEF_IN_SIGHT * (bottom - top).min(window_h),
+        true => shown > 0.0 && (shown >= BRIEF_WHOLE * most || (come_to && shown >= BRIEF_HALF * most)),
         false => shown > 0.0,
     }
 }
@@ -181,17 +206,24 @@ mod tests {
         let (spike, steady) = (is_brief(Demand::Spike, true), is_brief(Demand::Continuous, true));
         assert!(!steady && spike);
         assert!(is_brief(Demand::Continuous, false), "an opening not yet shown is brief too");
-        // Chapter 2's picture, about 390 px tall, its top 120 px in sight
-        // of a 900 px window: the reader is still reading the text above.
-        assert!(!in_sight_to_run(spike, (780.0, 1170.0), 900.0));
-        assert!(in_sight_to_run(steady, (780.0, 1170.0), 900.0));
-        // The chapter's heading at the window's top, its picture from
-        // about 600 px: most of it is in sight.
-        assert!(in_sight_to_run(spike, (605.0, 995.0), 900.0));
-        assert!(in_sight_to_run(spike, (110.0, 500.0), 900.0));
-        // Taller than the window: most of the window will do.
-        assert!(in_sight_to_run(spike, (-200.0, 1200.0), 844.0));
-        assert!(!in_sight_to_run(spike, (1000.0, 1680.0), 900.0), "out of sight");
+        let at = |picture, chapter_top| Place { picture, chapter_top, window_h: 900.0 };
+        // Chapter 2's picture, 412 px tall, its top 120 px in sight of a
+        // 900 px window: the reader is still reading the text above.
+        assert!(!in_sight_to_run(spike, at((780.0, 1192.0), 0.0)));
+        assert!(in_sight_to_run(steady, at((780.0, 1192.0), 0.0)));
+        // Its heading at the window's top, its picture from 681 px: the
+        // reader has come to it, and half the picture is in sight.
+        assert!(in_sight_to_run(spike, at((681.0, 1093.0), -29.0)));
+        // Chapter 1's at the page's load: as much of it in sight, under
+        // the introduction.
+        assert!(!in_sight_to_run(spike, at((686.0, 1098.0), 307.0)));
+        // Scrolled on, its picture whole in sight.
+        assert!(in_sight_to_run(spike, at((486.0, 898.0), 107.0)));
+        assert!(in_sight_to_run(spike, at((110.0, 522.0), 2_000.0)), "whole, whatever the chapter");
+        // Taller than the window: nearly all the window will do.
+        let tall = Place { picture: (-200.0, 1200.0), chapter_top: 400.0, window_h: 844.0 };
+        assert!(in_sight_to_run(spike, tall));
+        assert!(!in_sight_to_run(spike, at((1000.0, 1680.0), -500.0)), "out of sight");
     }
 
     #[test]

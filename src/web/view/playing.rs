@@ -148,12 +148,16 @@ impl View {
 
 /// Whether enough of the view on `root` is in sight for it to run (see
 /// [`pace::in_sight_to_run`]: a `brief` view waits for most of its
-/// picture, the twin's beside it included; any of the view will do for
-/// another, or for one without a picture).
+/// picture, the twin's beside it included, or for half of it once the
+/// reader has come to its chapter; any of the view will do for another,
+/// or for one without a picture).
 fn in_sight_to_run(root: &HtmlElement, brief: bool) -> bool {
     let picture = brief.then(|| root.query_selector(".pictures, .topology").ok().flatten()).flatten();
     let rect =
         picture.as_ref().map_or_else(|| root.get_bounding_client_rect(), |p| p.get_bounding_client_rect());
+    let chapter = root.closest("section").ok().flatten();
+    let chapter_top =
+        chapter.map_or_else(|| root.get_bounding_client_rect().top(), |c| c.get_bounding_client_rect().top());
     let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
-    pace::in_sight_to_run(brief, (rect.top(), rect.bottom()), window_h)
+    pace::in_sight_to_run(brief, pace::Place { picture: (rect.top(), rect.bottom()), chapter_top, window_h })
 }
