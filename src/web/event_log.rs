@@ -22,15 +22,23 @@ pub struct EventLog {
     /// stylesheet to put it beside the picture.
     parent: Element,
     /// The followed client's line's height (CSS px) as last kept free
-    /// over the picture.
+    /// over the picture: none until measured, and again once its words or
+    /// the view's width change (reading it costs a layout).
     room: Option<i32>,
     /// The newest event, while it is highlighted.
     pub highlighted: Option<Told>,
-    /// Whether the picture moves down to make room for the followed
-    /// client's line: where the reader followed one, not where a view's
-    /// opening follows its first request, whose picture must not move
-    /// when the trip ends (steady.test: chapter 1 moved 23 px at 4.4 s).
-    pub room_over_picture: bool,
+    /// Who follows the client whose line shows (see [`Follower`]).
+    follower: Follower,
+}
+
+/// Who follows a client: the picture moves down to make room for the
+/// followed client's line where the reader followed one, not where a
+/// view's opening follows its first request, whose picture must not move
+/// when the trip ends (steady.test: chapter 1 moved 23 px at 4.4 s).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Follower {
+    Reader,
+    Opening,
 }
 
 impl EventLog {
@@ -55,7 +63,7 @@ impl EventLog {
             parent: parent.clone(),
             room: None,
             highlighted: None,
-            room_over_picture: true,
+            follower: Follower::Reader,
         })
     }
 
@@ -96,19 +104,32 @@ impl EventLog {
         let text = following::words(client, &snapshot.requests);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
+            self.room = None;
         }
         self.following.set_hidden(false);
+        let room_over_picture = self.follower == Follower::Reader;
         let classes = self.parent.class_list();
-        if classes.contains("following-shown") != self.room_over_picture {
-            let _ = classes.toggle_with_force("following-shown", self.room_over_picture);
+        if classes.contains("following-shown") != room_over_picture {
+            let _ = classes.toggle_with_force("following-shown", room_over_picture);
         }
-        let height = self.following.offset_height();
-        if self.room != Some(height) {
+        if self.room.is_none() {
+            let height = self.following.offset_height();
             self.room = Some(height);
             if let Some(stage) = self.parent.dyn_ref::<HtmlElement>() {
                 let _ = stage.style().set_property("--following-h", &format!("{height}px"));
             }
         }
+    }
+
+    /// `follower` follows a client from now on (see [`Follower`]).
+    pub fn followed_by(&mut self, follower: Follower) {
+        self.follower = follower;
+    }
+
+    /// The view's width changed: the followed client's line may wrap
+    /// otherwise, and is measured again.
+    pub fn resized(&mut self) {
+        self.room = None;
     }
 
     /// Hides the followed client's line when nobody is followed.

@@ -3,6 +3,7 @@
 //! scenario headless to compare with the native command line.
 
 use super::dom;
+use super::event_log::Follower;
 use super::frame::FrameLoop;
 use super::hash;
 use super::options::Kind;
@@ -135,7 +136,7 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     )?;
     let (follower, requester) = (view.clone(), frames.clone());
     let follow = move |client: Option<u32>| {
-        follower.borrow_mut().follow(client);
+        follower.borrow_mut().follow(client, Follower::Reader);
         requester.request();
     };
     set("follow", Closure::<dyn Fn(Option<u32>)>::new(follow).into_js_value())?;

@@ -3,6 +3,7 @@
 //! stands is `opening`'s, tested natively; this is its wiring.
 
 use super::*;
+use crate::event_log::Follower;
 use crate::opening::Cue;
 
 impl View {
@@ -24,12 +25,11 @@ impl View {
     pub(super) fn opening_moves_on(&mut self) {
         match self.opening.observe(self.snapshot.time_ms, &self.snapshot.requests) {
             Some(Cue::Follow(client)) => {
-                self.follow(Some(client));
-                self.parts.event_log.room_over_picture = false;
+                self.follow(Some(client), Follower::Opening);
             }
             Some(Cue::Release(client)) => {
                 if self.followed == Some(client) {
-                    self.follow(None);
+                    self.follow(None, Follower::Opening);
                 }
                 // Its words and the following line go: the view fits afresh.
                 self.resized();

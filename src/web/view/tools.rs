@@ -4,6 +4,7 @@
 //! topology follows or slows, and the servers box's changes.
 
 use super::*;
+use crate::event_log::Follower;
 use crate::membership_tools::{Ask, NOISY_NEIGHBOUR};
 use lbsim::engine::ServerState;
 use lbsim::scenario::failures::Failure;
@@ -245,8 +246,10 @@ impl View {
     pub fn clicked_topology(&mut self, point: (f64, f64)) {
         match self.parts.canvases.part_at(&self.snapshot, point) {
             Some(Part::Server(server)) => self.clicked_server(server),
-            Some(Part::Client(client)) if self.followed != Some(client) => self.follow(Some(client)),
-            _ => self.follow(None),
+            Some(Part::Client(client)) if self.followed != Some(client) => {
+                self.follow(Some(client), Follower::Reader)
+            }
+            _ => self.follow(None, Follower::Reader),
         }
     }
 
@@ -258,7 +261,7 @@ impl View {
             "f" => {
                 let next =
                     self.followed.map_or(0, |client| (client + 1) % self.params.scenario.clients.max(1));
-                self.follow(Some(next));
+                self.follow(Some(next), Follower::Reader);
             }
             digit => {
                 if let Some(server) = digit.parse::<usize>().ok().filter(|s| *s < self.snapshot.servers.len())
@@ -351,10 +354,10 @@ impl View {
         }
     }
 
-    /// Follows `client`'s requests (or none).
-    pub fn follow(&mut self, client: Option<u32>) {
+    /// Follows `client`'s requests (or none), for `follower`.
+    pub fn follow(&mut self, client: Option<u32>, follower: Follower) {
         self.followed = client.filter(|c| *c < self.params.scenario.clients);
-        self.parts.event_log.room_over_picture = true;
+        self.parts.event_log.followed_by(follower);
         self.parts.event_log.stop_following_if(self.followed.is_none());
         self.parts.canvases.invalidate();
     }
