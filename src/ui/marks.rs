@@ -163,16 +163,23 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
-/// Each candidate's server and its badge: what the chooser saw of it, at
-/// the decision's moment ("saw 7", "saw 3.2 ms"), or "stale" where it
-/// found its counters too old to compare. Drawn with the decision's lines
-/// (see [`decision_ink`]) beside rows that may have moved on since.
-pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
-    let text = |seen| match decision.fell_back {
-        true => "stale".to_string(),
-        false => format!("saw {}", amount(seen, decision)),
+/// Each candidate's server and its badge's wordings, longest first: what
+/// the chooser saw of it, at the decision's moment ("saw 7", "saw 3.2
+/// ms"), then the figure alone ("7"), for where the longer does not fit
+/// between the clients' column and the row (the legend says the figure is
+/// what the chooser saw: on a phone "saw 25" covered the clients); or
+/// "stale" where it found its counters too old to compare. Drawn with the
+/// decision's lines (see [`decision_ink`]) beside rows that may have
+/// moved on since.
+pub fn badges(decision: &Decision) -> Vec<(u32, Vec<String>)> {
+    let wordings = |seen| match decision.fell_back {
+        true => vec!["stale".to_string()],
+        false => {
+            let figure = amount(seen, decision);
+            vec![format!("saw {figure}"), figure]
+        }
     };
-    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
+    decision.candidates.iter().map(|c| (c.server, wordings(c.seen))).collect()
 }
 
 /// A seen amount as drawn: requests whole, milliseconds to one decimal.
@@ -398,16 +405,17 @@ mod tests {
 
     #[test]
     fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
+        let words = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
         let compared = decision(1.0, [(3, 12), (7, 5)], 7);
-        assert_eq!(badges(&compared), vec![(3, "saw 12".to_string()), (7, "saw 5".to_string())]);
+        assert_eq!(badges(&compared), vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]);
         let timed = Decision {
             measure: crate::policy::Measure::Cost,
             candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
             ..Decision::default()
         };
-        assert_eq!(badges(&timed), vec![(2, "saw 3.2 ms".to_string())]);
+        assert_eq!(badges(&timed), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
         let stale = Decision { fell_back: true, ..compared };
-        assert_eq!(badges(&stale), vec![(3, "stale".to_string()), (7, "stale".to_string())]);
+        assert_eq!(badges(&stale), vec![(3, words(&["stale"])), (7, words(&["stale"]))]);
     }
 
     #[test]

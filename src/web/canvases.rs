@@ -206,6 +206,11 @@ impl Canvases {
         topology::server_cells(snapshot, &self.topology)
     }
 
+    /// Where each cell of the clients' column is drawn.
+    pub fn client_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
+        topology::client_cells(snapshot, &self.topology)
+    }
+
     /// Where each server's name is written, where its row holds one.
     pub fn name_spans(&self, snapshot: &Snapshot) -> Vec<Option<[f64; 2]>> {
         topology::name_spans(snapshot, &self.topology)

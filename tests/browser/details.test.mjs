@@ -85,7 +85,7 @@ test("paused, a decision's badges say what the chooser saw", async () => {
     await page.waitForTimeout(30);
     const decision = await view(page, 'decision');
     if (!decision || decision.ringInk === 0) continue;
-    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, `saw ${c.seen}`]), 'each badge is what the chooser saw');
+    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, [`saw ${c.seen}`, `${c.seen}`]]), 'each badge is what the chooser saw');
     shown += 1;
   }
   assert.ok(shown >= 3, `${shown} decisions drawn beside their rows`);
@@ -129,7 +129,7 @@ test("running, a decision's held lines keep its badges, what the chooser saw, af
       if (!shown || shown.ringInk === 0) continue;
       const servers = JSON.parse(view.servers());
       const moved = shown.decision.candidates.some((c) => servers[c.server].busy + servers[c.server].queued !== c.load);
-      const written = shown.badges.map(([, text]) => (canvas.texts ?? []).find((t) => t.text === text) ?? null);
+      const written = shown.badges.map(([, [text]]) => (canvas.texts ?? []).find((t) => t.text === text) ?? null);
       frames.push({ moved, ink: shown.ringInk, badges: shown.badges, seen: shown.decision.candidates.map((c) => c.seen), written });
     }
     return frames;
@@ -137,9 +137,9 @@ test("running, a decision's held lines keep its badges, what the chooser saw, af
   const moved = frames.filter((f) => f.moved);
   assert.ok(moved.length >= 20, `${frames.length} frames drew a decision's lines, ${moved.length} beside rows that had moved on`);
   for (const { ink, badges, seen, written } of frames) {
-    assert.deepEqual(badges.map(([, text]) => text), seen.map((s) => `saw ${s}`), 'a badge says what the chooser saw');
+    assert.deepEqual(badges.map(([, [text]]) => text), seen.map((s) => `saw ${s}`), 'a badge says what the chooser saw');
     for (const [k, text] of written.entries()) {
-      assert.ok(text && Math.abs(text.alpha - ink) < 1e-6, `lines at ${ink}, badge "${badges[k][1]}" ${text ? `at ${text.alpha}` : 'not drawn'}`);
+      assert.ok(text && Math.abs(text.alpha - ink) < 1e-6, `lines at ${ink}, badge "${badges[k][1][0]}" ${text ? `at ${text.alpha}` : 'not drawn'}`);
     }
   }
   assert.deepEqual(errors, []);

@@ -199,3 +199,55 @@ test("paused, a decision's badges stand clear of a slowed server's word", async 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Running, a decision is held 1.6 to 2.4 s with its badges ("saw 25"),
+// which on a phone reached over the clients' column for all that time
+// (chapters 5 and 6). Each frame, no text of the picture may cover a
+// client's cell (where the view's hook says the cells are) nor another
+// text, and each badge of the decision drawn is written in one of its
+// wordings ("saw 25", or "25" where that does not fit).
+for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]) {
+  test(`at 390 × 844 ${name}'s badges cover no client and no other label`, async () => {
+    const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
+    await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+    await skipQuestion(page, id);
+    const seen = await page.evaluate(async (id) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const index = [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`);
+      const canvas = document.getElementById(`sim-${id}-topology`);
+      while (window.lbsim.views()[index].simTime() < 1500) await frame();
+      const view = window.lbsim.views()[index];
+      const overlap = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+      const seen = { frames: 0, badges: 0, missing: [], worst: { area: 0 } };
+      for (const start = performance.now(); performance.now() - start < 8000; await frame()) {
+        const labels = canvas.labels ?? [];
+        const clients = JSON.parse(view.clients()).map(([x, y, w, h]) => [x, y, x + w, y + h]);
+        for (const [i, label] of labels.entries()) {
+          for (const cell of clients) {
+            const area = overlap(label.box, cell);
+            if (area > 1 && area > seen.worst.area) seen.worst = { area: Math.round(area), texts: [label.text, 'a client'], boxes: [label.box, cell] };
+          }
+          for (const other of labels.slice(i + 1)) {
+            const area = overlap(label.box, other.box);
+            if (area > 1 && area > seen.worst.area) seen.worst = { area: Math.round(area), texts: [label.text, other.text], boxes: [label.box, other.box] };
+          }
+        }
+        const shown = JSON.parse(view.decision() ?? 'null');
+        if (!shown || shown.ringInk === 0) continue;
+        seen.frames += 1;
+        for (const [server, wordings] of shown.badges) {
+          const written = labels.find((l) => wordings.includes(l.text));
+          if (written) seen.badges += 1;
+          else seen.missing.push([server, wordings]);
+        }
+      }
+      return seen;
+    }, id);
+    await page.locator(`#sim-${id}-topology`).screenshot({ path: artifact(`labels-badges-${id}-390.png`) });
+    assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
+    assert.deepEqual(seen.missing.slice(0, 3), [], `of ${seen.badges + seen.missing.length} badges, these were not written`);
+    assert.equal(seen.worst.area, 0, `"${seen.worst.texts?.[0]}" and ${seen.worst.texts?.[1]} overlap by ${seen.worst.area} px² (boxes ${JSON.stringify(seen.worst.boxes?.map((b) => b.map(Math.round)))})`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -61,7 +61,11 @@ pub fn draw(
 /// counters; see `lbsim::ui::marks::badges`), so that it does not read as
 /// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
-/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed").
+/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed"),
+/// and right of the clients' column (and the balancers'): where "saw 25"
+/// does not fit between them, as on a phone, where it covered the clients
+/// for as long as the decision was held, the figure alone; where not even
+/// that fits, no badge.
 fn draw_amounts(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
@@ -69,6 +73,8 @@ fn draw_amounts(
     palette: &Palette,
 ) {
     const GAP: f64 = 10.0;
+    // The plate reaches this far beyond its text on each side.
+    const PLATE_PAD: f64 = 5.0;
     // Beside rows, no taller than a row, so neighbours' badges do not overlap.
     let px = match layout.compact {
         true => layout.label_px(),
@@ -77,17 +83,30 @@ fn draw_amounts(
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
-    for (server, text) in badges(decision) {
-        let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
+    // A plate may come this close to the clients' column: 10 px off it,
+    // chapter 6's random picture on a phone had no room for "stale".
+    let floor = layout.tiers_right() + 4.0;
+    for (server, wordings) in badges(decision) {
         let (_, y) = layout.server_anchor(server as usize);
         let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
-        let right = (layout.servers.cell(server as usize).x - 10.0).min(entrance);
+        let right = (layout.servers.cell(server as usize).x - GAP).min(entrance);
+        let width = |text: &String| context.measure_text(text).map_or(px * 2.0, |m| m.width());
+        let fits = wordings
+            .iter()
+            .map(|text| (text, width(text)))
+            .find(|(_, width)| right - width - PLATE_PAD >= floor);
+        let Some((text, width)) = fits else { continue };
         context.set_fill_style_str(&palette.ink.css());
         context.begin_path();
-        let _ =
-            context.round_rect_with_f64(right - width - 5.0, y - px * 0.7, width + 10.0, px * 1.4, px * 0.3);
+        let _ = context.round_rect_with_f64(
+            right - width - PLATE_PAD,
+            y - px * 0.7,
+            width + 2.0 * PLATE_PAD,
+            px * 1.4,
+            px * 0.3,
+        );
         context.fill();
         context.set_fill_style_str(&palette.panel.css());
-        let _ = context.fill_text(&text, right, y);
+        let _ = context.fill_text(text, right, y);
     }
 }

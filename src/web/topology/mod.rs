@@ -167,6 +167,14 @@ pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
+/// Where each cell of the clients' column is drawn (`[x, y, w, h]`, CSS
+/// pixels on the surface).
+pub fn client_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, surface);
+    let cells = (snapshot.clients as usize).div_ceil(layout.clients_per_cell);
+    (0..cells).map(|i| layout.clients.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
 /// Where each server's name is written (left and right edges, CSS pixels on
 /// the surface), where its row holds one.
 pub fn name_spans(snapshot: &Snapshot, surface: &Surface) -> Vec<Option<[f64; 2]>> {
