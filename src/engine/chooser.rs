@@ -5,11 +5,12 @@
 //! The table is kept in one piece, chooser after chooser: with 1,000 clients
 //! each choosing among 1,000 servers it is a million entries (16 MB) read at
 //! random, and one allocation can ask for huge pages. Clients choosing for
-//! themselves also keep, place for place, whether each of their connections
+//! themselves also keep, slot for slot, whether each of their connections
 //! is warm.
 //!
 //! Here: building the choosers and running their policies. Beside it:
-//! `table` (the table itself, column by column), `pools` (drawing each
+//! `table` (the table itself, column by column), `slots` (where each
+//! server's entries stay while a pool changes), `pools` (drawing each
 //! pool and changing it as servers come and go),
 //! `placements` (where a key-placing chooser sends keys, and its table's
 //! lag), `ejection` (outlier ejection and health checks) and `by_server`
@@ -20,6 +21,7 @@ mod by_server;
 mod ejection;
 mod placements;
 mod pools;
+mod slots;
 mod table;
 
 use super::connections::Connections;
@@ -40,8 +42,15 @@ use table::Table;
 struct Member {
     /// Servers this chooser may pick, ascending; `None` means all.
     pool: Option<Vec<u32>>,
-    /// Where this chooser's entries begin in the table.
+    /// The slot of each position of `pool` (`None`: the position itself),
+    /// where what this chooser knows of the server there stays while the
+    /// pool changes (`slots.rs`).
+    slots: Option<Vec<u32>>,
+    /// This chooser's part of the table, `room` slots from `start`: one for
+    /// each server of its pool, and those left free (fresh) by servers
+    /// that left it.
     start: usize,
+    room: usize,
     /// Where a key-placing policy sends each key, over this pool: its copy,
     /// which under a lagging mapping table may be an old version.
     placement: Option<Rc<dyn KeyPlacement>>,
@@ -67,6 +76,18 @@ struct Member {
 }
 
 impl Member {
+    /// The slot of the server at `position` of the pool, in this chooser's part.
+    #[inline]
+    fn slot(&self, position: usize) -> usize {
+        self.slots.as_ref().map_or(position, |slots| slots[position] as usize)
+    }
+
+    /// The table's entry for the server at `position` of the pool.
+    #[inline]
+    fn entry(&self, position: usize) -> usize {
+        self.start + self.slot(position)
+    }
+
     /// What this member knows, from `table`, of the `len` servers of its
     /// pool, for a pick at `now` on `board` of a request with `key`: with
     /// no server to avoid and no idle report taken.
@@ -76,7 +97,9 @@ impl Member {
         len: usize,
         (now, board, key): (Time, Board<'a>, Option<u64>),
     ) -> ChooserView<'a> {
-        let (known, work, round_trips) = table.entries(self.start, len, self.typical);
+        // In pool order, the first `len` slots are the pool's.
+        let part = self.start..self.start + if self.slots.is_some() { self.room } else { len };
+        let (known, work, round_trips) = table.entries(part, self.slots.as_deref(), self.typical);
         let pool = self.pool.as_deref();
         let placement = self.placement.as_deref();
         ChooserView { now, pool, known, work, board, avoid: None, key, placement, round_trips, idle: None }
@@ -88,8 +111,8 @@ pub struct Choosers {
     /// Each member's policy, apart from the rest so that it can pick while
     /// reading its member's view.
     policies: Vec<Box<dyn Policy>>,
-    /// Entry `start + position` is what a chooser knows of the server at
-    /// `position` of its pool, and its connection to it.
+    /// Entry `start + slot` is what a chooser knows of the server in that
+    /// slot of its part, and its connection to it.
     table: Table,
     servers: usize,
     /// The servers that are members, ascending (every server until the
@@ -157,7 +180,9 @@ impl Choosers {
             policies.push(policy::build(kind, choices, &pool_weights(&pool, &weights, &shares), rng));
             members.push(Member {
                 pool,
+                slots: None,
                 start,
+                room: len,
                 placement: None,
                 pending: Vec::new(),
                 ejected: Vec::new(),
@@ -236,36 +261,36 @@ impl Choosers {
 
     /// What `chooser` knows of the server at `position`.
     pub fn entry(&self, chooser: usize, position: usize) -> &Known {
-        &self.table.known[self.members[chooser].start + position]
+        &self.table.known[self.members[chooser].entry(position)]
     }
 
     /// The requests `chooser` has out at `server`: sent, not yet back.
     pub fn in_flight_at(&self, chooser: usize, server: u32) -> u32 {
-        let start = self.members[chooser].start;
-        self.position_of(chooser, server).map_or(0, |position| self.table.known[start + position].in_flight)
+        self.position_of(chooser, server).map_or(0, |position| self.entry(chooser, position).in_flight)
     }
 
-    /// The requests `chooser` has out across its pool.
+    /// The requests `chooser` has out across its pool (its free slots are
+    /// fresh, with none).
     pub fn in_flight_total(&self, chooser: usize) -> u32 {
         let member = &self.members[chooser];
-        let pool = member.start..member.start + len_of(&member.pool, self.servers);
-        self.table.known[pool].iter().map(|known| known.in_flight).sum()
+        let part = member.start..member.start + member.room;
+        self.table.known[part].iter().map(|known| known.in_flight).sum()
     }
 
     pub fn entry_mut(&mut self, chooser: usize, position: usize) -> &mut Known {
-        &mut self.table.known[self.members[chooser].start + position]
+        &mut self.table.known[self.members[chooser].entry(position)]
     }
 
     /// The handshake `chooser` owes before sending to the server at
     /// `position` at `now`; the connection is warm from then on.
     pub fn connect(&mut self, chooser: usize, position: usize, now: Time, timing: &Timing) -> Time {
-        self.table.connections.open(self.members[chooser].start + position, now, timing)
+        self.table.connections.open(self.members[chooser].entry(position), now, timing)
     }
 
     /// Hints that `chooser` will soon use what it knows of the server at
     /// `position`, and its connection to it.
     pub fn prefetch(&self, chooser: usize, position: usize) {
-        let entry = self.members[chooser].start + position;
+        let entry = self.members[chooser].entry(position);
         if let Some(known) = self.table.known.get(entry) {
             super::prefetch::prefetch(known);
         }
@@ -326,7 +351,7 @@ impl Choosers {
     /// work `chooser` has in flight at `position`.
     fn add_work(&mut self, chooser: usize, position: usize, class: u8, sign: f32) {
         if let Some(&mean) = self.class_means.get(usize::from(class)) {
-            let entry = &mut self.table.work[self.members[chooser].start + position];
+            let entry = &mut self.table.work[self.members[chooser].entry(position)];
             *entry = (*entry + sign * mean).max(0.0);
         }
     }
@@ -351,7 +376,7 @@ impl Choosers {
             if let Some(round_trip) = round_trip.filter(|_| !self.table.round_trips.is_empty()) {
                 let member = &mut self.members[chooser];
                 let round_trip = round_trip.0 as f64;
-                self.table.round_trips[member.start + position].observe(round_trip, now);
+                self.table.round_trips[member.entry(position)].observe(round_trip, now);
                 member.typical.observe(round_trip, now);
             }
         }
@@ -389,17 +414,6 @@ impl Choosers {
         let member = &self.members[chooser];
         let weights = pool_weights(&member.pool, &self.weights, &member.shares);
         self.policies[chooser] = policy::build(self.kind.0, self.kind.1, &weights, rng);
-    }
-
-    /// Writes into `into`, from entry `start` on, what `member` knows of each
-    /// server of `pool`, its new pool: a server of its current pool keeps
-    /// its entries, moved to its new position; the others start afresh.
-    fn carry(&self, member: usize, pool: &Option<Vec<u32>>, into: &mut Table, start: usize) {
-        for position in 0..len_of(pool, self.servers) {
-            if let Some(old) = self.position_of(member, server_at(pool, position)) {
-                self.table.copy(self.members[member].start + old, into, start + position);
-            }
-        }
     }
 }
 

@@ -108,6 +108,24 @@ impl Connections {
         }
     }
 
+    /// Connection `entry` goes cold: its server left the pool.
+    pub fn reset(&mut self, entry: usize) {
+        match self {
+            Connections::Untracked => {}
+            Connections::Lasting(bits, under_way) => {
+                if let Some(word) = bits.get_mut(entry / 64) {
+                    *word &= !(1 << (entry % 64));
+                }
+                under_way.copy(None, entry);
+            }
+            Connections::Expiring(goes_cold) => {
+                if let Some(goes_cold) = goes_cold.get_mut(entry) {
+                    *goes_cold = Time::ZERO;
+                }
+            }
+        }
+    }
+
     /// Hints that connection `entry` will be opened soon.
     pub fn prefetch(&self, entry: usize) {
         match self {

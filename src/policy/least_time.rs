@@ -80,7 +80,7 @@ impl Policy for LeastTime {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{testing::view, Known, PeakAverage, RoundTrips};
+    use super::super::{testing::view, Column, Known, PeakAverage, RoundTrips};
     use super::*;
 
     #[test]
@@ -102,7 +102,7 @@ mod tests {
         for (timed, ms) in each.iter_mut().zip([30.0, 10.0, 50.0]) {
             timed.observe(Time::from_ms(ms).0 as f64, Time::from_ms(1.0));
         }
-        let round_trips = RoundTrips { each: &each, typical: PeakAverage::default() };
+        let round_trips = RoundTrips { each: Column::dense(&each), typical: PeakAverage::default() };
         let mut known = [Known::default(); 3];
         let loads = [0; 3];
         let mut rng = SimRng::new(2);

@@ -14,6 +14,7 @@
 //! `keys/mod.rs`).
 
 mod best_of_d;
+mod column;
 mod descriptor;
 mod foundationdb;
 mod haproxy_random;
@@ -35,6 +36,7 @@ mod with_replacement;
 
 pub use crate::scenario::PolicyKind;
 pub use best_of_d::{distinct_candidates, BestOfD, MAX_CHOICES};
+pub use column::Column;
 pub use descriptor::{Descriptor, Property, Routing};
 pub use join_idle_queue::{IdleQueue, JoinIdleQueue};
 pub use least_loaded::LeastLoaded;
@@ -91,11 +93,11 @@ pub struct ChooserView<'a> {
     pub now: Time,
     /// The servers this chooser may pick, ascending; `None` means all of them.
     pub pool: Option<&'a [u32]>,
-    /// The chooser's knowledge, one entry per pool position.
-    pub known: &'a [Known],
+    /// The chooser's knowledge, read by pool position.
+    pub known: Column<'a, Known>,
     /// With several request classes, the work (ms of mean service) the
     /// chooser has in flight at each pool position; empty with one class.
-    pub work: &'a [f32],
+    pub work: Column<'a, f32>,
     /// True server load, by server index (live or as of the last board refresh).
     pub board: Board<'a>,
     /// After a queue timeout: the pool position of the server that sent the request back.
@@ -115,7 +117,7 @@ pub struct ChooserView<'a> {
 /// (empty unless its policy times round trips), and one over every server.
 #[derive(Clone, Copy, Default)]
 pub struct RoundTrips<'a> {
-    pub each: &'a [PeakAverage],
+    pub each: Column<'a, PeakAverage>,
     pub typical: PeakAverage,
 }
 
@@ -308,8 +310,8 @@ pub(crate) mod testing {
         ChooserView {
             now: Time::from_ms(1000.0),
             pool: None,
-            known,
-            work: &[],
+            known: Column::dense(known),
+            work: Column::default(),
             board: Board::Stale(loads),
             avoid: None,
             key: None,

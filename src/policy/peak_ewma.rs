@@ -97,7 +97,7 @@ impl Policy for PeakEwma {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{testing::view, Known, RoundTrips};
+    use super::super::{testing::view, Column, Known, RoundTrips};
     use super::*;
 
     #[test]
@@ -121,7 +121,7 @@ mod tests {
         let mut each = [PeakAverage::default(); 2];
         each[0].observe(Time::from_ms(10.0).0 as f64, Time::from_ms(1.0));
         each[1].observe(Time::from_ms(30.0).0 as f64, Time::from_ms(1.0));
-        let round_trips = RoundTrips { each: &each, typical: PeakAverage::default() };
+        let round_trips = RoundTrips { each: Column::dense(&each), typical: PeakAverage::default() };
         assert_eq!(policy.pick(&ChooserView { round_trips, ..view(&known, &loads) }, &mut rng).position, 0);
         // Three in flight at the fast one: cost 40 ms against 30.
         known[0].in_flight = 3;

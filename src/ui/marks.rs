@@ -55,9 +55,17 @@ pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
     if queued as usize <= head {
         return QueueMark::Cells(queued as usize);
     }
-    let others = f64::from(queued) - head as f64;
-    let rest = (cells - head) as f64 * others / (f64::from(longest) - head as f64);
-    QueueMark::Bar { head, rest: rest.max(LEAST_REST) }
+    // The bar grows from its least length, one past the head, to the rest
+    // of the lane, the longest's: every request more draws it longer (a
+    // least length clamped under the scale drew 4, 5 and 6 alike beside a
+    // queue of 40).
+    let (others, longest_others) = (queued as usize - head, longest as usize - head);
+    let room = ((cells - head) as f64 - LEAST_REST).max(0.0);
+    let rest = match longest_others {
+        1 => room + LEAST_REST,
+        _ => LEAST_REST + room * (others - 1) as f64 / (longest_others - 1) as f64,
+    };
+    QueueMark::Bar { head, rest }
 }
 
 /// The mark of a queue of `queued` requests on a row drawn to one scale,
@@ -320,7 +328,7 @@ mod tests {
         assert_eq!(six, QueueMark::Bar { head: 4, rest: 1.0 });
         assert_eq!(twelve, QueueMark::Bar { head: 4, rest: 4.0 });
         assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
-        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 4.0 * 8.0 / 36.0 });
+        assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 0.5 + 3.5 * 7.0 / 35.0 });
         assert_eq!(
             queue_mark(0, 40, 8),
             QueueMark::Cells(0),
@@ -342,6 +350,9 @@ mod tests {
         for cells in 0..12 {
             let lengths: Vec<f64> = (0..=30).map(|q| queue_mark(q, 30, cells).cells()).collect();
             assert!(lengths.windows(2).all(|w| w[1] >= w[0]), "a lane of {cells}: {lengths:?}");
+            if cells >= 2 {
+                assert!(lengths.windows(2).all(|w| w[1] > w[0]), "each one more is longer: {lengths:?}");
+            }
             assert!(lengths.iter().all(|&l| l <= cells.max(1) as f64), "a lane of {cells}: {lengths:?}");
         }
         // A lane of 3 cells: two counted, a third past them a bar.

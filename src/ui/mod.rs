@@ -1,6 +1,7 @@
 //! What a simulation view shows and how its link reads, with no browser in
 //! it: the settings (a scenario and the speed), the view's options (controls,
-//! charts, caption, height, theme, versus twin, sentences, presenter), the
+//! charts, readouts, caption, height, theme, versus twin, sentences,
+//! presenter), the
 //! URL hash that mirrors both, the table of controls, the wording of the
 //! notices for entries that cannot be used, and the pace at which frames
 //! advance the simulation, and whether a view in sight runs.
@@ -12,8 +13,10 @@
 
 pub mod bounces;
 pub mod controls;
+pub mod draining;
 pub mod embed_size;
 pub mod fit;
+pub mod following;
 pub mod guess;
 pub mod hash;
 pub mod marks;
@@ -23,6 +26,7 @@ pub mod options;
 pub mod pace;
 pub mod params;
 pub mod popup;
+pub mod readouts;
 pub mod row_scale;
 pub mod spike;
 pub mod twins;

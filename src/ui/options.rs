@@ -1,10 +1,11 @@
-//! How a view looks, as opposed to what it simulates: which controls and
-//! charts it shows, a caption, its height, whether it starts playing, and
+//! How a view looks, as opposed to what it simulates: which controls,
+//! charts and readouts it shows, a caption, its height, whether it starts playing, and
 //! its colour theme. These come in the same `key=value` entries as the
 //! scenario's fields (see `hash`), and a bad value is refused the same way,
 //! with an error naming the entry and what it allows.
 
 use super::controls::CONTROLS;
+use super::readouts::Readout;
 use super::twins;
 use crate::charts::{self, Drawer, SeriesMetric};
 use crate::explain::Readback;
@@ -118,10 +119,12 @@ pub const TRACE_CLASSES_KEY: &str = "trace_classes";
 pub const ASK_KEY: &str = "ask";
 pub const QUESTION_KEY: &str = "question";
 pub const FIRST_KEY: &str = "first";
+pub const READOUTS_KEY: &str = "readouts";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 18] = [
+pub const KEYS: [&str; 19] = [
     CONTROLS_KEY,
     CHARTS_KEY,
+    READOUTS_KEY,
     CAPTION_KEY,
     HEIGHT_KEY,
     AUTOPLAY_KEY,
@@ -177,6 +180,8 @@ pub struct Options {
     /// Keys of the controls shown, in the order given.
     pub controls: Vec<&'static str>,
     pub charts: Vec<Chart>,
+    /// The readouts shown over the picture, in the strip's order.
+    pub readouts: Vec<Readout>,
     pub caption: String,
     /// The view's height in CSS pixels; `None` fills what the page gives.
     pub height: Option<u32>,
@@ -220,6 +225,7 @@ impl Options {
         Options {
             controls,
             charts,
+            readouts: Readout::ALL.to_vec(),
             caption: String::new(),
             height: None,
             autoplay: true,
@@ -262,6 +268,11 @@ impl Options {
             CHARTS_KEY => {
                 list_text(&self.charts.iter().map(|c| c.key()).collect::<Vec<_>>(), Chart::ALL.len())
             }
+            // All six in another order is a list of its own.
+            READOUTS_KEY => match self.readouts == Readout::ALL {
+                true => "all".to_string(),
+                false => list_text(&self.readouts.iter().map(|r| r.key()).collect::<Vec<_>>(), usize::MAX),
+            },
             CAPTION_KEY => self.caption.clone(),
             HEIGHT_KEY => self.height.map_or_else(|| "auto".to_string(), |h| h.to_string()),
             AUTOPLAY_KEY => if self.autoplay { "1" } else { "0" }.to_string(),
@@ -303,6 +314,11 @@ impl Options {
                 let keys: Vec<&'static str> = Chart::ALL.iter().map(|c| c.key).collect();
                 let chosen = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
                 self.charts = chosen.iter().filter_map(|key| Chart::named(key)).collect();
+            }
+            READOUTS_KEY => {
+                let keys = Readout::keys();
+                let chosen = parse_list(text, &keys).ok_or_else(|| bad(list_allowed(&keys)))?;
+                self.readouts = Readout::of_keys(&chosen);
             }
             CAPTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.caption = text.to_string(),
             QUESTION_KEY if text.chars().count() <= CAPTION_MAX_CHARS => self.question = text.to_string(),

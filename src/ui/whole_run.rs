@@ -77,6 +77,51 @@ impl Span {
     pub fn note(self) -> String {
         format!("({})", self.words())
     }
+
+    /// The strip's label over figures that count `counted`: the span,
+    /// and, where they count no finished request, why its figures are
+    /// dashes ("Last second: none finished yet").
+    pub fn label_of(self, counted: Counted) -> String {
+        match counted.why_empty() {
+            Some(why) => format!("{} {why}", self.label()),
+            None => self.label(),
+        }
+    }
+}
+
+/// Whether a span's figures count finished requests. Chapter 2's strip
+/// read "p99 queue time 0.00 ms, Throughput 0/s" a second into a spike,
+/// beside "1,267 requests so far" and ten busy servers: before the first
+/// reading (every quarter of a simulated second) there was no figure, and
+/// the defaults read as if measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// The figures count finished requests: show them.
+    Some,
+    /// No reading yet: nothing has been counted.
+    NoReading,
+    /// A reading in which no request ended (completed or failed).
+    NoneFinished,
+}
+
+impl Counted {
+    /// What the figures `shown` count (none before the first reading).
+    pub fn of(shown: Option<&SamplePoint>) -> Counted {
+        match shown {
+            None => Counted::NoReading,
+            Some(p) if p.throughput == 0.0 && p.availability.is_nan() => Counted::NoneFinished,
+            Some(_) => Counted::Some,
+        }
+    }
+
+    /// Why the figures are dashes, in words, if they are.
+    pub fn why_empty(self) -> Option<&'static str> {
+        match self {
+            Counted::Some => None,
+            Counted::NoReading => Some("none counted yet"),
+            Counted::NoneFinished => Some("none finished yet"),
+        }
+    }
 }
 
 /// The figures of a span longer than a second, built when asked and kept.
@@ -230,6 +275,28 @@ mod tests {
         assert_eq!(Span::SinceStart.label(), "Since the run began:");
         assert_eq!(Span::WholeRun.label(), "Whole run:");
         assert_eq!(Span::LastSecond.note(), "(last second)");
+    }
+
+    /// Before its first reading a run has no figures, and a reading in
+    /// which nothing ended counts no wait or throughput: the strip says
+    /// so rather than 0.00 ms and 0/s.
+    #[test]
+    fn figures_that_count_no_finished_request_say_so() {
+        let mut sim = Simulation::new(&Scenario::default()).unwrap();
+        assert_eq!(Counted::of(sim.snapshot(0).latest.as_ref()), Counted::NoReading);
+        assert_eq!(Span::LastSecond.label_of(Counted::NoReading), "Last second: none counted yet");
+        let idle = SamplePoint { availability: f64::NAN, ..SamplePoint::default() };
+        assert_eq!(Counted::of(Some(&idle)), Counted::NoneFinished);
+        assert_eq!(
+            Span::SinceStart.label_of(Counted::NoneFinished),
+            "Since the run began: none finished yet"
+        );
+        let all_failed = SamplePoint { availability: 0.0, ..SamplePoint::default() };
+        assert_eq!(Counted::of(Some(&all_failed)), Counted::Some, "requests that failed were counted");
+        sim.advance_to(Time::from_secs(1.0), u64::MAX);
+        let latest = sim.snapshot(0).latest.expect("a reading after a second");
+        assert_eq!(Counted::of(Some(&latest)), Counted::Some);
+        assert_eq!(Span::LastSecond.label_of(Counted::Some), "Last second:");
     }
 
     /// Chapter 1's strip gave the last second's p50 (7.2 ms) beside its

@@ -64,7 +64,7 @@ mod waiting;
 
 // The views' pure logic lives in the library (`lbsim::ui`, tested natively);
 // these names let the DOM code below reach it as its own.
-use lbsim::ui::{guess, hash, opening, options, pace, params, spike, twins};
+use lbsim::ui::{draining, guess, hash, opening, options, pace, params, spike, twins};
 
 use wasm_bindgen::prelude::*;
 

@@ -22,8 +22,12 @@ const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
 /// What the sentences say while the view runs ahead to their point.
 const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
 /// What the sentences say while the view shows its first request's trip.
-const OPENING: &str = "One request first, slowed down a hundredfold: out to the server, into a free slot \
-     or the queue, and back to its client. Then everyone, at full speed.";
+/// Other clients' requests start meanwhile, and the server's slots and the
+/// chart count them (a reader saw two busy slots and "2 requests" under
+/// words that said "one request"): the words say only its dot is drawn.
+const OPENING: &str = "One request's trip first, a hundredfold slower and the only dot drawn: out to the \
+     server, into a slot or the queue, and back. Others start meanwhile, counted by the slots and the chart. \
+     Then everyone, at full speed.";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -103,7 +107,8 @@ impl Narration {
     /// when they are due (or `force`d); returns whether it did, `None`
     /// when the view has no sentences.
     /// `changed_at_s`: when the run's settings last changed without
-    /// starting over.
+    /// starting over; `draining`, what a server given back its speed is
+    /// doing, said last while its queue drains.
     pub fn update(
         &mut self,
         now_ms: f64,
@@ -111,7 +116,7 @@ impl Narration {
         versus: &[(&str, String)],
         scenario: &Scenario,
         (sim, twin): (&Simulation, Option<&Simulation>),
-        changed_at_s: Option<f64>,
+        (changed_at_s, draining): (Option<f64>, Option<String>),
     ) -> Option<bool> {
         let readback = self.readback.as_mut()?;
         if !force && now_ms - self.last_readback_ms < READBACK_INTERVAL_MS {
@@ -128,7 +133,9 @@ impl Narration {
             comparison: comparison.as_ref(),
             ..twin_as_read(summary, (own, label), sim, twin)
         });
-        readback.show(&self.say.sentences(scenario, &summary, versus, changed_at_s));
+        let mut sentences = self.say.sentences(scenario, &summary, versus, changed_at_s);
+        sentences.extend(draining.filter(|_| !sentences.is_empty()));
+        readback.show(&sentences);
         Some(true)
     }
 

@@ -129,7 +129,7 @@ impl Parts {
         // The readouts and the decision's caption are the own run's: beside
         // its picture in the lab's pane, in the stage's own cells in an embed.
         let own_cells = if lab { &pane } else { &stage };
-        let readouts = Readouts::build(own_cells, &ids)?;
+        let readouts = Readouts::build(own_cells, &ids, &options.readouts)?;
         let canvases = Canvases::build(
             root,
             (&pane, &stage),
@@ -142,8 +142,11 @@ impl Parts {
         let in_figures = in_lab.map(|lab| (lab, &figures));
         let capacity = LabOnly::build(in_figures, |figures| CapacityPanel::build(figures, &ids))?;
         let rate_strip = LabOnly::build(in_figures, |figures| RateStrip::build(figures, &ids))?;
-        let twin_pane =
-            panes.map(|(panes, own_title)| TwinPane::build(&panes, &ids, own_title, lab)).transpose()?;
+        let twin_pane = panes
+            .map(|(panes, own_title)| {
+                TwinPane::build(&panes, &ids, own_title, lab.then_some(options.readouts.as_slice()))
+            })
+            .transpose()?;
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
         // The sentences: in the lab under its picture; in an embed above it,

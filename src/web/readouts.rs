@@ -9,6 +9,8 @@
 //! them count since the run began, so do they, and once the run is over
 //! they are the whole run's; each says so (see `lbsim::ui::whole_run`).
 //! Beside a twin, the percentiles give both runs' figures, A's and B's.
+//! A view shows those its link names (`readouts=`, see
+//! `lbsim::ui::readouts`), all unless told.
 //!
 //! Under the figures, a note while the simulation runs far slower than
 //! asked (its events cost more than a frame's budget): otherwise a scenario
@@ -17,7 +19,8 @@
 use super::dom::{self, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
-use lbsim::ui::whole_run::Span;
+use lbsim::ui::readouts::Readout;
+use lbsim::ui::whole_run::{Counted, Span};
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -53,8 +56,8 @@ pub struct Readouts {
     span_words: HtmlElement,
     /// The notes saying under each figure's name which span it covers.
     windows: Vec<HtmlElement>,
-    /// The span the words say.
-    span: Option<Span>,
+    /// The span the words say, and whether its figures count anything.
+    span: Option<(Span, Counted)>,
     p50: HtmlElement,
     p99: HtmlElement,
     /// The twin's p50 and p99 beside the view's.
@@ -81,10 +84,12 @@ pub struct Readouts {
 }
 
 impl Readouts {
-    /// Builds the readouts at the end of `parent`.
-    pub fn build(parent: &Element, ids: &Ids) -> Result<Readouts, JsValue> {
+    /// Builds the readouts at the end of `parent`, those not `shown`
+    /// hidden (the row too, when none is).
+    pub fn build(parent: &Element, ids: &Ids, shown: &[Readout]) -> Result<Readouts, JsValue> {
         let row: HtmlElement = dom::child(parent, "div", "readouts")?;
         row.set_attribute("aria-live", "off")?;
+        row.set_hidden(shown.is_empty());
         let span_words = dom::text_child(&row, "span", "span-words", &Span::LastSecond.label())?;
         // Each readout: a name over a figure and its unit; returns the box,
         // the name and the figure's value.
@@ -130,6 +135,17 @@ impl Readouts {
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
         actual_speed.set_id(&ids.of("actual-speed"));
+        // The boxes in the strip's order, as `Readout::ALL` lists them; a
+        // link's own list orders them as it does, where the stylesheet
+        // would put p99 first in a strip of one line.
+        let boxes = [p50_box, p99_box, completed, sent_back, served, clock];
+        for (readout, element) in Readout::ALL.iter().zip(&boxes) {
+            let place = shown.iter().position(|r| r == readout);
+            element.set_hidden(place.is_none());
+            if let (Some(place), true) = (place, shown != Readout::ALL) {
+                element.style().set_property("order", &place.to_string())?;
+            }
+        }
         let heavy: HtmlElement = dom::child(parent, "p", "too-heavy")?;
         dom::set_attributes(&heavy, &[("id", &ids.of("too-heavy")), ("role", "status")])?;
         heavy.set_hidden(true);
@@ -157,12 +173,12 @@ impl Readouts {
 
     /// Says which span the figures cover: the strip's label and each
     /// figure's note, which the stylesheet shows where they fit.
-    fn say_span(&mut self, span: Span) {
-        if self.span == Some(span) {
+    fn say_span(&mut self, span: Span, counted: Counted) {
+        if self.span == Some((span, counted)) {
             return;
         }
-        self.span = Some(span);
-        set(&self.span_words, &span.label());
+        self.span = Some((span, counted));
+        set(&self.span_words, &span.label_of(counted));
         let note = span.note();
         for window in &self.windows {
             set(window, &note);
@@ -194,20 +210,23 @@ impl Readouts {
         (span, over_span): (Span, Option<SamplePoint>),
         twin: Option<SamplePoint>,
     ) {
-        self.say_span(span);
         let shown = over_span.or(snapshot.latest);
+        let counted = Counted::of(shown.as_ref());
+        self.say_span(span, counted);
         let latest = shown.unwrap_or_default();
-        set(&self.p50, &milliseconds(latest.queue_p50));
-        set(&self.p99, &milliseconds(latest.queue_p99));
+        set(&self.p50, &dash_unless(counted, milliseconds(latest.queue_p50)));
+        set(&self.p99, &dash_unless(counted, milliseconds(latest.queue_p99)));
         for part in &self.beside_twin {
             part.set_hidden(twin.is_none());
         }
         if let Some(twin) = twin {
-            set(&self.twin_p50, &milliseconds(twin.queue_p50));
-            set(&self.twin_p99, &milliseconds(twin.queue_p99));
+            let twin_counted = Counted::of(Some(&twin));
+            set(&self.twin_p50, &dash_unless(twin_counted, milliseconds(twin.queue_p50)));
+            set(&self.twin_p99, &dash_unless(twin_counted, milliseconds(twin.queue_p99)));
         }
-        set(&self.throughput, &compact_count(latest.throughput));
-        set(&self.bounces, &compact_count(latest.bounce_rate));
+        set(&self.throughput, &dash_unless(counted, compact_count(latest.throughput)));
+        let bounces = shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate));
+        set(&self.bounces, &bounces);
         let availability = shown.map_or(f64::NAN, |p| p.availability);
         set(&self.availability, &percentage(availability));
         let per_second = |rate: fn(&SamplePoint) -> f64, what: &str| {
@@ -229,6 +248,16 @@ impl Readouts {
             actual_speed.zip(asked).filter(|_| settled).and_then(|(actual, asked)| too_heavy(actual, asked));
         self.heavy.set_hidden(heavy.is_none());
         set(&self.heavy, heavy.as_deref().unwrap_or(""));
+    }
+}
+
+/// A figure over a span that `counted` finished requests; a dash over one
+/// that counted none, never 0.00 as if measured (the strip's words say
+/// why).
+fn dash_unless(counted: Counted, figure: String) -> String {
+    match counted {
+        Counted::Some => figure,
+        Counted::NoReading | Counted::NoneFinished => "–".to_string(),
     }
 }
 

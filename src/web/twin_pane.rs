@@ -13,6 +13,7 @@ use super::topology::BounceBoxes;
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
 use lbsim::ui::bounces::{BounceMark, BounceMarks};
+use lbsim::ui::readouts::Readout;
 use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Simulation, Snapshot};
 use wasm_bindgen::JsValue;
@@ -38,14 +39,21 @@ pub struct TwinPane {
 
 impl TwinPane {
     /// Builds the twin's pane at the end of `panes`, beside the view's own
-    /// pane whose title is `own_title`: in the `lab`, with readouts of its
-    /// own and headed as a part of the page; in an embed, the picture with a
-    /// plain title (the page's headings are its author's).
-    pub fn build(panes: &Element, ids: &Ids, own_title: HtmlElement, lab: bool) -> Result<TwinPane, JsValue> {
+    /// pane whose title is `own_title`: in the lab, with readouts of its
+    /// own (those the view shows, `lab_readouts`) and headed as a part of
+    /// the page; in an embed, the picture with a plain title (the page's
+    /// headings are its author's).
+    pub fn build(
+        panes: &Element,
+        ids: &Ids,
+        own_title: HtmlElement,
+        lab_readouts: Option<&[Readout]>,
+    ) -> Result<TwinPane, JsValue> {
+        let lab = lab_readouts.is_some();
         let pane: Element = dom::child(panes, "div", "pane pane-b")?;
         let title = dom::text_child(&pane, title_tag(lab), "pane-title", "")?;
         let ids = ids.nested("versus");
-        let readouts = lab.then(|| Readouts::build(&pane, &ids)).transpose()?;
+        let readouts = lab_readouts.map(|shown| Readouts::build(&pane, &ids, shown)).transpose()?;
         let canvas: HtmlCanvasElement = dom::child(&pane, "canvas", "topology")?;
         dom::set_attributes(&canvas, &[("id", &ids.of("topology")), ("role", "img")])?;
         Ok(TwinPane {

@@ -160,10 +160,11 @@ test("queues are drawn as long as they are, a queue of 12 distinct from one of 6
     if (longer.queued > shorter.queued) {
       assert.ok(longer.queue_px > shorter.queue_px, `${longer.queued} drawn ${longer.queue_px} px, ${shorter.queued} ${shorter.queue_px} px`);
     }
-    if (longer.queued >= 2 * shorter.queued && shorter.queued >= 3) {
-      assert.ok(longer.queue_px >= 1.5 * shorter.queue_px, `${longer.queued} at ${longer.queue_px} px against ${shorter.queued} at ${shorter.queue_px} px`);
-    }
   }
+  // Not in proportion once the longest outgrows the lane: the first cells
+  // count requests one by one and only the rest is scaled (queue_mark in
+  // src/ui/marks.rs, whose native tests check the scale), so a queue of 12
+  // is drawn longer than one of 6, not twice as long.
   assert.deepEqual(errors, []);
   await page.context().close();
 });

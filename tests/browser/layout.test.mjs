@@ -154,6 +154,10 @@ test("chapter 1 on a 390 × 844 phone: with its figure scrolled to the top, the 
       };
       return { picture: box(e.querySelector('.topology')), chart: box(e.querySelector('.charts figure.tab-shown canvas, .charts figure canvas')), window: innerHeight };
     });
+    // The readouts its link names (readouts=p50,p99,throughput), the three its prose cites.
+    const shown = await figure.evaluate((e) => [...e.querySelectorAll('.readouts > .readout')].filter((r) => r.checkVisibility())
+      .map((r) => r.querySelector('.figure span[id]').id.replace(/^sim-one-server-/, '')));
+    assert.deepEqual(shown, ['p50', 'p99', 'throughput'], `${colorScheme}: the readouts shown`);
     for (const part of ['picture', 'chart']) {
       const b = seen[part];
       assert.ok(b.height > 100 && b.top >= 0 && b.bottom <= seen.window, `${colorScheme}: the ${part} at ${b.top} to ${b.bottom} of ${seen.window}: ${JSON.stringify(seen)}`);

@@ -59,7 +59,7 @@ test("following a client in chapter 1 leaves the chart's box as it was", async (
   await page.mouse.click(x, box.y + 30 + cellHeight * 4.5);
   await page.waitForFunction(() => !document.querySelector('#sim-one-server .following').hidden);
   await page.waitForTimeout(800);
-  assert.match(await page.textContent('#sim-one-server .following'), /^Following client 4 /);
+  assert.match(await page.textContent('#sim-one-server .following'), /^Following client 4: /);
   assert.deepEqual(await chartBox(page), before, 'the chart moved or folded away as the line came');
   assert.deepEqual(errors, []);
   await page.context().close();

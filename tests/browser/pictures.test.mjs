@@ -5,7 +5,7 @@
 // the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, skipQuestion, slideTo } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, slideTo, artifact } from './lib.mjs';
 
 useBrowser();
 
@@ -404,3 +404,68 @@ test("at 390 × 844 chapter 6's server rows are at least 24 px tall in both pict
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Chapter 3 asks the reader to click a server to slow it: the picture then
+// shows which one. Its busy slots are hatched, so that, full, they show
+// less of the busy colour than any full healthy row's; and the key lists
+// the hatched slot. (Its word "¼ speed" is not asked: where the row's
+// lane holds its queue and its bounce count it is left out.)
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 3's server slowed by a click stands out: its full slots hatched, the key listing them`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    const view = await viewIndex(page, 'sim-continuous');
+    await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    const entry = page.locator('#sim-continuous .stage > .legend li').filter({ hasText: 'busy slot of a slowed server' });
+    assert.equal(await entry.evaluate((li) => li.hidden), true, 'before the click the key lists no slowed server');
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+    const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+    const [x, y, w, h] = (await drawnServers(page, view))[3].cell;
+    await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+    await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
+    // Paused once the slowed server and some other are full, so that the
+    // pixels read are those of the rows the hook reports.
+    await page.waitForFunction((i) => {
+      const busy = JSON.parse(window.lbsim.views()[i].servers()).map((s) => s.busy);
+      return busy[3] === 10 && busy.some((b, s) => s !== 3 && b === 10);
+    }, view, { timeout: 30_000 });
+    await page.locator('#sim-continuous button.play').click();
+    await page.waitForTimeout(200);
+    const servers = await drawnServers(page, view);
+    const busy = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-busy').trim());
+    const rgb = [1, 3, 5].map((i) => parseInt(busy.slice(i, i + 2), 16));
+    // Each row's slots: from the first to the last pixel of the busy
+    // colour along the row's middle, over its middle third.
+    const shares = await page.evaluate(([cells, rgb]) => {
+      const canvas = document.getElementById('sim-continuous-topology');
+      const scale = canvas.width / canvas.clientWidth;
+      const context = canvas.getContext('2d');
+      const like = (data, i) => Math.hypot(data[i] - rgb[0], data[i + 1] - rgb[1], data[i + 2] - rgb[2]) < 60;
+      return cells.map(([cx, cy, cw, ch]) => {
+        const [left, top, width, height] = [cx, cy + ch / 3, cw, ch / 3].map((v) => Math.round(v * scale));
+        const { data } = context.getImageData(left, top, width, height);
+        const middle = Math.floor(height / 2) * width * 4;
+        let [first, last] = [-1, -1];
+        for (let col = 0; col < width; col += 1) {
+          if (like(data, middle + col * 4)) [first, last] = [first < 0 ? col : first, col];
+        }
+        if (first < 0) return 0;
+        let [inked, all] = [0, 0];
+        for (let row = 0; row < height; row += 1) {
+          for (let col = first; col <= last; col += 1) {
+            inked += like(data, (row * width + col) * 4);
+            all += 1;
+          }
+        }
+        return inked / all;
+      });
+    }, [servers.map((s) => s.cell), rgb]);
+    await page.locator('#sim-continuous .topology').screenshot({ path: artifact(`pictures-slowed-by-click-continuous-${width}.png`) });
+    const healthy = shares.filter((_, s) => s !== 3 && servers[s].busy === 10);
+    assert.ok(healthy.length > 0 && servers[3].busy === 10, `the slowed server and another full: ${servers.map((s) => s.busy)}`);
+    assert.ok(shares[3] > 0.3, `the slowed row's slots are drawn in the busy colour: ${shares.map((v) => v.toFixed(2))}`);
+    assert.ok(shares[3] <= 0.9 * Math.min(...healthy), `hatched, the slowed row's full slots show less of the busy colour than every full healthy row's: ${shares.map((v) => v.toFixed(2))}`);
+    assert.equal(await entry.evaluate((li) => li.hidden), false, 'the key lists the busy slot of a slowed server');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

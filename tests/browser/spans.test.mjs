@@ -95,3 +95,70 @@ for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
     await page.close();
   });
 }
+
+/** Polls view `view`'s simulated time and strip until its clock passes
+ * `until` ms; returns each reading taken before then. */
+async function readings(page, view, prefix, until) {
+  const seen = [];
+  for (let time = 0; time <= until; await page.waitForTimeout(20)) {
+    const reading = await page.evaluate(({ i, prefix }) => ({
+      time: window.lbsim.views()[i].simTime(),
+      p50: document.getElementById(`${prefix}p50`).textContent,
+      p99: document.getElementById(`${prefix}p99`).textContent,
+      throughput: document.getElementById(`${prefix}throughput`).textContent,
+      words: document.querySelector(`#${prefix === '' ? 'app' : prefix.slice(0, -1)} .span-words`)?.textContent,
+    }), { i: view, prefix });
+    time = reading.time;
+    seen.push(reading);
+  }
+  return seen;
+}
+
+// Chapter 2 a second in read "Last second: p99 queue time 0.00 ms, p50
+// 0.00 ms, Throughput 0/s" beside "1,267 requests so far" and ten busy
+// servers: before the first reading, at a quarter of a simulated second,
+// there was no figure, and the defaults read as measured. Every view's
+// strip gives dashes then, and chapter 2's says why.
+test("before a span counts a finished request, its figures are dashes, never 0.00 as if measured", async () => {
+  const { page, errors, view } = await openChapter('spike');
+  const early = (await readings(page, view, 'sim-spike-', 600)).filter((r) => r.time > 60 && r.time < 200);
+  assert.ok(early.length > 0, 'no reading before the first sample');
+  for (const r of early) {
+    assert.deepEqual([r.p50, r.p99, r.throughput], ['–', '–', '–'], JSON.stringify(r));
+    assert.equal(r.words, 'Last second: none counted yet', JSON.stringify(r));
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+  // The lab's readouts, slowed so that its first quarter second lasts.
+  const lab = await openApp(browser, server.url, { hash: 'speed=0.05' });
+  const first = (await readings(lab.page, 0, '', 230)).filter((r) => r.time > 60 && r.time < 200);
+  assert.ok(first.length > 0, 'no lab reading before the first sample');
+  for (const r of first) assert.deepEqual([r.p50, r.p99, r.throughput], ['–', '–', '–'], JSON.stringify(r));
+  assert.deepEqual(lab.errors, []);
+  await lab.page.context().close();
+});
+
+// Chapter 1's strip listed p99 before p50 while its chart's legend and its
+// prose say median first; and its opening said "one request first" while
+// two slots were busy and the chart counted two requests.
+test("chapter 1's strip reads the median, then the p99, and its opening says what it draws", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].readback().startsWith("One request's trip first"), view, { timeout: 10_000 });
+  const opening = await page.evaluate((i) => window.lbsim.views()[i].readback(), view);
+  assert.match(opening, /the only dot drawn/);
+  assert.match(opening, /Others start meanwhile, counted by the slots and the chart/);
+  let most = 0;
+  while ((await page.evaluate((i) => window.lbsim.views()[i].readback(), view)).startsWith("One request's trip first")) {
+    most = Math.max(most, await page.evaluate((i) => window.lbsim.views()[i].requestsDrawn(), view));
+    await page.waitForTimeout(50);
+  }
+  assert.ok(most <= 1, `${most} requests drawn during the opening`);
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+  const order = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .readouts .readout')]
+    .filter((r) => r.offsetParent !== null)
+    .map((r) => ({ name: r.querySelector('.name').firstChild.textContent.trim(), x: r.getBoundingClientRect().left }))
+    .sort((a, b) => a.x - b.x).map((r) => r.name));
+  assert.deepEqual(order.slice(0, 2), ['p50 queue time', 'p99 queue time']);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

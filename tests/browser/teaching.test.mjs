@@ -5,7 +5,7 @@
 // watch; a spike that is over offers a replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, artifact } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, artifact, skipQuestion } from './lib.mjs';
 
 useBrowser();
 
@@ -141,7 +141,7 @@ test('clicking a client follows its session: only its requests stand out, and th
       return document.getElementById('following').hidden ? null : text;
     });
   }
-  assert.match(followed ?? '', /^Following client \d+ \(\d+ sessions? under way\): .+\. Click it again to stop\.$/);
+  assert.match(followed ?? '', /^Following client \d+: .+\. Click it again to stop\.$/);
   const client = Number(followed.match(/client (\d+)/)[1]);
   await page.evaluate((c) => window.lbsim.views()[0].follow(c), client);
   await page.waitForFunction(() => window.lbsim.views()[0].followedRequests().length > 0, null, { timeout: 20_000 });
@@ -257,6 +257,90 @@ test('the load chart gives the imbalance live: the CoV of work across servers', 
   assert.ok(match, text);
   const summary = await page.evaluate(() => JSON.parse(window.lbsim.summary()));
   assert.ok(Number(match[1]) > 0 && Number(match[1]) < 2, `${match[1]} (mean so far ${summary.mean_load_cv})`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+/** Opens the explainer at `size` with chapter `id`'s view at the window's
+ * top, its question skipped; resolves to the page and the view's index. */
+async function openChapter(id, size = { width: 1440, height: 900 }) {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, size);
+  await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), `sim-${id}`);
+  await skipQuestion(page, id);
+  const view = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === id), `sim-${id}`);
+  return { page, errors, view };
+}
+
+// Chapter 6's "Following client 19 (6 sessions under way): a request in
+// service at server 6; a request in service at server 1; a request…" was
+// cut at the picture's width and lay over its top edge (chapter 1's ended
+// "Click it agai…").
+test("a followed client's line is read whole where it stands and covers none of the picture", async () => {
+  for (const [id, client] of [['one-server', 0], ['stale', 19]]) {
+    for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      const { page, errors, view } = await openChapter(id, size);
+      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+      await page.evaluate(({ i, c }) => window.lbsim.views()[i].follow(c), { i: view, c: client });
+      await page.waitForFunction((id) => !document.querySelector(`#sim-${id} .following`).hidden, id);
+      await page.waitForTimeout(600);
+      const seen = await page.evaluate((id) => {
+        const line = document.querySelector(`#sim-${id} .following`);
+        const r = line.getBoundingClientRect();
+        const covered = [...document.querySelectorAll(`#sim-${id} .topology, #sim-${id} .pane-title`)].map((part) => {
+          const b = part.getBoundingClientRect();
+          return Math.max(0, Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top)) * Math.max(0, Math.min(r.right, b.right) - Math.max(r.left, b.left));
+        });
+        return { text: line.textContent, hidden: line.scrollHeight - line.clientHeight, past: line.scrollWidth - line.clientWidth, covered: Math.max(...covered) };
+      }, id);
+      const where = `${id} at ${size.width} × ${size.height}: ${seen.text}`;
+      assert.match(seen.text, new RegExp(`^Following client ${client}: .+\\. Click it again to stop\\.$`), where);
+      assert.ok(seen.hidden <= 1 && seen.past <= 1, `${where}: ${seen.hidden} px cut below, ${seen.past} px past its width`);
+      assert.ok(seen.covered < 1, `${where}: covers ${seen.covered} px² of the picture`);
+      await page.screenshot({ path: artifact(`following-${id}-${size.width}.png`) });
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    }
+  }
+});
+
+// Chapter 3's chart drew theory's mean wait beside measured percentiles
+// alone: "theory: mean wait 33.0 ms" against a p50 of about 10 ms read as a
+// mismatch. Its legend now sets the measured mean beside it.
+test("chapter 3's theory level is named beside the mean measured since the run began", async () => {
+  const { page, errors, view } = await openChapter('continuous');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 60_000 });
+  await page.click('#sim-continuous button.play');
+  await page.waitForTimeout(400);
+  const legend = await page.evaluate(() => [...document.querySelectorAll('#sim-continuous .legend li')]
+    .filter((item) => !item.hidden).map((item) => item.textContent).find((text) => text.startsWith('theory')));
+  const [, measured] = legend.match(/^theory: mean wait [\d.]+ ms; measured mean ([\d.]+) ms$/) ?? [];
+  assert.ok(measured, legend);
+  const summary = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].summary(), view));
+  assert.equal(measured, summary.queue_ms.mean.toFixed(1), legend);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 1: a reader slowed the server, clicked it again, and saw its
+// "¼ speed" go while its queue of 112 kept growing: "the click did not
+// work". The sentence says it is back at full speed and that its queue
+// drains, with the queue's length, until it has.
+test("chapter 1's server given back its speed says so while its queue drains", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+  await page.focus('#sim-one-server .topology');
+  await page.keyboard.press('0');
+  const queued = () => page.evaluate((i) => JSON.parse(window.lbsim.views()[i].servers())[0].queued, view);
+  await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[0].queued > 30, view, { timeout: 30_000 });
+  await page.keyboard.press('0');
+  await page.waitForFunction((i) => / is back at full speed since /.test(window.lbsim.views()[i].readback()), view, { timeout: 5_000 });
+  const said = await page.evaluate((i) => window.lbsim.views()[i].readback(), view);
+  const [, waiting] = said.match(/The server is back at full speed since [\d.]+ s, and its queue drains: (\d+) requests? still waits?\./) ?? [];
+  assert.ok(Number(waiting) > 0, said);
+  assert.ok(Math.abs(Number(waiting) - await queued()) <= 40, `${said} beside a queue of ${await queued()}`);
+  await page.screenshot({ path: artifact('one-server-draining.png') });
+  await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[0].queued === 0, view, { timeout: 60_000 });
+  await page.waitForFunction((i) => !/back at full speed/.test(window.lbsim.views()[i].readback()), view, { timeout: 5_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

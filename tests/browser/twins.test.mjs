@@ -7,7 +7,7 @@
 // tested natively; this checks them as a reader meets them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, screenshot, drawnFraction } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, drawnFraction, artifact } from './lib.mjs';
 import { layoutProblems } from './usable.mjs';
 
 useBrowser();
@@ -356,3 +356,37 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// On a phone the verdict's room (five lines) is held under the question,
+// and the answers share its cell: stretched to it, chapter 5's were 50 px
+// tall where 32 px was asked. Each keeps its own size, a target of at
+// least 24 × 24 px that takes a click at its centre.
+for (const colorScheme of ['light', 'dark']) {
+  test(`at 390 × 844 (${colorScheme}) chapter 5's answers keep their own size, each taking a click at its centre`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 390, height: 844, colorScheme });
+    const root = '#sim-power-of-two';
+    await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start', behavior: 'instant' }), root);
+    await page.locator(`${root} .question button`).first().waitFor();
+    await page.waitForTimeout(300);
+    const buttons = await page.evaluate((root) => [...document.querySelectorAll(`${root} .question button`)].map((button) => {
+      const box = button.getBoundingClientRect();
+      const style = getComputedStyle(button);
+      const text = document.createRange();
+      text.selectNodeContents(button);
+      const px = (name) => parseFloat(style[name]);
+      // Its own height: its text's lines, padding and border, or its least height if more.
+      const own = Math.max(px('minHeight'), text.getBoundingClientRect().height + px('paddingTop') + px('paddingBottom') + px('borderTopWidth') + px('borderBottomWidth'));
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return { text: button.textContent, width: box.width, height: box.height, own, hit: button.contains(hit) };
+    }), root);
+    await page.screenshot({ path: artifact(`twins-answers-390-${colorScheme}.png`) });
+    assert.ok(buttons.length >= 3, `the question offers its answers: ${JSON.stringify(buttons)}`);
+    for (const b of buttons) {
+      assert.ok(Math.abs(b.height - b.own) <= 1, `"${b.text}" is ${b.height} px tall, its own height ${b.own} px`);
+      assert.ok(b.width >= 24 && b.height >= 24, `"${b.text}" is a target of ${b.width} × ${b.height} px`);
+      assert.ok(b.hit, `a click at the centre of "${b.text}" reaches it`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

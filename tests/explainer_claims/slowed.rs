@@ -190,8 +190,10 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_two_fifths
     quotes(&said, "sent against 10.6%;", 10.6, &neighbour);
     let ratio = slowed_share.mean / neighbour.mean;
     assert!((0.35..0.45).contains(&ratio), "two fifths: {ratio:.2}");
-    assert!(said
-        .contains("in the picture's column of the last three seconds, from about a third to about a half"));
+    assert!(said.contains(
+        "in the column of the last three seconds that appears right of the rows once a server is slowed, \
+         from about a third to about a half"
+    ));
     for seed in SEEDS {
         let ratios: Vec<f64> = shares_sent(&scenario, seed, &columns()).iter().map(|(s, n)| s / n).collect();
         assert!(ratios.iter().all(|r| (0.3..0.6).contains(r)), "seed {seed}: column ratios {ratios:.2?}");

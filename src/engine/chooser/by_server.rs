@@ -1,5 +1,6 @@
-//! One column of what the choosers know, entry `(chooser, server)`: the
-//! shape issue 40's store takes (see `table.rs`, "Where it is going").
+//! One column of what the choosers know, entry `(chooser, server)`, for
+//! what a feature learns of the servers it acts on (see `table.rs`, "One
+//! store keyed by server").
 //! Keyed by the server's number rather than its place in the chooser's
 //! pool, an entry stays what it is when the pool changes (an ejection, a
 //! redraw, a membership change): nothing is moved, and a feature that

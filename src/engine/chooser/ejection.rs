@@ -2,8 +2,8 @@
 //! outlier detection): an ejected server leaves the pool, and the chooser's
 //! policy is rebuilt over what is left, as after a membership change, so
 //! no policy needs to know. What the chooser knew of the servers that
-//! stay is kept (its table moves with them, peak-EWMA's averages too); of
-//! an ejected one it starts afresh when readmitted.
+//! stay is kept in their slots (peak-EWMA's averages too); of an ejected
+//! one it starts afresh when readmitted.
 //!
 //! Under a panic threshold (Envoy's `healthy_panic_threshold`), a chooser
 //! with fewer than that percentage of its servers in routes to all of
@@ -129,10 +129,9 @@ impl Choosers {
     }
 
     /// Gives each chooser of `changes` its new ejected servers, its pool
-    /// the rest of its servers, and a policy rebuilt over them. Each
-    /// chooser's part of the table keeps room for its whole pool, so only
-    /// that part is rewritten: what it knew of the servers that stay moves
-    /// to their new positions, and a readmitted one starts afresh.
+    /// the rest of its servers, and a policy rebuilt over them. What it
+    /// knew of the servers that stay stays in their slots; an ejected
+    /// one's slot is reset, so that it starts afresh when readmitted.
     fn repool(&mut self, changes: &[(usize, Vec<(u32, Time)>)], rng: &mut SimRng) {
         for (member, ejected) in changes {
             let mut pool = self.full_pool(*member);
@@ -143,15 +142,7 @@ impl Choosers {
             // A pool of every server again reads as one (no search per response).
             let every_server =
                 (ejected.is_empty() || panicking) && !self.explicit && pool.len() == self.servers;
-            let pool = if every_server { None } else { Some(pool) };
-            let len = len_of(&pool, self.servers);
-            let mut part = self.table.fresh(len);
-            self.carry(*member, &pool, &mut part, 0);
-            let start = self.members[*member].start;
-            for position in 0..len {
-                part.copy(position, &mut self.table, start + position);
-            }
-            self.members[*member].pool = pool;
+            self.reslot(*member, if every_server { None } else { Some(pool) });
             self.members[*member].ejected = ejected.clone();
             self.members[*member].panicking = panicking;
             self.rebuild_policy(*member, rng);

@@ -1,8 +1,8 @@
 //! Each chooser's pool: drawn at the start (a subset of the servers, or of
 //! its class's range, or all of them, or its aperture), drawn again when
 //! the subset size changes, and changed when servers join or leave. What a chooser knew of
-//! the servers in both its old and its new pool is kept, with its
-//! connections to them.
+//! the servers in both its old and its new pool is kept where it was (in
+//! their slots), with its connections to them.
 
 use super::{aperture, Choosers};
 use crate::rng::{Draw, SimRng};
@@ -148,20 +148,15 @@ impl Choosers {
     }
 
     /// Gives every chooser its new pool, keeping what each knew of the
-    /// servers in both its old and its new pool, and its connections to them.
+    /// servers in both its old and its new pool, and its connections to
+    /// them, where they are (`slots.rs`). The parts a pool outgrows grow
+    /// first, all at once.
     fn set_pools(&mut self, pools: Vec<Option<Vec<u32>>>) {
-        let total = pools.iter().map(|pool| len_of(pool, self.servers)).sum();
-        let mut table = self.table.fresh(total);
-        let mut start = 0;
+        let rooms: Vec<usize> = pools.iter().map(|pool| len_of(pool, self.servers)).collect();
+        self.make_room(&rooms);
         for (chooser, pool) in pools.into_iter().enumerate() {
-            self.carry(chooser, &pool, &mut table, start);
-            let len = len_of(&pool, self.servers);
-            let member = &mut self.members[chooser];
-            member.pool = pool;
-            member.start = start;
-            start += len;
+            self.reslot(chooser, pool);
         }
-        self.table = table;
     }
 }
 

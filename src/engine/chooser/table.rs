@@ -1,69 +1,52 @@
 //! The choosers' table of what each one knows of the servers of its pool,
-//! column by column: entry `start + position` of every column is about the
-//! server at `position` of the member's pool. What a chooser learns about a
-//! server lives here rather than in its policy, so a policy rebuilt over a
-//! changed pool reads on from what was learned; when a pool changes,
-//! [`Choosers::carry`](super::Choosers) moves each server's entries to its
-//! new position.
+//! column by column (`known`, `work`, `round_trips`, `connections`). Each
+//! chooser has a part of it, a slot for each server of its pool, and the
+//! server keeps its slot while the pool changes (`slots.rs`): its pool
+//! holds each position's slot (none for a pool in slot order, as one of
+//! every server is until it changes), and policies read by position
+//! through it ([`Column`]). What a chooser learns about a server so
+//! outlasts its policy, rebuilt over a changed pool, and nothing is moved
+//! when the pool changes: a server that leaves has its slot reset (coming
+//! back it starts afresh), and a newcomer takes a free one.
 //!
-//! # Where it is going: one store keyed by server (issue 40, item 3)
+//! # One store keyed by server (issue 40, item 3)
 //!
-//! A column keyed by `(chooser, server)` is [`ByServer`](super::ByServer);
-//! outlier ejection's runs of errors, counts of ejections and the times
-//! its hold-outs end, its rates' answers (`ejection/rates.rs`), and
-//! FoundationDB's failure monitors and queue models (`fdb::QueueModel`, a
-//! trait the driver implements over its column; the budget of second
-//! requests beside it is the chooser's, of no server) are kept in such
-//! columns, each owned by its feature (none other reads them). What a
-//! chooser knows of a server still lives elsewhere in: this table (by pool
-//! position) and `Member.{ejected, idle}` (the choosers' own eligibility,
-//! a short list of the servers held out, and the idle reports heard, a
-//! queue in the order heard, neither a column). The idle reports' listing
-//! is per server, of no chooser (whether the server told anyone), and
-//! hedging's observed latencies and `Member.typical` are per chooser, of
-//! no server, so none is a column of this store. The design they move to:
-//! - one store, entry `(chooser, server)`, stride the run's server count;
-//!   a server added grows every chooser's stride once (`grow`), and a pool
-//!   change re-indexes nothing: an entry whose server leaves a chooser's
-//!   pool is reset to its column's fresh value as it leaves, so that a
-//!   server coming back starts afresh, as it does here today (the golden
-//!   hashes hold only so);
-//! - columns registered when the run is built: the signals' (`known`,
-//!   `work`, `round_trips`, `connections`) by the policy kind, as here, and
-//!   each feature's by its own line (`ByServer<T>` it reads through the
-//!   view and writes through an action, or owns when no other reads it);
-//!   an absent column costs nothing, as an empty one here;
-//! - policies keep reading by position: the view hands them the member's
-//!   pool (position → server) beside the columns, and `entries` becomes an
-//!   indexed read through it. That indirection is on the hot path of every
-//!   pick (P2C's two reads, least-request's scan), so it moves only with
-//!   callgrind before and after on `benchmark --duration 10` and
-//!   `theory-supermarket --duration 60` within 3%; under subsets the store
-//!   holds `choosers × servers` entries where the table holds the pools'
-//!   sum, which the same measurement must show affordable (else the pool's
-//!   own order keeps a dense index into the server's entry).
+//! What a chooser knows of a server is kept in two shapes, both keyed by
+//! server rather than by pool position, so that no pool change re-indexes
+//! them:
+//! - here, a dense entry in a slot, for the signals every pick reads;
+//! - [`ByServer`](super::ByServer), entry `(chooser, server)`, only for
+//!   the entries written: outlier ejection's runs of errors, counts of
+//!   ejections and the times its hold-outs end, its rates' answers
+//!   (`ejection/rates.rs`), and FoundationDB's failure monitors and queue
+//!   models (`fdb::QueueModel`, a trait the driver implements over its
+//!   column; the budget of second requests beside it is the chooser's, of
+//!   no server), each owned by its feature (none other reads them).
 //!
-//! It is not affordable for these columns: the scenario caps the pools'
-//! sum at `MAX_KNOWLEDGE_ENTRIES`, 4 million entries (64 MB of `Known`,
-//! 16 bytes each), which 100,000 clients each drawing 40 of 10,000
-//! servers reach and `lbsim run` accepts; one entry per chooser and
-//! server would be a thousand million, 16 GB. So `known`, `work` and
-//! `round_trips` move only in the second shape: a chooser keeps its
-//! entries in slots that never move, its pool holds each position's slot
-//! (the position itself for a pool of every server), and a server that
-//! leaves the pool has its slot reset for the next to take. (A feature's
-//! column may stay `ByServer`: it is written only for the servers a
-//! feature acts on, and empty otherwise.)
+//! The signals' columns stay dense, in slots, because a column with an
+//! entry per chooser and server is not affordable for them: the scenario
+//! caps the pools' sum at `MAX_KNOWLEDGE_ENTRIES`, 4 million entries
+//! (64 MB of `Known`, 16 bytes each), which 100,000 clients each drawing
+//! 40 of 10,000 servers reach and `lbsim run` accepts; one entry per
+//! chooser and server would be a thousand million, 16 GB. The slots cost
+//! the policies one look at the pool's slots per read when the pool is not
+//! in slot order, and a test of whether it is otherwise (callgrind, main →
+//! slots: `benchmark --duration 10` +0.7%, `theory-supermarket --duration
+//! 60` +1.1% instructions).
 //!
-//! Order of the moves, each its own commit with every hash held: the
-//! features' columns first (they are off the hot path; done: FoundationDB's
-//! monitors and models, ejection's runs, hold-outs and rates), then
-//! `round_trips` and `work`, then `known` and `connections`, in slots,
-//! with the measurement above (not begun).
+//! Three things a chooser knows are neither: `Member.ejected`, the servers
+//! it holds out, are by definition out of its pool and so have no slot (a
+//! slot is freed, reset, as its server leaves), and they are a short list
+//! read whole; `Member.idle`, the idle reports it heard, is a queue in the
+//! order heard (the freshest is taken first, a server may be in it twice),
+//! which no column by server holds; and the idle reports' listing is per
+//! server, of no chooser. Hedging's observed latencies and
+//! `Member.typical` are per chooser, of no server.
 
 use super::super::connections::Connections;
 use super::super::huge_pages;
-use crate::policy::{Known, PeakAverage, RoundTrips};
+use crate::policy::{Column, Known, PeakAverage, RoundTrips};
+use std::ops::Range;
 
 pub struct Table {
     /// Requests in flight there, and the load it last reported.
@@ -95,19 +78,32 @@ impl Table {
         }
     }
 
-    /// A member's entries, from `start`, `len` long: what it knows, its
-    /// work in flight and its round trips (`typical` being their average
-    /// over every server).
-    pub fn entries(
-        &self,
-        start: usize,
-        len: usize,
+    /// A member's entries in `part`, read through its pool's `slots`
+    /// (`None`: in pool order): what it knows, its work in flight and its
+    /// round trips (`typical` being their average over every server).
+    pub fn entries<'a>(
+        &'a self,
+        part: Range<usize>,
+        slots: Option<&'a [u32]>,
         typical: PeakAverage,
-    ) -> (&[Known], &[f32], RoundTrips<'_>) {
-        let known = &self.known[start..start + len];
-        let work = self.work.get(start..start + len).unwrap_or(&[]);
-        let each = self.round_trips.get(start..start + len).unwrap_or(&[]);
+    ) -> (Column<'a, Known>, Column<'a, f32>, RoundTrips<'a>) {
+        let known = Column::new(&self.known[part.clone()], slots);
+        let work = Column::new(self.work.get(part.clone()).unwrap_or(&[]), slots);
+        let each = Column::new(self.round_trips.get(part).unwrap_or(&[]), slots);
         (known, work, RoundTrips { each, typical })
+    }
+
+    /// Entry `entry` of every column as if nothing had been learned (its
+    /// server left the pool), its connection cold.
+    pub fn reset(&mut self, entry: usize) {
+        self.known[entry] = Known::default();
+        if let Some(work) = self.work.get_mut(entry) {
+            *work = 0.0;
+        }
+        if let Some(average) = self.round_trips.get_mut(entry) {
+            *average = PeakAverage::default();
+        }
+        self.connections.reset(entry);
     }
 
     /// Copies entry `from` of every column to entry `to` of `into`.

@@ -1,14 +1,9 @@
 use super::*;
 
-/// What `chooser` knows of the server at `position` of its pool.
-fn entry(choosers: &Choosers, chooser: usize, position: usize) -> &Known {
-    &choosers.table.known[choosers.members[chooser].start + position]
-}
-
 /// (server, requests in flight) for each server of `chooser`'s pool with some.
 fn in_flight(choosers: &Choosers, chooser: usize) -> Vec<(u32, u32)> {
     (0..choosers.pool_len(chooser))
-        .map(|p| (choosers.server_at(chooser, p), entry(choosers, chooser, p).in_flight))
+        .map(|p| (choosers.server_at(chooser, p), choosers.entry(chooser, p).in_flight))
         .filter(|&(_, n)| n > 0)
         .collect()
 }
@@ -41,7 +36,7 @@ fn redrawing_pools_keeps_shared_knowledge() {
     }
     // A response from a server no longer in the pool changes nothing.
     let outside = (0..10).find(|&s| choosers.position_of(0, s).is_none()).unwrap();
-    let total = |c: &Choosers| (0..6).map(|p| entry(c, 0, p).in_flight).sum::<u32>();
+    let total = |c: &Choosers| (0..6).map(|p| c.entry(0, p).in_flight).sum::<u32>();
     let sum = total(&choosers);
     choosers.on_return(0, outside, (policy::Load::new(0, 1).into(), Time(5)), (0, None), Time(5));
     assert_eq!(total(&choosers), sum);
@@ -108,7 +103,7 @@ fn peak_ewma_keeps_its_averages_when_a_server_is_ejected_and_readmitted() {
     let before: Vec<f64> = (0..4).map(|s| cost_of(&mut choosers, 0, s, &mut rng)).collect();
     assert_eq!(before, [10.0, 20.0, 30.0, 40.0]);
     // Server 1 is ejected: the servers after it move down a position,
-    // and their averages move with them.
+    // and their averages, staying in their slots, are read through it.
     assert!(choosers.eject(0, (1, Time(100)), (1.0, false), &mut rng));
     for server in [0, 2, 3] {
         assert_eq!(cost_of(&mut choosers, 0, server, &mut rng), before[server as usize], "server {server}");

@@ -73,6 +73,30 @@ fn charts_and_controls_are_lists_of_known_names() {
 }
 
 #[test]
+fn readouts_are_a_list_of_known_names_shown_in_the_lists_order() {
+    use crate::ui::readouts::Readout;
+    assert_eq!(Options::defaults(Kind::Embed).readouts, Readout::ALL);
+    assert_eq!(Options::defaults(Kind::Lab).readouts, Readout::ALL);
+    let cited = set("readouts", "throughput, p99,p50,p99");
+    assert_eq!(cited.readouts, [Readout::Throughput, Readout::P99, Readout::P50]);
+    assert_eq!(cited.text("readouts"), "throughput,p99,p50");
+    assert_eq!(set("readouts", "none").readouts, []);
+    assert_eq!(set("readouts", "all").text("readouts"), "all");
+    assert_eq!(set("readouts", "p50,p99,throughput,bounces,availability,time").text("readouts"), "all");
+    let reordered = "time,p50,p99,throughput,bounces,availability";
+    assert_eq!(set("readouts", reordered).text("readouts"), reordered);
+    assert_eq!(
+        cited.entries(&Options::defaults(Kind::Embed)),
+        [("readouts", "throughput,p99,p50".to_string())]
+    );
+    assert_eq!(
+        refusal("readouts", "p50,p90"),
+        "field `readouts`: `p50,p90` is not allowed; expected \"all\", \"none\", or a \
+         comma-separated list of p50, p99, throughput, bounces, availability, time"
+    );
+}
+
+#[test]
 fn links_name_the_charts_the_registry_says_views_draw() {
     let drawn: Vec<&str> =
         crate::charts::CHARTS.iter().filter(|c| c.tab_label.is_some()).map(|c| c.key).collect();

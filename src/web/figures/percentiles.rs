@@ -99,9 +99,10 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
 }
 
 impl Percentiles {
-    /// Names the theory level in the legend, or hides its entry.
-    fn name_theory(&mut self, level: Option<f64>) {
-        let named = level.map(charts::theory_label);
+    /// Names the theory level in the legend, with the `measured` mean
+    /// wait to compare it with, or hides its entry.
+    fn name_theory(&mut self, level: Option<f64>, measured: Option<f64>) {
+        let named = level.map(|ms| charts::theory_label(ms, measured));
         if named != self.theory_named {
             self.theory.0.set_hidden(named.is_none());
             self.theory.1.set_text_content(named.as_deref());
@@ -122,7 +123,9 @@ impl Figure for Percentiles {
     fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn {
         let sim = frame.sim;
         let theory = sim.theory().map(|t| t.mean_wait_ms);
-        self.name_theory(charts::theory_level(self.metric, theory));
+        let level = charts::theory_level(self.metric, theory);
+        let measured = level.and_then(|_| sim.metrics().queue_time.measured().mean()).map(|ns| ns / 1e6);
+        self.name_theory(level, measured);
         let mut markers = self.changes.markers().to_vec();
         markers.extend(charts::server_events(sim.scenario(), sim.now().as_secs()));
         lbsim::sort::sort_by(&mut markers, |a, b| a.time_s.total_cmp(&b.time_s));

@@ -22,6 +22,7 @@ pub use target::Target;
 
 use super::controls::Controls;
 use super::dom;
+use super::draining::Draining;
 use super::hash::{self, Fields, Notice, Parsed};
 use super::opening::Opening;
 use super::options::{Kind, Options, AUTOPLAY_KEY, CHARTS_KEY, METRIC_KEY, VERSUS_KEY};
@@ -93,6 +94,8 @@ pub struct View {
     /// When the settings last changed without starting over, so that the
     /// run's figures mix two settings.
     changed_at: Option<Time>,
+    /// A server the reader gave back its speed, while its queue drains.
+    draining: Option<Draining>,
     /// The trace the view replays instead of its scenario's arrivals.
     trace: Option<std::rc::Rc<LabTrace>>,
     /// The question asked before the run, when the link asks for one.
@@ -159,6 +162,7 @@ impl View {
             arrived: false,
             step_ahead_ms: 0.0,
             changed_at: None,
+            draining: None,
             trace: None,
             guess: None,
             opening: Opening::Over,
@@ -279,9 +283,13 @@ impl View {
             (false, false) if !self.playing => self.parts.narration.tell_opening(),
             (false, _) => {
                 let changed_at = self.changed_at.map(Time::as_secs);
+                let servers = &self.snapshot.servers;
+                let queued = |d: &Draining| servers.get(d.server).map_or(0, |server| server.queued);
+                self.draining = self.draining.filter(|d| queued(d) > 0);
+                let draining = self.draining.and_then(|d| d.words(queued(&d), servers.len()));
                 let sims = (&self.sim, twin);
                 let versus = &self.options.versus;
-                self.parts.narration.update(now_ms, stale, versus, scenario, sims, changed_at)
+                self.parts.narration.update(now_ms, stale, versus, scenario, sims, (changed_at, draining))
             }
         };
         if said == Some(true) {

@@ -23,7 +23,10 @@ impl View {
     /// the one request drawn travelling: one moving part at a time.
     pub(super) fn opening_moves_on(&mut self) {
         match self.opening.observe(self.snapshot.time_ms, &self.snapshot.requests) {
-            Some(Cue::Follow(client)) => self.follow(Some(client)),
+            Some(Cue::Follow(client)) => {
+                self.follow(Some(client));
+                self.parts.event_log.room_over_picture = false;
+            }
             Some(Cue::Release(client)) => {
                 if self.followed == Some(client) {
                     self.follow(None);

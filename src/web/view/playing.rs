@@ -127,6 +127,7 @@ impl View {
     pub(super) fn started_over(&mut self) {
         self.arrived = false;
         self.changed_at = None;
+        self.draining = None;
         self.whole_run.iter_mut().for_each(Kept::forget);
     }
 
@@ -146,9 +147,13 @@ impl View {
 }
 
 /// Whether enough of the view on `root` is in sight for it to run (see
-/// [`pace::in_sight_to_run`]: a `brief` view waits for most of it).
+/// [`pace::in_sight_to_run`]: a `brief` view waits for most of its
+/// picture, the twin's beside it included; any of the view will do for
+/// another, or for one without a picture).
 fn in_sight_to_run(root: &HtmlElement, brief: bool) -> bool {
-    let rect = root.get_bounding_client_rect();
+    let picture = brief.then(|| root.query_selector(".pictures, .topology").ok().flatten()).flatten();
+    let rect =
+        picture.as_ref().map_or_else(|| root.get_bounding_client_rect(), |p| p.get_bounding_client_rect());
     let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
     pace::in_sight_to_run(brief, (rect.top(), rect.bottom()), window_h)
 }

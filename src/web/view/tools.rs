@@ -335,6 +335,9 @@ impl View {
         match (done, &self.parts.membership) {
             (Ok(at), tools) => {
                 self.params.scenario.failures = self.sim.scenario().failures.clone();
+                let slowed = self.snapshot.servers.get(server).is_some_and(|s| s.state == ServerState::Slow);
+                self.draining =
+                    (failure.is_none() && slowed).then(|| Draining { server, since_s: at.as_secs() });
                 if let Some(tools) = tools {
                     tools.tell_failure(server, failure, at, &self.params.scenario);
                 }
@@ -351,6 +354,7 @@ impl View {
     /// Follows `client`'s requests (or none).
     pub fn follow(&mut self, client: Option<u32>) {
         self.followed = client.filter(|c| *c < self.params.scenario.clients);
+        self.parts.event_log.room_over_picture = true;
         self.parts.event_log.stop_following_if(self.followed.is_none());
         self.parts.canvases.invalidate();
     }

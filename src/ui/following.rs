@@ -1,0 +1,138 @@
+//! The followed client's line, in words short enough to read whole where
+//! it stands, over the picture: its requests counted by what each is
+//! doing, and where. A reader met "Following client 19 (6 sessions under
+//! way): a request in service at server 6; a request in service at server
+//! 1; a request…", cut at the picture's width; grouped, the same client
+//! reads "Following client 19: 6 in service at servers 1, 4 and 6".
+
+use crate::engine::{Hop, RequestView};
+use crate::format::and_list;
+
+/// At most this many servers are named in a group; more are counted
+/// ("at 5 servers"), so that the line stays short whatever the run.
+const NAMED: usize = 3;
+
+/// What `client`'s requests are doing, from the `requests` drawn.
+pub fn words(client: u32, requests: &[RequestView]) -> String {
+    let own: Vec<&RequestView> = requests.iter().filter(|r| r.client == client).collect();
+    let doing = match own.is_empty() {
+        true => "idle, between sessions".to_string(),
+        false => Doing::ALL
+            .iter()
+            .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing)))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    format!("Following client {client}: {doing}. Click it again to stop.")
+}
+
+/// What a request is doing, as the line groups it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Doing {
+    Opening,
+    ToBalancer,
+    ToServer,
+    Queued,
+    InService,
+    Bounced,
+    Answered,
+}
+
+impl Doing {
+    /// In the order a trip goes.
+    const ALL: [Doing; 7] = [
+        Doing::Opening,
+        Doing::ToBalancer,
+        Doing::ToServer,
+        Doing::Queued,
+        Doing::InService,
+        Doing::Bounced,
+        Doing::Answered,
+    ];
+
+    fn of(hop: Hop) -> Doing {
+        match hop {
+            Hop::Handshake => Doing::Opening,
+            Hop::ClientToBalancer => Doing::ToBalancer,
+            Hop::ClientToServer | Hop::BalancerToServer => Doing::ToServer,
+            Hop::Queued => Doing::Queued,
+            Hop::InService => Doing::InService,
+            Hop::BounceToClient | Hop::BounceToBalancer => Doing::Bounced,
+            Hop::ServerToBalancer | Hop::ServerToClient | Hop::BalancerToClient => Doing::Answered,
+        }
+    }
+
+    /// The group's words ("2 queued at server 3"), if it has requests.
+    fn group<'a>(self, requests: impl Iterator<Item = &'a &'a RequestView>) -> Option<String> {
+        let requests: Vec<&RequestView> = requests.copied().collect();
+        let count = requests.len();
+        if count == 0 {
+            return None;
+        }
+        // Where the group is: the server (or balancer) each is at or bound
+        // for, or, bounced, the server that sent it back.
+        let mut at: Vec<u32> =
+            requests.iter().map(|r| if self == Doing::Bounced { r.from } else { r.to }).collect();
+        at.sort_unstable();
+        at.dedup();
+        let servers = |tier: &str| match at.len() {
+            1 => format!("{tier} {}", at[0]),
+            n if n <= NAMED => format!("{tier}s {}", and_list(at.iter().map(u32::to_string))),
+            n => format!("{n} {tier}s"),
+        };
+        Some(match self {
+            Doing::Opening => format!("{count} opening a connection"),
+            Doing::ToBalancer => format!("{count} on the way to {}", servers("balancer")),
+            Doing::ToServer => format!("{count} on the way to {}", servers("server")),
+            Doing::Queued => format!("{count} queued at {}", servers("server")),
+            Doing::InService => format!("{count} in service at {}", servers("server")),
+            Doing::Bounced => format!("{count} bounced by {}, going back", servers("server")),
+            Doing::Answered => format!("{count} answered, coming back"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(client: u32, hop: Hop, from: u32, to: u32) -> RequestView {
+        RequestView { hop, from, to, progress: 0.5, retries: 0, client }
+    }
+
+    /// Chapter 6's client 19, six requests under way, read in one line.
+    #[test]
+    fn a_client_s_requests_are_counted_by_what_they_do_and_where() {
+        let requests = [
+            request(19, Hop::InService, 19, 6),
+            request(19, Hop::InService, 19, 1),
+            request(3, Hop::InService, 3, 2),
+            request(19, Hop::InService, 19, 4),
+            request(19, Hop::Queued, 19, 2),
+            request(19, Hop::ServerToClient, 9, 19),
+            request(19, Hop::ClientToServer, 19, 2),
+        ];
+        assert_eq!(
+            words(19, &requests),
+            "Following client 19: 1 on the way to server 2; 1 queued at server 2; \
+             3 in service at servers 1, 4 and 6; 1 answered, coming back. Click it again to stop."
+        );
+    }
+
+    /// However many servers a group spans, the line names at most three.
+    #[test]
+    fn many_servers_are_counted_not_named() {
+        let requests: Vec<RequestView> =
+            (0..8).map(|server| request(0, Hop::InService, 0, server % 5)).collect();
+        assert_eq!(
+            words(0, &requests),
+            "Following client 0: 8 in service at 5 servers. Click it again to stop."
+        );
+        let bounced = [request(2, Hop::BounceToClient, 7, 2)];
+        assert_eq!(
+            words(2, &bounced),
+            "Following client 2: 1 bounced by server 7, going back. Click it again to stop."
+        );
+        assert_eq!(words(4, &bounced), "Following client 4: idle, between sessions. Click it again to stop.");
+    }
+}
