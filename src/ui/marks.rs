@@ -313,6 +313,24 @@ impl CopyMark {
     }
 }
 
+/// Where a queue's length, `width` px wide and written right-aligned at
+/// `right` just left of its queue, goes so that a copy's needle (`mark`,
+/// haloed 1 px) does not stand on it: where it would, just left of the
+/// needle. A copy one or two requests above the queue puts the needle
+/// where the length is written (chapter 6 on a phone: a needle reached
+/// 6.5 px into a queue's "2").
+pub fn count_clear_of(right: f64, width: f64, mark: Option<&CopyMark>) -> f64 {
+    const HALO: f64 = 1.0;
+    const GAP: f64 = 2.0;
+    let Some(mark) = mark else { return right };
+    let [x, _, w, _] = mark.rect();
+    let (from, to) = (x - HALO - GAP, x + w + HALO + GAP);
+    match right - width < to && right > from {
+        true => from,
+        false => right,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,6 +418,19 @@ mod tests {
         // Once it has bounced, the bounce's mark takes the room before its
         // name (the floor is the name's end): off the lane.
         assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 114.0), 48.0), None);
+    }
+
+    #[test]
+    fn a_queues_length_steps_left_of_a_needle_that_would_stand_on_it() {
+        // A needle at x = 170 with a head 9.6 wide: it covers 165.2 to
+        // 174.8, its halo and a gap 162.2 to 177.8.
+        let mark = CopyMark::new(170.0, (180.0, 190.0), 4.0, 12.0);
+        // A "2" 7 px wide, ending at 171 (as chapter 6 drew it): left of it.
+        assert!((count_clear_of(171.0, 7.0, Some(&mark)) - 162.2).abs() < 1e-9);
+        // Clear of it on either side, or no needle: where it was.
+        assert_eq!(count_clear_of(160.0, 7.0, Some(&mark)), 160.0);
+        assert_eq!(count_clear_of(186.0, 7.0, Some(&mark)), 186.0);
+        assert_eq!(count_clear_of(171.0, 7.0, None), 171.0);
     }
 
     #[test]

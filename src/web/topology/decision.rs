@@ -6,19 +6,20 @@
 //! topology's colour for "look here".
 
 use super::layout::{Layout, Rect};
+use super::row::Row;
 use crate::theme::Palette;
-use lbsim::engine::Decision;
+use lbsim::engine::{Decision, ServerView};
 use lbsim::ui::marks::badges;
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws `decision`, with its badges left of where each row's entrance
-/// labels begin (`entrances`, x in CSS px), returning where the ring round
-/// its winner went.
+/// Draws `decision` over the rows of `servers`, with its badges left of
+/// where each row's entrance labels begin (`entrances`, x in CSS px),
+/// returning where the ring round its winner went.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    entrances: &[f64],
+    (servers, entrances): (&[ServerView], &[f64]),
     palette: &Palette,
 ) -> Rect {
     let chooser = match decision.by_balancer {
@@ -26,12 +27,8 @@ pub fn draw(
         false => layout.client_anchor(decision.chooser as usize),
     };
     let ink = palette.ink.css();
-    let pad = if layout.compact { 4.0 } else { 3.0 };
-    let ring = |server: u32| {
-        let cell = layout.servers.cell(server as usize);
-        Rect { x: cell.x - pad, y: cell.y - pad, w: cell.w + 2.0 * pad, h: cell.h + 2.0 * pad }
-    };
     let width = (layout.label_px() / 6.0).max(2.0);
+    let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * 1.6);
     context.set_stroke_style_str(&ink);
     for taken in [false, true] {
         let dash = js_sys::Array::new();
@@ -43,10 +40,13 @@ pub fn draw(
         context.set_line_width(if taken { width * 1.6 } else { width });
         context.begin_path();
         for candidate in decision.candidates.iter().filter(|c| (c.server == decision.winner) == taken) {
-            let (x, y) = layout.server_anchor(candidate.server as usize);
+            let rect = ring(candidate.server);
+            let (x, y) = match layout.compact {
+                true => layout.server_anchor(candidate.server as usize),
+                false => (rect.x, rect.y + rect.h / 2.0),
+            };
             context.move_to(chooser.0, chooser.1);
             context.line_to(x, y);
-            let rect = ring(candidate.server);
             context.rect(rect.x, rect.y, rect.w, rect.h);
         }
         context.stroke();
@@ -54,6 +54,29 @@ pub fn draw(
     let _ = context.set_line_dash(&js_sys::Array::new());
     draw_amounts(context, layout, (decision, entrances), palette);
     ring(decision.winner)
+}
+
+/// The ring round server `i`, drawn with lines up to `widest` px wide: in
+/// the compact view round its cell; in the detailed view inside its row,
+/// from left of the labels at its entrance (`entrances`, x in CSS px) to
+/// just right of its slots, the load the chooser compared. Round the
+/// whole row, on a phone it ran past the count of slots in use ("10/10")
+/// to the picture's edge, and its edges lay across the rows beside.
+fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i: usize, widest: f64) -> Rect {
+    let cell = layout.servers.cell(i);
+    if layout.compact {
+        const PAD: f64 = 4.0;
+        return Rect { x: cell.x - PAD, y: cell.y - PAD, w: cell.w + 2.0 * PAD, h: cell.h + 2.0 * PAD };
+    }
+    const PAD: f64 = 3.0;
+    let left = entrances.get(i).map_or(cell.x, |x| x.min(cell.x)) - PAD;
+    let right = servers.get(i).map_or(cell.x + cell.w, |server| {
+        let slots = Row::of(layout, i, server).box_rect;
+        slots.x + slots.w + PAD
+    });
+    // Inside the row, so that neighbours' rings meet without overlapping.
+    let inset = widest / 2.0 + 0.5;
+    Rect { x: left, y: cell.y + inset, w: right - left, h: cell.h - 2.0 * inset }
 }
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
