@@ -7,6 +7,7 @@
 //! of each server's load and where its mark stands.
 
 use crate::engine::{Decision, LearnedLoad, ServerView};
+use crate::policy::Measure;
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,12 +177,24 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
 /// ms"), then the figure alone ("7"), for where the longer does not fit
 /// between the clients' column and the row (the legend says the figure is
 /// what the chooser saw: on a phone "saw 25" covered the clients); or
-/// "stale" where it found its counters too old to compare. Drawn with the
+/// "stale", else "?", where it found its counters too old to compare (the
+/// legend says so: chapter 6's narrow rows on a phone had no room for the
+/// word, and a decision was drawn without its reason). Drawn with the
 /// decision's lines (see [`decision_ink`]) beside rows that may have
 /// moved on since.
+///
+/// A key's placement compares nothing, so it says nothing was seen: where
+/// a bound on load passed the key's place over, that place is "full";
+/// else no badge (chapter 13's modulo wrote "saw 14" beside the one
+/// server a key can go to).
 pub fn badges(decision: &Decision) -> Vec<(u32, Vec<String>)> {
+    let words = |texts: &[&str]| texts.iter().map(|text| text.to_string()).collect::<Vec<_>>();
+    if decision.measure == Measure::Key {
+        let passed = decision.candidates.iter().filter(|c| c.server != decision.winner);
+        return passed.map(|c| (c.server, words(&["full"]))).collect();
+    }
     let wordings = |seen| match decision.fell_back {
-        true => vec!["stale".to_string()],
+        true => words(&["stale", "?"]),
         false => {
             let figure = amount(seen, decision);
             vec![format!("saw {figure}"), figure]
@@ -192,7 +205,6 @@ pub fn badges(decision: &Decision) -> Vec<(u32, Vec<String>)> {
 
 /// A seen amount as drawn: requests whole, milliseconds to one decimal.
 pub fn amount(seen: f64, decision: &Decision) -> String {
-    use crate::policy::Measure;
     match decision.measure {
         Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
         Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
@@ -451,13 +463,31 @@ mod tests {
         let compared = decision(1.0, [(3, 12), (7, 5)], 7);
         assert_eq!(badges(&compared), vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]);
         let timed = Decision {
-            measure: crate::policy::Measure::Cost,
+            measure: Measure::Cost,
             candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
             ..Decision::default()
         };
         assert_eq!(badges(&timed), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
         let stale = Decision { fell_back: true, ..compared };
-        assert_eq!(badges(&stale), vec![(3, words(&["stale"])), (7, words(&["stale"]))]);
+        assert_eq!(badges(&stale), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
+    }
+
+    #[test]
+    fn a_keys_placement_says_no_server_was_seen_only_that_its_place_was_full() {
+        let keyed = |candidates: &[(u32, u32)], winner| Decision {
+            measure: Measure::Key,
+            key: Some(37),
+            candidates: candidates
+                .iter()
+                .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
+                .collect(),
+            winner,
+            ..Decision::default()
+        };
+        // Modulo: one candidate, the key's place, taken whatever its load.
+        assert_eq!(badges(&keyed(&[(4, 14)], 4)), vec![]);
+        // Bounded loads: the key's place over the bound, passed over.
+        assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6)), vec![(4, vec!["full".to_string()])]);
     }
 
     #[test]

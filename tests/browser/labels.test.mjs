@@ -281,8 +281,11 @@ test("paused, a decision's badges stand clear of a slowed server's word", async 
 // which on a phone reached over the clients' column for all that time
 // (chapters 5 and 6). Each frame, no text of the picture may cover a
 // client's cell (where the view's hook says the cells are) nor another
-// text, and each badge of the decision drawn is written in one of its
-// wordings ("saw 25", or "25" where that does not fit).
+// text, and each badge of the decision drawn is written, in one of its
+// wordings ("saw 25", or "25" where that does not fit; "stale", or "?"),
+// on its server's row and left of it (a queue's "13" stood in for a
+// badge "13" when any text would do). No badge may be dropped: "stale",
+// which has no shorter word, has the mark "?" that the legend explains.
 for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]) {
   test(`at 390 × 844 ${name}'s badges cover no client and no other label`, async () => {
     const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
@@ -295,7 +298,7 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
       while (window.lbsim.views()[index].simTime() < 1500) await frame();
       const view = window.lbsim.views()[index];
       const overlap = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-      const seen = { frames: 0, badges: 0, missing: [], worst: { area: 0 } };
+      const seen = { frames: 0, badges: 0, wordings: {}, missing: [], worst: { area: 0 } };
       for (const start = performance.now(); performance.now() - start < 8000; await frame()) {
         const labels = canvas.labels ?? [];
         const clients = JSON.parse(view.clients()).map(([x, y, w, h]) => [x, y, x + w, y + h]);
@@ -312,15 +315,24 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
         const shown = JSON.parse(view.decision() ?? 'null');
         if (!shown || shown.ringInk === 0) continue;
         seen.frames += 1;
+        const rows = JSON.parse(view.servers());
         for (const [server, wordings] of shown.badges) {
-          const written = labels.find((l) => wordings.includes(l.text));
-          if (written) seen.badges += 1;
-          else seen.missing.push([server, wordings]);
+          const [x, y, , h] = rows[server].cell;
+          const beside = (l) => l.box[2] <= x && (l.box[1] + l.box[3]) / 2 > y && (l.box[1] + l.box[3]) / 2 < y + h;
+          const written = labels.find((l) => wordings.includes(l.text) && beside(l));
+          if (!written) {
+            seen.missing.push([server, wordings]);
+            continue;
+          }
+          seen.badges += 1;
+          const wording = written.text === wordings[0] ? 'longest' : written.text;
+          seen.wordings[wording] = (seen.wordings[wording] ?? 0) + 1;
         }
       }
       return seen;
     }, id);
     await page.locator(`#sim-${id}-topology`).screenshot({ path: artifact(`labels-badges-${id}-390.png`) });
+    console.log(`${name} at 390 × 844: ${seen.frames} frames drew a decision, ${seen.badges} badges written: ${JSON.stringify(seen.wordings)}`);
     assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
     assert.deepEqual(seen.missing.slice(0, 3), [], `of ${seen.badges + seen.missing.length} badges, these were not written`);
     assert.equal(seen.worst.area, 0, `"${seen.worst.texts?.[0]}" and ${seen.worst.texts?.[1]} overlap by ${seen.worst.area} px² (boxes ${JSON.stringify(seen.worst.boxes?.map((b) => b.map(Math.round)))})`);
