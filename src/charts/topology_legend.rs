@@ -131,6 +131,24 @@ pub fn draws_decisions(s: &Scenario) -> bool {
     (s.policy.compares_a_sample() && two) || s.policy.reads_keys()
 }
 
+/// What the legend says of a decision drawn for `scenario`: a comparison,
+/// with what its chooser saw ("?" where a policy that learns load found
+/// its copies too old to compare, drawn where "stale" has no room), or,
+/// under a placement scheme, a key's server, which compares nothing (see
+/// `crate::ui::marks::badges`): chapter 13's legend said "servers
+/// compared" and "what the chooser saw" of modulo.
+pub fn choice_words(s: &Scenario) -> &'static str {
+    if s.policy.places_by("bounded_load_c") {
+        "a key's placement: the server it went to (solid), its place passed over as full, over the bound on load (dashed)"
+    } else if s.policy.reads_keys() {
+        "a key's placement: the line to its server, which the key alone decides"
+    } else if s.policy.learns_load() {
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw (\"?\": copies too stale to compare, sent at random)"
+    } else {
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +244,22 @@ mod tests {
         }
         // One server is no comparison.
         assert!(!drawn(&[("policy", "power-of-d"), ("servers", "1")]).contains(&Mark::Choice));
+    }
+
+    #[test]
+    fn a_keys_placement_is_not_called_a_comparison_and_a_stale_one_is_explained_where_it_can_happen() {
+        let words = |policy| choice_words(&scenario(&[("policy", policy)]));
+        for policy in ["modulo", "ring", "maglev", "table", "ranges"] {
+            assert!(!words(policy).contains("compared") && !words(policy).contains("saw"), "{policy}");
+        }
+        assert!(words("bounded-load").contains("full"));
+        assert!(words("p2c-piggyback").contains("\"?\": copies too stale"));
+        for policy in ["power-of-d", "least-request", "peak-ewma"] {
+            assert!(
+                words(policy).contains("what the chooser saw") && !words(policy).contains('?'),
+                "{policy}"
+            );
+        }
     }
 
     #[test]

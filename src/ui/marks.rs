@@ -7,6 +7,7 @@
 //! of each server's load and where its mark stands.
 
 use crate::engine::{Decision, LearnedLoad, ServerView};
+use crate::policy::Measure;
 
 /// How a server's queue is drawn in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,21 +172,39 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
     }
 }
 
-/// Each candidate's server and its badge: what the chooser saw of it, at
-/// the decision's moment ("saw 7", "saw 3.2 ms"), or "stale" where it
-/// found its counters too old to compare. Drawn with the decision's lines
-/// (see [`decision_ink`]) beside rows that may have moved on since.
-pub fn badges(decision: &Decision) -> Vec<(u32, String)> {
-    let text = |seen| match decision.fell_back {
-        true => "stale".to_string(),
-        false => format!("saw {}", amount(seen, decision)),
+/// Each candidate's server and its badge's wordings, longest first: what
+/// the chooser saw of it, at the decision's moment ("saw 7", "saw 3.2
+/// ms"), then the figure alone ("7"), for where the longer does not fit
+/// between the clients' column and the row (the legend says the figure is
+/// what the chooser saw: on a phone "saw 25" covered the clients); or
+/// "stale", else "?", where it found its counters too old to compare (the
+/// legend says so: chapter 6's narrow rows on a phone had no room for the
+/// word, and a decision was drawn without its reason). Drawn with the
+/// decision's lines (see [`decision_ink`]) beside rows that may have
+/// moved on since.
+///
+/// A key's placement compares nothing, so it says nothing was seen: where
+/// a bound on load passed the key's place over, that place is "full";
+/// else no badge (chapter 13's modulo wrote "saw 14" beside the one
+/// server a key can go to).
+pub fn badges(decision: &Decision) -> Vec<(u32, Vec<String>)> {
+    let words = |texts: &[&str]| texts.iter().map(|text| text.to_string()).collect::<Vec<_>>();
+    if decision.measure == Measure::Key {
+        let passed = decision.candidates.iter().filter(|c| c.server != decision.winner);
+        return passed.map(|c| (c.server, words(&["full"]))).collect();
+    }
+    let wordings = |seen| match decision.fell_back {
+        true => words(&["stale", "?"]),
+        false => {
+            let figure = amount(seen, decision);
+            vec![format!("saw {figure}"), figure]
+        }
     };
-    decision.candidates.iter().map(|c| (c.server, text(c.seen))).collect()
+    decision.candidates.iter().map(|c| (c.server, wordings(c.seen))).collect()
 }
 
 /// A seen amount as drawn: requests whole, milliseconds to one decimal.
 pub fn amount(seen: f64, decision: &Decision) -> String {
-    use crate::policy::Measure;
     match decision.measure {
         Measure::Load | Measure::Reported | Measure::InFlight | Measure::Key => format!("{seen:.0}"),
         Measure::Work | Measure::Cost => format!("{seen:.1} ms"),
@@ -306,6 +325,24 @@ impl CopyMark {
     }
 }
 
+/// Where a queue's length, `width` px wide and written right-aligned at
+/// `right` just left of its queue, goes so that a copy's needle (`mark`,
+/// haloed 1 px) does not stand on it: where it would, just left of the
+/// needle. A copy one or two requests above the queue puts the needle
+/// where the length is written (chapter 6 on a phone: a needle reached
+/// 6.5 px into a queue's "2").
+pub fn count_clear_of(right: f64, width: f64, mark: Option<&CopyMark>) -> f64 {
+    const HALO: f64 = 1.0;
+    const GAP: f64 = 2.0;
+    let Some(mark) = mark else { return right };
+    let [x, _, w, _] = mark.rect();
+    let (from, to) = (x - HALO - GAP, x + w + HALO + GAP);
+    match right - width < to && right > from {
+        true => from,
+        false => right,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +433,19 @@ mod tests {
     }
 
     #[test]
+    fn a_queues_length_steps_left_of_a_needle_that_would_stand_on_it() {
+        // A needle at x = 170 with a head 9.6 wide: it covers 165.2 to
+        // 174.8, its halo and a gap 162.2 to 177.8.
+        let mark = CopyMark::new(170.0, (180.0, 190.0), 4.0, 12.0);
+        // A "2" 7 px wide, ending at 171 (as chapter 6 drew it): left of it.
+        assert!((count_clear_of(171.0, 7.0, Some(&mark)) - 162.2).abs() < 1e-9);
+        // Clear of it on either side, or no needle: where it was.
+        assert_eq!(count_clear_of(160.0, 7.0, Some(&mark)), 160.0);
+        assert_eq!(count_clear_of(186.0, 7.0, Some(&mark)), 186.0);
+        assert_eq!(count_clear_of(171.0, 7.0, None), 171.0);
+    }
+
+    #[test]
     fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
         assert_eq!(decision_ink(0.0, true, false), 1.0);
         assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
@@ -409,16 +459,35 @@ mod tests {
 
     #[test]
     fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
+        let words = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
         let compared = decision(1.0, [(3, 12), (7, 5)], 7);
-        assert_eq!(badges(&compared), vec![(3, "saw 12".to_string()), (7, "saw 5".to_string())]);
+        assert_eq!(badges(&compared), vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]);
         let timed = Decision {
-            measure: crate::policy::Measure::Cost,
+            measure: Measure::Cost,
             candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
             ..Decision::default()
         };
-        assert_eq!(badges(&timed), vec![(2, "saw 3.2 ms".to_string())]);
+        assert_eq!(badges(&timed), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
         let stale = Decision { fell_back: true, ..compared };
-        assert_eq!(badges(&stale), vec![(3, "stale".to_string()), (7, "stale".to_string())]);
+        assert_eq!(badges(&stale), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
+    }
+
+    #[test]
+    fn a_keys_placement_says_no_server_was_seen_only_that_its_place_was_full() {
+        let keyed = |candidates: &[(u32, u32)], winner| Decision {
+            measure: Measure::Key,
+            key: Some(37),
+            candidates: candidates
+                .iter()
+                .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
+                .collect(),
+            winner,
+            ..Decision::default()
+        };
+        // Modulo: one candidate, the key's place, taken whatever its load.
+        assert_eq!(badges(&keyed(&[(4, 14)], 4)), vec![]);
+        // Bounded loads: the key's place over the bound, passed over.
+        assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6)), vec![(4, vec!["full".to_string()])]);
     }
 
     #[test]

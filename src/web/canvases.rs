@@ -10,7 +10,7 @@ use super::surface::{Beside, Surface};
 use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use super::twins::Sides;
-use lbsim::charts::topology_legend::Mark;
+use lbsim::charts::topology_legend::{choice_words, draws_decisions, Mark};
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
@@ -54,15 +54,8 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Shades, ("shades", "", "many servers: shade = share of slots busy, orange bar = queue")),
     // Last: listed only while the picture draws a choice (see
     // `Canvases::show_choice`), its room kept, so that the entries before
-    // it never move.
-    (
-        Mark::Choice,
-        (
-            "choice",
-            "var(--ink)",
-            "a choice: servers compared (dashed), the one taken (solid), what the chooser saw",
-        ),
-    ),
+    // it never move; its words are the run's (see `choice_words`).
+    (Mark::Choice, ("choice", "var(--ink)", "")),
 ];
 
 /// A figure, the surface it draws on, and whether it waits to be redrawn.
@@ -79,6 +72,9 @@ pub struct Canvases {
     topology: Surface,
     /// Each entry of the topology's legend, by the mark it names.
     legend: Vec<(Mark, HtmlElement)>,
+    /// The words of the choice's entry, which say what the run's policy
+    /// does with a decision: compare servers, or place a key.
+    choice_words: HtmlElement,
     /// Whether the run can draw a policy's choice, and whether the last
     /// frame drew one (see [`Canvases::show_choice`]).
     choice: (bool, bool),
@@ -114,8 +110,9 @@ impl Canvases {
         // Focusable, for its keyboard equivalents.
         topology.set_attribute("tabindex", "0")?;
         let entries = TOPOLOGY_LEGEND.map(|(_, entry)| entry);
-        let items = figures::legend(stage, &entries)?.into_iter().map(|(item, _)| item);
+        let (items, mut words): (Vec<_>, Vec<_>) = figures::legend(stage, &entries)?.into_iter().unzip();
         let legend = TOPOLOGY_LEGEND.iter().map(|(mark, _)| *mark).zip(items).collect();
+        let choice_words = words.pop().ok_or_else(|| JsValue::from_str("the legend has no choice"))?;
         let mut slots = Vec::with_capacity(charts.len());
         let mut least_width: f64 = 0.0;
         for &chart in charts {
@@ -134,6 +131,7 @@ impl Canvases {
             root: root.clone().into(),
             topology: Surface::new(topology)?,
             legend,
+            choice_words,
             choice: (false, false),
             slots,
             palette: Palette::read(root),
@@ -204,6 +202,11 @@ impl Canvases {
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
     pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
         topology::server_cells(snapshot, &self.topology)
+    }
+
+    /// Where each cell of the clients' column is drawn.
+    pub fn client_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
+        topology::client_cells(snapshot, &self.topology)
     }
 
     /// Where each server's name is written, where its row holds one.
@@ -290,6 +293,8 @@ impl Canvases {
     /// the marks either can draw, and each figure shows or hides itself.
     pub fn show_for(&mut self, (sim, twin): (&Simulation, Option<&Simulation>), servers: usize) {
         let compact = servers > topology::COMPACT_ABOVE;
+        let chooses = [Some(sim), twin].into_iter().flatten().find(|s| draws_decisions(s.scenario()));
+        self.choice_words.set_text_content(chooses.map(|s| choice_words(s.scenario())));
         for (mark, item) in &self.legend {
             let drawn = [Some(sim), twin].into_iter().flatten().any(|s| mark.drawn(s.scenario(), compact));
             item.set_hidden(!drawn);

@@ -73,6 +73,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `servers()`: each server's state, the choosers holding it ejected and
 ///   where its row is drawn, as the last frame drew them, as JSON;
+/// - `clients()`: where each cell of the clients' column is drawn, as the
+///   last frame drew it, as JSON (`[x, y, w, h]`, CSS px);
 /// - `bounceMarks()`, `twinBounceMarks()`: each server the picture (the
 ///   versus twin's, null without one) marks as having bounced a request,
 ///   its count, how strongly its cross is drawn and where, as JSON;
@@ -150,6 +152,11 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     set(
         "servers",
         Closure::<dyn Fn() -> String>::new(move || reader.borrow().servers_json()).into_js_value(),
+    )?;
+    let reader = view.clone();
+    set(
+        "clients",
+        Closure::<dyn Fn() -> String>::new(move || reader.borrow().clients_json()).into_js_value(),
     )?;
     let reader = view.clone();
     let bounce_marks = move || reader.borrow().bounce_marks_json(false);

@@ -85,7 +85,7 @@ test("paused, a decision's badges say what the chooser saw", async () => {
     await page.waitForTimeout(30);
     const decision = await view(page, 'decision');
     if (!decision || decision.ringInk === 0) continue;
-    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, `saw ${c.seen}`]), 'each badge is what the chooser saw');
+    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, [`saw ${c.seen}`, `${c.seen}`]]), 'each badge is what the chooser saw');
     shown += 1;
   }
   assert.ok(shown >= 3, `${shown} decisions drawn beside their rows`);
@@ -129,7 +129,7 @@ test("running, a decision's held lines keep its badges, what the chooser saw, af
       if (!shown || shown.ringInk === 0) continue;
       const servers = JSON.parse(view.servers());
       const moved = shown.decision.candidates.some((c) => servers[c.server].busy + servers[c.server].queued !== c.load);
-      const written = shown.badges.map(([, text]) => (canvas.texts ?? []).find((t) => t.text === text) ?? null);
+      const written = shown.badges.map(([, [text]]) => (canvas.texts ?? []).find((t) => t.text === text) ?? null);
       frames.push({ moved, ink: shown.ringInk, badges: shown.badges, seen: shown.decision.candidates.map((c) => c.seen), written });
     }
     return frames;
@@ -137,14 +137,60 @@ test("running, a decision's held lines keep its badges, what the chooser saw, af
   const moved = frames.filter((f) => f.moved);
   assert.ok(moved.length >= 20, `${frames.length} frames drew a decision's lines, ${moved.length} beside rows that had moved on`);
   for (const { ink, badges, seen, written } of frames) {
-    assert.deepEqual(badges.map(([, text]) => text), seen.map((s) => `saw ${s}`), 'a badge says what the chooser saw');
+    assert.deepEqual(badges.map(([, [text]]) => text), seen.map((s) => `saw ${s}`), 'a badge says what the chooser saw');
     for (const [k, text] of written.entries()) {
-      assert.ok(text && Math.abs(text.alpha - ink) < 1e-6, `lines at ${ink}, badge "${badges[k][1]}" ${text ? `at ${text.alpha}` : 'not drawn'}`);
+      assert.ok(text && Math.abs(text.alpha - ink) < 1e-6, `lines at ${ink}, badge "${badges[k][1][0]}" ${text ? `at ${text.alpha}` : 'not drawn'}`);
     }
   }
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// A key's placement compares nothing: chapter 13's modulo sends each key
+// to its one server whatever its load, where the picture wrote "saw 14"
+// beside that server and the legend spoke of servers compared and what
+// the chooser saw. Running, each frame that draws a placement's line and
+// ring writes no badge, and the legend's entry calls it a key's placement.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 13's placements are drawn with no "saw" badge and listed as placements`, async () => {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    await context.addInitScript(recordTexts);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.goto(`${server.url}explain.html`);
+    await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
+    await page.evaluate(() => document.getElementById('sim-keys').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await skipQuestion(page, 'keys');
+    const seen = await page.evaluate(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const index = [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-keys');
+      while (window.lbsim.views()[index].simTime() < 1500) await frame();
+      const view = window.lbsim.views()[index];
+      const canvas = document.getElementById('sim-keys-topology');
+      const seen = { frames: 0, measures: [], badges: [], saw: [] };
+      for (const start = performance.now(); performance.now() - start < 4000; await frame()) {
+        const shown = JSON.parse(view.decision() ?? 'null');
+        if (!shown || shown.ringInk === 0) continue;
+        seen.frames += 1;
+        seen.measures.push(shown.decision.measure);
+        seen.badges.push(...shown.badges);
+        seen.saw.push(...(canvas.texts ?? []).map((t) => t.text).filter((text) => text.startsWith('saw')));
+      }
+      seen.legend = [...document.querySelectorAll('#sim-keys .legend li')].map((li) => li.textContent);
+      return seen;
+    });
+    assert.ok(seen.frames >= 30, `${seen.frames} frames drew a placement`);
+    assert.deepEqual([...new Set(seen.measures)], ['key']);
+    assert.deepEqual(seen.badges.slice(0, 3), [], 'a placement has no badge');
+    assert.deepEqual(seen.saw.slice(0, 3), [], 'no "saw" written');
+    const entry = seen.legend.find((text) => text.includes('placement'));
+    assert.ok(entry && !entry.includes('compared') && !entry.includes('saw'), `the legend: ${JSON.stringify(seen.legend)}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
 
 test("queues are drawn as long as they are, a queue of 12 distinct from one of 6, each with its length beside it", async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=random&load=1.4&seed=5' });

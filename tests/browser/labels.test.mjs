@@ -119,10 +119,87 @@ const labelOverlaps = (page, root, ms) => page.evaluate(async ([root, ms]) => {
   return worst;
 }, [root, ms]);
 
-/** Opens `url` at `width` × `height` with the label recorder in place. */
-async function openRecorded(url, { width, height, hash = '' }) {
+/**
+ * Records, on each canvas, each path it strokes or fills since it was last
+ * cleared whole: its colour, its line width and its segments (CSS px), in
+ * one sequence with the texts recordLabels records (`seq`), so that a
+ * test can tell a mark over a label from one under a label's plate. Added
+ * after recordLabels, whose records it numbers.
+ */
+function recordMarks() {
+  const proto = CanvasRenderingContext2D.prototype;
+  const { beginPath, moveTo, lineTo, closePath, rect, roundRect, stroke, fill, clearRect, fillText } = proto;
+  let seq = 0;
+  const at = (context, x, y) => {
+    const t = context.getTransform();
+    const css = context.canvas.clientWidth > 0 ? context.canvas.clientWidth / context.canvas.width : 1;
+    return [(t.a * x + t.c * y + t.e) * css, (t.b * x + t.d * y + t.f) * css];
+  };
+  const edges = (context, x, y, w, h) => {
+    const corners = [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([cx, cy]) => at(context, cx, cy));
+    context.pathSegments.push(...corners.map((c, i) => [...c, ...corners[(i + 1) % 4]]));
+    context.pathStart = context.pathAt = corners[0];
+  };
+  proto.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) this.canvas.marks = [];
+    return clearRect.call(this, x, y, w, h);
+  };
+  proto.beginPath = function () {
+    this.pathSegments = [];
+    this.pathStart = this.pathAt = null;
+    return beginPath.call(this);
+  };
+  proto.moveTo = function (x, y) {
+    this.pathStart = this.pathAt = at(this, x, y);
+    return moveTo.call(this, x, y);
+  };
+  proto.lineTo = function (x, y) {
+    const to = at(this, x, y);
+    if (this.pathAt) (this.pathSegments ??= []).push([...this.pathAt, ...to]);
+    this.pathAt = to;
+    return lineTo.call(this, x, y);
+  };
+  proto.closePath = function () {
+    if (this.pathAt && this.pathStart) (this.pathSegments ??= []).push([...this.pathAt, ...this.pathStart]);
+    this.pathAt = this.pathStart;
+    return closePath.call(this);
+  };
+  proto.rect = function (x, y, w, h) {
+    this.pathSegments ??= [];
+    edges(this, x, y, w, h);
+    return rect.call(this, x, y, w, h);
+  };
+  proto.roundRect = function (x, y, w, h, ...radii) {
+    this.pathSegments ??= [];
+    edges(this, x, y, w, h);
+    return roundRect.call(this, x, y, w, h, ...radii);
+  };
+  const record = (context, kind, style, args) => {
+    if (args.length > 0 || context.globalAlpha === 0 || !context.pathSegments?.length) return;
+    const width = context.lineWidth * Math.abs(context.getTransform().a) * (context.canvas.clientWidth > 0 ? context.canvas.clientWidth / context.canvas.width : 1);
+    (context.canvas.marks ??= []).push({ kind, style, width, segments: [...context.pathSegments], seq: seq++ });
+  };
+  proto.stroke = function (...args) {
+    record(this, 'stroke', this.strokeStyle, args);
+    return stroke.apply(this, args);
+  };
+  proto.fill = function (...args) {
+    record(this, 'fill', this.fillStyle, args);
+    return fill.apply(this, args);
+  };
+  proto.fillText = function (...args) {
+    const result = fillText.apply(this, args);
+    const last = this.canvas.labels?.at(-1);
+    if (last && last.seq === undefined) last.seq = seq++;
+    return result;
+  };
+}
+
+/** Opens `url` at `width` × `height` with the label recorder (and, asked, the marks' one) in place. */
+async function openRecorded(url, { width, height, hash = '', marks = false }) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
   await context.addInitScript(recordLabels);
+  if (marks) await context.addInitScript(recordMarks);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -199,3 +276,158 @@ test("paused, a decision's badges stand clear of a slowed server's word", async 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Running, a decision is held 1.6 to 2.4 s with its badges ("saw 25"),
+// which on a phone reached over the clients' column for all that time
+// (chapters 5 and 6). Each frame, no text of the picture may cover a
+// client's cell (where the view's hook says the cells are) nor another
+// text, and each badge of the decision drawn is written, in one of its
+// wordings ("saw 25", or "25" where that does not fit; "stale", or "?"),
+// on its server's row and left of it (a queue's "13" stood in for a
+// badge "13" when any text would do). No badge may be dropped: "stale",
+// which has no shorter word, has the mark "?" that the legend explains.
+for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]) {
+  test(`at 390 × 844 ${name}'s badges cover no client and no other label`, async () => {
+    const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
+    await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+    await skipQuestion(page, id);
+    const seen = await page.evaluate(async (id) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const index = [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`);
+      const canvas = document.getElementById(`sim-${id}-topology`);
+      while (window.lbsim.views()[index].simTime() < 1500) await frame();
+      const view = window.lbsim.views()[index];
+      const overlap = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+      const seen = { frames: 0, badges: 0, wordings: {}, missing: [], worst: { area: 0 } };
+      for (const start = performance.now(); performance.now() - start < 8000; await frame()) {
+        const labels = canvas.labels ?? [];
+        const clients = JSON.parse(view.clients()).map(([x, y, w, h]) => [x, y, x + w, y + h]);
+        for (const [i, label] of labels.entries()) {
+          for (const cell of clients) {
+            const area = overlap(label.box, cell);
+            if (area > 1 && area > seen.worst.area) seen.worst = { area: Math.round(area), texts: [label.text, 'a client'], boxes: [label.box, cell] };
+          }
+          for (const other of labels.slice(i + 1)) {
+            const area = overlap(label.box, other.box);
+            if (area > 1 && area > seen.worst.area) seen.worst = { area: Math.round(area), texts: [label.text, other.text], boxes: [label.box, other.box] };
+          }
+        }
+        const shown = JSON.parse(view.decision() ?? 'null');
+        if (!shown || shown.ringInk === 0) continue;
+        seen.frames += 1;
+        const rows = JSON.parse(view.servers());
+        for (const [server, wordings] of shown.badges) {
+          const [x, y, , h] = rows[server].cell;
+          const beside = (l) => l.box[2] <= x && (l.box[1] + l.box[3]) / 2 > y && (l.box[1] + l.box[3]) / 2 < y + h;
+          const written = labels.find((l) => wordings.includes(l.text) && beside(l));
+          if (!written) {
+            seen.missing.push([server, wordings]);
+            continue;
+          }
+          seen.badges += 1;
+          const wording = written.text === wordings[0] ? 'longest' : written.text;
+          seen.wordings[wording] = (seen.wordings[wording] ?? 0) + 1;
+        }
+      }
+      return seen;
+    }, id);
+    await page.locator(`#sim-${id}-topology`).screenshot({ path: artifact(`labels-badges-${id}-390.png`) });
+    console.log(`${name} at 390 × 844: ${seen.frames} frames drew a decision, ${seen.badges} badges written: ${JSON.stringify(seen.wordings)}`);
+    assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
+    assert.deepEqual(seen.missing.slice(0, 3), [], `of ${seen.badges + seen.missing.length} badges, these were not written`);
+    assert.equal(seen.worst.area, 0, `"${seen.worst.texts?.[0]}" and ${seen.worst.texts?.[1]} overlap by ${seen.worst.area} px² (boxes ${JSON.stringify(seen.worst.boxes?.map((b) => b.map(Math.round)))})`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// What a decision draws over the rows, its lines and the rings round its
+// candidates, crosses no count and no label, nor does a copy's needle
+// (chapter 6): on a phone the rings ran round whole rows, over the count
+// of slots in use ("10/10") to the picture's edge, and a needle marking a
+// copy one or two above the true load stood on the queue's length ("3").
+// Each frame, every stroke and every fill in the ink colour is checked
+// against every text written: a stroke may pass under a text only where
+// the text's plate, drawn after it, hides it (a badge's line), and a fill
+// may only be the plate a text stands on.
+for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]) {
+  test(`at 390 × 844 nothing ${name}'s decision draws covers a count or a label`, async () => {
+    const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844, marks: true });
+    await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+    await skipQuestion(page, id);
+    const seen = await page.evaluate(async (id) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const root = document.getElementById(`sim-${id}`);
+      const index = [...document.querySelectorAll('[data-lbsim]')].indexOf(root);
+      const canvas = document.getElementById(`sim-${id}-topology`);
+      while (window.lbsim.views()[index].simTime() < 1500) await frame();
+      const view = window.lbsim.views()[index];
+      // The ink colour as the canvas writes a style back.
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--ink)';
+      root.append(probe);
+      const scratch = document.createElement('canvas').getContext('2d');
+      scratch.strokeStyle = getComputedStyle(probe).color;
+      const ink = scratch.strokeStyle;
+      probe.remove();
+      const contains = (outer, inner) => outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
+      const boxOf = (segments) => {
+        const xs = segments.flatMap(([x0, , x1]) => [x0, x1]);
+        const ys = segments.flatMap(([, y0, , y1]) => [y0, y1]);
+        return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+      };
+      // How deep a stroke `width` wide along a segment, its ends cut
+      // square, reaches into a box (px; 0 or less where it stays out).
+      const reach = ([x0, y0, x1, y1], width, box) => {
+        const length = Math.hypot(x1 - x0, y1 - y0);
+        if (length === 0) return 0;
+        const [ux, uy] = [(x1 - x0) / length, (y1 - y0) / length];
+        let deepest = -Infinity;
+        for (let along = 0; along <= length; along += Math.min(0.5, length)) {
+          for (let across = -width / 2; across <= width / 2; across += width / 8) {
+            const [x, y] = [x0 + ux * along - uy * across, y0 + uy * along + ux * across];
+            deepest = Math.max(deepest, Math.min(x - box[0], box[2] - x, y - box[1], box[3] - y));
+          }
+        }
+        return deepest;
+      };
+      const seen = { frames: 0, strokes: 0, fills: 0, worst: { depth: -Infinity } };
+      for (const start = performance.now(); performance.now() - start < 8000; await frame()) {
+        const shown = JSON.parse(view.decision() ?? 'null');
+        if (!shown || shown.ringInk === 0) continue;
+        seen.frames += 1;
+        const labels = canvas.labels ?? [];
+        const marks = (canvas.marks ?? []).filter((m) => m.style === ink);
+        const plates = marks.filter((m) => m.kind === 'fill').map((m) => ({ ...m, box: boxOf(m.segments) }));
+        const onPlate = (label, after) => plates.some((p) => p.seq > after && p.seq < label.seq && contains(p.box, label.box));
+        for (const mark of marks) {
+          if (mark.kind === 'stroke') seen.strokes += 1; else seen.fills += 1;
+          for (const label of labels) {
+            let depth;
+            if (mark.kind === 'stroke') {
+              if (onPlate(label, mark.seq)) continue;
+              depth = Math.max(...mark.segments.map((s) => reach(s, mark.width, label.box)));
+            } else {
+              const box = boxOf(mark.segments);
+              if (contains(box, label.box)) continue;
+              depth = Math.min(box[2] - label.box[0], label.box[2] - box[0], box[3] - label.box[1], label.box[3] - box[1]);
+            }
+            if (depth > seen.worst.depth) {
+              seen.worst = { depth: Math.round(depth * 10) / 10, mark: mark.kind, width: mark.width, text: label.text, label: label.box.map(Math.round), at: boxOf(mark.segments).map(Math.round) };
+            }
+          }
+        }
+      }
+      return seen;
+    }, id);
+    await page.locator(`#sim-${id}-topology`).screenshot({ path: artifact(`labels-decision-marks-${id}-390.png`) });
+    const { worst } = seen;
+    const closest = `a ${worst.mark} ${worst.width} px wide (spanning ${JSON.stringify(worst.at)}) reaches ${worst.depth} px into "${worst.text}" (box ${JSON.stringify(worst.label)})`;
+    console.log(`${name} at 390 × 844: ${seen.frames} frames drew a decision; ${seen.strokes} strokes and ${seen.fills} fills in the ink checked; closest: ${closest}`);
+    assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
+    // A pixel's touch is antialiasing, not covering.
+    assert.ok(worst.depth <= 1, closest);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

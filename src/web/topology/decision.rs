@@ -6,19 +6,20 @@
 //! topology's colour for "look here".
 
 use super::layout::{Layout, Rect};
+use super::row::Row;
 use crate::theme::Palette;
-use lbsim::engine::Decision;
+use lbsim::engine::{Decision, ServerView};
 use lbsim::ui::marks::badges;
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws `decision`, with its badges left of where each row's entrance
-/// labels begin (`entrances`, x in CSS px), returning where the ring round
-/// its winner went.
+/// Draws `decision` over the rows of `servers`, with its badges left of
+/// where each row's entrance labels begin (`entrances`, x in CSS px),
+/// returning where the ring round its winner went.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    entrances: &[f64],
+    (servers, entrances): (&[ServerView], &[f64]),
     palette: &Palette,
 ) -> Rect {
     let chooser = match decision.by_balancer {
@@ -26,12 +27,8 @@ pub fn draw(
         false => layout.client_anchor(decision.chooser as usize),
     };
     let ink = palette.ink.css();
-    let pad = if layout.compact { 4.0 } else { 3.0 };
-    let ring = |server: u32| {
-        let cell = layout.servers.cell(server as usize);
-        Rect { x: cell.x - pad, y: cell.y - pad, w: cell.w + 2.0 * pad, h: cell.h + 2.0 * pad }
-    };
     let width = (layout.label_px() / 6.0).max(2.0);
+    let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * 1.6);
     context.set_stroke_style_str(&ink);
     for taken in [false, true] {
         let dash = js_sys::Array::new();
@@ -43,10 +40,13 @@ pub fn draw(
         context.set_line_width(if taken { width * 1.6 } else { width });
         context.begin_path();
         for candidate in decision.candidates.iter().filter(|c| (c.server == decision.winner) == taken) {
-            let (x, y) = layout.server_anchor(candidate.server as usize);
+            let rect = ring(candidate.server);
+            let (x, y) = match layout.compact {
+                true => layout.server_anchor(candidate.server as usize),
+                false => (rect.x, rect.y + rect.h / 2.0),
+            };
             context.move_to(chooser.0, chooser.1);
             context.line_to(x, y);
-            let rect = ring(candidate.server);
             context.rect(rect.x, rect.y, rect.w, rect.h);
         }
         context.stroke();
@@ -56,12 +56,39 @@ pub fn draw(
     ring(decision.winner)
 }
 
+/// The ring round server `i`, drawn with lines up to `widest` px wide: in
+/// the compact view round its cell; in the detailed view inside its row,
+/// from left of the labels at its entrance (`entrances`, x in CSS px) to
+/// just right of its slots, the load the chooser compared. Round the
+/// whole row, on a phone it ran past the count of slots in use ("10/10")
+/// to the picture's edge, and its edges lay across the rows beside.
+fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i: usize, widest: f64) -> Rect {
+    let cell = layout.servers.cell(i);
+    if layout.compact {
+        const PAD: f64 = 4.0;
+        return Rect { x: cell.x - PAD, y: cell.y - PAD, w: cell.w + 2.0 * PAD, h: cell.h + 2.0 * PAD };
+    }
+    const PAD: f64 = 3.0;
+    let left = entrances.get(i).map_or(cell.x, |x| x.min(cell.x)) - PAD;
+    let right = servers.get(i).map_or(cell.x + cell.w, |server| {
+        let slots = Row::of(layout, i, server).box_rect;
+        slots.x + slots.w + PAD
+    });
+    // Inside the row, so that neighbours' rings meet without overlapping.
+    let inset = widest / 2.0 + 0.5;
+    Rect { x: left, y: cell.y + inset, w: right - left, h: cell.h - 2.0 * inset }
+}
+
 /// What the chooser saw of each candidate, as a badge in the ink colour
 /// just left of the candidate ("saw 7", or "stale" when it ignored its
 /// counters; see `lbsim::ui::marks::badges`), so that it does not read as
 /// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
-/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed").
+/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed"),
+/// and right of the clients' column (and the balancers'): where "saw 25"
+/// does not fit between them, as on a phone, where it covered the clients
+/// for as long as the decision was held, the figure alone; where not even
+/// that fits, no badge.
 fn draw_amounts(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
@@ -69,6 +96,8 @@ fn draw_amounts(
     palette: &Palette,
 ) {
     const GAP: f64 = 10.0;
+    // The plate reaches this far beyond its text on each side.
+    const PLATE_PAD: f64 = 5.0;
     // Beside rows, no taller than a row, so neighbours' badges do not overlap.
     let px = match layout.compact {
         true => layout.label_px(),
@@ -77,17 +106,30 @@ fn draw_amounts(
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
-    for (server, text) in badges(decision) {
-        let width = context.measure_text(&text).map_or(px * 2.0, |m| m.width());
+    // A plate may come this close to the clients' column: 10 px off it,
+    // chapter 6's random picture on a phone had no room for "stale".
+    let floor = layout.tiers_right() + 4.0;
+    for (server, wordings) in badges(decision) {
         let (_, y) = layout.server_anchor(server as usize);
         let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
-        let right = (layout.servers.cell(server as usize).x - 10.0).min(entrance);
+        let right = (layout.servers.cell(server as usize).x - GAP).min(entrance);
+        let width = |text: &String| context.measure_text(text).map_or(px * 2.0, |m| m.width());
+        let fits = wordings
+            .iter()
+            .map(|text| (text, width(text)))
+            .find(|(_, width)| right - width - PLATE_PAD >= floor);
+        let Some((text, width)) = fits else { continue };
         context.set_fill_style_str(&palette.ink.css());
         context.begin_path();
-        let _ =
-            context.round_rect_with_f64(right - width - 5.0, y - px * 0.7, width + 10.0, px * 1.4, px * 0.3);
+        let _ = context.round_rect_with_f64(
+            right - width - PLATE_PAD,
+            y - px * 0.7,
+            width + 2.0 * PLATE_PAD,
+            px * 1.4,
+            px * 0.3,
+        );
         context.fill();
         context.set_fill_style_str(&palette.panel.css());
-        let _ = context.fill_text(&text, right, y);
+        let _ = context.fill_text(text, right, y);
     }
 }

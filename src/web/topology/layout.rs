@@ -263,8 +263,20 @@ impl Layout {
     /// already reaches some 24 px left of its row).
     pub fn crossing_from(&self) -> f64 {
         const REACH: f64 = 96.0;
-        let clients_right = self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64;
-        (self.servers_x - REACH).max(clients_right + MARGIN)
+        (self.servers_x - REACH).max(self.clients_right() + MARGIN)
+    }
+
+    /// The right edge of the clients' column.
+    fn clients_right(&self) -> f64 {
+        self.clients.cell(0).x + self.clients.cell_w * self.clients.cols as f64
+    }
+
+    /// The right edge of the columns left of the servers: the clients',
+    /// and the balancers' where there are any. Nothing written for a row
+    /// may reach left of it.
+    pub fn tiers_right(&self) -> f64 {
+        let balancers_right = self.balancers.map_or(0.0, |grid| grid.area.x + grid.area.w);
+        self.clients_right().max(balancers_right)
     }
 
     /// Where a request leaves or reaches client `i`.

@@ -88,7 +88,8 @@ pub fn draw(
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
     tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
-    let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces), palette);
+    let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
+    let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
     if let Some(from) = labels_from.iter().copied().reduce(f64::min) {
         layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
     }
@@ -117,7 +118,7 @@ pub fn draw(
     decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
         let entrances = entrances(&labels_from, focus.bounces, &plates);
-        let ring = decision::draw(context, &layout, decision, &entrances, palette);
+        let ring = decision::draw(context, &layout, decision, (&snapshot.servers, &entrances), palette);
         context.set_global_alpha(1.0);
         [ring.x, ring.y, ring.w, ring.h]
     })
@@ -165,6 +166,14 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
 pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
     let layout = layout_of(snapshot, surface);
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
+/// Where each cell of the clients' column is drawn (`[x, y, w, h]`, CSS
+/// pixels on the surface).
+pub fn client_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, surface);
+    let cells = (snapshot.clients as usize).div_ceil(layout.clients_per_cell);
+    (0..cells).map(|i| layout.clients.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
 /// Where each server's name is written (left and right edges, CSS pixels on

@@ -17,28 +17,30 @@ use super::{shares, states};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::{ServerState, ServerView};
 use lbsim::ui::bounces::BounceMark;
-use lbsim::ui::marks::{answer_shares, sent_shares, speed_label, QueueMark};
+use lbsim::ui::marks::{answer_shares, count_clear_of, sent_shares, speed_label, CopyMark, QueueMark};
 
 use web_sys::CanvasRenderingContext2d;
 
-/// Draws the servers; returns where each row's labels begin (x, CSS px:
-/// its name, its state's word, or its entrance where it writes neither)
-/// in the detailed view, none in the compact one.
+/// Draws the servers, each queue's length clear of the needle of a
+/// client's copy of its load (`needles`, see `learned`); returns where
+/// each row's labels begin (x, CSS px: its name, its state's word, or its
+/// entrance where it writes neither) in the detailed view, none in the
+/// compact one.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (servers, bounces): (&[ServerView], &[BounceMark]),
+    (servers, bounces, needles): (&[ServerView], &[BounceMark], &[Option<CopyMark>]),
     palette: &Palette,
 ) -> Vec<f64> {
     // Where a server errs, each row says its share of the answers at its
     // entrance, and a failing row's word stands clear of it; where one is
     // slowed, its share of the requests sent lately in the column right
     // of the rows.
-    let mut labels_from = Vec::new();
+    let (mut labels_from, mut counts_from) = (Vec::new(), Vec::new());
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
-        labels_from = draw_rows(context, layout, servers, palette);
+        (labels_from, counts_from) = draw_rows(context, layout, (servers, needles), palette);
         draw_datacenters(context, layout, servers, palette);
     }
     let shares = answer_shares(servers).filter(|_| !layout.compact);
@@ -46,7 +48,7 @@ pub fn draw(
         Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
-    let words_from = states::draw(context, layout, (servers, bounces), word_from, palette);
+    let words_from = states::draw(context, layout, (servers, bounces), (word_from, &counts_from), palette);
     for (from, word) in labels_from.iter_mut().zip(words_from) {
         *from = from.min(word);
     }
@@ -96,13 +98,14 @@ fn draw_datacenters(
 }
 
 /// Draws the rows; returns where each one's name begins (x, CSS px), or
-/// its entrance where it has no room for one.
+/// its entrance where it has no room for one, and where each queue's
+/// length begins where a needle moved it left (infinity elsewhere).
 fn draw_rows(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    servers: &[ServerView],
+    (servers, needles): (&[ServerView], &[Option<CopyMark>]),
     palette: &Palette,
-) -> Vec<f64> {
+) -> (Vec<f64>, Vec<f64>) {
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
@@ -139,7 +142,9 @@ fn draw_rows(
     context.begin_path();
     let longest = layout.longest_queue(servers);
     let mut cuts = Vec::new();
-    for ((cell, row), server) in rows.iter().zip(servers) {
+    let mut counts_from = vec![f64::INFINITY; servers.len()];
+    context.set_font(&name_font(layout.small_px()));
+    for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
         let mut length = row.queue_length(server.queued, longest);
         let y = cell.y + (cell.h - row.side) / 2.0;
         let (cells, bar) = match row.queue_mark(server.queued, longest) {
@@ -158,9 +163,17 @@ fn draw_rows(
             cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));
             length += CUT_GAP + row.side * 0.6;
         }
-        // Every queue says how long it is, so a count needs no counting.
+        // Every queue says how long it is, so a count needs no counting,
+        // clear of a copy's needle.
         if server.queued > 0 {
-            texts.push((row.queue_end - length - 4.0, cell.y + cell.h / 2.0, server.queued.to_string()));
+            let text = server.queued.to_string();
+            let width = context.measure_text(&text).map_or(0.0, |m| m.width());
+            let needle = needles.get(i).and_then(Option::as_ref);
+            let right = count_clear_of(row.queue_end - length - 4.0, width, needle);
+            if right < row.queue_end - length - 4.0 {
+                counts_from[i] = right - width;
+            }
+            texts.push((right, cell.y + cell.h / 2.0, text));
         }
     }
     context.set_fill_style_str(&palette.queued.css());
@@ -193,7 +206,7 @@ fn draw_rows(
             );
         }
     }
-    names_from
+    (names_from, counts_from)
 }
 
 /// Room between a queue cut at its lane's start and the mark saying so.

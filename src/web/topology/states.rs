@@ -15,13 +15,14 @@ use lbsim::ui::marks::{speed_label, state_word_x};
 use web_sys::CanvasRenderingContext2d;
 
 /// The marks of servers that are not active members, or not in every
-/// pool; returns where each server's word begins (x, CSS px), infinity
-/// where it has none.
+/// pool, each word clear of its row's queue and of its length (where a
+/// copy's needle moved it, from `counts_from`); returns where each
+/// server's word begins (x, CSS px), infinity where it has none.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     (servers, bounces): (&[ServerView], &[BounceMark]),
-    word_from: f64,
+    (word_from, counts_from): (f64, &[f64]),
     palette: &Palette,
 ) -> Vec<f64> {
     let mut words_from = vec![f64::INFINITY; servers.len()];
@@ -73,7 +74,8 @@ pub fn draw(
             };
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
             let row = Row::of(layout, i, server);
-            let queue_from = row.queue_from(server.queued, longest);
+            let moved = counts_from.get(i).copied().unwrap_or(f64::INFINITY);
+            let queue_from = row.queue_from(server.queued, longest).min(moved);
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
             // Where rows write their share of the answers, the word stays
             // past it; where the server has bounced a request, past its

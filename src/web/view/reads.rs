@@ -122,6 +122,12 @@ impl View {
         json::text(&drawn).unwrap_or_default()
     }
 
+    /// Where each cell of the clients' column was last drawn (x, y, w, h
+    /// in CSS pixels), as JSON (for tests).
+    pub fn clients_json(&self) -> String {
+        json::text(&self.parts.canvases.client_cells(&self.snapshot)).unwrap_or_default()
+    }
+
     /// The twin's picture's queues as last drawn: each server's length
     /// and how far left of its box it is drawn (CSS px), as JSON; null
     /// without a twin (for tests).
@@ -175,8 +181,9 @@ impl View {
             decision: &'a lbsim::engine::Decision,
             caption: String,
             winner_ring: Option<[f64; 4]>,
-            /// Each badge's server and text.
-            badges: Vec<(u32, String)>,
+            /// Each badge's server and its wordings, longest first (the
+            /// picture writes the longest that fits).
+            badges: Vec<(u32, Vec<String>)>,
             /// How strongly its lines, rings and badges were drawn.
             ring_ink: f64,
         }
