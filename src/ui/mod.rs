@@ -29,5 +29,6 @@ pub mod popup;
 pub mod readouts;
 pub mod row_scale;
 pub mod spike;
+pub mod topology_layout;
 pub mod twins;
 pub mod whole_run;
