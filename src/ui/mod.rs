@@ -12,6 +12,7 @@
 //! read the explainer's settings exactly as the page reads them.
 
 pub mod bounces;
+pub mod chart_turns;
 pub mod controls;
 pub mod draining;
 pub mod embed_size;
