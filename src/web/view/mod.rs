@@ -7,7 +7,10 @@
 //! `playing`; what it does beyond its settings, in `tools`; which element
 //! does what, in `target`; what the page and its tests read of it, in
 //! `reads`; a replayed trace, in `trace`; the question before the run,
-//! in `asking`.
+//! in `asking`. The rules its state follows (running ahead to its point,
+//! what a change of settings does, when the link is written, what a frame
+//! does with its words, the pace) are web-free in `lbsim::ui` and tested
+//! there with `cargo test`; here they meet the DOM.
 
 mod asking;
 mod opening;
