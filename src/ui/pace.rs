@@ -24,11 +24,13 @@ pub struct Pace {
     last_frame_ms: Option<f64>,
     /// Measured events per wall millisecond (a moving average).
     events_per_ms: f64,
+    /// Simulated time per wall time over recent frames (a moving average).
+    actual_speed: f64,
 }
 
 impl Default for Pace {
     fn default() -> Pace {
-        Pace { last_frame_ms: None, events_per_ms: 2_000.0 }
+        Pace { last_frame_ms: None, events_per_ms: 2_000.0, actual_speed: 1.0 }
     }
 }
 
@@ -57,6 +59,17 @@ impl Pace {
             let rate = events as f64 / wall_ms;
             self.events_per_ms += 0.2 * (rate - self.events_per_ms);
         }
+    }
+
+    /// Records that a frame of `wall_ms` moved the simulation `sim_ms`.
+    pub fn achieved(&mut self, sim_ms: f64, wall_ms: f64) {
+        self.actual_speed += 0.1 * (sim_ms / wall_ms - self.actual_speed);
+    }
+
+    /// Simulated time per wall time over recent frames: below the speed
+    /// asked once the event cap bites.
+    pub fn actual_speed(&self) -> f64 {
+        self.actual_speed
     }
 }
 
@@ -199,6 +212,21 @@ mod tests {
             pace.observe(MIN_EVENTS_PER_FRAME, 1_000.0);
         }
         assert_eq!(pace.event_cap(), MIN_EVENTS_PER_FRAME, "however slow, a frame processes some events");
+    }
+
+    #[test]
+    fn the_speed_achieved_moves_a_tenth_of_the_way_to_each_frames() {
+        let mut pace = Pace::default();
+        assert_eq!(pace.actual_speed(), 1.0, "as asked, before any frame");
+        // A frame of 20 ms that moved the simulation 120 ms: speed 6.
+        pace.achieved(120.0, 20.0);
+        assert!((pace.actual_speed() - 1.5).abs() < 1e-12);
+        // Held back by the event cap, frames fall short of the speed asked,
+        // and the estimate follows them down.
+        for _ in 0..200 {
+            pace.achieved(20.0, 20.0);
+        }
+        assert!((pace.actual_speed() - 1.0).abs() < 1e-6);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Everything a view draws each frame: the topology on every frame, its
 //! figures (see `figures`) in turn at a throttled rate so they never cost
-//! the animation its frames. It builds the topology's canvas and legend,
+//! the animation its frames (which is due when is
+//! `lbsim::ui::chart_turns`). It builds the topology's canvas and legend,
 //! and each figure, into the view.
 
 use super::dom::{self, Ids};
@@ -14,20 +15,13 @@ use lbsim::charts::topology_legend::{choice_words, draws_decisions, Mark};
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
+use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement};
-
-/// Wall milliseconds between two chart redraws (each chart is redrawn every
-/// so many times this while the simulation runs).
-const CHART_INTERVAL_MS: f64 = 120.0;
-
-/// A chart drawn for a picture while it has no room on the page (a tab not
-/// shown) is at least this big (CSS pixels): a picture of its own.
-const PICTURE_LEAST: (f64, f64) = (640.0, 360.0);
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
@@ -58,13 +52,11 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::Choice, ("choice", "var(--ink)", "")),
 ];
 
-/// A figure, the surface it draws on, and whether it waits to be redrawn.
+/// A figure and the surface it draws on.
 struct Slot {
     chart: Chart,
     figure: Box<dyn Figure>,
     surface: Surface,
-    /// Its data or size changed since it was last drawn.
-    stale: bool,
 }
 
 pub struct Canvases {
@@ -79,11 +71,11 @@ pub struct Canvases {
     /// frame drew one (see [`Canvases::show_choice`]).
     choice: (bool, bool),
     slots: Vec<Slot>,
+    /// Which of the slots' charts is drawn when.
+    turns: ChartTurns,
     palette: Palette,
     /// The presenter view: larger text on the charts.
     presenting: bool,
-    next_chart: usize,
-    last_chart_ms: f64,
 }
 
 impl Canvases {
@@ -122,7 +114,7 @@ impl Canvases {
             let figure = figures::build(chart, &place)?;
             least_width = least_width.max(figure.min_size().0);
             let surface = Surface::new(figure.canvas().clone())?;
-            slots.push(Slot { chart, figure, surface, stale: true });
+            slots.push(Slot { chart, figure, surface });
         }
         // The widest figure's least width, for the embed's stylesheet to
         // give the charts' column as far as the picture's share allows.
@@ -133,11 +125,10 @@ impl Canvases {
             legend,
             choice_words,
             choice: (false, false),
+            turns: ChartTurns::new(slots.len()),
             slots,
             palette: Palette::read(root),
             presenting,
-            next_chart: 0,
-            last_chart_ms: f64::NEG_INFINITY,
         })
     }
 
@@ -156,9 +147,7 @@ impl Canvases {
 
     /// Marks every chart for redrawing: its data changed outside a frame.
     pub fn invalidate(&mut self) {
-        for slot in &mut self.slots {
-            slot.stale = true;
-        }
+        self.turns.invalidate();
     }
 
     /// Gives `hook` each figure, then redraws them all.
@@ -255,7 +244,7 @@ impl Canvases {
 
     /// Whether a chart still waits to be redrawn.
     pub fn pending(&self) -> bool {
-        self.slots.iter().any(|s| s.stale)
+        self.turns.pending()
     }
 
     /// Settings are about to change from `before` to `after` (both in
@@ -342,7 +331,7 @@ impl Canvases {
     ) -> Result<HtmlCanvasElement, JsValue> {
         let Some(chart) = index.checked_sub(1) else { return Ok(self.topology.canvas.clone()) };
         let shown = self.slots.iter().filter(|slot| has_room(slot)).map(|slot| &slot.surface);
-        let (width, height) = shown.fold(PICTURE_LEAST, |(w, h), s| (w.max(s.width), h.max(s.height)));
+        let (width, height) = picture_size(shown.map(|s| (s.width, s.height)));
         let slot = self.slots.get(chart).ok_or_else(|| JsValue::from_str("no such chart"))?;
         if has_room(slot) {
             return Ok(slot.surface.canvas.clone());
@@ -411,9 +400,9 @@ impl Canvases {
         ring
     }
 
-    /// Draws one chart if one is due: stale, or the next in turn while
-    /// running. A figure with no room (hidden, or folded away) is not
-    /// drawn until it has some: its size changing then makes it stale.
+    /// Draws one chart if one is due (see [`ChartTurns::due`]). A figure
+    /// with no room (hidden, or folded away) is not drawn until it has
+    /// some: its size changing then makes it due.
     fn draw_due_chart(
         &mut self,
         (sim, twin): (&Simulation, Option<&Simulation>),
@@ -422,40 +411,23 @@ impl Canvases {
         now_ms: f64,
         running: bool,
     ) {
-        for slot in &mut self.slots {
-            slot.stale |= slot.surface.fit();
-        }
-        let count = self.slots.len();
-        if running && now_ms - self.last_chart_ms >= CHART_INTERVAL_MS {
-            let next = in_turn(&self.slots, self.next_chart).next();
-            if let Some(next) = next {
-                self.slots[next].stale = true;
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if slot.surface.fit() {
+                self.turns.resized(index);
             }
         }
-        let Some(index) = in_turn(&self.slots, self.next_chart).find(|i| self.slots[*i].stale) else {
-            // Only figures with no room can be stale: nothing to draw.
-            self.slots.iter_mut().for_each(|slot| slot.stale = false);
-            return;
-        };
+        let room: Vec<bool> = self.slots.iter().map(has_room).collect();
+        let Some(index) = self.turns.due(&room, now_ms, running) else { return };
         let style = self.chart_style(&self.slots[index].surface);
         let slot = &mut self.slots[index];
         let frame = Frame { sim, twin, snapshot, decision: focus.decision, style: &style };
         draw_figure(slot.chart, slot.figure.as_mut(), &slot.surface, &frame);
-        slot.stale = false;
-        self.next_chart = (index + 1) % count;
-        self.last_chart_ms = now_ms;
     }
 }
 
 /// Whether a slot's canvas has room on the page now.
 fn has_room(slot: &Slot) -> bool {
     slot.surface.width > 0.0 && slot.surface.height > 0.0
-}
-
-/// The index of each of `slots` with room to draw, in turn from `from`.
-fn in_turn(slots: &[Slot], from: usize) -> impl Iterator<Item = usize> + '_ {
-    let count = slots.len();
-    (0..count).map(move |k| (from + k) % count).filter(move |i| has_room(&slots[*i]))
 }
 
 /// Draws `figure`, the view's `chart`, on `surface`, saying why in the

@@ -11,7 +11,7 @@ use crate::dom::{self, Listeners};
 use crate::frame::FrameLoop;
 use crate::handle;
 use crate::pace::Turn;
-use crate::view::{View, RUN_AHEAD_BUDGET_MS};
+use crate::view::View;
 use js_sys::Array;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -32,7 +32,7 @@ const MAX_PAGE_FRAME_COSTS: usize = 4_096;
 /// stops it.
 pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
     let started = dom::now_ms();
-    let run_ahead_until = started + RUN_AHEAD_BUDGET_MS;
+    let run_ahead_until = started + lbsim::ui::run_ahead::BUDGET_MS;
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
     let mut more = false;
     for mounted in views {

@@ -10,7 +10,6 @@
 
 mod bounces;
 mod decision;
-mod layout;
 mod learned;
 mod moves;
 mod requests;
@@ -28,6 +27,7 @@ use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::sent_shares;
+use lbsim::ui::topology_layout as layout;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 

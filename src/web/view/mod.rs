@@ -7,7 +7,10 @@
 //! `playing`; what it does beyond its settings, in `tools`; which element
 //! does what, in `target`; what the page and its tests read of it, in
 //! `reads`; a replayed trace, in `trace`; the question before the run,
-//! in `asking`.
+//! in `asking`. The rules its state follows (running ahead to its point,
+//! what a change of settings does, when the link is written, what a frame
+//! does with its words, the pace) are web-free in `lbsim::ui` and tested
+//! there with `cargo test`; here they meet the DOM.
 
 mod asking;
 mod opening;
@@ -39,8 +42,10 @@ use super::twin_pane;
 use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
-use lbsim::scenario::{fields, FieldKind, FIELDS};
-use lbsim::ui::guess::run_ahead_s;
+use lbsim::scenario::{fields, FieldKind};
+use lbsim::ui::frame::{Moment, MovesShown, Words};
+use lbsim::ui::link::Link;
+use lbsim::ui::run_ahead::{Ahead, Goal, RunAhead};
 use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
@@ -70,8 +75,6 @@ pub struct View {
     /// The reader asked for reduced motion: no request dots move.
     reduced_motion: bool,
     pace: Pace,
-    /// Simulated time per wall time over recent frames.
-    actual_speed: f64,
     /// Everything the view shows, built inside its root.
     parts: Parts,
     readouts_stale: bool,
@@ -80,17 +83,12 @@ pub struct View {
     whole_run: [Kept; 2],
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
-    /// The last membership change whose moving keys were shown (its
-    /// simulated time) and when, in wall time, they first were.
-    moves_shown: Option<(f64, f64)>,
+    /// The last membership change whose moving keys were shown.
+    moves_shown: MovesShown,
     /// A clip of the view being recorded.
     clip: Option<Clip>,
-    /// Whether the run has got to its point since it started (see
-    /// [`View::run_ahead`]).
-    arrived: bool,
-    /// The wall milliseconds its last step ahead took, so that a frame
-    /// stops before a step would overrun the budget.
-    step_ahead_ms: f64,
+    /// How far an embed has run ahead to its point since it started.
+    run_ahead: RunAhead,
     /// When the settings last changed without starting over, so that the
     /// run's figures mix two settings.
     changed_at: Option<Time>,
@@ -103,21 +101,8 @@ pub struct View {
     /// Whether the view opens with one request's trip first.
     opening: Opening,
     /// When the URL is to mirror the settings next.
-    link: settings::Link,
+    link: Link,
 }
-
-/// How long keys are seen moving after a membership change (wall ms).
-const MOVES_SHOWN_MS: f64 = 3_000.0;
-/// How far an embed runs ahead at most to get to its point (simulated
-/// seconds), in steps of how long (simulated ms) or how many events
-/// (a few milliseconds' work in the browser, whatever the scenario's
-/// size), and for how long a page's frame at most (wall ms), shared by
-/// every view running ahead in it, so that a long run ahead spreads over
-/// frames and leaves the frame time to draw in.
-const RUN_AHEAD_LIMIT_S: f64 = 20.0;
-const RUN_AHEAD_STEP_MS: f64 = 100.0;
-const RUN_AHEAD_EVENTS: u64 = 5_000;
-pub const RUN_AHEAD_BUDGET_MS: f64 = 8.0;
 
 impl View {
     /// Builds a view of `kind` inside `root` for the settings and options in
@@ -152,24 +137,19 @@ impl View {
             followed: None,
             reduced_motion: dom::prefers(super::page::REDUCED_MOTION),
             pace: Pace::default(),
-            actual_speed: 1.0,
             parts,
             readouts_stale: true,
             whole_run: Default::default(),
             frame_costs: Vec::with_capacity(MAX_FRAME_COSTS),
-            moves_shown: None,
+            moves_shown: MovesShown::default(),
             clip: None,
-            arrived: false,
-            step_ahead_ms: 0.0,
+            run_ahead: RunAhead::default(),
             changed_at: None,
             draining: None,
             trace: None,
             guess: None,
             opening: Opening::Over,
-            link: match owns_hash {
-                true => settings::Link::AfterFirstPicture,
-                false => settings::Link::Written,
-            },
+            link: Link::mounted(owns_hash),
             options,
         };
         view.parts.notices.show(&notices);
@@ -231,8 +211,7 @@ impl View {
                 events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
             }
             self.pace.observe(events, dom::now_ms() - started);
-            let achieved = (self.sim.now() - before).as_ms() / wall_ms;
-            self.actual_speed += 0.1 * (achieved - self.actual_speed);
+            self.pace.achieved((self.sim.now() - before).as_ms(), wall_ms);
             self.stop_if_halted();
             if self.spike_over() {
                 // Over: pause on the final picture, offering a replay.
@@ -251,7 +230,7 @@ impl View {
         // Running ahead, the view shows the run's passing states but holds
         // its words: a decision caption or sentence of the warm-up would
         // stay on screen after it.
-        let running_ahead = self.playing && !self.arrived;
+        let running_ahead = self.playing && !self.run_ahead.arrived();
         if !running_ahead {
             self.parts.decision.update(
                 &self.snapshot.decisions,
@@ -261,27 +240,25 @@ impl View {
             );
         }
         if let Some(moves) = self.sim.key_moves() {
-            if self.moves_shown.is_none_or(|(at_ms, _)| at_ms != moves.at_ms) {
-                // A change has just applied: its sentence is due now.
-                self.readouts_stale = true;
-                self.moves_shown = Some((moves.at_ms, now_ms));
-            }
+            // A change has just applied: its sentence is due now.
+            self.readouts_stale |= self.moves_shown.observe(moves.at_ms, now_ms);
         }
-        let speed = self.playing.then_some(self.actual_speed);
+        let speed = self.playing.then_some(self.pace.actual_speed());
         let stale = std::mem::take(&mut self.readouts_stale);
         let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
         // Whether sentences read back from the run were rewritten this
         // frame: `None` where none are read back.
-        let said = match (running_ahead, self.opening.is_over()) {
-            (true, false) => self.parts.narration.tell_opening(),
-            (true, true) => self.parts.narration.hold(),
-            // The question comes first: no sentence answers it before.
-            (false, _) if self.waits_for_guess() => self.parts.narration.hide(),
-            // Drawn still before its opening, the view says what the
-            // opening will show: the first frame's words, a line shorter,
-            // left room for the strip of figures that folded once it ran.
-            (false, false) if !self.playing => self.parts.narration.tell_opening(),
-            (false, _) => {
+        let moment = Moment {
+            running_ahead,
+            opening_over: self.opening.is_over(),
+            asking: self.waits_for_guess(),
+            playing: self.playing,
+        };
+        let said = match Words::for_frame(moment) {
+            Words::Opening => self.parts.narration.tell_opening(),
+            Words::Hold => self.parts.narration.hold(),
+            Words::Hide => self.parts.narration.hide(),
+            Words::Update => {
                 let changed_at = self.changed_at.map(Time::as_secs);
                 let servers = &self.snapshot.servers;
                 let queued = |d: &Draining| servers.get(d.server).map_or(0, |server| server.queued);
@@ -299,10 +276,7 @@ impl View {
         if !running_ahead {
             self.tell_verdict(now_ms);
         }
-        let moving = self.sim.key_moves().zip(self.moves_shown).and_then(|(moves, (_, started))| {
-            let elapsed = now_ms - started;
-            (elapsed < MOVES_SHOWN_MS).then_some((moves, (elapsed / 1000.0).fract()))
-        });
+        let moving = self.sim.key_moves().zip(self.moves_shown.phase(now_ms));
         let servers = &self.snapshot.servers;
         let decision_ink = self.parts.decision.ink(now_ms, self.playing, servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
@@ -375,45 +349,23 @@ impl View {
             let at = (self.sim.now().as_secs(), self.options.trace_speed, self.options.trace_loop);
             strip.draw(self.trace.as_deref(), at, &self.parts.canvases.palette().charts());
         }
-        let link_due = self.first_picture_drawn();
+        let link_due = self.link.frame_drawn();
         self.playing || searching || recording || reading || link_due || self.parts.canvases.pending()
     }
 
     /// Runs the simulation and its twin ahead, headless, while an embed's
-    /// sentences have no point to make yet (no bounce so far, a twin that
-    /// has not parted from the run, a scheduled change far off), so that a
-    /// reader who scrolls to it meets the point rather than the warm-up.
-    /// It goes on until `until` (wall ms, the page's frame's share of
-    /// [`RUN_AHEAD_BUDGET_MS`]), a step at least each frame, so a long run
-    /// ahead spreads over frames, drawn as they pass.
+    /// sentences have no point to make yet, until `until` (wall ms, the
+    /// page's frame's share of [`lbsim::ui::run_ahead::BUDGET_MS`]); the rule is
+    /// [`RunAhead::run`]'s.
     fn run_ahead(&mut self, until: f64) {
-        self.arrived |= self.kind != Kind::Embed || self.sim.halted().is_some();
-        let asks = self.guess.is_some();
-        let limit = Time::from_secs(run_ahead_s(asks, self.params.scenario.warmup_s, RUN_AHEAD_LIMIT_S));
-        // Up to the earliest the sentences could be ready, no summary is
-        // needed to know they are not.
-        let floor = Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario)).min(limit);
-        let mut stepped = false;
-        while !self.arrived && (!stepped || dom::now_ms() + self.step_ahead_ms <= until) {
-            let now = self.sim.now();
-            if now >= floor {
-                let (scenario, twin) = (&self.params.scenario, self.twin.as_ref());
-                self.arrived =
-                    now >= limit || (!asks && self.parts.narration.ready(scenario, &self.sim, twin));
-                if self.arrived {
-                    return;
-                }
-            }
-            let step = match floor > now {
-                true => (floor - now).as_ms().min(RUN_AHEAD_STEP_MS),
-                false => RUN_AHEAD_STEP_MS,
-            };
-            let before = dom::now_ms();
-            self.advance_by(step, RUN_AHEAD_EVENTS);
-            self.step_ahead_ms = dom::now_ms() - before;
-            stepped = true;
-            self.arrived |= self.sim.halted().is_some();
-        }
+        let goal = Goal {
+            runs_ahead: self.kind == Kind::Embed,
+            asks: self.guess.is_some(),
+            warmup_s: self.params.scenario.warmup_s,
+        };
+        let mut run_ahead = self.run_ahead;
+        run_ahead.run(goal, (dom::now_ms, until), self);
+        self.run_ahead = run_ahead;
     }
 
     /// The view was scrolled out of sight or back. Out of sight it gets no
@@ -476,6 +428,30 @@ impl View {
     pub fn set_reduced_motion(&mut self, reduced: bool) {
         self.reduced_motion = reduced;
         self.parts.canvases.invalidate();
+    }
+}
+
+/// What running ahead reads and moves of a view: its simulation, its twin
+/// kept beside it, and its sentences.
+impl Ahead for View {
+    fn now(&self) -> Time {
+        self.sim.now()
+    }
+
+    fn halted(&self) -> bool {
+        self.sim.halted().is_some()
+    }
+
+    fn earliest(&self) -> Time {
+        Time::from_secs(self.parts.narration.earliest_s(&self.params.scenario))
+    }
+
+    fn has_point(&self) -> bool {
+        self.parts.narration.ready(&self.params.scenario, &self.sim, self.twin.as_ref())
+    }
+
+    fn advance(&mut self, ms: f64, events: u64) {
+        self.advance_by(ms, events);
     }
 }
 

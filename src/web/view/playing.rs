@@ -125,7 +125,7 @@ impl View {
     /// The simulation starts from its seed again: it has its point to get
     /// to again, and its figures cover one setting.
     pub(super) fn started_over(&mut self) {
-        self.arrived = false;
+        self.run_ahead.start_over();
         self.changed_at = None;
         self.draining = None;
         self.whole_run.iter_mut().for_each(Kept::forget);

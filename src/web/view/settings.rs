@@ -4,17 +4,7 @@
 
 use super::*;
 use crate::twins::{self, Pictures};
-
-/// When a view's URL is to mirror its settings. A view mounted writes it
-/// in the frame after its first picture: Chromium's `History.replaceState`
-/// took 5 to 9 ms of an embed's start in a profile, which the first
-/// picture need not wait for. Later changes write it at once.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Link {
-    AfterFirstPicture,
-    Due,
-    Written,
-}
+use lbsim::ui::settings_change::SettingsChange;
 
 impl View {
     /// The person edited control `key`.
@@ -84,28 +74,11 @@ impl View {
         // control wants to see what it does. One paused by the reader stays.
         let was_over = !self.playing && self.spike_over();
         let (old, new) = (&self.params.scenario, &next.scenario);
-        let changed: Vec<_> = FIELDS.iter().filter(|f| f.text(old) != f.text(new)).collect();
-        // A view compared with a twin, or an embed that reads its run back
-        // in words, starts over on any change, so that the comparison and
-        // the sentences cover one setting from one start.
-        let starts_over =
-            !self.options.versus.is_empty() || (self.kind == Kind::Embed && !self.options.say.is_empty());
-        let structural = changed.iter().any(|f| !f.is_live()) || starts_over;
-        if !changed.is_empty() {
-            let describe = |scenario, joint: &str| {
-                let words: Vec<_> = changed
-                    .iter()
-                    .take(2)
-                    .map(|f| format!("{} {joint} {}", f.key, f.text(scenario)))
-                    .collect();
-                words.join(", ")
-            };
-            self.parts.canvases.settings_changing(
-                &self.sim,
-                &describe(old, "="),
-                &describe(new, "→"),
-                !structural,
-            );
+        let change = SettingsChange::between(old, new, self.kind, &self.options);
+        let (changed, structural) = (!change.fields.is_empty(), change.starts_over);
+        if changed {
+            let (before, after) = (change.words(old, "="), change.words(new, "→"));
+            self.parts.canvases.settings_changing(&self.sim, &before, &after, !structural);
         }
         let applied = if structural {
             simulate(new, self.replay()).map(|sim| self.sim = sim)
@@ -117,7 +90,7 @@ impl View {
         if applied.is_ok() {
             self.read_again_for_classes();
         }
-        if applied.is_ok() && !changed.is_empty() {
+        if applied.is_ok() && changed {
             self.run_changed();
         }
         if structural {
@@ -126,7 +99,7 @@ impl View {
             if was_over {
                 self.set_playing(true);
             }
-        } else if applied.is_ok() && !changed.is_empty() {
+        } else if applied.is_ok() && changed {
             self.changed_at = Some(self.sim.now());
         }
         self.settings_changed();
@@ -164,10 +137,8 @@ impl View {
         if let Some(panel) = &self.parts.trace_panel {
             panel.show(&self.options, &self.params.scenario, self.trace.as_deref());
         }
-        if self.link != Link::AfterFirstPicture {
-            self.link = Link::Due;
-            self.write_link_if_due();
-        }
+        self.link.settings_changed();
+        self.write_link_if_due();
         self.name_sides();
         self.show_question();
         let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
@@ -179,26 +150,13 @@ impl View {
 
     /// Mirrors the settings in the URL (of a view that owns it), if due.
     pub(super) fn write_link_if_due(&mut self) {
-        if self.link != Link::Due {
-            return;
-        }
-        self.link = Link::Written;
-        if !self.owns_hash {
+        if !self.link.take_due() || !self.owns_hash {
             return;
         }
         let url = format!("#{}", hash::format(&self.params, &self.options, self.kind, Fields::Shown));
         if let Ok(history) = dom::window().history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
         }
-    }
-
-    /// Marks the link due once the first picture is drawn, for the next
-    /// frame; returns whether it is due.
-    pub(super) fn first_picture_drawn(&mut self) -> bool {
-        if self.link == Link::AfterFirstPicture {
-            self.link = Link::Due;
-        }
-        self.link == Link::Due
     }
 
     /// Names the two runs, where the view draws both, by what each is now

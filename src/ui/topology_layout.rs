@@ -1,9 +1,11 @@
 //! Where things go on the topology canvas: clients in a column on the left,
 //! balancers (when there are any) in the middle, servers on the right, as
-//! rows (detailed view) or a grid of cells (compact view).
+//! rows (detailed view) or a grid of cells (compact view); and which
+//! client or server a click at a point reaches. The web crate's topology
+//! draws on it.
 
-use lbsim::engine::ServerView;
-use lbsim::ui::fit::least_label_px;
+use super::fit::least_label_px;
+use crate::engine::ServerView;
 
 /// A rectangle in CSS pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -317,5 +319,90 @@ impl Layout {
         } else {
             (cell.x, cell.y + cell.h / 2.0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Layouts of a phone's and a desktop's picture, with and without
+    /// balancers, few clients and many (sharing cells), few servers and a
+    /// compact grid of them.
+    fn layouts() -> Vec<(Layout, (usize, usize))> {
+        let mut layouts = Vec::new();
+        for size in [(358.0, 300.0), (800.0, 400.0), (1200.0, 520.0)] {
+            for (clients, balancers, servers) in [(20, 0, 10), (1_000, 2, 5), (5_000, 0, 200), (3, 4, 1)] {
+                let layout = Layout::new(size, (clients, balancers, servers), Column::None);
+                layouts.push((layout, (clients, servers)));
+            }
+        }
+        layouts
+    }
+
+    #[test]
+    fn a_click_at_the_centre_of_each_client_and_server_reaches_it() {
+        for (layout, (clients, servers)) in layouts() {
+            let cells = clients.div_ceil(layout.clients_per_cell);
+            for cell in 0..cells {
+                let (x, y) = layout.clients.cell(cell).centre();
+                // A cell shared by several clients is the first's.
+                let first = (cell * layout.clients_per_cell) as u32;
+                assert_eq!(layout.client_at(x, y, clients), Some(first), "{clients} clients, cell {cell}");
+            }
+            for server in 0..servers {
+                let (x, y) = layout.servers.cell(server).centre();
+                assert_eq!(layout.server_at(x, y, servers), Some(server), "{servers} servers");
+            }
+        }
+    }
+
+    #[test]
+    fn a_client_a_few_pixels_high_takes_a_click_twelve_pixels_away() {
+        let layout = Layout::new((800.0, 400.0), (1_000, 0, 10), Column::None);
+        let cell = layout.clients.cell(0);
+        assert!(cell.w < TARGET_PX && cell.h < TARGET_PX, "a small cell: {cell:?}");
+        let (x, y) = cell.centre();
+        assert_eq!(layout.client_at(x - 11.0, y, 1_000), Some(0));
+        assert_eq!(layout.client_at(x - 13.0, y, 1_000), None, "past half the 24 px target");
+    }
+
+    #[test]
+    fn a_servers_row_takes_a_click_left_of_its_cell_but_not_in_the_balancers_column() {
+        let layout = Layout::new((1_000.0, 500.0), (20, 2, 5), Column::None);
+        let row = layout.servers.cell(1);
+        let y = row.centre().1;
+        // Where its name and state word are written, left of its cell.
+        assert_eq!(layout.server_at(row.x - 40.0, y, 5), Some(1));
+        let balancers = layout.balancers.expect("two balancers").area;
+        assert_eq!(layout.server_at(balancers.x + balancers.w + 1.0, y, 5), None);
+        // Rows stack: none reaches into its neighbour's.
+        assert_eq!(layout.server_at(row.x, row.y + 1.0, 5), Some(1));
+        assert_eq!(layout.server_at(row.x, row.y - 1.0, 5), Some(0));
+    }
+
+    #[test]
+    fn past_fifty_servers_the_picture_is_a_compact_grid_with_no_side_column() {
+        let rows = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE), Column::Copies);
+        assert!(!rows.compact && rows.queues_to_scale);
+        assert_eq!(rows.side_column, Some((800.0 - MARGIN - SIDE_COLUMN_W, 800.0 - MARGIN)));
+        assert!(rows.servers.area.x + rows.servers.area.w <= 800.0 - MARGIN - SIDE_COLUMN_W + 1e-9);
+        let grid = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE + 1), Column::Copies);
+        assert!(grid.compact && !grid.queues_to_scale);
+        assert_eq!(grid.side_column, None);
+        // Beside a twin's copies, the rows keep the column's room before
+        // them rather than after.
+        let beside = Layout::new((800.0, 400.0), (20, 0, 10), Column::BesideCopies);
+        assert_eq!(beside.side_column, None);
+        assert_eq!(beside.servers_x, rows.servers_x + SIDE_COLUMN_W);
+    }
+
+    #[test]
+    fn a_narrow_picture_gives_the_servers_a_larger_share_of_its_width() {
+        let share = |width: f64| {
+            let layout = Layout::new((width, 400.0), (20, 0, 10), Column::None);
+            (width - layout.servers_x) / width
+        };
+        assert!(share(358.0) > share(800.0), "{} against {}", share(358.0), share(800.0));
     }
 }
