@@ -198,22 +198,22 @@ impl Canvases {
 
     /// The client or server drawn at a point of the topology.
     pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
-        topology::part_at(snapshot, &self.topology, point)
+        topology::part_at(snapshot, (&self.topology, self.least_label_px()), point)
     }
 
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
     pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
-        topology::server_cells(snapshot, &self.topology)
+        topology::server_cells(snapshot, (&self.topology, self.least_label_px()))
     }
 
     /// Where each server's name is written, where its row holds one.
     pub fn name_spans(&self, snapshot: &Snapshot) -> Vec<Option<[f64; 2]>> {
-        topology::name_spans(snapshot, &self.topology)
+        topology::name_spans(snapshot, (&self.topology, self.least_label_px()))
     }
 
     /// Where the mark of a client's copy of each server's load is drawn.
     pub fn copy_marks(&self, snapshot: &Snapshot, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
-        topology::copy_marks(snapshot, &self.topology, learned)
+        topology::copy_marks(snapshot, (&self.topology, self.least_label_px()), learned)
     }
 
     /// Where the crosses of `marks` and their plates are drawn, on this
@@ -231,7 +231,7 @@ impl Canvases {
     /// How far left of its box each server's queue is drawn, on this
     /// view's picture or on another's `surface` (a twin's).
     pub fn queue_lengths(&self, snapshot: &Snapshot, surface: Option<&Surface>) -> Vec<f64> {
-        topology::queue_lengths(snapshot, surface.unwrap_or(&self.topology))
+        topology::queue_lengths(snapshot, (surface.unwrap_or(&self.topology), self.least_label_px()))
     }
 
     /// What the twin's picture beside this one shows that its rows

@@ -3,7 +3,6 @@
 //! rows (detailed view) or a grid of cells (compact view).
 
 use lbsim::engine::ServerView;
-use lbsim::ui::fit::least_label_px;
 
 /// A rectangle in CSS pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,9 +77,12 @@ pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
 /// Width of the column right of the rows where a client's copies of the
 /// servers' loads ("14", "–") or their shares of the requests sent
-/// ("10.7%") are written: three digits at the least label size, two at a
-/// presenter's.
+/// ("10.7%") are written: 40 px at the least, and 3.3 label heights (a
+/// bold "10.7%" takes 3.5, its last 0.2 in what the slots' count beside
+/// it, "10/10", leaves of its room). At a presenter's 18 px the shares ran
+/// into the counts, the column kept at 40 px.
 const SIDE_COLUMN_W: f64 = 40.0;
+const SIDE_COLUMN_EM: f64 = 3.3;
 
 /// What the column right of the rows writes, if anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +121,8 @@ pub struct Layout {
     /// `lbsim::ui::row_scale`): where a client's copies are drawn.
     pub queues_to_scale: bool,
     /// The least size of its labels (CSS px): larger in the presenter
-    /// view (see `lbsim::ui::fit::least_label_px`).
+    /// view (see `lbsim::ui::fit::least_label_px`). The rows' room for
+    /// their labels, and the column right of them, follow it.
     pub least_label_px: f64,
     /// Where requests reach the servers' rows (x, CSS px), short of their
     /// labels, once the rows are drawn (see [`Layout::arriving_at`]).
@@ -130,11 +133,13 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// With a `column`, the rows leave room on their right for it.
+    /// With a `column`, the rows leave room on their right for it; labels
+    /// at least `least_label_px` high.
     pub fn new(
         (width, height): (f64, f64),
         (clients, balancers, servers): (usize, usize, usize),
         column: Column,
+        least_label_px: f64,
     ) -> Layout {
         let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
         let tall = bottom - top;
@@ -158,7 +163,10 @@ impl Layout {
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
-        let column_w = if column != Column::None && !compact { SIDE_COLUMN_W } else { 0.0 };
+        let column_w = match column != Column::None && !compact {
+            true => SIDE_COLUMN_W.max(SIDE_COLUMN_EM * least_label_px),
+            false => 0.0,
+        };
         let (servers_x, side_column) = match column {
             Column::BesideCopies => (servers_x + column_w, None),
             _ => (servers_x, (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN))),
@@ -184,7 +192,7 @@ impl Layout {
             width,
             side_column,
             queues_to_scale: to_scale && !compact,
-            least_label_px: least_label_px(false, 0.0),
+            least_label_px,
             arrival_x: None,
             longest_beside: 0,
         }
@@ -200,11 +208,6 @@ impl Layout {
     /// twin's picture beside, so that both share one scale.
     pub fn longest_queue(&self, servers: &[ServerView]) -> u32 {
         servers.iter().map(|s| s.queued).max().unwrap_or(0).max(self.longest_beside)
-    }
-
-    /// The same layout with labels at least `px` high.
-    pub fn with_least_label(self, px: f64) -> Layout {
-        Layout { least_label_px: px, ..self }
     }
 
     /// The first client of the cell nearest `(x, y)`, if one is within

@@ -110,12 +110,35 @@ fn draw_rows(
         })
         .collect();
 
-    // Lanes from each row's entrance to its box, and the boxes.
+    let longest = layout.longest_queue(servers);
+    let queues: Vec<(QueueMark, f64)> =
+        rows.iter().zip(servers).map(|((_, row), server)| drawn_queue(row, server.queued, longest)).collect();
+    // Every queue says how long it is, so a count needs no counting.
+    let counts: Vec<Option<(f64, f64, String)>> = rows
+        .iter()
+        .zip(servers)
+        .zip(&queues)
+        .map(|(((cell, row), server), (_, length))| {
+            let right = row.queue_end - length - COUNT_GAP;
+            (server.queued > 0).then(|| (right, cell.y + cell.h / 2.0, server.queued.to_string()))
+        })
+        .collect();
+
+    // Lanes from each row's entrance to its box, broken round its
+    // queue's length (written on the lane, the line struck it through),
+    // and the boxes.
+    context.set_font(&name_font(layout.small_px()));
     context.begin_path();
-    for (cell, row) in &rows {
+    for (((cell, row), count), (_, length)) in rows.iter().zip(&counts).zip(&queues) {
         let y = cell.y + cell.h / 2.0;
         // After the server's number.
-        context.move_to(row.queue_start - 6.0, y);
+        let entrance = row.queue_start - 6.0;
+        context.move_to(entrance, y);
+        if let Some((right, _, text)) = count {
+            let width = context.measure_text(text).map_or(0.0, |m| m.width());
+            context.line_to((right - width - COUNT_GAP).max(entrance), y);
+            context.move_to(row.queue_end - length, y);
+        }
         context.line_to(row.box_rect.x, y);
         let b = row.box_rect;
         context.rect(b.x, b.y, b.w, b.h);
@@ -124,7 +147,6 @@ fn draw_rows(
     context.set_line_width(1.0);
     context.stroke();
 
-    let mut texts = Vec::new();
     // A slowed server's busy slots are drawn apart (see `draw_slowed_busy`).
     for busy in [true, false] {
         context.begin_path();
@@ -137,12 +159,10 @@ fn draw_rows(
     draw_slowed_busy(context, &rows, servers, palette);
 
     context.begin_path();
-    let longest = layout.longest_queue(servers);
     let mut cuts = Vec::new();
-    for ((cell, row), server) in rows.iter().zip(servers) {
-        let mut length = row.queue_length(server.queued, longest);
+    for ((cell, row), (mark, length)) in rows.iter().zip(&queues) {
         let y = cell.y + (cell.h - row.side) / 2.0;
-        let (cells, bar) = match row.queue_mark(server.queued, longest) {
+        let (cells, bar) = match *mark {
             QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
             QueueMark::Bar { head, rest } => (head, rest),
         };
@@ -154,13 +174,8 @@ fn draw_rows(
             let gap = row.pitch - row.side;
             context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
         }
-        if let QueueMark::RunsOff(_) = row.queue_mark(server.queued, longest) {
-            cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));
-            length += CUT_GAP + row.side * 0.6;
-        }
-        // Every queue says how long it is, so a count needs no counting.
-        if server.queued > 0 {
-            texts.push((row.queue_end - length - 4.0, cell.y + cell.h / 2.0, server.queued.to_string()));
+        if let QueueMark::RunsOff(_) = mark {
+            cuts.push((row.queue_end - length + row.side * 0.6, cell.y + cell.h / 2.0, row.side));
         }
     }
     context.set_fill_style_str(&palette.queued.css());
@@ -168,6 +183,7 @@ fn draw_rows(
     draw_cuts(context, &cuts, palette);
 
     // Queue lengths in the ink colour: orange text on white is too faint.
+    let texts: Vec<(f64, f64, String)> = counts.into_iter().flatten().collect();
     write_counts(context, layout, &texts, palette);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
@@ -198,6 +214,20 @@ fn draw_rows(
 
 /// Room between a queue cut at its lane's start and the mark saying so.
 const CUT_GAP: f64 = 2.0;
+/// Room between a queue's length and its queue, or the lane before it.
+const COUNT_GAP: f64 = 4.0;
+
+/// How a queue of `queued` is drawn on `row`, the longest beside it
+/// `longest`, and how far left of the row's box it reaches (CSS px), the
+/// mark of a queue cut at its lane's start included.
+fn drawn_queue(row: &Row, queued: u32, longest: u32) -> (QueueMark, f64) {
+    let mark = row.queue_mark(queued, longest);
+    let length = row.queue_length(queued, longest);
+    match mark {
+        QueueMark::RunsOff(_) => (mark, length + CUT_GAP + row.side * 0.6),
+        _ => (mark, length),
+    }
+}
 
 /// Marks each queue cut at its lane's start (right end x, middle y, the
 /// cells' side) with a chevron pointing on, the way it runs: on a row
