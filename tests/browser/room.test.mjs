@@ -222,6 +222,51 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
   });
 }
 
+// Compare mode has no blank column: the page ends where its panes and
+// charts do (then the footer), the settings beside them scrolling on their
+// own and in sight wherever the page is scrolled. Grown with the page, the
+// settings ran some 10,500 px at 1280 × 720, past 8,000 px of blank under
+// the charts.
+for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]]) {
+  test(`compare mode at ${width} × ${height} ends with its charts, its settings scrolled beside them`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&versus=policy:random', width, height });
+    await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+    const ends = () => page.evaluate(() => {
+      const bottom = (selector) => Math.round(document.querySelector(selector).getBoundingClientRect().bottom + scrollY);
+      return {
+        page: document.documentElement.scrollHeight,
+        content: Math.max(bottom('.stage'), bottom('.charts')),
+        footer: Math.round(document.querySelector('.colophon').getBoundingClientRect().height),
+      };
+    });
+    const seen = await ends();
+    // The layout's own padding (24 px) and a line's rounding.
+    const blank = seen.page - seen.content - seen.footer;
+    assert.ok(blank <= 40, `${blank} px of page under the panes and the charts: ${JSON.stringify(seen)}`);
+    // Scrolled to the charts' foot, the settings are still in the window,
+    // and their last control takes a click at its centre once scrolled to.
+    await page.evaluate((content) => scrollTo(0, content - innerHeight), seen.content);
+    const settings = await page.evaluate(() => {
+      const r = document.querySelector('.controls').getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+    });
+    assert.ok(settings.top >= 0 && settings.bottom <= height, `the settings lie at ${JSON.stringify(settings)} in a ${height} px window`);
+    const last = await page.evaluate(() => {
+      const controls = [...document.querySelectorAll('.controls :is(input, select, button, textarea)')].filter((e) => e.checkVisibility());
+      const control = controls.at(-1);
+      control.scrollIntoView({ block: 'center', behavior: 'instant' });
+      const r = control.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { id: control.id, top: Math.round(r.top), reached: control === hit || control.contains(hit) || control.labels?.[0]?.contains(hit) === true };
+    });
+    assert.ok(last.reached, `the settings' last control: ${JSON.stringify(last)}`);
+    assert.equal((await ends()).page, seen.page, 'scrolling the settings does not lengthen the page');
+    await page.screenshot({ path: artifact(`room-compare-settings-${width}x${height}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
 // Every count the picture writes in the presenter view stands clear of the
 // lines it draws and of the other labels: at 18 px and more, each queue's
 // length sat on the line drawn along its row (last session's screenshots).
