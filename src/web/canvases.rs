@@ -378,6 +378,13 @@ impl Canvases {
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface, bounces: &[BounceMark]) {
         let focus = Focus { bounces, ..Focus::default() };
         topology::draw(snapshot, focus, (surface, self.least_label_px()), &self.palette);
+        self.ask_picture_height(surface, snapshot.servers.len());
+    }
+
+    /// Tells the view's fitting how tall `surface` must be for its picture
+    /// of `rows` servers to read (see `topology::least_height`).
+    fn ask_picture_height(&self, surface: &Surface, rows: usize) {
+        surface.ask_least_height(topology::least_height(rows, self.least_label_px()));
     }
 
     /// The least size of the picture's labels: in the presenter view, read
@@ -399,6 +406,10 @@ impl Canvases {
     ) -> Option<[f64; 4]> {
         self.topology.fit();
         let ring = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
+        // The rows the run will hold, from its start: a server joining at
+        // 10 s folded a 640 × 400 embed's controls then.
+        let rows = snapshot.servers.len().max(sim.scenario().most_servers() as usize);
+        self.ask_picture_height(&self.topology, rows);
         if ring.is_some() != self.choice.1 {
             self.show_choice(ring.is_some());
         }

@@ -2,6 +2,7 @@
 //! balancers (when there are any) in the middle, servers on the right, as
 //! rows (detailed view) or a grid of cells (compact view).
 
+use super::row::Row;
 use lbsim::engine::ServerView;
 
 /// A rectangle in CSS pixels.
@@ -75,6 +76,8 @@ const TARGET_PX: f64 = 24.0;
 /// Height of the band of tier labels at the top.
 pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
+/// Where the rows and the clients' column begin, under the band.
+const ROWS_TOP: f64 = LABEL_BAND + 4.0;
 /// Width of the column right of the rows where a client's copies of the
 /// servers' loads ("14", "–") or their shares of the requests sent
 /// ("10.7%") are written: 40 px at the least, and 3.3 label heights (a
@@ -83,6 +86,21 @@ const MARGIN: f64 = 12.0;
 /// into the counts, the column kept at 40 px.
 const SIDE_COLUMN_W: f64 = 40.0;
 const SIDE_COLUMN_EM: f64 = 3.3;
+
+/// Up to this many servers a picture asks for the height that labels
+/// every row (see [`least_height`]): more rows than this stay unnamed in
+/// the frames embeds are given.
+const LABELLED_ROWS_UP_TO: usize = 16;
+
+/// The least height (CSS px) at which a picture of `servers` names each
+/// row and writes its queue's length, with labels `least_label_px` high
+/// (0, asking nothing, past [`LABELLED_ROWS_UP_TO`] rows).
+pub fn least_height(servers: usize, least_label_px: f64) -> f64 {
+    match servers <= LABELLED_ROWS_UP_TO {
+        true => ROWS_TOP + MARGIN + servers as f64 * Row::least_labelled_h(least_label_px),
+        false => 0.0,
+    }
+}
 
 /// What the column right of the rows writes, if anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +159,7 @@ impl Layout {
         column: Column,
         least_label_px: f64,
     ) -> Layout {
-        let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
+        let (top, bottom) = (ROWS_TOP, height - MARGIN);
         let tall = bottom - top;
         let client_w = (width * 0.06).clamp(18.0, 48.0);
         let clients_per_cell = clients.div_ceil(MAX_CLIENT_CELLS).max(1);

@@ -31,7 +31,7 @@ use lbsim::ui::marks::sent_shares;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
-pub use layout::COMPACT_ABOVE;
+pub use layout::{least_height, COMPACT_ABOVE};
 
 /// The most in-flight requests drawn as dots in a frame.
 pub fn max_requests(servers: usize) -> usize {

@@ -146,7 +146,12 @@ impl Row {
     /// Whether a row is tall enough for its labels: a label is never
     /// drawn smaller than `label_px`, nor over its neighbour's.
     pub(super) fn holds_label(cell: Rect, label_px: f64) -> bool {
-        cell.h >= (label_px + 2.0).max(14.0)
+        cell.h >= Row::least_labelled_h(label_px)
+    }
+
+    /// The least height of a row that holds labels `label_px` high.
+    pub(super) fn least_labelled_h(label_px: f64) -> f64 {
+        (label_px + 2.0).max(14.0)
     }
 
     fn slot_cell(&self, i: usize) -> Rect {
