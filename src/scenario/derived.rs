@@ -1,9 +1,9 @@
 //! What a scenario implies beyond its fields: each class's mean service
 //! time and priority level, each server's speed and weight, the choosers
-//! and what they track, the capacity, and where servers and choosers
-//! stand across datacenters.
+//! and what they track, the capacity, the most servers a run holds, and
+//! where servers and choosers stand across datacenters.
 
-use super::Scenario;
+use super::{Change, Scenario};
 
 impl Scenario {
     /// Each class's mean service time in ms: its cost scaled so that the mean
@@ -90,6 +90,13 @@ impl Scenario {
         let speed_sum: f64 =
             (0..self.servers as usize).map(|i| self.server_speeds[i % self.server_speeds.len()]).sum();
         speed_sum * self.slots as f64 * 1000.0 / self.service_mean_ms
+    }
+
+    /// The most servers a run holds: those it starts with, and those its
+    /// membership schedule adds (a server removed keeps its place).
+    pub fn most_servers(&self) -> u32 {
+        let added = self.membership.iter().filter(|due| matches!(due.change, Change::Add)).count();
+        self.servers + added as u32
     }
 
     /// Where the servers and choosers stand.

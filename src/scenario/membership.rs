@@ -207,6 +207,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_run_holds_its_servers_and_those_its_schedule_adds() {
+        let mut scenario = crate::scenario::Scenario { servers: 10, ..Default::default() };
+        assert_eq!(scenario.most_servers(), 10);
+        scenario.membership = parse("10s:add,20s:remove:3,30s:add,40s:restore:3").unwrap();
+        assert_eq!(
+            scenario.most_servers(),
+            12,
+            "a removed server keeps its place; a restored one is no new one"
+        );
+    }
+
+    #[test]
     fn schedules_read_back_and_refuse_what_is_not_one() {
         let changes = parse(" 10s:add, 20s:remove:3,30.5s:crash:5 , 40s:restore:5").unwrap();
         assert_eq!(

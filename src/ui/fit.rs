@@ -137,7 +137,7 @@ impl Measure {
     /// [`Measure::picture_shortfall`] in a box counted `big` or not.
     fn picture_shortfall_in(&self, big: bool) -> i32 {
         let Some(pictures) = &self.picture else { return 0 };
-        let least = PICTURE_MIN_PX - pictures.least_height();
+        let least = pictures.shortfall();
         let p = pictures.growth();
         if !big || p <= 0.0 {
             return least;
@@ -158,17 +158,24 @@ pub struct Pictures {
     /// Side by side in one row (each grows as the box grows), rather than
     /// one above the other (sharing what the box gains).
     pub in_a_row: bool,
+    /// The least height (CSS px) at which each reads: the height that
+    /// labels every one of its rows, where the picture asks for more than
+    /// [`PICTURE_MIN_PX`] (a 640 × 400 embed of 11 servers drew its rows
+    /// 12 px high, too low for their names and queues' lengths).
+    pub least: i32,
 }
 
 impl Pictures {
     /// One picture of this size.
     pub fn one(width: i32, height: i32) -> Pictures {
-        Pictures { each: vec![(width, height)], in_a_row: true }
+        Pictures { each: vec![(width, height)], in_a_row: true, least: PICTURE_MIN_PX }
     }
 
-    /// The least height among them: each must read on its own.
-    fn least_height(&self) -> i32 {
-        self.each.iter().map(|&(_, height)| height).min().unwrap_or(0)
+    /// How much the lowest of them lacks of its least height: each must
+    /// read on its own.
+    fn shortfall(&self) -> i32 {
+        let lowest = self.each.iter().map(|&(_, height)| height).min().unwrap_or(0);
+        self.least.max(PICTURE_MIN_PX) - lowest
     }
 
     /// The area they cover together.

@@ -4,7 +4,6 @@
 //! client or server a click at a point reaches. The web crate's topology
 //! draws on it.
 
-use super::fit::least_label_px;
 use crate::engine::ServerView;
 
 /// A rectangle in CSS pixels.
@@ -78,11 +77,36 @@ const TARGET_PX: f64 = 24.0;
 /// Height of the band of tier labels at the top.
 pub const LABEL_BAND: f64 = 26.0;
 const MARGIN: f64 = 12.0;
+/// Where the rows and the clients' column begin, under the band.
+const ROWS_TOP: f64 = LABEL_BAND + 4.0;
 /// Width of the column right of the rows where a client's copies of the
 /// servers' loads ("14", "–") or their shares of the requests sent
-/// ("10.7%") are written: three digits at the least label size, two at a
-/// presenter's.
+/// ("10.7%") are written: 40 px at the least, and 3.3 label heights (a
+/// bold "10.7%" takes 3.5, its last 0.2 in what the slots' count beside
+/// it, "10/10", leaves of its room). At a presenter's 18 px the shares ran
+/// into the counts, the column kept at 40 px.
 const SIDE_COLUMN_W: f64 = 40.0;
+const SIDE_COLUMN_EM: f64 = 3.3;
+
+/// Up to this many servers a picture asks for the height that labels
+/// every row (see [`least_height`]): more rows than this stay unnamed in
+/// the frames embeds are given.
+const LABELLED_ROWS_UP_TO: usize = 16;
+
+/// The least height (CSS px) at which a picture of `servers` names each
+/// row and writes its queue's length, with labels `least_label_px` high
+/// (0, asking nothing, past [`LABELLED_ROWS_UP_TO`] rows).
+pub fn least_height(servers: usize, least_label_px: f64) -> f64 {
+    match servers <= LABELLED_ROWS_UP_TO {
+        true => ROWS_TOP + MARGIN + servers as f64 * least_labelled_row_h(least_label_px),
+        false => 0.0,
+    }
+}
+
+/// The least height of a server's row that holds labels `label_px` high.
+pub fn least_labelled_row_h(label_px: f64) -> f64 {
+    (label_px + 2.0).max(14.0)
+}
 
 /// What the column right of the rows writes, if anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +145,8 @@ pub struct Layout {
     /// `lbsim::ui::row_scale`): where a client's copies are drawn.
     pub queues_to_scale: bool,
     /// The least size of its labels (CSS px): larger in the presenter
-    /// view (see `lbsim::ui::fit::least_label_px`).
+    /// view (see `lbsim::ui::fit::least_label_px`). The rows' room for
+    /// their labels, and the column right of them, follow it.
     pub least_label_px: f64,
     /// Where requests reach the servers' rows (x, CSS px), short of their
     /// labels, once the rows are drawn (see [`Layout::arriving_at`]).
@@ -137,8 +162,9 @@ impl Layout {
         (width, height): (f64, f64),
         (clients, balancers, servers): (usize, usize, usize),
         column: Column,
+        least_label_px: f64,
     ) -> Layout {
-        let (top, bottom) = (LABEL_BAND + 4.0, height - MARGIN);
+        let (top, bottom) = (ROWS_TOP, height - MARGIN);
         let tall = bottom - top;
         let client_w = (width * 0.06).clamp(18.0, 48.0);
         let clients_per_cell = clients.div_ceil(MAX_CLIENT_CELLS).max(1);
@@ -160,7 +186,10 @@ impl Layout {
                 (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
-        let column_w = if column != Column::None && !compact { SIDE_COLUMN_W } else { 0.0 };
+        let column_w = match column != Column::None && !compact {
+            true => SIDE_COLUMN_W.max(SIDE_COLUMN_EM * least_label_px),
+            false => 0.0,
+        };
         let (servers_x, side_column) = match column {
             Column::BesideCopies => (servers_x + column_w, None),
             _ => (servers_x, (column_w > 0.0).then_some((width - MARGIN - column_w, width - MARGIN))),
@@ -186,7 +215,7 @@ impl Layout {
             width,
             side_column,
             queues_to_scale: to_scale && !compact,
-            least_label_px: least_label_px(false, 0.0),
+            least_label_px,
             arrival_x: None,
             longest_beside: 0,
         }
@@ -202,11 +231,6 @@ impl Layout {
     /// twin's picture beside, so that both share one scale.
     pub fn longest_queue(&self, servers: &[ServerView]) -> u32 {
         servers.iter().map(|s| s.queued).max().unwrap_or(0).max(self.longest_beside)
-    }
-
-    /// The same layout with labels at least `px` high.
-    pub fn with_least_label(self, px: f64) -> Layout {
-        Layout { least_label_px: px, ..self }
     }
 
     /// The first client of the cell nearest `(x, y)`, if one is within
@@ -325,6 +349,12 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::fit::least_label_px;
+
+    /// The labels' least size outside the presenter view.
+    fn least() -> f64 {
+        least_label_px(false, 0.0)
+    }
 
     /// Layouts of a phone's and a desktop's picture, with and without
     /// balancers, few clients and many (sharing cells), few servers and a
@@ -333,7 +363,7 @@ mod tests {
         let mut layouts = Vec::new();
         for size in [(358.0, 300.0), (800.0, 400.0), (1200.0, 520.0)] {
             for (clients, balancers, servers) in [(20, 0, 10), (1_000, 2, 5), (5_000, 0, 200), (3, 4, 1)] {
-                let layout = Layout::new(size, (clients, balancers, servers), Column::None);
+                let layout = Layout::new(size, (clients, balancers, servers), Column::None, least());
                 layouts.push((layout, (clients, servers)));
             }
         }
@@ -359,7 +389,7 @@ mod tests {
 
     #[test]
     fn a_client_a_few_pixels_high_takes_a_click_twelve_pixels_away() {
-        let layout = Layout::new((800.0, 400.0), (1_000, 0, 10), Column::None);
+        let layout = Layout::new((800.0, 400.0), (1_000, 0, 10), Column::None, least());
         let cell = layout.clients.cell(0);
         assert!(cell.w < TARGET_PX && cell.h < TARGET_PX, "a small cell: {cell:?}");
         let (x, y) = cell.centre();
@@ -369,7 +399,7 @@ mod tests {
 
     #[test]
     fn a_servers_row_takes_a_click_left_of_its_cell_but_not_in_the_balancers_column() {
-        let layout = Layout::new((1_000.0, 500.0), (20, 2, 5), Column::None);
+        let layout = Layout::new((1_000.0, 500.0), (20, 2, 5), Column::None, least());
         let row = layout.servers.cell(1);
         let y = row.centre().1;
         // Where its name and state word are written, left of its cell.
@@ -383,16 +413,16 @@ mod tests {
 
     #[test]
     fn past_fifty_servers_the_picture_is_a_compact_grid_with_no_side_column() {
-        let rows = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE), Column::Copies);
+        let rows = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE), Column::Copies, least());
         assert!(!rows.compact && rows.queues_to_scale);
         assert_eq!(rows.side_column, Some((800.0 - MARGIN - SIDE_COLUMN_W, 800.0 - MARGIN)));
         assert!(rows.servers.area.x + rows.servers.area.w <= 800.0 - MARGIN - SIDE_COLUMN_W + 1e-9);
-        let grid = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE + 1), Column::Copies);
+        let grid = Layout::new((800.0, 400.0), (20, 0, COMPACT_ABOVE + 1), Column::Copies, least());
         assert!(grid.compact && !grid.queues_to_scale);
         assert_eq!(grid.side_column, None);
         // Beside a twin's copies, the rows keep the column's room before
         // them rather than after.
-        let beside = Layout::new((800.0, 400.0), (20, 0, 10), Column::BesideCopies);
+        let beside = Layout::new((800.0, 400.0), (20, 0, 10), Column::BesideCopies, least());
         assert_eq!(beside.side_column, None);
         assert_eq!(beside.servers_x, rows.servers_x + SIDE_COLUMN_W);
     }
@@ -400,7 +430,7 @@ mod tests {
     #[test]
     fn a_narrow_picture_gives_the_servers_a_larger_share_of_its_width() {
         let share = |width: f64| {
-            let layout = Layout::new((width, 400.0), (20, 0, 10), Column::None);
+            let layout = Layout::new((width, 400.0), (20, 0, 10), Column::None, least());
             (width - layout.servers_x) / width
         };
         assert!(share(358.0) > share(800.0), "{} against {}", share(358.0), share(800.0));

@@ -185,27 +185,27 @@ impl Canvases {
 
     /// The client or server drawn at a point of the topology.
     pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
-        topology::part_at(snapshot, &self.topology, point)
+        topology::part_at(snapshot, (&self.topology, self.least_label_px()), point)
     }
 
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
     pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
-        topology::server_cells(snapshot, &self.topology)
+        topology::server_cells(snapshot, (&self.topology, self.least_label_px()))
     }
 
     /// Where each cell of the clients' column is drawn.
     pub fn client_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
-        topology::client_cells(snapshot, &self.topology)
+        topology::client_cells(snapshot, (&self.topology, self.least_label_px()))
     }
 
     /// Where each server's name is written, where its row holds one.
     pub fn name_spans(&self, snapshot: &Snapshot) -> Vec<Option<[f64; 2]>> {
-        topology::name_spans(snapshot, &self.topology)
+        topology::name_spans(snapshot, (&self.topology, self.least_label_px()))
     }
 
     /// Where the mark of a client's copy of each server's load is drawn.
     pub fn copy_marks(&self, snapshot: &Snapshot, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
-        topology::copy_marks(snapshot, &self.topology, learned)
+        topology::copy_marks(snapshot, (&self.topology, self.least_label_px()), learned)
     }
 
     /// Where the crosses of `marks` and their plates are drawn, on this
@@ -223,7 +223,7 @@ impl Canvases {
     /// How far left of its box each server's queue is drawn, on this
     /// view's picture or on another's `surface` (a twin's).
     pub fn queue_lengths(&self, snapshot: &Snapshot, surface: Option<&Surface>) -> Vec<f64> {
-        topology::queue_lengths(snapshot, surface.unwrap_or(&self.topology))
+        topology::queue_lengths(snapshot, (surface.unwrap_or(&self.topology), self.least_label_px()))
     }
 
     /// What the twin's picture beside this one shows that its rows
@@ -372,6 +372,13 @@ impl Canvases {
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface, bounces: &[BounceMark]) {
         let focus = Focus { bounces, ..Focus::default() };
         topology::draw(snapshot, focus, (surface, self.least_label_px()), &self.palette);
+        self.ask_picture_height(surface, snapshot.servers.len());
+    }
+
+    /// Tells the view's fitting how tall `surface` must be for its picture
+    /// of `rows` servers to read (see `topology::least_height`).
+    fn ask_picture_height(&self, surface: &Surface, rows: usize) {
+        surface.ask_least_height(topology::least_height(rows, self.least_label_px()));
     }
 
     /// The least size of the picture's labels: in the presenter view, read
@@ -393,6 +400,10 @@ impl Canvases {
     ) -> Option<[f64; 4]> {
         self.topology.fit();
         let ring = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
+        // The rows the run will hold, from its start: a server joining at
+        // 10 s folded a 640 × 400 embed's controls then.
+        let rows = snapshot.servers.len().max(sim.scenario().most_servers() as usize);
+        self.ask_picture_height(&self.topology, rows);
         if ring.is_some() != self.choice.1 {
             self.show_choice(ring.is_some());
         }

@@ -308,6 +308,7 @@ fn pictures(root: &HtmlElement) -> Option<Pictures> {
     Some(Pictures {
         each: shown.iter().map(|picture| (picture.client_width(), picture.client_height())).collect(),
         in_a_row: shown.iter().all(|picture| top(picture) == top(first)),
+        least: shown.iter().map(least_height).max().unwrap_or(rules::PICTURE_MIN_PX),
     })
 }
 
@@ -316,7 +317,8 @@ fn top(element: &HtmlElement) -> i32 {
     element.get_bounding_client_rect().top().round() as i32
 }
 
-/// The least height of a chart's canvas, as its figure gives it.
+/// The least height of a chart's canvas, as its figure gives it, or of a
+/// picture, as its drawing gives it (see `Surface::ask_least_height`).
 fn least_height(canvas: &HtmlElement) -> i32 {
     let given = canvas.style().get_property_value("--min-h").unwrap_or_default();
     number::parse(given.trim().trim_end_matches("px")).map_or(rules::PICTURE_MIN_PX, |px| px.ceil() as i32)

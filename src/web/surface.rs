@@ -7,6 +7,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+/// The property a canvas's least height is given in (see `src/web/fit.rs`).
+const LEAST_HEIGHT: &str = "--min-h";
+
 pub struct Surface {
     pub canvas: HtmlCanvasElement,
     pub context: CanvasRenderingContext2d,
@@ -58,6 +61,15 @@ impl Surface {
         self.canvas.set_height(pixels_high);
         (self.width, self.height, self.scale) = (width, height, scale);
         true
+    }
+
+    /// Tells the view's fitting (`src/web/fit.rs`) the least height (CSS
+    /// px) at which the drawing reads, as a chart's figure does.
+    pub fn ask_least_height(&self, px: f64) {
+        let (style, value) = (self.canvas.style(), format!("{}px", px.ceil()));
+        if style.get_property_value(LEAST_HEIGHT).ok().as_deref() != Some(value.as_str()) {
+            let _ = style.set_property(LEAST_HEIGHT, &value);
+        }
     }
 
     /// Clears the canvas and sets the transform so drawing is in CSS pixels.

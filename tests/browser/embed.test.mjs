@@ -136,3 +136,47 @@ test('an embed in sight draws in the page\'s first frame, and its link mirrors i
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// The keys embed a post pastes (screenshots.test's), in its 640 × 400
+// frame: once the eleventh server has joined, every row still names its
+// server and writes its queue's length, and the strip's p99 keeps its name
+// on one line. Its picture was 171 px, rows of 12 px with neither, and
+// "p99 queue time" took three lines beside the buttons. Where the picture
+// takes the room the controls had, they fold into More and the view says
+// which height shows them: in that frame they show, rows still named.
+test('the keys embed in a 640 × 400 frame names every row, or says which height would', async () => {
+  const hash = 'policy=ring&membership=10s:add&controls=policy,virtual_nodes&charts=percentiles,keys&say=moved';
+  const open = async (height) => {
+    const opened = await embed({ hash, width: 640, height });
+    await opened.page.waitForFunction(() => window.lbsim.simTime() > 11_000, null, { timeout: 60_000 });
+    await opened.page.waitForTimeout(800);
+    const seen = await opened.page.evaluate(() => {
+      const name = document.querySelector('.readouts .readout:not(.off-line) .name');
+      const lines = name ? name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).fontSize) : 0;
+      return {
+        rows: JSON.parse(window.lbsim.views()[0].servers()).map((s) => s.name !== null),
+        picture: Math.round(document.querySelector('.topology').getBoundingClientRect().height),
+        nameLines: Math.round(lines * 10) / 10,
+        folded: document.querySelector('.lbsim-view').classList.contains('fold-controls'),
+        note: document.querySelector('.size-note:not([hidden])')?.textContent ?? '',
+      };
+    });
+    return { ...opened, seen };
+  };
+  const { page, errors, seen } = await open(400);
+  await screenshot(page, 'embed-keys-640x400');
+  assert.equal(seen.rows.length, 11, JSON.stringify(seen));
+  assert.ok(seen.rows.every(Boolean), `rows without their names in a ${seen.picture} px picture: ${JSON.stringify(seen)}`);
+  // A line of 0.75rem type is about 1.2 of its size high; two are 2.4.
+  assert.ok(seen.nameLines < 1.8, `the strip's name takes ${seen.nameLines} of its type's height`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+  if (!seen.folded) return;
+  const needed = Number(seen.note.match(/about ([\d,]+) px tall/)?.[1].replace(',', ''));
+  assert.ok(needed > 400, `the controls folded, and the view says: "${seen.note}"`);
+  const tall = await open(needed);
+  assert.ok(!tall.seen.folded && tall.seen.rows.every(Boolean), `at ${needed} px: ${JSON.stringify(tall.seen)}`);
+  await screenshot(tall.page, `embed-keys-640x${needed}`);
+  assert.deepEqual(tall.errors, []);
+  await tall.page.context().close();
+});

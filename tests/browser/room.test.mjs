@@ -10,7 +10,11 @@ import { layoutProblems } from './usable.mjs';
 
 useBrowser();
 
-/** Opens the lab at `hash`, recording the size of every text the picture (the topology) draws. */
+/**
+ * Opens the lab at `hash`, recording the size of every text the picture
+ * (the topology) draws, and on each picture the boxes of the texts and the
+ * lines stroked since it was last cleared whole (see `recordMarks`).
+ */
 async function openRecording(hash, width, height) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
   await context.addInitScript(() => {
@@ -23,6 +27,7 @@ async function openRecording(hash, width, height) {
       return fillText.call(this, text, ...rest);
     };
   });
+  await context.addInitScript(recordMarks);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
@@ -30,6 +35,138 @@ async function openRecording(hash, width, height) {
   await page.waitForFunction(() => window.lbsim?.simTime() > 2000, null, { timeout: 30_000 });
   return { page, errors };
 }
+
+/**
+ * Records on each picture (`canvas.marks`) the box of every text it writes
+ * and every straight line it strokes (a path's lines and rectangles' sides;
+ * arcs and curves aside), in CSS px, since it was last cleared whole. What
+ * a filled rectangle (a label's plate) covers of the lines before it is
+ * cut from them, and lines stroked inside a clip (a slowed server's hatch,
+ * held to its slots) are left out. `window.segmentInBox` tells where a
+ * line crosses a box.
+ */
+function recordMarks() {
+  const P = CanvasRenderingContext2D.prototype;
+  const { fillText, clearRect, fillRect, beginPath, moveTo, lineTo, rect, stroke, clip, save, restore } = P;
+  const css = (context, x, y) => {
+    const t = context.getTransform();
+    const scale = context.canvas.clientWidth > 0 ? context.canvas.clientWidth / context.canvas.width : 1;
+    return [(t.a * x + t.c * y + t.e) * scale, (t.b * x + t.d * y + t.f) * scale];
+  };
+  const picture = (context) => context.canvas.classList.contains('topology');
+  // The part of segment [x1, y1, x2, y2] inside box [l, t, r, b], as the
+  // segment's parameters (Liang–Barsky), or none.
+  const inside = ([x1, y1, x2, y2], [l, t, r, b]) => {
+    let [from, to] = [0, 1];
+    const [dx, dy] = [x2 - x1, y2 - y1];
+    for (const [p, q] of [[-dx, x1 - l], [dx, r - x1], [-dy, y1 - t], [dy, b - y1]]) {
+      if (p === 0) {
+        if (q < 0) return null;
+      } else if (p < 0) from = Math.max(from, q / p);
+      else to = Math.min(to, q / p);
+    }
+    return from < to ? [from, to] : null;
+  };
+  window.segmentInBox = inside;
+  const point = ([x1, y1, x2, y2], k) => [x1 + (x2 - x1) * k, y1 + (y2 - y1) * k];
+  const cut = (line, box) => {
+    const part = inside(line.at, box);
+    if (!part) return [line];
+    const pieces = [];
+    if (part[0] > 0) pieces.push({ ...line, at: [...line.at.slice(0, 2), ...point(line.at, part[0])] });
+    if (part[1] < 1) pieces.push({ ...line, at: [...point(line.at, part[1]), ...line.at.slice(2)] });
+    return pieces;
+  };
+  P.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) this.canvas.marks = { labels: [], lines: [] };
+    return clearRect.call(this, x, y, w, h);
+  };
+  P.fillRect = function (x, y, w, h) {
+    const marks = this.canvas.marks;
+    if (marks && picture(this) && this.globalAlpha >= 1) {
+      const [l, t] = css(this, Math.min(x, x + w), Math.min(y, y + h));
+      const [r, b] = css(this, Math.max(x, x + w), Math.max(y, y + h));
+      marks.lines = marks.lines.flatMap((line) => cut(line, [l, t, r, b]));
+    }
+    return fillRect.call(this, x, y, w, h);
+  };
+  P.save = function () {
+    (this.clips ??= []).push(this.clipped);
+    return save.call(this);
+  };
+  P.restore = function () {
+    this.clipped = this.clips?.pop();
+    return restore.call(this);
+  };
+  P.clip = function (...rest) {
+    this.clipped = true;
+    return clip.call(this, ...rest);
+  };
+  P.beginPath = function () {
+    this.segments = [];
+    this.pen = undefined;
+    return beginPath.call(this);
+  };
+  P.moveTo = function (x, y) {
+    this.pen = css(this, x, y);
+    return moveTo.call(this, x, y);
+  };
+  P.lineTo = function (x, y) {
+    const to = css(this, x, y);
+    if (this.pen) (this.segments ??= []).push([...this.pen, ...to]);
+    this.pen = to;
+    return lineTo.call(this, x, y);
+  };
+  P.rect = function (x, y, w, h) {
+    const [a, b, c, d] = [css(this, x, y), css(this, x + w, y), css(this, x + w, y + h), css(this, x, y + h)];
+    (this.segments ??= []).push([...a, ...b], [...b, ...c], [...c, ...d], [...d, ...a]);
+    this.pen = a;
+    return rect.call(this, x, y, w, h);
+  };
+  P.stroke = function (...rest) {
+    if (picture(this) && this.globalAlpha > 0 && rest.length === 0 && !this.clipped) {
+      this.canvas.marks?.lines.push(...(this.segments ?? []).map((at) => ({ at, width: this.lineWidth })));
+    }
+    return stroke.call(this, ...rest);
+  };
+  P.fillText = function (text, x, y, ...rest) {
+    if (picture(this) && this.globalAlpha > 0 && String(text).trim() !== '') {
+      const m = this.measureText(text);
+      const [left, top] = css(this, x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent);
+      const [right, bottom] = css(this, x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent);
+      this.canvas.marks?.labels.push({ text: String(text), box: [left, top, right, bottom] });
+    }
+    return fillText.call(this, text, x, y, ...rest);
+  };
+}
+
+/**
+ * Watches the pictures for `ms` wall ms; resolves to what each frame drew
+ * worst: a label over a line (the line's half width counted), or over
+ * another label, each a pixel's antialiasing aside.
+ */
+const labelsOverprinted = (page, ms) => page.evaluate(async (ms) => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const worst = { counted: 0, lines: new Set(), labels: new Set() };
+  const round = (box) => box.map(Math.round).join(',');
+  for (const start = performance.now(); performance.now() - start < ms; await frame()) {
+    for (const canvas of document.querySelectorAll('canvas.topology')) {
+      const { labels = [], lines = [] } = canvas.marks ?? {};
+      worst.counted = Math.max(worst.counted, labels.filter((l) => /^\d+$/.test(l.text)).length);
+      labels.forEach(({ text, box: [l, t, r, b] }, i) => {
+        for (const { at, width } of lines) {
+          const reach = width / 2 - 1;
+          if (window.segmentInBox(at, [l - reach, t - reach, r + reach, b + reach])) worst.lines.add(`"${text}" at ${round([l, t, r, b])} on the line ${round(at)}`);
+        }
+        for (const other of labels.slice(i + 1)) {
+          const [w, h] = [Math.min(r, other.box[2]) - Math.max(l, other.box[0]), Math.min(b, other.box[3]) - Math.max(t, other.box[1])];
+          if (w > 1 && h > 1) worst.labels.add(`"${text}" and "${other.text}" at ${round([l, t, r, b])}`);
+        }
+      });
+    }
+  }
+  return { counted: worst.counted, lines: [...worst.lines].slice(0, 8), labels: [...worst.labels].slice(0, 8) };
+}, ms);
 
 /** Where each of `selectors` lies, and how far the document scrolls. */
 const measure = (page, selectors) => page.evaluate((selectors) => ({
@@ -83,6 +220,70 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
     assert.deepEqual(errors, []);
     await page.context().close();
   });
+}
+
+// Compare mode has no blank column: the page ends where its panes and
+// charts do (then the footer), the settings beside them scrolling on their
+// own and in sight wherever the page is scrolled. Grown with the page, the
+// settings ran some 10,500 px at 1280 × 720, past 8,000 px of blank under
+// the charts.
+for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]]) {
+  test(`compare mode at ${width} × ${height} ends with its charts, its settings scrolled beside them`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&versus=policy:random', width, height });
+    await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+    const ends = () => page.evaluate(() => {
+      const bottom = (selector) => Math.round(document.querySelector(selector).getBoundingClientRect().bottom + scrollY);
+      return {
+        page: document.documentElement.scrollHeight,
+        content: Math.max(bottom('.stage'), bottom('.charts')),
+        footer: Math.round(document.querySelector('.colophon').getBoundingClientRect().height),
+      };
+    });
+    const seen = await ends();
+    // The layout's own padding (24 px) and a line's rounding.
+    const blank = seen.page - seen.content - seen.footer;
+    assert.ok(blank <= 40, `${blank} px of page under the panes and the charts: ${JSON.stringify(seen)}`);
+    // Scrolled to the charts' foot, the settings are still in the window,
+    // and their last control takes a click at its centre once scrolled to.
+    await page.evaluate((content) => scrollTo(0, content - innerHeight), seen.content);
+    const settings = await page.evaluate(() => {
+      const r = document.querySelector('.controls').getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+    });
+    assert.ok(settings.top >= 0 && settings.bottom <= height, `the settings lie at ${JSON.stringify(settings)} in a ${height} px window`);
+    const last = await page.evaluate(() => {
+      const controls = [...document.querySelectorAll('.controls :is(input, select, button, textarea)')].filter((e) => e.checkVisibility());
+      const control = controls.at(-1);
+      control.scrollIntoView({ block: 'center', behavior: 'instant' });
+      const r = control.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { id: control.id, top: Math.round(r.top), reached: control === hit || control.contains(hit) || control.labels?.[0]?.contains(hit) === true };
+    });
+    assert.ok(last.reached, `the settings' last control: ${JSON.stringify(last)}`);
+    assert.equal((await ends()).page, seen.page, 'scrolling the settings does not lengthen the page');
+    await page.screenshot({ path: artifact(`room-compare-settings-${width}x${height}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// Every count the picture writes in the presenter view stands clear of the
+// lines it draws and of the other labels: at 18 px and more, each queue's
+// length sat on the line drawn along its row (last session's screenshots).
+for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  for (const [hash, name] of [['load=0.95', 'long queues'], ['load=0.95&failures=0s:slow:3:x=0.25', 'a server slowed']]) {
+    test(`in the presenter view at ${width} × ${height} with ${name} no label sits on a line or another label`, async () => {
+      const { page, errors } = await openRecording(`presenter=1&${hash}`, width, height);
+      const seen = await labelsOverprinted(page, 6000);
+      await page.screenshot({ path: artifact(`room-presenter-counts-${width}x${height}-${name.replaceAll(' ', '-')}.png`) });
+      // Ten servers' names, and queues' lengths beside them.
+      assert.ok(seen.counted >= 15, `${seen.counted} numbers written at most in a frame`);
+      assert.deepEqual(seen.lines, [], 'labels on lines');
+      assert.deepEqual(seen.labels, [], 'labels over labels');
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
 }
 
 test('the Compare box\'s example compares the lab\'s default with something else', async () => {

@@ -18,15 +18,19 @@ export function layoutProblems(page, root = '.lbsim-view') {
     const shown = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
       && !el.closest('.visually-hidden, [hidden], [inert]');
     const box = (r) => `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}`;
-    // What of a text's box shows: text cut short on purpose, with an
-    // ellipsis (a title too long for its picture), is hidden past its
-    // box, and what is hidden can neither overprint nor leave the view.
-    // Any other clipping still counts as text lost.
+    // What of a text's (or a part's) box shows: text cut short on
+    // purpose, with an ellipsis (a title too long for its picture), is
+    // hidden past its box, as is what a box that scrolls holds past its
+    // edges (compare mode's settings), a scroll away; what is hidden can
+    // neither overprint nor leave the view. Any other clipping still
+    // counts as text lost.
     const clipped = (owner, rect, view) => {
       let [left, top, right, bottom] = [rect.left, rect.top, rect.right, rect.bottom];
       for (let el = owner; el && el !== view; el = el.parentElement) {
         const style = getComputedStyle(el);
-        if (style.textOverflow !== 'ellipsis' || style.overflowX === 'visible') continue;
+        const ellipsis = style.textOverflow === 'ellipsis' && style.overflowX !== 'visible';
+        const scrolls = /auto|scroll/.test(`${style.overflowX} ${style.overflowY}`);
+        if (!ellipsis && !scrolls) continue;
         const r = el.getBoundingClientRect();
         [left, top, right, bottom] = [Math.max(left, r.left), Math.max(top, r.top), Math.min(right, r.right), Math.min(bottom, r.bottom)];
       }
@@ -87,7 +91,8 @@ export function layoutProblems(page, root = '.lbsim-view') {
       }
       for (const part of view.querySelectorAll('canvas, button, input, select, figure')) {
         if (!shown(part) || part.closest('[role="dialog"], dialog')) continue;
-        const r = part.getBoundingClientRect();
+        const r = clipped(part, part.getBoundingClientRect(), view);
+        if (r.width < 1 || r.height < 1) continue;
         const out = Math.max(frame.left - r.left, r.right - frame.right, frame.top - r.top, r.bottom - frame.bottom);
         if (out > 1) problems.push(`${name(part)} leaves the view's box by ${Math.round(out)} px`);
       }

@@ -175,12 +175,28 @@ fn the_picture_needs_its_share_of_a_big_box_and_its_least_height_in_any() {
 }
 
 #[test]
+fn a_picture_whose_rows_need_more_than_the_least_height_asks_for_it() {
+    // 11 rows labelled need 196 px; a 640 × 400 embed gave 171, over its
+    // share of the box.
+    let rows = |least| Measure {
+        width: 640,
+        height: 400,
+        content_height: 400,
+        picture: Some(Pictures { least, ..Pictures::one(620, 171) }),
+        ..Measure::default()
+    };
+    assert_eq!(rows(196).shortfall(), 25);
+    assert_eq!(rows(PICTURE_MIN_PX).shortfall(), 0);
+    assert_eq!(rows(0).shortfall(), 0, "never less than the least of any picture");
+}
+
+#[test]
 fn two_pictures_share_the_picture_s_part_and_each_must_read() {
     let measure = |each: Vec<(i32, i32)>, in_a_row| Measure {
         width: 680,
         height: 400,
         content_height: 400,
-        picture: Some(Pictures { each, in_a_row }),
+        picture: Some(Pictures { each, in_a_row, least: PICTURE_MIN_PX }),
         ..Measure::default()
     };
     // Two of 300 × 182 in a row cover 109,200 px², 40% of 680 × 400.

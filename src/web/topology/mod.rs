@@ -31,7 +31,7 @@ use lbsim::ui::topology_layout as layout;
 use lbsim::Snapshot;
 use web_sys::CanvasRenderingContext2d;
 
-pub use layout::COMPACT_ABOVE;
+pub use layout::{least_height, COMPACT_ABOVE};
 
 /// The most in-flight requests drawn as dots in a frame.
 pub fn max_requests(servers: usize) -> usize {
@@ -83,7 +83,7 @@ pub fn draw(
 ) -> Option<[f64; 4]> {
     surface.begin();
     let context = &surface.context;
-    let mut layout = layout_of(snapshot, surface).with_least_label(least_label_px);
+    let mut layout = layout_of(snapshot, (surface, least_label_px));
     // Whose copies the column beside the rows writes: the followed
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
@@ -144,11 +144,12 @@ pub enum Part {
     Server(usize),
 }
 
-/// The layout `snapshot` is drawn in on `surface`: with the column of a
-/// client's copies where its run keeps them; beside a twin that keeps
-/// them, rows to the twin's scale, with the column only where it has
-/// shares to write; and queues scaled to the longest of both pictures.
-fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
+/// The layout `snapshot` is drawn in on `surface`, with labels at least
+/// `least_label_px` high: with the column of a client's copies where its
+/// run keeps them; beside a twin that keeps them, rows to the twin's
+/// scale, with the column only where it has shares to write; and queues
+/// scaled to the longest of both pictures.
+fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) -> Layout {
     Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
@@ -158,34 +159,41 @@ fn layout_of(snapshot: &Snapshot, surface: &Surface) -> Layout {
             (false, false, true) => Column::Shares,
             (false, false, false) => Column::None,
         },
+        least_label_px,
     )
     .with_longest_beside(surface.beside.longest_queue)
 }
 
-/// Where each server's row (or cell) is drawn, in CSS pixels on the surface.
-pub fn server_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
-    let layout = layout_of(snapshot, surface);
+/// Where each server's row (or cell) is drawn, in CSS pixels on the
+/// surface, with labels at least `least_label_px` high as [`draw`] has (as
+/// every function here that tells where something is drawn).
+pub fn server_cells(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, drawn);
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
 /// Where each cell of the clients' column is drawn (`[x, y, w, h]`, CSS
 /// pixels on the surface).
-pub fn client_cells(snapshot: &Snapshot, surface: &Surface) -> Vec<[f64; 4]> {
-    let layout = layout_of(snapshot, surface);
+pub fn client_cells(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<[f64; 4]> {
+    let layout = layout_of(snapshot, drawn);
     let cells = (snapshot.clients as usize).div_ceil(layout.clients_per_cell);
     (0..cells).map(|i| layout.clients.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
 }
 
 /// Where each server's name is written (left and right edges, CSS pixels on
 /// the surface), where its row holds one.
-pub fn name_spans(snapshot: &Snapshot, surface: &Surface) -> Vec<Option<[f64; 2]>> {
-    states::name_spans(&surface.context, &layout_of(snapshot, surface), snapshot.servers.len())
+pub fn name_spans(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<Option<[f64; 2]>> {
+    states::name_spans(&drawn.0.context, &layout_of(snapshot, drawn), snapshot.servers.len())
 }
 
 /// Where the mark of a client's copy of each server's load is drawn
 /// (`[x, y, w, h]`, CSS pixels on the surface), where one is.
-pub fn copy_marks(snapshot: &Snapshot, surface: &Surface, learned: &[LearnedLoad]) -> Vec<Option<[f64; 4]>> {
-    let marks = learned::copy_marks(&layout_of(snapshot, surface), &snapshot.servers, learned);
+pub fn copy_marks(
+    snapshot: &Snapshot,
+    drawn: (&Surface, f64),
+    learned: &[LearnedLoad],
+) -> Vec<Option<[f64; 4]>> {
+    let marks = learned::copy_marks(&layout_of(snapshot, drawn), &snapshot.servers, learned);
     marks.iter().map(|mark| mark.map(|m| m.rect())).collect()
 }
 
@@ -201,7 +209,7 @@ pub fn bounce_marks(
     (surface, least_label_px): (&Surface, f64),
     marks: &[BounceMark],
 ) -> Vec<BounceBoxes> {
-    let layout = layout_of(snapshot, surface).with_least_label(least_label_px);
+    let layout = layout_of(snapshot, (surface, least_label_px));
     let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
     let plates = bounces::plates(&surface.context, &layout, marks, &rects);
     let corners = |r: &Rect| [r.x, r.y, r.w, r.h];
@@ -210,13 +218,13 @@ pub fn bounce_marks(
 
 /// How far left of its box each server's queue is drawn, in CSS pixels on
 /// the surface.
-pub fn queue_lengths(snapshot: &Snapshot, surface: &Surface) -> Vec<f64> {
-    servers::queue_lengths(&layout_of(snapshot, surface), &snapshot.servers)
+pub fn queue_lengths(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<f64> {
+    servers::queue_lengths(&layout_of(snapshot, drawn), &snapshot.servers)
 }
 
 /// The client or server drawn at `(x, y)` (CSS pixels on the surface).
-pub fn part_at(snapshot: &Snapshot, surface: &Surface, (x, y): (f64, f64)) -> Option<Part> {
-    let layout = layout_of(snapshot, surface);
+pub fn part_at(snapshot: &Snapshot, drawn: (&Surface, f64), (x, y): (f64, f64)) -> Option<Part> {
+    let layout = layout_of(snapshot, drawn);
     let client = layout.client_at(x, y, snapshot.clients as usize).map(Part::Client);
     client.or_else(|| layout.server_at(x, y, snapshot.servers.len()).map(Part::Server))
 }

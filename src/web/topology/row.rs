@@ -2,14 +2,20 @@
 //! the left end, its queue's lane growing leftwards from its box of
 //! slots, the box, and room on the right for the slots in use ("10/10").
 
-use super::layout::{Layout, Rect};
+use super::layout::{least_labelled_row_h, Layout, Rect};
 use lbsim::engine::ServerView;
 use lbsim::ui::marks::{queue_mark, queue_to_scale, QueueMark};
 use lbsim::ui::row_scale::{pitch_holding_a_queue, pitch_leaving_a_lane, RowScale};
 use web_sys::CanvasRenderingContext2d;
 
-/// Room at a lane's entrance for a queue's length, written left of it.
-const QUEUE_LABEL_W: f64 = 30.0;
+/// Room at a lane's entrance for a queue's length, written left of it,
+/// at the least (CSS px): three digits of 12 px and the gap after them.
+const COUNT_W: f64 = 30.0;
+/// A digit's width in the rows' label font, in label heights: the widest
+/// sans-serif bold digits take 0.7 (DejaVu Sans Bold's). The room for a
+/// count grows with the labels: at a presenter's 27 px a count of two
+/// digits reached 8 px past the 30 px kept for it.
+const DIGIT_EM: f64 = 0.7;
 /// Room at a row's left end for the server's number (two digits), in
 /// label heights: a sentence names "server 4", and the reader finds it
 /// without counting rows.
@@ -31,6 +37,8 @@ pub struct Row {
     /// Right edge of the queue, which grows leftwards from it.
     pub(super) queue_end: f64,
     pub(super) queue_start: f64,
+    /// Room at the lane's entrance for the queue's length (see [`COUNT_W`]).
+    count_w: f64,
     /// Whether a queued request takes a slot's width (see `scale`).
     to_scale: bool,
     slots: u32,
@@ -62,8 +70,9 @@ impl Row {
         let available = cell.w * if narrow { 0.4 } else { 0.5 };
         let one_line = (available / slots.max(1) as f64).min(largest);
         let per_line = ((available / largest).floor() as usize).max(1);
+        let count_w = COUNT_W.max(3.0 * DIGIT_EM * label_px + 4.0);
         // Box borders (4), the gap before the box (6), the queue's length.
-        let room = cell.x + cell.w - label_w - queue_start - 10.0 - QUEUE_LABEL_W;
+        let room = cell.x + cell.w - label_w - queue_start - 10.0 - count_w;
         let (pitch, per_line) = if to_scale {
             (pitch_holding_a_queue(room, slots as u32, largest), slots.max(1))
         } else if one_line >= 5.0 {
@@ -87,6 +96,7 @@ impl Row {
             box_rect,
             queue_end: box_x - 6.0,
             queue_start,
+            count_w,
             to_scale,
             slots: slots as u32,
         }
@@ -99,7 +109,7 @@ impl Row {
             slots: self.slots,
             slots_from: self.box_rect.x + 2.0,
             queue_end: self.queue_end,
-            lane_start: self.queue_start + QUEUE_LABEL_W,
+            lane_start: self.queue_start + self.count_w,
         })
     }
 
@@ -136,7 +146,7 @@ impl Row {
     /// Whether a row is tall enough for its labels: a label is never
     /// drawn smaller than `label_px`, nor over its neighbour's.
     pub(super) fn holds_label(cell: Rect, label_px: f64) -> bool {
-        cell.h >= (label_px + 2.0).max(14.0)
+        cell.h >= least_labelled_row_h(label_px)
     }
 
     fn slot_cell(&self, i: usize) -> Rect {
@@ -171,7 +181,7 @@ impl Row {
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {
         // A lane made to hold whole cells holds them, rounding aside.
-        let cells = (self.queue_end - self.queue_start - QUEUE_LABEL_W) / self.pitch;
+        let cells = (self.queue_end - self.queue_start - self.count_w) / self.pitch;
         (cells + 1e-9).floor().max(0.0) as usize
     }
 
@@ -179,7 +189,7 @@ impl Row {
     /// it, when the longest beside it holds `longest` (CSS px): the lane
     /// left of it is free.
     pub(super) fn queue_from(&self, queued: u32, longest: u32) -> f64 {
-        let label = if queued > 0 { QUEUE_LABEL_W } else { 0.0 };
+        let label = if queued > 0 { self.count_w } else { 0.0 };
         self.queue_end - self.queue_length(queued, longest) - label
     }
 

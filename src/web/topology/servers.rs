@@ -113,12 +113,44 @@ fn draw_rows(
         })
         .collect();
 
-    // Lanes from each row's entrance to its box, and the boxes.
+    let longest = layout.longest_queue(servers);
+    let queues: Vec<(QueueMark, f64)> =
+        rows.iter().zip(servers).map(|((_, row), server)| drawn_queue(row, server.queued, longest)).collect();
+    // Every queue says how long it is, so a count needs no counting,
+    // clear of a copy's needle.
+    context.set_font(&name_font(layout.small_px()));
+    let mut counts_from = vec![f64::INFINITY; servers.len()];
+    let counts: Vec<Option<(f64, f64, String)>> = rows
+        .iter()
+        .zip(servers)
+        .zip(&queues)
+        .enumerate()
+        .map(|(i, (((cell, row), server), (_, length)))| {
+            let text = (server.queued > 0).then(|| server.queued.to_string())?;
+            let width = context.measure_text(&text).map_or(0.0, |m| m.width());
+            let beside = row.queue_end - length - COUNT_GAP;
+            let right = count_clear_of(beside, width, needles.get(i).and_then(Option::as_ref));
+            if right < beside {
+                counts_from[i] = right - width;
+            }
+            Some((right, cell.y + cell.h / 2.0, text))
+        })
+        .collect();
+
+    // Lanes from each row's entrance to its box, broken round its
+    // queue's length (written on the lane, the line struck it through),
+    // and the boxes.
     context.begin_path();
-    for (cell, row) in &rows {
+    for (((cell, row), count), (_, length)) in rows.iter().zip(&counts).zip(&queues) {
         let y = cell.y + cell.h / 2.0;
         // After the server's number.
-        context.move_to(row.queue_start - 6.0, y);
+        let entrance = row.queue_start - 6.0;
+        context.move_to(entrance, y);
+        if let Some((right, _, text)) = count {
+            let width = context.measure_text(text).map_or(0.0, |m| m.width());
+            context.line_to((right - width - COUNT_GAP).max(entrance), y);
+            context.move_to(row.queue_end - length, y);
+        }
         context.line_to(row.box_rect.x, y);
         let b = row.box_rect;
         context.rect(b.x, b.y, b.w, b.h);
@@ -127,7 +159,6 @@ fn draw_rows(
     context.set_line_width(1.0);
     context.stroke();
 
-    let mut texts = Vec::new();
     // A slowed server's busy slots are drawn apart (see `draw_slowed_busy`).
     for busy in [true, false] {
         context.begin_path();
@@ -140,14 +171,10 @@ fn draw_rows(
     draw_slowed_busy(context, &rows, servers, palette);
 
     context.begin_path();
-    let longest = layout.longest_queue(servers);
     let mut cuts = Vec::new();
-    let mut counts_from = vec![f64::INFINITY; servers.len()];
-    context.set_font(&name_font(layout.small_px()));
-    for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
-        let mut length = row.queue_length(server.queued, longest);
+    for ((cell, row), (mark, length)) in rows.iter().zip(&queues) {
         let y = cell.y + (cell.h - row.side) / 2.0;
-        let (cells, bar) = match row.queue_mark(server.queued, longest) {
+        let (cells, bar) = match *mark {
             QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
             QueueMark::Bar { head, rest } => (head, rest),
         };
@@ -159,21 +186,8 @@ fn draw_rows(
             let gap = row.pitch - row.side;
             context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
         }
-        if let QueueMark::RunsOff(_) = row.queue_mark(server.queued, longest) {
-            cuts.push((row.queue_end - length - CUT_GAP, cell.y + cell.h / 2.0, row.side));
-            length += CUT_GAP + row.side * 0.6;
-        }
-        // Every queue says how long it is, so a count needs no counting,
-        // clear of a copy's needle.
-        if server.queued > 0 {
-            let text = server.queued.to_string();
-            let width = context.measure_text(&text).map_or(0.0, |m| m.width());
-            let needle = needles.get(i).and_then(Option::as_ref);
-            let right = count_clear_of(row.queue_end - length - 4.0, width, needle);
-            if right < row.queue_end - length - 4.0 {
-                counts_from[i] = right - width;
-            }
-            texts.push((right, cell.y + cell.h / 2.0, text));
+        if let QueueMark::RunsOff(_) = mark {
+            cuts.push((row.queue_end - length + row.side * 0.6, cell.y + cell.h / 2.0, row.side));
         }
     }
     context.set_fill_style_str(&palette.queued.css());
@@ -181,6 +195,7 @@ fn draw_rows(
     draw_cuts(context, &cuts, palette);
 
     // Queue lengths in the ink colour: orange text on white is too faint.
+    let texts: Vec<(f64, f64, String)> = counts.into_iter().flatten().collect();
     write_counts(context, layout, &texts, palette);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_align("left");
@@ -211,6 +226,20 @@ fn draw_rows(
 
 /// Room between a queue cut at its lane's start and the mark saying so.
 const CUT_GAP: f64 = 2.0;
+/// Room between a queue's length and its queue, or the lane before it.
+const COUNT_GAP: f64 = 4.0;
+
+/// How a queue of `queued` is drawn on `row`, the longest beside it
+/// `longest`, and how far left of the row's box it reaches (CSS px), the
+/// mark of a queue cut at its lane's start included.
+fn drawn_queue(row: &Row, queued: u32, longest: u32) -> (QueueMark, f64) {
+    let mark = row.queue_mark(queued, longest);
+    let length = row.queue_length(queued, longest);
+    match mark {
+        QueueMark::RunsOff(_) => (mark, length + CUT_GAP + row.side * 0.6),
+        _ => (mark, length),
+    }
+}
 
 /// Marks each queue cut at its lane's start (right end x, middle y, the
 /// cells' side) with a chevron pointing on, the way it runs: on a row
