@@ -268,7 +268,28 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
     })
 }
 
-/// Where the mark of a client's copy of a server's load stands on the
+/// The words heading the column of `client`'s copies, longest first (the
+/// picture writes the longest that fits): with how old its copies typically
+/// are (their median age), so that staleness reads in the picture where the
+/// client decides, not only in the copies' fading ink (reader 9 found it
+/// only in a dense paragraph); then without it.
+pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
+    let mut ages: Vec<f64> = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs()).collect();
+    ages.sort_by(f64::total_cmp);
+    let heard = format!("client {client} heard");
+    let median = match ages.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(ages[n / 2]),
+        n => Some((ages[n / 2 - 1] + ages[n / 2]) / 2.0),
+    };
+    let aged = median.map(|age| match age {
+        age if age < 0.9995 => format!("{heard}, typically {:.0} ms ago", age * 1000.0),
+        age if age < 9.95 => format!("{heard}, typically {age:.1} s ago"),
+        age => format!("{heard}, typically {age:.0} s ago"),
+    });
+    aged.into_iter().chain([heard, "heard".to_string()]).collect()
+}
+
 /// row (CSS px): a needle through the row's box at `x`, the copy's load on
 /// the row's own scale, from a little above the box to the bottom of the
 /// `gap` free below it, with an upward head filling that gap. A caret of
@@ -453,6 +474,27 @@ mod tests {
             .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
             .collect();
         Decision { time_ms, candidates, winner, ..Decision::default() }
+    }
+
+    #[test]
+    fn the_copies_column_is_headed_with_their_median_age_where_it_fits() {
+        let copy = |age_s: Option<f64>| LearnedLoad {
+            server: 0,
+            queued: 2,
+            busy: 10,
+            age: age_s.map(crate::Time::from_secs),
+        };
+        let learned = [copy(Some(0.25)), copy(Some(2.0)), copy(None), copy(Some(0.5))];
+        assert_eq!(
+            heard_titles(0, &learned),
+            ["client 0 heard, typically 500 ms ago", "client 0 heard", "heard"]
+        );
+        let even = [copy(Some(0.2)), copy(Some(0.4))];
+        assert_eq!(heard_titles(3, &even)[0], "client 3 heard, typically 300 ms ago");
+        assert_eq!(heard_titles(0, &[copy(Some(2.14))])[0], "client 0 heard, typically 2.1 s ago");
+        assert_eq!(heard_titles(0, &[copy(Some(0.04))])[0], "client 0 heard, typically 40 ms ago");
+        assert_eq!(heard_titles(0, &[copy(Some(12.4))])[0], "client 0 heard, typically 12 s ago");
+        assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
     }
 
     #[test]
