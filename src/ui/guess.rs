@@ -6,9 +6,19 @@
 //! explorables teach: a reader who has committed to an answer reads the
 //! result as news about their own model of the world.
 //!
-//! Each answer is a claim in the language of [`crate::explain::claims`],
-//! checked against the run's summaries at the reveal, so the verdict is
-//! computed from the run and never written down.
+//! A view alone (no twin) whose link asks puts the one question a single
+//! run can answer by the reader's own hand: where the queue of a server
+//! they slow will stand among the others (chapter 3's surprise: among the
+//! shortest, for what it cannot take bounces off it). See `slowed`.
+//!
+//! Each answer about tails is a claim in the language of
+//! [`crate::explain::claims`], checked against the run's summaries at the
+//! reveal, and each about a slowed queue is read from the servers' samples,
+//! so the verdict is computed from the run and never written down.
+
+mod slowed;
+
+pub use slowed::{Standing, SETTLE_S, SLOW_ONE};
 
 use super::twins::Sides;
 use crate::explain::Claim;
@@ -50,7 +60,19 @@ pub fn run_ahead_s(asks: bool, warmup_s: f64, limit_s: f64) -> f64 {
     }
 }
 
-/// The answers a reader can give, in the order they are offered.
+/// What a question asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topic {
+    /// Which of two runs has the longer tail: a view with a twin.
+    Tails,
+    /// Where the queue of a server the reader slows will stand among the
+    /// others': a view alone.
+    SlowedQueue,
+}
+
+/// The answers a reader can give, in the order they are offered: the
+/// first three answer [`Topic::Tails`], the last three
+/// [`Topic::SlowedQueue`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// The view's own run has the longer tail.
@@ -59,17 +81,39 @@ pub enum Answer {
     Twin,
     /// Neither, by more than [`SAME_TAIL`].
     Same,
+    /// The slowed server's queue is longer than the others' (see
+    /// [`Standing::answer`]).
+    Longer,
+    /// About as long as the others'.
+    AsLong,
+    /// Shorter than the others'.
+    Shorter,
 }
 
 impl Answer {
-    pub const ALL: [Answer; 3] = [Answer::Own, Answer::Twin, Answer::Same];
+    pub const ALL: [Answer; 6] =
+        [Answer::Own, Answer::Twin, Answer::Same, Answer::Longer, Answer::AsLong, Answer::Shorter];
 
-    /// The answer's words on its button.
-    pub fn words(self, sides: &Sides) -> String {
+    /// The question the answer answers.
+    pub fn topic(self) -> Topic {
         match self {
-            Answer::Own => sides.own.clone(),
-            Answer::Twin => sides.twin.clone(),
-            Answer::Same => "About the same".to_string(),
+            Answer::Own | Answer::Twin | Answer::Same => Topic::Tails,
+            Answer::Longer | Answer::AsLong | Answer::Shorter => Topic::SlowedQueue,
+        }
+    }
+
+    /// The answer's words on its button; a run is named by `sides`, which
+    /// a question about tails always has.
+    pub fn words(self, sides: Option<&Sides>) -> String {
+        match (self, sides) {
+            (Answer::Own, Some(sides)) => sides.own.clone(),
+            (Answer::Twin, Some(sides)) => sides.twin.clone(),
+            (Answer::Own, None) => "This run".to_string(),
+            (Answer::Twin, None) => "Its twin".to_string(),
+            (Answer::Same, _) => "About the same".to_string(),
+            (Answer::Longer, _) => "Longer than the others'".to_string(),
+            (Answer::AsLong, _) => "About as long".to_string(),
+            (Answer::Shorter, _) => "Shorter than the others'".to_string(),
         }
     }
 
@@ -77,17 +121,19 @@ impl Answer {
     /// Lower case for ASCII letters only: the sides' names are policy titles
     /// and authors' captions, and `str::to_lowercase` would bring Unicode's
     /// case tables into the browser's module (about 8 KB gzipped).
-    pub fn words_in_sentence(self, sides: &Sides) -> String {
+    pub fn words_in_sentence(self, sides: Option<&Sides>) -> String {
         self.words(sides).to_ascii_lowercase()
     }
 
     /// What the answer asserts of the run, as claims that all hold when
-    /// it is right.
+    /// it is right; none for an answer about a slowed queue, which no
+    /// summary holds ([`Standing::answer`] reads it from the samples).
     fn claims(self) -> &'static str {
         match self {
             Answer::Own => "queue_p99 > 1.15 * queue_p99@versus",
             Answer::Twin => "queue_p99 < 0.87 * queue_p99@versus",
             Answer::Same => "queue_p99 > 0.87 * queue_p99@versus; queue_p99 < 1.15 * queue_p99@versus",
+            Answer::Longer | Answer::AsLong | Answer::Shorter => "",
         }
     }
 
@@ -121,31 +167,54 @@ pub enum Stage {
 /// question.
 pub const RETIRED: &str = "You changed the settings: the run now differs from the one you guessed about";
 
-/// A view's question: its words and where it stands.
+/// A view's question: its words, what it asks about and where it stands.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Guess {
     prompt: String,
+    topic: Topic,
     stage: Stage,
+    /// The server the reader slowed and when (simulated seconds), for a
+    /// question about a slowed queue.
+    slowed: Option<(usize, f64)>,
 }
 
 impl Guess {
-    /// The question a view asks, when its link asks and it has a twin to
-    /// compare with: in `question`'s words, or else the plain question of
-    /// which tail is longer.
+    /// The question a view asks, when its link asks: with a twin to
+    /// compare with, which tail is longer; alone, where the queue of a
+    /// server the reader slows will stand. In `question`'s words, or else
+    /// the plain question.
     pub fn for_view(ask: bool, question: &str, sides: Option<&Sides>) -> Option<Guess> {
-        let sides = sides.filter(|_| ask)?;
-        let prompt = match question.trim() {
-            "" => {
+        if !ask {
+            return None;
+        }
+        let (topic, plain) = match sides {
+            Some(sides) => {
                 let Sides { own, twin } = sides.in_prose();
-                format!("Which has the longer tail, the slowest 1% of waits in the queue: {own} or {twin}?")
+                let plain = format!(
+                    "Which has the longer tail, the slowest 1% of waits in the queue: {own} or {twin}?"
+                );
+                (Topic::Tails, plain)
             }
+            None => (Topic::SlowedQueue, slowed::PLAIN_QUESTION.to_string()),
+        };
+        let prompt = match question.trim() {
+            "" => plain,
             words => words.to_string(),
         };
-        Some(Guess { prompt, stage: Stage::Asking })
+        Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None })
     }
 
     pub fn prompt(&self) -> &str {
         &self.prompt
+    }
+
+    pub fn topic(&self) -> Topic {
+        self.topic
+    }
+
+    /// The answers offered, in order.
+    pub fn answers(&self) -> impl Iterator<Item = Answer> + '_ {
+        Answer::ALL.into_iter().filter(|answer| answer.topic() == self.topic)
     }
 
     pub fn stage(&self) -> Stage {
@@ -160,7 +229,7 @@ impl Guess {
     /// The reader answers; a second answer changes nothing, so that the
     /// verdict is about the guess made before the run.
     pub fn answer(&mut self, answer: Answer) {
-        if self.waits() {
+        if self.waits() && answer.topic() == self.topic {
             self.stage = Stage::Answered(answer);
         }
     }
@@ -193,33 +262,43 @@ impl Guess {
     /// that the run changed), with the numbers; nothing while the
     /// question waits.
     pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
-        let sides = &sides.in_prose();
+        let in_prose = sides.in_prose();
+        let sides = Some(&in_prose);
         let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
         let outcome = |answer: Answer| match answer {
-            Answer::Own => format!("{} has the longer tail", sides.own),
-            Answer::Twin => format!("{} has the longer tail", sides.twin),
-            Answer::Same => format!("the two are {SAME_TAIL}"),
+            Answer::Own => format!("{} has the longer tail", in_prose.own),
+            Answer::Twin => format!("{} has the longer tail", in_prose.twin),
+            _ => format!("the two are {SAME_TAIL}"),
         };
         let first = match (self.stage, right) {
             (Stage::Asking, _) => return None,
             (Stage::Retired(_), _) => RETIRED.to_string(),
-            (Stage::Answered(guess), Some(right)) if guess == right => {
-                format!("Your guess held: {}", outcome(right))
-            }
-            (Stage::Answered(guess), Some(right)) => {
-                format!("Your guess, {}, did not hold: {}", guess.words_in_sentence(sides), outcome(right))
-            }
             (_, None) => "The two tails sit on the line between answers".to_string(),
-            (Stage::Skipped, Some(right)) => format!("The answer: {}", outcome(right)),
+            (_, Some(right)) => self.opening(right, &outcome(right), sides)?,
         };
         Some(format!(
             "{first}; over {}, p99 queue time is {} with {} against {} with {}.",
             simulated_seconds(own.measured_s),
             ms(own.queue_ms.p99),
-            sides.own,
+            in_prose.own,
             ms(twin.queue_ms.p99),
-            sides.twin
+            in_prose.twin
         ))
+    }
+
+    /// The first words of a verdict whose answer turned out `right`, said
+    /// as `outcome`: whether the guess held, or (skipped) the answer, or
+    /// (retired) that the run changed; `None` while the question waits.
+    fn opening(&self, right: Answer, outcome: &str, sides: Option<&Sides>) -> Option<String> {
+        Some(match self.stage {
+            Stage::Asking => return None,
+            Stage::Retired(_) => format!("{RETIRED}; {outcome}"),
+            Stage::Answered(guess) if guess == right => format!("Your guess held: {outcome}"),
+            Stage::Answered(guess) => {
+                format!("Your guess, {}, did not hold: {outcome}", guess.words_in_sentence(sides))
+            }
+            Stage::Skipped => format!("The answer: {outcome}"),
+        })
     }
 }
 

@@ -287,6 +287,38 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
     })
 }
 
+/// The words heading the column of `client`'s copies, longest first (the
+/// picture writes the longest that fits): with how long ago it heard, from
+/// its freshest copy to its oldest, so that staleness reads in the picture
+/// where the client decides, not only in the copies' fading ink (reader 9
+/// found it only in a dense paragraph); then without it. A range, not a
+/// typical age: a client hears often from the servers it has sessions on
+/// and rarely from the rest (chapter 6: copies from 5 ms to 2.5 s old,
+/// their median 20 to 100 ms, where the older of the two a decision
+/// compares is typically 250 ms old), so one figure would belie the
+/// sentence's.
+pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
+    let ages = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs());
+    let range = ages.fold(None, |range: Option<(f64, f64)>, age| {
+        Some(range.map_or((age, age), |(low, high)| (low.min(age), high.max(age))))
+    });
+    let heard = format!("client {client} heard");
+    let aged = range.map(|(low, high)| match (age_words(low), age_words(high)) {
+        (low, high) if low == high => format!("{heard}, {low} ago"),
+        (low, high) => format!("{heard}, {low} to {high} ago"),
+    });
+    aged.into_iter().chain([heard, "heard".to_string()]).collect()
+}
+
+/// An age as the copies' heading says it: "40 ms", "2.1 s", "12 s".
+fn age_words(seconds: f64) -> String {
+    match seconds {
+        s if s < 0.9995 => format!("{:.0} ms", s * 1000.0),
+        s if s < 9.95 => format!("{s:.1} s"),
+        s => format!("{s:.0} s"),
+    }
+}
+
 /// Where the mark of a client's copy of a server's load stands on the
 /// row (CSS px): a needle through the row's box at `x`, the copy's load on
 /// the row's own scale, from a little above the box to the bottom of the
@@ -522,6 +554,27 @@ mod tests {
             .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
             .collect();
         Decision { time_ms, candidates, winner, ..Decision::default() }
+    }
+
+    #[test]
+    fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_fits() {
+        let copy = |age_s: Option<f64>| LearnedLoad {
+            server: 0,
+            queued: 2,
+            busy: 10,
+            age: age_s.map(crate::Time::from_secs),
+        };
+        let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
+        assert_eq!(
+            heard_titles(0, &learned),
+            ["client 0 heard, 5 ms to 2.1 s ago", "client 0 heard", "heard"]
+        );
+        assert_eq!(heard_titles(3, &[copy(Some(0.04))])[0], "client 3 heard, 40 ms ago");
+        assert_eq!(
+            heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
+            "client 0 heard, 900 ms to 12 s ago"
+        );
+        assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
     }
 
     #[test]

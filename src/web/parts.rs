@@ -159,8 +159,10 @@ impl Parts {
                 narration
             }
         };
-        // The question, under the sentences, before the picture it is about.
-        let question = match options.ask && split {
+        // The question, under the sentences, before the picture it is about:
+        // with a twin, which tail is longer; alone, where a slowed server's
+        // queue will stand (see `lbsim::ui::guess`).
+        let question = match options.ask {
             true => {
                 let question = QuestionBox::build(root, &ids)?;
                 question.place_before(&layout)?;

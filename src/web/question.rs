@@ -56,13 +56,15 @@ impl QuestionBox {
         Ok(())
     }
 
-    /// Shows the question as it stands, its answers named by `sides`.
-    pub fn show(&mut self, guess: &Guess, sides: &Sides) {
+    /// Shows the question as it stands, only its own answers, the runs
+    /// named by `sides` (a view alone has none).
+    pub fn show(&mut self, guess: &Guess, sides: Option<&Sides>) {
         self.group.set_hidden(false);
         self.prompt.set_text_content(Some(guess.prompt()));
         for (button, answer) in &self.buttons {
             if let Some(answer) = answer {
                 button.set_text_content(Some(&answer.words(sides)));
+                button.set_hidden(answer.topic() != guess.topic());
             }
         }
         self.answers.set_hidden(!guess.waits());

@@ -137,9 +137,10 @@ test("chapter 2's clients slider is the one thing its chapter names Clients, so 
   assert.equal(await named.count(), 1, 'one element of chapter 2 is named Clients');
   assert.equal(await named.getAttribute('id'), 'sim-spike-clients');
   assert.match(await page.locator('#sim-spike-topology').getAttribute('aria-label'), /^Picture of the run: /);
+  // The chapter opens at 200 and invites the reader up to 500.
   await named.focus();
-  await page.keyboard.press('ArrowLeft');
-  assert.equal(await named.getAttribute('aria-valuetext'), '200');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await named.getAttribute('aria-valuetext'), '500');
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -147,7 +148,7 @@ test("chapter 2's clients slider is the one thing its chapter names Clients, so 
 test("chapter 2's session chart draws the spike's sessions once it is over, however few the clients", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
-  // The reader moves the clients down, as the prose invites, to 50: a
+  // The reader moves the clients down to 50: a
   // spike of 50 sessions, fewer than a curve waits for while more may come.
   const slider = page.locator('#sim-spike-clients');
   await slideTo(page, slider, '50', 'ArrowLeft');

@@ -212,6 +212,7 @@ async function openRecorded(url, { width, height, hash = '', marks = false }) {
 /** Slows server `index` of chapter `id` by a click on its slots, as a reader does; waits until it is slowed. */
 async function slowByClick(page, id, index) {
   const view = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`), id);
+  await skipQuestion(page, id);
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
   const canvas = await page.locator(`#sim-${id}-topology`).boundingBox();
   const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[index].cell;

@@ -415,6 +415,7 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
     const view = await viewIndex(page, 'sim-continuous');
     await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await skipQuestion(page, 'continuous');
     const entry = page.locator('#sim-continuous .stage > .legend li').filter({ hasText: 'busy slot of a slowed server' });
     assert.equal(await entry.evaluate((li) => li.hidden), true, 'before the click the key lists no slowed server');
     await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });

@@ -24,6 +24,7 @@ const reachable = (page, id) => page.evaluate((id) => [...document.querySelector
 test("chapter 3's Key opens clear of Pause, Step and Reset", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'continuous');
   // The view's layout settles once it runs (its figures row may fold into
   // the buttons' row then, moving the Key): click it after a second of it.
   const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));

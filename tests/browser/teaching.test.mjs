@@ -308,9 +308,15 @@ test("a followed client's line is read whole where it stands and covers none of 
 // mismatch. Its legend now sets the measured mean beside it.
 test("chapter 3's theory level is named beside the mean measured since the run began", async () => {
   const { page, errors, view } = await openChapter('continuous');
+  await skipQuestion(page, 'continuous');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 4000, view, { timeout: 60_000 });
   await page.click('#sim-continuous button.play');
   await page.waitForTimeout(400);
+  // While the chapter's question stands over the picture its chart has no
+  // room beside it, and opens from the Chart button over the picture.
+  const toggle = page.locator('#sim-continuous .chart-toggle');
+  if (await toggle.isVisible()) await toggle.click();
+  await page.waitForTimeout(200);
   const legend = await page.evaluate(() => [...document.querySelectorAll('#sim-continuous .legend li')]
     .filter((item) => !item.hidden).map((item) => item.textContent).find((text) => text.startsWith('theory')));
   const [, measured] = legend.match(/^theory: mean wait [\d.]+ ms; measured mean ([\d.]+) ms$/) ?? [];
@@ -341,6 +347,73 @@ test("chapter 1's server given back its speed says so while its queue drains", a
   await page.screenshot({ path: artifact('one-server-draining.png') });
   await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[0].queued === 0, view, { timeout: 60_000 });
   await page.waitForFunction((i) => !/back at full speed/.test(window.lbsim.views()[i].readback()), view, { timeout: 5_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 2 opened at five hundred clients, whose queues of 28 to 42 all
+// looked alike to a student (reader 9): the spike's unevenness hid in
+// small numbers beside ten full rows. It opens at two hundred, a hundred
+// slots for two hundred first requests, and its picture shows the point
+// itself: a server queueing ten or more while a neighbour has free slots,
+// in the spike's first half second (at five hundred, as the spike drains
+// some seconds later, a queue of ten beside free slots is drawn too: not
+// the point, nor what the prose says).
+test("chapter 2's spike, in its first half second, draws a long queue beside a server with free slots", async () => {
+  const { page, errors, view } = await openChapter('spike');
+  // Read at each frame until the run passes half a simulated second.
+  const uneven = await page.evaluate(async (i) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const start = performance.now();
+    for (; window.lbsim.views()[i].simTime() <= 500 && performance.now() - start < 20_000; await frame()) {
+      const servers = JSON.parse(window.lbsim.views()[i].servers());
+      if (window.lbsim.views()[i].simTime() > 0 && servers.some((s) => s.queued >= 10) && servers.some((s) => s.busy < 10)) {
+        return servers.map((s) => `${s.busy}+${s.queued}`);
+      }
+    }
+    return null;
+  }, view);
+  assert.ok(uneven, 'no frame of the first half second drew a queue of ten beside free slots');
+  await page.screenshot({ path: artifact('teaching-spike-uneven-1440.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 3's prose told its surprise before the reader clicked ("do not
+// look for the longest queue there"; reader 9 guessed the slowed server's
+// queue would be the longest). It asks first, its run waiting at the
+// question; the prose that explains stays hidden until the verdict, which
+// comes once a server has been slowed for ten simulated seconds.
+test("chapter 3 asks about a slowed server's queue before the run, and reveals after the click", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));
+  await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForFunction((i) => window.lbsim.views()[i].onScreen(), view);
+  await page.waitForTimeout(1000);
+  assert.equal(await page.evaluate((i) => window.lbsim.views()[i].simTime(), view), 0, 'ran before the answer');
+  const group = page.getByRole('group', { name: /How long will its queue be/ });
+  const names = await group.getByRole('button').filter({ visible: true }).allTextContents();
+  assert.deepEqual(names, ["Longer than the others'", 'About as long', "Shorter than the others'", 'Skip: just run it']);
+  const reveal = page.locator('#continuous [data-reveal]');
+  assert.equal(await reveal.isVisible(), false, 'the answer is told before the question');
+  const answer = group.getByRole('button', { name: "Longer than the others'" });
+  const box = await answer.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const verdict = page.locator('#sim-continuous .question .verdict');
+  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  assert.equal(await reveal.isVisible(), false, 'the answer is told before the click');
+  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+  const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[3].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
+  await page.waitForFunction(() => /^Watch server 3's queue/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  assert.equal(await reveal.isVisible(), false, 'the answer is told before the verdict');
+  await page.waitForFunction(() => /^Your guess/.test(document.querySelector('#sim-continuous .question .verdict').textContent), null, { timeout: 60_000 });
+  const said = await verdict.textContent();
+  assert.match(said, /^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+ at the others \([\d.]+ to [\d.]+\)\.$/);
+  assert.equal(await reveal.isVisible(), true, 'the prose that explains shows with the verdict');
+  await page.screenshot({ path: artifact('teaching-continuous-verdict-1440.png') });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -50,6 +50,7 @@ test('with the picture focused, a server\'s number slows it and f follows a clie
   const index = await viewIndex(page, 'continuous');
   // A chapter's view mounts as it nears the window, as the reader scrolls.
   await page.evaluate(() => document.getElementById('continuous').scrollIntoView());
+  await skipQuestion(page, 'continuous');
   await page.focus('#continuous .topology');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 500, index);
   await page.keyboard.press('4');

@@ -87,7 +87,8 @@ pub fn draw(
     // Whose copies the column beside the rows writes: the followed
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
-    tiers::draw_labels(context, &layout, (snapshot, learned_by, focus.spike_over), palette);
+    let heard = learned_by.map(|client| (client, focus.learned));
+    tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
     if let Some(from) = labels_from.iter().copied().reduce(f64::min) {

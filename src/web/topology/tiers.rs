@@ -3,7 +3,8 @@
 
 use super::layout::{Layout, Rect, LABEL_BAND};
 use crate::theme::{Palette, LOAD_SHADES};
-use lbsim::ui::marks::{answer_shares, sent_shares};
+use lbsim::engine::LearnedLoad;
+use lbsim::ui::marks::{answer_shares, heard_titles, sent_shares};
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
@@ -19,7 +20,7 @@ const LABEL_GAP: f64 = 10.0;
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (snapshot, learned_by, totals): (&Snapshot, Option<u32>, bool),
+    (snapshot, learned_by, totals): (&Snapshot, Option<(u32, &[LearnedLoad])>, bool),
     palette: &Palette,
 ) {
     context.set_font(&format!(
@@ -69,8 +70,8 @@ pub fn draw_labels(
     // lately; the tier's name keeps what room is left.
     let mut servers_room = layout.width - layout.servers_x;
     let column = match (learned_by, sent_shares(&snapshot.servers)) {
-        (Some(client), _) => Some([format!("client {client} heard"), "heard".to_string()]),
-        (None, Some(_)) => Some(["% sent, last 3 s".to_string(), "sent".to_string()]),
+        (Some((client, learned)), _) => Some(heard_titles(client, learned)),
+        (None, Some(_)) => Some(vec!["% sent, last 3 s".to_string(), "sent".to_string()]),
         (None, None) => None,
     };
     if let (Some(wordings), Some((_, right))) = (column, layout.side_column) {

@@ -4,12 +4,13 @@
 //! stands is `guess`'s, tested natively; this is its wiring.
 
 use super::*;
-use crate::guess::{Answer, Guess, WATCHING};
+use crate::guess::{Answer, Guess, Topic, WATCHING};
 use crate::twins::Pictures;
+use lbsim::scenario::failures::Failure;
 
 impl View {
-    /// Puts the question the link asks for, if it asks and the view has a
-    /// twin to compare with.
+    /// Puts the question the link asks for, if it asks: about tails with a
+    /// twin, about a slowed server's queue alone.
     pub(super) fn ask(&mut self) {
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
         self.guess = Guess::for_view(self.options.ask, &self.options.question, pictures.sides());
@@ -36,10 +37,8 @@ impl View {
     /// now (a control may have changed the view's own).
     pub(super) fn show_question(&mut self) {
         let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
-        if let (Some(guess), Some(question), Some(sides)) =
-            (&self.guess, &mut self.parts.question, pictures.sides())
-        {
-            question.show(guess, sides);
+        if let (Some(guess), Some(question)) = (&self.guess, &mut self.parts.question) {
+            question.show(guess, pictures.sides());
         }
     }
 
@@ -65,6 +64,20 @@ impl View {
         }
     }
 
+    /// The reader slowed `server` (`failure`), or gave it back its speed
+    /// (`None`), at `at`: what a question about a slowed queue asks them
+    /// to do, so it is read, where any other change retires a guess.
+    pub(super) fn failure_changed(&mut self, server: usize, failure: Option<Failure>, at: Time) {
+        let Some(guess) = self.guess.as_mut().filter(|guess| guess.topic() == Topic::SlowedQueue) else {
+            return self.run_changed();
+        };
+        match failure {
+            Some(Failure::Slow { .. }) => guess.server_slowed(server, at.as_secs()),
+            None => guess.server_restored(server),
+            Some(_) => guess.settings_changed(),
+        }
+    }
+
     /// Whether the run waits at its start for the reader's guess.
     pub(super) fn waits_for_guess(&self) -> bool {
         self.guess.as_ref().is_some_and(Guess::waits)
@@ -72,6 +85,9 @@ impl View {
 
     /// Reads the verdict again from the run, when it is due.
     pub(super) fn tell_verdict(&mut self, now_ms: f64) {
+        if self.guess.as_ref().is_some_and(|guess| guess.topic() == Topic::SlowedQueue) {
+            return self.tell_slowed_verdict(now_ms);
+        }
         let (Some(guess), Some(question), Some(twin)) = (&self.guess, &mut self.parts.question, &self.twin)
         else {
             return;
@@ -98,6 +114,24 @@ impl View {
                 }
             }
             question.show_verdict(&verdict, now_ms);
+            self.mark_chapter("unrevealed", false);
+        }
+    }
+
+    /// Reads again what the reveal of a question about a slowed queue
+    /// says, when it is due: to slow a server, to watch it, then the
+    /// verdict, with which the prose explaining it shows.
+    fn tell_slowed_verdict(&mut self, now_ms: f64) {
+        let (Some(guess), Some(question)) = (&self.guess, &mut self.parts.question) else { return };
+        if !question.verdict_due(now_ms) {
+            return;
+        }
+        let now_s = self.sim.now().as_secs();
+        let Some((words, verdict)) = guess.slowed_words(now_s, &self.sim.metrics().server_history) else {
+            return;
+        };
+        question.show_verdict(&words, now_ms);
+        if verdict {
             self.mark_chapter("unrevealed", false);
         }
     }

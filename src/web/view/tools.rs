@@ -344,7 +344,7 @@ impl View {
                 if let Some(tools) = tools {
                     tools.tell_failure(server, failure, at, &self.params.scenario);
                 }
-                self.run_changed();
+                self.failure_changed(server, failure, at);
                 self.settings_changed();
             }
             (Err(error), Some(tools)) => tools.refuse(&format!("Not applied: {error}.")),

@@ -1,0 +1,127 @@
+//! The question a view alone asks (chapter 3): the reader will slow a
+//! server to a quarter of its speed; where will its queue stand among the
+//! others'? Most readers expect it longer (reader 9 did). Random keeps
+//! sending the slowed server its share, but no request waits in a queue
+//! past the timeout, and in that time the slowed server takes a quarter as
+//! many into its slots: its queue stays shorter than the others' while
+//! what it cannot take bounces on to its neighbours, whose queues swell.
+//! That takes time to show: over the first five seconds after a click at
+//! 5 s the slowed queue stood from the third to the seventh shortest of
+//! ten (chapter 3, ten seeds), so the verdict waits [`SETTLE_S`] and reads the
+//! servers' samples (the engine's `server_history`, one each
+//! [`SAMPLE_INTERVAL`]) over the last [`VERDICT_SPAN_S`] of them.
+
+use super::{simulated_seconds, Answer, Guess, Topic, VERDICT_SPAN_S};
+use crate::metrics::SAMPLE_INTERVAL;
+use std::collections::VecDeque;
+
+/// Simulated seconds from the slowing to the verdict.
+pub const SETTLE_S: f64 = 10.0;
+
+/// The question, unless the link words it.
+pub(super) const PLAIN_QUESTION: &str =
+    "Once it runs, you will click a server to slow it to a quarter of its speed. Where will its queue stand \
+     among the others'?";
+
+/// What the reveal says once the reader has answered, until a server is
+/// slowed.
+pub const SLOW_ONE: &str =
+    "Now slow a server: click one in the picture (or focus the picture and press its number).";
+
+/// Where a slowed server's queue stands among the others' over a span of
+/// samples: each one's mean queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub server: usize,
+    pub queued: f64,
+    /// The other servers' mean queues: the shortest, their mean and the
+    /// longest.
+    pub others: (f64, f64, f64),
+}
+
+impl Standing {
+    /// Where `server`'s queue stands over `samples`, each server's (busy
+    /// slots, queued requests) at each sample; `None` without samples or
+    /// another server to stand against.
+    pub fn of<'a>(
+        samples: impl Iterator<Item = &'a Vec<(u32, u32)>> + Clone,
+        server: usize,
+    ) -> Option<Standing> {
+        let count = samples.clone().count() as f64;
+        let servers = samples.clone().next()?.len();
+        if server >= servers || servers < 2 || samples.clone().any(|sample| sample.len() != servers) {
+            return None;
+        }
+        let mean = |i: usize| samples.clone().map(|sample| f64::from(sample[i].1)).sum::<f64>() / count;
+        let others: Vec<f64> = (0..servers).filter(|&i| i != server).map(mean).collect();
+        let (low, high) = others.iter().fold((f64::INFINITY, 0.0_f64), |(l, h), &q| (l.min(q), h.max(q)));
+        let average = others.iter().sum::<f64>() / others.len() as f64;
+        Some(Standing { server, queued: mean(server), others: (low, average, high) })
+    }
+
+    /// The answer that holds, by the slowed queue over the others' mean,
+    /// with the bounds of the question about tails (`SAME_TAIL`): one
+    /// server against the others' longest or shortest turned on one seed's
+    /// luck (chapter 3's slowed queue was the shortest 10 s after the click
+    /// on 13 seeds of 20, the fifth shortest on one).
+    pub fn answer(&self) -> Answer {
+        match self.queued / self.others.1 {
+            ratio if ratio > 1.15 => Answer::Longer,
+            ratio if ratio < 0.87 => Answer::Shorter,
+            _ => Answer::AsLong,
+        }
+    }
+
+    fn outcome(&self) -> String {
+        let place = match self.answer() {
+            Answer::Longer => "longer than the others'".to_string(),
+            Answer::Shorter => "shorter than the others'".to_string(),
+            _ => "about as long as the others'".to_string(),
+        };
+        format!("server {}'s queue is {place}", self.server)
+    }
+}
+
+impl Guess {
+    /// The reader slowed `server` at `at_s` (simulated seconds): the act
+    /// a question about a slowed queue asks for, so it retires nothing.
+    pub fn server_slowed(&mut self, server: usize, at_s: f64) {
+        self.slowed = Some((server, at_s));
+    }
+
+    /// The reader gave `server` back its speed: nothing is slowed to read.
+    pub fn server_restored(&mut self, server: usize) {
+        self.slowed = self.slowed.filter(|&(slowed, _)| slowed != server);
+    }
+
+    /// What the reveal of a question about a slowed queue says at `now_s`
+    /// (simulated seconds), given each server's last samples (`history`,
+    /// oldest first), and whether that is the verdict, which the prose
+    /// explaining it follows: nothing while the question waits; until a
+    /// server is slowed, to slow one; for [`VERDICT_SPAN_S`] after, to
+    /// watch; then whether the guess held, with the mean queues over that
+    /// span.
+    pub fn slowed_words(&self, now_s: f64, history: &VecDeque<Vec<(u32, u32)>>) -> Option<(String, bool)> {
+        if self.waits() || self.topic != Topic::SlowedQueue {
+            return None;
+        }
+        let Some((server, at_s)) = self.slowed else { return Some((SLOW_ONE.to_string(), false)) };
+        let span = simulated_seconds(VERDICT_SPAN_S);
+        if now_s - at_s < SETTLE_S {
+            let settle = simulated_seconds(SETTLE_S);
+            let watch =
+                format!("Watch server {server}'s queue beside the others'; the verdict comes {settle} after the click.");
+            return Some((watch, false));
+        }
+        let count = ((VERDICT_SPAN_S / SAMPLE_INTERVAL.as_secs()).round() as usize).min(history.len());
+        let standing = Standing::of(history.range(history.len() - count..), server)?;
+        let first = self.opening(standing.answer(), &standing.outcome(), None)?;
+        let (low, mean, high) = standing.others;
+        let numbers = format!(
+            "{:.1} requests queued on average over the last {span}, against {mean:.1} at the others ({low:.1} \
+             to {high:.1})",
+            standing.queued
+        );
+        Some((format!("{first}: {numbers}."), true))
+    }
+}
