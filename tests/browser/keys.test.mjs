@@ -79,7 +79,7 @@ test('servers join and leave from the page: the ring changes, the URL keeps the 
   // The legend lists what can happen: no keys move, no server is out, until one is.
   assert.equal(await legendLists(page, 'keys moving'), false);
   assert.equal(await legendLists(page, 'server crashed'), false);
-  assert.equal(await legendLists(page, 'a choice'), true);
+  assert.equal(await legendLists(page, 'a key\'s placement'), true);
   await page.click('#add-server');
   assert.equal(await legendLists(page, 'keys moving'), true);
   assert.match(await page.textContent('#membership-status'),
