@@ -1,0 +1,159 @@
+//! How the topology marks what it shows, where a rule decides what a
+//! reader can read off the picture: here a queue's length, where a
+//! server's state is written beside it and each server's share of the
+//! answers where one errs (of the requests sent lately where one is
+//! slowed); how long a decision's lines and badges stay beside the
+//! servers they describe in [`decision`]; what a client heard of each
+//! server's load, and where its mark stands, in [`heard`].
+
+use crate::engine::ServerView;
+
+mod decision;
+mod heard;
+pub use decision::*;
+pub use heard::*;
+
+/// How a server's queue is drawn in its lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueueMark {
+    /// One cell a request, to count, while every queue's requests fit.
+    Cells(usize),
+    /// When the longest queue would not fit as cells: the first `head`
+    /// requests a cell each, then a bar `rest` cells long for the others,
+    /// on one scale for every queue, the longest filling the lane, so ten
+    /// long queues still differ as their lengths do (cells cut at the
+    /// lane's end made them look alike). The head keeps short queues
+    /// apart: scaled to a longest of 20, a queue of 1 and one of 3 were
+    /// both drawn as one cell (chapter 5), and the pile-ups its point is
+    /// about hid among them.
+    Bar { head: usize, rest: f64 },
+    /// Cells filling the lane, cut at its start with a mark saying the
+    /// queue runs on: on a row drawn to one scale (see
+    /// [`crate::ui::row_scale`]), a queue longer than its lane.
+    RunsOff(usize),
+}
+
+impl QueueMark {
+    /// How many cells long the mark is.
+    pub fn cells(&self) -> f64 {
+        match *self {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => cells as f64,
+            QueueMark::Bar { head, rest } => head as f64 + rest,
+        }
+    }
+}
+
+/// The shortest bar past a queue's head, in cells: long enough to see, so
+/// a queue one longer than the head is told from the head alone.
+const LEAST_REST: f64 = 0.5;
+
+/// The mark of a queue of `queued` requests, when the longest queue drawn
+/// beside it holds `longest` and a lane takes `cells` cells.
+pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
+    // An empty queue draws nothing, whatever the scale.
+    if queued == 0 || longest as usize <= cells {
+        return QueueMark::Cells(queued as usize);
+    }
+    // Half the lane counts requests (at least three, to tell 0 to 3
+    // apart, where the lane holds more), the rest of it scales the others.
+    let head = (cells / 2).max(3).min(cells.saturating_sub(1));
+    if queued as usize <= head {
+        return QueueMark::Cells(queued as usize);
+    }
+    // The bar grows from its least length, one past the head, to the rest
+    // of the lane, the longest's: every request more draws it longer (a
+    // least length clamped under the scale drew 4, 5 and 6 alike beside a
+    // queue of 40).
+    let (others, longest_others) = (queued as usize - head, longest as usize - head);
+    let room = ((cells - head) as f64 - LEAST_REST).max(0.0);
+    let rest = match longest_others {
+        1 => room + LEAST_REST,
+        _ => LEAST_REST + room * (others - 1) as f64 / (longest_others - 1) as f64,
+    };
+    QueueMark::Bar { head, rest }
+}
+
+/// The mark of a queue of `queued` requests on a row drawn to one scale,
+/// whose lane takes `cells` cells: a cell a request, as far as the lane
+/// goes.
+pub fn queue_to_scale(queued: u32, cells: usize) -> QueueMark {
+    match queued as usize > cells {
+        true => QueueMark::RunsOff(cells),
+        false => QueueMark::Cells(queued as usize),
+    }
+}
+
+/// What a server running at `speed` (of its own) says above its slots,
+/// where it is not at speed 1: "¼ speed", as a reader says it, for the
+/// speeds a click or a link gives; "0.3× speed" for any other. "speed
+/// ×0.25" beside slots drawn pale was read as free slots.
+pub fn speed_label(speed: f64) -> String {
+    const FRACTIONS: [(f64, &str); 4] = [(0.25, "¼"), (0.5, "½"), (0.75, "¾"), (1.0 / 3.0, "⅓")];
+    match FRACTIONS.iter().find(|(value, _)| (speed - value).abs() < 1e-9) {
+        Some((_, fraction)) => format!("{fraction} speed"),
+        None => format!("{speed}× speed"),
+    }
+}
+
+/// Where a server's state word ("slow", "crashed · ejected"), `width` px
+/// wide, starts in its row's lane: at `preferred` when it ends clear of
+/// the queue and the length written beside it, which begin at
+/// `queue_from`, and starts clear of the server's name, written from
+/// `name.0` to `name.1`; else just before the name, out into the space
+/// requests cross on their way in, but never left of `floor`. `None` where
+/// neither has room: the word goes off the lane (above or below the slots,
+/// where the row has room). Drawn at a fixed share of the row, "slow"
+/// covered the slowed server's queue length, the very number a reader
+/// watches grow; pushed left of that, it ran into the name ("3slow" after
+/// the choices slider restarted chapter 5); written just after the name,
+/// "¼ speed" covered chapter 1's queue length once its lone server,
+/// slowed, had bounced a request (the bounce's mark takes the room before
+/// the name) and its queue filled the lane.
+pub fn state_word_x(
+    preferred: f64,
+    queue_from: f64,
+    (name, floor): ((f64, f64), f64),
+    width: f64,
+) -> Option<f64> {
+    const GAP: f64 = 6.0;
+    let after_name = (name.1 + GAP).max(floor);
+    let clear_of_queue = preferred.min(queue_from - GAP - width);
+    let before_name = name.0 - GAP - width;
+    if clear_of_queue >= after_name {
+        Some(clear_of_queue)
+    } else if before_name >= floor {
+        Some(before_name)
+    } else {
+        None
+    }
+}
+
+/// Each server's share of the requests answered so far (completed or with
+/// an error), once some server has answered with an error: the figure the
+/// sentence about a server that errs gives ("drew 27.0% of the attempts"),
+/// which the picture writes beside each row, where a failing server's
+/// row otherwise looks the quietest (it lets go of each request at once).
+pub fn answer_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
+    let total: u64 = servers.iter().map(|s| s.answered).sum();
+    let erring = servers.iter().any(|s| s.erred > 0);
+    (erring && total > 0).then(|| servers.iter().map(|s| s.answered as f64 / total as f64).collect())
+}
+
+/// Each server's share of the requests sent over the last three seconds,
+/// where a server is slowed and none errs (where one errs, its rows write
+/// the answers, [`answer_shares`]), written in a column right of the rows
+/// (where their entrance, crowded by queues, dropped the slowed row's
+/// share, the one that matters): what the policy sends the slowed
+/// server against its neighbours, which is power of two's point in
+/// chapter 5 ("sends it less"). Its answers would not say it: a server at
+/// a quarter of its speed answers less under any policy.
+pub fn sent_shares(servers: &[ServerView]) -> Option<Vec<f64>> {
+    let total: u64 = servers.iter().map(|s| s.sent_lately).sum();
+    // A lone server is sent every request, slowed or not.
+    let slowed =
+        servers.len() > 1 && servers.iter().any(|s| s.speed < 1.0) && !servers.iter().any(|s| s.erred > 0);
+    (slowed && total > 0).then(|| servers.iter().map(|s| s.sent_lately as f64 / total as f64).collect())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,247 @@
+use super::heard::HEARD_FAINTEST;
+use super::*;
+use crate::engine::{Candidate, Decision, LearnedLoad};
+use crate::policy::Measure;
+
+#[test]
+fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
+    assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
+    assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
+    // A lane of 8 cells beside a longest of 12: the first 4 requests a
+    // cell each, the other 8 of the longest over the other 4 cells.
+    let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
+    assert_eq!(six, QueueMark::Bar { head: 4, rest: 1.0 });
+    assert_eq!(twelve, QueueMark::Bar { head: 4, rest: 4.0 });
+    assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
+    assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 0.5 + 3.5 * 7.0 / 35.0 });
+    assert_eq!(queue_mark(0, 40, 8), QueueMark::Cells(0), "an empty queue beside long ones draws nothing");
+}
+
+#[test]
+fn short_queues_beside_a_long_one_are_a_cell_a_request() {
+    // Chapter 5 at 1440 × 900: a lane of 6 cells beside a queue of 20.
+    let drawn: Vec<f64> = (0..=5).map(|q| queue_mark(q, 20, 6).cells()).collect();
+    assert_eq!(drawn[..4], [0.0, 1.0, 2.0, 3.0], "0 to 3 told apart, a cell each");
+    assert_eq!(drawn[4], 3.5, "one past the head: a bar of the least length");
+    assert_eq!(queue_mark(20, 20, 6).cells(), 6.0, "the longest fills the lane");
+    // Longer queues still differ as their lengths do.
+    let (ten, fifteen) = (queue_mark(10, 20, 6), queue_mark(15, 20, 6));
+    assert!(fifteen.cells() > ten.cells() + 0.5, "{ten:?} {fifteen:?}");
+    // Every length at least as long as a shorter one, in any lane.
+    for cells in 0..12 {
+        let lengths: Vec<f64> = (0..=30).map(|q| queue_mark(q, 30, cells).cells()).collect();
+        assert!(lengths.windows(2).all(|w| w[1] >= w[0]), "a lane of {cells}: {lengths:?}");
+        if cells >= 2 {
+            assert!(lengths.windows(2).all(|w| w[1] > w[0]), "each one more is longer: {lengths:?}");
+        }
+        assert!(lengths.iter().all(|&l| l <= cells.max(1) as f64), "a lane of {cells}: {lengths:?}");
+    }
+    // A lane of 3 cells: two counted, a third past them a bar.
+    assert_eq!(queue_mark(2, 20, 3), QueueMark::Cells(2));
+    assert_eq!(queue_mark(3, 20, 3), QueueMark::Bar { head: 2, rest: LEAST_REST });
+}
+
+#[test]
+fn a_queue_drawn_to_scale_is_a_cell_a_request_cut_at_the_lanes_end() {
+    assert_eq!(queue_to_scale(6, 10), QueueMark::Cells(6), "whatever the longest beside it");
+    assert_eq!(queue_to_scale(10, 10), QueueMark::Cells(10));
+    assert_eq!(queue_to_scale(14, 10), QueueMark::RunsOff(10));
+    assert_eq!(queue_to_scale(0, 10), QueueMark::Cells(0));
+}
+
+#[test]
+fn a_slowed_server_says_its_speed_as_a_fraction() {
+    assert_eq!(speed_label(0.25), "¼ speed");
+    assert_eq!(speed_label(0.5), "½ speed");
+    assert_eq!(speed_label(0.3), "0.3× speed");
+    assert_eq!(speed_label(2.0), "2× speed");
+}
+
+#[test]
+fn a_state_word_ends_clear_of_the_queue_and_its_length_and_never_covers_the_name() {
+    // A row from x = 100 whose name "3" spans 100 to 107; the word 30 wide.
+    let (name, floor) = ((100.0, 107.0), 52.0);
+    let word = |preferred, queue_from| state_word_x(preferred, queue_from, (name, floor), 30.0);
+    // A short queue leaves the word where rows put it.
+    assert_eq!(word(160.0, 260.0), Some(160.0));
+    // A longer one, its length written from x = 180: the word ends 6 px
+    // before it, where at 160 it ran to 190 across the "24".
+    assert_eq!(word(160.0, 180.0), Some(144.0));
+    // A full lane (chapter 5 after the choices slider: "3slow"): not
+    // over the name but before it, out where requests cross.
+    assert_eq!(word(160.0, 130.0), Some(64.0));
+    assert!(64.0 + 30.0 < name.0, "it ends before the name starts");
+    // No room before the name (the floor) nor clear of the queue: not
+    // in the lane, where just after the name it covered the queue's
+    // length.
+    assert_eq!(state_word_x(160.0, 130.0, (name, 80.0), 30.0), None);
+    // Chapter 1's lone server, named "server" from 76 to 114 (its row
+    // from 100, the floor well left of it), its queue full: "slow server".
+    assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 28.0), 24.0), Some(46.0));
+    // Once it has bounced, the bounce's mark takes the room before its
+    // name (the floor is the name's end): off the lane.
+    assert_eq!(state_word_x(160.0, 120.0, ((76.0, 114.0), 114.0), 48.0), None);
+}
+
+#[test]
+fn a_queues_length_steps_left_of_a_needle_that_would_stand_on_it() {
+    // A needle at x = 170 with a head 9.6 wide: it covers 165.2 to
+    // 174.8, its halo and a gap 162.2 to 177.8.
+    let mark = CopyMark::new(170.0, (180.0, 190.0), 4.0, 12.0);
+    // A "2" 7 px wide, ending at 171 (as chapter 6 drew it): left of it.
+    assert!((count_clear_of(171.0, 7.0, Some(&mark)) - 162.2).abs() < 1e-9);
+    // Clear of it on either side, or no needle: where it was.
+    assert_eq!(count_clear_of(160.0, 7.0, Some(&mark)), 160.0);
+    assert_eq!(count_clear_of(186.0, 7.0, Some(&mark)), 186.0);
+    assert_eq!(count_clear_of(171.0, 7.0, None), 171.0);
+}
+
+#[test]
+fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
+    assert_eq!(decision_ink(0.0, true, false), 1.0);
+    assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
+    assert_eq!(decision_ink(1_000.0, true, true), 0.75);
+    assert_eq!(decision_ink(1_600.0, true, true), 0.5, "as faint as it goes when the next replaces it");
+    assert_eq!(decision_ink(2_399.0, true, false), 0.5);
+    assert_eq!(decision_ink(2_400.0, true, false), 0.0, "none replaced it: gone");
+    assert_eq!(decision_ink(5_000.0, false, false), 1.0);
+    assert_eq!(decision_ink(0.0, false, true), 0.0, "paused beside rows that moved on: no ring");
+}
+
+#[test]
+fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
+    let words = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    let compared = decision(1.0, [(3, 12), (7, 5)], 7);
+    assert_eq!(badges(&compared), vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]);
+    let timed = Decision {
+        measure: Measure::Cost,
+        candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
+        ..Decision::default()
+    };
+    assert_eq!(badges(&timed), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
+    let stale = Decision { fell_back: true, ..compared };
+    assert_eq!(badges(&stale), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
+}
+
+#[test]
+fn a_keys_placement_says_no_server_was_seen_only_that_its_place_was_full() {
+    let keyed = |candidates: &[(u32, u32)], winner| Decision {
+        measure: Measure::Key,
+        key: Some(37),
+        candidates: candidates
+            .iter()
+            .map(|&(server, load)| Candidate { server, load, seen: f64::from(load) })
+            .collect(),
+        winner,
+        ..Decision::default()
+    };
+    // Modulo: one candidate, the key's place, taken whatever its load.
+    assert_eq!(badges(&keyed(&[(4, 14)], 4)), vec![]);
+    // Bounded loads: the key's place over the bound, passed over.
+    assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6)), vec![(4, vec!["full".to_string()])]);
+}
+
+#[test]
+fn the_decision_shown_is_the_newest_whose_rows_still_agree() {
+    let servers = [row(7, 0), row(10, 3), row(5, 0)];
+    let older = decision(1.0, [(1, 13), (2, 5)], 2);
+    let newest = decision(2.0, [(1, 10), (0, 7)], 0);
+    let latest = [decision(0.5, [(1, 9), (2, 5)], 2), older.clone(), newest.clone()];
+    assert!(rows_moved(&newest, &servers), "server 1 has 13 now, not 10");
+    assert_eq!(decision_to_show(&latest, &servers, None), Some(&older));
+    assert_eq!(decision_to_show(&latest, &servers, Some(1.0)), Some(&older));
+    assert_eq!(
+        decision_to_show(&latest[2..], &servers, None),
+        Some(&newest),
+        "none agrees: the newest, in words"
+    );
+    assert_eq!(
+        decision_to_show(&latest, &servers, Some(2.0)),
+        Some(&newest),
+        "the older one agrees, but the newest is shown already: never back in time"
+    );
+    assert_eq!(decision_to_show(&[], &servers, None), None);
+}
+
+fn row(busy: u32, queued: u32) -> ServerView {
+    ServerView { busy, queued, ..ServerView::default() }
+}
+
+fn decision(time_ms: f64, candidates: [(u32, u32); 2], winner: u32) -> Decision {
+    let candidates =
+        candidates.iter().map(|&(server, load)| Candidate { server, load, seen: f64::from(load) }).collect();
+    Decision { time_ms, candidates, winner, ..Decision::default() }
+}
+
+#[test]
+fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_fits() {
+    let copy = |age_s: Option<f64>| LearnedLoad {
+        server: 0,
+        queued: 2,
+        busy: 10,
+        age: age_s.map(crate::Time::from_secs),
+    };
+    let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
+    assert_eq!(heard_titles(0, &learned), ["client 0 heard, 5 ms to 2.1 s ago", "client 0 heard", "heard"]);
+    assert_eq!(heard_titles(3, &[copy(Some(0.04))])[0], "client 3 heard, 40 ms ago");
+    assert_eq!(
+        heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
+        "client 0 heard, 900 ms to 12 s ago"
+    );
+    assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
+}
+
+#[test]
+fn a_copy_is_written_as_the_load_heard_fading_with_its_age_or_a_dash_if_never_heard() {
+    use crate::time::Time;
+    let copy =
+        |age: Option<f64>| LearnedLoad { server: 3, queued: 4, busy: 10, age: age.map(Time::from_secs) };
+    assert_eq!(heard_label(Some(&copy(Some(0.0)))), Some(("14".to_string(), 1.0)));
+    let (text, ink) = heard_label(Some(&copy(Some(0.5)))).unwrap();
+    assert_eq!(text, "14");
+    assert!((ink - 0.78).abs() < 0.01, "half a second old: lighter ({ink})");
+    let (_, ink) = heard_label(Some(&copy(Some(5.0)))).unwrap();
+    assert!((ink - 0.454).abs() < 0.01, "five seconds old: faint, still legible ({ink})");
+    assert_eq!(heard_label(Some(&copy(None))), Some(("–".to_string(), HEARD_FAINTEST)));
+    assert_eq!(heard_label(None), None, "a server outside the client's pool: nothing written");
+}
+
+#[test]
+fn rows_give_their_share_of_the_answers_once_a_server_errs() {
+    let server = |answered, erred| ServerView { answered, erred, ..ServerView::default() };
+    assert_eq!(answer_shares(&[server(30, 0), server(10, 0)]), None, "no error, no story of shares");
+    let shares = answer_shares(&[server(27, 24), server(9, 0), server(64, 0)]).unwrap();
+    assert_eq!(shares, vec![0.27, 0.09, 0.64]);
+    assert_eq!(answer_shares(&[server(0, 0)]), None);
+}
+
+#[test]
+fn a_slowed_servers_rows_write_the_share_of_requests_sent_not_answered() {
+    let row =
+        |speed, answered, sent_lately| ServerView { speed, answered, sent_lately, ..ServerView::default() };
+    // Server 0 at a quarter of its speed answers a tenth as many as
+    // server 1, yet was sent 40 of the last 100 requests: the rows
+    // say 40%, what the policy sent, not its 6% of the answers.
+    let servers = [row(0.25, 10, 40), row(1.0, 100, 30), row(1.0, 50, 30)];
+    assert_eq!(sent_shares(&servers), Some(vec![0.4, 0.3, 0.3]));
+    let healthy = [row(1.0, 10, 40), row(1.0, 100, 60)];
+    assert_eq!(sent_shares(&healthy), None, "no server slowed, no shares");
+    let erring = [ServerView { erred: 5, ..row(0.25, 10, 40) }, row(1.0, 30, 60)];
+    assert_eq!(sent_shares(&erring), None, "an erring server's rows tell its answers instead");
+    assert!(answer_shares(&erring).is_some());
+    assert_eq!(sent_shares(&[row(0.25, 0, 0), row(1.0, 0, 0)]), None, "nothing sent yet");
+    assert_eq!(sent_shares(&[row(0.25, 5, 10)]), None, "a lone server is sent everything");
+}
+
+#[test]
+fn a_copys_mark_spans_its_row_and_grows_with_the_labels() {
+    // Chapter 6 at 1440 × 900: a box 20 px tall, 5 px free below it,
+    // labels 12 px; the caret it replaces was 6 px each way.
+    let desk = CopyMark::new(100.0, (10.0, 30.0), 5.0, 12.0);
+    let [x, y, w, h] = desk.rect();
+    assert_eq!((y, y + h), (7.0, 35.0), "from above the box to the gap's bottom");
+    assert!(h >= 24.0 && w >= 9.0 && desk.stroke >= 2.4, "{desk:?}");
+    assert_eq!(x + w / 2.0, 100.0, "centred on the copy's load");
+    let room = CopyMark::new(100.0, (10.0, 50.0), 8.0, 30.0);
+    assert!(room.stroke >= 6.0 && room.head >= 24.0, "a projector's labels, a mark to match: {room:?}");
+}
