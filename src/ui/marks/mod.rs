@@ -3,8 +3,8 @@
 //! server's state is written beside it and each server's share of the
 //! answers where one errs (of the requests sent lately where one is
 //! slowed); how long a decision's lines and badges stay beside the
-//! servers they describe in [`decision`]; what a client heard of each
-//! server's load, and where its mark stands, in [`heard`].
+//! servers they describe in `decision.rs`; what a client heard of each
+//! server's load, and where its mark stands, in `heard.rs`.
 
 use crate::engine::ServerView;
 
