@@ -31,10 +31,13 @@ pub struct EventLog {
     follower: Follower,
 }
 
-/// Who follows a client: the picture moves down to make room for the
-/// followed client's line where the reader followed one, not where a
-/// view's opening follows its first request, whose picture must not move
-/// when the trip ends (steady.test: chapter 1 moved 23 px at 4.4 s).
+/// Who follows a client. Where the reader followed one, its line shows
+/// over the picture, which moves down to make room. Where a view's
+/// opening follows its first request, the view's sentence tells that trip
+/// and no line shows: its "Click it again to stop" asked a reader to undo
+/// what they never did, over the picture's header, as no room can be kept
+/// for it (the picture must not move when the trip ends: steady.test, 23
+/// px in chapter 1 at 4.4 s).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Follower {
     Reader,
@@ -99,18 +102,22 @@ impl EventLog {
     /// for the line over the picture: the stylesheet moves the picture
     /// down by its height (`--following-h`) while the stage is marked
     /// `following-shown`, so that the line, read whole where it stands,
-    /// covers none of it.
+    /// covers none of it. Nothing shows while a view's opening follows
+    /// (see [`Follower`]).
     pub fn show_following(&mut self, client: u32, snapshot: &Snapshot) {
+        if self.follower == Follower::Opening {
+            self.stop_following_if(true);
+            return;
+        }
         let text = following::words(client, &snapshot.requests);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
             self.room = None;
         }
         self.following.set_hidden(false);
-        let room_over_picture = self.follower == Follower::Reader;
         let classes = self.parent.class_list();
-        if classes.contains("following-shown") != room_over_picture {
-            let _ = classes.toggle_with_force("following-shown", room_over_picture);
+        if !classes.contains("following-shown") {
+            let _ = classes.add_1("following-shown");
         }
         if self.room.is_none() {
             let height = self.following.offset_height();
