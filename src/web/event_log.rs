@@ -106,7 +106,10 @@ impl EventLog {
     /// (see [`Follower`]).
     pub fn show_following(&mut self, client: u32, snapshot: &Snapshot) {
         if self.follower == Follower::Opening {
-            self.stop_following_if(true);
+            // Hidden once, not written again each frame of the trip.
+            if !self.following.hidden() {
+                self.stop_following_if(true);
+            }
             return;
         }
         let text = following::words(client, &snapshot.requests);
