@@ -163,12 +163,29 @@ pub struct Pictures {
     /// [`PICTURE_MIN_PX`] (a 640 × 400 embed of 11 servers drew its rows
     /// 12 px high, too low for their names and queues' lengths).
     pub least: i32,
+    /// The px of border above and below each (its box's height less its
+    /// drawing's), which the layout keeps even where it gives a picture
+    /// no height.
+    pub frame: i32,
 }
 
 impl Pictures {
     /// One picture of this size.
     pub fn one(width: i32, height: i32) -> Pictures {
-        Pictures { each: vec![(width, height)], in_a_row: true, least: PICTURE_MIN_PX }
+        Pictures { each: vec![(width, height)], in_a_row: true, least: PICTURE_MIN_PX, frame: 0 }
+    }
+
+    /// The px the borders of pictures squeezed to no height take beyond
+    /// what the layout's overflow shows: a picture's row shrinks to
+    /// nothing, and its border lies over the row after it (in a 680 × 400
+    /// embed with ten controls and a refused setting's notice the layout
+    /// overflowed by 416 px where its parts needed 418).
+    fn squeezed_frames(&self) -> i32 {
+        let squeezed = self.each.iter().filter(|&&(_, height)| height == 0).count() as i32;
+        match self.in_a_row {
+            true => self.frame * squeezed.min(1),
+            false => self.frame * squeezed,
+        }
     }
 
     /// How much the lowest of them lacks of its least height: each must
@@ -242,10 +259,13 @@ impl Fitting {
     /// past, and a 680 px embed whose ten controls had to fold named
     /// 1,184 px when 1,248 showed them (the share owes half as much again
     /// for each px missed; a refused setting's notice took the slack that
-    /// hid it). It adds [`ROUNDING_PX`], as the heights it reads are
+    /// hid it). A picture squeezed to no height still has its border
+    /// ([`Pictures::frame`]), which the overflow does not show. It adds
+    /// [`ROUNDING_PX`], as the heights it reads are
     /// rounded.
     fn height_needed(m: &Measure) -> i32 {
-        let over = (m.content_height - m.height).max(m.layout_overflow).max(0);
+        let over = (m.content_height - m.height).max(m.layout_overflow).max(0)
+            + m.picture.as_ref().map_or(0, Pictures::squeezed_frames);
         let absorbed = Measure { height: m.height + over, content_height: m.height + over, ..m.clone() };
         let small = absorbed.height + absorbed.picture_shortfall_in(false).max(0);
         let picture = match m.width >= SHARE_FROM.0 && small >= SHARE_FROM.1 {

@@ -309,6 +309,11 @@ fn pictures(root: &HtmlElement) -> Option<Pictures> {
         each: shown.iter().map(|picture| (picture.client_width(), picture.client_height())).collect(),
         in_a_row: shown.iter().all(|picture| top(picture) == top(first)),
         least: shown.iter().map(least_height).max().unwrap_or(rules::PICTURE_MIN_PX),
+        frame: shown
+            .iter()
+            .map(|picture| picture.offset_height() - picture.client_height())
+            .max()
+            .unwrap_or(0),
     })
 }
 

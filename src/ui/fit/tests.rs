@@ -136,6 +136,40 @@ fn the_height_the_controls_need_counts_the_layout_s_overflow_where_it_runs_furth
 }
 
 #[test]
+fn the_height_the_controls_need_counts_the_border_of_a_picture_squeezed_to_nothing() {
+    // Measured in a 680 × 400 embed with ten controls shown and a refused
+    // setting's notice: the layout overflowed by 416 px, the picture (658
+    // px wide, a 1 px border above and below) had no height left. Its
+    // parts need 418 px, so the picture's share asks 658 x = 272 (818 + x),
+    // x = 576.4: 818 + 577 and 2 for rounding. Counting the layout's 416
+    // alone named 1,394 px, where the picture fell 160 px² short of its
+    // share and the controls folded again.
+    let measure = |frame| Measure {
+        width: 680,
+        height: 400,
+        content_height: 806,
+        layout_overflow: 416,
+        picture: Some(Pictures { least: 182, frame, ..Pictures::one(658, 0) }),
+        charts: Vec::new(),
+    };
+    let need = |frame| {
+        let mut fitting = Fitting::start();
+        while fitting.step(&measure(frame)).is_some() {}
+        fitting.controls_need()
+    };
+    assert_eq!(need(2), Some(1397));
+    assert_eq!(need(0), Some(1394));
+    // A picture that keeps some height keeps its border inside the layout.
+    let kept = |frame| {
+        let kept = Measure { picture: Some(Pictures { frame, ..Pictures::one(658, 40) }), ..measure(frame) };
+        let mut fitting = Fitting::start();
+        while fitting.step(&kept).is_some() {}
+        fitting.controls_need()
+    };
+    assert_eq!(kept(2), kept(0));
+}
+
+#[test]
 fn the_height_the_controls_need_follows_the_view_as_it_grows() {
     let view = View { height: 250, parts: PARTS };
     let mut fitting = view.fit();
@@ -196,7 +230,7 @@ fn two_pictures_share_the_picture_s_part_and_each_must_read() {
         width: 680,
         height: 400,
         content_height: 400,
-        picture: Some(Pictures { each, in_a_row, least: PICTURE_MIN_PX }),
+        picture: Some(Pictures { each, in_a_row, least: PICTURE_MIN_PX, frame: 0 }),
         ..Measure::default()
     };
     // Two of 300 × 182 in a row cover 109,200 px², 40% of 680 × 400.
