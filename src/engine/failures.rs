@@ -44,8 +44,8 @@ impl From<ErrorKind> for crate::metrics::FailureReason {
     fn from(kind: ErrorKind) -> crate::metrics::FailureReason {
         use crate::metrics::FailureReason;
         match kind {
-            ErrorKind::Refused => FailureReason::Refused,
-            ErrorKind::ServerError => FailureReason::ServerError,
+            ErrorKind::Refused => FailureReason::REFUSED,
+            ErrorKind::ServerError => FailureReason::SERVER_ERROR,
         }
     }
 }
