@@ -137,8 +137,9 @@ pub struct Counts {
     /// Of `failed`, those that failed with an error (the rest timed out
     /// of queues past the budget).
     pub failed_with_errors: u64,
-    /// Attempts FoundationDB's balancers sent for their requests, and
-    /// those whose reply (or bounce) has come back.
+    /// Attempts features sent for the requests they keep
+    /// (`Action::SendAttempt`), and those whose reply (or bounce) has come
+    /// back.
     pub attempts_sent: u64,
     pub attempts_ended: u64,
 }
