@@ -11,7 +11,6 @@ mod common;
 use common::{over_seeds, scenario, summary_of};
 use lbsim::engine::Summary;
 use lbsim::fdb::knobs::{ALTERNATIVES_FAILURE_DELAY_RATIO, DELAY_JITTER_OFFSET, DELAY_JITTER_RANGE};
-use lbsim::metrics::FailureReason;
 use lbsim::Scenario;
 
 const SEEDS: u64 = 5;
@@ -160,7 +159,7 @@ fn all_down(policy: &str) -> Scenario {
 fn with_every_server_down_load_balance_gives_up_and_basic_load_balance_waits() {
     let scenario = all_down("fdb-load-balance");
     let load = summary_of(&scenario);
-    let given_up = load.failures.iter().find(|(r, _)| *r == FailureReason::AllAlternativesFailed);
+    let given_up = load.failures.iter().find(|(r, _)| r.name() == "all-alternatives-failed");
     // A wait for an alternative lasts a share of how long the client has
     // been failing, jittered, and that is never longer than the run so
     // far. So every request that arrives during the outage, once a round

@@ -4,7 +4,9 @@
 //! by a value of its own (`PolicyKind`, a place in the registry that
 //! `policy/` resolves); the policies and the placement schemes stand on
 //! it and name nothing that tells or draws (explain/, narration/, ui/,
-//! web/, charts/) nor the engine that runs them. Each source file of a
+//! web/, charts/) nor the engine that runs them; the charts draw what a
+//! run measured and name none of what shows them (ui/, web/, explain/,
+//! cli/). Each source file of a
 //! layer is read for the parts of the crate it names (`crate::part`, in a
 //! `use` line or a path), so a new import across the rule fails here with
 //! its file and line.
@@ -69,6 +71,16 @@ fn policies_and_schemes_name_nothing_that_runs_tells_or_draws_them() {
         let found = crossings(dir, |part| !ABOVE.contains(&part));
         assert!(found.is_empty(), "{dir} stands below these:\n{}", found.join("\n"));
     }
+}
+
+#[test]
+fn the_charts_name_nothing_that_shows_them() {
+    let found = crossings("src/charts", |part| !["ui", "web", "explain", "cli"].contains(&part));
+    assert!(
+        found.is_empty(),
+        "the charts stand below the views and pages that show them:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

@@ -38,6 +38,10 @@ pub use compare::{
 pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
 pub use markers::{server_events, Marker, SettingsChanges};
+/// The stylesheet's colours and their contrast, for the tests of what
+/// the layers above draw with them.
+#[cfg(test)]
+pub(crate) use palette::tests as stylesheet;
 pub use palette::{Colour, Palette};
 pub use percentiles::{
     draw as percentiles, figure as percentiles_figure, theory_label, theory_level, SeriesMetric, Span,

@@ -135,7 +135,7 @@ pub fn draws_decisions(s: &Scenario) -> bool {
 /// with what its chooser saw ("?" where a policy that learns load found
 /// its copies too old to compare, drawn where "stale" has no room), or,
 /// under a placement scheme, a key's server, which compares nothing (see
-/// `crate::ui::marks::badges`): chapter 13's legend said "servers
+/// the view's decision badges, `ui/marks`): chapter 13's legend said "servers
 /// compared" and "what the chooser saw" of modulo.
 pub fn choice_words(s: &Scenario) -> &'static str {
     if s.policy.places_by("bounded_load_c") {

@@ -33,7 +33,7 @@ pub fn summary(scenario: &Scenario, summary: &Summary, wall_s: f64, replayed: bo
         c.created, c.completed, c.failed, summary.in_flight, c.bounces, summary.throughput
     );
     for (reason, count) in &summary.failures {
-        let _ = writeln!(out, "  failed ({reason:?}): {count}");
+        let _ = writeln!(out, "  failed ({reason}): {count}");
     }
     if c.refused + c.server_errors + c.retried > 0 {
         let errors: Vec<String> = summary.errors.iter().map(|(kind, n)| format!("{n} {kind:?}")).collect();

@@ -93,7 +93,7 @@ impl Simulation {
     }
 
     #[cold]
-    pub(super) fn record_arrival(&mut self, id: u32) {
+    fn record_arrival(&mut self, id: u32) {
         let Some(session) = self.requests.get(id) else { return };
         let r = &session.request;
         let service = Time(libm::round(f64::from(r.demand)) as u64);

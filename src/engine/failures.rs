@@ -44,8 +44,8 @@ impl From<ErrorKind> for crate::metrics::FailureReason {
     fn from(kind: ErrorKind) -> crate::metrics::FailureReason {
         use crate::metrics::FailureReason;
         match kind {
-            ErrorKind::Refused => FailureReason::Refused,
-            ErrorKind::ServerError => FailureReason::ServerError,
+            ErrorKind::Refused => FailureReason::REFUSED,
+            ErrorKind::ServerError => FailureReason::SERVER_ERROR,
         }
     }
 }
@@ -134,7 +134,7 @@ impl Simulation {
     /// `server`, down, refuses the request `flight` names: the error goes
     /// back at once. A copy still racing is dropped instead, and a request
     /// with a copy racing it calls the race off, as a crash's send-back does.
-    pub(super) fn refuse(&mut self, flight: Flight, server: usize) {
+    fn refuse(&mut self, flight: Flight, server: usize) {
         if let Some(id) = flight.place() {
             if self.requests.get(id).is_none() {
                 return;
@@ -155,7 +155,7 @@ impl Simulation {
     /// The error a fast-failing `server` answers the request `id` names
     /// with, drawn from the stream of the request's try: how long the
     /// service lasts if it does (and the request's outcome is then an error).
-    pub(super) fn fails_fast(&mut self, id: Flight, server: usize) -> Option<Time> {
+    fn fails_fast(&mut self, id: Flight, server: usize) -> Option<Time> {
         let Mark::FailsFast { share, after } = self.marks.of(server) else { return None };
         let seen = self.in_flight(id)?;
         let (origin, tries) = (seen.origin, seen.tries());

@@ -111,7 +111,7 @@ impl Simulation {
         let pick = self.choosers.pick(chooser, self.now, board, (avoid, key), &mut self.streams.routing);
         self.tell_picked(Picked { chooser, avoid, key, pick });
         if let Some(staleness) = pick.staleness {
-            self.metrics.on_piggyback_decision(self.now, staleness);
+            self.metrics.on_stale_decision(self.now, staleness);
         }
         pick
     }
@@ -211,7 +211,7 @@ impl Simulation {
         self.tell_chooser(flight);
         let Some(id) = flight.place().filter(|&id| self.requests.get(id).is_some()) else { return };
         if !self.tried_again(id, Back::SentBack) {
-            self.fail(id, FailureReason::RetryBudgetExhausted);
+            self.fail(id, FailureReason::RETRY_BUDGET_EXHAUSTED);
         }
     }
 

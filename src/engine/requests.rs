@@ -20,8 +20,8 @@ pub enum Stage {
     InService,
     /// Sent back by a queue timeout, travelling to its chooser.
     Bounced,
-    /// At its chooser, held there by a feature (a retry's backoff, or
-    /// FoundationDB's balancer while its attempts are out).
+    /// At its chooser, held there by a feature (waiting out a retry's
+    /// backoff, or kept while the feature's own attempts are out).
     Held,
     /// A response travelling from the server to the balancer.
     ResponseToBalancer,
@@ -31,8 +31,8 @@ pub enum Stage {
 
 /// What a request in flight is to the request its session waits on: the
 /// request itself, a copy racing it (a copy that won its race stays a
-/// copy until its session's next request), or a FoundationDB balancer's
-/// attempt k, counted from 0.
+/// copy until its session's next request), or attempt k, counted from 0,
+/// of those a feature sends for it (`Action::SendAttempt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Role(u16);
 
@@ -137,8 +137,8 @@ impl Request {
 }
 
 /// A request in flight as the core keeps it: the request, whose it is
-/// (the fields of its [`Origin`], by value, as a FoundationDB balancer's
-/// attempt carries them) and the outcome its response carries back. No
+/// (the fields of its [`Origin`], by value, as a feature's attempt
+/// carries them) and the outcome its response carries back. No
 /// store keeps sessions apart from their requests: a session is the
 /// origin its current request carries, and its next request takes the
 /// place of the one that answered. A copy is a request like any other

@@ -206,9 +206,14 @@ impl Simulation {
             completed: counts.completed,
             failed: counts.failed,
             failed_with_errors: counts.failed_with_errors,
-            failed_timed_out: self.metrics.failures_for(FailureReason::RetryBudgetExhausted),
-            failed_at_proxy: self.metrics.failures_for(FailureReason::Overflow)
-                + self.metrics.failures_for(FailureReason::ProxyQueueTimeout),
+            failed_timed_out: self.metrics.failures_for(FailureReason::RETRY_BUDGET_EXHAUSTED),
+            failed_at_proxy: self
+                .metrics
+                .failures
+                .iter()
+                .filter(|(r, _)| r.at_proxy())
+                .map(|&(_, n)| n)
+                .sum(),
             in_flight: answered,
             copies: counts.copies,
             discarded: counts.discarded,

@@ -62,29 +62,51 @@ pub fn percentile_curve(histogram: &Histogram) -> Vec<f64> {
     histogram.quantiles(&qs).into_iter().map(|v| v.map_or(0.0, |ns| Time(ns).as_ms())).collect()
 }
 
-/// Why a request failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailureReason {
+/// Why a request failed, by the name the summary gives it (kebab-case).
+/// The core's own reasons are here; a feature that fails requests for a
+/// reason of its own declares it beside itself ([`FailureReason::named`]),
+/// saying whether its requests fail at their chooser, refused by the proxy
+/// (the books count those apart), rather than for what a server did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailureReason {
+    name: &'static str,
+    at_proxy: bool,
+}
+
+impl FailureReason {
     /// It timed out of queues more often than the retry budget allows.
-    RetryBudgetExhausted,
+    pub const RETRY_BUDGET_EXHAUSTED: FailureReason = FailureReason::named("retry-budget-exhausted", false);
     /// Its last attempt was refused by a server that was down, and the
     /// retry budget was spent.
-    Refused,
+    pub const REFUSED: FailureReason = FailureReason::named("refused", false);
     /// Its last attempt was answered with a server's error, and the retry
     /// budget was spent.
-    ServerError,
-    /// A FoundationDB balancer found every alternative failed, and none
-    /// came up before its wait timed out.
-    AllAlternativesFailed,
-    /// Its chooser answered it at once with an error: a circuit breaker's
-    /// overflow (Envoy's `max_requests`), a full queue at the proxy
-    /// (HAProxy's `maxqueue`), or no live server (NGINX's "no live
-    /// upstreams").
-    Overflow,
-    /// It waited at its chooser for a server's slot past HAProxy's
-    /// `timeout queue` (a 503).
-    ProxyQueueTimeout,
+    pub const SERVER_ERROR: FailureReason = FailureReason::named("server-error", false);
+
+    pub const fn named(name: &'static str, at_proxy: bool) -> FailureReason {
+        FailureReason { name, at_proxy }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// Whether the request failed at its chooser, refused by the proxy.
+    pub fn at_proxy(self) -> bool {
+        self.at_proxy
+    }
+}
+
+impl Serialize for FailureReason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
+    }
+}
+
+impl std::fmt::Display for FailureReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 /// Running totals since time zero. The books: `created` equals `completed`
@@ -115,8 +137,9 @@ pub struct Counts {
     /// Of `failed`, those that failed with an error (the rest timed out
     /// of queues past the budget).
     pub failed_with_errors: u64,
-    /// Attempts FoundationDB's balancers sent for their requests, and
-    /// those whose reply (or bounce) has come back.
+    /// Attempts features sent for the requests they keep
+    /// (`Action::SendAttempt`), and those whose reply (or bounce) has come
+    /// back.
     pub attempts_sent: u64,
     pub attempts_ended: u64,
 }

@@ -46,7 +46,8 @@ pub struct Metrics {
     pub class_latency: Vec<Histogram>,
     /// Queue timeouts suffered by each class's completed requests.
     pub class_retries: Vec<u64>,
-    /// Age of the older load counter behind each piggybacked decision.
+    /// How old the load was that each decision read, for the decisions
+    /// whose policy says (a pick's `staleness`).
     pub decision_staleness: Histogram,
     pub completed_per_server: Vec<u64>,
     /// Error responses choosers heard from each server, since time zero.
@@ -213,7 +214,7 @@ impl Metrics {
     /// A request failed; its session ends with it.
     pub fn on_failure(&mut self, now: Time, reason: FailureReason, latency: Time) {
         self.counts.failed += 1;
-        self.counts.failed_with_errors += u64::from(reason != FailureReason::RetryBudgetExhausted);
+        self.counts.failed_with_errors += u64::from(reason != FailureReason::RETRY_BUDGET_EXHAUSTED);
         if self.measuring(now) {
             self.failure_latency.record(latency.0);
         }
@@ -229,7 +230,8 @@ impl Metrics {
         self.failures.iter().find(|(r, _)| *r == reason).map_or(0, |&(_, n)| n)
     }
 
-    pub fn on_piggyback_decision(&mut self, now: Time, staleness: Time) {
+    /// A chooser decided on load read `staleness` ago.
+    pub fn on_stale_decision(&mut self, now: Time, staleness: Time) {
         if self.measuring(now) {
             self.decision_staleness.record(staleness.0);
         }

@@ -38,7 +38,7 @@ fn availability_and_errors_cover_the_last_second() {
     for _ in 0..3 {
         m.on_request_completed(Time(1), 0, Time(1), (0, 0));
     }
-    m.on_failure(Time(1), FailureReason::Refused, Time(1));
+    m.on_failure(Time(1), FailureReason::REFUSED, Time(1));
     (m.counts.refused, m.counts.server_errors) = (1, 1);
     // Over the half second since time zero: 2 errors, 4 a second.
     // The failed request: 2 a second, as availability's unavailable share.

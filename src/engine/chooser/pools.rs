@@ -36,7 +36,7 @@ impl Subsets {
 /// A chooser's pool (`None`: every server) and, under an aperture, each
 /// of its servers with the length of ring it shares with the chooser's
 /// arc, ascending (empty otherwise).
-pub(super) type Drawn = (Option<Vec<u32>>, Vec<(u32, f64)>);
+type Drawn = (Option<Vec<u32>>, Vec<(u32, f64)>);
 
 impl Choosers {
     /// Draws every chooser a new pool among the members.
@@ -266,12 +266,7 @@ fn deterministic_pool(size: Option<u32>, servers: &[u32], chooser: usize) -> Opt
 /// Draws a pool of `size` servers out of `servers` (`None` when it is all of them).
 /// `scratch` is any permutation of `0..servers`; a partial Fisher–Yates
 /// shuffle of it gives a uniform subset.
-pub(super) fn draw_pool(
-    size: Option<u32>,
-    servers: usize,
-    scratch: &mut [u32],
-    rng: &mut SimRng,
-) -> Option<Vec<u32>> {
+fn draw_pool(size: Option<u32>, servers: usize, scratch: &mut [u32], rng: &mut SimRng) -> Option<Vec<u32>> {
     let size = size? as usize;
     if size >= servers {
         return None;

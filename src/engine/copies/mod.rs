@@ -149,7 +149,7 @@ impl Simulation {
     /// Whether the request `flight` names lost its race in service and
     /// was cancelled (its slot already free): its service completion ends it.
     #[inline]
-    pub(super) fn cancelled_in_service(&mut self, flight: Flight) -> bool {
+    fn cancelled_in_service(&mut self, flight: Flight) -> bool {
         let Some((id, Race::Cancelled)) = self.race_of(flight) else { return false };
         self.discard(id);
         true
@@ -193,7 +193,7 @@ impl Simulation {
 
     /// Place `id`'s request (raced, or a copy) finished service first: it
     /// answers, and its twin loses.
-    pub(super) fn win(&mut self, id: u32) {
+    fn win(&mut self, id: u32) {
         if self.requests.get(id).is_some() {
             if self.requests.races.is_racing_copy(id) && self.metrics.measuring(self.now) {
                 self.requests.races.tally.copies_won += 1;
@@ -208,7 +208,7 @@ impl Simulation {
     /// Place `id`'s request lost its race (or its twin failed): its chooser
     /// forgets it, and it stops as far as it can at once.
     #[cold]
-    pub(super) fn lose(&mut self, id: u32) {
+    fn lose(&mut self, id: u32) {
         self.unlink(id);
         let Some(session) = self.requests.get(id) else { return };
         let chooser = self.choosers.member(session.chooser(), session.request.class);

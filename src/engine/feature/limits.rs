@@ -21,6 +21,14 @@ use crate::scenario::Scenario;
 use crate::time::Time;
 use std::collections::VecDeque;
 
+/// A request failed at once at its chooser: a circuit breaker's overflow
+/// (Envoy's `max_requests`), a full queue at the proxy (HAProxy's
+/// `maxqueue`), or no live server (NGINX's "no live upstreams").
+pub(super) const OVERFLOW: FailureReason = FailureReason::named("overflow", true);
+/// A request waited at its chooser for a server's slot past HAProxy's
+/// `timeout queue` (a 503).
+const PROXY_QUEUE_TIMEOUT: FailureReason = FailureReason::named("proxy-queue-timeout", true);
+
 pub(in crate::engine) struct Limits {
     /// Per server and chooser; 0: no limit.
     maxconn: u32,
@@ -63,7 +71,7 @@ impl Limits {
     fn wait(&mut self, Sending { place, chooser, server }: Sending, now: Time, out: &mut Asks) {
         let queue = self.queues.entry((chooser, server), VecDeque::new);
         if self.maxqueue > 0 && queue.len() >= self.maxqueue as usize {
-            out.push(Action::Fail { place, reason: FailureReason::Overflow });
+            out.push(Action::Fail { place, reason: OVERFLOW });
             return;
         }
         queue.push_back(place);
@@ -98,7 +106,7 @@ impl Feature for Limits {
     fn sending(&mut self, sending: Sending, view: &View, out: &mut Asks) {
         let Sending { place, chooser, server } = sending;
         if self.max_requests > 0 && view.choosers.in_flight_total(chooser) >= self.max_requests {
-            out.push(Action::Fail { place, reason: FailureReason::Overflow });
+            out.push(Action::Fail { place, reason: OVERFLOW });
         } else if self.full((chooser, server), view) {
             self.wait(sending, view.now, out);
         }
@@ -126,7 +134,7 @@ impl Feature for Limits {
         if let Some(queue) = self.queues.get_mut((chooser, server)) {
             queue.retain(|&waiting| waiting != place);
         }
-        out.push(Action::Fail { place, reason: FailureReason::ProxyQueueTimeout });
+        out.push(Action::Fail { place, reason: PROXY_QUEUE_TIMEOUT });
     }
 
     /// A timer stands while its request still waits with that deadline (a

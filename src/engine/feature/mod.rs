@@ -153,7 +153,7 @@ pub(super) use registry::Owned;
 pub(super) use view::View;
 
 /// A feature: a state machine beside the core (see the module's doc).
-pub(super) trait Feature: Sized {
+trait Feature: Sized {
     /// Its timers' kind in the trace hash (the kind the event of its own
     /// had before the interface, so that hashes hold).
     const TRACE_KIND: u64;

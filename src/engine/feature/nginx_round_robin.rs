@@ -24,9 +24,9 @@
 //! pool: skipped, not ejected. Not modelled: the `tried` peers a retry
 //! passes over, and `max_conns`.
 
+use super::limits::OVERFLOW;
 use super::{Action, Asks, Feature, Heard, Placing, Points, View};
 use crate::engine::Outcome;
-use crate::metrics::FailureReason;
 use crate::scenario::Scenario;
 use crate::time::Time;
 
@@ -148,7 +148,7 @@ impl Feature for NginxRoundRobin {
         }
         match self.pick(chooser, view) {
             Some(server) => out.push(Action::SendTo { place, server }),
-            None => out.push(Action::Fail { place, reason: FailureReason::Overflow }),
+            None => out.push(Action::Fail { place, reason: OVERFLOW }),
         }
     }
 

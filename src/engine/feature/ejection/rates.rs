@@ -26,7 +26,7 @@ struct Answers {
 
 /// A server's answers in an interval, as the rules read them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Rate {
+struct Rate {
     pub server: u32,
     /// Successes per hundred answers.
     pub success_percent: f64,

@@ -231,11 +231,15 @@ fn alternatives_of(chooser: usize, view: &View, rng: &mut SimRng) -> Arc<Alterna
     Arc::new(Alternatives::local_first(list, local, rng))
 }
 
+/// A FoundationDB balancer found every alternative failed, and none came
+/// up before its wait timed out.
+const ALL_ALTERNATIVES_FAILED: FailureReason = FailureReason::named("all-alternatives-failed", false);
+
 /// The error a failed request ends with, in the engine's terms.
 fn failure_reason(kind: fdb::ErrorKind) -> FailureReason {
     match kind {
-        fdb::ErrorKind::AllAlternativesFailed => FailureReason::AllAlternativesFailed,
-        fdb::ErrorKind::BrokenPromise | fdb::ErrorKind::RequestMaybeDelivered => FailureReason::Refused,
-        _ => FailureReason::ServerError,
+        fdb::ErrorKind::AllAlternativesFailed => ALL_ALTERNATIVES_FAILED,
+        fdb::ErrorKind::BrokenPromise | fdb::ErrorKind::RequestMaybeDelivered => FailureReason::REFUSED,
+        _ => FailureReason::SERVER_ERROR,
     }
 }
