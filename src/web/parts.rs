@@ -161,11 +161,20 @@ impl Parts {
         };
         // The question, under the sentences, before the picture it is about:
         // with a twin, which tail is longer; alone, where a slowed server's
-        // queue will stand (see `lbsim::ui::guess`).
+        // queue will stand (see `lbsim::ui::guess`). A view alone with a
+        // chart asks beside its picture, over the chart (under the picture
+        // when stacked): above the picture it took the room the chart
+        // needed beside it, and chapter 3 at 1440 × 900 folded its chart
+        // behind a button.
         let question = match options.ask {
             true => {
                 let question = QuestionBox::build(root, &ids)?;
-                question.place_before(&layout)?;
+                let beside = !split && !options.charts.is_empty();
+                layout.class_list().toggle_with_force("asks-beside", beside)?;
+                match beside {
+                    true => question.place_before(&figures)?,
+                    false => question.place_before(&layout)?,
+                }
                 Some(question)
             }
             false => None,

@@ -49,7 +49,7 @@ impl QuestionBox {
     }
 
     /// Moves the box before `sibling` (the view's layout, under its
-    /// sentences).
+    /// sentences; or its charts, beside the picture).
     pub fn place_before(&self, sibling: &Element) -> Result<(), JsValue> {
         let parent = sibling.parent_node().ok_or("the view's layout has no parent")?;
         parent.insert_before(&self.group, Some(sibling))?;

@@ -107,19 +107,31 @@ impl Guess {
         }
         let Some((server, at_s)) = self.slowed else { return Some((SLOW_ONE.to_string(), false)) };
         let span = simulated_seconds(VERDICT_SPAN_S);
+        let over = |seconds: f64| {
+            let count = ((seconds / SAMPLE_INTERVAL.as_secs()).round() as usize).min(history.len());
+            Standing::of(history.range(history.len() - count..), server)
+        };
         if now_s - at_s < SETTLE_S {
             let settle = simulated_seconds(SETTLE_S);
-            let watch =
-                format!("Watch server {server}'s queue beside the others'; the verdict comes {settle} after the click.");
-            return Some((watch, false));
+            let watch = format!("Watch server {server}'s queue beside one figure, the others' mean");
+            // Read again each second, over the last second: a reader
+            // told to compare with "the other nine" saw queues from 1 to
+            // 38 and had no one thing to compare with.
+            let now = match over(1.0) {
+                Some(standing) => format!(
+                    ": {:.1} queued against {:.1} over the last second",
+                    standing.queued, standing.others.1
+                ),
+                None => String::new(),
+            };
+            return Some((format!("{watch}{now}. The verdict comes {settle} after the click."), false));
         }
-        let count = ((VERDICT_SPAN_S / SAMPLE_INTERVAL.as_secs()).round() as usize).min(history.len());
-        let standing = Standing::of(history.range(history.len() - count..), server)?;
+        let standing = over(VERDICT_SPAN_S)?;
         let first = self.opening(standing.answer(), &standing.outcome(), None)?;
         let (low, mean, high) = standing.others;
         let numbers = format!(
-            "{:.1} requests queued on average over the last {span}, against {mean:.1} at the others ({low:.1} \
-             to {high:.1})",
+            "{:.1} requests queued on average over the last {span}, against {mean:.1}, the others' mean \
+             (each from {low:.1} to {high:.1})",
             standing.queued
         );
         Some((format!("{first}: {numbers}."), true))

@@ -91,7 +91,14 @@ pub fn draw(
     tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
-    if let Some(from) = labels_from.iter().copied().reduce(f64::min) {
+    // Requests stop short of the bounces' marks and counts as well: on
+    // their plates they hid the dots under them, but in chapter 4's small
+    // pictures the dots queued and passing at a row's entrance crowded
+    // "27 ✕" from every side, and a reader saw the counts covered.
+    let marks = bounces::rects(context, &layout, snapshot.servers.len(), focus.bounces);
+    let marks_from =
+        bounces::plates(context, &layout, focus.bounces, &marks).into_iter().map(|plate| plate.x);
+    if let Some(from) = labels_from.iter().copied().chain(marks_from).reduce(f64::min) {
         layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
     }
     if focus.spike_over {
