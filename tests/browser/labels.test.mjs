@@ -432,3 +432,29 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
     await page.context().close();
   });
 }
+
+// Chapter 6 on a phone: its copies' column heading ("client 0 heard, 18 ms
+// to 1.4 s ago") pushed out the servers' tier name, and the rows, moved
+// left for the column, left "Clients · 20" room only for "20". Each tier
+// is named in full over its picture, the heading in what room is left.
+test("at 390 × 844 chapter 6's picture names its clients and servers in full beside the copies' heading", async () => {
+  const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
+  await page.evaluate(() => document.getElementById('sim-stale').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await skipQuestion(page, 'stale');
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-stale'));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, index, { timeout: 60_000 });
+  const texts = await page.evaluate(() => (document.getElementById('sim-stale-topology').labels ?? []).map((l) => ({ text: l.text, box: l.box })));
+  const header = texts.filter((l) => l.box[1] < 24);
+  await page.locator('#sim-stale-topology').screenshot({ path: artifact('labels-stale-header-390.png') });
+  const said = header.map((l) => l.text);
+  assert.ok(said.includes('Clients · 20'), `the header: ${JSON.stringify(said)}`);
+  assert.ok(said.some((t) => t.startsWith('Servers · 10')), `the header: ${JSON.stringify(said)}`);
+  assert.ok(said.some((t) => t.startsWith('client 0 heard')), `the header: ${JSON.stringify(said)}`);
+  for (const [i, a] of header.entries()) {
+    for (const b of header.slice(i + 1)) {
+      assert.ok(a.box[2] <= b.box[0] || b.box[2] <= a.box[0], `"${a.text}" and "${b.text}" overlap`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
