@@ -17,6 +17,7 @@ use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
+use lbsim::ui::topology_layout::room_screen_height;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -397,7 +398,9 @@ impl Canvases {
     /// The least size of the picture's labels: in the presenter view, read
     /// from the back of the room on this screen.
     fn least_label_px(&self) -> f64 {
-        let screen = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        let window = dom::window();
+        let px = |size: Result<JsValue, JsValue>| size.ok().and_then(|px| px.as_f64()).unwrap_or(0.0);
+        let screen = room_screen_height(px(window.inner_width()), px(window.inner_height()));
         least_label_px(self.presenting, screen)
     }
 
