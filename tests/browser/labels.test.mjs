@@ -399,7 +399,9 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
         seen.frames += 1;
         const labels = canvas.labels ?? [];
         const marks = (canvas.marks ?? []).filter((m) => m.style === ink);
-        const plates = marks.filter((m) => m.kind === 'fill').map((m) => ({ ...m, box: boxOf(m.segments) }));
+        // A text's plate may be of any colour: a past decision's badge
+        // stands on the panel's colour, outlined in ink.
+        const plates = (canvas.marks ?? []).filter((m) => m.kind === 'fill').map((m) => ({ ...m, box: boxOf(m.segments) }));
         const onPlate = (label, after) => plates.some((p) => p.seq > after && p.seq < label.seq && contains(p.box, label.box));
         for (const mark of marks) {
           if (mark.kind === 'stroke') seen.strokes += 1; else seen.fills += 1;
