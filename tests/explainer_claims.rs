@@ -181,6 +181,25 @@ fn prose(id: &str) -> String {
     section.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Chapter 5 runs at a lower load than chapters 3 and 4 and says so, with
+/// the figures each chapter's settings give (reader 10 found 0.9 against
+/// 0.95 unsaid), and chapter 6 at chapter 5's, as the prose says.
+#[test]
+fn chapter_5s_load_against_chapters_3_and_4s_is_as_its_prose_says() {
+    let load = |id| section(id).scenario.load;
+    let percent = |id| format!("{:.0}%", load(id) * 100.0);
+    assert_eq!(load("continuous"), load("repick"));
+    assert_eq!(load("stale"), load("power-of-two"));
+    let said = prose("power-of-two");
+    let expected = format!(
+        "The load is {} of what the servers can do together, a little under the {} of chapters 3 and 4, and chapter 6 keeps it there",
+        percent("power-of-two"),
+        percent("continuous")
+    );
+    assert!(load("power-of-two") < load("continuous"), "\"a little under\"");
+    assert!(said.contains(&expected), "{said}");
+}
+
 /// The chapter on long-lived connections quotes its scene's p99 queue time
 /// (the mean over the seeds) picked per connection, per request, with ten
 /// connections for each client and with two maximum ages: each figure is

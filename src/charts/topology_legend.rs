@@ -36,11 +36,14 @@ pub enum Mark {
     KeyMoves,
     /// The compact view's shades of load.
     Shades,
+    /// A client's copy of a server's load, beside the row and as a needle
+    /// through it, under a policy that learns load.
+    Heard,
 }
 
 impl Mark {
     /// Every mark, in the legend's order.
-    pub const ALL: [Mark; 14] = [
+    pub const ALL: [Mark; 15] = [
         Mark::Request,
         Mark::Retry,
         Mark::Bounce,
@@ -55,6 +58,7 @@ impl Mark {
         Mark::ServerOut,
         Mark::KeyMoves,
         Mark::Shades,
+        Mark::Heard,
     ];
 
     /// Whether the topology can draw this mark for `scenario`, in its
@@ -78,6 +82,8 @@ impl Mark {
             // simply one more.
             Mark::ServerOut => errors(s) || s.membership.iter().any(|due| !matches!(due.change, Change::Add)),
             Mark::KeyMoves => s.policy.reads_keys() && !s.membership.is_empty(),
+            // The column of copies and their needles stand beside rows.
+            Mark::Heard => !compact && s.policy.learns_load(),
         }
     }
 
@@ -131,21 +137,34 @@ pub fn draws_decisions(s: &Scenario) -> bool {
     (s.policy.compares_a_sample() && two) || s.policy.reads_keys()
 }
 
+/// Whether the legend's swatch for a decision is solid: a key's placement
+/// with no bound on load draws one solid line to the key's server, never a
+/// dashed one (chapter 13's swatch was the comparison's dashed line).
+pub fn choice_solid(s: &Scenario) -> bool {
+    s.policy.reads_keys() && !s.policy.places_by("bounded_load_c")
+}
+
 /// What the legend says of a decision drawn for `scenario`: a comparison,
-/// with what its chooser saw ("?" where a policy that learns load found
-/// its copies too old to compare, drawn where "stale" has no room), or,
-/// under a placement scheme, a key's server, which compares nothing (see
-/// the view's decision badges, `ui/marks`): chapter 13's legend said "servers
-/// compared" and "what the chooser saw" of modulo.
+/// with what its chooser saw as the row writes it ("saw 3 queued": a badge
+/// "saw 13", busy plus queued, matched nothing drawn), and that a decision
+/// held past its moment is drawn faint, unringed, its live readings saying
+/// "then" (see the view's decision badges, `ui/marks`); "stale", or "?" where there is
+/// no room for the word, where a policy that learns load found its copies
+/// too old to compare (the legend explained only "?" where the desktop
+/// picture wrote "stale"); or, under a placement scheme, a key's server,
+/// which compares nothing: chapter 13's legend said "servers compared" and
+/// "what the chooser saw" of modulo.
 pub fn choice_words(s: &Scenario) -> &'static str {
     if s.policy.places_by("bounded_load_c") {
         "a key's placement: the server it went to (solid), its place passed over as full, over the bound on load (dashed)"
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw (\"?\": copies too stale to compare, sent at random)"
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser's copies said as the row writes it (\"saw 8/10\", \"saw 3 queued\"), faint and unringed once the rows move on; \"stale\" (or \"?\"): copies too old to compare, sent at random"
+    } else if s.policy.reads_board() {
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint and unringed, \"then 3 queued\""
     } else {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw"
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw, faint and unringed once the rows move on"
     }
 }
 
@@ -253,13 +272,32 @@ mod tests {
             assert!(!words(policy).contains("compared") && !words(policy).contains("saw"), "{policy}");
         }
         assert!(words("bounded-load").contains("full"));
-        assert!(words("p2c-piggyback").contains("\"?\": copies too stale"));
+        assert!(words("p2c-piggyback").contains("\"stale\" (or \"?\"): copies too old"));
         for policy in ["power-of-d", "least-request", "peak-ewma"] {
             assert!(
                 words(policy).contains("what the chooser saw") && !words(policy).contains('?'),
                 "{policy}"
             );
         }
+        // A board's load is written as the rows write it; a chooser's own
+        // requests in flight or a cost have no row to match.
+        assert!(words("power-of-d").contains("\"saw 3 queued\""));
+        for policy in ["least-request", "peak-ewma"] {
+            assert!(!words(policy).contains("queued"), "{policy}");
+        }
+    }
+
+    #[test]
+    fn a_placement_without_a_bound_has_a_solid_swatch_and_only_learned_load_a_needle() {
+        for policy in ["modulo", "ring", "maglev"] {
+            assert!(choice_solid(&scenario(&[("policy", policy)])), "{policy}");
+        }
+        for policy in ["bounded-load", "power-of-d", "p2c-piggyback"] {
+            assert!(!choice_solid(&scenario(&[("policy", policy)])), "{policy}");
+        }
+        assert!(drawn(&[("policy", "p2c-piggyback")]).contains(&Mark::Heard));
+        assert!(!drawn(&[("policy", "power-of-d")]).contains(&Mark::Heard));
+        assert!(!Mark::drawn_for(&scenario(&[("policy", "p2c-piggyback")]), true).contains(&Mark::Heard));
     }
 
     #[test]

@@ -103,6 +103,17 @@ pub fn least_height(servers: usize, least_label_px: f64) -> f64 {
     }
 }
 
+/// The screen height a presenter view's picture sizes its labels for (see
+/// `crate::ui::fit::least_label_px`, a fortieth of it), on a screen
+/// `width` × `height` CSS px: its height, as a room sees a projector; but
+/// on a screen held upright, narrower than 3:4, no taller than 4/3 of its
+/// width. On a 390 × 844 phone a fortieth of the height, 21 px, left each
+/// row's queue a count and a tick; landscape screens and projectors
+/// (1280 × 720, 1920 × 1080, 1024 × 768) keep their height.
+pub fn room_screen_height(width: f64, height: f64) -> f64 {
+    height.min(width * 4.0 / 3.0)
+}
+
 /// The least height of a server's row that holds labels `label_px` high.
 pub fn least_labelled_row_h(label_px: f64) -> f64 {
     (label_px + 2.0).max(14.0)
@@ -349,6 +360,14 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_room_reads_a_projector_by_its_height_and_a_phone_held_upright_by_its_width() {
+        for (width, height, px) in [(1280.0, 720.0, 18.0), (1920.0, 1080.0, 27.0), (1024.0, 768.0, 19.2)] {
+            assert_eq!(least_label_px(true, room_screen_height(width, height)), px, "{width} × {height}");
+        }
+        assert_eq!(least_label_px(true, room_screen_height(390.0, 844.0)), 13.0, "was 21.1 px");
+    }
     use crate::ui::fit::least_label_px;
 
     /// The labels' least size outside the presenter view.

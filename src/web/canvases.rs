@@ -11,12 +11,13 @@ use super::surface::{Beside, Surface};
 use super::theme::Palette;
 use super::topology::{self, Focus, Part};
 use super::twins::Sides;
-use lbsim::charts::topology_legend::{choice_words, draws_decisions, Mark};
+use lbsim::charts::topology_legend::{choice_solid, choice_words, draws_decisions, Mark};
 use lbsim::charts::{ChartStyle, SeriesMetric};
 use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
+use lbsim::ui::topology_layout::room_screen_height;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -25,7 +26,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 15] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -34,7 +35,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     (Mark::BusySlot, ("", "var(--c-busy)", "busy slot")),
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
     (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server")),
-    (Mark::Queued, ("", "var(--c-queued)", "queued")),
+    (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\" at a lane's start: the queue runs on past it, its count says how far)")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
         Mark::ServerOut,
@@ -46,6 +47,14 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 14] = [
     ),
     (Mark::KeyMoves, ("", "var(--ink)", "keys moving to their new server after a change")),
     (Mark::Shades, ("shades", "", "many servers: shade = share of slots busy, orange bar = queue")),
+    (
+        Mark::Heard,
+        (
+            "needle",
+            "var(--ink)",
+            "a client's copy of a server's load, busy plus queued (16: 10 in its slots, 6 queued), and its needle, where that load would end the row: left of the row's end, the client thinks the server busier than it is",
+        ),
+    ),
     // Last: listed only while the picture draws a choice (see
     // `Canvases::show_choice`), its room kept, so that the entries before
     // it never move; its words are the run's (see `choice_words`).
@@ -284,6 +293,11 @@ impl Canvases {
         let compact = servers > topology::COMPACT_ABOVE;
         let chooses = [Some(sim), twin].into_iter().flatten().find(|s| draws_decisions(s.scenario()));
         self.choice_words.set_text_content(chooses.map(|s| choice_words(s.scenario())));
+        if let Some(chip) = self.choice_words.previous_element_sibling() {
+            let _ = chip
+                .class_list()
+                .toggle_with_force("solid", chooses.is_some_and(|s| choice_solid(s.scenario())));
+        }
         for (mark, item) in &self.legend {
             let drawn = [Some(sim), twin].into_iter().flatten().any(|s| mark.drawn(s.scenario(), compact));
             item.set_hidden(!drawn);
@@ -384,12 +398,14 @@ impl Canvases {
     /// The least size of the picture's labels: in the presenter view, read
     /// from the back of the room on this screen.
     fn least_label_px(&self) -> f64 {
-        let screen = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        let window = dom::window();
+        let px = |size: Result<JsValue, JsValue>| size.ok().and_then(|px| px.as_f64()).unwrap_or(0.0);
+        let screen = room_screen_height(px(window.inner_width()), px(window.inner_height()));
         least_label_px(self.presenting, screen)
     }
 
     /// Draws the topology, and one chart when one is due; returns where the
-    /// topology ringed a decision's winner, if it drew one.
+    /// topology ringed a decision's winner, if it ringed one.
     pub fn draw(
         &mut self,
         (sim, twin): (&Simulation, Option<&Simulation>),
@@ -399,16 +415,16 @@ impl Canvases {
         running: bool,
     ) -> Option<[f64; 4]> {
         self.topology.fit();
-        let ring = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
+        let drawn = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
         // The rows the run will hold, from its start: a server joining at
         // 10 s folded a 640 × 400 embed's controls then.
         let rows = snapshot.servers.len().max(sim.scenario().most_servers() as usize);
         self.ask_picture_height(&self.topology, rows);
-        if ring.is_some() != self.choice.1 {
-            self.show_choice(ring.is_some());
+        if drawn.is_some() != self.choice.1 {
+            self.show_choice(drawn.is_some());
         }
         self.draw_due_chart((sim, twin), snapshot, focus, now_ms, running);
-        ring
+        drawn.and_then(|drawn| drawn.ring)
     }
 
     /// Draws one chart if one is due (see [`ChartTurns::due`]). A figure

@@ -37,12 +37,20 @@ impl DecisionCaption {
 
     /// Takes a new one of `latest` (the snapshot's decisions, beside the
     /// rows of `servers`) when the one shown has been read, or at once when
-    /// paused: the newest whose rows still agree with it (see
-    /// [`decision_to_show`]).
-    pub fn update(&mut self, latest: &[Decision], servers: &[ServerView], now_ms: f64, playing: bool) {
+    /// paused: the newest whose rows still agree with it, of the client
+    /// whose copies the picture writes if it writes some (`copies_of`; see
+    /// [`decision_to_show`]). None of that client's among the latest, the
+    /// one shown stays.
+    pub fn update(
+        &mut self,
+        (latest, servers): (&[Decision], &[ServerView]),
+        copies_of: Option<u32>,
+        now_ms: f64,
+        playing: bool,
+    ) {
         let shown_ms = self.shown.as_ref().map(|d| d.time_ms);
-        let Some(newest) = decision_to_show(latest, servers, shown_ms) else {
-            if self.shown.take().is_some() {
+        let Some(newest) = decision_to_show(latest, servers, (shown_ms, copies_of)) else {
+            if latest.is_empty() && self.shown.take().is_some() {
                 self.caption.set_hidden(true);
                 self.winner_ring = None;
             }

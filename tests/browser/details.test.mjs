@@ -72,6 +72,15 @@ test("a decision's ring is drawn only beside rows that agree with it", async () 
   await page.context().close();
 });
 
+/**
+ * A badge's wordings, longest first, for a load `seen` on a row of ten
+ * slots, as the row writes it: its slots in use ("8/10") or its queue
+ * ("3 queued", "3"). "saw 13", busy plus queued, matched no figure drawn.
+ */
+function rowTerms(verb, seen) {
+  return seen <= 10 ? [`${verb} ${seen}/10`, `${seen}/10`] : [`${verb} ${seen - 10} queued`, `${seen - 10} queued`, `${seen - 10}`];
+}
+
 test("paused, a decision's badges say what the chooser saw", async () => {
   const { page, errors } = await openApp(browser, server.url, { hash: 'policy=power-of-d&load=0.95&seed=4' });
   await page.waitForFunction(() => window.lbsim.simTime() > 3000, null, { timeout: 20_000 });
@@ -85,7 +94,7 @@ test("paused, a decision's badges say what the chooser saw", async () => {
     await page.waitForTimeout(30);
     const decision = await view(page, 'decision');
     if (!decision || decision.ringInk === 0) continue;
-    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, [`saw ${c.seen}`, `${c.seen}`]]), 'each badge is what the chooser saw');
+    assert.deepEqual(decision.badges, decision.decision.candidates.map((c) => [c.server, rowTerms('saw', c.seen)]), 'each badge is what the chooser saw, as its row writes it');
     shown += 1;
   }
   assert.ok(shown >= 3, `${shown} decisions drawn beside their rows`);
@@ -107,11 +116,14 @@ function recordTexts() {
 }
 
 // Running, a decision's lines are held for a while whatever the rows do
-// since; a solid line to a server that had since become the busier of
-// the two read as "power of two picked the worse one", where its badges
-// had gone at the rows' first move. Each frame that draws the lines must
-// draw the badges with them, as strongly, saying what the chooser saw.
-test("running, a decision's held lines keep its badges, what the chooser saw, after the rows move on", async () => {
+// since; a solid ring round a server that had since become the busier of
+// the two read as "power of two picked the worse one" (reader 10 on a
+// phone: it "took server 3 with 2 queued over server 5 with 0 queued and
+// a free slot"). Each frame that draws the lines draws the badges with
+// them, as strongly, in the row's terms; beside rows that have moved on
+// it is drawn as past: at half strength at most, no ring round the
+// winner, its badges saying "then" where they said "saw".
+test("running, a decision held past its rows is drawn as past: faint, unringed, its badges saying then", async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
   await context.addInitScript(recordTexts);
   const page = await context.newPage();
@@ -130,20 +142,93 @@ test("running, a decision's held lines keep its badges, what the chooser saw, af
       const servers = JSON.parse(view.servers());
       const moved = shown.decision.candidates.some((c) => servers[c.server].busy + servers[c.server].queued !== c.load);
       const written = shown.badges.map(([, [text]]) => (canvas.texts ?? []).find((t) => t.text === text) ?? null);
-      frames.push({ moved, ink: shown.ringInk, badges: shown.badges, seen: shown.decision.candidates.map((c) => c.seen), written });
+      frames.push({ moved, ink: shown.ringInk, ring: shown.winnerRing, badges: shown.badges, seen: shown.decision.candidates.map((c) => c.seen), written });
     }
     return frames;
   });
   const moved = frames.filter((f) => f.moved);
   assert.ok(moved.length >= 20, `${frames.length} frames drew a decision's lines, ${moved.length} beside rows that had moved on`);
-  for (const { ink, badges, seen, written } of frames) {
-    assert.deepEqual(badges.map(([, [text]]) => text), seen.map((s) => `saw ${s}`), 'a badge says what the chooser saw');
+  for (const { moved, ink, ring, badges, seen, written } of frames) {
+    const verb = moved ? 'then' : 'saw';
+    assert.deepEqual(badges.map(([, wordings]) => wordings), seen.map((s) => rowTerms(verb, s)), `a badge says what the chooser ${moved ? 'met' : 'sees'}, as the row writes it`);
+    if (moved) {
+      assert.ok(ink <= 0.5, `beside rows that moved on, drawn at ${ink}`);
+      assert.equal(ring, null, 'no ring round a row that has moved on');
+    } else {
+      assert.ok(ring !== null, 'ringed beside rows as it met them');
+    }
     for (const [k, text] of written.entries()) {
       assert.ok(text && Math.abs(text.alpha - ink) < 1e-6, `lines at ${ink}, badge "${badges[k][1][0]}" ${text ? `at ${text.alpha}` : 'not drawn'}`);
     }
   }
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// At ten choices ten badges stood on one another beside the rows: only
+// the taken server's is drawn, saying of how many it was the least.
+test('at ten choices only the taken server has a badge, which says of how many it was the least', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  await context.addInitScript(recordTexts);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${server.url}#policy=power-of-d&choices=10&load=0.9&seed=4`);
+  await page.waitForFunction(() => window.lbsim?.simTime() > 1000, null, { timeout: 30_000 });
+  const frames = await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const view = window.lbsim.views()[0];
+    const canvas = document.querySelector('canvas.topology');
+    const frames = [];
+    for (const start = performance.now(); performance.now() - start < 3000; await frame()) {
+      const shown = JSON.parse(view.decision() ?? 'null');
+      if (!shown || shown.ringInk === 0) continue;
+      const texts = (canvas.texts ?? []).map((t) => t.text);
+      // A badge's words (a bare "1" is also a queue's length).
+      const written = texts.filter((t) => /^(saw|then) /.test(t));
+      frames.push({ candidates: shown.decision.candidates.length, winner: shown.decision.winner, badges: shown.badges, written });
+    }
+    return frames;
+  });
+  assert.ok(frames.length >= 30, `${frames.length} frames drew a decision`);
+  for (const { candidates, winner, badges, written } of frames) {
+    assert.equal(candidates, 10);
+    assert.deepEqual(badges.map(([server]) => server), [winner], 'one badge, the taken server\'s');
+    assert.match(badges[0][1][0], /, least of 10$/);
+    assert.equal(written.length, 1, `one badge written: ${JSON.stringify(written)}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Where the picture writes one client's copies of the loads (chapter 6),
+// the decision drawn is that client's, so that what its badges say it saw
+// is what the column says it heard: another client's "saw 15" stood beside
+// client 5's copies 13 and 8. The legend says what a copy counts and which
+// side of the row's end a needle falls for "thinks busier", and explains
+// "stale" as the desktop picture writes it.
+test("learning load, the decision drawn is the copies' client's, and the legend reads the copies and their needles", async () => {
+  const { page, errors } = await openApp(browser, server.url, { hash: 'policy=p2c-piggyback&load=0.9&seed=4' });
+  await page.waitForFunction(() => window.lbsim.simTime() > 1000, null, { timeout: 30_000 });
+  const choosers = await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const view = window.lbsim.views()[0];
+    const choosers = new Set();
+    for (const start = performance.now(); performance.now() - start < 3000; await frame()) {
+      const shown = JSON.parse(view.decision() ?? 'null');
+      if (shown && shown.ringInk > 0) choosers.add(shown.decision.chooser);
+    }
+    return [...choosers];
+  });
+  assert.deepEqual(choosers, [0], 'only client 0, whose copies the column writes, is drawn deciding');
+  const legend = await page.evaluate(() => [...document.querySelectorAll('.stage .legend li')].filter((li) => !li.hidden).map((li) => li.textContent));
+  const entry = (text) => legend.find((l) => l.includes(text)) ?? '';
+  assert.match(entry('copy of a server'), /busy plus queued/);
+  assert.match(entry('copy of a server'), /left of the row's end, the client thinks the server busier/);
+  assert.match(entry('servers compared'), /"stale"/);
+  assert.match(entry('queued'), /"<" at a lane's start/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
 });
 
 // A key's placement compares nothing: chapter 13's modulo sends each key
@@ -179,6 +264,10 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
         seen.saw.push(...(canvas.texts ?? []).map((t) => t.text).filter((text) => text.startsWith('saw')));
       }
       seen.legend = [...document.querySelectorAll('#sim-keys .legend li')].map((li) => li.textContent);
+      // Modulo draws one solid line: its swatch too (it was the
+      // comparison's dashed one).
+      const chip = [...document.querySelectorAll('#sim-keys .legend li')].find((li) => li.textContent.includes('placement'))?.querySelector('.chip');
+      seen.swatch = chip ? getComputedStyle(chip).backgroundImage : 'no chip';
       return seen;
     });
     assert.ok(seen.frames >= 30, `${seen.frames} frames drew a placement`);
@@ -187,6 +276,7 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     assert.deepEqual(seen.saw.slice(0, 3), [], 'no "saw" written');
     const entry = seen.legend.find((text) => text.includes('placement'));
     assert.ok(entry && !entry.includes('compared') && !entry.includes('saw'), `the legend: ${JSON.stringify(seen.legend)}`);
+    assert.equal(seen.swatch, 'none', 'the placement\'s swatch is a solid line, as modulo draws it');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -406,7 +406,9 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
         seen.frames += 1;
         const labels = canvas.labels ?? [];
         const marks = (canvas.marks ?? []).filter((m) => m.style === ink);
-        const plates = marks.filter((m) => m.kind === 'fill').map((m) => ({ ...m, box: boxOf(m.segments) }));
+        // A text's plate may be of any colour: a past decision's badge
+        // stands on the panel's colour, outlined in ink.
+        const plates = (canvas.marks ?? []).filter((m) => m.kind === 'fill').map((m) => ({ ...m, box: boxOf(m.segments) }));
         const onPlate = (label, after) => plates.some((p) => p.seq > after && p.seq < label.seq && contains(p.box, label.box));
         for (const mark of marks) {
           if (mark.kind === 'stroke') seen.strokes += 1; else seen.fills += 1;
@@ -480,6 +482,32 @@ test("at 1440 × 900 no dot of chapter 4's pictures reaches a bounce's mark or c
   assert.ok(seen.plates > 0 && seen.dots > 0, `${seen.plates} plates, ${seen.dots} dots`);
   // A pixel's touch is antialiasing, not covering.
   assert.ok(seen.worst.depth <= 1, `a dot reaches ${seen.worst.depth} px into a bounce's plate: ${JSON.stringify(seen.worst)}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 6 on a phone: its copies' column heading ("client 0 heard, 18 ms
+// to 1.4 s ago") pushed out the servers' tier name, and the rows, moved
+// left for the column, left "Clients · 20" room only for "20". Each tier
+// is named in full over its picture, the heading in what room is left.
+test("at 390 × 844 chapter 6's picture names its clients and servers in full beside the copies' heading", async () => {
+  const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
+  await page.evaluate(() => document.getElementById('sim-stale').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await skipQuestion(page, 'stale');
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-stale'));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, index, { timeout: 60_000 });
+  const texts = await page.evaluate(() => (document.getElementById('sim-stale-topology').labels ?? []).map((l) => ({ text: l.text, box: l.box })));
+  const header = texts.filter((l) => l.box[1] < 24);
+  await page.locator('#sim-stale-topology').screenshot({ path: artifact('labels-stale-header-390.png') });
+  const said = header.map((l) => l.text);
+  assert.ok(said.includes('Clients · 20'), `the header: ${JSON.stringify(said)}`);
+  assert.ok(said.some((t) => t.startsWith('Servers · 10')), `the header: ${JSON.stringify(said)}`);
+  assert.ok(said.some((t) => t.startsWith('client 0 heard')), `the header: ${JSON.stringify(said)}`);
+  for (const [i, a] of header.entries()) {
+    for (const b of header.slice(i + 1)) {
+      assert.ok(a.box[2] <= b.box[0] || b.box[2] <= a.box[0], `"${a.text}" and "${b.text}" overlap`);
+    }
+  }
   assert.deepEqual(errors, []);
   await page.context().close();
 });

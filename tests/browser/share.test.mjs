@@ -106,3 +106,44 @@ test('"New seed" draws a seed in range, shows it, and puts it in the URL and the
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// An embed asks the height that names each of its rows (up to 16), where
+// Copy embed code's sizes count none. Measured, they need not: the most
+// rows named (16) ask 266 px of picture, and a post's frame (680 × 408)
+// gives it 282 px, a wide post's (1000 × 600) 389 px. In the frame the
+// code names, every row is named and nothing folds.
+for (const size of ['post', 'wide-post']) {
+  for (const [servers, charts] of [[16, 'percentiles'], [16, 'all']]) {
+    test(`the embed code for a ${size} of ${servers} servers and charts=${charts} gives the height that names every row, its controls unfolded`, async () => {
+      const { page, errors } = await openApp(browser, server.url, { hash: `policy=power-of-d&servers=${servers}&charts=${charts}` });
+      await page.click('#copy-embed');
+      await page.selectOption('#embed-size', size);
+      const snippet = await page.inputValue('#embed-code');
+      const frame = await page.evaluate((html) => {
+        const element = new DOMParser().parseFromString(html, 'text/html').querySelector('iframe');
+        return { src: element.getAttribute('src'), height: Number(element.getAttribute('height')), width: Number(element.getAttribute('width')) };
+      }, snippet);
+      const width = size === 'post' ? 680 : 1000;
+      const column = await browser.newContext({ viewport: { width, height: frame.height }, deviceScaleFactor: 1 });
+      const embed = await column.newPage();
+      embed.on('pageerror', (error) => errors.push(String(error)));
+      await embed.goto(frame.src);
+      await embed.waitForFunction(() => window.lbsim?.simTime() > 1000);
+      await embed.waitForTimeout(1000);
+      const seen = await embed.evaluate(() => ({
+        rows: JSON.parse(window.lbsim.views()[0].servers()).map((s) => s.name !== null),
+        picture: Math.round(document.querySelector('.topology').getBoundingClientRect().height),
+        folded: document.querySelector('.lbsim-view').classList.contains('fold-controls'),
+        note: document.querySelector('.size-note:not([hidden])')?.textContent ?? '',
+      }));
+      console.log(`${size}, ${servers} servers, charts=${charts}: ${width} × ${frame.height}, picture ${seen.picture} px`);
+      await embed.screenshot({ path: artifact(`share-${size}-${servers}-servers-${charts}-${width}x${frame.height}.png`) });
+      assert.equal(seen.rows.length, servers);
+      assert.ok(seen.rows.every(Boolean) && !seen.folded, `at ${width} × ${frame.height}: ${JSON.stringify(seen)}`);
+      assert.deepEqual(await layoutProblems(embed), []);
+      await column.close();
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  }
+}

@@ -321,7 +321,8 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
   await clickCentre(page, page.locator(`${root} .question .skip-guess`));
   // Each frame for 8 s of wall time: whether the legend shows, whether it
-  // lists the choice, and whether the picture drew one (its winner ringed).
+  // lists the choice, and whether the picture drew one (its lines; the
+  // winner is ringed only while its row is as the decision met it).
   const frames = await page.evaluate(async ({ root, index }) => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
     const view = window.lbsim.views()[index];
@@ -333,7 +334,7 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
       frames.push({
         legend: seen(entry('request')),
         listed: seen(entry('servers compared')),
-        drawn: decision !== undefined && JSON.parse(decision).winnerRing !== null,
+        drawn: decision !== undefined && JSON.parse(decision).ringInk > 0,
       });
     }
     return frames;

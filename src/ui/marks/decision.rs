@@ -1,7 +1,7 @@
 //! How long a decision's lines and badges stay beside the servers they
 //! describe, and what the badges say.
 
-use crate::engine::{Decision, ServerView};
+use crate::engine::{Candidate, Decision, ServerView};
 use crate::policy::Measure;
 
 /// Wall milliseconds a running decision's lines and rings show at full
@@ -20,26 +20,22 @@ const CHOICE_GONE_MS: f64 = 2_400.0;
 /// shown `age_ms` ago, while the view runs or not, and whether the rows of
 /// its candidates have `moved` since. Running, they are held: full at
 /// first, fading to half over 1.2 s, until the next decision replaces them
-/// (or gone after 2.4 s if none does), whatever the rows do since. Drawn
-/// only while the rows agreed, which in a running chapter 5 was 3 frames
-/// in 237, a reader never saw the servers compared that the legend names.
+/// (or gone after 2.4 s if none does). Drawn only while the rows agreed,
+/// which in a running chapter 5 was 3 frames in 237, a reader never saw
+/// the servers compared that the legend names.
 ///
-/// Held, the lines keep their badges, what the chooser saw ("saw 7"). Sam
-/// Rose's load-balancing post shows a choice as the request's own trip to
-/// the server it went to, never as a mark left beside servers that have
-/// changed since; a mark held here to be seen must carry its reasons
-/// with it, the moment as the chooser met it. A solid line alone, to a
-/// server that had since become the busier of the two, read as "power of
-/// two picked the worse one"; with "saw 3" and "saw 5" on its candidates
-/// it reads as what it was, a choice made a moment ago on what was there
-/// then. The word "saw" keeps a badge from being read as the row's own
-/// figure ("21" beside a server at 6/10), the reason the badges once
-/// faded within 0.8 s, long before their lines.
+/// Held beside rows that have moved on, it is drawn as past: at half
+/// strength at once, without the rings that tie it to the rows as they
+/// are now (see [`rings_drawn`]), its badges saying "then" (see
+/// [`badges`]). Drawn full, a solid ring round a row that had since become
+/// the busier of the two read as power of two taking the busier server
+/// (reader 10 on a phone: it "took server 3 with 2 queued over server 5
+/// with 0 queued and a free slot"). Sam Rose's load-balancing post shows
+/// a choice as the request's own trip to the server it went to, never as
+/// a mark left beside servers that have changed since.
 ///
 /// Paused, where a reader studies one still picture, all of it only
-/// beside rows as the decision met them: a ring round the taken server
-/// beside a row that was by then the busier read as power of two picking
-/// the worse.
+/// beside rows as the decision met them.
 pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
     match (running, moved) {
         (false, true) => 0.0,
@@ -47,40 +43,94 @@ pub fn decision_ink(age_ms: f64, running: bool, moved: bool) -> f64 {
         (true, _) if age_ms >= CHOICE_GONE_MS => 0.0,
         (true, _) => {
             let faded = ((age_ms - CHOICE_FULL_MS) / CHOICE_FADE_MS).clamp(0.0, 1.0);
-            1.0 - (1.0 - CHOICE_FAINTEST) * faded
+            let ink = 1.0 - (1.0 - CHOICE_FAINTEST) * faded;
+            if moved {
+                ink.min(CHOICE_FAINTEST)
+            } else {
+                ink
+            }
         }
     }
 }
 
-/// Each candidate's server and its badge's wordings, longest first: what
-/// the chooser saw of it, at the decision's moment ("saw 7", "saw 3.2
-/// ms"), then the figure alone ("7"), for where the longer does not fit
-/// between the clients' column and the row (the legend says the figure is
-/// what the chooser saw: on a phone "saw 25" covered the clients); or
-/// "stale", else "?", where it found its counters too old to compare (the
-/// legend says so: chapter 6's narrow rows on a phone had no room for the
-/// word, and a decision was drawn without its reason). Drawn with the
-/// decision's lines (see [`decision_ink`]) beside rows that may have
-/// moved on since.
+/// Whether a decision's candidates are ringed: only beside rows as it met
+/// them (see [`decision_ink`]); once they have moved on, its lines alone.
+pub fn rings_drawn(moved: bool) -> bool {
+    !moved
+}
+
+/// Candidates past which only the taken server has a badge: at ten
+/// choices ten badges stood on one another beside the rows.
+const BADGED_CANDIDATES: usize = 3;
+
+/// Each badged candidate's server and its badge's wordings, longest first,
+/// for `decision` beside the rows of `servers` as they are now: what the
+/// chooser saw of it, at the decision's moment, in the row's own terms,
+/// slots in use ("saw 8/10") or, past full slots, the queue ("saw 3
+/// queued"), the figures the row writes beside its slots and its queue
+/// (chapter 5 said "saw 13" of a row written "10/10" and "3", busy plus
+/// queued, which no reader could match to the picture); then shorter
+/// ("3 queued", "3"), for where the longer does not fit between the
+/// clients' column and the row (on a phone "saw 25" covered the clients).
+/// A measure with no row to match (milliseconds, a client's own requests
+/// in flight) says its figure ("saw 3.2 ms").
+///
+/// Once the rows have moved on, a live reading says "then" where it said
+/// "saw" ("then 3 queued"): what the row had, no longer what it has. A
+/// copy a client learned ([`Measure::Reported`]) keeps "saw": it never
+/// was the row's.
+///
+/// Past [`BADGED_CANDIDATES`], only the taken server: "saw 1 queued,
+/// least of 10" (at ten choices the badges piled up unreadably).
+///
+/// "stale", else "?", where the chooser found its counters too old to
+/// compare (the legend says so).
 ///
 /// A key's placement compares nothing, so it says nothing was seen: where
 /// a bound on load passed the key's place over, that place is "full";
 /// else no badge (chapter 13's modulo wrote "saw 14" beside the one
 /// server a key can go to).
-pub fn badges(decision: &Decision) -> Vec<(u32, Vec<String>)> {
+pub fn badges(decision: &Decision, servers: &[ServerView]) -> Vec<(u32, Vec<String>)> {
     let words = |texts: &[&str]| texts.iter().map(|text| text.to_string()).collect::<Vec<_>>();
     if decision.measure == Measure::Key {
         let passed = decision.candidates.iter().filter(|c| c.server != decision.winner);
         return passed.map(|c| (c.server, words(&["full"]))).collect();
     }
-    let wordings = |seen| match decision.fell_back {
-        true => words(&["stale", "?"]),
-        false => {
-            let figure = amount(seen, decision);
-            vec![format!("saw {figure}"), figure]
-        }
+    let many = decision.candidates.len() > BADGED_CANDIDATES;
+    let verb = match decision.measure == Measure::Load && rows_moved(decision, servers) {
+        true => "then",
+        false => "saw",
     };
-    decision.candidates.iter().map(|c| (c.server, wordings(c.seen))).collect()
+    let wordings = |candidate: &Candidate| {
+        if decision.fell_back {
+            return words(&["stale", "?"]);
+        }
+        let slots = servers.get(candidate.server as usize).map_or(0, |s| s.slots);
+        let (longer, shorter) = in_row_terms(candidate.seen, slots, decision);
+        let mut said = vec![format!("{verb} {longer}")];
+        if many {
+            let least = format!("{verb} {longer}, least of {}", decision.candidates.len());
+            said.insert(0, least);
+        }
+        said.extend([longer].into_iter().chain(shorter));
+        said.dedup();
+        said
+    };
+    let badged = decision.candidates.iter().filter(|c| !many || c.server == decision.winner);
+    badged.map(|c| (c.server, wordings(c))).collect()
+}
+
+/// A seen load as its row writes it, and shorter where there is one:
+/// "8/10" (slots in use, no queue), or "3 queued" and "3" (its queue, the
+/// slots full); a measure with no row to match, its amount alone.
+fn in_row_terms(seen: f64, slots: u32, decision: &Decision) -> (String, Option<String>) {
+    let rowed = matches!(decision.measure, Measure::Load | Measure::Reported) && slots > 0;
+    let load = seen.round().max(0.0) as u32;
+    match rowed {
+        false => (amount(seen, decision), None),
+        true if load <= slots => (format!("{load}/{slots}"), None),
+        true => (format!("{} queued", load - slots), Some((load - slots).to_string())),
+    }
 }
 
 /// A seen amount as drawn: requests whole, milliseconds to one decimal.
@@ -99,16 +149,22 @@ pub fn rows_moved(decision: &Decision, servers: &[ServerView]) -> bool {
 }
 
 /// The decision to show among `latest` (oldest first), none older than
-/// the one shown (made at `shown_ms`): the newest whose rows are still as
-/// it met them, so that it is drawn beside rows that agree with it; else
-/// the newest, told in words only. Never an older one than is shown: a
-/// step forward once brought back a decision 5 ms older, whose rows
-/// happened to agree again.
+/// the one shown (made at `shown_ms`), and, where the picture writes one
+/// client's copies of the servers' loads (`copies_of`), only that client's,
+/// so that what its badges say it saw is what the column beside the rows
+/// says it heard (chapter 6 drew another client's "saw 15" beside client
+/// 5's copies 13 and 8): the newest whose rows are still as it met them,
+/// so that it is drawn beside rows that agree with it; else the newest,
+/// told in words only. Never an older one than is shown: a step forward
+/// once brought back a decision 5 ms older, whose rows happened to agree
+/// again.
 pub fn decision_to_show<'a>(
     latest: &'a [Decision],
     servers: &[ServerView],
-    shown_ms: Option<f64>,
+    (shown_ms, copies_of): (Option<f64>, Option<u32>),
 ) -> Option<&'a Decision> {
     let not_older = |d: &&Decision| shown_ms.is_none_or(|shown| d.time_ms >= shown);
-    latest.iter().rev().filter(not_older).find(|d| !rows_moved(d, servers)).or(latest.last())
+    let whose = |d: &&Decision| copies_of.is_none_or(|client| !d.by_balancer && d.chooser == client);
+    let mut shown = latest.iter().rev().filter(not_older).filter(whose);
+    shown.clone().find(|d| !rows_moved(d, servers)).or_else(|| shown.next())
 }

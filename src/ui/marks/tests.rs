@@ -99,9 +99,9 @@ fn a_queues_length_steps_left_of_a_needle_that_would_stand_on_it() {
 #[test]
 fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
     assert_eq!(decision_ink(0.0, true, false), 1.0);
-    assert_eq!(decision_ink(400.0, true, true), 1.0, "running, held though the rows moved on");
-    assert_eq!(decision_ink(1_000.0, true, true), 0.75);
-    assert_eq!(decision_ink(1_600.0, true, true), 0.5, "as faint as it goes when the next replaces it");
+    assert_eq!(decision_ink(400.0, true, false), 1.0);
+    assert_eq!(decision_ink(1_000.0, true, false), 0.75);
+    assert_eq!(decision_ink(1_600.0, true, false), 0.5, "as faint as it goes when the next replaces it");
     assert_eq!(decision_ink(2_399.0, true, false), 0.5);
     assert_eq!(decision_ink(2_400.0, true, false), 0.0, "none replaced it: gone");
     assert_eq!(decision_ink(5_000.0, false, false), 1.0);
@@ -109,18 +109,61 @@ fn a_running_decision_is_held_and_fades_a_paused_one_only_beside_its_rows() {
 }
 
 #[test]
-fn a_badge_says_what_the_chooser_saw_so_it_never_reads_as_the_rows_figure() {
-    let words = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+fn a_decision_held_past_its_rows_is_drawn_as_past_faint_and_unringed() {
+    assert_eq!(decision_ink(0.0, true, true), 0.5, "held though the rows moved on, at half at once");
+    assert_eq!(decision_ink(2_000.0, true, true), 0.5);
+    assert_eq!(decision_ink(2_400.0, true, true), 0.0);
+    assert!(rings_drawn(false) && !rings_drawn(true));
+}
+
+fn words(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|t| t.to_string()).collect()
+}
+
+#[test]
+fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
+    // Server 3 had ten in its slots and two queued; server 7 five of ten.
+    let mut servers = vec![row(10, 0); 10];
+    servers[3] = row(10, 2);
+    servers[7] = row(5, 0);
     let compared = decision(1.0, [(3, 12), (7, 5)], 7);
-    assert_eq!(badges(&compared), vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]);
+    assert_eq!(
+        badges(&compared, &servers),
+        vec![(3, words(&["saw 2 queued", "2 queued", "2"])), (7, words(&["saw 5/10", "5/10"]))],
+        "the queue's length and the slots in use, as the row writes them: never \"saw 12\""
+    );
     let timed = Decision {
         measure: Measure::Cost,
         candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
         ..Decision::default()
     };
-    assert_eq!(badges(&timed), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
-    let stale = Decision { fell_back: true, ..compared };
-    assert_eq!(badges(&stale), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
+    assert_eq!(badges(&timed, &servers), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
+    let stale = Decision { fell_back: true, ..compared.clone() };
+    assert_eq!(badges(&stale, &servers), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
+    // The rows move on: server 3's queue is now 4 long.
+    servers[3] = row(10, 4);
+    assert_eq!(
+        badges(&compared, &servers),
+        vec![(3, words(&["then 2 queued", "2 queued", "2"])), (7, words(&["then 5/10", "5/10"]))],
+        "what the row had, no longer what it has"
+    );
+    // A copy a client learned never was the row's: it says "saw" still.
+    let learned = Decision { measure: Measure::Reported, ..compared };
+    assert_eq!(badges(&learned, &servers)[0].1[0], "saw 2 queued");
+}
+
+#[test]
+fn at_many_choices_only_the_taken_server_has_a_badge_which_says_of_how_many() {
+    let servers = (0..10).map(|i| row(10, i)).collect::<Vec<_>>();
+    let candidates =
+        (0..10).map(|i| Candidate { server: i, load: 10 + i, seen: f64::from(10 + i) }).collect();
+    let ten = Decision { candidates, winner: 1, ..Decision::default() };
+    assert_eq!(
+        badges(&ten, &servers),
+        vec![(1, words(&["saw 1 queued, least of 10", "saw 1 queued", "1 queued", "1"]))]
+    );
+    let three = Decision { candidates: ten.candidates[..3].to_vec(), ..ten };
+    assert_eq!(badges(&three, &servers).len(), 3, "three still each have theirs");
 }
 
 #[test]
@@ -136,9 +179,10 @@ fn a_keys_placement_says_no_server_was_seen_only_that_its_place_was_full() {
         ..Decision::default()
     };
     // Modulo: one candidate, the key's place, taken whatever its load.
-    assert_eq!(badges(&keyed(&[(4, 14)], 4)), vec![]);
+    let servers = vec![row(10, 4); 8];
+    assert_eq!(badges(&keyed(&[(4, 14)], 4), &servers), vec![]);
     // Bounded loads: the key's place over the bound, passed over.
-    assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6)), vec![(4, vec!["full".to_string()])]);
+    assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6), &servers), vec![(4, vec!["full".to_string()])]);
 }
 
 #[test]
@@ -148,23 +192,35 @@ fn the_decision_shown_is_the_newest_whose_rows_still_agree() {
     let newest = decision(2.0, [(1, 10), (0, 7)], 0);
     let latest = [decision(0.5, [(1, 9), (2, 5)], 2), older.clone(), newest.clone()];
     assert!(rows_moved(&newest, &servers), "server 1 has 13 now, not 10");
-    assert_eq!(decision_to_show(&latest, &servers, None), Some(&older));
-    assert_eq!(decision_to_show(&latest, &servers, Some(1.0)), Some(&older));
+    assert_eq!(decision_to_show(&latest, &servers, (None, None)), Some(&older));
+    assert_eq!(decision_to_show(&latest, &servers, (Some(1.0), None)), Some(&older));
     assert_eq!(
-        decision_to_show(&latest[2..], &servers, None),
+        decision_to_show(&latest[2..], &servers, (None, None)),
         Some(&newest),
         "none agrees: the newest, in words"
     );
     assert_eq!(
-        decision_to_show(&latest, &servers, Some(2.0)),
+        decision_to_show(&latest, &servers, (Some(2.0), None)),
         Some(&newest),
         "the older one agrees, but the newest is shown already: never back in time"
     );
-    assert_eq!(decision_to_show(&[], &servers, None), None);
+    assert_eq!(decision_to_show(&[], &servers, (None, None)), None);
+}
+
+#[test]
+fn where_one_clients_copies_are_written_only_its_decisions_are_shown() {
+    let servers = [row(7, 0), row(10, 3), row(5, 0)];
+    let by = |chooser, time_ms| Decision { chooser, ..decision(time_ms, [(1, 13), (2, 5)], 2) };
+    let latest = [by(5, 1.0), by(0, 2.0), by(5, 3.0)];
+    assert_eq!(decision_to_show(&latest, &servers, (None, Some(0))), Some(&latest[1]));
+    assert_eq!(decision_to_show(&latest, &servers, (None, Some(5))), Some(&latest[2]));
+    assert_eq!(decision_to_show(&latest, &servers, (None, Some(9))), None, "none of client 9's");
+    let balancer = Decision { by_balancer: true, ..by(0, 4.0) };
+    assert_eq!(decision_to_show(&[balancer], &servers, (None, Some(0))), None, "balancer 0 is not client 0");
 }
 
 fn row(busy: u32, queued: u32) -> ServerView {
-    ServerView { busy, queued, ..ServerView::default() }
+    ServerView { busy, queued, slots: 10, ..ServerView::default() }
 }
 
 fn decision(time_ms: f64, candidates: [(u32, u32); 2], winner: u32) -> Decision {

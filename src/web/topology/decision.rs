@@ -1,7 +1,8 @@
 //! A decision of a policy that compares a sample of servers, drawn over the
 //! topology: a line from the chooser to each candidate (dashed for those
 //! passed over, solid and thicker for the one taken), a ring round each
-//! candidate, and beside it what the chooser saw of it, held together (see
+//! candidate while its row is as the decision met it, and beside it what
+//! the chooser saw of it, held together (see
 //! `lbsim::ui::marks::decision_ink`). All in the ink colour, the
 //! topology's colour for "look here".
 
@@ -9,19 +10,19 @@ use super::layout::{Layout, Rect};
 use super::row::Row;
 use crate::theme::Palette;
 use lbsim::engine::{Decision, ServerView};
-use lbsim::ui::marks::badges;
+use lbsim::ui::marks::{badges, rings_drawn, rows_moved};
 use web_sys::CanvasRenderingContext2d;
 
 /// Draws `decision` over the rows of `servers`, with its badges left of
 /// where each row's entrance labels begin (`entrances`, x in CSS px),
-/// returning where the ring round its winner went.
+/// returning where the ring round its winner went, if it was ringed.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
     (servers, entrances): (&[ServerView], &[f64]),
     palette: &Palette,
-) -> Rect {
+) -> Option<Rect> {
     let chooser = match decision.by_balancer {
         true => layout.balancer_anchor(decision.chooser as usize),
         false => layout.client_anchor(decision.chooser as usize),
@@ -29,6 +30,7 @@ pub fn draw(
     let ink = palette.ink.css();
     let width = (layout.label_px() / 6.0).max(2.0);
     let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * 1.6);
+    let ringed = rings_drawn(rows_moved(decision, servers));
     context.set_stroke_style_str(&ink);
     for taken in [false, true] {
         let dash = js_sys::Array::new();
@@ -47,13 +49,15 @@ pub fn draw(
             };
             context.move_to(chooser.0, chooser.1);
             context.line_to(x, y);
-            context.rect(rect.x, rect.y, rect.w, rect.h);
+            if ringed {
+                context.rect(rect.x, rect.y, rect.w, rect.h);
+            }
         }
         context.stroke();
     }
     let _ = context.set_line_dash(&js_sys::Array::new());
-    draw_amounts(context, layout, (decision, entrances), palette);
-    ring(decision.winner)
+    draw_amounts(context, layout, (decision, servers, entrances), palette);
+    ringed.then(|| ring(decision.winner))
 }
 
 /// The ring round server `i`, drawn with lines up to `widest` px wide: in
@@ -80,7 +84,7 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 }
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
-/// just left of the candidate ("saw 7", or "stale" when it ignored its
+/// (outlined on the panel's colour once past) just left of the candidate ("saw 3 queued", or "stale" when it ignored its
 /// counters; see `lbsim::ui::marks::badges`), so that it does not read as
 /// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
@@ -92,7 +96,7 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 fn draw_amounts(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (decision, entrances): (&Decision, &[f64]),
+    (decision, servers, entrances): (&Decision, &[ServerView], &[f64]),
     palette: &Palette,
 ) {
     const GAP: f64 = 10.0;
@@ -106,10 +110,16 @@ fn draw_amounts(
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
+    // Past, beside rows that have moved on, at half strength: ink on a
+    // plate of the panel's colour, which hides the dots behind it (the
+    // panel's colour on a plate of half-strength ink, over the dots, could
+    // not be read).
+    let past = rows_moved(decision, servers);
+    context.set_stroke_style_str(&palette.ink.css());
     // A plate may come this close to the clients' column: 10 px off it,
     // chapter 6's random picture on a phone had no room for "stale".
     let floor = layout.tiers_right() + 4.0;
-    for (server, wordings) in badges(decision) {
+    for (server, wordings) in badges(decision, servers) {
         let (_, y) = layout.server_anchor(server as usize);
         let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
         let right = (layout.servers.cell(server as usize).x - GAP).min(entrance);
@@ -119,7 +129,6 @@ fn draw_amounts(
             .map(|text| (text, width(text)))
             .find(|(_, width)| right - width - PLATE_PAD >= floor);
         let Some((text, width)) = fits else { continue };
-        context.set_fill_style_str(&palette.ink.css());
         context.begin_path();
         let _ = context.round_rect_with_f64(
             right - width - PLATE_PAD,
@@ -128,8 +137,23 @@ fn draw_amounts(
             px * 1.4,
             px * 0.3,
         );
-        context.fill();
-        context.set_fill_style_str(&palette.panel.css());
+        match past {
+            false => {
+                context.set_fill_style_str(&palette.ink.css());
+                context.fill();
+                context.set_fill_style_str(&palette.panel.css());
+            }
+            true => {
+                let ink = context.global_alpha();
+                context.set_global_alpha(1.0);
+                context.set_fill_style_str(&palette.panel.css());
+                context.fill();
+                context.set_global_alpha(ink);
+                context.set_line_width(1.0);
+                context.stroke();
+                context.set_fill_style_str(&palette.ink.css());
+            }
+        }
         let _ = context.fill_text(text, right, y);
     }
 }

@@ -71,16 +71,22 @@ pub struct Focus<'a> {
 /// request's mark is 6.3 px across its centre.
 const ARRIVAL_GAP_PX: f64 = 8.0;
 
+/// A decision drawn on the topology: where the ring round its winner went
+/// (x, y, w, h), if its rows were as it met them (see
+/// `lbsim::ui::marks::rings_drawn`).
+pub struct DecisionDrawn {
+    pub ring: Option<[f64; 4]>,
+}
+
 /// Draws the snapshot, with what is in `focus` brought forward and labels
-/// at least `least_label_px` high; returns where the ring round a
-/// decision's winner went (x, y, w, h), if one was drawn (see
-/// `lbsim::ui::marks::decision_ink` for how long).
+/// at least `least_label_px` high; returns the decision it drew, if one
+/// (see `lbsim::ui::marks::decision_ink` for how long).
 pub fn draw(
     snapshot: &Snapshot,
     focus: Focus,
     (surface, least_label_px): (&Surface, f64),
     palette: &Palette,
-) -> Option<[f64; 4]> {
+) -> Option<DecisionDrawn> {
     surface.begin();
     let context = &surface.context;
     let mut layout = layout_of(snapshot, (surface, least_label_px));
@@ -128,7 +134,7 @@ pub fn draw(
         let entrances = entrances(&labels_from, focus.bounces, &plates);
         let ring = decision::draw(context, &layout, decision, (&snapshot.servers, &entrances), palette);
         context.set_global_alpha(1.0);
-        [ring.x, ring.y, ring.w, ring.h]
+        DecisionDrawn { ring: ring.map(|ring| [ring.x, ring.y, ring.w, ring.h]) }
     })
 }
 

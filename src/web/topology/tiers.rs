@@ -65,31 +65,23 @@ pub fn draw_labels(
             ],
         );
     }
-    // The column right of the rows is headed over it, right-aligned: with
-    // the client whose copies it writes, or as the share of requests sent
-    // lately; the tier's name keeps what room is left.
-    let mut servers_room = layout.width - layout.servers_x;
-    let column = match (learned_by, sent_shares(&snapshot.servers)) {
-        (Some((client, learned)), _) => Some(heard_titles(client, learned)),
-        (None, Some(_)) => Some(vec!["% sent, last 3 s".to_string(), "sent".to_string()]),
-        (None, None) => None,
-    };
-    if let (Some(wordings), Some((_, right))) = (column, layout.side_column) {
-        if let Some((text, width)) = fit(&wordings, servers_room) {
-            context.set_text_align("right");
-            let _ = context.fill_text(&text, right, y);
-            servers_room -= width + LABEL_GAP + (layout.width - right);
-        }
-    }
-    context.set_text_align("left");
-    if let Some((text, _)) = fit(&wordings, servers_room) {
-        let _ = context.fill_text(&text, layout.servers_x, y);
-    }
+    // The clients' tier is named first: where "Clients · 20" does not fit
+    // left of the servers' names (chapter 6 on a phone, its rows moved
+    // left for the column of copies, wrote "20"), the servers' name starts
+    // right of it.
     let client_x = layout.clients.cell(0).x;
-    let mut clients_room = layout.servers_x - client_x - LABEL_GAP;
+    let n = snapshot.clients;
+    let clients = match layout.clients_per_cell {
+        1 => vec![format!("Clients · {n}"), n.to_string()],
+        per_cell => {
+            vec![format!("Clients · {n} ({per_cell} a cell)"), format!("Clients · {n}"), n.to_string()]
+        }
+    };
+    let mut servers_x = layout.servers_x;
+    let mut clients_room = servers_x - client_x - LABEL_GAP;
     if let Some(balancers) = &layout.balancers {
         let centre = balancers.cell(0).centre().0;
-        let half_room = (layout.servers_x - LABEL_GAP - centre).min(centre - client_x);
+        let half_room = (servers_x - LABEL_GAP - centre).min(centre - client_x);
         let n = snapshot.balancers;
         let wordings = [format!("Balancers · {n}"), format!("{n} balancers"), n.to_string()];
         if let Some((text, width)) = fit(&wordings, 2.0 * half_room) {
@@ -97,17 +89,40 @@ pub fn draw_labels(
             let _ = context.fill_text(&text, centre, y);
             clients_room = centre - width / 2.0 - LABEL_GAP - client_x;
         }
+    } else if let Some((_, width)) = fit(&clients[clients.len() - 2..clients.len() - 1], f64::INFINITY) {
+        servers_x = servers_x.max(client_x + width + LABEL_GAP);
+        clients_room = servers_x - client_x - LABEL_GAP;
     }
-    let n = snapshot.clients;
-    let wordings = match layout.clients_per_cell {
-        1 => vec![format!("Clients · {n}"), n.to_string()],
-        per_cell => {
-            vec![format!("Clients · {n} ({per_cell} a cell)"), format!("Clients · {n}"), n.to_string()]
-        }
-    };
     context.set_text_align("left");
-    if let Some((text, _)) = fit(&wordings, clients_room) {
+    if let Some((text, _)) = fit(&clients, clients_room) {
         let _ = context.fill_text(&text, client_x, y);
+    }
+    // The column right of the rows is headed over it, right-aligned: with
+    // the client whose copies it writes, or as the share of requests sent
+    // lately, in the longest wording that leaves the servers' tier its
+    // name ("Servers · 10"; chapter 6's "client 0 heard, 18 ms to 1.4 s
+    // ago" pushed it out on a phone); the tier's name keeps what room is
+    // left.
+    let mut servers_room = layout.width - servers_x;
+    let column = match (learned_by, sent_shares(&snapshot.servers)) {
+        (Some((client, learned)), _) => Some(heard_titles(client, learned)),
+        (None, Some(_)) => Some(vec!["% sent, last 3 s".to_string(), "sent".to_string()]),
+        (None, None) => None,
+    };
+    if let (Some(column), Some((_, right))) = (column, layout.side_column) {
+        let named =
+            fit(&wordings[wordings.len() - 2..wordings.len() - 1], f64::INFINITY).map_or(0.0, |(_, w)| w);
+        let beside_name = servers_room - named - LABEL_GAP - (layout.width - right);
+        let heading = fit(&column, beside_name).or_else(|| fit(&column, servers_room));
+        if let Some((text, width)) = heading {
+            context.set_text_align("right");
+            let _ = context.fill_text(&text, right, y);
+            servers_room -= width + LABEL_GAP + (layout.width - right);
+        }
+    }
+    context.set_text_align("left");
+    if let Some((text, _)) = fit(&wordings, servers_room) {
+        let _ = context.fill_text(&text, servers_x, y);
     }
 }
 

@@ -232,12 +232,9 @@ impl View {
         // stay on screen after it.
         let running_ahead = self.playing && !self.run_ahead.arrived();
         if !running_ahead {
-            self.parts.decision.update(
-                &self.snapshot.decisions,
-                &self.snapshot.servers,
-                now_ms,
-                self.playing,
-            );
+            let copies_of = self.sim.clients_keep_copies().then(|| self.followed.unwrap_or(0));
+            let latest = (self.snapshot.decisions.as_slice(), self.snapshot.servers.as_slice());
+            self.parts.decision.update(latest, copies_of, now_ms, self.playing);
         }
         if let Some(moves) = self.sim.key_moves() {
             // A change has just applied: its sentence is due now.

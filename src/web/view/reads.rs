@@ -193,7 +193,7 @@ impl View {
             decision,
             caption: caption.text(),
             winner_ring: caption.winner_ring,
-            badges: lbsim::ui::marks::badges(decision),
+            badges: lbsim::ui::marks::badges(decision, &self.snapshot.servers),
             ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()
