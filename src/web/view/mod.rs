@@ -100,6 +100,8 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
+    /// Whether a spike's reader can have seen it run.
+    spike_seen: crate::spike::Seen,
     /// When the URL is to mirror the settings next.
     link: Link,
 }
@@ -149,6 +151,7 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
+            spike_seen: Default::default(),
             link: Link::mounted(owns_hash),
             options,
         };
