@@ -189,7 +189,7 @@ impl View {
         if !due {
             return;
         }
-        let asked = self.params.speed * self.opening.pace();
+        let asked = self.opening.speed(self.params.speed);
         let [own, twin_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
@@ -208,7 +208,7 @@ impl View {
         }
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
-            let target = before + Time::from_ms(wall_ms * self.params.speed * self.opening.pace());
+            let target = before + Time::from_ms(wall_ms * self.opening.speed(self.params.speed));
             let mut events = self.sim.advance_to(target, self.pace.event_cap()).events;
             if let Some(twin) = &mut self.twin {
                 events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
@@ -258,7 +258,7 @@ impl View {
             playing: self.playing,
         };
         let said = match Words::for_frame(moment) {
-            Words::Opening => self.parts.narration.tell_opening(),
+            Words::Opening => self.parts.narration.tell_opening(self.params.speed),
             Words::Hold => self.parts.narration.hold(),
             Words::Hide => self.parts.narration.hide(),
             Words::Update => {
@@ -335,7 +335,8 @@ impl View {
                 pane.count_bounces(&self.snapshot.counts, &twin_counts);
             }
         }
-        self.parts.narration.announce(now_ms, self.playing, &self.snapshot);
+        let strip = self.parts.readouts.shown();
+        self.parts.narration.announce(now_ms, self.playing, strip, bounced.iter().sum());
         let searching = match &mut self.parts.capacity {
             Some(panel) => {
                 panel.frame(&self.parts.canvases);
