@@ -104,7 +104,7 @@ test("chapter 2's spike, over before its whole picture was in sight, plays again
   const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
   const button = () => page.textContent('#spike .play');
   await page.evaluate(() => document.getElementById('spike-title').scrollIntoView({ block: 'start', behavior: 'instant' }));
-  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 30_000 });
   const over = await simTime();
   const picture = await page.evaluate(() => document.querySelector('#sim-spike .topology').getBoundingClientRect().toJSON());
   assert.ok(picture.bottom > 900, `over with the picture from ${picture.top} to ${picture.bottom} px`);
@@ -114,7 +114,7 @@ test("chapter 2's spike, over before its whole picture was in sight, plays again
   await page.evaluate(() => document.querySelector('#sim-spike .topology').scrollIntoView({ block: 'center', behavior: 'instant' }));
   await page.waitForFunction(({ i, over }) => window.lbsim.views()[i].simTime() < over, { i: index, over }, { timeout: 5_000 });
   assert.equal(await button(), 'Pause');
-  await page.waitForFunction(() => document.querySelector('#spike .play').textContent === 'Replay', null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 30_000 });
   assert.equal(await simTime(), over, 'the same spike, to its end');
   // Seen whole, it does not play again by itself.
   await page.evaluate(() => window.scrollTo(0, 0));
