@@ -67,7 +67,7 @@ impl View {
     /// later settings with.
     pub fn pin_baseline(&mut self) {
         let (over, now_s) = (whole_run::is_over(&self.sim), self.sim.now().as_secs());
-        let words = whole_run::pinned(over, now_s, &self.params.scenario.policy.title());
+        let words = whole_run::pinned(over, now_s, self.params.scenario.policy.title());
         self.parts.canvases.pin(&self.sim, &words);
     }
 
