@@ -48,6 +48,11 @@ pub struct Waits {
     /// The whole distribution's figures, read as the run's summary reads
     /// them, so that the marks agree with the sentence beside them.
     pub figures: Distribution,
+    /// Whether any request has ended (completed or failed), as the
+    /// readouts count: a request in a slot has its wait, but until one
+    /// ends the strip reads "none finished yet", and the chart's "median
+    /// 0.00 ms" beside it read as a second figure that disagreed.
+    pub ended: bool,
 }
 
 impl Waits {
@@ -67,7 +72,16 @@ impl Waits {
                 false => counts[((wait * bins as f64 / reach) as usize).min(bins - 1)] += count,
             }
         }
-        Waits { bin_ms, counts, beyond, figures }
+        let ended = figures.count > 0;
+        Waits { bin_ms, counts, beyond, figures, ended }
+    }
+
+    /// The waits `sim` has measured so far, binned: marked once a request
+    /// has ended, as the readouts count.
+    pub fn of_run(sim: &crate::Simulation, bins: usize) -> Waits {
+        let metrics = sim.metrics();
+        let ended = metrics.latency.measured().count() > 0 || metrics.counts.failed > 0;
+        Waits { ended, ..Waits::of(&metrics.queue_time.measured(), bins) }
     }
 
     /// Where the chart ends (ms).
@@ -75,11 +89,23 @@ impl Waits {
         self.bin_ms * self.counts.len() as f64
     }
 
+    /// Whether there are figures to mark: waits measured, and a request
+    /// ended.
+    pub fn counted(&self) -> bool {
+        self.figures.count > 0 && self.ended
+    }
+
     /// The marks, each at its figure (ms) and named with it as a sentence
-    /// writes it: "median 5.8 ms", "mean 8.2 ms", "p99 34.2 ms".
+    /// writes it: "median 5.8 ms", "mean 8.2 ms", "p99 34.2 ms"; before any
+    /// request has finished, a dash as the strip writes ("median –"), never
+    /// 0.00 ms as if measured.
     pub fn marks(&self) -> [Marker; 3] {
         let f = &self.figures;
-        let mark = |name: &str, at: f64| Marker { time_s: at, label: format!("{name} {}", ms(at)) };
+        let figure = |at: f64| match self.counted() {
+            true => ms(at),
+            false => "–".to_string(),
+        };
+        let mark = |name: &str, at: f64| Marker { time_s: at, label: format!("{name} {}", figure(at)) };
         [mark("median", f.p50), mark("mean", f.mean), mark("p99", f.p99)]
     }
 
@@ -156,6 +182,9 @@ where
         Rectangle::new(corners, style.palette.queued.rgb().filled())
     });
     chart.draw_series(bars)?;
+    if !waits.counted() {
+        return Ok(());
+    }
     // Each line where it can be seen, named with its figure wherever drawn.
     let (plot, _) = chart.plotting_area().get_pixel_range();
     let px_per_ms = f64::from(plot.end - plot.start) / reach;
@@ -295,10 +324,36 @@ mod tests {
         assert!(named, "the median is not named");
     }
 
+    /// During chapter 1's opening the chart wrote "median 0.00 ms, mean
+    /// 0.00 ms, p99 0.00 ms" beside a strip of dashes: nothing had
+    /// finished, and the empty histogram's zeros read as measured.
     #[test]
-    fn no_waits_draw_an_empty_chart_a_millisecond_wide() {
+    fn no_waits_draw_an_empty_chart_a_millisecond_wide_its_marks_dashes() {
         let binned = Waits::of(&Histogram::default(), 30);
         assert_eq!((binned.reach(), binned.counts.iter().sum::<u64>(), binned.beyond), (1.0, 0, 0));
+        assert!(!binned.counted());
+        let named: Vec<String> = binned.marks().into_iter().map(|m| m.label).collect();
+        assert_eq!(named, ["median –", "mean –", "p99 –"]);
+        assert!(Waits::of(&histogram(&[0.0]), 30).counted(), "one wait of none is a measured 0.00 ms");
+    }
+
+    /// Chapter 1's opening: requests have entered the server's slots,
+    /// their waits of none measured, but none has ended yet.
+    #[test]
+    fn waits_measured_before_any_request_ends_are_not_marked_yet() {
+        let mut scenario = crate::Scenario::default();
+        scenario.set_many([("servers", "1"), ("policy", "random"), ("load", "0.9")]).unwrap();
+        let mut sim = crate::Simulation::new(&scenario).unwrap();
+        while sim.metrics().queue_time.measured().count() == 0 {
+            sim.step();
+        }
+        let early = Waits::of_run(&sim, BINS);
+        assert!(early.figures.count > 0 && !early.counted(), "{early:?}");
+        assert_eq!(early.marks()[0].label, "median –");
+        sim.advance_to(Time::from_secs(1.0), u64::MAX);
+        let later = Waits::of_run(&sim, BINS);
+        assert!(later.counted());
+        assert_eq!(later.marks()[2].label, format!("p99 {}", ms(sim.summary().queue_ms.p99)));
     }
 
     #[test]

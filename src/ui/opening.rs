@@ -2,17 +2,21 @@
 //! a pace a reader can follow (out to the server, into a slot or the
 //! queue, and back), then everything else at the view's own speed. A
 //! reader who meets twenty clients at full speed sees a swarm; one trip
-//! first shows what each dot of the swarm is doing.
+//! first shows what each dot of the swarm is doing. The trip's pace is a
+//! share of real time, not of the view's speed, so that a view slowed to
+//! let its dots travel (chapter 1) walks its first trip no slower.
 
 use crate::engine::{Hop, RequestView};
 
-/// The share of the view's speed at which the first request travels: its
-/// trip of about 30 simulated ms (the hop out, 20 ms of service, the hop
-/// back) takes about 3 s.
+/// The speed (simulated time per wall time) at which the first request
+/// travels, unless the view's own is slower: its trip of about 30
+/// simulated ms (the hop out, 20 ms of service, the hop back) takes about
+/// 3 s.
 pub const WALKING_PACE: f64 = 1.0 / 100.0;
 
-/// The share of the view's speed while it waits for the first request:
-/// slow enough that a frame does not carry it past the request's start.
+/// The speed while the view waits for the first request, unless its own
+/// is slower: slow enough that a frame does not carry it past the
+/// request's start.
 pub const WAITING_PACE: f64 = 1.0 / 10.0;
 
 /// Simulated ms after which the opening gives up following a trip that
@@ -48,12 +52,12 @@ impl Opening {
         }
     }
 
-    /// The share of the view's speed to play at now.
-    pub fn pace(self) -> f64 {
+    /// The speed to play at now, in a view of speed `view_speed`.
+    pub fn speed(self, view_speed: f64) -> f64 {
         match self {
-            Opening::Following { .. } => WALKING_PACE,
-            Opening::Waiting => WAITING_PACE,
-            Opening::Over => 1.0,
+            Opening::Following { .. } => WALKING_PACE.min(view_speed),
+            Opening::Waiting => WAITING_PACE.min(view_speed),
+            Opening::Over => view_speed,
         }
     }
 
@@ -97,6 +101,34 @@ impl Opening {
                 }
             }
         }
+    }
+}
+
+/// What the view's sentence says while it shows the first request's trip,
+/// in a view of speed `view_speed`. Other clients' requests start
+/// meanwhile, and the server's slots and the chart count them (a reader
+/// saw two busy slots and "2 requests" under words that said "one
+/// request"): the words say only its dot is drawn.
+pub fn words(view_speed: f64) -> String {
+    format!(
+        "One request's trip first, at {} and the only dot drawn: out to the server, into a slot or the \
+         queue, and back. Others start meanwhile, counted by the slots and the chart. Then everyone, at {}.",
+        of_real_time(WALKING_PACE.min(view_speed)),
+        of_real_time(view_speed)
+    )
+}
+
+/// A speed in words: "real time", "a tenth of real time", "0.3× real
+/// time".
+pub fn of_real_time(speed: f64) -> String {
+    let share =
+        [(1.0, "real time"), (0.5, "half"), (0.25, "a quarter"), (0.1, "a tenth"), (0.01, "a hundredth")]
+            .into_iter()
+            .find(|(share, _)| (speed - share).abs() < 1e-9);
+    match share {
+        Some((_, "real time")) => "real time".to_string(),
+        Some((_, words)) => format!("{words} of real time"),
+        None => format!("{}× real time", crate::scenario::fields::format_number(speed)),
     }
 }
 

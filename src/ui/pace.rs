@@ -173,13 +173,28 @@ pub struct Place {
 /// as much in sight at the page's load, under the introduction the reader
 /// is reading, its opening trip over before they came to it.
 pub fn in_sight_to_run(brief: bool, place: Place) -> bool {
-    let (top, bottom) = place.picture;
-    let shown = bottom.min(place.window_h) - top.max(0.0);
-    let most = (bottom - top).min(place.window_h);
+    let (shown, most) = place.shown();
     let come_to = place.chapter_top <= READER_AT * place.window_h;
     match brief {
         true => shown > 0.0 && (shown >= BRIEF_WHOLE * most || (come_to && shown >= BRIEF_HALF * most)),
         false => shown > 0.0,
+    }
+}
+
+/// Whether nearly all of the picture at `place` is in sight (or of the
+/// window's height, when the picture is the taller): the reader can see
+/// what happens in it, not only that something does.
+pub fn wholly_in_sight(place: Place) -> bool {
+    let (shown, most) = place.shown();
+    shown > 0.0 && shown >= BRIEF_WHOLE * most
+}
+
+impl Place {
+    /// How much of the picture is in sight (CSS px), and the most that
+    /// could be.
+    fn shown(self) -> (f64, f64) {
+        let (top, bottom) = self.picture;
+        (bottom.min(self.window_h) - top.max(0.0), (bottom - top).min(self.window_h))
     }
 }
 
@@ -252,6 +267,12 @@ mod tests {
         let tall = Place { picture: (-200.0, 1200.0), chapter_top: 400.0, window_h: 844.0 };
         assert!(in_sight_to_run(spike, tall));
         assert!(!in_sight_to_run(spike, at((1000.0, 1680.0), -500.0)), "out of sight");
+        // Chapter 2 runs with its heading at the top, but the reader sees
+        // only half of what happens; scrolled on, all of it.
+        assert!(!wholly_in_sight(at((681.0, 1093.0), -29.0)));
+        assert!(wholly_in_sight(at((486.0, 898.0), 107.0)));
+        assert!(wholly_in_sight(tall), "nearly all of the window");
+        assert!(!wholly_in_sight(at((1000.0, 1680.0), -500.0)));
     }
 
     #[test]

@@ -1,7 +1,12 @@
 //! Which of a view's readouts (the key figures over its picture) it shows,
 //! as a link names them (`readouts=p50,p99,throughput`): a chapter whose
 //! prose cites three figures shows those three, where the six took a
-//! phone's screen from the chart the chapter is about.
+//! phone's screen from the chart the chapter is about. What the strip
+//! shows is also what the view's live region tells screen readers
+//! ([`spoken`]).
+
+use crate::format::{grouped, thousands};
+use crate::ui::whole_run::{Counted, Span};
 
 /// One of the readouts, in the order the strip shows them unless a link
 /// lists its own.
@@ -64,9 +69,53 @@ impl Readout {
     }
 }
 
+/// A time in ms to as many places as the sentences write it
+/// (`lbsim::format::ms`): a wait under a millisecond to the hundredth, so
+/// that the strip's median of 0.96 ms does not read "1.0" under a sentence
+/// saying 0.96 ms.
+pub fn milliseconds(ms: f64) -> String {
+    match ms {
+        ms if ms >= 100.0 => grouped(ms, 0),
+        ms if ms >= 1.0 => format!("{ms:.1}"),
+        ms => format!("{ms:.2}"),
+    }
+}
+
+/// What the view's live region tells screen readers: the strip's
+/// percentiles as the strip shows them, over its `span` (`counted`, the
+/// p50 and the p99 in ms), the p99's `trend` (", rising" or nothing), and
+/// the requests the picture counts as bounced since the run began. It
+/// once read the last second's "p99 queue time 0.00 ms; 0 requests bounced
+/// in the last second" beside a strip counting since the run began and
+/// 1,204 bounces drawn.
+pub fn spoken(span: Span, counted: Counted, (p50, p99): (f64, f64), trend: &str, bounced: u64) -> String {
+    let figures = match counted.why_empty() {
+        Some(why) => why.to_string(),
+        None => {
+            format!("p50 queue time {} ms, p99 queue time {} ms{trend}", milliseconds(p50), milliseconds(p99))
+        }
+    };
+    let requests = if bounced == 1 { "request" } else { "requests" };
+    format!("{} {figures}; {} {requests} bounced since the run began.", span.label(), thousands(bounced))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_live_region_says_what_the_strip_and_the_picture_say() {
+        let since = spoken(Span::SinceStart, Counted::Some, (2.94, 29.3), ", rising", 1_204);
+        assert_eq!(
+            since,
+            "Since the run began: p50 queue time 2.9 ms, p99 queue time 29.3 ms, rising; \
+             1,204 requests bounced since the run began."
+        );
+        let early = spoken(Span::SinceStart, Counted::NoneFinished, (0.0, 0.0), "", 0);
+        assert_eq!(early, "Since the run began: none finished yet; 0 requests bounced since the run began.");
+        let lab = spoken(Span::LastSecond, Counted::Some, (0.64, 212.4), "", 1);
+        assert_eq!(lab, "Last second: p50 queue time 0.64 ms, p99 queue time 212 ms; 1 request bounced since the run began.");
+    }
 
     #[test]
     fn a_list_of_names_gives_its_readouts_in_its_own_order() {

@@ -3,6 +3,12 @@
 //! will happen, so the view stops on its final picture and its charts
 //! must show that picture, drawn from every session there was, however
 //! few.
+//!
+//! Started once half its picture is in sight below the chapter's heading
+//! (see `pace`), chapter 2's spike ran while a reader was still reading
+//! the three paragraphs above it, and was over before they looked: a
+//! spike that ran without its whole picture in sight plays once more when
+//! it comes wholly in sight ([`Seen`]).
 
 use crate::scenario::Demand;
 use crate::Simulation;
@@ -23,6 +29,32 @@ pub fn is_over(sim: &Simulation) -> bool {
 /// for more left its chart blank under "collecting… 50 sessions").
 pub fn curve_drawn(sessions: u64, over: bool) -> bool {
     sessions >= MIN_CURVE_SESSIONS || (over && sessions > 0)
+}
+
+/// Whether a spike's reader can have seen it run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    seen: bool,
+}
+
+impl Seen {
+    /// A frame of the spike running, its picture `whole`ly in sight or not
+    /// (see `pace::wholly_in_sight`).
+    pub fn ran(&mut self, whole: bool) {
+        self.seen |= whole;
+    }
+
+    /// The reader paused or stepped it: it is in their hands.
+    pub fn held(&mut self) {
+        self.seen = true;
+    }
+
+    /// Whether the spike, `over` or not, plays again now, its picture
+    /// `whole`ly in sight or not: once over unseen, when the reader can
+    /// see all of it.
+    pub fn replay_due(self, over: bool, whole: bool) -> bool {
+        over && whole && !self.seen
+    }
 }
 
 #[cfg(test)]
@@ -59,5 +91,25 @@ mod tests {
         assert!(curve_drawn(50, true), "a spike of fifty clients is drawn once over");
         assert!(curve_drawn(99, true));
         assert!(!curve_drawn(0, true));
+    }
+
+    #[test]
+    fn a_spike_over_before_its_whole_picture_was_in_sight_plays_again_once_it_is() {
+        let mut seen = Seen::default();
+        // Half its picture in sight: it runs, and is over.
+        seen.ran(false);
+        assert!(!seen.replay_due(false, false), "still running");
+        assert!(!seen.replay_due(true, false), "over, and still half in sight");
+        assert!(seen.replay_due(true, true), "over, and now all of it in sight");
+        // Replayed (a new run, a new `Seen`) with all of it in sight: once.
+        let mut replayed = Seen::default();
+        replayed.ran(true);
+        replayed.ran(false);
+        assert!(!replayed.replay_due(true, true));
+        // Paused or stepped by the reader: theirs to replay.
+        let mut held = Seen::default();
+        held.ran(false);
+        held.held();
+        assert!(!held.replay_due(true, true));
     }
 }

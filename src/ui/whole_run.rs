@@ -89,6 +89,16 @@ impl Span {
     }
 }
 
+/// How a pinned baseline names what it kept of a run of `policy`, `over`
+/// or at `now_s` simulated seconds: "pinned at 0.6 s" read as if the
+/// spike had been stopped there, for a curve pinned after it was over.
+pub fn pinned(over: bool, now_s: f64, policy: &str) -> String {
+    match over {
+        true => format!("pinned: the whole run, {policy}"),
+        false => format!("pinned: the first {} s, {policy}", crate::format::grouped(now_s, 1)),
+    }
+}
+
 /// Whether a span's figures count finished requests. Chapter 2's strip
 /// read "p99 queue time 0.00 ms, Throughput 0/s" a second into a spike,
 /// beside "1,267 requests so far" and ten busy servers: before the first
@@ -297,6 +307,12 @@ mod tests {
         let latest = sim.snapshot(0).latest.expect("a reading after a second");
         assert_eq!(Counted::of(Some(&latest)), Counted::Some);
         assert_eq!(Span::LastSecond.label_of(Counted::Some), "Last second:");
+    }
+
+    #[test]
+    fn a_pinned_baseline_says_which_part_of_the_run_it_kept() {
+        assert_eq!(pinned(true, 0.6, "random"), "pinned: the whole run, random");
+        assert_eq!(pinned(false, 12.34, "random"), "pinned: the first 12.3 s, random");
     }
 
     /// Chapter 1's strip gave the last second's p50 (7.2 ms) beside its

@@ -67,6 +67,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 ///   JSON (`claim`, `left`, `right`, `holds`); a bad claim throws;
 /// - `readback()`: the sentences under the view, as last shown;
 /// - `requestsDrawn()`: how many requests in flight the last frame drew;
+/// - `hops()`: the requests the last frame drew travelling a hop (each's
+///   client, hop, ends and progress), as JSON;
 /// - `follow(client)`: follows a client (or none, with null), as a click does;
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
@@ -136,6 +138,8 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         "requestsDrawn",
         Closure::<dyn Fn() -> usize>::new(move || reader.borrow().requests_drawn()).into_js_value(),
     )?;
+    let reader = view.clone();
+    set("hops", Closure::<dyn Fn() -> String>::new(move || reader.borrow().hops_json()).into_js_value())?;
     let (follower, requester) = (view.clone(), frames.clone());
     let follow = move |client: Option<u32>| {
         follower.borrow_mut().follow(client, Follower::Reader);

@@ -1,8 +1,9 @@
 //! What a view says in words: the sentences its options ask for, read back
 //! from the whole run's numbers (and its versus twin's), and a short
 //! summary for screen readers in a polite live region, announced at most
-//! every few seconds ("p99 queue time 212 ms, rising; 3 requests bounced in
-//! the last second").
+//! every few seconds: what the strip and the picture show ("Since the run
+//! began: p50 queue time 2.9 ms, p99 queue time 29.3 ms, rising; 1,204
+//! requests bounced since the run began").
 
 use super::dom;
 use super::options::{Kind, Options};
@@ -10,8 +11,9 @@ use super::twins::Sides;
 use lbsim::engine::Comparison;
 use lbsim::explain::readback::Versus;
 use lbsim::explain::{Readback, Sentence};
-use lbsim::format::{ms, thousands};
-use lbsim::{Scenario, Simulation, Snapshot, Summary};
+use lbsim::ui::readouts::spoken;
+use lbsim::ui::whole_run::{Counted, Span};
+use lbsim::{Scenario, Simulation, Summary};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -21,13 +23,6 @@ const READBACK_INTERVAL_MS: f64 = 1_000.0;
 const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
 /// What the sentences say while the view runs ahead to their point.
 const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
-/// What the sentences say while the view shows its first request's trip.
-/// Other clients' requests start meanwhile, and the server's slots and the
-/// chart count them (a reader saw two busy slots and "2 requests" under
-/// words that said "one request"): the words say only its dot is drawn.
-const OPENING: &str = "One request's trip first, a hundredfold slower and the only dot drawn: out to the \
-     server, into a slot or the queue, and back. Others start meanwhile, counted by the slots and the chart. \
-     Then everyone, at full speed.";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -145,9 +140,10 @@ impl Narration {
         self.say_only(HOLDING)
     }
 
-    /// Says what the view's opening shows (see `ui::opening`).
-    pub fn tell_opening(&mut self) -> Option<bool> {
-        self.say_only(OPENING)
+    /// Says what the opening of a view of speed `view_speed` shows (see
+    /// `ui::opening`).
+    pub fn tell_opening(&mut self, view_speed: f64) -> Option<bool> {
+        self.say_only(&lbsim::ui::opening::words(view_speed))
     }
 
     /// Says nothing yet (the view waits for the reader's guess).
@@ -183,28 +179,29 @@ impl Narration {
         self.say.ready(scenario, &summary, versus.as_ref())
     }
 
-    /// Tells screen readers the latest second's figures, with their trend.
-    pub fn announce(&mut self, now_ms: f64, playing: bool, snapshot: &Snapshot) {
+    /// Tells screen readers what the strip shows (`strip`: its span,
+    /// whether it counts anything, its p50 and p99), the p99's trend, and
+    /// the requests the picture counts as `bounced` since the run began.
+    pub fn announce(
+        &mut self,
+        now_ms: f64,
+        playing: bool,
+        strip: Option<(Span, Counted, (f64, f64))>,
+        bounced: u64,
+    ) {
         if !playing || now_ms - self.last_announced_ms < ANNOUNCE_INTERVAL_MS {
             return;
         }
-        let Some(latest) = snapshot.latest else { return };
+        let Some((span, counted, (p50, p99))) = strip else { return };
         self.last_announced_ms = now_ms;
-        let p99 = latest.queue_p99;
-        let trend = match self.announced_p99.replace(p99) {
-            Some(before) if p99 > before * STEADY_WITHIN => ", rising",
-            Some(before) if p99 * STEADY_WITHIN < before => ", falling",
-            Some(_) => ", steady",
-            None => "",
+        let measured = (counted == Counted::Some).then_some(p99);
+        let trend = match (std::mem::replace(&mut self.announced_p99, measured), measured) {
+            (Some(before), Some(p99)) if p99 > before * STEADY_WITHIN => ", rising",
+            (Some(before), Some(p99)) if p99 * STEADY_WITHIN < before => ", falling",
+            (Some(_), Some(_)) => ", steady",
+            _ => "",
         };
-        let bounced = latest.bounce_rate.round() as u64;
-        let requests = if bounced == 1 { "request" } else { "requests" };
-        let text = format!(
-            "p99 queue time {}{trend}; {} {requests} bounced in the last second.",
-            ms(p99),
-            thousands(bounced)
-        );
-        self.live.set_text_content(Some(&text));
+        self.live.set_text_content(Some(&spoken(span, counted, (p50, p99), trend, bounced)));
     }
 
     /// Moves the sentences (and the live region) before `sibling`.

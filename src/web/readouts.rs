@@ -19,7 +19,7 @@
 use super::dom::{self, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
-use lbsim::ui::readouts::Readout;
+use lbsim::ui::readouts::{milliseconds, Readout};
 use lbsim::ui::whole_run::{Counted, Span};
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
@@ -58,6 +58,8 @@ pub struct Readouts {
     windows: Vec<HtmlElement>,
     /// The span the words say, and whether its figures count anything.
     span: Option<(Span, Counted)>,
+    /// The percentiles last shown (ms), for the live region to say.
+    percentiles: (f64, f64),
     p50: HtmlElement,
     p99: HtmlElement,
     /// The twin's p50 and p99 beside the view's.
@@ -153,6 +155,7 @@ impl Readouts {
             span_words,
             windows,
             span: None,
+            percentiles: (0.0, 0.0),
             p50,
             p99,
             twin_p50,
@@ -185,6 +188,12 @@ impl Readouts {
         }
     }
 
+    /// What the strip last showed: its span, whether its figures count
+    /// anything, and its p50 and p99 (ms); `None` before it first did.
+    pub fn shown(&self) -> Option<(Span, Counted, (f64, f64))> {
+        self.span.map(|(span, counted)| (span, counted, self.percentiles))
+    }
+
     /// Whether the figures are due to be shown again: every `INTERVAL_MS`,
     /// or at once when `force`d. The caller reads a longer span's figures
     /// only then, as they cost a summary of the run.
@@ -214,6 +223,7 @@ impl Readouts {
         let counted = Counted::of(shown.as_ref());
         self.say_span(span, counted);
         let latest = shown.unwrap_or_default();
+        self.percentiles = (latest.queue_p50, latest.queue_p99);
         set(&self.p50, &dash_unless(counted, milliseconds(latest.queue_p50)));
         set(&self.p99, &dash_unless(counted, milliseconds(latest.queue_p99)));
         for part in &self.beside_twin {
@@ -333,18 +343,6 @@ fn percentage(share: f64) -> String {
         share if share.is_nan() => "–".to_string(),
         share if share >= 1.0 => "100".to_string(),
         share => format!("{:.1}", (share * 1000.0).floor() / 10.0),
-    }
-}
-
-/// A time in ms to as many places as the sentences write it
-/// (`lbsim::format::ms`): a wait under a millisecond to the hundredth, so
-/// that the strip's median of 0.96 ms does not read "1.0" under a sentence
-/// saying 0.96 ms.
-fn milliseconds(ms: f64) -> String {
-    match ms {
-        ms if ms >= 100.0 => grouped(ms, 0),
-        ms if ms >= 1.0 => format!("{ms:.1}"),
-        ms => format!("{ms:.2}"),
     }
 }
 

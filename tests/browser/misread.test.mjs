@@ -123,3 +123,35 @@ test("at 390 × 844 a queue's drawn length follows its length: four times as lon
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// After chapter 1's opening trip no dot was seen to travel: at real time a
+// hop of 5 ms is a third of a frame, so each request was drawn in one
+// frame at most, at a random point of its hop, and the picture looked
+// frozen between its blinks. Played at a tenth of real time a hop lasts
+// three frames and more: the same request is drawn further along its hop
+// in the next frame, many times a second, with no more dots at once than
+// the run has on its way.
+test("after chapter 1's opening its requests are seen travelling, frame after frame", async () => {
+  const { page, errors, index } = await chapterOne();
+  const frames = await page.evaluate(async (i) => {
+    const view = window.lbsim.views()[i];
+    const seen = [];
+    for (let k = 0; k < 60; k++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      seen.push(JSON.parse(view.hops()));
+    }
+    return seen;
+  }, index);
+  const key = (r) => `${r.client} ${r.hop} ${r.from} ${r.to}`;
+  let onward = 0;
+  for (let k = 1; k < frames.length; k++) {
+    const before = new Map(frames[k - 1].map((r) => [key(r), r.progress]));
+    onward += frames[k].filter((r) => before.has(key(r)) && r.progress > before.get(key(r))).length;
+  }
+  const most = Math.max(...frames.map((f) => f.length));
+  console.log(`${onward} moves onward over ${frames.length} frames; at most ${most} dots at once`);
+  assert.ok(onward >= 30, `${onward} requests seen further along their hop in the next frame`);
+  assert.ok(most <= 20, `${most} dots at once`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -91,3 +91,44 @@ test("chapter 1, waiting for most of it to come in sight, already draws its stil
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// With chapter 2's heading at the top of a 1440 × 900 window half its
+// picture is in sight, enough to start the spike (arrival.test), while
+// the reader reads the three paragraphs above it: the spike was over
+// before they looked. Once over unseen, it plays once more when the whole
+// picture comes in sight; and a baseline pinned after it says it kept the
+// whole run, not "pinned at 0.6 s".
+test("chapter 2's spike, over before its whole picture was in sight, plays again once it is, once", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
+  const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
+  const button = () => page.textContent('#spike .play');
+  await page.evaluate(() => document.getElementById('spike-title').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 30_000 });
+  const over = await simTime();
+  const completed = () => page.evaluate((i) => JSON.parse(window.lbsim.views()[i].summary()).counts.completed, index);
+  const first = await completed();
+  const picture = await page.evaluate(() => document.querySelector('#sim-spike .topology').getBoundingClientRect().toJSON());
+  assert.ok(picture.bottom > 900, `over with the picture from ${picture.top} to ${picture.bottom} px`);
+  await page.waitForTimeout(1000);
+  assert.equal(await simTime(), over, 'half in sight, it waits on its last picture');
+  // The reader scrolls on to the picture: the spike plays for them.
+  await page.evaluate(() => document.querySelector('#sim-spike .topology').scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await page.waitForFunction(({ i, over }) => window.lbsim.views()[i].simTime() < over, { i: index, over }, { timeout: 5_000 });
+  assert.equal(await button(), 'Pause');
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 30_000 });
+  // The same spike to its end: its clock stops at the frame after its
+  // last session, so its requests are compared, not its time.
+  assert.equal(await completed(), first, 'the same spike, to its end');
+  const again = await simTime();
+  // Seen whole, it does not play again by itself.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await page.evaluate(() => document.querySelector('#sim-spike .topology').scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await page.waitForTimeout(1500);
+  assert.deepEqual([await simTime(), await button()], [again, 'Replay']);
+  await page.click('#spike .pin');
+  assert.equal(await page.textContent('#sim-spike-reference-label'), 'pinned: the whole run, random');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

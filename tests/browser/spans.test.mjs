@@ -39,7 +39,8 @@ async function openChapter(id, width = 1440, height = 900, colorScheme = 'light'
 
 test("chapter 1 draws the waits, and its marks, its strip and its sentence give the same median and p99", async () => {
   const { page, errors, view } = await openChapter('one-server');
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 6000, view, { timeout: 60_000 });
+  // At a tenth of real time, two simulated seconds are twenty of the test's.
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2000, view, { timeout: 60_000 });
   await pause(page, 'one-server');
   const said = await page.textContent('#sim-one-server .readback');
   const [, median, mean, p99] = said.match(/the median waited ([\d.,]+ ms) in a queue and the mean ([\d.,]+ ms); one in a hundred waited more than ([\d.,]+ ms)/);
@@ -168,6 +169,85 @@ test("chapter 1's strip reads the median, then the p99, and its opening says wha
     .map((r) => ({ name: r.querySelector('.name').firstChild.textContent.trim(), x: r.getBoundingClientRect().left }))
     .sort((a, b) => a.x - b.x).map((r) => r.name));
   assert.deepEqual(order.slice(0, 2), ['p50 queue time', 'p99 queue time']);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 1's prose said its run was "one of the calmest (0.2 and 31 ms)"
+// beside a strip reading 2.9 and 29.3 ms seven seconds in: the prose gave
+// the half-minute figures, the strip counts since the run began. The
+// prose names the moment, and at that moment the strip reads its figures.
+test("chapter 1's strip at half a minute reads the figures its prose gives for it", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 60_000 });
+  await pause(page, 'sim-one-server');
+  await page.evaluate((i) => window.lbsim.views()[i].advance(30_000 - window.lbsim.views()[i].simTime()), view);
+  await page.waitForTimeout(400);
+  assert.equal(Math.round(await page.evaluate((i) => window.lbsim.views()[i].simTime(), view)), 30_000);
+  const strip = await page.evaluate(() => ['p50', 'p99'].map((part) => document.getElementById(`sim-one-server-${part}`).textContent));
+  const prose = await page.evaluate(() => document.getElementById('one-server').textContent.replace(/\s+/g, ' '));
+  const [, p50, p99] = prose.match(/at half a minute its strip reads ([\d.,]+) and ([\d.,]+)\sms/) ?? [];
+  assert.deepEqual(strip, [p50, p99], prose);
+  assert.match(await page.textContent('#sim-one-server .span-words'), /^Since the run began:/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// The hidden live text said "p99 queue time 0.00 ms; 0 requests bounced
+// in the last second" beside a strip counting since the run began and
+// 1,204 bounces drawn: it read the last second's sample. It says what the
+// strip shows when it speaks, and the bounces the picture counts.
+test("chapter 1's live region says what its strip and its picture say", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  // Slowed, the server bounces requests, and the picture counts them.
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 60_000 });
+  await page.focus('#sim-one-server .topology');
+  await page.keyboard.press('0');
+  const heard = await page.evaluate((i) => new Promise((resolve) => {
+    const live = document.querySelector('#sim-one-server [aria-live="polite"][aria-atomic="true"].visually-hidden');
+    const said = [];
+    new MutationObserver(() => {
+      const marks = JSON.parse(window.lbsim.views()[i].bounceMarks() ?? '[]');
+      said.push({
+        live: live.textContent,
+        span: document.querySelector('#sim-one-server .span-words').textContent,
+        p50: document.getElementById('sim-one-server-p50').textContent,
+        p99: document.getElementById('sim-one-server-p99').textContent,
+        bounced: marks.reduce((sum, m) => sum + m.bounced, 0),
+      });
+      if (said.length === 3) resolve(said);
+    }).observe(live, { childList: true, characterData: true, subtree: true });
+  }), view);
+  for (const { live, span, p50, p99, bounced } of heard) {
+    assert.ok(live.startsWith(`${span} p50 queue time ${p50} ms, p99 queue time ${p99} ms`), `${live} beside ${span} ${p50} ${p99}`);
+    assert.ok(live.endsWith(`; ${bounced.toLocaleString('en-US')} ${bounced === 1 ? 'request' : 'requests'} bounced since the run began.`), `${live} beside ${bounced} bounces drawn`);
+  }
+  assert.ok(heard.at(-1).bounced > 0, 'the slowed server bounced requests');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// During chapter 1's opening the chart wrote "median 0.00 ms, mean 0.00
+// ms, p99 0.00 ms" while the strip said "–": nothing had finished. The
+// chart says so as the strip does.
+test("during chapter 1's opening, with nothing finished, the chart's marks read dashes as the strip does", async () => {
+  const { page, errors, view } = await openChapter('one-server');
+  await page.waitForFunction((i) => window.lbsim.views()[i].readback().startsWith("One request's trip first"), view, { timeout: 10_000 });
+  const read = () => page.evaluate((i) => ({
+    words: window.lbsim.views()[i].readback(),
+    p50: document.getElementById('sim-one-server-p50').textContent,
+    legend: ['median', 'mean', 'p99'].map((part) => document.getElementById(`sim-one-server-waits-${part}`).textContent),
+  }), view);
+  let dashes = 0;
+  for (let now = await read(); now.words.startsWith("One request's trip first"); now = await read()) {
+    if (now.p50 === '–') {
+      assert.deepEqual(now.legend, ['median –', 'mean –', 'p99 –'], JSON.stringify(now));
+      dashes += 1;
+    }
+    await page.waitForTimeout(100);
+  }
+  assert.ok(dashes > 0, 'no sample of the opening with nothing finished');
+  await page.waitForFunction(() => /^median [\d.]+ ms$/.test(document.getElementById('sim-one-server-waits-median').textContent), null, { timeout: 60_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

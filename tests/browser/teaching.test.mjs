@@ -95,7 +95,7 @@ test('honest curves: after a change the current curve waits for sessions started
   assert.match(await page.textContent('#reference-label'), /^before, with policy = random/, 'a slider step replaced the baseline');
   await page.waitForFunction(() => !document.getElementById('pin-baseline').disabled, null, { timeout: 20_000 });
   await page.click('#pin-baseline');
-  assert.match(await page.textContent('#reference-label'), /^pinned at [\d.]+ s: power of d choices, live load$/);
+  assert.match(await page.textContent('#reference-label'), /^pinned: the first [\d.]+ s, power of d choices, live load$/);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -79,5 +79,5 @@ impl Figure for Waits {
 
 /// The queue times `sim` has measured so far, binned.
 fn binned(sim: &Simulation) -> Binned {
-    Binned::of(&sim.metrics().queue_time.measured(), WAIT_BINS)
+    Binned::of_run(sim, WAIT_BINS)
 }

@@ -100,6 +100,8 @@ pub struct View {
     guess: Option<crate::guess::Guess>,
     /// Whether the view opens with one request's trip first.
     opening: Opening,
+    /// Whether a spike's reader can have seen it run.
+    spike_seen: crate::spike::Seen,
     /// When the URL is to mirror the settings next.
     link: Link,
 }
@@ -149,6 +151,7 @@ impl View {
             trace: None,
             guess: None,
             opening: Opening::Over,
+            spike_seen: Default::default(),
             link: Link::mounted(owns_hash),
             options,
         };
@@ -186,7 +189,7 @@ impl View {
         if !due {
             return;
         }
-        let asked = self.params.speed * self.opening.pace();
+        let asked = self.opening.speed(self.params.speed);
         let [own, twin_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
@@ -205,7 +208,7 @@ impl View {
         }
         if self.playing && wall_ms > 0.0 {
             let before = self.sim.now();
-            let target = before + Time::from_ms(wall_ms * self.params.speed * self.opening.pace());
+            let target = before + Time::from_ms(wall_ms * self.opening.speed(self.params.speed));
             let mut events = self.sim.advance_to(target, self.pace.event_cap()).events;
             if let Some(twin) = &mut self.twin {
                 events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
@@ -252,7 +255,7 @@ impl View {
             playing: self.playing,
         };
         let said = match Words::for_frame(moment) {
-            Words::Opening => self.parts.narration.tell_opening(),
+            Words::Opening => self.parts.narration.tell_opening(self.params.speed),
             Words::Hold => self.parts.narration.hold(),
             Words::Hide => self.parts.narration.hide(),
             Words::Update => {
@@ -329,7 +332,8 @@ impl View {
                 pane.count_bounces(&self.snapshot.counts, &twin_counts);
             }
         }
-        self.parts.narration.announce(now_ms, self.playing, &self.snapshot);
+        let strip = self.parts.readouts.shown();
+        self.parts.narration.announce(now_ms, self.playing, strip, bounced.iter().sum());
         let searching = match &mut self.parts.capacity {
             Some(panel) => {
                 panel.frame(&self.parts.canvases);

@@ -16,6 +16,9 @@ impl View {
         if !self.playing && self.spike_over() {
             self.reset();
         }
+        if self.playing {
+            self.spike_seen.held();
+        }
         self.set_playing(!self.playing);
     }
 
@@ -49,7 +52,30 @@ impl View {
     pub fn turn(&mut self, tab_shown: bool) -> Turn {
         let brief = pace::is_brief(self.sim.scenario().demand, self.opening_over());
         let root = &self.root;
-        self.sight.turn(tab_shown, || in_sight_to_run(root, brief))
+        let mut whole = false;
+        let turn = self.sight.turn(tab_shown, || {
+            let place = place(root, brief);
+            whole = pace::wholly_in_sight(place);
+            pace::in_sight_to_run(brief, place)
+        });
+        self.watch_spike(whole);
+        turn
+    }
+
+    /// Notes whether an explainer's spike runs with its whole picture in
+    /// sight (`whole`), and plays it again once over if it never did, now
+    /// that it is (see `lbsim::ui::spike::Seen`). The lab's spike is the
+    /// reader's to replay.
+    fn watch_spike(&mut self, whole: bool) {
+        if self.kind != Kind::Embed || self.sim.scenario().demand != lbsim::scenario::Demand::Spike {
+            return;
+        }
+        if self.playing {
+            self.spike_seen.ran(whole);
+        } else if self.spike_seen.replay_due(self.spike_over(), whole) {
+            self.reset();
+            self.set_playing(true);
+        }
     }
 
     /// Draws the run at its present moment without running it, for a view
@@ -73,6 +99,7 @@ impl View {
         if self.waits_for_guess() {
             return;
         }
+        self.spike_seen.held();
         self.set_playing(false);
         let step = match to_decision && draws_decisions(self.sim.scenario()) {
             true => narration::step_to_decision,
@@ -126,6 +153,7 @@ impl View {
     /// to again, and its figures cover one setting.
     pub(super) fn started_over(&mut self) {
         self.run_ahead.start_over();
+        self.spike_seen = Default::default();
         self.changed_at = None;
         self.draining = None;
         self.whole_run.iter_mut().for_each(Kept::forget);
@@ -146,12 +174,12 @@ impl View {
     }
 }
 
-/// Whether enough of the view on `root` is in sight for it to run (see
-/// [`pace::in_sight_to_run`]: a `brief` view waits for most of its
-/// picture, the twin's beside it included, or for half of it once the
-/// reader has come to its chapter; any of the view will do for another,
-/// or for one without a picture).
-fn in_sight_to_run(root: &HtmlElement, brief: bool) -> bool {
+/// Where the view on `root` stands in the window, for
+/// [`pace::in_sight_to_run`]: a `brief` view's picture (the twin's beside
+/// it included), which it waits for most of, or for half of once the
+/// reader has come to its chapter; the whole view for another, or for one
+/// without a picture.
+fn place(root: &HtmlElement, brief: bool) -> pace::Place {
     let picture = brief.then(|| root.query_selector(".pictures, .topology").ok().flatten()).flatten();
     let rect =
         picture.as_ref().map_or_else(|| root.get_bounding_client_rect(), |p| p.get_bounding_client_rect());
@@ -159,5 +187,5 @@ fn in_sight_to_run(root: &HtmlElement, brief: bool) -> bool {
     let chapter_top =
         chapter.map_or_else(|| root.get_bounding_client_rect().top(), |c| c.get_bounding_client_rect().top());
     let window_h = dom::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(rect.bottom());
-    pace::in_sight_to_run(brief, pace::Place { picture: (rect.top(), rect.bottom()), chapter_top, window_h })
+    pace::Place { picture: (rect.top(), rect.bottom()), chapter_top, window_h }
 }

@@ -10,6 +10,16 @@ impl View {
         self.snapshot.requests.len()
     }
 
+    /// The requests the last frame drew travelling a hop (neither queued
+    /// nor in service), as JSON.
+    pub fn hops_json(&self) -> String {
+        let travelling = |r: &&lbsim::engine::RequestView| {
+            !matches!(r.hop, lbsim::engine::Hop::Queued | lbsim::engine::Hop::InService)
+        };
+        let drawn: Vec<_> = self.snapshot.requests.iter().filter(travelling).collect();
+        json::text(&drawn).unwrap_or_default()
+    }
+
     pub fn root(&self) -> &HtmlElement {
         &self.root
     }

@@ -66,8 +66,8 @@ impl View {
     /// Keeps the client-experience curve so far as the baseline to compare
     /// later settings with.
     pub fn pin_baseline(&mut self) {
-        let words =
-            format!("pinned at {:.1} s: {}", self.sim.now().as_secs(), self.params.scenario.policy.title());
+        let (over, now_s) = (whole_run::is_over(&self.sim), self.sim.now().as_secs());
+        let words = whole_run::pinned(over, now_s, self.params.scenario.policy.title());
         self.parts.canvases.pin(&self.sim, &words);
     }
 
