@@ -160,7 +160,7 @@ pub fn choice_words(s: &Scenario) -> &'static str {
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser's copies said as the row writes it (\"saw 8/10\", \"saw 3 queued\"), faint and unringed once the rows move on; \"stale\" (or \"?\"): copies too old to compare, sent at random"
+        "a choice: compared (dashed), taken (solid), what its copies said (\"saw 3 queued\"); \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint and unringed, \"then 3 queued\""
     } else {

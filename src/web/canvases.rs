@@ -35,7 +35,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 15] = [
     (Mark::BusySlot, ("", "var(--c-busy)", "busy slot")),
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
     (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server")),
-    (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\" at a lane's start: the queue runs on past it, its count says how far)")),
+    (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\": longer than its lane shows)")),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
         Mark::ServerOut,
@@ -52,7 +52,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 15] = [
         (
             "needle",
             "var(--ink)",
-            "a client's copy of a server's load, busy plus queued (16: 10 in its slots, 6 queued), and its needle, where that load would end the row: left of the row's end, the client thinks the server busier than it is",
+            "a client's copy of a server's load, busy plus queued (16: 10 busy, 6 queued); its needle left of the row's end, the client thinks the server busier",
         ),
     ),
     // Last: listed only while the picture draws a choice (see

@@ -98,13 +98,20 @@ test('each view tells screen readers its figures in a polite live region, at mos
   const { page, errors } = await openApp(browser, `${server.url}embed.html#policy=random`, { width: 1000, height: 700 });
   const live = page.locator('[aria-live="polite"].visually-hidden');
   assert.equal(await live.count(), 1);
+  // It says what the strip says, over the strip's span (the lab's: the
+  // last second), and the bounces the picture counts since the run began;
+  // before the first second is counted, that nothing is yet.
   await page.waitForFunction(() => document.querySelector('.visually-hidden[aria-live]').textContent.length > 0);
+  const opening = await live.textContent();
+  assert.match(opening, /^Last second: (none counted yet|p50 queue time)/);
+  const figures = () => document.querySelector('.visually-hidden[aria-live]').textContent.includes('p99 queue time');
+  await page.waitForFunction(figures, null, { timeout: 8000 });
   const first = await live.textContent();
-  assert.match(first, /^p99 queue time \d+(\.\d+)? ms; \d+ requests? bounced in the last second\.$/);
+  assert.match(first, /^Last second: p50 queue time [\d.,]+ ms, p99 queue time [\d.,]+ ms(, (rising|falling|steady))?; [\d,]+ requests? bounced since the run began\.$/);
   await page.waitForTimeout(2000);
   assert.equal(await live.textContent(), first, 'announced again within 2 s');
   await page.waitForFunction((first) => document.querySelector('.visually-hidden[aria-live]').textContent !== first, first, { timeout: 8000 });
-  assert.match(await live.textContent(), /^p99 queue time [\d.]+ ms, (rising|falling|steady); /);
+  assert.match(await live.textContent(), /^Last second: p50 queue time [\d.,]+ ms, p99 queue time [\d.,]+ ms, (rising|falling|steady); /);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -225,8 +225,8 @@ test("learning load, the decision drawn is the copies' client's, and the legend 
   const entry = (text) => legend.find((l) => l.includes(text)) ?? '';
   assert.match(entry('copy of a server'), /busy plus queued/);
   assert.match(entry('copy of a server'), /left of the row's end, the client thinks the server busier/);
-  assert.match(entry('servers compared'), /"stale"/);
-  assert.match(entry('queued'), /"<" at a lane's start/);
+  assert.match(entry('a choice'), /"stale"/);
+  assert.match(entry('queued'), /"<": longer than its lane shows/);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

@@ -60,7 +60,7 @@ test('chapter 1 at 1440 × 900 shows its legend, with no Key to open it', async 
   }
   const key = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .stage > .legend li')]
     .filter((item) => item.checkVisibility()).map((item) => item.textContent));
-  assert.ok(key.includes('queued') && key.includes('busy slot'), `${key}`);
+  assert.ok(key.some((item) => item.startsWith('queued')) && key.includes('busy slot'), `${key}`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
