@@ -74,11 +74,13 @@ test("a decision's ring is drawn only beside rows that agree with it", async () 
 
 /**
  * A badge's wordings, longest first, for a load `seen` on a row of ten
- * slots, as the row writes it: its slots in use ("8/10") or its queue
+ * slots, as the row writes it: its slots in use ("8/10"; full, also "full") or its queue
  * ("3 queued", "3"). "saw 13", busy plus queued, matched no figure drawn.
  */
 function rowTerms(verb, seen) {
-  return seen <= 10 ? [`${verb} ${seen}/10`, `${seen}/10`] : [`${verb} ${seen - 10} queued`, `${seen - 10} queued`, `${seen - 10}`];
+  if (seen < 10) return [`${verb} ${seen}/10`, `${seen}/10`];
+  if (seen === 10) return [`${verb} 10/10`, '10/10', 'full'];
+  return [`${verb} ${seen - 10} queued`, `${seen - 10} queued`, `${seen - 10}`];
 }
 
 test("paused, a decision's badges say what the chooser saw", async () => {

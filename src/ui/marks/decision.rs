@@ -121,14 +121,17 @@ pub fn badges(decision: &Decision, servers: &[ServerView]) -> Vec<(u32, Vec<Stri
 }
 
 /// A seen load as its row writes it, and shorter where there is one:
-/// "8/10" (slots in use, no queue), or "3 queued" and "3" (its queue, the
-/// slots full); a measure with no row to match, its amount alone.
+/// "8/10" (slots in use, no queue), "10/10" and "full" (on a phone, past a
+/// bounce's mark at the row's entrance, "10/10" found no room and the
+/// badge was dropped), or "3 queued" and "3" (its queue, the slots full);
+/// a measure with no row to match, its amount alone.
 fn in_row_terms(seen: f64, slots: u32, decision: &Decision) -> (String, Option<String>) {
     let rowed = matches!(decision.measure, Measure::Load | Measure::Reported) && slots > 0;
     let load = seen.round().max(0.0) as u32;
     match rowed {
         false => (amount(seen, decision), None),
-        true if load <= slots => (format!("{load}/{slots}"), None),
+        true if load < slots => (format!("{load}/{slots}"), None),
+        true if load == slots => (format!("{load}/{slots}"), Some("full".to_string())),
         true => (format!("{} queued", load - slots), Some((load - slots).to_string())),
     }
 }

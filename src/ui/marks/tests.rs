@@ -150,6 +150,9 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     // A copy a client learned never was the row's: it says "saw" still.
     let learned = Decision { measure: Measure::Reported, ..compared };
     assert_eq!(badges(&learned, &servers)[0].1[0], "saw 2 queued");
+    // Slots just full, and no queue: "full" where "10/10" has no room.
+    let full = Decision { measure: Measure::Reported, ..decision(1.0, [(3, 10), (7, 5)], 7) };
+    assert_eq!(badges(&full, &servers)[0].1, words(&["saw 10/10", "10/10", "full"]));
 }
 
 #[test]
