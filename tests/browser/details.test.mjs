@@ -117,6 +117,21 @@ function recordTexts() {
   };
 }
 
+/**
+ * Opens `url` in a page whose canvases record their texts (see
+ * `recordTexts`), with the page's errors collected.
+ */
+async function openRecording(url, { width = 1440, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  await context.addInitScript(recordTexts);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  await page.goto(url);
+  return { context, page, errors };
+}
+
 // Running, a decision's lines are held for a while whatever the rows do
 // since; a solid ring round a server that had since become the busier of
 // the two read as "power of two picked the worse one" (reader 10 on a
@@ -126,12 +141,7 @@ function recordTexts() {
 // it is drawn as past: at half strength at most, no ring round the
 // winner, its badges saying "then" where they said "saw".
 test("running, a decision held past its rows is drawn as past: faint, unringed, its badges saying then", async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  await context.addInitScript(recordTexts);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(`${server.url}#policy=power-of-d&load=0.9&seed=4`);
+  const { context, page, errors } = await openRecording(`${server.url}#policy=power-of-d&load=0.9&seed=4`);
   await page.waitForFunction(() => window.lbsim?.simTime() > 1000, null, { timeout: 30_000 });
   const frames = await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
@@ -170,12 +180,7 @@ test("running, a decision held past its rows is drawn as past: faint, unringed, 
 // At ten choices ten badges stood on one another beside the rows: only
 // the taken server's is drawn, saying of how many it was the least.
 test('at ten choices only the taken server has a badge, which says of how many it was the least', async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  await context.addInitScript(recordTexts);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(`${server.url}#policy=power-of-d&choices=10&load=0.9&seed=4`);
+  const { context, page, errors } = await openRecording(`${server.url}#policy=power-of-d&choices=10&load=0.9&seed=4`);
   await page.waitForFunction(() => window.lbsim?.simTime() > 1000, null, { timeout: 30_000 });
   const frames = await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
@@ -240,13 +245,7 @@ test("learning load, the decision drawn is the copies' client's, and the legend 
 // ring writes no badge, and the legend's entry calls it a key's placement.
 for (const [width, height] of [[1440, 900], [390, 844]]) {
   test(`at ${width} × ${height} chapter 13's placements are drawn with no "saw" badge and listed as placements`, async () => {
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-    await context.addInitScript(recordTexts);
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`${server.url}explain.html`);
+    const { context, page, errors } = await openRecording(`${server.url}explain.html`, { width, height });
     await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
     await page.evaluate(() => document.getElementById('sim-keys').scrollIntoView({ block: 'start', behavior: 'instant' }));
     await skipQuestion(page, 'keys');
@@ -314,12 +313,7 @@ test("queues are drawn as long as they are, a queue of 12 distinct from one of 6
 // worth in length, and each is written beside itself.
 for (const [width, height] of [[1440, 900], [390, 844]]) {
   test(`at ${width} × ${height} chapter 5 draws queues of 1, 2 and 3 a cell a request beside long ones, each with its length written`, async () => {
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-    await context.addInitScript(recordTexts);
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`${server.url}explain.html`);
+    const { context, page, errors } = await openRecording(`${server.url}explain.html`, { width, height });
     await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
     const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
     await page.evaluate(() => document.querySelector('#sim-power-of-two').scrollIntoView({ block: 'start' }));
