@@ -24,27 +24,38 @@ const LEAST_SIDE: f64 = 16.0;
 /// count and the cross.
 const GAP: f64 = 5.0;
 
-/// Draws each server's bounce mark and count; returns the plate under
-/// each (see [`plates`]).
-pub fn draw(
+/// Where each mark's cross goes and the plate under it and its count
+/// (see [`rects`] and [`plates`]), worked out once a frame: requests stop
+/// short of the plates before [`draw`] draws on them.
+pub fn place(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     servers: usize,
     marks: &[BounceMark],
-    palette: &Palette,
-) -> Vec<Rect> {
+) -> (Vec<Rect>, Vec<Rect>) {
     let rects = rects(context, layout, servers, marks);
     let plates = plates(context, layout, marks, &rects);
+    (rects, plates)
+}
+
+/// Draws each server's bounce mark and count where [`place`] put them.
+pub fn draw(
+    context: &CanvasRenderingContext2d,
+    layout: &Layout,
+    marks: &[BounceMark],
+    (rects, plates): (&[Rect], &[Rect]),
+    palette: &Palette,
+) {
     // Each mark on a plate of the panel's colour, from its count to its
     // cross: in the space requests cross, the count and cross sat over
     // the dots on their way in ("19 ✕" in presenter and compare views).
     context.set_fill_style_str(&palette.panel.css());
-    for plate in &plates {
+    for plate in plates {
         context.fill_rect(plate.x, plate.y, plate.w, plate.h);
     }
     context.set_line_cap("round");
     context.set_stroke_style_str(&palette.bounce.css());
-    for (mark, rect) in marks.iter().zip(&rects) {
+    for (mark, rect) in marks.iter().zip(rects) {
         let ink = cross_ink(mark.strength);
         context.set_global_alpha(ink.opacity);
         context.set_line_width(ink.stroke_px);
@@ -58,17 +69,17 @@ pub fn draw(
     }
     context.set_global_alpha(1.0);
     if layout.compact {
-        return plates;
+        return;
     }
+    context.set_font(&name_font(layout.small_px()));
     context.set_text_baseline("middle");
     context.set_text_align("right");
-    for (mark, rect) in marks.iter().zip(&rects) {
+    for (mark, rect) in marks.iter().zip(rects) {
         let colour = if mark.strength > 0.0 { palette.bounce } else { palette.muted };
         context.set_fill_style_str(&colour.css());
         let (_, y) = rect.centre();
         let _ = context.fill_text(&mark.bounced.to_string(), rect.x - GAP, y);
     }
-    plates
 }
 
 /// The plate under each mark (see `draw`): from its count's left end to

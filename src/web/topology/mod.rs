@@ -101,10 +101,9 @@ pub fn draw(
     // their plates they hid the dots under them, but in chapter 4's small
     // pictures the dots queued and passing at a row's entrance crowded
     // "27 ✕" from every side, and a reader saw the counts covered.
-    let marks = bounces::rects(context, &layout, snapshot.servers.len(), focus.bounces);
-    let marks_from =
-        bounces::plates(context, &layout, focus.bounces, &marks).into_iter().map(|plate| plate.x);
-    if let Some(from) = labels_from.iter().copied().chain(marks_from).reduce(f64::min) {
+    let (marks, plates) = bounces::place(context, &layout, snapshot.servers.len(), focus.bounces);
+    if let Some(from) = labels_from.iter().copied().chain(plates.iter().map(|plate| plate.x)).reduce(f64::min)
+    {
         layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
     }
     if focus.spike_over {
@@ -117,7 +116,7 @@ pub fn draw(
         moves::draw(context, &layout, moving, phase, palette);
     }
     requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
-    let plates = bounces::draw(context, &layout, snapshot.servers.len(), focus.bounces, palette);
+    bounces::draw(context, &layout, focus.bounces, (&marks, &plates), palette);
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
     }
@@ -224,8 +223,7 @@ pub fn bounce_marks(
     marks: &[BounceMark],
 ) -> Vec<BounceBoxes> {
     let layout = layout_of(snapshot, (surface, least_label_px));
-    let rects = bounces::rects(&surface.context, &layout, snapshot.servers.len(), marks);
-    let plates = bounces::plates(&surface.context, &layout, marks, &rects);
+    let (rects, plates) = bounces::place(&surface.context, &layout, snapshot.servers.len(), marks);
     let corners = |r: &Rect| [r.x, r.y, r.w, r.h];
     rects.iter().zip(&plates).map(|(rect, plate)| (corners(rect), corners(plate))).collect()
 }
