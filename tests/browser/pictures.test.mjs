@@ -424,14 +424,23 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
     await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
     // Paused once the slowed server and some other are full, so that the
-    // pixels read are those of the rows the hook reports.
-    await page.waitForFunction((i) => {
-      const busy = JSON.parse(window.lbsim.views()[i].servers()).map((s) => s.busy);
-      return busy[3] === 10 && busy.some((b, s) => s !== 3 && b === 10);
-    }, view, { timeout: 30_000 });
-    await page.locator('#sim-continuous button.play').click();
-    await page.waitForTimeout(200);
-    const servers = await drawnServers(page, view);
+    // pixels read are those of the rows the hook reports. The run goes on
+    // for a frame or two between the check and the pause, which can empty
+    // a slot (one run of several paused at 9 of 10): played on and paused
+    // again until the rows paused on are full.
+    const full = (busy) => busy[3] === 10 && busy.some((b, s) => s !== 3 && b === 10);
+    let servers;
+    for (let tries = 0; tries < 10; tries += 1) {
+      await page.waitForFunction((i) => {
+        const busy = JSON.parse(window.lbsim.views()[i].servers()).map((s) => s.busy);
+        return busy[3] === 10 && busy.some((b, s) => s !== 3 && b === 10);
+      }, view, { timeout: 30_000 });
+      await page.locator('#sim-continuous button.play').click();
+      await page.waitForTimeout(200);
+      servers = await drawnServers(page, view);
+      if (full(servers.map((s) => s.busy))) break;
+      await page.locator('#sim-continuous button.play').click();
+    }
     const busy = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-busy').trim());
     const rgb = [1, 3, 5].map((i) => parseInt(busy.slice(i, i + 2), 16));
     // Each row's slots: from the first to the last pixel of the busy
