@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { browser, server, useBrowser, openApp, skipQuestion, ARTIFACTS } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, ARTIFACTS, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -155,7 +155,7 @@ test('a change of settings starts a chapter over, so its sentence covers one set
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, SIZE);
   const chapter = (await chapters(page)).find((c) => c.settings.controls.split(',').includes('load') && !c.settings.versus);
   await arrive(page, chapter);
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, chapter.view);
+  await runTo(page, chapter.view, 3000, { timeout: 30_000 });
   const load = `#${chapter.root}-load`;
   const [low, value] = await page.$eval(load, (input) => [Number(input.min), Number(input.value)]);
   await page.$eval(load, (input, to) => {

@@ -7,7 +7,7 @@
 // written in takes a request's or a response's colour.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, artifact, skipQuestion } from './lib.mjs';
+import { browser, server, useBrowser, openApp, artifact, skipQuestion, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -220,7 +220,7 @@ async function openRecorded(url, { width, height, hash = '', marks = false }) {
 async function slowByClick(page, id, index) {
   const view = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`), id);
   await skipQuestion(page, id);
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+  await runTo(page, view, 1500);
   const canvas = await page.locator(`#sim-${id}-topology`).boundingBox();
   const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[index].cell;
   await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);

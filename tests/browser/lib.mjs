@@ -226,6 +226,23 @@ export function reach(page, id) {
   }, id);
 }
 
+/**
+ * Takes view `index` at once to `ms` simulated milliseconds (the hooks'
+ * `advance`), if it is not there yet, and waits until it plays past them:
+ * for a test that needs a run some seconds in and checks what a reader
+ * sees there, not the pace (chapter 1 plays at a tenth of real time, so
+ * that a reader sees its requests travel: three of its simulated seconds
+ * would be thirty of the test's). A change of speed would start such a
+ * chapter over; a jump keeps its run, as deterministic as played.
+ */
+export async function runTo(page, index, ms, { timeout = 60_000 } = {}) {
+  await page.evaluate(([i, t]) => {
+    const view = window.lbsim.views()[i];
+    if (view.simTime() < t) view.advance(t - view.simTime());
+  }, [index, ms]);
+  await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t, [index, ms], { timeout });
+}
+
 /** Skips the question of section `id`, if it asks one, by a click at its centre, as a reader does. */
 export async function skipQuestion(page, id) {
   const skip = page.locator(`#${id} .question .skip-guess`);

@@ -5,7 +5,7 @@
 // drawn length still follows its length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, openApp, server, skipQuestion, useBrowser } from './lib.mjs';
+import { browser, openApp, runTo, server, skipQuestion, useBrowser } from './lib.mjs';
 
 useBrowser();
 
@@ -19,6 +19,7 @@ async function chapterOne() {
   const index = await viewIndex(page, 'one-server');
   await page.evaluate(() => document.getElementById('sim-one-server').scrollIntoView({ block: 'start', behavior: 'instant' }));
   await skipQuestion(page, 'one-server');
+  await runTo(page, index, 1000, { timeout: 30_000 });
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000
     && document.querySelector('#sim-one-server .following').hidden, index, { timeout: 30_000 });
   // A view in sight fits itself to its box, checking every 250 ms.

@@ -5,7 +5,7 @@
 // the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, skipQuestion, slideTo, artifact } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, slideTo, artifact, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -171,7 +171,7 @@ test("chapter 5's rows write the share of requests sent lately once a server is 
 
 test("chapter 1's server slows at a click at the centre of its name, as at its slots", async () => {
   const { page, errors, view } = await openChapter('one-server');
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2000, view, { timeout: 30_000 });
+  await runTo(page, view, 2000, { timeout: 30_000 });
   const canvas = await page.locator('#sim-one-server-topology').boundingBox();
   const [{ name: [left, right], cell: [x, y, , h] }] = await drawnServers(page, view);
   // The lone server's name is written out left of its row's cell, where a

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { browser, server, useBrowser, openApp, screenshot, skipQuestion, artifact, ROOT } from './lib.mjs';
+import { browser, server, useBrowser, openApp, screenshot, skipQuestion, artifact, ROOT, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -55,6 +55,7 @@ for (const [number, id] of CHAPTERS) {
       const view = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`), id);
       await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
       await skipQuestion(page, id);
+      if (id === 'one-server') await runTo(page, view, 5000);
       // Five simulated seconds in, or a spike's end (it then waits for Replay).
       await page.waitForFunction(([i, id]) => window.lbsim.views()[i].simTime() > 5000
         || document.querySelector(`#${id} .play`)?.textContent === 'Replay', [view, id], { timeout: 60_000 });

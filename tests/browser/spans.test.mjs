@@ -9,7 +9,7 @@
 // a view counts is `lbsim::ui::whole_run::Span`, tested natively.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, skipQuestion, drawnFraction } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, drawnFraction, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -39,8 +39,7 @@ async function openChapter(id, width = 1440, height = 900, colorScheme = 'light'
 
 test("chapter 1 draws the waits, and its marks, its strip and its sentence give the same median and p99", async () => {
   const { page, errors, view } = await openChapter('one-server');
-  // At a tenth of real time, two simulated seconds are twenty of the test's.
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2000, view, { timeout: 60_000 });
+  await runTo(page, view, 2000);
   await pause(page, 'one-server');
   const said = await page.textContent('#sim-one-server .readback');
   const [, median, mean, p99] = said.match(/the median waited ([\d.,]+ ms) in a queue and the mean ([\d.,]+ ms); one in a hundred waited more than ([\d.,]+ ms)/);
@@ -163,7 +162,7 @@ test("chapter 1's strip reads the median, then the p99, and its opening says wha
     await page.waitForTimeout(50);
   }
   assert.ok(most <= 1, `${most} requests drawn during the opening`);
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+  await runTo(page, view, 3000);
   const order = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .readouts .readout')]
     .filter((r) => r.offsetParent !== null)
     .map((r) => ({ name: r.querySelector('.name').firstChild.textContent.trim(), x: r.getBoundingClientRect().left }))
@@ -179,7 +178,7 @@ test("chapter 1's strip reads the median, then the p99, and its opening says wha
 // prose names the moment, and at that moment the strip reads its figures.
 test("chapter 1's strip at half a minute reads the figures its prose gives for it", async () => {
   const { page, errors, view } = await openChapter('one-server');
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 60_000 });
+  await runTo(page, view, 1000);
   await pause(page, 'sim-one-server');
   await page.evaluate((i) => window.lbsim.views()[i].advance(30_000 - window.lbsim.views()[i].simTime()), view);
   await page.waitForTimeout(400);
@@ -200,7 +199,7 @@ test("chapter 1's strip at half a minute reads the figures its prose gives for i
 test("chapter 1's live region says what its strip and its picture say", async () => {
   const { page, errors, view } = await openChapter('one-server');
   // Slowed, the server bounces requests, and the picture counts them.
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1000, view, { timeout: 60_000 });
+  await runTo(page, view, 1000);
   await page.focus('#sim-one-server .topology');
   await page.keyboard.press('0');
   const heard = await page.evaluate((i) => new Promise((resolve) => {

@@ -5,7 +5,7 @@
 // watch; a spike that is over offers a replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, artifact, skipQuestion } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, artifact, skipQuestion, runTo } from './lib.mjs';
 
 useBrowser();
 
@@ -279,7 +279,7 @@ test("a followed client's line is read whole where it stands and covers none of 
   for (const [id, client] of [['one-server', 0], ['stale', 19]]) {
     for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       const { page, errors, view } = await openChapter(id, size);
-      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+      await runTo(page, view, 3000);
       await page.evaluate(({ i, c }) => window.lbsim.views()[i].follow(c), { i: view, c: client });
       await page.waitForFunction((id) => !document.querySelector(`#sim-${id} .following`).hidden, id);
       await page.waitForTimeout(600);
@@ -328,7 +328,7 @@ test("chapter 3's theory level is named beside the mean measured since the run b
 // drains, with the queue's length, until it has.
 test("chapter 1's server given back its speed says so while its queue drains", async () => {
   const { page, errors, view } = await openChapter('one-server');
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 60_000 });
+  await runTo(page, view, 3000);
   await page.focus('#sim-one-server .topology');
   await page.keyboard.press('0');
   const queued = () => page.evaluate((i) => JSON.parse(window.lbsim.views()[i].servers())[0].queued, view);
