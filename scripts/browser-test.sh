@@ -26,7 +26,7 @@ rm -f "$native_log"
 # not on the processor: two run at once, each in its own Chromium. The files
 # that time what a reader sees (a clip's seconds, slow motion, a chapter's
 # point within 3 s, frames while hidden, load times) run one at a time after.
-alone=(app arrival exports load pace parity soak teaching views)
+alone=(app arrival exports load pace parity soak views)
 together=() one_by_one=()
 for file in tests/browser/*.test.mjs; do
   name=$(basename "$file" .test.mjs)
