@@ -85,6 +85,8 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 ///   px]`), or null without one;
 /// - `capacity()`: the lab's capacity search outcomes once done, as JSON;
 /// - `onScreen()`: whether the view is in sight (and so gets frames);
+/// - `openingOver()`: whether the view's opening (`first=one`), if it has
+///   one, has been shown;
 /// - `keyServers(count)`: under a placement scheme, the server of each of
 ///   keys `0..count` before any load, as the first chooser places them;
 /// - `decision()`: the decision the topology shows, with its sentence and
@@ -178,6 +180,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     )?;
     let reader = view.clone();
     set("onScreen", Closure::<dyn Fn() -> bool>::new(move || reader.borrow().on_screen()).into_js_value())?;
+    let reader = view.clone();
+    let opening_over = move || reader.borrow().opening_over();
+    set("openingOver", Closure::<dyn Fn() -> bool>::new(opening_over).into_js_value())?;
     let reader = view.clone();
     let key_servers = move |count: u32| {
         let view = reader.borrow();

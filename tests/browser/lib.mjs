@@ -228,14 +228,18 @@ export function reach(page, id) {
 
 /**
  * Takes view `index` at once to `ms` simulated milliseconds (the hooks'
- * `advance`), if it is not there yet, and waits until it plays past them:
- * for a test that needs a run some seconds in and checks what a reader
- * sees there, not the pace (chapter 1 plays at a tenth of real time, so
- * that a reader sees its requests travel: three of its simulated seconds
- * would be thirty of the test's). A change of speed would start such a
- * chapter over; a jump keeps its run, as deterministic as played.
+ * `advance`), if it is not there yet, once its opening (chapter 1's first
+ * trip, at a walking pace) has been shown, and waits until it plays past
+ * them: for a test that needs a run some seconds in and checks what a
+ * reader sees there, not the pace (chapter 1 plays at a tenth of real
+ * time, so that a reader sees its requests travel: three of its simulated
+ * seconds would be thirty of the test's). A change of speed would start
+ * such a chapter over; a jump keeps its run, as deterministic as played.
+ * Jumped to before its first trip set out, the chapter would walk a trip
+ * from there instead.
  */
 export async function runTo(page, index, ms, { timeout = 60_000 } = {}) {
+  await page.waitForFunction((i) => window.lbsim.views()[i].openingOver(), index, { timeout });
   await page.evaluate(([i, t]) => {
     const view = window.lbsim.views()[i];
     if (view.simTime() < t) view.advance(t - view.simTime());
