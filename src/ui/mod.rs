@@ -36,6 +36,7 @@ pub mod row_scale;
 pub mod run_ahead;
 pub mod settings_change;
 pub mod spike;
+pub mod text_widths;
 pub mod topology_layout;
 pub mod twins;
 pub mod whole_run;

@@ -81,6 +81,15 @@ pub fn milliseconds(ms: f64) -> String {
     }
 }
 
+/// A figure's text with each digit written 0. The strip's figures are set
+/// in tabular numerals (every digit as wide as 0), so two figures of one
+/// shape take one width, and a strip whose figures keep their shapes
+/// wraps as it did: "12.5" after "3.4" may move a readout to a second
+/// line; "3.5" after "3.4" cannot.
+pub fn figure_shape(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_digit() { '0' } else { c }).collect()
+}
+
 /// What the view's live region tells screen readers: the strip's
 /// percentiles as the strip shows them, over its `span` (`counted`, the
 /// p50 and the p99 in ms), the p99's `trend` (", rising" or nothing), and
@@ -102,6 +111,15 @@ pub fn spoken(span: Span, counted: Counted, (p50, p99): (f64, f64), trend: &str,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn figures_of_one_shape_differ_only_in_their_digits() {
+        assert_eq!(figure_shape("3.4"), figure_shape("9.1"));
+        assert_eq!(figure_shape("1,204"), "0,000");
+        assert_ne!(figure_shape("3.4"), figure_shape("12.5"));
+        assert_ne!(figure_shape("–"), figure_shape("0"));
+        assert_ne!(figure_shape("99.9"), figure_shape("100"));
+    }
 
     #[test]
     fn the_live_region_says_what_the_strip_and_the_picture_say() {

@@ -56,11 +56,23 @@ pub fn labelled_input(
 }
 
 /// Writes `text` into `element` only when it changes, sparing the page a
-/// relayout.
-pub fn set_text(element: &HtmlElement, text: &str) {
-    if element.text_content().as_deref() != Some(text) {
+/// relayout; returns whether it wrote.
+pub fn set_text(element: &HtmlElement, text: &str) -> bool {
+    let changes = element.text_content().as_deref() != Some(text);
+    if changes {
         element.set_text_content(Some(text));
     }
+    changes
+}
+
+/// Hides or shows `element` only when that changes it; returns whether it
+/// did.
+pub fn set_hidden(element: &HtmlElement, hidden: bool) -> bool {
+    let changes = element.hidden() != hidden;
+    if changes {
+        element.set_hidden(hidden);
+    }
+    changes
 }
 
 pub fn set_attributes(element: &Element, attributes: &[(&str, &str)]) -> Result<(), JsValue> {

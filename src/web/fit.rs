@@ -59,21 +59,27 @@ impl Fit {
         self.dirty = true;
     }
 
-    /// Called each frame the view draws: fits afresh when asked to, and
-    /// now and then folds more parts if what the view shows has grown.
-    pub fn frame(&mut self, now_ms: f64) {
+    /// Called each frame the view draws (`strip_changed`: whether the
+    /// readouts may wrap otherwise since this frame, see
+    /// `Readouts::show`): fits afresh when asked to, and now and then
+    /// folds more parts if what the view shows has grown.
+    pub fn frame(&mut self, now_ms: f64, strip_changed: bool) {
+        let check = now_ms - self.last_check_ms >= CHECK_MS;
         // The figures change width as they run: the strip is laid out again
-        // each frame, after its figures are written, so that one grown too
+        // in the frame a figure changes its shape, so that one grown too
         // wide leaves the line before it is drawn (every quarter second, the
         // strip wrapped to two lines for a moment and moved chapter 2's
-        // picture).
-        if self.fitting.folded().contains(Fold::Readouts) {
+        // picture); and at each check, for anything else in its row. Laid
+        // out every frame, it cost a layout of the page per view per frame,
+        // the largest new cost in the explainer's scrolling frame since
+        // e2f29b1 (a profile of the production builds).
+        if (strip_changed || check) && self.fitting.folded().contains(Fold::Readouts) {
             strip_readouts(&self.root, true);
         }
         if std::mem::take(&mut self.dirty) {
             self.refit();
             self.last_check_ms = now_ms;
-        } else if now_ms - self.last_check_ms >= CHECK_MS {
+        } else if check {
             self.last_check_ms = now_ms;
             if !is(&self.root, "stacked") {
                 self.fold_until_fits();

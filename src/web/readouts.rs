@@ -16,10 +16,10 @@
 //! asked (its events cost more than a frame's budget): otherwise a scenario
 //! too heavy for real time looks dead, its clock stuck at 0.0.
 
-use super::dom::{self, set_text as set, Ids};
+use super::dom::{self, set_hidden, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
-use lbsim::ui::readouts::{milliseconds, Readout};
+use lbsim::ui::readouts::{figure_shape, milliseconds, Readout};
 use lbsim::ui::whole_run::{Counted, Span};
 use lbsim::Snapshot;
 use wasm_bindgen::JsValue;
@@ -83,6 +83,8 @@ pub struct Readouts {
     /// picture down and back for nothing.
     asked_since: Option<(f64, f64)>,
     last_ms: f64,
+    /// The shapes of the figures last shown (see [`figure_shape`]).
+    shapes: String,
 }
 
 impl Readouts {
@@ -170,22 +172,25 @@ impl Readouts {
             actual_speed,
             heavy,
             asked_since: None,
+            shapes: String::new(),
             last_ms: f64::NEG_INFINITY,
         })
     }
 
     /// Says which span the figures cover: the strip's label and each
-    /// figure's note, which the stylesheet shows where they fit.
-    fn say_span(&mut self, span: Span, counted: Counted) {
+    /// figure's note, which the stylesheet shows where they fit; returns
+    /// whether it wrote.
+    fn say_span(&mut self, span: Span, counted: Counted) -> bool {
         if self.span == Some((span, counted)) {
-            return;
+            return false;
         }
         self.span = Some((span, counted));
-        set(&self.span_words, &span.label_of(counted));
+        let mut wrote = set(&self.span_words, &span.label_of(counted));
         let note = span.note();
         for window in &self.windows {
-            set(window, &note);
+            wrote |= set(window, &note);
         }
+        wrote
     }
 
     /// What the strip last showed: its span, whether its figures count
@@ -210,7 +215,11 @@ impl Readouts {
     /// `twin`, its figures over the same span. `actual_speed` is simulated
     /// time per wall time over recent frames (`None` while paused);
     /// `asked`, the speed set, for the readouts that tell when the two part
-    /// (a twin's pane leaves that to its view's).
+    /// (a twin's pane leaves that to its view's). Returns whether the
+    /// strip may wrap otherwise than before: its words, which parts show
+    /// or a figure's shape (see [`figure_shape`]) changed. The small lines
+    /// under the figures are not counted: a strip folded into the row of
+    /// buttons hides them.
     pub fn show(
         &mut self,
         snapshot: &Snapshot,
@@ -218,33 +227,37 @@ impl Readouts {
         now_ms: f64,
         (span, over_span): (Span, Option<SamplePoint>),
         twin: Option<SamplePoint>,
-    ) {
+    ) -> bool {
         let shown = over_span.or(snapshot.latest);
         let counted = Counted::of(shown.as_ref());
-        self.say_span(span, counted);
+        let mut rewrapped = self.say_span(span, counted);
         let latest = shown.unwrap_or_default();
         self.percentiles = (latest.queue_p50, latest.queue_p99);
-        set(&self.p50, &dash_unless(counted, milliseconds(latest.queue_p50)));
-        set(&self.p99, &dash_unless(counted, milliseconds(latest.queue_p99)));
+        let mut shapes = String::new();
+        let mut figure = |element: &HtmlElement, text: String| {
+            set(element, &text);
+            shapes.push_str(&figure_shape(&text));
+            shapes.push('\n');
+        };
+        figure(&self.p50, dash_unless(counted, milliseconds(latest.queue_p50)));
+        figure(&self.p99, dash_unless(counted, milliseconds(latest.queue_p99)));
         for part in &self.beside_twin {
-            part.set_hidden(twin.is_none());
+            rewrapped |= set_hidden(part, twin.is_none());
         }
         if let Some(twin) = twin {
             let twin_counted = Counted::of(Some(&twin));
-            set(&self.twin_p50, &dash_unless(twin_counted, milliseconds(twin.queue_p50)));
-            set(&self.twin_p99, &dash_unless(twin_counted, milliseconds(twin.queue_p99)));
+            figure(&self.twin_p50, dash_unless(twin_counted, milliseconds(twin.queue_p50)));
+            figure(&self.twin_p99, dash_unless(twin_counted, milliseconds(twin.queue_p99)));
         }
-        set(&self.throughput, &dash_unless(counted, compact_count(latest.throughput)));
-        let bounces = shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate));
-        set(&self.bounces, &bounces);
-        let availability = shown.map_or(f64::NAN, |p| p.availability);
-        set(&self.availability, &percentage(availability));
+        figure(&self.throughput, dash_unless(counted, compact_count(latest.throughput)));
+        figure(&self.bounces, shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate)));
+        figure(&self.availability, percentage(shown.map_or(f64::NAN, |p| p.availability)));
+        figure(&self.sim_time, grouped(snapshot.time_ms / 1000.0, 1));
         let per_second = |rate: fn(&SamplePoint) -> f64, what: &str| {
             shown.map_or("–".to_string(), |p| format!("{} {what}/s", compact_count(rate(&p))))
         };
         set(&self.errors, &per_second(|p| p.error_rate, "errors"));
         set(&self.failed, &per_second(|p| p.failure_rate, "failed"));
-        set(&self.sim_time, &grouped(snapshot.time_ms / 1000.0, 1));
         let speed = match actual_speed {
             Some(speed) => format!("{}× real time", significant(speed)),
             None => "paused".to_string(),
@@ -256,8 +269,13 @@ impl Readouts {
         let settled = self.asked_since.is_some_and(|(_, since)| now_ms - since >= SETTLE_MS);
         let heavy =
             actual_speed.zip(asked).filter(|_| settled).and_then(|(actual, asked)| too_heavy(actual, asked));
-        self.heavy.set_hidden(heavy.is_none());
-        set(&self.heavy, heavy.as_deref().unwrap_or(""));
+        rewrapped |= set_hidden(&self.heavy, heavy.is_none());
+        rewrapped |= set(&self.heavy, heavy.as_deref().unwrap_or(""));
+        if shapes != self.shapes {
+            self.shapes = shapes;
+            rewrapped = true;
+        }
+        rewrapped
     }
 }
 

@@ -27,11 +27,25 @@ use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::sent_shares;
+use lbsim::ui::text_widths::TextWidths;
 use lbsim::ui::topology_layout as layout;
 use lbsim::Snapshot;
+use std::cell::RefCell;
 use web_sys::CanvasRenderingContext2d;
 
 pub use layout::{least_height, COMPACT_ABOVE};
+
+thread_local! {
+    /// The labels' widths, measured once per font and string.
+    static WIDTHS: RefCell<TextWidths> = RefCell::default();
+}
+
+/// The width (CSS px) of `text` in `font`, which is `context`'s font at
+/// the call: measured on the canvas only the first time.
+fn text_width(context: &CanvasRenderingContext2d, font: &str, text: &str) -> Option<f64> {
+    let measure = || context.measure_text(text).ok().map(|metrics| metrics.width());
+    WIDTHS.with(|widths| widths.borrow_mut().width(font, text, measure))
+}
 
 /// The most in-flight requests drawn as dots in a frame.
 pub fn max_requests(servers: usize) -> usize {

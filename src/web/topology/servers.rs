@@ -118,7 +118,8 @@ fn draw_rows(
         rows.iter().zip(servers).map(|((_, row), server)| drawn_queue(row, server.queued, longest)).collect();
     // Every queue says how long it is, so a count needs no counting,
     // clear of a copy's needle.
-    context.set_font(&name_font(layout.small_px()));
+    let font = name_font(layout.small_px());
+    context.set_font(&font);
     let mut counts_from = vec![f64::INFINITY; servers.len()];
     let counts: Vec<Option<(f64, f64, String)>> = rows
         .iter()
@@ -127,7 +128,7 @@ fn draw_rows(
         .enumerate()
         .map(|(i, (((cell, row), server), (_, length)))| {
             let text = (server.queued > 0).then(|| server.queued.to_string())?;
-            let width = context.measure_text(&text).map_or(0.0, |m| m.width());
+            let width = super::text_width(context, &font, &text).unwrap_or(0.0);
             let beside = row.queue_end - length - COUNT_GAP;
             let right = count_clear_of(beside, width, needles.get(i).and_then(Option::as_ref));
             if right < beside {
@@ -147,7 +148,7 @@ fn draw_rows(
         let entrance = row.queue_start - 6.0;
         context.move_to(entrance, y);
         if let Some((right, _, text)) = count {
-            let width = context.measure_text(text).map_or(0.0, |m| m.width());
+            let width = super::text_width(context, &font, text).unwrap_or(0.0);
             context.line_to((right - width - COUNT_GAP).max(entrance), y);
             context.move_to(row.queue_end - length, y);
         }
@@ -203,7 +204,7 @@ fn draw_rows(
     for (i, ((cell, row), server)) in rows.iter().zip(servers).enumerate() {
         if Row::holds_label(*cell, layout.small_px()) {
             let name = Row::name(i, servers.len());
-            let width = context.measure_text(&name).map_or(0.0, |m| m.width());
+            let width = super::text_width(context, &font, &name).unwrap_or(0.0);
             let (x, _) = Row::name_span(*cell, layout.small_px(), width);
             names_from[i] = x.min(cell.x);
             let _ = context.fill_text(&name, x, cell.y + cell.h / 2.0);

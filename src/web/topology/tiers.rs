@@ -23,17 +23,16 @@ pub fn draw_labels(
     (snapshot, learned_by, totals): (&Snapshot, Option<(u32, &[LearnedLoad])>, bool),
     palette: &Palette,
 ) {
-    context.set_font(&format!(
-        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-        layout.label_px()
-    ));
+    let font =
+        format!("600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", layout.label_px());
+    context.set_font(&font);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_baseline("middle");
     let y = LABEL_BAND / 2.0 + 2.0;
     let fit = |wordings: &[String], room: f64| -> Option<(String, f64)> {
         wordings
             .iter()
-            .map(|w| (w.clone(), context.measure_text(w).map_or(f64::INFINITY, |m| m.width())))
+            .map(|w| (w.clone(), super::text_width(context, &font, w).unwrap_or(f64::INFINITY)))
             .find(|(_, width)| *width <= room)
     };
     let slots = snapshot.servers.first().map_or(0, |s| s.slots);

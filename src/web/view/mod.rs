@@ -177,8 +177,15 @@ impl View {
     /// count, and the twin's beside them where they count both runs: when
     /// due, or, counting since the run began beside sentences read back
     /// from the run, when those were rewritten (`said`), so that both give
-    /// the same requests' figures until the next rewrite.
-    fn show_readouts_if_due(&mut self, speed: Option<f64>, now_ms: f64, stale: bool, said: Option<bool>) {
+    /// the same requests' figures until the next rewrite. Returns whether
+    /// the strip may wrap otherwise (see `Readouts::show`).
+    fn show_readouts_if_due(
+        &mut self,
+        speed: Option<f64>,
+        now_ms: f64,
+        stale: bool,
+        said: Option<bool>,
+    ) -> bool {
         let tail = self.options.say.0.contains(&Sentence::Tail);
         let beside = Span::counted_as_sentences(self.kind, tail, self.twin.is_some());
         let span = Span::of(whole_run::is_over(&self.sim), beside);
@@ -187,14 +194,14 @@ impl View {
             _ => self.parts.readouts.due(now_ms, stale),
         };
         if !due {
-            return;
+            return false;
         }
         let asked = self.opening.speed(self.params.speed);
         let [own, twin_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
         let own = (span, own.of(&self.sim, span));
-        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin);
+        self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin)
     }
 
     /// One animation frame, in which running ahead may go on until
@@ -272,7 +279,7 @@ impl View {
         if said == Some(true) {
             self.parts.canvases.words_said(&self.sim);
         }
-        self.show_readouts_if_due(speed, now_ms, stale, said);
+        let strip_changed = self.show_readouts_if_due(speed, now_ms, stale, said);
         if !running_ahead {
             self.tell_verdict(now_ms);
         }
@@ -298,7 +305,7 @@ impl View {
         // the readouts' first figures, chapter 1's picture moved up 88 px a
         // quarter of a second in, once the strip had folded.
         if let Some(fit) = &mut self.parts.fit {
-            fit.frame(now_ms);
+            fit.frame(now_ms, strip_changed);
         }
         // Both pictures of a twin share one row scale: each leaves the
         // column of copies the other writes, and scales its queues to the
