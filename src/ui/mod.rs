@@ -31,6 +31,7 @@ pub mod options;
 pub mod pace;
 pub mod params;
 pub mod popup;
+pub mod queue_scale;
 pub mod readouts;
 pub mod row_scale;
 pub mod run_ahead;

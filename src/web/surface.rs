@@ -35,8 +35,9 @@ pub struct Beside {
     /// beside its rows: the rows here leave the same column and draw
     /// their queues to the slots' scale too (see `lbsim::ui::row_scale`).
     pub copies: bool,
-    /// The longest queue the other picture draws: queues drawn as bars
-    /// are scaled to the longer of it and this picture's own.
+    /// The longest queue of both pictures over the last seconds (see
+    /// `lbsim::ui::queue_scale`): queues drawn as bars are scaled to the
+    /// longer of it and this picture's own.
     pub longest_queue: u32,
 }
 

@@ -193,7 +193,8 @@ impl Row {
         self.queue_end - self.queue_length(queued, longest) - label
     }
 
-    /// How a queue of `queued` is drawn, the longest beside it `longest`.
+    /// How a queue of `queued` is drawn, the picture's queues drawn to
+    /// `longest` (see `lbsim::ui::queue_scale`).
     pub(super) fn queue_mark(&self, queued: u32, longest: u32) -> QueueMark {
         match self.to_scale {
             true => queue_to_scale(queued, self.queue_capacity()),

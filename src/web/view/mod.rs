@@ -102,6 +102,9 @@ pub struct View {
     opening: Opening,
     /// Whether a spike's reader can have seen it run.
     spike_seen: crate::spike::Seen,
+    /// The longest queues of the last seconds, which every row's queue
+    /// is drawn to.
+    queue_scale: lbsim::ui::queue_scale::QueueScale,
     /// When the URL is to mirror the settings next.
     link: Link,
 }
@@ -152,6 +155,7 @@ impl View {
             guess: None,
             opening: Opening::Over,
             spike_seen: Default::default(),
+            queue_scale: Default::default(),
             link: Link::mounted(owns_hash),
             options,
         };
@@ -309,15 +313,18 @@ impl View {
         }
         // Both pictures of a twin share one row scale: each leaves the
         // column of copies the other writes, and scales its queues to the
-        // longest of both.
+        // longest of both, remembered over the last seconds.
+        let longest = twin_pane::longest_queue(&self.snapshot);
+        let now_s = self.sim.now().as_secs();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, &self.twin) {
             pane.take(twin, max_requests);
-            self.parts.canvases.draw_beside(pane.shown_beside(twin.clients_keep_copies()));
-            let own = Beside {
-                copies: self.sim.clients_keep_copies(),
-                longest_queue: twin_pane::longest_queue(&self.snapshot),
-            };
-            pane.draw_beside(own);
+            let other = pane.shown_beside(twin.clients_keep_copies());
+            let scale = self.queue_scale.observe(now_s, longest.max(other.longest_queue));
+            self.parts.canvases.draw_beside(Beside { longest_queue: scale, ..other });
+            pane.draw_beside(Beside { copies: self.sim.clients_keep_copies(), longest_queue: scale });
+        } else {
+            let scale = self.queue_scale.observe(now_s, longest);
+            self.parts.canvases.draw_beside(Beside { copies: false, longest_queue: scale });
         }
         let ring = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
