@@ -48,7 +48,7 @@ pub use percentiles::{
     CHART as PERCENTILES,
 };
 pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
-pub use waits::{draw as waits, figure as waits_figure, Waits, BINS as WAIT_BINS};
+pub use waits::{draw as waits, figure as waits_figure, Rescale, Waits, BINS as WAIT_BINS};
 
 use crate::format::grouped;
 use plotters::coord::types::RangedCoordf64;

@@ -35,6 +35,37 @@ pub const BINS: usize = 30;
 /// empty bins, and the pile would shrink to one bar.
 const TAIL_ROOM: f64 = 1.5;
 
+/// How many times further than before the chart must reach for its
+/// caption to say so: a run's first seconds step its reach from 10 to 20
+/// to 30 ms, which reads; a slowed server's tail took chapter 1's from
+/// 30 ms to 800 in a moment, and the pile it had shown became one bar.
+const RESCALE_TOLD: f64 = 3.0;
+
+/// Where the chart reached before it last grew far, and where it reaches
+/// since: the caption says so while it reaches there, so that the pile
+/// squeezed to the left edge reads as the scale's doing, not the waits'.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rescale {
+    reach: Option<f64>,
+    grew_from: Option<f64>,
+}
+
+impl Rescale {
+    /// Notes the chart's reach (ms) this frame, and says what changed,
+    /// if it grew [`RESCALE_TOLD`] times or more and reaches there still.
+    pub fn observe(&mut self, reach: f64) -> Option<String> {
+        match self.reach {
+            Some(before) if reach >= before * RESCALE_TOLD => self.grew_from = Some(before),
+            Some(before) if reach < before => self.grew_from = None,
+            _ => {}
+        }
+        self.reach = Some(reach);
+        self.grew_from.map(|from| {
+            format!("Axis now 0–{}, was 0–{}: the earlier waits are squeezed left", ms(reach), ms(from))
+        })
+    }
+}
+
 /// Queue times binned, with the figures marked on them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Waits {
@@ -264,6 +295,29 @@ mod tests {
             binned.beyond_note().as_deref(),
             Some("1 waited longer than 6.0 ms, up to 100 ms: off the right edge")
         );
+    }
+
+    #[test]
+    fn a_far_grown_axis_is_told_until_it_shrinks_and_small_steps_are_not() {
+        let mut rescale = Rescale::default();
+        assert_eq!(rescale.observe(10.0), None);
+        assert_eq!(rescale.observe(20.0), None, "a run's first steps");
+        assert_eq!(rescale.observe(30.0), None);
+        let told = rescale.observe(800.0);
+        assert_eq!(
+            told.as_deref(),
+            Some("Axis now 0–800 ms, was 0–30.0 ms: the earlier waits are squeezed left")
+        );
+        assert_eq!(rescale.observe(800.0), told, "said while it reaches there");
+        let on = rescale.observe(1_000.0);
+        assert_eq!(
+            on.as_deref(),
+            Some("Axis now 0–1.0 s, was 0–30.0 ms: the earlier waits are squeezed left"),
+            "a small step on, from the same start"
+        );
+        assert_eq!(rescale.observe(500.0), None, "shrunk back: nothing squeezed to tell");
+        let mut restarted = Rescale::default();
+        assert_eq!(restarted.observe(800.0), None, "a first reach is no change");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::{canvas, legend, Area, Figure, Frame, Place};
 use crate::dom;
-use lbsim::charts::{self, Drawn, Waits as Binned, WAIT_BINS};
+use lbsim::charts::{self, Drawn, Rescale, Waits as Binned, WAIT_BINS};
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};
@@ -21,6 +21,9 @@ pub struct Waits {
     beyond: HtmlElement,
     /// The waits as the sentences last counted them, if they did.
     said: Option<Binned>,
+    /// The caption's note on a reach grown far, and what it follows.
+    rescaled: HtmlElement,
+    rescale: Rescale,
 }
 
 pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
@@ -30,6 +33,8 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     dom::text_child(&caption, "span", "chart-title", title)?;
     let beyond = dom::text_child(&caption, "span", "spread", "")?;
     beyond.set_id(&place.ids.of("waits-beyond"));
+    let rescaled = dom::text_child(&caption, "span", "spread", "")?;
+    rescaled.set_id(&place.ids.of("waits-rescaled"));
     let entries = legend(
         figure,
         &[
@@ -44,7 +49,7 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     }
     let label = "How many requests waited how long in a queue, with the median, the mean and the p99 marked";
     let canvas = canvas(figure, "", &place.canvas_id, label)?;
-    Ok(Box::new(Waits { canvas, figures, beyond, said: None }))
+    Ok(Box::new(Waits { canvas, figures, beyond, said: None, rescaled, rescale: Rescale::default() }))
 }
 
 impl Figure for Waits {
@@ -65,6 +70,7 @@ impl Figure for Waits {
             dom::set_text(text, &mark.label);
         }
         dom::set_text(&self.beyond, waits.beyond_note().as_deref().unwrap_or(""));
+        dom::set_text(&self.rescaled, self.rescale.observe(waits.reach()).as_deref().unwrap_or(""));
         charts::waits(area, &waits, frame.style)
     }
 
@@ -74,6 +80,7 @@ impl Figure for Waits {
 
     fn restarted(&mut self) {
         self.said = None;
+        self.rescale = Rescale::default();
     }
 }
 
