@@ -31,29 +31,49 @@ pub fn curve_drawn(sessions: u64, over: bool) -> bool {
     sessions >= MIN_CURVE_SESSIONS || (over && sessions > 0)
 }
 
-/// Whether a spike's reader can have seen it run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How much of a spike's run (simulated time) its whole picture must have
+/// been in sight for its reader to have seen it run: half.
+const SEEN_SHARE: f64 = 0.5;
+
+/// Whether a spike's reader can have seen it run: its whole picture in
+/// sight for [`SEEN_SHARE`] of its run at least. A moment was enough
+/// before, and reader 11's scroll (the chapter brought to the middle of
+/// the window, then its heading to the top) passed the whole picture for
+/// a frame on its way: the spike ran on half in sight, was over when
+/// they scrolled to the picture, and did not play again.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Seen {
-    seen: bool,
+    /// Simulated ms at the last frame that ran, the run's ms so far, and
+    /// those run with the whole picture in sight.
+    last_ms: f64,
+    run_ms: f64,
+    whole_ms: f64,
+    held: bool,
 }
 
 impl Seen {
-    /// A frame of the spike running, its picture `whole`ly in sight or not
-    /// (see `pace::wholly_in_sight`).
-    pub fn ran(&mut self, whole: bool) {
-        self.seen |= whole;
+    /// A frame of the spike running, at `now_ms` (simulated), its picture
+    /// `whole`ly in sight or not (see `pace::wholly_in_sight`): the run
+    /// since the last frame counts as in sight as this frame is.
+    pub fn ran(&mut self, now_ms: f64, whole: bool) {
+        let step = (now_ms - self.last_ms).max(0.0);
+        self.last_ms = now_ms;
+        self.run_ms += step;
+        if whole {
+            self.whole_ms += step;
+        }
     }
 
     /// The reader paused or stepped it: it is in their hands.
     pub fn held(&mut self) {
-        self.seen = true;
+        self.held = true;
     }
 
     /// Whether the spike, `over` or not, plays again now, its picture
     /// `whole`ly in sight or not: once over unseen, when the reader can
     /// see all of it.
     pub fn replay_due(self, over: bool, whole: bool) -> bool {
-        over && whole && !self.seen
+        over && whole && !self.held && self.whole_ms < SEEN_SHARE * self.run_ms
     }
 }
 
@@ -97,19 +117,36 @@ mod tests {
     fn a_spike_over_before_its_whole_picture_was_in_sight_plays_again_once_it_is() {
         let mut seen = Seen::default();
         // Half its picture in sight: it runs, and is over.
-        seen.ran(false);
+        seen.ran(16.0, false);
+        seen.ran(600.0, false);
         assert!(!seen.replay_due(false, false), "still running");
         assert!(!seen.replay_due(true, false), "over, and still half in sight");
         assert!(seen.replay_due(true, true), "over, and now all of it in sight");
         // Replayed (a new run, a new `Seen`) with all of it in sight: once.
         let mut replayed = Seen::default();
-        replayed.ran(true);
-        replayed.ran(false);
+        replayed.ran(300.0, true);
+        replayed.ran(600.0, false);
         assert!(!replayed.replay_due(true, true));
         // Paused or stepped by the reader: theirs to replay.
         let mut held = Seen::default();
-        held.ran(false);
+        held.ran(600.0, false);
         held.held();
         assert!(!held.replay_due(true, true));
+    }
+
+    #[test]
+    fn a_whole_picture_passed_for_a_frame_on_the_way_is_not_a_spike_seen() {
+        // Reader 11's scroll: whole for one frame (a sixtieth of a second
+        // at a quarter of real time), then half in sight to the end.
+        let mut seen = Seen::default();
+        seen.ran(4.0, true);
+        seen.ran(8.0, false);
+        seen.ran(650.0, false);
+        assert!(seen.replay_due(true, true));
+        // Whole for most of it: seen.
+        let mut most = Seen::default();
+        most.ran(400.0, true);
+        most.ran(650.0, false);
+        assert!(!most.replay_due(true, true));
     }
 }

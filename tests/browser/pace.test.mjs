@@ -177,3 +177,44 @@ test("chapter 2's spike, in its first half second, draws a long queue beside a s
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Reader 11 came to chapter 2 as their script scrolls (scrollIntoViewIfNeeded
+// on the section, which brought its whole picture in sight for a frame,
+// then its heading to the top): the spike ran on half in sight, and when
+// they scrolled to the picture it was over and played no more.
+// Todo: on teach12a's build the spike did not play again after this scroll
+// (the replay waited 5 s and saw none), cause not yet found.
+test("chapter 2's spike, its whole picture passed on the way to its heading, plays again once in sight", { todo: 'the replay after reader 11\'s scroll is not yet seen' }, async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
+  const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
+  await page.waitForTimeout(1000);
+  await page.locator('section#spike').scrollIntoViewIfNeeded();
+  await page.evaluate(() => document.getElementById('spike').scrollIntoView({ block: 'start' }));
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 30_000 });
+  const over = await simTime();
+  await page.evaluate(() => { const e = document.getElementById('spike'); window.scrollTo(0, e.getBoundingClientRect().top + scrollY + 800); });
+  await page.waitForFunction(({ i, over }) => window.lbsim.views()[i].simTime() < over, { i: index, over }, { timeout: 5_000 });
+  assert.equal(await page.textContent('#spike .play'), 'Pause');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapter 2's strip read p99 before p50, chapter 1's p50 first.
+test("chapters 1 and 2 order their strips alike: p50, then p99", async () => {
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    for (const id of ['one-server', 'spike']) {
+      await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start' }), id);
+      await page.waitForTimeout(1500);
+      const order = await page.evaluate((id) => [...document.querySelectorAll(`#sim-${id} .readout`)]
+        .filter((box) => box.checkVisibility()).sort((a, b) => {
+          const [ra, rb] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+          return ra.top - rb.top > 4 ? 1 : rb.top - ra.top > 4 ? -1 : ra.left - rb.left;
+        }).map((box) => box.querySelector('.name')?.textContent.split(' queue')[0]), id);
+      assert.deepEqual(order.slice(0, 2), ['p50', 'p99'], `${id} at ${width}: ${order}`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+});

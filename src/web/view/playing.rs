@@ -71,7 +71,7 @@ impl View {
             return;
         }
         if self.playing {
-            self.spike_seen.ran(whole);
+            self.spike_seen.ran(self.sim.now().as_ms(), whole);
         } else if self.spike_seen.replay_due(self.spike_over(), whole) {
             self.reset();
             self.set_playing(true);
