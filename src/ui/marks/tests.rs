@@ -270,7 +270,13 @@ fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_
     let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
     assert_eq!(
         heard_titles(0, &learned),
-        ["client 0 heard, 5 ms to 2.1 s ago", "client 0, 5 ms–2.1 s ago", "client 0 heard", "heard"],
+        [
+            "client 0 heard, 5 ms to 2.1 s ago",
+            "client 0, 5 ms–2.1 s ago",
+            "heard 5 ms–2.1 s ago",
+            "client 0 heard",
+            "heard"
+        ],
         "shorter, the ages still, before the heading drops them (a phone)"
     );
     assert_eq!(
