@@ -38,9 +38,9 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
 /// and rarely from the rest (chapter 6: copies from 5 ms to 2.5 s old,
 /// their median 20 to 100 ms, where the older of the two a decision
 /// compares is typically 250 ms old), so one figure would belie the
-/// sentence's. Shorter, the range still, before the client's name alone:
-/// on a phone the heading dropped the ages (reader 11); "heard 8 ms–1.4 s
-/// ago" fits there, the client named by its ring and the prose.
+/// sentence's. Shorter, the range still, before the client's name alone,
+/// for a narrower picture; at 390 × 844 none of them fits beside
+/// "Servers · 10" yet, and the heading drops the ages there (reader 11).
 pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
     let ages = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs());
     let range = ages.fold(None, |range: Option<(f64, f64)>, age| {
