@@ -147,22 +147,24 @@ pub fn choice_solid(s: &Scenario) -> bool {
 /// What the legend says of a decision drawn for `scenario`: a comparison,
 /// with what its chooser saw as the row writes it ("saw 3 queued": a badge
 /// "saw 13", busy plus queued, matched nothing drawn), and that a decision
-/// held past its moment is drawn faint, unringed, its live readings saying
-/// "then" (see the view's decision badges, `ui/marks`); "stale", or "?" where there is
-/// no room for the word, where a policy that learns load found its copies
-/// too old to compare (the legend explained only "?" where the desktop
-/// picture wrote "stale"); or, under a placement scheme, a key's server,
-/// which compares nothing: chapter 13's legend said "servers compared" and
-/// "what the chooser saw" of modulo.
+/// held past its moment is drawn faint, unringed and without its figures
+/// (see the view's decision badges, `ui/marks`); under a policy that learns
+/// load, the copies compared as their column writes them ("saw 13"), and
+/// that a past choice is faint; "stale", or "?" where there is no room for
+/// the word, where such a policy found its copies too old to compare (the
+/// legend explained only "?" where the desktop picture wrote "stale"); or,
+/// under a placement scheme, a key's server, which compares nothing:
+/// chapter 13's legend said "servers compared" and "what the chooser saw"
+/// of modulo.
 pub fn choice_words(s: &Scenario) -> &'static str {
     if s.policy.places_by("bounded_load_c") {
         "a key's placement: the server it went to (solid), its place passed over as full, over the bound on load (dashed)"
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: compared (dashed), taken (solid), what its copies said (\"saw 3 queued\"); \"stale\" (or \"?\"): copies too old, sent at random"
+        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint once past; \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint and unringed, \"then 3 queued\""
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, with no ring or figure"
     } else {
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw, faint and unringed once the rows move on"
     }
@@ -273,6 +275,11 @@ mod tests {
         }
         assert!(words("bounded-load").contains("full"));
         assert!(words("p2c-piggyback").contains("\"stale\" (or \"?\"): copies too old"));
+        // Learned copies are written whole, as their column writes them,
+        // and a past choice is said to be faint.
+        assert!(words("p2c-piggyback").contains("(\"saw 13\"), faint once past"));
+        // A past choice beside rows that moved on has no figure to show.
+        assert!(!words("power-of-d").contains("then"));
         for policy in ["power-of-d", "least-request", "peak-ewma"] {
             assert!(
                 words(policy).contains("what the chooser saw") && !words(policy).contains('?'),

@@ -287,6 +287,12 @@ impl Choosers {
         self.table.connections.open(self.members[chooser].entry(position), now, timing)
     }
 
+    /// Whether a chooser's send after `now` can still wait for a handshake
+    /// (see [`Connections::handshakes_to_come`]).
+    pub fn handshakes_to_come(&self, now: Time) -> bool {
+        self.table.connections.handshakes_to_come(self.table.known.len(), now)
+    }
+
     /// Hints that `chooser` will soon use what it knows of the server at
     /// `position`, and its connection to it.
     pub fn prefetch(&self, chooser: usize, position: usize) {

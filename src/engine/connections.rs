@@ -126,6 +126,26 @@ impl Connections {
         }
     }
 
+    /// Whether a request sent over one of the first `entries` connections
+    /// after `now` can still wait for a handshake: one of them is cold, or
+    /// its handshake is still under way, or (with an idle timeout) any can
+    /// go cold again. Without one, every connection is warm a few seconds
+    /// into a run (chapter 5's last handshake at 3.5 s), and the picture's
+    /// legend stops listing a mark it will not draw again.
+    pub fn handshakes_to_come(&self, entries: usize, now: Time) -> bool {
+        match self {
+            Connections::Untracked => false,
+            Connections::Lasting(bits, under_way) => {
+                let (whole, rest) = (entries / 64, entries % 64);
+                let cold_word = bits.iter().take(whole).any(|word| *word != u64::MAX);
+                let last = (1u64 << rest) - 1;
+                let cold_rest = rest > 0 && bits.get(whole).is_some_and(|word| word & last != last);
+                cold_word || cold_rest || under_way.by_entry.values().any(|&end| end > now)
+            }
+            Connections::Expiring(_) => true,
+        }
+    }
+
     /// Hints that connection `entry` will be opened soon.
     pub fn prefetch(&self, entry: usize) {
         match self {
@@ -248,6 +268,24 @@ mod tests {
         assert_eq!(c.open(3, Time::from_ms(109.0), &timing), Time::ZERO);
         assert_eq!(c.open(3, Time::from_ms(208.0), &timing), Time::ZERO);
         assert_eq!(c.open(3, Time::from_ms(308.0), &timing), timing.handshake);
+    }
+
+    #[test]
+    fn handshakes_are_to_come_until_every_connection_is_warm_and_its_handshake_over() {
+        let lasting = timing(10.0, None);
+        let mut c = Connections::new(65, true, &lasting);
+        assert!(c.handshakes_to_come(65, Time::ZERO));
+        for entry in 0..64 {
+            c.open(entry, Time::ZERO, &lasting);
+        }
+        assert!(c.handshakes_to_come(65, Time::from_ms(20.0)), "connection 64 is still cold");
+        c.open(64, Time::from_ms(20.0), &lasting);
+        assert!(c.handshakes_to_come(65, Time::from_ms(25.0)), "its handshake is under way");
+        assert!(!c.handshakes_to_come(65, Time::from_ms(30.0)));
+        c.reset(3);
+        assert!(c.handshakes_to_come(65, Time::from_ms(30.0)), "its server left and may come back");
+        assert!(Connections::new(4, true, &timing(10.0, Some(100.0))).handshakes_to_come(0, Time::NEVER));
+        assert!(!Connections::new(4, false, &lasting).handshakes_to_come(4, Time::ZERO));
     }
 
     #[test]

@@ -264,6 +264,15 @@ impl Simulation {
         &self.scenario
     }
 
+    /// Whether a request sent from now on can still wait for a handshake,
+    /// which the picture draws: to a server its chooser has not yet
+    /// connected to, or to a balancer, or over a connection that goes cold
+    /// when idle.
+    pub fn handshakes_to_come(&self) -> bool {
+        let links = self.scenario.clients as usize * self.scenario.balancers as usize;
+        self.choosers.handshakes_to_come(self.now) || self.client_links.handshakes_to_come(links, self.now)
+    }
+
     pub fn now(&self) -> Time {
         self.now
     }

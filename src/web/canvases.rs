@@ -79,6 +79,9 @@ pub struct Canvases {
     /// Whether the run can draw a policy's choice, and whether the last
     /// frame drew one (see [`Canvases::show_choice`]).
     choice: (bool, bool),
+    /// Whether the run can draw a request waiting for its handshake, and
+    /// whether the legend lists it (see [`Canvases::show_handshake`]).
+    handshake: (bool, bool),
     slots: Vec<Slot>,
     /// Which of the slots' charts is drawn when.
     turns: ChartTurns,
@@ -134,6 +137,7 @@ impl Canvases {
             legend,
             choice_words,
             choice: (false, false),
+            handshake: (false, false),
             turns: ChartTurns::new(slots.len()),
             slots,
             palette: Palette::read(root),
@@ -304,8 +308,12 @@ impl Canvases {
             if *mark == Mark::Choice {
                 self.choice.0 = drawn;
             }
+            if *mark == Mark::Handshake {
+                self.handshake = (drawn, drawn);
+            }
         }
         self.show_choice(self.choice.1);
+        self.show_handshake((sim, twin));
         self.each(|figure| figure.show_for(sim));
     }
 
@@ -318,6 +326,21 @@ impl Canvases {
         self.choice.1 = drawn;
         if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Choice) {
             let _ = item.class_list().toggle_with_force("unseen", self.choice.0 && !drawn);
+        }
+    }
+
+    /// Lists a request waiting for its handshake only while one can still
+    /// be drawn: without an idle timeout every connection is warm a few
+    /// seconds in, before the chapters past their warm-up are read, and
+    /// chapters 5 and 6 listed a mark their reader never saw.
+    fn show_handshake(&mut self, (sim, twin): (&Simulation, Option<&Simulation>)) {
+        let listed =
+            self.handshake.0 && [Some(sim), twin].into_iter().flatten().any(|s| s.handshakes_to_come());
+        if listed != self.handshake.1 {
+            self.handshake.1 = listed;
+            if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Handshake) {
+                item.set_hidden(!listed);
+            }
         }
     }
 
@@ -423,6 +446,7 @@ impl Canvases {
         if drawn.is_some() != self.choice.1 {
             self.show_choice(drawn.is_some());
         }
+        self.show_handshake((sim, twin));
         self.draw_due_chart((sim, twin), snapshot, focus, now_ms, running);
         drawn.and_then(|drawn| drawn.ring)
     }

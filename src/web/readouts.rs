@@ -62,9 +62,15 @@ pub struct Readouts {
     percentiles: (f64, f64),
     p50: HtmlElement,
     p99: HtmlElement,
-    /// The twin's p50 and p99 beside the view's.
+    /// The twin's figures beside the view's: p50, p99, throughput, bounces
+    /// and availability (the simulated time is the two runs' one clock).
+    /// Beside a twin, a strip figure with no letter was read as whose?
+    /// (reader 11: "Bounces 0 /s" and the throughput under two pictures).
     twin_p50: HtmlElement,
     twin_p99: HtmlElement,
+    twin_throughput: HtmlElement,
+    twin_bounces: HtmlElement,
+    twin_availability: HtmlElement,
     /// What shows only beside a twin: its figures, and the letters naming
     /// each side.
     beside_twin: Vec<HtmlElement>,
@@ -115,14 +121,15 @@ impl Readouts {
         let mut beside_twin = Vec::new();
         let (p50_box, name, p50) = readout("p50 queue time", "p50", "ms", "–")?;
         let mut windows = vec![window(&name, "window if-room")?];
-        let twin_p50 = twin_figure(&p50_box, &p50, &ids.of("p50-twin"), &mut beside_twin)?;
+        let twin_p50 = twin_figure((&p50, "ms"), &ids.of("p50-twin"), &mut beside_twin)?;
         let (p99_box, name, p99) = readout("p99 queue time", "p99", "ms", "–")?;
         windows.push(window(&name, "window if-room")?);
-        let twin_p99 = twin_figure(&p99_box, &p99, &ids.of("p99-twin"), &mut beside_twin)?;
+        let twin_p99 = twin_figure((&p99, "ms"), &ids.of("p99-twin"), &mut beside_twin)?;
         // A soft hyphen: in a narrow row the name breaks as the others do,
         // rather than running into the next one.
         let (completed, _, throughput) = readout("Through\u{ad}put", "throughput", "/s", "–")?;
         completed.set_title(THROUGHPUT);
+        let twin_throughput = twin_figure((&throughput, "/s"), &ids.of("throughput-twin"), &mut beside_twin)?;
         // Each of the two says what it counts when pointed at, and carries
         // a second figure of the same kind under it.
         let explained = |readout: &HtmlElement, what: &str, note: &str| -> Result<HtmlElement, JsValue> {
@@ -132,9 +139,12 @@ impl Readouts {
             Ok(small)
         };
         let (sent_back, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
+        let twin_bounces = twin_figure((&bounces, "/s"), &ids.of("bounces-twin"), &mut beside_twin)?;
         let errors = explained(&sent_back, BOUNCES_AND_ERRORS, "errors")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
         windows.push(window(&name, "window")?);
+        let twin_availability =
+            twin_figure((&availability, "%"), &ids.of("availability-twin"), &mut beside_twin)?;
         let failed = explained(&served, AVAILABILITY_AND_FAILED, "failed")?;
         let (clock, _, sim_time) = readout("Simulated time", "sim-time", "s", "0.0")?;
         let actual_speed: HtmlElement = dom::child(&clock, "span", "small")?;
@@ -162,6 +172,9 @@ impl Readouts {
             p99,
             twin_p50,
             twin_p99,
+            twin_throughput,
+            twin_bounces,
+            twin_availability,
             beside_twin,
             throughput,
             bounces,
@@ -248,13 +261,19 @@ impl Readouts {
             let twin_counted = Counted::of(Some(&twin));
             figure(&self.twin_p50, dash_unless(twin_counted, milliseconds(twin.queue_p50)));
             figure(&self.twin_p99, dash_unless(twin_counted, milliseconds(twin.queue_p99)));
+            figure(&self.twin_throughput, dash_unless(twin_counted, compact_count(twin.throughput)));
+            figure(&self.twin_bounces, compact_count(twin.bounce_rate));
+            figure(&self.twin_availability, percentage(twin.availability));
         }
         figure(&self.throughput, dash_unless(counted, compact_count(latest.throughput)));
         figure(&self.bounces, shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate)));
         figure(&self.availability, percentage(shown.map_or(f64::NAN, |p| p.availability)));
         figure(&self.sim_time, grouped(snapshot.time_ms / 1000.0, 1));
+        // The notes under the figures are the view's run's: beside a twin,
+        // they say so.
+        let side = if twin.is_some() { "A: " } else { "" };
         let per_second = |rate: fn(&SamplePoint) -> f64, what: &str| {
-            shown.map_or("–".to_string(), |p| format!("{} {what}/s", compact_count(rate(&p))))
+            shown.map_or("–".to_string(), |p| format!("{side}{} {what}/s", compact_count(rate(&p))))
         };
         set(&self.errors, &per_second(|p| p.error_rate, "errors"));
         set(&self.failed, &per_second(|p| p.failure_rate, "failed"));
@@ -289,12 +308,11 @@ fn dash_unless(counted: Counted, figure: String) -> String {
     }
 }
 
-/// A second figure after `figure` in `readout`, for the twin's run, its
-/// value's element (id `id`) returned; it and a letter naming the view's
-/// side, before `figure`, are pushed onto `beside_twin`.
+/// A second figure, in `unit`, right after the box holding `figure`, for
+/// the twin's run, its value's element (id `id`) returned; it and a letter
+/// naming the view's side, before `figure`, are pushed onto `beside_twin`.
 fn twin_figure(
-    readout: &HtmlElement,
-    figure: &HtmlElement,
+    (figure, unit): (&HtmlElement, &str),
     id: &str,
     beside_twin: &mut Vec<HtmlElement>,
 ) -> Result<HtmlElement, JsValue> {
@@ -302,11 +320,13 @@ fn twin_figure(
     own.set_text_content(Some("A"));
     let own_figure = figure.parent_element().ok_or("a figure outside its readout")?;
     own_figure.prepend_with_node_1(&own)?;
-    let twin: HtmlElement = dom::child(readout, "span", "figure twin")?;
+    let twin: HtmlElement = dom::create("span", "figure twin")?;
+    // Right after the view's own figure, before any note under it.
+    own_figure.after_with_node_1(&twin)?;
     dom::text_child(&twin, "span", "side", "B")?;
     let value = dom::text_child(&twin, "span", "", "–")?;
     value.set_id(id);
-    dom::text_child(&twin, "span", "unit", "ms")?;
+    dom::text_child(&twin, "span", "unit", unit)?;
     twin.set_hidden(true);
     own.set_hidden(true);
     beside_twin.extend([own, twin]);

@@ -271,3 +271,23 @@ export async function slideTo(page, slider, text, key, limit = 200) {
     await page.keyboard.press(key);
   }
 }
+
+/** Records, on each canvas, the box of every text written since it was last cleared whole. */
+export function recordLabels() {
+  const { fillText, clearRect } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) this.canvas.labels = [];
+    return clearRect.call(this, x, y, w, h);
+  };
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+    const m = this.measureText(text);
+    const t = this.getTransform();
+    const css = this.canvas.clientWidth > 0 ? this.canvas.clientWidth / this.canvas.width : 1;
+    const [left, top] = [t.a * (x - m.actualBoundingBoxLeft) + t.e, t.d * (y - m.actualBoundingBoxAscent) + t.f];
+    const [right, bottom] = [t.a * (x + m.actualBoundingBoxRight) + t.e, t.d * (y + m.actualBoundingBoxDescent) + t.f];
+    if (this.globalAlpha > 0 && String(text).trim() !== '') {
+      (this.canvas.labels ??= []).push({ text: String(text), box: [left, top, right, bottom].map((v) => v * css) });
+    }
+    return fillText.call(this, text, x, y, ...rest);
+  };
+}

@@ -1,7 +1,7 @@
 //! How long a decision's lines and badges stay beside the servers they
 //! describe, and what the badges say.
 
-use crate::engine::{Candidate, Decision, ServerView};
+use crate::engine::{Candidate, Decision, LearnedLoad, ServerView};
 use crate::policy::Measure;
 
 /// Wall milliseconds a running decision's lines and rings show at full
@@ -26,8 +26,8 @@ const CHOICE_GONE_MS: f64 = 2_400.0;
 ///
 /// Held beside rows that have moved on, it is drawn as past: at half
 /// strength at once, without the rings that tie it to the rows as they
-/// are now (see [`rings_drawn`]), its badges saying "then" (see
-/// [`badges`]). Drawn full, a solid ring round a row that had since become
+/// are now (see [`rings_drawn`]), and without the badges, whose figures
+/// the rows no longer write (see [`badges`]). Drawn full, a solid ring round a row that had since become
 /// the busier of the two read as power of two taking the busier server
 /// (reader 10 on a phone: it "took server 3 with 2 queued over server 5
 /// with 0 queued and a free slot"). Sam Rose's load-balancing post shows
@@ -75,10 +75,20 @@ const BADGED_CANDIDATES: usize = 3;
 /// A measure with no row to match (milliseconds, a client's own requests
 /// in flight) says its figure ("saw 3.2 ms").
 ///
-/// Once the rows have moved on, a live reading says "then" where it said
-/// "saw" ("then 3 queued"): what the row had, no longer what it has. A
-/// copy a client learned ([`Measure::Reported`]) keeps "saw": it never
-/// was the row's.
+/// Once the rows have moved on, a live reading has no badge: its figure
+/// is no longer one the reader can find beside the row. Written "then 9/10"
+/// at half strength it was too faint and small to read over the requests
+/// (reader 11, chapter 5), and on a phone, where only "5 queued" fitted,
+/// it read as the row's own count beside rows then at 2 and 0. The lines
+/// alone, faint, say a choice was made.
+///
+/// A copy a client learned ([`Measure::Reported`]) is written whole, as
+/// the column of that client's copies (`copies`) writes it ("saw 13",
+/// "13"): in the row's terms, its short "3" (of "3 queued") matched
+/// nothing in that column, which writes "13" (reader 11, chapter 6). Only
+/// while the column still writes what the decision compared (one more for
+/// the server taken, for the request sent there): once an answer brings a
+/// new copy, no badge, as for a live reading past its rows.
 ///
 /// Past [`BADGED_CANDIDATES`], only the taken server: "saw 1 queued,
 /// least of 10" (at ten choices the badges piled up unreadably).
@@ -90,27 +100,33 @@ const BADGED_CANDIDATES: usize = 3;
 /// a bound on load passed the key's place over, that place is "full";
 /// else no badge (chapter 13's modulo wrote "saw 14" beside the one
 /// server a key can go to).
-pub fn badges(decision: &Decision, servers: &[ServerView]) -> Vec<(u32, Vec<String>)> {
+pub fn badges(
+    decision: &Decision,
+    (servers, copies): (&[ServerView], &[LearnedLoad]),
+) -> Vec<(u32, Vec<String>)> {
     let words = |texts: &[&str]| texts.iter().map(|text| text.to_string()).collect::<Vec<_>>();
     if decision.measure == Measure::Key {
         let passed = decision.candidates.iter().filter(|c| c.server != decision.winner);
         return passed.map(|c| (c.server, words(&["full"]))).collect();
     }
-    let many = decision.candidates.len() > BADGED_CANDIDATES;
-    let verb = match decision.measure == Measure::Load && rows_moved(decision, servers) {
-        true => "then",
-        false => "saw",
+    let past = match decision.measure {
+        Measure::Load => rows_moved(decision, servers),
+        Measure::Reported => copies_moved(decision, copies),
+        _ => false,
     };
+    if past {
+        return Vec::new();
+    }
+    let many = decision.candidates.len() > BADGED_CANDIDATES;
     let wordings = |candidate: &Candidate| {
         if decision.fell_back {
             return words(&["stale", "?"]);
         }
         let slots = servers.get(candidate.server as usize).map_or(0, |s| s.slots);
         let (longer, shorter) = in_row_terms(candidate.seen, slots, decision);
-        let mut said = vec![format!("{verb} {longer}")];
+        let mut said = vec![format!("saw {longer}")];
         if many {
-            let least = format!("{verb} {longer}, least of {}", decision.candidates.len());
-            said.insert(0, least);
+            said.insert(0, format!("saw {longer}, least of {}", decision.candidates.len()));
         }
         said.extend([longer].into_iter().chain(shorter));
         said.dedup();
@@ -124,9 +140,10 @@ pub fn badges(decision: &Decision, servers: &[ServerView]) -> Vec<(u32, Vec<Stri
 /// "8/10" (slots in use, no queue), "10/10" and "full" (on a phone, past a
 /// bounce's mark at the row's entrance, "10/10" found no room and the
 /// badge was dropped), or "3 queued" and "3" (its queue, the slots full);
-/// a measure with no row to match, its amount alone.
+/// a learned copy as its column writes it ("13"); a measure with no row
+/// to match, its amount alone.
 fn in_row_terms(seen: f64, slots: u32, decision: &Decision) -> (String, Option<String>) {
-    let rowed = matches!(decision.measure, Measure::Load | Measure::Reported) && slots > 0;
+    let rowed = decision.measure == Measure::Load && slots > 0;
     let load = seen.round().max(0.0) as u32;
     match rowed {
         false => (amount(seen, decision), None),
@@ -149,6 +166,20 @@ pub fn amount(seen: f64, decision: &Decision) -> String {
 pub fn rows_moved(decision: &Decision, servers: &[ServerView]) -> bool {
     let load = |server: u32| servers.get(server as usize).map(|s| s.busy + s.queued);
     decision.candidates.iter().any(|c| load(c.server) != Some(c.load))
+}
+
+/// Whether the column of a client's `copies` no longer writes what
+/// `decision` compared: a candidate's copy is neither what it saw nor, for
+/// the server taken, one more (the request it sent). No column, nothing
+/// to disagree with.
+pub fn copies_moved(decision: &Decision, copies: &[LearnedLoad]) -> bool {
+    let written = |server: u32| copies.iter().find(|copy| copy.server == server).map(|c| c.busy + c.queued);
+    !copies.is_empty()
+        && decision.candidates.iter().any(|c| {
+            let seen = c.seen.round().max(0.0) as u32;
+            let sent = u32::from(c.server == decision.winner);
+            written(c.server).is_none_or(|now| now != seen && now != seen + sent)
+        })
 }
 
 /// The decision to show among `latest` (oldest first), none older than

@@ -128,7 +128,7 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     servers[7] = row(5, 0);
     let compared = decision(1.0, [(3, 12), (7, 5)], 7);
     assert_eq!(
-        badges(&compared, &servers),
+        badges(&compared, (&servers, &[])),
         vec![(3, words(&["saw 2 queued", "2 queued", "2"])), (7, words(&["saw 5/10", "5/10"]))],
         "the queue's length and the slots in use, as the row writes them: never \"saw 12\""
     );
@@ -137,22 +137,49 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
         ..Decision::default()
     };
-    assert_eq!(badges(&timed, &servers), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
+    assert_eq!(badges(&timed, (&servers, &[])), vec![(2, words(&["saw 3.2 ms", "3.2 ms"]))]);
     let stale = Decision { fell_back: true, ..compared.clone() };
-    assert_eq!(badges(&stale, &servers), vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]);
-    // The rows move on: server 3's queue is now 4 long.
-    servers[3] = row(10, 4);
     assert_eq!(
-        badges(&compared, &servers),
-        vec![(3, words(&["then 2 queued", "2 queued", "2"])), (7, words(&["then 5/10", "5/10"]))],
-        "what the row had, no longer what it has"
+        badges(&stale, (&servers, &[])),
+        vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]
     );
-    // A copy a client learned never was the row's: it says "saw" still.
+    // The rows move on: server 3's queue is now 4 long. What it saw is
+    // no longer a figure the rows write: no badge ("then 2 queued" was too
+    // faint to read, and on a phone, cut to "2 queued", read as the row's).
+    servers[3] = row(10, 4);
+    assert_eq!(badges(&compared, (&servers, &[])), vec![], "no figure the reader cannot find beside the row");
+    // A copy a client learned is written whole, as its column writes it
+    // ("13"), never in the row's terms, whose "3" matched nothing there.
     let learned = Decision { measure: Measure::Reported, ..compared };
-    assert_eq!(badges(&learned, &servers)[0].1[0], "saw 2 queued");
-    // Slots just full, and no queue: "full" where "10/10" has no room.
+    assert_eq!(
+        badges(&learned, (&servers, &[])),
+        vec![(3, words(&["saw 12", "12"])), (7, words(&["saw 5", "5"]))]
+    );
     let full = Decision { measure: Measure::Reported, ..decision(1.0, [(3, 10), (7, 5)], 7) };
-    assert_eq!(badges(&full, &servers)[0].1, words(&["saw 10/10", "10/10", "full"]));
+    assert_eq!(badges(&full, (&servers, &[]))[0].1, words(&["saw 10", "10"]));
+    let heard = LearnedLoad { server: 3, queued: 2, busy: 10, age: Some(crate::Time::from_ms(5.0)) };
+    let column = heard_label(Some(&heard)).unwrap().0;
+    assert_eq!(
+        badges(&learned, (&servers, &[]))[0].1.last(),
+        Some(&column),
+        "the badge's shortest is the column's figure"
+    );
+    // Beside the column of the client's copies: while it writes what was
+    // compared, one more for the server taken (its request); once a new
+    // copy comes, no badge.
+    let copy = |server, busy, queued| LearnedLoad { server, busy, queued, age: None };
+    let agreeing = [copy(3, 10, 2), copy(7, 6, 0)];
+    assert_eq!(badges(&learned, (&servers, &agreeing)).len(), 2, "7 took the request: 6 where it saw 5");
+    let answered = [copy(3, 10, 0), copy(7, 6, 0)];
+    assert_eq!(badges(&learned, (&servers, &answered)), vec![], "3's answer brought 10 where it saw 12");
+    let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
+    assert_eq!(badges(&learned, (&servers, &passed_over_plus_one)), vec![], "nothing was sent to 3");
+    // Slots just full, and no queue: "full" where "10/10" has no room.
+    servers[3] = row(10, 0);
+    assert_eq!(
+        badges(&decision(1.0, [(3, 10), (7, 5)], 7), (&servers, &[]))[0].1,
+        words(&["saw 10/10", "10/10", "full"])
+    );
 }
 
 #[test]
@@ -162,11 +189,11 @@ fn at_many_choices_only_the_taken_server_has_a_badge_which_says_of_how_many() {
         (0..10).map(|i| Candidate { server: i, load: 10 + i, seen: f64::from(10 + i) }).collect();
     let ten = Decision { candidates, winner: 1, ..Decision::default() };
     assert_eq!(
-        badges(&ten, &servers),
+        badges(&ten, (&servers, &[])),
         vec![(1, words(&["saw 1 queued, least of 10", "saw 1 queued", "1 queued", "1"]))]
     );
     let three = Decision { candidates: ten.candidates[..3].to_vec(), ..ten };
-    assert_eq!(badges(&three, &servers).len(), 3, "three still each have theirs");
+    assert_eq!(badges(&three, (&servers, &[])).len(), 3, "three still each have theirs");
 }
 
 #[test]
@@ -183,9 +210,9 @@ fn a_keys_placement_says_no_server_was_seen_only_that_its_place_was_full() {
     };
     // Modulo: one candidate, the key's place, taken whatever its load.
     let servers = vec![row(10, 4); 8];
-    assert_eq!(badges(&keyed(&[(4, 14)], 4), &servers), vec![]);
+    assert_eq!(badges(&keyed(&[(4, 14)], 4), (&servers, &[])), vec![]);
     // Bounded loads: the key's place over the bound, passed over.
-    assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6), &servers), vec![(4, vec!["full".to_string()])]);
+    assert_eq!(badges(&keyed(&[(4, 14), (6, 3)], 6), (&servers, &[])), vec![(4, vec!["full".to_string()])]);
 }
 
 #[test]
@@ -241,8 +268,21 @@ fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_
         age: age_s.map(crate::Time::from_secs),
     };
     let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
-    assert_eq!(heard_titles(0, &learned), ["client 0 heard, 5 ms to 2.1 s ago", "client 0 heard", "heard"]);
-    assert_eq!(heard_titles(3, &[copy(Some(0.04))])[0], "client 3 heard, 40 ms ago");
+    assert_eq!(
+        heard_titles(0, &learned),
+        [
+            "client 0 heard, 5 ms to 2.1 s ago",
+            "client 0, 5 ms–2.1 s ago",
+            "heard 5 ms–2.1 s ago",
+            "client 0 heard",
+            "heard"
+        ],
+        "shorter, the ages still, before the heading drops them (a phone)"
+    );
+    assert_eq!(
+        heard_titles(3, &[copy(Some(0.04))])[..2],
+        ["client 3 heard, 40 ms ago", "client 3, 40 ms ago"]
+    );
     assert_eq!(
         heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
         "client 0 heard, 900 ms to 12 s ago"

@@ -9,18 +9,19 @@
 use super::layout::{Layout, Rect};
 use super::row::Row;
 use crate::theme::Palette;
-use lbsim::engine::{Decision, ServerView};
+use lbsim::engine::{Decision, LearnedLoad, ServerView};
 use lbsim::ui::marks::{badges, rings_drawn, rows_moved};
 use web_sys::CanvasRenderingContext2d;
 
 /// Draws `decision` over the rows of `servers`, with its badges left of
-/// where each row's entrance labels begin (`entrances`, x in CSS px),
+/// where each row's entrance labels begin (`entrances`, x in CSS px) while
+/// they agree with the rows or the column of the chooser's `copies`,
 /// returning where the ring round its winner went, if it was ringed.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    (servers, entrances): (&[ServerView], &[f64]),
+    (servers, entrances, copies): (&[ServerView], &[f64], &[LearnedLoad]),
     palette: &Palette,
 ) -> Option<Rect> {
     let chooser = match decision.by_balancer {
@@ -56,7 +57,7 @@ pub fn draw(
         context.stroke();
     }
     let _ = context.set_line_dash(&js_sys::Array::new());
-    draw_amounts(context, layout, (decision, servers, entrances), palette);
+    draw_amounts(context, layout, (decision, (servers, copies), entrances), palette);
     ringed.then(|| ring(decision.winner))
 }
 
@@ -84,7 +85,9 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 }
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
-/// (outlined on the panel's colour once past) just left of the candidate ("saw 3 queued", or "stale" when it ignored its
+/// (outlined on the panel's colour once past, for a measure with no row to
+/// match: a board's load past its rows has none) just left of the
+/// candidate ("saw 3 queued", or "stale" when it ignored its
 /// counters; see `lbsim::ui::marks::badges`), so that it does not read as
 /// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
@@ -96,16 +99,17 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 fn draw_amounts(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (decision, servers, entrances): (&Decision, &[ServerView], &[f64]),
+    (decision, (servers, copies), entrances): (&Decision, (&[ServerView], &[LearnedLoad]), &[f64]),
     palette: &Palette,
 ) {
     const GAP: f64 = 10.0;
     // The plate reaches this far beyond its text on each side.
     const PLATE_PAD: f64 = 5.0;
-    // Beside rows, no taller than a row, so neighbours' badges do not overlap.
+    // Beside rows, the plate (1.4 times the text) no taller than a row, so
+    // that a badge stays on its own row, over no neighbour's line.
     let px = match layout.compact {
         true => layout.label_px(),
-        false => layout.label_px().min(layout.servers.cell_h / 1.3).max(9.0),
+        false => layout.label_px().min(layout.servers.cell_h / 1.4).max(9.0),
     };
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
@@ -119,7 +123,7 @@ fn draw_amounts(
     // A plate may come this close to the clients' column: 10 px off it,
     // chapter 6's random picture on a phone had no room for "stale".
     let floor = layout.tiers_right() + 4.0;
-    for (server, wordings) in badges(decision, servers) {
+    for (server, wordings) in badges(decision, (servers, copies)) {
         let (_, y) = layout.server_anchor(server as usize);
         let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
         let right = (layout.servers.cell(server as usize).x - GAP).min(entrance);

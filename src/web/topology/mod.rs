@@ -145,7 +145,8 @@ pub fn draw(
     decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
         let entrances = entrances(&labels_from, focus.bounces, &plates);
-        let ring = decision::draw(context, &layout, decision, (&snapshot.servers, &entrances), palette);
+        let rows = (&snapshot.servers[..], &entrances[..], focus.learned);
+        let ring = decision::draw(context, &layout, decision, rows, palette);
         context.set_global_alpha(1.0);
         DecisionDrawn { ring: ring.map(|ring| [ring.x, ring.y, ring.w, ring.h]) }
     })

@@ -4,6 +4,7 @@
 use super::layout::{Layout, Rect, LABEL_BAND};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::LearnedLoad;
+use lbsim::format::thousands;
 use lbsim::ui::marks::{answer_shares, heard_titles, sent_shares};
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
@@ -36,44 +37,38 @@ pub fn draw_labels(
             .find(|(_, width)| *width <= room)
     };
     let slots = snapshot.servers.first().map_or(0, |s| s.slots);
-    let servers = snapshot.servers.len();
+    let servers = thousands(snapshot.servers.len() as u64);
     let datacenters = snapshot.servers.last().map_or(1, |s| s.datacenter + 1);
-    let mut wordings = vec![
-        format!("Servers · {servers} × {slots} slots"),
-        format!("Servers · {servers}"),
-        format!("{servers} × {slots}"),
-    ];
+    // Rows write their slots ("8/10"), so the name gives them only in the
+    // compact view, whose cells do not: named "Servers · 10 × 10 slots"
+    // where it fitted, a twin's pictures were headed differently, the one
+    // with a column of copies "Servers · 10" (chapter 6).
+    let sized = match layout.compact {
+        true => format!("Servers · {servers} × {slots} slots"),
+        false => format!("Servers · {servers}"),
+    };
+    let mut wordings = vec![sized.clone(), format!("Servers · {servers}"), servers.clone()];
+    wordings.dedup();
     if datacenters > 1 {
-        wordings.insert(0, format!("Servers · {servers} × {slots} slots · {datacenters} datacenters"));
+        wordings.insert(0, format!("{sized} · {datacenters} datacenters"));
     }
     if totals && !layout.compact {
-        wordings.splice(
-            0..0,
-            [
-                format!("Servers · {servers} × {slots} slots · completed"),
-                format!("Servers · {servers} · completed"),
-            ],
-        );
+        wordings.insert(0, format!("Servers · {servers} · completed"));
     }
     if answer_shares(&snapshot.servers).is_some() && !layout.compact {
-        wordings.splice(
-            0..0,
-            [
-                format!("Servers · {servers} × {slots} slots · % of the answers"),
-                format!("Servers · {servers} · % of the answers"),
-            ],
-        );
+        wordings.insert(0, format!("Servers · {servers} · % of the answers"));
     }
     // The clients' tier is named first: where "Clients · 20" does not fit
     // left of the servers' names (chapter 6 on a phone, its rows moved
     // left for the column of copies, wrote "20"), the servers' name starts
     // right of it.
     let client_x = layout.clients.cell(0).x;
-    let n = snapshot.clients;
+    // Grouped as the slider writes it ("10,000", not "10000").
+    let n = thousands(u64::from(snapshot.clients));
     let clients = match layout.clients_per_cell {
-        1 => vec![format!("Clients · {n}"), n.to_string()],
+        1 => vec![format!("Clients · {n}"), n.clone()],
         per_cell => {
-            vec![format!("Clients · {n} ({per_cell} a cell)"), format!("Clients · {n}"), n.to_string()]
+            vec![format!("Clients · {n} ({per_cell} a cell)"), format!("Clients · {n}"), n.clone()]
         }
     };
     let mut servers_x = layout.servers_x;
@@ -81,8 +76,8 @@ pub fn draw_labels(
     if let Some(balancers) = &layout.balancers {
         let centre = balancers.cell(0).centre().0;
         let half_room = (servers_x - LABEL_GAP - centre).min(centre - client_x);
-        let n = snapshot.balancers;
-        let wordings = [format!("Balancers · {n}"), format!("{n} balancers"), n.to_string()];
+        let n = thousands(u64::from(snapshot.balancers));
+        let wordings = [format!("Balancers · {n}"), format!("{n} balancers"), n.clone()];
         if let Some((text, width)) = fit(&wordings, 2.0 * half_room) {
             context.set_text_align("center");
             let _ = context.fill_text(&text, centre, y);

@@ -199,11 +199,15 @@ impl View {
         }
         let caption = &self.parts.decision;
         let decision = caption.shown()?;
+        let copies = match self.snapshot.copies_kept {
+            true => self.sim.learned_loads(self.followed.unwrap_or(0)),
+            false => Vec::new(),
+        };
         let shown = Shown {
             decision,
             caption: caption.text(),
             winner_ring: caption.winner_ring,
-            badges: lbsim::ui::marks::badges(decision, &self.snapshot.servers),
+            badges: lbsim::ui::marks::badges(decision, (&self.snapshot.servers, &copies)),
             ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()

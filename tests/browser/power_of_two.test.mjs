@@ -1,0 +1,212 @@
+// Chapters 5 and 6 (power of two, with live and with learned load) as
+// reader 11 met them: past decisions' badges ("then 9/10") too faint and
+// small to read over the requests, and on a phone cut to "5 queued" beside
+// rows then at 2 and 0; chapter 6's short badges ("3") matching nothing in
+// the column of copies ("13"); a Key listing "handshake", never seen; the
+// strip's throughput and bounces under two pictures without saying whose;
+// the sliders two to three screens below the pictures on a phone; the two
+// pictures headed differently ("Servers · 10" against "Servers · 10 × 10
+// slots") and "Clients · 10000" against the slider's "10,000".
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, server, useBrowser, artifact, skipQuestion, recordLabels } from './lib.mjs';
+
+useBrowser();
+
+async function open(url, { width, height }) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  await context.addInitScript(recordLabels);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  await page.goto(url);
+  await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+/** Opens the explainer at chapter `id`, its question skipped, once its run is `ms` simulated ms in. */
+async function openChapter(id, { width, height }, ms = 2500) {
+  const opened = await open(`${server.url}explain.html`, { width, height });
+  const { page } = opened;
+  await page.evaluate((id) => document.getElementById(`sim-${id}`).scrollIntoView({ block: 'start', behavior: 'instant' }), id);
+  await skipQuestion(page, id);
+  const index = await page.evaluate((id) => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === `sim-${id}`), id);
+  await page.waitForFunction(([i, ms]) => window.lbsim.views()[i].simTime() > ms, [index, ms], { timeout: 60_000 });
+  return { ...opened, index };
+}
+
+/**
+ * Watches chapter `id`'s power-of-two picture for `ms` wall ms; each frame,
+ * each badge written of the decision drawn is checked by `check(text,
+ * row, server, decision)`, which returns a complaint or nothing. Resolves
+ * to what was seen: frames with a decision, badges written, labels
+ * written starting "then ", and the first complaints.
+ */
+const watchBadges = (page, index, id, ms, check) => page.evaluate(async ([index, id, ms, check]) => {
+  const judge = new Function(`return (${check})`)();
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const canvas = document.getElementById(`sim-${id}-topology`);
+  const view = window.lbsim.views()[index];
+  const seen = { frames: 0, badges: 0, then: [], complaints: [] };
+  for (const start = performance.now(); performance.now() - start < ms; await frame()) {
+    const labels = canvas.labels ?? [];
+    seen.then.push(...labels.filter((l) => l.text.startsWith('then ')).map((l) => l.text));
+    const shown = JSON.parse(view.decision() ?? 'null');
+    if (!shown || shown.ringInk === 0) continue;
+    seen.frames += 1;
+    const rows = JSON.parse(view.servers());
+    // Each badge written: one of its wordings, left of its row, its
+    // middle within the row's height.
+    for (const [server, wordings] of shown.badges) {
+      const [x, y, , h] = rows[server].cell;
+      const beside = (l) => l.box[2] <= x + 1 && (l.box[1] + l.box[3]) / 2 > y && (l.box[1] + l.box[3]) / 2 < y + h;
+      const label = labels.find((l) => wordings.includes(l.text) && beside(l));
+      if (!label) continue;
+      seen.badges += 1;
+      const complaint = judge(label, rows[server], server, shown.decision);
+      if (complaint && seen.complaints.length < 5) seen.complaints.push(`${complaint} (at ${Math.round(view.simTime())} ms)`);
+    }
+  }
+  return seen;
+}, [index, id, ms, check.toString()]);
+
+// A board's load, as a row writes it: "saw 8/10", "8/10", "saw 3 queued",
+// "3 queued", "3", "full". A badge on a row must say what the row writes
+// now, and stand within the row (on a phone, on no neighbour's line).
+function rowAgrees(label, row, server) {
+  const [top, bottom] = [row.cell[1], row.cell[1] + row.cell[3]];
+  if (label.box[1] < top - 1 || label.box[3] > bottom + 1) {
+    return `"${label.text}" (${label.box.map(Math.round)}) stands outside row ${server} (${Math.round(top)}–${Math.round(bottom)})`;
+  }
+  const text = label.text.replace(/^saw /, '');
+  const slots = /^(\d+)\/(\d+)$/.exec(text);
+  if (slots && (Number(slots[1]) !== row.busy || row.queued !== 0)) return `"${label.text}" beside row ${server} at ${row.busy} busy, ${row.queued} queued`;
+  const queued = /^(\d+)( queued)?$/.exec(text);
+  if (queued && Number(queued[1]) !== row.queued) return `"${label.text}" beside row ${server} at ${row.queued} queued`;
+  if (text === 'full' && row.queued !== 0) return `"full" beside row ${server} at ${row.queued} queued`;
+  return null;
+}
+
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 5's badges write only what their rows write now, each within its row`, async () => {
+    const { page, errors, index } = await openChapter('power-of-two', { width, height });
+    const seen = await watchBadges(page, index, 'power-of-two', 6000, rowAgrees);
+    await page.locator('#sim-power-of-two-topology').screenshot({ path: artifact(`power-of-two-badges-${width}.png`) });
+    console.log(`chapter 5 at ${width} × ${height}: ${seen.frames} frames drew a decision, ${seen.badges} badges written, ${seen.then.length} "then" badges`);
+    assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
+    assert.deepEqual(seen.then.slice(0, 3), [], 'a past figure the rows no longer write');
+    assert.deepEqual(seen.complaints, []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// Chapter 6's badges say the copies its chooser compared, as the column
+// right of the rows writes them: the same figure, or one less for the
+// server taken, whose copy went up by the request sent there.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 6's badges write figures its column of copies writes`, async () => {
+    const { page, errors, index } = await openChapter('stale', { width, height });
+    const matches = (label, row, server, decision) => {
+      if (/^(stale|\?)$/.test(label.text)) return null;
+      const figure = /^(?:saw )?(\d+)$/.exec(label.text);
+      if (!figure) return `"${label.text}" is not a copy's figure`;
+      const [n, heard] = [Number(figure[1]), Number(row.heard)];
+      if (n === heard || (server === decision.winner && n + 1 === heard)) return null;
+      return `"${label.text}" beside row ${server}, whose copy the column writes "${row.heard}"`;
+    };
+    const seen = await watchBadges(page, index, 'stale', 8000, matches);
+    await page.locator('#sim-stale-topology').screenshot({ path: artifact(`stale-badges-${width}.png`) });
+    console.log(`chapter 6 at ${width} × ${height}: ${seen.frames} frames drew a decision, ${seen.badges} badges written`);
+    assert.ok(seen.frames >= 10, `${seen.frames} frames drew a decision`);
+    assert.ok(seen.badges >= 1, `${seen.badges} badges written`);
+    assert.deepEqual(seen.complaints, []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// The Key (the legend) lists what the picture can draw: every connection
+// is warm a few seconds in, so past that, chapters 5 and 6 draw no
+// handshake, and do not list one; the lab, drawn from its first
+// request, lists it while its clients connect.
+test("the legend lists a handshake only while a request can still wait for one", async () => {
+  for (const id of ['power-of-two', 'stale']) {
+    const { page, errors } = await openChapter(id, { width: 1440, height: 900 }, 6000);
+    const listed = await page.evaluate((id) => [...document.querySelectorAll(`#sim-${id} .legend li`)]
+      .filter((li) => !li.hidden && li.textContent.trim() === 'handshake').length, id);
+    assert.equal(listed, 0, `${id} lists a handshake 6 s in`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  }
+  const { page, errors } = await open(`${server.url}index.html#speed=0.1`, { width: 1440, height: 900 });
+  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 0, null, { timeout: 30_000 });
+  const listed = await page.evaluate(() => [...document.querySelectorAll('.legend li')]
+    .filter((li) => !li.hidden && li.textContent.trim() === 'handshake').length);
+  assert.equal(listed, 1, 'the lab lists a handshake as its clients connect');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Beside a twin every figure of the strip says whose it is (A's, with B's
+// beside it), not only the percentiles.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} each figure in chapter 5's strip names its run`, async () => {
+    const { page, errors } = await openChapter('power-of-two', { width, height });
+    await page.waitForTimeout(1200);
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll('#sim-power-of-two .readout')]
+      .filter((r) => r.offsetParent !== null && !/Simulated time/.test(r.textContent))
+      .flatMap((r) => [...r.querySelectorAll(':scope > .figure')].filter((f) => f.offsetParent !== null)
+        .filter((f) => !f.querySelector('.side') || f.querySelector('.side').offsetParent === null)
+        .map((f) => `${r.querySelector('.name')?.textContent.trim()}: ${f.textContent.trim()}`)));
+    const names = await page.evaluate(() => [...document.querySelectorAll('#sim-power-of-two .readout')]
+      .filter((r) => r.offsetParent !== null).map((r) => r.textContent.replace(/\s+/g, ' ').trim()));
+    console.log(`strip at ${width}: ${JSON.stringify(names)}`);
+    assert.deepEqual(unnamed, [], 'figures that do not say whose run they are');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// On a phone the two pictures fill a screen: the sliders the prose names
+// come within a screen of them, and take a click at their centre.
+test("at 390 × 844 chapter 5's sliders are within a screen of its pictures and take a click", async () => {
+  const { page, errors } = await openChapter('power-of-two', { width: 390, height: 844 });
+  const below = await page.evaluate(() => {
+    const pictures = document.querySelector('#sim-power-of-two .pictures').getBoundingClientRect();
+    const sliders = [...document.querySelectorAll('#sim-power-of-two input[type="range"]')].filter((s) => s.offsetParent !== null);
+    return { pictures: pictures.bottom, sliders: sliders.map((s) => s.getBoundingClientRect().bottom), height: window.innerHeight };
+  });
+  assert.equal(below.sliders.length, 2, 'the choices and the load');
+  const furthest = Math.max(...below.sliders) - below.pictures;
+  assert.ok(furthest <= below.height, `the last slider ends ${Math.round(furthest)} px below the pictures, more than a screen`);
+  for (const slider of await page.locator('#sim-power-of-two input[type="range"]').all()) {
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    const reached = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.type === 'range', [box.x + box.width / 2, box.y + box.height / 2]);
+    assert.ok(reached, 'a click at the slider\'s centre reaches it');
+  }
+  await page.screenshot({ path: artifact('power-of-two-controls-390.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// A twin's two pictures are headed alike, and counts are grouped as the
+// sliders write them.
+test("chapter 6's two pictures name their servers alike, and ten thousand clients as 10,000", async () => {
+  const { page, errors } = await openChapter('stale', { width: 1440, height: 900 });
+  const headers = await page.evaluate(() => [...document.querySelectorAll('#sim-stale canvas.topology')]
+    .map((c) => (c.labels ?? []).filter((l) => l.box[1] < 24).map((l) => l.text)));
+  assert.equal(headers.length, 2);
+  const servers = headers.map((said) => said.find((t) => t.startsWith('Servers')));
+  assert.equal(servers[0], servers[1], `the pictures' headers: ${JSON.stringify(headers)}`);
+  await page.context().close();
+  const lab = await open(`${server.url}index.html#clients=10000`, { width: 1440, height: 900 });
+  await lab.page.waitForFunction(() => window.lbsim.views()[0].simTime() > 200, null, { timeout: 30_000 });
+  const said = await lab.page.evaluate(() => (document.querySelector('canvas.topology').labels ?? []).filter((l) => l.box[1] < 24).map((l) => l.text));
+  assert.ok(said.some((t) => t.startsWith('Clients · 10,000')), `the header: ${JSON.stringify(said)}`);
+  assert.deepEqual([...errors, ...lab.errors], []);
+  await lab.page.context().close();
+});
