@@ -226,6 +226,17 @@ impl Guess {
         self.stage == Stage::Asking
     }
 
+    /// Whether the view runs through its warm-up while the question
+    /// waits, and waits there: a question about a slowed queue, whose
+    /// prose tells the reader they meet the run settled, past its warm-up
+    /// (chapter 3's reader saw empty rows, 0/10, and a chart of 0 to 2 s
+    /// beside those words). Nothing is slowed before the reader clicks, so
+    /// the settled run tells nothing of the answer; a question about tails
+    /// waits at the start, where its two runs are still the same.
+    pub fn shows_setup(&self) -> bool {
+        self.waits() && self.topic == Topic::SlowedQueue
+    }
+
     /// The reader answers; a second answer changes nothing, so that the
     /// verdict is about the guess made before the run.
     pub fn answer(&mut self, answer: Answer) {

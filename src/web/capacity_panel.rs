@@ -66,7 +66,11 @@ impl CapacityPanel {
             "Runs the current settings at each load it tries, as the command line's lbsim capacity does.",
         )?;
         dom::set_attributes(&status, &[("id", &ids.of("capacity-status")), ("role", "status")])?;
+        // Hidden until a search has curves to draw: blank, it stood 260 px
+        // of empty panel under the form (in compare mode, the panel's
+        // lower half).
         let canvas: HtmlCanvasElement = dom::child(&figure, "canvas", "")?;
+        canvas.set_hidden(true);
         let label = "p99 against offered load for each policy, the objective and each capacity marked";
         dom::set_attributes(
             &canvas,
@@ -173,6 +177,7 @@ impl CapacityPanel {
     }
 
     fn draw(&mut self, canvases: &Canvases) {
+        self.chart.canvas.set_hidden(false);
         self.chart.fit();
         let Some(backend) = CanvasBackend::with_canvas_object(self.chart.canvas.clone()) else { return };
         let area = backend.into_drawing_area();

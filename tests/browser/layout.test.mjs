@@ -206,3 +206,43 @@ test("a waits chart whose median is 0 ms draws the median's line clear of the y 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Compare mode below 821 px put its charts after the whole settings list
+// (at 390 × 844 they began some 8,000 px down), and its capacity panel
+// stood tall with a blank chart before any search (627 px, 260 of them an
+// empty canvas). On a phone both runs' pictures and then their charts
+// come before the settings; the capacity panel is as tall as what it
+// holds, its chart shown once a search has curves.
+for (const colorScheme of ['light', 'dark']) {
+  test(`compare at 390 × 844 (${colorScheme}): both runs' charts come before the settings, the capacity panel its own size`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { hash: 'versus=policy:power-of-d&load=0.95', width: 390, height: 844, colorScheme });
+    await page.waitForFunction(() => window.lbsim.simTime() > 1000);
+    const seen = await page.evaluate(() => {
+      const top = (element) => element.getBoundingClientRect().top + scrollY;
+      const bottom = (element) => element.getBoundingClientRect().bottom + scrollY;
+      const pictures = [...document.querySelectorAll('.panes canvas.topology')].map(bottom);
+      const chart = document.getElementById('chart-percentiles');
+      const capacity = document.querySelector('.charts > figure.capacity');
+      const shown = [...capacity.children].filter((child) => child.getBoundingClientRect().height > 0);
+      const padding = parseFloat(getComputedStyle(capacity).paddingBottom) + parseFloat(getComputedStyle(capacity).borderBottomWidth);
+      return {
+        pictures,
+        chart: top(chart),
+        settings: top(document.querySelector('.controls')),
+        lines: JSON.parse(window.lbsim.views()[0].chartLines()).percentiles ?? [],
+        blank: bottom(capacity) - Math.max(...shown.map((child) => bottom(child) + parseFloat(getComputedStyle(child).marginBottom))) - padding,
+        canvasShown: document.getElementById('capacity-chart').getBoundingClientRect().height > 0,
+      };
+    });
+    assert.equal(seen.pictures.length, 2, 'two pictures');
+    assert.ok(seen.pictures.every((bottom) => bottom < seen.chart), `pictures end at ${seen.pictures}, the chart starts at ${seen.chart}`);
+    assert.ok(seen.chart < seen.settings, `the chart starts at ${seen.chart} px, the settings at ${seen.settings} px`);
+    assert.ok(seen.lines.some((line) => line.startsWith('A ')) && seen.lines.some((line) => line.startsWith('B ')), `the chart draws both runs: ${seen.lines}`);
+    assert.equal(seen.canvasShown, false, 'a blank capacity chart before any search');
+    assert.ok(Math.abs(seen.blank) <= 2, `the capacity panel runs ${seen.blank} px past what it holds`);
+    await page.screenshot({ path: artifact(`lab-compare-390x844-${colorScheme}.png`) });
+    assert.deepEqual(await layoutProblems(page), []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -225,6 +225,18 @@ fn a_view_alone_asks_where_a_slowed_servers_queue_will_stand() {
 }
 
 #[test]
+fn only_a_question_about_a_slowed_queue_waits_with_its_run_settled() {
+    let mut alone = asked_alone();
+    assert!(alone.shows_setup(), "chapter 3 waits past its warm-up, as its prose says");
+    alone.answer(Answer::Shorter);
+    assert!(!alone.shows_setup(), "answered, the run plays");
+    let mut skipped = asked_alone();
+    skipped.skip();
+    assert!(!skipped.shows_setup());
+    assert!(!asked().shows_setup(), "a question about tails waits at the start, its two runs alike");
+}
+
+#[test]
 fn a_slowed_queue_stands_by_its_ratio_to_the_others_mean_with_the_tails_bounds() {
     for (queued, right) in [
         ([6, 4, 6], Answer::Longer),

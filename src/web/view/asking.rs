@@ -83,6 +83,12 @@ impl View {
         self.guess.as_ref().is_some_and(Guess::waits)
     }
 
+    /// Whether the run goes through its warm-up while it waits for the
+    /// guess (see [`Guess::shows_setup`]).
+    pub(super) fn shows_setup(&self) -> bool {
+        self.guess.as_ref().is_some_and(Guess::shows_setup)
+    }
+
     /// Reads the verdict again from the run, when it is due.
     pub(super) fn tell_verdict(&mut self, now_ms: f64) {
         if self.guess.as_ref().is_some_and(|guess| guess.topic() == Topic::SlowedQueue) {

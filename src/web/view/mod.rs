@@ -214,7 +214,10 @@ impl View {
         self.write_link_if_due();
         let started = dom::now_ms();
         let wall_ms = self.pace.wall_step(now_ms);
-        if self.playing && self.opening.is_over() {
+        // Waiting at a question, a view that shows its setup runs ahead
+        // through its warm-up, and waits there.
+        let running = self.playing || self.shows_setup();
+        if running && self.opening.is_over() {
             self.run_ahead(run_ahead_until);
         }
         if self.playing && wall_ms > 0.0 {
@@ -244,7 +247,7 @@ impl View {
         // Running ahead, the view shows the run's passing states but holds
         // its words: a decision caption or sentence of the warm-up would
         // stay on screen after it.
-        let running_ahead = self.playing && !self.run_ahead.arrived();
+        let running_ahead = running && !self.run_ahead.arrived();
         if !running_ahead {
             let copies_of = self.sim.clients_keep_copies().then(|| self.followed.unwrap_or(0));
             let latest = (self.snapshot.decisions.as_slice(), self.snapshot.servers.as_slice());
@@ -365,7 +368,14 @@ impl View {
             strip.draw(self.trace.as_deref(), at, &self.parts.canvases.palette().charts());
         }
         let link_due = self.link.frame_drawn();
-        self.playing || searching || recording || reading || link_due || self.parts.canvases.pending()
+        let setting_up = running && !self.run_ahead.arrived();
+        self.playing
+            || setting_up
+            || searching
+            || recording
+            || reading
+            || link_due
+            || self.parts.canvases.pending()
     }
 
     /// Runs the simulation and its twin ahead, headless, while an embed's
