@@ -166,3 +166,41 @@ test("after chapter 1's opening its requests are seen travelling, frame after fr
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/** Chapter 1's server's centre on the page, as the last frame drew it. */
+const serverCentre = (page, index) => page.evaluate((i) => {
+  const [server] = JSON.parse(window.lbsim.views()[i].servers());
+  const canvas = document.querySelector('#sim-one-server canvas.topology');
+  const box = canvas.getBoundingClientRect();
+  const [x, y, w, h] = server.cell;
+  return [box.x + canvas.clientLeft + x + w / 2, box.y + canvas.clientTop + y + h / 2];
+}, index);
+
+// The chart's axis jumped from 0–30 to 0–800 ms as the slowed server's
+// tail grew, unsaid, and the pile it had drawn became one bar; and the
+// note that came for it first spoke at the opening, "Axis now 0–25.0 ms,
+// was 0–1.0 ms", when nothing had waited yet (reader 12).
+test("chapter 1's chart says its axis grew far once a slowed server stretched it, and not before", async () => {
+  const { page, errors, index } = await chapterOne();
+  const note = () => page.textContent('#sim-one-server [id$="waits-rescaled"]');
+  // Ten seconds in, as a reader who read the opening paragraphs: the
+  // chart has grown from its bar at zero to the run's own pile, unsaid.
+  // Then played on a few seconds a frame or so each, so that the chart
+  // holds its reach as it does for a reader.
+  await runTo(page, index, 10_000);
+  for (let step = 0; step < 4; step += 1) {
+    await page.evaluate((i) => window.lbsim.views()[i].advance(1000), index);
+    await page.waitForTimeout(250);
+  }
+  assert.equal(await note(), '', 'a note before the server was slowed');
+  await page.mouse.click(...(await serverCentre(page, index)));
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[0] < 1, index, { timeout: 5_000 });
+  for (let step = 0; step < 16; step += 1) {
+    await page.evaluate((i) => window.lbsim.views()[i].advance(150), index);
+    await page.waitForTimeout(150);
+  }
+  assert.match(await note(), /^Axis now 0–[\d,.]+ m?s, was 0–[\d.]+ m?s: the earlier waits are squeezed left$/);
+  assert.ok(await page.locator('#sim-one-server [id$="waits-rescaled"]').isVisible(), 'the note is not in sight');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -70,7 +70,13 @@ impl Figure for Waits {
             dom::set_text(text, &mark.label);
         }
         dom::set_text(&self.beyond, waits.beyond_note().as_deref().unwrap_or(""));
-        dom::set_text(&self.rescaled, self.rescale.observe(waits.reach()).as_deref().unwrap_or(""));
+        dom::set_text(
+            &self.rescaled,
+            self.rescale
+                .observe(waits.reach(), waits.figures.p99 > 0.0, frame.sim.now().as_ms())
+                .as_deref()
+                .unwrap_or(""),
+        );
         charts::waits(area, &waits, frame.style)
     }
 
