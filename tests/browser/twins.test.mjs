@@ -288,7 +288,7 @@ test('at 390 × 844 a chapter with a twin shows both titled pictures on one scre
     };
     await onOneScreen('asking', '.question');
     const held = await view.evaluate((e) => getComputedStyle(e.querySelector('.readback'), '::before').content);
-    assert.equal(held, '"The runs start once you answer below, or skip."', `${id}: the held room while asking`);
+    assert.equal(held, '"The runs start once you answer the question, or skip."', `${id}: the held room while asking`);
     await clickCentre(page, page.locator(`#${id} .question button`).first());
     await page.waitForTimeout(2_000);
     await onOneScreen('answered', '.pane-title');
