@@ -233,7 +233,12 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
 
 test("chapter 3 marks each server as it bounces a request, large enough to find and held long enough to see, with its count beside it", async () => {
   const { page, errors, view } = await openChapter('continuous');
-  // Over the first 10 s of wall time from the view's first frame, each
+  // The chapter meets its reader past a 10 s warm-up, run ahead a frame's
+  // budget at a time: on a loaded machine (CI's full run, two Chromiums
+  // at once) that took the whole 10 s watched below, and only the warm-up's
+  // first frames drew marks.
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 10_000, view, { timeout: 60_000 });
+  // Over 10 s of wall time from the view's next frame, each
   // fresh mark (a server whose count has just grown), and the colour at
   // its cross's centre in the frame that drew it.
   const fresh = await page.evaluate(async (index) => {
