@@ -122,14 +122,8 @@ function recordTexts() {
  * `recordTexts`), with the page's errors collected.
  */
 async function openRecording(url, { width = 1440, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-  await context.addInitScript(recordTexts);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(url);
-  return { context, page, errors };
+  const { page, errors } = await openApp(browser, url, { width, height, initScript: recordTexts });
+  return { context: page.context(), page, errors };
 }
 
 // Running, a decision's lines are held for a while whatever the rows do

@@ -116,11 +116,14 @@ export function useBrowser() {
 }
 
 /**
- * Opens the app at `hash` in a new page and waits for the test hooks.
- * Returns { page, errors }: console errors and uncaught exceptions seen.
+ * Opens the app at `hash` in a new page and waits for the test hooks;
+ * `initScript` runs in the page before the app (a recorder of what the
+ * canvases write). Returns { page, errors }: console errors and uncaught
+ * exceptions seen.
  */
-export async function openApp(browser, url, { hash = '', width = 1440, height = 1000, colorScheme = 'light' } = {}) {
+export async function openApp(browser, url, { hash = '', width = 1440, height = 1000, colorScheme = 'light', initScript = null } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => {

@@ -10,21 +10,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, artifact, skipQuestion, recordLabels } from './lib.mjs';
+import { browser, server, useBrowser, openApp, artifact, skipQuestion, recordLabels } from './lib.mjs';
 
 useBrowser();
 
-async function open(url, { width, height }) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-  await context.addInitScript(recordLabels);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(url);
-  await page.waitForFunction(() => window.lbsim !== undefined, null, { timeout: 30_000 });
-  return { page, errors };
-}
+/** Opens `url` with its canvases recording the labels they write (lib.mjs's recordLabels). */
+const open = (url, { width, height }) => openApp(browser, url, { width, height, initScript: recordLabels });
 
 /** Opens the explainer at chapter `id`, its question skipped, once its run is `ms` simulated ms in. */
 async function openChapter(id, { width, height }, ms = 2500) {
