@@ -26,6 +26,7 @@ mod palette;
 mod percentiles;
 mod properties;
 mod registry;
+mod rescale;
 mod stroke;
 pub mod topology_legend;
 mod waits;
@@ -48,7 +49,8 @@ pub use percentiles::{
     CHART as PERCENTILES,
 };
 pub use registry::{figures_match, Descriptor, Drawer, PlotFigure, Plotted, CHARTS};
-pub use waits::{draw as waits, figure as waits_figure, Rescale, Waits, BINS as WAIT_BINS};
+pub use rescale::Rescale;
+pub use waits::{draw as waits, figure as waits_figure, Waits, BINS as WAIT_BINS};
 
 use crate::format::grouped;
 use plotters::coord::types::RangedCoordf64;
