@@ -1,27 +1,17 @@
 #!/usr/bin/env bash
-# Builds the release browser app and the native command line, then runs the
-# end-to-end tests in headless Chromium (tests/browser/*.test.mjs).
+# Builds the release browser app and the native command line
+# (scripts/browser-build.sh), then runs the end-to-end tests in headless
+# Chromium (tests/browser/*.test.mjs).
+#   scripts/browser-test.sh --built        runs the tests on the builds there
 #   LBSIM_SOAK=1 scripts/browser-test.sh   also runs the ten-minute memory soak
 #   node tests/browser/bench.mjs           prints the benchmarks (after a build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
-cargo fetch # Trunk builds offline; this fetches the wasm32 dependencies first
-export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
-# The native command line builds beside the modules: each build ends in a
-# link-time optimisation that runs on one core, and CI's machine has two.
-native_log=$(mktemp)
-cargo build --release >"$native_log" 2>&1 &
-native=$!
-trunk build --release --offline
-# The tests open a build of their own, with the hooks they read (window.lbsim,
-# summary_json); the build above, as published, has none.
-trunk build --release --offline --features test-hooks --dist dist-test
-if ! wait "$native"; then
-  cat "$native_log" >&2
-  exit 1
+if [[ ${1:-} != --built ]]; then
+  scripts/browser-build.sh
 fi
-rm -f "$native_log"
+export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
 # Most files wait on the wall clock (a run at real speed, a reader's pause),
 # not on the processor: two run at once, each in its own Chromium. The files
 # that time what a reader sees (a clip's seconds, slow motion, a chapter's

@@ -9,6 +9,17 @@ cd "$(dirname "$0")/.."
 stage() { printf '== %s (at %d s)\n' "$1" "$SECONDS"; }
 scripts/setup.sh test
 
+# The browser's builds (scripts/browser-build.sh: two Trunk builds and the
+# release command line) run in the background beside the lints and the
+# native tests, on what those leave of the two cores (the tests run a binary
+# at a time, each ending on its slowest test; each build ends in a one-core
+# link-time optimisation). Their log is shown if they fail.
+stage "the browser's builds start in the background"
+build_log=$(mktemp)
+setsid scripts/browser-build.sh >"$build_log" 2>&1 &
+builds=$!
+trap 'kill -- -"$builds" 2>/dev/null || true; rm -f "$build_log"' EXIT
+
 stage "formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
@@ -30,6 +41,15 @@ fi
 stage "engine (native)"
 cargo test
 
+stage "the browser's builds (waiting for them)"
+if ! wait "$builds"; then
+  cat "$build_log" >&2
+  echo "the browser's builds failed (their log above)" >&2
+  exit 1
+fi
+trap - EXIT
+rm -f "$build_log"
+
 stage "browser app (headless Chromium)"
-scripts/browser-test.sh
+scripts/browser-test.sh --built
 stage "done"
