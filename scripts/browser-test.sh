@@ -13,13 +13,13 @@ if [[ ${1:-} != --built ]]; then
 fi
 export PATH="$PWD/tests/browser/node_modules/.bin:$PATH"
 # Most files wait on the wall clock (a run at real speed, a reader's pause),
-# not on the processor: two run at once, each in its own Chromium. The files
+# not on the processor: three run at once, each in its own Chromium. The files
 # that time what a reader sees (a clip's seconds, slow motion, a chapter's
 # point within 3 s, frames while hidden, load times) run one at a time after.
 alone=(app arrival exports load pace parity soak views)
 # Of the others the slowest (each near two minutes or more) start first, so
-# that the last to start is a short one and neither Chromium stands idle
-# long while the other ends a long file (`node --test` would sort them by
+# that the last to start is a short one and no Chromium stands idle long
+# while another ends a long file (`node --test` would sort them by
 # name: run-in-order.mjs keeps this order).
 slowest=(shape labels screenshots twins steady teaching controls)
 together=() one_by_one=()
@@ -33,6 +33,6 @@ for file in tests/browser/*.test.mjs; do
   fi
 done
 status=0
-node scripts/run-in-order.mjs 2 "${together[@]}" || status=$?
+node scripts/run-in-order.mjs 3 "${together[@]}" || status=$?
 node --test --test-concurrency=1 "${one_by_one[@]}" || status=$?
 exit "$status"
