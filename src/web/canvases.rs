@@ -37,8 +37,8 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
     (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server")),
     (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\": longer than its lane shows)")),
     (
-        Mark::PastTimeout,
-        ("", "var(--c-bounce)", "queued past the timeout: behind more than its server, at its speed, serves within it"),
+        Mark::Wait,
+        ("", "var(--c-bounce)", "a queue's wait at its server's speed, the line under it: red past the timeout's tick"),
     ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (

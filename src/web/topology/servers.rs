@@ -174,7 +174,19 @@ fn draw_rows(
     context.begin_path();
     let mut cuts = Vec::new();
     for ((cell, row), (mark, length)) in rows.iter().zip(&queues) {
-        trace_queue(context, (*cell, row), *mark, *length);
+        let y = cell.y + (cell.h - row.side) / 2.0;
+        let (cells, bar) = match *mark {
+            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
+            QueueMark::Bar { head, rest } => (head, rest),
+        };
+        for k in 0..cells {
+            context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+        }
+        if bar > 0.0 {
+            // Past the head's cells, the rest as one bar, its gap as theirs.
+            let gap = row.pitch - row.side;
+            context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
+        }
         if let QueueMark::RunsOff(_) = mark {
             cuts.push((row.queue_end - length + row.side * 0.6, cell.y + cell.h / 2.0, row.side));
         }
@@ -211,30 +223,6 @@ fn draw_rows(
         }
     }
     (names_from, counts_from)
-}
-
-/// Adds a queue drawn as `mark` on `row` (in `cell`), reaching `length`
-/// left of its box, to the path: a cell each of its head's requests, the
-/// rest as one bar.
-pub(super) fn trace_queue(
-    context: &CanvasRenderingContext2d,
-    (cell, row): (Rect, &Row),
-    mark: QueueMark,
-    length: f64,
-) {
-    let y = cell.y + (cell.h - row.side) / 2.0;
-    let (cells, bar) = match mark {
-        QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
-        QueueMark::Bar { head, rest } => (head, rest),
-    };
-    for k in 0..cells {
-        context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
-    }
-    if bar > 0.0 {
-        // Past the head's cells, the rest as one bar, its gap as theirs.
-        let gap = row.pitch - row.side;
-        context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
-    }
 }
 
 /// Room between a queue cut at its lane's start and the mark saying so.
