@@ -329,6 +329,35 @@ fn p99_ratio_to_twin(
     (mean, se)
 }
 
+/// Chapter 3's reveal says what its picture draws once a server is
+/// slowed to a quarter of its speed: how many queued requests a server
+/// takes into its slots within the queue timeout, at full speed and at a
+/// quarter (the rule `ui::waits` draws by, from the chapter's settings),
+/// and the full-speed queue a slowed one of 18 waits as long as.
+#[test]
+fn chapter_3s_timeout_in_the_queues_is_as_its_prose_says() {
+    use lbsim::engine::ServerView;
+    use lbsim::ui::waits::{clearing_ms, served_within};
+    let said = prose("continuous");
+    let s = section("continuous").scenario;
+    let timeout = s.queue_timeout_ms.expect("chapter 3's queues time out");
+    let server = |speed| ServerView { slots: s.slots, speed, ..ServerView::default() };
+    let within = |speed| served_within(timeout, &server(speed), s.service_mean_ms).unwrap();
+    let (full, slowed) = (within(1.0), within(0.25));
+    let as_long = clearing_ms(18.0, &server(0.25), s.service_mean_ms).unwrap();
+    let equal = as_long * f64::from(s.slots) / s.service_mean_ms;
+    let quoted = format!(
+        "{} slots at {:.0}&nbsp;ms a request take about {full:.0} in {timeout:.0}&nbsp;ms at full speed, about {} at a quarter of it",
+        ["", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"][s.slots as usize],
+        s.service_mean_ms,
+        slowed.floor(),
+    );
+    assert!(said.contains(&quoted), "the prose no longer says “{quoted}”: {said}");
+    let queue = format!("a neighbour's queue of 44 clears in time, while a slowed queue of 18 waits as long as one of {equal:.0} at full speed");
+    assert!(said.contains(&queue), "the prose no longer says “{queue}”: {said}");
+    assert!(clearing_ms(44.0, &server(1.0), s.service_mean_ms).unwrap() < timeout, "44 at full speed");
+}
+
 /// Chapter 4 said repick's improvement was "hardly measurable", and a
 /// reader's run showed repick slightly worse (88.9 against 86.8 ms). Over
 /// twenty seeds the ratio is 0.997 ± 0.004: no difference either way.

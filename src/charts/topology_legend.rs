@@ -27,6 +27,9 @@ pub enum Mark {
     /// A slowed server's busy slot (hatched).
     SlowedSlot,
     Queued,
+    /// A queue's wait at its server's speed against the queue timeout
+    /// (see `ui::waits`).
+    Wait,
     ClientWaiting,
     /// A policy's decision: the servers it compared and the one it took.
     Choice,
@@ -43,7 +46,7 @@ pub enum Mark {
 
 impl Mark {
     /// Every mark, in the legend's order.
-    pub const ALL: [Mark; 15] = [
+    pub const ALL: [Mark; 16] = [
         Mark::Request,
         Mark::Retry,
         Mark::Bounce,
@@ -53,6 +56,7 @@ impl Mark {
         Mark::FreeSlot,
         Mark::SlowedSlot,
         Mark::Queued,
+        Mark::Wait,
         Mark::ClientWaiting,
         Mark::Choice,
         Mark::ServerOut,
@@ -71,6 +75,9 @@ impl Mark {
             Mark::BusySlot | Mark::FreeSlot => !compact,
             Mark::Shades => compact,
             Mark::SlowedSlot => !compact && slowed(s),
+            // Drawn only where a server is slowed (at one speed a queue's
+            // length reads its wait).
+            Mark::Wait => !compact && slowed(s) && s.queue_timeout_ms.is_some(),
             Mark::Retry => retries(s),
             Mark::Bounce => bounces(s),
             // The first request over a cold connection waits for it.
@@ -242,6 +249,10 @@ mod tests {
     fn a_slowed_servers_hatched_slots_are_listed_only_where_one_is_slowed() {
         assert!(!drawn(&[]).contains(&Mark::SlowedSlot));
         assert!(drawn(&[("failures", "5s:slow:1:x=0.25")]).contains(&Mark::SlowedSlot));
+        assert!(!drawn(&[]).contains(&Mark::Wait));
+        assert!(drawn(&[("failures", "5s:slow:1:x=0.25")]).contains(&Mark::Wait));
+        let no_timeout = [("failures", "5s:slow:1:x=0.25"), ("queue_timeout_ms", "none")];
+        assert!(!drawn(&no_timeout).contains(&Mark::Wait), "nothing waits past no timeout");
         let compact = Mark::drawn_for(&scenario(&[("failures", "5s:slow:1:x=0.25")]), true);
         assert!(!compact.contains(&Mark::SlowedSlot), "the compact view shades cells instead");
     }

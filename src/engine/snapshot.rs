@@ -4,6 +4,7 @@ use super::copies::Race;
 use super::requests::{Origin, Request, Stage};
 use super::{Decision, ServerState, Simulation};
 use crate::metrics::{Counts, SamplePoint};
+use crate::time::Time;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -95,6 +96,11 @@ pub struct Snapshot {
     /// (`Simulation::learned_loads`), which the picture writes beside the
     /// rows.
     pub copies_kept: bool,
+    /// How long a request may wait in a queue before it is sent back, if
+    /// at all, and a request's mean service time at speed 1 (ms): what a
+    /// queue's wait is read from (see `ui::waits`).
+    pub queue_timeout_ms: Option<f64>,
+    pub service_mean_ms: f64,
 }
 
 impl Simulation {
@@ -115,6 +121,8 @@ impl Simulation {
         snapshot.clients = self.scenario.clients;
         snapshot.balancers = self.scenario.balancers;
         snapshot.copies_kept = self.clients_keep_copies();
+        snapshot.queue_timeout_ms = self.timing.queue_timeout.map(Time::as_ms);
+        snapshot.service_mean_ms = self.scenario.service_mean_ms;
         snapshot.servers.clear();
         snapshot.servers.extend(self.servers.iter().enumerate().map(|(i, s)| ServerView {
             busy: s.busy,

@@ -6,7 +6,9 @@ use crate::rng::{Draw, SimRng};
 
 pub static REPICK: Descriptor = Descriptor {
     name: "repick",
-    title: "random, repick after a bounce",
+    // Without a comma: "random, repick after a bounce" over a picture
+    // beside one titled "random" read as two options of one (reader 12).
+    title: "random that repicks after a bounce",
     description: "random; after a queue timeout, a different server",
     properties: &[],
     routing: Routing::Picks(|_, _, _| Box::new(Repick)),

@@ -279,7 +279,9 @@ impl Guess {
         let outcome = |answer: Answer| match answer {
             Answer::Own => format!("{} has the longer tail", in_prose.own),
             Answer::Twin => format!("{} has the longer tail", in_prose.twin),
-            _ => format!("the two are {SAME_TAIL}"),
+            // Said where the reader looks as the reveal comes: chapter 4's
+            // explanation of chance sat below the fold at 1440 × 900.
+            _ => format!("the two are {SAME_TAIL}, too close for one run to tell from chance"),
         };
         let first = match (self.stage, right) {
             (Stage::Asking, _) => return None,

@@ -40,4 +40,5 @@ pub mod spike;
 pub mod text_widths;
 pub mod topology_layout;
 pub mod twins;
+pub mod waits;
 pub mod whole_run;

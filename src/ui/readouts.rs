@@ -93,7 +93,7 @@ pub fn figure_shape(text: &str) -> String {
 /// What the view's live region tells screen readers: the strip's
 /// percentiles as the strip shows them, over its `span` (`counted`, the
 /// p50 and the p99 in ms), the p99's `trend` (", rising" or nothing), and
-/// the requests the picture counts as bounced since the run began. It
+/// the bounces the picture counts since the run began. It
 /// once read the last second's "p99 queue time 0.00 ms; 0 requests bounced
 /// in the last second" beside a strip counting since the run began and
 /// 1,204 bounces drawn.
@@ -104,8 +104,10 @@ pub fn spoken(span: Span, counted: Counted, (p50, p99): (f64, f64), trend: &str,
             format!("p50 queue time {} ms, p99 queue time {} ms{trend}", milliseconds(p50), milliseconds(p99))
         }
     };
-    let requests = if bounced == 1 { "request" } else { "requests" };
-    format!("{} {figures}; {} {requests} bounced since the run began.", span.label(), thousands(bounced))
+    // Bounces, as the sentence and the crosses count them: a request can
+    // bounce more than once, and "requests bounced" read as another count.
+    let bounces = if bounced == 1 { "bounce" } else { "bounces" };
+    format!("{} {figures}; {} {bounces} since the run began.", span.label(), thousands(bounced))
 }
 
 #[cfg(test)]
@@ -127,12 +129,15 @@ mod tests {
         assert_eq!(
             since,
             "Since the run began: p50 queue time 2.9 ms, p99 queue time 29.3 ms, rising; \
-             1,204 requests bounced since the run began."
+             1,204 bounces since the run began."
         );
         let early = spoken(Span::SinceStart, Counted::NoneFinished, (0.0, 0.0), "", 0);
-        assert_eq!(early, "Since the run began: none finished yet; 0 requests bounced since the run began.");
+        assert_eq!(early, "Since the run began: none finished yet; 0 bounces since the run began.");
         let lab = spoken(Span::LastSecond, Counted::Some, (0.64, 212.4), "", 1);
-        assert_eq!(lab, "Last second: p50 queue time 0.64 ms, p99 queue time 212 ms; 1 request bounced since the run began.");
+        assert_eq!(
+            lab,
+            "Last second: p50 queue time 0.64 ms, p99 queue time 212 ms; 1 bounce since the run began."
+        );
     }
 
     #[test]

@@ -133,9 +133,8 @@ impl Sides {
     /// two apart (neither begins the other): a
     /// name is read in a picture's title, a legend and a sentence, often in
     /// a small frame, and the qualifier after the comma matters only when
-    /// it is what tells the two apart ("random, repick after a bounce"
-    /// against "random"; "power of two, learned load" against "power of
-    /// two choices, live load").
+    /// it is what tells the two apart ("power of two, learned load"
+    /// against "power of two choices, live load").
     fn shortest(own: String, twin: String) -> Sides {
         let short = |name: &str| name.split(", ").next().unwrap_or(name).to_string();
         let (a, b) = (short(&own), short(&twin));
@@ -146,9 +145,9 @@ impl Sides {
     }
 
     /// The sides as a sentence names them: a name that holds a comma in
-    /// quotes, so that "87.3 ms with random, repick after a bounce against
-    /// 88.3 ms with random" does not read as three contenders, where
-    /// “random, repick after a bounce” names one. A name without a comma
+    /// quotes, so that "with power of two choices, live load against power
+    /// of two, learned load" does not read as three contenders, where
+    /// each names one. A name without a comma
     /// reads as one already, and stays bare.
     pub fn in_prose(&self) -> Sides {
         Sides { own: quoted(&self.own), twin: quoted(&self.twin) }

@@ -26,7 +26,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 15] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -36,6 +36,10 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 15] = [
     (Mark::FreeSlot, ("", "var(--c-free)", "free slot")),
     (Mark::SlowedSlot, ("hatched", "var(--c-busy)", "busy slot of a slowed server")),
     (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\": longer than its lane shows)")),
+    (
+        Mark::Wait,
+        ("", "var(--c-bounce)", "a queue's wait at its server's speed, the line under it: red past the timeout's tick"),
+    ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
         Mark::ServerOut,

@@ -3,7 +3,7 @@
 //! summary for screen readers in a polite live region, announced at most
 //! every few seconds: what the strip and the picture show ("Since the run
 //! began: p50 queue time 2.9 ms, p99 queue time 29.3 ms, rising; 1,204
-//! requests bounced since the run began").
+//! bounces since the run began").
 
 use super::dom;
 use super::options::{Kind, Options};

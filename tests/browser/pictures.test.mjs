@@ -484,3 +484,47 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.context().close();
   });
 }
+
+// Chapter 3's surprise, the slowed server's queue the shortest while it
+// bounces the most, was seen in the picture but not why (reader 12): at a
+// quarter of its speed its queue takes four times as long to clear. Once a
+// server is slowed the picture draws each queue's wait as a line under it
+// (lbsim::ui::waits), red past the timeout's tick: on the slowed row, not on
+// rows at full speed, whose longer queues clear in time; the key says so.
+test("chapter 3's slowed queue draws its wait past the timeout in the bounces' colour, the key saying so", async () => {
+  const { page, errors, view } = await openChapter('continuous');
+  const entry = page.locator('#sim-continuous .stage > .legend li').filter({ hasText: "a queue's wait at its server's speed" });
+  assert.equal(await entry.evaluate((li) => li.hidden), true, 'before the click no wait is drawn');
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 11_000, view, { timeout: 60_000 });
+  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+  const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
+  const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+  await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 5000, [view, slowedAt], { timeout: 60_000 });
+  // Paused while the slowed queue waits well past the timeout: more than
+  // the 12 its server takes in 100 ms (ten slots, 20 ms a request, at a
+  // quarter of its speed).
+  let servers;
+  for (let tries = 0; tries < 10; tries += 1) {
+    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 15, view, { timeout: 30_000 });
+    await page.locator('#sim-continuous button.play').click();
+    await page.waitForTimeout(200);
+    servers = await drawnServers(page, view);
+    if (servers[4].queued >= 15) break;
+    await page.locator('#sim-continuous button.play').click();
+  }
+  const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());
+  const rgb = [1, 3, 5].map((i) => parseInt(bounce.slice(i, i + 2), 16));
+  // Pixels of the bounces' colour in each row's lower half, under its queue.
+  const late = await inBoxes(page, 'sim-continuous-topology', servers.map(({ cell: [cx, cy, cw, ch] }) => [cx, cy + ch / 2, cw, ch / 2]),
+    `(pixels) => pixels.filter(([r, g, b]) => Math.hypot(r - ${rgb[0]}, g - ${rgb[1]}, b - ${rgb[2]}) < 40).length`);
+  await page.locator('#sim-continuous .topology').screenshot({ path: artifact('pictures-past-the-timeout-continuous.png') });
+  const others = late.filter((_, s) => s !== 4).sort((a, b) => a - b);
+  const queued = servers.map((s) => s.queued);
+  assert.ok(late[4] >= 20, `the slowed row (${queued[4]} queued) draws its wait past the timeout: ${late} px by row, queues ${queued}`);
+  assert.ok(late[4] > 2 * others[4], `more than twice the median full-speed row's: ${late} px by row, queues ${queued}`);
+  assert.equal(await entry.evaluate((li) => li.hidden), false, 'the key lists the wait');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -219,7 +219,7 @@ test("chapter 1's live region says what its strip and its picture say", async ()
   }), view);
   for (const { live, span, p50, p99, bounced } of heard) {
     assert.ok(live.startsWith(`${span} p50 queue time ${p50} ms, p99 queue time ${p99} ms`), `${live} beside ${span} ${p50} ${p99}`);
-    assert.ok(live.endsWith(`; ${bounced.toLocaleString('en-US')} ${bounced === 1 ? 'request' : 'requests'} bounced since the run began.`), `${live} beside ${bounced} bounces drawn`);
+    assert.ok(live.endsWith(`; ${bounced.toLocaleString('en-US')} ${bounced === 1 ? 'bounce' : 'bounces'} since the run began.`), `${live} beside ${bounced} bounces drawn`);
   }
   assert.ok(heard.at(-1).bounced > 0, 'the slowed server bounced requests');
   assert.deepEqual(errors, []);

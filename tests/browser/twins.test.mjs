@@ -218,7 +218,7 @@ test("chapter 4 counts each run's bounces over its picture, beside a verdict not
   assert.equal(titles.length, 2);
   const rare = titles.map((title) => Number(title.match(/ · 1 in ([\d,]+) bounced$/)?.[1].replace(/,/g, '')));
   assert.ok(rare.every((n) => n > 300), `bounces are rare in both runs: ${titles}`);
-  assert.match(titles[0], /^A: random, repick after a bounce · /);
+  assert.match(titles[0], /^A: random that repicks after a bounce · /);
   assert.match(titles[1], /^B: random · /);
   // No chart of last-second tails folds over the verdict to tell another story.
   const chartButtons = await page.evaluate((root) => [...document.querySelectorAll(`${root} button`)]

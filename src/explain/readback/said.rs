@@ -74,10 +74,26 @@ pub(super) fn say(
                 ),
                 _ => " No request has yet waited longer than the timeout.".to_string(),
             };
+            // One count, said with its moment and whose it is: chapter 3's
+            // reader met "3,242 bounces so far" beside crosses summing to
+            // about 3,500, the same count drawn live, and read two; beside
+            // a twin, "56 bounces so far" did not say whose.
+            let (count, rate) = (bounces(s.counts.bounces), bounce_rate(s.counts.bounces, s.counts.created));
+            let counted = match versus {
+                Some(v) => format!(
+                    "{count} with {}, {rate}, against {} with {}, {}",
+                    v.own,
+                    thousands(v.summary.counts.bounces),
+                    v.label,
+                    bounce_rate(v.summary.counts.bounces, v.summary.counts.created),
+                ),
+                None => {
+                    format!("{count}, {rate} (the cross by each row counts its server's, as they happen)")
+                }
+            };
             format!(
-                "{} so far, {}: each time, a request waited out the {timeout} and went back to pick again.{longest}",
-                bounces(s.counts.bounces),
-                bounce_rate(s.counts.bounces, s.counts.created),
+                "By {} simulated seconds, {counted}: each time, a request waited out the {timeout} and went back to pick again.{longest}",
+                seconds(s.simulated_s),
             )
         }
         Sentence::Versus => {

@@ -231,5 +231,5 @@ fn bounces_read_per_request_once_they_outnumber_the_requests() {
     let (scenario, summary) = run(&[("duration_s", "10"), ("load", "1.5"), ("queue_timeout_ms", "5")]);
     assert!(summary.counts.bounces > summary.counts.created, "{:?}", summary.counts);
     let words = Readback::parse("bounces").unwrap().words(&scenario, &summary, None, None);
-    assert!(words.contains(" for every request: each time"), "{words}");
+    assert!(words.contains(" for every request (the cross by each row"), "{words}");
 }

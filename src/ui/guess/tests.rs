@@ -91,7 +91,12 @@ fn the_verdict_says_whether_the_guess_held_with_the_numbers() {
     let mut skipped = asked();
     skipped.skip();
     let same = skipped.verdict(&sides(), &with_p99(21.0), &with_p99(20.0)).unwrap();
-    assert!(same.starts_with("The answer: the two are within 15% of each other; "), "{same}");
+    assert!(
+        same.starts_with(
+            "The answer: the two are within 15% of each other, too close for one run to tell from chance; "
+        ),
+        "{same}"
+    );
 }
 
 #[test]
@@ -195,7 +200,8 @@ fn a_verdict_quotes_a_contender_whose_name_holds_a_comma() {
     (own.measured_s, twin.measured_s) = (16.0, 16.0);
     assert_eq!(
         guess.verdict(&sides, &own, &twin).unwrap(),
-        "Your guess, “random, repick after a bounce”, did not hold: the two are within 15% of each other; over \
+        "Your guess, “random, repick after a bounce”, did not hold: the two are within 15% of each other, too close for one \
+         run to tell from chance; over \
          16 simulated seconds, p99 queue time is 87.3 ms with “random, repick after a bounce” against 88.3 ms \
          with random."
     );

@@ -23,14 +23,14 @@ fn a_policy_twin_names_each_side_by_its_policy_in_words() {
     assert_eq!(sides.in_order(), ["least requests of two", "random"]);
     let repick = scenario(&[("policy", "repick")]);
     let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
-    assert_eq!(sides.in_order(), ["random, repick after a bounce", "random"]);
+    assert_eq!(sides.in_order(), ["random that repicks after a bounce", "random"]);
 }
 
 #[test]
 fn a_sentence_quotes_a_side_whose_name_holds_a_comma() {
-    let repick = scenario(&[("policy", "repick")]);
-    let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap().in_prose();
-    assert_eq!(sides.in_order(), ["“random, repick after a bounce”", "random"]);
+    let power_of_two = scenario(&[("policy", "power-of-d"), ("choices", "2")]);
+    let sides = Sides::of(&power_of_two, &versus(&[("policy", "p2c-piggyback")])).unwrap().in_prose();
+    assert_eq!(sides.in_order(), ["“power of two choices, live load”", "“power of two, learned load”"]);
     let both = versus(&[("policy", "random"), ("staleness_ms", "0")]);
     let sides = Sides::of(&scenario(&[("policy", "power-of-d"), ("staleness_ms", "1000")]), &both).unwrap();
     assert_eq!(sides.in_prose().twin, "“policy = random, staleness_ms = 0”");
@@ -90,12 +90,12 @@ fn where_the_sentences_speak_of_bounces_each_picture_counts_its_own() {
     let repick = scenario(&[("policy", "repick")]);
     let sides = Sides::of(&repick, &versus(&[("policy", "random")])).unwrap();
     let [own, twin] = sides.titles(None);
-    assert_eq!((own.0.as_str(), twin.0.as_str()), ("A: random, repick after a bounce", "B: random"));
+    assert_eq!((own.0.as_str(), twin.0.as_str()), ("A: random that repicks after a bounce", "B: random"));
     assert_eq!((own.1, twin.1), (None, None));
     let [own, twin] = sides.titles(Some([(56, 62_571), (0, 61_230)]));
     assert_eq!(
         own,
-        ("A: random, repick after a bounce".to_string(), Some(" · 1 in 1,117 bounced".to_string()))
+        ("A: random that repicks after a bounce".to_string(), Some(" · 1 in 1,117 bounced".to_string()))
     );
     assert_eq!(twin, ("B: random".to_string(), Some(" · no bounce yet".to_string())));
 }

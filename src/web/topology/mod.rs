@@ -19,6 +19,7 @@ mod shares;
 mod states;
 mod tiers;
 mod totals;
+mod waits;
 
 use super::surface::Surface;
 use super::theme::Palette;
@@ -29,6 +30,7 @@ use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::sent_shares;
 use lbsim::ui::text_widths::TextWidths;
 use lbsim::ui::topology_layout as layout;
+use lbsim::ui::waits::waits_over_timeout;
 use lbsim::Snapshot;
 use std::cell::RefCell;
 use web_sys::CanvasRenderingContext2d;
@@ -111,6 +113,9 @@ pub fn draw(
     tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
+    if let Some(waits) = waits_over_timeout(snapshot) {
+        waits::draw(context, &layout, (&snapshot.servers, &waits), palette);
+    }
     // Requests stop short of the bounces' marks and counts as well: on
     // their plates they hid the dots under them, but in chapter 4's small
     // pictures the dots queued and passing at a row's entrance crowded

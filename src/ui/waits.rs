@@ -1,0 +1,136 @@
+//! How long a server's queue makes a newcomer wait, against the queue
+//! timeout: what a queue's length alone does not say once servers run at
+//! different speeds. In chapter 3 the server slowed to a quarter of its
+//! speed had the shortest queue (17.6 against the others' 44.1) and
+//! bounced the most: a reader saw the surprise in the picture but not why
+//! (reader 12). At a quarter of the speed 18 queued wait as long as 72 at
+//! full speed, past the 100 ms timeout: the picture draws each queue's
+//! wait as a line under it, to one scale with the timeout marked, the part
+//! past the timeout in the bounce's colour. In a lane, counts to one scale
+//! with the longest queue, 17 and its 12 served in time differed by a
+//! sliver.
+//!
+//! A queue is read at the mean: its server takes `slots × speed` requests
+//! into its slots each mean service time (`service_mean_ms` at speed 1),
+//! so `queued` requests take `queued × mean ÷ slots ÷ speed` to clear.
+
+use crate::engine::ServerView;
+use crate::Snapshot;
+
+/// How long (ms) `queued` requests take to clear from `server`'s queue,
+/// each taking `service_mean_ms` at speed 1; `None` for a server with no
+/// slot to take them (crashed) or no speed.
+pub fn clearing_ms(queued: f64, server: &ServerView, service_mean_ms: f64) -> Option<f64> {
+    let rate = f64::from(server.slots) * server.speed;
+    (rate > 0.0).then(|| queued * service_mean_ms / rate)
+}
+
+/// How many of `server`'s queued requests it takes into its slots within
+/// `timeout_ms`, at the mean: those queued behind them wait past the
+/// timeout. `None` as [`clearing_ms`].
+pub fn served_within(timeout_ms: f64, server: &ServerView, service_mean_ms: f64) -> Option<f64> {
+    let rate = f64::from(server.slots) * server.speed;
+    (rate > 0.0 && service_mean_ms > 0.0).then(|| timeout_ms * rate / service_mean_ms)
+}
+
+/// For each row of `snapshot`, how long its queue takes to clear over the
+/// queue timeout (1: a newcomer would wait exactly the timeout), which the
+/// picture draws: only where queues time out and some server runs slower
+/// than speed 1 (at one speed everywhere a queue's length reads its wait).
+/// A row whose server has no slot has none.
+pub fn waits_over_timeout(snapshot: &Snapshot) -> Option<Vec<Option<f64>>> {
+    let timeout_ms = snapshot.queue_timeout_ms.filter(|&t| t > 0.0)?;
+    let servers = &snapshot.servers;
+    servers.iter().any(|server| server.speed < 1.0).then(|| {
+        servers
+            .iter()
+            .map(|server| {
+                clearing_ms(f64::from(server.queued), server, snapshot.service_mean_ms)
+                    .map(|ms| ms / timeout_ms)
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Simulation;
+
+    fn server(slots: u32, speed: f64, queued: u32) -> ServerView {
+        ServerView { busy: slots, queued, slots, speed, ..ServerView::default() }
+    }
+
+    #[test]
+    fn a_quarter_speed_queue_of_18_waits_as_long_as_72_at_full_speed() {
+        // Chapter 3: ten slots, 20 ms a request at speed 1.
+        let slowed = clearing_ms(18.0, &server(10, 0.25, 18), 20.0).unwrap();
+        let full = clearing_ms(72.0, &server(10, 1.0, 72), 20.0).unwrap();
+        assert!((slowed - 144.0).abs() < 1e-9 && (full - 144.0).abs() < 1e-9, "{slowed} {full}");
+        // The others' mean queue, 44.1, clears within the 100 ms timeout.
+        assert!((clearing_ms(44.1, &server(10, 1.0, 44), 20.0).unwrap() - 88.2).abs() < 1e-9);
+        assert_eq!(clearing_ms(3.0, &server(0, 1.0, 3), 20.0), None, "a crashed server takes none");
+    }
+
+    #[test]
+    fn in_the_timeout_a_quarter_speed_server_takes_a_quarter_as_many() {
+        assert_eq!(served_within(100.0, &server(10, 1.0, 0), 20.0), Some(50.0));
+        assert_eq!(served_within(100.0, &server(10, 0.25, 0), 20.0), Some(12.5));
+        assert_eq!(served_within(100.0, &server(1, 1.0, 0), 40.0), Some(2.5));
+    }
+
+    fn chapter_3(failures: &str) -> Snapshot {
+        let link = format!("warmup_s=10&policy=random&load=0.95{failures}");
+        let parsed = crate::ui::hash::parse(&link, crate::ui::options::Kind::Embed);
+        assert!(parsed.notices.is_empty(), "{:?}", parsed.notices);
+        let mut sim = Simulation::new(&parsed.params.scenario).unwrap();
+        sim.advance_to(crate::Time::from_secs(25.0), u64::MAX);
+        sim.snapshot(0)
+    }
+
+    /// Read from the engine's state, not a constant: chapter 3's timeout,
+    /// service time, slots and speeds; and nothing drawn until a server is
+    /// slowed, nor where queues never time out.
+    #[test]
+    fn chapter_3s_rows_draw_their_waits_once_a_server_is_slowed() {
+        assert_eq!(waits_over_timeout(&chapter_3("")), None);
+        assert_eq!(waits_over_timeout(&chapter_3("&queue_timeout_ms=none&failures=12s:slow:4:x=0.25")), None);
+        for timeout in [100.0, 200.0] {
+            let snapshot = chapter_3(&format!("&queue_timeout_ms={timeout}&failures=12s:slow:4:x=0.25"));
+            let waits = waits_over_timeout(&snapshot).unwrap();
+            for (i, server) in snapshot.servers.iter().enumerate() {
+                let speed = if i == 4 { 0.25 } else { 1.0 };
+                let expected = f64::from(server.queued) * 20.0 / 10.0 / speed / timeout;
+                assert!((waits[i].unwrap() - expected).abs() < 1e-9, "row {i}: {waits:?}");
+            }
+        }
+    }
+
+    /// Chapter 3's point, on the picture: over five seeds, 10 to 13 s after
+    /// the slowing, the slowed server's queue is shorter than the others'
+    /// mean but its wait longer, past the timeout, theirs within it.
+    #[test]
+    fn chapter_3s_slowed_queue_is_shorter_and_waits_past_the_timeout() {
+        for seed in 1..=5 {
+            let link = "warmup_s=10&policy=random&load=0.95&failures=12s:slow:4:x=0.25";
+            let parsed = crate::ui::hash::parse(link, crate::ui::options::Kind::Embed);
+            let mut scenario = parsed.params.scenario.clone();
+            scenario.seed = seed;
+            let mut sim = Simulation::new(&scenario).unwrap();
+            let (mut queued, mut waits) = ([0.0; 2], [0.0; 2]);
+            for tenth in 0..30 {
+                sim.advance_to(crate::Time::from_secs(22.0 + f64::from(tenth) * 0.1), u64::MAX);
+                let snapshot = sim.snapshot(0);
+                let over = waits_over_timeout(&snapshot).unwrap();
+                let others = (0..10).filter(|&i| i != 4);
+                queued[0] += f64::from(snapshot.servers[4].queued);
+                queued[1] += others.clone().map(|i| f64::from(snapshot.servers[i].queued)).sum::<f64>() / 9.0;
+                waits[0] += over[4].unwrap();
+                waits[1] += others.map(|i| over[i].unwrap()).sum::<f64>() / 9.0;
+            }
+            let [queued, waits] = [queued, waits].map(|[slowed, others]| [slowed / 30.0, others / 30.0]);
+            assert!(queued[0] < queued[1], "seed {seed}: queues {queued:?}");
+            assert!(waits[0] > 1.0 && waits[1] < 1.0, "seed {seed}: waits over the timeout {waits:?}");
+        }
+    }
+}
