@@ -169,9 +169,9 @@ pub fn choice_words(s: &Scenario) -> &'static str {
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint once past; \"stale\" (or \"?\"): copies too old, sent at random"
+        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint and outlined once past; \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, with no ring or figure"
+        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, unringed, its badge outlined, still what it saw"
     } else {
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw, faint and unringed once the rows move on"
     }
@@ -288,9 +288,10 @@ mod tests {
         assert!(words("p2c-piggyback").contains("\"stale\" (or \"?\"): copies too old"));
         // Learned copies are written whole, as their column writes them,
         // and a past choice is said to be faint.
-        assert!(words("p2c-piggyback").contains("(\"saw 13\"), faint once past"));
-        // A past choice beside rows that moved on has no figure to show.
-        assert!(!words("power-of-d").contains("then"));
+        assert!(words("p2c-piggyback").contains("(\"saw 13\"), faint and outlined once past"));
+        // A past choice beside rows that moved on keeps what it saw,
+        // outlined, never a "then" figure.
+        assert!(words("power-of-d").contains("outlined") && !words("power-of-d").contains("then"));
         for policy in ["power-of-d", "least-request", "peak-ewma"] {
             assert!(
                 words(policy).contains("what the chooser saw") && !words(policy).contains('?'),

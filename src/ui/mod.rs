@@ -21,6 +21,7 @@ pub mod embed_size;
 pub mod fit;
 pub mod following;
 pub mod frame;
+pub mod gain;
 pub mod guess;
 pub mod hash;
 pub mod link;

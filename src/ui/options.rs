@@ -108,6 +108,7 @@ pub const HEIGHT_KEY: &str = "height";
 pub const AUTOPLAY_KEY: &str = "autoplay";
 pub const THEME_KEY: &str = "theme";
 pub const VERSUS_KEY: &str = "versus";
+pub const REFERENCE_KEY: &str = "reference";
 pub const SAY_KEY: &str = "say";
 pub const PRESENTER_KEY: &str = "presenter";
 pub const METRIC_KEY: &str = "metric";
@@ -121,7 +122,7 @@ pub const QUESTION_KEY: &str = "question";
 pub const FIRST_KEY: &str = "first";
 pub const READOUTS_KEY: &str = "readouts";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 19] = [
+pub const KEYS: [&str; 20] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     READOUTS_KEY,
@@ -130,6 +131,7 @@ pub const KEYS: [&str; 19] = [
     AUTOPLAY_KEY,
     THEME_KEY,
     VERSUS_KEY,
+    REFERENCE_KEY,
     SAY_KEY,
     PRESENTER_KEY,
     METRIC_KEY,
@@ -191,6 +193,9 @@ pub struct Options {
     /// (field key and value): the twin runs beside it, drawn, on the same
     /// seed, and the view's sentences compare the two.
     pub versus: Vec<(&'static str, String)>,
+    /// The settings of a third run beside a twin, on the same arrivals and
+    /// not drawn: its p99 stands beside the two pictures' (see `gain`).
+    pub reference: Vec<(&'static str, String)>,
     /// The sentences that read the numbers back under the view.
     pub say: Readback,
     /// The presenter view, for a projector: large type, strong contrast,
@@ -231,6 +236,7 @@ impl Options {
             autoplay: true,
             theme: Theme::Auto,
             versus: Vec::new(),
+            reference: Vec::new(),
             say: Readback::default(),
             presenter: false,
             metric: SeriesMetric::QueueTime,
@@ -277,10 +283,8 @@ impl Options {
             HEIGHT_KEY => self.height.map_or_else(|| "auto".to_string(), |h| h.to_string()),
             AUTOPLAY_KEY => if self.autoplay { "1" } else { "0" }.to_string(),
             THEME_KEY => self.theme.name().to_string(),
-            VERSUS_KEY => {
-                let pairs: Vec<_> = self.versus.iter().map(|(key, value)| format!("{key}:{value}")).collect();
-                pairs.join(";")
-            }
+            VERSUS_KEY => twins::settings_text(&self.versus),
+            REFERENCE_KEY => twins::settings_text(&self.reference),
             SAY_KEY => self.say.text(),
             PRESENTER_KEY => if self.presenter { "1" } else { "0" }.to_string(),
             METRIC_KEY => self.metric.key().to_string(),
@@ -330,7 +334,8 @@ impl Options {
                 Ok(h) if (HEIGHT_MIN..=HEIGHT_MAX).contains(&h) => self.height = Some(h),
                 _ => return Err(bad(format!("\"auto\" or whole pixels from {HEIGHT_MIN} to {HEIGHT_MAX}"))),
             },
-            VERSUS_KEY => self.versus = twins::parse_versus(text)?,
+            VERSUS_KEY => self.versus = twins::parse_versus(VERSUS_KEY, text)?,
+            REFERENCE_KEY => self.reference = twins::parse_versus(REFERENCE_KEY, text)?,
             SAY_KEY => {
                 self.say = Readback::parse(text).ok_or_else(|| {
                     bad(format!("\"none\" or a comma-separated list of {}", Readback::names().join(", ")))

@@ -6,7 +6,6 @@
 //! letter alone: a reader who sees "A" must look elsewhere to learn what it
 //! is, and a reader of a post cannot.
 
-use super::options::VERSUS_KEY;
 use super::params::Params;
 use crate::format::thousands;
 use crate::presets::{Preset, PRESETS};
@@ -47,10 +46,11 @@ fn fields_of<'a>(versus: &'a [(&str, String)]) -> impl Iterator<Item = (&'a str,
 }
 
 /// `key:value` pairs separated by `;`, each a scenario field and a value
-/// it accepts, or at most one `preset:NAME`.
-pub fn parse_versus(text: &str) -> Result<Vec<(&'static str, String)>, ScenarioError> {
+/// it accepts, or at most one `preset:NAME`, as the option `field` (a
+/// twin's `versus`, or a third run's `reference`) takes them.
+pub fn parse_versus(field: &'static str, text: &str) -> Result<Vec<(&'static str, String)>, ScenarioError> {
     let bad = |why: String| ScenarioError::BadValue {
-        field: VERSUS_KEY,
+        field,
         value: text.to_string(),
         allowed: format!(
             "settings as key:value pairs separated by \";\" (policy:random;staleness_ms:0), or a preset \
@@ -70,6 +70,12 @@ pub fn parse_versus(text: &str) -> Result<Vec<(&'static str, String)>, ScenarioE
         pairs.push((field.key, value));
     }
     Ok(pairs)
+}
+
+/// Settings as [`parse_versus`] reads them back: `key:value` pairs joined
+/// by `;`.
+pub fn settings_text(pairs: &[(&str, String)]) -> String {
+    pairs.iter().map(|(key, value)| format!("{key}:{value}")).collect::<Vec<_>>().join(";")
 }
 
 /// The preset a `versus` pair names, where `pairs` before it named none.

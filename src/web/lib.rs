@@ -34,6 +34,7 @@ mod event_log;
 mod figures;
 mod fit;
 mod frame;
+mod gain_bars;
 mod handle;
 #[cfg(feature = "test-hooks")]
 mod hooks;

@@ -10,6 +10,7 @@ use super::decision_caption::DecisionCaption;
 use super::dom::{self, Ids};
 use super::event_log::EventLog;
 use super::fit::Fit;
+use super::gain_bars::GainBars;
 use super::lab::{Lab, LabOnly};
 use super::membership_tools::MembershipTools;
 use super::narration::Narration;
@@ -40,6 +41,9 @@ pub struct Parts {
     /// The twin's picture (and in the lab its readouts), when the options
     /// name a twin.
     pub twin_pane: Option<TwinPane>,
+    /// The three runs' p99 under the pictures, when the options name a
+    /// third run beside a twin.
+    pub gain: Option<GainBars>,
     pub transport: Transport,
     pub event_log: EventLog,
     pub take_away: TakeAway,
@@ -113,7 +117,7 @@ impl Parts {
         let lab = kind == Kind::Lab;
         let split = !options.versus.is_empty();
         root.class_list().toggle_with_force("comparing", split)?;
-        let (pane, panes) = match split {
+        let (pane, panes, pictures) = match split {
             true => {
                 let pictures: Element = match lab {
                     true => stage.clone(),
@@ -122,9 +126,9 @@ impl Parts {
                 let panes: Element = dom::child(&pictures, "div", "panes")?;
                 let pane: Element = dom::child(&panes, "div", "pane pane-a")?;
                 let title = dom::text_child(&pane, title_tag(lab), "pane-title", "")?;
-                (pane, Some((panes, title)))
+                (pane, Some((panes, title)), Some(pictures))
             }
-            false => (stage.clone(), None),
+            false => (stage.clone(), None, None),
         };
         // The readouts and the decision's caption are the own run's: beside
         // its picture in the lab's pane, in the stage's own cells in an embed.
@@ -147,6 +151,14 @@ impl Parts {
                 TwinPane::build(&panes, &ids, own_title, lab.then_some(options.readouts.as_slice()))
             })
             .transpose()?;
+        // Under both pictures, a third run's p99 beside theirs.
+        let gain = match (&pictures, options.reference.is_empty()) {
+            (Some(pictures), false) => {
+                pictures.class_list().add_1("with-gain")?;
+                Some(GainBars::build(pictures)?)
+            }
+            _ => None,
+        };
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
         // The sentences: in the lab under its picture; in an embed above it,
@@ -223,6 +235,7 @@ impl Parts {
             decision,
             bounces: BounceMarks::default(),
             twin_pane,
+            gain,
             transport,
             event_log,
             take_away,

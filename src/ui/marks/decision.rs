@@ -26,8 +26,8 @@ const CHOICE_GONE_MS: f64 = 2_400.0;
 ///
 /// Held beside rows that have moved on, it is drawn as past: at half
 /// strength at once, without the rings that tie it to the rows as they
-/// are now (see [`rings_drawn`]), and without the badges, whose figures
-/// the rows no longer write (see [`badges`]). Drawn full, a solid ring round a row that had since become
+/// are now (see [`rings_drawn`]), its badges saying what the chooser saw
+/// then (see [`badges`]). Drawn full, a solid ring round a row that had since become
 /// the busier of the two read as power of two taking the busier server
 /// (reader 10 on a phone: it "took server 3 with 2 queued over server 5
 /// with 0 queued and a free slot"). Sam Rose's load-balancing post shows
@@ -75,20 +75,19 @@ const BADGED_CANDIDATES: usize = 3;
 /// A measure with no row to match (milliseconds, a client's own requests
 /// in flight) says its figure ("saw 3.2 ms").
 ///
-/// Once the rows have moved on, a live reading has no badge: its figure
-/// is no longer one the reader can find beside the row. Written "then 9/10"
-/// at half strength it was too faint and small to read over the requests
-/// (reader 11, chapter 5), and on a phone, where only "5 queued" fitted,
-/// it read as the row's own count beside rows then at 2 and 0. The lines
-/// alone, faint, say a choice was made.
+/// Once the rows have moved on (see [`badges_past`]), a badge says it is
+/// what the chooser saw, never a bare figure: only its wordings that begin
+/// "saw" ("saw 8/10", "saw 3 queued", "saw 3"), drawn as past (outlined).
+/// A bare "5 queued" beside rows then at 2 and 0 read as the row's own
+/// count (reader 11, on a phone); with no badge once the rows moved on,
+/// which they do within a frame or two, a running chapter 5 drew 8 badges
+/// in 298 frames and chapter 6 hardly any (reader 12 never saw one).
 ///
 /// A copy a client learned ([`Measure::Reported`]) is written whole, as
 /// the column of that client's copies (`copies`) writes it ("saw 13",
 /// "13"): in the row's terms, its short "3" (of "3 queued") matched
-/// nothing in that column, which writes "13" (reader 11, chapter 6). Only
-/// while the column still writes what the decision compared (one more for
-/// the server taken, for the request sent there): once an answer brings a
-/// new copy, no badge, as for a live reading past its rows.
+/// nothing in that column, which writes "13" (reader 11, chapter 6); past
+/// once an answer brings a new copy.
 ///
 /// Past [`BADGED_CANDIDATES`], only the taken server: "saw 1 queued,
 /// least of 10" (at ten choices the badges piled up unreadably).
@@ -109,14 +108,7 @@ pub fn badges(
         let passed = decision.candidates.iter().filter(|c| c.server != decision.winner);
         return passed.map(|c| (c.server, words(&["full"]))).collect();
     }
-    let past = match decision.measure {
-        Measure::Load => rows_moved(decision, servers),
-        Measure::Reported => copies_moved(decision, copies),
-        _ => false,
-    };
-    if past {
-        return Vec::new();
-    }
+    let past = badges_past(decision, (servers, copies));
     let many = decision.candidates.len() > BADGED_CANDIDATES;
     let wordings = |candidate: &Candidate| {
         if decision.fell_back {
@@ -128,12 +120,31 @@ pub fn badges(
         if many {
             said.insert(0, format!("saw {longer}, least of {}", decision.candidates.len()));
         }
-        said.extend([longer].into_iter().chain(shorter));
+        match past {
+            // Past, a queue's figure alone may still say it was seen
+            // ("saw 3"), where "full" would read as the row now.
+            true => said.extend(
+                shorter.filter(|short| short.parse::<u32>().is_ok()).map(|short| format!("saw {short}")),
+            ),
+            false => said.extend([longer].into_iter().chain(shorter)),
+        }
         said.dedup();
         said
     };
     let badged = decision.candidates.iter().filter(|c| !many || c.server == decision.winner);
     badged.map(|c| (c.server, wordings(c))).collect()
+}
+
+/// Whether `decision`'s badges are past: what it saw of a live reading
+/// is no longer what the rows write (`servers`), or a learned copy no
+/// longer what the column of the chooser's `copies` writes. A measure with
+/// nothing on screen to match is never past.
+pub fn badges_past(decision: &Decision, (servers, copies): (&[ServerView], &[LearnedLoad])) -> bool {
+    match decision.measure {
+        Measure::Load => rows_moved(decision, servers),
+        Measure::Reported => copies_moved(decision, copies),
+        _ => false,
+    }
 }
 
 /// A seen load as its row writes it, and shorter where there is one:

@@ -39,8 +39,9 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
 /// their median 20 to 100 ms, where the older of the two a decision
 /// compares is typically 250 ms old), so one figure would belie the
 /// sentence's. Shorter, the range still, before the client's name alone,
-/// for a narrower picture; at 390 × 844 none of them fits beside
-/// "Servers · 10" yet, and the heading drops the ages there (reader 11).
+/// for a narrower picture; at 390 × 844, where none with a word more fits
+/// beside "Servers · 10", the ages alone ("5 ms–2.1 s ago"), which the
+/// phone's heading dropped (readers 11 and 12).
 pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
     let ages = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs());
     let range = ages.fold(None, |range: Option<(f64, f64)>, age| {
@@ -57,7 +58,12 @@ pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
             format!("heard {low}–{high} ago"),
         ],
     });
-    aged.into_iter().flatten().chain([heard, "heard".to_string()]).collect()
+    // On a phone, the ages alone: the legend says whose copies they are.
+    let ages = range.map(|(low, high)| match (age_words(low), age_words(high)) {
+        (low, high) if low == high => format!("{low} ago"),
+        (low, high) => format!("{low}–{high} ago"),
+    });
+    aged.into_iter().flatten().chain(ages).chain([heard, "heard".to_string()]).collect()
 }
 
 /// An age as the copies' heading says it: "40 ms", "2.1 s", "12 s".

@@ -144,10 +144,15 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
-    // no longer a figure the rows write: no badge ("then 2 queued" was too
-    // faint to read, and on a phone, cut to "2 queued", read as the row's).
+    // no longer a figure the rows write: its badges say "saw", never a
+    // bare figure (on a phone, "2 queued" read as the row's).
     servers[3] = row(10, 4);
-    assert_eq!(badges(&compared, (&servers, &[])), vec![], "no figure the reader cannot find beside the row");
+    assert!(badges_past(&compared, (&servers, &[])));
+    assert_eq!(
+        badges(&compared, (&servers, &[])),
+        vec![(3, words(&["saw 2 queued", "saw 2"])), (7, words(&["saw 5/10"]))],
+        "what the chooser saw, said as seen"
+    );
     // A copy a client learned is written whole, as its column writes it
     // ("13"), never in the row's terms, whose "3" matched nothing there.
     let learned = Decision { measure: Measure::Reported, ..compared };
@@ -170,10 +175,15 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     let copy = |server, busy, queued| LearnedLoad { server, busy, queued, age: None };
     let agreeing = [copy(3, 10, 2), copy(7, 6, 0)];
     assert_eq!(badges(&learned, (&servers, &agreeing)).len(), 2, "7 took the request: 6 where it saw 5");
+    assert!(!badges_past(&learned, (&servers, &agreeing)));
     let answered = [copy(3, 10, 0), copy(7, 6, 0)];
-    assert_eq!(badges(&learned, (&servers, &answered)), vec![], "3's answer brought 10 where it saw 12");
+    assert!(badges_past(&learned, (&servers, &answered)), "3's answer brought 10 where it saw 12");
+    assert_eq!(
+        badges(&learned, (&servers, &answered)),
+        vec![(3, words(&["saw 12"])), (7, words(&["saw 5"]))]
+    );
     let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
-    assert_eq!(badges(&learned, (&servers, &passed_over_plus_one)), vec![], "nothing was sent to 3");
+    assert!(badges_past(&learned, (&servers, &passed_over_plus_one)), "nothing was sent to 3");
     // Slots just full, and no queue: "full" where "10/10" has no room.
     servers[3] = row(10, 0);
     assert_eq!(
@@ -274,6 +284,7 @@ fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_
             "client 0 heard, 5 ms to 2.1 s ago",
             "client 0, 5 ms–2.1 s ago",
             "heard 5 ms–2.1 s ago",
+            "5 ms–2.1 s ago",
             "client 0 heard",
             "heard"
         ],

@@ -40,6 +40,14 @@ fn every_option_reads_back_the_text_it_shows() {
 }
 
 #[test]
+fn a_reference_takes_settings_as_versus_does_and_names_itself_when_refused() {
+    let options = set("reference", "policy:power-of-d");
+    assert_eq!(options.reference, [("policy", "power-of-d".to_string())]);
+    assert_eq!(options.text("reference"), "policy:power-of-d");
+    assert!(refusal("reference", "policy").starts_with("field `reference`"));
+}
+
+#[test]
 fn height_is_auto_or_whole_pixels_from_240_to_4000() {
     assert_eq!(set("height", "240").height, Some(240));
     assert_eq!(set("height", " 4000 ").height, Some(4000));

@@ -10,7 +10,7 @@ use super::layout::{Layout, Rect};
 use super::row::Row;
 use crate::theme::Palette;
 use lbsim::engine::{Decision, LearnedLoad, ServerView};
-use lbsim::ui::marks::{badges, rings_drawn, rows_moved};
+use lbsim::ui::marks::{badges, badges_past, rings_drawn, rows_moved};
 use web_sys::CanvasRenderingContext2d;
 
 /// Draws `decision` over the rows of `servers`, with its badges left of
@@ -85,9 +85,8 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 }
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
-/// (outlined on the panel's colour once past, for a measure with no row to
-/// match: a board's load past its rows has none) just left of the
-/// candidate ("saw 3 queued", or "stale" when it ignored its
+/// (outlined on the panel's colour once past: the rows, or the column of
+/// copies, no longer write what it saw) just left of the candidate ("saw 3 queued", or "stale" when it ignored its
 /// counters; see `lbsim::ui::marks::badges`), so that it does not read as
 /// one of the server's own figures; left of the
 /// labels at its row's entrance, where a slowed server's word or a bounce's
@@ -114,15 +113,16 @@ fn draw_amounts(
     context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
     context.set_text_align("right");
     context.set_text_baseline("middle");
-    // Past, beside rows that have moved on, at half strength: ink on a
-    // plate of the panel's colour, which hides the dots behind it (the
-    // panel's colour on a plate of half-strength ink, over the dots, could
-    // not be read).
-    let past = rows_moved(decision, servers);
+    // Past, beside rows (or copies) that have moved on: ink on an
+    // outlined plate of the panel's colour, which hides the dots behind it
+    // (the panel's colour on a plate of half-strength ink, over the dots,
+    // could not be read), its text at least at [`PAST_TEXT_INK`].
+    let past = badges_past(decision, (servers, copies));
     context.set_stroke_style_str(&palette.ink.css());
     // A plate may come this close to the clients' column: 10 px off it,
     // chapter 6's random picture on a phone had no room for "stale".
     let floor = layout.tiers_right() + 4.0;
+    let ink_given = context.global_alpha();
     for (server, wordings) in badges(decision, (servers, copies)) {
         let (_, y) = layout.server_anchor(server as usize);
         let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
@@ -148,16 +148,22 @@ fn draw_amounts(
                 context.set_fill_style_str(&palette.panel.css());
             }
             true => {
-                let ink = context.global_alpha();
                 context.set_global_alpha(1.0);
                 context.set_fill_style_str(&palette.panel.css());
                 context.fill();
-                context.set_global_alpha(ink);
+                context.set_global_alpha(ink_given);
                 context.set_line_width(1.0);
                 context.stroke();
+                context.set_global_alpha(ink_given.max(PAST_TEXT_INK));
                 context.set_fill_style_str(&palette.ink.css());
             }
         }
         let _ = context.fill_text(text, right, y);
+        context.set_global_alpha(ink_given);
     }
 }
+
+/// The least strength a past badge's text is drawn at: its lines fade to
+/// half, but "saw 8/10" at half strength over the requests was too faint
+/// to read (reader 11).
+const PAST_TEXT_INK: f64 = 0.8;

@@ -44,6 +44,7 @@ use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind};
 use lbsim::ui::frame::{Moment, MovesShown, Words};
+use lbsim::ui::gain::Gain;
 use lbsim::ui::link::Link;
 use lbsim::ui::run_ahead::{Ahead, Goal, RunAhead};
 use lbsim::ui::whole_run::{self, Kept, Span};
@@ -66,6 +67,10 @@ pub struct View {
     /// The versus twin: the same scenario with the options' `versus`
     /// settings, on the same seed, kept at the same simulated time.
     twin: Option<Simulation>,
+    /// A third run beside the twin, not drawn: the options' `reference`
+    /// settings on the same seed, its p99 beside the two pictures' (see
+    /// `gain_bars`).
+    reference: Option<Simulation>,
     snapshot: Snapshot,
     playing: bool,
     /// Whether the view is in sight, and its still picture drawn.
@@ -79,8 +84,8 @@ pub struct View {
     parts: Parts,
     readouts_stale: bool,
     /// The figures the readouts show over a span longer than a second, of
-    /// the view's run and of its twin's.
-    whole_run: [Kept; 2],
+    /// the view's run, its twin's and the reference's.
+    whole_run: [Kept; 3],
     /// Wall milliseconds recent frames spent simulating and drawing.
     frame_costs: Vec<f64>,
     /// The last membership change whose moving keys were shown.
@@ -135,6 +140,7 @@ impl View {
             owns_hash,
             sim,
             twin: None,
+            reference: None,
             params,
             snapshot: Snapshot::default(),
             playing: true,
@@ -201,10 +207,18 @@ impl View {
             return false;
         }
         let asked = self.opening.speed(self.params.speed);
-        let [own, twin_kept] = &mut self.whole_run;
+        let [own, twin_kept, reference_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
         let own = (span, own.of(&self.sim, span));
+        if let (Some(bars), Some(reference)) = (&self.parts.gain, &self.reference) {
+            let reference = reference_kept.of(reference, Span::of(whole_run::is_over(reference), true));
+            let figures = own.1.zip(twin).zip(reference);
+            let gain = figures.and_then(|((own, twin), reference)| {
+                Gain::of(twin.queue_p99, reference.queue_p99, own.queue_p99)
+            });
+            bars.show(span, gain);
+        }
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin)
     }
 
@@ -224,8 +238,9 @@ impl View {
             let before = self.sim.now();
             let target = before + Time::from_ms(wall_ms * self.opening.speed(self.params.speed));
             let mut events = self.sim.advance_to(target, self.pace.event_cap()).events;
-            if let Some(twin) = &mut self.twin {
-                events += twin.advance_to(self.sim.now(), self.pace.event_cap()).events;
+            let now = self.sim.now();
+            for beside in self.twin.iter_mut().chain(&mut self.reference) {
+                events += beside.advance_to(now, self.pace.event_cap()).events;
             }
             self.pace.observe(events, dom::now_ms() - started);
             self.pace.achieved((self.sim.now() - before).as_ms(), wall_ms);

@@ -113,9 +113,7 @@ impl View {
                 self.parts.event_log.push_none(&why);
             }
         }
-        if let Some(twin) = &mut self.twin {
-            twin.advance_to(self.sim.now(), u64::MAX);
-        }
+        self.bring_beside_up();
         self.stop_if_halted();
         self.parts.canvases.invalidate();
         self.readouts_stale = true;
@@ -131,12 +129,19 @@ impl View {
     pub(super) fn advance_by(&mut self, ms: f64, max_events: u64) {
         let target = self.sim.now() + Time::from_ms(ms);
         self.sim.advance_to(target, max_events);
-        if let Some(twin) = &mut self.twin {
-            twin.advance_to(self.sim.now(), u64::MAX);
-        }
+        self.bring_beside_up();
         self.stop_if_halted();
         self.parts.canvases.invalidate();
         self.readouts_stale = true;
+    }
+
+    /// Brings the runs beside the view's own (the twin, the reference) to
+    /// its simulated time.
+    fn bring_beside_up(&mut self) {
+        let now = self.sim.now();
+        for beside in self.twin.iter_mut().chain(&mut self.reference) {
+            beside.advance_to(now, u64::MAX);
+        }
     }
 
     /// Pauses, saying why, when the simulation has stopped for good.

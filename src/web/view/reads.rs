@@ -90,6 +90,7 @@ impl View {
             /// Where its name is written, left and right edges (CSS px).
             name: Option<[f64; 2]>,
             busy: u32,
+            slots: u32,
             queued: u32,
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
@@ -121,6 +122,7 @@ impl View {
                 cell,
                 name,
                 busy: s.busy,
+                slots: s.slots,
                 queued: s.queued,
                 queue_px,
                 heard: heard(i),
@@ -194,6 +196,9 @@ impl View {
             /// Each badge's server and its wordings, longest first (the
             /// picture writes the longest that fits).
             badges: Vec<(u32, Vec<String>)>,
+            /// Whether they are past: the rows (or the copies) no longer
+            /// write what the chooser saw, so each says "saw".
+            badges_past: bool,
             /// How strongly its lines, rings and badges were drawn.
             ring_ink: f64,
         }
@@ -208,6 +213,7 @@ impl View {
             caption: caption.text(),
             winner_ring: caption.winner_ring,
             badges: lbsim::ui::marks::badges(decision, (&self.snapshot.servers, &copies)),
+            badges_past: lbsim::ui::marks::badges_past(decision, (&self.snapshot.servers, &copies)),
             ring_ink: caption.ink_drawn,
         };
         json::text(&shown).ok()

@@ -112,20 +112,24 @@ impl View {
         if self.options.versus.is_empty() {
             return;
         }
-        let made =
-            twins::twin_of(&self.params.scenario, &self.options.versus).and_then(|scenario| {
-                match self.replay() {
-                    Some(replay) => Simulation::replaying(&scenario, replay),
-                    None => Simulation::new(&scenario),
-                }
-            });
-        match made {
-            Ok(twin) => self.twin = Some(twin),
-            Err(error) => {
-                self.twin = None;
-                self.parts.notices.show(&[Notice::plain(format!("No versus simulation: {error}."))]);
-            }
+        self.twin = self.run_beside(&self.options.versus, "versus");
+        if self.parts.gain.is_some() {
+            self.reference = self.run_beside(&self.options.reference, "reference");
         }
+    }
+
+    /// A run of the view's scenario with `settings` changed, on its
+    /// arrivals; none, saying why, where they do not apply (`what`: the
+    /// option that names them).
+    fn run_beside(&self, settings: &[(&str, String)], what: &str) -> Option<Simulation> {
+        let made = twins::twin_of(&self.params.scenario, settings).and_then(|scenario| match self.replay() {
+            Some(replay) => Simulation::replaying(&scenario, replay),
+            None => Simulation::new(&scenario),
+        });
+        made.map_err(|error| {
+            self.parts.notices.show(&[Notice::plain(format!("No {what} simulation: {error}."))])
+        })
+        .ok()
     }
 
     /// Shows the settings in the controls and the URL, and redraws all.
@@ -163,6 +167,10 @@ impl View {
     /// (a control may have changed the view's own): the pictures' titles
     /// and the charts' legends.
     fn name_sides(&mut self) {
+        if let Some(bars) = &mut self.parts.gain {
+            let (scenario, options) = (&self.params.scenario, &self.options);
+            bars.name(lbsim::ui::gain::names(scenario, &options.versus, &options.reference));
+        }
         let Some(pane) = &mut self.parts.twin_pane else { return };
         if let Pictures::Two(sides) = Pictures::for_view(&self.params.scenario, &self.options.versus) {
             pane.name(&sides);

@@ -332,8 +332,10 @@ impl View {
         let done = change(&mut self.sim);
         // The twin meets the same failure at the same moment, so that the
         // sentence comparing them still compares like with like.
-        if let (Ok(_), Some(twin)) = (&done, &mut self.twin) {
-            let _ = change(twin);
+        if done.is_ok() {
+            for beside in self.twin.iter_mut().chain(&mut self.reference) {
+                let _ = change(beside);
+            }
         }
         match (done, &self.parts.membership) {
             (Ok(at), tools) => {

@@ -1,0 +1,165 @@
+//! How much of its gain over a twin a view's own run keeps, against a
+//! third run on the same arrivals that gets the whole of it (`reference=`):
+//! chapter 6's learned copies against chapter 5's live load, power of two
+//! with each against random. Its pictures show how wrong one client's
+//! copies are, not what that costs; three bars of p99 do, the part of
+//! the gain lost a gap between the reference's bar and the view's own,
+//! which grows as the reader adds clients. Sam Rose's load-balancing post
+//! puts its contenders' figures side by side in one small chart for the
+//! same reason.
+
+use super::twins::Sides;
+use crate::format::grouped;
+use crate::Scenario;
+
+/// One span's p99 queue time of each run (ms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gain {
+    /// The twin's, whose tail the other two shorten (random).
+    pub twin_ms: f64,
+    /// The reference's, with the whole of the gain (live load).
+    pub reference_ms: f64,
+    /// The view's own, with what it keeps of it (learned load).
+    pub own_ms: f64,
+}
+
+impl Gain {
+    /// The three figures, where each has counted a request.
+    pub fn of(twin_ms: f64, reference_ms: f64, own_ms: f64) -> Option<Gain> {
+        let counted = [twin_ms, reference_ms, own_ms].iter().all(|ms| ms.is_finite() && *ms >= 0.0);
+        counted.then_some(Gain { twin_ms, reference_ms, own_ms })
+    }
+
+    /// The bars' lengths, as the runs are listed (twin, reference, own),
+    /// each a share of the longest; and where the own run's bar passes the
+    /// reference's, the part past it, the gain lost (`lost`: from, to).
+    pub fn bars(&self) -> Bars {
+        let longest = self.twin_ms.max(self.reference_ms).max(self.own_ms);
+        let share = |ms: f64| match longest > 0.0 {
+            true => ms / longest,
+            false => 0.0,
+        };
+        let [twin, reference, own] = [self.twin_ms, self.reference_ms, self.own_ms].map(share);
+        Bars { lengths: [twin, reference, own], lost: (own > reference).then_some((reference, own)) }
+    }
+
+    /// The share of the reference's gain over the twin that the own run
+    /// loses: 0 where it does as well, 1 where it does no better than the
+    /// twin; `None` where the reference gains nothing to lose.
+    pub fn lost_share(&self) -> Option<f64> {
+        let gain = self.twin_ms - self.reference_ms;
+        (gain > 0.0).then(|| ((self.own_ms - self.reference_ms) / gain).clamp(0.0, 1.0))
+    }
+
+    /// The gap in words, naming the runs as the bars do (`names`: twin,
+    /// reference, own): "Of the 46.8 ms live load takes off random's p99,
+    /// learned load loses 7.1 ms (15%)."
+    pub fn words(&self, [twin, reference, own]: &[String; 3]) -> String {
+        let ms = |ms: f64| format!("{} ms", grouped(ms, 1));
+        let Some(share) = self.lost_share() else {
+            return format!("{reference} takes nothing off {twin}'s p99 here, so {own} has nothing to lose.");
+        };
+        let gain = ms(self.twin_ms - self.reference_ms);
+        let of = format!("Of the {gain} {reference} takes off {twin}'s p99, {own}");
+        match share {
+            0.0 => format!("{of} loses none."),
+            1.0 => format!("{of} loses all: it does no better than {twin}."),
+            share => {
+                let lost = ms(self.own_ms - self.reference_ms);
+                format!("{of} loses {lost} ({:.0}%).", share * 100.0)
+            }
+        }
+    }
+}
+
+/// Three bars' lengths (shares of the longest) and the part of the last
+/// past the second's, the gain lost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bars {
+    pub lengths: [f64; 3],
+    pub lost: Option<(f64, f64)>,
+}
+
+/// The three runs' names, twin, reference, own: the twin's as its picture
+/// is titled; the other two by what tells them apart, where they share
+/// what comes before the comma ("live load" and "learned load" for "power
+/// of two choices, live load" and "power of two, learned load"), else
+/// whole.
+pub fn names(
+    scenario: &Scenario,
+    versus: &[(&str, String)],
+    reference: &[(&str, String)],
+) -> Option<[String; 3]> {
+    let twin = Sides::of(scenario, versus)?.twin;
+    let Sides { own, twin: reference } = Sides::of(scenario, reference)?;
+    let before_comma = |name: &str| name.split(", ").next().unwrap_or(name).to_string();
+    let after_comma = |name: &str| name.split_once(", ").map(|(_, rest)| rest.to_string());
+    let kin = before_comma(&own).starts_with(&before_comma(&reference))
+        || before_comma(&reference).starts_with(&before_comma(&own));
+    match (kin, after_comma(&reference), after_comma(&own)) {
+        (true, Some(apart), Some(own_apart)) if apart != own_apart => Some([twin, apart, own_apart]),
+        _ => Some([twin, reference, own]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(link: &str) -> Scenario {
+        let mut scenario = Scenario::default();
+        for (key, value) in link.split('&').filter_map(|pair| pair.split_once('=')) {
+            scenario.set(key, value).unwrap();
+        }
+        scenario
+    }
+
+    #[test]
+    fn the_gain_lost_is_the_part_of_the_own_bar_past_the_references() {
+        let gain = Gain::of(64.0, 16.0, 28.0).unwrap();
+        let bars = gain.bars();
+        assert_eq!(bars.lengths, [1.0, 0.25, 28.0 / 64.0]);
+        assert_eq!(bars.lost, Some((0.25, 28.0 / 64.0)));
+        assert_eq!(gain.lost_share(), Some(0.25), "12 of the 48 ms gained");
+        let names = ["random", "live load", "learned load"].map(String::from);
+        assert_eq!(
+            gain.words(&names),
+            "Of the 48.0 ms live load takes off random's p99, learned load loses 12.0 ms (25%)."
+        );
+    }
+
+    #[test]
+    fn doing_as_well_loses_none_and_no_better_than_the_twin_loses_all() {
+        let names = ["random", "live load", "learned load"].map(String::from);
+        let better = Gain::of(64.0, 16.0, 15.0).unwrap();
+        assert_eq!(better.bars().lost, None, "a chance lead draws no gap");
+        assert_eq!(
+            better.words(&names),
+            "Of the 48.0 ms live load takes off random's p99, learned load loses none."
+        );
+        let worse = Gain::of(64.0, 16.0, 70.0).unwrap();
+        assert_eq!(worse.lost_share(), Some(1.0));
+        assert!(worse.words(&names).ends_with("loses all: it does no better than random."));
+        let nothing = Gain::of(10.0, 12.0, 11.0).unwrap();
+        assert_eq!(nothing.lost_share(), None);
+        assert!(nothing.words(&names).starts_with("live load takes nothing off random's p99"));
+    }
+
+    #[test]
+    fn a_run_that_has_counted_nothing_has_no_bars() {
+        assert_eq!(Gain::of(f64::NAN, 16.0, 20.0), None);
+        assert_eq!(Gain::of(0.0, 0.0, 0.0).map(|g| g.bars().lengths), Some([0.0; 3]));
+    }
+
+    #[test]
+    fn chapter_6s_runs_are_named_by_what_tells_them_apart() {
+        let own = scenario("policy=p2c-piggyback");
+        let versus = [("policy", "random".to_string())];
+        let reference = [("policy", "power-of-d".to_string())];
+        assert_eq!(
+            names(&own, &versus, &reference),
+            Some(["random", "live load", "learned load"].map(String::from))
+        );
+        assert_eq!(names(&own, &[], &reference), None, "no twin, nothing to gain over");
+    }
+}

@@ -1,0 +1,96 @@
+//! Under a twin's two pictures, where a link names a third run
+//! (`reference=`): the three runs' p99 as bars, the part of the gain the
+//! view's own run loses drawn as a hatched gap past the reference's bar,
+//! and a sentence saying it (the rules and words are `lbsim::ui::gain`'s).
+//! Its figures are those the readouts show, over the same span.
+
+use super::dom::{self, set_hidden, set_text};
+use lbsim::format::grouped;
+use lbsim::ui::gain::Gain;
+use lbsim::ui::whole_run::Span;
+use wasm_bindgen::JsValue;
+use web_sys::{Element, HtmlElement};
+
+/// One bar: its run's name, the bar and the figure.
+struct Row {
+    name: HtmlElement,
+    track: HtmlElement,
+    bar: HtmlElement,
+    value: HtmlElement,
+}
+
+pub struct GainBars {
+    root: HtmlElement,
+    span: HtmlElement,
+    /// Twin, reference, own: the order the bars are drawn.
+    rows: [Row; 3],
+    /// The own run's bar past the reference's.
+    lost: HtmlElement,
+    words: HtmlElement,
+    names: Option<[String; 3]>,
+}
+
+impl GainBars {
+    /// Builds the bars, hidden until they have figures, at the end of
+    /// `parent`.
+    pub fn build(parent: &Element) -> Result<GainBars, JsValue> {
+        let root: HtmlElement = dom::child(parent, "div", "gain")?;
+        root.set_hidden(true);
+        // The title and bars in one box, the sentence beside it where there
+        // is room, else under it.
+        let figure: HtmlElement = dom::child(&root, "div", "gain-chart")?;
+        let title = dom::text_child(&figure, "p", "gain-title", "p99 queue time ")?;
+        let span = dom::text_child(&title, "span", "window", "")?;
+        let chart: HtmlElement = dom::child(&figure, "div", "gain-bars")?;
+        let row = |class: &str| -> Result<Row, JsValue> {
+            let name = dom::text_child(&chart, "span", "gain-name", "")?;
+            let track: HtmlElement = dom::child(&chart, "span", "gain-track")?;
+            let bar = dom::child(&track, "span", &format!("gain-bar {class}"))?;
+            let value = dom::text_child(&chart, "span", "gain-value", "")?;
+            Ok(Row { name, track, bar, value })
+        };
+        let rows = [row("twin")?, row("reference")?, row("own")?];
+        let lost: HtmlElement = dom::child(&rows[2].track, "span", "gain-lost")?;
+        let words = dom::text_child(&root, "p", "gain-words", "")?;
+        Ok(GainBars { root, span, rows, lost, words, names: None })
+    }
+
+    /// Names the three runs (twin, reference, own; `None` without a twin).
+    pub fn name(&mut self, names: Option<[String; 3]>) {
+        if let Some(names) = &names {
+            for (row, name) in self.rows.iter().zip(names) {
+                set_text(&row.name, name);
+            }
+        }
+        self.names = names;
+    }
+
+    /// Shows `gain` over `span`, or hides the bars while a run has counted
+    /// nothing.
+    pub fn show(&self, span: Span, gain: Option<Gain>) {
+        let (Some(gain), Some(names)) = (gain, &self.names) else {
+            set_hidden(&self.root, true);
+            return;
+        };
+        set_hidden(&self.root, false);
+        set_text(&self.span, &span.note());
+        let bars = gain.bars();
+        let figures = [gain.twin_ms, gain.reference_ms, gain.own_ms];
+        for ((row, length), ms) in self.rows.iter().zip(bars.lengths).zip(figures) {
+            let _ = row.bar.style().set_property("width", &percent(length));
+            set_text(&row.value, &format!("{} ms", grouped(ms, 1)));
+        }
+        set_hidden(&self.lost, bars.lost.is_none());
+        if let Some((from, to)) = bars.lost {
+            let style = self.lost.style();
+            let _ = style.set_property("left", &percent(from));
+            let _ = style.set_property("width", &percent(to - from));
+        }
+        set_text(&self.words, &gain.words(names));
+    }
+}
+
+/// A share as a CSS length.
+fn percent(share: f64) -> String {
+    format!("{:.2}%", share * 100.0)
+}
