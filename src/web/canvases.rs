@@ -5,7 +5,7 @@
 //! and each figure, into the view.
 
 use super::dom::{self, Ids};
-use super::figures::{self, Figure, Frame, Input, Place};
+use super::figures::{self, Canvas, Figure, Frame, Input, Place};
 use super::options::Chart;
 use super::surface::{Beside, Surface};
 use super::theme::Palette;
@@ -20,7 +20,6 @@ use lbsim::ui::fit::least_label_px;
 use lbsim::ui::topology_layout::room_screen_height;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
@@ -484,7 +483,7 @@ fn has_room(slot: &Slot) -> bool {
 /// Draws `figure`, the view's `chart`, on `surface`, saying why in the
 /// console if it cannot.
 fn draw_figure(chart: Chart, figure: &mut dyn Figure, surface: &Surface, frame: &Frame) {
-    let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
+    let Some(backend) = Canvas::on(surface.canvas.clone()) else { return };
     let area = backend.into_drawing_area();
     let drawn = figure.draw(&area, frame);
     if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {
