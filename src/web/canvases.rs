@@ -81,6 +81,9 @@ pub struct Canvases {
     /// Whether the run can draw a request waiting for its handshake, and
     /// whether the legend lists it (see [`Canvases::show_handshake`]).
     handshake: (bool, bool),
+    /// Whether the legend's entries changed since the view last asked
+    /// (see [`Canvases::take_legend_changed`]).
+    legend_changed: bool,
     slots: Vec<Slot>,
     /// Which of the slots' charts is drawn when.
     turns: ChartTurns,
@@ -137,6 +140,7 @@ impl Canvases {
             choice_words,
             choice: (false, false),
             handshake: (false, false),
+            legend_changed: false,
             turns: ChartTurns::new(slots.len()),
             slots,
             palette: Palette::read(root),
@@ -339,8 +343,15 @@ impl Canvases {
             self.handshake.1 = listed;
             if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Handshake) {
                 item.set_hidden(!listed);
+                self.legend_changed = true;
             }
         }
+    }
+
+    /// Whether the legend's entries changed since the last call: a folded
+    /// legend may fit again (see `lbsim::ui::fit::Fitting::retry_due`).
+    pub fn take_legend_changed(&mut self) -> bool {
+        std::mem::take(&mut self.legend_changed)
     }
 
     /// How a chart on `surface` is drawn in this view: in its colours, at
