@@ -224,6 +224,9 @@ const ROUNDING_PX: i32 = 2;
 pub struct Fitting {
     folded: Folds,
     controls_need: Option<i32>,
+    /// What the view measured when its folded legend and controls were
+    /// last tried shown (see [`Fitting::retry_due`]).
+    tried_at: Option<Measure>,
 }
 
 impl Fitting {
@@ -273,6 +276,27 @@ impl Fitting {
             false => small,
         };
         picture.max(m.height + m.shortfall()) + ROUNDING_PX
+    }
+
+    /// Whether a check, the view fitting as `now` measures it, should try
+    /// its folded legend shown again and measure it with its controls
+    /// shown: only where the view measures otherwise than when they were
+    /// last tried (a sentence a line shorter gives the picture that line),
+    /// or the legend's entries changed since ([`Fitting::legend_changed`]).
+    /// Tried at every check, they cost two layouts of the page each,
+    /// a quarter of a second apart in every view in sight, to learn what
+    /// the check before had learned.
+    pub fn retry_due(&mut self, now: &Measure) -> bool {
+        if self.tried_at.as_ref() == Some(now) {
+            return false;
+        }
+        self.tried_at = Some(now.clone());
+        true
+    }
+
+    /// The legend lists other entries: the next check tries it again.
+    pub fn legend_changed(&mut self) {
+        self.tried_at = None;
     }
 
     /// Once the view fits, whether its legend shows again, measured with

@@ -1,29 +1,33 @@
 //! Text widths measured once per font and string. The topology measures
 //! each label it places every frame (the tiers' wordings, each queue's
 //! count, each row's name), most of them the same as the frame before,
-//! and each measure is a call into the page with the string copied across.
-//! Widths depend on the font and the string alone (the page's fonts are
-//! the system's, loaded before the first frame), so they are kept; past
-//! [`KEPT`] strings the table starts again, so that a long run's changing
-//! counts cannot grow it without bound.
+//! and each measure is a call into the page with the string copied across;
+//! the charts measure their ticks, titles and notes each time they draw,
+//! by a box plotters reads from a span put into the page (a layout of the
+//! page each time). Widths and boxes depend on the font and the string
+//! alone (the page's fonts are the system's, loaded before the first
+//! frame), so they are kept; past [`KEPT`] strings the table starts again,
+//! so that a long run's changing counts cannot grow it without bound.
 
 use std::collections::HashMap;
 
 /// The most widths kept before the table is emptied.
 pub const KEPT: usize = 2048;
 
+/// Each font's strings and what they measure: by default a width, `None`
+/// where it could not be measured; `M` may be any measure of a text in a
+/// font (a chart's label box).
 #[derive(Debug, Default)]
-pub struct TextWidths {
-    /// Each font's strings and their widths.
-    widths: HashMap<String, HashMap<String, Option<f64>>>,
+pub struct TextWidths<M = Option<f64>> {
+    widths: HashMap<String, HashMap<String, M>>,
     kept: usize,
 }
 
-impl TextWidths {
+impl<M: Copy> TextWidths<M> {
     /// The width of `text` in `font`: the one kept, or `measure`'s (called
-    /// with that font set), which is then kept; `None` where it could not
-    /// be measured, kept alike.
-    pub fn width(&mut self, font: &str, text: &str, measure: impl FnOnce() -> Option<f64>) -> Option<f64> {
+    /// with that font set), which is then kept; a failed measure is kept
+    /// alike.
+    pub fn width(&mut self, font: &str, text: &str, measure: impl FnOnce() -> M) -> M {
         if let Some(width) = self.widths.get(font).and_then(|texts| texts.get(text)) {
             return *width;
         }
@@ -75,6 +79,15 @@ mod tests {
         let mut widths = TextWidths::default();
         assert_eq!(widths.width("11px sans-serif", "x", || None), None);
         assert_eq!(widths.width("11px sans-serif", "x", || Some(5.0)), None);
+    }
+
+    #[test]
+    fn any_measure_is_kept_as_a_width_is() {
+        let mut boxes: TextWidths<Option<(u32, u32)>> = TextWidths::default();
+        assert_eq!(boxes.width("sans-serif normal 12", "10 s", || Some((23, 15))), Some((23, 15)));
+        assert_eq!(boxes.width("sans-serif normal 12", "10 s", || Some((99, 99))), Some((23, 15)));
+        assert_eq!(boxes.width("sans-serif normal 13", "10 s", || Some((25, 16))), Some((25, 16)));
+        assert_eq!(boxes.len(), 2);
     }
 
     #[test]

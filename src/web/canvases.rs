@@ -5,7 +5,7 @@
 //! and each figure, into the view.
 
 use super::dom::{self, Ids};
-use super::figures::{self, Figure, Frame, Input, Place};
+use super::figures::{self, Canvas, Figure, Frame, Input, Place};
 use super::options::Chart;
 use super::surface::{Beside, Surface};
 use super::theme::Palette;
@@ -20,7 +20,6 @@ use lbsim::ui::fit::least_label_px;
 use lbsim::ui::topology_layout::room_screen_height;
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
@@ -86,6 +85,9 @@ pub struct Canvases {
     /// Whether the run can draw a request waiting for its handshake, and
     /// whether the legend lists it (see [`Canvases::show_handshake`]).
     handshake: (bool, bool),
+    /// Whether the legend's entries changed since the view last asked
+    /// (see [`Canvases::take_legend_changed`]).
+    legend_changed: bool,
     slots: Vec<Slot>,
     /// Which of the slots' charts is drawn when.
     turns: ChartTurns,
@@ -142,6 +144,7 @@ impl Canvases {
             choice_words,
             choice: (false, false),
             handshake: (false, false),
+            legend_changed: false,
             turns: ChartTurns::new(slots.len()),
             slots,
             palette: Palette::read(root),
@@ -344,8 +347,15 @@ impl Canvases {
             self.handshake.1 = listed;
             if let Some((_, item)) = self.legend.iter().find(|(mark, _)| *mark == Mark::Handshake) {
                 item.set_hidden(!listed);
+                self.legend_changed = true;
             }
         }
+    }
+
+    /// Whether the legend's entries changed since the last call: a folded
+    /// legend may fit again (see `lbsim::ui::fit::Fitting::retry_due`).
+    pub fn take_legend_changed(&mut self) -> bool {
+        std::mem::take(&mut self.legend_changed)
     }
 
     /// How a chart on `surface` is drawn in this view: in its colours, at
@@ -488,7 +498,7 @@ fn has_room(slot: &Slot) -> bool {
 /// Draws `figure`, the view's `chart`, on `surface`, saying why in the
 /// console if it cannot.
 fn draw_figure(chart: Chart, figure: &mut dyn Figure, surface: &Surface, frame: &Frame) {
-    let Some(backend) = CanvasBackend::with_canvas_object(surface.canvas.clone()) else { return };
+    let Some(backend) = Canvas::on(surface.canvas.clone()) else { return };
     let area = backend.into_drawing_area();
     let drawn = figure.draw(&area, frame);
     if let Err(error) = drawn.and_then(|()| area.present().map_err(Into::into)) {

@@ -6,6 +6,7 @@
 
 use super::canvases::Canvases;
 use super::dom::{self, Ids};
+use super::figures::Canvas;
 use super::surface::Surface;
 use lbsim::capacity::{Objective, Search, MOST_PROBES};
 use lbsim::charts;
@@ -13,7 +14,6 @@ use lbsim::number;
 use lbsim::scenario::PolicyKind;
 use lbsim::Scenario;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, HtmlInputElement};
 
@@ -179,7 +179,7 @@ impl CapacityPanel {
     fn draw(&mut self, canvases: &Canvases) {
         self.chart.canvas.set_hidden(false);
         self.chart.fit();
-        let Some(backend) = CanvasBackend::with_canvas_object(self.chart.canvas.clone()) else { return };
+        let Some(backend) = Canvas::on(self.chart.canvas.clone()) else { return };
         let area = backend.into_drawing_area();
         let style = canvases.chart_style(&self.chart);
         let outcomes: Vec<_> = self.searches.iter().map(Search::outcome).collect();

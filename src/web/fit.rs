@@ -82,11 +82,13 @@ impl Fit {
         } else if check {
             self.last_check_ms = now_ms;
             if !is(&self.root, "stacked") {
-                self.fold_until_fits();
+                let fitted = self.fold_until_fits();
                 // A sentence a line longer for a moment folds the legend:
                 // it comes back once the view has room for it again.
-                self.show_legend_if_room();
-                self.remeasure_controls();
+                if self.fitting.retry_due(&fitted) {
+                    self.show_legend_if_room();
+                    self.remeasure_controls();
+                }
             }
             self.show_size_note();
         }
@@ -152,11 +154,20 @@ impl Fit {
         self.show_size_note();
     }
 
+    /// The legend lists other entries: the next check tries it again.
+    pub fn legend_changed(&mut self) {
+        self.fitting.legend_changed();
+    }
+
     /// Folds the parts still shown, as the rules pick them, until the rest
-    /// fits or nothing is left to fold.
-    fn fold_until_fits(&mut self) {
-        while let Some(fold) = self.fitting.step(&measure(&self.root)) {
-            set_fold(&self.root, fold, true);
+    /// fits or nothing is left to fold; returns what the view measures then.
+    fn fold_until_fits(&mut self) -> Measure {
+        loop {
+            let measured = measure(&self.root);
+            match self.fitting.step(&measured) {
+                Some(fold) => set_fold(&self.root, fold, true),
+                None => return measured,
+            }
         }
     }
 

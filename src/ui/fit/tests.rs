@@ -88,6 +88,32 @@ fn the_legend_shows_again_where_the_parts_that_made_room_leave_room_for_it() {
 }
 
 #[test]
+fn the_folded_legend_is_tried_again_only_when_the_view_measures_otherwise_or_its_entries_change() {
+    let measure = |picture_height| Measure {
+        width: 985,
+        height: 640,
+        content_height: 640,
+        layout_overflow: 0,
+        picture: Some(Pictures::one(650, picture_height)),
+        charts: Vec::new(),
+    };
+    let mut fitting = Fitting::start();
+    assert!(fitting.retry_due(&measure(400)));
+    // Checks that measure the same would learn what the first learned.
+    assert!(!fitting.retry_due(&measure(400)));
+    assert!(!fitting.retry_due(&measure(400)));
+    // A sentence a line shorter gives the picture that line.
+    assert!(fitting.retry_due(&measure(420)));
+    assert!(!fitting.retry_due(&measure(420)));
+    // The legend lists an entry fewer: it may fit now.
+    fitting.legend_changed();
+    assert!(fitting.retry_due(&measure(420)));
+    assert!(!fitting.retry_due(&measure(420)));
+    // A view fitted afresh tries at its first check.
+    assert!(Fitting::start().retry_due(&measure(420)));
+}
+
+#[test]
 fn the_controls_fold_last_and_say_the_height_that_shows_them() {
     // Everything else folded, the parts take 52 + 40 + 24 + 24 = 140 px;
     // at 400 px the picture needs 182 (40% of 680 × 400 at 600 wide): 322

@@ -13,6 +13,7 @@
 //! its figure's file and line here, and the build stops if the two lists
 //! disagree.
 
+mod backend;
 mod clients;
 mod keys;
 mod load;
@@ -22,12 +23,12 @@ mod waits;
 use super::dom::{self, Ids};
 use super::options::Chart;
 use super::twins::Sides;
+pub use backend::Canvas;
 use lbsim::charts::{ChartStyle, Drawn, SeriesMetric};
 use lbsim::engine::Decision;
 use lbsim::{Simulation, Snapshot};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
@@ -72,7 +73,7 @@ pub struct Frame<'a> {
 }
 
 /// A figure's canvas as plotters draws on it.
-pub type Area = DrawingArea<CanvasBackend, Shift>;
+pub type Area = DrawingArea<Canvas, Shift>;
 
 /// Something a person can press or choose in a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

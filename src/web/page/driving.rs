@@ -35,9 +35,13 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
     let run_ahead_until = started + lbsim::ui::run_ahead::BUDGET_MS;
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
     let mut more = false;
-    for mounted in views {
+    // Every view reads where it stands before any draws: a read after
+    // another view's writes costs a layout of the page, one per view in
+    // sight each frame.
+    let turns: Vec<Turn> = views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden)).collect();
+    for (mounted, turn) in views.iter().zip(turns) {
         let mut view = mounted.view.borrow_mut();
-        match view.turn(!hidden) {
+        match turn {
             Turn::Rest => view.rest(),
             Turn::Still => view.draw_still(now_ms),
             Turn::Run => more |= view.frame(now_ms, run_ahead_until),

@@ -351,6 +351,9 @@ impl View {
             now_ms,
             self.playing,
         );
+        if let (true, Some(fit)) = (self.parts.canvases.take_legend_changed(), &mut self.parts.fit) {
+            fit.legend_changed();
+        }
         self.parts.decision.ink_drawn = decision_ink;
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
