@@ -419,7 +419,6 @@ impl View {
         if let Some(fit) = &mut self.parts.fit {
             fit.invalidate();
         }
-        self.parts.event_log.resized();
     }
 
     /// Shows the chart of tab `index` of an embed whose charts are tabs.
