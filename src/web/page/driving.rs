@@ -37,11 +37,12 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
     let mut more = false;
     for mounted in views {
         let mut view = mounted.view.borrow_mut();
-        match view.turn(!hidden) {
+        match view.turn(!hidden, now_ms) {
             Turn::Rest => view.rest(),
             Turn::Still => view.draw_still(now_ms),
             Turn::Run => more |= view.frame(now_ms, run_ahead_until),
         }
+        more |= view.settling();
         // A trace's reading comes in a frame, not on an event.
         if view.owns_hash() && view.take_replaying_changed() {
             mark_steps(&view);
