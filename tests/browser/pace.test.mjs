@@ -106,6 +106,8 @@ test("chapter 2's spike, over before its whole picture was in sight, plays again
   const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
   const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
   const button = () => page.textContent('#spike .play');
+  await page.evaluate(() => document.getElementById('sim-spike').scrollIntoView({ block: 'center', behavior: 'instant' }));
+  await page.waitForSelector('#sim-spike .topology');
   await page.evaluate(() => document.querySelector('#sim-spike .topology').scrollIntoView({ block: 'center', behavior: 'instant' }));
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 0, index, { timeout: 10_000 });
   await page.evaluate(() => document.getElementById('spike-title').scrollIntoView({ block: 'start', behavior: 'instant' }));
