@@ -9,6 +9,13 @@
 //! the three paragraphs above it, and was over before they looked: a
 //! spike that ran without its whole picture in sight plays once more when
 //! it comes wholly in sight ([`Seen`]).
+//!
+//! Opened by its link, with its heading at the window's top and half its
+//! picture in sight, the spike ran at once and was over within the 4 s the
+//! reader spent on the text above it (reader 12). An explainer's spike now
+//! holds at its start until its whole picture has been in sight for a
+//! second ([`Start`]), so a reader who lands on the chapter, or scrolls
+//! to it, meets it from its first moment.
 
 use crate::scenario::Demand;
 use crate::Simulation;
@@ -29,6 +36,21 @@ pub fn is_over(sim: &Simulation) -> bool {
 /// for more left its chart blank under "collecting… 50 sessions").
 pub fn curve_drawn(sessions: u64, over: bool) -> bool {
     sessions >= MIN_CURVE_SESSIONS || (over && sessions > 0)
+}
+
+/// A running spike's session curve, from p0 as far as its sessions have
+/// ended: `ended_curve` is p0 to p100 of the `ended` sessions, of `total`
+/// the spike has. Its sessions all started at one instant, so those ended
+/// are its quickest, and the curve of all of them is known as far as the
+/// share ended (57 of 200 ended: p0 to p28). Waiting for a hundred, the
+/// chart sat at "collecting…" through the whole spike of chapter 2.
+pub fn partial_curve(ended_curve: &[f64], ended: u64, total: u64) -> Vec<f64> {
+    if ended == 0 || ended_curve.len() != 101 {
+        return Vec::new();
+    }
+    let total = total.max(ended) as f64;
+    let reach = (100.0 * ended as f64 / total).floor() as usize;
+    (0..=reach).map(|p| ended_curve[((p as f64 * total / ended as f64).round() as usize).min(100)]).collect()
 }
 
 /// How much of a spike's run (simulated time) its whole picture must have
@@ -77,6 +99,44 @@ impl Seen {
     }
 }
 
+/// How long (wall-clock ms) a spike's whole picture is in sight before
+/// it starts: long enough for a reader who scrolled to it to look, not
+/// a frame passed on the way.
+pub const SETTLE_MS: f64 = 1_000.0;
+
+/// Whether an explainer's spike may start: once its whole picture has
+/// been in sight for [`SETTLE_MS`] together, or the reader played or
+/// stepped it. Open, it stays open (a replay runs at once).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Start {
+    /// Wall-clock ms since which the whole picture has been in sight.
+    whole_since_ms: Option<f64>,
+    open: bool,
+}
+
+impl Start {
+    /// At wall-clock `now_ms`, its picture `whole`ly in sight or not:
+    /// whether the spike may run.
+    pub fn may_run(&mut self, now_ms: f64, whole: bool) -> bool {
+        if !self.open {
+            self.whole_since_ms = whole.then(|| self.whole_since_ms.unwrap_or(now_ms));
+            self.open = self.whole_since_ms.is_some_and(|since| now_ms - since >= SETTLE_MS);
+        }
+        self.open
+    }
+
+    /// The reader played or stepped it: it runs as they ask.
+    pub fn open(&mut self) {
+        self.open = true;
+    }
+
+    /// Whether it waits, its whole picture in sight, for the second to
+    /// pass: frames must keep coming, though nothing else moves.
+    pub fn settling(&self) -> bool {
+        !self.open && self.whole_since_ms.is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +174,19 @@ mod tests {
     }
 
     #[test]
+    fn a_running_spikes_curve_reaches_as_far_as_its_sessions_have_ended() {
+        let ended: Vec<f64> = (0..=100).map(|p| 100.0 + f64::from(p)).collect();
+        let partial = partial_curve(&ended, 57, 200);
+        assert_eq!(partial.len(), 29, "p0 to p28: 57 of 200");
+        assert_eq!(partial[0], 100.0, "the quickest is the quickest of all");
+        assert_eq!(*partial.last().unwrap(), 198.0, "p28 of all, the slowest ended so far nearly");
+        assert!(partial.windows(2).all(|w| w[1] >= w[0]));
+        assert_eq!(partial_curve(&ended, 200, 200), ended, "all ended: the whole curve");
+        assert!(partial_curve(&ended, 0, 200).is_empty());
+        assert!(partial_curve(&[], 3, 200).is_empty());
+    }
+
+    #[test]
     fn a_spike_over_before_its_whole_picture_was_in_sight_plays_again_once_it_is() {
         let mut seen = Seen::default();
         // Half its picture in sight: it runs, and is over.
@@ -132,6 +205,26 @@ mod tests {
         held.ran(600.0, false);
         held.held();
         assert!(!held.replay_due(true, true));
+    }
+
+    #[test]
+    fn a_spike_starts_once_its_whole_picture_has_been_in_sight_for_a_second() {
+        let mut start = Start::default();
+        // Landed by its link: heading at the top, half the picture in sight.
+        assert!(!start.may_run(0.0, false) && !start.settling());
+        assert!(!start.may_run(4_000.0, false), "read the text above for 4 s: still at its start");
+        // Reader 11's scroll passes the whole picture for a frame.
+        assert!(!start.may_run(4_016.0, true) && start.settling());
+        assert!(!start.may_run(4_032.0, false) && !start.settling(), "the second starts over");
+        // Scrolled to it: a second later it runs, and keeps running.
+        assert!(!start.may_run(6_000.0, true));
+        assert!(!start.may_run(6_000.0 + SETTLE_MS - 1.0, true));
+        assert!(start.may_run(6_000.0 + SETTLE_MS, true));
+        assert!(start.may_run(9_000.0, false) && !start.settling(), "open, it stays open");
+        // Played by the reader: at once.
+        let mut played = Start::default();
+        played.open();
+        assert!(played.may_run(0.0, false));
     }
 
     #[test]

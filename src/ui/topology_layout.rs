@@ -187,14 +187,20 @@ impl Layout {
             Grid::new(balancers, area, 10.0)
         });
         let to_scale = matches!(column, Column::Copies | Column::BesideCopies);
-        // Narrow screens give the servers a larger share of the width.
+        // Narrow screens give the servers a larger share of the width (a
+        // lone server's is as large). A wide picture without balancers leaves requests a quarter of it
+        // to cross, and gives the rest to the rows, whose queues' lanes
+        // take what their slots leave: at 45%, chapter 1's lone server
+        // had a lane of six cells, three of which count 0 to 3, so queues
+        // of 13, 43 and 51 were drawn alike; chapter 2's ten rows drew 30
+        // and 42 queued alike where its point is that they differ.
         let servers_x = width
             * match (balancers.is_some(), width >= 600.0) {
                 (true, true) => 0.55,
                 (true, false) => 0.5,
-                (false, true) => 0.45,
-                (false, false) if to_scale => 0.25,
-                (false, false) => 0.35,
+                (false, true) if servers == 1 => 0.25,
+                (false, true) => 0.3,
+                (false, false) => 0.25,
             };
         let compact = servers > COMPACT_ABOVE;
         let column_w = match column != Column::None && !compact {

@@ -7,7 +7,7 @@ use super::dom::{self, Ids};
 use lbsim::narration::Told;
 use lbsim::ui::following;
 use lbsim::Snapshot;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
 /// Events kept in the list.
@@ -21,23 +21,17 @@ pub struct EventLog {
     /// Where the log sits: marked `logging` while the log shows, for the
     /// stylesheet to put it beside the picture.
     parent: Element,
-    /// The followed client's line's height (CSS px) as last kept free
-    /// over the picture: none until measured, and again once its words or
-    /// the view's width change (reading it costs a layout).
-    room: Option<i32>,
     /// The newest event, while it is highlighted.
     pub highlighted: Option<Told>,
     /// Who follows the client whose line shows (see [`Follower`]).
     follower: Follower,
 }
 
-/// Who follows a client. Where the reader followed one, its line shows
-/// over the picture, which moves down to make room. Where a view's
+/// Who follows a client. Where the reader followed one, its line lies
+/// over the top of the picture, which makes no room for it. Where a view's
 /// opening follows its first request, the view's sentence tells that trip
 /// and no line shows: its "Click it again to stop" asked a reader to undo
-/// what they never did, over the picture's header, as no room can be kept
-/// for it (the picture must not move when the trip ends: steady.test, 23
-/// px in chapter 1 at 4.4 s).
+/// what they never did, over the picture's header.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Follower {
     Reader,
@@ -64,7 +58,6 @@ impl EventLog {
             panel,
             list,
             parent: parent.clone(),
-            room: None,
             highlighted: None,
             follower: Follower::Reader,
         })
@@ -98,12 +91,10 @@ impl EventLog {
         }
     }
 
-    /// Says what `client` is doing now, from the snapshot, and keeps room
-    /// for the line over the picture: the stylesheet moves the picture
-    /// down by its height (`--following-h`) while the stage is marked
-    /// `following-shown`, so that the line, read whole where it stands,
-    /// covers none of it. Nothing shows while a view's opening follows
-    /// (see [`Follower`]).
+    /// Says what `client` is doing now, from the snapshot, over the top
+    /// of the picture (the stylesheet lays it there, taking no room, so
+    /// that nothing moves under the reader's pointer as it comes). Nothing
+    /// shows while a view's opening follows (see [`Follower`]).
     pub fn show_following(&mut self, client: u32, snapshot: &Snapshot) {
         if self.follower == Follower::Opening {
             // Hidden once, not written again each frame of the trip.
@@ -115,20 +106,8 @@ impl EventLog {
         let text = following::words(client, &snapshot.requests);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
-            self.room = None;
         }
         self.following.set_hidden(false);
-        let classes = self.parent.class_list();
-        if !classes.contains("following-shown") {
-            let _ = classes.add_1("following-shown");
-        }
-        if self.room.is_none() {
-            let height = self.following.offset_height();
-            self.room = Some(height);
-            if let Some(stage) = self.parent.dyn_ref::<HtmlElement>() {
-                let _ = stage.style().set_property("--following-h", &format!("{height}px"));
-            }
-        }
     }
 
     /// `follower` follows a client from now on (see [`Follower`]).
@@ -136,17 +115,10 @@ impl EventLog {
         self.follower = follower;
     }
 
-    /// The view's width changed: the followed client's line may wrap
-    /// otherwise, and is measured again.
-    pub fn resized(&mut self) {
-        self.room = None;
-    }
-
     /// Hides the followed client's line when nobody is followed.
     pub fn stop_following_if(&self, stopped: bool) {
         if stopped {
             self.following.set_hidden(true);
-            let _ = self.parent.class_list().remove_1("following-shown");
         }
     }
 

@@ -204,3 +204,56 @@ test("chapter 1's chart says its axis grew far once a slowed server stretched it
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+/** The box of chapter 1's picture and of what stands around it in the view. */
+const boxes = (page) => page.evaluate(() => Object.fromEntries(
+  ['canvas.topology', '.legend', '.charts', '.transport', '.readback'].map((part) => {
+    const element = document.querySelector(`#sim-one-server ${part}`);
+    return [part, element?.checkVisibility() ? element.getBoundingClientRect().toJSON() : null];
+  })));
+
+// Reader 12 followed a client, then clicked the server: the line that
+// came above the picture had pushed it about 40 px down, and the click
+// missed. The line now lies over the picture's top and takes no room.
+test("following a client in chapter 1 moves nothing: the picture's box is the same and a click at the server's centre lands", async () => {
+  const { page, errors, index } = await chapterOne();
+  const before = await boxes(page);
+  const centre = await serverCentre(page, index);
+  await page.evaluate((i) => window.lbsim.views()[i].follow(4), index);
+  await page.waitForFunction(() => !document.querySelector('#sim-one-server .following').hidden);
+  await page.waitForTimeout(800);
+  assert.match(await page.textContent('#sim-one-server .following'), /^Following client 4: /);
+  assert.deepEqual(await boxes(page), before, 'something moved as the line came');
+  assert.deepEqual(await serverCentre(page, index), centre, 'the server moved in the picture');
+  await page.mouse.click(...centre);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[0] < 1, index, { timeout: 5_000 });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Reader 11 slowed chapter 1's server and saw its queue alike at 13, 43
+// and 51 queued: each, a new longest, filled a lane of six cells. The
+// lone row's lane is now long, and drawn to at least four requests a cell.
+test("chapter 1's slowed server's queue grows on screen as it grows", async () => {
+  const { page, errors, index } = await chapterOne();
+  const row = () => page.evaluate((i) => JSON.parse(window.lbsim.views()[i].servers())[0], index);
+  await page.mouse.click(...(await serverCentre(page, index)));
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[0] < 1, index, { timeout: 5_000 });
+  const rows = [];
+  for (let step = 0; step < 20; step += 1) {
+    await page.evaluate((i) => window.lbsim.views()[i].advance(150), index);
+    await page.waitForTimeout(150);
+    rows.push(await row());
+  }
+  const seen = rows.map((r) => `${r.queued}: ${r.queue_px.toFixed(1)} px`).join(', ');
+  const long = rows.filter((r) => r.queued >= 10);
+  const [shortest, longest] = [long.reduce((a, b) => (b.queued < a.queued ? b : a)), long.reduce((a, b) => (b.queued > a.queued ? b : a))];
+  assert.ok(longest.queued >= 3 * shortest.queued, `the queue never grew threefold: ${seen}`);
+  // Three times as long is drawn half as long again at least (the bar
+  // past three counted cells scales the rest; 13 against 40 is 5.3
+  // against 10.6 cells in a lane of 13, src/ui/marks tests).
+  assert.ok(longest.queue_px >= 1.5 * shortest.queue_px, `${shortest.queued} and ${longest.queued} queued drawn alike: ${seen}`);
+  console.log(`chapter 1 slowed, queued: drawn: ${seen}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

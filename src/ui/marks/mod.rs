@@ -43,32 +43,55 @@ impl QueueMark {
     }
 }
 
+/// The requests a queue's head counts, a cell each.
+const HEAD: usize = 3;
+
+/// A lane of at least this many cells draws its queues to a scale that
+/// never counts more than [`LEAST_SCALE_PER_CELL`] requests a cell
+/// fewer: its length is room for a queue to grow into.
+const LONG_LANE: usize = 10;
+/// The least scale of a long lane, in requests a cell.
+const LEAST_SCALE_PER_CELL: usize = 4;
+
 /// The shortest bar past a queue's head, in cells: long enough to see, so
 /// a queue one longer than the head is told from the head alone.
 const LEAST_REST: f64 = 0.5;
 
 /// The mark of a queue of `queued` requests, when the longest queue drawn
 /// beside it holds `longest` and a lane takes `cells` cells.
+///
+/// A short lane draws its longest queue filling it. A long lane (a lone
+/// server's, or a few servers' on a wide picture) draws every queue to a
+/// scale of at least four requests a cell, so that a queue growing to new
+/// lengths is drawn growing: scaled to itself, chapter 1's lone server's
+/// queue filled its lane at 13 queued as at 43 and 51.
 pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
+    let long_lane = cells >= LONG_LANE;
     // An empty queue draws nothing, whatever the scale.
-    if queued == 0 || longest as usize <= cells {
+    if queued == 0 || (!long_lane && longest as usize <= cells) {
         return QueueMark::Cells(queued as usize);
     }
-    // Half the lane counts requests (at least three, to tell 0 to 3
-    // apart, where the lane holds more), the rest of it scales the others.
-    let head = (cells / 2).max(3).min(cells.saturating_sub(1));
+    // Three cells count requests, to tell 0 to 3 apart (fewer where the
+    // lane holds fewer), the rest of the lane scales the others: a long
+    // lane gives them its length, where half of it counting one a cell
+    // left a lone server's queues of 13 and 40 a cell or two apart.
+    let head = HEAD.min(cells.saturating_sub(1));
     if queued as usize <= head {
         return QueueMark::Cells(queued as usize);
     }
+    let scale = match long_lane {
+        true => (longest.max(queued) as usize).max(LEAST_SCALE_PER_CELL * cells),
+        false => longest as usize,
+    };
     // The bar grows from its least length, one past the head, to the rest
-    // of the lane, the longest's: every request more draws it longer (a
+    // of the lane, the scale's: every request more draws it longer (a
     // least length clamped under the scale drew 4, 5 and 6 alike beside a
     // queue of 40).
-    let (others, longest_others) = (queued as usize - head, longest as usize - head);
+    let (others, scale_others) = (queued as usize - head, scale - head);
     let room = ((cells - head) as f64 - LEAST_REST).max(0.0);
-    let rest = match longest_others {
+    let rest = match scale_others {
         1 => room + LEAST_REST,
-        _ => LEAST_REST + room * (others - 1) as f64 / (longest_others - 1) as f64,
+        _ => LEAST_REST + room * (others - 1) as f64 / (scale_others - 1) as f64,
     };
     QueueMark::Bar { head, rest }
 }

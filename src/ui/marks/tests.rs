@@ -7,14 +7,41 @@ use crate::policy::Measure;
 fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
     assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
     assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
-    // A lane of 8 cells beside a longest of 12: the first 4 requests a
-    // cell each, the other 8 of the longest over the other 4 cells.
+    // A lane of 8 cells beside a longest of 12: the first 3 requests a
+    // cell each, the other 9 of the longest over the other 5 cells.
     let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
-    assert_eq!(six, QueueMark::Bar { head: 4, rest: 1.0 });
-    assert_eq!(twelve, QueueMark::Bar { head: 4, rest: 4.0 });
+    assert_eq!(six, QueueMark::Bar { head: 3, rest: 0.5 + 4.5 * 2.0 / 8.0 });
+    assert_eq!(twelve, QueueMark::Bar { head: 3, rest: 5.0 });
     assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
-    assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 4, rest: 0.5 + 3.5 * 7.0 / 35.0 });
+    assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 3, rest: 0.5 + 4.5 * 8.0 / 36.0 });
     assert_eq!(queue_mark(0, 40, 8), QueueMark::Cells(0), "an empty queue beside long ones draws nothing");
+}
+
+// Reader 11 slowed chapter 1's lone server and saw its queue alike at 13,
+// 43 and 51 queued: each, a new longest, filled a lane of six cells.
+#[test]
+fn a_long_lane_draws_a_growing_queue_growing_and_keeps_room_for_it() {
+    // Chapter 1's lane at 1440 × 900 now holds 13 cells: a queue that is
+    // its own longest is drawn to at least four requests a cell.
+    let drawn = |queued: u32| queue_mark(queued, queued, 13).cells();
+    let [thirteen, forty, forty_three] = [drawn(13), drawn(40), drawn(43)];
+    assert!(forty >= 1.8 * thirteen, "40 against 13: {forty} and {thirteen} cells");
+    assert!(
+        forty_three > forty && forty_three - forty < 1.0,
+        "43 about as long as 40: {forty_three}, {forty}"
+    );
+    assert!(drawn(52) == 13.0 && drawn(200) == 13.0, "the lane full at four a cell, and past it");
+    for queued in 0..=3 {
+        assert_eq!(drawn(queued), f64::from(queued), "the head counts 0 to 3 a cell each");
+    }
+    // Beside a longer queue, to the longer's scale; lengths keep their order.
+    let lengths: Vec<f64> = (0..=120).map(|q| queue_mark(q, 120, 13).cells()).collect();
+    assert!(lengths.windows(2).all(|w| w[1] > w[0]), "{lengths:?}");
+    assert_eq!(lengths[120], 13.0);
+    // Chapter 2 at 500 clients, ten rows of 11 cells: 30 and 42 queued,
+    // the spread its point is about, a fifth of the lane apart at least.
+    let (thirty, forty_two) = (queue_mark(30, 42, 11).cells(), queue_mark(42, 42, 11).cells());
+    assert!(forty_two - thirty >= 2.0, "30 and 42: {thirty} and {forty_two} cells");
 }
 
 #[test]

@@ -10,19 +10,31 @@ use crate::twins::Sides;
 use lbsim::charts::{self, Drawn};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::percentile_curve;
+use lbsim::scenario::Demand;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 
 /// Session time by percentile of the sessions started since the engine's
 /// last mark (the start, or the last live change); empty until there are
-/// enough of them to mean something, or a spike has no more to give.
+/// enough of them to mean something, or a spike has no more to give. A
+/// spike that runs draws as far as its sessions have ended (see
+/// `lbsim::ui::spike::partial_curve`).
 fn current_curve(sim: &Simulation) -> Vec<f64> {
     let sessions = &sim.metrics().sessions_since_mark.1;
+    if running_spike(sim) {
+        let total = u64::from(sim.scenario().clients);
+        return spike::partial_curve(&percentile_curve(sessions), sessions.count(), total);
+    }
     match spike::curve_drawn(sessions.count(), spike::is_over(sim)) {
         true => percentile_curve(sessions),
         false => Vec::new(),
     }
+}
+
+/// Whether `sim` is a spike still running.
+fn running_spike(sim: &Simulation) -> bool {
+    sim.scenario().demand == Demand::Spike && !spike::is_over(sim)
 }
 
 pub struct Clients {
@@ -79,10 +91,16 @@ impl Clients {
             Some(at) => format!("started since the change at {} s", grouped(at, 1)),
             None => "since the start".to_string(),
         };
-        let drawn = spike::curve_drawn(count, spike::is_over(sim));
-        let text = match drawn {
-            true => format!("A: sessions {since}"),
-            false => format!("collecting… {} sessions {since}", thousands(count)),
+        // A running spike's curve is drawn as far as it goes, not pinned.
+        let drawn = spike::curve_drawn(count, spike::is_over(sim)) && !running_spike(sim);
+        let text = match (drawn, running_spike(sim) && count > 0) {
+            (true, _) => format!("A: sessions {since}"),
+            (false, true) => format!(
+                "the quickest {} of {} sessions, ended so far",
+                thousands(count),
+                thousands(u64::from(sim.scenario().clients))
+            ),
+            (false, false) => format!("collecting… {} sessions {since}", thousands(count)),
         };
         let text = if self.versus.is_some() { text } else { text.replacen("A: ", "", 1) };
         self.current.set_text_content(Some(&text));
@@ -128,7 +146,8 @@ impl Figure for Clients {
 
     fn pin(&mut self, sim: &Simulation, words: &str) {
         let curve = current_curve(sim);
-        if curve.is_empty() {
+        // A running spike's curve is its quickest sessions only.
+        if curve.is_empty() || running_spike(sim) {
             return;
         }
         self.reference = curve;

@@ -38,7 +38,8 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
     // Every view reads where it stands before any draws: a read after
     // another view's writes costs a layout of the page, one per view in
     // sight each frame.
-    let turns: Vec<Turn> = views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden)).collect();
+    let turns: Vec<Turn> =
+        views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden, now_ms)).collect();
     for (mounted, turn) in views.iter().zip(turns) {
         let mut view = mounted.view.borrow_mut();
         match turn {
@@ -46,6 +47,7 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
             Turn::Still => view.draw_still(now_ms),
             Turn::Run => more |= view.frame(now_ms, run_ahead_until),
         }
+        more |= view.settling();
         // A trace's reading comes in a frame, not on an event.
         if view.owns_hash() && view.take_replaying_changed() {
             mark_steps(&view);

@@ -107,6 +107,8 @@ pub struct View {
     opening: Opening,
     /// Whether a spike's reader can have seen it run.
     spike_seen: crate::spike::Seen,
+    /// Whether an explainer's spike may start (see `lbsim::ui::spike::Start`).
+    spike_start: crate::spike::Start,
     /// The longest queues of the last seconds, which every row's queue
     /// is drawn to.
     queue_scale: lbsim::ui::queue_scale::QueueScale,
@@ -161,6 +163,7 @@ impl View {
             guess: None,
             opening: Opening::Over,
             spike_seen: Default::default(),
+            spike_start: Default::default(),
             queue_scale: Default::default(),
             link: Link::mounted(owns_hash),
             options,
@@ -437,7 +440,6 @@ impl View {
         if let Some(fit) = &mut self.parts.fit {
             fit.invalidate();
         }
-        self.parts.event_log.resized();
     }
 
     /// Shows the chart of tab `index` of an embed whose charts are tabs.

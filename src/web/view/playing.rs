@@ -19,6 +19,7 @@ impl View {
         if self.playing {
             self.spike_seen.held();
         }
+        self.spike_start.open();
         self.set_playing(!self.playing);
     }
 
@@ -47,19 +48,28 @@ impl View {
         self.readouts_stale = true;
     }
 
-    /// What the view does with the page's frame (see [`Sight::turn`]): a
-    /// brief one waits for most of it to come in sight.
-    pub fn turn(&mut self, tab_shown: bool) -> Turn {
+    /// What the view does with the page's frame at wall-clock `now_ms`
+    /// (see [`Sight::turn`]): a brief one waits for most of it to come in
+    /// sight, an explainer's spike for its whole picture to have been in
+    /// sight a second (see `lbsim::ui::spike::Start`).
+    pub fn turn(&mut self, tab_shown: bool, now_ms: f64) -> Turn {
         let brief = pace::is_brief(self.sim.scenario().demand, self.opening_over());
-        let root = &self.root;
+        let (root, start) = (&self.root, &mut self.spike_start);
+        let held = self.kind == Kind::Embed && self.sim.scenario().demand == lbsim::scenario::Demand::Spike;
         let mut whole = false;
         let turn = self.sight.turn(tab_shown, || {
             let place = place(root, brief);
             whole = pace::wholly_in_sight(place);
-            pace::in_sight_to_run(brief, place)
+            pace::in_sight_to_run(brief, place) && (!held || start.may_run(now_ms, whole))
         });
         self.watch_spike(whole);
         turn
+    }
+
+    /// Whether the view waits for its spike's second in sight to pass,
+    /// and wants frames to see it pass.
+    pub fn settling(&self) -> bool {
+        self.spike_start.settling()
     }
 
     /// Notes whether an explainer's spike runs with its whole picture in
@@ -100,6 +110,7 @@ impl View {
             return;
         }
         self.spike_seen.held();
+        self.spike_start.open();
         self.set_playing(false);
         let step = match to_decision && draws_decisions(self.sim.scenario()) {
             true => narration::step_to_decision,
