@@ -3,8 +3,8 @@
 //! count, each row's name), most of them the same as the frame before,
 //! and each measure is a call into the page with the string copied across;
 //! the charts measure their ticks, titles and notes each time they draw,
-//! by a box plotters reads from a span put into the page (a layout of the
-//! page each time). Widths and boxes depend on the font and the string
+//! by a box the chart library reads from a span put into the page (a
+//! layout of the page each time). Widths and boxes depend on the font and the string
 //! alone (the page's fonts are the system's, loaded before the first
 //! frame), so they are kept; past [`KEPT`] strings the table starts again,
 //! so that a long run's changing counts cannot grow it without bound.
