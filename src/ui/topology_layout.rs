@@ -187,20 +187,22 @@ impl Layout {
             Grid::new(balancers, area, 10.0)
         });
         let to_scale = matches!(column, Column::Copies | Column::BesideCopies);
-        // Narrow screens give the servers a larger share of the width (a
-        // lone server's is as large). A wide picture without balancers leaves requests a quarter of it
-        // to cross, and gives the rest to the rows, whose queues' lanes
-        // take what their slots leave: at 45%, chapter 1's lone server
-        // had a lane of six cells, three of which count 0 to 3, so queues
-        // of 13, 43 and 51 were drawn alike; chapter 2's ten rows drew 30
-        // and 42 queued alike where its point is that they differ.
+        // Narrow screens give the servers a larger share of the width. A
+        // lone server's row starts at a quarter of the width, leaving its
+        // queue a long lane: at 45%, chapter 1's lone server had a lane of
+        // six cells, three of which count 0 to 3, so queues of 13, 43 and
+        // 51 were drawn alike. Ten rows keep the room between clients and
+        // servers for a decision's badges ("saw 1 queued, least of 10"
+        // found none with the rows at 30%, nor chapter 5's "saw 8/10" on a
+        // phone at 25%).
         let servers_x = width
             * match (balancers.is_some(), width >= 600.0) {
                 (true, true) => 0.55,
                 (true, false) => 0.5,
-                (false, true) if servers == 1 => 0.25,
-                (false, true) => 0.3,
-                (false, false) => 0.25,
+                (false, _) if servers == 1 => 0.25,
+                (false, true) => 0.45,
+                (false, false) if to_scale => 0.25,
+                (false, false) => 0.35,
             };
         let compact = servers > COMPACT_ABOVE;
         let column_w = match column != Column::None && !compact {
