@@ -35,7 +35,14 @@ pub(super) fn draw(
     for (i, (server, wait)) in servers.iter().zip(waits).enumerate() {
         let (cell, row) = (layout.servers.cell(i), Row::of(layout, i, server));
         let lane = row.queue_end - row.queue_start;
-        let y = (cell.y + cell.h / 2.0 + row.side / 2.0 + 2.0).min(cell.y + cell.h - thick);
+        // Under the queue's squares and its count (written across the
+        // row's middle in the small size), the tick within the row: where
+        // rows stand closer (the presenter view at 1280 × 720), a tick
+        // went through the next row's count, and nothing is drawn.
+        let y = cell.y + cell.h / 2.0 + (row.side / 2.0).max(layout.small_px() / 2.0) + 2.0;
+        if y + 2.0 * thick > cell.y + cell.h {
+            return;
+        }
         let timeout_x = row.queue_end - TIMEOUT_AT * lane;
         ticks.push((timeout_x, y));
         let Some(wait) = *wait else { continue };
@@ -55,7 +62,7 @@ pub(super) fn draw(
     }
     context.begin_path();
     for (x, y) in ticks {
-        context.move_to(x, y - thick);
+        context.move_to(x, y);
         context.line_to(x, y + 2.0 * thick);
     }
     context.set_stroke_style_str(&palette.ink.css());
