@@ -217,9 +217,7 @@ impl View {
         if let (Some(bars), Some(reference)) = (&self.parts.gain, &self.reference) {
             let reference = reference_kept.of(reference, Span::of(whole_run::is_over(reference), true));
             let figures = own.1.zip(twin).zip(reference);
-            let gain = figures.and_then(|((own, twin), reference)| {
-                Gain::of(twin.queue_p99, reference.queue_p99, own.queue_p99)
-            });
+            let gain = figures.and_then(|((own, twin), reference)| Gain::of_runs(&twin, &reference, &own));
             bars.show(span, gain);
         }
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin)
