@@ -502,16 +502,17 @@ test("chapter 3's slowed queue draws its wait past the timeout in the bounces' c
   await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
   const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
   await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 5000, [view, slowedAt], { timeout: 60_000 });
-  // Paused while the slowed queue waits well past the timeout: more than
-  // the 12 its server takes in 100 ms (ten slots, 20 ms a request, at a
-  // quarter of its speed).
+  // Paused while the slowed queue waits well past the timeout: 18, the
+  // prose's figure, half as many again as the 12 its server takes in
+  // 100 ms (ten slots, 20 ms a request, at a quarter of its speed); at 15
+  // the part past the tick is a fifth of a timeout, a few pixels long.
   let servers;
   for (let tries = 0; tries < 10; tries += 1) {
-    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 15, view, { timeout: 30_000 });
+    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 18, view, { timeout: 30_000 });
     await page.locator('#sim-continuous button.play').click();
     await page.waitForTimeout(200);
     servers = await drawnServers(page, view);
-    if (servers[4].queued >= 15) break;
+    if (servers[4].queued >= 18) break;
     await page.locator('#sim-continuous button.play').click();
   }
   const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());
