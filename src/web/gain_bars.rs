@@ -65,14 +65,21 @@ impl GainBars {
         self.names = names;
     }
 
-    /// Shows `gain` over `span`, or hides the bars while a run has counted
-    /// nothing.
+    /// Shows `gain` over `span`; while a run has finished nothing, the
+    /// bars keep their room but show nothing, so that the pictures above
+    /// them do not move as the first figures come (steady.test).
     pub fn show(&self, span: Span, gain: Option<Gain>) {
-        let (Some(gain), Some(names)) = (gain, &self.names) else {
+        let Some(names) = &self.names else {
             set_hidden(&self.root, true);
             return;
         };
         set_hidden(&self.root, false);
+        let style = self.root.style();
+        let Some(gain) = gain else {
+            let _ = style.set_property("visibility", "hidden");
+            return;
+        };
+        let _ = style.set_property("visibility", "visible");
         set_text(&self.span, &span.note());
         let bars = gain.bars();
         let figures = [gain.twin_ms, gain.reference_ms, gain.own_ms];
