@@ -54,8 +54,8 @@ impl View {
     /// sight a second (see `lbsim::ui::spike::Start`).
     pub fn turn(&mut self, tab_shown: bool, now_ms: f64) -> Turn {
         let brief = pace::is_brief(self.sim.scenario().demand, self.opening_over());
+        let held = self.explainer_spike();
         let (root, start) = (&self.root, &mut self.spike_start);
-        let held = self.kind == Kind::Embed && self.sim.scenario().demand == lbsim::scenario::Demand::Spike;
         let mut whole = false;
         let turn = self.sight.turn(tab_shown, || {
             let place = place(root, brief);
@@ -64,6 +64,13 @@ impl View {
         });
         self.watch_spike(whole);
         turn
+    }
+
+    /// Whether the view is an explainer's (or an embed's) spike, which
+    /// waits to be seen before it runs and plays again if it ran unseen;
+    /// the lab's spike is the reader's to play and replay.
+    fn explainer_spike(&self) -> bool {
+        self.kind == Kind::Embed && self.sim.scenario().demand == lbsim::scenario::Demand::Spike
     }
 
     /// Whether the view waits for its spike's second in sight to pass,
@@ -77,7 +84,7 @@ impl View {
     /// that it is (see `lbsim::ui::spike::Seen`). The lab's spike is the
     /// reader's to replay.
     fn watch_spike(&mut self, whole: bool) {
-        if self.kind != Kind::Embed || self.sim.scenario().demand != lbsim::scenario::Demand::Spike {
+        if !self.explainer_spike() {
             return;
         }
         if self.playing {
