@@ -20,6 +20,16 @@ use web_sys::{
 /// How long a clip runs (wall seconds) and at how many frames a second.
 pub const CLIP_SECONDS: f64 = 6.0;
 const CLIP_FPS: f64 = 30.0;
+/// A clip's file holds frames once it is past this many bytes: the WebM
+/// header alone is about 110. On a busy machine Chromium's encoder gave
+/// nothing for 6 s of a large canvas (2,124 × 2,741 px at load 26) and the
+/// clip saved was its header alone, a file no player opens.
+const HEADER_BYTES: f64 = 1_000.0;
+/// How long (wall seconds) a clip may record past [`CLIP_SECONDS`]
+/// waiting for its encoder's first frames, before it gives up.
+const WAIT_SECONDS: f64 = 20.0;
+/// How often (wall ms) the recorder hands over what it has encoded.
+const SLICE_MS: i32 = 500;
 /// The poster's and the clip's width (CSS px); their height follows.
 const WIDTH: f64 = 1200.0;
 const MARGIN: f64 = 24.0;
@@ -77,6 +87,8 @@ pub struct Clip {
     context: CanvasRenderingContext2d,
     recorder: MediaRecorder,
     ends_ms: f64,
+    /// Bytes the recorder has handed over so far.
+    bytes: Rc<Cell<f64>>,
     saved: Rc<Cell<bool>>,
     _on_data: Closure<dyn FnMut(BlobEvent)>,
     _on_stop: Closure<dyn FnMut()>,
@@ -86,9 +98,12 @@ pub struct Clip {
 pub enum Progress {
     /// Recording, with so many whole seconds left.
     Recording(u32),
-    /// Stopped, its file being put together.
+    /// Its time is up: waiting for the encoder's frames, or for its file
+    /// to be put together.
     Saving,
     Saved,
+    /// Stopped without a frame after waiting [`WAIT_SECONDS`]: no file.
+    Empty,
 }
 
 impl Clip {
@@ -101,16 +116,23 @@ impl Clip {
         let recorder = MediaRecorder::new_with_media_stream_and_media_recorder_options(&stream, &options)?;
         let parts = Rc::new(RefCell::new(Vec::<Blob>::new()));
         let kept = parts.clone();
+        let bytes = Rc::new(Cell::new(0.0));
+        let counted = bytes.clone();
         let on_data = Closure::<dyn FnMut(BlobEvent)>::new(move |event: BlobEvent| {
             if let Some(blob) = event.data() {
+                counted.set(counted.get() + blob.size());
                 kept.borrow_mut().push(blob);
             }
         });
         let file = file.to_string();
         let saved = Rc::new(Cell::new(false));
         let done = saved.clone();
+        let held = bytes.clone();
         let on_stop = Closure::<dyn FnMut()>::new(move || {
             done.set(true);
+            if held.get() <= HEADER_BYTES {
+                return;
+            }
             let blobs: Array = parts.borrow().iter().collect();
             let kind = BlobPropertyBag::new();
             kind.set_type("video/webm");
@@ -122,11 +144,12 @@ impl Clip {
         });
         recorder.set_ondataavailable(Some(on_data.as_ref().unchecked_ref()));
         recorder.set_onstop(Some(on_stop.as_ref().unchecked_ref()));
-        recorder.start()?;
+        recorder.start_with_time_slice(SLICE_MS)?;
         Ok(Clip {
             context,
             recorder,
             ends_ms: now_ms + CLIP_SECONDS * 1000.0,
+            bytes,
             saved,
             _on_data: on_data,
             _on_stop: on_stop,
@@ -135,18 +158,27 @@ impl Clip {
 
     /// Draws the scene's next frame into the clip, or stops it when its
     /// time is up; says where it is.
+    /// Past its time, it records on until its encoder has handed over a
+    /// frame, or [`WAIT_SECONDS`] more have passed.
     pub fn frame(&mut self, scene: &Scene, now_ms: f64) -> Progress {
+        let framed = self.bytes.get() > HEADER_BYTES;
         if self.saved.get() {
-            return Progress::Saved;
+            return if framed { Progress::Saved } else { Progress::Empty };
         }
-        if now_ms >= self.ends_ms {
-            if self.recorder.state() == RecordingState::Recording {
+        let recording = self.recorder.state() == RecordingState::Recording;
+        if now_ms >= self.ends_ms && (framed || now_ms >= self.ends_ms + WAIT_SECONDS * 1000.0) {
+            if recording {
                 let _ = self.recorder.stop();
             }
             return Progress::Saving;
         }
-        draw(scene, &self.context, Sizing::Clip);
-        Progress::Recording(((self.ends_ms - now_ms) / 1000.0).ceil() as u32)
+        if recording {
+            draw(scene, &self.context, Sizing::Clip);
+        }
+        match now_ms < self.ends_ms {
+            true => Progress::Recording(((self.ends_ms - now_ms) / 1000.0).ceil() as u32),
+            false => Progress::Saving,
+        }
     }
 }
 

@@ -74,7 +74,14 @@ for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
       const view = await viewIndex(page, `sim-${id}`);
       await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' }), `sim-${id}`);
       await skipQuestion(page, id);
-      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 60_000 });
+      // Three files at once on a loaded machine (load 28), one chapter took
+      // more than 60 s to run 1.5 simulated seconds (twice in two full
+      // runs, never alone): it has two minutes, and a failure names it.
+      await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, view, { timeout: 120_000 })
+        .catch(async (error) => {
+          const at = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+          throw new Error(`${id}: its run reached ${at} ms of the 1,500 awaited (${error.message})`);
+        });
       await pause(page, id);
       const [own, twin] = await page.evaluate((i) => [window.lbsim.views()[i].summary(), window.lbsim.views()[i].versusSummary()]
         .map((json) => JSON.parse(json).queue_ms.p99), view);

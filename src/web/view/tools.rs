@@ -230,10 +230,11 @@ impl View {
                 Progress::Recording(seconds) => format!("Recording… {seconds} s"),
                 Progress::Saving => "Saving the clip…".to_string(),
                 Progress::Saved => format!("Clip ({:.0} s, WebM)", recording::CLIP_SECONDS),
+                Progress::Empty => "No clip: the browser encoded no frame (try again)".to_string(),
             };
             button.set_text_content(Some(&text));
         }
-        if !matches!(progress, Progress::Saved) {
+        if !matches!(progress, Progress::Saved | Progress::Empty) {
             self.clip = Some(clip);
         }
         self.clip.is_some()
