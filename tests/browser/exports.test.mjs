@@ -110,6 +110,35 @@ test("a clip draws the view's pictures at their own pixels, so their text is as 
   await context.close();
 });
 
+test('a clip whose encoder gives no frame saves no file and says so on its button', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  // An encoder that hands over the WebM header and never a frame, as
+  // Chromium's did on a busy machine.
+  await page.addInitScript(() => {
+    MediaRecorder.prototype.start = function start() {
+      this.state_ = 'recording';
+      setTimeout(() => this.dispatchEvent(new BlobEvent('dataavailable', { data: new Blob([new Uint8Array(110)]) })), 100);
+    };
+    Object.defineProperty(MediaRecorder.prototype, 'state', { get() { return this.state_ ?? 'inactive'; } });
+    MediaRecorder.prototype.stop = function stop() {
+      this.state_ = 'inactive';
+      setTimeout(() => this.dispatchEvent(new Event('stop')), 10);
+    };
+  });
+  await page.goto(`${server.url}#policy=power-of-d&seed=5`);
+  await page.waitForFunction(() => window.lbsim?.simTime() > 1000, null, { timeout: 30_000 });
+  await page.click('#take-away summary');
+  let downloads = 0;
+  page.on('download', () => { downloads += 1; });
+  await page.click('#download-clip');
+  await page.waitForFunction(() => /Saving/.test(document.getElementById('download-clip').textContent), null, { timeout: 20_000 });
+  await page.waitForFunction(() => /^No clip: the browser encoded no frame/.test(document.getElementById('download-clip').textContent),
+    null, { timeout: 40_000 });
+  assert.equal(downloads, 0, 'no file of a header alone');
+  await context.close();
+});
+
 /** The PNG `body`, decoded in `page`: its size and the share of its pixels
  * that differ from its top-left corner's (the chart's background). */
 const pictureOf = (page, body) => page.evaluate(async (base64) => {
