@@ -211,7 +211,9 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
+// One scale from zero: drawn as a queue's mark (its first three a cell
+// each, the rest a bar), 140 and 270 completed stood 1.5× apart (reader 13).
+test("once chapter 2's spike is over, each row draws its total completed, to one scale from zero", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const view = await viewIndex(page, 'sim-spike');
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
@@ -227,6 +229,10 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
   const answered = servers.map((s) => s.answered);
   const [fewest, most] = [order(answered)[0], order(answered).at(-1)];
   assert.ok(green[most] > green[fewest], `the busiest server (${answered[most]} completed) draws the longer bar: ${green} for ${answered}`);
+  // Each bar's length (in the canvas's pixels) as its total is to the most.
+  const scale = await page.evaluate(() => { const c = document.getElementById('sim-spike-topology'); return c.width / c.clientWidth; });
+  const off = answered.map((n, i) => [i, n, green[i], green[most] * n / answered[most]]).filter(([, , drawn, due]) => Math.abs(drawn - due) > 2 * scale);
+  assert.deepEqual(off, [], `bars [server, completed, drawn px, px in proportion] off by more than 2 px, the busiest ${answered[most]} at ${green[most]} px`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
