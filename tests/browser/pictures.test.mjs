@@ -274,6 +274,45 @@ test("chapter 3 marks each server as it bounces a request, large enough to find 
   await page.context().close();
 });
 
+// One size of cross: shrunk to 55% as it faded, a cross held beside one
+// faded showed two sizes of bounce in chapter 2's picture at 500 clients,
+// read as two kinds (reader 13). Each mark's cross, held and faded, is
+// measured as drawn: the box of its vermilion pixels.
+test("chapter 2's bounce crosses at 500 clients are one size, held or faded", async () => {
+  const hash = 'demand=spike&clients=500&policy=random&speed=0.25&seed=1';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
+  const sides = await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let view;
+    while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+    const canvas = document.querySelector('.lbsim-embed canvas.topology');
+    const scale = canvas.width / canvas.clientWidth;
+    const context = canvas.getContext('2d');
+    const vermilion = (d, i) => d[i + 3] > 160 && d[i] > 150 && d[i + 1] < 140 && d[i + 2] < 100;
+    const sides = { held: [], faded: [] };
+    for (const start = performance.now(); performance.now() - start < 20_000 && !(sides.held.length >= 3 && sides.faded.length >= 3); await frame()) {
+      for (const { strength, rect: [x, y, w, h] } of JSON.parse(view.bounceMarks())) {
+        if (strength > 0 && strength < 1) continue;
+        const [left, top, width, height] = [x, y, w, h].map((v) => Math.round(v * scale));
+        const { data } = context.getImageData(left, top, width, height);
+        let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+        for (let i = 0; i < data.length; i += 4) {
+          if (!vermilion(data, i)) continue;
+          const [px, py] = [(i / 4) % width, Math.floor(i / 4 / width)];
+          [x0, x1, y0, y1] = [Math.min(x0, px), Math.max(x1, px), Math.min(y0, py), Math.max(y1, py)];
+        }
+        if (x1 >= x0) sides[strength === 1 ? 'held' : 'faded'].push(Math.max(x1 - x0 + 1, y1 - y0 + 1) / scale);
+      }
+    }
+    return sides;
+  });
+  assert.ok(sides.held.length >= 3 && sides.faded.length >= 3, `crosses held and faded measured: ${JSON.stringify(sides)}`);
+  const all = [...sides.held, ...sides.faded];
+  assert.ok(Math.max(...all) - Math.min(...all) <= 2, `every cross one size (CSS px), held ${sides.held.slice(0, 5)}, faded ${sides.faded.slice(0, 5)}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 /** WCAG 2 contrast between two [r, g, b] colours, from 1 (alike) to 21. */
 const contrast = (a, b) => {
   const channel = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
