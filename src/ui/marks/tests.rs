@@ -216,9 +216,12 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     assert!(!badges_past(&learned, (&servers, &agreeing)));
     let answered = [copy(3, 10, 0), copy(7, 6, 0)];
     assert!(badges_past(&learned, (&servers, &answered)), "3's answer brought 10 where it saw 12");
+    // Past, where "saw 12" finds no room (a phone), the copy bracketed,
+    // as the legend explains: never the bare "12" its column may no
+    // longer write.
     assert_eq!(
         badges(&learned, (&servers, &answered)),
-        vec![(3, words(&["saw 12"])), (7, words(&["saw 5"]))]
+        vec![(3, words(&["saw 12", "(12)"])), (7, words(&["saw 5", "(5)"]))]
     );
     let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
     assert!(badges_past(&learned, (&servers, &passed_over_plus_one)), "nothing was sent to 3");
