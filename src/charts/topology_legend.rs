@@ -169,7 +169,7 @@ pub fn choice_words(s: &Scenario) -> &'static str {
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint and outlined once past; \"stale\" (or \"?\"): copies too old, sent at random"
+        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint and outlined once past (\"(13)\" where \"saw 13\" has no room); \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
         "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, unringed, its badge outlined, still what it saw"
     } else {

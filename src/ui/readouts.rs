@@ -81,6 +81,20 @@ pub fn milliseconds(ms: f64) -> String {
     }
 }
 
+/// How the bounces readout gives its figure over `span`, from the rate
+/// over the last second (`rate`, per second, as the strip writes it) and
+/// the count since the run began (`count`): the figure and its unit.
+/// Over the last second, a rate ("27", "/s"); over a longer span, the
+/// count, as the sentence and the crosses count them ("812", no unit):
+/// "Whole run: … Bounces 27 /s" read as 27 bounces in the whole run
+/// (reader 13, chapter 2), where the sentence said 812.
+pub fn bounces_figure(span: Span, rate: String, count: u64) -> (String, &'static str) {
+    match span {
+        Span::LastSecond => (rate, "/s"),
+        Span::SinceStart | Span::WholeRun => (thousands(count), ""),
+    }
+}
+
 /// A figure's text with each digit written 0. The strip's figures are set
 /// in tabular numerals (every digit as wide as 0), so two figures of one
 /// shape take one width, and a strip whose figures keep their shapes
@@ -138,6 +152,14 @@ mod tests {
             lab,
             "Last second: p50 queue time 0.64 ms, p99 queue time 212 ms; 1 bounce since the run began."
         );
+    }
+
+    #[test]
+    fn bounces_are_a_rate_over_the_last_second_and_a_count_over_the_run() {
+        let rate = || "27".to_string();
+        assert_eq!(bounces_figure(Span::LastSecond, rate(), 812), ("27".to_string(), "/s"));
+        assert_eq!(bounces_figure(Span::WholeRun, rate(), 1_812), ("1,812".to_string(), ""));
+        assert_eq!(bounces_figure(Span::SinceStart, rate(), 0), ("0".to_string(), ""));
     }
 
     #[test]

@@ -55,7 +55,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
         (
             "needle",
             "var(--ink)",
-            "a client's copy of a server's load, busy plus queued (16: 10 busy, 6 queued); its needle left of the row's end, the client thinks the server busier",
+            "needle: where a client's copy of a server's load, busy plus queued (16: 10 busy, 6 queued), would end on its row; the gap to the row's fill, the true load, is how wrong the copy is (left of the row's end, the client thinks the server busier)",
         ),
     ),
     // Last: listed only while the picture draws a choice (see

@@ -70,6 +70,7 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `hops()`: the requests the last frame drew travelling a hop (each's
 ///   client, hop, ends and progress), as JSON;
 /// - `follow(client)`: follows a client (or none, with null), as a click does;
+/// - `followed()`: the client followed, or undefined;
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
@@ -148,6 +149,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
         requester.request();
     };
     set("follow", Closure::<dyn Fn(Option<u32>)>::new(follow).into_js_value())?;
+    let reader = view.clone();
+    let client = move || reader.borrow().followed();
+    set("followed", Closure::<dyn Fn() -> Option<u32>>::new(client).into_js_value())?;
     let reader = view.clone();
     let followed = move || Uint32Array::from(reader.borrow().followed_requests().as_slice());
     set("followedRequests", Closure::<dyn Fn() -> Uint32Array>::new(followed).into_js_value())?;

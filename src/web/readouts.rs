@@ -19,10 +19,10 @@
 use super::dom::{self, set_hidden, set_text as set, Ids};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::SamplePoint;
-use lbsim::ui::readouts::{figure_shape, milliseconds, Readout};
+use lbsim::ui::readouts::{bounces_figure, figure_shape, milliseconds, Readout};
 use lbsim::ui::whole_run::{Counted, Span};
 use lbsim::Snapshot;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement};
 
 const INTERVAL_MS: f64 = 150.0;
@@ -70,6 +70,9 @@ pub struct Readouts {
     twin_p99: HtmlElement,
     twin_throughput: HtmlElement,
     twin_bounces: HtmlElement,
+    /// The units after the bounces' figures, A's and B's: "/s" for a rate
+    /// over the last second, none for a count over a longer span.
+    bounce_units: [HtmlElement; 2],
     twin_availability: HtmlElement,
     /// What shows only beside a twin: its figures, and the letters naming
     /// each side.
@@ -140,6 +143,7 @@ impl Readouts {
         };
         let (sent_back, _, bounces) = readout("Bounces", "bounces", "/s", "–")?;
         let twin_bounces = twin_figure((&bounces, "/s"), &ids.of("bounces-twin"), &mut beside_twin)?;
+        let bounce_units = [unit_of(&bounces)?, unit_of(&twin_bounces)?];
         let errors = explained(&sent_back, BOUNCES_AND_ERRORS, "errors")?;
         let (served, name, availability) = readout("Availability", "availability", "%", "–")?;
         windows.push(window(&name, "window")?);
@@ -174,6 +178,7 @@ impl Readouts {
             twin_p99,
             twin_throughput,
             twin_bounces,
+            bounce_units,
             twin_availability,
             beside_twin,
             throughput,
@@ -239,7 +244,7 @@ impl Readouts {
         (actual_speed, asked): (Option<f64>, Option<f64>),
         now_ms: f64,
         (span, over_span): (Span, Option<SamplePoint>),
-        twin: Option<SamplePoint>,
+        twin: Option<(SamplePoint, u64)>,
     ) -> bool {
         let shown = over_span.or(snapshot.latest);
         let counted = Counted::of(shown.as_ref());
@@ -257,16 +262,29 @@ impl Readouts {
         for part in &self.beside_twin {
             rewrapped |= set_hidden(part, twin.is_none());
         }
-        if let Some(twin) = twin {
+        let bounces = |element: &HtmlElement, unit: &HtmlElement, rate: String, count: u64| {
+            let (text, unit_text) = bounces_figure(span, rate, count);
+            set(unit, unit_text);
+            (element.clone(), text)
+        };
+        if let Some((twin, twin_bounced)) = twin {
             let twin_counted = Counted::of(Some(&twin));
             figure(&self.twin_p50, dash_unless(twin_counted, milliseconds(twin.queue_p50)));
             figure(&self.twin_p99, dash_unless(twin_counted, milliseconds(twin.queue_p99)));
             figure(&self.twin_throughput, dash_unless(twin_counted, compact_count(twin.throughput)));
-            figure(&self.twin_bounces, compact_count(twin.bounce_rate));
+            let (element, text) = bounces(
+                &self.twin_bounces,
+                &self.bounce_units[1],
+                compact_count(twin.bounce_rate),
+                twin_bounced,
+            );
+            figure(&element, text);
             figure(&self.twin_availability, percentage(twin.availability));
         }
         figure(&self.throughput, dash_unless(counted, compact_count(latest.throughput)));
-        figure(&self.bounces, shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate)));
+        let rate = shown.map_or("–".to_string(), |p| compact_count(p.bounce_rate));
+        let (element, text) = bounces(&self.bounces, &self.bounce_units[0], rate, snapshot.counts.bounces);
+        figure(&element, text);
         figure(&self.availability, percentage(shown.map_or(f64::NAN, |p| p.availability)));
         figure(&self.sim_time, grouped(snapshot.time_ms / 1000.0, 1));
         // The notes under the figures are the view's run's: beside a twin,
@@ -306,6 +324,12 @@ fn dash_unless(counted: Counted, figure: String) -> String {
         Counted::Some => figure,
         Counted::NoReading | Counted::NoneFinished => "–".to_string(),
     }
+}
+
+/// The unit written after a figure's `value`.
+fn unit_of(value: &HtmlElement) -> Result<HtmlElement, JsValue> {
+    let unit = value.next_element_sibling().ok_or("a figure without its unit")?;
+    unit.dyn_into().map_err(|_| "a unit that is no HTML element".into())
 }
 
 /// A second figure, in `unit`, right after the box holding `figure`, for

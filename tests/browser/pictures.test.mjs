@@ -211,7 +211,9 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-test("once chapter 2's spike is over, each row draws its total completed, to one scale", async () => {
+// One scale from zero: drawn as a queue's mark (its first three a cell
+// each, the rest a bar), 140 and 270 completed stood 1.5× apart (reader 13).
+test("once chapter 2's spike is over, each row draws its total completed, to one scale from zero", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const view = await viewIndex(page, 'sim-spike');
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
@@ -227,6 +229,10 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
   const answered = servers.map((s) => s.answered);
   const [fewest, most] = [order(answered)[0], order(answered).at(-1)];
   assert.ok(green[most] > green[fewest], `the busiest server (${answered[most]} completed) draws the longer bar: ${green} for ${answered}`);
+  // Each bar's length (in the canvas's pixels) as its total is to the most.
+  const scale = await page.evaluate(() => { const c = document.getElementById('sim-spike-topology'); return c.width / c.clientWidth; });
+  const off = answered.map((n, i) => [i, n, green[i], green[most] * n / answered[most]]).filter(([, , drawn, due]) => Math.abs(drawn - due) > 2 * scale);
+  assert.deepEqual(off, [], `bars [server, completed, drawn px, px in proportion] off by more than 2 px, the busiest ${answered[most]} at ${green[most]} px`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -264,6 +270,45 @@ test("chapter 3 marks each server as it bounces a request, large enough to find 
   // The bounces' vermilion (#d55e00), not the queue's orange (#e69f00).
   const vermilion = ([r, g, b, a]) => a > 200 && r > 170 && g < 130 && b < 80;
   assert.ok(fresh.some((m) => vermilion(m.colour)), `a cross drawn in the bounces' colour at its centre: ${JSON.stringify(fresh)}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// One size of cross: shrunk to 55% as it faded, a cross held beside one
+// faded showed two sizes of bounce in chapter 2's picture at 500 clients,
+// read as two kinds (reader 13). Each mark's cross, held and faded, is
+// measured as drawn: the box of its vermilion pixels.
+test("chapter 2's bounce crosses at 500 clients are one size, held or faded", async () => {
+  const hash = 'demand=spike&clients=500&policy=random&speed=0.25&seed=1';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 900, height: 600 });
+  const sides = await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let view;
+    while (!(view = window.lbsim.views()[0]) || view.frameCosts().length === 0) await frame();
+    const canvas = document.querySelector('.lbsim-embed canvas.topology');
+    const scale = canvas.width / canvas.clientWidth;
+    const context = canvas.getContext('2d');
+    const vermilion = (d, i) => d[i + 3] > 160 && d[i] > 150 && d[i + 1] < 140 && d[i + 2] < 100;
+    const sides = { held: [], faded: [] };
+    for (const start = performance.now(); performance.now() - start < 20_000 && !(sides.held.length >= 3 && sides.faded.length >= 3); await frame()) {
+      for (const { strength, rect: [x, y, w, h] } of JSON.parse(view.bounceMarks())) {
+        if (strength > 0 && strength < 1) continue;
+        const [left, top, width, height] = [x, y, w, h].map((v) => Math.round(v * scale));
+        const { data } = context.getImageData(left, top, width, height);
+        let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+        for (let i = 0; i < data.length; i += 4) {
+          if (!vermilion(data, i)) continue;
+          const [px, py] = [(i / 4) % width, Math.floor(i / 4 / width)];
+          [x0, x1, y0, y1] = [Math.min(x0, px), Math.max(x1, px), Math.min(y0, py), Math.max(y1, py)];
+        }
+        if (x1 >= x0) sides[strength === 1 ? 'held' : 'faded'].push(Math.max(x1 - x0 + 1, y1 - y0 + 1) / scale);
+      }
+    }
+    return sides;
+  });
+  assert.ok(sides.held.length >= 3 && sides.faded.length >= 3, `crosses held and faded measured: ${JSON.stringify(sides)}`);
+  const all = [...sides.held, ...sides.faded];
+  assert.ok(Math.max(...all) - Math.min(...all) <= 2, `every cross one size (CSS px), held ${sides.held.slice(0, 5)}, faded ${sides.faded.slice(0, 5)}`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

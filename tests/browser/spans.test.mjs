@@ -257,3 +257,28 @@ test("during chapter 1's opening, with nothing finished, the chart's marks read 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// "Whole run: … Bounces 27 /s" read as 27 bounces in the whole run where
+// the sentence above counted 812 (reader 13, chapter 2): over a span longer
+// than a second the strip counts the bounces, as the sentence does.
+test("chapter 2's strip over the whole run counts the bounces its sentence counts, not a rate", async () => {
+  const { page, errors } = await openChapter('spike');
+  await page.locator('#sim-spike-clients').scrollIntoViewIfNeeded();
+  const slider = page.locator('#sim-spike-clients');
+  await slider.focus();
+  for (let k = 0; k < 200 && (await slider.getAttribute('aria-valuetext')) !== '500'; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#spike .play')?.textContent === 'Replay', null, { timeout: 120_000 });
+  await page.waitForTimeout(400);
+  const strip = await page.evaluate(() => {
+    const value = document.getElementById('sim-spike-bounces');
+    const words = value.closest('.readouts').querySelector('.span-words').textContent;
+    return { words, figure: value.textContent, unit: value.nextElementSibling.textContent, sentence: document.querySelector('#spike').textContent };
+  });
+  const said = strip.sentence.match(/and ([\d,]+) bounces? \(/);
+  assert.ok(said, `the sentence counts bounces: ${strip.sentence.slice(0, 300)}`);
+  assert.equal(strip.words, 'Whole run:');
+  assert.deepEqual([strip.figure, strip.unit], [said[1], ''], `the strip's bounces beside the sentence's ${said[1]}`);
+  assert.ok(Number(said[1].replace(/,/g, '')) > 0, 'at 500 clients requests bounce');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

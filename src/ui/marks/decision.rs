@@ -77,7 +77,9 @@ const BADGED_CANDIDATES: usize = 3;
 ///
 /// Once the rows have moved on (see [`badges_past`]), a badge says it is
 /// what the chooser saw, never a bare figure: only its wordings that begin
-/// "saw" ("saw 8/10", "saw 3 queued", "saw 3"), drawn as past (outlined).
+/// "saw" ("saw 8/10", "saw 3 queued", "saw 3"), drawn as past (outlined);
+/// a learned copy's last, where those find no room, in brackets ("(13)",
+/// which the legend explains: on a phone only a bare "13" fitted).
 /// A bare "5 queued" beside rows then at 2 and 0 read as the row's own
 /// count (reader 11, on a phone); with no badge once the rows moved on,
 /// which they do within a frame or two, a running chapter 5 drew 8 badges
@@ -126,7 +128,13 @@ pub fn badges(
             true => said.extend(
                 shorter.filter(|short| short.parse::<u32>().is_ok()).map(|short| format!("saw {short}")),
             ),
-            false => said.extend([longer].into_iter().chain(shorter)),
+            false => said.extend([longer.clone()].into_iter().chain(shorter)),
+        }
+        // A learned copy past, where "saw 13" finds no room (a phone's
+        // chapter 6 wrote its past badges almost never): bracketed, as the
+        // legend explains, never bare.
+        if past && decision.measure == Measure::Reported {
+            said.push(format!("({longer})"));
         }
         said.dedup();
         said

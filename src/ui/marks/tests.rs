@@ -77,6 +77,17 @@ fn a_queue_drawn_to_scale_is_a_cell_a_request_cut_at_the_lanes_end() {
 }
 
 #[test]
+fn totals_are_drawn_in_proportion_on_one_scale_from_zero() {
+    // Chapter 2's spike over, at 1440 × 900: 270 and 140 completed on a
+    // lane of 190 px, drawn 170 and 113 px as queues' marks.
+    let (busiest, quietest) = (bar_to_scale(270, 270, 190.0), bar_to_scale(140, 270, 190.0));
+    assert_eq!(busiest, 190.0, "the most fills the lane");
+    assert!((busiest / quietest - 270.0 / 140.0).abs() < 1e-9, "{busiest} against {quietest}");
+    assert_eq!(bar_to_scale(0, 270, 190.0), 0.0);
+    assert_eq!(bar_to_scale(5, 0, 190.0), 0.0, "nothing completed: no bar, no division by zero");
+}
+
+#[test]
 fn a_slowed_server_says_its_speed_as_a_fraction() {
     assert_eq!(speed_label(0.25), "¼ speed");
     assert_eq!(speed_label(0.5), "½ speed");
@@ -205,9 +216,12 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     assert!(!badges_past(&learned, (&servers, &agreeing)));
     let answered = [copy(3, 10, 0), copy(7, 6, 0)];
     assert!(badges_past(&learned, (&servers, &answered)), "3's answer brought 10 where it saw 12");
+    // Past, where "saw 12" finds no room (a phone), the copy bracketed,
+    // as the legend explains: never the bare "12" its column may no
+    // longer write.
     assert_eq!(
         badges(&learned, (&servers, &answered)),
-        vec![(3, words(&["saw 12"])), (7, words(&["saw 5"]))]
+        vec![(3, words(&["saw 12", "(12)"])), (7, words(&["saw 5", "(5)"]))]
     );
     let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
     assert!(badges_past(&learned, (&servers, &passed_over_plus_one)), "nothing was sent to 3");

@@ -1,9 +1,8 @@
 //! A server that has just bounced a request is marked where requests
 //! reach it: a cross in the bounces' colour, as large as a row's label
 //! and then some, just left of its name, held and fading as
-//! `lbsim::ui::bounces` rules (to a smaller, thinner cross in the same
-//! colour, not to nothing), with
-//! its count of bounces since time zero
+//! `lbsim::ui::bounces` rules (to a thinner cross of the same size and
+//! colour, not to nothing), with its count of bounces since time zero
 //! written left of the cross (in the bounces' colour while the mark
 //! shows, muted after). At chapter 3's load a reader saw bounces only as
 //! the sentence's count; the lone cross of a request turning back, one
@@ -60,7 +59,7 @@ pub fn draw(
         context.set_global_alpha(ink.opacity);
         context.set_line_width(ink.stroke_px);
         context.begin_path();
-        let ((x, y), half) = (rect.centre(), (rect.w / 2.0 - 2.0) * ink.size);
+        let ((x, y), half) = (rect.centre(), rect.w / 2.0 - 2.0);
         context.move_to(x - half, y - half);
         context.line_to(x + half, y + half);
         context.move_to(x + half, y - half);

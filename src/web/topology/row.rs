@@ -177,6 +177,12 @@ impl Row {
         }
     }
 
+    /// The lane's length (CSS px), from past the room for a count written
+    /// at its entrance to the row's box.
+    pub(super) fn lane_px(&self) -> f64 {
+        (self.queue_end - self.queue_start - self.count_w).max(0.0)
+    }
+
     /// Queue cells that fit between the row's entrance and its box, less
     /// room at the entrance for the queue's length written beside it.
     fn queue_capacity(&self) -> usize {

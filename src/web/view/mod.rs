@@ -212,11 +212,14 @@ impl View {
         let asked = self.opening.speed(self.params.speed);
         let [own, twin_kept, reference_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
-        let twin = twin.and_then(|twin| twin_kept.of(twin, Span::of(whole_run::is_over(twin), true)));
+        let twin = twin.and_then(|twin| {
+            let figures = twin_kept.of(twin, Span::of(whole_run::is_over(twin), true))?;
+            Some((figures, twin.metrics().counts.bounces))
+        });
         let own = (span, own.of(&self.sim, span));
         if let (Some(bars), Some(reference)) = (&self.parts.gain, &self.reference) {
             let reference = reference_kept.of(reference, Span::of(whole_run::is_over(reference), true));
-            let figures = own.1.zip(twin).zip(reference);
+            let figures = own.1.zip(twin.map(|(figures, _)| figures)).zip(reference);
             let gain = figures.and_then(|((own, twin), reference)| Gain::of_runs(&twin, &reference, &own));
             bars.show(span, gain);
         }

@@ -65,6 +65,11 @@ impl View {
         std::mem::take(&mut self.frame_costs)
     }
 
+    /// The client followed, if any (a click or the hook's `follow`).
+    pub fn followed(&self) -> Option<u32> {
+        self.followed
+    }
+
     /// The clients of the requests the last frame drew followed.
     pub fn followed_requests(&self) -> Vec<u32> {
         self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
