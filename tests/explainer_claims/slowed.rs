@@ -208,7 +208,8 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_two_fifths
     let heading = &lbsim::ui::marks::sent_titles()[0];
     assert_eq!(heading, &format!("% of requests, last {COLUMN_S:.0} s"));
     assert!(before.contains(
-        "the column that appears right of the rows once a server is slowed counts requests, not sessions:          each server's share of the requests sent over the last three seconds."
+        "the column that appears right of the rows once a server is slowed counts requests, not sessions: \
+         each server's share of the requests sent over the last three seconds."
     ));
     assert!(said.contains(
         "in the column of the last three seconds that appears right of the rows once a server is slowed, \
