@@ -358,6 +358,21 @@ fn chapter_3s_timeout_in_the_queues_is_as_its_prose_says() {
     assert!(clearing_ms(44.0, &server(1.0), s.service_mean_ms).unwrap() < timeout, "44 at full speed");
 }
 
+/// Chapter 4's picture did not say that a bounce comes too late to help
+/// (reader 13): the prose by it says each bounced request had already
+/// waited the whole timeout, the chapter's own, as its reveal does.
+#[test]
+fn chapter_4s_bounces_come_after_its_timeout_as_its_prose_says() {
+    let said = prose("repick");
+    let timeout = section("repick").scenario.queue_timeout_ms.expect("chapter 4's queues time out");
+    for quoted in [
+        format!("each of them had already waited out the whole {timeout:.0}&nbsp;ms timeout in its queue"),
+        format!("after the request has already waited {timeout:.0}&nbsp;ms"),
+    ] {
+        assert!(said.contains(&quoted), "the prose no longer says “{quoted}”: {said}");
+    }
+}
+
 /// Chapter 4 said repick's improvement was "hardly measurable", and a
 /// reader's run showed repick slightly worse (88.9 against 86.8 ms). Over
 /// twenty seeds the ratio is 0.997 ± 0.004: no difference either way.

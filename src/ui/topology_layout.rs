@@ -94,11 +94,14 @@ const SIDE_COLUMN_EM: f64 = 3.3;
 const LABELLED_ROWS_UP_TO: usize = 16;
 
 /// The least height (CSS px) at which a picture of `servers` names each
-/// row and writes its queue's length, with labels `least_label_px` high
-/// (0, asking nothing, past [`LABELLED_ROWS_UP_TO`] rows).
-pub fn least_height(servers: usize, least_label_px: f64) -> f64 {
+/// row and writes its queue's length, with labels `least_label_px` high,
+/// and its rows at least `least_row_h` tall where they draw more (a
+/// queue's wait; see `crate::ui::waits::WaitBand::least_row_h`); 0,
+/// asking nothing, past [`LABELLED_ROWS_UP_TO`] rows.
+pub fn least_height(servers: usize, least_label_px: f64, least_row_h: Option<f64>) -> f64 {
+    let row_h = least_labelled_row_h(least_label_px).max(least_row_h.unwrap_or(0.0));
     match servers <= LABELLED_ROWS_UP_TO {
-        true => ROWS_TOP + MARGIN + servers as f64 * least_labelled_row_h(least_label_px),
+        true => ROWS_TOP + MARGIN + servers as f64 * row_h,
         false => 0.0,
     }
 }

@@ -33,6 +33,66 @@ pub fn served_within(timeout_ms: f64, server: &ServerView, service_mean_ms: f64)
     (rate > 0.0 && service_mean_ms > 0.0).then(|| timeout_ms * rate / service_mean_ms)
 }
 
+/// A row's wait past the timeout is drawn this many label heights thick
+/// (7.2 px at 12 px labels), at most [`PAST_MOST_PX`], and not at all
+/// where a row leaves less than [`PAST_LEAST_PX`] under its queue (a
+/// presenter's rows at 1280 × 720): reader 13 found the 3 px line thin
+/// and did not read it without the text.
+const PAST_EM: f64 = 0.6;
+const PAST_MOST_PX: f64 = 9.0;
+const PAST_LEAST_PX: f64 = 4.0;
+/// The largest queue cell a row draws (CSS px: 0.8 of a 16 px pitch).
+const LARGEST_CELL_PX: f64 = 12.8;
+/// A picture narrower than this (CSS px) gives its rows the height their
+/// waits ask (see [`WaitBand::least_row_h`]).
+pub const ROWS_FOR_WAITS_BELOW_PX: f64 = 480.0;
+
+/// Where a row draws its wait, under its queue's cells and its count (CSS
+/// px, down from the row's middle): the band's top, and how thick the
+/// line is past the timeout; within the timeout it is half as thick, so
+/// that the part past the tick stands out by its shape as well as by its
+/// colour (for a reader who does not see red, or a projector that washes
+/// it out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WaitBand {
+    pub top: f64,
+    pub past: f64,
+}
+
+impl WaitBand {
+    /// The band in a row `row_h` tall whose queue's cells are `side`
+    /// across, its labels `label_px` high; `None` where it leaves the band
+    /// too little room. The timeout's tick reaches a pixel past the band
+    /// each way, and a pixel is left before the next row.
+    pub fn in_row(row_h: f64, side: f64, label_px: f64) -> Option<WaitBand> {
+        let top = side.max(label_px) / 2.0 + 2.0;
+        let room = row_h / 2.0 - top - 2.0;
+        let past = (label_px * PAST_EM).min(PAST_MOST_PX).min(room);
+        (past >= PAST_LEAST_PX).then_some(WaitBand { top, past })
+    }
+
+    /// The least height (CSS px) of a row that holds a band as thick as
+    /// its labels `label_px` ask, under cells as large as any row draws
+    /// (12.8 px); asked only of a picture narrower than
+    /// [`ROWS_FOR_WAITS_BELOW_PX`] (a phone's, whose 26 px rows held no
+    /// band): a presenter's rows stay as tall as its screen allows, and
+    /// an embed's frame keeps its controls.
+    pub fn least_row_h(label_px: f64, picture_w: f64) -> Option<f64> {
+        let top = label_px.max(LARGEST_CELL_PX) / 2.0 + 2.0;
+        (picture_w < ROWS_FOR_WAITS_BELOW_PX).then(|| 2.0 * (top + 2.0 + label_px * PAST_EM))
+    }
+
+    /// How thick the line is within the timeout.
+    pub fn within(&self) -> f64 {
+        self.past / 2.0
+    }
+
+    /// How far below the row's middle the band ends.
+    pub fn bottom(&self) -> f64 {
+        self.top + self.past
+    }
+}
+
 /// For each row of `snapshot`, how long its queue takes to clear over the
 /// queue timeout (1: a newcomer would wait exactly the timeout), which the
 /// picture draws: only where queues time out and some server runs slower
@@ -77,6 +137,29 @@ mod tests {
         assert_eq!(served_within(100.0, &server(10, 1.0, 0), 20.0), Some(50.0));
         assert_eq!(served_within(100.0, &server(10, 0.25, 0), 20.0), Some(12.5));
         assert_eq!(served_within(100.0, &server(1, 1.0, 0), 40.0), Some(2.5));
+    }
+
+    /// Chapter 3's rows at 1440 × 900 (47 px, cells 13 px, labels 12 px)
+    /// draw the part past the timeout 7.2 px thick, twice the part within;
+    /// shorter rows what they hold; a presenter's at 1280 × 720 (labels
+    /// 18 px, rows 31 px) nothing, as its rows hold no more.
+    #[test]
+    fn a_wait_past_the_timeout_is_drawn_thick_where_its_row_has_room() {
+        let desktop = WaitBand::in_row(47.0, 13.0, 12.0).unwrap();
+        assert_eq!(desktop.top, 8.5);
+        assert!((desktop.past - 7.2).abs() < 1e-9 && (desktop.within() - 3.6).abs() < 1e-9, "{desktop:?}");
+        assert!(desktop.bottom() + 2.0 <= 47.0 / 2.0, "the band and its tick stay in the row");
+        let short = WaitBand::in_row(30.0, 10.0, 12.0).unwrap();
+        assert!((short.past - 5.0).abs() < 1e-9, "a shorter row draws what it holds: {short:?}");
+        assert!(short.bottom() + 2.0 <= 15.0 + 1e-9);
+        assert_eq!(WaitBand::in_row(26.0, 4.0, 12.0), None, "a phone's 26 px row held none");
+        assert_eq!(WaitBand::in_row(31.0, 14.0, 18.0), None, "a presenter's row holds no band");
+        assert_eq!(WaitBand::in_row(200.0, 16.0, 20.0).unwrap().past, 9.0, "never thicker than 9 px");
+        // A phone's picture asks rows that hold the whole band.
+        let least = WaitBand::least_row_h(12.0, 366.0).unwrap();
+        assert!((least - 35.2).abs() < 1e-9, "{least}");
+        assert!((WaitBand::in_row(least, 12.8, 12.0).unwrap().past - 7.2).abs() < 1e-9);
+        assert_eq!(WaitBand::least_row_h(12.0, 656.0), None, "a wider picture asks nothing more");
     }
 
     fn chapter_3(failures: &str) -> Snapshot {

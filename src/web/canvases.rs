@@ -18,6 +18,7 @@ use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
 use lbsim::ui::topology_layout::room_screen_height;
+use lbsim::ui::waits::{waits_over_timeout, WaitBand};
 use lbsim::{Simulation, Snapshot};
 use plotters::prelude::*;
 use wasm_bindgen::JsValue;
@@ -37,7 +38,11 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
     (Mark::Queued, ("", "var(--c-queued)", "queued (\"<\": longer than its lane shows)")),
     (
         Mark::Wait,
-        ("", "var(--c-bounce)", "a queue's wait at its server's speed, the line under it: red past the timeout's tick"),
+        (
+            "hatched",
+            "var(--c-bounce)",
+            "a queue's wait at its server's speed, the line under it: thick, red and striped past the timeout's tick",
+        ),
     ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
     (
@@ -423,13 +428,19 @@ impl Canvases {
     pub fn draw_topology_on(&self, snapshot: &Snapshot, surface: &Surface, bounces: &[BounceMark]) {
         let focus = Focus { bounces, ..Focus::default() };
         topology::draw(snapshot, focus, (surface, self.least_label_px()), &self.palette);
-        self.ask_picture_height(surface, snapshot.servers.len());
+        self.ask_picture_height(surface, (snapshot, snapshot.servers.len()));
     }
 
     /// Tells the view's fitting how tall `surface` must be for its picture
-    /// of `rows` servers to read (see `topology::least_height`).
-    fn ask_picture_height(&self, surface: &Surface, rows: usize) {
-        surface.ask_least_height(topology::least_height(rows, self.least_label_px()));
+    /// of `rows` servers to read (see `topology::least_height`), and where
+    /// `snapshot` draws queues' waits on a phone, for its rows to hold
+    /// them (see `WaitBand::least_row_h`); a presenter's rows stay as its
+    /// screen allows.
+    fn ask_picture_height(&self, surface: &Surface, (snapshot, rows): (&Snapshot, usize)) {
+        let px = self.least_label_px();
+        let waits = !self.presenting && waits_over_timeout(snapshot).is_some();
+        let row_h = waits.then(|| WaitBand::least_row_h(px, surface.width)).flatten();
+        surface.ask_least_height(topology::least_height(rows, px, row_h));
     }
 
     /// The least size of the picture's labels: in the presenter view, read
@@ -456,7 +467,7 @@ impl Canvases {
         // The rows the run will hold, from its start: a server joining at
         // 10 s folded a 640 × 400 embed's controls then.
         let rows = snapshot.servers.len().max(sim.scenario().most_servers() as usize);
-        self.ask_picture_height(&self.topology, rows);
+        self.ask_picture_height(&self.topology, (snapshot, rows));
         if drawn.is_some() != self.choice.1 {
             self.show_choice(drawn.is_some());
         }

@@ -5,7 +5,7 @@
 // the spike is over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, skipQuestion, slideTo, artifact, runTo } from './lib.mjs';
+import { browser, server, useBrowser, openApp, skipQuestion, slideTo, artifact, runTo, recordLabels } from './lib.mjs';
 
 useBrowser();
 
@@ -536,41 +536,75 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
 // server is slowed the picture draws each queue's wait as a line under it
 // (lbsim::ui::waits), red past the timeout's tick: on the slowed row, not on
 // rows at full speed, whose longer queues clear in time; the key says so.
-test("chapter 3's slowed queue draws its wait past the timeout in the bounces' colour, the key saying so", async () => {
-  const { page, errors, view } = await openChapter('continuous');
-  const entry = page.locator('#sim-continuous .stage > .legend li').filter({ hasText: "a queue's wait at its server's speed" });
-  assert.equal(await entry.evaluate((li) => li.hidden), true, 'before the click no wait is drawn');
-  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 11_000, view, { timeout: 60_000 });
-  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
-  const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
-  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
-  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
-  const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
-  await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 5000, [view, slowedAt], { timeout: 60_000 });
-  // Paused while the slowed queue waits well past the timeout: 18, the
-  // prose's figure, half as many again as the 12 its server takes in
-  // 100 ms (ten slots, 20 ms a request, at a quarter of its speed); at 15
-  // the part past the tick is a fifth of a timeout, a few pixels long.
-  let servers;
-  for (let tries = 0; tries < 10; tries += 1) {
-    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 18, view, { timeout: 30_000 });
-    await page.locator('#sim-continuous button.play').click();
-    await page.waitForTimeout(200);
-    servers = await drawnServers(page, view);
-    if (servers[4].queued >= 18) break;
-    await page.locator('#sim-continuous button.play').click();
-  }
-  const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());
-  const rgb = [1, 3, 5].map((i) => parseInt(bounce.slice(i, i + 2), 16));
-  // Pixels of the bounces' colour in each row's lower half, under its queue.
-  const late = await inBoxes(page, 'sim-continuous-topology', servers.map(({ cell: [cx, cy, cw, ch] }) => [cx, cy + ch / 2, cw, ch / 2]),
-    `(pixels) => pixels.filter(([r, g, b]) => Math.hypot(r - ${rgb[0]}, g - ${rgb[1]}, b - ${rgb[2]}) < 40).length`);
-  await page.locator('#sim-continuous .topology').screenshot({ path: artifact('pictures-past-the-timeout-continuous.png') });
-  const others = late.filter((_, s) => s !== 4).sort((a, b) => a - b);
-  const queued = servers.map((s) => s.queued);
-  assert.ok(late[4] >= 20, `the slowed row (${queued[4]} queued) draws its wait past the timeout: ${late} px by row, queues ${queued}`);
-  assert.ok(late[4] > 2 * others[4], `more than twice the median full-speed row's: ${late} px by row, queues ${queued}`);
-  assert.equal(await entry.evaluate((li) => li.hidden), false, 'the key lists the wait');
-  assert.deepEqual(errors, []);
-  await page.context().close();
-});
+// Reader 13 found the 3 px line thin and did not read it without the text:
+// past the tick it is drawn 7.2 px thick (at least 5 lines of red) and striped (a shape, not
+// only a colour), the timeout named once under the rows, clear of every
+// label; on a phone too, whose 26 px rows held no line.
+// On a phone the rows now hold the line, but its scale is the queue's lane,
+// about 45 px there: at 18 queued the part past the tick is 3 to 4 px long
+// (todo: a longer scale for the wait than the lane).
+for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part past the tick is 3-4 px long in a 45 px lane']]) {
+  test(`at ${width} × ${height} chapter 3's slowed queue draws its wait past the timeout thick, red and striped, the timeout named, the key saying so`, { todo }, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, initScript: recordLabels });
+    const view = await viewIndex(page, 'sim-continuous');
+    await page.evaluate(() => document.querySelector('#sim-continuous').scrollIntoView({ block: 'center' }));
+    await skipQuestion(page, 'continuous');
+    const entry = page.locator('#sim-continuous .stage > .legend li').filter({ hasText: "a queue's wait at its server's speed" });
+    assert.equal(await entry.evaluate((li) => li.hidden), true, 'before the click no wait is drawn');
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 11_000, view, { timeout: 60_000 });
+    const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+    const [x, y, w, h] = (await drawnServers(page, view))[4].cell;
+    await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+    await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
+    const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
+    await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 5000, [view, slowedAt], { timeout: 60_000 });
+    // Paused while the slowed queue waits well past the timeout: 18, the
+    // prose's figure, half as many again as the 12 its server takes in
+    // 100 ms (ten slots, 20 ms a request, at a quarter of its speed); at 15
+    // the part past the tick is a fifth of a timeout, a few pixels long.
+    let servers;
+    for (let tries = 0; tries < 10; tries += 1) {
+      await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 18, view, { timeout: 30_000 });
+      await page.locator('#sim-continuous button.play').click();
+      await page.waitForTimeout(200);
+      servers = await drawnServers(page, view);
+      if (servers[4].queued >= 18) break;
+      await page.locator('#sim-continuous button.play').click();
+    }
+    const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());
+    const rgb = [1, 3, 5].map((i) => parseInt(bounce.slice(i, i + 2), 16));
+    const red = `([r, g, b]) => Math.hypot(r - ${rgb[0]}, g - ${rgb[1]}, b - ${rgb[2]}) < 40`;
+    // Pixels of the bounces' colour in each row's lower half, under its queue.
+    const lowerHalves = servers.map(({ cell: [cx, cy, cw, ch] }) => [cx, cy + ch / 2, cw, ch / 2]);
+    const late = await inBoxes(page, 'sim-continuous-topology', lowerHalves, `(pixels) => pixels.filter(${red}).length`);
+    // The slowed row's lower half, line by line: how many lines hold a
+    // run of red, and on the reddest, how many runs the stripes part it in.
+    const [cx, cy, cw, ch] = servers[4].cell;
+    const lines = await inBoxes(page, 'sim-continuous-topology', Array.from({ length: Math.floor(ch / 2) }, (_, k) => [cx, cy + ch / 2 + k, cw, 1]),
+      `(pixels) => { const isRed = ${red}; let runs = 0, count = 0, before = false;
+        for (const p of pixels) { const now = isRed(p); if (now) count += 1; if (now && !before) runs += 1; before = now; }
+        return [count, runs]; }`);
+    const thick = lines.filter(([count]) => count >= 5).length;
+    const stripes = Math.max(0, ...lines.filter(([count]) => count >= 5).map(([, runs]) => runs));
+    await page.locator('#sim-continuous .topology').screenshot({ path: artifact(`pictures-past-the-timeout-continuous-${width}x${height}.png`) });
+    const others = late.filter((_, s) => s !== 4).sort((a, b) => a - b);
+    const queued = servers.map((s) => s.queued);
+    assert.ok(late[4] >= 20, `the slowed row (${queued[4]} queued) draws its wait past the timeout: ${late} px by row, queues ${queued}`);
+    assert.ok(late[4] > 2 * others[4], `more than twice the median full-speed row's: ${late} px by row, queues ${queued}`);
+    assert.ok(thick >= 5, `the part past the tick is at least 5 px thick (3 before reader 13): ${thick} lines of red (${JSON.stringify(lines)})`);
+    assert.ok(stripes >= 3, `and striped: the reddest line in ${stripes} runs`);
+    // The timeout, named once, under the rows, clear of every other label.
+    const labels = await page.evaluate(() => document.getElementById('sim-continuous-topology').labels);
+    const named = labels.filter((l) => l.text === '100 ms');
+    assert.equal(named.length, 1, `"100 ms" written once: ${JSON.stringify(labels.map((l) => l.text))}`);
+    const [left, top, right, bottom] = named[0].box;
+    const overlapping = labels.filter((l) => l !== named[0] && l.box[0] < right && left < l.box[2] && l.box[1] < bottom && top < l.box[3]);
+    assert.deepEqual(overlapping, [], 'the timeout\'s name overprints no label');
+    const last = servers[servers.length - 1].cell;
+    const pictureHeight = await page.evaluate(() => document.getElementById('sim-continuous-topology').clientHeight);
+    assert.ok(top >= last[1] + last[3] / 2 && bottom <= pictureHeight, `under the last row's middle, inside the picture: ${named[0].box} (row ${last}, picture ${pictureHeight} px)`);
+    assert.equal(await entry.evaluate((li) => li.hidden), false, 'the key lists the wait');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -201,6 +201,16 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_two_fifths
     assert!(
         !before.contains("two fifths") && after.contains("only about two fifths as many requests reach it")
     );
+    // Where the reader first meets the column, the opening says it counts
+    // requests, not the sessions random chooses a tenth of (reader 13 set
+    // that tenth against the column's 4%), over the window it is headed
+    // with.
+    let heading = &lbsim::ui::marks::sent_titles()[0];
+    assert_eq!(heading, &format!("% of requests, last {COLUMN_S:.0} s"));
+    assert!(before.contains(
+        "the column that appears right of the rows once a server is slowed counts requests, not sessions: \
+         each server's share of the requests sent over the last three seconds."
+    ));
     assert!(said.contains(
         "in the column of the last three seconds that appears right of the rows once a server is slowed, \
          from about a third to about a half"

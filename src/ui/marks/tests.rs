@@ -396,3 +396,13 @@ fn a_copys_mark_spans_its_row_and_grows_with_the_labels() {
     let room = CopyMark::new(100.0, (10.0, 50.0), 8.0, 30.0);
     assert!(room.stroke >= 6.0 && room.head >= 24.0, "a projector's labels, a mark to match: {room:?}");
 }
+
+/// The column is headed by what it counts, requests (chapter 3's random
+/// chooses the slowed server for a tenth of the sessions), over the
+/// window the engine counts them in: 12 samples of 250 ms.
+#[test]
+fn the_sent_shares_column_is_headed_by_requests_and_their_window() {
+    let titles = sent_titles();
+    assert_eq!(titles[0], "% of requests, last 3 s");
+    assert!(titles.windows(2).all(|pair| pair[0].len() > pair[1].len()), "longest first: {titles:?}");
+}

@@ -113,8 +113,8 @@ pub fn draw(
     tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
-    if let Some(waits) = waits_over_timeout(snapshot) {
-        waits::draw(context, &layout, (&snapshot.servers, &waits), palette);
+    if let (Some(waits), Some(timeout_ms)) = (waits_over_timeout(snapshot), snapshot.queue_timeout_ms) {
+        waits::draw(context, (&layout, surface.height), (&snapshot.servers, &waits, timeout_ms), palette);
     }
     // Requests stop short of the bounces' marks and counts as well: on
     // their plates they hid the dots under them, but in chapter 4's small

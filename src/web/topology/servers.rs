@@ -321,7 +321,7 @@ const HATCH_PITCH: f64 = 6.0;
 const HATCH_STROKE: f64 = 1.0;
 
 /// Adds diagonal stripes across `area` to the path.
-fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
+pub(super) fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
     let mut x = area.x - area.h;
     while x < area.x + area.w {
         context.move_to(x, area.y + area.h);

@@ -5,7 +5,7 @@ use super::layout::{Layout, Rect, LABEL_BAND};
 use crate::theme::{Palette, LOAD_SHADES};
 use lbsim::engine::LearnedLoad;
 use lbsim::format::thousands;
-use lbsim::ui::marks::{answer_shares, heard_titles, sent_shares};
+use lbsim::ui::marks::{answer_shares, heard_titles, sent_shares, sent_titles};
 use lbsim::Snapshot;
 use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
@@ -100,7 +100,7 @@ pub fn draw_labels(
     let mut servers_room = layout.width - servers_x;
     let column = match (learned_by, sent_shares(&snapshot.servers)) {
         (Some((client, learned)), _) => Some(heard_titles(client, learned)),
-        (None, Some(_)) => Some(vec!["% sent, last 3 s".to_string(), "sent".to_string()]),
+        (None, Some(_)) => Some(sent_titles()),
         (None, None) => None,
     };
     if let (Some(column), Some((_, right))) = (column, layout.side_column) {
