@@ -81,8 +81,12 @@ impl Span {
     /// The strip's label over figures that count `counted`: the span,
     /// and, where they count no finished request, why its figures are
     /// dashes ("Last second: none finished yet").
+    /// During the opening the words stand alone, no longer than "Since
+    /// the run began: none finished yet": with the span ahead of them the
+    /// strip at 1440 × 900 had no room left for its p99.
     pub fn label_of(self, counted: Counted) -> String {
         match counted.why_empty() {
+            Some(why) if counted == Counted::FirstOnItsWay => why.to_string(),
             Some(why) => format!("{} {why}", self.label()),
             None => self.label(),
         }
@@ -143,7 +147,7 @@ impl Counted {
             Counted::Some => None,
             Counted::NoReading => Some("none counted yet"),
             Counted::NoneFinished => Some("none finished yet"),
-            Counted::FirstOnItsWay => Some("the first request is on its way: watch it"),
+            Counted::FirstOnItsWay => Some("The first request is on its way: watch it"),
         }
     }
 }
@@ -321,10 +325,7 @@ mod tests {
         // hundredth of real time, and the strip says what to watch.
         let opening = Counted::NoneFinished.during_opening(true);
         assert_eq!(Counted::NoReading.during_opening(true), opening);
-        assert_eq!(
-            Span::SinceStart.label_of(opening),
-            "Since the run began: the first request is on its way: watch it"
-        );
+        assert_eq!(Span::SinceStart.label_of(opening), "The first request is on its way: watch it");
         assert_eq!(Counted::NoneFinished.during_opening(false), Counted::NoneFinished, "after it");
         assert_eq!(Counted::Some.during_opening(true), Counted::Some, "a request finished");
         sim.advance_to(Time::from_secs(1.0), u64::MAX);

@@ -72,7 +72,8 @@ test("chapter 1's strip says, while its first trip plays, that the first request
   const strip = page.locator('#sim-one-server .readouts');
   await page.waitForFunction(() => window.lbsim.views()[0].followedRequests().length > 0, null, { timeout: 30_000 });
   const during = await strip.innerText();
-  assert.match(during, /the first request is on its way: watch it/, during);
+  assert.match(during, /The first request is on its way: watch it/, during);
+  assert.match(during, /p50 queue time[^]*p99 queue time/, 'both figures shown');
   assert.doesNotMatch(during, /none finished yet/);
   await page.waitForFunction(() => window.lbsim.views()[0].openingOver(), null, { timeout: 30_000 });
   await page.waitForFunction(() => /p50 queue time\s*[\d.]+/.test(document.querySelector('#sim-one-server .readouts').innerText), null, { timeout: 30_000 });
