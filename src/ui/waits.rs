@@ -79,7 +79,7 @@ impl WaitBand {
     /// an embed's frame keeps its controls.
     pub fn least_row_h(label_px: f64, picture_w: f64) -> Option<f64> {
         let top = label_px.max(LARGEST_CELL_PX) / 2.0 + 2.0;
-        (picture_w < ROWS_FOR_WAITS_BELOW_PX).then(|| 2.0 * (top + 2.0 + label_px * PAST_EM))
+        (picture_w < ROWS_FOR_WAITS_BELOW_PX).then_some(2.0 * (top + 2.0 + label_px * PAST_EM))
     }
 
     /// How thick the line is within the timeout.
