@@ -18,6 +18,7 @@
 //! draws them.
 
 use super::twins::Sides;
+use crate::metrics::Distribution;
 use crate::time::Time;
 use crate::{Scenario, Simulation};
 
@@ -163,7 +164,10 @@ impl Spread {
                 return;
             }
         }
-        let p99 = |run: &Simulation| run.summary().queue_ms.p99;
+        // The queue time's p99 as the summary reads it, without the rest
+        // of a summary (theory, intervals, every server's share): at the
+        // end of each seed it cost a frame a spike (bench.mjs's spread).
+        let p99 = |run: &Simulation| Distribution::of(&run.metrics().queue_time.measured()).p99;
         self.dots.push(Dot { seed: pair.seed, own_ms: p99(&pair.own), twin_ms: p99(&pair.twin) });
         self.running = None;
     }
