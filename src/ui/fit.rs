@@ -5,7 +5,8 @@
 //! picture first, then the controls its link names (the prose around it
 //! tells the reader to move them), one chart, a one-line strip of
 //! readouts; the legend, further charts, the full readouts, the sentences
-//! after the first and the decision's caption matter less; then the chart,
+//! after the first, the decision's caption and the dots of a comparison
+//! over seeds matter less; then the chart,
 //! which opens over the picture from a "Chart" button (a twin's picture
 //! carries its comparison, and two pictures need the room). Starting from
 //! everything shown, the view folds the least important part still shown
@@ -39,6 +40,9 @@ pub enum Fold {
     Sentence,
     /// The decision's caption, away (the picture draws the decision).
     Decision,
+    /// The dots of the comparison over seeds (`seeds=`), away: the
+    /// pictures they sit under come first.
+    Spread,
     /// The charts, behind a "Chart" button that opens them over the
     /// picture.
     ChartsAway,
@@ -48,12 +52,13 @@ pub enum Fold {
 
 impl Fold {
     /// Least important first: the order in which parts fold.
-    pub const ORDER: [Fold; 7] = [
+    pub const ORDER: [Fold; 8] = [
         Fold::Legend,
         Fold::ChartTabs,
         Fold::Readouts,
         Fold::Sentence,
         Fold::Decision,
+        Fold::Spread,
         Fold::ChartsAway,
         Fold::Controls,
     ];
@@ -66,6 +71,7 @@ impl Fold {
             Fold::Readouts => "fold-readouts",
             Fold::Sentence => "fold-sentence",
             Fold::Decision => "fold-decision",
+            Fold::Spread => "fold-spread",
             Fold::ChartsAway => "fold-chart",
             Fold::Controls => "fold-controls",
         }

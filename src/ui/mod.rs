@@ -5,7 +5,8 @@
 //! table of controls, the wording of the notices for entries that cannot
 //! be used, what a change of settings does, the pace at which frames
 //! advance the simulation, whether a view in sight runs, how an embed runs
-//! ahead to its point, what a frame does with its words, which chart is
+//! ahead to its point, the spread of a comparison over seeds, what a frame does
+//! with its words, which chart is
 //! drawn when, and where the topology's parts are and what a click reaches.
 //!
 //! This is the pure logic of the browser front end, built on every target
@@ -39,6 +40,7 @@ pub mod row_scale;
 pub mod run_ahead;
 pub mod settings_change;
 pub mod spike;
+pub mod spread;
 pub mod text_widths;
 pub mod topology_layout;
 pub mod twins;

@@ -6,6 +6,7 @@
 
 use super::controls::CONTROLS;
 use super::readouts::Readout;
+use super::spread::MOST_SEEDS;
 use super::twins;
 use crate::charts::{self, Drawer, SeriesMetric};
 use crate::explain::Readback;
@@ -121,8 +122,9 @@ pub const ASK_KEY: &str = "ask";
 pub const QUESTION_KEY: &str = "question";
 pub const FIRST_KEY: &str = "first";
 pub const READOUTS_KEY: &str = "readouts";
+pub const SEEDS_KEY: &str = "seeds";
 /// Every option's key, in the order links write them.
-pub const KEYS: [&str; 20] = [
+pub const KEYS: [&str; 21] = [
     CONTROLS_KEY,
     CHARTS_KEY,
     READOUTS_KEY,
@@ -143,6 +145,7 @@ pub const KEYS: [&str; 20] = [
     ASK_KEY,
     QUESTION_KEY,
     FIRST_KEY,
+    SEEDS_KEY,
 ];
 
 const HEIGHT_MIN: u32 = 240;
@@ -219,6 +222,10 @@ pub struct Options {
     /// Whether the view opens with one request's trip at a pace a reader
     /// can follow (`first=one`, see `opening`) rather than all at once.
     pub one_first: bool,
+    /// How many seeds a view with a twin runs its comparison on, headless,
+    /// once the reader has answered, drawing each seed's p99 ratio as a
+    /// dot (`seeds=20`, see `spread`); 0: none.
+    pub seeds: u32,
 }
 
 impl Options {
@@ -248,6 +255,7 @@ impl Options {
             ask: false,
             question: String::new(),
             one_first: false,
+            seeds: 0,
         }
     }
 
@@ -296,6 +304,7 @@ impl Options {
             ASK_KEY => if self.ask { "1" } else { "0" }.to_string(),
             QUESTION_KEY => self.question.clone(),
             FIRST_KEY => if self.one_first { "one" } else { "all" }.to_string(),
+            SEEDS_KEY => self.seeds.to_string(),
             _ => String::new(),
         }
     }
@@ -387,6 +396,12 @@ impl Options {
                         .to_string(),
                 )),
             },
+            SEEDS_KEY => {
+                self.seeds =
+                    text.parse().ok().filter(|n| *n == 0 || (2..=MOST_SEEDS).contains(n)).ok_or_else(
+                        || bad(format!("0 (no spread) or a whole number of seeds from 2 to {MOST_SEEDS}")),
+                    )?
+            }
             ASK_KEY => match text {
                 "1" => self.ask = true,
                 "0" => self.ask = false,

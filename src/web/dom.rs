@@ -65,6 +65,11 @@ pub fn set_text(element: &HtmlElement, text: &str) -> bool {
     changes
 }
 
+/// A share (0 to 1) as a CSS length.
+pub fn percent(share: f64) -> String {
+    format!("{:.2}%", share * 100.0)
+}
+
 /// Hides or shows `element` only when that changes it; returns whether it
 /// did.
 pub fn set_hidden(element: &HtmlElement, hidden: bool) -> bool {

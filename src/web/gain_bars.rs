@@ -4,7 +4,7 @@
 //! and a sentence saying it (the rules and words are `lbsim::ui::gain`'s).
 //! Its figures are those the readouts show, over the same span.
 
-use super::dom::{self, set_hidden, set_text};
+use super::dom::{self, percent, set_hidden, set_text};
 use lbsim::format::grouped;
 use lbsim::ui::gain::Gain;
 use lbsim::ui::whole_run::Span;
@@ -95,9 +95,4 @@ impl GainBars {
         }
         set_text(&self.words, &gain.words(names));
     }
-}
-
-/// A share as a CSS length.
-fn percent(share: f64) -> String {
-    format!("{:.2}%", share * 100.0)
 }

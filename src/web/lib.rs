@@ -52,6 +52,7 @@ mod question;
 mod readouts;
 mod recording;
 mod share;
+mod spread_chart;
 mod surface;
 mod take_away;
 mod theme;

@@ -20,6 +20,7 @@ use super::preset_picker::PresetPicker;
 use super::question::QuestionBox;
 use super::readouts::Readouts;
 use super::share::Share;
+use super::spread_chart::SpreadChart;
 use super::take_away::TakeAway;
 use super::trace_panel::{RateStrip, TracePanel};
 use super::transport::Transport;
@@ -44,6 +45,9 @@ pub struct Parts {
     /// The three runs' p99 under the pictures, when the options name a
     /// third run beside a twin.
     pub gain: Option<GainBars>,
+    /// Each seed's p99 ratio of the two runs under the pictures, when the
+    /// options name a number of seeds beside a twin.
+    pub spread: Option<SpreadChart>,
     pub transport: Transport,
     pub event_log: EventLog,
     pub take_away: TakeAway,
@@ -159,6 +163,14 @@ impl Parts {
             }
             _ => None,
         };
+        // Under them, how the comparison spreads over seeds.
+        let spread = match (&pictures, options.seeds) {
+            (Some(pictures), 1..) => {
+                pictures.class_list().add_1("with-spread")?;
+                Some(SpreadChart::build(pictures)?)
+            }
+            _ => None,
+        };
         let transport = Transport::build(&stage, &ids, kind == Kind::Lab)?;
         let event_log = EventLog::build(&stage, &ids)?;
         // The sentences: in the lab under its picture; in an embed above it,
@@ -236,6 +248,7 @@ impl Parts {
             bounces: BounceMarks::default(),
             twin_pane,
             gain,
+            spread,
             transport,
             event_log,
             take_away,

@@ -11,6 +11,10 @@
 //  - the same with the six-embed demo page wholly in view (each embed's
 //    frames, and their sum as a bound on the page's frame), and while the
 //    explainer scrolls from top to bottom (every view's frames together);
+//  - chapter 4's frames while its seeds run behind it (seeds=20) after the
+//    reader answers, against its frames once all twenty dots are in (the
+//    same view playing with nothing behind it), and the times to ten and
+//    twenty dots;
 //  - load times as a reader meets them: each page served with gzip and with
 //    brotli under Chromium's network and CPU emulation (desktop 10 Mbps /
 //    40 ms; slow 4G 1.6 Mbps / 150 ms with the CPU 4× slower), the time to
@@ -26,7 +30,7 @@
 // one script; first, scroll, loads and sizes need no hooks. Sizes read
 // dist/; throughput needs target/release/lbsim.
 // LBSIM_BENCH=throughput,sizes (any of throughput, frames, first, embeds, scroll,
-// loads, sizes) runs only those parts, for comparing builds quickly.
+// spread, loads, sizes) runs only those parts, for comparing builds quickly.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, extname, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -45,7 +49,32 @@ const FRAMES = [
 const RUNS = 5;
 const FRAME_SECONDS = Number(process.env.LBSIM_BENCH_FRAME_SECONDS ?? 15);
 
-const PARTS = ['throughput', 'frames', 'first', 'embeds', 'scroll', 'loads', 'sizes'];
+/**
+ * An init script timing every requestAnimationFrame callback and summing
+ * those of one frame (they share its timestamp): the page's frame loop
+ * draws every view in one callback, so this is its cost in any build,
+ * hooks or not. `window.benchFrameCosts()` takes the costs so far.
+ */
+function timeFrames() {
+  const costs = new Map();
+  window.benchFrameCosts = () => {
+    const taken = [...costs.values()];
+    costs.clear();
+    return taken;
+  };
+  const request = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) =>
+    request((now) => {
+      const started = performance.now();
+      try {
+        callback(now);
+      } finally {
+        costs.set(now, (costs.get(now) ?? 0) + performance.now() - started);
+      }
+    });
+}
+
+const PARTS = ['throughput', 'frames', 'first', 'embeds', 'scroll', 'spread', 'loads', 'sizes'];
 const LOAD_RUNS = 3;
 const chosen = (process.env.LBSIM_BENCH ?? PARTS.join(',')).split(',').map((part) => part.trim());
 for (const part of chosen) {
@@ -215,27 +244,7 @@ try {
     );
     {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-      // Times every requestAnimationFrame callback and sums those of one
-      // frame (they share its timestamp): the page's frame loop draws every
-      // view in one callback, so this is its cost in any build, hooks or not.
-      await context.addInitScript(() => {
-        const costs = new Map();
-        window.benchFrameCosts = () => {
-          const taken = [...costs.values()];
-          costs.clear();
-          return taken;
-        };
-        const request = window.requestAnimationFrame.bind(window);
-        window.requestAnimationFrame = (callback) =>
-          request((now) => {
-            const started = performance.now();
-            try {
-              callback(now);
-            } finally {
-              costs.set(now, (costs.get(now) ?? 0) + performance.now() - started);
-            }
-          });
-      });
+      await context.addInitScript(timeFrames);
       const page = await context.newPage();
       await page.goto(`${server.url}explain.html`);
       await page.waitForSelector('#sim-one-server .topology');
@@ -255,6 +264,36 @@ try {
       console.log(`  ${line(all)}, ${fmt(total / 1000, 2)} s in all (targets median ≤ 8 ms, p95 ≤ 16 ms: ${verdict(all.median <= 8 && all.p95 <= 16)})`);
       await context.close();
     }
+  }
+
+  if (runs('spread')) {
+    console.log(
+      "Chapter 4 answered at 1280 × 900: the page's frames while its twenty seeds run behind it, then 10 s once all are in",
+    );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    await context.addInitScript(timeFrames);
+    const page = await context.newPage();
+    await page.goto(`${server.url}explain.html#repick`);
+    const root = '#sim-repick';
+    await page.locator(`${root} .spread`).waitFor({ timeout: 30_000 });
+    await page.locator(root).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(2000);
+    await page.locator(`${root} .question button:not([hidden])`).first().click();
+    await page.evaluate(() => window.benchFrameCosts());
+    const answered = Date.now();
+    const dotsIn = (n) => page.waitForFunction(([r, n]) => document.querySelectorAll(`${r} .spread-dot`).length >= n,
+      [root, n], { timeout: 300_000, polling: 200 });
+    await dotsIn(10);
+    const ten = (Date.now() - answered) / 1000;
+    await dotsIn(20);
+    const twenty = (Date.now() - answered) / 1000;
+    const running = stats(await page.evaluate(() => window.benchFrameCosts()));
+    await page.waitForTimeout(10_000);
+    const after = stats(await page.evaluate(() => window.benchFrameCosts()));
+    console.log(`  ten dots ${fmt(ten, 1)} s after the answer, twenty ${fmt(twenty, 1)} s`);
+    console.log(`  while the seeds run: ${line(running)}`);
+    console.log(`  once all are in:     ${line(after)}`);
+    await context.close();
   }
 
   if (runs('loads')) await measureLoads(browser, { runs: LOAD_RUNS });

@@ -55,7 +55,7 @@ fn sends(scenario: &Scenario, seed: u64) -> Sends {
     let servers = scenario.servers as usize;
     let mut counted = Sends { chosen: vec![0; servers], followed_on: vec![0; servers] };
     let mut sent_before = std::collections::HashSet::new();
-    for_each_send(scenario, seed, SIMULATED_S.parse().unwrap(), |_, request, server| {
+    for_each_send(scenario, seed, SIMULATED_S, |_, request, server| {
         let first_send = sent_before.insert((request.session, request.request));
         match first_send && request.request > 1 {
             true => counted.followed_on[server as usize] += 1,

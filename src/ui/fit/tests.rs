@@ -6,7 +6,7 @@ use super::*;
 struct View {
     height: i32,
     /// Each part's height shown and folded, in [`Fold::ORDER`].
-    parts: [(i32, i32); 7],
+    parts: [(i32, i32); 8],
 }
 
 impl View {
@@ -34,9 +34,10 @@ impl View {
     }
 }
 
-/// Legend, charts, readouts, sentence, decision, chart, controls: each
-/// saves some height when it folds (the chart beside the picture, none).
-const PARTS: [(i32, i32); 7] = [(30, 0), (80, 40), (90, 24), (60, 24), (40, 0), (0, 0), (52, 0)];
+/// Legend, charts, readouts, sentence, decision, seeds' dots, chart,
+/// controls: each saves some height when it folds (the chart beside the
+/// picture, none; this view has no dots).
+const PARTS: [(i32, i32); 8] = [(30, 0), (80, 40), (90, 24), (60, 24), (40, 0), (0, 0), (0, 0), (52, 0)];
 
 fn folded(fitting: &Fitting) -> Vec<Fold> {
     Fold::ORDER.into_iter().filter(|&fold| fitting.folded().contains(fold)).collect()
@@ -135,7 +136,8 @@ fn the_height_a_short_box_needs_counts_the_share_the_grown_box_owes() {
     // picture's least 120, which makes 420, past 400, where the picture
     // (600 px wide) owes 40% of 680 × h: 600 (h - 300) = 272 h gives
     // h = 548.8, so 549, and 2 px for the rounding of what it measured.
-    let short = View { height: 250, parts: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (300, 0)] };
+    let short =
+        View { height: 250, parts: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (300, 0)] };
     let fitting = short.fit();
     assert!(fitting.folded().contains(Fold::Controls));
     assert_eq!(fitting.controls_need(), Some(551));
@@ -308,7 +310,7 @@ fn folds_are_a_set() {
     let folds = Folds::default().with(Fold::Readouts).with(Fold::Legend);
     assert!(folds.contains(Fold::Readouts) && folds.contains(Fold::Legend));
     assert!(!folds.contains(Fold::Controls));
-    assert_eq!(Fold::ORDER.map(Fold::class).len(), 7);
+    assert_eq!(Fold::ORDER.map(Fold::class).len(), 8);
 }
 
 #[test]
@@ -317,4 +319,19 @@ fn a_room_reads_labels_a_fortieth_of_the_screen_high() {
     assert_eq!(least_label_px(true, 1080.0), 27.0);
     assert_eq!(least_label_px(false, 1080.0), 12.0);
     assert_eq!(least_label_px(true, 400.0), 12.0, "never below the page's own");
+}
+
+#[test]
+fn the_seeds_dots_fold_after_the_decision_and_before_the_chart_and_controls() {
+    // Chapter 4's dots under its pictures take 90 px: a box that holds
+    // the rest with the pictures at their least folds them, and the
+    // controls the link names stay.
+    let mut parts = PARTS;
+    parts[5] = (90, 0);
+    let fitting = View { height: 400, parts }.fit();
+    let folds = folded(&fitting);
+    assert!(folds.contains(&Fold::Spread), "{folds:?}");
+    assert!(!folds.contains(&Fold::Controls), "{folds:?}");
+    let order = |fold| Fold::ORDER.iter().position(|&f| f == fold);
+    assert!(order(Fold::Decision) < order(Fold::Spread) && order(Fold::Spread) < order(Fold::ChartsAway));
 }

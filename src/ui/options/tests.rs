@@ -258,3 +258,22 @@ fn a_scenario_field_is_not_an_option() {
     let error = Options::defaults(Kind::Lab).set("servers", "3").unwrap_err();
     assert!(matches!(error, ScenarioError::UnknownField { .. }));
 }
+
+#[test]
+fn seeds_are_none_or_two_to_fifty_and_a_refusal_says_so() {
+    assert_eq!(Options::defaults(Kind::Embed).seeds, 0, "off unless a link names it");
+    assert_eq!(set("seeds", "20").seeds, 20);
+    assert_eq!(set("seeds", " 50 ").seeds, 50);
+    assert_eq!(set("seeds", "0").seeds, 0);
+    assert_eq!(set("seeds", "20").entries(&Options::defaults(Kind::Embed)), [("seeds", "20".to_string())]);
+    for bad in ["1", "51", "2.5", "-3", "many"] {
+        assert_eq!(
+            refusal("seeds", bad),
+            format!(
+                "field `seeds`: `{}` is not allowed; expected 0 (no spread) or a whole number of seeds from 2 to 50",
+                bad.trim()
+            ),
+            "{bad}"
+        );
+    }
+}

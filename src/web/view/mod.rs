@@ -7,7 +7,7 @@
 //! `playing`; what it does beyond its settings, in `tools`; which element
 //! does what, in `target`; what the page and its tests read of it, in
 //! `reads`; a replayed trace, in `trace`; the question before the run,
-//! in `asking`. The rules its state follows (running ahead to its point,
+//! in `asking`; the comparison on more seeds, in `spreading`. The rules its state follows (running ahead to its point,
 //! what a change of settings does, when the link is written, what a frame
 //! does with its words, the pace) are web-free in `lbsim::ui` and tested
 //! there with `cargo test`; here they meet the DOM.
@@ -17,6 +17,7 @@ mod opening;
 mod playing;
 mod reads;
 mod settings;
+mod spreading;
 mod target;
 mod tools;
 mod trace;
@@ -47,6 +48,7 @@ use lbsim::ui::frame::{Moment, MovesShown, Words};
 use lbsim::ui::gain::Gain;
 use lbsim::ui::link::Link;
 use lbsim::ui::run_ahead::{Ahead, Goal, RunAhead};
+use lbsim::ui::spread::Spread;
 use lbsim::ui::whole_run::{self, Kept, Span};
 use lbsim::{Scenario, ScenarioError, Simulation, Snapshot, Time};
 use wasm_bindgen::JsCast;
@@ -114,6 +116,9 @@ pub struct View {
     queue_scale: lbsim::ui::queue_scale::QueueScale,
     /// When the URL is to mirror the settings next.
     link: Link,
+    /// The comparison run again on more seeds, headless, for the chart of
+    /// its spread, when the options name a number of seeds.
+    spread: Option<Spread>,
 }
 
 impl View {
@@ -166,6 +171,7 @@ impl View {
             spike_start: Default::default(),
             queue_scale: Default::default(),
             link: Link::mounted(owns_hash),
+            spread: None,
             options,
         };
         view.parts.notices.show(&notices);
@@ -381,6 +387,7 @@ impl View {
             }
             None => false,
         };
+        self.run_spread(run_ahead_until);
         if self.frame_costs.len() < MAX_FRAME_COSTS {
             self.frame_costs.push(dom::now_ms() - started);
         }
@@ -398,6 +405,7 @@ impl View {
             || recording
             || reading
             || link_due
+            || self.spread.as_ref().is_some_and(Spread::pending)
             || self.parts.canvases.pending()
     }
 

@@ -144,6 +144,7 @@ impl View {
         self.link.settings_changed();
         self.write_link_if_due();
         self.name_sides();
+        self.renew_spread();
         self.show_question();
         let twin_drawn = self.twin.as_ref().filter(|_| self.parts.twin_pane.is_some());
         self.parts.canvases.show_for((&self.sim, twin_drawn), self.servers());
