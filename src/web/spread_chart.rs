@@ -65,9 +65,13 @@ impl SpreadChart {
                 in_prose.own, in_prose.twin
             ),
         );
+        // Before a dot, the axis's ends would tell how far apart the runs
+        // come (reader 14 read 0.95× to 1.05× as the answer before
+        // answering): only the line at 1 is named.
         let axis = Axis::around(spread.dots());
+        let named = |ratio: f64| !spread.dots().is_empty() || ratio == 1.0;
         for (tick, ratio) in self.ticks.iter().zip(axis.ticks()) {
-            set_text(tick, &format!("{ratio}×"));
+            set_text(tick, &if named(ratio) { format!("{ratio}×") } else { String::new() });
             let _ = tick.style().set_property("left", &percent(axis.share(ratio)));
         }
         self.track.set_text_content(None);
