@@ -119,13 +119,14 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     const { page, errors, index } = await openChapter('stale', { width, height });
     const matches = (label, row, server, decision, past) => {
       if (/^(stale|\?)$/.test(label.text)) return null;
-      const figure = /^(?:saw )?(\d+)$/.exec(label.text);
+      // A past badge on a phone where "saw 13" has no room: "(13)".
+      const figure = /^(?:saw )?(\d+)$/.exec(label.text) ?? /^\((\d+)\)$/.exec(label.text);
       if (!figure) return `"${label.text}" is not a copy's figure`;
       const [n, heard] = [Number(figure[1]), Number(row.heard)];
       // Once a new copy has come, what was compared, said as seen.
       if (past) {
         const seen = Math.round(decision.candidates.find((c) => c.server === server).seen);
-        return label.text === `saw ${seen}` ? null : `past "${label.text}" beside row ${server}, where the chooser saw ${seen}`;
+        return [`saw ${seen}`, `(${seen})`].includes(label.text) ? null : `past "${label.text}" beside row ${server}, where the chooser saw ${seen}`;
       }
       if (n === heard || (server === decision.winner && n + 1 === heard)) return null;
       return `"${label.text}" beside row ${server}, whose copy the column writes "${row.heard}"`;
@@ -134,8 +135,9 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.locator('#sim-stale-topology').screenshot({ path: artifact(`stale-badges-${width}.png`) });
     console.log(`chapter 6 at ${width} × ${height}: ${seen.frames} frames drew a decision, ${seen.badged} of them a badge, ${seen.badges} badges written`);
     assert.ok(seen.frames >= 10, `${seen.frames} frames drew a decision`);
-    // On a phone only a bare "13" fits beside the column, which a past
-    // copy may not write: there badges stay rare (not yet mended).
+    // On a phone a past badge is bracketed, "(13)", where "saw 13" has no
+    // room (labels.test counts them); this case asks only that each
+    // badge written is right.
     if (width > 390) assert.ok(seen.badged >= seen.frames / 2, `${seen.badged} of ${seen.frames} frames wrote a badge`);
     assert.deepEqual(seen.complaints, []);
     assert.deepEqual(errors, []);
