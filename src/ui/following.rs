@@ -3,7 +3,8 @@
 //! doing, and where. A reader met "Following client 19 (6 sessions under
 //! way): a request in service at server 6; a request in service at server
 //! 1; a request…", cut at the picture's width; grouped, the same client
-//! reads "Following client 19: 6 in service at servers 1, 4 and 6".
+//! reads "Following client 19: 6 in service at servers 1, 4 and 6", and
+//! beside a twin "Following client 19: 6 in service".
 
 use crate::engine::{Hop, RequestView};
 use crate::format::and_list;
@@ -12,14 +13,27 @@ use crate::format::and_list;
 /// ("at 5 servers"), so that the line stays short whatever the run.
 const NAMED: usize = 3;
 
+/// Where the line says its requests are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// Each group names its servers ("queued at server 9"): the line
+    /// spans the picture's width.
+    Servers,
+    /// Counts alone ("2 queued"): beside a twin the line has half the
+    /// width, and at two lines already covers the band where the picture
+    /// names its tiers (chapter 6's "client 0 heard" among them); the
+    /// picture shows where the followed requests are.
+    Counts,
+}
+
 /// What `client`'s requests are doing, from the `requests` drawn.
-pub fn words(client: u32, requests: &[RequestView]) -> String {
+pub fn words(client: u32, requests: &[RequestView], naming: Naming) -> String {
     let own: Vec<&RequestView> = requests.iter().filter(|r| r.client == client).collect();
     let doing = match own.is_empty() {
         true => "idle, between sessions".to_string(),
         false => Doing::ALL
             .iter()
-            .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing)))
+            .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing), naming))
             .collect::<Vec<_>>()
             .join("; "),
     };
@@ -62,12 +76,27 @@ impl Doing {
         }
     }
 
-    /// The group's words ("2 queued at server 3"), if it has requests.
-    fn group<'a>(self, requests: impl Iterator<Item = &'a &'a RequestView>) -> Option<String> {
+    /// The group's words ("2 queued at server 3", or "2 queued"), if it
+    /// has requests.
+    fn group<'a>(
+        self,
+        requests: impl Iterator<Item = &'a &'a RequestView>,
+        naming: Naming,
+    ) -> Option<String> {
         let requests: Vec<&RequestView> = requests.copied().collect();
         let count = requests.len();
         if count == 0 {
             return None;
+        }
+        if naming == Naming::Counts {
+            return Some(match self {
+                Doing::Opening => format!("{count} opening a connection"),
+                Doing::ToBalancer | Doing::ToServer => format!("{count} going out"),
+                Doing::Queued => format!("{count} queued"),
+                Doing::InService => format!("{count} in service"),
+                Doing::Bounced => format!("{count} bounced, going back"),
+                Doing::Answered => format!("{count} answered, coming back"),
+            });
         }
         // Where the group is: the server (or balancer) each is at or bound
         // for, or, bounced, the server that sent it back.
@@ -82,8 +111,8 @@ impl Doing {
         };
         Some(match self {
             Doing::Opening => format!("{count} opening a connection"),
-            Doing::ToBalancer => format!("{count} on the way to {}", servers("balancer")),
-            Doing::ToServer => format!("{count} on the way to {}", servers("server")),
+            Doing::ToBalancer => format!("{count} going to {}", servers("balancer")),
+            Doing::ToServer => format!("{count} going to {}", servers("server")),
             Doing::Queued => format!("{count} queued at {}", servers("server")),
             Doing::InService => format!("{count} in service at {}", servers("server")),
             Doing::Bounced => format!("{count} bounced by {}, going back", servers("server")),
@@ -113,8 +142,8 @@ mod tests {
             request(19, Hop::ClientToServer, 19, 2),
         ];
         assert_eq!(
-            words(19, &requests),
-            "Following client 19: 1 on the way to server 2; 1 queued at server 2; \
+            words(19, &requests, Naming::Servers),
+            "Following client 19: 1 going to server 2; 1 queued at server 2; \
              3 in service at servers 1, 4 and 6; 1 answered, coming back. Click it again to stop."
         );
     }
@@ -125,14 +154,36 @@ mod tests {
         let requests: Vec<RequestView> =
             (0..8).map(|server| request(0, Hop::InService, 0, server % 5)).collect();
         assert_eq!(
-            words(0, &requests),
+            words(0, &requests, Naming::Servers),
             "Following client 0: 8 in service at 5 servers. Click it again to stop."
         );
         let bounced = [request(2, Hop::BounceToClient, 7, 2)];
         assert_eq!(
-            words(2, &bounced),
+            words(2, &bounced, Naming::Servers),
             "Following client 2: 1 bounced by server 7, going back. Click it again to stop."
         );
-        assert_eq!(words(4, &bounced), "Following client 4: idle, between sessions. Click it again to stop.");
+        assert_eq!(
+            words(4, &bounced, Naming::Servers),
+            "Following client 4: idle, between sessions. Click it again to stop."
+        );
+    }
+
+    /// Beside a twin the same client reads in counts alone, two lines at
+    /// half the picture's width.
+    #[test]
+    fn beside_a_twin_groups_are_counted_without_their_servers() {
+        let requests = [
+            request(19, Hop::InService, 19, 6),
+            request(19, Hop::InService, 19, 1),
+            request(19, Hop::Queued, 19, 2),
+            request(19, Hop::ServerToClient, 9, 19),
+            request(19, Hop::ClientToServer, 19, 2),
+            request(19, Hop::BounceToClient, 7, 19),
+        ];
+        assert_eq!(
+            words(19, &requests, Naming::Counts),
+            "Following client 19: 1 going out; 1 queued; 2 in service; 1 bounced, going back; \
+             1 answered, coming back. Click it again to stop."
+        );
     }
 }

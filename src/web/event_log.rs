@@ -95,7 +95,7 @@ impl EventLog {
     /// of the picture (the stylesheet lays it there, taking no room, so
     /// that nothing moves under the reader's pointer as it comes). Nothing
     /// shows while a view's opening follows (see [`Follower`]).
-    pub fn show_following(&mut self, client: u32, snapshot: &Snapshot) {
+    pub fn show_following(&mut self, client: u32, snapshot: &Snapshot, naming: following::Naming) {
         if self.follower == Follower::Opening {
             // Hidden once, not written again each frame of the trip.
             if !self.following.hidden() {
@@ -103,7 +103,7 @@ impl EventLog {
             }
             return;
         }
-        let text = following::words(client, &snapshot.requests);
+        let text = following::words(client, &snapshot.requests, naming);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
         }

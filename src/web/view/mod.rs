@@ -44,6 +44,7 @@ use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
 use lbsim::scenario::{fields, FieldKind};
+use lbsim::ui::following::Naming;
 use lbsim::ui::frame::{Moment, MovesShown, Words};
 use lbsim::ui::gain::Gain;
 use lbsim::ui::link::Link;
@@ -367,7 +368,11 @@ impl View {
         self.parts.decision.ink_drawn = decision_ink;
         self.parts.decision.winner_ring = ring;
         if let Some(client) = self.followed {
-            self.parts.event_log.show_following(client, &self.snapshot);
+            let naming = match self.twin {
+                Some(_) => Naming::Counts,
+                None => Naming::Servers,
+            };
+            self.parts.event_log.show_following(client, &self.snapshot, naming);
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
