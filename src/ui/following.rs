@@ -12,14 +12,16 @@ use crate::format::and_list;
 /// ("at 5 servers"), so that the line stays short whatever the run.
 const NAMED: usize = 3;
 
-/// What `client`'s requests are doing, from the `requests` drawn.
-pub fn words(client: u32, requests: &[RequestView]) -> String {
+/// What `client`'s requests are doing, from the `requests` drawn, among
+/// `servers` servers: a lone server is "the server", as the picture names
+/// it ("queued at server 0" beside a row named "server" read as two).
+pub fn words(client: u32, requests: &[RequestView], servers: usize) -> String {
     let own: Vec<&RequestView> = requests.iter().filter(|r| r.client == client).collect();
     let doing = match own.is_empty() {
         true => "idle, between sessions".to_string(),
         false => Doing::ALL
             .iter()
-            .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing)))
+            .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing), servers == 1))
             .collect::<Vec<_>>()
             .join("; "),
     };
@@ -62,8 +64,9 @@ impl Doing {
         }
     }
 
-    /// The group's words ("2 queued at server 3"), if it has requests.
-    fn group<'a>(self, requests: impl Iterator<Item = &'a &'a RequestView>) -> Option<String> {
+    /// The group's words ("2 queued at server 3"; "at the server" where it
+    /// is `lone`), if it has requests.
+    fn group<'a>(self, requests: impl Iterator<Item = &'a &'a RequestView>, lone: bool) -> Option<String> {
         let requests: Vec<&RequestView> = requests.copied().collect();
         let count = requests.len();
         if count == 0 {
@@ -76,6 +79,7 @@ impl Doing {
         at.sort_unstable();
         at.dedup();
         let servers = |tier: &str| match at.len() {
+            1 if lone && tier == "server" => "the server".to_string(),
             1 => format!("{tier} {}", at[0]),
             n if n <= NAMED => format!("{tier}s {}", and_list(at.iter().map(u32::to_string))),
             n => format!("{n} {tier}s"),
@@ -113,7 +117,7 @@ mod tests {
             request(19, Hop::ClientToServer, 19, 2),
         ];
         assert_eq!(
-            words(19, &requests),
+            words(19, &requests, 10),
             "Following client 19: 1 on the way to server 2; 1 queued at server 2; \
              3 in service at servers 1, 4 and 6; 1 answered, coming back. Click it again to stop."
         );
@@ -125,14 +129,24 @@ mod tests {
         let requests: Vec<RequestView> =
             (0..8).map(|server| request(0, Hop::InService, 0, server % 5)).collect();
         assert_eq!(
-            words(0, &requests),
+            words(0, &requests, 10),
             "Following client 0: 8 in service at 5 servers. Click it again to stop."
         );
         let bounced = [request(2, Hop::BounceToClient, 7, 2)];
         assert_eq!(
-            words(2, &bounced),
+            words(2, &bounced, 10),
             "Following client 2: 1 bounced by server 7, going back. Click it again to stop."
         );
-        assert_eq!(words(4, &bounced), "Following client 4: idle, between sessions. Click it again to stop.");
+        // Chapter 1's lone server, which its row names "server".
+        let lone = [request(6, Hop::Queued, 6, 0), request(6, Hop::BounceToClient, 0, 6)];
+        assert_eq!(
+            words(6, &lone, 1),
+            "Following client 6: 1 queued at the server; 1 bounced by the server, going back. \
+             Click it again to stop."
+        );
+        assert_eq!(
+            words(4, &bounced, 10),
+            "Following client 4: idle, between sessions. Click it again to stop."
+        );
     }
 }

@@ -103,7 +103,7 @@ impl EventLog {
             }
             return;
         }
-        let text = following::words(client, &snapshot.requests);
+        let text = following::words(client, &snapshot.requests, snapshot.servers.len());
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
         }

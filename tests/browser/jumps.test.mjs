@@ -20,3 +20,19 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     });
   }
 }
+
+// A scroll by script lands as a jump does: reader 13 scrolled to chapter
+// 4 1.5 s after load and landed a chapter low (its heading 721 px above
+// the window), chapter 3's view having shrunk to its own height above it.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} a scroll by script to chapter 4's heading 1.5 s after load stays there`, async () => {
+    const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height });
+    await page.waitForTimeout(1_500);
+    await page.evaluate(() => document.getElementById('repick').scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(5_000);
+    const top = await page.evaluate(() => document.getElementById('repick-title').getBoundingClientRect().top);
+    assert.ok(top >= 0 && top <= 40, `the heading's top is ${top.toFixed(0)} px from the viewport's top`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -216,6 +216,7 @@ impl View {
             return false;
         }
         let asked = self.opening.speed(self.params.speed);
+        self.parts.readouts.opening(!self.opening.is_over());
         let [own, twin_kept, reference_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| {
