@@ -161,7 +161,11 @@
    * stands; whenever a section changes size, the page is scrolled by as
    * much as that element moved, before the browser paints. A scroll not
    * yet noted (the browser's own jump to a link's target, which
-   * holdTarget keeps) is left alone.
+   * holdTarget keeps) is left alone. A new window size moves everything
+   * by itself: the element is noted afresh where the browser left it, not
+   * held. Held through one, a full-page screenshot (the window made 1 × 1
+   * px, then as tall as the page) scrolled chapter 10 out of sight, 15,843
+   * px above the window, and its run never began (connections.test).
    */
   const keepInPlace = () => {
     // The explainer's chapters only: the lab and an embed lay themselves out.
@@ -188,6 +192,7 @@
     const watcher = new ResizeObserver(keep);
     for (const section of document.querySelectorAll('main > section')) watcher.observe(section);
     addEventListener('scroll', note, { passive: true });
+    addEventListener('resize', note);
     note();
   };
   keepInPlace();
