@@ -150,6 +150,53 @@
   addEventListener('hashchange', holdTarget);
   holdTarget();
 
+  /**
+   * Keeps what the reader sees where it is while the views above it
+   * settle: they mount as they near the window, and grow or shrink from
+   * their outline's height to their own. The browser's scroll anchoring
+   * missed these changes after a scroll by script (chapter 4's heading
+   * landed 721 px above the window, chapter 3's view having shrunk 750 px
+   * above it). On every scroll (a script, a key, the scrollbar, a jump),
+   * the first element at least partly in sight is noted with where it
+   * stands; whenever a section changes size, the page is scrolled by as
+   * much as that element moved, before the browser paints. A scroll not
+   * yet noted (the browser's own jump to a link's target, which
+   * holdTarget keeps) is left alone. A new window size moves everything
+   * by itself: the element is noted afresh where the browser left it, not
+   * held. Held through one, a full-page screenshot (the window made 1 × 1
+   * px, then as tall as the page) scrolled chapter 10 out of sight, 15,843
+   * px above the window, and its run never began (connections.test).
+   */
+  const keepInPlace = () => {
+    // The explainer's chapters only: the lab and an embed lay themselves out.
+    if (!document.querySelector('main.essay')) return;
+    const candidates = [...document.querySelectorAll('body > :not(main), main > :not(section), main > section > *')];
+    let anchor = null;
+    const note = () => {
+      for (const element of candidates) {
+        const { top, bottom, height } = element.getBoundingClientRect();
+        if (height > 0 && bottom > 0) {
+          anchor = { element, top, scrolled: scrollY };
+          return;
+        }
+      }
+      anchor = null;
+    };
+    const keep = () => {
+      if (!anchor || anchor.scrolled !== scrollY) return;
+      const moved = anchor.element.getBoundingClientRect().top - anchor.top;
+      if (Math.abs(moved) < 1) return;
+      scrollBy({ top: moved, behavior: 'instant' });
+      anchor.scrolled = scrollY;
+    };
+    const watcher = new ResizeObserver(keep);
+    for (const section of document.querySelectorAll('main > section')) watcher.observe(section);
+    addEventListener('scroll', note, { passive: true });
+    addEventListener('resize', note);
+    note();
+  };
+  keepInPlace();
+
   document.querySelectorAll('[data-lbsim]').forEach(outline);
   if (typeof WebAssembly !== 'object') failed();
   // Before any view has mounted, an error is the module's: it failed to

@@ -48,6 +48,10 @@ pub struct Waits {
     /// The whole distribution's figures, read as the run's summary reads
     /// them, so that the marks agree with the sentence beside them.
     pub figures: Distribution,
+    /// Where the count axis ends: a tidy value past the tallest bar,
+    /// unless the chart's owner keeps its own (see
+    /// `lbsim::ui::growing_axis`).
+    pub top: f64,
     /// Whether any request has ended (completed or failed), as the
     /// readouts count: a request in a slot has its wait, but until one
     /// ends the strip reads "none finished yet", and the chart's "median
@@ -60,8 +64,21 @@ impl Waits {
     /// to a tidy value past the longest, or past the p99 by [`TAIL_ROOM`]
     /// when the longest is further.
     pub fn of(histogram: &Histogram, bins: usize) -> Waits {
+        Waits::within(histogram, bins, |figures| nice_ceiling(Waits::needed(figures)))
+    }
+
+    /// How far the chart must reach (ms) for waits whose figures are
+    /// `figures`: past the longest, or past the p99 by [`TAIL_ROOM`] when
+    /// the longest is further.
+    pub fn needed(figures: &Distribution) -> f64 {
+        figures.p100.min(figures.p99 * TAIL_ROOM).max(figures.p99)
+    }
+
+    /// The waits `histogram` holds, in `bins` bins from zero to the reach
+    /// `reach` gives for their figures.
+    pub fn within(histogram: &Histogram, bins: usize, reach: impl FnOnce(&Distribution) -> f64) -> Waits {
         let figures = Distribution::of(histogram);
-        let reach = nice_ceiling(figures.p100.min(figures.p99 * TAIL_ROOM).max(figures.p99));
+        let reach = reach(&figures);
         let bin_ms = reach / bins as f64;
         let mut counts = vec![0; bins];
         let mut beyond = 0;
@@ -73,15 +90,29 @@ impl Waits {
             }
         }
         let ended = figures.count > 0;
-        Waits { bin_ms, counts, beyond, figures, ended }
+        let top = nice_ceiling(Waits::top_needed(&counts));
+        Waits { bin_ms, counts, beyond, figures, top, ended }
+    }
+
+    /// How far the count axis must reach for bins of `counts`: a quarter
+    /// past the tallest, where the marks' names stand.
+    pub fn top_needed(counts: &[u64]) -> f64 {
+        counts.iter().copied().max().unwrap_or(0) as f64 * 1.25
     }
 
     /// The waits `sim` has measured so far, binned: marked once a request
     /// has ended, as the readouts count.
     pub fn of_run(sim: &crate::Simulation, bins: usize) -> Waits {
+        let (histogram, ended) = Waits::measured(sim);
+        Waits { ended, ..Waits::of(&histogram, bins) }
+    }
+
+    /// The queue times `sim` has measured so far, and whether a request
+    /// has ended, as the readouts count.
+    pub fn measured(sim: &crate::Simulation) -> (Histogram, bool) {
         let metrics = sim.metrics();
         let ended = metrics.latency.measured().count() > 0 || metrics.counts.failed > 0;
-        Waits { ended, ..Waits::of(&metrics.queue_time.measured(), bins) }
+        (metrics.queue_time.measured(), ended)
     }
 
     /// Where the chart ends (ms).
@@ -171,8 +202,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, waits: &Waits, st
 where
     DB::ErrorType: 'static,
 {
-    let most = waits.counts.iter().copied().max().unwrap_or(0);
-    let top = nice_ceiling(most as f64 * 1.25);
+    let top = waits.top;
     let reach = waits.reach();
     let mut chart = style.chart(area, 0.0..reach, 0.0..top, ("queue time (ms)", "requests"))?;
     let gap = waits.bin_ms * 0.08;

@@ -34,8 +34,8 @@ impl ChartTurns {
         self.stale.fill(true);
     }
 
-    /// Chart `index` waits to be drawn (its size changed).
-    pub fn resized(&mut self, index: usize) {
+    /// Chart `index` waits to be drawn: its size changed, or its axes glide.
+    pub fn redraw(&mut self, index: usize) {
         self.stale[index] = true;
     }
 
@@ -98,7 +98,7 @@ mod tests {
         assert_eq!(turns.due(&room, 32.0 + INTERVAL_MS + 16.0, true), None);
         assert_eq!(turns.due(&room, 32.0 + 2.0 * INTERVAL_MS, true), Some(1));
         // A chart resized goes first, out of turn.
-        turns.resized(0);
+        turns.redraw(0);
         assert!(turns.pending());
         assert_eq!(turns.due(&room, 32.0 + 2.0 * INTERVAL_MS + 16.0, true), Some(0));
         assert_eq!(turns.due(&room, 32.0 + 3.0 * INTERVAL_MS + 16.0, true), Some(1));
@@ -116,7 +116,7 @@ mod tests {
         assert!(!turns.pending());
         assert_eq!(turns.due(&room, 16.0 + INTERVAL_MS, true), Some(0));
         assert_eq!(turns.due(&room, 16.0 + 2.0 * INTERVAL_MS, true), Some(2));
-        turns.resized(1);
+        turns.redraw(1);
         assert_eq!(turns.due(&[true; 3], 16.0 + 2.0 * INTERVAL_MS + 16.0, true), Some(1));
     }
 

@@ -16,9 +16,11 @@ const NAMED: usize = 3;
 /// Where the line says its requests are.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Naming {
-    /// Each group names its servers ("queued at server 9"): the line
-    /// spans the picture's width.
-    Servers,
+    /// Each group names its servers ("queued at server 9"), among this
+    /// many: a lone server is "the server", as the picture names it
+    /// ("queued at server 0" beside a row named "server" read as two). The
+    /// line spans the picture's width.
+    Servers(usize),
     /// Counts alone ("2 queued"): beside a twin the line has half the
     /// width, and at two lines already covers the band where the picture
     /// names its tiers (chapter 6's "client 0 heard" among them); the
@@ -98,6 +100,7 @@ impl Doing {
                 Doing::Answered => format!("{count} answered, coming back"),
             });
         }
+        let lone = naming == Naming::Servers(1);
         // Where the group is: the server (or balancer) each is at or bound
         // for, or, bounced, the server that sent it back.
         let mut at: Vec<u32> =
@@ -105,6 +108,7 @@ impl Doing {
         at.sort_unstable();
         at.dedup();
         let servers = |tier: &str| match at.len() {
+            1 if lone && tier == "server" => "the server".to_string(),
             1 => format!("{tier} {}", at[0]),
             n if n <= NAMED => format!("{tier}s {}", and_list(at.iter().map(u32::to_string))),
             n => format!("{n} {tier}s"),
@@ -142,7 +146,7 @@ mod tests {
             request(19, Hop::ClientToServer, 19, 2),
         ];
         assert_eq!(
-            words(19, &requests, Naming::Servers),
+            words(19, &requests, Naming::Servers(10)),
             "Following client 19: 1 going to server 2; 1 queued at server 2; \
              3 in service at servers 1, 4 and 6; 1 answered, coming back. Click it again to stop."
         );
@@ -154,16 +158,23 @@ mod tests {
         let requests: Vec<RequestView> =
             (0..8).map(|server| request(0, Hop::InService, 0, server % 5)).collect();
         assert_eq!(
-            words(0, &requests, Naming::Servers),
+            words(0, &requests, Naming::Servers(10)),
             "Following client 0: 8 in service at 5 servers. Click it again to stop."
         );
         let bounced = [request(2, Hop::BounceToClient, 7, 2)];
         assert_eq!(
-            words(2, &bounced, Naming::Servers),
+            words(2, &bounced, Naming::Servers(10)),
             "Following client 2: 1 bounced by server 7, going back. Click it again to stop."
         );
+        // Chapter 1's lone server, which its row names "server".
+        let lone = [request(6, Hop::Queued, 6, 0), request(6, Hop::BounceToClient, 0, 6)];
         assert_eq!(
-            words(4, &bounced, Naming::Servers),
+            words(6, &lone, Naming::Servers(1)),
+            "Following client 6: 1 queued at the server; 1 bounced by the server, going back. \
+             Click it again to stop."
+        );
+        assert_eq!(
+            words(4, &bounced, Naming::Servers(10)),
             "Following client 4: idle, between sessions. Click it again to stop."
         );
     }

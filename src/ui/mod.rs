@@ -23,6 +23,7 @@ pub mod fit;
 pub mod following;
 pub mod frame;
 pub mod gain;
+pub mod growing_axis;
 pub mod guess;
 pub mod hash;
 pub mod link;

@@ -81,8 +81,12 @@ impl Span {
     /// The strip's label over figures that count `counted`: the span,
     /// and, where they count no finished request, why its figures are
     /// dashes ("Last second: none finished yet").
+    /// During the opening the words stand alone, no longer than "Since
+    /// the run began: none finished yet": with the span ahead of them the
+    /// strip at 1440 × 900 had no room left for its p99.
     pub fn label_of(self, counted: Counted) -> String {
         match counted.why_empty() {
+            Some(why) if counted == Counted::FirstOnItsWay => why.to_string(),
             Some(why) => format!("{} {why}", self.label()),
             None => self.label(),
         }
@@ -112,6 +116,10 @@ pub enum Counted {
     NoReading,
     /// A reading in which no request ended (completed or failed).
     NoneFinished,
+    /// None finished yet while the view's opening shows the first
+    /// request's trip at a hundredth of real time: "none finished yet"
+    /// for the seconds it takes read as broken (reader 13).
+    FirstOnItsWay,
 }
 
 impl Counted {
@@ -124,12 +132,22 @@ impl Counted {
         }
     }
 
+    /// What the figures count while the view's opening (`ui::opening`)
+    /// shows the first trip, `opening` true, or after it.
+    pub fn during_opening(self, opening: bool) -> Counted {
+        match (self, opening) {
+            (Counted::NoReading | Counted::NoneFinished, true) => Counted::FirstOnItsWay,
+            _ => self,
+        }
+    }
+
     /// Why the figures are dashes, in words, if they are.
     pub fn why_empty(self) -> Option<&'static str> {
         match self {
             Counted::Some => None,
             Counted::NoReading => Some("none counted yet"),
             Counted::NoneFinished => Some("none finished yet"),
+            Counted::FirstOnItsWay => Some("The first request is on its way: watch it"),
         }
     }
 }
@@ -303,6 +321,13 @@ mod tests {
         );
         let all_failed = SamplePoint { availability: 0.0, ..SamplePoint::default() };
         assert_eq!(Counted::of(Some(&all_failed)), Counted::Some, "requests that failed were counted");
+        // Chapter 1's opening: its first trip plays for seconds at a
+        // hundredth of real time, and the strip says what to watch.
+        let opening = Counted::NoneFinished.during_opening(true);
+        assert_eq!(Counted::NoReading.during_opening(true), opening);
+        assert_eq!(Span::SinceStart.label_of(opening), "The first request is on its way: watch it");
+        assert_eq!(Counted::NoneFinished.during_opening(false), Counted::NoneFinished, "after it");
+        assert_eq!(Counted::Some.during_opening(true), Counted::Some, "a request finished");
         sim.advance_to(Time::from_secs(1.0), u64::MAX);
         let latest = sim.snapshot(0).latest.expect("a reading after a second");
         assert_eq!(Counted::of(Some(&latest)), Counted::Some);

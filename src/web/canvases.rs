@@ -488,8 +488,8 @@ impl Canvases {
         running: bool,
     ) {
         for (index, slot) in self.slots.iter_mut().enumerate() {
-            if slot.surface.fit() {
-                self.turns.resized(index);
+            if slot.surface.fit() || slot.figure.gliding(now_ms) {
+                self.turns.redraw(index);
             }
         }
         let room: Vec<bool> = self.slots.iter().map(has_room).collect();

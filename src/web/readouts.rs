@@ -58,6 +58,9 @@ pub struct Readouts {
     windows: Vec<HtmlElement>,
     /// The span the words say, and whether its figures count anything.
     span: Option<(Span, Counted)>,
+    /// Whether the view's opening shows its first trip (see
+    /// `Counted::during_opening`).
+    opening: bool,
     /// The percentiles last shown (ms), for the live region to say.
     percentiles: (f64, f64),
     p50: HtmlElement,
@@ -171,6 +174,7 @@ impl Readouts {
             span_words,
             windows,
             span: None,
+            opening: false,
             percentiles: (0.0, 0.0),
             p50,
             p99,
@@ -217,6 +221,12 @@ impl Readouts {
         self.span.map(|(span, counted)| (span, counted, self.percentiles))
     }
 
+    /// The view's opening shows its first trip (`showing`) or is over:
+    /// the strip says so while nothing has finished.
+    pub fn opening(&mut self, showing: bool) {
+        self.opening = showing;
+    }
+
     /// Whether the figures are due to be shown again: every `INTERVAL_MS`,
     /// or at once when `force`d. The caller reads a longer span's figures
     /// only then, as they cost a summary of the run.
@@ -247,7 +257,7 @@ impl Readouts {
         twin: Option<(SamplePoint, u64)>,
     ) -> bool {
         let shown = over_span.or(snapshot.latest);
-        let counted = Counted::of(shown.as_ref());
+        let counted = Counted::of(shown.as_ref()).during_opening(self.opening);
         let mut rewrapped = self.say_span(span, counted);
         let latest = shown.unwrap_or_default();
         self.percentiles = (latest.queue_p50, latest.queue_p99);
@@ -322,7 +332,7 @@ impl Readouts {
 fn dash_unless(counted: Counted, figure: String) -> String {
     match counted {
         Counted::Some => figure,
-        Counted::NoReading | Counted::NoneFinished => "–".to_string(),
+        Counted::NoReading | Counted::NoneFinished | Counted::FirstOnItsWay => "–".to_string(),
     }
 }
 

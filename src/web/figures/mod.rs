@@ -119,6 +119,12 @@ pub trait Figure {
     /// The simulation starts over.
     fn restarted(&mut self) {}
 
+    /// Whether its axes glide to a new end at wall time `now_ms`: it is
+    /// drawn every frame until they are there, not in its turn.
+    fn gliding(&self, _now_ms: f64) -> bool {
+        false
+    }
+
     /// The view's sentences were just rewritten from `sim` as it is now: a
     /// figure that counts what they count reads its figures at this moment,
     /// so that the two agree on screen until the next rewrite.

@@ -4,11 +4,16 @@
 //! figures in the sentence's words, and its caption what lies off the
 //! chart's right edge. Beside sentences, it counts the requests they
 //! counted when last rewritten (a second apart), so that its median and
-//! p99 are theirs; alone (the lab's tab), those so far.
+//! p99 are theirs; alone (the lab's tab), those so far. Its axes only
+//! grow during a run, gliding to each new end (see
+//! `lbsim::ui::growing_axis`), so that the pile keeps its look between
+//! two looks.
 
 use super::{canvas, legend, Area, Figure, Frame, Place};
 use crate::dom;
 use lbsim::charts::{self, Drawn, Rescale, Waits as Binned, WAIT_BINS};
+use lbsim::metrics::Histogram;
+use lbsim::ui::growing_axis::GrowingAxis;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};
@@ -19,8 +24,12 @@ pub struct Waits {
     figures: Vec<HtmlElement>,
     /// The caption's note on the waits past the right edge.
     beyond: HtmlElement,
-    /// The waits as the sentences last counted them, if they did.
-    said: Option<Binned>,
+    /// The waits as the sentences last counted them, if they did, and
+    /// whether a request had ended then.
+    said: Option<(Histogram, bool)>,
+    /// Where the time axis (ms) and the count axis end.
+    reach: GrowingAxis,
+    top: GrowingAxis,
     /// The caption's note on a reach grown far, and what it follows.
     rescaled: HtmlElement,
     rescale: Rescale,
@@ -49,7 +58,17 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     }
     let label = "How many requests waited how long in a queue, with the median, the mean and the p99 marked";
     let canvas = canvas(figure, "", &place.canvas_id, label)?;
-    Ok(Box::new(Waits { canvas, figures, beyond, said: None, rescaled, rescale: Rescale::default() }))
+    let still = dom::prefers(crate::page::REDUCED_MOTION);
+    Ok(Box::new(Waits {
+        canvas,
+        figures,
+        beyond,
+        said: None,
+        reach: GrowingAxis::new(LEAST_REACH_MS, still),
+        top: GrowingAxis::new(LEAST_TOP, still),
+        rescaled,
+        rescale: Rescale::default(),
+    }))
 }
 
 impl Figure for Waits {
@@ -62,35 +81,49 @@ impl Figure for Waits {
     }
 
     fn draw(&mut self, area: &Area, frame: &Frame) -> Drawn {
-        let waits = match &self.said {
-            Some(said) => said.clone(),
-            None => binned(frame.sim),
+        let now_ms = dom::now_ms();
+        let (histogram, ended) = match &self.said {
+            Some((histogram, ended)) => (histogram.clone(), *ended),
+            None => Binned::measured(frame.sim),
         };
+        let reach = &mut self.reach;
+        let mut waits = Binned {
+            ended,
+            ..Binned::within(&histogram, WAIT_BINS, |f| reach.end(Binned::needed(f), now_ms))
+        };
+        waits.top = self.top.end(Binned::top_needed(&waits.counts), now_ms);
         for (text, mark) in self.figures.iter().zip(waits.marks()) {
             dom::set_text(text, &mark.label);
         }
-        dom::set_text(&self.beyond, waits.beyond_note().as_deref().unwrap_or(""));
-        dom::set_text(
-            &self.rescaled,
-            self.rescale
-                .observe(waits.reach(), waits.figures.p99 > 0.0, frame.sim.now().as_ms())
-                .as_deref()
-                .unwrap_or(""),
-        );
+        if !self.reach.gliding(now_ms) {
+            // Mid-glide the edge stands at no tidy value: the note waits.
+            dom::set_text(&self.beyond, waits.beyond_note().as_deref().unwrap_or(""));
+            let waited = waits.figures.p99 > 0.0;
+            let told = self.rescale.observe(waits.reach(), waited, frame.sim.now().as_ms());
+            dom::set_text(&self.rescaled, told.as_deref().unwrap_or(""));
+        }
         charts::waits(area, &waits, frame.style)
     }
 
+    fn gliding(&self, now_ms: f64) -> bool {
+        self.reach.gliding(now_ms) || self.top.gliding(now_ms)
+    }
+
     fn words_said(&mut self, sim: &Simulation) {
-        self.said = Some(binned(sim));
+        self.said = Some(Binned::measured(sim));
     }
 
     fn restarted(&mut self) {
         self.said = None;
+        self.reach.restart();
+        self.top.restart();
         self.rescale = Rescale::default();
     }
 }
 
-/// The queue times `sim` has measured so far, binned.
-fn binned(sim: &Simulation) -> Binned {
-    Binned::of_run(sim, WAIT_BINS)
-}
+/// Where the time axis ends before anything waited (ms): a bar at zero.
+const LEAST_REACH_MS: f64 = 1.0;
+
+/// Where the count axis ends at least: its first requests would step it
+/// 1, 2, 5 and 10 within a second of the run.
+const LEAST_TOP: f64 = 10.0;

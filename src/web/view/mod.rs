@@ -217,6 +217,7 @@ impl View {
             return false;
         }
         let asked = self.opening.speed(self.params.speed);
+        self.parts.readouts.opening(!self.opening.is_over());
         let [own, twin_kept, reference_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| {
@@ -370,7 +371,7 @@ impl View {
         if let Some(client) = self.followed {
             let naming = match self.twin {
                 Some(_) => Naming::Counts,
-                None => Naming::Servers,
+                None => Naming::Servers(self.snapshot.servers.len()),
             };
             self.parts.event_log.show_following(client, &self.snapshot, naming);
         }
