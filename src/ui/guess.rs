@@ -204,8 +204,19 @@ impl Guess {
         Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None })
     }
 
-    pub fn prompt(&self) -> &str {
-        &self.prompt
+    /// The question's words as they stand: while it waits, as asked; once
+    /// answered or skipped, without a lead that says it waits ("Before it
+    /// plays on: you will click…" stayed bold over the run it had let
+    /// play, and read as a question still pending to chapter 3's reader).
+    pub fn prompt(&self) -> String {
+        let lead = self.prompt.strip_prefix("Before ").and_then(|rest| rest.split_once(": "));
+        match (self.waits(), lead) {
+            (false, Some((_, asked))) => {
+                let mut letters = asked.chars();
+                letters.next().map(|first| first.to_ascii_uppercase()).into_iter().chain(letters).collect()
+            }
+            _ => self.prompt.clone(),
+        }
     }
 
     pub fn topic(&self) -> Topic {

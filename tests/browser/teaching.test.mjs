@@ -367,11 +367,23 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   assert.deepEqual(names, ["Longer than the others'", 'About as long', "Shorter than the others'", 'Skip: just run it']);
   const reveal = page.locator('#continuous [data-reveal]').first();
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the question');
+  // Answered, the question no longer reads as one waiting: its lead
+  // "Before it plays on:" stayed bold over the run it had let play
+  // (reader 14). Its words go plain, and nothing under them moves.
+  const prompt = () => page.evaluate(() => {
+    const words = document.querySelector('#sim-continuous .question-prompt');
+    return { text: words.textContent, weight: Number(getComputedStyle(words).fontWeight), picture: Math.round(document.querySelector('#sim-continuous .topology').getBoundingClientRect().top) };
+  });
+  const asked = await prompt();
+  assert.ok(asked.text.startsWith('Before it plays on: ') && asked.weight >= 700, JSON.stringify(asked));
   const answer = group.getByRole('button', { name: "Longer than the others'" });
   const box = await answer.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   const verdict = page.locator('#sim-continuous .question .verdict');
   await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  const answered = await prompt();
+  assert.ok(answered.text.startsWith('You will click a server') && answered.weight < 600, JSON.stringify(answered));
+  assert.equal(answered.picture, asked.picture, 'the picture moved at the answer');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the click');
   const canvas = await page.locator('#sim-continuous-topology').boundingBox();

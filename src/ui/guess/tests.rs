@@ -39,6 +39,24 @@ fn a_question_is_asked_only_when_the_link_asks_and_with_a_twin_it_is_about_tails
     assert_eq!(worded.prompt(), "With a board refreshed every second, which?");
 }
 
+/// Chapter 3's lead, "Before it plays on:", stood over the run it had let
+/// play and read as a question still waiting: answered or skipped, the
+/// question drops a lead that says it waits, and keeps any other words.
+#[test]
+fn answered_the_question_drops_the_lead_that_says_it_waits() {
+    let words = "Before it plays on: you will click a server. How long will its queue be?";
+    let mut answered = Guess::for_view(true, words, None).unwrap();
+    assert_eq!(answered.prompt(), words);
+    answered.answer(Answer::Shorter);
+    assert_eq!(answered.prompt(), "You will click a server. How long will its queue be?");
+    let mut skipped = Guess::for_view(true, words, None).unwrap();
+    skipped.skip();
+    assert_eq!(skipped.prompt(), answered.prompt());
+    let mut plain = asked();
+    plain.answer(Answer::Twin);
+    assert_eq!(plain.prompt(), asked().prompt(), "no lead to drop");
+}
+
 #[test]
 fn the_answers_name_each_side_by_what_differs() {
     let words: Vec<String> = asked().answers().map(|a| a.words(Some(&sides()))).collect();
