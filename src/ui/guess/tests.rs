@@ -276,6 +276,19 @@ fn a_slowed_queue_stands_by_its_ratio_to_the_others_mean_with_the_tails_bounds()
     assert_eq!(Standing::of(VecDeque::new().iter(), 0), None, "no samples");
 }
 
+/// The verdict's range is of the queues the picture drew at the others
+/// over the span, not of their means ("each from 48.0 to 51.0" beside
+/// queues drawn from 33 to 69, reader 14).
+#[test]
+fn a_standing_gives_the_others_queues_as_drawn_over_the_span() {
+    let history: VecDeque<Vec<(u32, u32)>> =
+        [[2, 10, 20], [1, 30, 5]].iter().map(|queued| queued.iter().map(|&q| (10, q)).collect()).collect();
+    let standing = Standing::of(history.iter(), 0).unwrap();
+    assert_eq!(standing.queued, 1.5);
+    assert_eq!(standing.others_mean, 16.25);
+    assert_eq!(standing.others_drawn, (5, 30), "the means, 20 and 12.5, span less than was drawn");
+}
+
 #[test]
 fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_held() {
     let history = samples([1, 12, 20], 60);
@@ -295,8 +308,8 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
         guess.slowed_words(14.0, &history),
         Some((
             "Your guess, longer than the others', did not hold: server 0's queue is shorter than the others': \
-             1.0 requests queued on average over the last 5 simulated seconds, against 16.0, the others' mean \
-             (each from 12.0 to 20.0)."
+             1.0 requests queued on average over the last 5 simulated seconds, against 16.0 at the others, whose \
+             queues ran from 12 to 20 in those seconds."
                 .to_string(),
             true
         ))
@@ -358,7 +371,7 @@ fn chapter_3s_slowed_server_stands_shorter_at_the_verdict_on_every_seed() {
             let span = ((VERDICT_SPAN_S / 0.25) as usize).min(sim.metrics().server_history.len());
             let history = &sim.metrics().server_history;
             let standing = Standing::of(history.range(history.len() - span..), 3).unwrap();
-            let ratio = standing.queued / standing.others.1;
+            let ratio = standing.queued / standing.others_mean;
             ratios = (ratios.0.min(ratio), ratios.1.max(ratio));
         }
     }
