@@ -20,13 +20,16 @@ mod slowed;
 
 pub use slowed::{Standing, SETTLE_S, SLOW_ONE};
 
+use super::spread::Spread;
 use super::twins::Sides;
 use crate::explain::Claim;
 use crate::format::ms;
 use crate::Summary;
 
-/// Within this factor of each other, two tails are "about the same"; the
-/// claims below spell it out (1/1.15 ≈ 0.87).
+/// Within this factor of each other, two tails of one run each are "about
+/// the same"; the claims below spell it out (1/1.15 ≈ 0.87). A view that
+/// runs its pair on more seeds grades by their dots instead (see
+/// [`Guess::verdict_over_seeds`]).
 const SAME_TAIL: &str = "within 15% of each other";
 
 /// What the reveal says while the runs the reader watches have not yet
@@ -204,8 +207,19 @@ impl Guess {
         Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None })
     }
 
-    pub fn prompt(&self) -> &str {
-        &self.prompt
+    /// The question's words as they stand: while it waits, as asked; once
+    /// answered or skipped, without a lead that says it waits ("Before it
+    /// plays on: you will click…" stayed bold over the run it had let
+    /// play, and read as a question still pending to chapter 3's reader).
+    pub fn prompt(&self) -> String {
+        let lead = self.prompt.strip_prefix("Before ").and_then(|rest| rest.split_once(": "));
+        match (self.waits(), lead) {
+            (false, Some((_, asked))) => {
+                let mut letters = asked.chars();
+                letters.next().map(|first| first.to_ascii_uppercase()).into_iter().chain(letters).collect()
+            }
+            _ => self.prompt.clone(),
+        }
     }
 
     pub fn topic(&self) -> Topic {
@@ -296,6 +310,38 @@ impl Guess {
             in_prose.own,
             ms(twin.queue_ms.p99),
             in_prose.twin
+        ))
+    }
+
+    /// Whether the reveal waits for the dots of a view that runs its pair
+    /// on more seeds (`spread`), to grade the guess by them: answered or
+    /// skipped, until they are all in. A retired guess is graded by
+    /// nothing, and says so at once.
+    pub fn awaits_seeds(&self, spread: Option<&Spread>) -> bool {
+        matches!(self.stage, Stage::Answered(_) | Stage::Skipped)
+            && spread.is_some_and(|spread| !spread.done())
+    }
+
+    /// The verdict of a view that runs its pair on more seeds, graded by
+    /// their dots once they are all in and said in the words of the
+    /// sentence under them: chapter 4's verdict, graded on one run, said
+    /// "within 15% of each other" over dots 0.96 to 1.05 times one
+    /// another, two yardsticks (reader 14). `None` while the question
+    /// waits, once the guess is retired, or without dots to grade by.
+    pub fn verdict_over_seeds(&self, sides: &Sides, spread: &Spread) -> Option<String> {
+        let right = spread.longer_tail().filter(|_| !matches!(self.stage, Stage::Retired(_)))?;
+        let in_prose = sides.in_prose();
+        let outcome = match right {
+            Answer::Own => format!("{} has the longer tail", in_prose.own),
+            Answer::Twin => format!("{} has the longer tail", in_prose.twin),
+            _ => "neither tail is longer by more than chance".to_string(),
+        };
+        let first = self.opening(right, &outcome, Some(&in_prose))?;
+        let (range, average) = spread.ratio_words(sides);
+        let average = average.map(|average| format!(", {average}")).unwrap_or_default();
+        Some(format!(
+            "{first}: over the {} seeds dotted under the pictures, {range}{average}.",
+            spread.dots().len()
         ))
     }
 

@@ -17,6 +17,7 @@
 //! stack and the sentence under them are here; `web::spread_chart`
 //! draws them.
 
+use super::guess::Answer;
 use super::twins::Sides;
 use crate::metrics::Distribution;
 use crate::time::Time;
@@ -33,6 +34,10 @@ pub const STEP_EVENTS: u64 = 2_000;
 pub const FRAME_SHARE_MS: f64 = 4.0;
 /// The most seeds a link may ask for.
 pub const MOST_SEEDS: u32 = 50;
+/// How many standard errors from 1 the seeds' mean ratio stands, at
+/// least, for one tail to count as the longer: independent seeds put their
+/// mean this far from the truth by chance about one time in twenty.
+pub const CHANCE_ERRORS: f64 = 2.0;
 
 /// One seed's two runs: the view's own and the twin's p99 queue time (ms).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -183,12 +188,48 @@ impl Spread {
         Some(Pair { seed, own: on(&self.own)?, twin: on(&self.twin)? })
     }
 
+    fn ratios(&self) -> Vec<f64> {
+        self.dots.iter().map(Dot::ratio).collect()
+    }
+
+    /// Which tail the dots say is the longer, once they are all in: the
+    /// own run's where their mean ratio stands more than
+    /// [`CHANCE_ERRORS`] standard errors above 1, the twin's where it
+    /// stands so far below, neither in between. `None` while they come,
+    /// or with fewer than two.
+    pub fn longer_tail(&self) -> Option<Answer> {
+        let ratios = self.ratios();
+        if !self.done() || ratios.len() < 2 {
+            return None;
+        }
+        let (mean, se) = mean_and_error(&ratios);
+        Some(match mean - 1.0 {
+            above if above > CHANCE_ERRORS * se => Answer::Own,
+            below if -below > CHANCE_ERRORS * se => Answer::Twin,
+            _ => Answer::Same,
+        })
+    }
+
+    /// What the dots show, as the sentence under them says it: "the p99
+    /// with A is 0.96 to 1.05 times that with B", and, with two or more,
+    /// "on average 0.997, give or take 0.004".
+    pub fn ratio_words(&self, sides: &Sides) -> (String, Option<String>) {
+        let Sides { own, twin } = sides.in_prose();
+        let ratios = self.ratios();
+        let (least, most) = ratios.iter().fold((f64::INFINITY, 0.0_f64), |(l, m), r| (l.min(*r), m.max(*r)));
+        let range = format!("the p99 with {own} is {least:.2} to {most:.2} times that with {twin}");
+        let average = (ratios.len() >= 2).then(|| {
+            let (mean, se) = mean_and_error(&ratios);
+            format!("on average {mean:.3}, give or take {se:.3}")
+        });
+        (range, average)
+    }
+
     /// The sentence under the dots, naming the runs as the pictures do.
     pub fn words(&self, sides: &Sides) -> String {
         let Sides { own, twin } = sides.in_prose();
         let seconds = RUN_S;
-        let ratios: Vec<f64> = self.dots.iter().map(Dot::ratio).collect();
-        let (least, most) = ratios.iter().fold((f64::INFINITY, 0.0_f64), |(l, m), r| (l.min(*r), m.max(*r)));
+        let ratios = self.ratios();
         if ratios.is_empty() {
             return match self.started {
                 true => {
@@ -207,17 +248,14 @@ impl Spread {
             (a, b, 0) => format!("{a} above 1, {b} below"),
             (a, b, at) => format!("{a} above 1, {b} below, {at} at 1"),
         };
-        let range = format!("the p99 with {own} is {least:.2} to {most:.2} times that with {twin}");
-        match self.done() {
-            false => format!("{} of {} seeds so far: {range}; {sides_of_one}.", ratios.len(), self.seeds),
-            true if ratios.len() < 2 => format!("1 seed of {seconds:.0} s: {range}."),
-            true => {
-                let (mean, se) = mean_and_error(&ratios);
-                format!(
-                    "{} seeds of {seconds:.0} s: {range}; {sides_of_one}; on average {mean:.3}, give or take \
-                     {se:.3}.",
-                    ratios.len()
-                )
+        let (range, average) = self.ratio_words(sides);
+        match (self.done(), average) {
+            (false, _) => {
+                format!("{} of {} seeds so far: {range}; {sides_of_one}.", ratios.len(), self.seeds)
+            }
+            (true, None) => format!("1 seed of {seconds:.0} s: {range}."),
+            (true, Some(average)) => {
+                format!("{} seeds of {seconds:.0} s: {range}; {sides_of_one}; {average}.", ratios.len())
             }
         }
     }

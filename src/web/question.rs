@@ -60,7 +60,20 @@ impl QuestionBox {
     /// named by `sides` (a view alone has none).
     pub fn show(&mut self, guess: &Guess, sides: Option<&Sides>) {
         self.group.set_hidden(false);
-        self.prompt.set_text_content(Some(guess.prompt()));
+        // Answered, the question is set as plain words, no longer a call
+        // to act, at the height it had while it waited, so that nothing
+        // under it moves as its words shorten.
+        let answered = !guess.waits();
+        let style = self.prompt.style();
+        let _ = match answered {
+            true if !self.group.class_list().contains("answered") => {
+                style.set_property("min-height", &format!("{}px", self.prompt.offset_height()))
+            }
+            true => Ok(()),
+            false => style.remove_property("min-height").map(|_| ()),
+        };
+        let _ = self.group.class_list().toggle_with_force("answered", answered);
+        self.prompt.set_text_content(Some(&guess.prompt()));
         for (button, answer) in &self.buttons {
             if let Some(answer) = answer {
                 button.set_text_content(Some(&answer.words(sides)));

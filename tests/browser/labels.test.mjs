@@ -502,7 +502,7 @@ test("at 390 × 844 chapter 6's picture names its clients and servers in full be
   const said = header.map((l) => l.text);
   assert.ok(said.includes('Clients · 20'), `the header: ${JSON.stringify(said)}`);
   assert.ok(said.some((t) => t.startsWith('Servers · 10')), `the header: ${JSON.stringify(said)}`);
-  assert.ok(said.some((t) => /^(client 0|heard|[0-9.]+ m?s(–[0-9.]+ m?s)? ago$)/.test(t)), `the header: ${JSON.stringify(said)}`);
+  assert.ok(said.some((t) => /^(client 0 |[0-9.]+ m?s(–[0-9.]+ m?s)? ago, (client 0 )?)?heard$/.test(t)), `the header: ${JSON.stringify(said)}`);
   for (const [i, a] of header.entries()) {
     for (const b of header.slice(i + 1)) {
       assert.ok(a.box[2] <= b.box[0] || b.box[2] <= a.box[0], `"${a.text}" and "${b.text}" overlap`);
@@ -511,3 +511,34 @@ test("at 390 × 844 chapter 6's picture names its clients and servers in full be
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Chapter 6's column of client 0's copies read as unlabelled (reader 14):
+// its heading, "client 0 heard, 16 ms to 686 ms ago", ended over the
+// column in its ages, its name over the queues to the left. The heading
+// now ends in "heard", set right-aligned over the numbers it names, at
+// 1440 × 900 with the client's name, on a phone after the ages.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 6's column of copies is headed "heard" over its numbers`, async () => {
+    const { page, errors } = await openRecorded(`${server.url}explain.html`, { width, height });
+    await page.evaluate(() => document.getElementById('sim-stale').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await skipQuestion(page, 'stale');
+    const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-stale'));
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 1500, index, { timeout: 60_000 });
+    await page.locator('#sim-stale button.play').click();
+    await page.waitForTimeout(300);
+    const texts = await page.evaluate(() => (document.getElementById('sim-stale-topology').labels ?? []).map((l) => ({ text: l.text, box: l.box })));
+    const rows = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), index));
+    // The column's numbers: what each row says client 0 heard, written in its row.
+    const numbers = rows.map((row) => texts.find((l) => l.text === row.heard && l.box[1] >= row.cell[1] && l.box[3] <= row.cell[1] + row.cell[3] && l.box[0] > row.cell[0] + row.cell[2] - 60));
+    assert.ok(numbers.every(Boolean), `every row's copy written: ${JSON.stringify(rows.map((r) => r.heard))}`);
+    const [left, right] = [Math.min(...numbers.map((l) => l.box[0])), Math.max(...numbers.map((l) => l.box[2]))];
+    const heading = texts.find((l) => l.box[3] <= rows[0].cell[1] + 2 && /heard$/.test(l.text));
+    assert.ok(heading, `a heading ending in "heard": ${JSON.stringify(texts.filter((l) => l.box[1] < 24).map((l) => l.text))}`);
+    assert.match(heading.text, width >= 1000 ? /^[0-9.]+ m?s to [0-9.]+ m?s ago, client 0 heard$/ : /heard$/);
+    // "heard" stands over the numbers: the heading ends where they end, within a few pixels.
+    assert.ok(Math.abs(heading.box[2] - right) <= 4 && heading.box[2] > left, `"${heading.text}" ends at ${heading.box[2]}, the numbers span ${left} to ${right}`);
+    await page.locator('#sim-stale-topology').screenshot({ path: artifact(`labels-stale-heard-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}

@@ -367,11 +367,23 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   assert.deepEqual(names, ["Longer than the others'", 'About as long', "Shorter than the others'", 'Skip: just run it']);
   const reveal = page.locator('#continuous [data-reveal]').first();
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the question');
+  // Answered, the question no longer reads as one waiting: its lead
+  // "Before it plays on:" stayed bold over the run it had let play
+  // (reader 14). Its words go plain, and nothing under them moves.
+  const prompt = () => page.evaluate(() => {
+    const words = document.querySelector('#sim-continuous .question-prompt');
+    return { text: words.textContent, weight: Number(getComputedStyle(words).fontWeight), picture: Math.round(document.querySelector('#sim-continuous .topology').getBoundingClientRect().top) };
+  });
+  const asked = await prompt();
+  assert.ok(asked.text.startsWith('Before it plays on: ') && asked.weight >= 700, JSON.stringify(asked));
   const answer = group.getByRole('button', { name: "Longer than the others'" });
   const box = await answer.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   const verdict = page.locator('#sim-continuous .question .verdict');
   await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  const answered = await prompt();
+  assert.ok(answered.text.startsWith('You will click a server') && answered.weight < 600, JSON.stringify(answered));
+  assert.equal(answered.picture, asked.picture, 'the picture moved at the answer');
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the click');
   const canvas = await page.locator('#sim-continuous-topology').boundingBox();
@@ -381,8 +393,19 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   await page.waitForFunction(() => /^Watch server 3's queue/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the verdict');
   await page.waitForFunction(() => /^Your guess/.test(document.querySelector('#sim-continuous .question .verdict').textContent), null, { timeout: 60_000 });
+  // Its range is of the queues drawn at the other servers in those
+  // seconds: "(each from 48.0 to 51.0)", the range of their means, sat
+  // beside neighbours drawn with 33 to 69 (reader 14). Paused, the queues
+  // drawn are inside it, give or take what a quarter second past the
+  // last sample (SAMPLE_INTERVAL) can add.
+  await page.click('#sim-continuous button.play');
+  await page.waitForTimeout(1200);
   const said = await verdict.textContent();
-  assert.match(said, /^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+, the others' mean \(each from [\d.]+ to [\d.]+\)\.$/);
+  const [, low, high] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+ at the others, whose queues ran from (\d+) to (\d+) in those seconds\.$/) ?? [];
+  assert.ok(high, said);
+  const drawn = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view)).filter((_, i) => i !== 3).map((s) => s.queued);
+  assert.ok(drawn.every((q) => q >= Number(low) - 3 && q <= Number(high) + 3), `${said} beside the others drawn with ${drawn.join(', ')}`);
+  assert.ok(Number(high) - Number(low) >= Math.max(...drawn) - Math.min(...drawn), said);
   assert.equal(await reveal.isVisible(), true, 'the prose that explains shows with the verdict');
   await page.screenshot({ path: artifact('teaching-continuous-verdict-1440.png') });
   assert.deepEqual(errors, []);

@@ -29,14 +29,19 @@ pub const SLOW_ONE: &str =
     "Now slow a server: click one in the picture (or focus the picture and press its number).";
 
 /// Where a slowed server's queue stands among the others' over a span of
-/// samples: each one's mean queue.
+/// samples: its mean queue, the others' mean, and the queues they were
+/// drawn with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub server: usize,
     pub queued: f64,
-    /// The other servers' mean queues: the shortest, their mean and the
-    /// longest.
-    pub others: (f64, f64, f64),
+    /// The other servers' queues: the mean of them all, over the span.
+    pub others_mean: f64,
+    /// The shortest and the longest queue any other server held at any
+    /// sample of the span: what the picture drew them as. The range of
+    /// their means, "each from 48.0 to 51.0", read as a misprint beside
+    /// neighbours drawn with 33 to 69 (reader 14).
+    pub others_drawn: (u32, u32),
 }
 
 impl Standing {
@@ -53,10 +58,13 @@ impl Standing {
             return None;
         }
         let mean = |i: usize| samples.clone().map(|sample| f64::from(sample[i].1)).sum::<f64>() / count;
-        let others: Vec<f64> = (0..servers).filter(|&i| i != server).map(mean).collect();
-        let (low, high) = others.iter().fold((f64::INFINITY, 0.0_f64), |(l, h), &q| (l.min(q), h.max(q)));
-        let average = others.iter().sum::<f64>() / others.len() as f64;
-        Some(Standing { server, queued: mean(server), others: (low, average, high) })
+        let others =
+            || samples.clone().flat_map(|sample| sample.iter().enumerate()).filter(|&(i, _)| i != server);
+        let others_mean =
+            others().map(|(_, &(_, queued))| f64::from(queued)).sum::<f64>() / (count * (servers - 1) as f64);
+        let others_drawn = others()
+            .fold((u32::MAX, 0), |(low, high), (_, &(_, queued))| (low.min(queued), high.max(queued)));
+        Some(Standing { server, queued: mean(server), others_mean, others_drawn })
     }
 
     /// The answer that holds, by the slowed queue over the others' mean,
@@ -65,7 +73,7 @@ impl Standing {
     /// luck (chapter 3's slowed queue was the shortest 10 s after the click
     /// on 13 seeds of 20, the fifth shortest on one).
     pub fn answer(&self) -> Answer {
-        match self.queued / self.others.1 {
+        match self.queued / self.others_mean {
             ratio if ratio > 1.15 => Answer::Longer,
             ratio if ratio < 0.87 => Answer::Shorter,
             _ => Answer::AsLong,
@@ -120,7 +128,7 @@ impl Guess {
             let now = match over(1.0) {
                 Some(standing) => format!(
                     ": {:.1} queued against {:.1} over the last second",
-                    standing.queued, standing.others.1
+                    standing.queued, standing.others_mean
                 ),
                 None => String::new(),
             };
@@ -128,11 +136,11 @@ impl Guess {
         }
         let standing = over(VERDICT_SPAN_S)?;
         let first = self.opening(standing.answer(), &standing.outcome(), None)?;
-        let (low, mean, high) = standing.others;
+        let (low, high) = standing.others_drawn;
         let numbers = format!(
-            "{:.1} requests queued on average over the last {span}, against {mean:.1}, the others' mean \
-             (each from {low:.1} to {high:.1})",
-            standing.queued
+            "{:.1} requests queued on average over the last {span}, against {:.1} at the others, whose queues \
+             ran from {low} to {high} in those seconds",
+            standing.queued, standing.others_mean
         );
         Some((format!("{first}: {numbers}."), true))
     }

@@ -39,6 +39,24 @@ fn a_question_is_asked_only_when_the_link_asks_and_with_a_twin_it_is_about_tails
     assert_eq!(worded.prompt(), "With a board refreshed every second, which?");
 }
 
+/// Chapter 3's lead, "Before it plays on:", stood over the run it had let
+/// play and read as a question still waiting: answered or skipped, the
+/// question drops a lead that says it waits, and keeps any other words.
+#[test]
+fn answered_the_question_drops_the_lead_that_says_it_waits() {
+    let words = "Before it plays on: you will click a server. How long will its queue be?";
+    let mut answered = Guess::for_view(true, words, None).unwrap();
+    assert_eq!(answered.prompt(), words);
+    answered.answer(Answer::Shorter);
+    assert_eq!(answered.prompt(), "You will click a server. How long will its queue be?");
+    let mut skipped = Guess::for_view(true, words, None).unwrap();
+    skipped.skip();
+    assert_eq!(skipped.prompt(), answered.prompt());
+    let mut plain = asked();
+    plain.answer(Answer::Twin);
+    assert_eq!(plain.prompt(), asked().prompt(), "no lead to drop");
+}
+
 #[test]
 fn the_answers_name_each_side_by_what_differs() {
     let words: Vec<String> = asked().answers().map(|a| a.words(Some(&sides()))).collect();
@@ -258,6 +276,19 @@ fn a_slowed_queue_stands_by_its_ratio_to_the_others_mean_with_the_tails_bounds()
     assert_eq!(Standing::of(VecDeque::new().iter(), 0), None, "no samples");
 }
 
+/// The verdict's range is of the queues the picture drew at the others
+/// over the span, not of their means ("each from 48.0 to 51.0" beside
+/// queues drawn from 33 to 69, reader 14).
+#[test]
+fn a_standing_gives_the_others_queues_as_drawn_over_the_span() {
+    let history: VecDeque<Vec<(u32, u32)>> =
+        [[2, 10, 20], [1, 30, 5]].iter().map(|queued| queued.iter().map(|&q| (10, q)).collect()).collect();
+    let standing = Standing::of(history.iter(), 0).unwrap();
+    assert_eq!(standing.queued, 1.5);
+    assert_eq!(standing.others_mean, 16.25);
+    assert_eq!(standing.others_drawn, (5, 30), "the means, 20 and 12.5, span less than was drawn");
+}
+
 #[test]
 fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_held() {
     let history = samples([1, 12, 20], 60);
@@ -277,8 +308,8 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
         guess.slowed_words(14.0, &history),
         Some((
             "Your guess, longer than the others', did not hold: server 0's queue is shorter than the others': \
-             1.0 requests queued on average over the last 5 simulated seconds, against 16.0, the others' mean \
-             (each from 12.0 to 20.0)."
+             1.0 requests queued on average over the last 5 simulated seconds, against 16.0 at the others, whose \
+             queues ran from 12 to 20 in those seconds."
                 .to_string(),
             true
         ))
@@ -340,7 +371,7 @@ fn chapter_3s_slowed_server_stands_shorter_at_the_verdict_on_every_seed() {
             let span = ((VERDICT_SPAN_S / 0.25) as usize).min(sim.metrics().server_history.len());
             let history = &sim.metrics().server_history;
             let standing = Standing::of(history.range(history.len() - span..), 3).unwrap();
-            let ratio = standing.queued / standing.others.1;
+            let ratio = standing.queued / standing.others_mean;
             ratios = (ratios.0.min(ratio), ratios.1.max(ratio));
         }
     }

@@ -38,10 +38,12 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
 /// and rarely from the rest (chapter 6: copies from 5 ms to 2.5 s old,
 /// their median 20 to 100 ms, where the older of the two a decision
 /// compares is typically 250 ms old), so one figure would belie the
-/// sentence's. Shorter, the range still, before the client's name alone,
-/// for a narrower picture; at 390 × 844, where none with a word more fits
-/// beside "Servers · 10", the ages alone ("5 ms–2.1 s ago"), which the
-/// phone's heading dropped (readers 11 and 12).
+/// sentence's. Each ends in "heard", which the picture sets right-aligned
+/// over the column, so that the word naming the numbers stands over them:
+/// "client 0 heard, 18 ms to 1.4 s ago" ended in its ages there, its name
+/// over the queues to the left, and reader 14 found the column unlabelled.
+/// On a phone, where "client 0" does not fit beside "Servers · 10" with the
+/// ages, the ages and "heard" (readers 11 and 12 missed the ages there).
 pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
     let ages = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs());
     let range = ages.fold(None, |range: Option<(f64, f64)>, age| {
@@ -49,21 +51,11 @@ pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
     });
     let heard = format!("client {client} heard");
     let aged = range.map(|(low, high)| match (age_words(low), age_words(high)) {
-        (low, high) if low == high => {
-            [format!("{heard}, {low} ago"), format!("client {client}, {low} ago"), format!("heard {low} ago")]
-        }
-        (low, high) => [
-            format!("{heard}, {low} to {high} ago"),
-            format!("client {client}, {low}–{high} ago"),
-            format!("heard {low}–{high} ago"),
-        ],
+        (low, high) if low == high => [format!("{low} ago, {heard}"), format!("{low} ago, heard")],
+        (low, high) => [format!("{low} to {high} ago, {heard}"), format!("{low}–{high} ago, heard")],
     });
-    // On a phone, the ages alone: the legend says whose copies they are.
-    let ages = range.map(|(low, high)| match (age_words(low), age_words(high)) {
-        (low, high) if low == high => format!("{low} ago"),
-        (low, high) => format!("{low}–{high} ago"),
-    });
-    aged.into_iter().flatten().chain(ages).chain([heard, "heard".to_string()]).collect()
+    let [long, short] = aged.map_or([None, None], |[long, short]| [Some(long), Some(short)]);
+    long.into_iter().chain(short).chain([heard, "heard".to_string()]).collect()
 }
 
 /// An age as the copies' heading says it: "40 ms", "2.1 s", "12 s".

@@ -311,7 +311,7 @@ fn decision(time_ms: f64, candidates: [(u32, u32); 2], winner: u32) -> Decision 
 }
 
 #[test]
-fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_fits() {
+fn the_copies_column_is_headed_heard_over_it_after_their_ages_where_they_fit() {
     let copy = |age_s: Option<f64>| LearnedLoad {
         server: 0,
         queued: 2,
@@ -321,23 +321,13 @@ fn the_copies_column_is_headed_with_their_ages_from_freshest_to_oldest_where_it_
     let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
     assert_eq!(
         heard_titles(0, &learned),
-        [
-            "client 0 heard, 5 ms to 2.1 s ago",
-            "client 0, 5 ms–2.1 s ago",
-            "heard 5 ms–2.1 s ago",
-            "5 ms–2.1 s ago",
-            "client 0 heard",
-            "heard"
-        ],
-        "shorter, the ages still, before the heading drops them (a phone)"
+        ["5 ms to 2.1 s ago, client 0 heard", "5 ms–2.1 s ago, heard", "client 0 heard", "heard"],
+        "each ends in the word set over the column; shorter, the ages still (a phone)"
     );
-    assert_eq!(
-        heard_titles(3, &[copy(Some(0.04))])[..2],
-        ["client 3 heard, 40 ms ago", "client 3, 40 ms ago"]
-    );
+    assert_eq!(heard_titles(3, &[copy(Some(0.04))])[..2], ["40 ms ago, client 3 heard", "40 ms ago, heard"]);
     assert_eq!(
         heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
-        "client 0 heard, 900 ms to 12 s ago"
+        "900 ms to 12 s ago, client 0 heard"
     );
     assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
 }

@@ -150,3 +150,47 @@ fn dots_at_the_same_ratio_stack_and_the_last_row_takes_the_rest() {
     assert_eq!(stack(&[0.1, 0.2, 0.3], 0.03, 2), [0, 0, 0], "apart: one row");
     assert_eq!(stack(&[], 0.03, 2), Vec::<usize>::new());
 }
+
+/// Chapter 4's verdict graded one run by "within 15% of each other" over
+/// dots 0.96 to 1.05 times one another (reader 14): where the pair runs on
+/// more seeds, the guess waits for their dots and is graded by them, in
+/// the words of the sentence under them.
+#[test]
+fn a_guess_beside_the_dots_waits_for_them_and_is_graded_by_their_mean() {
+    use crate::ui::guess::{Answer, Guess};
+    let coming = holding(&[0.98, 1.02], 20);
+    let mut guess = Guess::for_view(true, "", Some(&sides())).unwrap();
+    assert!(!guess.awaits_seeds(Some(&coming)), "the question waits first");
+    guess.answer(Answer::Own);
+    assert!(guess.awaits_seeds(Some(&coming)));
+    assert_eq!(guess.verdict_over_seeds(&sides(), &coming), None, "2 of 20 dots");
+    assert!(!guess.awaits_seeds(None), "no dots to wait for");
+    // Chapter 4's twenty seeds as the chart drew them: 0.96 to 1.05.
+    let chapter_4 = [
+        0.99, 1.01, 0.97, 1.02, 0.96, 1.00, 1.03, 0.98, 1.05, 0.99, 1.01, 0.98, 1.00, 0.97, 1.02, 0.99, 1.01,
+        1.00, 0.98, 1.02,
+    ];
+    let dots = holding(&chapter_4, 20);
+    assert!(!guess.awaits_seeds(Some(&dots)));
+    assert_eq!(dots.longer_tail(), Some(Answer::Same));
+    assert_eq!(
+        guess.verdict_over_seeds(&sides(), &dots).unwrap(),
+        "Your guess, repick, did not hold: neither tail is longer by more than chance: over the 20 seeds dotted \
+         under the pictures, the p99 with repick is 0.96 to 1.05 times that with random, on average 0.999, give \
+         or take 0.005."
+    );
+    // Every dot a little under 1: the mean stands well outside its error.
+    let shorter = holding(&[0.95, 0.97, 0.96, 0.98], 4);
+    assert_eq!(shorter.longer_tail(), Some(Answer::Twin));
+    let mut held = Guess::for_view(true, "", Some(&sides())).unwrap();
+    held.answer(Answer::Twin);
+    assert!(held
+        .verdict_over_seeds(&sides(), &shorter)
+        .unwrap()
+        .starts_with("Your guess held: random has the longer tail: "));
+    assert_eq!(holding(&[1.1, 1.2, 1.15], 3).longer_tail(), Some(Answer::Own));
+    assert_eq!(holding(&[1.1], 1).longer_tail(), None, "one dot has no error");
+    held.settings_changed();
+    assert!(!held.awaits_seeds(Some(&coming)), "retired: it says so at once");
+    assert_eq!(held.verdict_over_seeds(&sides(), &shorter), None);
+}

@@ -105,11 +105,17 @@ impl View {
         let Some(sides) = pictures.sides() else { return };
         // The reader watches the run from the answer on (see
         // `run_ahead_s`): no verdict before it has its point, nor before
-        // it has the span its tail is read over.
+        // it has the span its tail is read over, nor, where the pair runs
+        // on more seeds, before their dots are in to grade it by.
         let own = self.sim.summary();
-        if guess.watching(&own) || !self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin)) {
+        let spread = self.spread.as_ref();
+        let ready = self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin));
+        if guess.watching(&own) || guess.awaits_seeds(spread) || !ready {
             question.show_verdict(WATCHING, now_ms);
-        } else if let Some(verdict) = guess.verdict(sides, &own, &twin.summary()) {
+        } else if let Some(verdict) = spread
+            .and_then(|spread| guess.verdict_over_seeds(sides, spread))
+            .or_else(|| guess.verdict(sides, &own, &twin.summary()))
+        {
             // The view fits afresh once the verdict replaces the watching
             // words: what it folded to fit them and the first seconds'
             // sentences (at 800 × 600, the controls the link names, for the
