@@ -154,7 +154,7 @@ impl TwinPane {
         canvases.draw_topology_on(&self.snapshot, &self.topology, &self.bounces.shown());
         if let Some(readouts) = &mut self.readouts {
             if readouts.due(now_ms, force) {
-                let span = Span::of(whole_run::is_over(twin), false);
+                let span = Span::of(whole_run::is_over(twin), false, 0.0);
                 let figures = (span, self.whole_run.of(twin, span));
                 readouts.show(&self.snapshot, (speed, None), now_ms, figures, None);
             }
