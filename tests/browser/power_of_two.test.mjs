@@ -268,3 +268,34 @@ test("chapter 6 draws the part of power of two's gain that learned copies lose, 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Under chapter 5's pictures the chart drew six lines, "A p50" to "B p99",
+// for one comparison, the two tails: it draws each run's p50 and p99,
+// named by the run ("random p99"; by its letter where a phone's chart has
+// no room for the names), and its legend lists no p90.
+for (const [width, height, named] of [[1440, 900, true], [390, 844, false]]) {
+  test(`at ${width} × ${height} chapter 5's chart draws each run's p50 and p99, named by its run`, async () => {
+    const { page, errors, index } = await openChapter('power-of-two', { width, height }, 4000);
+    // Where the chart is folded behind its button, as a reader opens it.
+    const toggle = page.locator('#sim-power-of-two .chart-toggle');
+    if (await toggle.isVisible()) {
+      const box = await toggle.boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    }
+    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].chartLines()).percentiles.length === 4, index, { timeout: 20_000 });
+    const lines = await page.evaluate((i) => JSON.parse(window.lbsim.views()[i].chartLines()).percentiles.sort(), index);
+    const expected = named
+      ? ['power of two choices p50', 'power of two choices p99', 'random p50', 'random p99']
+      : ['A p50', 'A p99', 'B p50', 'B p99'];
+    // A phone's chart names them by letter only where the names find no room.
+    if (named || lines[0] !== 'power of two choices p50') assert.deepEqual(lines, expected);
+    const legend = await page.evaluate(() => [...document.querySelectorAll('#sim-power-of-two .charts .legend li')]
+      .filter((item) => !item.hidden).map((item) => item.textContent));
+    assert.ok(!legend.some((text) => /p90/.test(text)), legend.join(' | '));
+    assert.ok(legend.includes('B: random, its p50 and p99 in grey'), legend.join(' | '));
+    assert.match(await page.textContent('#sim-power-of-two .charts .chart-title'), /^Queue time: p50 and p99 of each run over/);
+    await page.locator('#sim-power-of-two .charts').screenshot({ path: artifact(`power-of-two-chart-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
