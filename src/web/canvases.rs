@@ -210,8 +210,10 @@ impl Canvases {
     }
 
     /// The client or server drawn at a point of the topology.
-    pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
-        topology::part_at(snapshot, (&self.topology, self.least_label_px()), point)
+    /// The client or server drawn at `point` on this view's picture, or
+    /// on another's `surface` (a twin's).
+    pub fn part_at(&self, snapshot: &Snapshot, surface: Option<&Surface>, point: (f64, f64)) -> Option<Part> {
+        topology::part_at(snapshot, (surface.unwrap_or(&self.topology), self.least_label_px()), point)
     }
 
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).

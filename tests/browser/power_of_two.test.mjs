@@ -299,3 +299,33 @@ for (const [width, height, named] of [[1440, 900, true], [390, 844, false]]) {
     await page.context().close();
   });
 }
+
+// A click after the verdict replaced it with "You changed the settings",
+// and the reader lost the answer just given; and a click in random's
+// picture did nothing. A server clicked in either picture is slowed in
+// both runs, and the verdict stays, saying what changed.
+test("after chapter 5's verdict a server clicked in random's picture is slowed in both runs, and the verdict stays, saying so", async () => {
+  const opened = await open(`${server.url}explain.html`, { width: 1440, height: 900 });
+  const { page, errors } = opened;
+  await page.evaluate(() => document.getElementById('sim-power-of-two').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  const answer = page.locator('#sim-power-of-two .question .answers button', { hasText: /^random$/ });
+  const box = await answer.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const verdict = () => page.textContent('#sim-power-of-two .question .verdict');
+  await page.waitForFunction(() => /^Your guess held/.test(document.querySelector('#sim-power-of-two .question .verdict').textContent), null, { timeout: 60_000 });
+  const given = (await verdict()).split(';')[0];
+  const [own, twin] = await Promise.all(['#sim-power-of-two-topology', '#sim-power-of-two-versus-topology'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(Math.abs(own.width - twin.width) < 1 && Math.abs(own.height - twin.height) < 1, 'the two pictures are drawn alike');
+  const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), index))[3].cell;
+  await page.mouse.click(twin.x + x + w * 0.75, twin.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, index, { timeout: 5_000 });
+  await page.waitForFunction((given) => document.querySelector('#sim-power-of-two .question .verdict').textContent
+    .startsWith(`${given}. Then server 3 slowed in both runs: over `), given, { timeout: 5_000 });
+  const said = await verdict();
+  assert.match(said, /p99 queue time is [\d.,]+ ms with power of two choices against [\d.,]+ ms with random\.$/);
+  console.log(`after the click: ${said}`);
+  await page.screenshot({ path: artifact('power-of-two-clicked-twin-1440.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
