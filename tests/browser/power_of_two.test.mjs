@@ -329,3 +329,30 @@ test("after chapter 5's verdict a server clicked in random's picture is slowed i
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// On a phone chapter 5 opened with 150 px of held, mostly blank room above
+// its question (the sentence's, for after the answer), and the verdict
+// and the second picture never shared a screen. It opens with its
+// question; the sentence comes after the view's parts; scrolled to the
+// verdict, a reader sees it and both pictures whole.
+test("at 390 × 844 chapter 5 opens with its question, and its verdict and both pictures share a screen", async () => {
+  const { page, errors } = await open(`${server.url}explain.html`, { width: 390, height: 844 });
+  const root = page.locator('#sim-power-of-two');
+  await root.evaluate((e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const gap = await root.evaluate((e) => e.querySelector('.question').getBoundingClientRect().top - e.getBoundingClientRect().top);
+  assert.ok(gap <= 12, `the question stands ${Math.round(gap)} px below the view's top`);
+  const answer = page.locator('#sim-power-of-two .question .answers button', { hasText: /^random$/ });
+  const box = await answer.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /^Your guess/.test(document.querySelector('#sim-power-of-two .question .verdict').textContent), null, { timeout: 60_000 });
+  await root.evaluate((e) => e.querySelector('.question').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForTimeout(300);
+  const seen = await root.evaluate((e) => ({
+    verdict: e.querySelector('.question .verdict').getBoundingClientRect().top,
+    pictures: [...e.querySelectorAll('canvas.topology')].map((c) => c.getBoundingClientRect().bottom),
+  }));
+  assert.ok(seen.verdict >= 0 && seen.pictures.length === 2 && seen.pictures.every((b) => b <= 844), JSON.stringify(seen));
+  await page.screenshot({ path: artifact('power-of-two-verdict-390.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
