@@ -230,7 +230,10 @@ mod tests {
     fn a_choice_is_named_by_how_it_is_drawn_grey_dashes_and_a_thick_solid_line() {
         for policy in ["power-of-d", "p2c-piggyback", "bounded-load", "least-request-with-replacement"] {
             let words = choice_words(&scenario(&[("policy", policy)]));
-            assert!(words.contains("(thin grey dashes)") && words.contains("(solid, thick)"), "{policy}: {words}");
+            assert!(
+                words.contains("(thin grey dashes)") && words.contains("(solid, thick)"),
+                "{policy}: {words}"
+            );
         }
     }
 
