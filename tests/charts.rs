@@ -256,7 +256,7 @@ fn compare_chart(
     sides: &[Vec<SamplePoint>; 2],
     size: (u32, u32),
     style: &ChartStyle,
-) -> (String, Vec<&'static str>) {
+) -> (String, Vec<String>) {
     let mut drawn_names = Vec::new();
     let drawn = svg(size, |area| {
         let plotted = (SeriesMetric::QueueTime, None);
@@ -278,7 +278,7 @@ fn compare_mode_draws_both_runs_lines_each_named_with_its_side() {
     assert_eq!(drawn_names, ["A p50", "A p90", "A p99", "B p50", "B p90", "B p99"]);
     let texts = texts_of(&drawn);
     assert_inside(&texts, size);
-    let mut names: Vec<&Text> = texts.iter().filter(|t| drawn_names.contains(&t.words.as_str())).collect();
+    let mut names: Vec<&Text> = texts.iter().filter(|t| drawn_names.contains(&t.words)).collect();
     assert_eq!(names.len(), 6);
     names.sort_by(|a, b| a.y.total_cmp(&b.y));
     for (a, b) in names.iter().zip(names.iter().skip(1)) {
@@ -286,6 +286,52 @@ fn compare_mode_draws_both_runs_lines_each_named_with_its_side() {
     }
     // A's lines are 2.5 px wide, B's thinner (1.5 px, drawn 2 px wide).
     assert!(!line_ys(&drawn, "3").is_empty() && !line_ys(&drawn, "2").is_empty());
+}
+
+/// Under an embed's two pictures (chapter 5: power of two beside random)
+/// the chart draws each run's p50 and p99, four lines named by the run
+/// they belong to ("power of two choices p99", "random p99"), or, where a
+/// chart is too narrow for those names beside its plot, by the run's
+/// letter, as the pictures' titles give it ("A p99"): at every size each
+/// name lies inside the chart, on no other text.
+#[test]
+fn a_twins_chart_names_each_runs_p50_and_p99_by_its_run_inside_the_chart() {
+    let mut power = Scenario::default();
+    power.set_many([("policy", "power-of-d"), ("load", "0.9")]).unwrap();
+    let mut random = power.clone();
+    random.set("policy", "random").unwrap();
+    let sides = [series(&power, 20.0), series(&random, 20.0)];
+    let full = ["power of two choices p50", "power of two choices p99", "random p50", "random p99"];
+    for (size, named) in [((800, 300), true), ((620, 260), true), ((480, 220), false), ((340, 200), false)] {
+        let mut drawn_names = Vec::new();
+        let drawn = svg(size, |area| {
+            let sides = [("power of two choices", &sides[0]), ("random", &sides[1])];
+            let plotted = (SeriesMetric::QueueTime, None);
+            drawn_names = charts::twin_percentiles(area, sides, plotted, Span::Live, &[], &STYLE).unwrap();
+        });
+        drawn_names.sort_unstable();
+        match named {
+            true => assert_eq!(drawn_names, full, "{size:?}"),
+            false => assert_eq!(drawn_names, ["A p50", "A p99", "B p50", "B p99"], "{size:?}"),
+        }
+        let texts = texts_of(&drawn);
+        assert_inside(&texts, size);
+        let (names, others): (Vec<&Text>, Vec<&Text>) =
+            texts.iter().partition(|t| drawn_names.contains(&t.words));
+        assert_eq!(names.len(), 4, "{size:?}");
+        for (i, name) in names.iter().enumerate() {
+            for other in others.iter().chain(&names[i + 1..]) {
+                assert!(
+                    !overlap(name.bounds(), other.bounds()),
+                    "{size:?}: {:?} at {:?} overprints {:?} at {:?}",
+                    name.words,
+                    name.bounds(),
+                    other.words,
+                    other.bounds()
+                );
+            }
+        }
+    }
 }
 
 /// Whether two texts' boxes (left, top, right, bottom) share any area.
@@ -315,7 +361,7 @@ fn the_lines_names_crowded_near_zero_stay_above_the_axis_and_its_ticks() {
         let texts = texts_of(&drawn);
         assert_inside(&texts, size);
         let (names, others): (Vec<&Text>, Vec<&Text>) =
-            texts.iter().partition(|t| drawn_names.contains(&t.words.as_str()));
+            texts.iter().partition(|t| drawn_names.contains(&t.words));
         assert_eq!(names.len(), 6);
         for name in &names {
             for other in &others {

@@ -82,8 +82,8 @@ where
     let [a, b] = strokes(style, 2.5);
     let area = legend(area, ([a, b], sides.map(|(settings, _)| settings)), seeds, style)?;
     let traces = [
-        Trace { name: "A p99", stroke: a, series: sides[0].1, percentile: 2 },
-        Trace { name: "B p99", stroke: b, series: sides[1].1, percentile: 2 },
+        Trace { name: "A p99", short: "A p99", stroke: a, series: sides[0].1, percentile: 2 },
+        Trace { name: "B p99", short: "B p99", stroke: b, series: sides[1].1, percentile: 2 },
     ];
     over_time(&area, &traces, (metric, None), Span::Whole, &[], style).map(drop)
 }
@@ -109,8 +109,52 @@ where
     S: IntoIterator<Item = &'s SamplePoint> + Copy,
     S::IntoIter: DoubleEndedIterator + Clone,
 {
-    let a = run_traces(sides[0], ["A p99", "A p90", "A p50"], percentile_colours(style), 2.5);
-    let b = run_traces(sides[1], ["B p99", "B p90", "B p50"], [style.palette.muted; 3], 1.5);
+    const A: [&str; 3] = ["A p99", "A p90", "A p50"];
+    const B: [&str; 3] = ["B p99", "B p90", "B p50"];
+    let a = run_traces(sides[0], (A, A), percentile_colours(style), 2.5);
+    let b = run_traces(sides[1], (B, B), [style.palette.muted; 3], 1.5);
     let traces: Vec<Trace<S>> = a.into_iter().chain(b).collect();
     over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
+}
+
+/// p50 and p99 of `metric` for a view's run and its twin's, as an embed
+/// (an explainer chapter) draws them under its two pictures: four lines,
+/// each named by its run and percentile ("power of two p99", "random
+/// p99"; by the run's letter, "A p99", where the chart has no room for the
+/// names), the view's own in the percentiles' colours, the twin's thinner
+/// in the muted colour, each percentile keeping its dash on both sides.
+/// p90 is left out: six lines under two pictures, named "A p90" and "B
+/// p90" among them, asked a reader to match letters to pictures before
+/// reading the one comparison the chapter makes, the two runs' tails. The
+/// lab's compare mode keeps all six ([`percentiles`]). `sides` are each
+/// run's name and samples; returns the names of the lines drawn.
+pub fn twin_percentiles<'s, DB, S>(
+    area: &DrawingArea<DB, Shift>,
+    sides: [(&str, S); 2],
+    (metric, theory_ms): (SeriesMetric, Option<f64>),
+    span: Span,
+    markers: &[Marker],
+    style: &ChartStyle,
+) -> Lines
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    S: IntoIterator<Item = &'s SamplePoint> + Copy,
+    S::IntoIter: DoubleEndedIterator + Clone,
+{
+    const PERCENTILES: [&str; 3] = ["p99", "p90", "p50"];
+    let named = |name: &str| PERCENTILES.map(|p| format!("{name} {p}"));
+    let [(own_name, own), (twin_name, twin)] = sides;
+    let [own_names, own_letters, twin_names, twin_letters] =
+        [named(own_name), named("A"), named(twin_name), named("B")];
+    let own_names_and_letters = (strs(&own_names), strs(&own_letters));
+    let a = run_traces(own, own_names_and_letters, percentile_colours(style), 2.5);
+    let b = run_traces(twin, (strs(&twin_names), strs(&twin_letters)), [style.palette.muted; 3], 1.5);
+    let traces: Vec<Trace<S>> = a.into_iter().chain(b).filter(|trace| trace.percentile != 1).collect();
+    over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
+}
+
+/// Three names as the strings a trace borrows.
+fn strs(names: &[String; 3]) -> [&str; 3] {
+    names.each_ref().map(String::as_str)
 }

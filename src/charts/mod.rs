@@ -35,6 +35,7 @@ pub use capacity::draw as capacity;
 pub use clients::draw as clients;
 pub use compare::{
     percentiles as compare_percentiles, series as compare_series, sessions as compare_sessions,
+    twin_percentiles,
 };
 pub use keys::{draw as keys, KeyPicture};
 pub use load::{busiest_first, draw as load, figure as load_figure};
@@ -60,7 +61,7 @@ use plotters::prelude::*;
 pub type Drawn = Result<(), Box<dyn std::error::Error>>;
 
 /// What a chart of named lines gives back: the names of those it drew.
-pub type Lines = Result<Vec<&'static str>, Box<dyn std::error::Error>>;
+pub type Lines = Result<Vec<String>, Box<dyn std::error::Error>>;
 
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 

@@ -103,13 +103,25 @@ impl Span {
     }
 }
 
-/// One line over time: its name and stroke, the samples it follows, and
-/// which of their percentiles (0: p50, 1: p90, 2: p99).
-pub(super) struct Trace<S> {
-    pub name: &'static str,
+/// One line over time: its name (and a shorter one, for a chart too
+/// narrow to write the longer whole), its stroke, the samples it follows,
+/// and which of their percentiles (0: p50, 1: p90, 2: p99).
+pub(super) struct Trace<'n, S> {
+    pub name: &'n str,
+    pub short: &'n str,
     pub stroke: Stroke,
     pub series: S,
     pub percentile: usize,
+}
+
+impl<'n, S> Trace<'n, S> {
+    /// Its name, or its short one.
+    fn named(&self, short: bool) -> &'n str {
+        match short {
+            true => self.short,
+            false => self.name,
+        }
+    }
 }
 
 /// The level queueing theory gives for `metric`, when it gives one: its
@@ -152,7 +164,8 @@ where
     S: IntoIterator<Item = &'s SamplePoint> + Copy,
     S::IntoIter: DoubleEndedIterator + Clone,
 {
-    let traces = run_traces(series, ["p99", "p90", "p50"], percentile_colours(style), 2.5);
+    const NAMES: [&str; 3] = ["p99", "p90", "p50"];
+    let traces = run_traces(series, (NAMES, NAMES), percentile_colours(style), 2.5);
     over_time(area, &traces, (metric, theory_level(metric, theory_ms)), span, markers, style)
 }
 
@@ -161,19 +174,20 @@ pub(super) fn percentile_colours(style: &ChartStyle) -> [Colour; 3] {
     [style.palette.p99, style.palette.p90, style.palette.p50]
 }
 
-/// One run's p99, p90 and p50 lines over `series`, named `names` and
-/// coloured `colours` (both in that order), `width` CSS pixels wide; each
-/// percentile has its own dash, so that its lines are told apart without
-/// their colour.
-pub(super) fn run_traces<S: Copy>(
+/// One run's p99, p90 and p50 lines over `series`, named `names` (and
+/// `shorts` where a chart has no room for them) and coloured `colours`
+/// (all in that order), `width` CSS pixels wide; each percentile has its
+/// own dash, so that its lines are told apart without their colour.
+pub(super) fn run_traces<'n, S: Copy>(
     series: S,
-    names: [&'static str; 3],
+    (names, shorts): ([&'n str; 3], [&'n str; 3]),
     colours: [Colour; 3],
     width: f64,
-) -> [Trace<S>; 3] {
+) -> [Trace<'n, S>; 3] {
     const DASHES: [Option<(f64, f64)>; 3] = [None, Some((6.0, 4.0)), Some((2.0, 3.0))];
     std::array::from_fn(|i| Trace {
         name: names[i],
+        short: shorts[i],
         stroke: Stroke { colour: colours[i], width, dashes: DASHES[i] },
         series,
         percentile: 2 - i,
@@ -214,8 +228,9 @@ const NAME_PX: f64 = 12.0;
 const NAME_LINE: f64 = 1.25;
 
 /// `traces` of `metric` over simulated time, each named at its newest
-/// point, with `markers` drawn first; returns the names of the lines drawn
-/// (a trace with no samples yet has none).
+/// point (by its short name where the chart has no room for the longer
+/// ones, see [`name_room`]), with `markers` drawn first; returns the names
+/// of the lines drawn (a trace with no samples yet has none).
 pub(super) fn over_time<'s, DB, S>(
     area: &DrawingArea<DB, Shift>,
     traces: &[Trace<S>],
@@ -233,7 +248,11 @@ where
     let newest = |trace: &Trace<S>| trace.series.into_iter().next_back();
     let end_s = traces.iter().filter_map(newest).map(|p| p.time_ms / 1000.0).fold(0.0, f64::max);
     let names = style.text(NAME_PX, style.palette.ink).pos(Pos::new(HPos::Left, VPos::Center));
-    let seconds = span.seconds(end_s, name_room(area, traces.iter().map(|t| t.name), &names, style)?);
+    let (room, short) = match name_room(area, traces.iter().map(|t| t.name), &names, style)? {
+        Some(room) => (room, false),
+        None => (name_room(area, traces.iter().map(|t| t.short), &names, style)?.unwrap_or(MOST_ROOM), true),
+    };
+    let seconds = span.seconds(end_s, room);
     let (left, right) = (seconds.start, seconds.end);
     let shown = |trace: &Trace<S>| {
         let percentile = trace.percentile;
@@ -273,19 +292,24 @@ where
     let ys = apart(ends.iter().map(|(_, (_, y))| *y).collect(), gap, plot);
     for ((trace, (x, _)), y) in ends.iter().zip(ys) {
         let at = (x + style.px(5.0) as i32 - base.0, y - base.1);
-        area.draw(&Text::new(trace.name, at, names.color(&trace.stroke.colour.rgb())))?;
+        area.draw(&Text::new(trace.named(short), at, names.color(&trace.stroke.colour.rgb())))?;
     }
-    Ok(ends.iter().map(|(trace, _)| trace.name).collect())
+    Ok(ends.iter().map(|(trace, _)| trace.named(short).to_string()).collect())
 }
 
+/// The most of a span left right of the newest sample for the lines'
+/// names: a third of the plot.
+const MOST_ROOM: f64 = 0.5;
+
 /// The share of a span to leave right of the newest sample so that the
-/// widest of `names`, written beside it in `font`, ends inside `area`.
+/// widest of `names`, written beside it in `font`, ends inside `area`;
+/// `None` where that is more than [`MOST_ROOM`].
 fn name_room<'n, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     names: impl Iterator<Item = &'n str>,
     font: &TextStyle,
     style: &ChartStyle,
-) -> Result<f64, Box<dyn std::error::Error>>
+) -> Result<Option<f64>, Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
 {
@@ -297,8 +321,12 @@ where
     // the margins beside it; the right margin takes a part of the name.
     let beside = style.px(58.0 * style.type_scale + 6.0 + 16.0);
     let plot = f64::from(area.dim_in_pixel().0.saturating_sub(beside));
+    // A sixth more than the widest estimate: an estimate of a long name
+    // ("power of two choices p99") fell a few px short of its type.
+    let widest = widest + widest / 6;
     let needed = f64::from((style.px(5.0 + 4.0) + widest).saturating_sub(style.px(16.0)));
-    Ok((needed / (plot - needed).max(1.0)).clamp(0.0, 0.5))
+    let room = (needed / (plot - needed).max(1.0)).max(0.0);
+    Ok((room <= MOST_ROOM && plot > needed).then_some(room))
 }
 
 /// `ys` (pixels, in any order) moved apart so that each is at least `gap`

@@ -165,15 +165,15 @@ pub fn choice_solid(s: &Scenario) -> bool {
 /// of modulo.
 pub fn choice_words(s: &Scenario) -> &'static str {
     if s.policy.places_by("bounded_load_c") {
-        "a key's placement: the server it went to (solid), its place passed over as full, over the bound on load (dashed)"
+        "a key's placement: the server it went to (solid, thick), its place passed over as full, over the bound on load (thin grey dashes)"
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: compared (dashed), taken (solid), the copies compared (\"saw 13\"), faint and outlined once past (\"(13)\" where \"saw 13\" has no room); \"stale\" (or \"?\"): copies too old, sent at random"
+        "a choice: compared (thin grey dashes), taken (solid, thick), the copies compared (\"saw 13\"), faint and outlined once past (\"(13)\" where \"saw 13\" has no room); \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, unringed, its badge outlined, still what it saw"
+        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, unringed, its badge outlined, still what it saw"
     } else {
-        "a choice: servers compared (dashed), the one taken (solid), what the chooser saw, faint and unringed once the rows move on"
+        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw, faint and unringed once the rows move on"
     }
 }
 
@@ -221,6 +221,20 @@ mod tests {
         assert!(drawn(&[("retry_budget", "0"), ("policy", "fdb-load-balance")]).contains(&Mark::Retry));
         let basic = [("retry_budget", "0"), ("policy", "fdb-basic"), ("queue_timeout_ms", "none")];
         assert!(!drawn(&basic).contains(&Mark::Retry));
+    }
+
+    /// The picture draws a choice's servers passed over as thin grey
+    /// dashes and the one taken solid, 2.5 times as thick, in the ink: the
+    /// legend says so in those words, for every policy that compares.
+    #[test]
+    fn a_choice_is_named_by_how_it_is_drawn_grey_dashes_and_a_thick_solid_line() {
+        for policy in ["power-of-d", "p2c-piggyback", "bounded-load", "least-request-with-replacement"] {
+            let words = choice_words(&scenario(&[("policy", policy)]));
+            assert!(
+                words.contains("(thin grey dashes)") && words.contains("(solid, thick)"),
+                "{policy}: {words}"
+            );
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use slowed::{Standing, SETTLE_S, SLOW_ONE};
 use super::spread::Spread;
 use super::twins::Sides;
 use crate::explain::Claim;
-use crate::format::ms;
+use crate::format::{and_list, ms};
 use crate::Summary;
 
 /// Within this factor of each other, two tails of one run each are "about
@@ -179,6 +179,19 @@ pub struct Guess {
     /// The server the reader slowed and when (simulated seconds), for a
     /// question about a slowed queue.
     slowed: Option<(usize, f64)>,
+    /// The verdict's first words as given before the reader changed both
+    /// runs live, and those changes in words (see [`Guess::changed_live`]).
+    kept: Option<(String, Vec<String>)>,
+}
+
+/// A live change the reader made to both runs, in the words a verdict
+/// says it with: "server 3 slowed in both runs", or, `slowed` false,
+/// "server 3 given back its speed".
+pub fn live_change(server: usize, slowed: bool) -> String {
+    match slowed {
+        true => format!("server {server} slowed in both runs"),
+        false => format!("server {server} given back its speed"),
+    }
 }
 
 impl Guess {
@@ -204,7 +217,7 @@ impl Guess {
             "" => plain,
             words => words.to_string(),
         };
-        Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None })
+        Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None, kept: None })
     }
 
     /// The question's words as they stand: while it waits, as asked; once
@@ -282,14 +295,56 @@ impl Guess {
         }
     }
 
+    /// The reader changed both runs live (`change`, in words: see
+    /// [`live_change`]), whose summaries just before were `own` and
+    /// `twin`. Once the verdict is given, it stays as it was, and says
+    /// what changed since (a click after chapter 5's verdict replaced it
+    /// with "You changed the settings", and the reader lost the answer
+    /// they had just been given); before, the guess retires, as for any
+    /// change.
+    pub fn changed_live(&mut self, change: String, sides: &Sides, own: &Summary, twin: &Summary) {
+        let given = matches!(self.stage, Stage::Answered(_) | Stage::Skipped) && !self.watching(own);
+        if self.kept.is_none() && given {
+            self.kept = Some((self.first_words(sides, own, twin), Vec::new()));
+        }
+        match &mut self.kept {
+            Some((_, changes)) => changes.push(change),
+            None => self.settings_changed(),
+        }
+    }
+
+    /// Whether the verdict given stays through live changes (see
+    /// [`Guess::changed_live`]).
+    pub fn keeps_verdict(&self) -> bool {
+        self.kept.is_some()
+    }
+
     /// What the reveal says of a run whose summary is `own` beside its
     /// twin's: whether the guess held (or, skipped, the answer; retired,
     /// that the run changed), with the numbers; nothing while the
-    /// question waits.
+    /// question waits. Once kept through live changes, the verdict's
+    /// first words as given, what changed since, and the numbers now.
     pub fn verdict(&self, sides: &Sides, own: &Summary, twin: &Summary) -> Option<String> {
+        let first = match (self.stage, &self.kept) {
+            (Stage::Asking, _) => return None,
+            (_, Some((given, changes))) => format!("{given}. Then {}:", and_list(changes.iter().cloned())),
+            _ => format!("{};", self.first_words(sides, own, twin)),
+        };
         let in_prose = sides.in_prose();
-        let sides = Some(&in_prose);
-        let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
+        Some(format!(
+            "{first} over {}, p99 queue time is {} with {} against {} with {}.",
+            simulated_seconds(own.measured_s),
+            ms(own.queue_ms.p99),
+            in_prose.own,
+            ms(twin.queue_ms.p99),
+            in_prose.twin
+        ))
+    }
+
+    /// A verdict's first words, before its numbers: whether the guess held
+    /// (or, skipped, the answer; retired, that the run changed).
+    fn first_words(&self, sides: &Sides, own: &Summary, twin: &Summary) -> String {
+        let in_prose = sides.in_prose();
         let outcome = |answer: Answer| match answer {
             Answer::Own => format!("{} has the longer tail", in_prose.own),
             Answer::Twin => format!("{} has the longer tail", in_prose.twin),
@@ -297,20 +352,12 @@ impl Guess {
             // explanation of chance sat below the fold at 1440 × 900.
             _ => format!("the two are {SAME_TAIL}, too close for one run to tell from chance"),
         };
-        let first = match (self.stage, right) {
-            (Stage::Asking, _) => return None,
+        let right = Answer::ALL.into_iter().find(|answer| answer.holds(own, twin));
+        match (self.stage, right) {
             (Stage::Retired(_), _) => RETIRED.to_string(),
             (_, None) => "The two tails sit on the line between answers".to_string(),
-            (_, Some(right)) => self.opening(right, &outcome(right), sides)?,
-        };
-        Some(format!(
-            "{first}; over {}, p99 queue time is {} with {} against {} with {}.",
-            simulated_seconds(own.measured_s),
-            ms(own.queue_ms.p99),
-            in_prose.own,
-            ms(twin.queue_ms.p99),
-            in_prose.twin
-        ))
+            (_, Some(right)) => self.opening(right, &outcome(right), Some(&in_prose)).unwrap_or_default(),
+        }
     }
 
     /// Whether the reveal waits for the dots of a view that runs its pair

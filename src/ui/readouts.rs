@@ -91,7 +91,7 @@ pub fn milliseconds(ms: f64) -> String {
 pub fn bounces_figure(span: Span, rate: String, count: u64) -> (String, &'static str) {
     match span {
         Span::LastSecond => (rate, "/s"),
-        Span::SinceStart | Span::WholeRun => (thousands(count), ""),
+        Span::SinceStart | Span::SinceWarmUp | Span::WholeRun => (thousands(count), ""),
     }
 }
 

@@ -28,22 +28,33 @@ pub fn is_over(sim: &Simulation) -> bool {
 pub enum Span {
     /// The last simulated second: the figures swing as queues fill and drain.
     LastSecond,
-    /// Every request since the run began (after its warm-up), as the
-    /// sentences count.
+    /// Every request since the run began, as the sentences count.
     SinceStart,
+    /// Every request since a run's warm-up ended, as the sentences count:
+    /// a chapter with a warm-up counts nothing of it, and "since the run
+    /// began" beside a clock already past it read as counting it too.
+    SinceWarmUp,
     /// The whole run, over.
     WholeRun,
 }
 
 impl Span {
     /// The span of a run `over` or not, whose view's sentences, `beside`
-    /// the figures, count since the run began or not.
-    pub fn of(over: bool, beside: bool) -> Span {
+    /// the figures, count since the run began (or since its warm-up ended,
+    /// where it has one, `warmup_s`) or not.
+    pub fn of(over: bool, beside: bool, warmup_s: f64) -> Span {
         match (over, beside) {
             (true, _) => Span::WholeRun,
+            (false, true) if warmup_s > 0.0 => Span::SinceWarmUp,
             (false, true) => Span::SinceStart,
             (false, false) => Span::LastSecond,
         }
+    }
+
+    /// Whether the figures count a longer span than the last second, as
+    /// the sentences do, and not yet the whole run.
+    pub fn since(self) -> bool {
+        matches!(self, Span::SinceStart | Span::SinceWarmUp)
     }
 
     /// Whether a view of `kind` has sentences beside its figures that
@@ -61,6 +72,7 @@ impl Span {
         match self {
             Span::LastSecond => "last second",
             Span::SinceStart => "since the run began",
+            Span::SinceWarmUp => "since the warm-up",
             Span::WholeRun => "whole run",
         }
     }
@@ -250,7 +262,7 @@ mod tests {
         sim.advance_to(Time::from_secs(2.0), u64::MAX);
         let (mut kept, built) = (Kept::default(), std::cell::Cell::new(0));
         let frame = |kept: &mut Kept, over: bool, sim: &Simulation| {
-            kept.figures(Span::of(over, false), sim.now(), || {
+            kept.figures(Span::of(over, false, 0.0), sim.now(), || {
                 built.set(built.get() + 1);
                 sim.summary()
             })
@@ -282,7 +294,7 @@ mod tests {
         let twin = crate::ui::twins::twin_of(&scenario, &versus).unwrap();
         let mut sim = Simulation::new(&twin).unwrap();
         sim.advance_to(crate::Time::from_ms(50.0), u64::MAX);
-        let span = |sim: &Simulation| Span::of(is_over(sim), false);
+        let span = |sim: &Simulation| Span::of(is_over(sim), false, 0.0);
         assert_eq!(Kept::default().of(&sim, span(&sim)), None, "under way, the last second's figures");
         sim.run();
         let summary = sim.summary();
@@ -293,16 +305,41 @@ mod tests {
     #[test]
     fn an_embed_whose_sentence_reads_the_tail_or_a_twin_counts_since_the_run_began() {
         let embed = |tail, twin| Span::counted_as_sentences(Kind::Embed, tail, twin);
-        assert_eq!(Span::of(false, embed(true, false)), Span::SinceStart, "chapter 1");
-        assert_eq!(Span::of(false, embed(false, true)), Span::SinceStart, "a twin");
-        assert_eq!(Span::of(false, embed(false, false)), Span::LastSecond, "the rest, as before");
-        assert_eq!(Span::of(true, embed(true, true)), Span::WholeRun, "a run over");
+        assert_eq!(Span::of(false, embed(true, false), 0.0), Span::SinceStart, "chapter 1");
+        assert_eq!(Span::of(false, embed(false, true), 0.0), Span::SinceStart, "a twin");
+        assert_eq!(Span::of(false, embed(false, false), 0.0), Span::LastSecond, "the rest, as before");
+        assert_eq!(Span::of(true, embed(true, true), 0.0), Span::WholeRun, "a run over");
         let lab = Span::counted_as_sentences(Kind::Lab, true, true);
-        assert_eq!(Span::of(false, lab), Span::LastSecond, "the lab's compare mode");
+        assert_eq!(Span::of(false, lab, 0.0), Span::LastSecond, "the lab's compare mode");
         assert_eq!(Span::SinceStart.note(), "(since the run began)");
         assert_eq!(Span::SinceStart.label(), "Since the run began:");
         assert_eq!(Span::WholeRun.label(), "Whole run:");
         assert_eq!(Span::LastSecond.note(), "(last second)");
+    }
+
+    /// Chapter 5 opens two seconds in, past a warm-up its figures do not
+    /// count, under a strip that said "Since the run began:": beside a
+    /// warm-up the strip and each figure's note name where they count
+    /// from, and the figures are those the summary (which starts at the
+    /// warm-up's end) gives.
+    #[test]
+    fn figures_after_a_warm_up_say_they_count_from_its_end() {
+        let twin = Span::counted_as_sentences(Kind::Embed, false, true);
+        assert_eq!(Span::of(false, twin, 2.0), Span::SinceWarmUp);
+        assert_eq!(Span::of(true, twin, 2.0), Span::WholeRun, "a run over is still its whole run");
+        assert_eq!(Span::of(false, false, 2.0), Span::LastSecond, "the last second has no warm-up in it");
+        assert_eq!(Span::SinceWarmUp.label(), "Since the warm-up:");
+        assert_eq!(Span::SinceWarmUp.note(), "(since the warm-up)");
+        assert!(Span::SinceWarmUp.since() && Span::SinceStart.since());
+        assert!(!Span::LastSecond.since() && !Span::WholeRun.since());
+        let mut scenario = Scenario::default();
+        scenario.set("warmup_s", "2").unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        sim.advance_to(Time::from_secs(4.0), u64::MAX);
+        let since = Kept::default().of(&sim, Span::SinceWarmUp).expect("figures since the warm-up");
+        let summary = sim.summary();
+        assert_eq!((since.queue_p50, since.queue_p99), (summary.queue_ms.p50, summary.queue_ms.p99));
+        assert!((summary.measured_s - 2.0).abs() < 1e-9, "the summary counts from the warm-up's end");
     }
 
     /// Before its first reading a run has no figures, and a reading in

@@ -17,6 +17,7 @@ use lbsim::engine::{Decision, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
+use lbsim::ui::options::Kind;
 use lbsim::ui::topology_layout::room_screen_height;
 use lbsim::ui::waits::{waits_over_timeout, WaitBand};
 use lbsim::{Simulation, Snapshot};
@@ -199,7 +200,7 @@ impl Canvases {
     }
 
     /// Each chart's name and the names of the lines its figure drew last.
-    pub fn lines(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+    pub fn lines(&self) -> Vec<(&'static str, Vec<String>)> {
         self.slots.iter().map(|slot| (slot.chart.key(), slot.figure.lines())).collect()
     }
 
@@ -209,8 +210,10 @@ impl Canvases {
     }
 
     /// The client or server drawn at a point of the topology.
-    pub fn part_at(&self, snapshot: &Snapshot, point: (f64, f64)) -> Option<Part> {
-        topology::part_at(snapshot, (&self.topology, self.least_label_px()), point)
+    /// The client or server drawn at `point` on this view's picture, or
+    /// on another's `surface` (a twin's).
+    pub fn part_at(&self, snapshot: &Snapshot, surface: Option<&Surface>, point: (f64, f64)) -> Option<Part> {
+        topology::part_at(snapshot, (surface.unwrap_or(&self.topology), self.least_label_px()), point)
     }
 
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
@@ -287,9 +290,9 @@ impl Canvases {
     }
 
     /// Compare mode: the view's run is drawn beside its twin, each named
-    /// by its side.
-    pub fn compare_with(&mut self, sides: &Sides) {
-        self.each(|figure| figure.compare_with(sides));
+    /// by its side, in a view of `kind`.
+    pub fn compare_with(&mut self, sides: &Sides, kind: Kind) {
+        self.each(|figure| figure.compare_with(sides, kind));
     }
 
     /// The sentences were rewritten from `sim` as it is now.

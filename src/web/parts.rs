@@ -190,6 +190,7 @@ impl Parts {
         // when stacked): above the picture it took the room the chart
         // needed beside it, and chapter 3 at 1440 × 900 folded its chart
         // behind a button.
+        root.class_list().toggle_with_force("asks", options.ask)?;
         let question = match options.ask {
             true => {
                 let question = QuestionBox::build(root, &ids)?;

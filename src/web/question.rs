@@ -81,6 +81,12 @@ impl QuestionBox {
             }
         }
         self.answers.set_hidden(!guess.waits());
+        self.last_verdict_ms = f64::NEG_INFINITY;
+        // A verdict kept through a live change stays until it is read
+        // again, with the change, at the next frame.
+        if guess.keeps_verdict() {
+            return;
+        }
         let said = match guess.stage() {
             Stage::Asking => None,
             Stage::Answered(answer) => {
@@ -90,7 +96,6 @@ impl QuestionBox {
             Stage::Retired(_) => Some(format!("{RETIRED}.")),
         };
         self.say(said.as_deref());
-        self.last_verdict_ms = f64::NEG_INFINITY;
     }
 
     /// Whether the verdict is due to be read again at `now_ms`.

@@ -9,7 +9,7 @@ use super::dom::{self, Ids};
 use super::preset_picker::add_presets;
 use super::readouts::Readouts;
 use super::surface::{Beside, Surface};
-use super::topology::BounceBoxes;
+use super::topology::{BounceBoxes, Part};
 use super::twins::{Sides, PRESET_KEY};
 use lbsim::metrics::Counts;
 use lbsim::ui::bounces::{BounceMark, BounceMarks};
@@ -74,7 +74,8 @@ impl TwinPane {
         self.sides = Some(sides.clone());
         self.retitle();
         let description = format!(
-            "The same clients and servers with {}, on the same arrivals at the same simulated time",
+            "The same clients and servers with {}, on the same arrivals at the same simulated time. Click a \
+             server to slow it to a quarter of its speed in both runs, again to restore it.",
             sides.in_prose().twin
         );
         let _ = self.topology.canvas.set_attribute("aria-label", &description);
@@ -134,6 +135,18 @@ impl TwinPane {
         self.snapshot.servers.iter().map(|server| server.queued).zip(lengths).collect()
     }
 
+    /// The client or server drawn at `point` (CSS px) on the twin's
+    /// picture.
+    pub fn part_at(&self, canvases: &Canvases, point: (f64, f64)) -> Option<Part> {
+        canvases.part_at(&self.snapshot, Some(&self.topology), point)
+    }
+
+    /// The twin's canvas, which takes a click on a server as the view's
+    /// own picture does.
+    pub fn canvas(&self) -> &HtmlCanvasElement {
+        &self.topology.canvas
+    }
+
     /// The twin's counts as last drawn.
     pub fn counts(&self) -> &Counts {
         &self.snapshot.counts
@@ -154,7 +167,7 @@ impl TwinPane {
         canvases.draw_topology_on(&self.snapshot, &self.topology, &self.bounces.shown());
         if let Some(readouts) = &mut self.readouts {
             if readouts.due(now_ms, force) {
-                let span = Span::of(whole_run::is_over(twin), false);
+                let span = Span::of(whole_run::is_over(twin), false, 0.0);
                 let figures = (span, self.whole_run.of(twin, span));
                 readouts.show(&self.snapshot, (speed, None), now_ms, figures, None);
             }

@@ -268,3 +268,91 @@ test("chapter 6 draws the part of power of two's gain that learned copies lose, 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+// Under chapter 5's pictures the chart drew six lines, "A p50" to "B p99",
+// for one comparison, the two tails: it draws each run's p50 and p99,
+// named by the run ("random p99"; by its letter where a phone's chart has
+// no room for the names), and its legend lists no p90.
+for (const [width, height, named] of [[1440, 900, true], [390, 844, false]]) {
+  test(`at ${width} × ${height} chapter 5's chart draws each run's p50 and p99, named by its run`, async () => {
+    const { page, errors, index } = await openChapter('power-of-two', { width, height }, 4000);
+    // Where the chart is folded behind its button, as a reader opens it.
+    const toggle = page.locator('#sim-power-of-two .chart-toggle');
+    if (await toggle.isVisible()) {
+      const box = await toggle.boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    }
+    await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].chartLines()).percentiles.length === 4, index, { timeout: 20_000 });
+    const lines = await page.evaluate((i) => JSON.parse(window.lbsim.views()[i].chartLines()).percentiles.sort(), index);
+    const expected = named
+      ? ['power of two choices p50', 'power of two choices p99', 'random p50', 'random p99']
+      : ['A p50', 'A p99', 'B p50', 'B p99'];
+    // A phone's chart names them by letter only where the names find no room.
+    if (named || lines[0] !== 'power of two choices p50') assert.deepEqual(lines, expected);
+    const legend = await page.evaluate(() => [...document.querySelectorAll('#sim-power-of-two .charts .legend li')]
+      .filter((item) => !item.hidden).map((item) => item.textContent));
+    assert.ok(!legend.some((text) => /p90/.test(text)), legend.join(' | '));
+    assert.ok(legend.includes('B: random, its p50 and p99 in grey'), legend.join(' | '));
+    assert.match(await page.textContent('#sim-power-of-two .charts .chart-title'), /^Queue time: p50 and p99 of each run over/);
+    await page.locator('#sim-power-of-two .charts').screenshot({ path: artifact(`power-of-two-chart-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
+
+// A click after the verdict replaced it with "You changed the settings",
+// and the reader lost the answer just given; and a click in random's
+// picture did nothing. A server clicked in either picture is slowed in
+// both runs, and the verdict stays, saying what changed.
+test("after chapter 5's verdict a server clicked in random's picture is slowed in both runs, and the verdict stays, saying so", async () => {
+  const opened = await open(`${server.url}explain.html`, { width: 1440, height: 900 });
+  const { page, errors } = opened;
+  await page.evaluate(() => document.getElementById('sim-power-of-two').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  const answer = page.locator('#sim-power-of-two .question .answers button', { hasText: /^random$/ });
+  const box = await answer.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const verdict = () => page.textContent('#sim-power-of-two .question .verdict');
+  await page.waitForFunction(() => /^Your guess held/.test(document.querySelector('#sim-power-of-two .question .verdict').textContent), null, { timeout: 60_000 });
+  const given = (await verdict()).split(';')[0];
+  const [own, twin] = await Promise.all(['#sim-power-of-two-topology', '#sim-power-of-two-versus-topology'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(Math.abs(own.width - twin.width) < 1 && Math.abs(own.height - twin.height) < 1, 'the two pictures are drawn alike');
+  const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), index))[3].cell;
+  await page.mouse.click(twin.x + x + w * 0.75, twin.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, index, { timeout: 5_000 });
+  await page.waitForFunction((given) => document.querySelector('#sim-power-of-two .question .verdict').textContent
+    .startsWith(`${given}. Then server 3 slowed in both runs: over `), given, { timeout: 5_000 });
+  const said = await verdict();
+  assert.match(said, /p99 queue time is [\d.,]+ ms with power of two choices against [\d.,]+ ms with random\.$/);
+  console.log(`after the click: ${said}`);
+  await page.screenshot({ path: artifact('power-of-two-clicked-twin-1440.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// On a phone chapter 5 opened with 150 px of held, mostly blank room above
+// its question (the sentence's, for after the answer), and the verdict
+// and the second picture never shared a screen. It opens with its
+// question; the sentence comes after the view's parts; scrolled to the
+// verdict, a reader sees it and both pictures whole.
+test("at 390 × 844 chapter 5 opens with its question, and its verdict and both pictures share a screen", async () => {
+  const { page, errors } = await open(`${server.url}explain.html`, { width: 390, height: 844 });
+  const root = page.locator('#sim-power-of-two');
+  await root.evaluate((e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const gap = await root.evaluate((e) => e.querySelector('.question').getBoundingClientRect().top - e.getBoundingClientRect().top);
+  assert.ok(gap <= 12, `the question stands ${Math.round(gap)} px below the view's top`);
+  const answer = page.locator('#sim-power-of-two .question .answers button', { hasText: /^random$/ });
+  const box = await answer.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /^Your guess/.test(document.querySelector('#sim-power-of-two .question .verdict').textContent), null, { timeout: 60_000 });
+  await root.evaluate((e) => e.querySelector('.question').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForTimeout(300);
+  const seen = await root.evaluate((e) => ({
+    verdict: e.querySelector('.question .verdict').getBoundingClientRect().top,
+    pictures: [...e.querySelectorAll('canvas.topology')].map((c) => c.getBoundingClientRect().bottom),
+  }));
+  assert.ok(seen.verdict >= 0 && seen.pictures.length === 2 && seen.pictures.every((b) => b <= 844), JSON.stringify(seen));
+  await page.screenshot({ path: artifact('power-of-two-verdict-390.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -61,6 +61,21 @@ test("chapter 1 draws the waits, and its marks, its strip and its sentence give 
   await page.close();
 });
 
+// Chapter 5 opens past a two-second warm-up its figures do not count,
+// under a strip that said "Since the run began:". A view with a warm-up
+// names where its figures count from; one without says the run began.
+test("a chapter with a warm-up says its figures count since the warm-up, one without since the run began", async () => {
+  for (const [id, words] of [['power-of-two', 'Since the warm-up:'], ['repick', 'Since the run began:']]) {
+    const { page, errors, view } = await openChapter(id);
+    await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 2600, view, { timeout: 60_000 });
+    await page.waitForFunction(([id, words]) => document.querySelector(`#sim-${id} .readouts .span-words`).textContent === words, [id, words], { timeout: 10_000 });
+    const notes = await page.evaluate((id) => [...document.querySelectorAll(`#sim-${id} .readouts .window`)].map((n) => n.textContent), id);
+    assert.ok(notes.length > 0 && notes.every((note) => note === `(${words.slice(0, -1).toLowerCase()})`), `${id}: ${notes}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 /** The chapters with a twin: their section ids. */
 const twinned = (page) => page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')]
   .filter((root) => /(^|&)versus=/.test(root.dataset.lbsimSettings)).map((root) => root.closest('section').id));

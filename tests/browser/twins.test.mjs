@@ -62,7 +62,7 @@ test('a versus embed at 680 × 400 draws both runs, named in the pictures, the c
   const legend = await page.evaluate(() => [...document.querySelectorAll('.charts .legend li')]
     .filter((item) => !item.hidden).map((item) => item.textContent));
   assert.ok(legend.includes('A: power of two choices, in colour'), legend.join(' | '));
-  assert.ok(legend.includes('B: random, the same percentiles in grey'), legend.join(' | '));
+  assert.ok(legend.includes('B: random, its p50 and p99 in grey'), legend.join(' | '));
   assert.match(await page.evaluate(() => window.lbsim.views()[0].readback()),
     /p99 queue time with power of two choices is .* than with random on the same arrivals/);
   assert.deepEqual(await layoutProblems(page), []);

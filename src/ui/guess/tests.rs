@@ -140,6 +140,47 @@ fn a_guess_answered_then_overtaken_by_a_settings_change_is_retired_not_graded_ag
     assert_eq!(skipped.stage(), Stage::Skipped, "the answer without a guess is read from the new run");
 }
 
+/// A click after chapter 5's verdict (a server slowed, in both runs)
+/// replaced the verdict with "You changed the settings", and the reader
+/// lost the answer just given: once given, it stays as it was, says what
+/// changed since and gives the figures now. Before it, the guess retires.
+#[test]
+fn a_live_change_after_the_verdict_keeps_it_and_says_what_changed() {
+    let mut guess = asked();
+    guess.answer(Answer::Twin);
+    guess.changed_live(live_change(3, true), &sides(), &with_p99(8.1), &with_p99(24.3));
+    assert_eq!(guess.stage(), Stage::Answered(Answer::Twin));
+    assert!(guess.keeps_verdict());
+    // The runs since read closer, or the other way: the verdict given stays.
+    assert_eq!(
+        guess.verdict(&sides(), &with_p99(30.2), &with_p99(28.4)).unwrap(),
+        "Your guess held: random has the longer tail. Then server 3 slowed in both runs: over 20 simulated \
+         seconds, p99 queue time is 30.2 ms with “power of two choices, live load” against 28.4 ms with random."
+    );
+    guess.changed_live(live_change(3, false), &sides(), &with_p99(30.2), &with_p99(28.4));
+    let verdict = guess.verdict(&sides(), &with_p99(30.2), &with_p99(28.4)).unwrap();
+    assert!(
+        verdict.starts_with(
+            "Your guess held: random has the longer tail. Then server 3 slowed in both runs and server 3 \
+             given back its speed: over 20 simulated seconds"
+        ),
+        "{verdict}"
+    );
+    let mut skipped = asked();
+    skipped.skip();
+    skipped.changed_live(live_change(5, true), &sides(), &with_p99(8.1), &with_p99(24.3));
+    let verdict = skipped.verdict(&sides(), &with_p99(8.1), &with_p99(24.3)).unwrap();
+    assert!(verdict.starts_with("The answer: random has the longer tail. Then server 5 slowed in both runs:"));
+    // Before the verdict (the run has measured less than its span), the
+    // guess is about a run the reader no longer watches.
+    let mut early = asked();
+    early.answer(Answer::Twin);
+    let mut young = with_p99(8.1);
+    young.measured_s = VERDICT_SPAN_S - 1.0;
+    early.changed_live(live_change(3, true), &sides(), &young, &with_p99(24.3));
+    assert_eq!((early.stage(), early.keeps_verdict()), (Stage::Retired(Answer::Twin), false));
+}
+
 #[test]
 fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
     assert_eq!(run_ahead_s(true, 0.0, 20.0), 0.0, "chapter 4: watched from its first request");

@@ -11,6 +11,7 @@ use lbsim::charts::{self, Drawn};
 use lbsim::format::{grouped, thousands};
 use lbsim::metrics::percentile_curve;
 use lbsim::scenario::Demand;
+use lbsim::ui::options::Kind;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement};
@@ -159,7 +160,7 @@ impl Figure for Clients {
         self.changed_at = None;
     }
 
-    fn compare_with(&mut self, sides: &Sides) {
+    fn compare_with(&mut self, sides: &Sides, _kind: Kind) {
         self.versus = Some(sides.twin.clone());
         self.reference_label.set_text_content(Some(&format!("B: {}", sides.twin)));
         self.reference_entry.set_hidden(false);

@@ -26,6 +26,7 @@ use super::twins::Sides;
 pub use backend::Canvas;
 use lbsim::charts::{ChartStyle, Drawn, SeriesMetric};
 use lbsim::engine::Decision;
+use lbsim::ui::options::Kind;
 use lbsim::{Simulation, Snapshot};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -131,11 +132,12 @@ pub trait Figure {
     fn words_said(&mut self, _sim: &Simulation) {}
 
     /// Compare mode: the view's run (A) is drawn beside its twin (B),
-    /// each named by its side.
-    fn compare_with(&mut self, _sides: &Sides) {}
+    /// each named by its side, in a view of `kind` (the lab's dashboard,
+    /// or an embed under its two pictures).
+    fn compare_with(&mut self, _sides: &Sides, _kind: Kind) {}
 
     /// The names of the lines it drew last, for a figure of named lines.
-    fn lines(&self) -> Vec<&'static str> {
+    fn lines(&self) -> Vec<String> {
         Vec::new()
     }
 

@@ -2,13 +2,16 @@
 //! session time over the last half minute, with the choice of which in its
 //! caption, queueing theory's level named in its legend (clear of the
 //! curves), and marks where settings changed live and where servers
-//! failed, recovered, joined or left. In compare mode it plots B's too,
-//! in grey, and its legend says which lines are A's and which B's.
+//! failed, recovered, joined or left. In the lab's compare mode it plots
+//! B's too, in grey, and its legend says which lines are A's and which
+//! B's; under an embed's two pictures, each run's p50 and p99, named by
+//! the run (see `lbsim::charts::twin_percentiles`).
 
 use super::{canvas, legend, Area, Figure, Frame, Input, Place};
 use crate::dom;
 use crate::twins::Sides;
 use lbsim::charts::{self, Drawn, SeriesMetric, SettingsChanges, Span};
+use lbsim::ui::options::Kind;
 use lbsim::Simulation;
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlSelectElement};
@@ -24,31 +27,49 @@ pub struct Percentiles {
     theory_named: Option<String>,
     /// Live changes of settings, marked.
     changes: SettingsChanges,
-    /// The legend's texts for p50, p90 and p99, and its entries for each
-    /// side's lines in compare mode (the view's own, then the twin's) and
-    /// those entries' texts.
-    percentile_labels: Vec<HtmlElement>,
+    /// The legend's entries and texts for p50, p90 and p99, and its
+    /// entries for each side's lines in compare mode (the view's own, then
+    /// the twin's) and those entries' texts.
+    percentiles: Vec<(HtmlElement, HtmlElement)>,
     own: (HtmlElement, HtmlElement),
     versus: (HtmlElement, HtmlElement),
-    /// In compare mode: B's lines are drawn too.
-    compared: bool,
+    /// Beside a twin: its lines are drawn too, as the lab's compare mode
+    /// or as an embed draws them.
+    compared: Option<Compared>,
     /// The names of the lines drawn last.
-    lines: Vec<&'static str>,
+    lines: Vec<String>,
+}
+
+/// How a chart beside a twin draws the two runs.
+enum Compared {
+    /// The lab's compare mode: p50, p90 and p99 of each, named "A p99".
+    Letters,
+    /// An embed's: p50 and p99 of each, named by its run (own, then twin).
+    Named([String; 2]),
+}
+
+/// The percentiles drawn, in words: p50 and p99 of each run beside an
+/// embed's twin (`named`), else p50, p90 and p99.
+fn drawn(named: bool) -> &'static str {
+    match named {
+        true => "p50 and p99 of each run",
+        false => "p50, p90 and p99",
+    }
 }
 
 /// The caption for `metric`: exactly what the chart plots.
-fn title(metric: SeriesMetric) -> String {
-    format!("{}: p50, p90 and p99 over a rolling one-second window", metric.title())
+fn title(metric: SeriesMetric, named: bool) -> String {
+    format!("{}: {} over a rolling one-second window", metric.title(), drawn(named))
 }
 
-fn label(metric: SeriesMetric) -> String {
-    format!("p50, p90 and p99 {} over simulated time", metric.title().to_ascii_lowercase())
+fn label(metric: SeriesMetric, named: bool) -> String {
+    format!("{} {} over simulated time", drawn(named), metric.title().to_ascii_lowercase())
 }
 
 pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
     let (figure, metric) = (place.figure, place.metric);
     let caption: HtmlElement = dom::child(figure, "figcaption", "with-choice")?;
-    let title = dom::text_child(&caption, "span", "chart-title", &title(metric))?;
+    let title = dom::text_child(&caption, "span", "chart-title", &title(metric, false))?;
     let choice: HtmlElement = dom::child(&caption, "label", "metric-choice")?;
     dom::text_child(&choice, "span", "", "Plot")?;
     let select: HtmlSelectElement = dom::child(&choice, "select", "")?;
@@ -80,8 +101,8 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
         // chart's legend can leave these out (see the stylesheet).
         item.class_list().add_1("named-on-chart")?;
     }
-    let percentile_labels = entries.into_iter().map(|(_, text)| text).collect();
-    let canvas = canvas(figure, "", &place.canvas_id, &label(metric))?;
+    let percentiles = entries;
+    let canvas = canvas(figure, "", &place.canvas_id, &label(metric, false))?;
     Ok(Box::new(Percentiles {
         canvas,
         title,
@@ -90,15 +111,23 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
         theory,
         theory_named: None,
         changes: SettingsChanges::default(),
-        percentile_labels,
+        percentiles,
         own,
         versus,
-        compared: false,
+        compared: None,
         lines: Vec::new(),
     }))
 }
 
 impl Percentiles {
+    /// Says in the caption and to screen readers which percentiles are
+    /// drawn, of what.
+    fn name_what_is_drawn(&self) {
+        let named = matches!(self.compared, Some(Compared::Named(_)));
+        self.title.set_text_content(Some(&title(self.metric, named)));
+        let _ = self.canvas.set_attribute("aria-label", &label(self.metric, named));
+    }
+
     /// Names the theory level in the legend, with the `measured` mean
     /// wait to compare it with, or hides its entry.
     fn name_theory(&mut self, level: Option<f64>, measured: Option<f64>) {
@@ -131,33 +160,48 @@ impl Figure for Percentiles {
         lbsim::sort::sort_by(&mut markers, |a, b| a.time_s.total_cmp(&b.time_s));
         let series = &sim.metrics().series;
         let plotted = (self.metric, theory);
-        let lines = match frame.twin.filter(|_| self.compared) {
-            Some(twin) => {
-                let sides = [series, &twin.metrics().series];
-                charts::compare_percentiles(area, sides, plotted, Span::Live, &markers, frame.style)
+        let twin = frame.twin.map(|twin| &twin.metrics().series);
+        let lines = match (twin, &self.compared) {
+            (Some(twin), Some(Compared::Letters)) => {
+                charts::compare_percentiles(area, [series, twin], plotted, Span::Live, &markers, frame.style)
             }
-            None => charts::percentiles(area, series, plotted, Span::Live, &markers, frame.style),
+            (Some(twin), Some(Compared::Named([own_name, twin_name]))) => {
+                let sides = [(own_name.as_str(), series), (twin_name.as_str(), twin)];
+                charts::twin_percentiles(area, sides, plotted, Span::Live, &markers, frame.style)
+            }
+            _ => charts::percentiles(area, series, plotted, Span::Live, &markers, frame.style),
         };
         self.lines = lines?;
         Ok(())
     }
 
-    fn lines(&self) -> Vec<&'static str> {
+    fn lines(&self) -> Vec<String> {
         self.lines.clone()
     }
 
-    fn compare_with(&mut self, sides: &Sides) {
-        self.compared = true;
+    fn compare_with(&mut self, sides: &Sides, kind: Kind) {
+        let lab = kind == Kind::Lab;
+        self.compared = Some(match lab {
+            true => Compared::Letters,
+            false => Compared::Named([sides.own.clone(), sides.twin.clone()]),
+        });
         // The legend names each side in a sentence's words: "A: random,
         // repick after a bounce, in colour" read as three parts.
         let sides = &sides.in_prose();
-        for (text, percentile) in self.percentile_labels.iter().zip(["p50", "p90", "p99"]) {
-            text.set_text_content(Some(&format!("A {percentile}")));
+        for ((item, text), percentile) in self.percentiles.iter().zip(["p50", "p90", "p99"]) {
+            // An embed draws no p90 beside a twin.
+            item.set_hidden(!lab && percentile == "p90");
+            text.set_text_content(Some(&match lab {
+                true => format!("A {percentile}"),
+                false => percentile.to_string(),
+            }));
         }
+        let same = if lab { "the same percentiles" } else { "its p50 and p99" };
         self.own.1.set_text_content(Some(&format!("A: {}, in colour", sides.own)));
-        self.versus.1.set_text_content(Some(&format!("B: {}, the same percentiles in grey", sides.twin)));
+        self.versus.1.set_text_content(Some(&format!("B: {}, {same} in grey", sides.twin)));
         self.own.0.set_hidden(false);
         self.versus.0.set_hidden(false);
+        self.name_what_is_drawn();
     }
 
     fn settings_changing(&mut self, sim: &Simulation, _before: &str, after: &str, live: bool) {
@@ -172,9 +216,8 @@ impl Figure for Percentiles {
 
     fn set_metric(&mut self, metric: SeriesMetric) {
         self.metric = metric;
-        self.title.set_text_content(Some(&title(metric)));
         self.select.set_value(metric.key());
-        let _ = self.canvas.set_attribute("aria-label", &label(metric));
+        self.name_what_is_drawn();
     }
 
     fn chosen_metric(&self) -> Option<SeriesMetric> {

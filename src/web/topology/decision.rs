@@ -1,10 +1,11 @@
 //! A decision of a policy that compares a sample of servers, drawn over the
-//! topology: a line from the chooser to each candidate (dashed for those
-//! passed over, solid and thicker for the one taken), a ring round each
-//! candidate while its row is as the decision met it, and beside it what
-//! the chooser saw of it, held together (see
-//! `lbsim::ui::marks::decision_ink`). All in the ink colour, the
-//! topology's colour for "look here".
+//! topology: a line from the chooser to each candidate (thin grey dashes
+//! for those passed over, solid in the ink colour, the topology's colour
+//! for "look here", and [`TAKEN_WIDTH`] times as thick for the one taken),
+//! a ring round each candidate while its row is as the decision met it,
+//! and beside it what the chooser saw of it, held together (see
+//! `lbsim::ui::marks::decision_ink`). Drawn in one ink, the one taken
+//! 1.6 times as thick, the two lines were told apart by the dash alone.
 
 use super::layout::{Layout, Rect};
 use super::row::Row;
@@ -28,11 +29,9 @@ pub fn draw(
         true => layout.balancer_anchor(decision.chooser as usize),
         false => layout.client_anchor(decision.chooser as usize),
     };
-    let ink = palette.ink.css();
     let width = (layout.label_px() / 6.0).max(2.0);
-    let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * 1.6);
+    let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * TAKEN_WIDTH);
     let ringed = rings_drawn(rows_moved(decision, servers));
-    context.set_stroke_style_str(&ink);
     for taken in [false, true] {
         let dash = js_sys::Array::new();
         if !taken {
@@ -40,7 +39,8 @@ pub fn draw(
             dash.push(&(width * 2.0).into());
         }
         let _ = context.set_line_dash(&dash);
-        context.set_line_width(if taken { width * 1.6 } else { width });
+        context.set_stroke_style_str(&if taken { palette.ink } else { palette.muted }.css());
+        context.set_line_width(if taken { width * TAKEN_WIDTH } else { width });
         context.begin_path();
         for candidate in decision.candidates.iter().filter(|c| (c.server == decision.winner) == taken) {
             let rect = ring(candidate.server);
@@ -60,6 +60,10 @@ pub fn draw(
     draw_amounts(context, layout, (decision, (servers, copies), entrances), palette);
     ringed.then(|| ring(decision.winner))
 }
+
+/// How many times as thick as a line to a server passed over the line to
+/// the server taken is drawn.
+const TAKEN_WIDTH: f64 = 2.5;
 
 /// The ring round server `i`, drawn with lines up to `widest` px wide: in
 /// the compact view round its cell; in the detailed view inside its row,

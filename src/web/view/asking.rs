@@ -4,7 +4,7 @@
 //! stands is `guess`'s, tested natively; this is its wiring.
 
 use super::*;
-use crate::guess::{Answer, Guess, Topic, WATCHING};
+use crate::guess::{live_change, Answer, Guess, Topic, WATCHING};
 use crate::twins::Pictures;
 use lbsim::scenario::failures::Failure;
 
@@ -69,12 +69,25 @@ impl View {
     /// to do, so it is read, where any other change retires a guess.
     pub(super) fn failure_changed(&mut self, server: usize, failure: Option<Failure>, at: Time) {
         let Some(guess) = self.guess.as_mut().filter(|guess| guess.topic() == Topic::SlowedQueue) else {
-            return self.run_changed();
+            return self.changed_live(live_change(server, matches!(failure, Some(Failure::Slow { .. }))));
         };
         match failure {
             Some(Failure::Slow { .. }) => guess.server_slowed(server, at.as_secs()),
             None => guess.server_restored(server),
             Some(_) => guess.settings_changed(),
+        }
+    }
+
+    /// The reader changed both runs live (`change`, in words): a verdict
+    /// about their tails, once given, stays and says so (see
+    /// `Guess::changed_live`).
+    fn changed_live(&mut self, change: String) {
+        let pictures = Pictures::for_view(&self.params.scenario, &self.options.versus);
+        match (&mut self.guess, &self.twin, pictures.sides()) {
+            (Some(guess), Some(twin), Some(sides)) => {
+                guess.changed_live(change, sides, &self.sim.summary(), &twin.summary())
+            }
+            _ => self.run_changed(),
         }
     }
 

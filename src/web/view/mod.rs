@@ -208,9 +208,10 @@ impl View {
     ) -> bool {
         let tail = self.options.say.0.contains(&Sentence::Tail);
         let beside = Span::counted_as_sentences(self.kind, tail, self.twin.is_some());
-        let span = Span::of(whole_run::is_over(&self.sim), beside);
-        let due = match (span, said) {
-            (Span::SinceStart, Some(said)) => said,
+        let warmup_s = self.params.scenario.warmup_s;
+        let span = Span::of(whole_run::is_over(&self.sim), beside, warmup_s);
+        let due = match (span.since(), said) {
+            (true, Some(said)) => said,
             _ => self.parts.readouts.due(now_ms, stale),
         };
         if !due {
@@ -221,12 +222,13 @@ impl View {
         let [own, twin_kept, reference_kept] = &mut self.whole_run;
         let twin = self.twin.as_ref().filter(|_| beside);
         let twin = twin.and_then(|twin| {
-            let figures = twin_kept.of(twin, Span::of(whole_run::is_over(twin), true))?;
+            let figures = twin_kept.of(twin, Span::of(whole_run::is_over(twin), true, warmup_s))?;
             Some((figures, twin.metrics().counts.bounces))
         });
         let own = (span, own.of(&self.sim, span));
         if let (Some(bars), Some(reference)) = (&self.parts.gain, &self.reference) {
-            let reference = reference_kept.of(reference, Span::of(whole_run::is_over(reference), true));
+            let reference =
+                reference_kept.of(reference, Span::of(whole_run::is_over(reference), true, warmup_s));
             let figures = own.1.zip(twin.map(|(figures, _)| figures)).zip(reference);
             let gain = figures.and_then(|((own, twin), reference)| Gain::of_runs(&twin, &reference, &own));
             bars.show(span, gain);

@@ -175,7 +175,7 @@ impl View {
         let Some(pane) = &mut self.parts.twin_pane else { return };
         if let Pictures::Two(sides) = Pictures::for_view(&self.params.scenario, &self.options.versus) {
             pane.name(&sides);
-            self.parts.canvases.compare_with(&sides);
+            self.parts.canvases.compare_with(&sides, self.kind);
         }
     }
 }

@@ -58,6 +58,9 @@ impl View {
         }
         add(self.parts.canvases.topology_canvas(), "click", Target::Topology);
         add(self.parts.canvases.topology_canvas(), "keydown", Target::TopologyKey);
+        if let Some(pane) = &self.parts.twin_pane {
+            add(pane.canvas(), "click", Target::TwinTopology);
+        }
         if let Some(panel) = &self.parts.capacity {
             add(&panel.button, "click", panel.target(LabTarget::Capacity));
         }
@@ -111,6 +114,8 @@ pub enum Target {
     /// while it has the focus (its keyboard equivalents).
     Topology,
     TopologyKey,
+    /// A click in the twin's picture.
+    TwinTopology,
     /// An embed's folded legend, its drawer, and its charts' tabs.
     Chart,
     Key,
@@ -126,6 +131,11 @@ impl Target {
             Target::Topology => {
                 if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
                     view.clicked_topology((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
+                }
+            }
+            Target::TwinTopology => {
+                if let Some(mouse) = event.dyn_ref::<MouseEvent>() {
+                    view.clicked_twin((f64::from(mouse.offset_x()), f64::from(mouse.offset_y())));
                 }
             }
             Target::TopologyKey => {

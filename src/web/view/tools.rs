@@ -245,12 +245,22 @@ impl View {
     /// servers box and gets a noisy neighbour that slows it to a quarter of
     /// its speed, or, if it is failing, recovers.
     pub fn clicked_topology(&mut self, point: (f64, f64)) {
-        match self.parts.canvases.part_at(&self.snapshot, point) {
+        match self.parts.canvases.part_at(&self.snapshot, None, point) {
             Some(Part::Server(server)) => self.clicked_server(server),
             Some(Part::Client(client)) if self.followed != Some(client) => {
                 self.follow(Some(client), Follower::Reader)
             }
             _ => self.follow(None, Follower::Reader),
+        }
+    }
+
+    /// A click in the twin's picture: on a server, what a click on that
+    /// server in the view's own picture does, which slows it in both runs
+    /// (a reader clicked random's rows in chapter 5 and nothing happened).
+    pub fn clicked_twin(&mut self, point: (f64, f64)) {
+        let pane = self.parts.twin_pane.as_ref();
+        if let Some(Part::Server(server)) = pane.and_then(|pane| pane.part_at(&self.parts.canvases, point)) {
+            self.clicked_server(server);
         }
     }
 
