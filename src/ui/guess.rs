@@ -288,8 +288,13 @@ impl Guess {
 
     /// The run changed (a control, a slowed server) after the reader
     /// answered: the guess was about the run before, and retires. A
-    /// question still waiting, or skipped, has no guess to retire.
+    /// question still waiting, or skipped, has no guess to retire. A
+    /// verdict kept through live changes goes too: the run it told of
+    /// is gone (chapter 5's, kept through a slowed server, went on saying
+    /// "Then server 4 slowed in both runs" of a run started over with
+    /// three choices and no server slowed).
     pub fn settings_changed(&mut self) {
+        self.kept = None;
         if let Stage::Answered(answer) = self.stage {
             self.stage = Stage::Retired(answer);
         }

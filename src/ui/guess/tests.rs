@@ -166,11 +166,20 @@ fn a_live_change_after_the_verdict_keeps_it_and_says_what_changed() {
         ),
         "{verdict}"
     );
+    // A control that starts the runs over retires the guess and the
+    // verdict kept: its changes were made to runs no longer on screen.
+    guess.settings_changed();
+    assert_eq!((guess.stage(), guess.keeps_verdict()), (Stage::Retired(Answer::Twin), false));
+    let verdict = guess.verdict(&sides(), &with_p99(30.2), &with_p99(28.4)).unwrap();
+    assert!(!verdict.contains("server 3"), "{verdict}");
     let mut skipped = asked();
     skipped.skip();
     skipped.changed_live(live_change(5, true), &sides(), &with_p99(8.1), &with_p99(24.3));
     let verdict = skipped.verdict(&sides(), &with_p99(8.1), &with_p99(24.3)).unwrap();
     assert!(verdict.starts_with("The answer: random has the longer tail. Then server 5 slowed in both runs:"));
+    skipped.settings_changed();
+    let verdict = skipped.verdict(&sides(), &with_p99(8.1), &with_p99(24.3)).unwrap();
+    assert!(verdict.starts_with("The answer: random has the longer tail;"), "{verdict}");
     // Before the verdict (the run has measured less than its span), the
     // guess is about a run the reader no longer watches.
     let mut early = asked();
