@@ -379,7 +379,6 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   const answer = group.getByRole('button', { name: "Longer than the others'" });
   const box = await answer.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  const verdict = page.locator('#sim-continuous .question .verdict');
   await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
   const answered = await prompt();
   assert.ok(answered.text.startsWith('You will click a server') && answered.weight < 600, JSON.stringify(answered));
@@ -392,18 +391,21 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
   await page.waitForFunction(() => /^Watch server 3's queue/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
   assert.equal(await reveal.isVisible(), false, 'the answer is told before the verdict');
-  await page.waitForFunction(() => /^Your guess/.test(document.querySelector('#sim-continuous .question .verdict').textContent), null, { timeout: 60_000 });
   // Its range is of the queues drawn at the other servers in those
   // seconds: "(each from 48.0 to 51.0)", the range of their means, sat
-  // beside neighbours drawn with 33 to 69 (reader 14). Paused, the queues
-  // drawn are inside it, give or take what a quarter second past the
-  // last sample (SAMPLE_INTERVAL) can add.
+  // beside neighbours drawn with 33 to 69 (reader 14). In the frame the
+  // verdict comes, the queues drawn are inside it, give or take what a
+  // quarter second past the last sample (SAMPLE_INTERVAL) can add; the
+  // run plays on after it, so they are read in that frame, not after a
+  // pause a busy machine can take seconds to make.
+  const { said, servers } = await (await page.waitForFunction((i) => {
+    const said = document.querySelector('#sim-continuous .question .verdict').textContent;
+    return /^Your guess/.test(said) && { said, servers: window.lbsim.views()[i].servers() };
+  }, view, { timeout: 60_000, polling: 'raf' })).jsonValue();
   await page.click('#sim-continuous button.play');
-  await page.waitForTimeout(1200);
-  const said = await verdict.textContent();
   const [, low, high] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+ at the others, whose queues ran from (\d+) to (\d+) in those seconds\.$/) ?? [];
   assert.ok(high, said);
-  const drawn = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view)).filter((_, i) => i !== 3).map((s) => s.queued);
+  const drawn = JSON.parse(servers).filter((_, i) => i !== 3).map((s) => s.queued);
   assert.ok(drawn.every((q) => q >= Number(low) - 3 && q <= Number(high) + 3), `${said} beside the others drawn with ${drawn.join(', ')}`);
   assert.ok(Number(high) - Number(low) >= Math.max(...drawn) - Math.min(...drawn), said);
   assert.equal(await reveal.isVisible(), true, 'the prose that explains shows with the verdict');

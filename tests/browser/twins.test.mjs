@@ -228,7 +228,8 @@ test("chapter 4 counts each run's bounces over its picture, beside a verdict not
   const root = '#repick .lbsim-embed';
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
   await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
-  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 30_000 });
+  // The verdict waits for the twenty seeds' dots (15 s on a quiet machine).
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 150_000 });
   const titles = await page.locator(`${root} .pane-title`).allTextContents();
   assert.equal(titles.length, 2);
   const rare = titles.map((title) => Number(title.match(/ · 1 in ([\d,]+) bounced$/)?.[1].replace(/,/g, '')));
@@ -324,7 +325,7 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   assert.ok(simMs < 2_000, `0.4 s after the answer the run is ${simMs.toFixed(0)} ms in`);
   assert.equal(await page.locator(`${root} .question .verdict`).textContent(),
     'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.');
-  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 40_000 });
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 150_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
 });
