@@ -302,7 +302,7 @@ fn a_twins_chart_names_each_runs_p50_and_p99_by_its_run_inside_the_chart() {
     random.set("policy", "random").unwrap();
     let sides = [series(&power, 20.0), series(&random, 20.0)];
     let full = ["power of two choices p50", "power of two choices p99", "random p50", "random p99"];
-    for (size, named) in [((800, 300), true), ((620, 260), true), ((480, 220), false), ((340, 200), false)] {
+    for (size, named) in [((800, 300), true), ((620, 260), true), ((480, 220), true), ((340, 200), false)] {
         let mut drawn_names = Vec::new();
         let drawn = svg(size, |area| {
             let sides = [("power of two choices", &sides[0]), ("random", &sides[1])];

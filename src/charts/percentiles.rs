@@ -321,9 +321,11 @@ where
     // the margins beside it; the right margin takes a part of the name.
     let beside = style.px(58.0 * style.type_scale + 6.0 + 16.0);
     let plot = f64::from(area.dim_in_pixel().0.saturating_sub(beside));
-    // A sixth more than the widest estimate: an estimate of a long name
-    // ("power of two choices p99") fell a few px short of its type.
-    let widest = widest + widest / 6;
+    // A sixteenth more than the widest estimate: an estimate of a long
+    // name ("power of two choices p99") fell 3 px short of its type; a
+    // sixth more left chapter 5's opened chart at 1440 × 900 no room for
+    // the runs' names, only their letters.
+    let widest = widest + widest / 16;
     let needed = f64::from((style.px(5.0 + 4.0) + widest).saturating_sub(style.px(16.0)));
     let room = (needed / (plot - needed).max(1.0)).max(0.0);
     Ok((room <= MOST_ROOM && plot > needed).then_some(room))
