@@ -321,17 +321,22 @@ fn a_twins_chart_names_each_runs_p50_and_p99_by_its_run_inside_the_chart() {
         assert_eq!(names.len(), 4, "{size:?}");
         for (i, name) in names.iter().enumerate() {
             for other in others.iter().chain(&names[i + 1..]) {
-                assert!(
-                    !overlap(name.bounds(), other.bounds()),
-                    "{size:?}: {:?} at {:?} overprints {:?} at {:?}",
-                    name.words,
-                    name.bounds(),
-                    other.words,
-                    other.bounds()
-                );
+                assert_apart(name, other, size);
             }
         }
     }
+}
+
+/// A line's name and another text of a chart of `size` share no area.
+fn assert_apart(name: &Text, other: &Text, size: (u32, u32)) {
+    assert!(
+        !overlap(name.bounds(), other.bounds()),
+        "{size:?}: {:?} at {:?} overprints {:?} at {:?}",
+        name.words,
+        name.bounds(),
+        other.words,
+        other.bounds()
+    );
 }
 
 /// Whether two texts' boxes (left, top, right, bottom) share any area.
@@ -365,14 +370,7 @@ fn the_lines_names_crowded_near_zero_stay_above_the_axis_and_its_ticks() {
         assert_eq!(names.len(), 6);
         for name in &names {
             for other in &others {
-                assert!(
-                    !overlap(name.bounds(), other.bounds()),
-                    "{size:?}: {:?} at {:?} overprints {:?} at {:?}",
-                    name.words,
-                    name.bounds(),
-                    other.words,
-                    other.bounds()
-                );
+                assert_apart(name, other, size);
             }
         }
     }
