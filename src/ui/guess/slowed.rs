@@ -67,6 +67,19 @@ impl Standing {
         Some(Standing { server, queued: mean(server), others_mean, others_drawn })
     }
 
+    /// Its range of the others' queues widened to the queues the picture
+    /// draws now (`queued_now`, each server's), which a sample up to a
+    /// quarter second old had not seen: at the verdict's frame a
+    /// neighbour's queue drawn 74 stood beside "ran from 1 to 66" (CI,
+    /// chapter 3 under load).
+    fn drawn_now(mut self, queued_now: &[u32]) -> Standing {
+        let others = queued_now.iter().enumerate().filter(|&(i, _)| i != self.server);
+        for (_, &queued) in others {
+            self.others_drawn = (self.others_drawn.0.min(queued), self.others_drawn.1.max(queued));
+        }
+        self
+    }
+
     /// The answer that holds, by the slowed queue over the others' mean,
     /// with the bounds of the question about tails (`SAME_TAIL`): one
     /// server against the others' longest or shortest turned on one seed's
@@ -104,12 +117,18 @@ impl Guess {
 
     /// What the reveal of a question about a slowed queue says at `now_s`
     /// (simulated seconds), given each server's last samples (`history`,
-    /// oldest first), and whether that is the verdict, which the prose
+    /// oldest first) and the queues the picture draws now (`queued_now`),
+    /// and whether that is the verdict, which the prose
     /// explaining it follows: nothing while the question waits; until a
     /// server is slowed, to slow one; for [`VERDICT_SPAN_S`] after, to
     /// watch; then whether the guess held, with the mean queues over that
     /// span.
-    pub fn slowed_words(&self, now_s: f64, history: &VecDeque<Vec<(u32, u32)>>) -> Option<(String, bool)> {
+    pub fn slowed_words(
+        &self,
+        now_s: f64,
+        history: &VecDeque<Vec<(u32, u32)>>,
+        queued_now: &[u32],
+    ) -> Option<(String, bool)> {
         if self.waits() || self.topic != Topic::SlowedQueue {
             return None;
         }
@@ -134,7 +153,7 @@ impl Guess {
             };
             return Some((format!("{watch}{now}. The verdict comes {settle} after the click."), false));
         }
-        let standing = over(VERDICT_SPAN_S)?;
+        let standing = over(VERDICT_SPAN_S)?.drawn_now(queued_now);
         let first = self.opening(standing.answer(), &standing.outcome(), None)?;
         let (low, high) = standing.others_drawn;
         let numbers = format!(

@@ -343,11 +343,11 @@ fn a_standing_gives_the_others_queues_as_drawn_over_the_span() {
 fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_held() {
     let history = samples([1, 12, 20], 60);
     let mut guess = asked_alone();
-    assert_eq!(guess.slowed_words(3.0, &history), None, "the question waits");
+    assert_eq!(guess.slowed_words(3.0, &history, &[]), None, "the question waits");
     guess.answer(Answer::Longer);
-    assert_eq!(guess.slowed_words(3.0, &history), Some((SLOW_ONE.to_string(), false)));
+    assert_eq!(guess.slowed_words(3.0, &history, &[]), Some((SLOW_ONE.to_string(), false)));
     guess.server_slowed(0, 4.0);
-    let (watch, verdict) = guess.slowed_words(13.9, &history).unwrap();
+    let (watch, verdict) = guess.slowed_words(13.9, &history, &[]).unwrap();
     assert!(!verdict);
     assert_eq!(
         watch,
@@ -355,7 +355,7 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
          second. The verdict comes 10 simulated seconds after the click."
     );
     assert_eq!(
-        guess.slowed_words(14.0, &history),
+        guess.slowed_words(14.0, &history, &[]),
         Some((
             "Your guess, longer than the others', did not hold: server 0's queue is shorter than the others': \
              1.0 requests queued on average over the last 5 simulated seconds, against 16.0 at the others, whose \
@@ -364,28 +364,33 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
             true
         ))
     );
+    let (drawn, _) = guess.slowed_words(14.0, &history, &[40, 25, 3]).unwrap();
+    assert!(
+        drawn.ends_with("16.0 at the others, whose queues ran from 3 to 25 in those seconds."),
+        "the queues drawn now, the slowed server's 40 aside, widen the range: {drawn}"
+    );
     guess.server_restored(1);
-    assert!(guess.slowed_words(14.0, &history).unwrap().1, "another server's restoring changes nothing");
+    assert!(guess.slowed_words(14.0, &history, &[]).unwrap().1, "another server's restoring changes nothing");
     guess.server_restored(0);
-    assert_eq!(guess.slowed_words(14.0, &history), Some((SLOW_ONE.to_string(), false)));
+    assert_eq!(guess.slowed_words(14.0, &history, &[]), Some((SLOW_ONE.to_string(), false)));
     let mut held = asked_alone();
     held.answer(Answer::Shorter);
     held.server_slowed(0, 0.0);
     assert!(held
-        .slowed_words(SETTLE_S, &history)
+        .slowed_words(SETTLE_S, &history, &[])
         .unwrap()
         .0
         .starts_with("Your guess held: server 0's queue is"));
     let mut skipped = asked_alone();
     skipped.skip();
     skipped.server_slowed(2, 0.0);
-    let (said, _) = skipped.slowed_words(SETTLE_S, &history).unwrap();
+    let (said, _) = skipped.slowed_words(SETTLE_S, &history, &[]).unwrap();
     assert!(
         said.starts_with("The answer: server 2's queue is longer than the others': 20.0 requests"),
         "{said}"
     );
     assert_eq!(
-        asked().slowed_words(SETTLE_S, &history),
+        asked().slowed_words(SETTLE_S, &history, &[]),
         None,
         "a question about tails has no slowed verdict"
     );
@@ -412,7 +417,8 @@ fn chapter_3s_slowed_server_stands_shorter_at_the_verdict_on_every_seed() {
             scenario.seed = seed;
             let mut sim = Simulation::new(&scenario).unwrap();
             sim.advance_to(crate::Time::from_secs(at + SETTLE_S), u64::MAX);
-            let (said, verdict) = guess.slowed_words(at + SETTLE_S, &sim.metrics().server_history).unwrap();
+            let (said, verdict) =
+                guess.slowed_words(at + SETTLE_S, &sim.metrics().server_history, &[]).unwrap();
             assert!(verdict, "slowed at {at} s, seed {seed}: {said}");
             assert!(
                 said.contains("server 3's queue is shorter than the others'"),

@@ -152,9 +152,9 @@ impl View {
             return;
         }
         let now_s = self.sim.now().as_secs();
-        let Some((words, verdict)) = guess.slowed_words(now_s, &self.sim.metrics().server_history) else {
-            return;
-        };
+        let queued_now: Vec<u32> = self.snapshot.servers.iter().map(|server| server.queued).collect();
+        let history = &self.sim.metrics().server_history;
+        let Some((words, verdict)) = guess.slowed_words(now_s, history, &queued_now) else { return };
         question.show_verdict(&words, now_ms);
         if verdict {
             self.mark_chapter("unrevealed", false);
