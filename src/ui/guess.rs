@@ -38,7 +38,21 @@ const SAME_TAIL: &str = "within 15% of each other";
 /// once read as a contradiction to a reader told "the same arrivals"),
 /// and that the verdict follows.
 pub const WATCHING: &str = "Watch both pictures: the same requests reach A and B at the same moments, \
-and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.";
+and only how each picks a server differs, so their queues part.";
+
+/// What the reveal says while the runs come to their point: [`WATCHING`]
+/// and what the verdict waits for. Where the pair runs on more seeds
+/// (`spread`), the verdict waits for all their dots, about 15 s after
+/// the answer in chapter 4, which "once the runs have shown their point"
+/// left unsaid.
+pub fn watching_words(spread: Option<&Spread>) -> String {
+    match spread {
+        Some(spread) => {
+            format!("{WATCHING} The verdict comes once all {} seeds' dots are in.", spread.count())
+        }
+        None => format!("{WATCHING} The verdict comes once the runs have shown their point."),
+    }
+}
 
 /// The simulated seconds a verdict is read over, at least: the answers
 /// are claims about a tail, the slowest 1% of waits, which over one

@@ -324,7 +324,7 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   const simMs = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
   assert.ok(simMs < 2_000, `0.4 s after the answer the run is ${simMs.toFixed(0)} ms in`);
   assert.equal(await page.locator(`${root} .question .verdict`).textContent(),
-    'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once the runs have shown their point.');
+    'Watch both pictures: the same requests reach A and B at the same moments, and only how each picks a server differs, so their queues part. The verdict comes once all 20 seeds\' dots are in.');
   await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 150_000 });
   assert.deepEqual(errors, []);
   await page.context().close();

@@ -198,6 +198,19 @@ fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
     assert!(WATCHING.contains("same requests reach A and B at the same moments"));
 }
 
+/// Chapter 4's verdict waits for its twenty seeds' dots, about 15 s
+/// after the answer; the words meanwhile said only "once the runs have
+/// shown their point".
+#[test]
+fn the_watching_words_say_what_the_verdict_waits_for() {
+    assert!(watching_words(None)
+        .ends_with("so their queues part. The verdict comes once the runs have shown their point."));
+    let scenario = Scenario::default();
+    let spread = Spread::new(&scenario, &scenario, 20);
+    assert!(watching_words(Some(&spread))
+        .ends_with("so their queues part. The verdict comes once all 20 seeds' dots are in."));
+}
+
 /// Chapter 5's run and its random twin (its link's settings), each after
 /// `seconds` simulated, at `seed`.
 fn chapter_5_at(seconds: f64, seed: u64) -> (Summary, Summary) {
