@@ -87,6 +87,14 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
     test(`the lab's ${mode} view at ${width} × ${height}`, async () => {
       const { page, errors } = await openApp(browser, server.url, { hash, width, height });
       await page.waitForFunction(() => window.lbsim.simTime() > 5000, null, { timeout: 60_000 });
+      // Charts draw once in sight: scrolled past, as a reader scrolls, so
+      // that the whole page's shot shows them drawn (blank under the fold
+      // before).
+      if (fullPage) {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await page.waitForTimeout(600);
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
       await page.waitForTimeout(600);
       await shoot(page, errors, `lab-${mode}-${width}x${height}`, fullPage);
     });
