@@ -393,3 +393,47 @@ for (const [width, height] of [[1440, 900], [1280, 720]]) {
     await page.context().close();
   });
 }
+
+// On a phone reader 15 found chapter 5's sentence at the view's foot, under
+// the chart and its key; the key wrapped so that "p99" began a line with
+// A's swatch; B's figures set in from A's; and a band of some 40 px left
+// empty in the question's box, under its answers and under the verdict.
+test("on a phone chapter 5's pictures share a screen, its sentence under them, its key one entry a line", async () => {
+  const { page, errors } = await open(`${server.url}explain.html`, { width: 390, height: 844 });
+  const root = '#sim-power-of-two';
+  await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start', behavior: 'instant' }), root);
+  const band = () => page.evaluate((root) => {
+    const question = document.querySelector(`${root} .question`);
+    const shown = [...question.querySelectorAll('.answers button, .verdict')].filter((e) => e.checkVisibility({ visibilityProperty: true }));
+    const ends = shown.map((e) => { const range = document.createRange(); range.selectNodeContents(e); return range.getBoundingClientRect().bottom; });
+    return Math.round(question.getBoundingClientRect().bottom - Math.max(...ends));
+  }, root);
+  const asking = await band();
+  const random = page.getByRole('button', { name: 'random (5 Power of two, reading live load)', exact: true });
+  await random.click();
+  await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  const answered = await band();
+  assert.ok(asking <= 26 && answered <= 18, `the question's box ends ${asking} px under its answers, ${answered} px under its verdict`);
+  const seen = await page.evaluate((root) => {
+    const view = document.querySelector(root);
+    const rect = (selector) => view.querySelector(selector).getBoundingClientRect();
+    const [a, b] = [...view.querySelectorAll('canvas.topology')].map((canvas) => canvas.getBoundingClientRect());
+    const keys = [...view.querySelectorAll('.charts .legend li')].filter((item) => item.getClientRects().length > 0);
+    const twins = [...view.querySelectorAll('.readout')].filter((r) => r.querySelector('.figure.twin'))
+      .map((r) => [...r.querySelectorAll('.figure')].map((f) => Math.round(f.getBoundingClientRect().left)));
+    return {
+      pictures: Math.round(b.bottom - a.top),
+      sentence: [Math.round(rect('.readback').top - b.bottom), Math.round(rect('.transport').top - rect('.readback').bottom)],
+      keyLines: new Set(keys.map((item) => Math.round(item.getBoundingClientRect().top))).size === keys.length && keys.length >= 3,
+      flush: twins.length > 0 && twins.every(([a, b]) => a === b),
+    };
+  }, root);
+  assert.ok(seen.pictures <= 844 - 20, `A's top to B's foot: ${seen.pictures} px`);
+  assert.ok(seen.sentence.every((gap) => gap >= 0 && gap <= 16), `the sentence sits ${seen.sentence} px under B, over the buttons`);
+  assert.equal(seen.keyLines, true, "the chart's key, one entry a line");
+  assert.equal(seen.flush, true, "B's figures under A's");
+  await page.screenshot({ path: artifact('power-of-two-verdict-390x844.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
