@@ -193,7 +193,7 @@ impl Parts {
         root.class_list().toggle_with_force("asks", options.ask)?;
         let question = match options.ask {
             true => {
-                let question = QuestionBox::build(root, &ids)?;
+                let question = QuestionBox::build(root, &ids, view_name(root, options))?;
                 let beside = !split && !options.charts.is_empty();
                 layout.class_list().toggle_with_force("asks-beside", beside)?;
                 match beside {

@@ -14,6 +14,8 @@ use web_sys::{Element, HtmlElement};
 const VERDICT_INTERVAL_MS: f64 = 1_000.0;
 /// What the box says between an answer and the run's point.
 const RUNNING: &str = "Running to the point…";
+/// The button that skips the guess.
+const SKIP: &str = "Skip: just run it";
 
 pub struct QuestionBox {
     group: HtmlElement,
@@ -23,11 +25,16 @@ pub struct QuestionBox {
     pub buttons: Vec<(HtmlElement, Option<Answer>)>,
     verdict: HtmlElement,
     last_verdict_ms: f64,
+    /// What the page calls the view (its chapter's heading), which each
+    /// button's name ends with: chapters 4, 5 and 6 each answer "random",
+    /// and a screen reader or a script could not tell their buttons apart.
+    view_name: Option<String>,
 }
 
 impl QuestionBox {
-    /// Builds the box at the end of `parent`, hidden until it is shown.
-    pub fn build(parent: &Element, ids: &Ids) -> Result<QuestionBox, JsValue> {
+    /// Builds the box at the end of `parent`, hidden until it is shown,
+    /// its buttons named with `view_name`.
+    pub fn build(parent: &Element, ids: &Ids, view_name: Option<String>) -> Result<QuestionBox, JsValue> {
         let group: HtmlElement = dom::child(parent, "div", "question")?;
         let prompt_id = ids.of("question");
         dom::set_attributes(&group, &[("role", "group"), ("aria-labelledby", &prompt_id)])?;
@@ -38,14 +45,26 @@ impl QuestionBox {
         let mut buttons = Vec::new();
         for answer in Answer::ALL.map(Some).into_iter().chain([None]) {
             let class = if answer.is_some() { "answer" } else { "quiet skip-guess" };
-            let button = dom::text_child(&answers, "button", class, "Skip: just run it")?;
+            let button = dom::text_child(&answers, "button", class, SKIP)?;
             button.set_attribute("type", "button")?;
             buttons.push((button, answer));
         }
         let verdict = dom::text_child(&group, "p", "verdict", "")?;
         dom::set_attributes(&verdict, &[("aria-live", "polite"), ("aria-atomic", "true")])?;
         verdict.set_hidden(true);
-        Ok(QuestionBox { group, prompt, answers, buttons, verdict, last_verdict_ms: f64::NEG_INFINITY })
+        let question = QuestionBox {
+            group,
+            prompt,
+            answers,
+            buttons,
+            verdict,
+            last_verdict_ms: f64::NEG_INFINITY,
+            view_name,
+        };
+        if let Some((skip, _)) = question.buttons.last() {
+            question.name(skip, SKIP);
+        }
+        Ok(question)
     }
 
     /// Moves the box before `sibling` (the view's layout, under its
@@ -76,7 +95,9 @@ impl QuestionBox {
         self.prompt.set_text_content(Some(&guess.prompt()));
         for (button, answer) in &self.buttons {
             if let Some(answer) = answer {
-                button.set_text_content(Some(&answer.words(sides)));
+                let words = answer.words(sides);
+                button.set_text_content(Some(&words));
+                self.name(button, &words);
                 button.set_hidden(answer.topic() != guess.topic());
             }
         }
@@ -96,6 +117,14 @@ impl QuestionBox {
             Stage::Retired(_) => Some(format!("{RETIRED}.")),
         };
         self.say(said.as_deref());
+    }
+
+    /// Names `button`, which reads `words`, by them and the view: the
+    /// name begins with the words seen, as a reader using speech says them.
+    fn name(&self, button: &HtmlElement, words: &str) {
+        if let Some(view) = &self.view_name {
+            let _ = button.set_attribute("aria-label", &format!("{words} ({view})"));
+        }
     }
 
     /// Whether the verdict is due to be read again at `now_ms`.

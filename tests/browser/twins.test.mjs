@@ -223,11 +223,30 @@ test('a guess is retired, not graded again, once the reader changes a setting', 
   await page.context().close();
 });
 
+test('the answers chapters 4, 5 and 6 share ("random") are each named by their chapter, their text as it was', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const chapters = [['repick', '4 Repick after a bounce'], ['power-of-two', '5 Power of two, reading live load'],
+    ['stale', '6 Power of two, with load it has to learn']];
+  for (const [id, heading] of chapters) {
+    const root = `#${id} .lbsim-embed`;
+    await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
+    await page.locator(`${root} .question .answer`).first().waitFor();
+    for (const words of ['random', 'Skip: just run it']) {
+      const named = page.getByRole('button', { name: `${words} (${heading})`, exact: true });
+      assert.equal(await named.count(), 1, `${id}: "${words}"`);
+      assert.equal(await named.textContent(), words);
+      assert.equal(await named.evaluate((button, root) => button.closest(root) !== null, root), true, `${id}: "${words}"`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test("chapter 4 counts each run's bounces over its picture, beside a verdict nothing covers", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const root = '#repick .lbsim-embed';
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
-  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
+  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random (4 Repick after a bounce)', exact: true }));
   // The verdict waits for the twenty seeds' dots (15 s on a quiet machine).
   await page.waitForFunction((root) => /^Your guess/.test(document.querySelector(`${root} .question .verdict`).textContent), root, { timeout: 150_000 });
   const titles = await page.locator(`${root} .pane-title`).allTextContents();
@@ -318,7 +337,7 @@ test('chapter 4 runs from the answer on, as the reader watches: first that both 
   const root = '#repick .lbsim-embed';
   const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-repick'));
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
-  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random', exact: true }));
+  await clickCentre(page, page.locator(`${root} .question`).getByRole('button', { name: 'random (4 Repick after a bounce)', exact: true }));
   await page.waitForTimeout(400);
   // It ran 8 simulated seconds ahead, unwatched, before.
   const simMs = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
@@ -336,6 +355,8 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
   const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
   await clickCentre(page, page.locator(`${root} .question .skip-guess`));
+  // Beside its chart the key folds behind Key: a reader opens it.
+  await clickCentre(page, page.locator(`${root} .key-toggle`));
   // Each frame for 8 s of wall time: whether the legend shows, whether it
   // lists the choice, and whether the picture drew one (its lines; the
   // winner is ringed only while its row is as the decision met it).

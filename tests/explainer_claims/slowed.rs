@@ -223,8 +223,8 @@ fn chapter_3s_slowed_server_is_chosen_a_tenth_of_the_time_and_reached_two_fifths
 
 /// Chapter 5 says power of two sends a slowed server less than random
 /// does (a reader saw 3.1% against 3.5% in the column three seconds after
-/// slowing it): over the steady window the shares are the prose's, about
-/// a quarter less, and every three-second column from the slowing on
+/// slowing it): over the steady window the shares are the prose's, less
+/// but not much less, and every three-second column from the slowing on
 /// shows it, by the few tenths of a point to a point and a half it says
 /// (0.4 to 1.4 on these seeds).
 #[test]
@@ -236,6 +236,12 @@ fn chapter_5s_power_of_two_sends_a_slowed_server_less_than_random_as_its_prose_s
     let (power_of_two, random) = (steady_shares(&own).0, steady_shares(&twin).0);
     quotes(&said, "over twenty seconds, 2.9% of the requests", 2.9, &power_of_two);
     quotes(&said, "requests against 3.8%;", 3.8, &random);
+    // Not "a quarter less": the paragraph's other quarter is of a
+    // neighbour's share, and reader 15 read the two as one figure.
+    assert!(
+        said.contains("sends it less than random does, though not much less")
+            && !said.contains("quarter less")
+    );
     assert!(said.contains(
         "in the column of the last three seconds, by a few tenths of a point to a point and a half"
     ));
