@@ -320,16 +320,24 @@ fn the_copies_column_is_headed_heard_over_it_after_their_ages_where_they_fit() {
     };
     let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
     assert_eq!(
-        heard_titles(0, &learned),
+        heard_titles(0, &learned, false),
         ["5 ms to 2.1 s ago, client 0 heard", "5 ms–2.1 s ago, heard", "client 0 heard", "heard"],
         "each ends in the word set over the column; shorter, the ages still (a phone)"
     );
-    assert_eq!(heard_titles(3, &[copy(Some(0.04))])[..2], ["40 ms ago, client 3 heard", "40 ms ago, heard"]);
     assert_eq!(
-        heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
+        heard_titles(3, &[copy(Some(0.04))], false)[..2],
+        ["40 ms ago, client 3 heard", "40 ms ago, heard"]
+    );
+    assert_eq!(
+        heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))], false)[0],
         "900 ms to 12 s ago, client 0 heard"
     );
-    assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
+    assert_eq!(heard_titles(0, &[copy(None)], false), ["client 0 heard", "heard"], "nothing heard: no age");
+    assert_eq!(
+        heard_titles(19, &learned, true),
+        ["5 ms–2.1 s ago, heard", "heard"],
+        "a followed client is named by its line, left of the heading"
+    );
 }
 
 #[test]
