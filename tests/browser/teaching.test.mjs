@@ -182,10 +182,14 @@ test('power of two shows its decisions: the servers sampled, what the client saw
   assert.ok(decision.time_ms >= 3000);
   assert.ok(decision.candidates.every((c) => c.seen === c.load), 'live load: what it saw is what was there');
   const [a, b] = decision.candidates;
+  // In the badges' words, as the rows write them (reader 15 met "saw 3
+  // queued" on a badge, "11 and 13 requests there" in this sentence).
+  const { slots } = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].servers()))[0];
+  const terms = (seen) => (seen <= slots ? `${seen}/${slots}` : `${seen - slots} queued`);
   assert.equal(
     caption,
     `At ${(decision.time_ms / 1000).toFixed(2)} s client ${decision.chooser} compared servers ${a.server} and ${b.server} ` +
-      `(${a.seen} and ${b.seen} requests there) and sent to server ${decision.winner}.`,
+      `(saw ${terms(a.seen)} and ${terms(b.seen)}) and sent to server ${decision.winner}.`,
   );
   assert.equal(await page.isVisible('#decision'), true);
   // The ring round the winner is on the canvas, in the ink colour.

@@ -170,6 +170,7 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         vec![(3, words(&["saw 2 queued", "2 queued", "2"])), (7, words(&["saw 5/10", "5/10"]))],
         "the queue's length and the slots in use, as the row writes them: never \"saw 12\""
     );
+    assert_eq!(seen_words(&compared, &servers), "saw 2 queued and 5/10", "its sentence in the badges' words");
     let timed = Decision {
         measure: Measure::Cost,
         candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
@@ -183,12 +184,13 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
     // no longer a figure the rows write: its badges say "saw", never a
-    // bare figure (on a phone, "2 queued" read as the row's).
+    // bare figure (on a phone, "2 queued" read as the row's), and with
+    // its unit (a phone's "saw 5" had none).
     servers[3] = row(10, 4);
     assert!(badges_past(&compared, (&servers, &[])));
     assert_eq!(
         badges(&compared, (&servers, &[])),
-        vec![(3, words(&["saw 2 queued", "saw 2"])), (7, words(&["saw 5/10"]))],
+        vec![(3, words(&["saw 2 queued"])), (7, words(&["saw 5/10"]))],
         "what the chooser saw, said as seen"
     );
     // A copy a client learned is written whole, as its column writes it
