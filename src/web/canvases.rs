@@ -27,7 +27,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 17] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -46,6 +46,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
         ),
     ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
+    (Mark::Completed, ("", "var(--c-response)", "requests each server completed, once the spike is over")),
     (
         Mark::ServerOut,
         (
