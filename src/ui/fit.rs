@@ -284,6 +284,11 @@ impl Fitting {
     /// [`ROUNDING_PX`], as the heights it reads are
     /// rounded.
     fn height_needed(m: &Measure) -> i32 {
+        // Without its key's credit: in the box named, the key may fold
+        // first, and the picture must then hold its share alone (a 680 ×
+        // 400 embed of ten controls named a height that folded them again).
+        let keyless = m.picture.clone().map(|picture| Pictures { key: 0, ..picture });
+        let m = &Measure { picture: keyless, ..m.clone() };
         let over = (m.content_height - m.height).max(m.layout_overflow).max(0)
             + m.picture.as_ref().map_or(0, Pictures::squeezed_frames);
         let absorbed = Measure { height: m.height + over, content_height: m.height + over, ..m.clone() };
