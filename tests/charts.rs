@@ -563,3 +563,25 @@ fn names_of_close_marks_stay_apart_and_no_mark_s_line_strikes_through_them() {
         }
     }
 }
+
+/// Chapter 2's sessions chart, 290 × 390 at 1440 × 900 and 340 × 200 on
+/// a phone: its y axis's title, "session time (ms)", stood under the
+/// "1,000" of a curve past a second (reader 15). Every tick label stands
+/// clear of the title, as long as its numbers run.
+#[test]
+fn the_y_axis_s_title_stands_clear_of_its_longest_tick_labels() {
+    for top in [620.0, 1_160.0, 9_400.0] {
+        let curve: Vec<f64> = (0..=100).map(|p| 200.0 + (top - 200.0) * f64::from(p) / 100.0).collect();
+        for size in [(290, 390), (340, 200)] {
+            let texts = texts_of(&svg(size, |area| {
+                charts::clients(area, &curve, None, &STYLE).unwrap();
+            }));
+            let title = texts.iter().find(|t| !t.upright).expect("a y title");
+            let ticks = texts.iter().filter(|t| t.upright && t.anchor == "end");
+            for tick in ticks {
+                assert_apart(tick, title, size);
+            }
+            assert_inside(&texts, size);
+        }
+    }
+}

@@ -125,20 +125,21 @@ impl ChartStyle {
         let (top, bottom) = (self.px(10.0), self.px(4.0));
         let short = area.dim_in_pixel().1 < self.px(SHORT_BELOW);
         let x_labels = self.px(if short { 22.0 } else { 44.0 } * self.type_scale);
+        let labels = self.text(13.0, self.palette.muted);
+        let y_labels = self.y_label_room(area, &short_number(y.end), &labels);
         let mut chart = ChartBuilder::on(area)
             .margin_top(top)
             .margin_right(self.px(16.0))
             .margin_left(self.px(6.0))
             .margin_bottom(bottom)
             .x_label_area_size(x_labels)
-            .y_label_area_size(self.px(58.0 * self.type_scale))
+            .y_label_area_size(y_labels)
             .build_cartesian_2d(x, y)?;
         let titled = self.text(14.0, self.palette.ink);
         let plot_height = area.dim_in_pixel().1.saturating_sub(top + bottom + x_labels);
         let y_title = fitting(area, [Some(titles.1), unit(titles.1)], &titled, plot_height);
-        let plot_width = area.dim_in_pixel().0.saturating_sub(self.px(16.0 + 6.0 + 58.0 * self.type_scale));
+        let plot_width = area.dim_in_pixel().0.saturating_sub(self.px(16.0 + 6.0) + y_labels);
         let x_title = fitting(area, [Some(titles.0), head(titles.0)], &titled, plot_width);
-        let labels = self.text(13.0, self.palette.muted);
         let tick = |v: &f64| short_number(*v);
         chart
             .configure_mesh()
@@ -155,6 +156,22 @@ impl ChartStyle {
             .axis_style(self.stroke(self.palette.muted, 1.0))
             .draw()?;
         Ok(chart)
+    }
+
+    /// The room left of the plot for the y axis's title and its tick
+    /// labels, the widest written `widest`: 58 CSS px, more where that
+    /// label and the title's line need it. At 58 px chapter 2's "1,000"
+    /// stood over "session time (ms)" (reader 15).
+    fn y_label_room<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        widest: &str,
+        labels: &TextStyle,
+    ) -> u32 {
+        // The title's line (14 px type), a gap, and the tick's mark and gap.
+        let beside = self.px((14.0 * 1.25 + 4.0 + 10.0) * self.type_scale);
+        let label = area.estimate_text_size(widest, labels).map_or(0, |(width, _)| width);
+        self.px(58.0 * self.type_scale).max(label + beside)
     }
 }
 

@@ -9,7 +9,7 @@
 //! included (the engine records those into the scenario's schedules).
 
 use crate::scenario::failures::Failure;
-use crate::scenario::{Change, PolicyKind, Scenario};
+use crate::scenario::{Change, Demand, PolicyKind, Scenario};
 
 /// A mark of the topology, as its legend names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,10 @@ pub enum Mark {
     /// (see `ui::waits`).
     Wait,
     ClientWaiting,
+    /// Once a spike is over, each server's total of completed requests, a
+    /// bar in the responses' green (see `web::topology::totals`): chapter
+    /// 2's legend named no green bar (reader 15).
+    Completed,
     /// A policy's decision: the servers it compared and the one it took.
     Choice,
     /// A server crashed, down, removed, draining, failing or out of a pool.
@@ -46,7 +50,7 @@ pub enum Mark {
 
 impl Mark {
     /// Every mark, in the legend's order.
-    pub const ALL: [Mark; 16] = [
+    pub const ALL: [Mark; 17] = [
         Mark::Request,
         Mark::Retry,
         Mark::Bounce,
@@ -58,6 +62,7 @@ impl Mark {
         Mark::Queued,
         Mark::Wait,
         Mark::ClientWaiting,
+        Mark::Completed,
         Mark::Choice,
         Mark::ServerOut,
         Mark::KeyMoves,
@@ -91,6 +96,7 @@ impl Mark {
             Mark::KeyMoves => s.policy.reads_keys() && !s.membership.is_empty(),
             // The column of copies and their needles stand beside rows.
             Mark::Heard => !compact && s.policy.learns_load(),
+            Mark::Completed => !compact && s.demand == Demand::Spike,
         }
     }
 
@@ -191,6 +197,16 @@ mod tests {
 
     fn drawn(settings: &[(&str, &str)]) -> Vec<Mark> {
         Mark::drawn_for(&scenario(settings), false)
+    }
+
+    /// Chapter 2's spike ends on each server's completed requests, green
+    /// bars its legend did not name (reader 15); a run that never ends
+    /// draws none.
+    #[test]
+    fn a_spike_names_its_completed_requests() {
+        assert!(drawn(&[("demand", "spike")]).contains(&Mark::Completed));
+        assert!(!drawn(&[]).contains(&Mark::Completed));
+        assert!(!Mark::drawn_for(&scenario(&[("demand", "spike")]), true).contains(&Mark::Completed));
     }
 
     #[test]

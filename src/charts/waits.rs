@@ -140,12 +140,15 @@ impl Waits {
         [mark("median", f.p50), mark("mean", f.mean), mark("p99", f.p99)]
     }
 
-    /// What lies off the chart's right edge, in words, when anything does.
+    /// What lies off the chart's right edge, in words, when anything does,
+    /// and why the scale did not grow for it: "off the right edge" beside
+    /// prose saying a scale grows when the waits need room read as a
+    /// contradiction (reader 15).
     pub fn beyond_note(&self) -> Option<String> {
         (self.beyond > 0).then(|| {
             let longest = ms(self.figures.p100);
             format!(
-                "{} waited longer than {}, up to {longest}: off the right edge",
+                "{} waited longer than {}, up to {longest}: the scale grows only to half again past the p99",
                 thousands(self.beyond),
                 ms(self.reach())
             )
@@ -292,7 +295,9 @@ mod tests {
         assert_eq!(binned.beyond, 1);
         assert_eq!(
             binned.beyond_note().as_deref(),
-            Some("1 waited longer than 6.0 ms, up to 100 ms: off the right edge")
+            Some(
+                "1 waited longer than 6.0 ms, up to 100 ms: the scale grows only to half again past the p99"
+            )
         );
     }
 

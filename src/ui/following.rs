@@ -16,16 +16,27 @@ const NAMED: usize = 3;
 /// Where the line says its requests are.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Naming {
-    /// Each group names its servers ("queued at server 9"), among this
-    /// many: a lone server is "the server", as the picture names it
-    /// ("queued at server 0" beside a row named "server" read as two). The
-    /// line spans the picture's width.
-    Servers(usize),
-    /// Counts alone ("2 queued"): beside a twin the line has half the
-    /// width, and at two lines already covers the band where the picture
-    /// names its tiers (chapter 6's "client 0 heard" among them); the
-    /// picture shows where the followed requests are.
+    /// Each group names its servers ("queued at server 9"). The line spans
+    /// the picture's width.
+    Servers,
+    /// Counts alone ("2 queued"): beside a twin the line has the room left
+    /// of the copies' heading, in the band where the picture names its
+    /// tiers; by a lone server, "at the server" each time named nothing
+    /// the picture does not, and made chapter 1's line two lines, the
+    /// second over the top client (reader 15). The picture shows where the
+    /// followed requests are.
     Counts,
+}
+
+impl Naming {
+    /// How a line names where its requests are, among `servers`, `beside`
+    /// a twin or not.
+    pub fn among(servers: usize, beside: bool) -> Naming {
+        match beside || servers == 1 {
+            true => Naming::Counts,
+            false => Naming::Servers,
+        }
+    }
 }
 
 /// What `client`'s requests are doing, from the `requests` drawn.
@@ -96,11 +107,10 @@ impl Doing {
                 Doing::ToBalancer | Doing::ToServer => format!("{count} going out"),
                 Doing::Queued => format!("{count} queued"),
                 Doing::InService => format!("{count} in service"),
-                Doing::Bounced => format!("{count} bounced, going back"),
-                Doing::Answered => format!("{count} answered, coming back"),
+                Doing::Bounced => format!("{count} bounced back"),
+                Doing::Answered => format!("{count} coming back"),
             });
         }
-        let lone = naming == Naming::Servers(1);
         // Where the group is: the server (or balancer) each is at or bound
         // for, or, bounced, the server that sent it back.
         let mut at: Vec<u32> =
@@ -108,7 +118,6 @@ impl Doing {
         at.sort_unstable();
         at.dedup();
         let servers = |tier: &str| match at.len() {
-            1 if lone && tier == "server" => "the server".to_string(),
             1 => format!("{tier} {}", at[0]),
             n if n <= NAMED => format!("{tier}s {}", and_list(at.iter().map(u32::to_string))),
             n => format!("{n} {tier}s"),
@@ -146,7 +155,7 @@ mod tests {
             request(19, Hop::ClientToServer, 19, 2),
         ];
         assert_eq!(
-            words(19, &requests, Naming::Servers(10)),
+            words(19, &requests, Naming::Servers),
             "Following client 19: 1 going to server 2; 1 queued at server 2; \
              3 in service at servers 1, 4 and 6; 1 answered, coming back. Click it again to stop."
         );
@@ -158,31 +167,25 @@ mod tests {
         let requests: Vec<RequestView> =
             (0..8).map(|server| request(0, Hop::InService, 0, server % 5)).collect();
         assert_eq!(
-            words(0, &requests, Naming::Servers(10)),
+            words(0, &requests, Naming::Servers),
             "Following client 0: 8 in service at 5 servers. Click it again to stop."
         );
         let bounced = [request(2, Hop::BounceToClient, 7, 2)];
         assert_eq!(
-            words(2, &bounced, Naming::Servers(10)),
+            words(2, &bounced, Naming::Servers),
             "Following client 2: 1 bounced by server 7, going back. Click it again to stop."
         );
-        // Chapter 1's lone server, which its row names "server".
-        let lone = [request(6, Hop::Queued, 6, 0), request(6, Hop::BounceToClient, 0, 6)];
         assert_eq!(
-            words(6, &lone, Naming::Servers(1)),
-            "Following client 6: 1 queued at the server; 1 bounced by the server, going back. \
-             Click it again to stop."
-        );
-        assert_eq!(
-            words(4, &bounced, Naming::Servers(10)),
+            words(4, &bounced, Naming::Servers),
             "Following client 4: idle, between sessions. Click it again to stop."
         );
     }
 
-    /// Beside a twin the same client reads in counts alone, two lines at
-    /// half the picture's width.
+    /// Beside a twin the same client reads in counts alone, in two lines
+    /// left of the copies' heading; so does a client of a lone server,
+    /// in one line over the tiers' band (chapter 1).
     #[test]
-    fn beside_a_twin_groups_are_counted_without_their_servers() {
+    fn beside_a_twin_or_a_lone_server_groups_are_counted_without_their_servers() {
         let requests = [
             request(19, Hop::InService, 19, 6),
             request(19, Hop::InService, 19, 1),
@@ -193,8 +196,14 @@ mod tests {
         ];
         assert_eq!(
             words(19, &requests, Naming::Counts),
-            "Following client 19: 1 going out; 1 queued; 2 in service; 1 bounced, going back; \
-             1 answered, coming back. Click it again to stop."
+            "Following client 19: 1 going out; 1 queued; 2 in service; 1 bounced back; \
+             1 coming back. Click it again to stop."
+        );
+        assert!(Naming::among(10, true) == Naming::Counts && Naming::among(10, false) == Naming::Servers);
+        let lone = [request(6, Hop::Queued, 6, 0), request(6, Hop::BounceToClient, 0, 6)];
+        assert_eq!(
+            words(6, &lone, Naming::among(1, false)),
+            "Following client 6: 1 queued; 1 bounced back. Click it again to stop."
         );
     }
 }

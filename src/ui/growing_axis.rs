@@ -1,13 +1,23 @@
 //! Where a chart's axis ends during a run: further only when the data
-//! needs it, in steps of 1, 2 and 5 × 10^k, never back until the run
-//! starts over, and gliding to each new end rather than jumping. Chapter
-//! 1's waits chart reached whatever its data needed at each draw, so its
-//! end moved with every wobble of the p99 (0–40, 0–50, 0–150, 0–400 ms in
-//! one reading) and the same pile looked different at each look (reader
-//! 13).
+//! needs it, in steps of 1, 2 and 5 × 10^k (a count's axis in finer ones,
+//! [`COUNT_STEPS`]), never back until the run starts over, and gliding to
+//! each new end rather than jumping. Chapter 1's waits chart reached
+//! whatever its data needed at each draw, so its end moved with every
+//! wobble of the p99 (0–40, 0–50, 0–150, 0–400 ms in one reading) and the
+//! same pile looked different at each look (reader 13).
 
 /// Wall milliseconds an axis takes to glide to a new end.
 pub const GLIDE_MS: f64 = 600.0;
+
+/// The steps of a time axis, × 10^k.
+const TIME_STEPS: &[f64] = &[1.0, 2.0, 5.0];
+
+/// The steps of a count axis, × 10^k: from one to the next at most 1.5
+/// times, so that a bar that needs the axis a quarter past it stands at
+/// least half the axis's height. By 1, 2 and 5, chapter 1's tallest bar,
+/// 170, needing 212, stood under an axis of 500, its ticks running to 400
+/// with nothing there (reader 15).
+const COUNT_STEPS: &[f64] = &[1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0];
 
 /// An axis that only grows during a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +32,8 @@ pub struct GrowingAxis {
     /// How long a glide lasts (wall ms): none for a reader who asked for
     /// reduced motion.
     glide_ms: f64,
+    /// The steps it grows by, × 10^k.
+    steps: &'static [f64],
 }
 
 impl GrowingAxis {
@@ -29,7 +41,19 @@ impl GrowingAxis {
     /// each new end over [`GLIDE_MS`] unless `reduced_motion`.
     pub fn new(least: f64, reduced_motion: bool) -> GrowingAxis {
         let glide_ms = if reduced_motion { 0.0 } else { GLIDE_MS };
-        GrowingAxis { least, from: least, to: least, since_ms: f64::NEG_INFINITY, glide_ms }
+        GrowingAxis {
+            least,
+            from: least,
+            to: least,
+            since_ms: f64::NEG_INFINITY,
+            glide_ms,
+            steps: TIME_STEPS,
+        }
+    }
+
+    /// An axis of counts: as [`GrowingAxis::new`], in [`COUNT_STEPS`].
+    pub fn counting(least: f64, reduced_motion: bool) -> GrowingAxis {
+        GrowingAxis { steps: COUNT_STEPS, ..GrowingAxis::new(least, reduced_motion) }
     }
 
     /// The end to draw at wall time `now_ms` for data that needs the axis
@@ -38,7 +62,7 @@ impl GrowingAxis {
     pub fn end(&mut self, needed: f64, now_ms: f64) -> f64 {
         if needed > self.to {
             self.from = self.drawn(now_ms);
-            self.to = step_at_least(needed);
+            self.to = step_in(needed, self.steps);
             self.since_ms = now_ms;
         }
         self.drawn(now_ms)
@@ -67,18 +91,24 @@ impl GrowingAxis {
 
     /// The run starts over: the axis ends at its least again.
     pub fn restart(&mut self) {
-        *self = GrowingAxis::new(self.least, self.glide_ms == 0.0);
+        *self = GrowingAxis { steps: self.steps, ..GrowingAxis::new(self.least, self.glide_ms == 0.0) };
     }
 }
 
 /// The least of 1, 2 and 5 × 10^k at or past `v` (1 for nothing to show).
 pub fn step_at_least(v: f64) -> f64 {
+    step_in(v, TIME_STEPS)
+}
+
+/// The least of `steps` × 10^k at or past `v` (1 for nothing to show).
+fn step_in(v: f64, steps: &[f64]) -> f64 {
     if v <= 0.0 || !v.is_finite() {
         return 1.0;
     }
     let magnitude = libm::pow(10.0, libm::log10(v).floor());
-    [1.0, 2.0, 5.0, 10.0]
+    steps
         .iter()
+        .chain([&10.0])
         .map(|m| m * magnitude)
         .find(|step| *step >= v * (1.0 - 1e-12))
         .unwrap_or(10.0 * magnitude)
@@ -113,6 +143,24 @@ mod tests {
         axis.restart();
         assert_eq!(axis.end(0.0, 2_000.0), 1.0, "a new run starts from the least");
         assert_eq!(axis.end(30.0, 2_100.0), 50.0);
+    }
+
+    /// Reader 15's chapter 1: a tallest bar of 170 under an axis of 500
+    /// (ticks to 400), and of 540 under 1,000. A count's axis, a quarter
+    /// past the tallest bar, grows in finer steps: 300 and 800, and the
+    /// tallest bar stands at least half the axis's height at any count.
+    #[test]
+    fn a_count_s_axis_grows_in_steps_that_keep_the_tallest_bar_half_its_height() {
+        let end = |tallest: f64| GrowingAxis::counting(10.0, true).end(tallest * 1.25, 0.0);
+        assert_eq!([end(170.0), end(540.0), end(8.0)], [300.0, 800.0, 10.0]);
+        for tallest in (8..200_000).step_by(7) {
+            let share = f64::from(tallest) / end(f64::from(tallest));
+            assert!(share >= 0.5, "a bar of {tallest} stands {share:.2} of its axis");
+        }
+        let mut axis = GrowingAxis::counting(10.0, true);
+        axis.end(500.0, 0.0);
+        axis.restart();
+        assert_eq!(axis.end(170.0 * 1.25, 0.0), 300.0, "started over, it keeps its steps");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement};
 
 /// The topology's legend: each mark's chip class, colour and text. Only
 /// the marks the view can draw for its scenario are shown.
-const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
+const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 17] = [
     (Mark::Request, ("dot", "var(--c-request)", "request")),
     (Mark::Retry, ("ring", "var(--c-retry)", "retry, after a bounce or an error")),
     (Mark::Bounce, ("cross", "var(--c-bounce)", "bounced by queue timeout")),
@@ -46,6 +46,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 16] = [
         ),
     ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),
+    (Mark::Completed, ("", "var(--c-response)", "requests each server completed, once the spike is over")),
     (
         Mark::ServerOut,
         (
@@ -100,6 +101,9 @@ pub struct Canvases {
     palette: Palette,
     /// The presenter view: larger text on the charts.
     presenting: bool,
+    /// Where the topology last headed the column beside its rows (see
+    /// `topology::Drawn::heading`).
+    heading: Option<[f64; 4]>,
 }
 
 impl Canvases {
@@ -155,6 +159,7 @@ impl Canvases {
             slots,
             palette: Palette::read(root),
             presenting,
+            heading: None,
         })
     }
 
@@ -455,8 +460,8 @@ impl Canvases {
         least_label_px(self.presenting, screen)
     }
 
-    /// Draws the topology, and one chart when one is due; returns where the
-    /// topology ringed a decision's winner, if it ringed one.
+    /// Draws the topology, and one chart when one is due; returns what the
+    /// topology drew that the page places by.
     pub fn draw(
         &mut self,
         (sim, twin): (&Simulation, Option<&Simulation>),
@@ -464,19 +469,26 @@ impl Canvases {
         focus: Focus,
         now_ms: f64,
         running: bool,
-    ) -> Option<[f64; 4]> {
+    ) -> topology::Drawn {
         self.topology.fit();
         let drawn = topology::draw(snapshot, focus, (&self.topology, self.least_label_px()), &self.palette);
         // The rows the run will hold, from its start: a server joining at
         // 10 s folded a 640 × 400 embed's controls then.
         let rows = snapshot.servers.len().max(sim.scenario().most_servers() as usize);
         self.ask_picture_height(&self.topology, (snapshot, rows));
-        if drawn.is_some() != self.choice.1 {
-            self.show_choice(drawn.is_some());
+        if drawn.decision.is_some() != self.choice.1 {
+            self.show_choice(drawn.decision.is_some());
         }
         self.show_handshake((sim, twin));
         self.draw_due_chart((sim, twin), snapshot, focus, now_ms, running);
-        drawn.and_then(|drawn| drawn.ring)
+        self.heading = drawn.heading;
+        drawn
+    }
+
+    /// Where the topology last headed the column beside its rows (x, y, w,
+    /// h, CSS px), if it did.
+    pub fn heading(&self) -> Option<[f64; 4]> {
+        self.heading
     }
 
     /// Draws one chart if one is due (see [`ChartTurns::due`]). A figure

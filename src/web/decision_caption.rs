@@ -9,7 +9,7 @@ use super::dom::{self, Ids};
 use lbsim::engine::{Decision, ServerView};
 use lbsim::format::and_list;
 use lbsim::policy::Measure;
-use lbsim::ui::marks::{amount, decision_ink, decision_to_show, rows_moved};
+use lbsim::ui::marks::{amount, decision_ink, decision_to_show, rows_moved, seen_words};
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
 
@@ -58,7 +58,7 @@ impl DecisionCaption {
         };
         let read = self.shown.is_none() || !playing || now_ms - self.since_ms >= HOLD_MS;
         if read && self.shown.as_ref() != Some(newest) {
-            self.caption.set_text_content(Some(&sentence(newest)));
+            self.caption.set_text_content(Some(&sentence(newest, servers)));
             self.caption.set_hidden(false);
             self.shown = Some(newest.clone());
             self.since_ms = now_ms;
@@ -81,9 +81,10 @@ impl DecisionCaption {
     }
 }
 
-/// "At 12.34 s client 7 compared servers 12 and 40 (3 and 1 requests
-/// there) and sent to server 40."
-fn sentence(decision: &Decision) -> String {
+/// "At 12.34 s client 7 compared servers 12 and 40 (saw 3 queued and
+/// 9/10) and sent to server 40.", what it saw in the words of its badges
+/// beside `rows`.
+fn sentence(decision: &Decision, rows: &[ServerView]) -> String {
     let chooser = match decision.by_balancer {
         true => format!("balancer {}", decision.chooser),
         false => format!("client {}", decision.chooser),
@@ -93,7 +94,7 @@ fn sentence(decision: &Decision) -> String {
     let really = and_list(decision.candidates.iter().map(|c| c.load.to_string()));
     let honest = decision.candidates.iter().all(|c| c.seen == f64::from(c.load));
     let what = match decision.measure {
-        Measure::Load if honest => format!("{seen} requests there"),
+        Measure::Load if honest => seen_words(decision, rows),
         Measure::Load => format!("the board says {seen}; really {really}"),
         Measure::Reported => format!("last reported {seen}; really {really}"),
         Measure::InFlight => format!("its own requests in flight: {seen}"),

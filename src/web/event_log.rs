@@ -25,6 +25,9 @@ pub struct EventLog {
     pub highlighted: Option<Told>,
     /// Who follows the client whose line shows (see [`Follower`]).
     follower: Follower,
+    /// How far the picture's copies' heading lies from its left edge, as
+    /// last set on the followed client's line ("" where none is drawn).
+    room: String,
 }
 
 /// Who follows a client. Where the reader followed one, its line lies
@@ -60,6 +63,7 @@ impl EventLog {
             parent: parent.clone(),
             highlighted: None,
             follower: Follower::Reader,
+            room: String::new(),
         })
     }
 
@@ -95,7 +99,12 @@ impl EventLog {
     /// of the picture (the stylesheet lays it there, taking no room, so
     /// that nothing moves under the reader's pointer as it comes). Nothing
     /// shows while a view's opening follows (see [`Follower`]).
-    pub fn show_following(&mut self, client: u32, snapshot: &Snapshot, naming: following::Naming) {
+    pub fn show_following(
+        &mut self,
+        client: u32,
+        snapshot: &Snapshot,
+        (naming, beside): (following::Naming, Option<f64>),
+    ) {
         if self.follower == Follower::Opening {
             // Hidden once, not written again each frame of the trip.
             if !self.following.hidden() {
@@ -108,6 +117,12 @@ impl EventLog {
             self.following.set_text_content(Some(&text));
         }
         self.following.set_hidden(false);
+        // The room left of the copies' heading, for the stylesheet.
+        let room = beside.map_or(String::new(), |x| format!("{x:.0}px"));
+        if self.room != room {
+            let _ = self.following.style().set_property("--beside-heading", &room);
+            self.room = room;
+        }
     }
 
     /// `follower` follows a client from now on (see [`Follower`]).

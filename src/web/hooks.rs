@@ -199,6 +199,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let decision = move || reader.borrow().decision_json();
     set("decision", Closure::<dyn Fn() -> Option<String>>::new(decision).into_js_value())?;
     let reader = view.clone();
+    let heading = move || reader.borrow().heading_json();
+    set("heading", Closure::<dyn Fn() -> Option<String>>::new(heading).into_js_value())?;
+    let reader = view.clone();
     let lines = move || reader.borrow().chart_lines_json();
     set("chartLines", Closure::<dyn Fn() -> String>::new(lines).into_js_value())?;
     let reader = view.clone();

@@ -147,6 +147,19 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
       seen.push(await read());
     }
     assert.deepEqual(seen, ['100', '50', '20'], 'three presses: one decade down, in rungs of ×2 and ×2.5');
+    // The focus ring, shown, passes behind the decades' names: it struck
+    // through "1,000" and "10,000" (reader 15). Each name reads the same
+    // focused and not.
+    assert.ok(await slider.evaluate((e) => e.matches(':focus-visible') && getComputedStyle(e).outlineStyle !== 'none'), 'a ring while focused');
+    // Each name's box less its edge pixels, which antialiasing shares.
+    const inset = ({ x, y, width, height }) => ({ x: Math.ceil(x) + 1, y: Math.ceil(y) + 1, width: Math.floor(width) - 3, height: Math.floor(height) - 3 });
+    const clips = await Promise.all([0, 1, 2, 3, 4].map(async (index) => inset(await names.nth(index).boundingBox())));
+    const focused = [];
+    for (const clip of clips) focused.push(await page.screenshot({ clip }));
+    await slider.evaluate((e) => e.blur());
+    for (const [index, clip] of clips.entries()) {
+      assert.ok(focused[index].equals(await page.screenshot({ clip })), `the focus ring crosses "${await names.nth(index).textContent()}"`);
+    }
     const track = await slider.boundingBox();
     for (const [index, value] of [[1, '10'], [2, '100'], [3, '1,000']]) {
       const name = await names.nth(index).boundingBox();

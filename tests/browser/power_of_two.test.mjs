@@ -80,7 +80,8 @@ function rowAgrees(label, row, server, decision, past) {
   if (past) {
     const seen = decision.candidates.find((c) => c.server === server).seen;
     const slots = row.slots;
-    const said = /^saw (\d+)(?:\/(\d+)| queued)?$/.exec(label.text);
+    // With its unit: a phone's "saw 5" had none (reader 15).
+    const said = /^saw (\d+)(?:\/(\d+)| queued)$/.exec(label.text);
     if (!said) return `past "${label.text}" beside row ${server} does not say it was seen`;
     const figure = Number(said[1]);
     const written = said[2] !== undefined ? figure : figure + slots;

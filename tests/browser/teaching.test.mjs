@@ -182,10 +182,14 @@ test('power of two shows its decisions: the servers sampled, what the client saw
   assert.ok(decision.time_ms >= 3000);
   assert.ok(decision.candidates.every((c) => c.seen === c.load), 'live load: what it saw is what was there');
   const [a, b] = decision.candidates;
+  // In the badges' words, as the rows write them (reader 15 met "saw 3
+  // queued" on a badge, "11 and 13 requests there" in this sentence).
+  const { slots } = JSON.parse(await page.evaluate(() => window.lbsim.views()[0].servers()))[0];
+  const terms = (seen) => (seen <= slots ? `${seen}/${slots}` : `${seen - slots} queued`);
   assert.equal(
     caption,
     `At ${(decision.time_ms / 1000).toFixed(2)} s client ${decision.chooser} compared servers ${a.server} and ${b.server} ` +
-      `(${a.seen} and ${b.seen} requests there) and sent to server ${decision.winner}.`,
+      `(saw ${terms(a.seen)} and ${terms(b.seen)}) and sent to server ${decision.winner}.`,
   );
   assert.equal(await page.isVisible('#decision'), true);
   // The ring round the winner is on the canvas, in the ink colour.
@@ -268,6 +272,10 @@ async function openChapter(id, size = { width: 1440, height: 900 }) {
 // "Click it agai…"). The line now lies over the picture's top, where its
 // tiers are named, taking no room (a picture that made room moved under
 // the reader's pointer): it covers that band and at most a line more.
+// Reader 15 found chapter 6's line over the copies' heading ("… ms to … s
+// ago, client 19 heard": only "heard" showed), and chapter 1's, in two
+// lines, over the top client: the line keeps left of the heading, and a
+// lone server's line counts its requests, in one line over the tiers' band.
 test("a followed client's line is read whole where it stands, over the picture's top at most", async () => {
   for (const [id, client] of [['one-server', 0], ['stale', 19]]) {
     for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
@@ -276,22 +284,40 @@ test("a followed client's line is read whole where it stands, over the picture's
       await page.evaluate(({ i, c }) => window.lbsim.views()[i].follow(c), { i: view, c: client });
       await page.waitForFunction((id) => !document.querySelector(`#sim-${id} .following`).hidden, id);
       await page.waitForTimeout(600);
-      const seen = await page.evaluate((id) => {
+      const seen = await page.evaluate(({ id, i }) => {
         const line = document.querySelector(`#sim-${id} .following`);
         const r = line.getBoundingClientRect();
+        const pictures = [...document.querySelectorAll(`#sim-${id} canvas.topology`)];
         // How far down each picture the line reaches, where it lies over one.
-        const reach = [...document.querySelectorAll(`#sim-${id} canvas.topology`)].map((part) => {
+        const reach = pictures.map((part) => {
           const b = part.getBoundingClientRect();
           const over = Math.min(r.right, b.right) > Math.max(r.left, b.left) && Math.min(r.bottom, b.bottom) > Math.max(r.top, b.top);
           return over ? r.bottom - b.top : 0;
         });
-        return { text: line.textContent, hidden: line.scrollHeight - line.clientHeight, past: line.scrollWidth - line.clientWidth, reach: Math.max(...reach) };
-      }, id);
+        // The followed client's picture: its copies' heading, and its top
+        // client's circle (a third of its cell's side across its centre).
+        const own = pictures[0].getBoundingClientRect();
+        const view = window.lbsim.views()[i];
+        const [hx, hy, hw, hh] = JSON.parse(view.heading() ?? 'null') ?? [NaN, 0, 0, 0];
+        const heading = { left: own.left + hx, top: own.top + hy, right: own.left + hx + hw, bottom: own.top + hy + hh };
+        const [cx, cy, cw, ch] = JSON.parse(view.clients())[0];
+        const circle = { left: own.left + cx, top: own.top + cy + ch / 2 - Math.min(cw, ch) / 3, right: own.left + cx + cw, bottom: own.top + cy + ch / 2 };
+        const covers = (b) => Math.min(r.right, b.right) - Math.max(r.left, b.left) > 0 && Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) > 0;
+        return {
+          text: line.textContent, hidden: line.scrollHeight - line.clientHeight, past: line.scrollWidth - line.clientWidth,
+          reach: Math.max(...reach), headed: !Number.isNaN(hx), overHeading: covers(heading), overTopClient: covers(circle),
+        };
+      }, { id, i: view });
       const where = `${id} at ${size.width} × ${size.height}: ${seen.text}`;
       assert.match(seen.text, new RegExp(`^Following client ${client}: .+\\. Click it again to stop\\.$`), where);
       assert.ok(seen.hidden <= 1 && seen.past <= 1, `${where}: ${seen.hidden} px cut below, ${seen.past} px past its width`);
       // The tiers' band (26 px) and a line of 0.8rem more at most.
       assert.ok(seen.reach <= 48, `${where}: reaches ${seen.reach} px down the picture`);
+      assert.equal(seen.headed, id === 'stale', `${where}: the copies' column is headed`);
+      assert.ok(!seen.overHeading, `${where}: the line lies over the copies' heading`);
+      // Chapter 1's line, in one line, over its band alone; beside a twin
+      // its two lines may reach the band's edge.
+      if (id === 'one-server') assert.ok(!seen.overTopClient, `${where}: the line lies over the top client`);
       await page.screenshot({ path: artifact(`following-${id}-${size.width}.png`) });
       assert.deepEqual(errors, []);
       await page.context().close();

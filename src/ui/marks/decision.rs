@@ -76,8 +76,10 @@ const BADGED_CANDIDATES: usize = 3;
 /// in flight) says its figure ("saw 3.2 ms").
 ///
 /// Once the rows have moved on (see [`badges_past`]), a badge says it is
-/// what the chooser saw, never a bare figure: only its wordings that begin
-/// "saw" ("saw 8/10", "saw 3 queued", "saw 3"), drawn as past (outlined);
+/// what the chooser saw, never a bare figure, and with its unit: only its
+/// wordings that begin "saw" ("saw 8/10", "saw 3 queued"), drawn as past
+/// (outlined). A phone's "saw 5", where "saw 5 queued" found no room, had
+/// no unit and stood over the server's number (reader 15);
 /// a learned copy's last, where those find no room, in brackets ("(13)",
 /// which the legend explains: on a phone only a bare "13" fitted).
 /// A bare "5 queued" beside rows then at 2 and 0 read as the row's own
@@ -122,13 +124,8 @@ pub fn badges(
         if many {
             said.insert(0, format!("saw {longer}, least of {}", decision.candidates.len()));
         }
-        match past {
-            // Past, a queue's figure alone may still say it was seen
-            // ("saw 3"), where "full" would read as the row now.
-            true => said.extend(
-                shorter.filter(|short| short.parse::<u32>().is_ok()).map(|short| format!("saw {short}")),
-            ),
-            false => said.extend([longer.clone()].into_iter().chain(shorter)),
+        if !past {
+            said.extend([longer.clone()].into_iter().chain(shorter));
         }
         // A learned copy past, where "saw 13" finds no room (a phone's
         // chapter 6 wrote its past badges almost never): bracketed, as the
@@ -220,4 +217,14 @@ pub fn decision_to_show<'a>(
     let whose = |d: &&Decision| copies_of.is_none_or(|client| !d.by_balancer && d.chooser == client);
     let mut shown = latest.iter().rev().filter(not_older).filter(whose);
     shown.clone().find(|d| !rows_moved(d, servers)).or_else(|| shown.next())
+}
+
+/// What `decision` saw of each of its candidates, in the words its
+/// badges use beside the rows of `servers`: "saw 3 queued and 8/10", for
+/// its sentence, whose "11 and 13 requests there" was a third notation
+/// beside the badges' "saw 3 queued" (reader 15).
+pub fn seen_words(decision: &Decision, servers: &[ServerView]) -> String {
+    let slots = |server: u32| servers.get(server as usize).map_or(0, |s| s.slots);
+    let each = decision.candidates.iter().map(|c| in_row_terms(c.seen, slots(c.server), decision).0);
+    format!("saw {}", crate::format::and_list(each))
 }

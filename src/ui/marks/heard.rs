@@ -44,7 +44,11 @@ pub fn heard_label(copy: Option<&LearnedLoad>) -> Option<(String, f64)> {
 /// over the queues to the left, and reader 14 found the column unlabelled.
 /// On a phone, where "client 0" does not fit beside "Servers · 10" with the
 /// ages, the ages and "heard" (readers 11 and 12 missed the ages there).
-pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
+/// A `followed` client is named by the line over the picture, which lies
+/// left of the heading and needs its room: the heading then leaves the
+/// name out (reader 15 found chapter 6's line over "… ms to … s ago,
+/// client 19 heard", all but "heard" hidden).
+pub fn heard_titles(client: u32, learned: &[LearnedLoad], followed: bool) -> Vec<String> {
     let ages = learned.iter().filter_map(|copy| copy.age).map(|age| age.as_secs());
     let range = ages.fold(None, |range: Option<(f64, f64)>, age| {
         Some(range.map_or((age, age), |(low, high)| (low.min(age), high.max(age))))
@@ -55,7 +59,8 @@ pub fn heard_titles(client: u32, learned: &[LearnedLoad]) -> Vec<String> {
         (low, high) => [format!("{low} to {high} ago, {heard}"), format!("{low}–{high} ago, heard")],
     });
     let [long, short] = aged.map_or([None, None], |[long, short]| [Some(long), Some(short)]);
-    long.into_iter().chain(short).chain([heard, "heard".to_string()]).collect()
+    let [long, heard] = [long, Some(heard)].map(|title| title.filter(|_| !followed));
+    long.into_iter().chain(short).chain(heard).chain(["heard".to_string()]).collect()
 }
 
 /// An age as the copies' heading says it: "40 ms", "2.1 s", "12 s".

@@ -170,6 +170,7 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         vec![(3, words(&["saw 2 queued", "2 queued", "2"])), (7, words(&["saw 5/10", "5/10"]))],
         "the queue's length and the slots in use, as the row writes them: never \"saw 12\""
     );
+    assert_eq!(seen_words(&compared, &servers), "saw 2 queued and 5/10", "its sentence in the badges' words");
     let timed = Decision {
         measure: Measure::Cost,
         candidates: vec![Candidate { server: 2, load: 4, seen: 3.25 }],
@@ -183,12 +184,13 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
     // no longer a figure the rows write: its badges say "saw", never a
-    // bare figure (on a phone, "2 queued" read as the row's).
+    // bare figure (on a phone, "2 queued" read as the row's), and with
+    // its unit (a phone's "saw 5" had none).
     servers[3] = row(10, 4);
     assert!(badges_past(&compared, (&servers, &[])));
     assert_eq!(
         badges(&compared, (&servers, &[])),
-        vec![(3, words(&["saw 2 queued", "saw 2"])), (7, words(&["saw 5/10"]))],
+        vec![(3, words(&["saw 2 queued"])), (7, words(&["saw 5/10"]))],
         "what the chooser saw, said as seen"
     );
     // A copy a client learned is written whole, as its column writes it
@@ -320,16 +322,24 @@ fn the_copies_column_is_headed_heard_over_it_after_their_ages_where_they_fit() {
     };
     let learned = [copy(Some(0.005)), copy(Some(2.14)), copy(None), copy(Some(0.5))];
     assert_eq!(
-        heard_titles(0, &learned),
+        heard_titles(0, &learned, false),
         ["5 ms to 2.1 s ago, client 0 heard", "5 ms–2.1 s ago, heard", "client 0 heard", "heard"],
         "each ends in the word set over the column; shorter, the ages still (a phone)"
     );
-    assert_eq!(heard_titles(3, &[copy(Some(0.04))])[..2], ["40 ms ago, client 3 heard", "40 ms ago, heard"]);
     assert_eq!(
-        heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))])[0],
+        heard_titles(3, &[copy(Some(0.04))], false)[..2],
+        ["40 ms ago, client 3 heard", "40 ms ago, heard"]
+    );
+    assert_eq!(
+        heard_titles(0, &[copy(Some(0.9)), copy(Some(12.4))], false)[0],
         "900 ms to 12 s ago, client 0 heard"
     );
-    assert_eq!(heard_titles(0, &[copy(None)]), ["client 0 heard", "heard"], "nothing heard: no age");
+    assert_eq!(heard_titles(0, &[copy(None)], false), ["client 0 heard", "heard"], "nothing heard: no age");
+    assert_eq!(
+        heard_titles(19, &learned, true),
+        ["5 ms–2.1 s ago, heard", "heard"],
+        "a followed client is named by its line, left of the heading"
+    );
 }
 
 #[test]

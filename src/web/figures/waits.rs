@@ -65,7 +65,7 @@ pub fn build(place: &Place) -> Result<Box<dyn Figure>, JsValue> {
         beyond,
         said: None,
         reach: GrowingAxis::new(LEAST_REACH_MS, still),
-        top: GrowingAxis::new(LEAST_TOP, still),
+        top: GrowingAxis::counting(LEAST_TOP, still),
         rescaled,
         rescale: Rescale::default(),
     }))
@@ -125,5 +125,5 @@ impl Figure for Waits {
 const LEAST_REACH_MS: f64 = 1.0;
 
 /// Where the count axis ends at least: its first requests would step it
-/// 1, 2, 5 and 10 within a second of the run.
+/// 1, 1.5, 2, 3 … 10 within a second of the run.
 const LEAST_TOP: f64 = 10.0;

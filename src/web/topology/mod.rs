@@ -87,30 +87,33 @@ pub struct Focus<'a> {
 /// request's mark is 6.3 px across its centre.
 const ARRIVAL_GAP_PX: f64 = 8.0;
 
-/// A decision drawn on the topology: where the ring round its winner went
-/// (x, y, w, h), if its rows were as it met them (see
-/// `lbsim::ui::marks::rings_drawn`).
-pub struct DecisionDrawn {
-    pub ring: Option<[f64; 4]>,
+/// What the topology drew that the page around it places by.
+pub struct Drawn {
+    /// The decision drawn, if one (see `lbsim::ui::marks::decision_ink`
+    /// for how long): where the ring round its winner went (x, y, w, h),
+    /// if its rows were as it met them (see `lbsim::ui::marks::rings_drawn`).
+    pub decision: Option<Option<[f64; 4]>>,
+    /// Where the column beside the rows is headed (x, y, w, h), if it is:
+    /// the followed client's line keeps left of it.
+    pub heading: Option<[f64; 4]>,
 }
 
 /// Draws the snapshot, with what is in `focus` brought forward and labels
-/// at least `least_label_px` high; returns the decision it drew, if one
-/// (see `lbsim::ui::marks::decision_ink` for how long).
+/// at least `least_label_px` high.
 pub fn draw(
     snapshot: &Snapshot,
     focus: Focus,
     (surface, least_label_px): (&Surface, f64),
     palette: &Palette,
-) -> Option<DecisionDrawn> {
+) -> Drawn {
     surface.begin();
     let context = &surface.context;
     let mut layout = layout_of(snapshot, (surface, least_label_px));
     // Whose copies the column beside the rows writes: the followed
     // client's, else client 0's, ringed so the reader sees which.
     let learned_by = (!focus.learned.is_empty()).then_some(focus.client.unwrap_or(0));
-    let heard = learned_by.map(|client| (client, focus.learned));
-    tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
+    let heard = learned_by.map(|client| (client, focus.client.is_some(), focus.learned));
+    let heading = tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
     let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
     if let (Some(waits), Some(timeout_ms)) = (waits_over_timeout(snapshot), snapshot.queue_timeout_ms) {
@@ -147,14 +150,15 @@ pub fn draw(
     let decision = focus
         .decision
         .filter(|d| d.candidates.iter().all(|c| c.server < servers) && focus.decision_ink > 0.0);
-    decision.map(|decision| {
+    let decision = decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
         let entrances = entrances(&labels_from, focus.bounces, &plates);
         let rows = (&snapshot.servers[..], &entrances[..], focus.learned);
         let ring = decision::draw(context, &layout, decision, rows, palette);
         context.set_global_alpha(1.0);
-        DecisionDrawn { ring: ring.map(|ring| [ring.x, ring.y, ring.w, ring.h]) }
-    })
+        ring.map(|ring| [ring.x, ring.y, ring.w, ring.h])
+    });
+    Drawn { decision, heading }
 }
 
 /// Where each row's entrance labels begin (x, CSS px): its name, its

@@ -16,14 +16,19 @@ const CIRCLES_UP_TO: usize = 150;
 /// Space kept between two tiers' labels.
 const LABEL_GAP: f64 = 10.0;
 
+/// The client whose copies the column beside the rows writes, whether it
+/// is followed, and its copies.
+pub type LearnedBy<'a> = (u32, bool, &'a [LearnedLoad]);
+
 /// Names each tier above it, in the longest wording that fits its room
-/// (a phone's narrow canvas gets the short ones).
+/// (a phone's narrow canvas gets the short ones); returns where the column
+/// beside the rows is headed (x, y, w, h), if it is.
 pub fn draw_labels(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (snapshot, learned_by, totals): (&Snapshot, Option<(u32, &[LearnedLoad])>, bool),
+    (snapshot, learned_by, totals): (&Snapshot, Option<LearnedBy>, bool),
     palette: &Palette,
-) {
+) -> Option<[f64; 4]> {
     let font =
         format!("600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", layout.label_px());
     context.set_font(&font);
@@ -99,10 +104,11 @@ pub fn draw_labels(
     // left.
     let mut servers_room = layout.width - servers_x;
     let column = match (learned_by, sent_shares(&snapshot.servers)) {
-        (Some((client, learned)), _) => Some(heard_titles(client, learned)),
+        (Some((client, followed, learned)), _) => Some(heard_titles(client, learned, followed)),
         (None, Some(_)) => Some(sent_titles()),
         (None, None) => None,
     };
+    let mut headed = None;
     if let (Some(column), Some((_, right))) = (column, layout.side_column) {
         let named =
             fit(&wordings[wordings.len() - 2..wordings.len() - 1], f64::INFINITY).map_or(0.0, |(_, w)| w);
@@ -112,12 +118,14 @@ pub fn draw_labels(
             context.set_text_align("right");
             let _ = context.fill_text(&text, right, y);
             servers_room -= width + LABEL_GAP + (layout.width - right);
+            headed = Some([right - width, 0.0, width, LABEL_BAND]);
         }
     }
     context.set_text_align("left");
     if let Some((text, _)) = fit(&wordings, servers_room) {
         let _ = context.fill_text(&text, servers_x, y);
     }
+    headed
 }
 
 /// Clients as circles (filled while waiting), or when there are many as

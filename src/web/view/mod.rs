@@ -358,7 +358,7 @@ impl View {
             let scale = self.queue_scale.observe(now_s, longest);
             self.parts.canvases.draw_beside(Beside { copies: false, longest_queue: scale });
         }
-        let ring = self.parts.canvases.draw(
+        let drawn = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),
             &self.snapshot,
             focus,
@@ -369,13 +369,11 @@ impl View {
             fit.legend_changed();
         }
         self.parts.decision.ink_drawn = decision_ink;
-        self.parts.decision.winner_ring = ring;
+        self.parts.decision.winner_ring = drawn.decision.flatten();
         if let Some(client) = self.followed {
-            let naming = match self.twin {
-                Some(_) => Naming::Counts,
-                None => Naming::Servers(self.snapshot.servers.len()),
-            };
-            self.parts.event_log.show_following(client, &self.snapshot, naming);
+            let naming = Naming::among(self.snapshot.servers.len(), self.twin.is_some());
+            let beside = drawn.heading.map(|[x, ..]| x);
+            self.parts.event_log.show_following(client, &self.snapshot, (naming, beside));
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {

@@ -139,6 +139,12 @@ impl View {
         json::text(&drawn).unwrap_or_default()
     }
 
+    /// Where the picture last headed the column beside its rows (x, y, w,
+    /// h in CSS pixels), as JSON; null where it did not (for tests).
+    pub fn heading_json(&self) -> Option<String> {
+        json::text(&self.parts.canvases.heading()?).ok()
+    }
+
     /// Where each cell of the clients' column was last drawn (x, y, w, h
     /// in CSS pixels), as JSON (for tests).
     pub fn clients_json(&self) -> String {
