@@ -283,7 +283,7 @@ fn two_pictures_share_the_picture_s_part_and_each_must_read() {
 /// 268.8 = 147.1, rounded up).
 #[test]
 fn a_twin_beside_its_chart_covers_a_third_of_a_big_box() {
-    let pictures = |each: Vec<(i32, i32)>| Pictures { each, in_a_row: false, least: 182, frame: 2 };
+    let pictures = |each: Vec<(i32, i32)>| Pictures { each, in_a_row: false, least: 182, frame: 2, key: 0 };
     let chapter_5 = Measure {
         width: 1018,
         height: 718,
