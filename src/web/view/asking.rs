@@ -17,16 +17,18 @@ impl View {
         self.show_question();
         let asks = self.waits_for_guess();
         self.mark_chapter("asking", asks);
-        self.mark_chapter("unrevealed", asks);
+        self.mark_chapter("revealed", !asks);
     }
 
     /// Marks the chapter the view stands in: `asking` while the question
     /// waits (its held room says the runs start at the answer), and
-    /// `unrevealed` until the verdict, while the prose that tells the
-    /// answer (`data-reveal`) is held back. The guess comes first, and the
-    /// answer's prose comes with the verdict, once the figure has made its
-    /// point: shown at the answer, it told chapter 4's reader "cannot be
-    /// measured" while both pictures were still the same.
+    /// `revealed` from the verdict, the prose that tells the answer
+    /// (`data-reveal`) held back until then, and until the view is mounted
+    /// (the page's style hides it where not `revealed`). The guess comes
+    /// first, and the answer's prose comes with the verdict, once the
+    /// figure has made its point: shown at the answer, it told chapter 4's
+    /// reader "cannot be measured" while both pictures were still the
+    /// same.
     fn mark_chapter(&self, class: &str, marked: bool) {
         if let Some(chapter) = self.root.closest("section.chapter").ok().flatten() {
             let _ = chapter.class_list().toggle_with_force(class, marked);
@@ -139,7 +141,7 @@ impl View {
                 }
             }
             question.show_verdict(&verdict, now_ms);
-            self.mark_chapter("unrevealed", false);
+            self.mark_chapter("revealed", true);
         }
     }
 
@@ -157,7 +159,7 @@ impl View {
         };
         question.show_verdict(&words, now_ms);
         if verdict {
-            self.mark_chapter("unrevealed", false);
+            self.mark_chapter("revealed", true);
         }
     }
 }
