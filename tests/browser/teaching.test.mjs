@@ -469,6 +469,37 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
   });
 }
 
+// Chapter 3's picture drew the slowed queue short, and a reader took it
+// for "slowing a server is harmless" until the prose told him the line
+// under each queue was its wait (reader 15). Each row writes its wait in
+// ms where its line ends, the run's own: its queue drawn, at its server's
+// speed (ten slots, 20 ms a request). And the prose that tells the answer
+// is hidden before the view is even mounted: "Its queue stays short."
+// stood under the picture to a reader who scrolled there first.
+test("chapter 3's picture writes each queue's wait in ms once a server is slowed, and hides its answer until mounted", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const unmounted = await page.evaluate(() => [...document.querySelectorAll('#continuous [data-reveal]')].map((p) => p.getClientRects().length > 0));
+  assert.deepEqual(unmounted, [false, false], 'the answer is told before the view is mounted');
+  await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));
+  await page.waitForFunction((i) => window.lbsim.views()[i]?.onScreen(), view);
+  await skipQuestion(page, 'sim-continuous');
+  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  const before = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+  assert.deepEqual(before.map((s) => s.wait), before.map(() => null), 'no wait written before a server is slowed');
+  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+  const [x, y, w, h] = before[3].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
+  await page.waitForTimeout(3000);
+  const servers = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+  const speeds = await page.evaluate((i) => window.lbsim.views()[i].serverSpeeds(), view);
+  const expected = servers.map((s, i) => `${Math.round((s.queued * 20) / 10 / speeds[i])} ms`);
+  assert.deepEqual(servers.map((s) => s.wait), expected, `queues ${servers.map((s) => s.queued).join(', ')}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 // Chapter 3 asked for its click "once it has settled" while its chart's
 // p50 still climbed, and compared the slowed queue with "the other nine",
 // queues from 1 to 38 (reader 10). It runs ahead through its ten-second
