@@ -379,7 +379,9 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   const answer = group.getByRole('button', { name: "Longer than the others'" });
   const box = await answer.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  // The box echoes the answer until the click (reader 15 was left to
+  // remember it).
+  await page.waitForFunction(() => /^You answered longer than the others'\. Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
   const answered = await prompt();
   assert.ok(answered.text.startsWith('You will click a server') && answered.weight < 600, JSON.stringify(answered));
   assert.equal(answered.picture, asked.picture, 'the picture moved at the answer');
@@ -403,8 +405,10 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
     return /^Your guess/.test(said) && { said, servers: window.lbsim.views()[i].servers() };
   }, view, { timeout: 60_000, polling: 'raf' })).jsonValue();
   await page.click('#sim-continuous button.play');
-  const [, low, high] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+ at the others, whose queues ran from (\d+) to (\d+) in those seconds\.$/) ?? [];
+  const [, low, high, slowedWait, othersWait, bounced] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ queued against their [\d.]+ \(from (\d+) to (\d+)\) over the last 5 simulated seconds\. At its speed it waits ([\d.]+) ms, (?:past|within) the 100 ms timeout, they ([\d.]+) ms: it has bounced ([\d,]+) requests, each other server [\d,]+ to [\d,]+\.$/) ?? [];
   assert.ok(high, said);
+  // Why, in the run's figures: the slowed queue, shorter, waits longer.
+  assert.ok(Number(slowedWait) > Number(othersWait) && Number(bounced.replace(/,/g, '')) > 0, said);
   const drawn = JSON.parse(servers).filter((_, i) => i !== 3).map((s) => s.queued);
   assert.ok(drawn.every((q) => q >= Number(low) - 3 && q <= Number(high) + 3), `${said} beside the others drawn with ${drawn.join(', ')}`);
   assert.ok(Number(high) - Number(low) >= Math.max(...drawn) - Math.min(...drawn), said);
@@ -456,7 +460,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     const answer = page.getByRole('button', { name: "Longer than the others'" });
     const box = await answer.boundingBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+    await page.waitForFunction(() => /^You answered longer than the others'\. Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
     await together('answered');
     const canvas = await page.locator('#sim-continuous-topology').boundingBox();
     const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[3].cell;

@@ -154,7 +154,9 @@ impl View {
             return;
         }
         let now_s = self.sim.now().as_secs();
-        let Some((words, verdict)) = guess.slowed_words(now_s, &self.sim.metrics().server_history) else {
+        let Some((words, verdict)) =
+            guess.slowed_words(now_s, &self.sim.metrics().server_history, &self.snapshot)
+        else {
             return;
         };
         question.show_verdict(&words, now_ms);
