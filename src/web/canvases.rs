@@ -259,6 +259,12 @@ impl Canvases {
         topology::queue_lengths(snapshot, (surface.unwrap_or(&self.topology), self.least_label_px()))
     }
 
+    /// What each server's row writes for its queue's wait, where it
+    /// writes one.
+    pub fn wait_labels(&self, snapshot: &Snapshot) -> Vec<Option<String>> {
+        topology::wait_labels(snapshot, (&self.topology, self.least_label_px()))
+    }
+
     /// What the twin's picture beside this one shows that its rows
     /// follow (see `Beside`).
     pub fn draw_beside(&mut self, beside: Beside) {

@@ -405,7 +405,9 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   const answer = group.getByRole('button', { name: "Longer than the others'" });
   const box = await answer.boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  // The box echoes the answer until the click (reader 15 was left to
+  // remember it).
+  await page.waitForFunction(() => /^You answered longer than the others'\. Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
   const answered = await prompt();
   assert.ok(answered.text.startsWith('You will click a server') && answered.weight < 600, JSON.stringify(answered));
   assert.equal(answered.picture, asked.picture, 'the picture moved at the answer');
@@ -430,8 +432,10 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
     return /^Your guess/.test(said) && { said, servers: window.lbsim.views()[i].servers() };
   }, view, { timeout: 60_000, polling: 'raf' })).jsonValue();
   await page.click('#sim-continuous button.play');
-  const [, low, high] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ requests queued on average over the last 5 simulated seconds, against [\d.]+ at the others, whose queues ran from (\d+) to (\d+) in those seconds\.$/) ?? [];
+  const [, low, high, slowedWait, othersWait, bounced] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ queued against their [\d.]+ \(from (\d+) to (\d+)\) over the last 5 simulated seconds\. At its speed it waits ([\d.]+) ms, (?:past|within) the 100 ms timeout, they ([\d.]+) ms: it has bounced ([\d,]+) requests, each other server [\d,]+ to [\d,]+\.$/) ?? [];
   assert.ok(high, said);
+  // Why, in the run's figures: the slowed queue, shorter, waits longer.
+  assert.ok(Number(slowedWait) > Number(othersWait) && Number(bounced.replace(/,/g, '')) > 0, said);
   const drawn = JSON.parse(servers).filter((_, i) => i !== 3).map((s) => s.queued);
   assert.ok(drawn.every((q) => q >= Number(low) && q <= Number(high)), `${said} beside the others drawn with ${drawn.join(', ')}`);
   assert.ok(Number(high) - Number(low) >= Math.max(...drawn) - Math.min(...drawn), said);
@@ -483,7 +487,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     const answer = page.getByRole('button', { name: "Longer than the others'" });
     const box = await answer.boundingBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+    await page.waitForFunction(() => /^You answered longer than the others'\. Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
     await together('answered');
     const canvas = await page.locator('#sim-continuous-topology').boundingBox();
     const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[3].cell;
@@ -495,6 +499,37 @@ for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }])
     await page.context().close();
   });
 }
+
+// Chapter 3's picture drew the slowed queue short, and a reader took it
+// for "slowing a server is harmless" until the prose told him the line
+// under each queue was its wait (reader 15). Each row writes its wait in
+// ms where its line ends, the run's own: its queue drawn, at its server's
+// speed (ten slots, 20 ms a request). And the prose that tells the answer
+// is hidden before the view is even mounted: "Its queue stays short."
+// stood under the picture to a reader who scrolled there first.
+test("chapter 3's picture writes each queue's wait in ms once a server is slowed, and hides its answer until mounted", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  const unmounted = await page.evaluate(() => [...document.querySelectorAll('#continuous [data-reveal]')].map((p) => p.getClientRects().length > 0));
+  assert.deepEqual(unmounted, [false, false], 'the answer is told before the view is mounted');
+  await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));
+  await page.waitForFunction((i) => window.lbsim.views()[i]?.onScreen(), view);
+  await skipQuestion(page, 'sim-continuous');
+  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  const before = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+  assert.deepEqual(before.map((s) => s.wait), before.map(() => null), 'no wait written before a server is slowed');
+  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+  const [x, y, w, h] = before[3].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
+  await page.waitForTimeout(3000);
+  const servers = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
+  const speeds = await page.evaluate((i) => window.lbsim.views()[i].serverSpeeds(), view);
+  const expected = servers.map((s, i) => `${Math.round((s.queued * 20) / 10 / speeds[i])} ms`);
+  assert.deepEqual(servers.map((s) => s.wait), expected, `queues ${servers.map((s) => s.queued).join(', ')}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
 
 // Chapter 3 asked for its click "once it has settled" while its chart's
 // p50 still climbed, and compared the slowed queue with "the other nine",

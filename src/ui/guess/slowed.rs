@@ -11,8 +11,11 @@
 //! servers' samples (the engine's `server_history`, one each
 //! [`SAMPLE_INTERVAL`]) over the last [`VERDICT_SPAN_S`] of them.
 
-use super::{simulated_seconds, Answer, Guess, Topic, VERDICT_SPAN_S};
+use super::{simulated_seconds, Answer, Guess, Stage, Topic, VERDICT_SPAN_S};
+use crate::format::{grouped, ms};
 use crate::metrics::SAMPLE_INTERVAL;
+use crate::ui::waits::clearing_ms;
+use crate::Snapshot;
 use std::collections::VecDeque;
 
 /// Simulated seconds from the slowing to the verdict.
@@ -24,7 +27,7 @@ pub(super) const PLAIN_QUESTION: &str =
      among the others'?";
 
 /// What the reveal says once the reader has answered, until a server is
-/// slowed.
+/// slowed, after the answer it echoes.
 pub const SLOW_ONE: &str =
     "Now slow a server: click one in the picture (or focus the picture and press its number).";
 
@@ -68,14 +71,14 @@ impl Standing {
     }
 
     /// Its range of the others' queues widened to the queues the picture
-    /// draws now (`queued_now`, each server's), which a sample up to a
-    /// quarter second old had not seen: at the verdict's frame a
-    /// neighbour's queue drawn 74 stood beside "ran from 1 to 66" (CI,
-    /// chapter 3 under load).
-    fn drawn_now(mut self, queued_now: &[u32]) -> Standing {
-        let others = queued_now.iter().enumerate().filter(|&(i, _)| i != self.server);
-        for (_, &queued) in others {
-            self.others_drawn = (self.others_drawn.0.min(queued), self.others_drawn.1.max(queued));
+    /// draws now (`snapshot`), which a sample up to a quarter second old
+    /// had not seen: at the verdict's frame a neighbour's queue drawn 74
+    /// stood beside "ran from 1 to 66" (CI, chapter 3 under load).
+    fn drawn_now(mut self, snapshot: &Snapshot) -> Standing {
+        let others = snapshot.servers.iter().enumerate().filter(|&(i, _)| i != self.server);
+        for (_, server) in others {
+            self.others_drawn =
+                (self.others_drawn.0.min(server.queued), self.others_drawn.1.max(server.queued));
         }
         self
     }
@@ -101,6 +104,37 @@ impl Standing {
         };
         format!("server {}'s queue is {place}", self.server)
     }
+
+    /// Why it stands there, in the run's own figures (`snapshot`, the
+    /// frame the verdict comes in): a reader told only that the guess
+    /// failed found the why in the prose below (reader 15). A queue's wait
+    /// is how long its mean length takes to clear at its server's speed
+    /// (`ui::waits`, as the rows write theirs), the bounces each server's
+    /// count so far, the crosses by the rows. `None` where queues never
+    /// time out. Short: at 1440 × 900 a verdict of two more lines pushed
+    /// the box over the picture and folded the chart.
+    fn why(&self, snapshot: &Snapshot) -> Option<String> {
+        let timeout = snapshot.queue_timeout_ms.filter(|&ms| ms > 0.0)?;
+        let servers = &snapshot.servers;
+        let others = || servers.iter().enumerate().filter(|&(i, _)| i != self.server).map(|(_, s)| s);
+        let clears = |queued, server| clearing_ms(queued, server, snapshot.service_mean_ms);
+        let slowed = clears(self.queued, servers.get(self.server)?)?;
+        let waits: Vec<f64> = others().filter_map(|server| clears(self.others_mean, server)).collect();
+        let theirs = waits.iter().sum::<f64>() / waits.len() as f64;
+        let bounced = others().map(|server| server.bounced);
+        let (low, high) = (bounced.clone().min()?, bounced.max()?);
+        let against = if slowed > timeout { "past" } else { "within" };
+        Some(format!(
+            "At its speed it waits {}, {against} the {} timeout, they {}: it has bounced {} requests, each \
+             other server {} to {}",
+            ms(slowed),
+            ms(timeout),
+            ms(theirs),
+            grouped(servers[self.server].bounced as f64, 0),
+            grouped(low as f64, 0),
+            grouped(high as f64, 0),
+        ))
+    }
 }
 
 impl Guess {
@@ -117,22 +151,33 @@ impl Guess {
 
     /// What the reveal of a question about a slowed queue says at `now_s`
     /// (simulated seconds), given each server's last samples (`history`,
-    /// oldest first) and the queues the picture draws now (`queued_now`),
-    /// and whether that is the verdict, which the prose
-    /// explaining it follows: nothing while the question waits; until a
-    /// server is slowed, to slow one; for [`VERDICT_SPAN_S`] after, to
-    /// watch; then whether the guess held, with the mean queues over that
-    /// span.
+    /// oldest first) and the run as the frame draws it (`snapshot`, whose
+    /// queues the range of the others' counts with the samples), and
+    /// whether that is the verdict, which the prose explaining it follows:
+    /// nothing while the question waits; until a server is slowed, the
+    /// answer and to slow one; for [`VERDICT_SPAN_S`] after, to watch;
+    /// then whether the guess held, with the mean queues over that span,
+    /// and why.
     pub fn slowed_words(
         &self,
         now_s: f64,
         history: &VecDeque<Vec<(u32, u32)>>,
-        queued_now: &[u32],
+        snapshot: &Snapshot,
     ) -> Option<(String, bool)> {
         if self.waits() || self.topic != Topic::SlowedQueue {
             return None;
         }
-        let Some((server, at_s)) = self.slowed else { return Some((SLOW_ONE.to_string(), false)) };
+        let Some((server, at_s)) = self.slowed else {
+            // The answer echoed: "Now slow a server" alone left the reader
+            // to remember which they chose (reader 15).
+            let words = match self.stage {
+                Stage::Answered(answer) => {
+                    format!("You answered {}. {SLOW_ONE}", answer.words_in_sentence(None))
+                }
+                _ => SLOW_ONE.to_string(),
+            };
+            return Some((words, false));
+        };
         let span = simulated_seconds(VERDICT_SPAN_S);
         let over = |seconds: f64| {
             let count = ((seconds / SAMPLE_INTERVAL.as_secs()).round() as usize).min(history.len());
@@ -153,14 +198,15 @@ impl Guess {
             };
             return Some((format!("{watch}{now}. The verdict comes {settle} after the click."), false));
         }
-        let standing = over(VERDICT_SPAN_S)?.drawn_now(queued_now);
+        let standing = over(VERDICT_SPAN_S)?.drawn_now(snapshot);
         let first = self.opening(standing.answer(), &standing.outcome(), None)?;
         let (low, high) = standing.others_drawn;
+        // On average, and the queues drawn at the others over the span.
         let numbers = format!(
-            "{:.1} requests queued on average over the last {span}, against {:.1} at the others, whose queues \
-             ran from {low} to {high} in those seconds",
+            "{:.1} queued against their {:.1} (from {low} to {high}) over the last {span}",
             standing.queued, standing.others_mean
         );
-        Some((format!("{first}: {numbers}."), true))
+        let why = standing.why(snapshot).map(|why| format!(" {why}.")).unwrap_or_default();
+        Some((format!("{first}: {numbers}.{why}"), true))
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
-use crate::{Scenario, Simulation};
+use crate::engine::ServerView;
+use crate::{Scenario, Simulation, Snapshot};
 use std::collections::VecDeque;
 
 /// A summary of a short run, with its p99 queue time set by hand.
@@ -198,19 +199,6 @@ fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
     assert!(WATCHING.contains("same requests reach A and B at the same moments"));
 }
 
-/// Chapter 4's verdict waits for its twenty seeds' dots, about 15 s
-/// after the answer; the words meanwhile said only "once the runs have
-/// shown their point".
-#[test]
-fn the_watching_words_say_what_the_verdict_waits_for() {
-    assert!(watching_words(None)
-        .ends_with("so their queues part. The verdict comes once the runs have shown their point."));
-    let scenario = Scenario::default();
-    let spread = Spread::new(&scenario, &scenario, 20);
-    assert!(watching_words(Some(&spread))
-        .ends_with("so their queues part. The verdict comes once all 20 seeds' dots are in."));
-}
-
 /// Chapter 5's run and its random twin (its link's settings), each after
 /// `seconds` simulated, at `seed`.
 fn chapter_5_at(seconds: f64, seed: u64) -> (Summary, Summary) {
@@ -298,6 +286,29 @@ fn samples(queued: [u32; 3], count: usize) -> VecDeque<Vec<(u32, u32)>> {
     (0..count).map(|_| queued.iter().map(|&q| (10, q)).collect()).collect()
 }
 
+/// Three servers of ten slots, 20 ms a request at speed 1 and a 100 ms
+/// timeout, as chapter 3's: server 0 at a quarter of its speed, each
+/// having bounced `bounced[i]` so far.
+fn slowed_run(bounced: [u64; 3]) -> Snapshot {
+    let speeds = [0.25, 1.0, 1.0];
+    // Queued as the last of `samples([1, 12, 20], _)`.
+    let servers = speeds.iter().zip(bounced).zip([1, 12, 20]);
+    Snapshot {
+        servers: servers
+            .map(|((&speed, bounced), queued)| ServerView {
+                slots: 10,
+                speed,
+                bounced,
+                queued,
+                ..ServerView::default()
+            })
+            .collect(),
+        queue_timeout_ms: Some(100.0),
+        service_mean_ms: 20.0,
+        ..Snapshot::default()
+    }
+}
+
 #[test]
 fn a_view_alone_asks_where_a_slowed_servers_queue_will_stand() {
     let guess = asked_alone();
@@ -355,12 +366,14 @@ fn a_standing_gives_the_others_queues_as_drawn_over_the_span() {
 #[test]
 fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_held() {
     let history = samples([1, 12, 20], 60);
+    let run = slowed_run([0, 0, 0]);
     let mut guess = asked_alone();
-    assert_eq!(guess.slowed_words(3.0, &history, &[]), None, "the question waits");
+    assert_eq!(guess.slowed_words(3.0, &history, &run), None, "the question waits");
     guess.answer(Answer::Longer);
-    assert_eq!(guess.slowed_words(3.0, &history, &[]), Some((SLOW_ONE.to_string(), false)));
+    let echoed = format!("You answered longer than the others'. {SLOW_ONE}");
+    assert_eq!(guess.slowed_words(3.0, &history, &run), Some((echoed.clone(), false)), "the answer echoed");
     guess.server_slowed(0, 4.0);
-    let (watch, verdict) = guess.slowed_words(13.9, &history, &[]).unwrap();
+    let (watch, verdict) = guess.slowed_words(13.9, &history, &run).unwrap();
     assert!(!verdict);
     assert_eq!(
         watch,
@@ -368,45 +381,83 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
          second. The verdict comes 10 simulated seconds after the click."
     );
     assert_eq!(
-        guess.slowed_words(14.0, &history, &[]),
+        guess.slowed_words(14.0, &history, &run),
         Some((
             "Your guess, longer than the others', did not hold: server 0's queue is shorter than the others': \
-             1.0 requests queued on average over the last 5 simulated seconds, against 16.0 at the others, whose \
-             queues ran from 12 to 20 in those seconds."
+             1.0 queued against their 16.0 (from 12 to 20) over the last 5 simulated seconds. At its speed it \
+             waits 8.0 ms, within the 100 ms timeout, they 32.0 ms: it has bounced 0 requests, each other server \
+             0 to 0."
                 .to_string(),
             true
         ))
     );
-    let (drawn, _) = guess.slowed_words(14.0, &history, &[40, 25, 3]).unwrap();
+    let mut drawn_now = run.clone();
+    for (server, queued) in drawn_now.servers.iter_mut().zip([40, 25, 3]) {
+        server.queued = queued;
+    }
+    let (drawn, _) = guess.slowed_words(14.0, &history, &drawn_now).unwrap();
     assert!(
-        drawn.ends_with("16.0 at the others, whose queues ran from 3 to 25 in those seconds."),
+        drawn.contains("1.0 queued against their 16.0 (from 3 to 25) over the last 5 simulated seconds."),
         "the queues drawn now, the slowed server's 40 aside, widen the range: {drawn}"
     );
     guess.server_restored(1);
-    assert!(guess.slowed_words(14.0, &history, &[]).unwrap().1, "another server's restoring changes nothing");
+    assert!(
+        guess.slowed_words(14.0, &history, &run).unwrap().1,
+        "another server's restoring changes nothing"
+    );
     guess.server_restored(0);
-    assert_eq!(guess.slowed_words(14.0, &history, &[]), Some((SLOW_ONE.to_string(), false)));
+    assert_eq!(guess.slowed_words(14.0, &history, &run), Some((echoed, false)));
     let mut held = asked_alone();
     held.answer(Answer::Shorter);
     held.server_slowed(0, 0.0);
     assert!(held
-        .slowed_words(SETTLE_S, &history, &[])
+        .slowed_words(SETTLE_S, &history, &run)
         .unwrap()
         .0
         .starts_with("Your guess held: server 0's queue is"));
     let mut skipped = asked_alone();
     skipped.skip();
+    assert_eq!(
+        skipped.slowed_words(0.0, &history, &run),
+        Some((SLOW_ONE.to_string(), false)),
+        "no answer to echo"
+    );
     skipped.server_slowed(2, 0.0);
-    let (said, _) = skipped.slowed_words(SETTLE_S, &history, &[]).unwrap();
+    let (said, _) = skipped.slowed_words(SETTLE_S, &history, &run).unwrap();
     assert!(
-        said.starts_with("The answer: server 2's queue is longer than the others': 20.0 requests"),
+        said.starts_with("The answer: server 2's queue is longer than the others': 20.0 queued"),
         "{said}"
     );
     assert_eq!(
-        asked().slowed_words(SETTLE_S, &history, &[]),
+        asked().slowed_words(SETTLE_S, &history, &run),
         None,
         "a question about tails has no slowed verdict"
     );
+}
+
+/// The verdict says why, in the run's figures (reader 15 found only that
+/// the guess failed, the why in the prose below): a quarter-speed queue of
+/// 18 waits 144 ms, past the timeout, the others' 42 wait 84 ms; and the
+/// crosses' counts, the slowed server's beside the others' range.
+#[test]
+fn the_slowed_verdict_says_why_with_the_runs_waits_and_bounces() {
+    let mut guess = asked_alone();
+    guess.answer(Answer::Longer);
+    guess.server_slowed(0, 0.0);
+    let (said, verdict) =
+        guess.slowed_words(SETTLE_S, &samples([18, 44, 40], 60), &slowed_run([1649, 388, 600])).unwrap();
+    assert!(verdict);
+    assert!(
+        said.ends_with(
+            "At its speed it waits 144 ms, past the 100 ms timeout, they 84.0 ms: it has bounced 1,649 \
+             requests, each other server 388 to 600."
+        ),
+        "{said}"
+    );
+    let mut endless = slowed_run([1649, 388, 600]);
+    endless.queue_timeout_ms = None;
+    let (said, _) = guess.slowed_words(SETTLE_S, &samples([18, 44, 40], 60), &endless).unwrap();
+    assert!(said.ends_with("over the last 5 simulated seconds."), "no timeout, no why: {said}");
 }
 
 /// Chapter 3's run (its link's settings) with server 3 slowed 10, 12 or
@@ -431,7 +482,7 @@ fn chapter_3s_slowed_server_stands_shorter_at_the_verdict_on_every_seed() {
             let mut sim = Simulation::new(&scenario).unwrap();
             sim.advance_to(crate::Time::from_secs(at + SETTLE_S), u64::MAX);
             let (said, verdict) =
-                guess.slowed_words(at + SETTLE_S, &sim.metrics().server_history, &[]).unwrap();
+                guess.slowed_words(at + SETTLE_S, &sim.metrics().server_history, &sim.snapshot(0)).unwrap();
             assert!(verdict, "slowed at {at} s, seed {seed}: {said}");
             assert!(
                 said.contains("server 3's queue is shorter than the others'"),

@@ -258,6 +258,17 @@ pub fn queue_lengths(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<f64> {
     servers::queue_lengths(&layout_of(snapshot, drawn), &snapshot.servers)
 }
 
+/// What each server's row writes for its queue's wait (see `waits`), where
+/// it writes one.
+pub fn wait_labels(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<Option<String>> {
+    match (waits_over_timeout(snapshot), snapshot.queue_timeout_ms) {
+        (Some(waits), Some(timeout_ms)) => {
+            waits::labels(&layout_of(snapshot, drawn), &snapshot.servers, (&waits, timeout_ms))
+        }
+        _ => vec![None; snapshot.servers.len()],
+    }
+}
+
 /// The client or server drawn at `(x, y)` (CSS pixels on the surface).
 pub fn part_at(snapshot: &Snapshot, drawn: (&Surface, f64), (x, y): (f64, f64)) -> Option<Part> {
     let layout = layout_of(snapshot, drawn);

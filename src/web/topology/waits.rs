@@ -6,6 +6,9 @@
 //! Chapter 3's slowed server had the shortest queue and bounced the most,
 //! and a reader saw which, not why: its 17 queued, at a quarter of the
 //! speed, wait past the tick, where a neighbour's 44 stop short of it.
+//! Each line's wait is written in ms where it ends, under the box: a
+//! reader understood the line only after the prose (reader 15), and
+//! "144 ms" past a "100 ms" tick beside "88 ms" needs none.
 
 use super::layout::{Layout, Rect};
 use super::row::Row;
@@ -22,35 +25,75 @@ use web_sys::CanvasRenderingContext2d;
 const TIMEOUT_AT: f64 = 0.45;
 const LONGEST_DRAWN: f64 = 2.0;
 
+/// Where a row's wait is drawn: its band's top (`y`), the timeout's tick
+/// (`timeout_x`), the line's left end (`x`) and right end (`end`, the
+/// queue's), and what it waits in timeouts; `None` for a server with no
+/// wait (no slot).
+struct Placed {
+    y: f64,
+    band: WaitBand,
+    timeout_x: f64,
+    line: Option<(f64, f64, f64)>,
+}
+
+/// Where each row of `servers` draws its wait over the timeout (`waits`),
+/// in `layout`; none where the picture draws no waits (a compact one, or
+/// rows too close: at the presenter view's 1280 × 720 a tick went through
+/// the next row's count).
+fn place(layout: &Layout, servers: &[ServerView], waits: &[Option<f64>]) -> Option<Vec<Placed>> {
+    if layout.compact {
+        return None;
+    }
+    let rows = servers.iter().zip(waits).enumerate().map(|(i, (server, wait))| {
+        let (cell, row) = (layout.servers.cell(i), Row::of(layout, i, server));
+        // Under the queue's squares and its count (written across the
+        // row's middle in the small size).
+        let band = WaitBand::in_row(cell.h, row.side, layout.small_px())?;
+        let (y, lane) = (cell.y + cell.h / 2.0 + band.top, row.queue_end - row.queue_start);
+        let timeout_x = row.queue_end - TIMEOUT_AT * lane;
+        let line = wait
+            .map(|wait| (row.queue_end - wait.min(LONGEST_DRAWN) * TIMEOUT_AT * lane, row.queue_end, wait));
+        Some(Placed { y, band, timeout_x, line })
+    });
+    rows.collect()
+}
+
+/// What a row's wait writes where its line ends: the wait in whole ms
+/// (`wait` timeouts of `timeout_ms`).
+fn wait_words(wait: f64, timeout_ms: f64) -> String {
+    format!("{:.0} ms", wait * timeout_ms)
+}
+
+/// The words each row of `servers` writes for its wait (see [`wait_words`]),
+/// where it writes them, as [`draw`] does.
+pub(super) fn labels(
+    layout: &Layout,
+    servers: &[ServerView],
+    (waits, timeout_ms): (&[Option<f64>], f64),
+) -> Vec<Option<String>> {
+    let placed = place(layout, servers, waits).unwrap_or_default();
+    let words = |row: &Placed| row.line.map(|(_, _, wait)| wait_words(wait, timeout_ms));
+    (0..servers.len()).map(|i| placed.get(i).and_then(words)).collect()
+}
+
 /// Draws under each row's queue its wait over the timeout (`waits`; see
-/// `lbsim::ui::waits::waits_over_timeout`), the timeout's tick, and under
-/// the last row the timeout, `timeout_ms`, by its tick.
+/// `lbsim::ui::waits::waits_over_timeout`), the timeout's tick, the wait
+/// in ms where the line ends, and under the last row the timeout,
+/// `timeout_ms`, by its tick.
 pub(super) fn draw(
     context: &CanvasRenderingContext2d,
     (layout, height): (&Layout, f64),
     (servers, waits, timeout_ms): (&[ServerView], &[Option<f64>], f64),
     palette: &Palette,
 ) {
-    if layout.compact {
-        return;
-    }
+    let Some(placed) = place(layout, servers, waits) else { return };
     let mut within = Vec::new();
     let mut past = Vec::new();
-    let mut ticks = Vec::new();
-    for (i, (server, wait)) in servers.iter().zip(waits).enumerate() {
-        let (cell, row) = (layout.servers.cell(i), Row::of(layout, i, server));
-        // Under the queue's squares and its count (written across the
-        // row's middle in the small size); where rows stand closer (the
-        // presenter view at 1280 × 720), a tick went through the next
-        // row's count, and nothing is drawn.
-        let Some(band) = WaitBand::in_row(cell.h, row.side, layout.small_px()) else { return };
-        let (y, lane) = (cell.y + cell.h / 2.0 + band.top, row.queue_end - row.queue_start);
-        let timeout_x = row.queue_end - TIMEOUT_AT * lane;
-        ticks.push((timeout_x, y, band));
-        let Some(wait) = *wait else { continue };
-        let x = row.queue_end - wait.min(LONGEST_DRAWN) * TIMEOUT_AT * lane;
+    for row in &placed {
+        let Some((x, end, _)) = row.line else { continue };
+        let (y, band, timeout_x) = (row.y, row.band, row.timeout_x);
         let middle = y + band.past / 2.0;
-        within.push((timeout_x.max(x), row.queue_end, middle - band.within() / 2.0, band.within()));
+        within.push((timeout_x.max(x), end, middle - band.within() / 2.0, band.within()));
         if x < timeout_x {
             past.push((x, timeout_x, y, band.past));
         }
@@ -69,16 +112,45 @@ pub(super) fn draw(
     context.stroke();
     context.restore();
     context.begin_path();
-    for &(x, y, band) in &ticks {
-        context.move_to(x, y - 1.0);
-        context.line_to(x, y + band.past + 1.0);
+    for row in &placed {
+        context.move_to(row.timeout_x, row.y - 1.0);
+        context.line_to(row.timeout_x, row.y + row.band.past + 1.0);
     }
     context.set_stroke_style_str(&palette.ink.css());
     context.set_line_width(2.0);
     context.stroke();
-    if let Some(&(x, y, band)) = ticks.last() {
-        label(context, (x, y + band.past + 2.0, height), layout.small_px(), (timeout_ms, palette));
+    write_waits(context, &placed, layout.small_px(), (timeout_ms, palette));
+    if let Some(row) = placed.last() {
+        label(
+            context,
+            (row.timeout_x, row.y + row.band.past + 2.0, height),
+            layout.small_px(),
+            (timeout_ms, palette),
+        );
     }
+}
+
+/// Writes each row's wait in ms just right of where its line ends, under
+/// its box: past the timeout bold in the bounce's colour, as its line is
+/// drawn; within it, muted.
+fn write_waits(
+    context: &CanvasRenderingContext2d,
+    placed: &[Placed],
+    px: f64,
+    (timeout_ms, palette): (f64, &Palette),
+) {
+    context.save();
+    context.set_text_align("left");
+    context.set_text_baseline("top");
+    for row in placed {
+        let Some((_, end, wait)) = row.line else { continue };
+        let (weight, colour) = if wait > 1.0 { (700, &palette.bounce) } else { (500, &palette.muted) };
+        context
+            .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+        context.set_fill_style_str(&colour.css());
+        let _ = context.fill_text(&wait_words(wait, timeout_ms), end + 3.0, row.y - 1.0);
+    }
+    context.restore();
 }
 
 /// Fills each of `spans` (from, to, top, height) in `colour`, leaving

@@ -4,7 +4,7 @@
 //! stands is `guess`'s, tested natively; this is its wiring.
 
 use super::*;
-use crate::guess::{live_change, watching_words, Answer, Guess, Topic};
+use crate::guess::{live_change, Answer, Guess, Topic, WATCHING};
 use crate::twins::Pictures;
 use lbsim::scenario::failures::Failure;
 
@@ -17,16 +17,18 @@ impl View {
         self.show_question();
         let asks = self.waits_for_guess();
         self.mark_chapter("asking", asks);
-        self.mark_chapter("unrevealed", asks);
+        self.mark_chapter("revealed", !asks);
     }
 
     /// Marks the chapter the view stands in: `asking` while the question
     /// waits (its held room says the runs start at the answer), and
-    /// `unrevealed` until the verdict, while the prose that tells the
-    /// answer (`data-reveal`) is held back. The guess comes first, and the
-    /// answer's prose comes with the verdict, once the figure has made its
-    /// point: shown at the answer, it told chapter 4's reader "cannot be
-    /// measured" while both pictures were still the same.
+    /// `revealed` from the verdict, the prose that tells the answer
+    /// (`data-reveal`) held back until then, and until the view is mounted
+    /// (the page's style hides it where not `revealed`). The guess comes
+    /// first, and the answer's prose comes with the verdict, once the
+    /// figure has made its point: shown at the answer, it told chapter 4's
+    /// reader "cannot be measured" while both pictures were still the
+    /// same.
     fn mark_chapter(&self, class: &str, marked: bool) {
         if let Some(chapter) = self.root.closest("section.chapter").ok().flatten() {
             let _ = chapter.class_list().toggle_with_force(class, marked);
@@ -123,9 +125,8 @@ impl View {
         let own = self.sim.summary();
         let spread = self.spread.as_ref();
         let ready = self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin));
-        let watching = watching_words(spread);
         if guess.watching(&own) || guess.awaits_seeds(spread) || !ready {
-            question.show_verdict(&watching, now_ms);
+            question.show_verdict(WATCHING, now_ms);
         } else if let Some(verdict) = spread
             .and_then(|spread| guess.verdict_over_seeds(sides, spread))
             .or_else(|| guess.verdict(sides, &own, &twin.summary()))
@@ -134,13 +135,13 @@ impl View {
             // words: what it folded to fit them and the first seconds'
             // sentences (at 800 × 600, the controls the link names, for the
             // five seconds the verdict waits) comes back where it has room.
-            if question.says(&watching) {
+            if question.says(WATCHING) {
                 if let Some(fit) = &mut self.parts.fit {
                     fit.invalidate();
                 }
             }
             question.show_verdict(&verdict, now_ms);
-            self.mark_chapter("unrevealed", false);
+            self.mark_chapter("revealed", true);
         }
     }
 
@@ -153,12 +154,14 @@ impl View {
             return;
         }
         let now_s = self.sim.now().as_secs();
-        let queued_now: Vec<u32> = self.snapshot.servers.iter().map(|server| server.queued).collect();
-        let history = &self.sim.metrics().server_history;
-        let Some((words, verdict)) = guess.slowed_words(now_s, history, &queued_now) else { return };
+        let Some((words, verdict)) =
+            guess.slowed_words(now_s, &self.sim.metrics().server_history, &self.snapshot)
+        else {
+            return;
+        };
         question.show_verdict(&words, now_ms);
         if verdict {
-            self.mark_chapter("unrevealed", false);
+            self.mark_chapter("revealed", true);
         }
     }
 }

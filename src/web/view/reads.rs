@@ -104,6 +104,8 @@ impl View {
             copy_mark: Option<[f64; 4]>,
             answered: u64,
             sent_lately: u64,
+            /// What its row writes for its queue's wait ("144 ms").
+            wait: Option<String>,
         }
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
         let heard = |i: usize| {
@@ -114,6 +116,7 @@ impl View {
         let queues = self.parts.canvases.queue_lengths(&self.snapshot, None);
         let marks = self.parts.canvases.copy_marks(&self.snapshot, &learned);
         let names = self.parts.canvases.name_spans(&self.snapshot);
+        let mut waits = self.parts.canvases.wait_labels(&self.snapshot).into_iter();
         let drawn: Vec<Drawn> = self
             .snapshot
             .servers
@@ -134,6 +137,7 @@ impl View {
                 copy_mark,
                 answered: s.answered,
                 sent_lately: s.sent_lately,
+                wait: waits.next().flatten(),
             })
             .collect();
         json::text(&drawn).unwrap_or_default()
