@@ -109,12 +109,15 @@
     box.insertBefore(row, status);
   };
 
-  /** Says, in every outline still showing, that the module did not start. */
+  /** Says, in every outline still showing, that the module did not start,
+   *  and shows the prose each chapter holds back for its verdict: no view
+   *  will come to give it. */
   const failed = () => {
     for (const status of document.querySelectorAll('[data-lbsim-outline] .outline-status')) {
       status.textContent = FAILED;
       status.closest('[data-lbsim-outline]').classList.add('failed');
     }
+    for (const chapter of document.querySelectorAll('.chapter')) chapter.classList.add('revealed');
   };
 
   /** Wall ms a jump's target is held after the page last changed height. */

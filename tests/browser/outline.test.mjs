@@ -102,3 +102,21 @@ test('if the module cannot load, the outline stays and says so', async () => {
   );
   await page.context().close();
 });
+
+// The prose a chapter holds back for its verdict is hidden until a view
+// reveals it (chapter 3's "Its queue stays short." stood there before the
+// question); with no view to come, it shows.
+test("without a view to reveal it, a chapter's held-back prose shows: the module refused, or no JavaScript", async () => {
+  const shown = (page) => page.evaluate(() => [...document.querySelectorAll('#continuous [data-reveal]')].map((p) => p.getClientRects().length > 0));
+  const { page } = await openHeld('explain.html', { width: 1440, height: 900, refuse: true });
+  await page.waitForFunction(() => document.querySelector('[data-lbsim-outline].failed'));
+  const refused = await shown(page);
+  assert.ok(refused.length > 0 && refused.every(Boolean), `module refused: ${refused}`);
+  await page.context().close();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await plain.goto(`${server.url}explain.html`);
+  const off = await shown(plain);
+  assert.ok(off.length > 0 && off.every(Boolean), `no JavaScript: ${off}`);
+  await context.close();
+});
