@@ -191,21 +191,12 @@ pub struct Pictures {
     /// drawing's), which the layout keeps even where it gives a picture
     /// no height.
     pub frame: i32,
-    /// How tall their key is (0 where it is folded), under them and as
-    /// wide: counted with a lone picture towards its share of the box,
-    /// since it is what makes the picture read. A share that left it out
-    /// folded chapter 1's key exactly when slowing its server drew new
-    /// marks, the hatched slots and the red striped wait, and their entries
-    /// made it two lines taller (reader 15). Two pictures keep their share
-    /// without it: they need the room to be compared, and counted with
-    /// them, chapter 6's key of five lines took a third of their height.
-    pub key: i32,
 }
 
 impl Pictures {
     /// One picture of this size.
     pub fn one(width: i32, height: i32) -> Pictures {
-        Pictures { each: vec![(width, height)], in_a_row: true, least: PICTURE_MIN_PX, frame: 0, key: 0 }
+        Pictures { each: vec![(width, height)], in_a_row: true, least: PICTURE_MIN_PX, frame: 0 }
     }
 
     /// The px the borders of pictures squeezed to no height take beyond
@@ -228,11 +219,9 @@ impl Pictures {
         self.least.max(PICTURE_MIN_PX) - lowest
     }
 
-    /// The area they cover together, with a lone picture's key.
+    /// The area they cover together.
     fn area(&self) -> f64 {
-        let drawn: f64 = self.each.iter().map(|&(width, height)| f64::from(width) * f64::from(height)).sum();
-        let key = if self.each.len() == 1 { f64::from(self.key) * self.growth() } else { 0.0 };
-        drawn + key
+        self.each.iter().map(|&(width, height)| f64::from(width) * f64::from(height)).sum()
     }
 
     /// How much area they gain for each px the box gains in height: the
@@ -302,11 +291,6 @@ impl Fitting {
     /// [`ROUNDING_PX`], as the heights it reads are
     /// rounded.
     fn height_needed(m: &Measure) -> i32 {
-        // Without its key's credit: in the box named, the key may fold
-        // first, and the picture must then hold its share alone (a 680 ×
-        // 400 embed of ten controls named a height that folded them again).
-        let keyless = m.picture.clone().map(|picture| Pictures { key: 0, ..picture });
-        let m = &Measure { picture: keyless, ..m.clone() };
         let over = (m.content_height - m.height).max(m.layout_overflow).max(0)
             + m.picture.as_ref().map_or(0, Pictures::squeezed_frames);
         let absorbed = Measure { height: m.height + over, content_height: m.height + over, ..m.clone() };

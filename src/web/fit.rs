@@ -331,17 +331,7 @@ fn pictures(root: &HtmlElement) -> Option<Pictures> {
             .map(|picture| picture.offset_height() - picture.client_height())
             .max()
             .unwrap_or(0),
-        key: key_height(root),
     })
-}
-
-/// How tall the pictures' key is under them: 0 where it is folded (behind
-/// "Key", it opens over the view).
-fn key_height(root: &HtmlElement) -> i32 {
-    match root.class_list().contains(Fold::Legend.class()) {
-        true => 0,
-        false => find(root, ".stage > .legend").map_or(0, |legend| legend.offset_height()),
-    }
 }
 
 /// Where an element's top lies in the window, to the px.

@@ -66,29 +66,6 @@ test('chapter 1 at 1440 × 900 shows its legend, with no Key to open it', async 
   await page.context().close();
 });
 
-// Slowing chapter 1's server draws new marks, hatched slots and a red
-// striped wait, and their entries made the key two lines taller: the
-// picture fell under its share of the box and the key folded behind
-// "Key" just as they appeared (reader 15). A lone picture's key counts
-// with it towards its share: the key stays, naming them.
-test("chapter 1's key stays shown, naming the marks a slowed server draws", async () => {
-  const { page, errors } = await chapterOne();
-  await page.focus('#sim-one-server .topology');
-  await page.keyboard.press('0');
-  await page.waitForFunction(() => [...document.querySelectorAll('#sim-one-server .stage > .legend li')]
-    .some((item) => item.textContent.startsWith('busy slot of a slowed server') && !item.hidden), null, { timeout: 10_000 });
-  for (const wait of [1000, 3000]) {
-    await page.waitForTimeout(wait);
-    const key = await page.evaluate(() => [...document.querySelectorAll('#sim-one-server .stage > .legend li')]
-      .filter((item) => item.checkVisibility()).map((item) => item.textContent));
-    assert.ok(key.includes('busy slot of a slowed server') && key.some((item) => item.startsWith("a queue's wait")), `after ${wait} ms: ${key}`);
-    assert.equal(await page.isVisible('#sim-one-server .key-toggle'), false, `after ${wait} ms`);
-  }
-  await page.screenshot({ path: artifact('one-server-slowed-key.png') });
-  assert.deepEqual(errors, []);
-  await page.context().close();
-});
-
 const chartBox = (page) => page.evaluate(() => {
   const charts = document.querySelector('#sim-one-server .charts');
   return charts.checkVisibility() ? charts.getBoundingClientRect().toJSON() : null;

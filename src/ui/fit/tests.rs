@@ -258,7 +258,7 @@ fn two_pictures_share_the_picture_s_part_and_each_must_read() {
         width: 680,
         height: 400,
         content_height: 400,
-        picture: Some(Pictures { each, in_a_row, least: PICTURE_MIN_PX, frame: 0, key: 0 }),
+        picture: Some(Pictures { each, in_a_row, least: PICTURE_MIN_PX, frame: 0 }),
         ..Measure::default()
     };
     // Two of 300 × 182 in a row cover 109,200 px², 40% of 680 × 400.
@@ -283,7 +283,7 @@ fn two_pictures_share_the_picture_s_part_and_each_must_read() {
 /// 268.8 = 147.1, rounded up).
 #[test]
 fn a_twin_beside_its_chart_covers_a_third_of_a_big_box() {
-    let pictures = |each: Vec<(i32, i32)>| Pictures { each, in_a_row: false, least: 182, frame: 2, key: 0 };
+    let pictures = |each: Vec<(i32, i32)>| Pictures { each, in_a_row: false, least: 182, frame: 2 };
     let chapter_5 = Measure {
         width: 1018,
         height: 718,
@@ -357,25 +357,4 @@ fn the_seeds_dots_fold_after_the_decision_and_before_the_chart_and_controls() {
     assert!(!folds.contains(&Fold::Controls), "{folds:?}");
     let order = |fold| Fold::ORDER.iter().position(|&f| f == fold);
     assert!(order(Fold::Decision) < order(Fold::Spread) && order(Fold::Spread) < order(Fold::ChartsAway));
-}
-
-/// Chapter 1 at 1440 × 900, its server slowed: the key's new entries (a
-/// slowed server's slots, a queue's wait past the timeout) make it 80 px
-/// tall, and the picture 371 px, 36% of the 1018 × 678 box; with its key
-/// under it the picture keeps its share, and the key stays shown.
-#[test]
-fn a_picture_s_key_counts_with_it_towards_its_share() {
-    let measure = |key| Measure {
-        width: 1018,
-        height: 678,
-        content_height: 678,
-        picture: Some(Pictures { key, ..Pictures::one(678, 371) }),
-        ..Measure::default()
-    };
-    assert_eq!(measure(80).shortfall(), 0, "the key shown under the picture");
-    assert!(measure(0).shortfall() > 0, "the same picture, its key folded, is short of its share");
-    // Two pictures keep their share without their key.
-    let twins = Pictures { each: vec![(339, 371), (339, 371)], key: 80, ..Pictures::one(0, 0) };
-    let twins = Measure { picture: Some(twins), ..measure(0) };
-    assert!(twins.shortfall() > 0, "a twin's key does not count towards the pictures' share");
 }
