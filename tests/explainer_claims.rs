@@ -356,7 +356,7 @@ fn chapter_3s_timeout_in_the_queues_is_as_its_prose_says() {
         slowed.floor(),
     );
     assert!(said.contains(&quoted), "the prose no longer says “{quoted}”: {said}");
-    let queue = format!("for instance a neighbour's queue of 44 clears in time, while a slowed queue of 18 waits as long as one of {equal:.0} at full speed");
+    let queue = format!("for instance a neighbour's queue of 44 clears in time, while a slowed queue of 18 takes as long to clear as one of {equal:.0} at full speed");
     assert!(said.contains(&queue), "the prose no longer says “{queue}”: {said}");
     assert!(clearing_ms(44.0, &server(1.0), s.service_mean_ms).unwrap() < timeout, "44 at full speed");
 }

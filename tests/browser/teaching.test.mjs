@@ -388,7 +388,7 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   const rows = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
   const [busy, queued] = ['busy', 'queued'].map((k) => rows.reduce((sum, row) => sum + row[k], 0));
   assert.ok(busy >= 70 && queued > 0, `the picture waits with ${busy} slots busy and ${queued} queued`);
-  const group = page.getByRole('group', { name: /How long will its queue be/ });
+  const group = page.getByRole('group', { name: /How many requests will wait in its queue/ });
   const names = await group.getByRole('button').filter({ visible: true }).allTextContents();
   assert.deepEqual(names, ["Longer than the others'", 'About as long', "Shorter than the others'", 'Skip: just run it']);
   const reveal = page.locator('#continuous [data-reveal]').first();
@@ -432,7 +432,7 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
     return /^Your guess/.test(said) && { said, servers: window.lbsim.views()[i].servers() };
   }, view, { timeout: 60_000, polling: 'raf' })).jsonValue();
   await page.click('#sim-continuous button.play');
-  const [, low, high, slowedWait, othersWait, bounced] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ queued against their [\d.]+ \(from (\d+) to (\d+)\) over the last 5 simulated seconds\. At its speed it waits ([\d.]+) ms, (?:past|within) the 100 ms timeout, they ([\d.]+) ms: it has bounced ([\d,]+) requests, each other server [\d,]+ to [\d,]+\.$/) ?? [];
+  const [, low, high, slowedWait, othersWait, bounced] = said.match(/^Your guess, longer than the others', did not hold: server 3's queue is shorter than the others': [\d.]+ queued against their [\d.]+ \(from (\d+) to (\d+)\) over the last 5 simulated seconds\. At its speed its queue takes ([\d.]+) ms to clear, (?:past|within) the 100 ms timeout, theirs ([\d.]+) ms: it has bounced ([\d,]+) requests, each other server [\d,]+ to [\d,]+\.$/) ?? [];
   assert.ok(high, said);
   // Why, in the run's figures: the slowed queue, shorter, waits longer.
   assert.ok(Number(slowedWait) > Number(othersWait) && Number(bounced.replace(/,/g, '')) > 0, said);

@@ -125,8 +125,8 @@ impl Standing {
         let (low, high) = (bounced.clone().min()?, bounced.max()?);
         let against = if slowed > timeout { "past" } else { "within" };
         Some(format!(
-            "At its speed it waits {}, {against} the {} timeout, they {}: it has bounced {} requests, each \
-             other server {} to {}",
+            "At its speed its queue takes {} to clear, {against} the {} timeout, theirs {}: it has bounced {} \
+             requests, each other server {} to {}",
             ms(slowed),
             ms(timeout),
             ms(theirs),

@@ -199,6 +199,19 @@ fn a_view_that_asks_runs_ahead_only_through_its_warm_up() {
     assert!(WATCHING.contains("same requests reach A and B at the same moments"));
 }
 
+/// Chapter 4's verdict waits for its twenty seeds' dots, about 15 s
+/// after the answer; the words meanwhile said only "once the runs have
+/// shown their point".
+#[test]
+fn the_watching_words_say_what_the_verdict_waits_for() {
+    assert!(watching_words(None)
+        .ends_with("so their queues part. The verdict comes once the runs have shown their point."));
+    let scenario = Scenario::default();
+    let spread = Spread::new(&scenario, &scenario, 20);
+    assert!(watching_words(Some(&spread))
+        .ends_with("so their queues part. The verdict comes once all 20 seeds' dots are in."));
+}
+
 /// Chapter 5's run and its random twin (its link's settings), each after
 /// `seconds` simulated, at `seed`.
 fn chapter_5_at(seconds: f64, seed: u64) -> (Summary, Summary) {
@@ -384,9 +397,9 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
         guess.slowed_words(14.0, &history, &run),
         Some((
             "Your guess, longer than the others', did not hold: server 0's queue is shorter than the others': \
-             1.0 queued against their 16.0 (from 12 to 20) over the last 5 simulated seconds. At its speed it \
-             waits 8.0 ms, within the 100 ms timeout, they 32.0 ms: it has bounced 0 requests, each other server \
-             0 to 0."
+             1.0 queued against their 16.0 (from 12 to 20) over the last 5 simulated seconds. At its speed its \
+             queue takes 8.0 ms to clear, within the 100 ms timeout, theirs 32.0 ms: it has bounced 0 requests, \
+             each other server 0 to 0."
                 .to_string(),
             true
         ))
@@ -449,8 +462,8 @@ fn the_slowed_verdict_says_why_with_the_runs_waits_and_bounces() {
     assert!(verdict);
     assert!(
         said.ends_with(
-            "At its speed it waits 144 ms, past the 100 ms timeout, they 84.0 ms: it has bounced 1,649 \
-             requests, each other server 388 to 600."
+            "At its speed its queue takes 144 ms to clear, past the 100 ms timeout, theirs 84.0 ms: it has \
+             bounced 1,649 requests, each other server 388 to 600."
         ),
         "{said}"
     );

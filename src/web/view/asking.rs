@@ -4,7 +4,7 @@
 //! stands is `guess`'s, tested natively; this is its wiring.
 
 use super::*;
-use crate::guess::{live_change, Answer, Guess, Topic, WATCHING};
+use crate::guess::{live_change, watching_words, Answer, Guess, Topic};
 use crate::twins::Pictures;
 use lbsim::scenario::failures::Failure;
 
@@ -125,8 +125,9 @@ impl View {
         let own = self.sim.summary();
         let spread = self.spread.as_ref();
         let ready = self.parts.narration.ready(&self.params.scenario, &self.sim, Some(twin));
+        let watching = watching_words(spread);
         if guess.watching(&own) || guess.awaits_seeds(spread) || !ready {
-            question.show_verdict(WATCHING, now_ms);
+            question.show_verdict(&watching, now_ms);
         } else if let Some(verdict) = spread
             .and_then(|spread| guess.verdict_over_seeds(sides, spread))
             .or_else(|| guess.verdict(sides, &own, &twin.summary()))
@@ -135,7 +136,7 @@ impl View {
             // words: what it folded to fit them and the first seconds'
             // sentences (at 800 × 600, the controls the link names, for the
             // five seconds the verdict waits) comes back where it has room.
-            if question.says(WATCHING) {
+            if question.says(&watching) {
                 if let Some(fit) = &mut self.parts.fit {
                     fit.invalidate();
                 }
