@@ -403,6 +403,9 @@ test("on a phone chapter 5's pictures share a screen, its sentence under them, i
   const { page, errors } = await open(`${server.url}explain.html`, { width: 390, height: 844 });
   const root = '#sim-power-of-two';
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start', behavior: 'instant' }), root);
+  // The view mounts once in sight (the full run, three files at once,
+  // met no question yet).
+  await page.waitForSelector(`${root} .question .answers button`);
   const band = () => page.evaluate((root) => {
     const question = document.querySelector(`${root} .question`);
     const shown = [...question.querySelectorAll('.answers button, .verdict')].filter((e) => e.checkVisibility({ visibilityProperty: true }));
