@@ -26,12 +26,6 @@ pub const PICTURE_MIN_PX: i32 = 120;
 /// [`PICTURE_SHARE`] of it.
 pub const SHARE_FROM: (i32, i32) = (640, 400);
 pub const PICTURE_SHARE: f64 = 0.4;
-/// A twin's two pictures beside a chart cover at least this share of a
-/// box of [`SHARE_FROM`] or more: the chart draws both runs' tails, the
-/// figure the prose cites. At 0.4 chapter 5's 1020 × 720 view folded its
-/// chart behind a button at 1440 × 900 and 1280 × 720 (the two pictures,
-/// stacked 678 px wide and 184 px tall beside it, cover 249,504 px², 34%).
-pub const TWIN_BESIDE_CHART_SHARE: f64 = 1.0 / 3.0;
 
 /// A part that can fold: each is a class on the view's root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,24 +131,13 @@ impl Measure {
 
     /// How much taller the box must be for the pictures: each at least its
     /// least height, and in a box of [`SHARE_FROM`] or more, together
-    /// their share of the box ([`Measure::picture_share`]). The pictures
-    /// take what the box gains in height, so pictures of area `a` growing
-    /// by `p` px² a px in a box `w` × `h` need `d` more with
-    /// `a + p d = share × w (h + d)`; ones too
+    /// [`PICTURE_SHARE`] of the box. The pictures take what the box gains
+    /// in height, so pictures of area `a` growing by `p` px² a px in a box
+    /// `w` × `h` need `d` more with `a + p d = share × w (h + d)`; ones too
     /// narrow to reach their share by height alone are given the height
     /// their share would need now.
     fn picture_shortfall(&self) -> i32 {
         self.picture_shortfall_in(self.width >= SHARE_FROM.0 && self.height >= SHARE_FROM.1)
-    }
-
-    /// The share of a big box the pictures cover: [`PICTURE_SHARE`], or a
-    /// twin's beside a chart shown, [`TWIN_BESIDE_CHART_SHARE`].
-    fn picture_share(&self) -> f64 {
-        let twin = self.picture.as_ref().is_some_and(|pictures| pictures.each.len() > 1);
-        match twin && !self.charts.is_empty() {
-            true => TWIN_BESIDE_CHART_SHARE,
-            false => PICTURE_SHARE,
-        }
     }
 
     /// [`Measure::picture_shortfall`] in a box counted `big` or not.
@@ -166,9 +149,8 @@ impl Measure {
             return least;
         }
         let (w, h) = (f64::from(self.width), f64::from(self.height));
-        let owed = self.picture_share();
-        let missing = owed * w * h - pictures.area();
-        let gain = p - owed * w;
+        let missing = PICTURE_SHARE * w * h - pictures.area();
+        let gain = p - PICTURE_SHARE * w;
         let share = if gain > 0.0 { missing / gain } else { missing / p };
         least.max(share.ceil() as i32)
     }

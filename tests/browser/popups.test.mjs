@@ -44,21 +44,21 @@ test("chapter 4's Key opens clear of Pause, Step and Reset", async () => {
   await page.context().close();
 });
 
-// Chapter 5, where this was first seen, now shows its chart beside its
-// pictures at 1440 × 900; a twin in a 680 × 400 frame folds it.
-test("a twin's chart opened while paused is drawn", async () => {
-  const hash = 'policy=power-of-d&versus=policy:random&controls=load&charts=percentiles&say=versus,ratios';
-  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 680, height: 400 });
-  await page.waitForFunction(() => window.lbsim.simTime() > 3000, null, { timeout: 20_000 });
-  await click(page, page.locator('.transport .play'));
-  const toggle = page.locator('.chart-toggle');
+test("chapter 5's chart opened while paused is drawn", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
+  await page.evaluate(() => document.getElementById('sim-power-of-two').scrollIntoView({ block: 'center' }));
+  await skipQuestion(page, 'power-of-two');
+  const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, index, { timeout: 20_000 });
+  await click(page, page.locator('#sim-power-of-two .transport .play'));
+  const toggle = page.locator('#sim-power-of-two .chart-toggle');
   await toggle.waitFor({ state: 'visible' });
   await click(page, toggle);
-  const charts = page.locator('.charts');
+  const charts = page.locator('#sim-power-of-two .charts');
   await charts.waitFor({ state: 'visible' });
   await page.waitForTimeout(300);
   const inked = await page.evaluate(() => {
-    const canvas = [...document.querySelectorAll('.charts canvas')].find((c) => c.offsetParent !== null);
+    const canvas = [...document.querySelectorAll('#sim-power-of-two .charts canvas')].find((c) => c.offsetParent !== null);
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     let count = 0;
     for (let i = 3; i < data.length; i += 4) count += data[i] !== 0;

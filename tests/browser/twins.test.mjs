@@ -355,8 +355,6 @@ test("chapter 5's legend lists the servers a choice compared only while the pict
   const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-power-of-two'));
   await page.evaluate((root) => document.querySelector(root).scrollIntoView({ block: 'start' }), root);
   await clickCentre(page, page.locator(`${root} .question .skip-guess`));
-  // Beside its chart the key folds behind Key: a reader opens it.
-  await clickCentre(page, page.locator(`${root} .key-toggle`));
   // Each frame for 8 s of wall time: whether the legend shows, whether it
   // lists the choice, and whether the picture drew one (its lines; the
   // winner is ringed only while its row is as the decision met it).

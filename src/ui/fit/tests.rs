@@ -275,29 +275,6 @@ fn two_pictures_share_the_picture_s_part_and_each_must_read() {
     assert_eq!(measure(vec![(300, 150), (300, 150)], false).shortfall(), 672);
 }
 
-/// Chapter 5 at 1440 × 900 and 1280 × 720: a 1018 × 718 view, its two
-/// pictures stacked 676 × 187 beside the chart its prose cites. They cover
-/// 252,824 px², over a third of the box (243,641) and short of 40%
-/// (292,370): a twin beside a chart owes a third, anything else 40%, the
-/// pictures gaining 676 px² a px against the share's 407.2 (d = 39,545.6 /
-/// 268.8 = 147.1, rounded up).
-#[test]
-fn a_twin_beside_its_chart_covers_a_third_of_a_big_box() {
-    let pictures = |each: Vec<(i32, i32)>| Pictures { each, in_a_row: false, least: 182, frame: 2 };
-    let chapter_5 = Measure {
-        width: 1018,
-        height: 718,
-        content_height: 718,
-        picture: Some(pictures(vec![(676, 187), (676, 187)])),
-        charts: vec![(339, 160)],
-        ..Measure::default()
-    };
-    assert_eq!(chapter_5.shortfall(), 0);
-    assert_eq!(Measure { charts: Vec::new(), ..chapter_5.clone() }.shortfall(), 148);
-    let one = Measure { picture: Some(pictures(vec![(676, 374)])), ..chapter_5 };
-    assert_eq!(one.shortfall(), 148);
-}
-
 #[test]
 fn a_chart_below_its_least_height_or_content_past_the_box_is_a_shortfall() {
     let base = Measure { width: 500, height: 300, content_height: 300, ..Measure::default() };
