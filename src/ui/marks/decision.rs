@@ -213,6 +213,11 @@ pub fn decision_to_show<'a>(
     servers: &[ServerView],
     (shown_ms, copies_of): (Option<f64>, Option<u32>),
 ) -> Option<&'a Decision> {
+    // Every decision younger than the one shown: the run started over (a
+    // control, Reset), and the one shown is the last run's, which stayed
+    // ("At 50.36 s client 14 compared…" 7 s into the new run, reader 16).
+    let restarted = latest.last().zip(shown_ms).is_some_and(|(newest, shown)| newest.time_ms < shown);
+    let shown_ms = shown_ms.filter(|_| !restarted);
     let not_older = |d: &&Decision| shown_ms.is_none_or(|shown| d.time_ms >= shown);
     let whose = |d: &&Decision| copies_of.is_none_or(|client| !d.by_balancer && d.chooser == client);
     let mut shown = latest.iter().rev().filter(not_older).filter(whose);

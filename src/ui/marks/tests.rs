@@ -288,6 +288,11 @@ fn the_decision_shown_is_the_newest_whose_rows_still_agree() {
         "the older one agrees, but the newest is shown already: never back in time"
     );
     assert_eq!(decision_to_show(&[], &servers, (None, None)), None);
+    assert_eq!(
+        decision_to_show(&latest, &servers, (Some(50_360.0), None)),
+        Some(&older),
+        "a run started over: the one shown, at 50.36 s, was the last run's"
+    );
 }
 
 #[test]
