@@ -114,7 +114,7 @@ fn draw_amounts(
         true => layout.label_px(),
         false => layout.label_px().min(layout.servers.cell_h / 1.4).max(9.0),
     };
-    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_font(&super::font(700, px));
     context.set_text_align("right");
     context.set_text_baseline("middle");
     // Past, beside rows (or copies) that have moved on: ink on an

@@ -26,7 +26,7 @@ pub fn draw(
 ) {
     let Some((_, right)) = layout.side_column.filter(|_| !learned.is_empty()) else { return };
     let px = layout.small_px();
-    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_font(&super::font(700, px));
     context.set_text_baseline("middle");
     context.set_text_align("right");
     context.set_fill_style_str(&palette.ink.css());

@@ -269,6 +269,12 @@ pub fn wait_labels(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<Option<St
     }
 }
 
+/// The picture's font at `weight` and `px` (CSS px): every label drawn
+/// on it is set in this family.
+pub(super) fn font(weight: u16, px: f64) -> String {
+    format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif")
+}
+
 /// The client or server drawn at `(x, y)` (CSS pixels on the surface).
 pub fn part_at(snapshot: &Snapshot, drawn: (&Surface, f64), (x, y): (f64, f64)) -> Option<Part> {
     let layout = layout_of(snapshot, drawn);

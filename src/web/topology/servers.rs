@@ -76,10 +76,7 @@ fn draw_datacenters(
     context.set_stroke_style_str(&palette.ink.css());
     context.set_line_width(1.5);
     let _ = context.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
-    context.set_font(&format!(
-        "600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-        layout.small_px()
-    ));
+    context.set_font(&super::font(600, layout.small_px()));
     context.set_fill_style_str(&palette.ink.css());
     context.set_text_align("left");
     for &i in &boundaries {
@@ -276,7 +273,7 @@ pub(super) fn write_counts(
 
 /// The font of the rows' small labels: names, queue lengths, slots in use.
 pub(super) fn name_font(px: f64) -> String {
-    format!("600 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif")
+    super::font(600, px)
 }
 
 /// Whether a server runs slower than its speed: its busy slots then look

@@ -27,8 +27,7 @@ pub(super) fn draw_sent_shares(
     context.set_fill_style_str(&palette.ink.css());
     for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
         let weight = if slowed(server) { 700 } else { 500 };
-        context
-            .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+        context.set_font(&super::font(weight, px));
         let cell = layout.servers.cell(i);
         // A narrow row's "10/10" reaches the column (a phone's: "10/1010.7%"),
         // so its share is written in whole percent.
@@ -52,7 +51,7 @@ pub(super) fn draw_answer_shares(
     palette: &Palette,
 ) -> f64 {
     let px = layout.small_px();
-    let font = |weight| format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    let font = |weight| super::font(weight, px);
     context.set_font(&font(700));
     let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
     context.set_text_baseline("middle");

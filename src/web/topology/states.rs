@@ -29,7 +29,7 @@ pub fn draw(
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
     let longest = layout.longest_queue(servers);
     let px = layout.label_px();
-    context.set_font(&format!("700 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_font(&super::font(700, px));
     context.set_text_baseline("middle");
     context.set_text_align("left");
     for (i, server) in gone {

@@ -29,8 +29,7 @@ pub fn draw_labels(
     (snapshot, learned_by, totals): (&Snapshot, Option<LearnedBy>, bool),
     palette: &Palette,
 ) -> Option<[f64; 4]> {
-    let font =
-        format!("600 {}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", layout.label_px());
+    let font = super::font(600, layout.label_px());
     context.set_font(&font);
     context.set_fill_style_str(&palette.muted.css());
     context.set_text_baseline("middle");

@@ -145,8 +145,7 @@ fn write_waits(
     for row in placed {
         let Some((_, end, wait)) = row.line else { continue };
         let (weight, colour) = if wait > 1.0 { (700, &palette.bounce) } else { (500, &palette.muted) };
-        context
-            .set_font(&format!("{weight} {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+        context.set_font(&super::font(weight, px));
         context.set_fill_style_str(&colour.css());
         let _ = context.fill_text(&wait_words(wait, timeout_ms), end + 3.0, row.y - 1.0);
     }
@@ -177,7 +176,7 @@ fn label(
         return;
     }
     context.save();
-    context.set_font(&format!("600 {px}px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+    context.set_font(&super::font(600, px));
     context.set_text_align("center");
     context.set_text_baseline("top");
     context.set_fill_style_str(&palette.ink.css());
