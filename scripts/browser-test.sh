@@ -32,7 +32,15 @@ for file in tests/browser/*.test.mjs; do
     together+=("$file")
   fi
 done
+# Every failure is listed again at the end, where a long log's tail shows it.
+LBSIM_FAILURES=$(mktemp)
+export LBSIM_FAILURES
+trap 'rm -f "$LBSIM_FAILURES"' EXIT
 status=0
 node scripts/run-in-order.mjs 3 "${together[@]}" || status=$?
-node --test --test-concurrency=1 "${one_by_one[@]}" || status=$?
+node scripts/run-in-order.mjs 1 "${one_by_one[@]}" || status=$?
+if [[ -s $LBSIM_FAILURES ]]; then
+  echo "== the browser tests that failed"
+  cat "$LBSIM_FAILURES"
+fi
 exit "$status"
