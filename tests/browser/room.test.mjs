@@ -286,7 +286,10 @@ for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]]) {
       return { id: control.id, top: Math.round(r.top), reached: control === hit || control.contains(hit) || control.labels?.[0]?.contains(hit) === true };
     });
     assert.ok(last.reached, `the settings' last control: ${JSON.stringify(last)}`);
-    assert.equal((await ends()).page, seen.page, 'scrolling the settings does not lengthen the page');
+    // A live sentence may lose a line meanwhile (a full run saw the page 25 px
+    // shorter): what must not happen is room added under the charts.
+    const after = (await ends()).page;
+    assert.ok(after <= seen.page, `scrolling the settings lengthened the page from ${seen.page} to ${after} px`);
     await page.screenshot({ path: artifact(`room-compare-settings-${width}x${height}.png`) });
     assert.deepEqual(errors, []);
     await page.context().close();
