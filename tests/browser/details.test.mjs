@@ -430,12 +430,27 @@ test('a control moved after a spike is over plays the spike again with the new s
   const { page, errors } = await openApp(browser, `${server.url}embed.html`, { hash, width: 800, height: 600 });
   await page.waitForFunction(() => document.querySelector('.play').textContent === 'Replay', null, { timeout: 30_000 });
   const over = await page.evaluate(() => window.lbsim.simTime());
+  // The spike's run lasts under half a simulated second: at speed 4 a
+  // replay is over in about a tenth of a second, between two polls on a
+  // loaded machine. Every frame's time is noted from before the press.
+  await page.evaluate(() => {
+    window.frameTimes = [];
+    const note = () => {
+      window.frameTimes.push(window.lbsim.simTime());
+      requestAnimationFrame(note);
+    };
+    requestAnimationFrame(note);
+  });
   const slider = page.locator('input[type=range]').first();
   await slider.focus();
   await page.keyboard.press('ArrowLeft');
-  // Started over from the seed, and running, not paused at 0.
-  await page.waitForFunction((over) => window.lbsim.simTime() > 300 && window.lbsim.simTime() < over,
-    over, { timeout: 10_000 });
+  // Started over from the seed, and running, not paused at 0: a frame
+  // drew the new run before the spike's end, and a later one further on
+  // (a frame on a loaded machine may step over any narrower window).
+  await page.waitForFunction((over) => {
+    const start = window.frameTimes.findIndex((t) => t < over);
+    return start >= 0 && window.frameTimes.slice(start).some((t) => t > window.frameTimes[start]);
+  }, over, { timeout: 10_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
 });
