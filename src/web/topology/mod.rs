@@ -184,8 +184,7 @@ pub enum Part {
 /// The layout `snapshot` is drawn in on `surface`, with labels at least
 /// `least_label_px` high: with the column of a client's copies where its
 /// run keeps them; beside a twin that keeps them, rows to the twin's
-/// scale, with the column only where it has shares to write; and queues
-/// scaled to the longest of both pictures.
+/// scale, with the column only where it has shares to write.
 fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) -> Layout {
     Layout::new(
         (surface.width, surface.height),
@@ -198,7 +197,6 @@ fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) ->
         },
         least_label_px,
     )
-    .with_longest_beside(surface.beside.longest_queue)
 }
 
 /// Where each server's row (or cell) is drawn, in CSS pixels on the
