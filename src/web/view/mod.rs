@@ -226,7 +226,8 @@ impl View {
                 reference_kept.of(reference, Span::of(whole_run::is_over(reference), true, warmup_s));
             let figures = own.1.zip(twin.map(|(figures, _)| figures)).zip(reference);
             let gain = figures.and_then(|((own, twin), reference)| Gain::of_runs(&twin, &reference, &own));
-            bars.show(span, gain);
+            let measured_s = self.sim.now().as_secs() - warmup_s;
+            bars.show((span, measured_s), gain);
         }
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin)
     }
