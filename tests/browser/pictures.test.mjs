@@ -610,3 +610,27 @@ for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part pa
     await page.context().close();
   });
 }
+
+// At a thousand clients chapter 6's client cells are 3 px: the followed
+// client, ringed 9 px across, could not be found among hundreds (reader
+// 16). A client cell that small is ringed by a circle 22 px across, in
+// ink on a halo of the panel's colour: ink all round it.
+test("at 1440 × 900 and a thousand clients chapter 6's followed client is ringed large enough to find", async () => {
+  const { page, errors, view } = await openChapter('stale');
+  await slideTo(page, page.locator('#sim-stale-clients'), '1,000', 'ArrowRight');
+  await page.evaluate((i) => window.lbsim.views()[i].follow(10), view);
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  await page.locator('#stale button.play').click();
+  await page.waitForTimeout(300);
+  const cell = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].clients(), view))[10];
+  assert.ok(cell[2] < 10, `a thousand clients' cells are small: ${cell}`);
+  const [cx, cy] = [cell[0] + cell[2] / 2, cell[1] + cell[3] / 2];
+  // Eight points on a circle 11 px round the cell's centre, 1 px boxes:
+  // the 9 px square ring reached 6 px from it at most.
+  const points = [...Array(8).keys()].map((k) => [cx + 11 * Math.cos((k * Math.PI) / 4) - 1, cy + 11 * Math.sin((k * Math.PI) / 4) - 1, 2, 2]);
+  const darkest = await darkestIn(page, 'sim-stale-topology', points);
+  assert.ok(darkest.every((l) => l < 90), `ink round the followed client at 11 px (least luma of each point): ${darkest.map(Math.round)}`);
+  await page.locator('#sim-stale-topology').screenshot({ path: artifact('pictures-stale-followed-1000.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
