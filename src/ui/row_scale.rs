@@ -73,18 +73,23 @@ pub const FINEST_PITCH: f64 = 6.0;
 pub const LEAST_LANE_CELLS: u32 = 6;
 /// The least pitch of a row drawn as one line of cells (CSS px).
 pub const LEAST_PITCH: f64 = 5.0;
+/// The widest pitch of a row drawn as one line of cells (CSS px): a long
+/// row gives its lane more requests, not larger cells. Chapter 1's lone
+/// server's row at 1440 × 900, 11.3 px a cell, held 24 and drew queues of
+/// 26 and 108 alike; at 8 px it holds 38.
+pub const WIDEST_PITCH: f64 = 8.0;
 
 /// The pitch of a row whose `room` (CSS px, for slots and lane together)
 /// holds its `slots` and a lane of [`LANE_REQUESTS`] requests, no finer
 /// than [`FINEST_PITCH`]; where that leaves the lane less than
 /// [`LEAST_LANE_CELLS`], finer, to [`LEAST_PITCH`]; never larger than
-/// `largest`. Slots and queued requests share one cell size, so that a
+/// `largest` nor [`WIDEST_PITCH`]. Slots and queued requests share one cell size, so that a
 /// copy's error is read in cells and a queue's length against the slots'.
 /// A queue longer than its lane is cut at its start.
 pub fn pitch_holding_a_queue(room: f64, slots: u32, largest: f64) -> f64 {
     let long_lane = room / f64::from(slots + LANE_REQUESTS);
     let least_lane = room / f64::from(slots + LEAST_LANE_CELLS);
-    long_lane.max(FINEST_PITCH.min(least_lane)).max(LEAST_PITCH).min(largest)
+    long_lane.max(FINEST_PITCH.min(least_lane)).max(LEAST_PITCH).min(largest).min(WIDEST_PITCH)
 }
 
 #[cfg(test)]
@@ -140,7 +145,7 @@ mod tests {
         assert_eq!(drawn(17).cells(), 17.0);
         assert_eq!(drawn(12).cells() / drawn(18).cells(), 12.0 / 18.0, "in proportion");
         assert_eq!(drawn(51), crate::ui::marks::QueueMark::RunsOff(23));
-        assert_eq!(pitch_holding_a_queue(1_000.0, 10, 16.0), 16.0, "never larger than a row's cells");
+        assert_eq!(pitch_holding_a_queue(1_000.0, 10, 16.0), WIDEST_PITCH, "a long row's lane holds more");
         assert_eq!(pitch_holding_a_queue(170.0, 10, 16.0), FINEST_PITCH, "a shorter row's lane holds fewer");
         // Chapter 3 on a phone: 80 px, the lane six cells of 5 px, where
         // at 6 px the slots took the whole row.
