@@ -133,8 +133,9 @@ async function openRecording(url, { width = 1440, height = 900 } = {}) {
 // a free slot"). Each frame that draws the lines draws the badges with
 // them, as strongly, in the row's terms; beside rows that have moved on
 // it is drawn as past: at half strength at most, no ring round the
-// winner, and badges that say only what the chooser saw ("saw 9/10",
-// never a bare "9/10" the rows no longer write), their text at 0.8 at
+// winner, and badges that say what the chooser saw then ("saw 9/10 then",
+// never a bare "9/10" the rows no longer write: an outlined "saw 9/10"
+// still read as the row's present, reader 16), their text at 0.8 at
 // least ("then 9/10" at half strength was too faint and small to read
 // over the requests: reader 11; with no badge at all, a running chapter 5
 // drew 8 in 298 frames: reader 12).
@@ -159,7 +160,7 @@ test("running, a decision held past its rows is drawn as past: faint, unringed, 
   const moved = frames.filter((f) => f.moved);
   assert.ok(moved.length >= 20, `${frames.length} frames drew a decision's lines, ${moved.length} beside rows that had moved on`);
   for (const { moved, ink, ring, badges, seen, written } of frames) {
-    const past = (s) => rowTerms('saw', s).filter((w) => w.startsWith('saw '));
+    const past = (s) => [`saw ${rowTerms('saw', s)[1]} then`, `${rowTerms('saw', s)[1]} then`];
     const said = seen.map((s) => (moved ? past(s) : rowTerms('saw', s)));
     assert.deepEqual(badges.map(([, wordings]) => wordings), said, moved ? 'beside rows that moved on, only what the chooser saw' : 'a badge says what the chooser sees, as the row writes it');
     if (moved) {

@@ -118,15 +118,19 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
-    // no longer a figure the rows write: its badges say "saw", never a
-    // bare figure (on a phone, "2 queued" read as the row's), and with
-    // its unit (a phone's "saw 5" had none).
+    // no longer a figure the rows write: each of its badges' wordings
+    // says "then" (outlined, "saw 2 queued" read as the row's present),
+    // never a bare figure (on a phone, "2 queued" read as the row's), and
+    // with its unit (a phone's "saw 5" had none).
     servers[3] = row(10, 4);
     assert!(badges_past(&compared, (&servers, &[])));
     assert_eq!(
         badges(&compared, (&servers, &[])),
-        vec![(3, words(&["saw 2 queued"])), (7, words(&["saw 5/10"]))],
-        "what the chooser saw, said as seen"
+        vec![
+            (3, words(&["saw 2 queued then", "2 queued then"])),
+            (7, words(&["saw 5/10 then", "5/10 then"]))
+        ],
+        "what the chooser saw, said as past"
     );
     // A copy a client learned is written whole, as its column writes it
     // ("13"), never in the row's terms, whose "3" matched nothing there.
@@ -153,12 +157,11 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     assert!(!badges_past(&learned, (&servers, &agreeing)));
     let answered = [copy(3, 10, 0), copy(7, 6, 0)];
     assert!(badges_past(&learned, (&servers, &answered)), "3's answer brought 10 where it saw 12");
-    // Past, where "saw 12" finds no room (a phone), the copy bracketed,
-    // as the legend explains: never the bare "12" its column may no
-    // longer write.
+    // Past, in the one notation of a past badge: never the bare "12" its
+    // column may no longer write, nor a second notation ("(12)").
     assert_eq!(
         badges(&learned, (&servers, &answered)),
-        vec![(3, words(&["saw 12", "(12)"])), (7, words(&["saw 5", "(5)"]))]
+        vec![(3, words(&["saw 12 then", "12 then"])), (7, words(&["saw 5 then", "5 then"]))]
     );
     let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
     assert!(badges_past(&learned, (&servers, &passed_over_plus_one)), "nothing was sent to 3");
