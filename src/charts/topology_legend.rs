@@ -175,9 +175,9 @@ pub fn choice_words(s: &Scenario) -> &'static str {
     } else if s.policy.reads_keys() {
         "a key's placement: the line to its server, which the key alone decides"
     } else if s.policy.learns_load() {
-        "a choice: compared (thin grey dashes), taken (solid, thick), the copies compared (\"saw 13\"), faint and outlined once past (\"(13)\" where \"saw 13\" has no room); \"stale\" (or \"?\"): copies too old, sent at random"
+        "a choice: compared (thin grey dashes), taken (solid, thick), the copies compared (\"saw 13\"), once past fading and saying \"then\" (\"saw 13 then\"); \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
-        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, faint, unringed, its badge outlined, still what it saw"
+        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, unringed and fading, its badge saying \"then\" (\"saw 3 queued then\")"
     } else {
         "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw, faint and unringed once the rows move on"
     }
@@ -316,12 +316,11 @@ mod tests {
         }
         assert!(words("bounded-load").contains("full"));
         assert!(words("p2c-piggyback").contains("\"stale\" (or \"?\"): copies too old"));
-        // Learned copies are written whole, as their column writes them,
-        // and a past choice is said to be faint.
-        assert!(words("p2c-piggyback").contains("(\"saw 13\"), faint and outlined once past"));
-        // A past choice beside rows that moved on keeps what it saw,
-        // outlined, never a "then" figure.
-        assert!(words("power-of-d").contains("outlined") && !words("power-of-d").contains("then"));
+        // Learned copies are written whole, as their column writes them;
+        // a past choice, beside rows (or copies) that moved on, keeps what
+        // it saw and says "then", one notation in both chapters.
+        assert!(words("p2c-piggyback").contains("(\"saw 13\"), once past fading and saying \"then\""));
+        assert!(words("power-of-d").contains("(\"saw 3 queued then\")"));
         for policy in ["power-of-d", "least-request", "peak-ewma"] {
             assert!(
                 words(policy).contains("what the chooser saw") && !words(policy).contains('?'),

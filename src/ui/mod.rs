@@ -34,7 +34,6 @@ pub mod options;
 pub mod pace;
 pub mod params;
 pub mod popup;
-pub mod queue_scale;
 pub mod readouts;
 pub mod row_scale;
 pub mod run_ahead;

@@ -9,7 +9,9 @@
 //! exactly where the copy was most wrong. Here a queued request takes a
 //! slot's width: the lane left of the slots holds a queue as long as the
 //! slots, and a longer one (or a copy of one) is cut at the lane's start
-//! with a mark saying so.
+//! with a mark saying so. Every row is drawn so, with copies or not: a
+//! queued request as wide as a slot, its lane holding [`LANE_REQUESTS`]
+//! where the row has room ([`pitch_holding_a_queue`]).
 
 /// The row, in CSS px: slot cells of `pitch` from `slots_from` rightwards,
 /// queue cells of the same pitch from `queue_end` leftwards, no further
@@ -51,24 +53,43 @@ impl RowScale {
     }
 }
 
-/// The pitch of a row whose `room` (CSS px, for slots and lane together)
-/// holds its `slots` and a queue as long again, at most `largest`: a
-/// copy's error is read in cells, so both parts share one cell size.
-pub fn pitch_holding_a_queue(room: f64, slots: u32, largest: f64) -> f64 {
-    (room / f64::from(2 * slots.max(1))).min(largest)
-}
-
-/// The queue cells a row's lane holds at least, where the slots beside it
-/// are drawn as one line of cells: a lane of two (chapter 5 at 1440 × 900,
+/// The requests a row's lane is given room for, beside its slots: chapter
+/// 3's queues beside a slowed server run from 12 to 51, chapter 5's
+/// random from 10 to 23, chapter 2's at 500 clients from 27 to 46. Chapter
+/// 6 gave its lane as many cells as slots, ten, and chapters 2 to 5 six at
+/// least, three of which counted requests and the rest a bar scaled to
+/// the longest queue: 17 and 51 queued were drawn four and six cells long
+/// (reader 16).
+pub const LANE_REQUESTS: u32 = 24;
+/// The finest pitch (CSS px) a row's lane is drawn at to hold
+/// [`LANE_REQUESTS`]: a request more is a step a reader sees, and three
+/// queued requests on a phone's presenter view are 18 px long.
+pub const FINEST_PITCH: f64 = 6.0;
+/// The queue cells a row's lane holds at least, where its room is too
+/// short for [`LANE_REQUESTS`]: a lane of two (chapter 5 at 1440 × 900,
 /// where ten slots took half the row) drew every queue of 1 to 5 as the
-/// same cell.
+/// same cell, and a lane of none (chapter 3 on a phone, at
+/// [`FINEST_PITCH`]) drew every queue as its cut's mark alone.
 pub const LEAST_LANE_CELLS: u32 = 6;
+/// The least pitch of a row drawn as one line of cells (CSS px).
+pub const LEAST_PITCH: f64 = 5.0;
+/// The widest pitch of a row drawn as one line of cells (CSS px): a long
+/// row gives its lane more requests, not larger cells. Chapter 1's lone
+/// server's row at 1440 × 900, 11.3 px a cell, held 24 and drew queues of
+/// 26 and 108 alike; at 8 px it holds 38.
+pub const WIDEST_PITCH: f64 = 8.0;
 
 /// The pitch of a row whose `room` (CSS px, for slots and lane together)
-/// holds its `slots` and a lane of [`LEAST_LANE_CELLS`], at most `widest`
-/// (the slots' own pitch, where the lane needs no more room).
-pub fn pitch_leaving_a_lane(room: f64, slots: u32, widest: f64) -> f64 {
-    (room / f64::from(slots.max(1) + LEAST_LANE_CELLS)).min(widest)
+/// holds its `slots` and a lane of [`LANE_REQUESTS`] requests, no finer
+/// than [`FINEST_PITCH`]; where that leaves the lane less than
+/// [`LEAST_LANE_CELLS`], finer, to [`LEAST_PITCH`]; never larger than
+/// `largest` nor [`WIDEST_PITCH`]. Slots and queued requests share one cell size, so that a
+/// copy's error is read in cells and a queue's length against the slots'.
+/// A queue longer than its lane is cut at its start.
+pub fn pitch_holding_a_queue(room: f64, slots: u32, largest: f64) -> f64 {
+    let long_lane = room / f64::from(slots + LANE_REQUESTS);
+    let least_lane = room / f64::from(slots + LEAST_LANE_CELLS);
+    long_lane.max(FINEST_PITCH.min(least_lane)).max(LEAST_PITCH).min(largest).min(WIDEST_PITCH)
 }
 
 #[cfg(test)]
@@ -106,20 +127,31 @@ mod tests {
     }
 
     #[test]
-    fn the_pitch_leaves_a_lane_of_six_beside_the_slots_where_the_row_is_short() {
-        // Chapter 5's row at 1440 × 900: 203 px for ten slots of 15.7 px
-        // and the lane, which then held two cells.
-        let pitch = pitch_leaving_a_lane(203.0, 10, 15.7);
-        assert!((pitch - 203.0 / 16.0).abs() < 1e-9);
-        assert!(((203.0 - 10.0 * pitch) / pitch).floor() >= f64::from(LEAST_LANE_CELLS));
-        assert_eq!(pitch_leaving_a_lane(600.0, 10, 15.7), 15.7, "a long row keeps its slots' pitch");
-        assert_eq!(pitch_leaving_a_lane(70.0, 0, 16.0), 10.0, "no slots: no division by zero");
-    }
-
-    #[test]
-    fn the_pitch_holds_the_slots_and_a_queue_as_long_again() {
-        assert_eq!(pitch_holding_a_queue(160.0, 10, 16.0), 8.0);
-        assert_eq!(pitch_holding_a_queue(1_000.0, 10, 16.0), 16.0, "never larger than a row's cells");
-        assert_eq!(pitch_holding_a_queue(40.0, 0, 16.0), 16.0, "no slots: no division by zero");
+    fn the_pitch_holds_the_slots_and_a_lane_of_twenty_four_requests() {
+        // Chapter 3's row at 1440 × 900: 219 px for ten slots and the lane.
+        let pitch = pitch_holding_a_queue(219.0, 10, 15.7);
+        assert!((pitch - 219.0 / 34.0).abs() < 1e-9);
+        let row = RowScale {
+            pitch,
+            slots: 10,
+            slots_from: 219.0 - 10.0 * pitch,
+            queue_end: 219.0 - 10.0 * pitch - 6.0,
+            lane_start: 0.0,
+        };
+        assert_eq!(row.lane_cells(), 23, "the lane's 6 px gap before the slots aside");
+        // The slowed server's 17 drawn 17 cells long, a neighbour's 51 cut
+        // at the lane's start (its count written beside it).
+        let drawn = |queued: u32| crate::ui::marks::queue_to_scale(queued, row.lane_cells() as usize);
+        assert_eq!(drawn(17).cells(), 17.0);
+        assert_eq!(drawn(12).cells() / drawn(18).cells(), 12.0 / 18.0, "in proportion");
+        assert_eq!(drawn(51), crate::ui::marks::QueueMark::RunsOff(23));
+        assert_eq!(pitch_holding_a_queue(1_000.0, 10, 16.0), WIDEST_PITCH, "a long row's lane holds more");
+        assert_eq!(pitch_holding_a_queue(170.0, 10, 16.0), FINEST_PITCH, "a shorter row's lane holds fewer");
+        // Chapter 3 on a phone: 80 px, the lane six cells of 5 px, where
+        // at 6 px the slots took the whole row.
+        assert_eq!(pitch_holding_a_queue(80.0, 10, 16.0), 5.0);
+        assert_eq!(pitch_holding_a_queue(50.0, 10, 16.0), LEAST_PITCH, "never finer");
+        assert_eq!(pitch_holding_a_queue(100.0, 10, 4.0), 4.0, "never larger than the row's cells");
+        assert_eq!(pitch_holding_a_queue(68.0, 0, 16.0), FINEST_PITCH, "no slots: no division by zero");
     }
 }

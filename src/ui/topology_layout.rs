@@ -4,8 +4,6 @@
 //! client or server a click at a point reaches. The web crate's topology
 //! draws on it.
 
-use crate::engine::ServerView;
-
 /// A rectangle in CSS pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -165,9 +163,6 @@ pub struct Layout {
     /// Where requests reach the servers' rows (x, CSS px), short of their
     /// labels, once the rows are drawn (see [`Layout::arriving_at`]).
     arrival_x: Option<f64>,
-    /// The longest queue the twin's picture beside this one draws (see
-    /// `Beside`).
-    longest_beside: u32,
 }
 
 impl Layout {
@@ -239,20 +234,7 @@ impl Layout {
             queues_to_scale: to_scale && !compact,
             least_label_px,
             arrival_x: None,
-            longest_beside: 0,
         }
-    }
-
-    /// The same layout beside a twin's picture whose longest queue holds
-    /// `queued`.
-    pub fn with_longest_beside(self, queued: u32) -> Layout {
-        Layout { longest_beside: queued, ..self }
-    }
-
-    /// The longest queue bars are scaled to: of `servers` and of the
-    /// twin's picture beside, so that both share one scale.
-    pub fn longest_queue(&self, servers: &[ServerView]) -> u32 {
-        servers.iter().map(|s| s.queued).max().unwrap_or(0).max(self.longest_beside)
     }
 
     /// The first client of the cell nearest `(x, y)`, if one is within

@@ -1,12 +1,14 @@
 //! Under a twin's two pictures, where a link names a third run
 //! (`reference=`): the three runs' p99 as bars, the part of the gain the
 //! view's own run loses drawn as a hatched gap past the reference's bar,
-//! and a sentence saying it (the rules and words are `lbsim::ui::gain`'s).
-//! Its figures are those the readouts show, over the same span.
+//! and a sentence saying it once the run has measured long enough, a line
+//! under the bars saying what the third run is (the rules and words are
+//! `lbsim::ui::gain`'s). Its figures are those the readouts show, over
+//! the same span.
 
 use super::dom::{self, percent, set_hidden, set_text};
 use lbsim::format::grouped;
-use lbsim::ui::gain::Gain;
+use lbsim::ui::gain::{words_after, Gain};
 use lbsim::ui::whole_run::Span;
 use wasm_bindgen::JsValue;
 use web_sys::{Element, HtmlElement};
@@ -26,6 +28,8 @@ pub struct GainBars {
     rows: [Row; 3],
     /// The own run's bar past the reference's.
     lost: HtmlElement,
+    /// What the reference run is: it is never drawn.
+    note: HtmlElement,
     words: HtmlElement,
     names: Option<[String; 3]>,
 }
@@ -51,24 +55,28 @@ impl GainBars {
         };
         let rows = [row("twin")?, row("reference")?, row("own")?];
         let lost: HtmlElement = dom::child(&rows[2].track, "span", "gain-lost")?;
+        let note = dom::text_child(&figure, "p", "gain-note", "")?;
         let words = dom::text_child(&root, "p", "gain-words", "")?;
-        Ok(GainBars { root, span, rows, lost, words, names: None })
+        Ok(GainBars { root, span, rows, lost, note, words, names: None })
     }
 
-    /// Names the three runs (twin, reference, own; `None` without a twin).
-    pub fn name(&mut self, names: Option<[String; 3]>) {
+    /// Names the three runs (twin, reference, own; `None` without a twin)
+    /// and says what the reference is (`note`).
+    pub fn name(&mut self, names: Option<[String; 3]>, note: Option<String>) {
         if let Some(names) = &names {
             for (row, name) in self.rows.iter().zip(names) {
                 set_text(&row.name, name);
             }
         }
+        set_text(&self.note, note.as_deref().unwrap_or_default());
         self.names = names;
     }
 
-    /// Shows `gain` over `span`; while a run has finished nothing, the
-    /// bars keep their room but show nothing, so that the pictures above
-    /// them do not move as the first figures come (steady.test).
-    pub fn show(&self, span: Span, gain: Option<Gain>) {
+    /// Shows `gain` over `span`, after `measured_s` simulated seconds of
+    /// measuring; while a run has finished nothing, the bars keep their
+    /// room but show nothing, so that the pictures above them do not move
+    /// as the first figures come (steady.test).
+    pub fn show(&self, (span, measured_s): (Span, f64), gain: Option<Gain>) {
         let Some(names) = &self.names else {
             set_hidden(&self.root, true);
             return;
@@ -93,6 +101,6 @@ impl GainBars {
             let _ = style.set_property("left", &percent(from));
             let _ = style.set_property("width", &percent(to - from));
         }
-        set_text(&self.words, &gain.words(names));
+        set_text(&self.words, &words_after(&gain, names, measured_s));
     }
 }

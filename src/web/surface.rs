@@ -27,18 +27,13 @@ pub struct Surface {
 /// follow, so that they share one row scale and equal queues are drawn
 /// equally long: chapter 6's random twin drew its queues scaled to its
 /// own longest, beside a picture where a queued request is as wide as a
-/// slot, and chapter 5's two pictures each scaled theirs to their own
-/// longest (a queue of 6 drawn as long as one of 15 beside it).
+/// slot.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Beside {
     /// The other picture writes a client's copies of the servers' loads
     /// beside its rows: the rows here leave the same column and draw
     /// their queues to the slots' scale too (see `lbsim::ui::row_scale`).
     pub copies: bool,
-    /// The longest queue of both pictures over the last seconds (see
-    /// `lbsim::ui::queue_scale`): queues drawn as bars are scaled to the
-    /// longer of it and this picture's own.
-    pub longest_queue: u32,
 }
 
 impl Surface {

@@ -111,7 +111,7 @@ impl TwinPane {
     }
 
     /// Takes the twin's state to draw this frame (before the view's own
-    /// picture is drawn, which follows its longest queue).
+    /// picture is drawn, which follows its rows' scale).
     pub fn take(&mut self, twin: &Simulation, max_requests: usize) {
         twin.snapshot_into(&mut self.snapshot, max_requests);
     }
@@ -119,7 +119,7 @@ impl TwinPane {
     /// What the twin's picture shows that the view's own rows follow, when
     /// it `keeps_copies` (see `Beside`).
     pub fn shown_beside(&self, keeps_copies: bool) -> Beside {
-        Beside { copies: keeps_copies, longest_queue: longest_queue(&self.snapshot) }
+        Beside { copies: keeps_copies }
     }
 
     /// What the view's own picture beside this one shows that its rows
@@ -173,11 +173,6 @@ impl TwinPane {
             }
         }
     }
-}
-
-/// The longest queue a snapshot's servers hold.
-pub fn longest_queue(snapshot: &Snapshot) -> u32 {
-    snapshot.servers.iter().map(|s| s.queued).max().unwrap_or(0)
 }
 
 /// A picture's title as its two parts: the side's name, which a narrow

@@ -222,7 +222,7 @@ test("once chapter 2's spike is over, each row draws its total completed, to one
   const servers = await drawnServers(page, view);
   assert.ok(servers.every((s) => s.busy === 0 && s.queued === 0), 'every row idle');
   // Along the middle of each row's lane, the responses' green.
-  const lanes = servers.map(({ cell: [x, y, w, h] }) => [x, y + h / 2, w * 0.55, 1]);
+  const lanes = servers.map(({ cell: [x, y, w, h] }) => [x, y + h / 2, w, 1]);
   const green = await inBoxes(page, 'sim-spike-topology', lanes, (pixels) => pixels.filter(([r, g, b]) => g - r > 60 && g >= b).length);
   assert.ok(green.every((n) => n > 10), `a bar in every row: ${green}`);
   const order = (values) => values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
@@ -522,7 +522,9 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.locator('#sim-continuous .topology').screenshot({ path: artifact(`pictures-slowed-by-click-continuous-${width}.png`) });
     const healthy = shares.filter((_, s) => s !== 3 && servers[s].busy === 10);
     assert.ok(healthy.length > 0 && servers[3].busy === 10, `the slowed server and another full: ${servers.map((s) => s.busy)}`);
-    assert.ok(shares[3] > 0.3, `the slowed row's slots are drawn in the busy colour: ${shares.map((v) => v.toFixed(2))}`);
+    // Half a full healthy row's at least: cells as wide as a queued
+    // request's are smaller than a row's middle third (6 px at 1440 × 900).
+    assert.ok(shares[3] > 0.5 * Math.min(...healthy), `the slowed row's slots are drawn in the busy colour: ${shares.map((v) => v.toFixed(2))}`);
     assert.ok(shares[3] <= 0.9 * Math.min(...healthy), `hatched, the slowed row's full slots show less of the busy colour than every full healthy row's: ${shares.map((v) => v.toFixed(2))}`);
     assert.equal(await entry.evaluate((li) => li.hidden), false, 'the key lists the busy slot of a slowed server');
     assert.deepEqual(errors, []);
@@ -608,3 +610,27 @@ for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part pa
     await page.context().close();
   });
 }
+
+// At a thousand clients chapter 6's client cells are 3 px: the followed
+// client, ringed 9 px across, could not be found among hundreds (reader
+// 16). A client cell that small is ringed by a circle 22 px across, in
+// ink on a halo of the panel's colour: ink all round it.
+test("at 1440 × 900 and a thousand clients chapter 6's followed client is ringed large enough to find", async () => {
+  const { page, errors, view } = await openChapter('stale');
+  await slideTo(page, page.locator('#sim-stale-clients'), '1,000', 'ArrowRight');
+  await page.evaluate((i) => window.lbsim.views()[i].follow(10), view);
+  await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 3000, view, { timeout: 30_000 });
+  await page.locator('#stale button.play').click();
+  await page.waitForTimeout(300);
+  const cell = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].clients(), view))[10];
+  assert.ok(cell[2] < 10, `a thousand clients' cells are small: ${cell}`);
+  const [cx, cy] = [cell[0] + cell[2] / 2, cell[1] + cell[3] / 2];
+  // Eight points on a circle 11 px round the cell's centre, 1 px boxes:
+  // the 9 px square ring reached 6 px from it at most.
+  const points = [...Array(8).keys()].map((k) => [cx + 11 * Math.cos((k * Math.PI) / 4) - 1, cy + 11 * Math.sin((k * Math.PI) / 4) - 1, 2, 2]);
+  const darkest = await darkestIn(page, 'sim-stale-topology', points);
+  assert.ok(darkest.every((l) => l < 90), `ink round the followed client at 11 px (least luma of each point): ${darkest.map(Math.round)}`);
+  await page.locator('#sim-stale-topology').screenshot({ path: artifact('pictures-stale-followed-1000.png') });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

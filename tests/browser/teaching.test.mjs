@@ -7,7 +7,7 @@
 // alone.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, server, useBrowser, openApp, hashEntries, artifact, skipQuestion, runTo } from './lib.mjs';
+import { browser, server, useBrowser, openApp, hashEntries, artifact, skipQuestion, runTo, recordLabels } from './lib.mjs';
 
 useBrowser();
 
@@ -567,6 +567,60 @@ test("chapter 3 meets its reader settled and compares the slowed queue with the 
   const drawnMean = others.reduce((a, b) => a + b, 0) / others.length;
   assert.ok(Math.abs(drawnMean - Number(mean)) <= Math.max(8, 0.5 * Number(mean)), `${said} beside the others' queues drawn, ${others.join(', ')}`);
   assert.ok(Number(slowed) >= 0, said);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// Chapters 2 to 5 drew a queue as three cells and a bar scaled to the
+// longest beside it: chapter 3's slowed server's 17 and a neighbour's 51
+// were about four and six cells (reader 16), and the chapter's point, the
+// slowed queue the shorter, could not be seen. Each queue is now drawn a
+// cell a request, one pitch for every row, to its lane's start, then cut
+// there with the mark the key explains, its count written beside it.
+test("chapter 3 draws each queue a cell a request to its lane's start, then cut, the key saying so", async () => {
+  const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900, initScript: recordLabels });
+  await page.evaluate(() => document.getElementById('sim-continuous').scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const view = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-continuous'));
+  await page.waitForFunction((i) => window.lbsim.views()[i]?.onScreen(), view);
+  await skipQuestion(page, 'sim-continuous');
+  await page.waitForFunction(() => /^Now slow a server/.test(document.querySelector('#sim-continuous .question .verdict').textContent));
+  const canvas = await page.locator('#sim-continuous-topology').boundingBox();
+  const [x, y, w, h] = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[3].cell;
+  await page.mouse.click(canvas.x + x + w * 0.75, canvas.y + y + h / 2);
+  await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[3] === 0.25, view, { timeout: 5_000 });
+  await page.waitForTimeout(4000);
+  await page.click('#sim-continuous button.play');
+  const rows = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))
+    .filter((s) => s.queued > 0).sort((a, b) => a.queued - b.queued);
+  const seen = rows.map((s) => `${s.queued}: ${s.queue_px.toFixed(1)} px`).join(', ');
+  console.log(`chapter 3 slowed, queued: drawn: ${seen}`);
+  // The shortest is drawn to its length: its px a request, every row's.
+  const pitch = rows[0].queue_px / rows[0].queued;
+  const toLength = rows.filter((s) => Math.abs(s.queue_px - s.queued * pitch) < 0.01);
+  const cut = rows.filter((s) => !toLength.includes(s));
+  // The others cut at one place, the lane's start, a whole number of
+  // cells from the box, past every queue drawn to length and short of
+  // every queue cut.
+  const lane = cut.length > 0 ? cut[0].queue_px / pitch : Infinity;
+  assert.ok(cut.length === 0 || Math.abs(lane - Math.round(lane)) < 0.01, `cut ${lane} cells from the box: ${seen}`);
+  for (const s of cut) {
+    assert.equal(s.queue_px, cut[0].queue_px, `every queue cut at one place: ${seen}`);
+    assert.ok(s.queued > Math.round(lane), `${s.queued} cut at ${lane} cells: ${seen}`);
+  }
+  assert.ok(toLength.every((s) => s.queued <= Math.round(lane)), `drawn to length past the lane: ${seen}`);
+  // The slowed server's queue, the chapter's point, drawn to its length
+  // where the lane holds it.
+  const slowed = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view))[3];
+  if (slowed.queued <= Math.round(lane)) assert.ok(Math.abs(slowed.queue_px - slowed.queued * pitch) < 0.01, `server 3's ${slowed.queued}: ${seen}`);
+  // Each drawn with its count (written beside it on the canvas).
+  const texts = await page.evaluate(() => (document.getElementById('sim-continuous-topology').labels ?? []).map((l) => l.text));
+  for (const s of rows) assert.ok(texts.includes(String(s.queued)), `${s.queued} written: ${texts}`);
+  // The key says what the cut's mark means, here and in the first
+  // chapter to draw a queue.
+  for (const id of ['sim-one-server', 'sim-continuous']) {
+    const key = await page.evaluate((id) => [...document.querySelectorAll(`#${id} .legend li`)].filter((li) => !li.hidden).map((li) => li.textContent), id);
+    assert.ok(key.some((t) => t.includes('"<": longer than its lane shows')), `${id}'s key: ${key}`);
+  }
   assert.deepEqual(errors, []);
   await page.context().close();
 });

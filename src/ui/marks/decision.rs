@@ -75,14 +75,14 @@ const BADGED_CANDIDATES: usize = 3;
 /// A measure with no row to match (milliseconds, a client's own requests
 /// in flight) says its figure ("saw 3.2 ms").
 ///
-/// Once the rows have moved on (see [`badges_past`]), a badge says it is
-/// what the chooser saw, never a bare figure, and with its unit: only its
-/// wordings that begin "saw" ("saw 8/10", "saw 3 queued"), drawn as past
-/// (outlined). A phone's "saw 5", where "saw 5 queued" found no room, had
-/// no unit and stood over the server's number (reader 15);
-/// a learned copy's last, where those find no room, in brackets ("(13)",
-/// which the legend explains: on a phone only a bare "13" fitted).
-/// A bare "5 queued" beside rows then at 2 and 0 read as the row's own
+/// Once the rows have moved on (see [`badges_past`]), every wording of a
+/// badge ends "then", with its unit: "saw 8/10 then", "saw 3 queued
+/// then", shorter "3 queued then" (drawn as past, outlined and fading).
+/// "saw 8/10" drawn outlined still read as the row's present (reader 16,
+/// chapters 5 and 6), and chapter 6 said the same past a second way, a
+/// copy in brackets ("(13)"). A phone's "saw 5", where "saw 5 queued"
+/// found no room, had no unit and stood over the server's number (reader
+/// 15). A bare "5 queued" beside rows then at 2 and 0 read as the row's own
 /// count (reader 11, on a phone); with no badge once the rows moved on,
 /// which they do within a frame or two, a running chapter 5 drew 8 badges
 /// in 298 frames and chapter 6 hardly any (reader 12 never saw one).
@@ -120,19 +120,15 @@ pub fn badges(
         }
         let slots = servers.get(candidate.server as usize).map_or(0, |s| s.slots);
         let (longer, shorter) = in_row_terms(candidate.seen, slots, decision);
-        let mut said = vec![format!("saw {longer}")];
+        let then = if past { " then" } else { "" };
+        let mut said = vec![format!("saw {longer}{then}")];
         if many {
-            said.insert(0, format!("saw {longer}, least of {}", decision.candidates.len()));
+            said.insert(0, format!("saw {longer}{then}, least of {}", decision.candidates.len()));
         }
-        if !past {
-            said.extend([longer.clone()].into_iter().chain(shorter));
-        }
-        // A learned copy past, where "saw 13" finds no room (a phone's
-        // chapter 6 wrote its past badges almost never): bracketed, as the
-        // legend explains, never bare.
-        if past && decision.measure == Measure::Reported {
-            said.push(format!("({longer})"));
-        }
+        // Past, a figure shorter than the unit's would say no more than
+        // the row's own count.
+        let shorter = shorter.filter(|_| !past);
+        said.extend([format!("{longer}{then}")].into_iter().chain(shorter));
         said.dedup();
         said
     };

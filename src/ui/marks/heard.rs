@@ -79,7 +79,9 @@ fn age_words(seconds: f64) -> String {
 /// 6 px under the row, the first design, could not be read at 1440 × 900
 /// (reader 5) nor from a room's back: the needle is as tall as the row,
 /// and its stroke and head grow with the labels (`label_px`), as a
-/// presenter's screen makes them.
+/// presenter's screen makes them. It reaches above the box half as far as
+/// the gap below, so that a row's smaller cells (a lane holding a long
+/// queue) leave it as tall.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CopyMark {
     pub x: f64,
@@ -93,7 +95,7 @@ pub struct CopyMark {
 
 impl CopyMark {
     pub fn new(x: f64, (box_top, box_bottom): (f64, f64), gap: f64, label_px: f64) -> CopyMark {
-        let overhang = 3.0;
+        let overhang = (gap / 2.0).max(3.0);
         CopyMark {
             x,
             top: box_top - overhang,

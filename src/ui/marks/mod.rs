@@ -14,23 +14,18 @@ mod heard;
 pub use decision::*;
 pub use heard::*;
 
-/// How a server's queue is drawn in its lane.
+/// How a server's queue is drawn in its lane, in every chapter and the
+/// lab: a cell a request, as far as the lane goes. Drawn as cells up to
+/// three, then a bar scaled to the longest queue beside it, chapters 2 to
+/// 5 drew queues of 17 and 51 four and six cells long (reader 16), while
+/// chapter 6 drew them to length; the reader learned only there that the
+/// pictures before had hidden how long queues were.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum QueueMark {
-    /// One cell a request, to count, while every queue's requests fit.
+    /// One cell a request: the whole queue fits its lane.
     Cells(usize),
-    /// When the longest queue would not fit as cells: the first `head`
-    /// requests a cell each, then a bar `rest` cells long for the others,
-    /// on one scale for every queue, the longest filling the lane, so ten
-    /// long queues still differ as their lengths do (cells cut at the
-    /// lane's end made them look alike). The head keeps short queues
-    /// apart: scaled to a longest of 20, a queue of 1 and one of 3 were
-    /// both drawn as one cell (chapter 5), and the pile-ups its point is
-    /// about hid among them.
-    Bar { head: usize, rest: f64 },
     /// Cells filling the lane, cut at its start with a mark saying the
-    /// queue runs on: on a row drawn to one scale (see
-    /// [`crate::ui::row_scale`]), a queue longer than its lane.
+    /// queue runs on (the key says so; its count is written beside it).
     RunsOff(usize),
 }
 
@@ -39,62 +34,8 @@ impl QueueMark {
     pub fn cells(&self) -> f64 {
         match *self {
             QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => cells as f64,
-            QueueMark::Bar { head, rest } => head as f64 + rest,
         }
     }
-}
-
-/// The requests a queue's head counts, a cell each.
-const HEAD: usize = 3;
-
-/// A lane of at least this many cells draws its queues to a scale that
-/// never counts more than [`LEAST_SCALE_PER_CELL`] requests a cell
-/// fewer: its length is room for a queue to grow into.
-const LONG_LANE: usize = 10;
-/// The least scale of a long lane, in requests a cell.
-const LEAST_SCALE_PER_CELL: usize = 4;
-
-/// The shortest bar past a queue's head, in cells: long enough to see, so
-/// a queue one longer than the head is told from the head alone.
-const LEAST_REST: f64 = 0.5;
-
-/// The mark of a queue of `queued` requests, when the longest queue drawn
-/// beside it holds `longest` and a lane takes `cells` cells.
-///
-/// A short lane draws its longest queue filling it. A long lane (a lone
-/// server's, or a few servers' on a wide picture) draws every queue to a
-/// scale of at least four requests a cell, so that a queue growing to new
-/// lengths is drawn growing: scaled to itself, chapter 1's lone server's
-/// queue filled its lane at 13 queued as at 43 and 51.
-pub fn queue_mark(queued: u32, longest: u32, cells: usize) -> QueueMark {
-    let long_lane = cells >= LONG_LANE;
-    // An empty queue draws nothing, whatever the scale.
-    if queued == 0 || (!long_lane && longest as usize <= cells) {
-        return QueueMark::Cells(queued as usize);
-    }
-    // Three cells count requests, to tell 0 to 3 apart (fewer where the
-    // lane holds fewer), the rest of the lane scales the others: a long
-    // lane gives them its length, where half of it counting one a cell
-    // left a lone server's queues of 13 and 40 a cell or two apart.
-    let head = HEAD.min(cells.saturating_sub(1));
-    if queued as usize <= head {
-        return QueueMark::Cells(queued as usize);
-    }
-    let scale = match long_lane {
-        true => (longest.max(queued) as usize).max(LEAST_SCALE_PER_CELL * cells),
-        false => longest as usize,
-    };
-    // The bar grows from its least length, one past the head, to the rest
-    // of the lane, the scale's: every request more draws it longer (a
-    // least length clamped under the scale drew 4, 5 and 6 alike beside a
-    // queue of 40).
-    let (others, scale_others) = (queued as usize - head, scale - head);
-    let room = ((cells - head) as f64 - LEAST_REST).max(0.0);
-    let rest = match scale_others {
-        1 => room + LEAST_REST,
-        _ => LEAST_REST + room * (others - 1) as f64 / (scale_others - 1) as f64,
-    };
-    QueueMark::Bar { head, rest }
 }
 
 /// How long a bar counting `count` is drawn on a lane `lane_px` long,
@@ -110,9 +51,8 @@ pub fn bar_to_scale(count: u64, most: u64, lane_px: f64) -> f64 {
     }
 }
 
-/// The mark of a queue of `queued` requests on a row drawn to one scale,
-/// whose lane takes `cells` cells: a cell a request, as far as the lane
-/// goes.
+/// The mark of a queue of `queued` requests on a lane of `cells` cells:
+/// a cell a request, as far as the lane goes.
 pub fn queue_to_scale(queued: u32, cells: usize) -> QueueMark {
     match queued as usize > cells {
         true => QueueMark::RunsOff(cells),

@@ -4,71 +4,6 @@ use crate::engine::{Candidate, Decision, LearnedLoad};
 use crate::policy::Measure;
 
 #[test]
-fn queues_that_fit_are_cells_and_longer_ones_bars_to_one_scale() {
-    assert_eq!(queue_mark(6, 8, 8), QueueMark::Cells(6));
-    assert_eq!(queue_mark(0, 8, 8), QueueMark::Cells(0));
-    // A lane of 8 cells beside a longest of 12: the first 3 requests a
-    // cell each, the other 9 of the longest over the other 5 cells.
-    let (six, twelve) = (queue_mark(6, 12, 8), queue_mark(12, 12, 8));
-    assert_eq!(six, QueueMark::Bar { head: 3, rest: 0.5 + 4.5 * 2.0 / 8.0 });
-    assert_eq!(twelve, QueueMark::Bar { head: 3, rest: 5.0 });
-    assert_eq!(twelve.cells(), 8.0, "the longest fills the lane");
-    assert_eq!(queue_mark(12, 40, 8), QueueMark::Bar { head: 3, rest: 0.5 + 4.5 * 8.0 / 36.0 });
-    assert_eq!(queue_mark(0, 40, 8), QueueMark::Cells(0), "an empty queue beside long ones draws nothing");
-}
-
-// Reader 11 slowed chapter 1's lone server and saw its queue alike at 13,
-// 43 and 51 queued: each, a new longest, filled a lane of six cells.
-#[test]
-fn a_long_lane_draws_a_growing_queue_growing_and_keeps_room_for_it() {
-    // Chapter 1's lane at 1440 × 900 now holds 13 cells: a queue that is
-    // its own longest is drawn to at least four requests a cell.
-    let drawn = |queued: u32| queue_mark(queued, queued, 13).cells();
-    let [thirteen, forty, forty_three] = [drawn(13), drawn(40), drawn(43)];
-    assert!(forty >= 1.8 * thirteen, "40 against 13: {forty} and {thirteen} cells");
-    assert!(
-        forty_three > forty && forty_three - forty < 1.0,
-        "43 about as long as 40: {forty_three}, {forty}"
-    );
-    assert!(drawn(52) == 13.0 && drawn(200) == 13.0, "the lane full at four a cell, and past it");
-    for queued in 0..=3 {
-        assert_eq!(drawn(queued), f64::from(queued), "the head counts 0 to 3 a cell each");
-    }
-    // Beside a longer queue, to the longer's scale; lengths keep their order.
-    let lengths: Vec<f64> = (0..=120).map(|q| queue_mark(q, 120, 13).cells()).collect();
-    assert!(lengths.windows(2).all(|w| w[1] > w[0]), "{lengths:?}");
-    assert_eq!(lengths[120], 13.0);
-    // Chapter 2 at 500 clients, ten rows of 11 cells: 30 and 42 queued,
-    // the spread its point is about, a fifth of the lane apart at least.
-    let (thirty, forty_two) = (queue_mark(30, 42, 11).cells(), queue_mark(42, 42, 11).cells());
-    assert!(forty_two - thirty >= 2.0, "30 and 42: {thirty} and {forty_two} cells");
-}
-
-#[test]
-fn short_queues_beside_a_long_one_are_a_cell_a_request() {
-    // Chapter 5 at 1440 × 900: a lane of 6 cells beside a queue of 20.
-    let drawn: Vec<f64> = (0..=5).map(|q| queue_mark(q, 20, 6).cells()).collect();
-    assert_eq!(drawn[..4], [0.0, 1.0, 2.0, 3.0], "0 to 3 told apart, a cell each");
-    assert_eq!(drawn[4], 3.5, "one past the head: a bar of the least length");
-    assert_eq!(queue_mark(20, 20, 6).cells(), 6.0, "the longest fills the lane");
-    // Longer queues still differ as their lengths do.
-    let (ten, fifteen) = (queue_mark(10, 20, 6), queue_mark(15, 20, 6));
-    assert!(fifteen.cells() > ten.cells() + 0.5, "{ten:?} {fifteen:?}");
-    // Every length at least as long as a shorter one, in any lane.
-    for cells in 0..12 {
-        let lengths: Vec<f64> = (0..=30).map(|q| queue_mark(q, 30, cells).cells()).collect();
-        assert!(lengths.windows(2).all(|w| w[1] >= w[0]), "a lane of {cells}: {lengths:?}");
-        if cells >= 2 {
-            assert!(lengths.windows(2).all(|w| w[1] > w[0]), "each one more is longer: {lengths:?}");
-        }
-        assert!(lengths.iter().all(|&l| l <= cells.max(1) as f64), "a lane of {cells}: {lengths:?}");
-    }
-    // A lane of 3 cells: two counted, a third past them a bar.
-    assert_eq!(queue_mark(2, 20, 3), QueueMark::Cells(2));
-    assert_eq!(queue_mark(3, 20, 3), QueueMark::Bar { head: 2, rest: LEAST_REST });
-}
-
-#[test]
 fn a_queue_drawn_to_scale_is_a_cell_a_request_cut_at_the_lanes_end() {
     assert_eq!(queue_to_scale(6, 10), QueueMark::Cells(6), "whatever the longest beside it");
     assert_eq!(queue_to_scale(10, 10), QueueMark::Cells(10));
@@ -183,15 +118,19 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         vec![(3, words(&["stale", "?"])), (7, words(&["stale", "?"]))]
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
-    // no longer a figure the rows write: its badges say "saw", never a
-    // bare figure (on a phone, "2 queued" read as the row's), and with
-    // its unit (a phone's "saw 5" had none).
+    // no longer a figure the rows write: each of its badges' wordings
+    // says "then" (outlined, "saw 2 queued" read as the row's present),
+    // never a bare figure (on a phone, "2 queued" read as the row's), and
+    // with its unit (a phone's "saw 5" had none).
     servers[3] = row(10, 4);
     assert!(badges_past(&compared, (&servers, &[])));
     assert_eq!(
         badges(&compared, (&servers, &[])),
-        vec![(3, words(&["saw 2 queued"])), (7, words(&["saw 5/10"]))],
-        "what the chooser saw, said as seen"
+        vec![
+            (3, words(&["saw 2 queued then", "2 queued then"])),
+            (7, words(&["saw 5/10 then", "5/10 then"]))
+        ],
+        "what the chooser saw, said as past"
     );
     // A copy a client learned is written whole, as its column writes it
     // ("13"), never in the row's terms, whose "3" matched nothing there.
@@ -218,12 +157,11 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     assert!(!badges_past(&learned, (&servers, &agreeing)));
     let answered = [copy(3, 10, 0), copy(7, 6, 0)];
     assert!(badges_past(&learned, (&servers, &answered)), "3's answer brought 10 where it saw 12");
-    // Past, where "saw 12" finds no room (a phone), the copy bracketed,
-    // as the legend explains: never the bare "12" its column may no
-    // longer write.
+    // Past, in the one notation of a past badge: never the bare "12" its
+    // column may no longer write, nor a second notation ("(12)").
     assert_eq!(
         badges(&learned, (&servers, &answered)),
-        vec![(3, words(&["saw 12", "(12)"])), (7, words(&["saw 5", "(5)"]))]
+        vec![(3, words(&["saw 12 then", "12 then"])), (7, words(&["saw 5 then", "5 then"]))]
     );
     let passed_over_plus_one = [copy(3, 10, 3), copy(7, 5, 0)];
     assert!(badges_past(&learned, (&servers, &passed_over_plus_one)), "nothing was sent to 3");
@@ -396,6 +334,9 @@ fn a_copys_mark_spans_its_row_and_grows_with_the_labels() {
     let desk = CopyMark::new(100.0, (10.0, 30.0), 5.0, 12.0);
     let [x, y, w, h] = desk.rect();
     assert_eq!((y, y + h), (7.0, 35.0), "from above the box to the gap's bottom");
+    // A row 30 px tall whose box is 10: half the 10 px gap above it.
+    let [_, y, _, h] = CopyMark::new(100.0, (10.0, 20.0), 10.0, 12.0).rect();
+    assert_eq!((y, y + h), (5.0, 30.0), "as tall as four fifths of its row at least");
     assert!(h >= 24.0 && w >= 9.0 && desk.stroke >= 2.4, "{desk:?}");
     assert_eq!(x + w / 2.0, 100.0, "centred on the copy's load");
     let room = CopyMark::new(100.0, (10.0, 50.0), 8.0, 30.0);

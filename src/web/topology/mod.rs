@@ -184,8 +184,7 @@ pub enum Part {
 /// The layout `snapshot` is drawn in on `surface`, with labels at least
 /// `least_label_px` high: with the column of a client's copies where its
 /// run keeps them; beside a twin that keeps them, rows to the twin's
-/// scale, with the column only where it has shares to write; and queues
-/// scaled to the longest of both pictures.
+/// scale, with the column only where it has shares to write.
 fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) -> Layout {
     Layout::new(
         (surface.width, surface.height),
@@ -198,7 +197,6 @@ fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) ->
         },
         least_label_px,
     )
-    .with_longest_beside(surface.beside.longest_queue)
 }
 
 /// Where each server's row (or cell) is drawn, in CSS pixels on the
@@ -282,14 +280,35 @@ pub fn part_at(snapshot: &Snapshot, drawn: (&Surface, f64), (x, y): (f64, f64)) 
     client.or_else(|| layout.server_at(x, y, snapshot.servers.len()).map(Part::Server))
 }
 
+/// A client's cell smaller than this (CSS px, either side) is ringed by a
+/// circle [`FOUND_RING_R`] across its centre, on a halo of the panel's
+/// colour: at 1,000 clients chapter 6's followed client was a 3 px cell
+/// ringed 9 px across in a grid of hundreds, which a reader could not
+/// find (reader 16).
+const FINDABLE_CELL_PX: f64 = 10.0;
+/// The radius of a small client cell's ring (CSS px).
+const FOUND_RING_R: f64 = 11.0;
+
 /// A ring in the ink colour around each part an event involved.
 fn draw_highlight(context: &CanvasRenderingContext2d, layout: &Layout, told: &Told, palette: &Palette) {
+    let client = told.client.map(|client| layout.clients.cell(client as usize / layout.clients_per_cell));
+    let small = client.filter(|cell| cell.w.min(cell.h) < FINDABLE_CELL_PX);
+    if let Some(cell) = small {
+        let (x, y) = cell.centre();
+        for (colour, width) in [(palette.panel, 6.0), (palette.ink, 2.5)] {
+            context.begin_path();
+            let _ = context.arc(x, y, FOUND_RING_R, 0.0, std::f64::consts::TAU);
+            context.set_stroke_style_str(&colour.css());
+            context.set_line_width(width);
+            context.stroke();
+        }
+    }
     context.set_stroke_style_str(&palette.ink.css());
     context.set_line_width(2.5);
     context.begin_path();
     let ring = |rect: Rect| context.rect(rect.x - 3.0, rect.y - 3.0, rect.w + 6.0, rect.h + 6.0);
-    if let Some(client) = told.client {
-        ring(layout.clients.cell(client as usize / layout.clients_per_cell));
+    if let Some(cell) = client.filter(|_| small.is_none()) {
+        ring(cell);
     }
     if let (Some(balancer), Some(grid)) = (told.balancer, &layout.balancers) {
         ring(grid.cell(balancer as usize));

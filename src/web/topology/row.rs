@@ -4,8 +4,8 @@
 
 use super::layout::{least_labelled_row_h, Layout, Rect};
 use lbsim::engine::ServerView;
-use lbsim::ui::marks::{queue_mark, queue_to_scale, QueueMark};
-use lbsim::ui::row_scale::{pitch_holding_a_queue, pitch_leaving_a_lane, RowScale};
+use lbsim::ui::marks::{queue_to_scale, QueueMark};
+use lbsim::ui::row_scale::{pitch_holding_a_queue, RowScale};
 use web_sys::CanvasRenderingContext2d;
 
 /// Room at a lane's entrance for a queue's length, written left of it,
@@ -52,13 +52,12 @@ impl Row {
         Row::new(cell, server.slots as usize, layout.small_px(), layout.queues_to_scale)
     }
 
-    /// Slots as one line of cells (shrunk down to 5 px if need be, and
-    /// to leave the lane a few queue cells; see
-    /// `lbsim::ui::row_scale::pitch_leaving_a_lane`), else as several
-    /// lines, else as a bar; room on the right for the count
-    /// of slots in use ("10/10") in labels `label_px` high. `to_scale`,
-    /// the slots are one line of cells as wide as a queued request's,
-    /// leaving a lane for a queue as long (see `lbsim::ui::row_scale`).
+    /// Slots as one line of cells as wide as a queued request's, leaving
+    /// the lane room for a long queue (see
+    /// `lbsim::ui::row_scale::pitch_holding_a_queue`), else as several
+    /// lines, else as a bar; room on the right for the count of slots in
+    /// use ("10/10") in labels `label_px` high. `to_scale`, one line
+    /// however many the slots, read against a client's copies.
     fn new(cell: Rect, slots: usize, label_px: f64, to_scale: bool) -> Row {
         let largest = (cell.h * 0.7).clamp(3.0, 16.0);
         let narrow = cell.w < NARROW_ROW_PX;
@@ -73,10 +72,8 @@ impl Row {
         let count_w = COUNT_W.max(3.0 * DIGIT_EM * label_px + 4.0);
         // Box borders (4), the gap before the box (6), the queue's length.
         let room = cell.x + cell.w - label_w - queue_start - 10.0 - count_w;
-        let (pitch, per_line) = if to_scale {
+        let (pitch, per_line) = if to_scale || one_line >= 5.0 {
             (pitch_holding_a_queue(room, slots as u32, largest), slots.max(1))
-        } else if one_line >= 5.0 {
-            (pitch_leaving_a_lane(room, slots as u32, one_line).max(5.0), slots.max(1))
         } else if slots.div_ceil(per_line) as f64 * largest <= cell.h - 2.0 {
             (largest, per_line)
         } else {
@@ -192,25 +189,20 @@ impl Row {
     }
 
     /// Where a queue of `queued` begins, with its length written left of
-    /// it, when the longest beside it holds `longest` (CSS px): the lane
-    /// left of it is free.
-    pub(super) fn queue_from(&self, queued: u32, longest: u32) -> f64 {
+    /// it (CSS px): the lane left of it is free.
+    pub(super) fn queue_from(&self, queued: u32) -> f64 {
         let label = if queued > 0 { self.count_w } else { 0.0 };
-        self.queue_end - self.queue_length(queued, longest) - label
+        self.queue_end - self.queue_length(queued) - label
     }
 
-    /// How a queue of `queued` is drawn, the picture's queues drawn to
-    /// `longest` (see `lbsim::ui::queue_scale`).
-    pub(super) fn queue_mark(&self, queued: u32, longest: u32) -> QueueMark {
-        match self.to_scale {
-            true => queue_to_scale(queued, self.queue_capacity()),
-            false => queue_mark(queued, longest, self.queue_capacity()),
-        }
+    /// How a queue of `queued` is drawn: a cell a request, as far as the
+    /// lane goes (see `lbsim::ui::marks::QueueMark`).
+    pub(super) fn queue_mark(&self, queued: u32) -> QueueMark {
+        queue_to_scale(queued, self.queue_capacity())
     }
 
-    /// How far left of its box a queue of `queued` reaches, when the
-    /// longest drawn beside it holds `longest` (CSS px).
-    pub(super) fn queue_length(&self, queued: u32, longest: u32) -> f64 {
-        self.queue_mark(queued, longest).cells() * self.pitch
+    /// How far left of its box a queue of `queued` reaches (CSS px).
+    pub(super) fn queue_length(&self, queued: u32) -> f64 {
+        self.queue_mark(queued).cells() * self.pitch
     }
 }

@@ -1,8 +1,8 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
-//! requests, each a cell while every queue fits its lane, else its first
-//! few a cell each and the rest as bars to one scale (see
-//! `lbsim::ui::marks::queue_mark`), and each with its length beside it; a
+//! requests, a cell a request as far as its lane goes, then cut with a
+//! mark saying it runs on (see `lbsim::ui::marks::QueueMark`), and each
+//! with its length beside it; a
 //! slowed server's busy slots hatched. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
@@ -110,9 +110,8 @@ fn draw_rows(
         })
         .collect();
 
-    let longest = layout.longest_queue(servers);
     let queues: Vec<(QueueMark, f64)> =
-        rows.iter().zip(servers).map(|((_, row), server)| drawn_queue(row, server.queued, longest)).collect();
+        rows.iter().zip(servers).map(|((_, row), server)| drawn_queue(row, server.queued)).collect();
     // Every queue says how long it is, so a count needs no counting,
     // clear of a copy's needle.
     let font = name_font(layout.small_px());
@@ -172,17 +171,8 @@ fn draw_rows(
     let mut cuts = Vec::new();
     for ((cell, row), (mark, length)) in rows.iter().zip(&queues) {
         let y = cell.y + (cell.h - row.side) / 2.0;
-        let (cells, bar) = match *mark {
-            QueueMark::Cells(cells) | QueueMark::RunsOff(cells) => (cells, 0.0),
-            QueueMark::Bar { head, rest } => (head, rest),
-        };
-        for k in 0..cells {
+        for k in 0..mark.cells() as usize {
             context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
-        }
-        if bar > 0.0 {
-            // Past the head's cells, the rest as one bar, its gap as theirs.
-            let gap = row.pitch - row.side;
-            context.rect(row.queue_end - length, y, bar * row.pitch - gap, row.side);
         }
         if let QueueMark::RunsOff(_) = mark {
             cuts.push((row.queue_end - length + row.side * 0.6, cell.y + cell.h / 2.0, row.side));
@@ -227,12 +217,12 @@ const CUT_GAP: f64 = 2.0;
 /// Room between a queue's length and its queue, or the lane before it.
 const COUNT_GAP: f64 = 4.0;
 
-/// How a queue of `queued` is drawn on `row`, the longest beside it
-/// `longest`, and how far left of the row's box it reaches (CSS px), the
-/// mark of a queue cut at its lane's start included.
-fn drawn_queue(row: &Row, queued: u32, longest: u32) -> (QueueMark, f64) {
-    let mark = row.queue_mark(queued, longest);
-    let length = row.queue_length(queued, longest);
+/// How a queue of `queued` is drawn on `row`, and how far left of the
+/// row's box it reaches (CSS px), the mark of a queue cut at its lane's
+/// start included.
+fn drawn_queue(row: &Row, queued: u32) -> (QueueMark, f64) {
+    let mark = row.queue_mark(queued);
+    let length = row.queue_length(queued);
     match mark {
         QueueMark::RunsOff(_) => (mark, length + CUT_GAP + row.side * 0.6),
         _ => (mark, length),
@@ -330,11 +320,10 @@ pub(super) fn hatch(context: &CanvasRenderingContext2d, area: Rect) {
 /// How far left of its box each server's queue is drawn (CSS px), in the
 /// detailed view; none in the compact one.
 pub fn queue_lengths(layout: &Layout, servers: &[ServerView]) -> Vec<f64> {
-    let longest = layout.longest_queue(servers);
     let row = |i: usize| Row::of(layout, i, &servers[i]);
     match layout.compact {
         true => vec![0.0; servers.len()],
-        false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued, longest)).collect(),
+        false => (0..servers.len()).map(|i| row(i).queue_length(servers[i].queued)).collect(),
     }
 }
 

@@ -56,13 +56,10 @@ pub(super) fn draw_answer_shares(
     let widest = context.measure_text("100.0%").map_or(px * 4.0, |m| m.width());
     context.set_text_baseline("middle");
     context.set_text_align("left");
-    let longest = layout.longest_queue(servers);
     for (i, (server, share)) in servers.iter().zip(shares).enumerate() {
         let cell = layout.servers.cell(i);
         let row = Row::of(layout, i, server);
-        if !Row::holds_label(cell, px)
-            || row.queue_start + widest + 4.0 > row.queue_from(server.queued, longest)
-        {
+        if !Row::holds_label(cell, px) || row.queue_start + widest + 4.0 > row.queue_from(server.queued) {
             continue;
         }
         let (text, y) = (percent(*share), cell.y + cell.h / 2.0);

@@ -27,7 +27,6 @@ pub fn draw(
 ) -> Vec<f64> {
     let mut words_from = vec![f64::INFINITY; servers.len()];
     let gone = servers.iter().enumerate().filter(|(_, s)| s.state != ServerState::Active || s.ejected > 0);
-    let longest = layout.longest_queue(servers);
     let px = layout.label_px();
     context.set_font(&super::font(700, px));
     context.set_text_baseline("middle");
@@ -75,7 +74,7 @@ pub fn draw(
             let width = context.measure_text(&word).map_or(px * 4.0, |m| m.width());
             let row = Row::of(layout, i, server);
             let moved = counts_from.get(i).copied().unwrap_or(f64::INFINITY);
-            let queue_from = row.queue_from(server.queued, longest).min(moved);
+            let queue_from = row.queue_from(server.queued).min(moved);
             let name = name_span(context, layout, c, Row::name(i, servers.len()));
             // Where rows write their share of the answers, the word stays
             // past it; where the server has bounced a request, past its

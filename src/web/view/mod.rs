@@ -39,7 +39,6 @@ use super::surface::Beside;
 use super::take_away::Download;
 use super::topology::{self, Focus, Part};
 use super::traces::LabTrace;
-use super::twin_pane;
 use lbsim::engine::Replay;
 use lbsim::explain::readback::Sentence;
 use lbsim::narration;
@@ -112,9 +111,6 @@ pub struct View {
     spike_seen: crate::spike::Seen,
     /// Whether an explainer's spike may start (see `lbsim::ui::spike::Start`).
     spike_start: crate::spike::Start,
-    /// The longest queues of the last seconds, which every row's queue
-    /// is drawn to.
-    queue_scale: lbsim::ui::queue_scale::QueueScale,
     /// When the URL is to mirror the settings next.
     link: Link,
     /// The comparison run again on more seeds, headless, for the chart of
@@ -170,7 +166,6 @@ impl View {
             opening: Opening::Over,
             spike_seen: Default::default(),
             spike_start: Default::default(),
-            queue_scale: Default::default(),
             link: Link::mounted(owns_hash),
             spread: None,
             options,
@@ -231,7 +226,8 @@ impl View {
                 reference_kept.of(reference, Span::of(whole_run::is_over(reference), true, warmup_s));
             let figures = own.1.zip(twin.map(|(figures, _)| figures)).zip(reference);
             let gain = figures.and_then(|((own, twin), reference)| Gain::of_runs(&twin, &reference, &own));
-            bars.show(span, gain);
+            let measured_s = self.sim.now().as_secs() - warmup_s;
+            bars.show((span, measured_s), gain);
         }
         self.parts.readouts.show(&self.snapshot, (speed, Some(asked)), now_ms, own, twin)
     }
@@ -344,19 +340,13 @@ impl View {
             fit.frame(now_ms, strip_changed);
         }
         // Both pictures of a twin share one row scale: each leaves the
-        // column of copies the other writes, and scales its queues to the
-        // longest of both, remembered over the last seconds.
-        let longest = twin_pane::longest_queue(&self.snapshot);
-        let now_s = self.sim.now().as_secs();
+        // column of copies the other writes.
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, &self.twin) {
             pane.take(twin, max_requests);
-            let other = pane.shown_beside(twin.clients_keep_copies());
-            let scale = self.queue_scale.observe(now_s, longest.max(other.longest_queue));
-            self.parts.canvases.draw_beside(Beside { longest_queue: scale, ..other });
-            pane.draw_beside(Beside { copies: self.sim.clients_keep_copies(), longest_queue: scale });
+            self.parts.canvases.draw_beside(pane.shown_beside(twin.clients_keep_copies()));
+            pane.draw_beside(Beside { copies: self.sim.clients_keep_copies() });
         } else {
-            let scale = self.queue_scale.observe(now_s, longest);
-            self.parts.canvases.draw_beside(Beside { copies: false, longest_queue: scale });
+            self.parts.canvases.draw_beside(Beside { copies: false });
         }
         let drawn = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),

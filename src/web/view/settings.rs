@@ -170,7 +170,11 @@ impl View {
     fn name_sides(&mut self) {
         if let Some(bars) = &mut self.parts.gain {
             let (scenario, options) = (&self.params.scenario, &self.options);
-            bars.name(lbsim::ui::gain::names(scenario, &options.versus, &options.reference));
+            let names = lbsim::ui::gain::names(scenario, &options.versus, &options.reference);
+            let note = names.as_ref().and_then(|[_, reference, _]| {
+                lbsim::ui::gain::reference_note(scenario, &options.reference, reference)
+            });
+            bars.name(names, note);
         }
         let Some(pane) = &mut self.parts.twin_pane else { return };
         if let Pictures::Two(sides) = Pictures::for_view(&self.params.scenario, &self.options.versus) {
