@@ -79,21 +79,31 @@ fn with_view_at(views: &Views, root: &Element, act: impl FnOnce(&mut View)) {
     }
 }
 
-/// Watches every view's root, so views out of sight stop and come back.
+/// Watches every view's root, so views out of sight stop and come back,
+/// and every balls-into-bins view's, so that one out of sight draws
+/// nothing.
 pub(super) fn observe(
     views: &Views,
+    bins: &BinsViews,
     frames: &Rc<FrameLoop>,
 ) -> Result<(IntersectionObserver, ObserverCallback), JsValue> {
-    let (watched, requester) = (views.clone(), frames.clone());
+    let (watched, watched_bins, requester) = (views.clone(), bins.clone(), frames.clone());
     let on_intersection = ObserverCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
-            with_view_at(&watched, &entry.target(), |view| view.set_on_screen(entry.is_intersecting()));
+            let (target, on_screen) = (entry.target(), entry.is_intersecting());
+            with_view_at(&watched, &target, |view| view.set_on_screen(on_screen));
+            for view in watched_bins.iter().filter(|v| v.borrow().root().is_same_node(Some(&target))) {
+                view.borrow_mut().set_on_screen(on_screen);
+            }
         }
         requester.request();
     });
     let observer = IntersectionObserver::new(on_intersection.as_ref().unchecked_ref())?;
     for mounted in views.borrow().iter() {
         observer.observe(mounted.view.borrow().root());
+    }
+    for view in bins.iter() {
+        observer.observe(view.borrow().root());
     }
     Ok((observer, on_intersection))
 }

@@ -109,7 +109,7 @@ pub fn mount() -> Result<(), JsValue> {
     for view in views.borrow().iter() {
         view.listen(&frames)?;
     }
-    let (observer, on_intersection) = driving::observe(&views, &frames)?;
+    let (observer, on_intersection) = driving::observe(&views, &bins, &frames)?;
     let (resizes, on_resize) = driving::watch_sizes(&views, &frames)?;
     let mut listeners = Listeners::default();
     for view in bins.iter() {
