@@ -27,10 +27,10 @@ pub(super) type ObserverCallback = Closure<dyn FnMut(Array)>;
 /// Frame costs of the whole page kept for the test hooks (about a minute).
 const MAX_PAGE_FRAME_COSTS: usize = 4_096;
 
-/// One frame of every view in sight; returns whether another is wanted.
-/// A balls-into-bins view is its page's one content, so only a hidden tab
-/// stops it.
-pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
+/// One frame of every view in sight, of those at rest only if the frame
+/// was `asked` for; returns whether another is wanted. A balls-into-bins
+/// view is its page's one content, so only a hidden tab stops it.
+pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64, asked: bool) -> bool {
     let started = dom::now_ms();
     let run_ahead_until = started + lbsim::ui::run_ahead::BUDGET_MS;
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
@@ -39,15 +39,22 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
     // another view's writes costs a layout of the page, one per view in
     // sight each frame.
     let turns: Vec<Turn> =
-        views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden, now_ms)).collect();
+        views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden, asked, now_ms)).collect();
     for (mounted, turn) in views.iter().zip(turns) {
         let mut view = mounted.view.borrow_mut();
-        match turn {
-            Turn::Rest => view.rest(),
-            Turn::Still => view.draw_still(now_ms),
-            Turn::Run => more |= view.frame(now_ms, run_ahead_until),
-        }
-        more |= view.settling();
+        let wanted = match turn {
+            Turn::Rest => {
+                view.rest();
+                false
+            }
+            Turn::Still => {
+                view.draw_still(now_ms);
+                false
+            }
+            Turn::Run => view.frame(now_ms, run_ahead_until),
+        } || view.settling();
+        view.wanted_more(wanted);
+        more |= wanted;
         // A trace's reading comes in a frame, not on an event.
         if view.owns_hash() && view.take_replaying_changed() {
             mark_steps(&view);
