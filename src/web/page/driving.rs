@@ -2,8 +2,9 @@
 //! every view its frames. A view out of sight (an IntersectionObserver
 //! watches each root) or in a hidden tab gets none, so it uses no
 //! simulated time and no drawing; one that waits for more of it to come in
-//! sight shows its still picture. A view whose box changes (a
-//! ResizeObserver watches each) fits itself into it on its next frame.
+//! sight shows its still picture; one at rest (paused, over) only the
+//! frames something outside the loop asked for. A view whose box changes
+//! (a ResizeObserver watches each) fits itself into it on its next frame.
 
 use super::{mark_steps, BinsViews, Mounted, Views, REDUCED_MOTION};
 use crate::bins_view::{Action, BinsView};
@@ -29,7 +30,8 @@ const MAX_PAGE_FRAME_COSTS: usize = 4_096;
 
 /// One frame of every view in sight, of those at rest only if the frame
 /// was `asked` for; returns whether another is wanted. A balls-into-bins
-/// view is its page's one content, so only a hidden tab stops it.
+/// view is its page's one content, so only a hidden tab stops it (out of
+/// sight, it throws without drawing).
 pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64, asked: bool) -> bool {
     let started = dom::now_ms();
     let run_ahead_until = started + lbsim::ui::run_ahead::BUDGET_MS;
