@@ -87,15 +87,18 @@ pub enum Turn {
     Run,
 }
 
-/// Whether a view is in sight, and whether the still picture it shows
+/// Whether a view is in sight, whether the still picture it shows
 /// while it waits for more of it to come in sight has been drawn (once is
-/// enough: nothing runs while it waits).
+/// enough: nothing runs while it waits), and whether it is at rest.
 #[derive(Default)]
 pub struct Sight {
     /// Scrolled into sight, as the page's observer last said: not until it
     /// first says so, so that a view never in sight never runs.
     on_screen: bool,
     still_drawn: bool,
+    /// The view wanted no frame after its last turn (see
+    /// [`Sight::takes_turn`]).
+    at_rest: bool,
 }
 
 impl Sight {
@@ -103,7 +106,23 @@ impl Sight {
     /// viewport then (so that a view in sight draws in the page's first
     /// frame, before the observer first reports).
     pub fn new(on_screen: bool) -> Sight {
-        Sight { on_screen, still_drawn: false }
+        Sight { on_screen, ..Sight::default() }
+    }
+
+    /// Notes whether the view wanted another frame after its turn: one
+    /// running does; one paused, over or out of sight does not.
+    pub fn wanted_more(&mut self, more: bool) {
+        self.at_rest = !more;
+    }
+
+    /// Whether the view takes its turn in a frame that something outside
+    /// the page's loop `asked` for (an event, a scroll, a view mounted), or
+    /// one the loop goes on to for other views: a view at rest keeps the
+    /// picture it drew, which would be drawn again the same (chapter 2's
+    /// spike, over, was drawn sixty times a second while the view below it
+    /// ran).
+    pub fn takes_turn(&self, asked: bool) -> bool {
+        asked || !self.at_rest
     }
 
     pub fn set_on_screen(&mut self, on_screen: bool) {
@@ -289,5 +308,18 @@ mod tests {
         assert_eq!(sight.turn(true, || false), Turn::Rest, "scrolled away and back, still drawn");
         assert_eq!(sight.turn(true, || true), Turn::Run, "most of it in sight");
         assert_eq!(sight.turn(true, || true), Turn::Run);
+    }
+
+    #[test]
+    fn a_view_at_rest_takes_only_the_frames_asked_for() {
+        let mut sight = Sight::new(true);
+        assert!(sight.takes_turn(false), "a view mounted takes the frames that go on");
+        sight.wanted_more(true);
+        assert!(sight.takes_turn(false), "running, every frame");
+        sight.wanted_more(false);
+        assert!(!sight.takes_turn(false), "paused: not the frames that go on for other views");
+        assert!(sight.takes_turn(true), "but every frame asked for (a click, a scroll)");
+        sight.wanted_more(true);
+        assert!(sight.takes_turn(false), "playing again");
     }
 }

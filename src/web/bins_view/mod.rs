@@ -13,6 +13,7 @@ mod histogram;
 use super::dom::Ids;
 use super::surface::Surface;
 use super::theme::Palette;
+use super::waiting::is_in_sight;
 use lbsim::bins::{Bins, Method, MAX_D};
 use lbsim::format::thousands;
 use wasm_bindgen::prelude::*;
@@ -92,6 +93,12 @@ pub struct BinsView {
     last_status_ms: f64,
     /// Something changed that the canvases do not show yet.
     stale: bool,
+    /// Some of the view is in the viewport, as the page's observer last
+    /// said: out of it, a run throws its balls but draws them only once in
+    /// sight or over (the explainer's view, at its foot, ran undrawn for
+    /// nothing but drew its two histograms each frame of the page's first
+    /// seconds).
+    on_screen: bool,
 }
 
 impl BinsView {
@@ -133,9 +140,19 @@ impl BinsView {
             running: true,
             last_status_ms: f64::NEG_INFINITY,
             stale: true,
+            on_screen: is_in_sight(root),
         };
         view.start_over();
         Ok(view)
+    }
+
+    pub fn root(&self) -> &HtmlElement {
+        &self.root
+    }
+
+    /// The page's observer says whether some of the view is in the viewport.
+    pub fn set_on_screen(&mut self, on_screen: bool) {
+        self.on_screen = on_screen;
     }
 
     /// Each element whose events the view acts on, the event, and what to do.
@@ -244,7 +261,7 @@ impl BinsView {
             }
         }
         let resized = self.sides.iter_mut().fold(false, |any, side| side.surface.fit() | any);
-        if self.stale || resized {
+        if (self.stale || resized) && (self.on_screen || !self.running) {
             self.draw();
             self.stale = false;
         }

@@ -2,8 +2,9 @@
 //! every view its frames. A view out of sight (an IntersectionObserver
 //! watches each root) or in a hidden tab gets none, so it uses no
 //! simulated time and no drawing; one that waits for more of it to come in
-//! sight shows its still picture. A view whose box changes (a
-//! ResizeObserver watches each) fits itself into it on its next frame.
+//! sight shows its still picture; one at rest (paused, over) only the
+//! frames something outside the loop asked for. A view whose box changes
+//! (a ResizeObserver watches each) fits itself into it on its next frame.
 
 use super::{mark_steps, BinsViews, Mounted, Views, REDUCED_MOTION};
 use crate::bins_view::{Action, BinsView};
@@ -27,10 +28,11 @@ pub(super) type ObserverCallback = Closure<dyn FnMut(Array)>;
 /// Frame costs of the whole page kept for the test hooks (about a minute).
 const MAX_PAGE_FRAME_COSTS: usize = 4_096;
 
-/// One frame of every view in sight; returns whether another is wanted.
-/// A balls-into-bins view is its page's one content, so only a hidden tab
-/// stops it.
-pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64) -> bool {
+/// One frame of every view in sight, of those at rest only if the frame
+/// was `asked` for; returns whether another is wanted. A balls-into-bins
+/// view is its page's one content, so only a hidden tab stops it (out of
+/// sight, it throws without drawing).
+pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms: f64, asked: bool) -> bool {
     let started = dom::now_ms();
     let run_ahead_until = started + lbsim::ui::run_ahead::BUDGET_MS;
     let hidden = dom::document().visibility_state() == VisibilityState::Hidden;
@@ -39,15 +41,22 @@ pub(super) fn tick(views: &[Rc<Mounted>], bins: &[Rc<RefCell<BinsView>>], now_ms
     // another view's writes costs a layout of the page, one per view in
     // sight each frame.
     let turns: Vec<Turn> =
-        views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden, now_ms)).collect();
+        views.iter().map(|mounted| mounted.view.borrow_mut().turn(!hidden, asked, now_ms)).collect();
     for (mounted, turn) in views.iter().zip(turns) {
         let mut view = mounted.view.borrow_mut();
-        match turn {
-            Turn::Rest => view.rest(),
-            Turn::Still => view.draw_still(now_ms),
-            Turn::Run => more |= view.frame(now_ms, run_ahead_until),
-        }
-        more |= view.settling();
+        let wanted = match turn {
+            Turn::Rest => {
+                view.rest();
+                false
+            }
+            Turn::Still => {
+                view.draw_still(now_ms);
+                false
+            }
+            Turn::Run => view.frame(now_ms, run_ahead_until),
+        } || view.settling();
+        view.wanted_more(wanted);
+        more |= wanted;
         // A trace's reading comes in a frame, not on an event.
         if view.owns_hash() && view.take_replaying_changed() {
             mark_steps(&view);
@@ -79,21 +88,31 @@ fn with_view_at(views: &Views, root: &Element, act: impl FnOnce(&mut View)) {
     }
 }
 
-/// Watches every view's root, so views out of sight stop and come back.
+/// Watches every view's root, so views out of sight stop and come back,
+/// and every balls-into-bins view's, so that one out of sight draws
+/// nothing.
 pub(super) fn observe(
     views: &Views,
+    bins: &BinsViews,
     frames: &Rc<FrameLoop>,
 ) -> Result<(IntersectionObserver, ObserverCallback), JsValue> {
-    let (watched, requester) = (views.clone(), frames.clone());
+    let (watched, watched_bins, requester) = (views.clone(), bins.clone(), frames.clone());
     let on_intersection = ObserverCallback::new(move |entries: Array| {
         for entry in entries.iter().filter_map(|e| e.dyn_into::<IntersectionObserverEntry>().ok()) {
-            with_view_at(&watched, &entry.target(), |view| view.set_on_screen(entry.is_intersecting()));
+            let (target, on_screen) = (entry.target(), entry.is_intersecting());
+            with_view_at(&watched, &target, |view| view.set_on_screen(on_screen));
+            for view in watched_bins.iter().filter(|v| v.borrow().root().is_same_node(Some(&target))) {
+                view.borrow_mut().set_on_screen(on_screen);
+            }
         }
         requester.request();
     });
     let observer = IntersectionObserver::new(on_intersection.as_ref().unchecked_ref())?;
     for mounted in views.borrow().iter() {
         observer.observe(mounted.view.borrow().root());
+    }
+    for view in bins.iter() {
+        observer.observe(view.borrow().root());
     }
     Ok((observer, on_intersection))
 }

@@ -104,12 +104,12 @@ pub fn mount() -> Result<(), JsValue> {
     let bins: BinsViews = Rc::new(bins);
     let frames = {
         let (views, bins) = (views.clone(), bins.clone());
-        FrameLoop::start(move |now_ms| driving::tick(&views.borrow(), &bins, now_ms))
+        FrameLoop::start(move |now_ms, asked| driving::tick(&views.borrow(), &bins, now_ms, asked))
     };
     for view in views.borrow().iter() {
         view.listen(&frames)?;
     }
-    let (observer, on_intersection) = driving::observe(&views, &frames)?;
+    let (observer, on_intersection) = driving::observe(&views, &bins, &frames)?;
     let (resizes, on_resize) = driving::watch_sizes(&views, &frames)?;
     let mut listeners = Listeners::default();
     for view in bins.iter() {

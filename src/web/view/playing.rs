@@ -51,8 +51,12 @@ impl View {
     /// What the view does with the page's frame at wall-clock `now_ms`
     /// (see [`Sight::turn`]): a brief one waits for most of it to come in
     /// sight, an explainer's spike for its whole picture to have been in
-    /// sight a second (see `lbsim::ui::spike::Start`).
-    pub fn turn(&mut self, tab_shown: bool, now_ms: f64) -> Turn {
+    /// sight a second (see `lbsim::ui::spike::Start`). One at rest takes
+    /// only a frame `asked` for (see [`Sight::takes_turn`]).
+    pub fn turn(&mut self, tab_shown: bool, asked: bool, now_ms: f64) -> Turn {
+        if !self.sight.takes_turn(asked) {
+            return Turn::Rest;
+        }
         let brief = pace::is_brief(self.sim.scenario().demand, self.opening_over());
         let held = self.explainer_spike();
         let (root, start) = (&self.root, &mut self.spike_start);
@@ -77,6 +81,11 @@ impl View {
     /// and wants frames to see it pass.
     pub fn settling(&self) -> bool {
         self.spike_start.settling()
+    }
+
+    /// Notes whether the view wanted another frame after its turn.
+    pub fn wanted_more(&mut self, more: bool) {
+        self.sight.wanted_more(more);
     }
 
     /// Notes whether an explainer's spike runs with its whole picture in
