@@ -180,6 +180,40 @@ fn chapter_1s_waits_at_each_load_are_as_its_prose_says() {
     assert!(p99.iter().skip(1).all(|&p| (200.0..1_000.0).contains(&p)), "1.05: p99s {p99:?}");
 }
 
+/// Chapter 1 says what its load means and where the mean stands: a reader
+/// met "capacity" and the 20 ms service time nowhere in the prose, and saw
+/// the mean left of the median at 1.05 beside prose saying it stands right.
+/// The capacity is the slots' work at the mean service time; at 0.9 the
+/// mean stands right of the median on every one of ten seeds; at 1.05,
+/// six simulated seconds in, the median passes the mean on at least one.
+#[test]
+fn chapter_1s_capacity_and_mean_are_as_its_prose_says() {
+    let said = prose("one-server");
+    let scenario = section("one-server").scenario;
+    let capacity = f64::from(scenario.slots) * 1_000.0 / scenario.service_mean_ms;
+    let quoted = format!(
+        "A request holds its slot for {:.0}&nbsp;ms on average, some far less and a few far more, so ten \
+         slots finish about {capacity:.0} requests a second: the server's <em>capacity</em>. The \
+         <em>load</em> is the share of it the clients ask for; the run below opens at {}, about {:.0} \
+         requests a second.",
+        scenario.service_mean_ms,
+        scenario.load,
+        scenario.load * capacity
+    );
+    assert_eq!((scenario.servers, scenario.slots), (1, 10), "one server of ten slots");
+    assert!(said.contains(&quoted), "the prose no longer says “{quoted}”: {said}");
+    assert!(said.contains("at this load the mean stands right of the median"), "{said}");
+    for seed in 1..=10 {
+        let queue = run(&scenario, seed).queue_ms;
+        assert!(queue.mean > queue.p50, "0.9, seed {seed}: mean {} against median {}", queue.mean, queue.p50);
+    }
+    assert!(said.contains("early in a run the median may even pass the mean"), "{said}");
+    let mut early = scenario.clone();
+    early.set_many([("load", "1.05"), ("duration_s", "6")]).unwrap();
+    let passed = (1..=10).map(|seed| run(&early, seed).queue_ms).filter(|q| q.p50 > q.mean).count();
+    assert!(passed >= 1, "1.05 at 6 s: the median passed the mean on no seed");
+}
+
 /// Chapter 1 played at real time after its opening trip: a hop of 5 ms
 /// is a third of a frame, so each dot was drawn once, at a random point of
 /// its hop, and none was seen to travel (a reader found the picture
@@ -498,7 +532,7 @@ fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
     let said = prose("spike");
     assert!(said.contains("Now ten servers, and two hundred clients"), "{said}");
     assert!(
-        said.contains("yet within half a simulated second (two seconds here, played at a quarter of real time) one server queues ten or more while a neighbour has free slots"),
+        said.contains("yet within half a simulated second (five seconds here, played at a tenth of real time) one server queues ten or more while a neighbour has free slots"),
         "{said}"
     );
     assert!(said.contains("Move the clients up to five hundred"), "{said}");
@@ -506,6 +540,13 @@ fn chapter_2s_spike_is_as_uneven_as_its_prose_says() {
         said.contains("the longest queue holds between 1.3 and 2.5 times the shortest's, and some requests wait out the 100&nbsp;ms timeout"),
         "{said}"
     );
+    // Half a simulated second lasts five of the reader's at the speed the
+    // chapter plays (a reader at a quarter of real time saw the spike end
+    // three seconds after it came into sight, the moment missed).
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/explain.html")).unwrap();
+    let chunk = html.split("id=\"spike\"").nth(1).unwrap();
+    let speed = hash::parse(&attribute(chunk, "data-lbsim-settings").unwrap(), Kind::Embed).params.speed;
+    assert_eq!(0.5 / speed, 5.0, "half a simulated second at {speed} of real time");
     let spike = section("spike");
     assert_eq!(spike.scenario.clients, 200, "the chapter opens at two hundred clients");
     assert_eq!(spike.scenario.servers * spike.scenario.slots, 100, "a hundred slots");

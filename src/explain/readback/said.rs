@@ -35,13 +35,22 @@ pub(super) fn say(
                 true => format!(", {:.1}× the mean", q.p99 / q.mean),
                 false => String::new(),
             };
+            // A wait of nothing said as such: "the median waited 0.00 ms"
+            // read as a fault (reader 16).
+            let waited = |x: f64| match x {
+                0.0 => "no time".to_string(),
+                x => ms(x),
+            };
+            let beyond = match q.p99 {
+                0.0 => "fewer than one in a hundred waited at all".to_string(),
+                p99 => format!("one in a hundred waited more than {}{tail}", ms(p99)),
+            };
             format!(
-                "{}, of {} requests the median waited {} in a queue and the mean {}; one in a hundred waited more than {}{tail}.",
+                "{}, of {} requests the median waited {} in a queue and the mean {}; {beyond}.",
                 span(s),
                 thousands(q.count),
-                ms(q.p50),
-                ms(q.mean),
-                ms(q.p99),
+                waited(q.p50),
+                waited(q.mean),
             )
         }
         Sentence::Spike => {

@@ -54,6 +54,15 @@ fn the_tail_sentence_says_the_span_it_measures() {
 }
 
 #[test]
+fn the_tail_sentence_says_no_wait_in_words() {
+    let (scenario, summary) = run(&[("load", "0.2"), ("duration_s", "2")]);
+    assert_eq!(summary.queue_ms.p50, 0.0, "most requests find a free slot");
+    let words = Readback::parse("tail").unwrap().words(&scenario, &summary, None, None);
+    assert!(words.contains("the median waited no time in a queue and the mean"), "{words}");
+    assert!(!words.contains("0.00 ms"), "{words}");
+}
+
+#[test]
 fn ratios_are_read_with_their_intervals() {
     let scenario = Scenario::default();
     let mut a = Simulation::new(&scenario).unwrap();
