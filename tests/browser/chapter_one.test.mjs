@@ -132,7 +132,7 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
       assert.ok(presses < 40, `the load reads ${await load.getAttribute('aria-valuetext')}`);
       await page.keyboard.press('ArrowRight');
     }
-    await page.evaluate(() => document.getElementById('one-server').scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => document.getElementById('sim-one-server').scrollIntoView({ block: 'start' }));
     await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 2_500, null, { timeout: 60_000 });
     await page.waitForTimeout(1_000);
     const [marks, uprights] = await page.evaluate(() => {
