@@ -22,6 +22,22 @@ pub struct LearnedLoad {
 }
 
 impl Simulation {
+    /// Where `client`'s queued requests wait: each one's server and how
+    /// many wait ahead of it there, in the order its server will serve
+    /// them (a picture following a client draws its request at its place
+    /// in the queue, not at the queue's end).
+    pub fn queue_places(&self, client: u32) -> Vec<(u32, u32)> {
+        let mut places = Vec::new();
+        for (server, s) in self.servers.iter().enumerate() {
+            for (ahead, flight) in s.queue.in_order().enumerate() {
+                if self.in_flight(flight).is_some_and(|seen| seen.origin.client == client) {
+                    places.push((server as u32, ahead as u32));
+                }
+            }
+        }
+        places
+    }
+
     /// `client`'s copy of each server's load in its pool, when its policy
     /// learns load from responses and clients choose for themselves (with
     /// balancers, the balancers keep the copies); empty otherwise.

@@ -108,6 +108,13 @@ impl Queue {
         })
     }
 
+    /// Every waiting request in the order it will be served: the highest
+    /// level's oldest first.
+    pub fn in_order(&self) -> impl Iterator<Item = Flight> + '_ {
+        let lower = self.lower.iter().flat_map(|lower| lower.0.iter().flatten());
+        self.first.iter().chain(lower).copied()
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.first.len() + self.lower.as_ref().map_or(0, |lower| lower.len())
@@ -133,9 +140,11 @@ mod tests {
         assert!(q.remove(Flight::request(5)));
         assert!(!q.remove(Flight::request(5)));
         assert_eq!(q.fronts().filter_map(Flight::place).collect::<Vec<_>>(), vec![2, 3, 1]);
+        let listed: Vec<u32> = q.in_order().filter_map(Flight::place).collect();
         let order: Vec<u32> = std::iter::from_fn(|| q.pop_next()).filter_map(Flight::place).collect();
         // Level 7 does not exist: its request joins the lowest level.
         assert_eq!(order, vec![2, 4, 3, 1, 6]);
+        assert_eq!(listed, order, "listed in the order served");
         assert!(q.is_empty());
     }
 

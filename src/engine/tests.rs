@@ -350,3 +350,26 @@ fn a_live_hedge_cancel_applies_to_copies_made_after_it() {
         assert!(sim.books().balanced());
     }
 }
+
+/// A followed client's queued request is placed where it waits: at one
+/// server with one slot, ten clients arriving at once, nine wait, and
+/// the places the clients' queued requests are given are 0 to 8, once
+/// each; as the head is served, everyone moves up one.
+#[test]
+fn each_queued_request_has_its_own_place_in_its_queue() {
+    let mut sim = one_slot(&[("clients", "10"), ("queue_timeout_ms", "10000")]);
+    let places = |sim: &Simulation| {
+        let mut all: Vec<u32> =
+            (0..10).flat_map(|client| sim.queue_places(client)).map(|(_, ahead)| ahead).collect();
+        all.sort_unstable();
+        all
+    };
+    sim.advance_to(Time::from_ms(1.0), u64::MAX);
+    assert_eq!(places(&sim), (0..9).collect::<Vec<_>>());
+    let client_of_head = (0..10).find(|&c| sim.queue_places(c) == [(0, 0)]).unwrap();
+    let client_of_second = (0..10).find(|&c| sim.queue_places(c) == [(0, 1)]).unwrap();
+    sim.advance_to(Time::from_ms(1001.0), u64::MAX);
+    assert_eq!(places(&sim), (0..8).collect::<Vec<_>>());
+    assert!(sim.queue_places(client_of_head).is_empty(), "the head went into service");
+    assert_eq!(sim.queue_places(client_of_second), [(0, 0)], "the second is now first");
+}

@@ -111,8 +111,9 @@ impl Opening {
 /// request"): the words say only its dot is drawn.
 pub fn words(view_speed: f64) -> String {
     format!(
-        "One request's trip first, at {} and the only dot drawn: out to the server, into a slot or the \
-         queue, and back. Others start meanwhile, counted by the slots and the chart. Then everyone, at {}.",
+        "One request's trip first, at {} and the only dot drawn: out to the server, into a slot (ringed, the \
+         arc round it filling as it is served) or the queue, and back. Others start meanwhile, counted by the \
+         slots and the chart. Then everyone, at {}.",
         of_real_time(WALKING_PACE.min(view_speed)),
         of_real_time(view_speed)
     )

@@ -13,7 +13,7 @@ use super::topology::{self, Focus, Part};
 use super::twins::Sides;
 use lbsim::charts::topology_legend::{choice_solid, choice_words, draws_decisions, Mark};
 use lbsim::charts::{ChartStyle, SeriesMetric};
-use lbsim::engine::{Decision, LearnedLoad};
+use lbsim::engine::{Decision, Hop, LearnedLoad};
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::chart_turns::{picture_size, ChartTurns};
 use lbsim::ui::fit::least_label_px;
@@ -224,6 +224,21 @@ impl Canvases {
     /// Where each server of `snapshot` is drawn in the topology (x, y, w, h).
     pub fn server_cells(&self, snapshot: &Snapshot) -> Vec<[f64; 4]> {
         topology::server_cells(snapshot, (&self.topology, self.least_label_px()))
+    }
+
+    /// Where each server's box of slots is drawn, where one is.
+    pub fn slot_boxes(&self, snapshot: &Snapshot) -> Vec<Option<[f64; 4]>> {
+        topology::slot_boxes(snapshot, (&self.topology, self.least_label_px()))
+    }
+
+    /// Where a followed client's requests are drawn (see
+    /// `topology::followed_marks`).
+    pub fn followed_marks(
+        &self,
+        snapshot: &Snapshot,
+        followed: (u32, &[(u32, u32)]),
+    ) -> Vec<(Hop, [f64; 2], Option<f64>)> {
+        topology::followed_marks(snapshot, (&self.topology, self.least_label_px()), followed)
     }
 
     /// Where each cell of the clients' column is drawn.

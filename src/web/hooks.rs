@@ -73,6 +73,9 @@ pub fn install(views: &Views, frames: &Rc<FrameLoop>) -> Result<(), JsValue> {
 /// - `followed()`: the client followed, or undefined;
 /// - `followedRequests()`: the client of each request the last frame drew
 ///   as followed;
+/// - `followedMarks()`: where the last frame drew each of the followed
+///   client's requests: its hop, centre and, in service, the share of its
+///   service done, as JSON;
 /// - `serverSpeeds()`: each server's speed as the last frame drew it;
 /// - `servers()`: each server's state, the choosers holding it ejected and
 ///   where its row is drawn, as the last frame drew them, as JSON;
@@ -155,6 +158,9 @@ fn view_hooks(mounted: &Mounted, frames: &Rc<FrameLoop>) -> Result<Object, JsVal
     let reader = view.clone();
     let followed = move || Uint32Array::from(reader.borrow().followed_requests().as_slice());
     set("followedRequests", Closure::<dyn Fn() -> Uint32Array>::new(followed).into_js_value())?;
+    let reader = view.clone();
+    let marks = move || reader.borrow().followed_marks_json();
+    set("followedMarks", Closure::<dyn Fn() -> String>::new(marks).into_js_value())?;
     let reader = view.clone();
     let speeds = move || Float64Array::from(reader.borrow().server_speeds().as_slice());
     set("serverSpeeds", Closure::<dyn Fn() -> Float64Array>::new(speeds).into_js_value())?;

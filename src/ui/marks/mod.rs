@@ -4,14 +4,17 @@
 //! answers where one errs (of the requests sent lately where one is
 //! slowed); how long a decision's lines and badges stay beside the
 //! servers they describe in `decision.rs`; what a client heard of each
-//! server's load, and where its mark stands, in `heard.rs`.
+//! server's load, and where its mark stands, in `heard.rs`; where a
+//! followed client's request stands in its row, in `followed.rs`.
 
 use crate::engine::ServerView;
 use crate::metrics::{SAMPLE_INTERVAL, SENT_WINDOW};
 
 mod decision;
+mod followed;
 mod heard;
 pub use decision::*;
+pub use followed::*;
 pub use heard::*;
 
 /// How a server's queue is drawn in its lane, in every chapter and the

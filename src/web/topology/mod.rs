@@ -24,7 +24,7 @@ mod waits;
 use super::surface::Surface;
 use super::theme::Palette;
 use layout::{Column, Layout, Rect};
-use lbsim::engine::{Decision, KeyMoves, LearnedLoad};
+use lbsim::engine::{Decision, Hop, KeyMoves, LearnedLoad, RequestView};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
 use lbsim::ui::marks::sent_shares;
@@ -75,6 +75,9 @@ pub struct Focus<'a> {
     /// The followed client's (else client 0's) copies of the servers'
     /// loads, under a policy that learns them; empty otherwise.
     pub learned: &'a [LearnedLoad],
+    /// Where the followed client's queued requests wait: each one's
+    /// server and how many are ahead of it there.
+    pub queue_places: &'a [(u32, u32)],
     /// Whether a spike is over: each row then shows its total of
     /// completed requests (see `totals`).
     pub spike_over: bool,
@@ -137,7 +140,12 @@ pub fn draw(
     if let Some((moving, phase)) = focus.moving {
         moves::draw(context, &layout, moving, phase, palette);
     }
-    requests::draw(context, &layout, &snapshot.requests, focus.client, palette);
+    let followed = focus.client.map(|client| requests::Followed {
+        client,
+        servers: &snapshot.servers,
+        places: focus.queue_places,
+    });
+    requests::draw(context, &layout, &snapshot.requests, followed, palette);
     bounces::draw(context, &layout, focus.bounces, (&marks, &plates), palette);
     if let Some(told) = focus.told {
         draw_highlight(context, &layout, told, palette);
@@ -205,6 +213,32 @@ fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) ->
 pub fn server_cells(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<[f64; 4]> {
     let layout = layout_of(snapshot, drawn);
     (0..snapshot.servers.len()).map(|i| layout.servers.cell(i)).map(|c| [c.x, c.y, c.w, c.h]).collect()
+}
+
+/// Where each server's box of slots is drawn (`[x, y, w, h]`, CSS pixels
+/// on the surface); none in the compact grid, which draws no box.
+pub fn slot_boxes(snapshot: &Snapshot, drawn: (&Surface, f64)) -> Vec<Option<[f64; 4]>> {
+    let layout = layout_of(snapshot, drawn);
+    let boxed = |(i, server)| {
+        let b = row::Row::of(&layout, i, server).box_rect;
+        (!layout.compact).then_some([b.x, b.y, b.w, b.h])
+    };
+    snapshot.servers.iter().enumerate().map(boxed).collect()
+}
+
+/// Where the followed client's requests are drawn (see
+/// `requests::own_positions`): each one's hop, centre (CSS pixels on the
+/// surface) and, in service, the share of its service done.
+pub fn followed_marks(
+    snapshot: &Snapshot,
+    drawn: (&Surface, f64),
+    (client, places): (u32, &[(u32, u32)]),
+) -> Vec<(Hop, [f64; 2], Option<f64>)> {
+    let layout = layout_of(snapshot, drawn);
+    let followed = requests::Followed { client, servers: &snapshot.servers, places };
+    let own: Vec<&RequestView> = snapshot.requests.iter().filter(|r| r.client == client).collect();
+    let placed = requests::own_positions(&layout, &followed, &own, requests::lane(&layout));
+    placed.into_iter().map(|(r, (x, y), served)| (r.hop, [x, y], served)).collect()
 }
 
 /// Where each cell of the clients' column is drawn (`[x, y, w, h]`, CSS

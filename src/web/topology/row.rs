@@ -4,7 +4,7 @@
 
 use super::layout::{least_labelled_row_h, Layout, Rect};
 use lbsim::engine::ServerView;
-use lbsim::ui::marks::{queue_to_scale, QueueMark};
+use lbsim::ui::marks::{queue_to_scale, QueueMark, Stand};
 use lbsim::ui::row_scale::{pitch_holding_a_queue, RowScale};
 use web_sys::CanvasRenderingContext2d;
 
@@ -180,9 +180,21 @@ impl Row {
         (self.queue_end - self.queue_start - self.count_w).max(0.0)
     }
 
+    /// The centre of a slot's or a queued request's cell (CSS px).
+    pub(super) fn centre_of(&self, stand: Stand) -> (f64, f64) {
+        let b = self.box_rect;
+        match stand {
+            Stand::Slot(_) if self.per_line == 0 => (b.x + 2.0 + self.side / 2.0, b.y + b.h / 2.0),
+            Stand::Slot(slot) => self.slot_cell(slot).centre(),
+            Stand::Queued(k) => {
+                (self.queue_end - (k + 1) as f64 * self.pitch + self.side / 2.0, b.y + b.h / 2.0)
+            }
+        }
+    }
+
     /// Queue cells that fit between the row's entrance and its box, less
     /// room at the entrance for the queue's length written beside it.
-    fn queue_capacity(&self) -> usize {
+    pub(super) fn queue_capacity(&self) -> usize {
         // A lane made to hold whole cells holds them, rounding aside.
         let cells = (self.queue_end - self.queue_start - self.count_w) / self.pitch;
         (cells + 1e-9).floor().max(0.0) as usize

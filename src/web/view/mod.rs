@@ -319,6 +319,7 @@ impl View {
         let servers = &self.snapshot.servers;
         let decision_ink = self.parts.decision.ink(now_ms, self.playing, servers);
         let learned = self.sim.learned_loads(self.followed.unwrap_or(0));
+        let queue_places = self.followed.map_or_else(Vec::new, |client| self.sim.queue_places(client));
         let bounced: Vec<u64> = self.snapshot.servers.iter().map(|s| s.bounced).collect();
         self.parts.bounces.observe(now_ms, self.playing, &bounced);
         let bounces = self.parts.bounces.shown();
@@ -329,6 +330,7 @@ impl View {
             decision_ink,
             moving,
             learned: &learned,
+            queue_places: &queue_places,
             spike_over: lbsim::ui::spike::is_over(&self.sim),
             bounces: &bounces,
         };

@@ -75,6 +75,24 @@ impl View {
         self.snapshot.requests.iter().filter(|r| Some(r.client) == self.followed).map(|r| r.client).collect()
     }
 
+    /// Where the last frame drew the followed client's requests: each
+    /// one's hop, centre (CSS px) and, in service, the share of its
+    /// service done, as JSON (for tests).
+    pub fn followed_marks_json(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Mark {
+            hop: lbsim::engine::Hop,
+            at: [f64; 2],
+            served: Option<f64>,
+        }
+        let marks = self.followed.map_or_else(Vec::new, |client| {
+            let places = self.sim.queue_places(client);
+            self.parts.canvases.followed_marks(&self.snapshot, (client, &places))
+        });
+        let marks: Vec<Mark> = marks.into_iter().map(|(hop, at, served)| Mark { hop, at, served }).collect();
+        json::text(&marks).unwrap_or_default()
+    }
+
     /// Each server's speed, as the last frame drew it.
     pub fn server_speeds(&self) -> Vec<f64> {
         self.snapshot.servers.iter().map(|s| s.speed).collect()
@@ -99,6 +117,8 @@ impl View {
             queued: u32,
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
+            /// Where its box of slots is drawn (x, y, w, h), where one is.
+            slots_box: Option<[f64; 4]>,
             heard: Option<String>,
             /// Where the mark of client 0's copy of its load stands.
             copy_mark: Option<[f64; 4]>,
@@ -116,6 +136,7 @@ impl View {
         let queues = self.parts.canvases.queue_lengths(&self.snapshot, None);
         let marks = self.parts.canvases.copy_marks(&self.snapshot, &learned);
         let names = self.parts.canvases.name_spans(&self.snapshot);
+        let mut boxes = self.parts.canvases.slot_boxes(&self.snapshot).into_iter();
         let mut waits = self.parts.canvases.wait_labels(&self.snapshot).into_iter();
         let drawn: Vec<Drawn> = self
             .snapshot
@@ -133,6 +154,7 @@ impl View {
                 slots: s.slots,
                 queued: s.queued,
                 queue_px,
+                slots_box: boxes.next().flatten(),
                 heard: heard(i),
                 copy_mark,
                 answered: s.answered,
