@@ -29,8 +29,12 @@ pub enum Opening {
     /// No request setting out yet: the view plays at [`WAITING_PACE`].
     Waiting,
     /// Following `client`'s first request since `since_ms` (simulated);
-    /// `returning` once the answer is on its way back.
-    Following { client: u32, since_ms: f64, returning: bool },
+    /// `connecting` while its client opens a connection (a handshake, at
+    /// [`WAITING_PACE`]: at a walking pace chapter 1's two round trips
+    /// took two seconds of a square beside the client, unexplained, before
+    /// the request set out: reader 17); `returning` once the answer is on
+    /// its way back.
+    Following { client: u32, since_ms: f64, connecting: bool, returning: bool },
     /// The view plays at its own speed.
     Over,
 }
@@ -55,8 +59,8 @@ impl Opening {
     /// The speed to play at now, in a view of speed `view_speed`.
     pub fn speed(self, view_speed: f64) -> f64 {
         match self {
-            Opening::Following { .. } => WALKING_PACE.min(view_speed),
-            Opening::Waiting => WAITING_PACE.min(view_speed),
+            Opening::Following { connecting: false, .. } => WALKING_PACE.min(view_speed),
+            Opening::Following { connecting: true, .. } | Opening::Waiting => WAITING_PACE.min(view_speed),
             Opening::Over => view_speed,
         }
     }
@@ -82,10 +86,16 @@ impl Opening {
             Opening::Over => None,
             Opening::Waiting => {
                 let first = requests.iter().find(|r| setting_out(r.hop))?;
-                *self = Opening::Following { client: first.client, since_ms: now_ms, returning: false };
+                let connecting = first.hop == Hop::Handshake;
+                *self = Opening::Following {
+                    client: first.client,
+                    since_ms: now_ms,
+                    connecting,
+                    returning: false,
+                };
                 Some(Cue::Follow(first.client))
             }
-            Opening::Following { client, since_ms, returning } => {
+            Opening::Following { client, since_ms, returning, .. } => {
                 let hop = requests.iter().find(|r| r.client == client).map(|r| r.hop);
                 let back = hop.is_some_and(|hop| matches!(hop, Hop::ServerToClient | Hop::BalancerToClient));
                 let ended = (returning && !back) || hop.is_none() || now_ms - since_ms > LONGEST_TRIP_MS;
@@ -95,7 +105,9 @@ impl Opening {
                         Some(Cue::Release(client))
                     }
                     false => {
-                        *self = Opening::Following { client, since_ms, returning: returning || back };
+                        let connecting = hop == Some(Hop::Handshake);
+                        *self =
+                            Opening::Following { client, since_ms, connecting, returning: returning || back };
                         None
                     }
                 }

@@ -23,6 +23,12 @@ fn the_first_request_is_followed_out_and_back_at_a_walking_pace_then_released() 
         opening.observe(2.0, &[at(4, Hop::InService), at(7, Hop::Handshake), at(2, Hop::Handshake)]),
         Some(Cue::Follow(7))
     );
+    // Its client opens a connection first: that passes at the waiting
+    // pace, not the trip's.
+    assert_eq!((opening.speed(1.0), opening.following()), (WAITING_PACE, Some(7)));
+    assert_eq!(opening.observe(10.0, &[at(7, Hop::Handshake)]), None);
+    assert_eq!(opening.speed(1.0), WAITING_PACE);
+    assert_eq!(opening.observe(15.0, &[at(7, Hop::ClientToServer)]), None);
     assert_eq!((opening.speed(1.0), opening.following()), (WALKING_PACE, Some(7)));
     // A view slowed to a tenth walks its trip no slower than one at real time.
     assert_eq!(opening.speed(0.1), WALKING_PACE);
