@@ -212,7 +212,9 @@ impl Spread {
 
     /// What the dots show, as the sentence under them says it: "the p99
     /// with A is 0.96 to 1.05 times that with B", and, with two or more,
-    /// "on average 0.997, give or take 0.004".
+    /// "on average 0.997, that average known to ±0.004 (a standard
+    /// error)": "give or take 0.004" under dots spread from 0.96 to 1.05
+    /// read as their spread (reader 17).
     pub fn ratio_words(&self, sides: &Sides) -> (String, Option<String>) {
         let Sides { own, twin } = sides.in_prose();
         let ratios = self.ratios();
@@ -220,7 +222,7 @@ impl Spread {
         let range = format!("the p99 with {own} is {least:.2} to {most:.2} times that with {twin}");
         let average = (ratios.len() >= 2).then(|| {
             let (mean, se) = mean_and_error(&ratios);
-            format!("on average {mean:.3}, give or take {se:.3}")
+            format!("on average {mean:.3}, that average known to ±{se:.3} (a standard error)")
         });
         (range, average)
     }

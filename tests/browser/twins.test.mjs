@@ -155,8 +155,8 @@ for (const [width, height, colorScheme] of [[1440, 900, 'light'], [390, 844, 'da
         const under = await page.locator(`${root} .spread-words`).textContent();
         const [, range] = said.match(/: over the 20 seeds dotted under the pictures, (the p99 with .+ times that with random), on average /) ?? [];
         assert.ok(range && under.includes(`: ${range};`), `${id}: ${said} beside ${under}`);
-        const [, mean, se] = (under.match(/on average ([\d.]+), give or take ([\d.]+)\.$/) ?? []).map(Number);
-        assert.ok(se > 0 && said.includes(`on average ${mean.toFixed(3)}, give or take ${se.toFixed(3)}.`), `${said} beside ${under}`);
+        const [, mean, se] = (under.match(/on average ([\d.]+), that average known to ±([\d.]+) \(a standard error\)\.$/) ?? []).map(Number);
+        assert.ok(se > 0 && said.includes(`on average ${mean.toFixed(3)}, that average known to ±${se.toFixed(3)} (a standard error).`), `${said} beside ${under}`);
         assert.equal(held, 1 - mean > 2 * se, `${id}: ${said}`);
       } else {
         const [own, twin] = verdictNumbers(said);

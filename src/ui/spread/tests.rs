@@ -116,7 +116,7 @@ fn the_sentence_gives_the_range_which_side_of_one_and_at_the_end_the_mean() {
     assert_eq!(
         done.words(&sides()),
         "4 seeds of 30 s: the p99 with repick is 0.98 to 1.02 times that with random; as many above 1 as \
-         below; on average 1.000, give or take 0.009."
+         below; on average 1.000, that average known to ±0.009 (a standard error)."
     );
     assert!(holding(&[1.0, 1.1], 3).words(&sides()).ends_with("1 above 1, 0 below, 1 at 1."));
 }
@@ -176,8 +176,8 @@ fn a_guess_beside_the_dots_waits_for_them_and_is_graded_by_their_mean() {
     assert_eq!(
         guess.verdict_over_seeds(&sides(), &dots).unwrap(),
         "Your guess, repick, did not hold: neither tail is longer by more than chance: over the 20 seeds dotted \
-         under the pictures, the p99 with repick is 0.96 to 1.05 times that with random, on average 0.999, give \
-         or take 0.005."
+         under the pictures, the p99 with repick is 0.96 to 1.05 times that with random, on average 0.999, that \
+         average known to ±0.005 (a standard error)."
     );
     // Every dot a little under 1: the mean stands well outside its error.
     let shorter = holding(&[0.95, 0.97, 0.96, 0.98], 4);
