@@ -113,8 +113,14 @@ fn position(layout: &Layout, request: &RequestView, lane: f64) -> (f64, f64) {
             return layout.arrival(to);
         }
     };
-    let t = f64::from(request.progress);
     let offset = if returning { lane } else { -lane };
+    along(start, end, request.progress, offset)
+}
+
+/// The point `progress` of the way from `start` to `end`, `offset` below
+/// the line between them.
+fn along(start: (f64, f64), end: (f64, f64), progress: f32, offset: f64) -> (f64, f64) {
+    let t = f64::from(progress);
     (start.0 + (end.0 - start.0) * t, start.1 + (end.1 - start.1) * t + offset)
 }
 
@@ -202,10 +208,6 @@ pub(super) fn own_positions<'a>(
             };
             let row = Row::of(layout, server, view);
             let cells = row.queue_capacity();
-            let along = |start: (f64, f64), end: (f64, f64), offset: f64| {
-                let t = f64::from(request.progress);
-                (start.0 + (end.0 - start.0) * t, start.1 + (end.1 - start.1) * t + offset)
-            };
             let stand = |stand: Option<Stand>| stand.map_or(layout.arrival(server), |s| row.centre_of(s));
             match request.hop {
                 Hop::ClientToServer | Hop::BalancerToServer => {
@@ -214,7 +216,7 @@ pub(super) fn own_positions<'a>(
                         _ => layout.balancer_anchor(request.from as usize),
                     };
                     let end = stand(marks::heading(view.busy, view.slots, view.queued, cells));
-                    (request, along(start, end, -lane), None)
+                    (request, along(start, end, request.progress, -lane), None)
                 }
                 Hop::Queued => {
                     let nth = queued[server];
@@ -234,7 +236,8 @@ pub(super) fn own_positions<'a>(
                         Hop::ServerToClient => layout.client_anchor(request.to as usize),
                         _ => layout.balancer_anchor(request.to as usize),
                     };
-                    (request, along(row.centre_of(marks::in_service(0, view.slots)), end, lane), None)
+                    let from = row.centre_of(marks::in_service(0, view.slots));
+                    (request, along(from, end, request.progress, lane), None)
                 }
             }
         })
