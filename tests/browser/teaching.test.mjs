@@ -388,7 +388,7 @@ test("chapter 3 asks about a slowed server's queue before the run, and reveals a
   const rows = JSON.parse(await page.evaluate((i) => window.lbsim.views()[i].servers(), view));
   const [busy, queued] = ['busy', 'queued'].map((k) => rows.reduce((sum, row) => sum + row[k], 0));
   assert.ok(busy >= 70 && queued > 0, `the picture waits with ${busy} slots busy and ${queued} queued`);
-  const group = page.getByRole('group', { name: /How many requests will wait in its queue/ });
+  const group = page.getByRole('group', { name: /How long will its queue be, in requests waiting/ });
   const names = await group.getByRole('button').filter({ visible: true }).allTextContents();
   assert.deepEqual(names, ["Longer than the others'", 'About as long', "Shorter than the others'", 'Skip: just run it']);
   const reveal = page.locator('#continuous [data-reveal]').first();
