@@ -250,10 +250,22 @@ export async function runTo(page, index, ms, { timeout = 60_000 } = {}) {
   await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t, [index, ms], { timeout });
 }
 
-/** Skips the question of section `id`, if it asks one, by a click at its centre, as a reader does. */
+/**
+ * Skips the question of section `id`, if it asks one, by a click at its
+ * centre, as a reader does. The section's view is mounted only as it nears
+ * the viewport (src/web/waiting.rs), so this first waits for it to be
+ * built: asked at once after a scroll, a loaded machine could find no
+ * question yet, skip nothing, and leave the figure waiting at its question.
+ */
 export async function skipQuestion(page, id) {
+  await page.waitForFunction((id) => {
+    const root = document.querySelector(`#${id} [data-lbsim]`);
+    return root === null || root.querySelector(".layout") !== null;
+  }, id, { timeout: 30_000 });
+  const asks = await page.evaluate((id) => document.querySelector(`#${id} [data-lbsim]`)?.classList.contains('asks') ?? false, id);
+  if (!asks) return;
   const skip = page.locator(`#${id} .question .skip-guess`);
-  if (await skip.count() === 0) return;
+  await skip.waitFor({ state: 'visible' });
   await skip.scrollIntoViewIfNeeded();
   const box = await skip.boundingBox();
   if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
