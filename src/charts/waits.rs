@@ -310,24 +310,21 @@ mod tests {
         assert_eq!(lines_at([10.0, 20.0, 90.0], 3.0, 4.0), [10.0, 20.0, 90.0]);
     }
 
+    /// What `waits` draws at `size` (px) as SVG: each upright line (its
+    /// colour, width and x) and each text (its words and left x).
     #[cfg(feature = "cli")]
-    #[test]
-    fn a_median_of_zero_is_drawn_clear_of_the_y_axis_and_named_0_ms() {
-        // Sixty waits of none: the median is 0 ms.
+    fn drawn(waits: &Waits, size: (u32, u32)) -> (Vec<(String, String, f64)>, Vec<(String, f64)>) {
         use crate::charts::{ChartStyle, Palette};
         use plotters::prelude::SVGBackend;
         let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
-        let waits = Waits::of(&a_pile_and_a_far_tail(), BINS);
-        assert_eq!(waits.figures.p50, 0.0);
         let mut svg = String::new();
         {
-            let area = SVGBackend::with_string(&mut svg, (480, 240)).into_drawing_area();
-            draw(&area, &waits, &style).unwrap();
+            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            draw(&area, waits, &style).unwrap();
             area.present().unwrap();
         }
         let document = roxmltree::Document::parse(&svg).unwrap();
-        // Each upright line drawn: its colour, width and x.
-        let upright: Vec<(String, String, f64)> = document
+        let upright = document
             .descendants()
             .filter(|n| n.has_tag_name("polyline"))
             .filter_map(|n| {
@@ -344,7 +341,22 @@ mod tests {
                 upright.then(|| (stroke, width.to_string(), x))
             })
             .collect();
-        let Colour { r, g, b } = style.palette.p50;
+        let texts = document
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| Some((n.text()?.trim().to_string(), n.attribute("x")?.parse().ok()?)))
+            .collect();
+        (upright, texts)
+    }
+
+    #[cfg(feature = "cli")]
+    #[test]
+    fn a_median_of_zero_is_drawn_clear_of_the_y_axis_and_named_0_ms() {
+        // Sixty waits of none: the median is 0 ms.
+        let waits = Waits::of(&a_pile_and_a_far_tail(), BINS);
+        assert_eq!(waits.figures.p50, 0.0);
+        let (upright, texts) = drawn(&waits, (480, 240));
+        let Colour { r, g, b } = crate::charts::Palette::LIGHT.p50;
         let p50 = format!("#{r:02X}{g:02X}{b:02X}");
         // The y axis: the leftmost upright line of 1 px.
         let axis = upright.iter().filter(|(_, w, _)| w == "1").map(|l| l.2).fold(f64::INFINITY, f64::min);
@@ -355,8 +367,49 @@ mod tests {
             median.iter().all(|x| *x >= axis + 3.0),
             "the median's line at {median:?}, the axis at {axis}"
         );
-        let named = document.descendants().filter_map(|n| n.text()).any(|t| t.trim() == "median 0.00 ms");
-        assert!(named, "the median is not named");
+        assert!(texts.iter().any(|(t, _)| t == "median 0.00 ms"), "the median is not named: {texts:?}");
+    }
+
+    /// At load 1.05 chapter 1's median stood 90 px right of the y axis and
+    /// 90 px left of the mean's line: "median 17.8 ms" fitted on neither
+    /// side without crossing a line, and was written across the mean's.
+    /// Set on two lines, it fits between them.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn a_name_too_long_for_the_room_between_two_lines_stands_on_two_lines() {
+        use crate::charts::{ChartStyle, Palette};
+        use plotters::prelude::SVGBackend;
+        let mut waits_ms = vec![5.0; 51];
+        waits_ms.extend([14.0; 40]);
+        waits_ms.extend([45.0; 9]);
+        let waits = Waits::of(&histogram(&waits_ms), BINS);
+        let (upright, texts) = drawn(&waits, (480, 240));
+        // The marks' lines, in order: the uprights 2 px wide (a dashed
+        // line is drawn as many).
+        let mut lines: Vec<f64> = upright.iter().filter(|l| l.1 == "2").map(|l| l.2).collect();
+        crate::sort::sort_by(&mut lines, f64::total_cmp);
+        lines.dedup();
+        assert_eq!(lines.len(), 3, "{upright:?}");
+        let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
+        let font = style.text(12.0, style.palette.muted);
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (480, 240)).into_drawing_area();
+        let width = |text: &str| f64::from(area.estimate_text_size(text, &font).unwrap().0);
+        let whole = waits.marks()[0].label.clone();
+        let (word, figure) = whole.split_once(' ').unwrap();
+        assert!(
+            lines[0] + 4.0 + width(&whole) > lines[1],
+            "one line would fit: {whole} at {}, {lines:?}",
+            lines[0]
+        );
+        for part in [word, figure] {
+            let Some((_, x)) = texts.iter().find(|(t, _)| t == part) else {
+                panic!("{part:?} not written on a line of its own: {texts:?}")
+            };
+            let crossed: Vec<&f64> =
+                lines.iter().filter(|l| **l > x + 1.0 && **l < x + width(part) - 1.0).collect();
+            assert!(crossed.is_empty(), "{part:?} at {x} crosses the lines at {crossed:?}");
+        }
     }
 
     /// During chapter 1's opening the chart wrote "median 0.00 ms, mean
