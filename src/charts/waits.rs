@@ -310,10 +310,14 @@ mod tests {
         assert_eq!(lines_at([10.0, 20.0, 90.0], 3.0, 4.0), [10.0, 20.0, 90.0]);
     }
 
-    /// What `waits` draws at `size` (px) as SVG: each upright line (its
-    /// colour, width and x) and each text (its words and left x).
+    /// An upright line drawn: its colour, width and x.
     #[cfg(feature = "cli")]
-    fn drawn(waits: &Waits, size: (u32, u32)) -> (Vec<(String, String, f64)>, Vec<(String, f64)>) {
+    type Upright = (String, String, f64);
+
+    /// What `waits` draws at `size` (px) as SVG: each upright line and
+    /// each text (its words and left x).
+    #[cfg(feature = "cli")]
+    fn drawn(waits: &Waits, size: (u32, u32)) -> (Vec<Upright>, Vec<(String, f64)>) {
         use crate::charts::{ChartStyle, Palette};
         use plotters::prelude::SVGBackend;
         let style = ChartStyle { palette: Palette::LIGHT, scale: 1.0, type_scale: 1.0 };
