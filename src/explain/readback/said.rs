@@ -79,17 +79,16 @@ pub(super) fn say(
             // A bounce and a queue time count different things: "53 bounces
             // ... No request has yet waited longer than the timeout" read as
             // a contradiction (a student reader), so each is said for what
-            // it counts.
-            let longest = match scenario.queue_timeout_ms {
-                Some(t) if s.queue_ms.p100 > t => format!(
-                    " A request's queue time adds up its waits in every queue it tried and the trips between them, so it can exceed the timeout: the longest so far is {}.",
-                    ms(s.queue_ms.p100)
-                ),
-                _ => format!(
-                    " A request's queue time adds up its waits in every queue it tried; the longest of those served so far is {}, and a bounced request's comes to more once it is served.",
-                    ms(s.queue_ms.p100)
-                ),
+            // it counts, and over its own span: bounces from the run's
+            // start, queue times from the warm-up's end.
+            let since = match s.simulated_s > s.measured_s {
+                true => "since the warm-up",
+                false => "so far",
             };
+            let longest = format!(
+                " Queue time adds up a request's waits in every queue it tried: the longest {since} is {}.",
+                ms(s.queue_ms.p100)
+            );
             // One count, said with its moment and whose it is: chapter 3's
             // reader met "3,242 bounces so far" beside crosses summing to
             // about 3,500, the same count drawn live, and read two; beside
