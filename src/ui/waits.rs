@@ -5,8 +5,8 @@
 //! bounced the most: a reader saw the surprise in the picture but not why
 //! (reader 12). At a quarter of the speed 18 queued wait as long as 72 at
 //! full speed, past the 100 ms timeout: the picture draws each queue's
-//! wait as a line under it, to one scale with the timeout marked, the part
-//! past the timeout in the bounce's colour. In a lane, counts to one scale
+//! wait as a line under its row, to one scale with the timeout marked, the
+//! part past the timeout in the bounce's colour. In a lane, counts to one scale
 //! with the longest queue, 17 and its 12 served in time differed by a
 //! sliver.
 //!
@@ -47,8 +47,8 @@ const LARGEST_CELL_PX: f64 = 12.8;
 /// waits ask (see [`WaitBand::least_row_h`]).
 pub const ROWS_FOR_WAITS_BELOW_PX: f64 = 480.0;
 
-/// Where a row draws its wait, under its queue's cells and its count (CSS
-/// px, down from the row's middle): the band's top, and how thick the
+/// Where a row draws its wait, under its queue's cells, its count and its
+/// box of slots (CSS px, down from the row's middle): the band's top, and how thick the
 /// line is past the timeout; within the timeout it is half as thick, so
 /// that the part past the tick stands out by its shape as well as by its
 /// colour (for a reader who does not see red, or a projector that washes
@@ -60,8 +60,9 @@ pub struct WaitBand {
 }
 
 impl WaitBand {
-    /// The band in a row `row_h` tall whose queue's cells are `side`
-    /// across, its labels `label_px` high; `None` where it leaves the band
+    /// The band in a row `row_h` tall whose marks across its middle (its
+    /// queue's cells, its box of slots) are `side` high, its labels
+    /// `label_px` high; `None` where it leaves the band
     /// too little room. The timeout's tick reaches a pixel past the band
     /// each way, and a pixel is left before the next row.
     pub fn in_row(row_h: f64, side: f64, label_px: f64) -> Option<WaitBand> {

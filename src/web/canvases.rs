@@ -42,7 +42,7 @@ const TOPOLOGY_LEGEND: [(Mark, figures::Entry); 17] = [
         (
             "hatched",
             "var(--c-bounce)",
-            "a queue's wait at its server's speed, how long it takes to clear, the line under it: thick, red and striped past the timeout's tick",
+            "a queue's wait at its server's speed, how long it takes to clear: the line under its row, thick, red and striped past the timeout's tick",
         ),
     ),
     (Mark::ClientWaiting, ("dot", "var(--c-client)", "client waiting")),

@@ -251,21 +251,26 @@ export async function runTo(page, index, ms, { timeout = 60_000 } = {}) {
 }
 
 /**
- * Skips the question of section `id`, if it asks one, by a click at its
- * centre, as a reader does. The section's view is mounted only as it nears
- * the viewport (src/web/waiting.rs), so this first waits for it to be
- * built: asked at once after a scroll, a loaded machine could find no
- * question yet, skip nothing, and leave the figure waiting at its question.
+ * Skips the question of section `id` (or of the view mounted on `id`), if
+ * it asks one still unanswered, by a click at its centre, as a reader does.
+ * The section's view is mounted only as it nears the viewport
+ * (src/web/waiting.rs), so this first waits for it to be built: asked at
+ * once after a scroll, a loaded machine could find no question yet, skip
+ * nothing, and leave the figure waiting at its question. A question
+ * already answered (a second call) is left as it is.
  */
 export async function skipQuestion(page, id) {
-  await page.waitForFunction((id) => {
-    const root = document.querySelector(`#${id} [data-lbsim]`);
-    return root === null || root.querySelector(".layout") !== null;
+  const state = await page.waitForFunction((id) => {
+    const named = document.getElementById(id);
+    const root = named?.matches('[data-lbsim]') ? named : named?.querySelector('[data-lbsim]');
+    if (!root) return 'none';
+    if (root.querySelector('.layout') === null) return false;
+    if (!root.classList.contains('asks') || root.querySelector('.question.answered')) return 'none';
+    const skip = root.querySelector('.question .skip-guess');
+    return skip !== null && skip.getClientRects().length > 0 ? 'skip' : false;
   }, id, { timeout: 30_000 });
-  const asks = await page.evaluate((id) => document.querySelector(`#${id} [data-lbsim]`)?.classList.contains('asks') ?? false, id);
-  if (!asks) return;
+  if (await state.jsonValue() === 'none') return;
   const skip = page.locator(`#${id} .question .skip-guess`);
-  await skip.waitFor({ state: 'visible' });
   await skip.scrollIntoViewIfNeeded();
   const box = await skip.boundingBox();
   if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);

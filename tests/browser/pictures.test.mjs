@@ -542,11 +542,11 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
 // past the tick it is drawn 7.2 px thick (at least 5 lines of red) and striped (a shape, not
 // only a colour), the timeout named once under the rows, clear of every
 // label; on a phone too, whose 26 px rows held no line.
-// On a phone the rows now hold the line, but its scale is the queue's lane,
-// about 45 px there: at 18 queued the part past the tick is 3 to 4 px long
-// (todo: a longer scale for the wait than the lane).
-for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part past the tick is 3-4 px long in a 45 px lane']]) {
-  test(`at ${width} × ${height} chapter 3's slowed queue draws its wait past the timeout thick, red and striped, the timeout named, the key saying so`, { todo }, async () => {
+// On a phone the rows hold the line too, and its scale is the row, not the
+// queue's lane (about 45 px there, where at 18 queued the part past the
+// tick was 3 to 4 px long): past the tick it is at least 20 px long.
+for (const [width, height] of [[1440, 900], [390, 844]]) {
+  test(`at ${width} × ${height} chapter 3's slowed queue draws its wait past the timeout thick, long, red and striped, the timeout named, the key saying so`, async () => {
     const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width, height, initScript: recordLabels });
     const view = await viewIndex(page, 'sim-continuous');
     await page.evaluate(() => document.querySelector('#sim-continuous').scrollIntoView({ block: 'center' }));
@@ -576,18 +576,22 @@ for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part pa
     const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());
     const rgb = [1, 3, 5].map((i) => parseInt(bounce.slice(i, i + 2), 16));
     const red = `([r, g, b]) => Math.hypot(r - ${rgb[0]}, g - ${rgb[1]}, b - ${rgb[2]}) < 40`;
-    // Pixels of the bounces' colour in each row's lower half, under its queue.
-    const lowerHalves = servers.map(({ cell: [cx, cy, cw, ch] }) => [cx, cy + ch / 2, cw, ch / 2]);
-    const late = await inBoxes(page, 'sim-continuous-topology', lowerHalves, `(pixels) => pixels.filter(${red}).length`);
+    // Pixels of the bounces' colour in each row's lower half, under its
+    // row up to its box's right edge: right of it the wait is written,
+    // past the timeout in red as well.
+    const underRow = ({ cell: [cx, cy, , ch], slots_box: [bx, , bw] }) => [cx, cy + ch / 2, bx + bw - cx, ch / 2];
+    const late = await inBoxes(page, 'sim-continuous-topology', servers.map(underRow), `(pixels) => pixels.filter(${red}).length`);
     // The slowed row's lower half, line by line: how many lines hold a
-    // run of red, and on the reddest, how many runs the stripes part it in.
-    const [cx, cy, cw, ch] = servers[4].cell;
-    const lines = await inBoxes(page, 'sim-continuous-topology', Array.from({ length: Math.floor(ch / 2) }, (_, k) => [cx, cy + ch / 2 + k, cw, 1]),
-      `(pixels) => { const isRed = ${red}; let runs = 0, count = 0, before = false;
-        for (const p of pixels) { const now = isRed(p); if (now) count += 1; if (now && !before) runs += 1; before = now; }
-        return [count, runs]; }`);
+    // run of red, on the reddest, how many runs the stripes part it in,
+    // and how far it reaches, from its first red pixel to its last.
+    const [cx, cy, cw, ch] = underRow(servers[4]);
+    const lines = await inBoxes(page, 'sim-continuous-topology', Array.from({ length: Math.floor(ch) }, (_, k) => [cx, cy + k, cw, 1]),
+      `(pixels) => { const isRed = ${red}; let runs = 0, count = 0, before = false, first = -1, last = -1;
+        pixels.forEach((p, x) => { const now = isRed(p); if (now) { count += 1; last = x; if (first < 0) first = x; } if (now && !before) runs += 1; before = now; });
+        return [count, runs, last - first + 1]; }`);
     const thick = lines.filter(([count]) => count >= 5).length;
     const stripes = Math.max(0, ...lines.filter(([count]) => count >= 5).map(([, runs]) => runs));
+    const reach = Math.max(0, ...lines.map(([, , extent]) => extent));
     await page.locator('#sim-continuous .topology').screenshot({ path: artifact(`pictures-past-the-timeout-continuous-${width}x${height}.png`) });
     const others = late.filter((_, s) => s !== 4).sort((a, b) => a - b);
     const queued = servers.map((s) => s.queued);
@@ -595,6 +599,7 @@ for (const [width, height, todo] of [[1440, 900, false], [390, 844, 'the part pa
     assert.ok(late[4] > 2 * others[4], `more than twice the median full-speed row's: ${late} px by row, queues ${queued}`);
     assert.ok(thick >= 5, `the part past the tick is at least 5 px thick (3 before reader 13): ${thick} lines of red (${JSON.stringify(lines)})`);
     assert.ok(stripes >= 3, `and striped: the reddest line in ${stripes} runs`);
+    assert.ok(reach >= 20, `and long: past the tick it reaches ${reach} px (3 to 4 px on a phone, to the lane's scale)`);
     // The timeout, named once, under the rows, clear of every other label
     // (a row's own wait may read "100 ms" too: one did in a full run).
     const labels = await page.evaluate(() => document.getElementById('sim-continuous-topology').labels);

@@ -76,13 +76,19 @@ pub(super) fn say(
                     "Waiting for the first bounce: no request has yet waited out the {timeout} and gone back to pick again."
                 ));
             }
-            let longest = match scenario.queue_timeout_ms {
-                Some(t) if s.queue_ms.p100 > t => format!(
-                    " The longest queue time so far, {}, is longer than the timeout: it counts the trip back and the wait at the next server.",
-                    ms(s.queue_ms.p100)
-                ),
-                _ => " No request has yet waited longer than the timeout.".to_string(),
+            // A bounce and a queue time count different things: "53 bounces
+            // ... No request has yet waited longer than the timeout" read as
+            // a contradiction (a student reader), so each is said for what
+            // it counts, and over its own span: bounces from the run's
+            // start, queue times from the warm-up's end.
+            let since = match s.simulated_s > s.measured_s {
+                true => "since the warm-up",
+                false => "so far",
             };
+            let longest = format!(
+                " Queue time adds up a request's waits in every queue it tried: the longest {since} is {}.",
+                ms(s.queue_ms.p100)
+            );
             // One count, said with its moment and whose it is: chapter 3's
             // reader met "3,242 bounces so far" beside crosses summing to
             // about 3,500, the same count drawn live, and read two; beside
@@ -101,7 +107,7 @@ pub(super) fn say(
                 }
             };
             format!(
-                "By {} simulated seconds, {counted}: each time, a request waited out the {timeout} and went back to pick again.{longest}",
+                "By {} simulated seconds, {counted}: a bounce is a request that waited the full {timeout} in one queue and went back to pick again.{longest}",
                 seconds(s.simulated_s),
             )
         }

@@ -242,3 +242,34 @@ fn bounces_read_per_request_once_they_outnumber_the_requests() {
     let words = Readback::parse("bounces").unwrap().words(&scenario, &summary, None, None);
     assert!(words.contains(" for every request (the cross by each row"), "{words}");
 }
+
+/// "53 bounces ... No request has yet waited longer than the timeout" read
+/// as a contradiction (a student reader): the sentence says what a bounce
+/// counts (the full timeout waited in one queue) and what a queue time
+/// counts (the waits in every queue tried), over its own span, whether or
+/// not the longest queue time yet exceeds the timeout.
+#[test]
+fn bounces_and_queue_times_are_each_said_for_what_they_count() {
+    // Chapter 3's settings, as its page gives them.
+    let link = "policy=random&load=0.95&warmup_s=2&duration_s=10";
+    let parsed = crate::ui::hash::parse(link, crate::ui::options::Kind::Embed);
+    let scenario = parsed.params.scenario;
+    let mut sim = Simulation::new(&scenario).unwrap();
+    sim.run();
+    let mut summary = sim.summary();
+    assert!(summary.counts.bounces > 0 && summary.queue_ms.p100 > 100.0, "{:?}", summary.counts);
+    let readback = Readback::parse("bounces").unwrap();
+    let bounce =
+        "a bounce is a request that waited the full 100 ms timeout in one queue and went back to pick again.";
+    for longest in [summary.queue_ms.p100, 98.0] {
+        summary.queue_ms.p100 = longest;
+        let words = readback.words(&scenario, &summary, None, None);
+        assert!(words.contains(bounce), "{words}");
+        let queue_time = format!(
+            "Queue time adds up a request's waits in every queue it tried: the longest since the warm-up is {}.",
+            ms(longest)
+        );
+        assert!(words.ends_with(&queue_time), "{words}");
+        assert!(!words.contains("longer than the timeout"), "{words}");
+    }
+}

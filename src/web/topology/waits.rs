@@ -1,14 +1,20 @@
-//! Each queue's wait drawn as a line under it, where a server runs slowed
-//! (see `lbsim::ui::waits`): how long its queue takes to clear at its
-//! server's speed, to one scale on every row with the queue timeout
+//! Each queue's wait drawn as a line under its row, where a server runs
+//! slowed (see `lbsim::ui::waits`): how long its queue takes to clear at
+//! its server's speed, to one scale on every row with the queue timeout
 //! ticked at one place and named once under the last row ("100 ms"), the
 //! part past the timeout twice as thick, in the bounce's colour, striped.
 //! Chapter 3's slowed server had the shortest queue and bounced the most,
 //! and a reader saw which, not why: its 17 queued, at a quarter of the
 //! speed, wait past the tick, where a neighbour's 44 stop short of it.
-//! Each line's wait is written in ms where it ends, under the box: a
-//! reader understood the line only after the prose (reader 15), and
-//! "144 ms" past a "100 ms" tick beside "88 ms" needs none.
+//! Each line's wait is written in ms where it ends, right of the row's
+//! box: a reader understood the line only after the prose (reader 15),
+//! and "144 ms" past a "100 ms" tick beside "88 ms" needs none; a wait
+//! past the timeout is written larger, in the bounce's colour.
+//!
+//! The line's scale is the row, from its left end to its box's right
+//! edge, not the queue's lane: on a phone the lane is about 45 px, and
+//! the part past the tick of a slowed queue of 18 was 3 to 4 px long (a
+//! student reader saw a short queue that looked healthy).
 
 use super::layout::{Layout, Rect};
 use super::row::Row;
@@ -19,16 +25,21 @@ use lbsim::format;
 use lbsim::ui::waits::WaitBand;
 use web_sys::CanvasRenderingContext2d;
 
-/// Where the timeout stands on every row's line, in shares of its lane
-/// (from its box leftwards), and the longest wait drawn, in timeouts: a
-/// queue twice the timeout reaches 0.9 of the lane.
-const TIMEOUT_AT: f64 = 0.45;
-const LONGEST_DRAWN: f64 = 2.0;
+/// Where the timeout stands on every row's line, in shares of its span
+/// (from its box's right edge leftwards), and the longest wait drawn, in
+/// timeouts: 1.75 timeouts reach 0.96 of the span, and a longer wait is
+/// drawn that long (its words say how long). Chapter 3's slowed queue
+/// waits 1.2 to 1.8 timeouts, its neighbours' 0.6 to 1.1: the tick stands
+/// far enough from the box for the part past it to be long.
+const TIMEOUT_AT: f64 = 0.55;
+const LONGEST_DRAWN: f64 = 1.75;
+/// A wait past the timeout is written this many small labels high.
+const PAST_WORDS_EM: f64 = 1.25;
 
 /// Where a row's wait is drawn: its band's top (`y`), the timeout's tick
-/// (`timeout_x`), the line's left end (`x`) and right end (`end`, the
-/// queue's), and what it waits in timeouts; `None` for a server with no
-/// wait (no slot).
+/// (`timeout_x`), the line's left end (`x`) and right end (`end`, its
+/// box's right edge), and what it waits in timeouts; `None` for a server
+/// with no wait (no slot).
 struct Placed {
     y: f64,
     band: WaitBand,
@@ -46,13 +57,14 @@ fn place(layout: &Layout, servers: &[ServerView], waits: &[Option<f64>]) -> Opti
     }
     let rows = servers.iter().zip(waits).enumerate().map(|(i, (server, wait))| {
         let (cell, row) = (layout.servers.cell(i), Row::of(layout, i, server));
-        // Under the queue's squares and its count (written across the
-        // row's middle in the small size).
-        let band = WaitBand::in_row(cell.h, row.side, layout.small_px())?;
-        let (y, lane) = (cell.y + cell.h / 2.0 + band.top, row.queue_end - row.queue_start);
-        let timeout_x = row.queue_end - TIMEOUT_AT * lane;
-        let line = wait
-            .map(|wait| (row.queue_end - wait.min(LONGEST_DRAWN) * TIMEOUT_AT * lane, row.queue_end, wait));
+        // Under the queue's squares, its count (written across the row's
+        // middle in the small size) and its box of slots.
+        let b = row.box_rect;
+        let band = WaitBand::in_row(cell.h, row.side.max(b.h), layout.small_px())?;
+        let (y, end) = (cell.y + cell.h / 2.0 + band.top, b.x + b.w);
+        let span = end - cell.x;
+        let timeout_x = end - TIMEOUT_AT * span;
+        let line = wait.map(|wait| (end - wait.min(LONGEST_DRAWN) * TIMEOUT_AT * span, end, wait));
         Some(Placed { y, band, timeout_x, line })
     });
     rows.collect()
@@ -131,8 +143,8 @@ pub(super) fn draw(
 }
 
 /// Writes each row's wait in ms just right of where its line ends, under
-/// its box: past the timeout bold in the bounce's colour, as its line is
-/// drawn; within it, muted.
+/// its count of slots in use: past the timeout bold, larger and in the
+/// bounce's colour, as its line is drawn; within it, muted.
 fn write_waits(
     context: &CanvasRenderingContext2d,
     placed: &[Placed],
@@ -144,8 +156,11 @@ fn write_waits(
     context.set_text_baseline("top");
     for row in placed {
         let Some((_, end, wait)) = row.line else { continue };
-        let (weight, colour) = if wait > 1.0 { (700, &palette.bounce) } else { (500, &palette.muted) };
-        context.set_font(&super::font(weight, px));
+        let (weight, size, colour) = match wait > 1.0 {
+            true => (700, px * PAST_WORDS_EM, &palette.bounce),
+            false => (500, px, &palette.muted),
+        };
+        context.set_font(&super::font(weight, size));
         context.set_fill_style_str(&colour.css());
         let _ = context.fill_text(&wait_words(wait, timeout_ms), end + 3.0, row.y - 1.0);
     }
