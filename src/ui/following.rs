@@ -26,6 +26,9 @@ pub enum Naming {
     /// second over the top client (reader 15). The picture shows where the
     /// followed requests are.
     Counts,
+    /// Counts in a word each ("1 out, 3 queued, 1 back"), where no other
+    /// wording fits the picture's width.
+    Brief,
 }
 
 impl Naming {
@@ -41,16 +44,53 @@ impl Naming {
 
 /// What `client`'s requests are doing, from the `requests` drawn.
 pub fn words(client: u32, requests: &[RequestView], naming: Naming) -> String {
+    format!("Following client {client}: {}. Click it again to stop.", doing(client, requests, naming))
+}
+
+/// The line's words in the longest of its wordings for which `fits` holds
+/// (one line over the picture), else in its shortest: without "Click it
+/// again to stop.", then only counting. In a 680 × 400 frame "Following
+/// client 3: 7 in service at 7 servers; 2 answered, coming back. Click it
+/// again to stop." took two lines and covered server 0's row.
+pub fn fitted(client: u32, requests: &[RequestView], naming: Naming, fits: impl Fn(&str) -> bool) -> String {
+    let full = words(client, requests, naming);
+    if fits(&full) {
+        return full;
+    }
+    let bare = format!("Following client {client}: {}.", doing(client, requests, naming));
+    if fits(&bare) {
+        return bare;
+    }
+    let counted = format!("Client {client}: {}.", doing(client, requests, Naming::Counts));
+    if fits(&counted) {
+        return counted;
+    }
+    format!("Client {client}: {}.", doing(client, requests, Naming::Brief))
+}
+
+/// How long a text fits in `lines` lines `width` px wide: a line's width
+/// for one; past one, [`BREAK_PX`] less for each break, a word that could
+/// not end a line.
+pub fn room_in_lines(width: f64, lines: u32) -> f64 {
+    let breaks = lines.max(1) - 1;
+    width * f64::from(lines.max(1)) - BREAK_PX * f64::from(breaks)
+}
+
+/// The room a line break may leave unused at a line's end (CSS px): about
+/// the line's longest word, "service;".
+const BREAK_PX: f64 = 40.0;
+
+/// What `client`'s requests are doing, grouped, named as `naming` says.
+fn doing(client: u32, requests: &[RequestView], naming: Naming) -> String {
     let own: Vec<&RequestView> = requests.iter().filter(|r| r.client == client).collect();
-    let doing = match own.is_empty() {
+    match own.is_empty() {
         true => "idle, between sessions".to_string(),
         false => Doing::ALL
             .iter()
             .filter_map(|doing| doing.group(own.iter().filter(|r| Doing::of(r.hop) == *doing), naming))
             .collect::<Vec<_>>()
-            .join("; "),
-    };
-    format!("Following client {client}: {doing}. Click it again to stop.")
+            .join(if naming == Naming::Brief { ", " } else { "; " }),
+    }
 }
 
 /// What a request is doing, as the line groups it.
@@ -100,6 +140,16 @@ impl Doing {
         let count = requests.len();
         if count == 0 {
             return None;
+        }
+        if naming == Naming::Brief {
+            return Some(match self {
+                Doing::Opening => format!("{count} connecting"),
+                Doing::ToBalancer | Doing::ToServer => format!("{count} out"),
+                Doing::Queued => format!("{count} queued"),
+                Doing::InService => format!("{count} served"),
+                Doing::Bounced => format!("{count} bounced"),
+                Doing::Answered => format!("{count} back"),
+            });
         }
         if naming == Naming::Counts {
             return Some(match self {
@@ -205,5 +255,29 @@ mod tests {
             words(6, &lone, Naming::among(1, false)),
             "Following client 6: 1 queued; 1 bounced back. Click it again to stop."
         );
+    }
+
+    /// In a frame too narrow for the whole line, the longest wording that
+    /// fits: without its last sentence, then only counting, and the
+    /// shortest where nothing fits.
+    #[test]
+    fn a_narrow_picture_gets_the_longest_wording_that_fits() {
+        let requests: Vec<RequestView> = (0..7)
+            .map(|server| request(3, Hop::InService, 3, server))
+            .chain((0..2).map(|_| request(3, Hop::ServerToClient, 1, 3)))
+            .collect();
+        let within = |chars: usize| move |text: &str| text.chars().count() <= chars;
+        let full = words(3, &requests, Naming::Servers);
+        assert_eq!(fitted(3, &requests, Naming::Servers, within(200)), full);
+        assert_eq!(
+            fitted(3, &requests, Naming::Servers, within(75)),
+            "Following client 3: 7 in service at 7 servers; 2 answered, coming back."
+        );
+        let counted = "Client 3: 7 in service; 2 coming back.";
+        assert_eq!(fitted(3, &requests, Naming::Servers, within(50)), counted);
+        let brief = "Client 3: 7 served, 2 back.";
+        assert_eq!(fitted(3, &requests, Naming::Servers, within(30)), brief);
+        assert_eq!(fitted(3, &requests, Naming::Servers, within(5)), brief);
+        assert_eq!((room_in_lines(300.0, 1), room_in_lines(300.0, 2)), (300.0, 560.0));
     }
 }

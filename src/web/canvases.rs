@@ -472,6 +472,21 @@ impl Canvases {
         surface.ask_least_height(topology::least_height(rows, px, row_h));
     }
 
+    /// The picture's width (CSS px).
+    pub fn picture_width(&self) -> f64 {
+        self.topology.width
+    }
+
+    /// How wide `text` is in `font` (CSS px) as the picture measures it.
+    pub fn picture_text_width(&self, font: &str, text: &str) -> Option<f64> {
+        let context = &self.topology.context;
+        context.save();
+        context.set_font(font);
+        let width = topology::text_width(context, font, text);
+        context.restore();
+        width
+    }
+
     /// The least size of the picture's labels: in the presenter view, read
     /// from the back of the room on this screen.
     fn least_label_px(&self) -> f64 {

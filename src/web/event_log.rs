@@ -12,6 +12,10 @@ use web_sys::{Element, HtmlElement};
 
 /// Events kept in the list.
 const KEPT: usize = 8;
+/// How much narrower than the picture the followed client's line's words
+/// are: its margins, padding and the gap kept before a heading (CSS px,
+/// see the stylesheet's `.following`).
+const LINE_INSET_PX: f64 = 26.0;
 
 pub struct EventLog {
     /// What the followed client is doing, in words.
@@ -25,8 +29,9 @@ pub struct EventLog {
     pub highlighted: Option<Told>,
     /// Who follows the client whose line shows (see [`Follower`]).
     follower: Follower,
-    /// How far the picture's copies' heading lies from its left edge, as
-    /// last set on the followed client's line ("" where none is drawn).
+    /// The followed client's line's room, as last set on it: its own
+    /// picture's width, or less, up to the copies' heading over the
+    /// picture's column.
     room: String,
 }
 
@@ -97,13 +102,16 @@ impl EventLog {
 
     /// Says what `client` is doing now, from the snapshot, over the top
     /// of the picture (the stylesheet lays it there, taking no room, so
-    /// that nothing moves under the reader's pointer as it comes). Nothing
-    /// shows while a view's opening follows (see [`Follower`]).
+    /// that nothing moves under the reader's pointer as it comes), in words
+    /// that fit in `lines` (any, for `None`) of `room` (CSS px) as `measure`
+    /// (a font and a text) finds them. Nothing shows while a view's opening
+    /// follows (see [`Follower`]).
     pub fn show_following(
         &mut self,
         client: u32,
         snapshot: &Snapshot,
-        (naming, beside): (following::Naming, Option<f64>),
+        (naming, room, lines): (following::Naming, f64, Option<u32>),
+        measure: impl Fn(&str, &str) -> Option<f64>,
     ) {
         if self.follower == Follower::Opening {
             // Hidden once, not written again each frame of the trip.
@@ -112,15 +120,23 @@ impl EventLog {
             }
             return;
         }
-        let text = following::words(client, &snapshot.requests, naming);
+        // In the words that fit on one line across the picture (or left of
+        // the copies' heading), as its font measures them there.
+        let computed = dom::window().get_computed_style(&self.following).ok().flatten();
+        let font = computed.and_then(|c| c.get_property_value("font").ok()).unwrap_or_default();
+        let fits = |text: &str| match (lines, measure(&font, text)) {
+            (Some(lines), Some(width)) => width <= following::room_in_lines(room - LINE_INSET_PX, lines),
+            _ => true,
+        };
+        let text = following::fitted(client, &snapshot.requests, naming, fits);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
         }
         self.following.set_hidden(false);
-        // The room left of the copies' heading, for the stylesheet.
-        let room = beside.map_or(String::new(), |x| format!("{x:.0}px"));
+        // Its room, for the stylesheet.
+        let room = format!("{room:.0}px");
         if self.room != room {
-            let _ = self.following.style().set_property("--beside-heading", &room);
+            let _ = self.following.style().set_property("--line-room", &room);
             self.room = room;
         }
     }

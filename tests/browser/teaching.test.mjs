@@ -325,6 +325,39 @@ test("a followed client's line is read whole where it stands, over the picture's
   }
 });
 
+// In a 680 × 400 frame "Following client 3: 7 in service at 7 servers; 2
+// answered, coming back. Click it again to stop." took two lines and lay
+// over server 0's row. The line takes the longest wording that fits one
+// line there, and leaves the rows clear.
+test("in a 680 × 400 embed a followed client's line keeps to one line, clear of server 0's row", async () => {
+  const hash = 'policy=power-of-d&load=0.9&controls=policy,load';
+  const { page, errors } = await openApp(browser, `${server.url}embed.html`, { width: 680, height: 400, hash });
+  await page.waitForFunction(() => window.lbsim.views()[0].simTime() > 1500, null, { timeout: 30_000 });
+  const seen = [];
+  for (const client of [3, 7, 12]) {
+    await page.evaluate((c) => window.lbsim.views()[0].follow(c), client);
+    for (let sample = 0; sample < 6; sample += 1) {
+      await page.waitForTimeout(150);
+      seen.push(await page.evaluate(() => {
+        const line = document.querySelector('.following');
+        const r = line.getBoundingClientRect();
+        const picture = document.querySelector('canvas.topology').getBoundingClientRect();
+        const rowTop = picture.top + JSON.parse(window.lbsim.views()[0].servers())[0].cell[1];
+        const height = Number.parseFloat(getComputedStyle(line).lineHeight);
+        return { text: line.textContent, lines: Math.round((r.height - 8) / height), below: r.bottom - rowTop };
+      }));
+    }
+  }
+  for (const { text, lines, below } of seen) {
+    assert.equal(lines, 1, `"${text}" takes ${lines} lines`);
+    assert.ok(below <= 0, `"${text}" reaches ${below.toFixed(1)} px into server 0's row`);
+    assert.match(text, /^(Following client|Client) \d+: .+\.( Click it again to stop\.)?$/);
+  }
+  console.log(`wordings seen: ${[...new Set(seen.map((s) => s.text.replace(/\d+/g, 'N')))].join(' | ')}`);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 // Chapter 3's chart drew theory's mean wait beside measured percentiles
 // alone: "theory: mean wait 33.0 ms" against a p50 of about 10 ms read as a
 // mismatch. Its legend now sets the measured mean beside it.

@@ -44,7 +44,7 @@ thread_local! {
 
 /// The width (CSS px) of `text` in `font`, which is `context`'s font at
 /// the call: measured on the canvas only the first time.
-fn text_width(context: &CanvasRenderingContext2d, font: &str, text: &str) -> Option<f64> {
+pub fn text_width(context: &CanvasRenderingContext2d, font: &str, text: &str) -> Option<f64> {
     let measure = || context.measure_text(text).ok().map(|metrics| metrics.width());
     WIDTHS.with(|widths| widths.borrow_mut().width(font, text, measure))
 }

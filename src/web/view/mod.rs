@@ -365,7 +365,16 @@ impl View {
         if let Some(client) = self.followed {
             let naming = Naming::among(self.snapshot.servers.len(), self.twin.is_some());
             let beside = drawn.heading.map(|[x, ..]| x);
-            self.parts.event_log.show_following(client, &self.snapshot, (naming, beside));
+            let canvases = &self.parts.canvases;
+            let room = beside.unwrap_or(f64::INFINITY).min(canvases.picture_width());
+            // Over a lone picture one line, over a twin's two (the panes'
+            // titles make its band taller); in the lab, in a line of its
+            // own above the picture, and stacked under it on a phone, it
+            // takes the room it needs.
+            let over = self.kind == Kind::Embed && !self.root.class_list().contains("stacked");
+            let lines = over.then_some(if self.twin.is_some() { 2 } else { 1 });
+            let measure = |font: &str, text: &str| canvases.picture_text_width(font, text);
+            self.parts.event_log.show_following(client, &self.snapshot, (naming, room, lines), measure);
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
