@@ -141,25 +141,19 @@ impl Doing {
         if count == 0 {
             return None;
         }
-        if naming == Naming::Brief {
-            return Some(match self {
-                Doing::Opening => format!("{count} connecting"),
-                Doing::ToBalancer | Doing::ToServer => format!("{count} out"),
-                Doing::Queued => format!("{count} queued"),
-                Doing::InService => format!("{count} served"),
-                Doing::Bounced => format!("{count} bounced"),
-                Doing::Answered => format!("{count} back"),
-            });
-        }
-        if naming == Naming::Counts {
-            return Some(match self {
-                Doing::Opening => format!("{count} opening a connection"),
-                Doing::ToBalancer | Doing::ToServer => format!("{count} going out"),
-                Doing::Queued => format!("{count} queued"),
-                Doing::InService => format!("{count} in service"),
-                Doing::Bounced => format!("{count} bounced back"),
-                Doing::Answered => format!("{count} coming back"),
-            });
+        // Counted alone, in a few words or in one.
+        let (counted, brief) = match self {
+            Doing::Opening => ("opening a connection", "connecting"),
+            Doing::ToBalancer | Doing::ToServer => ("going out", "out"),
+            Doing::Queued => ("queued", "queued"),
+            Doing::InService => ("in service", "served"),
+            Doing::Bounced => ("bounced back", "bounced"),
+            Doing::Answered => ("coming back", "back"),
+        };
+        match naming {
+            Naming::Counts => return Some(format!("{count} {counted}")),
+            Naming::Brief => return Some(format!("{count} {brief}")),
+            Naming::Servers => {}
         }
         // Where the group is: the server (or balancer) each is at or bound
         // for, or, bounced, the server that sent it back.
