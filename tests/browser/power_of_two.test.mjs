@@ -48,12 +48,14 @@ const watchBadges = (page, index, id, ms, check) => page.evaluate(async ([index,
     if (!shown || shown.ringInk === 0) continue;
     seen.frames += 1;
     const rows = JSON.parse(view.servers());
-    // Each badge written: one of its wordings, left of its row, its
+    // Each badge written: one of its wordings, left of its row (once
+    // past, left of its slots: on a phone it may stand on its lane), its
     // middle within the row's height.
     let badged = false;
     for (const [server, wordings] of shown.badges) {
       const [x, y, , h] = rows[server].cell;
-      const beside = (l) => l.box[2] <= x + 1 && (l.box[1] + l.box[3]) / 2 > y && (l.box[1] + l.box[3]) / 2 < y + h;
+      const left = shown.badgesPast && rows[server].slots_box ? rows[server].slots_box[0] : x + 1;
+      const beside = (l) => l.box[2] <= left && (l.box[1] + l.box[3]) / 2 > y && (l.box[1] + l.box[3]) / 2 < y + h;
       const label = labels.find((l) => wordings.includes(l.text) && beside(l));
       if (!label) continue;
       seen.badges += 1;
@@ -69,8 +71,8 @@ const watchBadges = (page, index, id, ms, check) => page.evaluate(async ([index,
 // A board's load, as a row writes it: "saw 8/10", "8/10", "saw 3 queued",
 // "3 queued", "3", "full". A badge on a row must say what the row writes
 // now, or, once the rows have moved on (`past`), say what the chooser saw
-// and "then" ("saw 3 queued then", "3 queued then"); and stand within the
-// row (on a phone, on no neighbour's line).
+// and "then" ("saw 3 queued then", "3 queued then", "full then"); and
+// stand within the row (on a phone, on no neighbour's line).
 function rowAgrees(label, row, server, decision, past) {
   const [top, bottom] = [row.cell[1], row.cell[1] + row.cell[3]];
   if (label.box[1] < top - 1 || label.box[3] > bottom + 1) {
@@ -79,7 +81,9 @@ function rowAgrees(label, row, server, decision, past) {
   if (past) {
     const seen = decision.candidates.find((c) => c.server === server).seen;
     const slots = row.slots;
-    // With its unit: a phone's "saw 5" had none (reader 15).
+    // With its unit: a phone's "saw 5" had none (reader 15). Slots just
+    // full, "full then".
+    if (label.text === 'full then') return Math.round(seen) === slots ? null : `past "full then" beside row ${server}, where the chooser saw ${seen}`;
     const said = /^(?:saw )?(\d+)(?:\/(\d+)| queued) then$/.exec(label.text);
     if (!said) return `past "${label.text}" beside row ${server} does not say it was seen then`;
     const figure = Number(said[1]);
@@ -104,10 +108,13 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
     // Readable while running: a badge in most frames that draw a
     // decision (8 in 298 when a badge showed only while its rows agreed).
-    // Not done on a phone, where a past badge ("7/10 then") often finds no
-    // room between the clients and the rows: one run wrote a badge in 59
-    // of 332 frames.
-    const todo = width === 390 && 'past badges ("7/10 then") often find no room on a phone';
+    // On a phone a past badge ("7/10 then") seldom found room between the
+    // clients and the rows (a badge in 59 of 332 frames): there it stands
+    // on its row's lane, where the lane is free. Still not done on a
+    // phone: "2 queued then" (some 90 px) fits neither there nor on the
+    // lane, and while queues stand most past badges say one; runs wrote a
+    // badge in 317 of 317, 263 of 359 and 110 of 359 frames.
+    const todo = width === 390 && 'past badges of a queue ("2 queued then") find no room on a phone';
     await t.test('a badge in most frames that draw a decision', { todo }, () => {
       assert.ok(seen.badged >= seen.frames / 2, `${seen.badged} of ${seen.frames} frames wrote a badge`);
     });
@@ -143,8 +150,8 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     console.log(`chapter 6 at ${width} × ${height}: ${seen.frames} frames drew a decision, ${seen.badged} of them a badge, ${seen.badges} badges written`);
     assert.ok(seen.frames >= 10, `${seen.frames} frames drew a decision`);
     // On a phone a past badge is "13 then" where "saw 13 then" has no
-    // room (labels.test counts them); this case asks only that each
-    // badge written is right.
+    // room, on its row's lane where there is none before it (labels.test
+    // counts them); this case asks only that each badge written is right.
     if (width > 390) assert.ok(seen.badged >= seen.frames / 2, `${seen.badged} of ${seen.frames} frames wrote a badge`);
     assert.deepEqual(seen.complaints, []);
     assert.deepEqual(errors, []);

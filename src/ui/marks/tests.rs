@@ -171,6 +171,44 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
         badges(&decision(1.0, [(3, 10), (7, 5)], 7), (&servers, &[]))[0].1,
         words(&["saw 10/10", "10/10", "full"])
     );
+    // Past, "full then": a word, not a bare figure, said as seen then.
+    servers[3] = row(10, 1);
+    assert_eq!(
+        badges(&decision(1.0, [(3, 10), (7, 5)], 7), (&servers, &[]))[0].1,
+        words(&["saw 10/10 then", "10/10 then", "full then"])
+    );
+}
+
+#[test]
+fn a_past_badge_with_no_room_before_its_row_goes_on_the_rows_free_lane() {
+    // A phone's chapter 6: the clients end at 38, the row's name at 91;
+    // "saw 13 then" 70 px, "13 then" 45, plates 5 px beyond the text.
+    let widths = [70.0, 45.0];
+    let room = |lane| BadgeRoom { before: (38.0, 81.0), lane };
+    // Neither fits in the 43 px before the row; on its lane, from its
+    // entrance at 115 (past the name) to the queue's length at 198: the
+    // longer, its text from 120 (after the plate's 5 px) to 190, its plate
+    // to 195, 3 px short of the queue's length.
+    assert_eq!(badge_spot(&widths, room(Some((115.0, 198.0))), true, 5.0), Some((0, 190.0)));
+    // A longer queue leaves room for the shorter only: 120 + 45 + 5 + 3.
+    assert_eq!(badge_spot(&widths, room(Some((115.0, 173.0))), true, 5.0), Some((1, 165.0)));
+    assert_eq!(badge_spot(&widths, room(Some((115.0, 172.0))), true, 5.0), None, "nor that, a pixel less");
+    assert_eq!(badge_spot(&widths, room(None), true, 5.0), None, "a row that draws no lane");
+    // A present badge stays off the lane, where a bare "3" beside the
+    // queue's own "3" would read as the row's.
+    assert_eq!(badge_spot(&widths, room(Some((115.0, 200.0))), false, 5.0), None);
+    // Where it fits before the row, there, right-aligned, as on a wide
+    // screen: the longest that fits, past or present.
+    let wide = BadgeRoom { before: (38.0, 100.0), lane: Some((160.0, 400.0)) };
+    assert_eq!(
+        badge_spot(&widths, wide, true, 5.0),
+        Some((1, 100.0)),
+        "before the row, though the lane holds the longer"
+    );
+    assert_eq!(
+        badge_spot(&widths, BadgeRoom { before: (38.0, 113.0), ..wide }, false, 5.0),
+        Some((0, 113.0))
+    );
 }
 
 #[test]

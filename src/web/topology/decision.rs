@@ -9,20 +9,21 @@
 
 use super::layout::{Layout, Rect};
 use super::row::Row;
+use super::servers::Entrances;
 use crate::theme::Palette;
 use lbsim::engine::{Decision, LearnedLoad, ServerView};
-use lbsim::ui::marks::{badges, badges_past, rings_drawn, rows_moved};
+use lbsim::ui::marks::{badge_spot, badges, badges_past, rings_drawn, rows_moved, BadgeRoom};
 use web_sys::CanvasRenderingContext2d;
 
 /// Draws `decision` over the rows of `servers`, with its badges left of
-/// where each row's entrance labels begin (`entrances`, x in CSS px) while
-/// they agree with the rows or the column of the chooser's `copies`,
-/// returning where the ring round its winner went, if it was ringed.
+/// where each row's entrance labels begin, or once past on the stretch of
+/// its lane left free (`entrances`), returning where the ring round its
+/// winner went, if it was ringed.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     decision: &Decision,
-    (servers, entrances, copies): (&[ServerView], &[f64], &[LearnedLoad]),
+    (servers, entrances, copies): (&[ServerView], &Entrances, &[LearnedLoad]),
     palette: &Palette,
 ) -> Option<Rect> {
     let chooser = match decision.by_balancer {
@@ -30,7 +31,9 @@ pub fn draw(
         false => layout.client_anchor(decision.chooser as usize),
     };
     let width = (layout.label_px() / 6.0).max(2.0);
-    let ring = |server: u32| ring_round(layout, (servers, entrances), server as usize, width * TAKEN_WIDTH);
+    let ring = |server: u32| {
+        ring_round(layout, (servers, &entrances.labels_from), server as usize, width * TAKEN_WIDTH)
+    };
     let ringed = rings_drawn(rows_moved(decision, servers));
     for taken in [false, true] {
         let dash = js_sys::Array::new();
@@ -90,19 +93,21 @@ fn ring_round(layout: &Layout, (servers, entrances): (&[ServerView], &[f64]), i:
 
 /// What the chooser saw of each candidate, as a badge in the ink colour
 /// (outlined on the panel's colour once past: the rows, or the column of
-/// copies, no longer write what it saw) just left of the candidate ("saw 3 queued", or "stale" when it ignored its
-/// counters; see `lbsim::ui::marks::badges`), so that it does not read as
-/// one of the server's own figures; left of the
-/// labels at its row's entrance, where a slowed server's word or a bounce's
-/// mark stands before the name (a badge "16" covered chapter 5's "¼ speed"),
-/// and right of the clients' column (and the balancers'): where "saw 25"
-/// does not fit between them, as on a phone, where it covered the clients
-/// for as long as the decision was held, the figure alone; where not even
-/// that fits, no badge.
+/// copies, no longer write what it saw) just left of the candidate ("saw
+/// 3 queued", or "stale" when it ignored its counters; see
+/// `lbsim::ui::marks::badges`), so that it does not read as one of the
+/// server's own figures; left of the labels at its row's entrance, where a
+/// slowed server's word or a bounce's mark stands before the name (a badge
+/// "16" covered chapter 5's "¼ speed"), and right of the clients' column
+/// (and the balancers'): where "saw 25" does not fit between them, as on a
+/// phone, where it covered the clients for as long as the decision was
+/// held, the figure alone. A past badge that finds no room there goes on
+/// its row's lane, after the server's name, where the lane is free (see
+/// `lbsim::ui::marks::badge_spot`); where not even that fits, no badge.
 fn draw_amounts(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
-    (decision, (servers, copies), entrances): (&Decision, (&[ServerView], &[LearnedLoad]), &[f64]),
+    (decision, (servers, copies), entrances): (&Decision, (&[ServerView], &[LearnedLoad]), &Entrances),
     palette: &Palette,
 ) {
     const GAP: f64 = 10.0;
@@ -129,14 +134,14 @@ fn draw_amounts(
     let ink_given = context.global_alpha();
     for (server, wordings) in badges(decision, (servers, copies)) {
         let (_, y) = layout.server_anchor(server as usize);
-        let entrance = entrances.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
+        let entrance = entrances.labels_from.get(server as usize).map_or(f64::INFINITY, |x| x - GAP);
         let right = (layout.servers.cell(server as usize).x - GAP).min(entrance);
-        let width = |text: &String| context.measure_text(text).map_or(px * 2.0, |m| m.width());
-        let fits = wordings
-            .iter()
-            .map(|text| (text, width(text)))
-            .find(|(_, width)| right - width - PLATE_PAD >= floor);
-        let Some((text, width)) = fits else { continue };
+        let widths: Vec<f64> =
+            wordings.iter().map(|text| context.measure_text(text).map_or(px * 2.0, |m| m.width())).collect();
+        let room =
+            BadgeRoom { before: (floor, right), lane: entrances.lanes_free.get(server as usize).copied() };
+        let Some((chosen, right)) = badge_spot(&widths, room, past, PLATE_PAD) else { continue };
+        let (text, width) = (&wordings[chosen], widths[chosen]);
         context.begin_path();
         let _ = context.round_rect_with_f64(
             right - width - PLATE_PAD,

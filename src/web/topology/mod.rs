@@ -118,16 +118,24 @@ pub fn draw(
     let heard = learned_by.map(|client| (client, focus.client.is_some(), focus.learned));
     let heading = tiers::draw_labels(context, &layout, (snapshot, heard, focus.spike_over), palette);
     let needles = learned::copy_marks(&layout, &snapshot.servers, focus.learned);
-    let labels_from = servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
-    if let (Some(waits), Some(timeout_ms)) = (waits_over_timeout(snapshot), snapshot.queue_timeout_ms) {
-        waits::draw(context, (&layout, surface.height), (&snapshot.servers, &waits, timeout_ms), palette);
+    let mut rows_drawn =
+        servers::draw(context, &layout, (&snapshot.servers, focus.bounces, &needles), palette);
+    let waits = waits_over_timeout(snapshot).zip(snapshot.queue_timeout_ms);
+    if let Some((waits, timeout_ms)) = &waits {
+        waits::draw(context, (&layout, surface.height), (&snapshot.servers, waits, *timeout_ms), palette);
+    }
+    // A wait's line, or a total's bar, runs along the lane: none of it is
+    // left free for a decision's badge.
+    if waits.is_some() || focus.spike_over {
+        rows_drawn.lanes_free.clear();
     }
     // Requests stop short of the bounces' marks and counts as well: on
     // their plates they hid the dots under them, but in chapter 4's small
     // pictures the dots queued and passing at a row's entrance crowded
     // "27 ✕" from every side, and a reader saw the counts covered.
     let (marks, plates) = bounces::place(context, &layout, snapshot.servers.len(), focus.bounces);
-    if let Some(from) = labels_from.iter().copied().chain(plates.iter().map(|plate| plate.x)).reduce(f64::min)
+    if let Some(from) =
+        rows_drawn.labels_from.iter().copied().chain(plates.iter().map(|plate| plate.x)).reduce(f64::min)
     {
         layout = layout.arriving_at(from - ARRIVAL_GAP_PX);
     }
@@ -160,8 +168,8 @@ pub fn draw(
         .filter(|d| d.candidates.iter().all(|c| c.server < servers) && focus.decision_ink > 0.0);
     let decision = decision.map(|decision| {
         context.set_global_alpha(focus.decision_ink);
-        let entrances = entrances(&labels_from, focus.bounces, &plates);
-        let rows = (&snapshot.servers[..], &entrances[..], focus.learned);
+        let entrances = entrances(&rows_drawn, focus.bounces, &plates);
+        let rows = (&snapshot.servers[..], &entrances, focus.learned);
         let ring = decision::draw(context, &layout, decision, rows, palette);
         context.set_global_alpha(1.0);
         ring.map(|ring| [ring.x, ring.y, ring.w, ring.h])
@@ -169,17 +177,18 @@ pub fn draw(
     Drawn { decision, heading }
 }
 
-/// Where each row's entrance labels begin (x, CSS px): its name, its
-/// state's word, or its bounce mark and count, whichever reaches furthest
-/// left; infinity where the row writes none (the compact grid).
-fn entrances(labels_from: &[f64], marks: &[BounceMark], plates: &[Rect]) -> Vec<f64> {
-    let mut from = labels_from.to_vec();
+/// The rows' entrances as `drawn`, each one's labels beginning (x, CSS
+/// px) at its name, its state's word, or its bounce mark and count,
+/// whichever reaches furthest left; infinity where the row writes none
+/// (the compact grid).
+fn entrances(drawn: &servers::Entrances, marks: &[BounceMark], plates: &[Rect]) -> servers::Entrances {
+    let mut from = drawn.labels_from.clone();
     for (mark, plate) in marks.iter().zip(plates) {
         if let Some(x) = from.get_mut(mark.server) {
             *x = x.min(plate.x);
         }
     }
-    from
+    servers::Entrances { labels_from: from, lanes_free: drawn.lanes_free.clone() }
 }
 
 /// What is drawn at a point of the topology.

@@ -21,26 +21,33 @@ use lbsim::ui::marks::{answer_shares, count_clear_of, sent_shares, speed_label, 
 
 use web_sys::CanvasRenderingContext2d;
 
+/// Where each row's labels begin (x, CSS px: its name, its state's word,
+/// or its entrance where it writes neither), and the stretch of its lane
+/// left free (from after its name to its queue's length, its queue, a
+/// copy's needle or its state's word): none in the compact view.
+pub struct Entrances {
+    pub labels_from: Vec<f64>,
+    pub lanes_free: Vec<(f64, f64)>,
+}
+
 /// Draws the servers, each queue's length clear of the needle of a
 /// client's copy of its load (`needles`, see `learned`); returns where
-/// each row's labels begin (x, CSS px: its name, its state's word, or its
-/// entrance where it writes neither) in the detailed view, none in the
-/// compact one.
+/// each row's labels begin and its lane is free.
 pub fn draw(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     (servers, bounces, needles): (&[ServerView], &[BounceMark], &[Option<CopyMark>]),
     palette: &Palette,
-) -> Vec<f64> {
+) -> Entrances {
     // Where a server errs, each row says its share of the answers at its
     // entrance, and a failing row's word stands clear of it; where one is
     // slowed, its share of the requests sent lately in the column right
     // of the rows.
-    let (mut labels_from, mut counts_from) = (Vec::new(), Vec::new());
+    let (mut labels_from, mut counts_from, mut lanes_free) = (Vec::new(), Vec::new(), Vec::new());
     if layout.compact {
         draw_cells(context, layout, servers, palette);
     } else {
-        (labels_from, counts_from) = draw_rows(context, layout, (servers, needles), palette);
+        (labels_from, counts_from, lanes_free) = draw_rows(context, layout, (servers, needles), palette);
         draw_datacenters(context, layout, servers, palette);
     }
     let shares = answer_shares(servers).filter(|_| !layout.compact);
@@ -48,14 +55,24 @@ pub fn draw(
         Some(shares) => shares::draw_answer_shares(context, layout, servers, shares, palette),
         None => 0.0,
     };
+    // Where a row writes its share of the answers on its lane, the lane
+    // leaves no room for a decision's badge.
+    if shares.is_some() {
+        lanes_free.clear();
+    }
     let words_from = states::draw(context, layout, (servers, bounces), (word_from, &counts_from), palette);
-    for (from, word) in labels_from.iter_mut().zip(words_from) {
-        *from = from.min(word);
+    for (i, word) in words_from.into_iter().enumerate() {
+        if let Some(from) = labels_from.get_mut(i) {
+            *from = from.min(word);
+        }
+        if let Some(lane) = lanes_free.get_mut(i).filter(|lane| word > lane.0) {
+            lane.1 = lane.1.min(word);
+        }
     }
     if let (Some(shares), Some((_, right))) = (sent_shares(servers), layout.side_column) {
         shares::draw_sent_shares(context, layout, (servers, &shares), right, palette);
     }
-    labels_from
+    Entrances { labels_from, lanes_free }
 }
 
 /// A dashed line between the last server of a datacenter and the first of
@@ -95,14 +112,15 @@ fn draw_datacenters(
 }
 
 /// Draws the rows; returns where each one's name begins (x, CSS px), or
-/// its entrance where it has no room for one, and where each queue's
-/// length begins where a needle moved it left (infinity elsewhere).
+/// its entrance where it has no room for one, where each queue's length
+/// begins where a needle moved it left (infinity elsewhere), and each
+/// lane's stretch free of its queue, the queue's length and a needle.
 fn draw_rows(
     context: &CanvasRenderingContext2d,
     layout: &Layout,
     (servers, needles): (&[ServerView], &[Option<CopyMark>]),
     palette: &Palette,
-) -> (Vec<f64>, Vec<f64>) {
+) -> (Vec<f64>, Vec<f64>, Vec<(f64, f64)>) {
     let rows: Vec<(Rect, Row)> = (0..servers.len())
         .map(|i| {
             let cell = layout.servers.cell(i);
@@ -138,16 +156,23 @@ fn draw_rows(
     // queue's length (written on the lane, the line struck it through),
     // and the boxes.
     context.begin_path();
-    for (((cell, row), count), (_, length)) in rows.iter().zip(&counts).zip(&queues) {
+    let mut lanes_free = Vec::with_capacity(rows.len());
+    for (i, (((cell, row), count), (_, length))) in rows.iter().zip(&counts).zip(&queues).enumerate() {
         let y = cell.y + cell.h / 2.0;
         // After the server's number.
         let entrance = row.queue_start - 6.0;
         context.move_to(entrance, y);
+        let mut taken_from = row.queue_end - length;
         if let Some((right, _, text)) = count {
             let width = super::text_width(context, &font, text).unwrap_or(0.0);
-            context.line_to((right - width - COUNT_GAP).max(entrance), y);
+            taken_from = right - width;
+            context.line_to((taken_from - COUNT_GAP).max(entrance), y);
             context.move_to(row.queue_end - length, y);
         }
+        if let Some(needle) = needles.get(i).and_then(Option::as_ref) {
+            taken_from = taken_from.min(needle.x - needle.head / 2.0);
+        }
+        lanes_free.push((entrance, taken_from));
         context.line_to(row.box_rect.x, y);
         let b = row.box_rect;
         context.rect(b.x, b.y, b.w, b.h);
@@ -209,7 +234,7 @@ fn draw_rows(
             );
         }
     }
-    (names_from, counts_from)
+    (names_from, counts_from, lanes_free)
 }
 
 /// Room between a queue cut at its lane's start and the mark saying so.
