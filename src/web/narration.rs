@@ -23,6 +23,11 @@ const READBACK_INTERVAL_MS: f64 = 1_000.0;
 const ANNOUNCE_INTERVAL_MS: f64 = 5_000.0;
 /// What the sentences say while the view runs ahead to their point.
 const HOLDING: &str = "Fast-forwarding past the warm-up to where there is something to say…";
+/// What an explainer's spike says while it waits for its whole picture to
+/// come in sight: beside a still picture, "Collecting: 0 requests
+/// completed so far" read as a run under way that had stalled (reader 17
+/// waited six seconds with half the picture in sight).
+const SPIKE_WAITS: &str = "The spike starts once its whole picture is in view.";
 /// A change of p99 by less than this factor is "steady".
 const STEADY_WITHIN: f64 = 1.1;
 
@@ -144,6 +149,11 @@ impl Narration {
     /// `ui::opening`).
     pub fn tell_opening(&mut self, view_speed: f64) -> Option<bool> {
         self.say_only(&lbsim::ui::opening::words(view_speed))
+    }
+
+    /// Says that the spike waits for its whole picture to come in sight.
+    pub fn wait_for_sight(&mut self) -> Option<bool> {
+        self.say_only(SPIKE_WAITS)
     }
 
     /// Says nothing yet (the view waits for the reader's guess).

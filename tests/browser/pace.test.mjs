@@ -53,18 +53,24 @@ test('a scenario that keeps up with real time shows no note', async () => {
   await page.context().close();
 });
 
-test("chapter 2's spike waits until most of its view is in sight, then runs", async () => {
+// While it waits it says so: "Collecting: 0 requests completed so far"
+// beside the still picture read as a run that had stalled (reader 17).
+test("chapter 2's spike waits until most of its view is in sight, saying so, then runs", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   const index = await page.evaluate(() => [...document.querySelectorAll('[data-lbsim]')].findIndex((e) => e.id === 'sim-spike'));
   const simTime = () => page.evaluate((i) => window.lbsim.views()[i].simTime(), index);
+  const said = () => page.evaluate((i) => window.lbsim.views()[i].readback(), index);
+  const waiting = 'The spike starts once its whole picture is in view.';
   // Its top 120 px in sight, under the text a reader is still reading:
   // the spike ran, and was over before the reader got to it.
   await page.evaluate(() => window.scrollBy(0, document.querySelector('#sim-spike').getBoundingClientRect().top - innerHeight + 120));
   await page.waitForTimeout(2500);
   assert.equal(await simTime(), 0, 'the spike waits');
-  // Scrolled to, it runs.
+  assert.equal(await said(), waiting);
+  // Scrolled to, it runs, and says what it collects.
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'center' }));
   await page.waitForFunction((i) => window.lbsim.views()[i].simTime() > 200, index, { timeout: 10_000 });
+  await page.waitForFunction(([i, w]) => window.lbsim.views()[i].readback() !== w, [index, waiting], { timeout: 10_000 });
   assert.deepEqual(errors, []);
   await page.context().close();
 });

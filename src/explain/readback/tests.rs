@@ -240,7 +240,7 @@ fn bounces_read_per_request_once_they_outnumber_the_requests() {
     let (scenario, summary) = run(&[("duration_s", "10"), ("load", "1.5"), ("queue_timeout_ms", "5")]);
     assert!(summary.counts.bounces > summary.counts.created, "{:?}", summary.counts);
     let words = Readback::parse("bounces").unwrap().words(&scenario, &summary, None, None);
-    assert!(words.contains(" for every request (the cross by each row"), "{words}");
+    assert!(words.contains(" for every request (each row's cross"), "{words}");
 }
 
 /// "53 bounces ... No request has yet waited longer than the timeout" read
@@ -259,14 +259,14 @@ fn bounces_and_queue_times_are_each_said_for_what_they_count() {
     let mut summary = sim.summary();
     assert!(summary.counts.bounces > 0 && summary.queue_ms.p100 > 100.0, "{:?}", summary.counts);
     let readback = Readback::parse("bounces").unwrap();
-    let bounce =
-        "a bounce is a request that waited the full 100 ms timeout in one queue and went back to pick again.";
+    let bounce = "bounces, ";
+    let each = "each waited the full 100 ms timeout in one queue and went back to pick again.";
     for longest in [summary.queue_ms.p100, 98.0] {
         summary.queue_ms.p100 = longest;
         let words = readback.words(&scenario, &summary, None, None);
-        assert!(words.contains(bounce), "{words}");
+        assert!(words.contains(bounce) && words.contains(each), "{words}");
         let queue_time = format!(
-            "Queue time adds up a request's waits in every queue it tried: the longest since the warm-up is {}.",
+            "Queue time adds a request's waits in every queue it tried; the longest since the warm-up: {}.",
             ms(longest)
         );
         assert!(words.ends_with(&queue_time), "{words}");

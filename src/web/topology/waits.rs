@@ -45,6 +45,8 @@ struct Placed {
     band: WaitBand,
     timeout_x: f64,
     line: Option<(f64, f64, f64)>,
+    /// The picture's right edge, which a wait's words keep within.
+    right: f64,
 }
 
 /// Where each row of `servers` draws its wait over the timeout (`waits`),
@@ -65,7 +67,7 @@ fn place(layout: &Layout, servers: &[ServerView], waits: &[Option<f64>]) -> Opti
         let span = end - cell.x;
         let timeout_x = end - TIMEOUT_AT * span;
         let line = wait.map(|wait| (end - wait.min(LONGEST_DRAWN) * TIMEOUT_AT * span, end, wait));
-        Some(Placed { y, band, timeout_x, line })
+        Some(Placed { y, band, timeout_x, line, right: layout.width })
     });
     rows.collect()
 }
@@ -142,8 +144,8 @@ pub(super) fn draw(
     }
 }
 
-/// Writes each row's wait in ms just right of where its line ends, under
-/// its count of slots in use: past the timeout bold, larger and in the
+/// Writes each row's wait in ms just right of where its line ends (or as
+/// far right as the picture lets it), under its count of slots in use: past the timeout bold, larger and in the
 /// bounce's colour, as its line is drawn; within it, muted.
 fn write_waits(
     context: &CanvasRenderingContext2d,
@@ -162,7 +164,13 @@ fn write_waits(
         };
         context.set_font(&super::font(weight, size));
         context.set_fill_style_str(&colour.css());
-        let _ = context.fill_text(&wait_words(wait, timeout_ms), end + 3.0, row.y - 1.0);
+        // Right of its line's end, else ending at the picture's edge,
+        // under its count of slots: chapter 1's lone row, its count at
+        // the edge, wrote "200 ms" half off the picture.
+        let words = wait_words(wait, timeout_ms);
+        let width = context.measure_text(&words).map_or(0.0, |m| m.width());
+        let x = (end + 3.0).min(row.right - width - 1.0);
+        let _ = context.fill_text(&words, x, row.y - 1.0);
     }
     context.restore();
 }

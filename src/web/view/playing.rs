@@ -107,11 +107,15 @@ impl View {
     /// Draws the run at its present moment without running it, for a view
     /// on screen that waits for more of it to come in sight (a spike, an
     /// opening trip), so that the reader sees the clients and servers at
-    /// once rather than a blank box.
+    /// once rather than a blank box; a spike not yet begun says what it
+    /// waits for.
     pub fn draw_still(&mut self, now_ms: f64) {
         let playing = std::mem::replace(&mut self.playing, false);
         self.frame(now_ms, now_ms);
         self.playing = playing;
+        if self.explainer_spike() && self.sim.now().as_ms() == 0.0 {
+            self.parts.narration.wait_for_sight();
+        }
         self.rest();
     }
 
