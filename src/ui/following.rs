@@ -68,18 +68,6 @@ pub fn fitted(client: u32, requests: &[RequestView], naming: Naming, fits: impl 
     format!("Client {client}: {}.", doing(client, requests, Naming::Brief))
 }
 
-/// How long a text fits in `lines` lines `width` px wide: a line's width
-/// for one; past one, [`BREAK_PX`] less for each break, a word that could
-/// not end a line.
-pub fn room_in_lines(width: f64, lines: u32) -> f64 {
-    let breaks = lines.max(1) - 1;
-    width * f64::from(lines.max(1)) - BREAK_PX * f64::from(breaks)
-}
-
-/// The room a line break may leave unused at a line's end (CSS px): about
-/// the line's longest word, "service;".
-const BREAK_PX: f64 = 40.0;
-
 /// What `client`'s requests are doing, grouped, named as `naming` says.
 fn doing(client: u32, requests: &[RequestView], naming: Naming) -> String {
     let own: Vec<&RequestView> = requests.iter().filter(|r| r.client == client).collect();
@@ -272,6 +260,5 @@ mod tests {
         let brief = "Client 3: 7 served, 2 back.";
         assert_eq!(fitted(3, &requests, Naming::Servers, within(30)), brief);
         assert_eq!(fitted(3, &requests, Naming::Servers, within(5)), brief);
-        assert_eq!((room_in_lines(300.0, 1), room_in_lines(300.0, 2)), (300.0, 560.0));
     }
 }

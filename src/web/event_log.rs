@@ -102,15 +102,15 @@ impl EventLog {
 
     /// Says what `client` is doing now, from the snapshot, over the top
     /// of the picture (the stylesheet lays it there, taking no room, so
-    /// that nothing moves under the reader's pointer as it comes), in words
-    /// that fit in `lines` (any, for `None`) of `room` (CSS px) as `measure`
+    /// that nothing moves under the reader's pointer as it comes), where
+    /// `one_line` in words that fit one line of `room` (CSS px) as `measure`
     /// (a font and a text) finds them. Nothing shows while a view's opening
     /// follows (see [`Follower`]).
     pub fn show_following(
         &mut self,
         client: u32,
         snapshot: &Snapshot,
-        (naming, room, lines): (following::Naming, f64, Option<u32>),
+        (naming, room, one_line): (following::Naming, f64, bool),
         measure: impl Fn(&str, &str) -> Option<f64>,
     ) {
         if self.follower == Follower::Opening {
@@ -124,10 +124,8 @@ impl EventLog {
         // the copies' heading), as its font measures them there.
         let computed = dom::window().get_computed_style(&self.following).ok().flatten();
         let font = computed.and_then(|c| c.get_property_value("font").ok()).unwrap_or_default();
-        let fits = |text: &str| match (lines, measure(&font, text)) {
-            (Some(lines), Some(width)) => width <= following::room_in_lines(room - LINE_INSET_PX, lines),
-            _ => true,
-        };
+        let fits =
+            |text: &str| !one_line || measure(&font, text).is_none_or(|width| width <= room - LINE_INSET_PX);
         let text = following::fitted(client, &snapshot.requests, naming, fits);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));

@@ -367,14 +367,17 @@ impl View {
             let beside = drawn.heading.map(|[x, ..]| x);
             let canvases = &self.parts.canvases;
             let room = beside.unwrap_or(f64::INFINITY).min(canvases.picture_width());
-            // Over a lone picture one line, over a twin's two (the panes'
-            // titles make its band taller); in the lab, in a line of its
-            // own above the picture, and stacked under it on a phone, it
-            // takes the room it needs.
+            // Over a lone picture in one line. Over a twin's, whose band the
+            // panes' titles make taller, the stylesheet keeps it to its
+            // own pane in a smaller type, in two lines (an estimate of two
+            // lines' room dropped "Click it again to stop." from chapter 6's
+            // line at 1440 × 900, which fitted); in the lab, in a line of
+            // its own above the picture, and stacked under it on a phone,
+            // it takes the room it needs.
             let over = self.kind == Kind::Embed && !self.root.class_list().contains("stacked");
-            let lines = over.then_some(if self.twin.is_some() { 2 } else { 1 });
+            let one_line = over && self.twin.is_none();
             let measure = |font: &str, text: &str| canvases.picture_text_width(font, text);
-            self.parts.event_log.show_following(client, &self.snapshot, (naming, room, lines), measure);
+            self.parts.event_log.show_following(client, &self.snapshot, (naming, room, one_line), measure);
         }
         let twin = self.twin.as_ref();
         if let (Some(pane), Some(twin)) = (&mut self.parts.twin_pane, twin) {
