@@ -121,11 +121,16 @@ impl EventLog {
             return;
         }
         // In the words that fit on one line across the picture (or left of
-        // the copies' heading), as its font measures them there.
-        let computed = dom::window().get_computed_style(&self.following).ok().flatten();
-        let font = computed.and_then(|c| c.get_property_value("font").ok()).unwrap_or_default();
-        let fits =
-            |text: &str| !one_line || measure(&font, text).is_none_or(|width| width <= room - LINE_INSET_PX);
+        // the copies' heading), as its font measures them there; the font
+        // is read from the page only where the line must fit one line.
+        let font = one_line
+            .then(|| dom::window().get_computed_style(&self.following).ok().flatten())
+            .flatten()
+            .and_then(|c| c.get_property_value("font").ok());
+        let fits = |text: &str| match &font {
+            Some(font) => measure(font, text).is_none_or(|width| width <= room - LINE_INSET_PX),
+            None => true,
+        };
         let text = following::fitted(client, &snapshot.requests, naming, fits);
         if self.following.text_content().as_deref() != Some(&text) {
             self.following.set_text_content(Some(&text));
