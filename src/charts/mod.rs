@@ -21,6 +21,7 @@ mod clients;
 mod compare;
 mod keys;
 mod load;
+mod marker_names;
 pub mod markers;
 mod palette;
 mod percentiles;

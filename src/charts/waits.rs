@@ -5,8 +5,8 @@
 //! requests' waits: a tall pile near zero, a long thin tail, and the mean
 //! standing right of the median, where few requests are.
 
+use super::marker_names::label_markers;
 use super::markers::Marker;
-use super::percentiles::label_markers;
 use super::registry::{Descriptor, PlotFigure, Plotted};
 use super::stroke::{legend_above, Chip, Stroke};
 use super::{nice_ceiling, ChartStyle, Colour, Drawn};
