@@ -163,9 +163,10 @@ test("running, a decision held past its rows is drawn as past: faint, unringed, 
   const moved = frames.filter((f) => f.moved);
   assert.ok(moved.length >= 20, `${frames.length} frames drew a decision's lines, ${moved.length} beside rows that had moved on`);
   for (const { moved, ink, ring, badges, seen, written } of frames) {
-    // Slots just full, also "full then": a word, where a bare figure
-    // would say no more than the row's own count.
-    const past = (s) => [`saw ${rowTerms('saw', s)[1]} then`, `${rowTerms('saw', s)[1]} then`, ...(s === 10 ? ['full then'] : [])];
+    // Slots just full, also "full then"; a queue, last its bare figure
+    // ("2 then"), as a row does not write "then".
+    const shortest = (s) => (s === 10 ? ['full then'] : s > 10 ? [`${s - 10} then`] : []);
+    const past = (s) => [`saw ${rowTerms('saw', s)[1]} then`, `${rowTerms('saw', s)[1]} then`, ...shortest(s)];
     const said = seen.map((s) => (moved ? past(s) : rowTerms('saw', s)));
     assert.deepEqual(badges.map(([, wordings]) => wordings), said, moved ? 'beside rows that moved on, only what the chooser saw' : 'a badge says what the chooser sees, as the row writes it');
     if (moved) {

@@ -277,8 +277,8 @@ test("paused, a decision's badges stand clear of a slowed server's word", async 
 // Once past (the rows, or the copies, have moved on), a badge says what
 // the chooser saw then ("saw 6/10 then", "6/10 then"), never a bare figure
 // beside rows that write another, standing before its row or on its
-// lane: where no such wording fits either (on a phone, chapter 5's "2
-// queued then"), it is not written, and it is counted apart.
+// lane (a queue's shortest is "2 then"): where no wording fits either,
+// it is not written, and it is counted apart.
 for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]) {
   test(`at 390 × 844 ${name}'s badges cover no client and no other label`, async (t) => {
     const { page, errors } = await openRecorded(`${server.url}explain.html`, { width: 390, height: 844 });
@@ -339,10 +339,16 @@ for (const [id, name] of [['power-of-two', 'chapter 5'], ['stale', 'chapter 6']]
     // read as the row's present, reader 16): between the clients and the
     // rows one run at 3 files at once wrote none of 774; a past badge with
     // no room there stands on its row's lane, where the lane is free.
+    // Chapter 5's past badges, whose shortest ("2 then") fits before the
+    // row, are nearly all written (952 of 952 in one run; 59 of 332
+    // frames wrote one before "2 then").
     if (id === 'stale') {
       await t.test('its past copies are written', () => {
         assert.ok(seen.pastWritten > 0, `of ${seen.pastWritten + seen.pastUnwritten} past badges, none written`);
       });
+    } else {
+      const past = seen.pastWritten + seen.pastUnwritten;
+      assert.ok(past >= 30 && seen.pastWritten >= 0.9 * past, `of ${past} past badges, ${seen.pastWritten} written`);
     }
     assert.ok(seen.frames >= 30, `${seen.frames} frames drew a decision`);
     assert.deepEqual(seen.missing.slice(0, 3), [], `of ${seen.badges + seen.missing.length} badges, these were not written`);

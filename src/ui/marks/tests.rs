@@ -119,15 +119,15 @@ fn a_badge_says_what_the_chooser_saw_as_the_row_writes_it() {
     );
     // The rows move on: server 3's queue is now 4 long. What it saw is
     // no longer a figure the rows write: each of its badges' wordings
-    // says "then" (outlined, "saw 2 queued" read as the row's present),
-    // never a bare figure (on a phone, "2 queued" read as the row's), and
-    // with its unit (a phone's "saw 5" had none).
+    // says "then" (outlined, "saw 2 queued" read as the row's present;
+    // on a phone, "2 queued" read as the row's), shortest "2 then", which
+    // fits a phone's room before the row where "2 queued then" did not.
     servers[3] = row(10, 4);
     assert!(badges_past(&compared, (&servers, &[])));
     assert_eq!(
         badges(&compared, (&servers, &[])),
         vec![
-            (3, words(&["saw 2 queued then", "2 queued then"])),
+            (3, words(&["saw 2 queued then", "2 queued then", "2 then"])),
             (7, words(&["saw 5/10 then", "5/10 then"]))
         ],
         "what the chooser saw, said as past"
