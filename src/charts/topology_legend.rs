@@ -177,7 +177,7 @@ pub fn choice_words(s: &Scenario) -> &'static str {
     } else if s.policy.learns_load() {
         "a choice: compared (thin grey dashes), taken (solid, thick), the copies compared (\"saw 13\"), once past fading and saying \"then\" (\"saw 13 then\"); \"stale\" (or \"?\"): copies too old, sent at random"
     } else if s.policy.reads_board() {
-        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, unringed and fading, its badge saying \"then\" (\"saw 3 queued then\")"
+        "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw as the row writes it (\"saw 8/10\", \"saw 3 queued\"); once the rows move on, unringed and fading, its badge saying \"then\" (\"saw 3 queued then\", short \"3 then\")"
     } else {
         "a choice: servers compared (thin grey dashes), the one taken (solid, thick), what the chooser saw, faint and unringed once the rows move on"
     }
@@ -320,7 +320,7 @@ mod tests {
         // a past choice, beside rows (or copies) that moved on, keeps what
         // it saw and says "then", one notation in both chapters.
         assert!(words("p2c-piggyback").contains("(\"saw 13\"), once past fading and saying \"then\""));
-        assert!(words("power-of-d").contains("(\"saw 3 queued then\")"));
+        assert!(words("power-of-d").contains("(\"saw 3 queued then\", short \"3 then\")"));
         for policy in ["power-of-d", "least-request", "peak-ewma"] {
             assert!(
                 words(policy).contains("what the chooser saw") && !words(policy).contains('?'),
