@@ -56,8 +56,11 @@ pub fn draw_labels(
     if datacenters > 1 {
         wordings.insert(0, format!("{sized} · {datacenters} datacenters"));
     }
+    // Once a spike is over its rows are bars of each server's requests
+    // completed: "completed" alone did not say of what (reader 18).
     if totals && !layout.compact {
         wordings.insert(0, format!("Servers · {servers} · completed"));
+        wordings.insert(0, format!("Servers · {servers} · requests each completed"));
     }
     if answer_shares(&snapshot.servers).is_some() && !layout.compact {
         wordings.insert(0, format!("Servers · {servers} · % of the answers"));
