@@ -33,6 +33,10 @@ pub struct ServerView {
     /// writes, what the policy sent it rather than what it managed to
     /// answer.
     pub sent_lately: u64,
+    /// Its queue over the last two seconds (`QUEUE_WINDOW` samples), its
+    /// mean: how long a row's wait line reads it as taking to clear (the
+    /// queue as it stands, before the first sample).
+    pub queued_lately: f64,
     /// Requests its queue has sent back (timed out) since time zero: the
     /// picture marks a server as it bounces one, and counts them beside it.
     pub bounced: u64,
@@ -135,6 +139,7 @@ impl Simulation {
             answered: self.metrics.completed_per_server.get(i).copied().unwrap_or(0) + self.erred(i),
             erred: self.erred(i),
             sent_lately: self.metrics.sent_lately(i),
+            queued_lately: self.metrics.queued_lately(i).unwrap_or(f64::from(s.queued())),
             bounced: self.metrics.bounces_per_server.get(i).copied().unwrap_or(0),
         }));
         for server in self.choosers.ejected() {

@@ -16,7 +16,7 @@ pub use batches::{Batches, MAX_BATCHES};
 pub use confidence::{standard_deviation, t_975, Figures, Interval};
 pub use histogram::Histogram;
 pub use imbalance::{Imbalance, ImbalanceSums};
-pub use record::{Metrics, SAMPLE_INTERVAL, SENT_WINDOW, SERIES_POINTS, SERVER_HISTORY};
+pub use record::{Metrics, QUEUE_WINDOW, SAMPLE_INTERVAL, SENT_WINDOW, SERIES_POINTS, SERVER_HISTORY};
 pub use window::Recorder;
 
 use crate::time::Time;

@@ -560,17 +560,19 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.waitForFunction((i) => window.lbsim.views()[i].serverSpeeds()[4] === 0.25, view, { timeout: 5_000 });
     const slowedAt = await page.evaluate((i) => window.lbsim.views()[i].simTime(), view);
     await page.waitForFunction(([i, t]) => window.lbsim.views()[i].simTime() > t + 5000, [view, slowedAt], { timeout: 60_000 });
-    // Paused while the slowed queue waits well past the timeout: 18, the
-    // prose's figure, half as many again as the 12 its server takes in
-    // 100 ms (ten slots, 20 ms a request, at a quarter of its speed); at 15
-    // the part past the tick is a fifth of a timeout, a few pixels long.
+    // Paused while the slowed queue waits well past the timeout, 144 ms
+    // or more: its queue over the last two seconds (which its line reads)
+    // 18 or more, the prose's figure, half as many again as the 12 its
+    // server takes in 100 ms (ten slots, 20 ms a request, at a quarter of
+    // its speed); at 130 ms a phone's part past the tick was 19 px.
+    const waitsLong = (row) => parseFloat(row.wait ?? '0') >= 144;
     let servers;
     for (let tries = 0; tries < 10; tries += 1) {
-      await page.waitForFunction((i) => JSON.parse(window.lbsim.views()[i].servers())[4].queued >= 18, view, { timeout: 30_000 });
+      await page.waitForFunction(([i, test]) => new Function(`return (${test})`)()(JSON.parse(window.lbsim.views()[i].servers())[4]), [view, waitsLong.toString()], { timeout: 30_000 });
       await page.locator('#sim-continuous button.play').click();
       await page.waitForTimeout(200);
       servers = await drawnServers(page, view);
-      if (servers[4].queued >= 18) break;
+      if (waitsLong(servers[4])) break;
       await page.locator('#sim-continuous button.play').click();
     }
     const bounce = await page.evaluate(() => getComputedStyle(document.getElementById('sim-continuous')).getPropertyValue('--c-bounce').trim());

@@ -115,6 +115,8 @@ impl View {
             busy: u32,
             slots: u32,
             queued: u32,
+            /// Its queue over the last two seconds, which its wait reads.
+            queued_lately: f64,
             /// How far left of its box its queue is drawn (CSS px).
             queue_px: f64,
             /// Where its box of slots is drawn (x, y, w, h), where one is.
@@ -153,6 +155,7 @@ impl View {
                 busy: s.busy,
                 slots: s.slots,
                 queued: s.queued,
+                queued_lately: s.queued_lately,
                 queue_px,
                 slots_box: boxes.next().flatten(),
                 heard: heard(i),
