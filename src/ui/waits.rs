@@ -99,20 +99,27 @@ impl WaitBand {
     }
 }
 
-/// For each row of `snapshot`, how long its queue (over the last two
-/// seconds) takes to clear over the
+/// For each row of `snapshot`, how long its queue takes to clear over the
 /// queue timeout (1: a newcomer would wait exactly the timeout), which the
 /// picture draws: only where queues time out and some server runs slower
 /// than speed 1 (at one speed everywhere a queue's length reads its wait).
-/// A row whose server has no slot has none.
+/// Rows read against each other read their queues over the last two
+/// seconds; a lone server's, nothing to compare it with, as it stands: in
+/// chapter 1, played at a tenth of real time, two simulated seconds are
+/// twenty of the reader's, and a queue of 23 at a quarter of the speed
+/// read 48 ms. A row whose server has no slot has none.
 pub fn waits_over_timeout(snapshot: &Snapshot) -> Option<Vec<Option<f64>>> {
     let timeout_ms = snapshot.queue_timeout_ms.filter(|&t| t > 0.0)?;
     let servers = &snapshot.servers;
+    let queued = |server: &ServerView| match servers.len() {
+        1 => f64::from(server.queued),
+        _ => server.queued_lately,
+    };
     servers.iter().any(|server| server.speed < 1.0).then(|| {
         servers
             .iter()
             .map(|server| {
-                clearing_ms(server.queued_lately, server, snapshot.service_mean_ms).map(|ms| ms / timeout_ms)
+                clearing_ms(queued(server), server, snapshot.service_mean_ms).map(|ms| ms / timeout_ms)
             })
             .collect()
     })
@@ -193,6 +200,23 @@ mod tests {
                 assert!((waits[i].unwrap() - expected).abs() < 1e-9, "row {i}: {waits:?}");
             }
         }
+    }
+
+    /// A lone server's line reads its queue as it stands: chapter 1's,
+    /// slowed a moment ago, has no neighbour to be read against, and its
+    /// two seconds' mean still holds the queue from before the slowing.
+    #[test]
+    fn a_lone_servers_wait_reads_its_queue_as_it_stands() {
+        let link = "servers=1&policy=random&load=0.9&failures=5s:slow:0:x=0.25";
+        let parsed = crate::ui::hash::parse(link, crate::ui::options::Kind::Embed);
+        let mut sim = Simulation::new(&parsed.params.scenario).unwrap();
+        sim.advance_to(crate::Time::from_secs(5.5), u64::MAX);
+        let snapshot = sim.snapshot(0);
+        let server = &snapshot.servers[0];
+        assert!(f64::from(server.queued) > server.queued_lately + 5.0, "the queue grew: {server:?}");
+        let wait = waits_over_timeout(&snapshot).unwrap()[0].unwrap();
+        let expected = f64::from(server.queued) * 20.0 / 10.0 / 0.25 / 100.0;
+        assert!((wait - expected).abs() < 1e-9, "{wait} against {expected}");
     }
 
     /// Chapter 3's rows agree with its verdict frame by frame: over five
