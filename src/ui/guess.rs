@@ -193,6 +193,10 @@ pub struct Guess {
     /// The server the reader slowed and when (simulated seconds), for a
     /// question about a slowed queue.
     slowed: Option<(usize, f64)>,
+    /// The verdict on the slowed queue once given, which stands as given:
+    /// read again each second, its figures changed under a reader reading
+    /// them (reader 19), the run going on past the point it makes.
+    slowed_verdict: Option<String>,
     /// The verdict's first words as given before the reader changed both
     /// runs live, and those changes in words (see [`Guess::changed_live`]).
     kept: Option<(String, Vec<String>)>,
@@ -231,7 +235,7 @@ impl Guess {
             "" => plain,
             words => words.to_string(),
         };
-        Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None, kept: None })
+        Some(Guess { prompt, topic, stage: Stage::Asking, slowed: None, slowed_verdict: None, kept: None })
     }
 
     /// The question's words as they stand: while it waits, as asked; once

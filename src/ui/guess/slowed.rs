@@ -142,11 +142,15 @@ impl Guess {
     /// a question about a slowed queue asks for, so it retires nothing.
     pub fn server_slowed(&mut self, server: usize, at_s: f64) {
         self.slowed = Some((server, at_s));
+        self.slowed_verdict = None;
     }
 
     /// The reader gave `server` back its speed: nothing is slowed to read.
     pub fn server_restored(&mut self, server: usize) {
-        self.slowed = self.slowed.filter(|&(slowed, _)| slowed != server);
+        if self.slowed.is_some_and(|(slowed, _)| slowed == server) {
+            self.slowed = None;
+            self.slowed_verdict = None;
+        }
     }
 
     /// What the reveal of a question about a slowed queue says at `now_s`
@@ -157,9 +161,9 @@ impl Guess {
     /// nothing while the question waits; until a server is slowed, the
     /// answer and to slow one; for [`VERDICT_SPAN_S`] after, to watch;
     /// then whether the guess held, with the mean queues over that span,
-    /// and why.
+    /// and why, as first given, until a server is slowed or restored.
     pub fn slowed_words(
-        &self,
+        &mut self,
         now_s: f64,
         history: &VecDeque<Vec<(u32, u32)>>,
         snapshot: &Snapshot,
@@ -188,15 +192,20 @@ impl Guess {
             let watch = format!("Watch server {server}'s queue beside one figure, the others' mean");
             // Read again each second, over the last second: a reader
             // told to compare with "the other nine" saw queues from 1 to
-            // 38 and had no one thing to compare with.
+            // 38 and had no one thing to compare with. Each figure named:
+            // "17.0 queued against 14.8" did not say whose was which
+            // (reader 19).
             let now = match over(1.0) {
                 Some(standing) => format!(
-                    ": {:.1} queued against {:.1} over the last second",
+                    ": over the last second, server {server} {:.1} queued, the others {:.1}",
                     standing.queued, standing.others_mean
                 ),
                 None => String::new(),
             };
             return Some((format!("{watch}{now}. The verdict comes {settle} after the click."), false));
+        }
+        if let Some(verdict) = &self.slowed_verdict {
+            return Some((verdict.clone(), true));
         }
         let standing = over(VERDICT_SPAN_S)?.drawn_now(snapshot);
         let first = self.opening(standing.answer(), &standing.outcome(), None)?;
@@ -207,6 +216,8 @@ impl Guess {
             standing.queued, standing.others_mean
         );
         let why = standing.why(snapshot).map(|why| format!(" {why}.")).unwrap_or_default();
-        Some((format!("{first}: {numbers}.{why}"), true))
+        let verdict = format!("{first}: {numbers}.{why}");
+        self.slowed_verdict = Some(verdict.clone());
+        Some((verdict, true))
     }
 }

@@ -390,8 +390,8 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
     assert!(!verdict);
     assert_eq!(
         watch,
-        "Watch server 0's queue beside one figure, the others' mean: 1.0 queued against 16.0 over the last \
-         second. The verdict comes 10 simulated seconds after the click."
+        "Watch server 0's queue beside one figure, the others' mean: over the last second, server 0 1.0 \
+         queued, the others 16.0. The verdict comes 10 simulated seconds after the click."
     );
     assert_eq!(
         guess.slowed_words(14.0, &history, &run),
@@ -404,11 +404,18 @@ fn the_slowed_verdict_asks_to_slow_then_to_watch_then_says_whether_the_guess_hel
             true
         ))
     );
+    // Given, it stands: read again later, over other samples, its
+    // figures do not change under the reader (reader 19).
+    let (again, _) = guess.slowed_words(20.0, &samples([30, 2, 2], 60), &run).unwrap();
+    assert!(again.contains("1.0 queued against their 16.0 (from 12 to 20)"), "{again}");
     let mut drawn_now = run.clone();
     for (server, queued) in drawn_now.servers.iter_mut().zip([40, 25, 3]) {
         server.queued = queued;
     }
-    let (drawn, _) = guess.slowed_words(14.0, &history, &drawn_now).unwrap();
+    let mut fresh = asked_alone();
+    fresh.answer(Answer::Longer);
+    fresh.server_slowed(0, 4.0);
+    let (drawn, _) = fresh.slowed_words(14.0, &history, &drawn_now).unwrap();
     assert!(
         drawn.contains("1.0 queued against their 16.0 (from 3 to 25) over the last 5 simulated seconds."),
         "the queues drawn now, the slowed server's 40 aside, widen the range: {drawn}"
@@ -469,6 +476,7 @@ fn the_slowed_verdict_says_why_with_the_runs_waits_and_bounces() {
     );
     let mut endless = slowed_run([1649, 388, 600]);
     endless.queue_timeout_ms = None;
+    guess.server_slowed(0, 0.0);
     let (said, _) = guess.slowed_words(SETTLE_S, &samples([18, 44, 40], 60), &endless).unwrap();
     assert!(said.ends_with("over the last 5 simulated seconds."), "no timeout, no why: {said}");
 }

@@ -150,7 +150,7 @@ impl View {
     /// says, when it is due: to slow a server, to watch it, then the
     /// verdict, with which the prose explaining it shows.
     fn tell_slowed_verdict(&mut self, now_ms: f64) {
-        let (Some(guess), Some(question)) = (&self.guess, &mut self.parts.question) else { return };
+        let (Some(guess), Some(question)) = (&mut self.guess, &mut self.parts.question) else { return };
         if !question.verdict_due(now_ms) {
             return;
         }
