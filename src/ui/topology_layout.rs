@@ -156,6 +156,11 @@ pub struct Layout {
     /// Whether a queued request takes a slot's width on every row (see
     /// `lbsim::ui::row_scale`): where a client's copies are drawn.
     pub queues_to_scale: bool,
+    /// The pitch (CSS px) every row draws its queue at, finer than the
+    /// rows' own, where the run's longest queue so far outgrows a lane
+    /// (see `lbsim::ui::marks::shared_queue_pitch`); `None` where each
+    /// row keeps its own. Rows drawn to scale keep theirs.
+    pub queue_pitch: Option<f64>,
     /// The least size of its labels (CSS px): larger in the presenter
     /// view (see `lbsim::ui::fit::least_label_px`). The rows' room for
     /// their labels, and the column right of them, follow it.
@@ -232,6 +237,7 @@ impl Layout {
             width,
             side_column,
             queues_to_scale: to_scale && !compact,
+            queue_pitch: None,
             least_label_px,
             arrival_x: None,
         }

@@ -286,6 +286,12 @@ impl Canvases {
         self.topology.beside = beside;
     }
 
+    /// The longest queue of the run so far, which sets how finely the
+    /// topology draws queues (see `Surface`).
+    pub fn queues_seen(&mut self, longest: u32) {
+        self.topology.longest_queue = longest;
+    }
+
     pub fn topology_canvas(&self) -> &HtmlCanvasElement {
         &self.topology.canvas
     }

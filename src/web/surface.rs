@@ -21,6 +21,10 @@ pub struct Surface {
     /// What the picture drawn beside this one (the other run of a twin)
     /// shows that this one's rows follow.
     pub beside: Beside,
+    /// The longest queue of the run so far, in this picture or the twin's
+    /// beside it: where it outgrows a lane, every row of both draws its
+    /// queue on one finer pitch (see `lbsim::ui::marks::shared_queue_pitch`).
+    pub longest_queue: u32,
 }
 
 /// What the other picture of a twin shows that both pictures' rows
@@ -40,7 +44,8 @@ impl Surface {
     pub fn new(canvas: HtmlCanvasElement) -> Result<Surface, JsValue> {
         let context: CanvasRenderingContext2d =
             canvas.get_context("2d")?.ok_or_else(|| JsValue::from_str("no 2D canvas context"))?.dyn_into()?;
-        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0, beside: Beside::default() })
+        let beside = Beside::default();
+        Ok(Surface { canvas, context, width: 0.0, height: 0.0, scale: 1.0, beside, longest_queue: 0 })
     }
 
     /// Matches the backing store to the displayed size; true when it changed.

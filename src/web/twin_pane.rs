@@ -128,6 +128,17 @@ impl TwinPane {
         self.topology.beside = beside;
     }
 
+    /// The twin's longest queue as last taken.
+    pub fn longest_queue(&self) -> u32 {
+        self.snapshot.servers.iter().map(|server| server.queued).max().unwrap_or(0)
+    }
+
+    /// The longest queue of both runs so far, which sets how finely the
+    /// twin's picture draws queues, as the view's own does (see `Surface`).
+    pub fn queues_seen(&mut self, longest: u32) {
+        self.topology.longest_queue = longest;
+    }
+
     /// Each of the twin's servers' queue as last drawn: its length and how
     /// far left of its box it is drawn (CSS px; for tests).
     pub fn queues(&self, canvases: &Canvases) -> Vec<(u32, f64)> {

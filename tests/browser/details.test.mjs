@@ -355,9 +355,12 @@ for (const [width, height] of [[1440, 900], [390, 844]]) {
       return seen;
     }, index);
     assert.ok(seen.frames >= 20 && seen.pairs.length >= 20, `${seen.frames} frames with a queue of 10 or more, ${seen.pairs.length} pairs of short queues`);
-    // A cell a request, 6 px at the finest where the row has room, 5 on a
-    // phone (FINEST_PITCH and LEAST_PITCH in src/ui/row_scale.rs).
-    const cell = width > 600 ? 6 : 5;
+    // A cell a request, 3 px at the finest (LEAST_QUEUE_PITCH in
+    // src/ui/marks/queue_pitch.rs): a queue of the run longer than its lane
+    // (random's reach 23 at 1440 × 900, on a lane of 22 cells of 6 px)
+    // draws every row's queue on one finer pitch, so that long queues too
+    // are drawn as far apart as they are.
+    const cell = 3;
     for (const { a, b, pa, pb, longest } of seen.pairs) {
       assert.ok(pb - pa >= cell * (b - a) - 0.01, `beside a queue of ${longest}, ${a} drawn ${pa.toFixed(1)} px and ${b} ${pb.toFixed(1)} px`);
     }

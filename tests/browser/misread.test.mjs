@@ -261,15 +261,12 @@ test("chapter 1's slowed server's queue grows on screen as it grows", async () =
 });
 
 // Chapter 2 at 500 clients: queues of 27 to 41 looked alike, "fairly even"
-// (reader 14). The lane holds six cells, three of which count the first
-// requests, so a queue of 27 and one of 46 are drawn 74 and 91 px long:
-// 23% apart where one is 70% longer. Each frame mid-spike, a queue 40%
-// longer or more than the shortest should be drawn longer by at least half
-// as large a share (todo: a lane of ten cells, LEAST_LANE_CELLS = 10, drew
-// 28 and 46 as 87 and 119 px, 20 and 43 as 72 and 114, just short, and
-// thinned the slots' cells so that chapter 3's hatched slowed row showed
-// too little of the busy colour).
-test("at 1440 × 900 chapter 2's queues at 500 clients are drawn as far apart as their lengths, half as far at least", { todo: 'a lane of six cells, half of it counting the first three requests' }, async () => {
+// (reader 14). Cut at a lane of 22 cells, queues of 34 and 49 were both
+// drawn 176 px long. Every row now draws its queue on one pitch fine
+// enough for the run's longest so far (lbsim::ui::marks::shared_queue_pitch).
+// Each frame mid-spike, a queue 40% longer or more than the shortest should
+// be drawn longer by at least half as large a share.
+test("at 1440 × 900 chapter 2's queues at 500 clients are drawn as far apart as their lengths, half as far at least", async () => {
   const { page, errors } = await openApp(browser, `${server.url}explain.html`, { width: 1440, height: 900 });
   await page.evaluate(() => document.querySelector('#sim-spike').scrollIntoView({ block: 'start', behavior: 'instant' }));
   await slideTo(page, page.locator('#sim-spike-clients'), '500', 'ArrowRight');

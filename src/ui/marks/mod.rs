@@ -5,7 +5,9 @@
 //! slowed); how long a decision's lines and badges stay beside the
 //! servers they describe in `decision.rs`; what a client heard of each
 //! server's load, and where its mark stands, in `heard.rs`; where a
-//! followed client's request stands in its row, in `followed.rs`.
+//! followed client's request stands in its row, in `followed.rs`; how
+//! finely every row draws its queue once one outgrows its lane, in
+//! `queue_pitch.rs`.
 
 use crate::engine::ServerView;
 use crate::metrics::{SAMPLE_INTERVAL, SENT_WINDOW};
@@ -13,12 +15,16 @@ use crate::metrics::{SAMPLE_INTERVAL, SENT_WINDOW};
 mod decision;
 mod followed;
 mod heard;
+mod queue_pitch;
 pub use decision::*;
 pub use followed::*;
 pub use heard::*;
+pub use queue_pitch::*;
 
 /// How a server's queue is drawn in its lane, in every chapter and the
-/// lab: a cell a request, as far as the lane goes. Drawn as cells up to
+/// lab: a cell a request, as far as the lane goes (cells narrower on
+/// every row once a queue outgrows its lane, see [`shared_queue_pitch`]).
+/// Drawn as cells up to
 /// three, then a bar scaled to the longest queue beside it, chapters 2 to
 /// 5 drew queues of 17 and 51 four and six cells long (reader 16), while
 /// chapter 6 drew them to length; the reader learned only there that the

@@ -27,7 +27,7 @@ use layout::{Column, Layout, Rect};
 use lbsim::engine::{Decision, Hop, KeyMoves, LearnedLoad, RequestView};
 use lbsim::narration::Told;
 use lbsim::ui::bounces::BounceMark;
-use lbsim::ui::marks::sent_shares;
+use lbsim::ui::marks::{sent_shares, shared_queue_pitch};
 use lbsim::ui::text_widths::TextWidths;
 use lbsim::ui::topology_layout as layout;
 use lbsim::ui::waits::waits_over_timeout;
@@ -201,9 +201,11 @@ pub enum Part {
 /// The layout `snapshot` is drawn in on `surface`, with labels at least
 /// `least_label_px` high: with the column of a client's copies where its
 /// run keeps them; beside a twin that keeps them, rows to the twin's
-/// scale, with the column only where it has shares to write.
+/// scale, with the column only where it has shares to write; every row's
+/// queue on one finer pitch where the run's longest queue so far outgrew
+/// a lane.
 fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) -> Layout {
-    Layout::new(
+    let mut layout = Layout::new(
         (surface.width, surface.height),
         (snapshot.clients as usize, snapshot.balancers as usize, snapshot.servers.len()),
         match (snapshot.copies_kept, surface.beside.copies, sent_shares(&snapshot.servers).is_some()) {
@@ -213,7 +215,16 @@ fn layout_of(snapshot: &Snapshot, (surface, least_label_px): (&Surface, f64)) ->
             (false, false, false) => Column::None,
         },
         least_label_px,
-    )
+    );
+    // Rows drawn to scale with their slots keep it: a copy's needle
+    // stands where a load would end on them.
+    if !layout.compact && !layout.queues_to_scale {
+        let servers = snapshot.servers.iter().enumerate();
+        let lanes: Vec<(f64, f64)> =
+            servers.map(|(i, server)| row::Row::of(&layout, i, server).lane()).collect();
+        layout.queue_pitch = shared_queue_pitch(&lanes, surface.longest_queue);
+    }
+    layout
 }
 
 /// Where each server's row (or cell) is drawn, in CSS pixels on the

@@ -4,7 +4,7 @@
 
 use super::layout::{least_labelled_row_h, Layout, Rect};
 use lbsim::engine::ServerView;
-use lbsim::ui::marks::{queue_to_scale, QueueMark, Stand};
+use lbsim::ui::marks::{queue_cell_w, queue_to_scale, QueueMark, Stand};
 use lbsim::ui::row_scale::{pitch_holding_a_queue, RowScale};
 use web_sys::CanvasRenderingContext2d;
 
@@ -28,9 +28,13 @@ pub(super) const NARROW_ROW_PX: f64 = 260.0;
 
 /// How one server row is laid out in the detailed view.
 pub struct Row {
-    /// Distance between slot (and queue) cells, and a cell's side.
+    /// Distance between slot cells, and a cell's side.
     pub(super) pitch: f64,
     pub(super) side: f64,
+    /// Distance between queue cells: the slots' pitch, or the finer one
+    /// every row draws its queue at where a queue outgrew its lane (see
+    /// `lbsim::ui::marks::shared_queue_pitch`).
+    queue_pitch: f64,
     /// Slot cells per line in the box; 0 draws the slots as one bar.
     per_line: usize,
     pub(super) box_rect: Rect,
@@ -46,10 +50,15 @@ pub struct Row {
 
 impl Row {
     /// Server `i`'s row in `layout`, holding `server`'s slots: to one
-    /// scale with its queue where the layout draws queues to scale.
+    /// scale with its queue where the layout draws queues to scale; its
+    /// queue at the layout's pitch for queues where it has one.
     pub(super) fn of(layout: &Layout, i: usize, server: &ServerView) -> Row {
         let cell = layout.servers.cell(i);
-        Row::new(cell, server.slots as usize, layout.small_px(), layout.queues_to_scale)
+        let row = Row::new(cell, server.slots as usize, layout.small_px(), layout.queues_to_scale);
+        match layout.queue_pitch {
+            Some(pitch) => Row { queue_pitch: row.pitch.min(pitch), ..row },
+            None => row,
+        }
     }
 
     /// Slots as one line of cells as wide as a queued request's, leaving
@@ -89,6 +98,7 @@ impl Row {
         Row {
             pitch,
             side,
+            queue_pitch: pitch,
             per_line,
             box_rect,
             queue_end: box_x - 6.0,
@@ -180,15 +190,28 @@ impl Row {
         (self.queue_end - self.queue_start - self.count_w).max(0.0)
     }
 
+    /// The row's own pitch and its lane's length (CSS px), from which the
+    /// layout's pitch for queues is found.
+    pub(super) fn lane(&self) -> (f64, f64) {
+        (self.pitch, self.lane_px())
+    }
+
+    /// The cell of the `k`-th queued request, counted from the box: as
+    /// high as a slot's, as wide as its pitch allows.
+    pub(super) fn queue_cell(&self, k: usize) -> Rect {
+        let w = queue_cell_w(self.queue_pitch).min(self.side);
+        let x = self.queue_end - (k + 1) as f64 * self.queue_pitch;
+        let y = self.box_rect.y + (self.box_rect.h - self.side) / 2.0;
+        Rect { x, y, w, h: self.side }
+    }
+
     /// The centre of a slot's or a queued request's cell (CSS px).
     pub(super) fn centre_of(&self, stand: Stand) -> (f64, f64) {
         let b = self.box_rect;
         match stand {
             Stand::Slot(_) if self.per_line == 0 => (b.x + 2.0 + self.side / 2.0, b.y + b.h / 2.0),
             Stand::Slot(slot) => self.slot_cell(slot).centre(),
-            Stand::Queued(k) => {
-                (self.queue_end - (k + 1) as f64 * self.pitch + self.side / 2.0, b.y + b.h / 2.0)
-            }
+            Stand::Queued(k) => self.queue_cell(k).centre(),
         }
     }
 
@@ -196,7 +219,7 @@ impl Row {
     /// room at the entrance for the queue's length written beside it.
     pub(super) fn queue_capacity(&self) -> usize {
         // A lane made to hold whole cells holds them, rounding aside.
-        let cells = (self.queue_end - self.queue_start - self.count_w) / self.pitch;
+        let cells = self.lane_px() / self.queue_pitch;
         (cells + 1e-9).floor().max(0.0) as usize
     }
 
@@ -215,6 +238,6 @@ impl Row {
 
     /// How far left of its box a queue of `queued` reaches (CSS px).
     pub(super) fn queue_length(&self, queued: u32) -> f64 {
-        self.queue_mark(queued).cells() * self.pitch
+        self.queue_mark(queued).cells() * self.queue_pitch
     }
 }

@@ -1,8 +1,9 @@
 //! Servers. Detailed view: one row each, its slots as cells (filled while
 //! busy) in a box, its queue as cells growing leftwards towards arriving
-//! requests, a cell a request as far as its lane goes, then cut with a
-//! mark saying it runs on (see `lbsim::ui::marks::QueueMark`), and each
-//! with its length beside it; a
+//! requests, a cell a request (narrower on every row once a queue of the
+//! run outgrew its lane) as far as its lane goes, then cut with a mark
+//! saying it runs on (see `lbsim::ui::marks::QueueMark`), and each with
+//! its length beside it; a
 //! slowed server's busy slots hatched. Compact view: one cell each, shaded
 //! by busy slots, with a bar for its queue. A server that has left, is
 //! leaving or is failing is marked over its row or cell by shape as well
@@ -195,9 +196,9 @@ fn draw_rows(
     context.begin_path();
     let mut cuts = Vec::new();
     for ((cell, row), (mark, length)) in rows.iter().zip(&queues) {
-        let y = cell.y + (cell.h - row.side) / 2.0;
         for k in 0..mark.cells() as usize {
-            context.rect(row.queue_end - (k + 1) as f64 * row.pitch, y, row.side, row.side);
+            let c = row.queue_cell(k);
+            context.rect(c.x, c.y, c.w, c.h);
         }
         if let QueueMark::RunsOff(_) = mark {
             cuts.push((row.queue_end - length + row.side * 0.6, cell.y + cell.h / 2.0, row.side));

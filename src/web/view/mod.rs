@@ -109,6 +109,9 @@ pub struct View {
     opening: Opening,
     /// Whether a spike's reader can have seen it run.
     spike_seen: crate::spike::Seen,
+    /// The longest queue of the run so far, the twin's included, which
+    /// sets how finely the pictures draw queues (see `Surface`).
+    longest_queue: u32,
     /// Whether an explainer's spike may start (see `lbsim::ui::spike::Start`).
     spike_start: crate::spike::Start,
     /// When the URL is to mirror the settings next.
@@ -165,6 +168,7 @@ impl View {
             guess: None,
             opening: Opening::Over,
             spike_seen: Default::default(),
+            longest_queue: 0,
             spike_start: Default::default(),
             link: Link::mounted(owns_hash),
             spread: None,
@@ -349,6 +353,14 @@ impl View {
             pane.draw_beside(Beside { copies: self.sim.clients_keep_copies() });
         } else {
             self.parts.canvases.draw_beside(Beside { copies: false });
+        }
+        let twin_pane = self.parts.twin_pane.as_mut().filter(|_| self.twin.is_some());
+        let queues = self.snapshot.servers.iter().map(|s| s.queued);
+        let longest = queues.chain(twin_pane.as_ref().map(|pane| pane.longest_queue())).max();
+        self.longest_queue = self.longest_queue.max(longest.unwrap_or(0));
+        self.parts.canvases.queues_seen(self.longest_queue);
+        if let Some(pane) = twin_pane {
+            pane.queues_seen(self.longest_queue);
         }
         let drawn = self.parts.canvases.draw(
             (&self.sim, self.twin.as_ref()),

@@ -190,6 +190,7 @@ impl View {
     pub(super) fn started_over(&mut self) {
         self.run_ahead.start_over();
         self.spike_seen = Default::default();
+        self.longest_queue = 0;
         self.changed_at = None;
         self.draining = None;
         self.whole_run.iter_mut().for_each(Kept::forget);
