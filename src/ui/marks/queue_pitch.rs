@@ -20,6 +20,14 @@ pub const LEAST_QUEUE_PITCH: f64 = 3.0;
 /// one blurs into a faint stripe.
 const LEAST_GAP: f64 = 1.0;
 
+/// The shortest lane (CSS px) that draws its queue finer: a phone's
+/// lanes (about 40 px) hold 13 requests at the finest pitch, too few to
+/// set long queues apart, and a queue of 4 drawn 12 px long beside its
+/// count read as a count and a tick (the presenter view on a 390 × 844
+/// phone asks 18 px of a queue of 3 or more); there queues keep their
+/// rows' pitch and are cut, their counts written.
+const LEAST_FINER_LANE_PX: f64 = 100.0;
+
 /// The pitch (CSS px) every row draws its queue at, where a queue of
 /// `longest` (the run's longest so far) runs past a lane: `lanes` gives
 /// each row's own pitch and its lane's length (CSS px). `None` where every
@@ -28,7 +36,8 @@ const LEAST_GAP: f64 = 1.0;
 pub fn shared_queue_pitch(lanes: &[(f64, f64)], longest: u32) -> Option<f64> {
     let holds = |&(pitch, lane): &(f64, f64)| (lane / pitch + 1e-9).floor() >= f64::from(longest);
     let lanes: Vec<(f64, f64)> = lanes.iter().copied().filter(|&(pitch, lane)| lane >= pitch).collect();
-    if longest == 0 || lanes.iter().all(holds) {
+    let short = lanes.iter().any(|&(_, lane)| lane < LEAST_FINER_LANE_PX);
+    if longest == 0 || short || lanes.iter().all(holds) {
         return None;
     }
     let fitting = lanes.iter().map(|&(_, lane)| lane / f64::from(longest)).fold(f64::INFINITY, f64::min);
@@ -82,6 +91,18 @@ mod tests {
         assert!(finest > Some(LEAST_QUEUE_PITCH), "176 px / 58: {finest:?}");
         assert_eq!(shared_queue_pitch(&CHAPTER_2, 59), Some(LEAST_QUEUE_PITCH), "176 px / 59, under 3");
         assert_eq!(shared_queue_pitch(&CHAPTER_2, 150), Some(LEAST_QUEUE_PITCH), "cut past the floor");
+    }
+
+    /// A phone's lanes of about 40 px keep their rows' pitch, however
+    /// long the queue: at the finest, a queue of 4 was 12 px beside its
+    /// count.
+    #[test]
+    fn short_lanes_keep_their_rows_pitch() {
+        let phone = [(6.0, 42.0), (6.0, 42.0)];
+        assert_eq!(shared_queue_pitch(&phone, 31), None);
+        assert_eq!(shared_queue_pitch(&[(6.0, 99.0), (6.0, 176.0)], 40), None, "one short lane is enough");
+        let long_enough = shared_queue_pitch(&[(6.0, 100.0), (6.0, 176.0)], 40);
+        assert_eq!(long_enough, Some(LEAST_QUEUE_PITCH), "100 px / 40, under the floor");
     }
 
     #[test]
