@@ -167,10 +167,13 @@ impl Metrics {
 
     /// `server`'s queue, the mean of its last [`QUEUE_WINDOW`] samples
     /// (fewer before that many were taken); `None` before the first.
+    /// Read for every server in every frame's snapshot: summed in place,
+    /// with no buffer.
     pub fn queued_lately(&self, server: usize) -> Option<f64> {
         let samples = self.server_history.iter().rev().take(QUEUE_WINDOW);
-        let queued: Vec<u32> = samples.filter_map(|sample| sample.get(server).map(|&(_, q)| q)).collect();
-        (!queued.is_empty()).then(|| queued.iter().map(|&q| f64::from(q)).sum::<f64>() / queued.len() as f64)
+        let queued = samples.filter_map(|sample| sample.get(server).map(|&(_, q)| f64::from(q)));
+        let (count, sum) = queued.fold((0_u32, 0.0), |(count, sum), q| (count + 1, sum + q));
+        (count > 0).then(|| sum / f64::from(count))
     }
 
     /// A request left a queue (or skipped it) and took a slot.
